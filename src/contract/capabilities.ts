@@ -1,0 +1,76 @@
+/*! Contract: the capability report (what this build supports on this platform). Model plus its builder. */
+import * as v from "valibot";
+import { AGENT_API_VERSION, PACKAGE_VERSION, SCHEMA_VERSION } from "./versions.ts";
+
+const support = v.picklist(["supported", "POSIX-only", "unsupported"]);
+
+/** Creates the CapabilityReport model. */
+export const CapabilityReportSchema = v.pipe(
+  v.strictObject({
+    agent_api_version: v.string(),
+    schema_version: v.string(),
+    package_version: v.string(),
+    platform: v.pipe(
+      v.strictObject({ os: v.string(), arch: v.string(), runtime: v.string() }),
+      v.description(
+        "Where this process runs: os and arch as Node names them, runtime 'bun x.y.z' or 'node x.y.z'.",
+      ),
+    ),
+    operations: v.pipe(v.array(v.string()), v.description("Operation ids, in documentation order.")),
+    predicates: v.pipe(
+      v.record(v.string(), support),
+      v.description("Each walk predicate and whether this platform supports it."),
+    ),
+    mcp: v.strictObject({
+      available: v.boolean(),
+      transport: v.literal("stdio"),
+      tools: v.array(v.string()),
+    }),
+  }),
+  v.title("CapabilityReport"),
+  v.description("What this rglob build supports on this platform."),
+);
+export type CapabilityReport = v.InferOutput<typeof CapabilityReportSchema>;
+
+/**
+ * Creates the capability report of this process.
+ * @param operations operation ids and their MCP tool names
+ * @returns the report
+ */
+export function capabilityReport(
+  operations: ReadonlyArray<{ id: string; mcpTool: string | null }>,
+): CapabilityReport {
+  const posix = process.platform !== "win32";
+  const runtime = typeof Bun !== "undefined" ? `bun ${Bun.version}` : `node ${process.versions.node}`;
+  return {
+    agent_api_version: AGENT_API_VERSION,
+    schema_version: SCHEMA_VERSION,
+    package_version: PACKAGE_VERSION,
+    platform: { os: process.platform, arch: process.arch, runtime },
+    operations: operations.map((o) => o.id),
+    predicates: {
+      patterns: "supported",
+      exclude: "supported",
+      types: "supported",
+      min_size: "supported",
+      max_size: "supported",
+      newer_than: "supported",
+      older_than: "supported",
+      newer_than_file: "supported",
+      perm: posix ? "supported" : "unsupported",
+      uid: posix ? "POSIX-only" : "unsupported",
+      gid: posix ? "POSIX-only" : "unsupported",
+      max_depth: "supported",
+      min_depth: "supported",
+      hidden: "supported",
+      respect_gitignore: "supported",
+      follow_symlinks: "supported",
+      strict_base: "supported",
+    },
+    mcp: {
+      available: true,
+      transport: "stdio",
+      tools: operations.flatMap((o) => (o.mcpTool ? [o.mcpTool] : [])),
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/*! Contract: the records shared by several operations (FileMatch). Operation-specific records live in
+ * ops/<op>/schema.ts. Models only: no I/O, no transforms (every model must convert to JSON Schema). */
+import * as v from "valibot";
+
+/** Entry kinds, as `--type` letters: f file, d directory, l symlink, x executable file, e empty, p fifo, s socket, b block device, c char device. */
+export const KINDS = ["f", "d", "l", "x", "e", "p", "s", "b", "c"] as const;
+/** Creates the Kind model. */
+export const KindSchema = v.picklist(KINDS);
+export type Kind = v.InferOutput<typeof KindSchema>;
+
+/** The FileMatch record: one file system entry selected by a query. */
+export const FileMatchSchema = v.pipe(
+  v.strictObject({
+    path: v.pipe(v.string(), v.description("Absolute path.")),
+    relative_path: v.pipe(
+      v.string(),
+      v.description("POSIX path relative to the request's base, never starting with ./"),
+    ),
+    size: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description("Size in bytes (of the link itself for a symlink that is not followed)."),
+    ),
+    mtime: v.pipe(v.string(), v.description("Modification time, ISO 8601 UTC with Z.")),
+    kinds: v.pipe(
+      v.array(KindSchema),
+      v.description(
+        "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices.",
+      ),
+    ),
+  }),
+  v.title("FileMatch"),
+  v.description("A file system entry selected by the query."),
+);
+export type FileMatch = v.InferOutput<typeof FileMatchSchema>;

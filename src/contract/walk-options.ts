@@ -1,0 +1,118 @@
+/*! Contract: the walk and budget options shared by every operation that selects files (find, grep, count,
+ * dupes, tree, top, stats, explain). Models only; engine/plan.ts compiles them. */
+import * as v from "valibot";
+import { KindSchema } from "./records.ts";
+
+const int = (min: number, text: string) =>
+  v.pipe(v.number(), v.integer(), v.minValue(min), v.description(text));
+const sizeValue = (text: string) =>
+  v.pipe(
+    v.union([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.string(), v.minLength(1))]),
+    v.description(text),
+  );
+const strings = (text: string) => v.pipe(v.array(v.string()), v.description(text));
+
+/** The entries that select files: roots, globs, predicates and ignore rules. */
+export const walkEntries = {
+  base: v.optional(
+    v.pipe(v.string(), v.minLength(1), v.description("Base directory: relative paths are relative to it.")),
+    ".",
+  ),
+  paths: v.optional(
+    strings(
+      "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+    ),
+    [],
+  ),
+  patterns: v.optional(
+    strings(
+      "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+    ),
+    [],
+  ),
+  exclude: v.optional(strings("Globs to exclude; a matching directory is not entered."), []),
+  types: v.optional(
+    v.pipe(v.array(KindSchema), v.description("Entry kinds to keep, OR'd: f d l x e p s b c.")),
+    [],
+  ),
+  min_size: v.optional(sizeValue("Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'.")),
+  max_size: v.optional(sizeValue("Maximum size: bytes, or '10k', '1MiB', '-10k'.")),
+  newer_than: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC).",
+      ),
+    ),
+  ),
+  older_than: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC).",
+      ),
+    ),
+  ),
+  newer_than_file: v.optional(v.pipe(v.string(), v.description("Modified after this file was."))),
+  perm: v.optional(
+    v.pipe(
+      v.string(),
+      v.description("Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."),
+    ),
+  ),
+  uid: v.optional(int(0, "Owner user id (POSIX).")),
+  gid: v.optional(int(0, "Owner group id (POSIX).")),
+  max_depth: v.optional(int(0, "Maximum depth below a root (1 = its direct children).")),
+  min_depth: v.optional(int(0, "Minimum depth below a root.")),
+  hidden: v.optional(
+    v.pipe(v.boolean(), v.description("Include hidden entries (names starting with '.').")),
+    false,
+  ),
+  respect_gitignore: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("Respect .gitignore, .ignore, .git/info/exclude and the global excludes file."),
+    ),
+    true,
+  ),
+  follow_symlinks: v.optional(
+    v.pipe(v.boolean(), v.description("Follow symlinks (loops are detected and reported).")),
+    false,
+  ),
+  strict_base: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("Never emit or read a path that leaves the base after resolving symlinks."),
+    ),
+    false,
+  ),
+  case_sensitive: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("Case-sensitive globs; default: the platform's (true except on macOS and Windows)."),
+    ),
+  ),
+};
+
+/** The entries that bound a request. */
+export const budgetEntries = {
+  limit: v.optional(
+    int(1, "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."),
+  ),
+  max_output_bytes: v.optional(int(1, "Maximum serialised size of the records (JSON bytes).")),
+  timeout_seconds: v.optional(
+    v.pipe(
+      v.number(),
+      v.minValue(0.01),
+      v.description("Stop after this many seconds with reason 'timeout'."),
+    ),
+  ),
+  cursor: v.optional(
+    v.pipe(v.string(), v.description("The next_cursor of a previous page of the same query.")),
+  ),
+};
+
+/** Creates the walk options object model (used to infer the WalkOptions type). */
+export const WalkOptionsSchema = v.object(walkEntries);
+/** The validated walk options. */
+export type WalkOptions = v.InferOutput<typeof WalkOptionsSchema>;

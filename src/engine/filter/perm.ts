@@ -1,0 +1,23 @@
+/*! Filter: permission bits, as find -perm: '644' exactly these bits, '-111' all of these bits, '/222' any of
+ * these bits. Octal only. */
+import { RglobError } from "../../contract/errors.ts";
+
+/**
+ * Compiles a permission test.
+ * @param value the perm text
+ * @returns a test of a file mode
+ * @throws RglobError BAD_PREDICATE for a bad value
+ */
+export function compilePerm(value: string): (mode: number) => boolean {
+  const m = /^([-/]?)([0-7]{1,4})$/.exec(value.trim());
+  if (!m) {
+    throw new RglobError(
+      "BAD_PREDICATE",
+      `perm: '${value}' is not an octal mode ('644', '-111' all bits, '/222' any bit)`,
+    );
+  }
+  const bits = Number.parseInt(m[2] as string, 8);
+  if (m[1] === "-") return (mode) => (mode & bits) === bits;
+  if (m[1] === "/") return (mode) => bits === 0 || (mode & bits) !== 0;
+  return (mode) => (mode & 0o7777) === bits;
+}

@@ -1,0 +1,43 @@
+/*! Filter: entry kinds (--type letters). f regular file, d directory, l symlink, x executable regular file,
+ * e empty (file of size 0 or directory without entries), p fifo, s socket, b block device, c char device. */
+import type { Kind } from "../../contract/records.ts";
+import { platform } from "../../platform/platform.ts";
+import type { Entry } from "../walk.ts";
+
+/**
+ * Returns the kind letters of an entry.
+ * @param e the entry
+ * @param withEmptyDir whether to list a directory to decide 'e' (costs a readdir)
+ * @returns the letters, in the order of KINDS
+ */
+export function kindsOf(e: Entry, withEmptyDir = false): Kind[] {
+  const out: Kind[] = [];
+  const t = e.target;
+  const st = t === "file" || (t === "dir" && withEmptyDir) ? e.stats() : null;
+  if (t === "file") out.push("f");
+  else if (t === "dir") out.push("d");
+  if (e.type === "symlink") out.push("l");
+  if (t === "file" && st && (st.mode & 0o111) !== 0) out.push("x");
+  if (t === "file" && st && st.size === 0) out.push("e");
+  if (t === "dir" && withEmptyDir) {
+    try {
+      if (platform.listDir(e.abs).length === 0) out.push("e");
+    } catch {}
+  }
+  if (t === "fifo") out.push("p");
+  else if (t === "socket") out.push("s");
+  else if (t === "block") out.push("b");
+  else if (t === "char") out.push("c");
+  return out;
+}
+
+/**
+ * Compiles a --type test (the letters are OR'd).
+ * @param kinds the wanted letters
+ * @returns a test of an entry
+ */
+export function compileTypes(kinds: readonly Kind[]): (e: Entry) => boolean {
+  const want = new Set(kinds);
+  const needEmptyDir = want.has("e");
+  return (e) => kindsOf(e, needEmptyDir).some((k) => want.has(k));
+}

@@ -1,0 +1,194 @@
+/*! Plan: turns validated walk options into a WalkPlan, once per request: resolves the base and roots,
+ * compiles globs and predicates, finds the repository and its outer ignore files. Bad values throw RglobError
+ * here, before anything is walked. */
+import * as path from "node:path";
+import { type ErrorInfo, fsErrorInfo, RglobError } from "../contract/errors.ts";
+import type { Kind } from "../contract/records.ts";
+import type { WalkOptions } from "../contract/walk-options.ts";
+import { platform, typeOfStats } from "../platform/platform.ts";
+import { compilePerm } from "./filter/perm.ts";
+import { sizeRange } from "./filter/size.ts";
+import { parseTimePoint } from "./filter/time.ts";
+import { compileTypes } from "./filter/type.ts";
+import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
+import { type IgnoreFile, repoContext } from "./ignore.ts";
+import type { Entry, Root, WalkPlan } from "./walk.ts";
+
+/** Options of the plan that the operation decides (not the caller). */
+export interface PlanOptions {
+  /** Only regular files are ever selected (grep, count, dupes). */
+  readonly filesOnly?: boolean;
+  /** Directories are never selected but still walked (grep, count). */
+  readonly cwd?: string;
+}
+
+/** A compiled walk plus the problems found with its roots (reported at run time, not thrown). */
+export interface CompiledWalk {
+  readonly plan: WalkPlan;
+  readonly rootErrors: readonly ErrorInfo[];
+}
+
+/**
+ * Converts a path to POSIX separators.
+ * @param p a native path
+ * @returns the path with '/' separators
+ */
+export function toPosix(p: string): string {
+  return path.sep === "/" ? p : p.split(path.sep).join("/");
+}
+
+function isInside(child: string, parent: string): boolean {
+  if (child === parent) return true;
+  return child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+}
+
+/**
+ * Compiles walk options into a plan.
+ * @param o the validated walk options
+ * @param opts what the operation decides (files only, cwd)
+ * @returns the plan and root problems
+ * @throws RglobError for a missing base, bad globs or bad predicate values
+ */
+export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWalk {
+  const cwd = opts.cwd ?? process.cwd();
+  const base = path.resolve(cwd, o.base);
+  let baseStat: ReturnType<typeof platform.stat>;
+  try {
+    baseStat = platform.stat(base);
+  } catch (err) {
+    const info = fsErrorInfo(err, base);
+    throw new RglobError(info.code, `base directory: ${info.message}`, { path: base });
+  }
+  if (!baseStat.isDirectory())
+    throw new RglobError("BAD_PREDICATE", `base is not a directory: ${base}`, { path: base });
+  const baseReal = platform.realpath(base);
+  const caseSensitive = o.case_sensitive ?? defaultCaseSensitive();
+
+  const rootErrors: ErrorInfo[] = [];
+  const roots: Root[] = [];
+  const wanted = o.paths.length === 0 ? [base] : o.paths.map((p) => path.resolve(base, p));
+  const repoCache = new Map<string, { root: string | null; outer: readonly IgnoreFile[] }>();
+  for (const abs of wanted) {
+    let type: ReturnType<typeof typeOfStats>;
+    try {
+      const st = o.follow_symlinks || abs === base ? platform.stat(abs) : platform.lstat(abs);
+      type = typeOfStats(st);
+      if (type === "symlink") type = typeOfStats(platform.stat(abs)); // an explicit root is always followed
+    } catch (err) {
+      rootErrors.push(fsErrorInfo(err, abs));
+      continue;
+    }
+    if (o.strict_base) {
+      let real: string;
+      try {
+        real = platform.realpath(abs);
+      } catch (err) {
+        rootErrors.push(fsErrorInfo(err, abs));
+        continue;
+      }
+      if (!isInside(real, baseReal)) {
+        rootErrors.push({ code: "PERM", message: `outside the base ${base}; not searched`, path: abs });
+        continue;
+      }
+    }
+    const dir = type === "dir" ? abs : path.dirname(abs);
+    let ctxRepo = repoCache.get(dir);
+    if (!ctxRepo) {
+      ctxRepo = o.respect_gitignore ? repoContext(dir) : { root: null, outer: [] };
+      repoCache.set(dir, ctxRepo);
+    }
+    const repoPrefix = ctxRepo.root === null ? "" : toPosix(path.relative(ctxRepo.root, dir));
+    roots.push({
+      abs,
+      rel: toPosix(path.relative(base, abs)),
+      type,
+      outer: ctxRepo.outer,
+      repoPrefix: repoPrefix === "" ? "" : `${repoPrefix}/`,
+    });
+  }
+
+  const preds: Array<(e: Entry) => boolean> = [];
+  if (o.patterns.length > 0) {
+    const match = anyGlob(o.patterns.map((g) => compileGlob(g, caseSensitive)));
+    preds.push((e) => match(e.rel, e.name));
+  }
+  const kinds: Kind[] = opts.filesOnly ? ["f"] : o.types;
+  if (opts.filesOnly && o.types.length > 0) {
+    const extra = o.types.filter((t) => t !== "f" && t !== "x" && t !== "e");
+    if (extra.length > 0) {
+      throw new RglobError("BAD_PREDICATE", `types: only f, x and e apply to an operation that reads files`);
+    }
+  }
+  if (opts.filesOnly) preds.push((e) => e.target === "file");
+  const typeKinds = opts.filesOnly ? o.types : kinds;
+  if (typeKinds.length > 0) preds.push(compileTypes(typeKinds));
+  const range = sizeRange(o.min_size, o.max_size);
+  if (range) {
+    const [lo, hi] = range;
+    preds.push((e) => {
+      const st = e.stats();
+      return st !== null && st.size >= lo && st.size <= hi;
+    });
+  }
+  const now = Date.now();
+  if (o.newer_than !== undefined) {
+    const t = parseTimePoint(o.newer_than, "newer_than", now);
+    preds.push((e) => (e.stats()?.mtimeMs ?? Number.NEGATIVE_INFINITY) > t);
+  }
+  if (o.older_than !== undefined) {
+    const t = parseTimePoint(o.older_than, "older_than", now);
+    preds.push((e) => (e.stats()?.mtimeMs ?? Number.POSITIVE_INFINITY) < t);
+  }
+  if (o.newer_than_file !== undefined) {
+    const ref = path.resolve(base, o.newer_than_file);
+    let t: number;
+    try {
+      t = platform.stat(ref).mtimeMs;
+    } catch (err) {
+      const info = fsErrorInfo(err, ref);
+      throw new RglobError(info.code, `newer_than_file: ${info.message}`, { path: ref });
+    }
+    preds.push((e) => (e.stats()?.mtimeMs ?? Number.NEGATIVE_INFINITY) > t);
+  }
+  if (o.perm !== undefined) {
+    const test = compilePerm(o.perm);
+    preds.push((e) => {
+      const st = e.stats();
+      return st !== null && test(st.mode);
+    });
+  }
+  if (o.uid !== undefined || o.gid !== undefined) {
+    if (process.platform === "win32") {
+      throw new RglobError("UNSUPPORTED_PLATFORM", "uid/gid filters are POSIX-only");
+    }
+    const { uid, gid } = o;
+    if (uid !== undefined) preds.push((e) => e.stats()?.uid === uid);
+    if (gid !== undefined) preds.push((e) => e.stats()?.gid === gid);
+  }
+  let select: (e: Entry) => boolean;
+  if (preds.length === 0) select = () => true;
+  else if (preds.length === 1) select = preds[0] as (e: Entry) => boolean;
+  else select = (e) => preds.every((p) => p(e));
+
+  const exclude = o.exclude.length > 0 ? anyGlob(o.exclude.map((g) => compileGlob(g, caseSensitive))) : null;
+  const minDepth = o.min_depth ?? 0;
+  const maxDepth = o.max_depth ?? Number.POSITIVE_INFINITY;
+  if (minDepth > maxDepth) throw new RglobError("BAD_PREDICATE", "min_depth is greater than max_depth");
+  const plan: WalkPlan = {
+    base,
+    baseReal,
+    roots,
+    hidden: o.hidden,
+    respectIgnore: o.respect_gitignore,
+    follow: o.follow_symlinks,
+    strictBase: o.strict_base,
+    maxDepth,
+    minDepth,
+    exclude,
+    select,
+    selectDirs:
+      !opts.filesOnly &&
+      (kinds.length === 0 || kinds.includes("d") || kinds.includes("e") || kinds.includes("l")),
+  };
+  return { plan, rootErrors };
+}

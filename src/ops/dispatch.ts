@@ -1,0 +1,156 @@
+/*! The one dispatcher: validate → run → bound → sink. Every surface (CLI, library, MCP) calls dispatch().
+ * It decides truncation by look-ahead (one record past a bound means `truncated`), builds next_cursor, and
+ * never writes output itself: the sink does. */
+import * as v from "valibot";
+import { type ErrorInfo, RglobError } from "../contract/errors.ts";
+import type { ResultMeta, TruncatedReason } from "../contract/result.ts";
+import { SCHEMA_VERSION } from "../contract/versions.ts";
+import type { Sink } from "../sink/sink.ts";
+import { decodeCursor, encodeCursor, fingerprint } from "./cursor.ts";
+import type { Operation, RunContext, StopReason } from "./operation.ts";
+import { findOperation } from "./registry.ts";
+
+/** Options of one dispatch. */
+export interface DispatchOptions {
+  readonly signal?: AbortSignal;
+  /** Called with the number of entries examined so far, at most every 100 ms. */
+  readonly onProgress?: (scanned: number) => void;
+}
+
+/**
+ * Validates raw input against an operation's model.
+ * @param op the operation
+ * @param raw the raw input
+ * @returns the validated input with defaults applied
+ * @throws RglobError BAD_PREDICATE naming the first bad key
+ */
+export function validateInput(op: Operation, raw: unknown): Record<string, unknown> {
+  const parsed = v.safeParse(op.input, raw);
+  if (parsed.success) return parsed.output as Record<string, unknown>;
+  const issue = parsed.issues[0];
+  const where = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
+  const message =
+    issue?.type === "strict_object" && where
+      ? `unknown option '${where}' for ${op.id}`
+      : `invalid ${where ? `'${where}'` : "input"} for ${op.id}: ${issue?.message ?? "invalid"}`;
+  throw new RglobError("BAD_PREDICATE", message);
+}
+
+/**
+ * Runs an operation and streams its bounded records to a sink.
+ * @param opOrId the operation or its id
+ * @param raw the raw input (validated here)
+ * @param sink where records, errors and the summary go
+ * @param options cancellation signal and progress callback
+ * @returns the summary (metadata plus operation-specific fields), also given to sink.end
+ * @throws RglobError for request-level failures (bad input, unknown op, bad regex, missing root)
+ */
+export async function dispatch(
+  opOrId: Operation | string,
+  raw: unknown,
+  sink: Sink,
+  options: DispatchOptions = {},
+): Promise<Record<string, unknown>> {
+  const op = typeof opOrId === "string" ? findOperation(opOrId) : opOrId;
+  const input = validateInput(op, raw);
+  const fp = fingerprint(op.id, input);
+  const resumeAfter = typeof input.cursor === "string" ? decodeCursor(input.cursor, fp) : null;
+  const limit = typeof input.limit === "number" ? input.limit : Number.POSITIVE_INFINITY;
+  const maxOut =
+    typeof input.max_output_bytes === "number" ? input.max_output_bytes : Number.POSITIVE_INFINITY;
+  const timeout = typeof input.timeout_seconds === "number" ? input.timeout_seconds : null;
+  const deadline = timeout === null ? Number.POSITIVE_INFINITY : performance.now() + timeout * 1000;
+  const signal = options.signal;
+
+  const meta: ResultMeta = {
+    truncated: false,
+    truncated_reason: null,
+    total_files_searched: 0,
+    bytes_read: 0,
+    errors: [],
+    next_cursor: null,
+    schema_version: SCHEMA_VERSION,
+  };
+  const extra: Record<string, unknown> = {};
+  let stopReason: StopReason | null = null;
+  let lastProgress = 0;
+  const progress = options.onProgress;
+
+  const ctx: RunContext = {
+    signal: signal ?? new AbortController().signal,
+    resumeAfter,
+    error(info: ErrorInfo) {
+      meta.errors.push(info);
+      sink.error(info);
+    },
+    searched(n = 1) {
+      meta.total_files_searched += n;
+    },
+    read(bytes: number) {
+      meta.bytes_read += bytes;
+    },
+    shouldStop() {
+      if (stopReason !== null) return true;
+      if (signal?.aborted) stopReason = "cancelled";
+      else if (performance.now() > deadline) stopReason = "timeout";
+      return stopReason !== null;
+    },
+    stop(reason: StopReason) {
+      stopReason ??= reason;
+    },
+    summary(key: string, value: unknown) {
+      extra[key] = value;
+    },
+    progress(scanned: number) {
+      if (!progress) return;
+      const now = performance.now();
+      if (now - lastProgress >= 100) {
+        lastProgress = now;
+        progress(scanned);
+      }
+    },
+  };
+
+  let emitted = 0;
+  let outBytes = 0;
+  let lastKey: string | null = null;
+  let cut: TruncatedReason | null = null;
+  for await (const item of op.run(input, ctx)) {
+    if (emitted >= limit) {
+      cut = "limit";
+      break;
+    }
+    if (maxOut !== Number.POSITIVE_INFINITY) {
+      const size = Buffer.byteLength(JSON.stringify(item.record)) + 1;
+      if (outBytes + size > maxOut) {
+        cut = "max_output_bytes";
+        break;
+      }
+      outBytes += size;
+    }
+    sink.record(item.kind, item.record);
+    emitted++;
+    lastKey = item.key;
+  }
+  const reason = (cut ?? (stopReason as StopReason | null)) as TruncatedReason | null;
+  if (reason !== null) {
+    meta.truncated = true;
+    meta.truncated_reason = reason;
+    if (reason !== "cancelled" && reason !== "max_count" && lastKey !== null) {
+      meta.next_cursor = encodeCursor(fp, lastKey);
+    } else if (reason !== "cancelled" && reason !== "max_count" && lastKey === null && resumeAfter !== null) {
+      meta.next_cursor = encodeCursor(fp, resumeAfter);
+    }
+    if (reason === "timeout") {
+      const info: ErrorInfo = {
+        code: "TIMEOUT",
+        message: `stopped after ${timeout} s; results so far are returned`,
+        path: null,
+      };
+      ctx.error(info);
+    }
+  }
+  const summary = { ...meta, ...extra };
+  sink.end(summary);
+  return summary;
+}

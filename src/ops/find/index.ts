@@ -1,0 +1,58 @@
+/*! find: the registry entry (docs, CLI spelling, MCP tool, examples). */
+import { FileMatchSchema } from "../../contract/records.ts";
+import { defineOperation, READ_ONLY } from "../operation.ts";
+import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { runFind } from "./run.ts";
+import { FileSearchResultSchema, FindInputSchema } from "./schema.ts";
+
+/** The find operation. */
+export const find = defineOperation({
+  id: "find",
+  summary: "Find files and directories by glob, type, size, time, permissions and owner.",
+  description:
+    "Find files and directories under a base directory by glob patterns and find-style predicates (type, size, modification time, permissions, owner, depth). Respects .gitignore/.ignore and skips hidden entries by default. Results come in walk order (pre-order, names by code point). When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
+  input: FindInputSchema,
+  output: FileSearchResultSchema,
+  records: { file: FileMatchSchema },
+  cli: {
+    operands: ["patterns..."],
+    flags: {
+      ...WALK_CLI_FLAGS,
+      sort: { hint: "KEY" },
+      reverse: { short: "r" },
+    },
+    presentation: {
+      print0: {
+        type: "boolean",
+        short: "0",
+        description: "Separate paths with NUL instead of newline (for xargs -0).",
+      },
+      format: {
+        type: "string",
+        description: "Print each entry with a template: {path} {rel} {abs} {name} {size} {mtime} {kinds}.",
+        hint: "TEMPLATE",
+      },
+    },
+  },
+  mcpTool: "find_files",
+  agentDefaults: { limit: 200, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
+  annotations: READ_ONLY,
+  examples: [
+    {
+      description: "All TypeScript files under src",
+      cli: "rglob find '*.ts' --base src",
+      input: { patterns: ["*.ts"], base: "src" },
+    },
+    {
+      description: "Files changed in the last 7 days, as JSON",
+      cli: "rglob find --type f --newer-than 7d --json",
+      input: { types: ["f"], newer_than: "7d" },
+    },
+    {
+      description: "The largest files first",
+      cli: "rglob find --type f --min-size 1M --sort size --reverse",
+      input: { types: ["f"], min_size: "1M", sort: "size", reverse: true },
+    },
+  ],
+  run: runFind,
+});

@@ -1,0 +1,40 @@
+/*! find: input and output models. Validation only; the plan is engine/plan.ts. */
+import * as v from "valibot";
+import { FileMatchSchema } from "../../contract/records.ts";
+import { resultMetaEntries } from "../../contract/result.ts";
+import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+
+/** Sort keys of find. */
+export const SORT_KEYS = ["path", "size", "mtime", "name"] as const;
+
+/** Creates the find input model. */
+export const FindInputSchema = v.pipe(
+  v.strictObject({
+    ...walkEntries,
+    ...budgetEntries,
+    sort: v.optional(
+      v.pipe(
+        v.picklist(SORT_KEYS),
+        v.description(
+          "Order of results: path (walk order, the default; streams), size, mtime or name (collects first).",
+        ),
+      ),
+      "path",
+    ),
+    reverse: v.optional(v.pipe(v.boolean(), v.description("Reverse the sort order.")), false),
+  }),
+  v.title("FindInput"),
+  v.description("Find files and directories by glob and metadata predicates."),
+);
+export type FindInput = v.InferOutput<typeof FindInputSchema>;
+
+/** Creates the FileSearchResult model (the output of find). */
+export const FileSearchResultSchema = v.pipe(
+  v.strictObject({
+    results: v.array(FileMatchSchema),
+    ...resultMetaEntries,
+  }),
+  v.title("FileSearchResult"),
+  v.description("Files found by find, in walk order unless sorted."),
+);
+export type FileSearchResult = v.InferOutput<typeof FileSearchResultSchema>;

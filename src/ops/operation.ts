@@ -1,0 +1,129 @@
+/*! Operations: the shape every operation in the registry has, and the run context the dispatcher gives it.
+ * An operation never writes output or exits: it yields records; the dispatcher bounds them and the sink writes. */
+import type * as v from "valibot";
+import type { ErrorInfo } from "../contract/errors.ts";
+
+/** A record yielded by an operation: its JSONL kind, the wire object and its order key (for cursors). */
+export interface Emitted {
+  readonly kind: string;
+  readonly record: object;
+  /** Order key of the record: a cursor resumes strictly after it. */
+  readonly key: string;
+}
+
+/** Why an operation stopped by itself before its end. */
+export type StopReason = "timeout" | "cancelled" | "max_count" | "max_bytes";
+
+/** How a CLI flag of an operation is spelled (the type, default and description come from the input model). */
+export interface CliFlag {
+  /** Single-letter alias, e.g. "d" for --max-depth. */
+  readonly short?: string;
+  /** Extra long aliases. */
+  readonly aliases?: readonly string[];
+  /** Value hint in help, e.g. "SIZE". */
+  readonly hint?: string;
+}
+
+/** A CLI-only presentation flag (output shape for people: -0, --format…); it never reaches the operation. */
+export interface PresentationFlag {
+  readonly type: "boolean" | "string";
+  readonly short?: string;
+  readonly description: string;
+  readonly hint?: string;
+}
+
+/** The CLI spelling of an operation: how operands map to input keys, and flag aliases. */
+export interface CliSpec {
+  /** Operand names in order; the last may be variadic ("patterns..."). Keys of the input model. */
+  readonly operands: readonly string[];
+  /** Per-input-key spelling extras. Keys not listed still get a --kebab-case flag. */
+  readonly flags?: Readonly<Record<string, CliFlag>>;
+  /** Input keys that have no CLI flag (e.g. set from operands only). */
+  readonly hidden?: readonly string[];
+  /** Presentation flags of the human output (declared here so help and describe list them). */
+  readonly presentation?: Readonly<Record<string, PresentationFlag>>;
+  /** How the CLI turns operands into input (e.g. grep: existing paths are roots, the rest globs). */
+  readonly operandsToInput?: (operands: readonly string[], cwd: string) => Record<string, unknown>;
+}
+
+/** An example of an operation, shown by describe, help and the docs. */
+export interface Example {
+  readonly description: string;
+  readonly cli: string;
+  readonly input: Readonly<Record<string, unknown>>;
+}
+
+/** The context of one run: deadline, cancellation, error reporting, counters and the resume point. */
+export interface RunContext {
+  readonly signal: AbortSignal;
+  /** The key after which to resume (from a cursor), or null. */
+  readonly resumeAfter: string | null;
+  /** Reports a per-path problem (it is streamed and collected; the run goes on). */
+  error(info: ErrorInfo): void;
+  /** Counts an entry examined (total_files_searched). */
+  searched(n?: number): void;
+  /** Counts content bytes read (bytes_read). */
+  read(bytes: number): void;
+  /** True once the deadline passed or the request was cancelled; the op should return soon. */
+  shouldStop(): boolean;
+  /** Records that the op stopped early by itself, and why. */
+  stop(reason: StopReason): void;
+  /** Sets an operation-specific summary field (e.g. totals), merged into the result. */
+  summary(key: string, value: unknown): void;
+  /** Counts progress for long requests (files scanned). */
+  readonly progress: (scanned: number) => void;
+}
+
+/** Hints for MCP clients (all rglob operations are read-only). */
+export interface Annotations {
+  readonly readOnlyHint: true;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: false;
+  readonly destructiveHint: false;
+}
+
+/** An operation with its input type erased, as the registry holds it. */
+export interface Operation {
+  /** Operation id: the CLI subcommand, library function family and schema stem. */
+  readonly id: string;
+  readonly summary: string;
+  /** A longer description, written for models (when to use it, how to page). */
+  readonly description: string;
+  readonly input: v.GenericSchema;
+  readonly output: v.GenericSchema;
+  /** JSONL record kinds this operation emits, with their models. */
+  readonly records: Readonly<Record<string, v.GenericSchema>>;
+  readonly cli: CliSpec;
+  /** MCP tool name, or null when the operation is not a tool. */
+  readonly mcpTool: string | null;
+  /** Defaults the MCP surface and the library apply when the caller leaves a key out (bounded, strict). */
+  readonly agentDefaults: Readonly<Record<string, unknown>>;
+  readonly annotations: Annotations;
+  readonly examples: readonly Example[];
+  /** Runs the operation on validated input, yielding records in their final order. */
+  run(input: object, ctx: RunContext): AsyncIterable<Emitted>;
+}
+
+/** The typed definition of an operation, before its input type is erased. */
+export interface OperationDef<S extends v.GenericSchema<unknown, object>>
+  extends Omit<Operation, "input" | "run"> {
+  readonly input: S;
+  run(input: v.InferOutput<S>, ctx: RunContext): AsyncIterable<Emitted>;
+}
+
+/**
+ * Creates a registry operation from its typed definition.
+ * @param def the operation definition
+ * @returns the operation with its input type erased (the dispatcher validates input before run)
+ */
+export function defineOperation<S extends v.GenericSchema<unknown, object>>(def: OperationDef<S>): Operation {
+  return { ...def, run: (input, ctx) => def.run(input as v.InferOutput<S>, ctx) };
+}
+
+/** Read-only, idempotent, closed-world annotations. */
+export const READ_ONLY: Annotations = {
+  readOnlyHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+  destructiveHint: false,
+};

@@ -1,0 +1,25 @@
+/*! The registry: the one ordered list of operations. The CLI subcommands, `describe`, `schema`, the MCP tools,
+ * the library and docs/ops all iterate it; order is documentation order. */
+import { RglobError } from "../contract/errors.ts";
+import { find } from "./find/index.ts";
+import type { Operation } from "./operation.ts";
+
+/** Every operation, in documentation order. */
+export const OPERATIONS: readonly Operation[] = [find];
+
+/**
+ * Finds an operation by id.
+ * @param id the operation id
+ * @returns the operation
+ * @throws RglobError BAD_PREDICATE for an unknown id
+ */
+export function findOperation(id: string): Operation {
+  const op = OPERATIONS.find((o) => o.id === id);
+  if (!op) {
+    throw new RglobError(
+      "BAD_PREDICATE",
+      `unknown operation '${id}'; known: ${OPERATIONS.map((o) => o.id).join(", ")}`,
+    );
+  }
+  return op;
+}

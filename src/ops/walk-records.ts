@@ -1,0 +1,44 @@
+/*! Shared by the metadata operations: turning walk entries into FileMatch records, and a cooperative yield
+ * so that timers, cancellation and output flushing run during a long synchronous walk. */
+import type { FileMatch } from "../contract/records.ts";
+import { kindsOf } from "../engine/filter/type.ts";
+import type { Entry } from "../engine/walk.ts";
+
+/**
+ * Creates the FileMatch record of an entry.
+ * @param e the entry
+ * @returns the record (size 0 and the epoch when stats cannot be read)
+ */
+export function fileMatchOf(e: Entry): FileMatch {
+  const st = e.stats();
+  return {
+    path: e.abs,
+    relative_path: e.rel,
+    size: st ? st.size : 0,
+    mtime: st ? new Date(st.mtimeMs).toISOString() : new Date(0).toISOString(),
+    kinds: kindsOf(e),
+  };
+}
+
+/** Returns a promise that resolves after pending I/O and timers had a chance to run. */
+export function tick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Creates a counter that says when to yield to the event loop (every `every` calls or 25 ms).
+ * @param every how many calls between yields at most
+ * @returns a function returning true when the caller should `await tick()`
+ */
+export function yielder(every = 512): () => boolean {
+  let n = 0;
+  let last = performance.now();
+  return () => {
+    if (++n < every) return false;
+    n = 0;
+    const now = performance.now();
+    if (now - last < 25) return false;
+    last = now;
+    return true;
+  };
+}

@@ -1,0 +1,185 @@
+/*! CLI surface: argv → command → dispatch → sink, and error → exit code. Exit codes: 0 results found,
+ * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
+ * whatever the TTY. No search logic here: every operation runs through ops/dispatch.ts. */
+import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
+import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import { SCHEMAS } from "../../generated/schemas.ts";
+import { dispatch } from "../../ops/dispatch.ts";
+import type { Operation } from "../../ops/operation.ts";
+import { findOperation, OPERATIONS } from "../../ops/registry.ts";
+import { JsonSink } from "../../sink/json.ts";
+import { JsonlSink } from "../../sink/jsonl.ts";
+import type { Sink } from "../../sink/sink.ts";
+import { agentVersion, capabilities, describeOp, schemaOf } from "../introspect.ts";
+import { assignOperands, parseCommand, UsageError } from "./flags.ts";
+import { opHelp, rootHelp } from "./help.ts";
+import { humanSinkFor } from "./human/index.ts";
+import { escapeControls, styleFor } from "./human/paths.ts";
+import { eprint, stdout } from "./output.ts";
+
+function printJson(value: unknown): void {
+  stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function failJson(err: RglobError): number {
+  printJson(failureOf(err));
+  return 2;
+}
+
+function opOrFail(id: string | undefined): Operation | RglobError {
+  if (id === undefined) return new RglobError("BAD_PREDICATE", "missing operation name");
+  try {
+    return findOperation(id);
+  } catch (err) {
+    return err as RglobError;
+  }
+}
+
+async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
+  switch (cmd) {
+    case "describe": {
+      const op = opOrFail(rest[0]);
+      if (op instanceof RglobError) return failJson(op);
+      printJson(describeOp(op));
+      return 0;
+    }
+    case "schema": {
+      if (rest.includes("--all")) {
+        printJson(SCHEMAS);
+        return 0;
+      }
+      const op = opOrFail(rest[0]);
+      if (op instanceof RglobError) return failJson(op);
+      printJson(schemaOf(op));
+      return 0;
+    }
+    case "capabilities":
+      printJson(capabilities());
+      return 0;
+    case "agent-version":
+      printJson(agentVersion());
+      return 0;
+    case "mcp": {
+      const { serveMcp } = await import("../mcp/server.ts");
+      return serveMcp(rest);
+    }
+    default:
+      return null;
+  }
+}
+
+class CountingSink implements Sink {
+  count = 0;
+  constructor(private readonly inner: Sink) {}
+  record(kind: string, record: object): void {
+    this.count++;
+    this.inner.record(kind, record);
+  }
+  error(info: ErrorInfo): void {
+    this.inner.error(info);
+  }
+  end(summary: Record<string, unknown>): void {
+    this.inner.end(summary);
+  }
+}
+
+async function runOperation(op: Operation, argv: string[]): Promise<number> {
+  const parsed = parseCommand(op, argv);
+  if (parsed.help) {
+    stdout.write(`${await opHelp(op)}\n`);
+    return 0;
+  }
+  const input = parsed.input;
+  if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(parsed.operands, process.cwd()));
+  else assignOperands(op, parsed.operands, input);
+  const pres = parsed.presentation;
+  if (pres.json && pres.jsonl) throw new UsageError("--json and --jsonl exclude each other");
+  if (pres.color !== undefined && !["auto", "always", "never"].includes(String(pres.color))) {
+    throw new UsageError(`--color: '${pres.color}' is not one of auto, always, never`);
+  }
+  const machine = pres.json === true || pres.jsonl === true;
+  let inner: Sink;
+  if (pres.jsonl) inner = new JsonlSink(stdout.write);
+  else if (pres.json) inner = new JsonSink(stdout.write);
+  else {
+    const human = humanSinkFor(op.id)(stdout.write, styleFor(pres.color), pres, input);
+    inner = {
+      record: (k, r) => human.record(k, r),
+      error: (info) => {
+        human.error(info);
+        eprint(`rglob: ${info.code}: ${info.path ? `${escapeControls(info.path)}: ` : ""}${info.message}`);
+      },
+      end: (s) => human.end(s),
+    };
+  }
+  const sink = new CountingSink(inner);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once("SIGINT", onSignal);
+  const progress = !machine && process.stderr.isTTY === true;
+  let shownProgress = false;
+  try {
+    await dispatch(op, input, sink, {
+      signal: controller.signal,
+      ...(progress
+        ? {
+            onProgress: (n: number) => {
+              shownProgress = true;
+              process.stderr.write(`\r\u001b[2Kscanned ${n} entries…`);
+            },
+          }
+        : {}),
+    });
+  } catch (err) {
+    if (err instanceof RglobError && machine) {
+      eprint(`rglob: ${err.code}: ${err.message}`);
+      return failJson(err);
+    }
+    throw err;
+  } finally {
+    process.off("SIGINT", onSignal);
+    if (shownProgress) process.stderr.write("\r\u001b[2K");
+  }
+  return sink.count > 0 ? 0 : 1;
+}
+
+/**
+ * Runs the CLI.
+ * @param argv the arguments after the program name
+ * @returns the exit code
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    if (cmd === undefined) {
+      eprint(await rootHelp());
+      return 2;
+    }
+    if (cmd === "--help" || cmd === "-h" || cmd === "help") {
+      const op = rest[0] ? opOrFail(rest[0]) : null;
+      stdout.write(`${op && !(op instanceof RglobError) ? await opHelp(op) : await rootHelp()}\n`);
+      return 0;
+    }
+    if (cmd === "--version" || cmd === "-V") {
+      stdout.write(`rglob ${PACKAGE_VERSION}\n`);
+      return 0;
+    }
+    const meta = await runMeta(cmd, rest);
+    if (meta !== null) return meta;
+    const op = OPERATIONS.find((o) => o.id === cmd);
+    if (!op) throw new UsageError(`unknown command '${cmd}' (run 'rglob --help')`);
+    return await runOperation(op, rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      eprint(`rglob: usage: ${err.message}`);
+      return 2;
+    }
+    if (err instanceof RglobError) {
+      eprint(`rglob: ${err.code}: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    stdout.flush();
+  }
+}

@@ -1,0 +1,284 @@
+/*! CLI: strict argv parsing driven by the registry. Every flag comes from an operation's input model (its
+ * generated JSON Schema gives type, default, enum and description) plus the spelling in the op's CliSpec.
+ * Repeatable flags for arrays, strict numbers, --no-x negations, bundled short booleans, `--` ends flags.
+ * An unknown flag or a bad value is a UsageError (exit 2). Nothing here knows about any one operation. */
+import { SCHEMAS } from "../../generated/schemas.ts";
+import type { Operation, PresentationFlag } from "../../ops/operation.ts";
+
+/** A mistake in the command line (exit 2, message on stderr). */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** The value kind of a flag. */
+export type FlagKind = "boolean" | "integer" | "number" | "string" | "size" | "strings" | "enum" | "enums";
+
+/** One flag of a command. */
+export interface FlagSpec {
+  /** Input key (snake_case), or the presentation flag's name. */
+  readonly key: string;
+  readonly long: string;
+  readonly short: string | undefined;
+  readonly aliases: readonly string[];
+  readonly kind: FlagKind;
+  readonly choices: readonly string[] | undefined;
+  readonly description: string;
+  readonly default: unknown;
+  readonly hint: string | undefined;
+  /** True for presentation flags (not part of the operation input). */
+  readonly presentation: boolean;
+}
+
+/** Output flags every operation command has. */
+export const OUTPUT_FLAGS: Readonly<Record<string, PresentationFlag>> = {
+  json: { type: "boolean", description: "Print one JSON result (the operation's output schema)." },
+  jsonl: {
+    type: "boolean",
+    description: "Stream JSON Lines: one record per line with a `kind`, then one final `summary` line.",
+  },
+  color: { type: "string", description: "Colour: auto (TTY and no NO_COLOR), always, never.", hint: "WHEN" },
+};
+
+const kebab = (key: string) => key.replaceAll("_", "-");
+
+type Prop = Record<string, unknown>;
+
+function kindOf(p: Prop): { kind: FlagKind; choices: string[] | undefined } {
+  if (Array.isArray(p.anyOf)) return { kind: "size", choices: undefined };
+  if (p.type === "boolean") return { kind: "boolean", choices: undefined };
+  if (p.type === "integer") return { kind: "integer", choices: undefined };
+  if (p.type === "number") return { kind: "number", choices: undefined };
+  if (p.type === "array") {
+    const items = (p.items ?? {}) as Prop;
+    return Array.isArray(items.enum)
+      ? { kind: "enums", choices: items.enum as string[] }
+      : { kind: "strings", choices: undefined };
+  }
+  if (Array.isArray(p.enum)) return { kind: "enum", choices: p.enum as string[] };
+  return { kind: "string", choices: undefined };
+}
+
+/**
+ * Returns the flags of an operation's command, in model order, then its presentation flags.
+ * @param op the operation
+ * @returns the flag specs
+ */
+export function flagsOf(op: Operation): FlagSpec[] {
+  const schema = SCHEMAS[`${op.id}.input`] as Prop | undefined;
+  const props = (schema?.properties ?? {}) as Record<string, Prop>;
+  const hidden = new Set(op.cli.hidden ?? []);
+  const out: FlagSpec[] = [];
+  for (const [key, p] of Object.entries(props)) {
+    if (hidden.has(key)) continue;
+    const spell = op.cli.flags?.[key] ?? {};
+    const { kind, choices } = kindOf(p);
+    out.push({
+      key,
+      long: kebab(key),
+      short: spell.short,
+      aliases: spell.aliases ?? [],
+      kind,
+      choices,
+      description: typeof p.description === "string" ? p.description : "",
+      default: p.default,
+      hint: spell.hint,
+      presentation: false,
+    });
+  }
+  for (const [key, f] of Object.entries({ ...(op.cli.presentation ?? {}), ...OUTPUT_FLAGS })) {
+    out.push({
+      key,
+      long: kebab(key),
+      short: f.short,
+      aliases: [],
+      kind: f.type,
+      choices: undefined,
+      description: f.description,
+      default: undefined,
+      hint: f.hint,
+      presentation: true,
+    });
+  }
+  return out;
+}
+
+/** The result of parsing one command's argv. */
+export interface ParsedCommand {
+  readonly input: Record<string, unknown>;
+  readonly operands: string[];
+  readonly presentation: Record<string, string | boolean>;
+  readonly help: boolean;
+}
+
+function parseNumber(flag: string, text: string, integer: boolean): number {
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text.trim())) {
+    throw new UsageError(`${flag}: '${text}' is not a number`);
+  }
+  const n = Number(text);
+  if (!Number.isFinite(n)) throw new UsageError(`${flag}: '${text}' is out of range`);
+  if (integer && !Number.isSafeInteger(n)) throw new UsageError(`${flag}: '${text}' is not a whole number`);
+  return n;
+}
+
+function convert(spec: FlagSpec, flag: string, text: string): unknown {
+  switch (spec.kind) {
+    case "integer":
+      return parseNumber(flag, text, true);
+    case "number":
+      return parseNumber(flag, text, false);
+    case "size":
+      return /^\d+$/.test(text) ? parseNumber(flag, text, true) : text;
+    case "enum":
+    case "enums":
+      if (spec.choices && !spec.choices.includes(text)) {
+        throw new UsageError(`${flag}: '${text}' is not one of ${spec.choices.join(", ")}`);
+      }
+      return text;
+    default:
+      return text;
+  }
+}
+
+/**
+ * Parses a command's argv strictly.
+ * @param op the operation
+ * @param argv the arguments after the subcommand
+ * @returns the input (without operands mapped), operands and presentation values
+ * @throws UsageError on an unknown flag, a missing value or a bad value
+ */
+export function parseCommand(op: Operation, argv: readonly string[]): ParsedCommand {
+  const specs = flagsOf(op);
+  const byLong = new Map<string, FlagSpec>();
+  const byShort = new Map<string, FlagSpec>();
+  for (const s of specs) {
+    byLong.set(s.long, s);
+    for (const a of s.aliases) byLong.set(a, s);
+    if (s.short) byShort.set(s.short, s);
+  }
+  const input: Record<string, unknown> = {};
+  const presentation: Record<string, string | boolean> = {};
+  const operands: string[] = [];
+  let help = false;
+
+  const assign = (spec: FlagSpec, flag: string, value: unknown) => {
+    const target = spec.presentation ? presentation : input;
+    if (spec.kind === "strings" || spec.kind === "enums") {
+      const list = (target[spec.key] as unknown[] | undefined) ?? [];
+      const parts = spec.kind === "enums" ? String(value).split(",") : [value];
+      for (const part of parts) list.push(convert(spec, flag, String(part)));
+      (target as Record<string, unknown>)[spec.key] = list;
+    } else if (spec.kind === "boolean") {
+      (target as Record<string, unknown>)[spec.key] = value;
+    } else {
+      (target as Record<string, unknown>)[spec.key] = convert(spec, flag, String(value));
+    }
+  };
+
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") {
+      operands.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === "--help" || arg === "-h") {
+      help = true;
+      continue;
+    }
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+      let spec = byLong.get(name);
+      let negated = false;
+      if (!spec && name.startsWith("no-")) {
+        const positive = byLong.get(name.slice(3));
+        if (positive?.kind === "boolean") {
+          spec = positive;
+          negated = true;
+        }
+      }
+      if (!spec)
+        throw new UsageError(`unknown flag '--${name}' for '${op.id}' (see 'rglob ${op.id} --help')`);
+      if (spec.kind === "boolean") {
+        if (eq >= 0) {
+          const text = arg.slice(eq + 1);
+          if (text !== "true" && text !== "false")
+            throw new UsageError(`--${name} takes no value (or =true/=false)`);
+          assign(spec, arg, negated ? text === "false" : text === "true");
+        } else assign(spec, arg, !negated);
+        continue;
+      }
+      let value: string | undefined;
+      if (eq >= 0) value = arg.slice(eq + 1);
+      else {
+        value = argv[++i];
+        if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      }
+      assign(spec, `--${name}`, value);
+      continue;
+    }
+    if (arg.startsWith("-") && arg.length > 1 && (!/^-\d/.test(arg) || byShort.has(arg[1] as string))) {
+      // Short flags: booleans may be bundled (-iw); a value may be attached (-n10) or follow (-n 10).
+      for (let j = 1; j < arg.length; j++) {
+        const letter = arg[j] as string;
+        const spec = byShort.get(letter);
+        if (!spec)
+          throw new UsageError(`unknown flag '-${letter}' for '${op.id}' (see 'rglob ${op.id} --help')`);
+        if (spec.kind === "boolean") {
+          assign(spec, `-${letter}`, true);
+          continue;
+        }
+        let value = arg.slice(j + 1);
+        if (value === "") {
+          const next = argv[++i];
+          if (next === undefined) throw new UsageError(`-${letter} needs a value`);
+          value = next;
+        } else if (value.startsWith("=")) value = value.slice(1);
+        assign(spec, `-${letter}`, value);
+        break;
+      }
+      continue;
+    }
+    operands.push(arg);
+  }
+  return { input, operands, presentation, help };
+}
+
+/**
+ * Maps operands to input keys by the op's operand names (the last may be variadic: "name...").
+ * @param op the operation
+ * @param operands the operands
+ * @param input the input to fill
+ * @throws UsageError when a required operand is missing or there are too many
+ */
+export function assignOperands(
+  op: Operation,
+  operands: readonly string[],
+  input: Record<string, unknown>,
+): void {
+  const names = op.cli.operands;
+  let i = 0;
+  for (const raw of names) {
+    const variadic = raw.endsWith("...");
+    const name = raw.replace(/\.\.\.$/, "").replace(/\?$/, "");
+    if (variadic) {
+      const rest = operands.slice(i);
+      if (rest.length > 0) {
+        const prev = (input[name] as unknown[] | undefined) ?? [];
+        input[name] = [...rest, ...prev];
+      }
+      i = operands.length;
+      break;
+    }
+    const value = operands[i];
+    if (value === undefined) {
+      if (raw.endsWith("?")) continue;
+      if (input[name] !== undefined) continue;
+      throw new UsageError(`missing operand ${name.toUpperCase()} (see 'rglob ${op.id} --help')`);
+    }
+    input[name] = value;
+    i++;
+  }
+  if (i < operands.length) {
+    throw new UsageError(`unexpected operand '${operands[i]}' (see 'rglob ${op.id} --help')`);
+  }
+}

@@ -1,0 +1,106 @@
+/*! CLI help: the citty command tree built from the registry, used to render usage. citty draws the tree and
+ * help; parsing is flags.ts (citty has no numbers or repeatable flags and accepts unknown ones). */
+import { type ArgsDef, type CommandDef, defineCommand, renderUsage } from "citty";
+import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import type { Operation } from "../../ops/operation.ts";
+import { OPERATIONS } from "../../ops/registry.ts";
+import { flagsOf } from "./flags.ts";
+
+/** Commands that are not operations: name and summary (the surface's own, for agents and setup). */
+export const META_COMMANDS: ReadonlyArray<{ name: string; summary: string; usage: string }> = [
+  {
+    name: "describe",
+    summary: "Print an operation's manifest as JSON (flags, schemas, limits, examples).",
+    usage: "describe OP",
+  },
+  {
+    name: "schema",
+    summary: "Print an operation's input/output JSON Schemas, or every schema with --all.",
+    usage: "schema OP | --all",
+  },
+  {
+    name: "capabilities",
+    summary: "Print versions, platform, supported predicates and MCP availability as JSON.",
+    usage: "capabilities",
+  },
+  {
+    name: "agent-version",
+    summary: "Print the agent API and schema versions as JSON.",
+    usage: "agent-version",
+  },
+  { name: "mcp", summary: "Serve every operation as an MCP tool over stdio.", usage: "mcp [--root DIR]..." },
+];
+
+function typeHint(kind: string, hint: string | undefined, choices: readonly string[] | undefined): string {
+  if (hint) return hint;
+  if (choices) return choices.join("|");
+  return kind === "integer" || kind === "number" ? "N" : kind === "size" ? "SIZE" : "VALUE";
+}
+
+/**
+ * Creates the citty command of an operation (for help only).
+ * @param op the operation
+ * @returns the command definition
+ */
+export function commandOf(op: Operation): CommandDef {
+  const args: ArgsDef = {};
+  for (const raw of op.cli.operands) {
+    const name = raw.replace(/\.\.\.$/, "").replace(/\?$/, "");
+    args[name] = {
+      type: "positional",
+      required: !raw.endsWith("...") && !raw.endsWith("?"),
+      description: raw.endsWith("...") ? "(repeatable)" : "",
+    };
+  }
+  for (const f of flagsOf(op)) {
+    const extra: string[] = [];
+    if (f.kind === "strings" || f.kind === "enums") extra.push("repeatable");
+    if (
+      f.default !== undefined &&
+      !(Array.isArray(f.default) && f.default.length === 0) &&
+      f.kind !== "boolean"
+    ) {
+      extra.push(`default ${JSON.stringify(f.default)}`);
+    }
+    if (f.kind === "boolean" && f.default === true) extra.push(`on by default; --no-${f.long} turns it off`);
+    const description = f.description + (extra.length ? ` [${extra.join("; ")}]` : "");
+    const alias = [...(f.short ? [f.short] : []), ...f.aliases];
+    args[f.long] =
+      f.kind === "boolean"
+        ? { type: "boolean", description, alias }
+        : { type: "string", description, alias, valueHint: typeHint(f.kind, f.hint, f.choices) };
+  }
+  return defineCommand({ meta: { name: op.id, description: op.summary }, args });
+}
+
+/** Creates the root command, with every operation and meta command as a subcommand. */
+export function rootCommand(): CommandDef {
+  const subCommands: Record<string, CommandDef> = {};
+  for (const op of OPERATIONS) subCommands[op.id] = commandOf(op);
+  for (const m of META_COMMANDS)
+    subCommands[m.name] = defineCommand({ meta: { name: m.name, description: m.summary } });
+  return defineCommand({
+    meta: {
+      name: "rglob",
+      version: PACKAGE_VERSION,
+      description: "Recursive file search for coding agents and the people who work with them.",
+    },
+    subCommands,
+  });
+}
+
+/**
+ * Renders the help of an operation.
+ * @param op the operation
+ * @returns the usage text with examples
+ */
+export async function opHelp(op: Operation): Promise<string> {
+  const text = await renderUsage(commandOf(op), rootCommand());
+  const examples = op.examples.map((e) => `  ${e.cli}\n      ${e.description}`).join("\n");
+  return `${text}\n\nEXAMPLES\n\n${examples}\n\nExit codes: 0 results found, 1 nothing found, 2 error.`;
+}
+
+/** Renders the top-level help. */
+export async function rootHelp(): Promise<string> {
+  return `${await renderUsage(rootCommand())}\n\nRun 'rglob <command> --help' for a command's flags, 'rglob describe <command>' for its JSON manifest.`;
+}

@@ -1,0 +1,55 @@
+/*! Human output helpers: display paths (relative to the current directory when under it), escaping of
+ * control characters on a terminal, and colour (TTY only, never with NO_COLOR). */
+import * as path from "node:path";
+
+/** How human output is styled. */
+export interface Style {
+  readonly color: boolean;
+  /** Escape control characters in names (on a TTY). */
+  readonly escape: boolean;
+  readonly cwd: string;
+}
+
+/**
+ * Decides the style from the --color value and the environment.
+ * @param when auto, always or never
+ * @returns the style
+ */
+export function styleFor(when: string | boolean | undefined): Style {
+  const tty = process.stdout.isTTY === true;
+  const mode = typeof when === "string" ? when : "auto";
+  const color =
+    mode === "always" || (mode === "auto" && tty && !process.env.NO_COLOR && process.env.TERM !== "dumb");
+  return { color, escape: tty, cwd: process.cwd() };
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Returns the path to show a person.
+ * @param abs an absolute path
+ * @param style the style
+ * @returns relative to cwd when under it, else absolute; control characters escaped on a TTY
+ */
+export function displayPath(abs: string, style: Style): string {
+  const rel = path.relative(style.cwd, abs);
+  const shown = rel === "" ? "." : rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel;
+  return style.escape ? escapeControls(shown) : shown;
+}
+
+/**
+ * Escapes control characters as \xNN (and \n, \t as such).
+ * @param text the text
+ * @returns the escaped text
+ */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (c) =>
+    c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}
+
+/** ANSI colour helpers that do nothing when colour is off. */
+export function paint(style: Style) {
+  const wrap = (code: string) => (s: string) => (style.color ? `\u001b[${code}m${s}\u001b[0m` : s);
+  return { path: wrap("35"), line: wrap("32"), match: wrap("1;31"), dim: wrap("2"), dir: wrap("1;34") };
+}

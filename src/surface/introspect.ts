@@ -1,0 +1,73 @@
+/*! Introspection: describe, schema, capabilities and agent-version, built from the registry and the generated
+ * schemas. Pure data; the CLI prints it as JSON and the MCP server serves it. */
+import { type CapabilityReport, capabilityReport } from "../contract/capabilities.ts";
+import { AGENT_API_VERSION, PACKAGE_VERSION, SCHEMA_VERSION } from "../contract/versions.ts";
+import { SCHEMAS } from "../generated/schemas.ts";
+import type { Operation } from "../ops/operation.ts";
+import { OPERATIONS } from "../ops/registry.ts";
+import { flagsOf } from "./cli/flags.ts";
+
+/**
+ * Returns the input and output schemas of an operation.
+ * @param op the operation
+ * @returns { input, output }
+ */
+export function schemaOf(op: Operation): { input: unknown; output: unknown } {
+  return { input: SCHEMAS[`${op.id}.input`], output: SCHEMAS[`${op.id}.output`] };
+}
+
+/**
+ * Returns the machine-readable manifest of an operation: operands, flags, schemas, limits, examples.
+ * @param op the operation
+ * @returns the manifest
+ */
+export function describeOp(op: Operation): Record<string, unknown> {
+  return {
+    operation: op.id,
+    summary: op.summary,
+    description: op.description,
+    usage:
+      `rglob ${op.id} ${op.cli.operands.map((o) => `[${o.replace(/\?$/, "").toUpperCase()}]`).join(" ")} [FLAGS]`.replace(
+        /\s+/g,
+        " ",
+      ),
+    operands: op.cli.operands.map((raw) => ({
+      name: raw.replace(/\.\.\.$/, "").replace(/\?$/, ""),
+      variadic: raw.endsWith("..."),
+      required: !raw.endsWith("...") && !raw.endsWith("?"),
+    })),
+    flags: flagsOf(op).map((f) => ({
+      name: `--${f.long}`,
+      short: f.short ? `-${f.short}` : null,
+      aliases: f.aliases.map((a) => `--${a}`),
+      input_key: f.presentation ? null : f.key,
+      type: f.kind,
+      choices: f.choices ?? null,
+      default: f.default ?? null,
+      negatable: f.kind === "boolean",
+      repeatable: f.kind === "strings" || f.kind === "enums",
+      description: f.description,
+    })),
+    record_kinds: Object.keys(op.records),
+    default_limits: { cli: {}, agent: op.agentDefaults },
+    mcp_tool: op.mcpTool,
+    annotations: op.annotations,
+    examples: op.examples,
+    schemas: schemaOf(op),
+    exit_codes: { "0": "results found", "1": "nothing found", "2": "error (usage, bad input, fatal)" },
+  };
+}
+
+/** Returns the capability report of this process. */
+export function capabilities(): CapabilityReport {
+  return capabilityReport(OPERATIONS);
+}
+
+/** Returns the agent version document. */
+export function agentVersion(): Record<string, string> {
+  return {
+    agent_api_version: AGENT_API_VERSION,
+    schema_version: SCHEMA_VERSION,
+    package_version: PACKAGE_VERSION,
+  };
+}

@@ -1,0 +1,118 @@
+// The process edge of the compiled binary: version, exit codes, usage errors, failure envelopes, EPIPE,
+// introspection endpoints, and independence from the source tree and the working directory.
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { BIN, FIXTURE, ROOT, rglob, rglobJson } from "../helpers.ts";
+
+describe("process edge", () => {
+  test("--version matches package.json", () => {
+    const r = rglob(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`rglob ${pkg.version}\n`);
+  });
+
+  test("an unknown flag is a usage error on stderr with exit 2", () => {
+    const r = rglob(["find", "--bogus"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("unknown flag '--bogus'");
+    expect(r.stderr).not.toContain("    at ");
+  });
+
+  test("describe of an unknown operation prints the failure envelope and exits 2", () => {
+    const { json, run } = rglobJson(["describe", "nope"]);
+    expect(run.code).toBe(2);
+    expect(json).toEqual({
+      ok: false,
+      error: { code: "BAD_PREDICATE", message: expect.stringContaining("nope"), path: null },
+    });
+  });
+
+  test.each([
+    [["find", "--max-depth", "x"], "not a number"],
+    [["find", "--min-size", "nope"], "is not a size"],
+    [["find", "--newer-than", "yesterday-ish"], "neither a duration"],
+    [["find", "--perm", "999"], "not an octal mode"],
+    [["find", "--type", "q"], "not one of"],
+    [["find", "[unclosed"], "bad glob"],
+    [["find", "--limit"], "needs a value"],
+    [["nosuchcommand"], "unknown command"],
+  ])("bad input %p exits 2 with a clear message", (args, message) => {
+    const r = rglob(args, { cwd: FIXTURE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toContain("    at ");
+  });
+
+  test("in JSON mode a request failure is the envelope on stdout", () => {
+    const { json, run } = rglobJson(["find", "--min-size", "nope", "--json"], { cwd: FIXTURE });
+    expect(run.code).toBe(2);
+    expect((json as { error: { code: string } }).error.code).toBe("BAD_PREDICATE");
+  });
+
+  test("exit 0 when something is found, 1 when nothing is", () => {
+    expect(rglob(["find", "*.py"], { cwd: FIXTURE }).code).toBe(0);
+    expect(rglob(["find", "*.nothing"], { cwd: FIXTURE }).code).toBe(1);
+  });
+
+  test("a closed pipe ends quietly", () => {
+    const r = Bun.spawnSync(["sh", "-c", `"${BIN}" find --no-ignore --hidden --base "${ROOT}" | head -1`], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.toString().split("\n").filter(Boolean)).toHaveLength(1);
+    expect(r.stderr.toString()).toBe("");
+  });
+
+  test("the binary runs from another directory with the sources moved away", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rglob-bin-"));
+    try {
+      const copy = join(dir, "rglob");
+      copyFileSync(BIN, copy);
+      Bun.spawnSync(["chmod", "+x", copy]);
+      const { json, run } = rglobJson(["find", "*.py", "--base", FIXTURE, "--json"], { cwd: dir, bin: copy });
+      expect(run.code).toBe(0);
+      const rels = (json.results as Array<{ relative_path: string }>).map((r) => r.relative_path);
+      expect(rels).toEqual(["src/main.py", "src/utils/helper.py"]);
+      expect(rglob(["schema", "find"], { cwd: dir, bin: copy }).code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("introspection endpoints print pure JSON", () => {
+  test("capabilities", () => {
+    const { json } = rglobJson(["capabilities"]);
+    expect(json.agent_api_version).toBe("1.0");
+    expect(json.package_version).toBe(pkg.version);
+    expect((json.mcp as { transport: string }).transport).toBe("stdio");
+    expect(json.operations).toContain("find");
+  });
+
+  test("agent-version", () => {
+    expect(rglobJson(["agent-version"]).json).toEqual({
+      agent_api_version: "1.0",
+      schema_version: "1.0",
+      package_version: pkg.version,
+    });
+  });
+
+  test("describe find lists operands, typed flags with defaults and aliases, schemas, limits and examples", () => {
+    const { json } = rglobJson(["describe", "find"]);
+    const flags = json.flags as Array<Record<string, unknown>>;
+    const depth = flags.find((f) => f.name === "--max-depth");
+    expect(depth).toMatchObject({ short: "-d", type: "integer", input_key: "max_depth" });
+    const ignore = flags.find((f) => f.name === "--respect-gitignore");
+    expect(ignore).toMatchObject({ type: "boolean", default: true, negatable: true });
+    expect(flags.find((f) => f.name === "--type")).toBeUndefined();
+    expect(flags.find((f) => f.name === "--types")).toMatchObject({ aliases: ["--type"], repeatable: true });
+    expect((json.schemas as { input: { $id: string } }).input.$id).toBe("urn:rglob:schema:1.0:find.input");
+    expect((json.examples as unknown[]).length).toBeGreaterThan(0);
+    expect((json.default_limits as { agent: { limit: number } }).agent.limit).toBeGreaterThan(0);
+  });
+});
