@@ -88,11 +88,19 @@ export function failureOf(error: RglobError): Failure {
  * @returns an ErrorInfo with PERM, NOT_FOUND or UNREADABLE
  */
 export function fsErrorInfo(err: unknown, path: string): ErrorInfo {
-  const code = (err as { code?: string } | null)?.code;
-  const detail = err instanceof Error ? err.message : String(err);
+  const e = err as { code?: string; syscall?: string } | null;
+  const code = e?.code;
+  // The path is in `path`; the message names the failure without repeating it.
+  const what = code
+    ? `${code}${e?.syscall ? ` (${e.syscall})` : ""}`
+    : err instanceof Error
+      ? err.message
+      : String(err);
   if (code === "EACCES" || code === "EPERM")
-    return { code: "PERM", message: `permission denied: ${detail}`, path };
-  if (code === "ENOENT") return { code: "NOT_FOUND", message: `vanished or does not exist: ${detail}`, path };
-  if (code === "ELOOP") return { code: "UNREADABLE", message: `symlink loop: ${detail}`, path };
-  return { code: "UNREADABLE", message: detail, path };
+    return { code: "PERM", message: `permission denied: ${what}`, path };
+  if (code === "ENOENT") return { code: "NOT_FOUND", message: `vanished or does not exist: ${what}`, path };
+  if (code === "ELOOP") return { code: "UNREADABLE", message: `too many levels of symlinks: ${what}`, path };
+  if (code === "ENAMETOOLONG")
+    return { code: "UNREADABLE", message: `path too long for the system: ${what}`, path };
+  return { code: "UNREADABLE", message: `cannot read: ${what}`, path };
 }

@@ -21,8 +21,9 @@ function printJson(value: unknown): void {
   stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-function failJson(err: RglobError): number {
-  printJson(failureOf(err));
+function failJson(err: RglobError, compact = false): number {
+  if (compact) stdout.write(`${JSON.stringify(failureOf(err))}\n`);
+  else printJson(failureOf(err));
   return 2;
 }
 
@@ -133,7 +134,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof RglobError && machine) {
       eprint(`rglob: ${err.code}: ${err.message}`);
-      return failJson(err);
+      return failJson(err, true);
     }
     throw err;
   } finally {
