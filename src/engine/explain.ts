@@ -193,9 +193,6 @@ function underRoot(
         detail: `too shallow: at depth ${depth} below its root, min_depth is ${plan.minDepth}`,
       });
     }
-    if (isDir && !plan.selectDirs) {
-      out.push({ stage: "types", detail: `directories are not selected by --type ${o.types.join(",")}` });
-    }
     const selected = plan.select(e);
     if (!selected) {
       const failed = checks
@@ -204,6 +201,10 @@ function underRoot(
       if (failed.length === 0)
         out.push({ stage: "patterns", detail: "not selected by the query's predicates" });
       for (const f of failed) out.push({ stage: f.stage, detail: f.why });
+    }
+    // The walk does not even test directories when --type cannot select one.
+    if (isDir && !plan.selectDirs && !out.some((x) => x.stage === "types")) {
+      out.push({ stage: "types", detail: `directories are not selected by --type ${o.types.join(",")}` });
     }
     if (out.length > 0) return { included: false, reasons: out };
     for (const c of checks) {
