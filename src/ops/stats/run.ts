@@ -3,17 +3,13 @@
 import { RglobError } from "../../contract/errors.ts";
 import { comparePaths, extensionOf } from "../../engine/order.ts";
 import { compileWalk } from "../../engine/plan.ts";
-import { walk } from "../../engine/walk.ts";
+import { compareNames, walk } from "../../engine/walk.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { tick, yielder } from "../walk-records.ts";
 import type { ExtensionStat, StatsInput } from "./schema.ts";
 
 function compareStats(a: ExtensionStat, b: ExtensionStat): number {
-  return (
-    b.files - a.files ||
-    b.size - a.size ||
-    (a.extension < b.extension ? -1 : a.extension > b.extension ? 1 : 0)
-  );
+  return b.files - a.files || b.size - a.size || compareNames(a.extension, b.extension);
 }
 
 function parseKey(key: string): ExtensionStat {
