@@ -97,7 +97,7 @@ describe("stats", () => {
     let cursor: string | null = null;
     let n = 0;
     do {
-      const { json } = rglobJson<StatsResult>(
+      const { json }: { json: StatsResult } = rglobJson<StatsResult>(
         ["stats", "--json", "--limit", String(limit), ...(cursor ? ["--cursor", cursor] : [])],
         { cwd: tree.dir },
       );

@@ -24,7 +24,7 @@ function pages(args: string[], cwd: string, limit: number): Ranked[] {
   let cursor: string | null = null;
   let n = 0;
   do {
-    const { json } = rglobJson<TopResult>(
+    const { json }: { json: TopResult } = rglobJson<TopResult>(
       ["top", ...args, "--json", "--limit", String(limit), ...(cursor ? ["--cursor", cursor] : [])],
       { cwd },
     );
