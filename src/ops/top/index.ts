@@ -18,7 +18,7 @@ export const top = defineOperation({
     flags: { ...WALK_CLI_FLAGS, dirs: { short: "D" } },
   },
   mcpTool: "largest_files",
-  agentDefaults: { limit: 20, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
+  agentDefaults: { limit: 10, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
   annotations: READ_ONLY,
   examples: [
     {
