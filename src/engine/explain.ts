@@ -235,6 +235,14 @@ function underRoot(
   let keyPrefix = root.repoPrefix;
   let chain: readonly IgnoreFile[] = root.outer;
   let ignoredAbove = false;
+  // Device/inode pairs of the directories from the root down, as the walk keeps them to detect loops.
+  const onPath: string[] = [];
+  if (plan.follow) {
+    try {
+      const st = platform.stat(root.abs);
+      onPath.push(`${st.dev}:${st.ino}`);
+    } catch {}
+  }
   const seen = new Set<ExplainStage>();
   const block = (reason: Reason) => {
     if (seen.has(reason.stage)) return;
@@ -341,6 +349,23 @@ function underRoot(
             ? `its directory '${rel}' is reached through a symlink, which is not followed; use --follow`
             : `'${rel}' is not a directory`,
       });
+    } else if (plan.follow) {
+      try {
+        const st = platform.stat(compAbs);
+        const id = `${st.dev}:${st.ino}`;
+        if (onPath.includes(id)) {
+          block({
+            stage: "symlink",
+            detail: `its directory '${rel}' is a filesystem loop (already on the path); the walk does not enter it`,
+          });
+        }
+        onPath.push(id);
+      } catch (err) {
+        block({
+          stage: "unreadable",
+          detail: `'${rel}' cannot be read: ${fsErrorInfo(err, compAbs).message}`,
+        });
+      }
     }
     dirAbs = compAbs;
     relDir = rel;

@@ -242,4 +242,32 @@ describe("explain agrees with find", () => {
     expect(explain("link/main.py", [], tree.dir).reasons[0]?.stage).toBe("symlink");
     expect(relative(tree.dir, explain("link", [], tree.dir).path)).toBe("link");
   });
+
+  test("with symlinks: not followed, followed, loops and links that leave the base", () => {
+    const links = tempTree({ "a/b/f.txt": "f", "a/c.txt": "c" });
+    const outside = tempTree({ "x.txt": "x" });
+    try {
+      symlinkSync("..", join(links.dir, "a", "b", "up"));
+      symlinkSync(join(links.dir, "a"), join(links.dir, "lnk"));
+      symlinkSync(outside.dir, join(links.dir, "out"));
+      const through = ["lnk/b/f.txt", "lnk/c.txt", "a/b/up/b", "a/b/up/b/f.txt", "lnk/b/up", "out/x.txt"];
+      const entries = [...allEntries(links.dir), ...through];
+      for (const q of [[], ["-L"], ["-L", "--strict-base"], ["-L", "--max-depth", "3"]]) {
+        const listed = findSet(["--hidden", ...q], links.dir);
+        for (const rel of entries) {
+          const r = explain(rel, ["--hidden", ...q], links.dir);
+          if (r.included !== listed.has(rel)) {
+            throw new Error(
+              `explain ${rel} ${q.join(" ")}: included=${r.included}; ${JSON.stringify(r.reasons)}`,
+            );
+          }
+        }
+      }
+      expect(explain("a/b/up/b/f.txt", ["-L"], links.dir).reasons[0]?.detail).toContain("loop");
+      expect(explain("out", ["-L", "--strict-base"], links.dir).reasons[0]?.stage).toBe("outside_base");
+    } finally {
+      links.cleanup();
+      outside.cleanup();
+    }
+  });
 });
