@@ -2,9 +2,9 @@
 // human output, bad input, and that it agrees with find: for every entry of a tree and several queries,
 // `explain` says included exactly when `find --hidden` (same options) lists it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { FIXTURE, ROOT, rglob, rglobJson, tempTree } from "../helpers.ts";
+import { BIN, FIXTURE, ROOT, rglob, rglobJson, tempTree } from "../helpers.ts";
 
 interface Reason {
   stage: string;
@@ -268,6 +268,49 @@ describe("explain agrees with find", () => {
     } finally {
       links.cleanup();
       outside.cleanup();
+    }
+  });
+
+  test("a directory the user cannot search: unreadable, as the walk reports it (run as nobody)", () => {
+    if (!existsSync("/usr/bin/setpriv") && !existsSync("/bin/setpriv")) {
+      console.warn("SKIPPED: setpriv is missing; the unreadable-directory case of explain is not tested");
+      return;
+    }
+    const t = tempTree({ "locked/secret.txt": "s", "open.txt": "o" });
+    try {
+      chmodSync(t.dir, 0o755);
+      chmodSync(join(t.dir, "locked"), 0o000);
+      const asNobody = (args: string[]) => {
+        const r = Bun.spawnSync(
+          [
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            BIN,
+            ...args,
+            "--base",
+            t.dir,
+            "--json",
+          ],
+          { stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: "/nonexistent" } },
+        );
+        return JSON.parse(r.stdout.toString()) as { results: Explanation[]; errors: Array<{ code: string }> };
+      };
+      const found = asNobody(["find"]);
+      expect(found.results.map((r) => (r as unknown as { relative_path: string }).relative_path)).toEqual([
+        "locked",
+        "open.txt",
+      ]);
+      expect(found.errors.map((e) => e.code)).toEqual(["PERM"]);
+      const r = asNobody(["explain", "locked/secret.txt"]).results[0] as Explanation;
+      expect(r.included).toBe(false);
+      expect(r.reasons).toMatchObject([
+        { stage: "unreadable", detail: expect.stringContaining("permission denied") },
+      ]);
+    } finally {
+      chmodSync(join(t.dir, "locked"), 0o755);
+      t.cleanup();
     }
   });
 });

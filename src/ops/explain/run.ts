@@ -22,9 +22,11 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
   try {
     platform.lstat(abs);
   } catch (err) {
+    // Only a path that does not exist is a failure; one that cannot be reached (a directory on its way cannot
+    // be searched) is explained by the replay, which names that directory.
     const info = fsErrorInfo(err, abs);
-    const message = info.code === "NOT_FOUND" ? `does not exist: ${target}` : `${target}: ${info.message}`;
-    throw new RglobError(info.code, message, { path: abs });
+    if (info.code === "NOT_FOUND")
+      throw new RglobError("NOT_FOUND", `does not exist: ${target}`, { path: abs });
   }
   for (const e of rootErrors) ctx.error(e);
   const verdict = explainPath(plan, walkOptions, abs);
