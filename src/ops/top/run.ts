@@ -1,14 +1,14 @@
 /*! top: plan → records. Collects the selected files (a ranking needs them all), sorts by size, largest first,
- * ties by root then path, and yields from the cursor on. The order key holds the sort fields themselves, so a
- * page resumes at the right place even when the file it ended on is gone. */
+ * ties by root then path, and yields from the cursor on, keeping only one page of files in memory. The order key
+ * holds the sort fields themselves, so a page resumes at the right place even when the file it ended on is gone. */
 import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import { comparePaths } from "../../engine/order.ts";
 import { compileWalk } from "../../engine/plan.ts";
-import { type Root, walk } from "../../engine/walk.ts";
+import { type Entry, type Root, walk } from "../../engine/walk.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { fileMatchOf, tick, yielder } from "../walk-records.ts";
-import type { TopDirectory, TopFile, TopInput } from "./schema.ts";
+import type { TopDirectory, TopInput } from "./schema.ts";
 
 /** The sort fields of a ranked entry. */
 interface Ranked {
@@ -73,22 +73,36 @@ export async function* runTop(input: TopInput, ctx: RunContext): AsyncGenerator<
   let totalSize = 0;
 
   if (!input.dirs) {
-    const files: Array<Ranked & { rec: Omit<TopFile, "rank"> }> = [];
+    // Only the page can be returned (limit records, plus one for the look-ahead), so only that many of the
+    // files after the cursor are kept: memory is O(limit), not O(files). Files before the cursor are counted
+    // to give the ranks.
+    const keep = input.limit + 1;
+    let best: Array<Ranked & { entry: Entry }> = [];
+    let before = 0;
+    const trim = () => {
+      best.sort(compareRanked);
+      if (best.length > keep) best = best.slice(0, keep);
+    };
     for (const e of walk(plan, ctx)) {
-      const rec = fileMatchOf(e);
-      files.push({ size: rec.size, root: e.root, rel: e.rel, rec });
+      const size = e.stats()?.size ?? 0;
       totalFiles++;
-      totalSize += rec.size;
+      totalSize += size;
+      const r = { size, root: e.root, rel: e.rel, entry: e };
+      if (resume && compareRanked(r, resume) <= 0) before++;
+      else {
+        best.push(r);
+        if (best.length >= 2 * keep) trim();
+      }
       if (due()) await tick();
     }
     if (ctx.shouldStop()) return;
-    files.sort(compareRanked);
+    trim();
     ctx.summary("total_files", totalFiles);
     ctx.summary("total_size", totalSize);
-    ctx.summary("total_ranked", files.length);
-    for (let i = resume ? startAfter(files, resume) : 0; i < files.length; i++) {
-      const f = files[i] as (typeof files)[number];
-      yield { kind: "file", record: { ...f.rec, rank: i + 1 }, key: rankKey(f) };
+    ctx.summary("total_ranked", totalFiles);
+    for (let i = 0; i < best.length; i++) {
+      const f = best[i] as (typeof best)[number];
+      yield { kind: "file", record: { ...fileMatchOf(f.entry), rank: before + i + 1 }, key: rankKey(f) };
     }
     return;
   }
