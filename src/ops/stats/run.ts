@@ -97,8 +97,10 @@ export async function* runStats(input: StatsInput, ctx: RunContext): AsyncGenera
     }
     if (due()) await tick();
   }
-  // A stopped walk (timeout, cancel) still reports what it counted; the dispatcher marks it truncated.
+  // A stopped walk (timeout, cancel) reports what it counted, but no listing: a page of a partial ranking
+  // could not be continued by a cursor. The dispatcher marks the result truncated.
   publish();
+  if (ctx.shouldStop()) return;
   const list = [...byExt.values()].sort(compareStats);
   let i = 0;
   if (resume) while (i < list.length && compareStats(list[i] as ExtensionStat, resume) <= 0) i++;

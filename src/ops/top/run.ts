@@ -95,11 +95,12 @@ export async function* runTop(input: TopInput, ctx: RunContext): AsyncGenerator<
       }
       if (due()) await tick();
     }
-    if (ctx.shouldStop()) return;
-    trim();
     ctx.summary("total_files", totalFiles);
     ctx.summary("total_size", totalSize);
     ctx.summary("total_ranked", totalFiles);
+    // A ranking of part of the files would be wrong: a stopped walk returns its counts and no records.
+    if (ctx.shouldStop()) return;
+    trim();
     for (let i = 0; i < best.length; i++) {
       const f = best[i] as (typeof best)[number];
       yield { kind: "file", record: { ...fileMatchOf(f.entry), rank: before + i + 1 }, key: rankKey(f) };
@@ -127,6 +128,8 @@ export async function* runTop(input: TopInput, ctx: RunContext): AsyncGenerator<
     }
     if (due()) await tick();
   }
+  ctx.summary("total_files", totalFiles);
+  ctx.summary("total_size", totalSize);
   if (ctx.shouldStop()) return;
   const totals = new Map<string, { root: number; parts: string[]; size: number; files: number }>();
   for (const acc of byParent.values()) {
