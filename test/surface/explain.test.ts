@@ -313,4 +313,26 @@ describe("explain agrees with find", () => {
       t.cleanup();
     }
   });
+
+  test("names the global excludes file (core.excludesFile, else $XDG_CONFIG_HOME/git/ignore)", () => {
+    const t = tempTree({ "repo/a.bak": "b", "repo/a.txt": "t", "home/xdg/git/ignore": "# global\n*.bak\n" });
+    try {
+      mkdirSync(join(t.dir, "repo", ".git"));
+      const env = { HOME: join(t.dir, "home"), XDG_CONFIG_HOME: join(t.dir, "home", "xdg") };
+      const { json } = rglobJson<{ results: Explanation[] }>(["explain", "a.bak", "--json"], {
+        cwd: join(t.dir, "repo"),
+        env,
+      });
+      expect(json.results[0]?.reasons).toMatchObject([
+        { stage: "ignore", file: join(t.dir, "home", "xdg", "git", "ignore"), line: 2, pattern: "*.bak" },
+      ]);
+      const found = rglobJson<{ results: Array<{ relative_path: string }> }>(["find", "--json"], {
+        cwd: join(t.dir, "repo"),
+        env,
+      }).json.results.map((r) => r.relative_path);
+      expect(found).toEqual(["a.txt"]);
+    } finally {
+      t.cleanup();
+    }
+  });
 });
