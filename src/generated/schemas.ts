@@ -351,6 +351,1594 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     "additionalProperties": false,
     "description": "Files found by find, in walk order unless sorted."
   },
+  "tree.input": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:tree.input",
+    "title": "TreeInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Base directory: relative paths are relative to it.",
+        "default": "."
+      },
+      "paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "default": []
+      },
+      "patterns": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "default": []
+      },
+      "exclude": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Globs to exclude; a matching directory is not entered.",
+        "default": []
+      },
+      "types": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "default": []
+      },
+      "min_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+      },
+      "max_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+      },
+      "newer_than": {
+        "type": "string",
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "older_than": {
+        "type": "string",
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "newer_than_file": {
+        "type": "string",
+        "description": "Modified after this file was."
+      },
+      "perm": {
+        "type": "string",
+        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+      },
+      "uid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner user id (POSIX)."
+      },
+      "gid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner group id (POSIX)."
+      },
+      "max_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Maximum depth below a root (1 = its direct children)."
+      },
+      "min_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Minimum depth below a root."
+      },
+      "hidden": {
+        "type": "boolean",
+        "description": "Include hidden entries (names starting with '.').",
+        "default": false
+      },
+      "respect_gitignore": {
+        "type": "boolean",
+        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "default": true
+      },
+      "follow_symlinks": {
+        "type": "boolean",
+        "description": "Follow symlinks (loops are detected and reported).",
+        "default": false
+      },
+      "strict_base": {
+        "type": "boolean",
+        "description": "Never emit or read a path that leaves the base after resolving symlinks.",
+        "default": false
+      },
+      "case_sensitive": {
+        "type": "boolean",
+        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+      },
+      "max_output_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum serialised size of the records (JSON bytes)."
+      },
+      "timeout_seconds": {
+        "type": "number",
+        "minimum": 0.01,
+        "description": "Stop after this many seconds with reason 'timeout'."
+      },
+      "cursor": {
+        "type": "string",
+        "description": "The next_cursor of a previous page of the same query."
+      }
+    },
+    "required": [],
+    "additionalProperties": false,
+    "description": "List a directory tree: the selected entries in walk order, each with the directories above it."
+  },
+  "tree.output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:tree.output",
+    "title": "TreeResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "path": {
+              "type": "string",
+              "description": "Absolute path."
+            },
+            "relative_path": {
+              "type": "string",
+              "description": "POSIX path relative to the request's base, never starting with ./"
+            },
+            "depth": {
+              "type": "integer",
+              "minimum": 1,
+              "description": "Depth below its root: 1 for a direct child."
+            },
+            "kinds": {
+              "type": "array",
+              "items": {
+                "enum": [
+                  "f",
+                  "d",
+                  "l",
+                  "x",
+                  "e",
+                  "p",
+                  "s",
+                  "b",
+                  "c"
+                ],
+                "type": "string"
+              },
+              "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p/s/b/c specials."
+            },
+            "size": {
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Size in bytes for a file (or an unfollowed symlink); null for a directory."
+            },
+            "matched": {
+              "type": "boolean",
+              "description": "True when the query selected this entry; false for a directory shown only because it holds selected entries."
+            }
+          },
+          "required": [
+            "path",
+            "relative_path",
+            "depth",
+            "kinds",
+            "size",
+            "matched"
+          ],
+          "additionalProperties": false,
+          "title": "TreeEntry",
+          "description": "One entry of a tree, in walk order (pre-order, names by code point)."
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Entries examined by the walk (files and directories tested against the query)."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      },
+      "directories": {
+        "type": "integer",
+        "description": "Directories among the returned entries (this page)."
+      },
+      "files": {
+        "type": "integer",
+        "description": "Non-directory entries among the returned entries (this page)."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor",
+      "directories",
+      "files"
+    ],
+    "additionalProperties": false,
+    "description": "A directory tree as a list of entries in walk order."
+  },
+  "top.input": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:top.input",
+    "title": "TopInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Base directory: relative paths are relative to it.",
+        "default": "."
+      },
+      "paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "default": []
+      },
+      "patterns": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "default": []
+      },
+      "exclude": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Globs to exclude; a matching directory is not entered.",
+        "default": []
+      },
+      "types": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "default": []
+      },
+      "min_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+      },
+      "max_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+      },
+      "newer_than": {
+        "type": "string",
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "older_than": {
+        "type": "string",
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "newer_than_file": {
+        "type": "string",
+        "description": "Modified after this file was."
+      },
+      "perm": {
+        "type": "string",
+        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+      },
+      "uid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner user id (POSIX)."
+      },
+      "gid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner group id (POSIX)."
+      },
+      "max_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Maximum depth below a root (1 = its direct children)."
+      },
+      "min_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Minimum depth below a root."
+      },
+      "hidden": {
+        "type": "boolean",
+        "description": "Include hidden entries (names starting with '.').",
+        "default": false
+      },
+      "respect_gitignore": {
+        "type": "boolean",
+        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "default": true
+      },
+      "follow_symlinks": {
+        "type": "boolean",
+        "description": "Follow symlinks (loops are detected and reported).",
+        "default": false
+      },
+      "strict_base": {
+        "type": "boolean",
+        "description": "Never emit or read a path that leaves the base after resolving symlinks.",
+        "default": false
+      },
+      "case_sensitive": {
+        "type": "boolean",
+        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "How many entries of the ranking to return (top N); more sets truncated with reason 'limit' and a next_cursor.",
+        "default": 10
+      },
+      "max_output_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum serialised size of the records (JSON bytes)."
+      },
+      "timeout_seconds": {
+        "type": "number",
+        "minimum": 0.01,
+        "description": "Stop after this many seconds with reason 'timeout'."
+      },
+      "cursor": {
+        "type": "string",
+        "description": "The next_cursor of a previous page of the same query."
+      },
+      "dirs": {
+        "type": "boolean",
+        "description": "Rank directories by the total size of the selected files below them (cumulative) instead of files. max_depth/min_depth then bound which directories are listed, not which files are counted.",
+        "default": false
+      }
+    },
+    "required": [],
+    "additionalProperties": false,
+    "description": "Rank the largest files, or the largest directories by cumulative size."
+  },
+  "top.output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:top.output",
+    "title": "TopResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "path": {
+                  "type": "string",
+                  "description": "Absolute path."
+                },
+                "relative_path": {
+                  "type": "string",
+                  "description": "POSIX path relative to the request's base, never starting with ./"
+                },
+                "size": {
+                  "type": "integer",
+                  "description": "Size in bytes (of the link itself for a symlink that is not followed)."
+                },
+                "mtime": {
+                  "type": "string",
+                  "description": "Modification time, ISO 8601 UTC with Z."
+                },
+                "kinds": {
+                  "type": "array",
+                  "items": {
+                    "enum": [
+                      "f",
+                      "d",
+                      "l",
+                      "x",
+                      "e",
+                      "p",
+                      "s",
+                      "b",
+                      "c"
+                    ],
+                    "type": "string"
+                  },
+                  "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
+                },
+                "rank": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "description": "Position in the whole ranking (1 = largest), stable across pages."
+                }
+              },
+              "required": [
+                "path",
+                "relative_path",
+                "size",
+                "mtime",
+                "kinds",
+                "rank"
+              ],
+              "additionalProperties": false,
+              "title": "TopFile",
+              "description": "A file of the ranking: a FileMatch plus its rank (largest first, ties by path)."
+            },
+            {
+              "type": "object",
+              "properties": {
+                "path": {
+                  "type": "string",
+                  "description": "Absolute path."
+                },
+                "relative_path": {
+                  "type": "string",
+                  "description": "POSIX path relative to the request's base, never starting with ./"
+                },
+                "depth": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "description": "Depth below its root."
+                },
+                "size": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Total size in bytes of the selected files anywhere below this directory."
+                },
+                "files": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Number of selected files anywhere below this directory."
+                },
+                "rank": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "description": "Position in the whole ranking (1 = largest), stable across pages."
+                }
+              },
+              "required": [
+                "path",
+                "relative_path",
+                "depth",
+                "size",
+                "files",
+                "rank"
+              ],
+              "additionalProperties": false,
+              "title": "TopDirectory",
+              "description": "A directory of the ranking, by the cumulative size of the selected files below it."
+            }
+          ]
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Entries examined by the walk (files and directories tested against the query)."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      },
+      "total_files": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected files considered (the whole query, not just this page)."
+      },
+      "total_size": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Total size in bytes of the selected files (the whole query)."
+      },
+      "total_ranked": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Entries in the whole ranking: files, or directories with --dirs."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor",
+      "total_files",
+      "total_size",
+      "total_ranked"
+    ],
+    "additionalProperties": false,
+    "description": "The largest files (or directories with dirs=true), largest first, ties by path."
+  },
+  "stats.input": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:stats.input",
+    "title": "StatsInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Base directory: relative paths are relative to it.",
+        "default": "."
+      },
+      "paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "default": []
+      },
+      "patterns": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "default": []
+      },
+      "exclude": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Globs to exclude; a matching directory is not entered.",
+        "default": []
+      },
+      "types": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "default": []
+      },
+      "min_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+      },
+      "max_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+      },
+      "newer_than": {
+        "type": "string",
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "older_than": {
+        "type": "string",
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "newer_than_file": {
+        "type": "string",
+        "description": "Modified after this file was."
+      },
+      "perm": {
+        "type": "string",
+        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+      },
+      "uid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner user id (POSIX)."
+      },
+      "gid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner group id (POSIX)."
+      },
+      "max_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Maximum depth below a root (1 = its direct children)."
+      },
+      "min_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Minimum depth below a root."
+      },
+      "hidden": {
+        "type": "boolean",
+        "description": "Include hidden entries (names starting with '.').",
+        "default": false
+      },
+      "respect_gitignore": {
+        "type": "boolean",
+        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "default": true
+      },
+      "follow_symlinks": {
+        "type": "boolean",
+        "description": "Follow symlinks (loops are detected and reported).",
+        "default": false
+      },
+      "strict_base": {
+        "type": "boolean",
+        "description": "Never emit or read a path that leaves the base after resolving symlinks.",
+        "default": false
+      },
+      "case_sensitive": {
+        "type": "boolean",
+        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+      },
+      "max_output_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum serialised size of the records (JSON bytes)."
+      },
+      "timeout_seconds": {
+        "type": "number",
+        "minimum": 0.01,
+        "description": "Stop after this many seconds with reason 'timeout'."
+      },
+      "cursor": {
+        "type": "string",
+        "description": "The next_cursor of a previous page of the same query."
+      }
+    },
+    "required": [],
+    "additionalProperties": false,
+    "description": "Summarise the selected entries: counts, sizes, extensions, newest, oldest, largest."
+  },
+  "stats.output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:stats.output",
+    "title": "StatsResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "extension": {
+              "type": "string",
+              "description": "The extension with its dot, as in the name ('.py', '.gz' for a.tar.gz); '' for names without one (and dotfiles like .gitignore)."
+            },
+            "files": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Selected files with this extension."
+            },
+            "size": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Their total size in bytes."
+            }
+          },
+          "required": [
+            "extension",
+            "files",
+            "size"
+          ],
+          "additionalProperties": false,
+          "title": "ExtensionStat",
+          "description": "Files and bytes of one extension."
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Entries examined by the walk (files and directories tested against the query)."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      },
+      "files": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected regular files (exact for the whole query, whatever the limit)."
+      },
+      "directories": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected directories."
+      },
+      "others": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected entries that are neither: unfollowed symlinks, FIFOs, sockets, devices."
+      },
+      "total_size": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Total size in bytes of the selected files."
+      },
+      "extensions": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Distinct extensions (the length of the unpaged listing)."
+      },
+      "newest": {
+        "anyOf": [
+          {
+            "type": "object",
+            "properties": {
+              "path": {
+                "type": "string",
+                "description": "Absolute path."
+              },
+              "relative_path": {
+                "type": "string",
+                "description": "POSIX path relative to the request's base."
+              },
+              "mtime": {
+                "type": "string",
+                "description": "Modification time, ISO 8601 UTC with Z."
+              }
+            },
+            "required": [
+              "path",
+              "relative_path",
+              "mtime"
+            ],
+            "additionalProperties": false,
+            "title": "TimedFile",
+            "description": "A file and its modification time."
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "The most recently modified file (ties by path), or null."
+      },
+      "oldest": {
+        "anyOf": [
+          {
+            "type": "object",
+            "properties": {
+              "path": {
+                "type": "string",
+                "description": "Absolute path."
+              },
+              "relative_path": {
+                "type": "string",
+                "description": "POSIX path relative to the request's base."
+              },
+              "mtime": {
+                "type": "string",
+                "description": "Modification time, ISO 8601 UTC with Z."
+              }
+            },
+            "required": [
+              "path",
+              "relative_path",
+              "mtime"
+            ],
+            "additionalProperties": false,
+            "title": "TimedFile",
+            "description": "A file and its modification time."
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "The least recently modified file (ties by path), or null."
+      },
+      "largest": {
+        "anyOf": [
+          {
+            "type": "object",
+            "properties": {
+              "path": {
+                "type": "string",
+                "description": "Absolute path."
+              },
+              "relative_path": {
+                "type": "string",
+                "description": "POSIX path relative to the request's base."
+              },
+              "size": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Size in bytes."
+              }
+            },
+            "required": [
+              "path",
+              "relative_path",
+              "size"
+            ],
+            "additionalProperties": false,
+            "title": "SizedFile",
+            "description": "A file and its size."
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "The largest file (ties by path), or null."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor",
+      "files",
+      "directories",
+      "others",
+      "total_size",
+      "extensions",
+      "newest",
+      "oldest",
+      "largest"
+    ],
+    "additionalProperties": false,
+    "description": "Totals of the selection in the summary; one record per extension, most files first (then most bytes, then by name)."
+  },
+  "explain.input": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:explain.input",
+    "title": "ExplainInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "minLength": 1,
+        "description": "The path to explain: relative to base, or absolute. It must exist."
+      },
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Base directory: relative paths are relative to it.",
+        "default": "."
+      },
+      "paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "default": []
+      },
+      "patterns": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "default": []
+      },
+      "exclude": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Globs to exclude; a matching directory is not entered.",
+        "default": []
+      },
+      "types": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "default": []
+      },
+      "min_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+      },
+      "max_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+      },
+      "newer_than": {
+        "type": "string",
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "older_than": {
+        "type": "string",
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "newer_than_file": {
+        "type": "string",
+        "description": "Modified after this file was."
+      },
+      "perm": {
+        "type": "string",
+        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+      },
+      "uid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner user id (POSIX)."
+      },
+      "gid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner group id (POSIX)."
+      },
+      "max_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Maximum depth below a root (1 = its direct children)."
+      },
+      "min_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Minimum depth below a root."
+      },
+      "hidden": {
+        "type": "boolean",
+        "description": "Include hidden entries (names starting with '.').",
+        "default": false
+      },
+      "respect_gitignore": {
+        "type": "boolean",
+        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "default": true
+      },
+      "follow_symlinks": {
+        "type": "boolean",
+        "description": "Follow symlinks (loops are detected and reported).",
+        "default": false
+      },
+      "strict_base": {
+        "type": "boolean",
+        "description": "Never emit or read a path that leaves the base after resolving symlinks.",
+        "default": false
+      },
+      "case_sensitive": {
+        "type": "boolean",
+        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+      },
+      "max_output_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum serialised size of the records (JSON bytes)."
+      },
+      "timeout_seconds": {
+        "type": "number",
+        "minimum": 0.01,
+        "description": "Stop after this many seconds with reason 'timeout'."
+      },
+      "cursor": {
+        "type": "string",
+        "description": "The next_cursor of a previous page of the same query."
+      }
+    },
+    "required": [
+      "path"
+    ],
+    "additionalProperties": false,
+    "description": "Explain why a path is or is not in the results of the query given by the walk options."
+  },
+  "explain.output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:explain.output",
+    "title": "ExplainResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "path": {
+              "type": "string",
+              "description": "Absolute path."
+            },
+            "relative_path": {
+              "type": "string",
+              "description": "POSIX path relative to the request's base (starts with ../ when outside it)."
+            },
+            "included": {
+              "type": "boolean",
+              "description": "True when find with the same options lists this path."
+            },
+            "reasons": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "stage": {
+                    "enum": [
+                      "root",
+                      "outside_base",
+                      "unreadable",
+                      "git_dir",
+                      "hidden",
+                      "symlink",
+                      "exclude",
+                      "ignore",
+                      "depth",
+                      "types",
+                      "patterns",
+                      "size",
+                      "time",
+                      "perm",
+                      "owner",
+                      "selected"
+                    ],
+                    "type": "string",
+                    "description": "The walk stage: root, outside_base, unreadable, git_dir, hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+                  },
+                  "detail": {
+                    "type": "string",
+                    "description": "What happened, in one sentence."
+                  },
+                  "file": {
+                    "type": "string",
+                    "description": "The ignore file whose rule decided (absolute path)."
+                  },
+                  "line": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "1-based line of that rule in the file."
+                  },
+                  "pattern": {
+                    "type": "string",
+                    "description": "The rule or glob that decided."
+                  }
+                },
+                "required": [
+                  "stage",
+                  "detail"
+                ],
+                "additionalProperties": false,
+                "title": "ExplainReason",
+                "description": "One reason: a stage of the walk that kept the path out, or let it in."
+              },
+              "description": "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in."
+            }
+          },
+          "required": [
+            "path",
+            "relative_path",
+            "included",
+            "reasons"
+          ],
+          "additionalProperties": false,
+          "title": "Explanation",
+          "description": "Why a path is or is not in the results of a query."
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Entries examined by the walk (files and directories tested against the query)."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      },
+      "included": {
+        "type": "boolean",
+        "description": "The verdict of the one explanation."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor",
+      "included"
+    ],
+    "additionalProperties": false,
+    "description": "One explanation: whether the path is in the results of the query, and why."
+  },
   "ErrorInfo": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "urn:rglob:schema:1.0:ErrorInfo",
@@ -606,5 +2194,289 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     ],
     "additionalProperties": false,
     "description": "What this rglob build supports on this platform."
+  },
+  "TreeEntry": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:TreeEntry",
+    "title": "TreeEntry",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "Absolute path."
+      },
+      "relative_path": {
+        "type": "string",
+        "description": "POSIX path relative to the request's base, never starting with ./"
+      },
+      "depth": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Depth below its root: 1 for a direct child."
+      },
+      "kinds": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p/s/b/c specials."
+      },
+      "size": {
+        "anyOf": [
+          {
+            "type": "integer"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Size in bytes for a file (or an unfollowed symlink); null for a directory."
+      },
+      "matched": {
+        "type": "boolean",
+        "description": "True when the query selected this entry; false for a directory shown only because it holds selected entries."
+      }
+    },
+    "required": [
+      "path",
+      "relative_path",
+      "depth",
+      "kinds",
+      "size",
+      "matched"
+    ],
+    "additionalProperties": false,
+    "description": "One entry of a tree, in walk order (pre-order, names by code point)."
+  },
+  "TopFile": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:TopFile",
+    "title": "TopFile",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "Absolute path."
+      },
+      "relative_path": {
+        "type": "string",
+        "description": "POSIX path relative to the request's base, never starting with ./"
+      },
+      "size": {
+        "type": "integer",
+        "description": "Size in bytes (of the link itself for a symlink that is not followed)."
+      },
+      "mtime": {
+        "type": "string",
+        "description": "Modification time, ISO 8601 UTC with Z."
+      },
+      "kinds": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
+      },
+      "rank": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Position in the whole ranking (1 = largest), stable across pages."
+      }
+    },
+    "required": [
+      "path",
+      "relative_path",
+      "size",
+      "mtime",
+      "kinds",
+      "rank"
+    ],
+    "additionalProperties": false,
+    "description": "A file of the ranking: a FileMatch plus its rank (largest first, ties by path)."
+  },
+  "TopDirectory": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:TopDirectory",
+    "title": "TopDirectory",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "Absolute path."
+      },
+      "relative_path": {
+        "type": "string",
+        "description": "POSIX path relative to the request's base, never starting with ./"
+      },
+      "depth": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Depth below its root."
+      },
+      "size": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Total size in bytes of the selected files anywhere below this directory."
+      },
+      "files": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Number of selected files anywhere below this directory."
+      },
+      "rank": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Position in the whole ranking (1 = largest), stable across pages."
+      }
+    },
+    "required": [
+      "path",
+      "relative_path",
+      "depth",
+      "size",
+      "files",
+      "rank"
+    ],
+    "additionalProperties": false,
+    "description": "A directory of the ranking, by the cumulative size of the selected files below it."
+  },
+  "ExtensionStat": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:ExtensionStat",
+    "title": "ExtensionStat",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "extension": {
+        "type": "string",
+        "description": "The extension with its dot, as in the name ('.py', '.gz' for a.tar.gz); '' for names without one (and dotfiles like .gitignore)."
+      },
+      "files": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected files with this extension."
+      },
+      "size": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Their total size in bytes."
+      }
+    },
+    "required": [
+      "extension",
+      "files",
+      "size"
+    ],
+    "additionalProperties": false,
+    "description": "Files and bytes of one extension."
+  },
+  "Explanation": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:Explanation",
+    "title": "Explanation",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "Absolute path."
+      },
+      "relative_path": {
+        "type": "string",
+        "description": "POSIX path relative to the request's base (starts with ../ when outside it)."
+      },
+      "included": {
+        "type": "boolean",
+        "description": "True when find with the same options lists this path."
+      },
+      "reasons": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "stage": {
+              "enum": [
+                "root",
+                "outside_base",
+                "unreadable",
+                "git_dir",
+                "hidden",
+                "symlink",
+                "exclude",
+                "ignore",
+                "depth",
+                "types",
+                "patterns",
+                "size",
+                "time",
+                "perm",
+                "owner",
+                "selected"
+              ],
+              "type": "string",
+              "description": "The walk stage: root, outside_base, unreadable, git_dir, hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+            },
+            "detail": {
+              "type": "string",
+              "description": "What happened, in one sentence."
+            },
+            "file": {
+              "type": "string",
+              "description": "The ignore file whose rule decided (absolute path)."
+            },
+            "line": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "1-based line of that rule in the file."
+            },
+            "pattern": {
+              "type": "string",
+              "description": "The rule or glob that decided."
+            }
+          },
+          "required": [
+            "stage",
+            "detail"
+          ],
+          "additionalProperties": false,
+          "title": "ExplainReason",
+          "description": "One reason: a stage of the walk that kept the path out, or let it in."
+        },
+        "description": "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in."
+      }
+    },
+    "required": [
+      "path",
+      "relative_path",
+      "included",
+      "reasons"
+    ],
+    "additionalProperties": false,
+    "description": "Why a path is or is not in the results of a query."
   }
 };

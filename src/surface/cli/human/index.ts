@@ -2,8 +2,12 @@
 
 import { JsonlSink } from "../../../sink/jsonl.ts";
 import type { Sink } from "../../../sink/sink.ts";
+import { ExplainHumanSink } from "./explain.ts";
 import { FindHumanSink } from "./find.ts";
 import type { Style } from "./paths.ts";
+import { StatsHumanSink } from "./stats.ts";
+import { TopHumanSink } from "./top.ts";
+import { TreeHumanSink } from "./tree.ts";
 
 /** Creates the human sink of an operation. */
 export type HumanFactory = (
@@ -20,6 +24,11 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
       print0: p.print0 === true,
       format: typeof p.format === "string" ? p.format : undefined,
     }),
+  tree: (write, style, _p, input) =>
+    new TreeHumanSink(write, style, typeof input.base === "string" ? input.base : "."),
+  top: (write, style) => new TopHumanSink(write, style),
+  stats: (write, style) => new StatsHumanSink(write, style),
+  explain: (write, style) => new ExplainHumanSink(write, style),
 };
 
 /**

@@ -1,0 +1,412 @@
+/*! Engine: explain. Replays the walk's decisions for one path, component by component from its root, and says
+ * which stage keeps it out of the results (or lets it in): root, base, listing, .git, hidden, symlinks,
+ * --exclude, ignore rules (file, line, pattern), depth, then each predicate by name. It uses the same compiled
+ * plan as the walk for the verdict and never walks anything but the path's own directories. */
+import * as path from "node:path";
+import { fsErrorInfo } from "../contract/errors.ts";
+import type { WalkOptions } from "../contract/walk-options.ts";
+import { type DirEntry, type EntryType, platform, typeOfStats } from "../platform/platform.ts";
+import { compilePerm } from "./filter/perm.ts";
+import { sizeRange } from "./filter/size.ts";
+import { parseTimePoint } from "./filter/time.ts";
+import { compileTypes, kindsOf } from "./filter/type.ts";
+import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
+import { explainIgnore, IGNORE_FILE_NAMES, type IgnoreFile, loadIgnoreFile } from "./ignore.ts";
+import { toPosix } from "./plan.ts";
+import { Entry, type Root, type WalkPlan } from "./walk.ts";
+
+/** A stage of the walk that decides about a path. */
+export type ExplainStage =
+  | "root"
+  | "outside_base"
+  | "unreadable"
+  | "git_dir"
+  | "hidden"
+  | "symlink"
+  | "exclude"
+  | "ignore"
+  | "depth"
+  | "types"
+  | "patterns"
+  | "size"
+  | "time"
+  | "perm"
+  | "owner"
+  | "selected";
+
+/** One reason of a verdict. */
+export interface Reason {
+  stage: ExplainStage;
+  detail: string;
+  file?: string;
+  line?: number;
+  pattern?: string;
+}
+
+/** The verdict on one path. */
+export interface PathVerdict {
+  readonly included: boolean;
+  readonly reasons: Reason[];
+}
+
+/** A named predicate: its stage, and a test that returns null when the entry passes, else why it fails. */
+interface NamedCheck {
+  readonly stage: ExplainStage;
+  readonly why: (e: Entry) => string | null;
+  /** What a passing entry is told (patterns only). */
+  readonly pass?: (e: Entry) => string | null;
+}
+
+function isInside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Compiles the query's predicates one by one, so that a failing one can be named. The verdict itself always
+ * comes from the plan's own `select`; these only explain it.
+ * @param o the walk options
+ * @param base the absolute base (for newer_than_file)
+ * @returns the named checks, in the order the plan applies them
+ */
+function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
+  const out: NamedCheck[] = [];
+  const cs = o.case_sensitive ?? defaultCaseSensitive();
+  if (o.patterns.length > 0) {
+    const globs = o.patterns.map((g) => ({ g, test: anyGlob([compileGlob(g, cs)]) }));
+    out.push({
+      stage: "patterns",
+      why: (e) =>
+        globs.some((x) => x.test(e.rel, e.name))
+          ? null
+          : `matches none of the globs ${o.patterns.map((g) => `'${g}'`).join(", ")}`,
+      pass: (e) => {
+        const hit = globs.find((x) => x.test(e.rel, e.name));
+        return hit ? `matches the glob '${hit.g}'` : null;
+      },
+    });
+  }
+  if (o.types.length > 0) {
+    const test = compileTypes(o.types);
+    out.push({
+      stage: "types",
+      why: (e) =>
+        test(e)
+          ? null
+          : `its kinds (${kindsOf(e, o.types.includes("e")).join("") || "none"}) are not among --type ${o.types.join(",")}`,
+    });
+  }
+  const range = sizeRange(o.min_size, o.max_size);
+  if (range) {
+    const [lo, hi] = range;
+    out.push({
+      stage: "size",
+      why: (e) => {
+        const size = e.stats()?.size;
+        if (size === undefined) return "its size cannot be read";
+        if (size < lo) return `its size ${size} B is below min_size (${lo} B)`;
+        if (size > hi) return `its size ${size} B is above max_size (${hi} B)`;
+        return null;
+      },
+    });
+  }
+  const now = Date.now();
+  const time = (flag: string, t: number, newer: boolean): NamedCheck => ({
+    stage: "time",
+    why: (e) => {
+      const m = e.stats()?.mtimeMs;
+      if (m === undefined) return "its modification time cannot be read";
+      if (newer ? m > t : m < t) return null;
+      return `modified ${iso(m)}, not ${newer ? "after" : "before"} ${iso(t)} (${flag})`;
+    },
+  });
+  if (o.newer_than !== undefined)
+    out.push(time("newer_than", parseTimePoint(o.newer_than, "newer_than", now), true));
+  if (o.older_than !== undefined)
+    out.push(time("older_than", parseTimePoint(o.older_than, "older_than", now), false));
+  if (o.newer_than_file !== undefined) {
+    try {
+      const t = platform.stat(path.resolve(base, o.newer_than_file)).mtimeMs;
+      out.push(time("newer_than_file", t, true));
+    } catch {}
+  }
+  if (o.perm !== undefined) {
+    const test = compilePerm(o.perm);
+    const perm = o.perm;
+    out.push({
+      stage: "perm",
+      why: (e) => {
+        const st = e.stats();
+        if (!st) return "its mode cannot be read";
+        return test(st.mode)
+          ? null
+          : `its mode ${(st.mode & 0o7777).toString(8)} does not satisfy --perm ${perm}`;
+      },
+    });
+  }
+  const { uid, gid } = o;
+  if (uid !== undefined || gid !== undefined) {
+    out.push({
+      stage: "owner",
+      why: (e) => {
+        const st = e.stats();
+        if (!st) return "its owner cannot be read";
+        if (uid !== undefined && st.uid !== uid) return `its owner uid ${st.uid} is not ${uid}`;
+        if (gid !== undefined && st.gid !== gid) return `its group gid ${st.gid} is not ${gid}`;
+        return null;
+      },
+    });
+  }
+  return out;
+}
+
+function shown(file: string, base: string): string {
+  const rel = path.relative(base, file);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? file : toPosix(rel);
+}
+
+/**
+ * Explains one path under one root: replays the walk's tests from the root down to the path.
+ * @returns the verdict, or null when the path is not under this root
+ */
+function underRoot(
+  plan: WalkPlan,
+  o: WalkOptions,
+  checks: readonly NamedCheck[],
+  root: Root,
+  r: number,
+  abs: string,
+): PathVerdict | null {
+  const out: Reason[] = [];
+  const notes: Reason[] = [];
+  const final = (e: Entry, depth: number, isDir: boolean): PathVerdict => {
+    if (depth > plan.maxDepth) {
+      out.push({
+        stage: "depth",
+        detail: `too deep: at depth ${depth} below its root, max_depth is ${plan.maxDepth}`,
+      });
+    }
+    if (depth < plan.minDepth) {
+      out.push({
+        stage: "depth",
+        detail: `too shallow: at depth ${depth} below its root, min_depth is ${plan.minDepth}`,
+      });
+    }
+    const selected = plan.select(e);
+    if (!selected) {
+      const failed = checks
+        .map((c) => ({ stage: c.stage, why: c.why(e) }))
+        .filter((x): x is { stage: ExplainStage; why: string } => x.why !== null);
+      if (failed.length === 0)
+        out.push({ stage: "patterns", detail: "not selected by the query's predicates" });
+      for (const f of failed) out.push({ stage: f.stage, detail: f.why });
+    }
+    // The walk does not even test directories when --type cannot select one.
+    if (isDir && !plan.selectDirs && !out.some((x) => x.stage === "types")) {
+      out.push({ stage: "types", detail: `directories are not selected by --type ${o.types.join(",")}` });
+    }
+    if (out.length > 0) return { included: false, reasons: out };
+    for (const c of checks) {
+      const note = c.pass?.(e);
+      if (note) notes.push({ stage: c.stage, detail: note });
+    }
+    notes.push({ stage: "selected", detail: "listed by find with these options" });
+    return { included: true, reasons: notes };
+  };
+
+  if (abs === root.abs) {
+    if (root.type === "dir") {
+      const what = root.abs === plan.base ? "the base" : "a root directory";
+      return {
+        included: false,
+        reasons: [{ stage: "root", detail: `${what} itself is never listed, only what is below it` }],
+      };
+    }
+    notes.push({ stage: "root", detail: "an explicit root: searched even when hidden or ignored" });
+    const e = new Entry(root.abs, root.rel, path.basename(root.abs), 0, root.type, root.type, r, plan.follow);
+    return final(e, 0, false);
+  }
+  if (root.type !== "dir" || !isInside(abs, root.abs)) return null;
+
+  const parts = path.relative(root.abs, abs).split(path.sep);
+  let dirAbs = root.abs;
+  let relDir = root.rel;
+  let keyPrefix = root.repoPrefix;
+  let chain: readonly IgnoreFile[] = root.outer;
+  let ignoredAbove = false;
+  // Device/inode pairs of the directories from the root down, as the walk keeps them to detect loops.
+  const onPath: string[] = [];
+  if (plan.follow) {
+    try {
+      const st = platform.stat(root.abs);
+      onPath.push(`${st.dev}:${st.ino}`);
+    } catch {}
+  }
+  const seen = new Set<ExplainStage>();
+  const block = (reason: Reason) => {
+    if (seen.has(reason.stage)) return;
+    seen.add(reason.stage);
+    out.push(reason);
+  };
+  for (let i = 0; i < parts.length; i++) {
+    const name = parts[i] as string;
+    const last = i === parts.length - 1;
+    const rel = relDir === "" ? name : `${relDir}/${name}`;
+    const compAbs = path.join(dirAbs, name);
+    let entries: DirEntry[];
+    try {
+      entries = platform.listDir(dirAbs);
+    } catch (err) {
+      block({
+        stage: "unreadable",
+        detail: `its directory cannot be listed: ${fsErrorInfo(err, dirAbs).message}`,
+      });
+      return { included: false, reasons: out };
+    }
+    if (plan.respectIgnore) {
+      for (const fileName of IGNORE_FILE_NAMES) {
+        if (entries.some((d) => d.name === fileName)) {
+          const f = loadIgnoreFile(path.join(dirAbs, fileName), keyPrefix);
+          if (f) chain = [...chain, f];
+        }
+      }
+    }
+    const listed = entries.find((d) => d.name === name);
+    if (!listed) {
+      block({ stage: "unreadable", detail: `'${rel}' is not listed by its directory` });
+      return { included: false, reasons: out };
+    }
+    const what = last ? "it" : `its directory '${rel}'`;
+    if (name === ".git")
+      block({ stage: "git_dir", detail: `${what} is a .git directory, which is never listed` });
+    else if (!plan.hidden && name.charCodeAt(0) === 46) {
+      block({ stage: "hidden", detail: `${what} is hidden (name starts with '.'); use --hidden` });
+    }
+    if (name.includes("\ufffd"))
+      block({ stage: "unreadable", detail: `${what} has a name that is not valid UTF-8` });
+    let type: EntryType = listed.type;
+    let target: EntryType = type;
+    try {
+      if (type === "unknown") type = target = typeOfStats(platform.lstat(compAbs));
+      if (type === "symlink" && plan.follow) target = typeOfStats(platform.stat(compAbs));
+    } catch (err) {
+      block({ stage: "unreadable", detail: `${what} cannot be read: ${fsErrorInfo(err, compAbs).message}` });
+      return { included: false, reasons: out };
+    }
+    if (type === "symlink" && plan.follow && plan.strictBase) {
+      let real = compAbs;
+      try {
+        real = platform.realpath(compAbs);
+      } catch {}
+      if (!isInside(real, plan.baseReal)) {
+        block({
+          stage: "outside_base",
+          detail: `${what} is a symlink that leads outside the base (${real}); not followed`,
+        });
+      }
+    }
+    const isDir = target === "dir";
+    if (plan.exclude?.(rel, name)) {
+      const cs = o.case_sensitive ?? defaultCaseSensitive();
+      const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name)) ?? "";
+      block({ stage: "exclude", detail: `${what} matches --exclude '${g}'`, pattern: g });
+    }
+    if (plan.respectIgnore && !ignoredAbove && chain.length > 0) {
+      const key = keyPrefix + name + (isDir || !last ? "/" : "");
+      const v = explainIgnore(chain, key);
+      if (v?.ignored) {
+        ignoredAbove = true;
+        const where = `${shown(v.file, plan.base)}:${v.line}`;
+        block({
+          stage: "ignore",
+          detail: last
+            ? `ignored by ${where}: ${v.pattern}`
+            : `its directory '${rel}' is ignored by ${where}: ${v.pattern}`,
+          file: v.file,
+          line: v.line,
+          pattern: v.pattern,
+        });
+      } else if (v && last) {
+        notes.push({
+          stage: "ignore",
+          detail: `re-included by ${shown(v.file, plan.base)}:${v.line}: ${v.pattern}`,
+          file: v.file,
+          line: v.line,
+          pattern: v.pattern,
+        });
+      }
+    }
+    if (last) {
+      const e = new Entry(compAbs, rel, name, i + 1, type, target, r, plan.follow);
+      return final(e, i + 1, isDir);
+    }
+    if (!isDir) {
+      block({
+        stage: "symlink",
+        detail:
+          type === "symlink"
+            ? `its directory '${rel}' is reached through a symlink, which is not followed; use --follow`
+            : `'${rel}' is not a directory`,
+      });
+    } else if (plan.follow) {
+      try {
+        const st = platform.stat(compAbs);
+        const id = `${st.dev}:${st.ino}`;
+        if (onPath.includes(id)) {
+          block({
+            stage: "symlink",
+            detail: `its directory '${rel}' is a filesystem loop (already on the path); the walk does not enter it`,
+          });
+        }
+        onPath.push(id);
+      } catch (err) {
+        block({
+          stage: "unreadable",
+          detail: `'${rel}' cannot be read: ${fsErrorInfo(err, compAbs).message}`,
+        });
+      }
+    }
+    dirAbs = compAbs;
+    relDir = rel;
+    keyPrefix = `${keyPrefix}${name}/`;
+  }
+  return { included: false, reasons: out };
+}
+
+/**
+ * Explains whether the walk of a plan lists a path, and why.
+ * @param plan the compiled walk (the same as find would use)
+ * @param o the walk options the plan was compiled from (to name the failing predicate)
+ * @param abs the absolute path (it exists)
+ * @returns the verdict with its reasons
+ */
+export function explainPath(plan: WalkPlan, o: WalkOptions, abs: string): PathVerdict {
+  const checks = namedChecks(o, plan.base);
+  let first: PathVerdict | null = null;
+  for (let r = 0; r < plan.roots.length; r++) {
+    const v = underRoot(plan, o, checks, plan.roots[r] as Root, r, abs);
+    if (v === null) continue;
+    if (v.included) return v;
+    first ??= v;
+  }
+  if (first) return first;
+  if (!isInside(abs, plan.base)) {
+    return {
+      included: false,
+      reasons: [{ stage: "outside_base", detail: `it is outside the base ${plan.base}` }],
+    };
+  }
+  return {
+    included: false,
+    reasons: [
+      {
+        stage: "root",
+        detail:
+          plan.roots.length === 0
+            ? "no root could be searched"
+            : `it is not below any searched root (${plan.roots.map((x) => x.rel || ".").join(", ")})`,
+      },
+    ],
+  };
+}

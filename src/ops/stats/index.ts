@@ -1,0 +1,41 @@
+/*! stats: the registry entry (docs, CLI spelling, MCP tool, examples). */
+import { defineOperation, READ_ONLY } from "../operation.ts";
+import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { runStats } from "./run.ts";
+import { ExtensionStatSchema, StatsInputSchema, StatsResultSchema } from "./schema.ts";
+
+/** The stats operation. */
+export const stats = defineOperation({
+  id: "stats",
+  summary: "Summarise a tree: files, directories, total size, extensions, newest, oldest, largest.",
+  description:
+    "Summarise the selected entries under a base directory: counts of files, directories and other entries, total size, the newest, oldest and largest file (in the summary), and one record per extension with its file count and bytes (most files first). Globs and predicates select entries as in find; .gitignore/.ignore are respected and hidden entries skipped by default. The summary totals are exact for the whole query even when `limit` cuts the extension list. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` for more extensions.",
+  input: StatsInputSchema,
+  output: StatsResultSchema,
+  records: { extension: ExtensionStatSchema },
+  cli: {
+    operands: ["patterns..."],
+    flags: WALK_CLI_FLAGS,
+  },
+  mcpTool: "file_stats",
+  agentDefaults: { limit: 50, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
+  annotations: READ_ONLY,
+  examples: [
+    {
+      description: "Totals and extensions of the current directory",
+      cli: "rglob stats",
+      input: {},
+    },
+    {
+      description: "Everything, ignored and hidden files included, as JSON",
+      cli: "rglob stats --hidden --no-ignore --json",
+      input: { hidden: true, respect_gitignore: false },
+    },
+    {
+      description: "Source files changed in the last week",
+      cli: "rglob stats '*.ts' --newer-than 7d",
+      input: { patterns: ["*.ts"], newer_than: "7d" },
+    },
+  ],
+  run: runStats,
+});

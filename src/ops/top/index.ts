@@ -1,0 +1,41 @@
+/*! top: the registry entry (docs, CLI spelling, MCP tool, examples). */
+import { defineOperation, READ_ONLY } from "../operation.ts";
+import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { runTop } from "./run.ts";
+import { TopDirectorySchema, TopFileSchema, TopInputSchema, TopResultSchema } from "./schema.ts";
+
+/** The top operation. */
+export const top = defineOperation({
+  id: "top",
+  summary: "Rank the largest files, or with --dirs the largest directories by total size.",
+  description:
+    "Rank the selected files by size, largest first (ties by path), each with its rank; with dirs=true rank directories by the total size of the selected files anywhere below them. Globs and predicates select files as in find; .gitignore/.ignore are respected and hidden entries skipped by default. `limit` is the N of the top N and defaults to 10; the summary holds exact totals (total_files, total_size, total_ranked) for the whole query. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next ranks.",
+  input: TopInputSchema,
+  output: TopResultSchema,
+  records: { file: TopFileSchema, directory: TopDirectorySchema },
+  cli: {
+    operands: ["patterns..."],
+    flags: { ...WALK_CLI_FLAGS, dirs: { short: "D" } },
+  },
+  mcpTool: "largest_files",
+  agentDefaults: { limit: 10, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
+  annotations: READ_ONLY,
+  examples: [
+    {
+      description: "The 10 largest files",
+      cli: "rglob top",
+      input: {},
+    },
+    {
+      description: "The 25 largest log files, hidden and ignored ones included",
+      cli: "rglob top '*.log' -n 25 --hidden --no-ignore",
+      input: { patterns: ["*.log"], limit: 25, hidden: true, respect_gitignore: false },
+    },
+    {
+      description: "The largest top-level directories",
+      cli: "rglob top --dirs --max-depth 1",
+      input: { dirs: true, max_depth: 1 },
+    },
+  ],
+  run: runTop,
+});

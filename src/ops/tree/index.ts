@@ -1,0 +1,47 @@
+/*! tree: the registry entry (docs, CLI spelling, MCP tool, examples). */
+import { defineOperation, READ_ONLY } from "../operation.ts";
+import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { runTree } from "./run.ts";
+import { TreeEntrySchema, TreeInputSchema, TreeResultSchema } from "./schema.ts";
+
+/** The tree operation. */
+export const tree = defineOperation({
+  id: "tree",
+  summary: "Show a directory tree: selected entries with the directories above them.",
+  description:
+    "List the entries under a base directory as a tree, in walk order (pre-order, names by code point), each with its depth, kinds and size (files). Globs and predicates select entries as in find; the directories above a selected entry are listed too, with matched=false, so a filtered tree shows where its matches are. Respects .gitignore/.ignore and skips hidden entries by default; use max_depth to keep it shallow. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
+  input: TreeInputSchema,
+  output: TreeResultSchema,
+  records: { entry: TreeEntrySchema },
+  cli: {
+    operands: ["patterns..."],
+    flags: WALK_CLI_FLAGS,
+  },
+  mcpTool: "directory_tree",
+  agentDefaults: {
+    limit: 500,
+    max_depth: 4,
+    max_output_bytes: 60_000,
+    timeout_seconds: 30,
+    strict_base: true,
+  },
+  annotations: READ_ONLY,
+  examples: [
+    {
+      description: "The tree of the current directory, two levels deep",
+      cli: "rglob tree --max-depth 2",
+      input: { max_depth: 2 },
+    },
+    {
+      description: "Where the Python files are",
+      cli: "rglob tree '*.py'",
+      input: { patterns: ["*.py"] },
+    },
+    {
+      description: "Directories only, as JSON",
+      cli: "rglob tree --type d --json",
+      input: { types: ["d"] },
+    },
+  ],
+  run: runTree,
+});

@@ -1,0 +1,125 @@
+/*! tree: plan → records. Streams the selected entries in walk order and, before each, the directories above
+ * it that were not shown yet (so a glob-filtered tree still shows where its matches are). Never buffers the
+ * walk: the human formatter draws the branches. */
+import * as path from "node:path";
+import { kindsOf } from "../../engine/filter/type.ts";
+import { compileWalk } from "../../engine/plan.ts";
+import { Entry, type Root, walk } from "../../engine/walk.ts";
+import { platform, typeOfStats } from "../../platform/platform.ts";
+import type { Emitted, RunContext } from "../operation.ts";
+import { tick, yielder } from "../walk-records.ts";
+import type { TreeEntry, TreeInput } from "./schema.ts";
+
+/**
+ * Returns the order key of a tree entry. A directory's key ends in '/': resuming after it continues with its
+ * first child (the walker descends along a cursor whose last component is empty).
+ * @param root the root index
+ * @param rel the relative path
+ * @param isDir whether the entry is (or leads to) a directory
+ * @returns the key
+ */
+export function treeKey(root: number, rel: string, isDir: boolean): string {
+  return `${root}:${rel}${isDir ? "/" : ""}`;
+}
+
+function recordOf(e: Entry, matched: boolean): TreeEntry {
+  const isDir = e.target === "dir";
+  const st = isDir ? null : e.stats();
+  return {
+    path: e.abs,
+    relative_path: e.rel,
+    depth: e.depth,
+    kinds: kindsOf(e),
+    size: isDir ? null : st ? st.size : 0,
+    matched,
+  };
+}
+
+function belowRoot(root: Root, rel: string): string[] {
+  const sub = root.rel === "" ? rel : rel.slice(root.rel.length + 1);
+  return sub === "" ? [] : sub.split("/");
+}
+
+function ancestorEntry(root: Root, r: number, parts: readonly string[], follow: boolean): Entry {
+  const rel = root.rel === "" ? parts.join("/") : `${root.rel}/${parts.join("/")}`;
+  const abs = path.join(root.abs, ...parts);
+  let type: ReturnType<typeof typeOfStats> = "dir";
+  try {
+    type = typeOfStats(platform.lstat(abs));
+  } catch {}
+  // The walk only descends into directories, so the target of an ancestor is one.
+  return new Entry(abs, rel, parts[parts.length - 1] as string, parts.length, type, "dir", r, follow);
+}
+
+/**
+ * Runs tree.
+ * @param input validated tree input
+ * @param ctx the run context
+ * @yields "entry" records
+ */
+export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerator<Emitted> {
+  const { plan, rootErrors } = compileWalk(input);
+  for (const e of rootErrors) ctx.error(e);
+  let dirs = 0;
+  let files = 0;
+  ctx.summary("directories", 0);
+  ctx.summary("files", 0);
+  // Counting after the yield returns counts exactly the records the dispatcher kept (the look-ahead record
+  // that is cut never resumes its generator).
+  const count = (isDir: boolean) => {
+    if (isDir) ctx.summary("directories", ++dirs);
+    else ctx.summary("files", ++files);
+  };
+
+  // The directories shown on the path to the current entry (relative paths below the base).
+  let shown: string[] = [];
+  let shownRoot = -1;
+  const resume = ctx.resumeAfter;
+  if (resume !== null) {
+    const colon = resume.indexOf(":");
+    shownRoot = Number(resume.slice(0, colon));
+    const root = plan.roots[shownRoot];
+    const rel = resume.slice(colon + 1);
+    if (root) {
+      const isDir = rel.endsWith("/");
+      const parts = belowRoot(root, isDir ? rel.slice(0, -1) : rel);
+      const upTo = isDir ? parts.length : parts.length - 1;
+      for (let i = 1; i <= upTo; i++) {
+        const p = parts.slice(0, i).join("/");
+        shown.push(root.rel === "" ? p : `${root.rel}/${p}`);
+      }
+    }
+  }
+
+  const due = yielder();
+  for (const e of walk(plan, ctx, resume)) {
+    const root = plan.roots[e.root] as Root;
+    if (e.root !== shownRoot) {
+      shown = [];
+      shownRoot = e.root;
+    }
+    const parts = belowRoot(root, e.rel);
+    // Keep the shown directories that are still ancestors; show the missing ones.
+    let keep = 0;
+    while (keep < shown.length && keep < parts.length - 1) {
+      const want =
+        root.rel === ""
+          ? parts.slice(0, keep + 1).join("/")
+          : `${root.rel}/${parts.slice(0, keep + 1).join("/")}`;
+      if (shown[keep] !== want) break;
+      keep++;
+    }
+    shown.length = keep;
+    for (let i = keep + 1; i < parts.length; i++) {
+      const anc = ancestorEntry(root, e.root, parts.slice(0, i), plan.follow);
+      shown.push(anc.rel);
+      yield { kind: "entry", record: recordOf(anc, false), key: treeKey(e.root, anc.rel, true) };
+      count(true);
+    }
+    const isDir = e.target === "dir";
+    if (isDir) shown.push(e.rel);
+    yield { kind: "entry", record: recordOf(e, true), key: treeKey(e.root, e.rel, isDir) };
+    count(isDir);
+    if (due()) await tick();
+  }
+}

@@ -1,0 +1,73 @@
+/*! tree: input, record and output models. Validation only; the walk plan is engine/plan.ts. */
+import * as v from "valibot";
+import { KindSchema } from "../../contract/records.ts";
+import { resultMetaEntries } from "../../contract/result.ts";
+import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+
+/** Creates the tree input model. */
+export const TreeInputSchema = v.pipe(
+  v.strictObject({
+    ...walkEntries,
+    ...budgetEntries,
+  }),
+  v.title("TreeInput"),
+  v.description(
+    "List a directory tree: the selected entries in walk order, each with the directories above it.",
+  ),
+);
+export type TreeInput = v.InferOutput<typeof TreeInputSchema>;
+
+/** Creates the TreeEntry record model (JSONL kind "entry"). */
+export const TreeEntrySchema = v.pipe(
+  v.strictObject({
+    path: v.pipe(v.string(), v.description("Absolute path.")),
+    relative_path: v.pipe(
+      v.string(),
+      v.description("POSIX path relative to the request's base, never starting with ./"),
+    ),
+    depth: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description("Depth below its root: 1 for a direct child."),
+    ),
+    kinds: v.pipe(
+      v.array(KindSchema),
+      v.description("Kind letters: f file, d directory, l symlink, x executable, e empty, p/s/b/c specials."),
+    ),
+    size: v.pipe(
+      v.nullable(v.pipe(v.number(), v.integer())),
+      v.description("Size in bytes for a file (or an unfollowed symlink); null for a directory."),
+    ),
+    matched: v.pipe(
+      v.boolean(),
+      v.description(
+        "True when the query selected this entry; false for a directory shown only because it holds selected entries.",
+      ),
+    ),
+  }),
+  v.title("TreeEntry"),
+  v.description("One entry of a tree, in walk order (pre-order, names by code point)."),
+);
+export type TreeEntry = v.InferOutput<typeof TreeEntrySchema>;
+
+/** Creates the TreeResult model (the output of tree). */
+export const TreeResultSchema = v.pipe(
+  v.strictObject({
+    results: v.array(TreeEntrySchema),
+    ...resultMetaEntries,
+    directories: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description("Directories among the returned entries (this page)."),
+    ),
+    files: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description("Non-directory entries among the returned entries (this page)."),
+    ),
+  }),
+  v.title("TreeResult"),
+  v.description("A directory tree as a list of entries in walk order."),
+);
+export type TreeResult = v.InferOutput<typeof TreeResultSchema>;

@@ -1,0 +1,34 @@
+/*! Human output of explain: "PATH: included" or "PATH: not included", then one indented line per reason,
+ * with ignore files shown relative to the current directory (e.g. "ignored by .gitignore:1: *.log"). */
+import type { ErrorInfo } from "../../../contract/errors.ts";
+import type { ExplainReason, Explanation } from "../../../ops/explain/schema.ts";
+import type { Sink, Summary } from "../../../sink/sink.ts";
+import { displayPath, paint, type Style } from "./paths.ts";
+
+/** Human sink for explain records. */
+export class ExplainHumanSink implements Sink {
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly style: Style,
+  ) {}
+
+  private detail(r: ExplainReason): string {
+    if (r.stage !== "ignore" || r.file === undefined) return r.detail;
+    const where = `${displayPath(r.file, this.style)}:${r.line ?? 0}: ${r.pattern ?? ""}`;
+    const colon = r.detail.indexOf(" by ");
+    return colon < 0 ? r.detail : `${r.detail.slice(0, colon)} by ${where}`;
+  }
+
+  record(_kind: string, record: object): void {
+    const r = record as Explanation;
+    const p = paint(this.style);
+    const verdict = r.included ? p.line("included") : p.match("not included");
+    const lines = [`${displayPath(r.path, this.style)}: ${verdict}`];
+    for (const reason of r.reasons) lines.push(`  ${this.detail(reason)}`);
+    this.write(`${lines.join("\n")}\n`);
+  }
+
+  error(_info: ErrorInfo): void {}
+
+  end(_summary: Summary): void {}
+}

@@ -1,0 +1,49 @@
+/*! Human output of top: one line per entry, "rank  size  path" (full paths relative to the current
+ * directory, never bare names); directories end in '/' and show how many files they hold. */
+import type { ErrorInfo } from "../../../contract/errors.ts";
+import type { TopDirectory, TopFile } from "../../../ops/top/schema.ts";
+import type { Sink, Summary } from "../../../sink/sink.ts";
+import { displayPath, paint, type Style } from "./paths.ts";
+
+/**
+ * Formats a byte count for people (binary units, one decimal).
+ * @param bytes the size
+ * @returns e.g. "182 B", "1.5 KiB", "3.0 GiB"
+ */
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+  let value = bytes / 1024;
+  let i = 0;
+  while (value >= 1024 && i < units.length - 1) {
+    value /= 1024;
+    i++;
+  }
+  return `${value.toFixed(1)} ${units[i]}`;
+}
+
+/** Human sink for top records. */
+export class TopHumanSink implements Sink {
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly style: Style,
+  ) {}
+
+  record(kind: string, record: object): void {
+    const p = paint(this.style);
+    const r = record as TopFile | TopDirectory;
+    const size = humanSize(r.size).padStart(10);
+    const rank = String(r.rank).padStart(4);
+    if (kind === "directory") {
+      const d = r as TopDirectory;
+      const shown = p.dir(`${displayPath(d.path, this.style)}/`);
+      this.write(`${rank}  ${size}  ${shown}  (${d.files} ${d.files === 1 ? "file" : "files"})\n`);
+      return;
+    }
+    this.write(`${rank}  ${size}  ${displayPath(r.path, this.style)}\n`);
+  }
+
+  error(_info: ErrorInfo): void {}
+
+  end(_summary: Summary): void {}
+}

@@ -1,0 +1,59 @@
+/*! Human output of tree: draws the branches (├── └── │) like tree(1), then "N directories, M files".
+ * It buffers the records because a branch can only be drawn once it is known whether a later sibling follows. */
+import * as path from "node:path";
+import type { ErrorInfo } from "../../../contract/errors.ts";
+import type { TreeEntry } from "../../../ops/tree/schema.ts";
+import type { Sink, Summary } from "../../../sink/sink.ts";
+import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
+
+interface Node {
+  readonly rec: TreeEntry;
+  readonly children: Node[];
+}
+
+/** Human sink for tree records. */
+export class TreeHumanSink implements Sink {
+  private readonly top: Node[] = [];
+  private readonly byRel = new Map<string, Node>();
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly style: Style,
+    private readonly base: string,
+  ) {}
+
+  record(_kind: string, record: object): void {
+    const rec = record as TreeEntry;
+    const node: Node = { rec, children: [] };
+    const slash = rec.relative_path.lastIndexOf("/");
+    const parent = slash < 0 ? undefined : this.byRel.get(rec.relative_path.slice(0, slash));
+    if (parent) parent.children.push(node);
+    else this.top.push(node);
+    if (rec.kinds.includes("d")) this.byRel.set(rec.relative_path, node);
+  }
+
+  error(_info: ErrorInfo): void {}
+
+  end(summary: Summary): void {
+    const p = paint(this.style);
+    const lines: string[] = [displayPath(path.resolve(this.style.cwd, this.base), this.style)];
+    const name = (n: Node, full: boolean) => {
+      const text = full ? n.rec.relative_path : (n.rec.relative_path.split("/").pop() ?? "");
+      const shown = this.style.escape ? escapeControls(text) : text;
+      return n.rec.kinds.includes("d") ? p.dir(shown) : shown;
+    };
+    const draw = (nodes: readonly Node[], prefix: string, full: boolean) => {
+      nodes.forEach((n, i) => {
+        const last = i === nodes.length - 1;
+        lines.push(`${prefix}${last ? "└── " : "├── "}${name(n, full)}`);
+        draw(n.children, prefix + (last ? "    " : "│   "), false);
+      });
+    };
+    draw(this.top, "", true);
+    const dirs = Number(summary.directories ?? 0);
+    const files = Number(summary.files ?? 0);
+    let footer = `${dirs} ${dirs === 1 ? "directory" : "directories"}, ${files} ${files === 1 ? "file" : "files"}`;
+    if (summary.truncated === true) footer += ` (truncated: ${String(summary.truncated_reason)})`;
+    this.write(`${lines.join("\n")}\n\n${footer}\n`);
+  }
+}

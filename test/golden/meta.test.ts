@@ -1,0 +1,82 @@
+// Golden snapshots of tree, top, stats and explain over fixtures/tree, as JSON and as JSONL (normalised:
+// the fixture's absolute path and checkout-dependent modification times are replaced). Every output is also
+// validated against its generated schema, and every JSONL record against its record model.
+import { describe, expect, test } from "bun:test";
+import Ajv2020 from "ajv/dist/2020";
+import { SCHEMAS } from "../../src/generated/schemas.ts";
+import { findOperation } from "../../src/ops/registry.ts";
+import { FIXTURE, jsonl, rglob } from "../helpers.ts";
+
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+ajv.addKeyword("version");
+for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema as object);
+
+function validate(stem: string, value: unknown): void {
+  const fn = ajv.getSchema(`urn:rglob:schema:1.0:${stem}`);
+  if (!fn) throw new Error(`no schema ${stem}`);
+  if (!fn(value)) throw new Error(`${stem}: ${JSON.stringify(fn.errors)} in ${JSON.stringify(value)}`);
+}
+
+/** The record model's schema stem of a JSONL kind of an operation (its title, as gen-schemas names it). */
+function recordStem(op: string, kind: string): string {
+  const titled = Object.entries(SCHEMAS).find(
+    ([stem, s]) => !stem.includes(".") && s.title === recordTitle(op, kind),
+  );
+  return titled ? titled[0] : `${op}.${kind}`;
+}
+
+function recordTitle(op: string, kind: string): string {
+  const model = findOperation(op).records[kind] as { pipe?: Array<{ type: string; title?: string }> };
+  return model.pipe?.find((p) => p.type === "title")?.title ?? "";
+}
+
+/** Replaces what depends on the checkout: the fixture's absolute path and modification times. */
+function normalise(value: unknown): unknown {
+  if (typeof value === "string") return value.split(FIXTURE).join("<fixture>");
+  if (Array.isArray(value)) return value.map(normalise);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "mtime") out[k] = "<mtime>";
+      // Which fixture file is newest or oldest depends on the order git wrote them.
+      else if ((k === "newest" || k === "oldest") && v !== null) out[k] = "<file>";
+      else out[k] = normalise(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+const CASES: Array<[string, string[]]> = [
+  ["tree", ["tree"]],
+  ["tree", ["tree", "*.py"]],
+  ["tree", ["tree", "--hidden", "--no-ignore", "--max-depth", "1"]],
+  ["top", ["top"]],
+  ["top", ["top", "--dirs", "--hidden", "--no-ignore"]],
+  ["top", ["top", "-n", "2"]],
+  ["stats", ["stats"]],
+  ["stats", ["stats", "--hidden", "--no-ignore", "--limit", "2"]],
+  ["explain", ["explain", "ignored.log"]],
+  ["explain", ["explain", "src/main.py", "--glob", "*.py"]],
+  ["explain", ["explain", "hidden/.secret.py", "--max-depth", "1"]],
+];
+
+describe("golden: tree, top, stats, explain over fixtures/tree", () => {
+  test.each(CASES)("%s %p as JSON", (op, args) => {
+    const run = rglob([...args, "--json"], { cwd: FIXTURE });
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout);
+    validate(`${op}.output`, json);
+    expect(normalise(json)).toMatchSnapshot();
+  });
+
+  test.each(CASES)("%s %p as JSONL", (op, args) => {
+    const run = rglob([...args, "--jsonl"], { cwd: FIXTURE });
+    expect(run.code).toBe(0);
+    const lines = jsonl(run.stdout);
+    expect(lines.filter((l) => l.kind === "summary")).toHaveLength(1);
+    expect(lines.at(-1)?.kind).toBe("summary");
+    for (const { kind, ...rest } of lines.slice(0, -1)) validate(recordStem(op, String(kind)), rest);
+    expect(normalise(lines)).toMatchSnapshot();
+  });
+});

@@ -1,0 +1,338 @@
+// explain: the reasons it gives (ignore file/line/pattern, hidden, exclude, depth, symlink, predicates), its
+// human output, bad input, and that it agrees with find: for every entry of a tree and several queries,
+// `explain` says included exactly when `find --hidden` (same options) lists it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { BIN, FIXTURE, ROOT, rglob, rglobJson, tempTree } from "../helpers.ts";
+
+interface Reason {
+  stage: string;
+  detail: string;
+  file?: string;
+  line?: number;
+  pattern?: string;
+}
+interface Explanation {
+  path: string;
+  relative_path: string;
+  included: boolean;
+  reasons: Reason[];
+}
+
+function explain(path: string, args: string[], cwd: string): Explanation {
+  const { json, run } = rglobJson<{ results: Explanation[]; included: boolean }>(
+    ["explain", path, ...args, "--json"],
+    { cwd },
+  );
+  expect(run.code).toBe(0);
+  expect(json.results).toHaveLength(1);
+  const rec = json.results[0] as Explanation;
+  expect(json.included).toBe(rec.included);
+  return rec;
+}
+
+/** Every file and directory below dir (hidden and ignored ones too), as POSIX relative paths. */
+function allEntries(dir: string, rel = ""): string[] {
+  const out: string[] = [];
+  for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
+    if (d.name === ".git") continue;
+    const r = rel === "" ? d.name : `${rel}/${d.name}`;
+    out.push(r);
+    if (d.isDirectory()) out.push(...allEntries(dir, r));
+  }
+  return out;
+}
+
+function findSet(args: string[], cwd: string): Set<string> {
+  const { json } = rglobJson<{ results: Array<{ relative_path: string }> }>(["find", ...args, "--json"], {
+    cwd,
+  });
+  return new Set(json.results.map((r) => r.relative_path));
+}
+
+describe("explain names the stage, file, line and pattern", () => {
+  test("an ignored file: the .gitignore, its line and pattern", () => {
+    const r = explain("ignored.log", [], FIXTURE);
+    expect(r.included).toBe(false);
+    expect(r.relative_path).toBe("ignored.log");
+    expect(r.reasons).toEqual([
+      {
+        stage: "ignore",
+        detail: "ignored by .gitignore:1: ignored.log",
+        file: join(FIXTURE, ".gitignore"),
+        line: 1,
+        pattern: "ignored.log",
+      },
+    ]);
+  });
+
+  test("a file below an ignored directory names the directory's rule", () => {
+    const r = explain("ignored/skipped.txt", [], FIXTURE);
+    expect(r.reasons).toMatchObject([{ stage: "ignore", line: 2, pattern: "ignored/" }]);
+    expect(r.reasons[0]?.detail).toContain("'ignored'");
+  });
+
+  test.each([
+    ["hidden/.secret.py", [], "hidden", "hidden"],
+    ["unreadable/.keep", [], "hidden", "--hidden"],
+    ["src/utils/helper.py", ["--max-depth", "1"], "depth", "too deep"],
+    ["src", ["--min-depth", "2"], "depth", "too shallow"],
+    ["docs/notes.txt", ["-E", "docs"], "exclude", "--exclude 'docs'"],
+    ["src/main.py", ["--glob", "*.txt"], "patterns", "'*.txt'"],
+    ["docs", ["-t", "f"], "types", "--type f"],
+    ["src/main.py", ["--min-size", "1K"], "size", "below min_size"],
+    ["src/main.py", ["--max-size", "10"], "size", "above max_size"],
+    ["src/main.py", ["--older-than", "2000-01-01"], "time", "older_than"],
+    ["src/main.py", ["--perm", "777"], "perm", "--perm 777"],
+    [".", [], "root", "the base itself"],
+  ])("%s with %p: %s", (path, args, stage, text) => {
+    const r = explain(path, args, FIXTURE);
+    expect(r.included).toBe(false);
+    const reason = r.reasons.find((x) => x.stage === stage);
+    expect(reason?.detail).toContain(text);
+  });
+
+  test("an included file says what let it in", () => {
+    const r = explain("src/main.py", ["--glob", "*.py"], FIXTURE);
+    expect(r.included).toBe(true);
+    expect(r.reasons.map((x) => x.stage)).toEqual(["patterns", "selected"]);
+  });
+
+  test("several reasons are all given, in walk order", () => {
+    const r = explain("hidden/.secret.py", ["--glob", "*.txt", "--max-depth", "1"], FIXTURE);
+    expect(r.reasons.map((x) => x.stage)).toEqual(["hidden", "depth", "patterns"]);
+  });
+
+  test("a path outside the base, and one outside the given roots", () => {
+    const out = explain(join(ROOT, "package.json"), [], FIXTURE);
+    expect(out.reasons).toMatchObject([{ stage: "outside_base" }]);
+    const roots = explain("docs/notes.txt", ["--path", "src"], FIXTURE);
+    expect(roots.reasons).toMatchObject([{ stage: "root", detail: expect.stringContaining("src") }]);
+  });
+});
+
+describe("explain: human output and bad input", () => {
+  test("prints the ignore rule relative to the current directory", () => {
+    const r = rglob(["explain", "fixtures/tree/ignored.log"], { cwd: ROOT });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      "fixtures/tree/ignored.log: not included\n  ignored by fixtures/tree/.gitignore:1: ignored.log\n",
+    );
+    const inc = rglob(["explain", "src/main.py"], { cwd: FIXTURE });
+    expect(inc.stdout).toBe("src/main.py: included\n  listed by find with these options\n");
+  });
+
+  test.each([
+    [["explain"], "missing operand PATH"],
+    [["explain", "no/such/file"], "NOT_FOUND"],
+    [["explain", "src", "--max-size", "huge"], "is not a size"],
+    [["explain", "a", "b"], "unexpected operand"],
+  ])("%p exits 2 (%s)", (args, text) => {
+    const r = rglob(args, { cwd: FIXTURE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(text);
+    expect(r.stderr).not.toContain("    at ");
+  });
+
+  test("a missing path is NOT_FOUND in the JSON failure envelope", () => {
+    const { json, run } = rglobJson<{ ok: boolean; error: { code: string } }>(
+      ["explain", "nope.txt", "--json"],
+      { cwd: FIXTURE },
+    );
+    expect(run.code).toBe(2);
+    expect(json.error.code).toBe("NOT_FOUND");
+  });
+});
+
+// The agreement test: explain must give the same verdict as find, entry by entry, for several queries.
+const QUERIES: string[][] = [
+  [],
+  ["--no-ignore"],
+  ["-t", "f"],
+  ["-t", "d"],
+  ["--glob", "*.py"],
+  ["--glob", "**/deep/*"],
+  ["--max-depth", "1"],
+  ["--min-depth", "2", "--max-depth", "3"],
+  ["-E", "src"],
+  ["--min-size", "20"],
+  ["--path", "src"],
+];
+
+function agree(dir: string, queries: string[][], hidden: boolean): void {
+  const entries = allEntries(dir);
+  for (const q of queries) {
+    const args = hidden ? ["--hidden", ...q] : q;
+    const listed = findSet(args, dir);
+    for (const rel of entries) {
+      const r = explain(rel, args, dir);
+      if (r.included !== listed.has(rel)) {
+        throw new Error(
+          `explain ${rel} ${args.join(" ")}: included=${r.included}, find lists it: ${listed.has(rel)}; reasons ${JSON.stringify(r.reasons)}`,
+        );
+      }
+    }
+  }
+}
+
+describe("explain agrees with find", () => {
+  test("on fixtures/tree, with --hidden", () => {
+    agree(FIXTURE, QUERIES, true);
+  });
+
+  test("on fixtures/tree, without --hidden", () => {
+    agree(FIXTURE, [[], ["-t", "f"], ["--max-depth", "1"]], false);
+  });
+
+  let tree: { dir: string; cleanup: () => void };
+  beforeAll(() => {
+    tree = tempTree({
+      ".gitignore": "*.log\n/build/\n!keep.log\n",
+      "a.log": "x",
+      "keep.log": "keep",
+      "build/out.txt": "out",
+      "src/.gitignore": "gen/\n*.tmp\n!important.tmp\n",
+      "src/.ignore": "secret.txt\n",
+      "src/main.py": "print(1)\n",
+      "src/x.tmp": "t",
+      "src/important.tmp": "i",
+      "src/secret.txt": "s",
+      "src/gen/code.py": "g",
+      "src/build/kept.txt": "anchored /build/ does not apply here",
+      "src/deep/deeper/.gitignore": "!*.log\nnote.md\n",
+      "src/deep/deeper/trace.log": "re-included by a deeper negation",
+      "src/deep/deeper/note.md": "n",
+      "src/deep/deeper/ok.md": "ok",
+      ".hidden/inside.txt": "h",
+      "docs/readme.md": "r",
+    });
+    // A repository root, so that .git/info/exclude applies; the symlink is not followed by default.
+    mkdirSync(join(tree.dir, ".git", "info"), { recursive: true });
+    writeFileSync(join(tree.dir, ".git", "info", "exclude"), "docs/readme.md\n");
+    symlinkSync(join(tree.dir, "src"), join(tree.dir, "link"));
+  });
+  afterAll(() => tree.cleanup());
+
+  test("on a temp repository with nested .gitignore, .ignore and .git/info/exclude", () => {
+    agree(tree.dir, [[], ["--no-ignore"], ["-t", "f"], ["--glob", "*.log"], ["--max-depth", "2"]], true);
+  });
+
+  test("names the nested rule that decides", () => {
+    expect(explain("src/gen/code.py", ["--hidden"], tree.dir).reasons[0]).toMatchObject({
+      stage: "ignore",
+      file: join(tree.dir, "src", ".gitignore"),
+      line: 1,
+      pattern: "gen/",
+    });
+    expect(explain("src/secret.txt", [], tree.dir).reasons[0]).toMatchObject({
+      stage: "ignore",
+      file: join(tree.dir, "src", ".ignore"),
+      line: 1,
+    });
+    expect(explain("docs/readme.md", [], tree.dir).reasons[0]).toMatchObject({
+      stage: "ignore",
+      file: join(tree.dir, ".git", "info", "exclude"),
+      line: 1,
+      pattern: "docs/readme.md",
+    });
+    const kept = explain("keep.log", [], tree.dir);
+    expect(kept.included).toBe(true);
+    expect(kept.reasons[0]).toMatchObject({ stage: "ignore", line: 3, pattern: "!keep.log" });
+    expect(explain("link/main.py", [], tree.dir).reasons[0]?.stage).toBe("symlink");
+    expect(relative(tree.dir, explain("link", [], tree.dir).path)).toBe("link");
+  });
+
+  test("with symlinks: not followed, followed, loops and links that leave the base", () => {
+    const links = tempTree({ "a/b/f.txt": "f", "a/c.txt": "c" });
+    const outside = tempTree({ "x.txt": "x" });
+    try {
+      symlinkSync("..", join(links.dir, "a", "b", "up"));
+      symlinkSync(join(links.dir, "a"), join(links.dir, "lnk"));
+      symlinkSync(outside.dir, join(links.dir, "out"));
+      const through = ["lnk/b/f.txt", "lnk/c.txt", "a/b/up/b", "a/b/up/b/f.txt", "lnk/b/up", "out/x.txt"];
+      const entries = [...allEntries(links.dir), ...through];
+      for (const q of [[], ["-L"], ["-L", "--strict-base"], ["-L", "--max-depth", "3"]]) {
+        const listed = findSet(["--hidden", ...q], links.dir);
+        for (const rel of entries) {
+          const r = explain(rel, ["--hidden", ...q], links.dir);
+          if (r.included !== listed.has(rel)) {
+            throw new Error(
+              `explain ${rel} ${q.join(" ")}: included=${r.included}; ${JSON.stringify(r.reasons)}`,
+            );
+          }
+        }
+      }
+      expect(explain("a/b/up/b/f.txt", ["-L"], links.dir).reasons[0]?.detail).toContain("loop");
+      expect(explain("out", ["-L", "--strict-base"], links.dir).reasons[0]?.stage).toBe("outside_base");
+    } finally {
+      links.cleanup();
+      outside.cleanup();
+    }
+  });
+
+  test("a directory the user cannot search: unreadable, as the walk reports it (run as nobody)", () => {
+    if (!existsSync("/usr/bin/setpriv") && !existsSync("/bin/setpriv")) {
+      console.warn("SKIPPED: setpriv is missing; the unreadable-directory case of explain is not tested");
+      return;
+    }
+    const t = tempTree({ "locked/secret.txt": "s", "open.txt": "o" });
+    try {
+      chmodSync(t.dir, 0o755);
+      chmodSync(join(t.dir, "locked"), 0o000);
+      const asNobody = (args: string[]) => {
+        const r = Bun.spawnSync(
+          [
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            BIN,
+            ...args,
+            "--base",
+            t.dir,
+            "--json",
+          ],
+          { stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: "/nonexistent" } },
+        );
+        return JSON.parse(r.stdout.toString()) as { results: Explanation[]; errors: Array<{ code: string }> };
+      };
+      const found = asNobody(["find"]);
+      expect(found.results.map((r) => (r as unknown as { relative_path: string }).relative_path)).toEqual([
+        "locked",
+        "open.txt",
+      ]);
+      expect(found.errors.map((e) => e.code)).toEqual(["PERM"]);
+      const r = asNobody(["explain", "locked/secret.txt"]).results[0] as Explanation;
+      expect(r.included).toBe(false);
+      expect(r.reasons).toMatchObject([
+        { stage: "unreadable", detail: expect.stringContaining("permission denied") },
+      ]);
+    } finally {
+      chmodSync(join(t.dir, "locked"), 0o755);
+      t.cleanup();
+    }
+  });
+
+  test("names the global excludes file (core.excludesFile, else $XDG_CONFIG_HOME/git/ignore)", () => {
+    const t = tempTree({ "repo/a.bak": "b", "repo/a.txt": "t", "home/xdg/git/ignore": "# global\n*.bak\n" });
+    try {
+      mkdirSync(join(t.dir, "repo", ".git"));
+      const env = { HOME: join(t.dir, "home"), XDG_CONFIG_HOME: join(t.dir, "home", "xdg") };
+      const { json } = rglobJson<{ results: Explanation[] }>(["explain", "a.bak", "--json"], {
+        cwd: join(t.dir, "repo"),
+        env,
+      });
+      expect(json.results[0]?.reasons).toMatchObject([
+        { stage: "ignore", file: join(t.dir, "home", "xdg", "git", "ignore"), line: 2, pattern: "*.bak" },
+      ]);
+      const found = rglobJson<{ results: Array<{ relative_path: string }> }>(["find", "--json"], {
+        cwd: join(t.dir, "repo"),
+        env,
+      }).json.results.map((r) => r.relative_path);
+      expect(found).toEqual(["a.txt"]);
+    } finally {
+      t.cleanup();
+    }
+  });
+});

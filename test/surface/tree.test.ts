@@ -1,0 +1,175 @@
+// tree: the drawing (├── └── │), depth limits, ancestors of filtered matches, records with full relative
+// paths, paging to the end equal to one unpaged run, and bad input.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
+
+interface TreeEntry {
+  path: string;
+  relative_path: string;
+  depth: number;
+  kinds: string[];
+  size: number | null;
+  matched: boolean;
+}
+
+function pages(args: string[], cwd: string, limit: number): { recs: TreeEntry[]; count: number } {
+  const recs: TreeEntry[] = [];
+  let cursor: string | null = null;
+  let count = 0;
+  do {
+    const lines = jsonl(
+      rglob(["tree", ...args, "--jsonl", "--limit", String(limit), ...(cursor ? ["--cursor", cursor] : [])], {
+        cwd,
+      }).stdout,
+    );
+    const summary = lines.at(-1) as { next_cursor: string | null; kind: string };
+    expect(summary.kind).toBe("summary");
+    for (const l of lines.slice(0, -1)) {
+      const { kind, ...rest } = l;
+      expect(kind).toBe("entry");
+      recs.push(rest as unknown as TreeEntry);
+    }
+    cursor = summary.next_cursor;
+    if (++count > 100) throw new Error("paging does not end");
+  } while (cursor !== null);
+  return { recs, count };
+}
+
+describe("tree: human output", () => {
+  test("draws the fixture tree like tree(1), with counts", () => {
+    const r = rglob(["tree"], { cwd: FIXTURE });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        ".",
+        "├── binary.bin",
+        "├── docs",
+        "│   └── notes.txt",
+        "├── duplicates",
+        "│   ├── a.txt",
+        "│   └── b.txt",
+        "├── hidden",
+        "├── src",
+        "│   ├── main.py",
+        "│   └── utils",
+        "│       └── helper.py",
+        "└── unreadable",
+        "",
+        "6 directories, 6 files",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("--max-depth 1 keeps the first level", () => {
+    const r = rglob(["tree", "--max-depth", "1"], { cwd: FIXTURE });
+    expect(r.stdout.split("\n").slice(1, 7)).toEqual([
+      "├── binary.bin",
+      "├── docs",
+      "├── duplicates",
+      "├── hidden",
+      "├── src",
+      "└── unreadable",
+    ]);
+    expect(r.stdout).toContain("5 directories, 1 file");
+  });
+
+  test("a glob shows only the matches and the directories above them", () => {
+    const r = rglob(["tree", "*.py", "--base", "fixtures/tree"]);
+    expect(r.stdout).toBe(
+      [
+        "fixtures/tree",
+        "└── src",
+        "    ├── main.py",
+        "    └── utils",
+        "        └── helper.py",
+        "",
+        "2 directories, 2 files",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("nothing selected exits 1", () => {
+    expect(rglob(["tree", "*.nothing"], { cwd: FIXTURE }).code).toBe(1);
+  });
+});
+
+describe("tree: records", () => {
+  test("ancestor directories have matched=false; files carry size, directories null", () => {
+    const { json } = rglobJson<{ results: TreeEntry[]; directories: number; files: number }>(
+      ["tree", "*.py", "--json"],
+      { cwd: FIXTURE },
+    );
+    expect(json.results.map((r) => [r.relative_path, r.depth, r.matched, r.size])).toEqual([
+      ["src", 1, false, null],
+      ["src/main.py", 2, true, 160],
+      ["src/utils", 2, false, null],
+      ["src/utils/helper.py", 3, true, 182],
+    ]);
+    expect([json.directories, json.files]).toEqual([2, 2]);
+  });
+
+  test("roots given with --path keep paths relative to the base", () => {
+    const { json } = rglobJson<{ results: TreeEntry[] }>(["tree", "--path", "src", "--json"], {
+      cwd: FIXTURE,
+    });
+    expect(json.results.map((r) => r.relative_path)).toEqual([
+      "src/main.py",
+      "src/utils",
+      "src/utils/helper.py",
+    ]);
+  });
+
+  test.each([1, 2, 3, 5])("paging with --limit %d ends and equals the unpaged tree", (limit) => {
+    const all = rglobJson<{ results: TreeEntry[] }>(["tree", "--json"], { cwd: FIXTURE }).json.results;
+    expect(pages([], FIXTURE, limit).recs).toEqual(all);
+    const filtered = rglobJson<{ results: TreeEntry[] }>(["tree", "*.py", "--json"], { cwd: FIXTURE }).json
+      .results;
+    expect(pages(["*.py"], FIXTURE, limit).recs).toEqual(filtered);
+  });
+
+  let deep: { dir: string; cleanup: () => void };
+  beforeAll(() => {
+    deep = tempTree({
+      "a/b/c/d.txt": "1",
+      "a/b/e.md": "2",
+      "a/f/g.txt": "3",
+      "h.txt": "4",
+      "z/y/x.txt": "5",
+    });
+  });
+  afterAll(() => deep.cleanup());
+
+  test("paging a filtered deep tree re-emits no ancestor and loses none", () => {
+    const all = rglobJson<{ results: TreeEntry[] }>(["tree", "*.txt", "--json"], { cwd: deep.dir }).json
+      .results;
+    expect(all.map((r) => r.relative_path)).toEqual([
+      "a",
+      "a/b",
+      "a/b/c",
+      "a/b/c/d.txt",
+      "a/f",
+      "a/f/g.txt",
+      "h.txt",
+      "z",
+      "z/y",
+      "z/y/x.txt",
+    ]);
+    for (const limit of [1, 2, 4]) expect(pages(["*.txt"], deep.dir, limit).recs).toEqual(all);
+  });
+});
+
+describe("tree: bad input", () => {
+  test.each([
+    [["tree", "--max-depth", "-1"], "max_depth"],
+    [["tree", "--type", "q"], "not one of"],
+    [["tree", "[oops"], "bad glob"],
+    [["tree", "--base", "no/such/dir"], "NOT_FOUND"],
+  ])("%p exits 2", (args, text) => {
+    const r = rglob(args, { cwd: FIXTURE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(text);
+    expect(r.stderr).not.toContain("    at ");
+  });
+});
