@@ -1,4 +1,5 @@
-// The runnable examples: every tagged ```bash block in docs/examples/*.md runs against the compiled binary
+// The runnable examples: every tagged ```bash block in docs/examples/*.md (and docs/agents/cli-recipes.md)
+// runs against the compiled binary
 // (as `rglob` on PATH) and its expected output is checked, so the recipes cannot rot. The format is described in
 // docs/examples/README.md. A recipe that needs an operation this build lacks is skipped LOUDLY (console.warn),
 // and runs as soon as the operation is in the registry: skipping is decided by the binary's capabilities.
@@ -9,7 +10,15 @@ import { join } from "node:path";
 import { probeMcp } from "../../scripts/mcp-probe.ts";
 import { BIN, FIXTURE, ROOT, rglobJson } from "../helpers.ts";
 
-const EXAMPLES_DIR = join(ROOT, "docs", "examples");
+const DOCS = join(ROOT, "docs");
+/** Files whose bash blocks are run, relative to docs/. */
+const SOURCES = [
+  ...readdirSync(join(DOCS, "examples"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `examples/${f}`),
+  "agents/cli-recipes.md",
+];
 
 /** How expected output is compared with stdout. */
 type Mode = "exact" | "sorted" | "contains" | "json-subset" | "jsonl-subset";
@@ -62,7 +71,7 @@ function nextContent(lines: string[], i: number): number {
 }
 
 function parseFile(file: string): ExampleFile {
-  const lines = readFileSync(join(EXAMPLES_DIR, file), "utf8").split("\n");
+  const lines = readFileSync(join(DOCS, file), "utf8").split("\n");
   const examples: Example[] = [];
   const untagged: number[] = [];
   let tree: "empty" | "fixture" = "empty";
@@ -199,10 +208,7 @@ function mismatch(mode: Mode, expectedText: string, stdout: string): string | nu
   }
 }
 
-const files = readdirSync(EXAMPLES_DIR)
-  .filter((f) => f.endsWith(".md"))
-  .sort()
-  .map(parseFile);
+const files = SOURCES.map(parseFile);
 
 // What this build can run: its operations (from the binary, not the sources) and a working `rglob mcp`.
 const available = new Set(rglobJson<{ operations: string[] }>(["capabilities"]).json.operations);
@@ -233,7 +239,7 @@ afterAll(() => {
   }
 });
 
-describe("docs/examples", () => {
+describe("runnable docs", () => {
   test("there are recipes, every ```bash block is tagged, and names are unique", () => {
     const all = files.flatMap((f) => f.examples);
     expect(all.length).toBeGreaterThan(0);
@@ -243,9 +249,9 @@ describe("docs/examples", () => {
 });
 
 for (const f of files) {
-  describe(`docs/examples/${f.file}`, () => {
+  describe(`docs/${f.file}`, () => {
     // One working directory per file: its recipes run in order, like one shell session's files.
-    const work = join(sandbox, f.file.replace(/\.md$/, ""));
+    const work = join(sandbox, f.file.replace(/\.md$/, "").replaceAll("/", "-"));
     if (f.tree === "fixture") cpSync(FIXTURE, work, { recursive: true });
     else mkdirSync(work, { recursive: true });
 
