@@ -246,6 +246,12 @@ describe("runnable docs", () => {
     expect(files.flatMap((f) => f.untagged.map((l) => `${f.file}:${l}`))).toEqual([]);
     expect(new Set(all.map((e) => e.name)).size).toBe(all.length);
   });
+
+  test("every recipe file is listed in docs/examples/README.md", () => {
+    const index = readFileSync(join(DOCS, "examples", "README.md"), "utf8");
+    const recipes = SOURCES.filter((f) => f.startsWith("examples/") && f !== "examples/README.md");
+    expect(recipes.filter((f) => !index.includes(`](${f.slice("examples/".length)})`))).toEqual([]);
+  });
 });
 
 for (const f of files) {
