@@ -12,15 +12,15 @@ export const PROBE_PROTOCOL_VERSION = "2025-06-18";
 
 /**
  * Starts `BIN mcp`, lists its tools and stops it.
- * @param bin the rglob executable
+ * @param bin the rglob executable, or a command that runs it (e.g. an emulator and the executable)
  * @param options working directory, extra arguments after `mcp`, and a deadline in milliseconds
  * @returns the tool names, or why the server did not answer
  */
 export async function probeMcp(
-  bin: string,
+  bin: string | readonly string[],
   options: { cwd?: string; args?: readonly string[]; timeoutMs?: number } = {},
 ): Promise<McpProbe> {
-  const proc = Bun.spawn([bin, "mcp", ...(options.args ?? [])], {
+  const proc = Bun.spawn([...(typeof bin === "string" ? [bin] : bin), "mcp", ...(options.args ?? [])], {
     cwd: options.cwd ?? process.cwd(),
     stdin: "pipe",
     stdout: "pipe",

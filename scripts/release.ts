@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import {
   chmodSync,
   closeSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -117,8 +118,12 @@ function whyFailed(output: string): string {
   return fetch ? `the Bun runtime for this target could not be fetched (${detail})` : detail;
 }
 
-function run(bin: string, args: string[], cwd: string): { code: number; stdout: string; stderr: string } {
-  const res = Bun.spawnSync([bin, ...args], {
+function run(
+  command: readonly string[],
+  args: string[],
+  cwd: string,
+): { code: number; stdout: string; stderr: string } {
+  const res = Bun.spawnSync([...command, ...args], {
     cwd,
     stdout: "pipe",
     stderr: "pipe",
@@ -128,12 +133,29 @@ function run(bin: string, args: string[], cwd: string): { code: number; stdout: 
 }
 
 /**
- * Smoke-tests a binary of this machine: its version, a real search from another directory, and (when the build
- * has an MCP server) an MCP tools/list that names every tool the registry declares.
- * @param bin the binary
+ * Returns the command that runs a foreign Linux binary here through qemu user-mode emulation, when this machine
+ * has the emulator and the target's C library (Debian: qemu-user and libc6-arm64-cross); else null.
+ * @param t the target
+ * @returns the command prefix (emulator and its flags), or null
+ */
+export function emulatorFor(t: ReleaseTarget): string[] | null {
+  if (t.os !== "linux" || process.platform !== "linux" || t.arch === process.arch) return null;
+  const cpu = t.arch === "arm64" ? "aarch64" : "x86_64";
+  const emulator = Bun.which(`qemu-${cpu}`) ?? Bun.which(`qemu-${cpu}-static`);
+  const sysroot = `/usr/${cpu}-linux-gnu`;
+  return emulator && existsSync(sysroot) ? [emulator, "-L", sysroot] : null;
+}
+
+/**
+ * Smoke-tests a binary: its version, a real search from another directory, and (when the build has an MCP
+ * server) an MCP tools/list that names every tool the registry declares.
+ * @param command the binary, or an emulator command followed by the binary
  * @returns failures (empty when it passed) and notes
  */
-export async function smokeTest(bin: string): Promise<{ failures: string[]; notes: string[] }> {
+export async function smokeTest(
+  command: readonly string[],
+): Promise<{ failures: string[]; notes: string[] }> {
+  const bin = command;
   const failures: string[] = [];
   const notes: string[] = [];
   const cwd = mkdtempSync(join(tmpdir(), "rglob-release-"));
@@ -162,7 +184,7 @@ export async function smokeTest(bin: string): Promise<{ failures: string[]; note
     }
 
     const caps = JSON.parse(run(bin, ["capabilities"], cwd).stdout) as { mcp: { tools: string[] } };
-    const probe = await probeMcp(bin, { cwd: fixture });
+    const probe = await probeMcp(bin, { cwd: fixture, timeoutMs: 30_000 });
     if (probe.ok) {
       const missing = caps.mcp.tools.filter((t) => !probe.tools.includes(t));
       if (missing.length > 0) failures.push(`MCP tools/list lacks ${missing.join(", ")}`);
@@ -238,11 +260,21 @@ async function main(): Promise<number> {
       failed = true;
     } else console.log(`smoke test: skipped, ${host.os}-${host.arch} is not among the targets asked for`);
   } else {
-    const { failures, notes } = await smokeTest(hostBuilt.file);
+    const { failures, notes } = await smokeTest([hostBuilt.file]);
     for (const n of notes) console.log(`smoke test: ${n}`);
     for (const f of failures) console.log(`smoke test: FAILED: ${f}`);
     if (failures.length > 0) failed = true;
     else console.log(`smoke test: passed (${binaryName(host, version)})`);
+  }
+  // Foreign Linux binaries run here too when qemu user-mode emulation is installed: test them the same way.
+  for (const b of built) {
+    const emulator = emulatorFor(b.target);
+    if (!emulator) continue;
+    const name = binaryName(b.target, version);
+    const { failures } = await smokeTest([...emulator, b.file]);
+    for (const f of failures) console.log(`smoke test (${name} under ${emulator[0]}): FAILED: ${f}`);
+    if (failures.length > 0) failed = true;
+    else console.log(`smoke test: passed (${name} under qemu user-mode emulation)`);
   }
 
   if (missing.length > 0) {
