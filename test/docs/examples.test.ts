@@ -212,8 +212,11 @@ const files = SOURCES.map(parseFile);
 
 // What this build can run: its operations (from the binary, not the sources) and a working `rglob mcp`.
 const available = new Set(rglobJson<{ operations: string[] }>(["capabilities"]).json.operations);
-const mcp = await probeMcp(BIN);
-if (mcp.ok) available.add("mcp");
+// A build whose `rglob mcp` refuses to start (or does not know the command) has no MCP server: its recipes are
+// skipped. Any other probe failure is a broken server, so the recipes run and fail with the details.
+const mcp = await probeMcp(BIN, { timeoutMs: 30_000 });
+const mcpAbsent = !mcp.ok && /UNSUPPORTED_PLATFORM|unknown command/.test(mcp.reason);
+if (!mcpAbsent) available.add("mcp");
 const skipped: string[] = [];
 
 // A bin directory with `rglob` pointing at the compiled binary, and a HOME without a global excludes file.
@@ -265,7 +268,9 @@ for (const f of files) {
       const missing = ex.requires.filter((r) => !available.has(r));
       const title = `${ex.name} (line ${ex.line})`;
       if (missing.length > 0) {
-        const why = missing.includes("mcp") && !mcp.ok ? `mcp: ${mcp.reason}` : missing.join(", ");
+        const why = missing
+          .map((m) => (m === "mcp" && !mcp.ok ? `mcp (${mcp.reason.trim()})` : m))
+          .join(", ");
         skipped.push(`${ex.file}: ${ex.name} (needs ${why})`);
         console.warn(`examples harness: SKIPPING ${ex.file}: ${ex.name}: this build lacks ${why}`);
         test.skip(title, () => {});
