@@ -35,9 +35,30 @@ interface FlagRow {
   description: string;
 }
 
-/** Escapes text for a Markdown table cell (pipes and line breaks would break the row). */
+/**
+ * Escapes prose from the registry for Markdown: outside `code spans`, characters that would start emphasis or
+ * HTML (`*`, `_` at a word edge, `<`, `>`) are backslash-escaped, so a description such as "'*' does not cross
+ * '/'" prints as written.
+ * @param text registry prose
+ * @returns Markdown text
+ */
+export function prose(text: string): string {
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replaceAll("\\", "\\\\")
+            .replace(/[*<>]/g, (c) => `\\${c}`)
+            .replace(/(^|\W)_|_(?=\W|$)/g, (m) => m.replace("_", "\\_")),
+    )
+    .join("");
+}
+
+/** Escapes text for a Markdown table cell (prose escapes, plus pipes and line breaks that would break the row). */
 function cell(text: string): string {
-  return text.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("\n", " ");
+  return prose(text).replaceAll("|", "\\|").replaceAll("\n", " ");
 }
 
 function code(text: string): string {
@@ -129,7 +150,16 @@ export function renderOpPage(op: Operation): string {
   const output = (SCHEMAS[`${op.id}.output`] ?? {}) as Json;
   const outputTitle = typeof output.title === "string" ? output.title : `${op.id} output`;
   const kinds = Object.keys(op.records);
-  const lines: string[] = [HEADER, "", `# rglob ${op.id}`, "", op.summary, "", op.description, ""];
+  const lines: string[] = [
+    HEADER,
+    "",
+    `# rglob ${op.id}`,
+    "",
+    prose(op.summary),
+    "",
+    prose(op.description),
+    "",
+  ];
 
   lines.push("## Usage", "", "```sh", String(d.usage), "```", "");
   if (d.operands.length > 0) {
@@ -179,7 +209,7 @@ export function renderOpPage(op: Operation): string {
   lines.push("## Examples", "");
   for (const e of op.examples) {
     lines.push(
-      `${e.description}:`,
+      `${prose(e.description)}:`,
       "",
       "```sh",
       e.cli,

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { README_BEGIN, README_END, renderAll, staleFiles } from "../../scripts/gen-docs.ts";
+import { prose, README_BEGIN, README_END, renderAll, staleFiles } from "../../scripts/gen-docs.ts";
 import { ROOT, rglobJson } from "../helpers.ts";
 
 describe("generated docs", () => {
@@ -34,5 +34,14 @@ describe("generated docs", () => {
       for (const flag of manifest.flags) expect(page).toContain(`\`${flag.name}\``);
       if (manifest.mcp_tool) expect(page).toContain(`\`${manifest.mcp_tool}\``);
     }
+  });
+
+  test.each([
+    ["'*' does not cross '/'", "'\\*' does not cross '/'"],
+    ["with '**' and <op>", "with '\\*\\*' and \\<op\\>"],
+    ["`a*b` stays code", "`a*b` stays code"],
+    ["max_count and _x_", "max_count and \\_x\\_"],
+  ])("registry prose %p prints as written in Markdown", (text, md) => {
+    expect(prose(text)).toBe(md);
   });
 });
