@@ -97,6 +97,54 @@ export function formatMismatch(file: string, t: ReleaseTarget): string | null {
 }
 
 /**
+ * Checks a Mach-O binary's embedded code signature the way macOS does at launch: every page hash of every
+ * CodeDirectory must match the file, and the signed range must reach the signature. Bun signs its darwin
+ * output ad hoc; some Bun versions leave a stale signature on some targets, which macOS may refuse to run.
+ * @param file the binary
+ * @returns null when the signature is valid, else what is wrong
+ */
+export function machoSignatureProblem(file: string): string | null {
+  const data = readFileSync(file);
+  if (data.readUInt32LE(0) !== 0xfeedfacf) return "not a 64-bit Mach-O file";
+  const ncmds = data.readUInt32LE(16);
+  let at = 32;
+  let sigOff = -1;
+  let sigSize = 0;
+  for (let i = 0; i < ncmds; i++) {
+    if (data.readUInt32LE(at) === 0x1d) {
+      sigOff = data.readUInt32LE(at + 8);
+      sigSize = data.readUInt32LE(at + 12);
+    }
+    at += data.readUInt32LE(at + 4);
+  }
+  if (sigOff < 0) return "no code signature";
+  const blob = data.subarray(sigOff, sigOff + sigSize);
+  if (blob.readUInt32BE(0) !== 0xfade0cc0) return "the code signature is not a SuperBlob";
+  const problems: string[] = [];
+  for (let i = 0; i < blob.readUInt32BE(8); i++) {
+    const cd = blob.subarray(blob.readUInt32BE(16 + 8 * i));
+    if (cd.readUInt32BE(0) !== 0xfade0c02) continue; // not a CodeDirectory
+    const hashOffset = cd.readUInt32BE(16);
+    const nCodeSlots = cd.readUInt32BE(28);
+    const codeLimit = cd.readUInt32BE(32);
+    const hashSize = cd.readUInt8(36);
+    const algorithm = cd.readUInt8(37) === 2 ? "sha256" : cd.readUInt8(37) === 1 ? "sha1" : null;
+    const pageSize = 2 ** cd.readUInt8(39);
+    if (!algorithm) continue;
+    let bad = 0;
+    for (let k = 0; k < nCodeSlots; k++) {
+      const page = data.subarray(k * pageSize, Math.min((k + 1) * pageSize, codeLimit));
+      const want = cd.subarray(hashOffset + k * hashSize, hashOffset + (k + 1) * hashSize);
+      if (!createHash(algorithm).update(page).digest().subarray(0, hashSize).equals(want)) bad++;
+    }
+    if (bad > 0) problems.push(`${bad} of ${nCodeSlots} page hashes (${algorithm}) do not match`);
+    if (codeLimit !== sigOff)
+      problems.push(`the signed range ends at ${codeLimit}, the signature starts at ${sigOff}`);
+  }
+  return problems.length > 0 ? `invalid code signature: ${problems.join("; ")}` : null;
+}
+
+/**
  * Returns the SHA-256 of a file as hex.
  * @param file the file
  * @returns the digest
@@ -221,6 +269,7 @@ async function main(): Promise<number> {
 
   const built: Array<{ target: ReleaseTarget; file: string }> = [];
   const missing: Array<{ target: ReleaseTarget; reason: string }> = [];
+  const unsigned: Array<{ target: ReleaseTarget; reason: string }> = [];
   for (const t of targets) {
     const name = binaryName(t, version);
     const file = join(RELEASE_DIR, name);
@@ -242,7 +291,12 @@ async function main(): Promise<number> {
     if (t.os !== "windows") chmodSync(file, 0o755);
     built.push({ target: t, file });
     const mb = (statSync(file).size / 1024 / 1024).toFixed(1);
-    console.log(`  ✓ ${name} (${mb} MiB, ${seconds} s)`);
+    const signature = t.os === "darwin" ? machoSignatureProblem(file) : null;
+    if (signature) {
+      // Kept in the set (a Mac can repair it), but the release is incomplete until it is re-signed.
+      unsigned.push({ target: t, reason: signature });
+      console.log(`  ! ${name} (${mb} MiB, ${seconds} s): ${signature}; macOS may refuse to run it`);
+    } else console.log(`  ✓ ${name} (${mb} MiB, ${seconds} s)`);
   }
 
   const sums = built.map(({ target, file }) => `${sha256(file)}  ${binaryName(target, version)}\n`).join("");
@@ -277,10 +331,23 @@ async function main(): Promise<number> {
     else console.log(`smoke test: passed (${name} under qemu user-mode emulation)`);
   }
 
-  if (missing.length > 0) {
-    const names = missing.map((m) => `${m.target.os}-${m.target.arch}`).join(", ");
+  for (const u of unsigned) {
+    const name = binaryName(u.target, version);
     console.log(
-      `release: INCOMPLETE: ${missing.length} of ${targets.length} target(s) not built (${names}); ` +
+      `release: ${name} needs re-signing on a Mac before it ships: ` +
+        `codesign --remove-signature ${name} && codesign --force --sign - ${name}, then rewrite SHA256SUMS`,
+    );
+  }
+  if (missing.length > 0 || unsigned.length > 0) {
+    const names = missing.map((m) => `${m.target.os}-${m.target.arch}`).join(", ");
+    const what = [
+      ...(missing.length > 0
+        ? [`${missing.length} of ${targets.length} target(s) not built (${names})`]
+        : []),
+      ...(unsigned.length > 0 ? [`${unsigned.length} with an invalid code signature`] : []),
+    ].join(", ");
+    console.log(
+      `release: INCOMPLETE: ${what}; ` +
         (strict
           ? "failing (--strict)"
           : "the others are built and checksummed (use --strict to fail on this)"),
