@@ -1,7 +1,6 @@
-/*! Builds the single-file executable for this machine (dist/rglob), or for a target with --target=bun-OS-ARCH
- * and --outfile=PATH. Autoloading of .env and bunfig.toml is off, so a searched repository can never inject
- * configuration or code into the binary (docs/decisions/0005-build-flags.md). Worker entry files are extra
- * entrypoints. scripts/release.ts calls buildBinary() so every release binary gets exactly these flags. */
+/*! Builds the single-file executable for this machine (dist/rglob), or --target=bun-OS-ARCH --outfile=PATH. No
+ * .env or bunfig.toml autoloading, so a searched repository never configures the binary; workers are extra
+ * entrypoints (docs/decisions/0005-build-flags.md). release.ts builds every target through buildBinary(). */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 

@@ -1,7 +1,6 @@
-/*! Builds the release set: one executable per platform in dist/release/, named rglob-<version>-<os>-<arch>[.exe],
- * with the same flags as scripts/build.ts, plus SHA256SUMS; then smoke-tests the binary of this machine. A target
- * whose Bun runtime cannot be fetched is reported and left out; only --strict turns that into a failure.
- * Usage: bun scripts/release.ts [--strict] [--only=linux-x64,darwin-arm64]. Never publishes anything. */
+/*! Builds the release set (dist/release/rglob-<version>-<os>-<arch>[.exe] with build.ts's flags, SHA256SUMS) and
+ * smoke-tests what runs here. Unfetchable targets are reported and left out (a failure only with --strict;
+ * --only=linux-x64,… picks targets). Never publishes anything. */
 import { createHash } from "node:crypto";
 import {
   chmodSync,
