@@ -85,8 +85,11 @@ function typeOf(f: FlagRow): string {
 function defaultOf(f: FlagRow): string {
   if (f.default === undefined || f.default === null) return "";
   if (Array.isArray(f.default) && f.default.length === 0) return "";
-  if (f.type === "boolean" && f.default === true)
-    return `${code("true")} (${code(`--no-${f.name.slice(2)}`)})`;
+  if (f.type === "boolean" && f.default === true) {
+    // Every long spelling has a --no- form (flags.ts negates aliases too): list them all.
+    const negations = [f.name, ...f.aliases].map((n) => code(`--no-${n.slice(2)}`));
+    return `${code("true")} (off: ${negations.join(", ")})`;
+  }
   return code(JSON.stringify(f.default));
 }
 
