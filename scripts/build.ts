@@ -1,37 +1,86 @@
-/*! Builds the single-file executable for this machine (dist/rglob), or for a target with --target=bun-OS-ARCH
- * and --outfile=PATH. Autoloading of .env and bunfig.toml is off, so a searched repository can never inject
- * configuration or code into the binary (docs/decisions/0005-build-flags.md). Worker entry files are extra
- * entrypoints. */
+/*! Builds the single-file executable for this machine (dist/rglob), or --target=bun-OS-ARCH --outfile=PATH. No
+ * .env or bunfig.toml autoloading, so a searched repository never configures the binary; workers are extra
+ * entrypoints (docs/decisions/0005-build-flags.md). release.ts builds every target through buildBinary(). */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 /** Worker files that must be compiled into the binary as extra entrypoints. */
 export const WORKER_ENTRYPOINTS: readonly string[] = [];
 
-const root = join(import.meta.dir, "..");
-const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
-const target = arg("target");
-const outfile = arg("outfile") ?? join(root, "dist", process.platform === "win32" ? "rglob.exe" : "rglob");
+/** The repository root. */
+export const ROOT = join(import.meta.dir, "..");
 
-const gen = spawnSync(process.execPath, [join(root, "scripts", "gen-schemas.ts"), "--check"], {
-  stdio: "inherit",
-});
-if (gen.status !== 0) process.exit(gen.status ?? 1);
+/** What one build should produce. */
+export interface BuildOptions {
+  /** A Bun compile target such as "bun-linux-arm64"; absent: this machine. */
+  readonly target?: string;
+  /** Where the executable goes. */
+  readonly outfile: string;
+  /** Passed to the child process: "inherit" shows bun's output, "pipe" captures it. */
+  readonly stdio?: "inherit" | "pipe";
+}
 
-const args = [
-  "build",
-  "--compile",
-  "--no-compile-autoload-dotenv",
-  "--no-compile-autoload-bunfig",
-  "--minify",
-  "--sourcemap=none",
-  "--bytecode",
-  "--format=esm",
-  ...(target ? [`--target=${target}`] : []),
-  join(root, "src", "main.ts"),
-  ...WORKER_ENTRYPOINTS.map((w) => join(root, w)),
-  "--outfile",
-  outfile,
-];
-const res = spawnSync(process.execPath, args, { stdio: "inherit", cwd: root });
-process.exit(res.status ?? 1);
+/** What one build returned. */
+export interface BuildResult {
+  readonly ok: boolean;
+  readonly status: number;
+  /** bun's captured output (empty when stdio is "inherit"). */
+  readonly output: string;
+}
+
+/**
+ * Returns the `bun build` arguments for one binary: the flags every rglob binary is built with.
+ * @param options target and output file
+ * @returns the argument list (without the bun executable)
+ */
+export function buildArgs(options: BuildOptions): string[] {
+  return [
+    "build",
+    "--compile",
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
+    "--minify",
+    "--sourcemap=none",
+    "--bytecode",
+    "--format=esm",
+    ...(options.target ? [`--target=${options.target}`] : []),
+    join(ROOT, "src", "main.ts"),
+    ...WORKER_ENTRYPOINTS.map((w) => join(ROOT, w)),
+    "--outfile",
+    options.outfile,
+  ];
+}
+
+/**
+ * Checks that src/generated/schemas.ts is fresh (a stale one would ship wrong schemas).
+ * @returns true when fresh
+ */
+export function schemasFresh(): boolean {
+  const gen = spawnSync(process.execPath, [join(ROOT, "scripts", "gen-schemas.ts"), "--check"], {
+    stdio: "inherit",
+  });
+  return gen.status === 0;
+}
+
+/**
+ * Builds one executable with the release flags.
+ * @param options target, output file and output handling
+ * @returns whether it worked, bun's exit status and its captured output
+ */
+export function buildBinary(options: BuildOptions): BuildResult {
+  const res = spawnSync(process.execPath, buildArgs(options), {
+    stdio: options.stdio ?? "inherit",
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  const status = res.status ?? 1;
+  return { ok: status === 0, status, output: `${res.stdout ?? ""}${res.stderr ?? ""}` };
+}
+
+if (import.meta.main) {
+  const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+  const target = arg("target");
+  const outfile = arg("outfile") ?? join(ROOT, "dist", process.platform === "win32" ? "rglob.exe" : "rglob");
+  if (!schemasFresh()) process.exit(1);
+  process.exit(buildBinary({ ...(target ? { target } : {}), outfile }).status);
+}
