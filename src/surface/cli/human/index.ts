@@ -2,6 +2,8 @@
 
 import { JsonlSink } from "../../../sink/jsonl.ts";
 import type { Sink } from "../../../sink/sink.ts";
+import { CountHumanSink, LcountHumanSink, TsizeHumanSink } from "./count.ts";
+import { DupesHumanSink } from "./dupes.ts";
 import { FindHumanSink } from "./find.ts";
 import type { Style } from "./paths.ts";
 
@@ -20,6 +22,10 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
       print0: p.print0 === true,
       format: typeof p.format === "string" ? p.format : undefined,
     }),
+  count: (write, style) => new CountHumanSink(write, style),
+  dupes: (write, style) => new DupesHumanSink(write, style),
+  lcount: (write) => new LcountHumanSink(write),
+  tsize: (write) => new TsizeHumanSink(write),
 };
 
 /**
