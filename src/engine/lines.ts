@@ -264,14 +264,8 @@ export class LineCounter {
         continue;
       }
       if (m.special[b] === 1) {
+        // Block openers first: some start with a line marker (Lua "--[[", CMake "#[[", Julia "#=").
         let hit = false;
-        for (const lm of m.line) {
-          if (b === lm[0] && at(buf, i, e, lm)) {
-            hit = true;
-            break;
-          }
-        }
-        if (hit) break;
         for (let k = 0; k < m.open.length; k++) {
           const om = m.open[k] as Uint8Array;
           if (b === om[0] && at(buf, i, e, om)) {
@@ -282,6 +276,13 @@ export class LineCounter {
           }
         }
         if (hit) continue;
+        for (const lm of m.line) {
+          if (b === lm[0] && at(buf, i, e, lm)) {
+            hit = true;
+            break;
+          }
+        }
+        if (hit) break;
         if (b === 34 || b === 39 || b === 96) quote = b;
       }
       code = true;

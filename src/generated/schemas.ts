@@ -1220,7 +1220,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "minItems": 1,
-        "description": "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record."
+        "description": "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record.",
+        "default": []
       },
       "exclude": {
         "type": "array",
@@ -1371,9 +1372,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "default": "utf-8"
       }
     },
-    "required": [
-      "patterns"
-    ],
+    "required": [],
     "additionalProperties": false,
     "description": "Total lines of the files matching PATTERN (an alias of count)."
   },
@@ -1699,7 +1698,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "minItems": 1,
-        "description": "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record."
+        "description": "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record.",
+        "default": []
       },
       "exclude": {
         "type": "array",
@@ -1845,9 +1845,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "default": "mb"
       }
     },
-    "required": [
-      "patterns"
-    ],
+    "required": [],
     "additionalProperties": false,
     "description": "Total size of the files matching PATTERN (an alias of count that reads no contents)."
   },

@@ -3,13 +3,17 @@ import * as v from "valibot";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 import { lineEntries } from "../count/schema.ts";
 
-/** The required pattern operand of the compatibility aliases (lcount, tsize). */
-export const requiredPatterns = v.pipe(
-  v.array(v.string()),
-  v.minLength(1, "give at least one PATTERN"),
-  v.description(
-    "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record.",
+/** The required pattern operand of the compatibility aliases (lcount, tsize); the empty default fails validation
+ * with a clear message. */
+export const requiredPatterns = v.optional(
+  v.pipe(
+    v.array(v.string()),
+    v.minLength(1, "give at least one PATTERN, e.g. '*.py'"),
+    v.description(
+      "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record.",
+    ),
   ),
+  [],
 );
 
 /** Creates the lcount input model. */
