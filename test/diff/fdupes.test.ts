@@ -28,7 +28,9 @@ function makeTree(): string {
     writeFileSync(join(dir, rel), data);
   };
   for (let g = 0; g < 12; g++) {
-    const size = [1, 10, 100, 4095, 4096, 8191, 8192, 8193, 20_000, 100_000, 1_500_000, 3_000_000][g] as number;
+    const size = [1, 10, 100, 4095, 4096, 8191, 8192, 8193, 20_000, 100_000, 1_500_000, 3_000_000][
+      g
+    ] as number;
     const data = bytes(size, g + 1);
     const copies = 2 + (g % 3);
     for (let c = 0; c < copies; c++) put(`g${g}/copy${c}.dat`, data);
@@ -61,9 +63,7 @@ afterAll(() => {
 });
 
 function inodeSets(groups: string[][]): string[] {
-  return groups
-    .map((g) => [...new Set(g.map((p) => String(statSync(p).ino)))].sort().join(","))
-    .sort();
+  return groups.map((g) => [...new Set(g.map((p) => String(statSync(p).ino)))].sort().join(",")).sort();
 }
 
 function fdupesGroups(args: string[]): string[][] {

@@ -5,7 +5,14 @@ import { FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
 
 interface CountResult {
   results: Array<{ relative_path: string; lines: number; non_blank: number; code: number; bytes: number }>;
-  totals: { files: number; lines: number; bytes: number; non_blank: number; code: number; binary_files: number };
+  totals: {
+    files: number;
+    lines: number;
+    bytes: number;
+    non_blank: number;
+    code: number;
+    binary_files: number;
+  };
   breakdown: Array<{ key: string; files: number; lines: number }> | null;
   errors: Array<{ code: string; path: string | null }>;
   truncated: boolean;
@@ -35,7 +42,9 @@ describe("count", () => {
     expect(byPath["lib/d.txt"]).toMatchObject({ lines: 1, non_blank: 1 });
     expect(byPath["w16.txt"]).toMatchObject({ lines: 2, non_blank: 2 });
     expect(json.totals).toMatchObject({ files: 6, lines: 13, binary_files: 1 });
-    expect(json.errors).toEqual([expect.objectContaining({ code: "BINARY", path: expect.stringContaining("e.bin") })]);
+    expect(json.errors).toEqual([
+      expect.objectContaining({ code: "BINARY", path: expect.stringContaining("e.bin") }),
+    ]);
   });
 
   test("--limit cuts the listing but not the totals, and the cursor pages keep them", () => {
@@ -94,7 +103,9 @@ describe("count", () => {
     const r = rglob(["count", "--by", "language"], { cwd });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("lines      code     bytes  path");
-    expect(r.stdout).toMatch(/total: 6 files, 13 lines \(\d+ non-blank, \d+ code\), \d+ bytes; 1 binary file skipped/);
+    expect(r.stdout).toMatch(
+      /total: 6 files, 13 lines \(\d+ non-blank, \d+ code\), \d+ bytes; 1 binary file skipped/,
+    );
     expect(r.stderr).toContain("BINARY");
   });
 
