@@ -71,14 +71,6 @@ function at(buf: Uint8Array, i: number, end: number, m: Uint8Array): boolean {
   return true;
 }
 
-function find(buf: Uint8Array, m: Uint8Array, from: number, end: number): number {
-  const first = m[0] as number;
-  for (let i = buf.indexOf(first, from); i >= 0 && i < end; i = buf.indexOf(first, i + 1)) {
-    if (at(buf, i, end, m)) return i;
-  }
-  return -1;
-}
-
 /**
  * Creates a reusable line counter (one per run: it owns one read buffer that grows only for very long lines).
  */
@@ -90,6 +82,12 @@ export class LineCounter {
   /** Index of the open block comment pair, or -1. */
   private inBlock = -1;
   private markers: Markers | null = null;
+  /** The scanned chunk as a Buffer (same memory), for native multi-byte searches. */
+  private view: Buffer = Buffer.alloc(0);
+  /** Per block pair: offset of its next opener in the chunk at or after the last search (-1: search again). */
+  private nextOpen: number[] = [];
+  /** Offset of the next closer of the open block in the chunk (-1: search again). */
+  private nextClose = -1;
 
   /**
    * Creates a line counter.
@@ -109,6 +107,7 @@ export class LineCounter {
     this.code = 0;
     this.inBlock = -1;
     this.markers = lang ? markersOf(lang) : null;
+    this.nextOpen = this.markers ? this.markers.open.map(() => -1) : [];
     let fd: number;
     try {
       fd = platform.open(path);
@@ -212,6 +211,9 @@ export class LineCounter {
    */
   private scan(buf: Uint8Array, start: number, eof: boolean): number {
     const end = buf.length;
+    this.view = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
+    this.nextOpen.fill(-1);
+    this.nextClose = -1;
     let s = start;
     while (s < end) {
       let e = buf.indexOf(10, s);
@@ -238,27 +240,76 @@ export class LineCounter {
       this.code++;
       return;
     }
+    const hasBlock = m.open.length > 0;
+    if (this.inBlock < 0) {
+      // Fast path: decide from the first token, then ask a native search whether a block opener lies ahead
+      // on this line; only such lines (and lines inside a block) need the byte-by-byte scan below.
+      const b = buf[i] as number;
+      if (m.special[b] === 1) {
+        for (const om of m.open) {
+          if (b === om[0] && at(buf, i, e, om)) {
+            this.slow(buf, i, e, m);
+            return;
+          }
+        }
+        for (const lm of m.line) if (b === lm[0] && at(buf, i, e, lm)) return;
+      }
+      if (!hasBlock || !this.openerBefore(i, e, m)) {
+        this.code++;
+        return;
+      }
+    }
+    this.slow(buf, i, e, m);
+  }
+
+  /** True when a block opener starts in [i, e) (cached per pair: amortised linear over the chunk). */
+  private openerBefore(i: number, e: number, m: Markers): boolean {
+    for (let k = 0; k < m.open.length; k++) {
+      let at = this.nextOpen[k] as number;
+      if (at < i) {
+        at = this.view.indexOf(m.open[k] as Uint8Array, i);
+        if (at < 0) at = this.view.length;
+        this.nextOpen[k] = at;
+      }
+      if (at < e) return true;
+    }
+    return false;
+  }
+
+  /** The byte-by-byte scan of a non-blank line from its first token: quotes, markers, blocks. */
+  private slow(buf: Uint8Array, from: number, e: number, m: Markers): void {
+    let i = from;
     let code = false;
     const hasBlock = m.open.length > 0;
     let quote = 0;
     while (i < e) {
       if (this.inBlock >= 0) {
         const close = m.close[this.inBlock] as Uint8Array;
-        const j = find(buf, close, i, e);
-        if (j < 0) break;
+        // The close marker's next offset is cached like the openers', so a long block costs one search.
+        let j = this.nextClose;
+        if (j < i) {
+          j = this.view.indexOf(close, i);
+          if (j < 0) j = this.view.length;
+          this.nextClose = j;
+        }
+        if (j >= e) break;
         this.inBlock = -1;
         i = j + close.length;
         continue;
       }
-      const b = buf[i] as number;
       if (quote !== 0) {
-        if (b === 92) i += 2;
-        else {
-          if (b === quote) quote = 0;
-          i++;
+        // Inside a string literal (it ends at the line end): only its closing quote matters.
+        while (i < e) {
+          const c = buf[i] as number;
+          if (c === quote) break;
+          i += c === 92 ? 2 : 1;
         }
+        quote = 0;
+        i++;
+        if (i < e) while (i < e && m.special[buf[i] as number] !== 1) i++;
         continue;
       }
+      const b = buf[i] as number;
       if (isSpace(b)) {
         i++;
         continue;
@@ -270,6 +321,7 @@ export class LineCounter {
           const om = m.open[k] as Uint8Array;
           if (b === om[0] && at(buf, i, e, om)) {
             this.inBlock = k;
+            this.nextClose = -1;
             i += om.length;
             hit = true;
             break;
