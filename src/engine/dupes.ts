@@ -29,10 +29,15 @@ export interface DuplicateGroup {
 export const EDGE_BLOCK = 4096;
 const STREAM_BLOCK = 1024 * 1024;
 
-/** Reusable buffers of one run. */
+/** Contents of small files kept from the second round (so the third need not reopen them), up to this total. */
+const KEEP_BUDGET = 64 * 1024 * 1024;
+
+/** Reusable buffers of one run, and the small files' contents kept between rounds. */
 interface Buffers {
   readonly edge: Uint8Array;
   readonly stream: Uint8Array;
+  readonly kept: Map<Candidate, Uint8Array>;
+  keptBytes: number;
 }
 
 function readAt(fd: number, buf: Uint8Array, length: number, pos: number): number {
@@ -46,8 +51,8 @@ function readAt(fd: number, buf: Uint8Array, length: number, pos: number): numbe
 }
 
 /**
- * Hashes the first and last EDGE_BLOCK bytes. A file of at most two blocks is read whole, so its key is already
- * its full digest and the third round need not read it again.
+ * Hashes the first and last EDGE_BLOCK bytes (a file of at most two blocks whole) with the fast 64-bit hash.
+ * Only files that still share a key afterwards get the full-content digest.
  */
 function edgeHash(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
   let fd: number;
@@ -66,11 +71,9 @@ function edgeHash(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
       n += readAt(fd, buf.subarray(EDGE_BLOCK), EDGE_BLOCK, c.size - EDGE_BLOCK);
     }
     ctx.read(n);
-    if (c.size <= 2 * EDGE_BLOCK) {
-      if (n !== c.size) return null;
-      const h = platform.createHasher();
-      h.update(buf.subarray(0, n));
-      return `${platform.hashAlgorithm}:${h.digest()}`;
+    if (c.size <= 2 * EDGE_BLOCK && n === c.size && bufs.keptBytes + n <= KEEP_BUDGET) {
+      bufs.kept.set(c, buf.slice(0, n));
+      bufs.keptBytes += n;
     }
     return platform.hash64(buf.subarray(0, n));
   } catch (err) {
@@ -85,6 +88,12 @@ function edgeHash(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
 
 /** Digests the whole file with the reported algorithm; null when it cannot be read or changed size. */
 function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
+  const kept = bufs.kept.get(c);
+  if (kept !== undefined) {
+    const h = platform.createHasher();
+    h.update(kept);
+    return `${platform.hashAlgorithm}:${h.digest()}`;
+  }
   let fd: number;
   try {
     fd = platform.open(c.abs);
@@ -145,16 +154,17 @@ export function findDuplicates(candidates: readonly Candidate[], ctx: RunContext
     seen.add(c.inode);
     files.push(c);
   }
-  const bufs: Buffers = { edge: new Uint8Array(2 * EDGE_BLOCK), stream: new Uint8Array(STREAM_BLOCK) };
+  const bufs: Buffers = {
+    edge: new Uint8Array(2 * EDGE_BLOCK),
+    stream: new Uint8Array(STREAM_BLOCK),
+    kept: new Map(),
+    keptBytes: 0,
+  };
   const groups: DuplicateGroup[] = [];
   for (const [size, bySize] of groupBy(files, (c) => c.size)) {
     if (ctx.shouldStop()) break;
-    for (const [edge, byEdge] of groupBy(bySize, (c) => edgeHash(c, bufs, ctx))) {
+    for (const [, byEdge] of groupBy(bySize, (c) => edgeHash(c, bufs, ctx))) {
       if (ctx.shouldStop()) break;
-      if (size <= 2 * EDGE_BLOCK) {
-        groups.push({ size, digest: edge, members: byEdge.sort((a, b) => a.order - b.order) });
-        continue;
-      }
       for (const [digest, same] of groupBy(byEdge, (c) => fullDigest(c, bufs, ctx))) {
         same.sort((a, b) => a.order - b.order);
         groups.push({ size, digest, members: same });
