@@ -24,7 +24,7 @@ describe("languages", () => {
     const l = languageOf(name);
     expect(l?.name).toBe(lang);
     expect(l?.line).toEqual(line);
-    expect(l?.block).toEqual(block);
+    expect(l?.block as unknown).toEqual(block);
   });
 
   test.each([
