@@ -139,7 +139,8 @@ export class LineCounter {
           if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
         }
         const avail = carry + n;
-        if (n === 0) {
+        // A short read of a regular file means its end: skip the extra read that would return 0.
+        if (n < buf.length - carry) {
           if (avail > start) this.scan(buf.subarray(0, avail), start, true);
           break;
         }

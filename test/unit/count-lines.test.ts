@@ -60,6 +60,12 @@ describe("LineCounter", () => {
     expect(countOf("big.js", body)).toEqual([300_000, 200_000, 100_000]);
   });
 
+  test("a file of exactly the buffer size, ending with or without a newline", () => {
+    const size = 256 * 1024;
+    expect(countOf("exact1.txt", `${"a".repeat(size - 1)}\n`)).toEqual([1, 1, 1]);
+    expect(countOf("exact2.txt", `${"a\n".repeat(size / 2 - 1)}ab`)).toEqual([size / 2, size / 2, size / 2]);
+  });
+
   test("a NUL byte in the first 8 KiB makes a file binary; later it does not", () => {
     const abs = join(tree.dir, "bin.dat");
     writeFileSync(abs, Buffer.from([0x61, 0x00, 0x0a]));
