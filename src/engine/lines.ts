@@ -195,6 +195,11 @@ export class LineCounter {
       const u = le ? a | (b << 8) : (a << 8) | b;
       narrow[i] = u < 256 ? u : 0x78;
     }
+    // Binary in UTF-16: a NUL unit (not a NUL byte) within the probe.
+    const probeUnits = Math.min(units, this.opts.binaryProbe >> 1);
+    for (let i = 0; i < probeUnits; i++) {
+      if (all[2 * i] === 0 && all[2 * i + 1] === 0) return { kind: "binary", bytes: total };
+    }
     const firstUnit =
       units > 0
         ? le

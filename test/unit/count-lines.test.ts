@@ -80,6 +80,12 @@ describe("LineCounter", () => {
     expect(countOf("w.ts", le)).toEqual([3, 2, 1]);
   });
 
+  test("in UTF-16 a NUL unit (not a NUL byte) makes a file binary", () => {
+    const abs = join(tree.dir, "w16.bin");
+    writeFileSync(abs, Buffer.from([0xff, 0xfe, 0x61, 0x00, 0x00, 0x00, 0x0a, 0x00]));
+    expect(counter.count(abs, null).kind).toBe("binary");
+  });
+
   test("a missing file is an error outcome, not a throw", () => {
     const out = counter.count(join(tree.dir, "nope"), null);
     expect(out.kind).toBe("error");
