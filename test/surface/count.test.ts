@@ -1,7 +1,9 @@
 // count through the compiled binary: records and totals, binary files, exact totals under --limit and across
 // cursor pages, --by breakdowns, --no-empty/--no-comments, --encoding, and bad input.
 import { afterAll, describe, expect, test } from "bun:test";
-import { FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
+import { chmodSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
 
 interface CountResult {
   results: Array<{ relative_path: string; lines: number; non_blank: number; code: number; bytes: number }>;
@@ -168,5 +170,40 @@ describe("lcount and tsize (aliases of count)", () => {
       expect(JSON.stringify(json)).toContain(id);
     }
     expect(rglob(["tsize", "--help"]).stdout).toContain("--unit");
+  });
+});
+
+describe("unreadable files (run as an unprivileged user)", () => {
+  const setpriv = Bun.which("setpriv");
+  if (!setpriv) console.warn("SKIP unreadable-file tests in test/surface/count.test.ts: setpriv is missing");
+  const asNobody = (args: string[], dir: string) => {
+    const r = Bun.spawnSync(
+      [setpriv as string, "--reuid=65534", "--regid=65534", "--clear-groups", BIN, ...args, "--base", dir],
+      { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } },
+    );
+    return { code: r.exitCode, json: JSON.parse(r.stdout.toString()) as Record<string, unknown> };
+  };
+
+  test.skipIf(!setpriv)("count and dupes report a PERM error record and go on", () => {
+    const u = tempTree({ "ok.txt": "a\nb\n", "locked.txt": "a\nb\n", "ok2.txt": "a\nb\n" });
+    try {
+      chmodSync(u.dir, 0o755);
+      chmodSync(join(u.dir, "ok.txt"), 0o644);
+      chmodSync(join(u.dir, "ok2.txt"), 0o644);
+      chmodSync(join(u.dir, "locked.txt"), 0o000);
+      const count = asNobody(["count", "--json"], u.dir);
+      expect(count.code).toBe(0);
+      expect(count.json.totals).toMatchObject({ files: 2, lines: 4 });
+      expect(count.json.errors).toEqual([expect.objectContaining({ code: "PERM" })]);
+      const dupes = asNobody(["dupes", "--json"], u.dir);
+      expect(dupes.code).toBe(0);
+      expect((dupes.json.results as Array<{ relative_paths: string[] }>)[0]?.relative_paths).toEqual([
+        "ok.txt",
+        "ok2.txt",
+      ]);
+      expect(dupes.json.errors).toEqual([expect.objectContaining({ code: "PERM" })]);
+    } finally {
+      u.cleanup();
+    }
   });
 });
