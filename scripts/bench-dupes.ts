@@ -16,29 +16,47 @@ function which(name: string): string | null {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
-function time(cmd: string): number {
+/** Runs a command; returns its wall time and its CPU time (user + system of the children, from `times`). */
+function time(cmd: string): { wall: number; cpu: number } {
   const t0 = performance.now();
-  const r = spawnSync("sh", ["-c", `${cmd} > /dev/null 2>&1`]);
-  const ms = performance.now() - t0;
+  const r = spawnSync("sh", ["-c", `${cmd} > /dev/null 2>&1; code=$?; times; exit $code`], {
+    encoding: "utf8",
+  });
+  const wall = performance.now() - t0;
   if (r.status !== 0 && r.status !== 1) console.warn(`  (exit ${r.status}) ${cmd}`);
-  return ms;
+  const children = (r.stdout.trim().split("\n")[1] ?? "").match(/(\d+)m([\d.]+)s/g) ?? [];
+  const cpu = children.reduce((sum, t) => {
+    const m = /(\d+)m([\d.]+)s/.exec(t);
+    return sum + (m ? (Number(m[1]) * 60 + Number(m[2])) * 1000 : 0);
+  }, 0);
+  return { wall, cpu };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
 
 function bench(title: string, cmds: Record<string, string>, reference: string): void {
   console.log(`\n## ${title}`);
-  const times: Record<string, number[]> = {};
+  const walls: Record<string, number[]> = {};
+  const cpus: Record<string, number[]> = {};
   for (const name of Object.keys(cmds)) {
-    times[name] = [];
+    walls[name] = [];
+    cpus[name] = [];
     time(cmds[name] as string); // warm-up (page cache)
   }
-  for (let i = 0; i < runs; i++) for (const [name, cmd] of Object.entries(cmds)) times[name]?.push(time(cmd));
-  const ref = median(times[reference] as number[]);
+  for (let i = 0; i < runs; i++) {
+    for (const [name, cmd] of Object.entries(cmds)) {
+      const t = time(cmd);
+      walls[name]?.push(t.wall);
+      cpus[name]?.push(t.cpu);
+    }
+  }
+  const refWall = median(walls[reference] as number[]);
+  const refCpu = median(cpus[reference] as number[]);
   for (const name of Object.keys(cmds)) {
-    const m = median(times[name] as number[]);
+    const w = median(walls[name] as number[]);
+    const c = median(cpus[name] as number[]);
     console.log(
-      `${name.padEnd(24)} median ${m.toFixed(0).padStart(6)} ms   ${(m / ref).toFixed(2)}× ${reference}`,
+      `${name.padEnd(28)} wall ${w.toFixed(0).padStart(6)} ms ${(w / refWall).toFixed(2)}×   cpu ${c.toFixed(0).padStart(6)} ms ${(c / refCpu).toFixed(2)}×  (vs ${reference})`,
     );
   }
 }
