@@ -1,6 +1,6 @@
-/*! Benchmark of count (lines): the compiled binary against `xargs wc -l` (and tokei/cloc when installed) on this
- * repository's node_modules (--no-ignore) and on a generated tree. Runs alternate between the tools; medians
- * and ratios are printed. Usage: bun scripts/bench-count.ts [runs] (build dist/rglob first). Never a test. */
+/*! Benchmark of count vs `xargs wc -l` (and tokei/cloc when installed) on node_modules and a generated tree:
+ * alternating runs, medians of wall and CPU time, ratios. Usage: bun scripts/bench-count.ts [runs], after
+ * building dist/rglob. Never a test. */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

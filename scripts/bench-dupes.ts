@@ -1,7 +1,6 @@
-/*! Benchmark of dupes: the compiled binary against `fdupes -qrn` on this repository's node_modules and on a
- * generated tree with many same-size files (copies, near copies, uniques). Runs alternate between the tools;
- * medians and ratios are printed. Usage: bun scripts/bench-dupes.ts [runs] (build dist/rglob first). Never a
- * test. */
+/*! Benchmark of dupes vs `fdupes -qrn` (node_modules, and a generated tree of many same-size files): alternating
+ * runs, medians of wall and CPU time, ratios. Usage: bun scripts/bench-dupes.ts [runs], after building dist/rglob.
+ * Never a test. */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

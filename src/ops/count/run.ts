@@ -1,8 +1,6 @@
-/*! count: plan → records. Counts every selected file with the engine's line counter and streams one record
- * per text file in walk order. Totals cover the whole query: after the dispatcher stops pulling (limit,
- * max_output_bytes) the rest is still counted, without output, so the summary stays exact; a cursor resumes
- * the listing, not the totals. lcount and tsize run here too (compat mode: matched directories and symlinks
- * become error records). */
+/*! count: plan → records, in walk order (lcount and tsize run here too). Totals cover the whole query: after a
+ * bound stops the listing, the rest is still counted without output; a cursor resumes the listing only.
+ * It never reads a file itself: engine/lines.ts does. */
 import { RglobError } from "../../contract/errors.ts";
 import { extensionOf, languageOf } from "../../engine/languages.ts";
 import { LineCounter, type TextWidth } from "../../engine/lines.ts";
