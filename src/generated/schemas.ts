@@ -351,6 +351,848 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     "additionalProperties": false,
     "description": "Files found by find, in walk order unless sorted."
   },
+  "count.input": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:count.input",
+    "title": "CountInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Base directory: relative paths are relative to it.",
+        "default": "."
+      },
+      "paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "default": []
+      },
+      "patterns": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "default": []
+      },
+      "exclude": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Globs to exclude; a matching directory is not entered.",
+        "default": []
+      },
+      "types": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "default": []
+      },
+      "min_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+      },
+      "max_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+      },
+      "newer_than": {
+        "type": "string",
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "older_than": {
+        "type": "string",
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "newer_than_file": {
+        "type": "string",
+        "description": "Modified after this file was."
+      },
+      "perm": {
+        "type": "string",
+        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+      },
+      "uid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner user id (POSIX)."
+      },
+      "gid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner group id (POSIX)."
+      },
+      "max_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Maximum depth below a root (1 = its direct children)."
+      },
+      "min_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Minimum depth below a root."
+      },
+      "hidden": {
+        "type": "boolean",
+        "description": "Include hidden entries (names starting with '.').",
+        "default": false
+      },
+      "respect_gitignore": {
+        "type": "boolean",
+        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "default": true
+      },
+      "follow_symlinks": {
+        "type": "boolean",
+        "description": "Follow symlinks (loops are detected and reported).",
+        "default": false
+      },
+      "strict_base": {
+        "type": "boolean",
+        "description": "Never emit or read a path that leaves the base after resolving symlinks.",
+        "default": false
+      },
+      "case_sensitive": {
+        "type": "boolean",
+        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+      },
+      "max_output_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum serialised size of the records (JSON bytes)."
+      },
+      "timeout_seconds": {
+        "type": "number",
+        "minimum": 0.01,
+        "description": "Stop after this many seconds with reason 'timeout'."
+      },
+      "cursor": {
+        "type": "string",
+        "description": "The next_cursor of a previous page of the same query."
+      },
+      "no_empty": {
+        "type": "boolean",
+        "description": "Leave blank lines out of `lines` (non_blank and code are always given).",
+        "default": false
+      },
+      "no_comments": {
+        "type": "boolean",
+        "description": "Leave comment-only lines out of `lines`, with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
+        "default": false
+      },
+      "encoding": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. A UTF-16 byte order mark is detected whatever this says.",
+        "default": "utf-8"
+      },
+      "by": {
+        "enum": [
+          "ext",
+          "language",
+          "dir"
+        ],
+        "type": "string",
+        "description": "Break the totals down by ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it)."
+      }
+    },
+    "required": [],
+    "additionalProperties": false,
+    "description": "Count files, lines, bytes, non-blank and code lines of the selected files."
+  },
+  "count.output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:count.output",
+    "title": "CountResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "path": {
+              "type": "string",
+              "description": "Absolute path."
+            },
+            "relative_path": {
+              "type": "string",
+              "description": "POSIX path relative to the request's base, never starting with ./"
+            },
+            "lines": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Lines: newline bytes plus one for a last line without a newline (wc -l does not count that one); blank or comment lines left out when no_empty or no_comments is set."
+            },
+            "bytes": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Size in bytes (bytes read)."
+            },
+            "non_blank": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Lines holding something other than white space."
+            },
+            "code": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+            },
+            "language": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Language from the file name (built-in table), or null when unknown."
+            }
+          },
+          "required": [
+            "path",
+            "relative_path",
+            "lines",
+            "bytes",
+            "non_blank",
+            "code",
+            "language"
+          ],
+          "additionalProperties": false,
+          "title": "CountFile",
+          "description": "The line and byte counts of one text file."
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Entries examined by the walk (files and directories tested against the query)."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      },
+      "totals": {
+        "type": "object",
+        "properties": {
+          "files": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Text files counted (binary files are not)."
+          },
+          "lines": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `lines`."
+          },
+          "bytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `bytes`."
+          },
+          "non_blank": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `non_blank`."
+          },
+          "code": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `code`."
+          },
+          "binary_files": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Binary files (a NUL byte in the first 8 KiB): skipped, reported as BINARY errors."
+          }
+        },
+        "required": [
+          "files",
+          "lines",
+          "bytes",
+          "non_blank",
+          "code",
+          "binary_files"
+        ],
+        "additionalProperties": false,
+        "title": "CountTotals",
+        "description": "Totals over every selected file of the query (not only the returned page)."
+      },
+      "by": {
+        "anyOf": [
+          {
+            "enum": [
+              "ext",
+              "language",
+              "dir"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "The breakdown key asked for, or null."
+      },
+      "breakdown": {
+        "anyOf": [
+          {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "key": {
+                  "type": "string",
+                  "description": "The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."
+                },
+                "files": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Text files counted (binary files are not)."
+                },
+                "lines": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `lines`."
+                },
+                "bytes": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `bytes`."
+                },
+                "non_blank": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `non_blank`."
+                },
+                "code": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `code`."
+                }
+              },
+              "required": [
+                "key",
+                "files",
+                "lines",
+                "bytes",
+                "non_blank",
+                "code"
+              ],
+              "additionalProperties": false,
+              "title": "CountGroup",
+              "description": "Totals of the files that share a breakdown key."
+            }
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Totals per key, most lines first (then by key); null without `by`."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor",
+      "totals",
+      "by",
+      "breakdown"
+    ],
+    "additionalProperties": false,
+    "description": "Per-file counts in walk order, and totals over the whole query (the Stats of the original)."
+  },
+  "dupes.input": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:dupes.input",
+    "title": "DupesInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Base directory: relative paths are relative to it.",
+        "default": "."
+      },
+      "paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "default": []
+      },
+      "patterns": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "default": []
+      },
+      "exclude": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Globs to exclude; a matching directory is not entered.",
+        "default": []
+      },
+      "types": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "default": []
+      },
+      "min_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+      },
+      "max_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+      },
+      "newer_than": {
+        "type": "string",
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "older_than": {
+        "type": "string",
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "newer_than_file": {
+        "type": "string",
+        "description": "Modified after this file was."
+      },
+      "perm": {
+        "type": "string",
+        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+      },
+      "uid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner user id (POSIX)."
+      },
+      "gid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner group id (POSIX)."
+      },
+      "max_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Maximum depth below a root (1 = its direct children)."
+      },
+      "min_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Minimum depth below a root."
+      },
+      "hidden": {
+        "type": "boolean",
+        "description": "Include hidden entries (names starting with '.').",
+        "default": false
+      },
+      "respect_gitignore": {
+        "type": "boolean",
+        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "default": true
+      },
+      "follow_symlinks": {
+        "type": "boolean",
+        "description": "Follow symlinks (loops are detected and reported).",
+        "default": false
+      },
+      "strict_base": {
+        "type": "boolean",
+        "description": "Never emit or read a path that leaves the base after resolving symlinks.",
+        "default": false
+      },
+      "case_sensitive": {
+        "type": "boolean",
+        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+      },
+      "max_output_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum serialised size of the records (JSON bytes)."
+      },
+      "timeout_seconds": {
+        "type": "number",
+        "minimum": 0.01,
+        "description": "Stop after this many seconds with reason 'timeout'."
+      },
+      "cursor": {
+        "type": "string",
+        "description": "The next_cursor of a previous page of the same query."
+      },
+      "include_empty": {
+        "type": "boolean",
+        "description": "Also group empty files (skipped by default; an explicit min_size wins).",
+        "default": false
+      }
+    },
+    "required": [],
+    "additionalProperties": false,
+    "description": "Find groups of files with identical contents."
+  },
+  "dupes.output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:dupes.output",
+    "title": "DuplicateSearchResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "size": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Size of each file in bytes."
+            },
+            "digest": {
+              "type": "string",
+              "description": "Digest of the contents, prefixed with its algorithm (e.g. 'sha256:…')."
+            },
+            "paths": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              },
+              "description": "Absolute paths, in walk order (hard links: one path)."
+            },
+            "relative_paths": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              },
+              "description": "POSIX paths relative to the request's base, in the order of `paths`."
+            },
+            "count": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Number of files in the group (at least 2)."
+            },
+            "wasted_bytes": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Bytes that removing all copies but one would free: size × (count − 1)."
+            }
+          },
+          "required": [
+            "size",
+            "digest",
+            "paths",
+            "relative_paths",
+            "count",
+            "wasted_bytes"
+          ],
+          "additionalProperties": false,
+          "title": "Duplicate",
+          "description": "Files with identical contents (same size and same full-content digest)."
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Entries examined by the walk (files and directories tested against the query)."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      },
+      "groups": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Groups found in the whole query (not only the returned page)."
+      },
+      "duplicate_files": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Redundant copies: the sum of count − 1 over all groups."
+      },
+      "wasted_bytes": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Sum of wasted_bytes over all groups."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor",
+      "groups",
+      "duplicate_files",
+      "wasted_bytes"
+    ],
+    "additionalProperties": false,
+    "description": "Groups of identical files, most wasted bytes first (then by first path)."
+  },
   "tree.input": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "urn:rglob:schema:1.0:tree.input",
@@ -1939,6 +2781,845 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     "additionalProperties": false,
     "description": "One explanation: whether the path is in the results of the query, and why."
   },
+  "lcount.input": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:lcount.input",
+    "title": "LcountInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Base directory: relative paths are relative to it.",
+        "default": "."
+      },
+      "paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "default": []
+      },
+      "patterns": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "minItems": 1,
+        "description": "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record.",
+        "default": []
+      },
+      "exclude": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Globs to exclude; a matching directory is not entered.",
+        "default": []
+      },
+      "types": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "default": []
+      },
+      "min_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+      },
+      "max_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+      },
+      "newer_than": {
+        "type": "string",
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "older_than": {
+        "type": "string",
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "newer_than_file": {
+        "type": "string",
+        "description": "Modified after this file was."
+      },
+      "perm": {
+        "type": "string",
+        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+      },
+      "uid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner user id (POSIX)."
+      },
+      "gid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner group id (POSIX)."
+      },
+      "max_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Maximum depth below a root (1 = its direct children)."
+      },
+      "min_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Minimum depth below a root."
+      },
+      "hidden": {
+        "type": "boolean",
+        "description": "Include hidden entries (names starting with '.').",
+        "default": false
+      },
+      "respect_gitignore": {
+        "type": "boolean",
+        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "default": true
+      },
+      "follow_symlinks": {
+        "type": "boolean",
+        "description": "Follow symlinks (loops are detected and reported).",
+        "default": false
+      },
+      "strict_base": {
+        "type": "boolean",
+        "description": "Never emit or read a path that leaves the base after resolving symlinks.",
+        "default": false
+      },
+      "case_sensitive": {
+        "type": "boolean",
+        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+      },
+      "max_output_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum serialised size of the records (JSON bytes)."
+      },
+      "timeout_seconds": {
+        "type": "number",
+        "minimum": 0.01,
+        "description": "Stop after this many seconds with reason 'timeout'."
+      },
+      "cursor": {
+        "type": "string",
+        "description": "The next_cursor of a previous page of the same query."
+      },
+      "no_empty": {
+        "type": "boolean",
+        "description": "Leave blank lines out of `lines` (non_blank and code are always given).",
+        "default": false
+      },
+      "no_comments": {
+        "type": "boolean",
+        "description": "Leave comment-only lines out of `lines`, with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
+        "default": false
+      },
+      "encoding": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. A UTF-16 byte order mark is detected whatever this says.",
+        "default": "utf-8"
+      }
+    },
+    "required": [],
+    "additionalProperties": false,
+    "description": "Total lines of the files matching PATTERN (an alias of count)."
+  },
+  "lcount.output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:lcount.output",
+    "title": "CountResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "path": {
+              "type": "string",
+              "description": "Absolute path."
+            },
+            "relative_path": {
+              "type": "string",
+              "description": "POSIX path relative to the request's base, never starting with ./"
+            },
+            "lines": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Lines: newline bytes plus one for a last line without a newline (wc -l does not count that one); blank or comment lines left out when no_empty or no_comments is set."
+            },
+            "bytes": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Size in bytes (bytes read)."
+            },
+            "non_blank": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Lines holding something other than white space."
+            },
+            "code": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+            },
+            "language": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Language from the file name (built-in table), or null when unknown."
+            }
+          },
+          "required": [
+            "path",
+            "relative_path",
+            "lines",
+            "bytes",
+            "non_blank",
+            "code",
+            "language"
+          ],
+          "additionalProperties": false,
+          "title": "CountFile",
+          "description": "The line and byte counts of one text file."
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Entries examined by the walk (files and directories tested against the query)."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      },
+      "totals": {
+        "type": "object",
+        "properties": {
+          "files": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Text files counted (binary files are not)."
+          },
+          "lines": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `lines`."
+          },
+          "bytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `bytes`."
+          },
+          "non_blank": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `non_blank`."
+          },
+          "code": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `code`."
+          },
+          "binary_files": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Binary files (a NUL byte in the first 8 KiB): skipped, reported as BINARY errors."
+          }
+        },
+        "required": [
+          "files",
+          "lines",
+          "bytes",
+          "non_blank",
+          "code",
+          "binary_files"
+        ],
+        "additionalProperties": false,
+        "title": "CountTotals",
+        "description": "Totals over every selected file of the query (not only the returned page)."
+      },
+      "by": {
+        "anyOf": [
+          {
+            "enum": [
+              "ext",
+              "language",
+              "dir"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "The breakdown key asked for, or null."
+      },
+      "breakdown": {
+        "anyOf": [
+          {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "key": {
+                  "type": "string",
+                  "description": "The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."
+                },
+                "files": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Text files counted (binary files are not)."
+                },
+                "lines": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `lines`."
+                },
+                "bytes": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `bytes`."
+                },
+                "non_blank": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `non_blank`."
+                },
+                "code": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `code`."
+                }
+              },
+              "required": [
+                "key",
+                "files",
+                "lines",
+                "bytes",
+                "non_blank",
+                "code"
+              ],
+              "additionalProperties": false,
+              "title": "CountGroup",
+              "description": "Totals of the files that share a breakdown key."
+            }
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Totals per key, most lines first (then by key); null without `by`."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor",
+      "totals",
+      "by",
+      "breakdown"
+    ],
+    "additionalProperties": false,
+    "description": "Per-file counts in walk order, and totals over the whole query (the Stats of the original)."
+  },
+  "tsize.input": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:tsize.input",
+    "title": "TsizeInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Base directory: relative paths are relative to it.",
+        "default": "."
+      },
+      "paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "default": []
+      },
+      "patterns": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "minItems": 1,
+        "description": "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record.",
+        "default": []
+      },
+      "exclude": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Globs to exclude; a matching directory is not entered.",
+        "default": []
+      },
+      "types": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "default": []
+      },
+      "min_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+      },
+      "max_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+      },
+      "newer_than": {
+        "type": "string",
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "older_than": {
+        "type": "string",
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "newer_than_file": {
+        "type": "string",
+        "description": "Modified after this file was."
+      },
+      "perm": {
+        "type": "string",
+        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+      },
+      "uid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner user id (POSIX)."
+      },
+      "gid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner group id (POSIX)."
+      },
+      "max_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Maximum depth below a root (1 = its direct children)."
+      },
+      "min_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Minimum depth below a root."
+      },
+      "hidden": {
+        "type": "boolean",
+        "description": "Include hidden entries (names starting with '.').",
+        "default": false
+      },
+      "respect_gitignore": {
+        "type": "boolean",
+        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "default": true
+      },
+      "follow_symlinks": {
+        "type": "boolean",
+        "description": "Follow symlinks (loops are detected and reported).",
+        "default": false
+      },
+      "strict_base": {
+        "type": "boolean",
+        "description": "Never emit or read a path that leaves the base after resolving symlinks.",
+        "default": false
+      },
+      "case_sensitive": {
+        "type": "boolean",
+        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+      },
+      "max_output_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum serialised size of the records (JSON bytes)."
+      },
+      "timeout_seconds": {
+        "type": "number",
+        "minimum": 0.01,
+        "description": "Stop after this many seconds with reason 'timeout'."
+      },
+      "cursor": {
+        "type": "string",
+        "description": "The next_cursor of a previous page of the same query."
+      },
+      "unit": {
+        "enum": [
+          "kb",
+          "mb",
+          "gb",
+          "tb"
+        ],
+        "type": "string",
+        "description": "Unit of total_size: kb, mb, gb or tb (powers of 1024).",
+        "default": "mb"
+      }
+    },
+    "required": [],
+    "additionalProperties": false,
+    "description": "Total size of the files matching PATTERN (an alias of count that reads no contents)."
+  },
+  "tsize.output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:tsize.output",
+    "title": "SizeResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "path": {
+              "type": "string",
+              "description": "Absolute path."
+            },
+            "relative_path": {
+              "type": "string",
+              "description": "POSIX path relative to the request's base, never starting with ./"
+            },
+            "bytes": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Size in bytes."
+            }
+          },
+          "required": [
+            "path",
+            "relative_path",
+            "bytes"
+          ],
+          "additionalProperties": false,
+          "title": "FileSize",
+          "description": "A regular file and its size."
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Entries examined by the walk (files and directories tested against the query)."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      },
+      "totals": {
+        "type": "object",
+        "properties": {
+          "files": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Regular files."
+          },
+          "bytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of their sizes."
+          }
+        },
+        "required": [
+          "files",
+          "bytes"
+        ],
+        "additionalProperties": false,
+        "description": "Totals over every selected file of the query (not only the returned page)."
+      },
+      "unit": {
+        "enum": [
+          "kb",
+          "mb",
+          "gb",
+          "tb"
+        ],
+        "type": "string",
+        "description": "The unit of total_size."
+      },
+      "total_size": {
+        "type": "number",
+        "minimum": 0,
+        "description": "totals.bytes in `unit` (not rounded)."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor",
+      "totals",
+      "unit",
+      "total_size"
+    ],
+    "additionalProperties": false,
+    "description": "Files in walk order with their sizes, and the total size of the whole query."
+  },
   "ErrorInfo": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "urn:rglob:schema:1.0:ErrorInfo",
@@ -2194,6 +3875,117 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     ],
     "additionalProperties": false,
     "description": "What this rglob build supports on this platform."
+  },
+  "CountFile": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:CountFile",
+    "title": "CountFile",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "Absolute path."
+      },
+      "relative_path": {
+        "type": "string",
+        "description": "POSIX path relative to the request's base, never starting with ./"
+      },
+      "lines": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Lines: newline bytes plus one for a last line without a newline (wc -l does not count that one); blank or comment lines left out when no_empty or no_comments is set."
+      },
+      "bytes": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Size in bytes (bytes read)."
+      },
+      "non_blank": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Lines holding something other than white space."
+      },
+      "code": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+      },
+      "language": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Language from the file name (built-in table), or null when unknown."
+      }
+    },
+    "required": [
+      "path",
+      "relative_path",
+      "lines",
+      "bytes",
+      "non_blank",
+      "code",
+      "language"
+    ],
+    "additionalProperties": false,
+    "description": "The line and byte counts of one text file."
+  },
+  "Duplicate": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:Duplicate",
+    "title": "Duplicate",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "size": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Size of each file in bytes."
+      },
+      "digest": {
+        "type": "string",
+        "description": "Digest of the contents, prefixed with its algorithm (e.g. 'sha256:…')."
+      },
+      "paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Absolute paths, in walk order (hard links: one path)."
+      },
+      "relative_paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "POSIX paths relative to the request's base, in the order of `paths`."
+      },
+      "count": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Number of files in the group (at least 2)."
+      },
+      "wasted_bytes": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Bytes that removing all copies but one would free: size × (count − 1)."
+      }
+    },
+    "required": [
+      "size",
+      "digest",
+      "paths",
+      "relative_paths",
+      "count",
+      "wasted_bytes"
+    ],
+    "additionalProperties": false,
+    "description": "Files with identical contents (same size and same full-content digest)."
   },
   "TreeEntry": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -2478,5 +4270,34 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     ],
     "additionalProperties": false,
     "description": "Why a path is or is not in the results of a query."
+  },
+  "FileSize": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:FileSize",
+    "title": "FileSize",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "Absolute path."
+      },
+      "relative_path": {
+        "type": "string",
+        "description": "POSIX path relative to the request's base, never starting with ./"
+      },
+      "bytes": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Size in bytes."
+      }
+    },
+    "required": [
+      "path",
+      "relative_path",
+      "bytes"
+    ],
+    "additionalProperties": false,
+    "description": "A regular file and its size."
   }
 };

@@ -1,15 +1,29 @@
 /*! The registry: the one ordered list of operations. The CLI subcommands, `describe`, `schema`, the MCP tools,
  * the library and docs/ops all iterate it; order is documentation order. */
 import { RglobError } from "../contract/errors.ts";
+import { count } from "./count/index.ts";
+import { dupes } from "./dupes/index.ts";
 import { explain } from "./explain/index.ts";
 import { find } from "./find/index.ts";
+import { lcount } from "./lcount/index.ts";
 import type { Operation } from "./operation.ts";
 import { stats } from "./stats/index.ts";
 import { top } from "./top/index.ts";
 import { tree } from "./tree/index.ts";
+import { tsize } from "./tsize/index.ts";
 
 /** Every operation, in documentation order. */
-export const OPERATIONS: readonly Operation[] = [find, tree, top, stats, explain];
+export const OPERATIONS: readonly Operation[] = [
+  find,
+  count,
+  dupes,
+  tree,
+  top,
+  stats,
+  explain,
+  lcount,
+  tsize,
+];
 
 /**
  * Finds an operation by id.

@@ -2,6 +2,8 @@
 
 import { JsonlSink } from "../../../sink/jsonl.ts";
 import type { Sink } from "../../../sink/sink.ts";
+import { CountHumanSink, LcountHumanSink, TsizeHumanSink } from "./count.ts";
+import { DupesHumanSink } from "./dupes.ts";
 import { ExplainHumanSink } from "./explain.ts";
 import { FindHumanSink } from "./find.ts";
 import type { Style } from "./paths.ts";
@@ -29,6 +31,10 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
   top: (write, style) => new TopHumanSink(write, style),
   stats: (write, style) => new StatsHumanSink(write, style),
   explain: (write, style) => new ExplainHumanSink(write, style),
+  count: (write, style) => new CountHumanSink(write, style),
+  dupes: (write, style) => new DupesHumanSink(write, style),
+  lcount: (write) => new LcountHumanSink(write),
+  tsize: (write) => new TsizeHumanSink(write),
 };
 
 /**

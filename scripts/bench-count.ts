@@ -1,0 +1,108 @@
+/*! Benchmark of count vs `xargs wc -l` (and tokei/cloc when installed) on node_modules and a generated tree:
+ * alternating runs, medians of wall and CPU time, ratios. Usage: bun scripts/bench-count.ts [runs], after
+ * building dist/rglob. Never a test. */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
+const runs = Number(process.argv[2] ?? 5);
+
+function which(name: string): string | null {
+  const r = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** Runs a command; returns its wall time and its CPU time (user + system of the children, from `times`). */
+function time(cmd: string): { wall: number; cpu: number } {
+  const t0 = performance.now();
+  const r = spawnSync("sh", ["-c", `${cmd} > /dev/null 2>&1; code=$?; times; exit $code`], {
+    encoding: "utf8",
+  });
+  const wall = performance.now() - t0;
+  if (r.status !== 0 && r.status !== 1) console.warn(`  (exit ${r.status}) ${cmd}`);
+  const children = (r.stdout.trim().split("\n")[1] ?? "").match(/(\d+)m([\d.]+)s/g) ?? [];
+  const cpu = children.reduce((sum, t) => {
+    const m = /(\d+)m([\d.]+)s/.exec(t);
+    return sum + (m ? (Number(m[1]) * 60 + Number(m[2])) * 1000 : 0);
+  }, 0);
+  return { wall, cpu };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
+
+function bench(title: string, cmds: Record<string, string>, reference: string): void {
+  console.log(`\n## ${title}`);
+  const walls: Record<string, number[]> = {};
+  const cpus: Record<string, number[]> = {};
+  for (const name of Object.keys(cmds)) {
+    walls[name] = [];
+    cpus[name] = [];
+    time(cmds[name] as string); // warm-up (page cache)
+  }
+  for (let i = 0; i < runs; i++) {
+    for (const [name, cmd] of Object.entries(cmds)) {
+      const t = time(cmd);
+      walls[name]?.push(t.wall);
+      cpus[name]?.push(t.cpu);
+    }
+  }
+  const refWall = median(walls[reference] as number[]);
+  const refCpu = median(cpus[reference] as number[]);
+  for (const name of Object.keys(cmds)) {
+    const w = median(walls[name] as number[]);
+    const c = median(cpus[name] as number[]);
+    console.log(
+      `${name.padEnd(28)} wall ${w.toFixed(0).padStart(6)} ms ${(w / refWall).toFixed(2)}×   cpu ${c.toFixed(0).padStart(6)} ms ${(c / refCpu).toFixed(2)}×  (vs ${reference})`,
+    );
+  }
+}
+
+function generate(): string {
+  const dir = mkdtempSync(join(tmpdir(), "rglob-bench-count-"));
+  const line = "  const value = compute(alpha, beta); // explain the step\n";
+  for (let d = 0; d < 50; d++) {
+    mkdirSync(join(dir, `pkg${d}`, "src"), { recursive: true });
+    for (let f = 0; f < 100; f++) {
+      const n = 20 + (((d * 100 + f) * 7919) % 400);
+      const body = `/* header\n * of file ${f}\n */\n\n${line.repeat(n)}\n# not a comment in ts\n`;
+      writeFileSync(join(dir, `pkg${d}`, "src", `f${f}.${f % 2 ? "ts" : "py"}`), body);
+    }
+  }
+  return dir;
+}
+
+const tools = { tokei: which("tokei"), cloc: which("cloc") };
+const nm = join(root, "node_modules");
+if (existsSync(nm)) {
+  bench(
+    "node_modules (--no-ignore --hidden), lines of every file",
+    {
+      "rglob count --jsonl": `${bin} count --no-ignore --hidden --base ${nm} --jsonl`,
+      "rglob count --limit 1 --json": `${bin} count --no-ignore --hidden --base ${nm} --limit 1 --json`,
+      "xargs wc -l": `find ${nm} -type f -print0 | xargs -0 wc -l`,
+      ...(tools.tokei ? { tokei: `${tools.tokei} ${nm}` } : {}),
+    },
+    "xargs wc -l",
+  );
+}
+const gen = generate();
+try {
+  bench(
+    "generated tree (5000 source files)",
+    {
+      "rglob count --jsonl": `${bin} count --no-ignore --base ${gen} --jsonl`,
+      "rglob count --by language": `${bin} count --no-ignore --base ${gen} --by language --limit 1 --json`,
+      "xargs wc -l": `find ${gen} -type f -print0 | xargs -0 wc -l`,
+      ...(tools.tokei ? { tokei: `${tools.tokei} ${gen}` } : {}),
+      ...(tools.cloc ? { cloc: `${tools.cloc} --quiet ${gen}` } : {}),
+    },
+    "xargs wc -l",
+  );
+} finally {
+  rmSync(gen, { recursive: true, force: true });
+}
+if (!tools.tokei) console.log("\n(tokei not installed: skipped)");
+if (!tools.cloc) console.log("(cloc not installed: skipped)");

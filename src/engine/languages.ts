@@ -1,0 +1,141 @@
+/*! Engine: the built-in language table (name, extensions, file names, comment markers) used by count to tell
+ * code lines from comment lines. Pure data and lookups: it never reads a file. */
+
+/** A language: how its files are named and how its comments are written. */
+export interface Language {
+  readonly name: string;
+  /** Markers that comment out the rest of a line ("//", "#", "--", ";"…). */
+  readonly line: readonly string[];
+  /** Block comment pairs [open, close] ("/*" "*\/", "<!--" "-->"…); they may span lines. */
+  readonly block: ReadonlyArray<readonly [string, string]>;
+}
+
+const C_LINE = ["//"];
+const C_BLOCK: ReadonlyArray<readonly [string, string]> = [["/*", "*/"]];
+const HASH = ["#"];
+const NONE: ReadonlyArray<readonly [string, string]> = [];
+
+/** [name, extensions (lowercase, no dot), exact file names, line markers, block pairs]. */
+const TABLE: ReadonlyArray<
+  readonly [
+    string,
+    readonly string[],
+    readonly string[],
+    readonly string[],
+    ReadonlyArray<readonly [string, string]>,
+  ]
+> = [
+  ["C", ["c", "h"], [], C_LINE, C_BLOCK],
+  ["C++", ["cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "ipp", "inl"], [], C_LINE, C_BLOCK],
+  ["C#", ["cs"], [], C_LINE, C_BLOCK],
+  ["Java", ["java"], [], C_LINE, C_BLOCK],
+  ["Kotlin", ["kt", "kts"], [], C_LINE, C_BLOCK],
+  ["Scala", ["scala", "sc"], [], C_LINE, C_BLOCK],
+  ["Groovy", ["groovy", "gradle"], [], C_LINE, C_BLOCK],
+  ["Go", ["go"], [], C_LINE, C_BLOCK],
+  ["Rust", ["rs"], [], C_LINE, C_BLOCK],
+  ["Swift", ["swift"], [], C_LINE, C_BLOCK],
+  ["Objective-C", ["m", "mm"], [], C_LINE, C_BLOCK],
+  ["Dart", ["dart"], [], C_LINE, C_BLOCK],
+  ["JavaScript", ["js", "mjs", "cjs", "jsx"], [], C_LINE, C_BLOCK],
+  ["TypeScript", ["ts", "mts", "cts", "tsx"], [], C_LINE, C_BLOCK],
+  ["PHP", ["php", "phtml"], [], ["//", "#"], C_BLOCK],
+  ["CSS", ["css"], [], [], C_BLOCK],
+  ["SCSS", ["scss", "less"], [], C_LINE, C_BLOCK],
+  ["Zig", ["zig"], [], C_LINE, NONE],
+  ["Protocol Buffers", ["proto"], [], C_LINE, C_BLOCK],
+  ["JSON", ["json", "jsonc", "json5"], [], C_LINE, C_BLOCK],
+  ["Python", ["py", "pyi", "pyw"], [], HASH, NONE],
+  ["Ruby", ["rb", "rake", "gemspec"], ["Rakefile", "Gemfile"], HASH, [["=begin", "=end"]]],
+  ["Perl", ["pl", "pm"], [], HASH, [["=pod", "=cut"]]],
+  ["Shell", ["sh", "bash", "zsh", "ksh", "fish"], [".bashrc", ".zshrc", ".profile"], HASH, NONE],
+  ["PowerShell", ["ps1", "psm1", "psd1"], [], HASH, [["<#", "#>"]]],
+  ["R", ["r"], [], HASH, NONE],
+  ["Julia", ["jl"], [], HASH, [["#=", "=#"]]],
+  ["Elixir", ["ex", "exs"], [], HASH, NONE],
+  ["Nim", ["nim"], [], HASH, [["#[", "]#"]]],
+  ["YAML", ["yml", "yaml"], [], HASH, NONE],
+  ["TOML", ["toml"], [], HASH, NONE],
+  ["INI", ["ini", "cfg", "conf", "properties"], [], ["#", ";"], NONE],
+  ["Makefile", ["mk", "mak"], ["Makefile", "makefile", "GNUmakefile"], HASH, NONE],
+  ["Dockerfile", ["dockerfile"], ["Dockerfile", "Containerfile"], HASH, NONE],
+  ["CMake", ["cmake"], ["CMakeLists.txt"], HASH, [["#[[", "]]"]]],
+  ["Nix", ["nix"], [], HASH, C_BLOCK],
+  ["Terraform", ["tf", "tfvars", "hcl"], [], ["#", "//"], C_BLOCK],
+  ["SQL", ["sql"], [], ["--"], C_BLOCK],
+  ["Lua", ["lua"], [], ["--"], [["--[[", "]]"]]],
+  ["Haskell", ["hs", "lhs"], [], ["--"], [["{-", "-}"]]],
+  ["Elm", ["elm"], [], ["--"], [["{-", "-}"]]],
+  ["Ada", ["adb", "ads"], [], ["--"], NONE],
+  ["OCaml", ["ml", "mli"], [], [], [["(*", "*)"]]],
+  ["F#", ["fs", "fsi", "fsx"], [], C_LINE, [["(*", "*)"]]],
+  ["Erlang", ["erl", "hrl"], [], ["%"], NONE],
+  ["TeX", ["tex", "sty", "cls"], [], ["%"], NONE],
+  ["Lisp", ["lisp", "lsp", "cl", "el"], [], [";"], [["#|", "|#"]]],
+  ["Clojure", ["clj", "cljs", "cljc", "edn"], [], [";"], NONE],
+  ["Scheme", ["scm", "ss", "rkt"], [], [";"], [["#|", "|#"]]],
+  ["Assembly", ["asm", "s"], [], [";", "#"], NONE],
+  ["Fortran", ["f90", "f95", "f03", "f08"], [], ["!"], NONE],
+  ["Visual Basic", ["vb", "bas", "vbs"], [], ["'"], NONE],
+  ["HTML", ["html", "htm", "xhtml"], [], [], [["<!--", "-->"]]],
+  ["XML", ["xml", "xsd", "xsl", "xslt", "svg", "plist", "csproj"], [], [], [["<!--", "-->"]]],
+  [
+    "Vue",
+    ["vue"],
+    [],
+    C_LINE,
+    [
+      ["<!--", "-->"],
+      ["/*", "*/"],
+    ],
+  ],
+  [
+    "Svelte",
+    ["svelte"],
+    [],
+    C_LINE,
+    [
+      ["<!--", "-->"],
+      ["/*", "*/"],
+    ],
+  ],
+  ["Markdown", ["md", "markdown", "mdx"], [], [], [["<!--", "-->"]]],
+  ["reStructuredText", ["rst"], [], [], NONE],
+  ["Plain Text", ["txt", "text"], [], [], NONE],
+  ["CSV", ["csv", "tsv"], [], [], NONE],
+  ["Vim script", ["vim"], [".vimrc"], ['"'], NONE],
+  ["Batch", ["bat", "cmd"], [], ["REM ", "rem ", "::"], NONE],
+];
+
+const BY_EXT = new Map<string, Language>();
+const BY_NAME = new Map<string, Language>();
+for (const [name, exts, names, line, block] of TABLE) {
+  const lang: Language = { name, line, block };
+  for (const e of exts) BY_EXT.set(e, lang);
+  for (const n of names) BY_NAME.set(n, lang);
+}
+
+/** The languages of the table, by name (for documentation and tests). */
+export const LANGUAGE_NAMES: readonly string[] = TABLE.map((t) => t[0]);
+
+/**
+ * Returns the extension of a file name as count reports it: lowercase, with the dot ("" when none).
+ * @param name a file name (no directory)
+ * @returns ".ts", ".gz", or "" for "Makefile" and ".bashrc"
+ */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot).toLowerCase() : "";
+}
+
+/**
+ * Returns the language of a file from its name (exact names first, then the extension).
+ * @param name a file name (no directory)
+ * @returns the language, or null when the table does not know it
+ */
+export function languageOf(name: string): Language | null {
+  const byName = BY_NAME.get(name);
+  if (byName) return byName;
+  const ext = extensionOf(name);
+  return ext === "" ? null : (BY_EXT.get(ext.slice(1)) ?? null);
+}

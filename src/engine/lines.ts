@@ -1,0 +1,354 @@
+/*! Engine: line counting on raw bytes. Reads a file in chunks into one reused buffer, finds line ends with a
+ * native byte search and classifies each line as blank, comment or code with the language's markers. It never
+ * decodes text into strings and never splits decoded strings; only platform/ touches the file. */
+import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
+import { platform } from "../platform/platform.ts";
+import type { Language } from "./languages.ts";
+
+/** The counts of one file. */
+export interface LineCounts {
+  /** Lines: newline bytes, plus one for a last line without a newline. */
+  readonly lines: number;
+  /** Lines holding something other than white space. */
+  readonly nonBlank: number;
+  /** Non-blank lines holding something outside comments. */
+  readonly code: number;
+  /** Bytes read (the file size). */
+  readonly bytes: number;
+}
+
+/** What counting one file gave: counts, a binary file (not counted) or a problem. */
+export type CountOutcome =
+  | { readonly kind: "counted"; readonly counts: LineCounts }
+  | { readonly kind: "binary"; readonly bytes: number }
+  | { readonly kind: "error"; readonly info: ErrorInfo; readonly bytes: number };
+
+/** How text is encoded: ASCII-compatible bytes (UTF-8, Latin-1, …) or 16-bit units. */
+export type TextWidth = "bytes" | "utf-16le" | "utf-16be";
+
+/** Options of a line counter. */
+export interface LineCounterOptions {
+  /** Bytes at the start of a file searched for a NUL to call it binary (0 = never binary). */
+  readonly binaryProbe: number;
+  /** The encoding's unit width; UTF-16 is also detected from a byte order mark. */
+  readonly width: TextWidth;
+}
+
+interface Markers {
+  readonly line: readonly Uint8Array[];
+  readonly open: readonly Uint8Array[];
+  readonly close: readonly Uint8Array[];
+  /** 1 for bytes that may start a marker or a string literal: the only bytes the code scan stops at. */
+  readonly special: Uint8Array;
+}
+
+const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const markerCache = new WeakMap<Language, Markers>();
+
+function markersOf(lang: Language): Markers {
+  let m = markerCache.get(lang);
+  if (m) return m;
+  const line = lang.line.map(ascii);
+  const open = lang.block.map((b) => ascii(b[0]));
+  const close = lang.block.map((b) => ascii(b[1]));
+  const special = new Uint8Array(256);
+  for (const x of [...line, ...open]) special[x[0] as number] = 1;
+  for (const q of [34, 39, 96]) special[q] = 1;
+  m = { line, open, close, special };
+  markerCache.set(lang, m);
+  return m;
+}
+
+const INITIAL = 256 * 1024;
+
+function isSpace(b: number): boolean {
+  return b === 32 || b === 9 || b === 13 || b === 11 || b === 12;
+}
+
+function at(buf: Uint8Array, i: number, end: number, m: Uint8Array): boolean {
+  if (i + m.length > end) return false;
+  for (let k = 0; k < m.length; k++) if (buf[i + k] !== m[k]) return false;
+  return true;
+}
+
+/**
+ * Creates a reusable line counter (one per run: it owns one read buffer that grows only for very long lines).
+ */
+export class LineCounter {
+  private buf = new Uint8Array(INITIAL);
+  private lines = 0;
+  private blank = 0;
+  private code = 0;
+  /** Index of the open block comment pair, or -1. */
+  private inBlock = -1;
+  private markers: Markers | null = null;
+  /** The scanned chunk as a Buffer (same memory), for native multi-byte searches. */
+  private view: Buffer = Buffer.alloc(0);
+  /** Per block pair: offset of its next opener in the chunk at or after the last search (-1: search again). */
+  private nextOpen: number[] = [];
+  /** Offset of the next closer of the open block in the chunk (-1: search again). */
+  private nextClose = -1;
+
+  /**
+   * Creates a line counter.
+   * @param opts binary probe size and text width
+   */
+  constructor(private readonly opts: LineCounterOptions) {}
+
+  /**
+   * Counts the lines of a file.
+   * @param path absolute path of a regular file
+   * @param lang its language (null: only lines and blank lines are told apart; every other line is code)
+   * @returns the counts, or binary, or the problem met
+   */
+  count(path: string, lang: Language | null): CountOutcome {
+    this.lines = 0;
+    this.blank = 0;
+    this.code = 0;
+    this.inBlock = -1;
+    this.markers = lang ? markersOf(lang) : null;
+    this.nextOpen = this.markers ? this.markers.open.map(() => -1) : [];
+    let fd: number;
+    try {
+      fd = platform.open(path);
+    } catch (err) {
+      return { kind: "error", info: fsErrorInfo(err, path), bytes: 0 };
+    }
+    let total = 0;
+    try {
+      let carry = 0;
+      let first = true;
+      for (;;) {
+        if (carry === this.buf.length) {
+          const bigger = new Uint8Array(this.buf.length * 2);
+          bigger.set(this.buf);
+          this.buf = bigger;
+        }
+        const buf = this.buf;
+        const n = platform.read(fd, buf.subarray(carry), buf.length - carry, null);
+        total += n;
+        let start = 0;
+        if (first) {
+          first = false;
+          const width = this.widthOf(buf, n);
+          if (width !== "bytes") return this.countWide(fd, buf.slice(0, n), width, total);
+          const probe = Math.min(n, this.opts.binaryProbe);
+          if (probe > 0 && buf.subarray(0, probe).indexOf(0) >= 0) {
+            return { kind: "binary", bytes: total };
+          }
+          if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
+        }
+        const avail = carry + n;
+        // A short read of a regular file means its end: skip the extra read that would return 0.
+        if (n < buf.length - carry) {
+          if (avail > start) this.scan(buf.subarray(0, avail), start, true);
+          break;
+        }
+        const done = this.scan(buf.subarray(0, avail), start, false);
+        carry = avail - done;
+        if (carry > 0) buf.copyWithin(0, done, avail);
+      }
+    } catch (err) {
+      return { kind: "error", info: fsErrorInfo(err, path), bytes: total };
+    } finally {
+      try {
+        platform.close(fd);
+      } catch {}
+    }
+    return { kind: "counted", counts: this.result(total) };
+  }
+
+  private result(bytes: number): LineCounts {
+    return { lines: this.lines, nonBlank: this.lines - this.blank, code: this.code, bytes };
+  }
+
+  private widthOf(buf: Uint8Array, n: number): TextWidth {
+    if (n >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return "utf-16le";
+    if (n >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return "utf-16be";
+    return this.opts.width;
+  }
+
+  /** UTF-16: reads the rest, maps each 16-bit unit to one byte (units above 0xFF become 'x'), then scans. */
+  private countWide(fd: number, head: Uint8Array, width: TextWidth, readSoFar: number): CountOutcome {
+    const parts: Uint8Array[] = [head];
+    let total = readSoFar;
+    let size = head.length;
+    for (;;) {
+      const n = platform.read(fd, this.buf, this.buf.length, null);
+      if (n === 0) break;
+      parts.push(this.buf.slice(0, n));
+      total += n;
+      size += n;
+    }
+    const all = new Uint8Array(size);
+    let off = 0;
+    for (const p of parts) {
+      all.set(p, off);
+      off += p.length;
+    }
+    const units = size >> 1;
+    const narrow = new Uint8Array(units);
+    const le = width === "utf-16le";
+    for (let i = 0; i < units; i++) {
+      const a = all[2 * i] as number;
+      const b = all[2 * i + 1] as number;
+      const u = le ? a | (b << 8) : (a << 8) | b;
+      narrow[i] = u < 256 ? u : 0x78;
+    }
+    // Binary in UTF-16: a NUL unit (not a NUL byte) within the probe.
+    const probeUnits = Math.min(units, this.opts.binaryProbe >> 1);
+    for (let i = 0; i < probeUnits; i++) {
+      if (all[2 * i] === 0 && all[2 * i + 1] === 0) return { kind: "binary", bytes: total };
+    }
+    const firstUnit =
+      units > 0
+        ? le
+          ? (all[0] as number) | ((all[1] as number) << 8)
+          : ((all[0] as number) << 8) | (all[1] as number)
+        : 0;
+    const start = firstUnit === 0xfeff ? 1 : 0;
+    if (units > start) this.scan(narrow, start, true);
+    return { kind: "counted", counts: this.result(total) };
+  }
+
+  /**
+   * Counts the complete lines of buf[start..) (and the last partial line at the end of the file).
+   * @returns the offset of the first byte not consumed (the start of an incomplete last line)
+   */
+  private scan(buf: Uint8Array, start: number, eof: boolean): number {
+    const end = buf.length;
+    this.view = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
+    this.nextOpen.fill(-1);
+    this.nextClose = -1;
+    let s = start;
+    while (s < end) {
+      let e = buf.indexOf(10, s);
+      if (e < 0) {
+        if (!eof) return s;
+        e = end;
+      }
+      this.line(buf, s, e);
+      s = e + 1;
+    }
+    return end;
+  }
+
+  private line(buf: Uint8Array, s: number, e: number): void {
+    this.lines++;
+    let i = s;
+    while (i < e && isSpace(buf[i] as number)) i++;
+    if (i === e) {
+      this.blank++;
+      return;
+    }
+    const m = this.markers;
+    if (m === null) {
+      this.code++;
+      return;
+    }
+    const hasBlock = m.open.length > 0;
+    if (this.inBlock < 0) {
+      // Fast path: decide from the first token, then ask a native search whether a block opener lies ahead
+      // on this line; only such lines (and lines inside a block) need the byte-by-byte scan below.
+      const b = buf[i] as number;
+      if (m.special[b] === 1) {
+        for (const om of m.open) {
+          if (b === om[0] && at(buf, i, e, om)) {
+            this.slow(buf, i, e, m);
+            return;
+          }
+        }
+        for (const lm of m.line) if (b === lm[0] && at(buf, i, e, lm)) return;
+      }
+      if (!hasBlock || !this.openerBefore(i, e, m)) {
+        this.code++;
+        return;
+      }
+    }
+    this.slow(buf, i, e, m);
+  }
+
+  /** True when a block opener starts in [i, e) (cached per pair: amortised linear over the chunk). */
+  private openerBefore(i: number, e: number, m: Markers): boolean {
+    for (let k = 0; k < m.open.length; k++) {
+      let at = this.nextOpen[k] as number;
+      if (at < i) {
+        at = this.view.indexOf(m.open[k] as Uint8Array, i);
+        if (at < 0) at = this.view.length;
+        this.nextOpen[k] = at;
+      }
+      if (at < e) return true;
+    }
+    return false;
+  }
+
+  /** The byte-by-byte scan of a non-blank line from its first token: quotes, markers, blocks. */
+  private slow(buf: Uint8Array, from: number, e: number, m: Markers): void {
+    let i = from;
+    let code = false;
+    const hasBlock = m.open.length > 0;
+    let quote = 0;
+    while (i < e) {
+      if (this.inBlock >= 0) {
+        const close = m.close[this.inBlock] as Uint8Array;
+        // The close marker's next offset is cached like the openers', so a long block costs one search.
+        let j = this.nextClose;
+        if (j < i) {
+          j = this.view.indexOf(close, i);
+          if (j < 0) j = this.view.length;
+          this.nextClose = j;
+        }
+        if (j >= e) break;
+        this.inBlock = -1;
+        i = j + close.length;
+        continue;
+      }
+      if (quote !== 0) {
+        // Inside a string literal (it ends at the line end): only its closing quote matters.
+        while (i < e) {
+          const c = buf[i] as number;
+          if (c === quote) break;
+          i += c === 92 ? 2 : 1;
+        }
+        quote = 0;
+        i++;
+        if (i < e) while (i < e && m.special[buf[i] as number] !== 1) i++;
+        continue;
+      }
+      const b = buf[i] as number;
+      if (isSpace(b)) {
+        i++;
+        continue;
+      }
+      if (m.special[b] === 1) {
+        // Block openers first: some start with a line marker (Lua "--[[", CMake "#[[", Julia "#=").
+        let hit = false;
+        for (let k = 0; k < m.open.length; k++) {
+          const om = m.open[k] as Uint8Array;
+          if (b === om[0] && at(buf, i, e, om)) {
+            this.inBlock = k;
+            this.nextClose = -1;
+            i += om.length;
+            hit = true;
+            break;
+          }
+        }
+        if (hit) continue;
+        for (const lm of m.line) {
+          if (b === lm[0] && at(buf, i, e, lm)) {
+            hit = true;
+            break;
+          }
+        }
+        if (hit) break;
+        if (b === 34 || b === 39 || b === 96) quote = b;
+      }
+      code = true;
+      if (!hasBlock) break;
+      i++;
+      // Skip ordinary code bytes quickly: only markers and quotes can change the state.
+      if (quote === 0) while (i < e && m.special[buf[i] as number] !== 1) i++;
+    }
+    if (code) this.code++;
+  }
+}

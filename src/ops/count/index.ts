@@ -1,0 +1,41 @@
+/*! count: the registry entry (docs, CLI spelling, MCP tool, examples). */
+import { defineOperation, READ_ONLY } from "../operation.ts";
+import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { runCountLines } from "./run.ts";
+import { CountFileSchema, CountInputSchema, CountResultSchema } from "./schema.ts";
+
+/** The count operation. */
+export const count = defineOperation({
+  id: "count",
+  summary: "Count files, lines, bytes, non-blank and code lines, with an optional breakdown.",
+  description:
+    "Count the lines (newline bytes, plus a last line without a newline), bytes, non-blank lines and code lines (comment-aware for 62 languages) of the selected files, with `by` = ext, language or dir for a breakdown. Binary files (a NUL byte in the first 8 KiB) are skipped and counted in totals.binary_files. Respects .gitignore/.ignore and skips hidden entries by default. `totals` and `breakdown` always cover the whole query, so a small `limit` gives exact totals cheaply; when `truncated` is true and `next_cursor` is set, call again with `cursor` for the next page of per-file records.",
+  input: CountInputSchema,
+  output: CountResultSchema,
+  records: { file: CountFileSchema },
+  cli: {
+    operands: ["patterns..."],
+    flags: { ...WALK_CLI_FLAGS, by: { hint: "KEY" }, encoding: { hint: "NAME" } },
+  },
+  mcpTool: "count_lines",
+  agentDefaults: { limit: 50, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
+  annotations: READ_ONLY,
+  examples: [
+    {
+      description: "Lines of code per language in this repository",
+      cli: "rglob count --by language",
+      input: { by: "language" },
+    },
+    {
+      description: "Totals only (no per-file listing), as JSON",
+      cli: "rglob count '*.ts' --limit 1 --json",
+      input: { patterns: ["*.ts"], limit: 1 },
+    },
+    {
+      description: "Per-file counts as JSON Lines, without blank and comment lines",
+      cli: "rglob count '*.py' --no-empty --no-comments --jsonl",
+      input: { patterns: ["*.py"], no_empty: true, no_comments: true },
+    },
+  ],
+  run: (input, ctx) => runCountLines(input, ctx),
+});

@@ -1,0 +1,244 @@
+/*! count: plan → records, in walk order (lcount and tsize run here too). Totals cover the whole query: after a
+ * bound stops the listing, the rest is still counted without output; a cursor resumes the listing only.
+ * It never reads a file itself: engine/lines.ts does. */
+import { RglobError } from "../../contract/errors.ts";
+import { extensionOf, languageOf } from "../../engine/languages.ts";
+import { LineCounter, type TextWidth } from "../../engine/lines.ts";
+import { compileWalk } from "../../engine/plan.ts";
+import { compareNames, type Entry, walk } from "../../engine/walk.ts";
+import { platform } from "../../platform/platform.ts";
+import type { LcountInput } from "../lcount/schema.ts";
+import type { Emitted, RunContext } from "../operation.ts";
+import type { FileSize, TsizeInput } from "../tsize/schema.ts";
+import { tick, yielder } from "../walk-records.ts";
+import type { CountFile, CountGroup, CountInput, CountTotals } from "./schema.ts";
+
+/** Bytes at the start of a file searched for a NUL byte (binary detection). */
+export const BINARY_PROBE = 8192;
+
+/**
+ * Returns the unit width of an encoding label.
+ * @param label an encoding label ("utf-8", "latin1", "utf-16le", …)
+ * @returns "bytes" for ASCII-compatible encodings, else the UTF-16 byte order
+ * @throws RglobError BAD_PREDICATE for an unknown label
+ */
+export function widthOfEncoding(label: string): TextWidth {
+  let name: string;
+  try {
+    name = new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]).encoding;
+  } catch {
+    throw new RglobError("BAD_PREDICATE", `encoding: '${label}' is not a known encoding`);
+  }
+  return name === "utf-16le" ? "utf-16le" : name === "utf-16be" ? "utf-16be" : "bytes";
+}
+
+/**
+ * Tells whether a walk key comes after another (walk order: root index, then path components by code point,
+ * a directory before its contents).
+ * @param key a key "root:rel"
+ * @param after the key to compare with
+ * @returns true when key is strictly after `after`
+ */
+export function keyAfter(key: string, after: string): boolean {
+  const ca = key.indexOf(":");
+  const cb = after.indexOf(":");
+  const ra = Number(key.slice(0, ca));
+  const rb = Number(after.slice(0, cb));
+  if (ra !== rb) return ra > rb;
+  const pa = key.slice(ca + 1).split("/");
+  const pb = after.slice(cb + 1).split("/");
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const c = compareNames(pa[i] as string, pb[i] as string);
+    if (c !== 0) return c > 0;
+  }
+  return pa.length > pb.length;
+}
+
+function breakdownKey(by: CountInput["by"], e: Entry, language: string | null): string {
+  if (by === "ext") return extensionOf(e.name) || "(none)";
+  if (by === "language") return language ?? "(unknown)";
+  const slash = e.rel.indexOf("/");
+  return slash < 0 ? "." : e.rel.slice(0, slash);
+}
+
+/**
+ * Checks an entry of a compat alias (lcount, tsize): only regular files are counted.
+ * @returns true when the entry is a regular file; otherwise reports why it is skipped
+ */
+function regularOrReport(e: Entry, ctx: RunContext): boolean {
+  if (e.target === "file") return true;
+  if (e.target === "dir") {
+    ctx.error({ code: "UNREADABLE", message: "is a directory; skipped", path: e.abs });
+  } else if (e.type === "symlink") {
+    let broken = false;
+    try {
+      platform.stat(e.abs);
+    } catch {
+      broken = true;
+    }
+    ctx.error(
+      broken
+        ? { code: "NOT_FOUND", message: "broken symlink; skipped", path: e.abs }
+        : {
+            code: "UNREADABLE",
+            message: "symlink not followed (use --follow-symlinks); skipped",
+            path: e.abs,
+          },
+    );
+  } else {
+    ctx.error({ code: "UNREADABLE", message: `not a regular file (${e.target}); skipped`, path: e.abs });
+  }
+  return false;
+}
+
+/**
+ * Pulls walk entries, maps each to a record (or null), and yields the records after the cursor; once the
+ * consumer stops pulling, the remaining entries are still mapped (for exact totals) but not yielded.
+ */
+async function* drive<R extends object>(
+  entries: Iterator<Entry>,
+  ctx: RunContext,
+  map: (e: Entry) => R | null,
+  kind: string,
+): AsyncGenerator<Emitted> {
+  const resume = ctx.resumeAfter;
+  let emitting = resume === null;
+  const due = yielder(128);
+  let finished = false;
+  try {
+    for (let r = entries.next(); !r.done; r = entries.next()) {
+      const e = r.value;
+      const rec = map(e);
+      if (!emitting && keyAfter(e.key, resume as string)) emitting = true;
+      if (rec !== null && emitting) yield { kind, record: rec, key: e.key };
+      if (due()) await tick();
+    }
+    finished = true;
+  } finally {
+    if (!finished) {
+      for (let r = entries.next(); !r.done && !ctx.shouldStop(); r = entries.next()) {
+        map(r.value);
+        if (due()) await tick();
+      }
+    }
+  }
+}
+
+/**
+ * Runs count (and lcount, which is count with a required pattern and compat skipping).
+ * @param input validated count or lcount input
+ * @param ctx the run context
+ * @param compat true for lcount: walk every kind and report matched directories and symlinks as errors
+ * @yields "file" records (CountFile)
+ */
+export async function* runCountLines(
+  input: CountInput | LcountInput,
+  ctx: RunContext,
+  compat = false,
+): AsyncGenerator<Emitted> {
+  const width = widthOfEncoding(input.encoding);
+  const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat });
+  const by = "by" in input ? input.by : undefined;
+  for (const e of rootErrors) ctx.error(e);
+  const counter = new LineCounter({ binaryProbe: BINARY_PROBE, width });
+  const totals: CountTotals = { files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0, binary_files: 0 };
+  const groups = new Map<string, CountGroup>();
+  const { no_empty: noEmpty, no_comments: noComments } = input;
+  const map = (e: Entry): CountFile | null => {
+    if (compat && !regularOrReport(e, ctx)) return null;
+    const lang = languageOf(e.name);
+    const out = counter.count(e.abs, lang);
+    if (out.kind === "error") {
+      ctx.read(out.bytes);
+      ctx.error(out.info);
+      return null;
+    }
+    if (out.kind === "binary") {
+      ctx.read(out.bytes);
+      totals.binary_files++;
+      ctx.error({
+        code: "BINARY",
+        message: "binary file (NUL byte in the first 8 KiB); not counted",
+        path: e.abs,
+      });
+      return null;
+    }
+    const c = out.counts;
+    ctx.read(c.bytes);
+    let lines = c.lines;
+    if (noEmpty) lines -= c.lines - c.nonBlank;
+    if (noComments) lines -= c.nonBlank - c.code;
+    const rec: CountFile = {
+      path: e.abs,
+      relative_path: e.rel,
+      lines,
+      bytes: c.bytes,
+      non_blank: c.nonBlank,
+      code: c.code,
+      language: lang?.name ?? null,
+    };
+    totals.files++;
+    totals.lines += lines;
+    totals.bytes += c.bytes;
+    totals.non_blank += c.nonBlank;
+    totals.code += c.code;
+    if (by !== undefined) {
+      const key = breakdownKey(by, e, rec.language);
+      let g = groups.get(key);
+      if (!g) {
+        g = { key, files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0 };
+        groups.set(key, g);
+      }
+      g.files++;
+      g.lines += lines;
+      g.bytes += c.bytes;
+      g.non_blank += c.nonBlank;
+      g.code += c.code;
+    }
+    return rec;
+  };
+  try {
+    yield* drive(walk(plan, ctx), ctx, map, "file");
+  } finally {
+    ctx.summary("totals", totals);
+    ctx.summary("by", by ?? null);
+    ctx.summary(
+      "breakdown",
+      by === undefined
+        ? null
+        : [...groups.values()].sort((a, b) => b.lines - a.lines || compareNames(a.key, b.key)),
+    );
+  }
+}
+
+const UNIT_POWER = { kb: 1, mb: 2, gb: 3, tb: 4 } as const;
+
+/**
+ * Runs tsize: the sizes of the regular files matching the patterns (from metadata; no contents are read).
+ * @param input validated tsize input
+ * @param ctx the run context
+ * @yields "file" records (FileSize)
+ */
+export async function* runTsize(input: TsizeInput, ctx: RunContext): AsyncGenerator<Emitted> {
+  const { plan, rootErrors } = compileWalk(input);
+  for (const e of rootErrors) ctx.error(e);
+  const totals = { files: 0, bytes: 0 };
+  const map = (e: Entry): FileSize | null => {
+    if (!regularOrReport(e, ctx)) return null;
+    const st = e.stats();
+    if (st === null) {
+      ctx.error({ code: "UNREADABLE", message: "cannot read its metadata; skipped", path: e.abs });
+      return null;
+    }
+    totals.files++;
+    totals.bytes += st.size;
+    return { path: e.abs, relative_path: e.rel, bytes: st.size };
+  };
+  try {
+    yield* drive(walk(plan, ctx), ctx, map, "file");
+  } finally {
+    ctx.summary("totals", totals);
+    ctx.summary("unit", input.unit);
+    ctx.summary("total_size", totals.bytes / 1024 ** UNIT_POWER[input.unit]);
+  }
+}

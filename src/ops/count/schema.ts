@@ -1,0 +1,137 @@
+/*! count: input and output models (also used by the lcount alias). Validation only; the run is run.ts. */
+import * as v from "valibot";
+import { resultMetaEntries } from "../../contract/result.ts";
+import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+
+/** Breakdown keys of count --by. */
+export const BY_KEYS = ["ext", "language", "dir"] as const;
+
+const int = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
+
+/** The entries that choose what a line is and how text is read (count and lcount). */
+export const lineEntries = {
+  no_empty: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("Leave blank lines out of `lines` (non_blank and code are always given)."),
+    ),
+    false,
+  ),
+  no_comments: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Leave comment-only lines out of `lines`, with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
+      ),
+    ),
+    false,
+  ),
+  encoding: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.description(
+        "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. A UTF-16 byte order mark is detected whatever this says.",
+      ),
+    ),
+    "utf-8",
+  ),
+};
+
+/** Creates the count input model. */
+export const CountInputSchema = v.pipe(
+  v.strictObject({
+    ...walkEntries,
+    ...budgetEntries,
+    ...lineEntries,
+    by: v.optional(
+      v.pipe(
+        v.picklist(BY_KEYS),
+        v.description(
+          "Break the totals down by ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it).",
+        ),
+      ),
+    ),
+  }),
+  v.title("CountInput"),
+  v.description("Count files, lines, bytes, non-blank and code lines of the selected files."),
+);
+export type CountInput = v.InferOutput<typeof CountInputSchema>;
+
+/** The CountFile record: the counts of one text file. */
+export const CountFileSchema = v.pipe(
+  v.strictObject({
+    path: v.pipe(v.string(), v.description("Absolute path.")),
+    relative_path: v.pipe(
+      v.string(),
+      v.description("POSIX path relative to the request's base, never starting with ./"),
+    ),
+    lines: int(
+      "Lines: newline bytes plus one for a last line without a newline (wc -l does not count that one); blank or comment lines left out when no_empty or no_comments is set.",
+    ),
+    bytes: int("Size in bytes (bytes read)."),
+    non_blank: int("Lines holding something other than white space."),
+    code: int(
+      "Non-blank lines holding something outside comments (every non-blank line for unknown languages).",
+    ),
+    language: v.pipe(
+      v.nullable(v.string()),
+      v.description("Language from the file name (built-in table), or null when unknown."),
+    ),
+  }),
+  v.title("CountFile"),
+  v.description("The line and byte counts of one text file."),
+);
+export type CountFile = v.InferOutput<typeof CountFileSchema>;
+
+const countEntries = {
+  files: int("Text files counted (binary files are not)."),
+  lines: int("Sum of `lines`."),
+  bytes: int("Sum of `bytes`."),
+  non_blank: int("Sum of `non_blank`."),
+  code: int("Sum of `code`."),
+};
+
+/** The totals of a count: exact for the whole query, whatever limit cut the listing. */
+export const CountTotalsSchema = v.pipe(
+  v.strictObject({
+    ...countEntries,
+    binary_files: int("Binary files (a NUL byte in the first 8 KiB): skipped, reported as BINARY errors."),
+  }),
+  v.title("CountTotals"),
+  v.description("Totals over every selected file of the query (not only the returned page)."),
+);
+export type CountTotals = v.InferOutput<typeof CountTotalsSchema>;
+
+/** One row of a count breakdown. */
+export const CountGroupSchema = v.pipe(
+  v.strictObject({
+    key: v.pipe(
+      v.string(),
+      v.description("The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."),
+    ),
+    ...countEntries,
+  }),
+  v.title("CountGroup"),
+  v.description("Totals of the files that share a breakdown key."),
+);
+export type CountGroup = v.InferOutput<typeof CountGroupSchema>;
+
+/** Creates the CountResult model (the output of count and lcount; the original's Stats). */
+export const CountResultSchema = v.pipe(
+  v.strictObject({
+    results: v.array(CountFileSchema),
+    ...resultMetaEntries,
+    totals: CountTotalsSchema,
+    by: v.pipe(v.nullable(v.picklist(BY_KEYS)), v.description("The breakdown key asked for, or null.")),
+    breakdown: v.pipe(
+      v.nullable(v.array(CountGroupSchema)),
+      v.description("Totals per key, most lines first (then by key); null without `by`."),
+    ),
+  }),
+  v.title("CountResult"),
+  v.description(
+    "Per-file counts in walk order, and totals over the whole query (the Stats of the original).",
+  ),
+);
+export type CountResult = v.InferOutput<typeof CountResultSchema>;

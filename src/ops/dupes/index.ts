@@ -1,0 +1,36 @@
+/*! dupes: the registry entry (docs, CLI spelling, MCP tool, examples). */
+import { defineOperation, READ_ONLY } from "../operation.ts";
+import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { runDupes } from "./run.ts";
+import { DupesInputSchema, DuplicateSchema, DuplicateSearchResultSchema } from "./schema.ts";
+
+/** The dupes operation. */
+export const dupes = defineOperation({
+  id: "dupes",
+  summary: "Find groups of files with identical contents (size, head/tail hash, full digest).",
+  description:
+    "Find duplicate files: files are grouped by size, then by a hash of their first and last 4 KiB, then by a full-content digest (reported as 'sha256:…'). Hard links to one inode count as one file; symlinks are not followed unless follow_symlinks; empty files are skipped unless include_empty. Groups come most wasted bytes first; the summary's groups, duplicate_files and wasted_bytes cover the whole query. Respects .gitignore/.ignore and skips hidden entries by default. When `truncated` is true and `next_cursor` is set, call again with `cursor` for the next groups.",
+  input: DupesInputSchema,
+  output: DuplicateSearchResultSchema,
+  records: { duplicate: DuplicateSchema },
+  cli: {
+    operands: ["patterns..."],
+    flags: { ...WALK_CLI_FLAGS },
+  },
+  mcpTool: "find_duplicates",
+  agentDefaults: { limit: 50, max_output_bytes: 60_000, timeout_seconds: 60, strict_base: true },
+  annotations: READ_ONLY,
+  examples: [
+    {
+      description: "Duplicate files under the current directory",
+      cli: "rglob dupes",
+      input: {},
+    },
+    {
+      description: "Duplicate images of 1 MB or more, as JSON",
+      cli: "rglob dupes '*.png' '*.jpg' --min-size 1M --json",
+      input: { patterns: ["*.png", "*.jpg"], min_size: "1M" },
+    },
+  ],
+  run: runDupes,
+});

@@ -1,0 +1,59 @@
+/*! dupes: plan → records. Collects the selected regular files (size, inode) from the walk, lets the engine
+ * group them, and yields one Duplicate record per group, most wasted bytes first. Collecting comes first
+ * (a group is known only at the end), so records appear after the walk. */
+import { type Candidate, findDuplicates } from "../../engine/dupes.ts";
+import { compileWalk } from "../../engine/plan.ts";
+import { walk } from "../../engine/walk.ts";
+import type { Emitted, RunContext } from "../operation.ts";
+import { tick, yielder } from "../walk-records.ts";
+import type { DupesInput, Duplicate } from "./schema.ts";
+
+/**
+ * Runs dupes.
+ * @param input validated dupes input
+ * @param ctx the run context
+ * @yields "duplicate" records
+ */
+export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenerator<Emitted> {
+  const { plan, rootErrors } = compileWalk(input, { filesOnly: true });
+  for (const e of rootErrors) ctx.error(e);
+  const minSize = input.min_size === undefined && !input.include_empty ? 1 : 0;
+  const candidates: Candidate[] = [];
+  const due = yielder();
+  let order = 0;
+  for (const e of walk(plan, ctx)) {
+    const st = e.stats();
+    if (st === null) {
+      ctx.error({ code: "UNREADABLE", message: "cannot read its metadata; skipped", path: e.abs });
+      continue;
+    }
+    if (st.size < minSize) continue;
+    candidates.push({ abs: e.abs, rel: e.rel, size: st.size, inode: `${st.dev}:${st.ino}`, order: order++ });
+    if (due()) await tick();
+  }
+  const groups = ctx.shouldStop() ? [] : findDuplicates(candidates, ctx);
+  let files = 0;
+  let wasted = 0;
+  const records: Duplicate[] = groups.map((g) => {
+    const w = g.size * (g.members.length - 1);
+    files += g.members.length - 1;
+    wasted += w;
+    return {
+      size: g.size,
+      digest: g.digest,
+      paths: g.members.map((m) => m.abs),
+      relative_paths: g.members.map((m) => m.rel),
+      count: g.members.length,
+      wasted_bytes: w,
+    };
+  });
+  ctx.summary("groups", records.length);
+  ctx.summary("duplicate_files", files);
+  ctx.summary("wasted_bytes", wasted);
+  let start = 0;
+  if (ctx.resumeAfter !== null) start = records.findIndex((r) => r.digest === ctx.resumeAfter) + 1;
+  for (let i = start; i < records.length; i++) {
+    const r = records[i] as Duplicate;
+    yield { kind: "duplicate", record: r, key: r.digest };
+  }
+}

@@ -1,0 +1,62 @@
+/*! dupes: input and output models. Validation only; the run is run.ts, the detection engine/dupes.ts. */
+import * as v from "valibot";
+import { resultMetaEntries } from "../../contract/result.ts";
+import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+
+const int = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
+
+/** Creates the dupes input model. */
+export const DupesInputSchema = v.pipe(
+  v.strictObject({
+    ...walkEntries,
+    ...budgetEntries,
+    include_empty: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description("Also group empty files (skipped by default; an explicit min_size wins)."),
+      ),
+      false,
+    ),
+  }),
+  v.title("DupesInput"),
+  v.description("Find groups of files with identical contents."),
+);
+export type DupesInput = v.InferOutput<typeof DupesInputSchema>;
+
+/** The Duplicate record: one group of files with identical contents. */
+export const DuplicateSchema = v.pipe(
+  v.strictObject({
+    size: int("Size of each file in bytes."),
+    digest: v.pipe(
+      v.string(),
+      v.description("Digest of the contents, prefixed with its algorithm (e.g. 'sha256:…')."),
+    ),
+    paths: v.pipe(
+      v.array(v.string()),
+      v.description("Absolute paths, in walk order (hard links: one path)."),
+    ),
+    relative_paths: v.pipe(
+      v.array(v.string()),
+      v.description("POSIX paths relative to the request's base, in the order of `paths`."),
+    ),
+    count: int("Number of files in the group (at least 2)."),
+    wasted_bytes: int("Bytes that removing all copies but one would free: size × (count − 1)."),
+  }),
+  v.title("Duplicate"),
+  v.description("Files with identical contents (same size and same full-content digest)."),
+);
+export type Duplicate = v.InferOutput<typeof DuplicateSchema>;
+
+/** Creates the DuplicateSearchResult model (the output of dupes). */
+export const DuplicateSearchResultSchema = v.pipe(
+  v.strictObject({
+    results: v.array(DuplicateSchema),
+    ...resultMetaEntries,
+    groups: int("Groups found in the whole query (not only the returned page)."),
+    duplicate_files: int("Redundant copies: the sum of count − 1 over all groups."),
+    wasted_bytes: int("Sum of wasted_bytes over all groups."),
+  }),
+  v.title("DuplicateSearchResult"),
+  v.description("Groups of identical files, most wasted bytes first (then by first path)."),
+);
+export type DuplicateSearchResult = v.InferOutput<typeof DuplicateSearchResultSchema>;

@@ -1,0 +1,34 @@
+/*! lcount: the registry entry of the line-count alias of the original CLI (`Total lines: N`). CLI only: agents
+ * use count. */
+
+import { runCountLines } from "../count/run.ts";
+import { CountFileSchema, CountResultSchema } from "../count/schema.ts";
+import { defineOperation, READ_ONLY } from "../operation.ts";
+import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { LcountInputSchema } from "./schema.ts";
+
+/** The lcount operation (an alias of count). */
+export const lcount = defineOperation({
+  id: "lcount",
+  summary: "Total lines of the files matching PATTERN (alias of count; prints `Total lines: N`).",
+  description:
+    "The line-count command of the original CLI, kept as an alias of count: the same per-file records and CountResult, and `Total lines: N` as human output. A matched directory, an unfollowed symlink or a broken symlink is skipped with an error record. Prefer count.",
+  input: LcountInputSchema,
+  output: CountResultSchema,
+  records: { file: CountFileSchema },
+  cli: {
+    operands: ["patterns..."],
+    flags: { ...WALK_CLI_FLAGS, encoding: { hint: "NAME" } },
+  },
+  mcpTool: null,
+  agentDefaults: { limit: 50, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
+  annotations: READ_ONLY,
+  examples: [
+    {
+      description: "Total lines of Python files, without blank and comment lines",
+      cli: "rglob lcount '*.py' --no-empty --no-comments",
+      input: { patterns: ["*.py"], no_empty: true, no_comments: true },
+    },
+  ],
+  run: (input, ctx) => runCountLines(input, ctx, true),
+});

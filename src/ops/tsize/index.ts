@@ -1,0 +1,31 @@
+/*! tsize: the registry entry of the total-size alias of the original CLI (`Total size: X.XX MB`). CLI only. */
+import { runTsize } from "../count/run.ts";
+import { defineOperation, READ_ONLY } from "../operation.ts";
+import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { FileSizeSchema, SizeResultSchema, TsizeInputSchema } from "./schema.ts";
+
+/** The tsize operation (an alias of count that reads metadata only). */
+export const tsize = defineOperation({
+  id: "tsize",
+  summary: "Total size of the files matching PATTERN (alias of count; prints `Total size: X.XX MB`).",
+  description:
+    "The total-size command of the original CLI, kept as an alias of count that reads no contents: per-file sizes and the total in `unit` (powers of 1024). A matched directory, an unfollowed symlink or a broken symlink is skipped with an error record. Prefer count (totals.bytes).",
+  input: TsizeInputSchema,
+  output: SizeResultSchema,
+  records: { file: FileSizeSchema },
+  cli: {
+    operands: ["patterns..."],
+    flags: { ...WALK_CLI_FLAGS, unit: { short: "u", hint: "UNIT" } },
+  },
+  mcpTool: null,
+  agentDefaults: { limit: 50, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
+  annotations: READ_ONLY,
+  examples: [
+    {
+      description: "Total size of the logs in gigabytes",
+      cli: "rglob tsize '*.log' --unit gb",
+      input: { patterns: ["*.log"], unit: "gb" },
+    },
+  ],
+  run: runTsize,
+});

@@ -1,0 +1,58 @@
+/*! tsize: input and output models of the total-size alias. Validation only; the run is count's. */
+import * as v from "valibot";
+import { resultMetaEntries } from "../../contract/result.ts";
+import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+import { requiredPatterns } from "../lcount/schema.ts";
+
+/** Units of tsize (powers of 1024). */
+export const SIZE_UNITS = ["kb", "mb", "gb", "tb"] as const;
+
+/** Creates the tsize input model. */
+export const TsizeInputSchema = v.pipe(
+  v.strictObject({
+    ...walkEntries,
+    patterns: requiredPatterns,
+    ...budgetEntries,
+    unit: v.optional(
+      v.pipe(v.picklist(SIZE_UNITS), v.description("Unit of total_size: kb, mb, gb or tb (powers of 1024).")),
+      "mb",
+    ),
+  }),
+  v.title("TsizeInput"),
+  v.description("Total size of the files matching PATTERN (an alias of count that reads no contents)."),
+);
+export type TsizeInput = v.InferOutput<typeof TsizeInputSchema>;
+
+const int = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
+
+/** The FileSize record: one file and its size. */
+export const FileSizeSchema = v.pipe(
+  v.strictObject({
+    path: v.pipe(v.string(), v.description("Absolute path.")),
+    relative_path: v.pipe(
+      v.string(),
+      v.description("POSIX path relative to the request's base, never starting with ./"),
+    ),
+    bytes: int("Size in bytes."),
+  }),
+  v.title("FileSize"),
+  v.description("A regular file and its size."),
+);
+export type FileSize = v.InferOutput<typeof FileSizeSchema>;
+
+/** Creates the SizeResult model (the output of tsize). */
+export const SizeResultSchema = v.pipe(
+  v.strictObject({
+    results: v.array(FileSizeSchema),
+    ...resultMetaEntries,
+    totals: v.pipe(
+      v.strictObject({ files: int("Regular files."), bytes: int("Sum of their sizes.") }),
+      v.description("Totals over every selected file of the query (not only the returned page)."),
+    ),
+    unit: v.pipe(v.picklist(SIZE_UNITS), v.description("The unit of total_size.")),
+    total_size: v.pipe(v.number(), v.minValue(0), v.description("totals.bytes in `unit` (not rounded).")),
+  }),
+  v.title("SizeResult"),
+  v.description("Files in walk order with their sizes, and the total size of the whole query."),
+);
+export type SizeResult = v.InferOutput<typeof SizeResultSchema>;

@@ -1,0 +1,82 @@
+/*! Human output of count: one row per file (lines, code, bytes, path) as records arrive, then the totals and
+ * the breakdown table. Never reads the file system. */
+import type { ErrorInfo } from "../../../contract/errors.ts";
+import type { CountFile, CountGroup, CountTotals } from "../../../ops/count/schema.ts";
+import type { Sink, Summary } from "../../../sink/sink.ts";
+import { displayPath, paint, type Style } from "./paths.ts";
+
+const W = 10;
+const num = (n: number) => String(n).padStart(W);
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/** Human sink for count records. */
+export class CountHumanSink implements Sink {
+  private header = false;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly style: Style,
+  ) {}
+
+  record(_kind: string, record: object): void {
+    const r = record as CountFile;
+    const p = paint(this.style);
+    if (!this.header) {
+      this.header = true;
+      this.write(p.dim(`${"lines".padStart(W)}${"code".padStart(W)}${"bytes".padStart(W)}  path\n`));
+    }
+    this.write(`${num(r.lines)}${num(r.code)}${num(r.bytes)}  ${displayPath(r.path, this.style)}\n`);
+  }
+
+  error(_info: ErrorInfo): void {}
+
+  end(summary: Summary): void {
+    const t = summary.totals as CountTotals | undefined;
+    if (!t) return;
+    const groups = summary.breakdown as CountGroup[] | null | undefined;
+    if (groups && groups.length > 0) {
+      const keyWidth = Math.max(8, ...groups.map((g) => g.key.length));
+      const head = String(summary.by ?? "key").padEnd(keyWidth);
+      this.write(
+        `\n${head}${"files".padStart(W)}${"lines".padStart(W)}${"non-blank".padStart(W)}${"code".padStart(W)}${"bytes".padStart(W)}\n`,
+      );
+      for (const g of groups) {
+        this.write(
+          `${g.key.padEnd(keyWidth)}${num(g.files)}${num(g.lines)}${num(g.non_blank)}${num(g.code)}${num(g.bytes)}\n`,
+        );
+      }
+    }
+    const binary = t.binary_files > 0 ? `; ${plural(t.binary_files, "binary file")} skipped` : "";
+    this.write(
+      `\ntotal: ${plural(t.files, "file")}, ${plural(t.lines, "line")} (${t.non_blank} non-blank, ${t.code} code), ${plural(t.bytes, "byte")}${binary}\n`,
+    );
+  }
+}
+
+/** Human sink of lcount: only `Total lines: N`, as the original printed it. */
+export class LcountHumanSink implements Sink {
+  constructor(private readonly write: (text: string) => void) {}
+
+  record(_kind: string, _record: object): void {}
+
+  error(_info: ErrorInfo): void {}
+
+  end(summary: Summary): void {
+    const t = summary.totals as CountTotals | undefined;
+    this.write(`Total lines: ${t?.lines ?? 0}\n`);
+  }
+}
+
+/** Human sink of tsize: only `Total size: X.XX UNIT`, as the original printed it. */
+export class TsizeHumanSink implements Sink {
+  constructor(private readonly write: (text: string) => void) {}
+
+  record(_kind: string, _record: object): void {}
+
+  error(_info: ErrorInfo): void {}
+
+  end(summary: Summary): void {
+    const size = typeof summary.total_size === "number" ? summary.total_size : 0;
+    this.write(`Total size: ${size.toFixed(2)} ${String(summary.unit ?? "mb").toUpperCase()}\n`);
+  }
+}

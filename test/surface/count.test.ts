@@ -1,0 +1,209 @@
+// count through the compiled binary: records and totals, binary files, exact totals under --limit and across
+// cursor pages, --by breakdowns, --no-empty/--no-comments, --encoding, and bad input.
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
+
+interface CountResult {
+  results: Array<{ relative_path: string; lines: number; non_blank: number; code: number; bytes: number }>;
+  totals: {
+    files: number;
+    lines: number;
+    bytes: number;
+    non_blank: number;
+    code: number;
+    binary_files: number;
+  };
+  breakdown: Array<{ key: string; files: number; lines: number }> | null;
+  errors: Array<{ code: string; path: string | null }>;
+  truncated: boolean;
+  next_cursor: string | null;
+}
+
+const tree = tempTree({
+  "a.ts": "// header\nconst a = 1;\n\n/* block\n   more */\nexport { a };\n",
+  "b.py": "# c\nx = 1\n\n",
+  "lib/c.js": "x();\n",
+  "lib/d.txt": "no newline at end",
+  "lib/e.bin": new Uint8Array([0x7f, 0x45, 0x00, 0x0a, 0x0a]),
+  "empty.txt": "",
+  "w16.txt": new Uint8Array([0xff, 0xfe, ...Buffer.from("one\ntwo\n", "utf16le")]),
+});
+afterAll(() => tree.cleanup());
+const cwd = tree.dir;
+
+describe("count", () => {
+  test("per-file records and exact totals; binary files are skipped and counted as such", () => {
+    const { json, run } = rglobJson<CountResult>(["count", "--json"], { cwd });
+    expect(run.code).toBe(0);
+    const byPath = Object.fromEntries(json.results.map((r) => [r.relative_path, r]));
+    expect(Object.keys(byPath)).toEqual(["a.ts", "b.py", "empty.txt", "lib/c.js", "lib/d.txt", "w16.txt"]);
+    expect(byPath["a.ts"]).toMatchObject({ lines: 6, non_blank: 5, code: 2, bytes: 58 });
+    expect(byPath["b.py"]).toMatchObject({ lines: 3, non_blank: 2, code: 1 });
+    expect(byPath["lib/d.txt"]).toMatchObject({ lines: 1, non_blank: 1 });
+    expect(byPath["w16.txt"]).toMatchObject({ lines: 2, non_blank: 2 });
+    expect(json.totals).toMatchObject({ files: 6, lines: 13, binary_files: 1 });
+    expect(json.errors).toEqual([
+      expect.objectContaining({ code: "BINARY", path: expect.stringContaining("e.bin") }),
+    ]);
+  });
+
+  test("--limit cuts the listing but not the totals, and the cursor pages keep them", () => {
+    const full = rglobJson<CountResult>(["count", "--json"], { cwd }).json;
+    const first = rglobJson<CountResult>(["count", "--json", "--limit", "2"], { cwd }).json;
+    expect(first.results).toHaveLength(2);
+    expect(first.truncated).toBe(true);
+    expect(first.totals).toEqual(full.totals);
+    const second = rglobJson<CountResult>(["count", "--json", "--cursor", first.next_cursor as string], {
+      cwd,
+    }).json;
+    expect(second.totals).toEqual(full.totals);
+    expect([...first.results, ...second.results]).toEqual(full.results);
+  });
+
+  test.each([
+    ["ext", { ".ts": 6, ".py": 3, ".txt": 3, ".js": 1 }],
+    ["language", { TypeScript: 6, Python: 3, "Plain Text": 3, JavaScript: 1 }],
+    ["dir", { ".": 11, lib: 2 }],
+  ])("--by %s", (by, expected) => {
+    const { json } = rglobJson<CountResult>(["count", "--by", by, "--json"], { cwd });
+    const got = Object.fromEntries((json.breakdown ?? []).map((g) => [g.key, g.lines]));
+    expect(got).toEqual(expected);
+    const lines = (json.breakdown ?? []).map((g) => g.lines);
+    expect(lines).toEqual([...lines].sort((a, b) => b - a));
+  });
+
+  test("--no-empty and --no-comments choose what `lines` counts", () => {
+    const get = (...flags: string[]) =>
+      rglobJson<CountResult>(["count", "a.ts", ...flags, "--json"], { cwd }).json.results[0]?.lines;
+    expect(get()).toBe(6);
+    expect(get("--no-empty")).toBe(5);
+    expect(get("--no-comments")).toBe(3);
+    expect(get("--no-empty", "--no-comments")).toBe(2);
+  });
+
+  test("--encoding utf-16le counts a file without a byte order mark by units", () => {
+    const t = tempTree({ "x.txt": Buffer.from("a\nb\nc\n", "utf16le") });
+    try {
+      const bin = rglobJson<CountResult>(["count", "--json"], { cwd: t.dir }).json;
+      expect(bin.totals.binary_files).toBe(1);
+      const wide = rglobJson<CountResult>(["count", "--encoding", "utf-16le", "--json"], { cwd: t.dir }).json;
+      expect(wide.totals).toMatchObject({ files: 1, lines: 3, binary_files: 0 });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("JSONL streams file records and one summary with the totals", () => {
+    const lines = jsonl(rglob(["count", "*.py", "--jsonl"], { cwd }).stdout);
+    expect(lines.map((l) => l.kind)).toEqual(["file", "summary"]);
+    expect(lines[1]?.totals).toMatchObject({ files: 1, lines: 3 });
+  });
+
+  test("the human table ends with the totals", () => {
+    const r = rglob(["count", "--by", "language"], { cwd });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("lines      code     bytes  path");
+    expect(r.stdout).toMatch(
+      /total: 6 files, 13 lines \(\d+ non-blank, \d+ code\), \d+ bytes; 1 binary file skipped/,
+    );
+    expect(r.stderr).toContain("BINARY");
+  });
+
+  test("nothing selected exits 1", () => {
+    expect(rglob(["count", "*.nothing"], { cwd }).code).toBe(1);
+  });
+
+  test.each([
+    [["count", "--by", "size"], "not one of ext, language, dir"],
+    [["count", "--encoding", "klingon"], "not a known encoding"],
+    [["count", "--min-size", "nope"], "is not a size"],
+    [["tsize", "*", "--unit", "pb"], "not one of kb, mb, gb, tb"],
+    [["dupes", "--min-size", "nope"], "is not a size"],
+    [["lcount"], "PATTERN"],
+  ])("bad input %p exits 2 with a clear message", (args, message) => {
+    const r = rglob(args, { cwd: FIXTURE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toContain("    at ");
+  });
+});
+
+describe("lcount and tsize (aliases of count)", () => {
+  const t = tempTree({
+    "src/a.py": "# c\nx = 1\n\ny = 2\n",
+    "src/b.py": "z = 3\n",
+    "src/dir.py": null,
+    "src/broken.py": { symlink: "missing-target" },
+    "big.bin": new Uint8Array(3 * 1024 * 1024),
+  });
+  afterAll(() => t.cleanup());
+
+  test("lcount prints `Total lines: N`; matched directories and broken symlinks are error records", () => {
+    const r = rglob(["lcount", "*.py"], { cwd: t.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Total lines: 5\n");
+    expect(r.stderr).toContain("is a directory; skipped");
+    expect(r.stderr).toContain("broken symlink; skipped");
+    const json = rglobJson<CountResult>(["lcount", "*.py", "--json"], { cwd: t.dir }).json;
+    expect(json.errors.map((e) => e.code).sort()).toEqual(["NOT_FOUND", "UNREADABLE"]);
+    expect(rglob(["lcount", "*.py", "--no-empty", "--no-comments"], { cwd: t.dir }).stdout).toBe(
+      "Total lines: 3\n",
+    );
+  });
+
+  test.each([
+    [[], "Total size: 3.00 MB\n"],
+    [["--unit", "kb"], "Total size: 3072.02 KB\n"],
+    [["--unit", "gb"], "Total size: 0.00 GB\n"],
+  ])("tsize %p", (flags, expected) => {
+    const r = rglob(["tsize", "*", ...flags], { cwd: t.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(expected);
+  });
+
+  test("lcount and tsize are in the registry: describe and help show them", () => {
+    for (const id of ["lcount", "tsize"]) {
+      const { json, run } = rglobJson(["describe", id]);
+      expect(run.code).toBe(0);
+      expect(JSON.stringify(json)).toContain(id);
+    }
+    expect(rglob(["tsize", "--help"]).stdout).toContain("--unit");
+  });
+});
+
+describe("unreadable files (run as an unprivileged user)", () => {
+  const setpriv = Bun.which("setpriv");
+  if (!setpriv) console.warn("SKIP unreadable-file tests in test/surface/count.test.ts: setpriv is missing");
+  const asNobody = (args: string[], dir: string) => {
+    const r = Bun.spawnSync(
+      [setpriv as string, "--reuid=65534", "--regid=65534", "--clear-groups", BIN, ...args, "--base", dir],
+      { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } },
+    );
+    return { code: r.exitCode, json: JSON.parse(r.stdout.toString()) as Record<string, unknown> };
+  };
+
+  test.skipIf(!setpriv)("count and dupes report a PERM error record and go on", () => {
+    const u = tempTree({ "ok.txt": "a\nb\n", "locked.txt": "a\nb\n", "ok2.txt": "a\nb\n" });
+    try {
+      chmodSync(u.dir, 0o755);
+      chmodSync(join(u.dir, "ok.txt"), 0o644);
+      chmodSync(join(u.dir, "ok2.txt"), 0o644);
+      chmodSync(join(u.dir, "locked.txt"), 0o000);
+      const count = asNobody(["count", "--json"], u.dir);
+      expect(count.code).toBe(0);
+      expect(count.json.totals).toMatchObject({ files: 2, lines: 4 });
+      expect(count.json.errors).toEqual([expect.objectContaining({ code: "PERM" })]);
+      const dupes = asNobody(["dupes", "--json"], u.dir);
+      expect(dupes.code).toBe(0);
+      expect((dupes.json.results as Array<{ relative_paths: string[] }>)[0]?.relative_paths).toEqual([
+        "ok.txt",
+        "ok2.txt",
+      ]);
+      expect(dupes.json.errors).toEqual([expect.objectContaining({ code: "PERM" })]);
+    } finally {
+      u.cleanup();
+    }
+  });
+});

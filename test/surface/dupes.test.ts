@@ -1,0 +1,115 @@
+// dupes through the compiled binary: groups with digests, order by wasted bytes, hard links, empty files,
+// symlinks (--follow), --min-size, paging, and the human output.
+import { afterAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { linkSync } from "node:fs";
+import { join } from "node:path";
+import { FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
+
+interface Dup {
+  size: number;
+  digest: string;
+  relative_paths: string[];
+  paths: string[];
+  count: number;
+  wasted_bytes: number;
+}
+interface DupResult {
+  results: Dup[];
+  groups: number;
+  duplicate_files: number;
+  wasted_bytes: number;
+  truncated: boolean;
+  next_cursor: string | null;
+}
+
+const big = "B".repeat(10_000);
+const t = tempTree({
+  "small/one.txt": "tiny\n",
+  "small/two.txt": "tiny\n",
+  "small/three.txt": "tiny\n",
+  "big/x.dat": big,
+  "big/y.dat": big,
+  "near/z.dat": `${"B".repeat(9_999)}C`,
+  "empty/a": "",
+  "empty/b": "",
+  "link/to-x.dat": { symlink: "../big/x.dat" },
+  "hard/orig.txt": "hard linked\n",
+});
+linkSync(join(t.dir, "hard/orig.txt"), join(t.dir, "hard/link.txt"));
+afterAll(() => t.cleanup());
+const cwd = t.dir;
+const sha = (s: string) => `sha256:${createHash("sha256").update(s).digest("hex")}`;
+
+describe("dupes", () => {
+  test("groups come most wasted bytes first, with digest, paths and totals", () => {
+    const { json, run } = rglobJson<DupResult>(["dupes", "--json"], { cwd });
+    expect(run.code).toBe(0);
+    expect(json.results.map((r) => r.relative_paths)).toEqual([
+      ["big/x.dat", "big/y.dat"],
+      ["small/one.txt", "small/three.txt", "small/two.txt"],
+    ]);
+    expect(json.results[0]).toMatchObject({ size: 10_000, count: 2, wasted_bytes: 10_000, digest: sha(big) });
+    expect(json.results[1]).toMatchObject({ size: 5, count: 3, wasted_bytes: 10, digest: sha("tiny\n") });
+    expect(json.results[0]?.paths[0]).toBe(join(cwd, "big/x.dat"));
+    expect(json).toMatchObject({ groups: 2, duplicate_files: 3, wasted_bytes: 10_010 });
+  });
+
+  test("--include-empty groups empty files; an explicit --min-size wins", () => {
+    const withEmpty = rglobJson<DupResult>(["dupes", "--include-empty", "--json"], { cwd }).json;
+    expect(withEmpty.results.map((r) => r.relative_paths)).toContainEqual(["empty/a", "empty/b"]);
+    const min = rglobJson<DupResult>(["dupes", "--min-size", "1k", "--json"], { cwd }).json;
+    expect(min.results.map((r) => r.relative_paths)).toEqual([["big/x.dat", "big/y.dat"]]);
+  });
+
+  test("symlinks are not followed unless --follow; a followed link to a copy joins its group", () => {
+    const followed = rglobJson<DupResult>(["dupes", "--follow", "--json"], { cwd }).json;
+    // The link resolves to the inode of big/x.dat: one file, reported once (by its first path in walk order).
+    expect(followed.results[0]?.relative_paths).toEqual(["big/x.dat", "big/y.dat"]);
+  });
+
+  test("--limit pages groups; the summary covers the whole query", () => {
+    const first = rglobJson<DupResult>(["dupes", "--limit", "1", "--json"], { cwd }).json;
+    expect(first.results).toHaveLength(1);
+    expect(first).toMatchObject({ truncated: true, groups: 2 });
+    const next = rglobJson<DupResult>(["dupes", "--json", "--cursor", first.next_cursor as string], {
+      cwd,
+    }).json;
+    expect(next.results.map((r) => r.relative_paths[0])).toEqual(["small/one.txt"]);
+  });
+
+  test("JSONL: duplicate records then one summary", () => {
+    const lines = jsonl(rglob(["dupes", "--jsonl"], { cwd }).stdout);
+    expect(lines.map((l) => l.kind)).toEqual(["duplicate", "duplicate", "summary"]);
+  });
+
+  test("human output: one block per group, a blank line between groups", () => {
+    const r = rglob(["dupes"], { cwd });
+    expect(r.stdout).toBe(
+      [
+        `2 files, 10000 bytes each, 10000 bytes wasted, ${sha(big).slice(0, 19)}`,
+        "big/x.dat",
+        "big/y.dat",
+        "",
+        `3 files, 5 bytes each, 10 bytes wasted, ${sha("tiny\n").slice(0, 19)}`,
+        "small/one.txt",
+        "small/three.txt",
+        "small/two.txt",
+        "",
+        "2 groups, 3 duplicate files, 10010 bytes wasted",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("no duplicates exits 1", () => {
+    expect(rglob(["dupes", "--base", "near"], { cwd }).code).toBe(1);
+    expect(rglob(["dupes", "hard/*"], { cwd }).code).toBe(1);
+  });
+
+  test("the fixture's duplicates/a.txt and b.txt are one group", () => {
+    const { json } = rglobJson<DupResult>(["dupes", "--json"], { cwd: FIXTURE });
+    expect(json.results.map((r) => r.relative_paths)).toEqual([["duplicates/a.txt", "duplicates/b.txt"]]);
+    expect(json.results[0]?.digest).toBe(sha("duplicate payload\n"));
+  });
+});
