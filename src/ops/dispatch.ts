@@ -29,10 +29,10 @@ export function validateInput(op: Operation, raw: unknown): Record<string, unkno
   if (parsed.success) return parsed.output as Record<string, unknown>;
   const issue = parsed.issues[0];
   const where = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
-  const message =
-    issue?.type === "strict_object" && where
-      ? `unknown option '${where}' for ${op.id}`
-      : `invalid ${where ? `'${where}'` : "input"} for ${op.id}: ${issue?.message ?? "invalid"}`;
+  let message: string;
+  if (issue?.type === "strict_object" && issue.expected === "never") message = `unknown option '${where}' for ${op.id}`;
+  else if (issue?.type === "strict_object") message = `missing required option '${where}' for ${op.id}`;
+  else message = `invalid ${where ? `'${where}'` : "input"} for ${op.id}: ${issue?.message ?? "invalid"}`;
   throw new RglobError("BAD_PREDICATE", message);
 }
 
