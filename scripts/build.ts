@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 /** Worker files that must be compiled into the binary as extra entrypoints. */
-export const WORKER_ENTRYPOINTS: readonly string[] = [];
+export const WORKER_ENTRYPOINTS: readonly string[] = ["src/engine/search/worker.ts"];
 
 const root = join(import.meta.dir, "..");
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];

@@ -2,10 +2,11 @@
  * the library and docs/ops all iterate it; order is documentation order. */
 import { RglobError } from "../contract/errors.ts";
 import { find } from "./find/index.ts";
+import { grep } from "./grep/index.ts";
 import type { Operation } from "./operation.ts";
 
 /** Every operation, in documentation order. */
-export const OPERATIONS: readonly Operation[] = [find];
+export const OPERATIONS: readonly Operation[] = [find, grep];
 
 /**
  * Finds an operation by id.

@@ -1,0 +1,125 @@
+/*! Search: the worker pool. Sends batches of paths to N workers (Bun Web Workers in the binary, worker_threads
+ * under Node) and resolves each batch with its outcomes; the caller keeps walk order. close() terminates the
+ * workers at once, so a deadline holds even against a regex that never returns. With 0 threads, or when a
+ * worker cannot start, files are searched in the calling thread (then a deadline is checked between files
+ * only). It never walks and never writes output. */
+import { Worker as NodeWorker } from "node:worker_threads";
+import type { FromWorker, ToWorker } from "./protocol.ts";
+import { createSearcher, type FileOutcome, type SearchSpec, type Searcher } from "./search-file.ts";
+
+/** A pool of searchers. */
+export interface SearchPool {
+  /** Searches a batch of files; resolves with one outcome per path, in order. */
+  submit(paths: readonly string[]): Promise<FileOutcome[]>;
+  /** Terminates the workers; pending batches never resolve. */
+  close(): void;
+}
+
+interface Port {
+  post(msg: ToWorker): void;
+  terminate(): void;
+}
+
+interface Job {
+  readonly paths: readonly string[];
+  readonly resolve: (o: FileOutcome[]) => void;
+}
+
+function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) => void): Port {
+  const url = new URL("./worker.ts", import.meta.url);
+  if (typeof Bun !== "undefined") {
+    const w = new Worker(url.href);
+    w.addEventListener("message", (ev: MessageEvent<FromWorker>) => onMessage(ev.data));
+    w.addEventListener("error", (ev: ErrorEvent) => onError(ev.message));
+    return { post: (m) => w.postMessage(m), terminate: () => w.terminate() };
+  }
+  const w = new NodeWorker(url);
+  w.on("message", onMessage);
+  w.on("error", (err: Error) => onError(err.message));
+  return {
+    post: (m) => w.postMessage(m),
+    terminate: () => {
+      void w.terminate();
+    },
+  };
+}
+
+/**
+ * Creates a search pool.
+ * @param spec the search spec (sent to every worker once)
+ * @param threads the number of workers (0 = search in the calling thread)
+ * @returns the pool
+ */
+export function createPool(spec: SearchSpec, threads: number): SearchPool {
+  let local: Searcher | null = null;
+  const inThread = (paths: readonly string[]): FileOutcome[] => {
+    local ??= createSearcher(spec);
+    const s = local;
+    return paths.map((p) => s.search(p));
+  };
+  if (threads <= 0) {
+    return { submit: async (paths) => inThread(paths), close: () => {} };
+  }
+  interface Slot {
+    port: Port | null;
+    readonly jobs: Map<number, Job>;
+    dead: boolean;
+  }
+  const slots: Slot[] = [];
+  let nextId = 0;
+  let closed = false;
+  const slotFor = (): Slot => {
+    // The least loaded worker; start one more while there are fewer than asked for.
+    let best: Slot | undefined;
+    for (const s of slots) if (!s.dead && (best === undefined || s.jobs.size < best.jobs.size)) best = s;
+    if (best !== undefined && (best.jobs.size === 0 || slots.length >= threads)) return best;
+    if (slots.length >= threads) return slots[0] as Slot; // every worker failed: in-thread from now on
+    const slot: Slot = { port: null, jobs: new Map(), dead: false };
+    const fail = () => {
+      // A worker that cannot start or crashed: its batches are searched here instead.
+      slot.dead = true;
+      slot.port?.terminate();
+      const jobs = [...slot.jobs.values()];
+      slot.jobs.clear();
+      for (const j of jobs) if (!closed) j.resolve(inThread(j.paths));
+    };
+    try {
+      slot.port = spawn(
+        (m) => {
+          if (m.type === "fatal") return fail();
+          const job = slot.jobs.get(m.id);
+          if (!job) return;
+          slot.jobs.delete(m.id);
+          job.resolve(m.outcomes);
+        },
+        () => fail(),
+      );
+      slot.port.post({ type: "init", spec });
+    } catch {
+      slot.dead = true;
+    }
+    slots.push(slot);
+    return slot;
+  };
+  return {
+    submit(paths) {
+      return new Promise<FileOutcome[]>((resolve) => {
+        const slot = slotFor();
+        if (slot.dead || slot.port === null) {
+          resolve(inThread(paths));
+          return;
+        }
+        const id = nextId++;
+        slot.jobs.set(id, { paths, resolve });
+        slot.port.post({ type: "job", id, paths });
+      });
+    },
+    close() {
+      closed = true;
+      for (const s of slots) {
+        s.port?.terminate();
+        s.jobs.clear();
+      }
+    },
+  };
+}
