@@ -1,5 +1,6 @@
 /*! Search: the worker pool. Sends batches of paths to N workers (Bun Web Workers in the binary, worker_threads
- * under Node) and resolves each batch with its outcomes; the caller keeps walk order. close() terminates the
+ * under Node) and calls back once per file as
+ * outcomes arrive; the caller keeps walk order. close() terminates the
  * workers at once, so a deadline holds even against a regex that never returns. With 0 threads, or when a
  * worker cannot start, files are searched in the calling thread (then a deadline is checked between files
  * only). It never walks and never writes output. */
@@ -9,8 +10,8 @@ import { createSearcher, type FileOutcome, type SearchSpec, type Searcher } from
 
 /** A pool of searchers. */
 export interface SearchPool {
-  /** Searches a batch of files; resolves with one outcome per path, in order. */
-  submit(paths: readonly string[]): Promise<FileOutcome[]>;
+  /** Searches a batch of files, calling back once per file (in order) as each is done. */
+  submit(paths: readonly string[], done: (index: number, outcome: FileOutcome) => void): void;
   /** Terminates the workers; pending batches never resolve. */
   close(): void;
 }
@@ -22,11 +23,17 @@ interface Port {
 
 interface Job {
   readonly paths: readonly string[];
-  readonly resolve: (o: FileOutcome[]) => void;
+  readonly done: (index: number, outcome: FileOutcome) => void;
+  /** Files already answered. */
+  next: number;
 }
 
 function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) => void): Port {
-  const url = new URL("./worker.ts", import.meta.url);
+  // In the compiled binary every module is bundled into one file at the virtual root and the worker entry is
+  // stored by its path under src/ with a .js extension (scripts/build.ts lists it as an entrypoint).
+  const url = import.meta.url.includes("$bunfs")
+    ? new URL("./engine/search/worker.js", import.meta.url)
+    : new URL("./worker.ts", import.meta.url);
   if (typeof Bun !== "undefined") {
     const w = new Worker(url.href);
     w.addEventListener("message", (ev: MessageEvent<FromWorker>) => onMessage(ev.data));
@@ -52,13 +59,14 @@ function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) =>
  */
 export function createPool(spec: SearchSpec, threads: number): SearchPool {
   let local: Searcher | null = null;
-  const inThread = (paths: readonly string[]): FileOutcome[] => {
+  const inThread = (job: Job): void => {
     local ??= createSearcher(spec);
-    const s = local;
-    return paths.map((p) => s.search(p));
+    for (; job.next < job.paths.length; job.next++) {
+      job.done(job.next, local.search(job.paths[job.next] as string));
+    }
   };
   if (threads <= 0) {
-    return { submit: async (paths) => inThread(paths), close: () => {} };
+    return { submit: (paths, done) => inThread({ paths, done, next: 0 }), close: () => {} };
   }
   interface Slot {
     port: Port | null;
@@ -75,24 +83,26 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
     if (best !== undefined && (best.jobs.size === 0 || slots.length >= threads)) return best;
     if (slots.length >= threads) return slots[0] as Slot; // every worker failed: in-thread from now on
     const slot: Slot = { port: null, jobs: new Map(), dead: false };
-    const fail = () => {
+    const fail = (why?: string) => {
+      if (process.env.RGLOB_DEBUG) process.stderr.write(`rglob: search worker failed: ${why}\n`);
       // A worker that cannot start or crashed: its batches are searched here instead.
       slot.dead = true;
       slot.port?.terminate();
       const jobs = [...slot.jobs.values()];
       slot.jobs.clear();
-      for (const j of jobs) if (!closed) j.resolve(inThread(j.paths));
+      for (const j of jobs) if (!closed) inThread(j);
     };
     try {
       slot.port = spawn(
         (m) => {
-          if (m.type === "fatal") return fail();
+          if (m.type === "fatal") return fail(m.message);
           const job = slot.jobs.get(m.id);
           if (!job) return;
-          slot.jobs.delete(m.id);
-          job.resolve(m.outcomes);
+          job.next = m.index + 1;
+          if (job.next >= job.paths.length) slot.jobs.delete(m.id);
+          job.done(m.index, m.outcome);
         },
-        () => fail(),
+        (message) => fail(message),
       );
       slot.port.post({ type: "init", spec });
     } catch {
@@ -102,17 +112,16 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
     return slot;
   };
   return {
-    submit(paths) {
-      return new Promise<FileOutcome[]>((resolve) => {
-        const slot = slotFor();
-        if (slot.dead || slot.port === null) {
-          resolve(inThread(paths));
-          return;
-        }
-        const id = nextId++;
-        slot.jobs.set(id, { paths, resolve });
-        slot.port.post({ type: "job", id, paths });
-      });
+    submit(paths, done) {
+      const job: Job = { paths, done, next: 0 };
+      const slot = slotFor();
+      if (slot.dead || slot.port === null) {
+        inThread(job);
+        return;
+      }
+      const id = nextId++;
+      slot.jobs.set(id, job);
+      slot.port.post({ type: "job", id, paths });
     },
     close() {
       closed = true;

@@ -8,5 +8,5 @@ export type ToWorker =
 
 /** From a worker to the pool. */
 export type FromWorker =
-  | { readonly type: "done"; readonly id: number; readonly outcomes: FileOutcome[] }
+  | { readonly type: "file"; readonly id: number; readonly index: number; readonly outcome: FileOutcome }
   | { readonly type: "fatal"; readonly message: string };

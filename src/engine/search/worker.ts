@@ -1,5 +1,5 @@
-/*! Search worker entry: receives the search spec once, then batches of paths, and answers each batch with
- * its file outcomes in order. Runs under Bun (Web Worker API) and Node (worker_threads). It is terminated,
+/*! Search worker entry: receives the search spec once, then batches of paths, and answers with one
+ * message per file, in order. Runs under Bun (Web Worker API) and Node (worker_threads). It is terminated,
  * not asked, when a deadline passes: a pathological regex cannot hold the process. Never writes output. */
 import type { FromWorker, ToWorker } from "./protocol.ts";
 import { createSearcher, type Searcher } from "./search-file.ts";
@@ -16,7 +16,10 @@ function handle(msg: ToWorker, post: Post): void {
     }
     if (searcher === null) throw new Error("search worker used before init");
     const s = searcher;
-    post({ type: "done", id: msg.id, outcomes: msg.paths.map((p) => s.search(p)) });
+    // One message per file: what was found before a stuck file is not lost when the worker is terminated.
+    for (let i = 0; i < msg.paths.length; i++) {
+      post({ type: "file", id: msg.id, index: i, outcome: s.search(msg.paths[i] as string) });
+    }
   } catch (err) {
     post({ type: "fatal", message: err instanceof Error ? err.message : String(err) });
   }

@@ -138,12 +138,15 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     const items = batch;
     batch = [];
     inFlight += items.length;
-    void pool.submit(items.map((i) => i.entry.abs)).then((outs) => {
-      for (let k = 0; k < items.length; k++) (items[k] as Item).outcome = outs[k] as FileOutcome;
-      inFlight -= items.length;
-      woken = true;
-      wake?.();
-    });
+    pool.submit(
+      items.map((i) => i.entry.abs),
+      (k, outcome) => {
+        (items[k] as Item).outcome = outcome;
+        inFlight--;
+        woken = true;
+        wake?.();
+      },
+    );
   };
   const entries: Iterator<Entry> = walk(plan, ctx, walkAfter);
   let walkDone = false;
@@ -198,7 +201,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   /** Waits for the next outcome in walk order; null at the end or when the run must stop. */
   const next = async (): Promise<Item | null> => {
     while (true) {
-      if (ctx.shouldStop()) return null;
+      // Outcomes already in are still delivered after a stop: they are what was found before it.
       if (head < queue.length) {
         const item = queue[head] as Item;
         if (item.outcome !== null) {
@@ -211,6 +214,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
           return item;
         }
       }
+      if (ctx.shouldStop()) return null;
       if (!walkDone && inFlight < MAX_IN_FLIGHT) {
         feed();
         if (due()) await tick();
