@@ -4,7 +4,7 @@
  * workers at once, so a deadline holds even against a regex that never returns. With 0 threads, or when a
  * worker cannot start, files are searched in the calling thread (then a deadline is checked between files
  * only). It never walks and never writes output. */
-import { Worker as NodeWorker } from "node:worker_threads";
+import type { Worker as NodeWorkerType } from "node:worker_threads";
 import type { FromWorker, ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type SearchSpec, type Searcher } from "./search-file.ts";
 
@@ -40,7 +40,12 @@ function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) =>
     w.addEventListener("error", (ev: ErrorEvent) => onError(ev.message));
     return { post: (m) => w.postMessage(m), terminate: () => w.terminate() };
   }
-  const w = new NodeWorker(url);
+  // Loaded only under Node: importing node:worker_threads costs Bun tens of milliseconds at startup.
+  const mod = process.getBuiltinModule?.("node:worker_threads") as
+    | { Worker: new (url: URL) => NodeWorkerType }
+    | undefined;
+  if (!mod) throw new Error("node:worker_threads is not available");
+  const w = new mod.Worker(url);
   w.on("message", onMessage);
   w.on("error", (err: Error) => onError(err.message));
   return {
@@ -98,9 +103,10 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
           if (m.type === "fatal") return fail(m.message);
           const job = slot.jobs.get(m.id);
           if (!job) return;
-          job.next = m.index + 1;
+          const outcomes = JSON.parse(m.outcomes) as FileOutcome[];
+          job.next = m.start + outcomes.length;
           if (job.next >= job.paths.length) slot.jobs.delete(m.id);
-          job.done(m.index, m.outcome);
+          for (let k = 0; k < outcomes.length; k++) job.done(m.start + k, outcomes[k] as FileOutcome);
         },
         (message) => fail(message),
       );

@@ -1,5 +1,5 @@
 /*! Search: the messages between the search pool and its workers (plain data, structured clone). */
-import type { FileOutcome, SearchSpec } from "./search-file.ts";
+import type { SearchSpec } from "./search-file.ts";
 
 /** From the pool to a worker. */
 export type ToWorker =
@@ -8,5 +8,12 @@ export type ToWorker =
 
 /** From a worker to the pool. */
 export type FromWorker =
-  | { readonly type: "file"; readonly id: number; readonly index: number; readonly outcome: FileOutcome }
+  | {
+      readonly type: "files";
+      readonly id: number;
+      /** Index in the batch of the first outcome. */
+      readonly start: number;
+      /** The outcomes as JSON text: one string crosses threads much faster than many small objects. */
+      readonly outcomes: string;
+    }
   | { readonly type: "fatal"; readonly message: string };

@@ -65,6 +65,7 @@ function hasAnyIgnoreCase(view: Buffer, re: RegExp): boolean {
 export function createSearcher(spec: SearchSpec): Searcher {
   const matcher: CompiledMatcher = buildMatcher(spec.matcher);
   let buf = Buffer.allocUnsafe(FIRST_BLOCK * 4);
+  const KEEP = 64 * 1024 * 1024;
   const lits = spec.matcher.literals;
   const byteLits = lits && !spec.matcher.literalsIgnoreCase ? lits.map((l) => Buffer.from(l, "utf8")) : null;
   const ciLits =
@@ -78,6 +79,8 @@ export function createSearcher(spec: SearchSpec): Searcher {
 
   return {
     search(path: string): FileOutcome {
+      // A buffer grown for one huge file is not kept: memory stays bounded across files.
+      if (buf.length > KEEP) buf = Buffer.allocUnsafe(FIRST_BLOCK * 4);
       const out: FileOutcome = {
         bytes: 0,
         skip: null,
@@ -108,34 +111,32 @@ export function createSearcher(spec: SearchSpec): Searcher {
           out.error = { code: "TOO_LARGE", message: `${st.size} bytes is over max_file_size` };
           return out;
         }
-        const want = Math.max(st.size + 1, FIRST_BLOCK);
-        if (buf.length < want) buf = Buffer.allocUnsafe(Math.max(want, buf.length * 2));
         // The first block decides binary before the rest is read; then large reads to the end.
-        length = platform.read(fd, buf, Math.min(FIRST_BLOCK, buf.length), null);
+        length = platform.read(fd, buf, FIRST_BLOCK, null);
         out.bytes = length;
         const bom16 =
           length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff));
         if (!spec.binaryAsText && !bom16 && !labelIsUtf16 && spec.sniffBytes > 0) {
-          const nul = buf.indexOf(0, 0);
-          if (nul >= 0 && nul < Math.min(length, spec.sniffBytes)) {
+          if (buf.subarray(0, Math.min(length, spec.sniffBytes)).indexOf(0) >= 0) {
             out.skip = "binary";
             out.error = { code: "BINARY", message: "binary file (NUL byte); use text to search it" };
             return out;
           }
         }
-        if (length === FIRST_BLOCK || length === buf.length) {
+        if (length === FIRST_BLOCK) {
+          if (buf.length < st.size + 1) {
+            const bigger = Buffer.allocUnsafe(st.size + 1 + (st.size >> 3));
+            buf.copy(bigger, 0, 0, length);
+            buf = bigger;
+          }
           while (true) {
             if (length === buf.length) {
+              // The file grew while being read.
               const bigger = Buffer.allocUnsafe(buf.length * 2);
               buf.copy(bigger, 0, 0, length);
               buf = bigger;
             }
-            const n = platform.read(
-              fd,
-              buf.subarray(length),
-              Math.min(BIG_READ, buf.length - length),
-              null,
-            );
+            const n = platform.read(fd, buf.subarray(length), Math.min(BIG_READ, buf.length - length), null);
             if (n <= 0) break;
             length += n;
           }

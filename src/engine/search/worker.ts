@@ -1,8 +1,10 @@
-/*! Search worker entry: receives the search spec once, then batches of paths, and answers with one
- * message per file, in order. Runs under Bun (Web Worker API) and Node (worker_threads). It is terminated,
+/*! Search worker entry: receives the search spec once, then batches of paths, and answers with the
+ * outcomes in order, a few files per message. Runs under Bun (Web Worker API) and Node (worker_threads). It is terminated,
  * not asked, when a deadline passes: a pathological regex cannot hold the process. Never writes output. */
 import type { FromWorker, ToWorker } from "./protocol.ts";
-import { createSearcher, type Searcher } from "./search-file.ts";
+import { createSearcher, type FileOutcome, type Searcher } from "./search-file.ts";
+
+const FLUSH_MS = 5;
 
 type Post = (msg: FromWorker) => void;
 
@@ -16,9 +18,22 @@ function handle(msg: ToWorker, post: Post): void {
     }
     if (searcher === null) throw new Error("search worker used before init");
     const s = searcher;
-    // One message per file: what was found before a stuck file is not lost when the worker is terminated.
+    // Outcomes are sent as soon as one holds a hit or an error (and every few ms otherwise), so what was found
+    // before a file that never finishes is not lost when the worker is terminated; files without hits are
+    // grouped to keep messages few.
+    let start = 0;
+    let pending: FileOutcome[] = [];
+    let last = performance.now();
     for (let i = 0; i < msg.paths.length; i++) {
-      post({ type: "file", id: msg.id, index: i, outcome: s.search(msg.paths[i] as string) });
+      const o = s.search(msg.paths[i] as string);
+      pending.push(o);
+      const now = performance.now();
+      if (o.hits.length > 0 || o.error !== null || o.lines > 0 || now - last > FLUSH_MS || i === msg.paths.length - 1) {
+        post({ type: "files", id: msg.id, start, outcomes: JSON.stringify(pending) });
+        start = i + 1;
+        pending = [];
+        last = now;
+      }
     }
   } catch (err) {
     post({ type: "fatal", message: err instanceof Error ? err.message : String(err) });

@@ -21,6 +21,9 @@ export class GrepHumanSink implements Sink {
   private lastLine = 0;
   private printedGroup = false;
   private readonly p: ReturnType<typeof paint>;
+  /** The last path shown and how (records of one file come together). */
+  private shownFor = "";
+  private shown = "";
 
   constructor(
     private readonly write: (text: string) => void,
@@ -35,7 +38,13 @@ export class GrepHumanSink implements Sink {
   private prefix(path: string, line: number, sep: string): string {
     const showName = this.opts.withFilename ?? !this.singleFile;
     let out = "";
-    if (showName) out += this.p.path(displayPath(path, this.style)) + sep;
+    if (showName) {
+      if (path !== this.shownFor) {
+        this.shownFor = path;
+        this.shown = this.p.path(displayPath(path, this.style));
+      }
+      out += this.shown + sep;
+    }
     if (this.opts.lineNumber) out += this.p.line(String(line)) + sep;
     return out;
   }
