@@ -93,7 +93,10 @@ const CASES: readonly Case[] = [
 function tools(c: Case): Array<[string, string[]]> {
   const out: Array<[string, string[]]> = [[bin, ["grep", ...c.args, "--no-ignore", "--hidden"]]];
   if (has("rg")) out.push(["rg", ["-n", "--no-ignore", "--hidden", ...c.args]]);
-  out.push(["grep", ["-rn", ...(c.args[0] === "-i" ? ["-i", "-w"] : []), "-E", c.args.at(-1) as string, "."]]);
+  out.push([
+    "grep",
+    ["-rn", ...(c.args[0] === "-i" ? ["-i", "-w"] : []), "-E", c.args.at(-1) as string, "."],
+  ]);
   return out;
 }
 

@@ -49,7 +49,9 @@ describe("grep operands", () => {
   });
 
   test("with -e every operand is a path or glob, and patterns are OR'd", () => {
-    const { json } = rglobJson<Result>(["grep", "-e", "TODO", "-e", "def ", "src", "--json"], { cwd: FIXTURE });
+    const { json } = rglobJson<Result>(["grep", "-e", "TODO", "-e", "def ", "src", "--json"], {
+      cwd: FIXTURE,
+    });
     expect(lines(json)).toEqual(["src/main.py:6", "src/utils/helper.py:4", "src/utils/helper.py:6"]);
   });
 });
@@ -60,9 +62,18 @@ describe("grep output", () => {
     try {
       const r = rglob(["grep", "hit", "-C", "1"], { cwd: t.dir });
       expect(r.stdout).toBe(
-        ["a.txt-1-x1", "a.txt:2:hit", "a.txt-3-x3", "--", "a.txt-6-x6", "a.txt:7:hit", "a.txt-8-x8", "--", "b.txt:1:hit", ""].join(
-          "\n",
-        ),
+        [
+          "a.txt-1-x1",
+          "a.txt:2:hit",
+          "a.txt-3-x3",
+          "--",
+          "a.txt-6-x6",
+          "a.txt:7:hit",
+          "a.txt-8-x8",
+          "--",
+          "b.txt:1:hit",
+          "",
+        ].join("\n"),
       );
       const plain = rglob(["grep", "hit", "a.txt", "--no-line-number"], { cwd: t.dir });
       expect(plain.stdout).toBe("hit\nhit\n");
@@ -77,7 +88,13 @@ describe("grep output", () => {
     const t = tempTree({ "a.txt": "hit\nx\nhit\nx\n" });
     try {
       const { json } = rglobJson<Result>(["grep", "hit", "-C", "2", "--json"], { cwd: t.dir });
-      expect(json.results.map((m) => [m.before.map((c) => c.line_number), m.line_number, m.after.map((c) => c.line_number)])).toEqual([
+      expect(
+        json.results.map((m) => [
+          m.before.map((c) => c.line_number),
+          m.line_number,
+          m.after.map((c) => c.line_number),
+        ]),
+      ).toEqual([
         [[], 1, [2]],
         [[], 3, [4]],
       ]);
@@ -132,7 +149,8 @@ describe("grep output", () => {
   test("-v, -x, -w, -i, -F and -U", () => {
     const t = tempTree({ "a.txt": "Foo bar\nfoobar\nfoo\na.c\nstart\nend\n" });
     try {
-      const run = (...a: string[]) => rglob(["grep", ...a, "a.txt", "--no-line-number"], { cwd: t.dir }).stdout;
+      const run = (...a: string[]) =>
+        rglob(["grep", ...a, "a.txt", "--no-line-number"], { cwd: t.dir }).stdout;
       expect(run("-v", "foo")).toBe("Foo bar\na.c\nstart\nend\n");
       expect(run("-x", "foo")).toBe("foo\n");
       expect(run("-w", "-i", "foo")).toBe("Foo bar\nfoo\n");
@@ -149,7 +167,9 @@ describe("grep output", () => {
 describe("grep bounds and paging", () => {
   const many = () =>
     tempTree(
-      Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}.txt`, "hit one\nmiss\nhit two\nhit three\n"])),
+      Object.fromEntries(
+        Array.from({ length: 6 }, (_, i) => [`f${i}.txt`, "hit one\nmiss\nhit two\nhit three\n"]),
+      ),
     );
 
   test("--max-count is global and truncates by look-ahead", () => {
@@ -183,7 +203,14 @@ describe("grep bounds and paging", () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       for (let page = 0; page < 20; page++) {
-        const args: string[] = ["grep", "hit", "--limit", "4", "--json", ...(cursor ? ["--cursor", cursor] : [])];
+        const args: string[] = [
+          "grep",
+          "hit",
+          "--limit",
+          "4",
+          "--json",
+          ...(cursor ? ["--cursor", cursor] : []),
+        ];
         const { json }: { json: Result } = rglobJson<Result>(args, { cwd: t.dir });
         seen.push(...lines(json));
         cursor = json.next_cursor;
@@ -263,7 +290,9 @@ describe("grep files", () => {
       expect(by["le.txt"]).toEqual(["naïve hit", "utf-16le"]);
       expect(by["be.txt"]).toEqual(["naïve hit", "utf-16be"]);
       expect(by["bad.txt"]).toEqual(["hit\ufffd\ufffd", "utf-8"]);
-      const latin = rglobJson<Result>(["grep", "café", "latin.txt", "--encoding", "latin1", "--json"], { cwd: t.dir });
+      const latin = rglobJson<Result>(["grep", "café", "latin.txt", "--encoding", "latin1", "--json"], {
+        cwd: t.dir,
+      });
       expect(latin.json.results.map((m) => [m.content, m.encoding])).toEqual([["café hit", "windows-1252"]]);
     } finally {
       t.cleanup();
@@ -288,12 +317,16 @@ describe("grep files", () => {
   test("a minified one-line file is clipped by --max-columns around the match", () => {
     const t = tempTree({ "min.js": `${"x".repeat(200_000)}NEEDLE${"y".repeat(200_000)}` });
     try {
-      const { json } = rglobJson<Result>(["grep", "NEEDLE", "--max-columns", "100", "--json"], { cwd: t.dir });
+      const { json } = rglobJson<Result>(["grep", "NEEDLE", "--max-columns", "100", "--json"], {
+        cwd: t.dir,
+      });
       const m = json.results[0] as Match;
       expect(m.clipped).toBe(true);
       expect(m.content.length).toBe(100);
       expect(m.content).toContain("NEEDLE");
-      expect(m.submatches).toEqual([{ start: 200_000, end: 200_006, byte_start: 200_000, byte_end: 200_006 }]);
+      expect(m.submatches).toEqual([
+        { start: 200_000, end: 200_006, byte_start: 200_000, byte_end: 200_006 },
+      ]);
       expect(m.content.indexOf("NEEDLE") + m.content_offset).toBe(200_000);
     } finally {
       t.cleanup();
@@ -315,7 +348,17 @@ describe("grep files", () => {
       copyFileSync(BIN, copy);
       Bun.spawnSync(["chmod", "755", copy]);
       const res = Bun.spawnSync(
-        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", copy, "grep", "hit", "*.txt", "--json"],
+        [
+          "setpriv",
+          "--reuid=65534",
+          "--regid=65534",
+          "--clear-groups",
+          copy,
+          "grep",
+          "hit",
+          "*.txt",
+          "--json",
+        ],
         { cwd: t.dir, stdout: "pipe", stderr: "pipe" },
       );
       const json = JSON.parse(res.stdout.toString()) as Result;
@@ -343,7 +386,10 @@ describe("grep failures", () => {
   test("a bad regex is a REGEX failure envelope with exit 2, before anything is searched", () => {
     const { json, run } = rglobJson(["grep", "a(", "--json"], { cwd: FIXTURE });
     expect(run.code).toBe(2);
-    expect(json).toEqual({ ok: false, error: { code: "REGEX", message: expect.stringContaining("a("), path: null } });
+    expect(json).toEqual({
+      ok: false,
+      error: { code: "REGEX", message: expect.stringContaining("a("), path: null },
+    });
   });
 
   test("an unknown --encoding label is BAD_PREDICATE with exit 2", () => {

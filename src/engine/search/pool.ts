@@ -6,7 +6,7 @@
  * only). It never walks and never writes output. */
 import type { Worker as NodeWorkerType } from "node:worker_threads";
 import type { FromWorker, ToWorker } from "./protocol.ts";
-import { createSearcher, type FileOutcome, type SearchSpec, type Searcher } from "./search-file.ts";
+import { createSearcher, type FileOutcome, type Searcher, type SearchSpec } from "./search-file.ts";
 
 /** A pool of searchers. */
 export interface SearchPool {

@@ -3,8 +3,14 @@
  * runs the literal prefilter on raw bytes, decodes only files that pass, and hands the text to searchText.
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
 import { platform } from "../../platform/platform.ts";
-import { buildMatcher, type CompiledMatcher, type HitOut, searchText, type TextOptions } from "./search-text.ts";
 import type { MatcherSpec } from "./matcher.ts";
+import {
+  buildMatcher,
+  type CompiledMatcher,
+  type HitOut,
+  searchText,
+  type TextOptions,
+} from "./search-text.ts";
 
 /** Everything a searcher needs, as plain data (it crosses to workers by structured clone). */
 export interface SearchSpec {
@@ -73,9 +79,10 @@ export function createSearcher(spec: SearchSpec): Searcher {
       ? new RegExp(lits.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "i")
       : null;
   const label = spec.encoding;
-  const decoder = label === null ? null : new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]);
+  const decoder =
+    label === null ? null : new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]);
   const labelIsUtf8 = decoder === null || decoder.encoding === "utf-8";
-  const labelIsUtf16 = decoder !== null && decoder.encoding.startsWith("utf-16");
+  const labelIsUtf16 = decoder?.encoding.startsWith("utf-16") === true;
 
   return {
     search(path: string): FileOutcome {

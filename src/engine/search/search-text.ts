@@ -129,12 +129,7 @@ function contextLine(text: string, s: number, e: number, n: number, maxColumns: 
   return { line_number: n, content: clip(line, maxColumns, 0).text, clipped: true };
 }
 
-function makeHit(
-  n: number,
-  content: string,
-  spans: Array<[number, number]>,
-  maxColumns: number,
-): HitOut {
+function makeHit(n: number, content: string, spans: Array<[number, number]>, maxColumns: number): HitOut {
   const col = columns(content);
   const { text, from } = clip(content, maxColumns, spans[0]?.[0] ?? 0);
   const to = from + text.length;
@@ -241,7 +236,9 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions): Te
           content: line.slice(s, e),
           clipped: false,
           content_offset: col.cp(s),
-          submatches: [{ start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) }],
+          submatches: [
+            { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) },
+          ],
           before: [],
           after: [],
         });

@@ -28,7 +28,13 @@ function handle(msg: ToWorker, post: Post): void {
       const o = s.search(msg.paths[i] as string);
       pending.push(o);
       const now = performance.now();
-      if (o.hits.length > 0 || o.error !== null || o.lines > 0 || now - last > FLUSH_MS || i === msg.paths.length - 1) {
+      if (
+        o.hits.length > 0 ||
+        o.error !== null ||
+        o.lines > 0 ||
+        now - last > FLUSH_MS ||
+        i === msg.paths.length - 1
+      ) {
         post({ type: "files", id: msg.id, start, outcomes: JSON.stringify(pending) });
         start = i + 1;
         pending = [];

@@ -52,7 +52,10 @@ export const grep = defineOperation({
         description:
           "Print the file name on every line (the default unless one file is searched; --no-with-filename hides it). Long form only: -H is --hidden.",
       },
-      stats: { type: "boolean", description: "Print totals, skips and bytes read after the results (stderr)." },
+      stats: {
+        type: "boolean",
+        description: "Print totals, skips and bytes read after the results (stderr).",
+      },
     },
   },
   mcpTool: "grep",

@@ -3,9 +3,11 @@
  * GrepFile records. Global bounds (max_count, max_bytes) are decided here, in order, by look-ahead; limit and
  * max_output_bytes by the dispatcher. Waiting on workers polls the deadline, and the pool is terminated,
  * not awaited, when it passes. */
+
+import { availableParallelism } from "node:os";
 import * as path from "node:path";
-import { RglobError } from "../../contract/errors.ts";
 import type { ErrorCode } from "../../contract/errors.ts";
+import { RglobError } from "../../contract/errors.ts";
 import { sizeRange } from "../../engine/filter/size.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { compileMatcher } from "../../engine/search/matcher.ts";
@@ -16,7 +18,6 @@ import type { Emitted, RunContext } from "../operation.ts";
 import { tick, yielder } from "../walk-records.ts";
 import { classifyOperands } from "./operands.ts";
 import type { GrepFile, GrepInput, LineMatch } from "./schema.ts";
-import { availableParallelism } from "node:os";
 
 const BATCH = 32;
 const MAX_IN_FLIGHT = 512;
@@ -35,7 +36,10 @@ interface Item {
 function modeOf(input: GrepInput): Mode {
   const modes = [input.files_with_matches, input.files_without_match, input.count].filter(Boolean).length;
   if (modes > 1) {
-    throw new RglobError("BAD_PREDICATE", "files_with_matches, files_without_match and count exclude each other");
+    throw new RglobError(
+      "BAD_PREDICATE",
+      "files_with_matches, files_without_match and count exclude each other",
+    );
   }
   if (input.files_with_matches) return "files_with_matches";
   if (input.files_without_match) return "files_without_match";
@@ -55,7 +59,10 @@ function maxFileSizeOf(value: GrepInput["max_file_size"]): number {
  * @param patterns every pattern
  * @returns the spec and the mode
  */
-export function searchSpecOf(input: GrepInput, patterns: readonly string[]): { spec: SearchSpec; mode: Mode } {
+export function searchSpecOf(
+  input: GrepInput,
+  patterns: readonly string[],
+): { spec: SearchSpec; mode: Mode } {
   const mode = modeOf(input);
   const matcher = compileMatcher({
     patterns,
@@ -259,7 +266,10 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         for (const h of o.hits) {
           sub = h.line_number === lastLine ? sub + 1 : 0;
           lastLine = h.line_number;
-          if (isResumed && (h.line_number < resume.line || (h.line_number === resume.line && sub <= resume.sub)))
+          if (
+            isResumed &&
+            (h.line_number < resume.line || (h.line_number === resume.line && sub <= resume.sub))
+          )
             continue;
           if (emittedLines >= maxCount) {
             ctx.stop("max_count");

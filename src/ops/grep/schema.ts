@@ -25,7 +25,9 @@ export const GrepInputSchema = v.pipe(
     regexps: v.optional(
       v.pipe(
         v.array(v.string()),
-        v.description("More patterns, OR'd with `pattern` (CLI -e, repeatable; then every operand is a path)."),
+        v.description(
+          "More patterns, OR'd with `pattern` (CLI -e, repeatable; then every operand is a path).",
+        ),
       ),
       [],
     ),
@@ -98,13 +100,19 @@ export type GrepInput = v.InferOutput<typeof GrepInputSchema>;
 /** Creates the Submatch model. */
 export const SubmatchSchema = v.pipe(
   v.strictObject({
-    start: v.pipe(v.number(), v.integer(), v.description("Start column in characters (code points), 0-based.")),
+    start: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description("Start column in characters (code points), 0-based."),
+    ),
     end: v.pipe(v.number(), v.integer(), v.description("End column in characters (code points), exclusive.")),
     byte_start: v.pipe(v.number(), v.integer(), v.description("Start column in UTF-8 bytes, 0-based.")),
     byte_end: v.pipe(v.number(), v.integer(), v.description("End column in UTF-8 bytes, exclusive.")),
   }),
   v.title("Submatch"),
-  v.description("Where one match lies in its line (columns count from the start of the line, not of `content`)."),
+  v.description(
+    "Where one match lies in its line (columns count from the start of the line, not of `content`).",
+  ),
 );
 export type Submatch = v.InferOutput<typeof SubmatchSchema>;
 
@@ -125,7 +133,11 @@ export const LineMatchSchema = v.pipe(
   v.strictObject({
     path: v.pipe(v.string(), v.description("Absolute path.")),
     relative_path: v.pipe(v.string(), v.description("POSIX path relative to the request's base.")),
-    line_number: v.pipe(v.number(), v.integer(), v.description("1-based number of the (first) matching line.")),
+    line_number: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description("1-based number of the (first) matching line."),
+    ),
     content: v.pipe(
       v.string(),
       v.description(
@@ -136,7 +148,9 @@ export const LineMatchSchema = v.pipe(
     content_offset: v.pipe(
       v.number(),
       v.integer(),
-      v.description("Column (characters) of the line where `content` starts: 0 unless clipped or only_matching."),
+      v.description(
+        "Column (characters) of the line where `content` starts: 0 unless clipped or only_matching.",
+      ),
     ),
     submatches: v.pipe(
       v.array(SubmatchSchema),
@@ -147,7 +161,10 @@ export const LineMatchSchema = v.pipe(
       v.description("Context lines before, not already given with an earlier match of the file."),
     ),
     after: v.pipe(v.array(ContextLineSchema), v.description("Context lines after.")),
-    encoding: v.pipe(v.string(), v.description("How the file was decoded: utf-8, utf-16le, utf-16be or a label.")),
+    encoding: v.pipe(
+      v.string(),
+      v.description("How the file was decoded: utf-8, utf-16le, utf-16be or a label."),
+    ),
   }),
   v.title("LineMatch"),
   v.description("A matching line of a file."),

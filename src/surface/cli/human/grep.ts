@@ -50,7 +50,9 @@ export class GrepHumanSink implements Sink {
   }
 
   private text(content: string): string {
-    return this.style.escape ? content.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => escapeControls(c)) : content;
+    return this.style.escape
+      ? content.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => escapeControls(c))
+      : content;
   }
 
   private highlight(r: LineMatch): string {
@@ -80,10 +82,13 @@ export class GrepHumanSink implements Sink {
     if (this.contextShown) {
       const first = r.before[0]?.line_number ?? r.line_number;
       if (this.printedGroup && (r.path !== this.lastPath || first > this.lastLine + 1)) this.write("--\n");
-      for (const c of r.before) this.write(`${this.prefix(r.path, c.line_number, "-")}${this.text(c.content)}\n`);
+      for (const c of r.before)
+        this.write(`${this.prefix(r.path, c.line_number, "-")}${this.text(c.content)}\n`);
     }
     const lines = r.content.split("\n");
-    this.write(`${this.prefix(r.path, r.line_number, ":")}${lines.length > 1 ? this.text(r.content) : this.highlight(r)}\n`);
+    this.write(
+      `${this.prefix(r.path, r.line_number, ":")}${lines.length > 1 ? this.text(r.content) : this.highlight(r)}\n`,
+    );
     if (r.clipped) this.write(this.p.dim(`[… line clipped to ${r.content.length} characters]\n`));
     let last = r.line_number + lines.length - 1;
     for (const c of r.after) {

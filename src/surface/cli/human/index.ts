@@ -42,8 +42,12 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
 function isSingleFile(input: Readonly<Record<string, unknown>>): boolean {
   // grep's rule: no file name when exactly one operand is given and it is a file.
   const ops = (Array.isArray(input.operands) ? input.operands : []) as string[];
-  const viaFlags = typeof input.pattern === "string" || (Array.isArray(input.regexps) && input.regexps.length > 0);
-  const candidates = [...((Array.isArray(input.paths) ? input.paths : []) as string[]), ...(viaFlags ? ops : ops.slice(1))];
+  const viaFlags =
+    typeof input.pattern === "string" || (Array.isArray(input.regexps) && input.regexps.length > 0);
+  const candidates = [
+    ...((Array.isArray(input.paths) ? input.paths : []) as string[]),
+    ...(viaFlags ? ops : ops.slice(1)),
+  ];
   if (candidates.length !== 1) return false;
   const base = typeof input.base === "string" ? input.base : ".";
   try {
