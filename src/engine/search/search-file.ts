@@ -8,6 +8,7 @@ import {
   buildMatcher,
   type CompiledMatcher,
   type HitOut,
+  searchBytes,
   searchText,
   type TextOptions,
 } from "./search-text.ts";
@@ -78,6 +79,12 @@ export function createSearcher(spec: SearchSpec): Searcher {
     lits && spec.matcher.literalsIgnoreCase
       ? new RegExp(lits.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "i")
       : null;
+  const byteMode =
+    byteLits !== null &&
+    spec.text.before === 0 &&
+    spec.text.after === 0 &&
+    !spec.matcher.multiline &&
+    !spec.matcher.invert;
   const label = spec.encoding;
   const decoder =
     label === null ? null : new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]);
@@ -168,6 +175,15 @@ export function createSearcher(spec: SearchSpec): Searcher {
           out.encoding = "utf-16be";
           text = new TextDecoder("utf-16be").decode(view.subarray(2));
         } else {
+          const bom = length >= 3 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf ? 3 : 0;
+          if (byteMode) {
+            // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
+            const r = searchBytes(bom ? view.subarray(bom) : view, byteLits as Buffer[], matcher, spec.text);
+            out.lines = r.lines;
+            out.matches = r.matches;
+            out.hits = r.hits;
+            return out;
+          }
           // Prefilter on raw bytes: most files hold none of the literals and are never decoded.
           if (byteLits !== null) {
             let any = false;
@@ -179,7 +195,6 @@ export function createSearcher(spec: SearchSpec): Searcher {
             }
             if (!any) return out;
           } else if (ciLits !== null && !hasAnyIgnoreCase(view, ciLits)) return out;
-          const bom = length >= 3 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf ? 3 : 0;
           text = view.toString("utf8", bom);
         }
       } else {

@@ -149,6 +149,71 @@ function makeHit(n: number, content: string, spans: Array<[number, number]>, max
   };
 }
 
+function pushOnlyMatching(hits: HitOut[], n: number, line: string, spans: Array<[number, number]>): void {
+  const col = columns(line);
+  for (const [s, e] of spans) {
+    hits.push({
+      line_number: n,
+      content: line.slice(s, e),
+      clipped: false,
+      content_offset: col.cp(s),
+      submatches: [{ start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) }],
+      before: [],
+      after: [],
+    });
+  }
+}
+
+/**
+ * Searches UTF-8 bytes for lines holding one of the literals, decoding only those lines (no context, no
+ * inversion, no multiline: the caller checks). Every matching line holds a literal, so this finds them all.
+ * @param buf the file's bytes (after any BOM)
+ * @param lits the prefilter literals as UTF-8 bytes
+ * @param m the compiled matcher
+ * @param o result shaping
+ * @returns hits, matching line count and match count
+ */
+export function searchBytes(
+  buf: Buffer,
+  lits: readonly Buffer[],
+  m: CompiledMatcher,
+  o: TextOptions,
+): TextResult {
+  const len = buf.length;
+  const next = lits.map((l) => buf.indexOf(l, 0));
+  const cap = o.firstOnly ? 1 : o.maxPerFile;
+  const hits: HitOut[] = [];
+  let lines = 0;
+  let matches = 0;
+  let countedTo = 0;
+  let lineNo = 1;
+  while (lines < cap) {
+    let p = -1;
+    for (const x of next) if (x >= 0 && (p < 0 || x < p)) p = x;
+    if (p < 0) break;
+    const s = p === 0 ? 0 : buf.lastIndexOf(10, p - 1) + 1;
+    let e = buf.indexOf(10, p);
+    if (e < 0) e = len;
+    const lineEnd = e > s && buf[e - 1] === 13 ? e - 1 : e;
+    const line = buf.toString("utf8", s, lineEnd);
+    const spans = lineSpans(m.line, line);
+    if (spans.length > 0) {
+      lines++;
+      matches += spans.length;
+      if (!o.countOnly && !o.firstOnly) {
+        for (let i = buf.indexOf(10, countedTo); i >= 0 && i < s; i = buf.indexOf(10, i + 1)) lineNo++;
+        countedTo = s;
+        if (m.spec.onlyMatching) pushOnlyMatching(hits, lineNo, line, spans);
+        else hits.push(makeHit(lineNo, line, spans, o.maxColumns));
+      }
+    }
+    for (let k = 0; k < next.length; k++) {
+      if ((next[k] as number) <= e) next[k] = e + 1 >= len ? -1 : buf.indexOf(lits[k] as Buffer, e + 1);
+    }
+  }
+  return { hits, lines, matches };
+}
+
 interface Located {
   readonly n: number;
   readonly s: number;

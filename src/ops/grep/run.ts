@@ -138,12 +138,14 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   let head = 0;
   let batch: Item[] = [];
   let inFlight = 0;
+  let batches = 0;
   let wake: (() => void) | null = null;
   let woken = false;
   const flush = () => {
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
+    batches++;
     inFlight += items.length;
     pool.submit(
       items.map((i) => i.entry.abs),
@@ -181,7 +183,8 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       const item: Item = { entry: r.value, outcome: null };
       queue.push(item);
       batch.push(item);
-      if (batch.length >= BATCH) flush();
+      // Batches grow 1, 2, 4 … BATCH, so a search of a few (large) files still uses every worker.
+      if (batch.length >= Math.min(BATCH, 1 << batches)) flush();
       n++;
     }
     flush();
