@@ -84,6 +84,25 @@ describe("grep output", () => {
     }
   });
 
+  test("--color=always highlights the path, the line number and each match; never without it", () => {
+    const t = tempTree({ "a.txt": "one hit two hit\n" });
+    try {
+      const r = rglob(["grep", "hit", "--color=always"], { cwd: t.dir, env: { NO_COLOR: "" } });
+      expect(r.stdout).toBe(
+        "\u001b[35ma.txt\u001b[0m:\u001b[32m1\u001b[0m:one \u001b[1;31mhit\u001b[0m two \u001b[1;31mhit\u001b[0m\n",
+      );
+      expect(rglob(["grep", "hit"], { cwd: t.dir }).stdout).toBe("a.txt:1:one hit two hit\n");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("--stats prints totals on stderr", () => {
+    const r = rglob(["grep", "TODO", "--stats"], { cwd: FIXTURE });
+    expect(r.stderr).toContain("2 matches");
+    expect(r.stderr).toContain("skipped: 1 binary, 0 too large, 0 unreadable");
+  });
+
   test("context groups merge: no line is given twice", () => {
     const t = tempTree({ "a.txt": "hit\nx\nhit\nx\n" });
     try {

@@ -265,7 +265,8 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       if (mode === "lines") {
         let sub = 0;
         let lastLine = -1;
-        const isResumed = resume !== null && e.key === resume.file;
+        const fileKey = e.key;
+        const isResumed = resume !== null && fileKey === resume.file;
         for (const h of o.hits) {
           sub = h.line_number === lastLine ? sub + 1 : 0;
           lastLine = h.line_number;
@@ -291,7 +292,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
             after: h.after,
             encoding: o.encoding,
           };
-          yield { kind: "match", record: rec, key: `${e.key}${SEP}${h.line_number}${SEP}${sub}` };
+          yield { kind: "match", record: rec, key: `${fileKey}${SEP}${h.line_number}${SEP}${sub}` };
         }
         continue;
       }

@@ -85,12 +85,12 @@ export class GrepHumanSink implements Sink {
       for (const c of r.before)
         this.write(`${this.prefix(r.path, c.line_number, "-")}${this.text(c.content)}\n`);
     }
-    const lines = r.content.split("\n");
+    const spanned = r.content.includes("\n") ? r.content.split("\n").length : 1;
     this.write(
-      `${this.prefix(r.path, r.line_number, ":")}${lines.length > 1 ? this.text(r.content) : this.highlight(r)}\n`,
+      `${this.prefix(r.path, r.line_number, ":")}${spanned > 1 ? this.text(r.content) : this.highlight(r)}\n`,
     );
     if (r.clipped) this.write(this.p.dim(`[… line clipped to ${r.content.length} characters]\n`));
-    let last = r.line_number + lines.length - 1;
+    let last = r.line_number + spanned - 1;
     for (const c of r.after) {
       this.write(`${this.prefix(r.path, c.line_number, "-")}${this.text(c.content)}\n`);
       last = c.line_number;
