@@ -6,7 +6,9 @@ import { platform } from "../../platform/platform.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import {
   buildMatcher,
+  bytesFinder,
   type CompiledMatcher,
+  caselessFinder,
   type HitOut,
   searchBytes,
   searchText,
@@ -77,10 +79,10 @@ export function createSearcher(spec: SearchSpec): Searcher {
   const byteLits = lits && !spec.matcher.literalsIgnoreCase ? lits.map((l) => Buffer.from(l, "utf8")) : null;
   const ciLits =
     lits && spec.matcher.literalsIgnoreCase
-      ? new RegExp(lits.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "i")
+      ? new RegExp(lits.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi")
       : null;
   const byteMode =
-    byteLits !== null &&
+    (byteLits !== null || ciLits !== null) &&
     spec.text.before === 0 &&
     spec.text.after === 0 &&
     !spec.matcher.multiline &&
@@ -178,7 +180,10 @@ export function createSearcher(spec: SearchSpec): Searcher {
           const bom = length >= 3 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf ? 3 : 0;
           if (byteMode) {
             // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
-            const r = searchBytes(bom ? view.subarray(bom) : view, byteLits as Buffer[], matcher, spec.text);
+            const body = bom ? view.subarray(bom) : view;
+            const find =
+              byteLits !== null ? bytesFinder(body, byteLits) : caselessFinder(body, ciLits as RegExp);
+            const r = searchBytes(body, find, matcher, spec.text);
             out.lines = r.lines;
             out.matches = r.matches;
             out.hits = r.hits;

@@ -164,32 +164,75 @@ function pushOnlyMatching(hits: HitOut[], n: number, line: string, spans: Array<
   }
 }
 
+/** Finds the next position (at or after `from`) where a prefilter literal occurs, or -1. */
+export type LiteralFinder = (from: number) => number;
+
 /**
- * Searches UTF-8 bytes for lines holding one of the literals, decoding only those lines (no context, no
- * inversion, no multiline: the caller checks). Every matching line holds a literal, so this finds them all.
+ * Creates a finder of case-sensitive literals in bytes (Buffer.indexOf, one cached position per literal).
+ * @param buf the bytes
+ * @param lits the literals as UTF-8 bytes
+ * @returns the finder
+ */
+export function bytesFinder(buf: Buffer, lits: readonly Buffer[]): LiteralFinder {
+  const next = lits.map(() => -2);
+  return (from) => {
+    let best = -1;
+    for (let k = 0; k < lits.length; k++) {
+      let x = next[k] as number;
+      if (x !== -1 && x < from) {
+        x = from >= buf.length ? -1 : buf.indexOf(lits[k] as Buffer, from);
+        next[k] = x;
+      }
+      if (x >= 0 && (best < 0 || x < best)) best = x;
+    }
+    return best;
+  };
+}
+
+/**
+ * Creates a finder of ASCII literals, case-insensitively, over a latin1 view of the bytes (one character per
+ * byte, so string positions are byte positions).
+ * @param buf the bytes
+ * @param re a global, case-insensitive regex of the escaped literals
+ * @returns the finder
+ */
+export function caselessFinder(buf: Buffer, re: RegExp): LiteralFinder {
+  const text = buf.toString("latin1");
+  let found = -2;
+  return (from) => {
+    if (found === -1 || found >= from) return found;
+    re.lastIndex = from;
+    const m = re.exec(text);
+    found = m === null ? -1 : m.index;
+    return found;
+  };
+}
+
+/**
+ * Searches UTF-8 bytes line by line where a prefilter literal occurs, decoding only those lines (no context,
+ * no inversion, no multiline: the caller checks). A matching line always holds a literal, so none is missed.
  * @param buf the file's bytes (after any BOM)
- * @param lits the prefilter literals as UTF-8 bytes
+ * @param find the literal finder
  * @param m the compiled matcher
  * @param o result shaping
  * @returns hits, matching line count and match count
  */
 export function searchBytes(
   buf: Buffer,
-  lits: readonly Buffer[],
+  find: LiteralFinder,
   m: CompiledMatcher,
   o: TextOptions,
 ): TextResult {
   const len = buf.length;
-  const next = lits.map((l) => buf.indexOf(l, 0));
   const cap = o.firstOnly ? 1 : o.maxPerFile;
   const hits: HitOut[] = [];
   let lines = 0;
   let matches = 0;
   let countedTo = 0;
   let lineNo = 1;
-  while (lines < cap) {
-    let p = -1;
-    for (const x of next) if (x >= 0 && (p < 0 || x < p)) p = x;
+  let from = 0;
+  while (lines < cap && from < len) {
+    const p = find(from);
     if (p < 0) break;
     const s = p === 0 ? 0 : buf.lastIndexOf(10, p - 1) + 1;
     let e = buf.indexOf(10, p);
@@ -207,9 +250,7 @@ export function searchBytes(
         else hits.push(makeHit(lineNo, line, spans, o.maxColumns));
       }
     }
-    for (let k = 0; k < next.length; k++) {
-      if ((next[k] as number) <= e) next[k] = e + 1 >= len ? -1 : buf.indexOf(lits[k] as Buffer, e + 1);
-    }
+    from = e + 1;
   }
   return { hits, lines, matches };
 }

@@ -49,8 +49,13 @@ function modeOf(input: GrepInput): Mode {
 
 function maxFileSizeOf(value: GrepInput["max_file_size"]): number {
   if (value === undefined) return Number.POSITIVE_INFINITY;
-  const range = sizeRange(undefined, value);
-  return range ? range[1] : Number.POSITIVE_INFINITY;
+  try {
+    const range = sizeRange(undefined, value);
+    return range ? range[1] : Number.POSITIVE_INFINITY;
+  } catch (err) {
+    const message = err instanceof Error ? err.message.replace(/^max_size/, "max_file_size") : String(err);
+    throw new RglobError("BAD_PREDICATE", message);
+  }
 }
 
 /**
