@@ -5,7 +5,7 @@
  * worker cannot start, files are searched in the calling thread (then a deadline is checked between files
  * only). It never walks and never writes output. */
 import type { Worker as NodeWorkerType } from "node:worker_threads";
-import type { FromWorker, ToWorker } from "./protocol.ts";
+import { decodeOutcomes, type FromWorker, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher, type SearchSpec } from "./search-file.ts";
 
 /** A pool of searchers. */
@@ -103,7 +103,7 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
           if (m.type === "fatal") return fail(m.message);
           const job = slot.jobs.get(m.id);
           if (!job) return;
-          const outcomes = JSON.parse(m.outcomes) as FileOutcome[];
+          const outcomes = decodeOutcomes(m.data);
           job.next = m.start + outcomes.length;
           if (job.next >= job.paths.length) slot.jobs.delete(m.id);
           for (let k = 0; k < outcomes.length; k++) job.done(m.start + k, outcomes[k] as FileOutcome);

@@ -1,7 +1,7 @@
 /*! Search worker entry: receives the search spec once, then batches of paths, and answers with the
  * outcomes in order, a few files per message. Runs under Bun (Web Worker API) and Node (worker_threads). It is terminated,
  * not asked, when a deadline passes: a pathological regex cannot hold the process. Never writes output. */
-import type { FromWorker, ToWorker } from "./protocol.ts";
+import { encodeOutcomes, type FromWorker, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher } from "./search-file.ts";
 
 const FLUSH_MS = 5;
@@ -35,7 +35,7 @@ function handle(msg: ToWorker, post: Post): void {
         now - last > FLUSH_MS ||
         i === msg.paths.length - 1
       ) {
-        post({ type: "files", id: msg.id, start, outcomes: JSON.stringify(pending) });
+        post({ type: "files", id: msg.id, start, data: encodeOutcomes(pending) });
         start = i + 1;
         pending = [];
         last = now;
