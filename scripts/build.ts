@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 /** Worker files that must be compiled into the binary as extra entrypoints. */
-export const WORKER_ENTRYPOINTS: readonly string[] = [];
+export const WORKER_ENTRYPOINTS: readonly string[] = ["src/engine/search/worker.ts"];
 
 /** The repository root. */
 export const ROOT = join(import.meta.dir, "..");

@@ -4,6 +4,7 @@ import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { SCHEMAS } from "../generated/schemas.ts";
 import { dispatch } from "../ops/dispatch.ts";
 import type { FileSearchResult, FindInput } from "../ops/find/schema.ts";
+import type { GrepFile, GrepInput, LineMatch, LineSearchResult } from "../ops/grep/schema.ts";
 import { findOperation } from "../ops/registry.ts";
 import { CollectSink } from "../sink/sink.ts";
 import { capabilities as capabilityReportOf } from "../surface/introspect.ts";
@@ -12,7 +13,7 @@ export type { CapabilityReport } from "../contract/capabilities.ts";
 export type { ErrorCode, ErrorInfo } from "../contract/errors.ts";
 export type { FileMatch } from "../contract/records.ts";
 export { AGENT_API_VERSION, SCHEMA_VERSION } from "../contract/versions.ts";
-export type { FileSearchResult, FindInput };
+export type { FileSearchResult, FindInput, GrepFile, GrepInput, LineMatch, LineSearchResult };
 
 /** Options of a library call: the operation's input (snake_case keys) plus a cancellation signal. */
 export type CallOptions<I> = Partial<I> & { signal?: AbortSignal };
@@ -56,6 +57,15 @@ export async function runAll(id: string, options: Record<string, unknown>): Prom
  */
 export async function searchAll(options: CallOptions<FindInput> = {}): Promise<FileSearchResult> {
   return (await runAll("find", options)) as unknown as FileSearchResult;
+}
+
+/**
+ * Searches file contents (the `grep` operation) and returns the whole result.
+ * @param options grep input (`pattern` or `regexps`, plus walk and budget options)
+ * @returns a LineSearchResult; a bad regex is a result with a REGEX error
+ */
+export async function grepAll(options: CallOptions<GrepInput> = {}): Promise<LineSearchResult> {
+  return (await runAll("grep", options)) as unknown as LineSearchResult;
 }
 
 /**

@@ -351,6 +351,647 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     "additionalProperties": false,
     "description": "Files found by find, in walk order unless sorted."
   },
+  "grep.input": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:grep.input",
+    "title": "GrepInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "pattern": {
+        "type": "string",
+        "description": "The pattern: a JavaScript regular expression (a literal string with fixed_strings)."
+      },
+      "regexps": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "More patterns, OR'd with `pattern` (CLI -e, repeatable; then every operand is a path).",
+        "default": []
+      },
+      "operands": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "CLI operands, classified at plan time: the first is the pattern unless `pattern` or `regexps` is given; then an operand that exists (relative to base) is a root, anything else a glob filter.",
+        "default": []
+      },
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Base directory: relative paths are relative to it.",
+        "default": "."
+      },
+      "paths": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "default": []
+      },
+      "patterns": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "default": []
+      },
+      "exclude": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Globs to exclude; a matching directory is not entered.",
+        "default": []
+      },
+      "types": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "f",
+            "d",
+            "l",
+            "x",
+            "e",
+            "p",
+            "s",
+            "b",
+            "c"
+          ],
+          "type": "string"
+        },
+        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "default": []
+      },
+      "min_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+      },
+      "max_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+      },
+      "newer_than": {
+        "type": "string",
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "older_than": {
+        "type": "string",
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+      },
+      "newer_than_file": {
+        "type": "string",
+        "description": "Modified after this file was."
+      },
+      "perm": {
+        "type": "string",
+        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+      },
+      "uid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner user id (POSIX)."
+      },
+      "gid": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Owner group id (POSIX)."
+      },
+      "max_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Maximum depth below a root (1 = its direct children)."
+      },
+      "min_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Minimum depth below a root."
+      },
+      "hidden": {
+        "type": "boolean",
+        "description": "Include hidden entries (names starting with '.').",
+        "default": false
+      },
+      "respect_gitignore": {
+        "type": "boolean",
+        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "default": true
+      },
+      "follow_symlinks": {
+        "type": "boolean",
+        "description": "Follow symlinks (loops are detected and reported).",
+        "default": false
+      },
+      "strict_base": {
+        "type": "boolean",
+        "description": "Never emit or read a path that leaves the base after resolving symlinks.",
+        "default": false
+      },
+      "case_sensitive": {
+        "type": "boolean",
+        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+      },
+      "max_output_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Maximum serialised size of the records (JSON bytes)."
+      },
+      "timeout_seconds": {
+        "type": "number",
+        "minimum": 0.01,
+        "description": "Stop after this many seconds with reason 'timeout'."
+      },
+      "cursor": {
+        "type": "string",
+        "description": "The next_cursor of a previous page of the same query."
+      },
+      "fixed_strings": {
+        "type": "boolean",
+        "description": "Treat patterns as literal strings, not regular expressions.",
+        "default": false
+      },
+      "ignore_case": {
+        "type": "boolean",
+        "description": "Match case-insensitively.",
+        "default": false
+      },
+      "smart_case": {
+        "type": "boolean",
+        "description": "Case-insensitive when every pattern is lower case, else case-sensitive.",
+        "default": false
+      },
+      "word_regexp": {
+        "type": "boolean",
+        "description": "Only match whole words (not preceded or followed by a letter, digit or '_').",
+        "default": false
+      },
+      "line_regexp": {
+        "type": "boolean",
+        "description": "Only match whole lines.",
+        "default": false
+      },
+      "invert_match": {
+        "type": "boolean",
+        "description": "Select the lines that do not match.",
+        "default": false
+      },
+      "multiline": {
+        "type": "boolean",
+        "description": "Let a match span lines (the record holds every line it spans; '.' still stops at a newline).",
+        "default": false
+      },
+      "only_matching": {
+        "type": "boolean",
+        "description": "One record per match, whose content is the matched text only.",
+        "default": false
+      },
+      "before_context": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Lines of context before each match (records: `before`)."
+      },
+      "after_context": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Lines of context after each match (records: `after`)."
+      },
+      "context": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Lines of context before and after each match."
+      },
+      "files_with_matches": {
+        "type": "boolean",
+        "description": "List the files that match (records of kind 'file'), not the lines.",
+        "default": false
+      },
+      "files_without_match": {
+        "type": "boolean",
+        "description": "List the files that do not match (records of kind 'file').",
+        "default": false
+      },
+      "count": {
+        "type": "boolean",
+        "description": "Count matching lines per file (records of kind 'file' with `count`); the summary total is exact even when the listing is cut by limit.",
+        "default": false
+      },
+      "max_count": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Stop after this many matching lines in total (reason 'max_count'); global, not per file."
+      },
+      "max_per_file": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "At most this many matching lines per file."
+      },
+      "max_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Stop before reading more content bytes than this (reason 'max_bytes')."
+      },
+      "max_file_size": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "minLength": 1
+          }
+        ],
+        "description": "Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K'."
+      },
+      "max_columns": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Clip lines longer than this many characters to a window around the first match (`clipped` is set)."
+      },
+      "text": {
+        "type": "boolean",
+        "description": "Search binary files as text (a NUL byte in the first 8 KiB means binary otherwise).",
+        "default": false
+      },
+      "binary_sniff_bytes": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "How many leading bytes are checked for a NUL byte to call a file binary (0 disables).",
+        "default": 8192
+      },
+      "encoding": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Decode files with this TextDecoder label (latin1, shift_jis, utf-16le…). Default: UTF-8, or UTF-16 by BOM."
+      },
+      "threads": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Worker threads that match files (0 = in the calling thread; default: 2, at most the cores)."
+      }
+    },
+    "required": [],
+    "additionalProperties": false,
+    "description": "Search file contents by regular expression or literal."
+  },
+  "grep.output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:grep.output",
+    "title": "LineSearchResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "path": {
+                  "type": "string",
+                  "description": "Absolute path."
+                },
+                "relative_path": {
+                  "type": "string",
+                  "description": "POSIX path relative to the request's base."
+                },
+                "line_number": {
+                  "type": "integer",
+                  "description": "1-based number of the (first) matching line."
+                },
+                "content": {
+                  "type": "string",
+                  "description": "The matching line without its terminator (every spanned line with multiline; the matched text with only_matching)."
+                },
+                "clipped": {
+                  "type": "boolean",
+                  "description": "True when `content` was cut to max_columns."
+                },
+                "content_offset": {
+                  "type": "integer",
+                  "description": "Column (characters) of the line where `content` starts: 0 unless clipped or only_matching."
+                },
+                "submatches": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "start": {
+                        "type": "integer",
+                        "description": "Start column in characters (code points), 0-based."
+                      },
+                      "end": {
+                        "type": "integer",
+                        "description": "End column in characters (code points), exclusive."
+                      },
+                      "byte_start": {
+                        "type": "integer",
+                        "description": "Start column in UTF-8 bytes, 0-based."
+                      },
+                      "byte_end": {
+                        "type": "integer",
+                        "description": "End column in UTF-8 bytes, exclusive."
+                      }
+                    },
+                    "required": [
+                      "start",
+                      "end",
+                      "byte_start",
+                      "byte_end"
+                    ],
+                    "additionalProperties": false,
+                    "title": "Submatch",
+                    "description": "Where one match lies in its line (columns count from the start of the line, not of `content`)."
+                  },
+                  "description": "Every match in the line (empty for an inverted match)."
+                },
+                "before": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "line_number": {
+                        "type": "integer",
+                        "description": "1-based line number."
+                      },
+                      "content": {
+                        "type": "string",
+                        "description": "The line, without its line terminator."
+                      },
+                      "clipped": {
+                        "type": "boolean",
+                        "description": "True when the line was cut to max_columns."
+                      }
+                    },
+                    "required": [
+                      "line_number",
+                      "content",
+                      "clipped"
+                    ],
+                    "additionalProperties": false,
+                    "title": "ContextLine",
+                    "description": "A context line around a match (not a match itself)."
+                  },
+                  "description": "Context lines before, not already given with an earlier match of the file."
+                },
+                "after": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "line_number": {
+                        "type": "integer",
+                        "description": "1-based line number."
+                      },
+                      "content": {
+                        "type": "string",
+                        "description": "The line, without its line terminator."
+                      },
+                      "clipped": {
+                        "type": "boolean",
+                        "description": "True when the line was cut to max_columns."
+                      }
+                    },
+                    "required": [
+                      "line_number",
+                      "content",
+                      "clipped"
+                    ],
+                    "additionalProperties": false,
+                    "title": "ContextLine",
+                    "description": "A context line around a match (not a match itself)."
+                  },
+                  "description": "Context lines after."
+                },
+                "encoding": {
+                  "type": "string",
+                  "description": "How the file was decoded: utf-8, utf-16le, utf-16be or a label."
+                }
+              },
+              "required": [
+                "path",
+                "relative_path",
+                "line_number",
+                "content",
+                "clipped",
+                "content_offset",
+                "submatches",
+                "before",
+                "after",
+                "encoding"
+              ],
+              "additionalProperties": false,
+              "title": "LineMatch",
+              "description": "A matching line of a file."
+            },
+            {
+              "type": "object",
+              "properties": {
+                "path": {
+                  "type": "string",
+                  "description": "Absolute path."
+                },
+                "relative_path": {
+                  "type": "string",
+                  "description": "POSIX path relative to the request's base."
+                },
+                "count": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ],
+                  "description": "Matching lines in the file with count (0 with files_without_match), else null."
+                }
+              },
+              "required": [
+                "path",
+                "relative_path",
+                "count"
+              ],
+              "additionalProperties": false,
+              "title": "GrepFile",
+              "description": "A file listed by files_with_matches, files_without_match or count."
+            }
+          ]
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Entries examined by the walk (files and directories tested against the query)."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      },
+      "total_matches": {
+        "type": "integer",
+        "description": "Matches found (submatches; matching lines with invert_match) in the files searched."
+      },
+      "matched_lines": {
+        "type": "integer",
+        "description": "Matching lines in the files searched."
+      },
+      "files_with_matches": {
+        "type": "integer",
+        "description": "Files with at least one match."
+      },
+      "files_skipped": {
+        "type": "object",
+        "properties": {
+          "binary": {
+            "type": "integer"
+          },
+          "too_large": {
+            "type": "integer"
+          },
+          "unreadable": {
+            "type": "integer"
+          }
+        },
+        "required": [
+          "binary",
+          "too_large",
+          "unreadable"
+        ],
+        "additionalProperties": false,
+        "description": "Files not searched, by reason (binary, too_large, unreadable including permission denied)."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor",
+      "total_matches",
+      "matched_lines",
+      "files_with_matches",
+      "files_skipped"
+    ],
+    "additionalProperties": false,
+    "description": "Matches in walk order. Totals cover the files searched before the result stopped; with count they cover every file even when limit cuts the listing."
+  },
   "count.input": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "urn:rglob:schema:1.0:count.input",
@@ -3875,6 +4516,184 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     ],
     "additionalProperties": false,
     "description": "What this rglob build supports on this platform."
+  },
+  "LineMatch": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:LineMatch",
+    "title": "LineMatch",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "Absolute path."
+      },
+      "relative_path": {
+        "type": "string",
+        "description": "POSIX path relative to the request's base."
+      },
+      "line_number": {
+        "type": "integer",
+        "description": "1-based number of the (first) matching line."
+      },
+      "content": {
+        "type": "string",
+        "description": "The matching line without its terminator (every spanned line with multiline; the matched text with only_matching)."
+      },
+      "clipped": {
+        "type": "boolean",
+        "description": "True when `content` was cut to max_columns."
+      },
+      "content_offset": {
+        "type": "integer",
+        "description": "Column (characters) of the line where `content` starts: 0 unless clipped or only_matching."
+      },
+      "submatches": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "start": {
+              "type": "integer",
+              "description": "Start column in characters (code points), 0-based."
+            },
+            "end": {
+              "type": "integer",
+              "description": "End column in characters (code points), exclusive."
+            },
+            "byte_start": {
+              "type": "integer",
+              "description": "Start column in UTF-8 bytes, 0-based."
+            },
+            "byte_end": {
+              "type": "integer",
+              "description": "End column in UTF-8 bytes, exclusive."
+            }
+          },
+          "required": [
+            "start",
+            "end",
+            "byte_start",
+            "byte_end"
+          ],
+          "additionalProperties": false,
+          "title": "Submatch",
+          "description": "Where one match lies in its line (columns count from the start of the line, not of `content`)."
+        },
+        "description": "Every match in the line (empty for an inverted match)."
+      },
+      "before": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "line_number": {
+              "type": "integer",
+              "description": "1-based line number."
+            },
+            "content": {
+              "type": "string",
+              "description": "The line, without its line terminator."
+            },
+            "clipped": {
+              "type": "boolean",
+              "description": "True when the line was cut to max_columns."
+            }
+          },
+          "required": [
+            "line_number",
+            "content",
+            "clipped"
+          ],
+          "additionalProperties": false,
+          "title": "ContextLine",
+          "description": "A context line around a match (not a match itself)."
+        },
+        "description": "Context lines before, not already given with an earlier match of the file."
+      },
+      "after": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "line_number": {
+              "type": "integer",
+              "description": "1-based line number."
+            },
+            "content": {
+              "type": "string",
+              "description": "The line, without its line terminator."
+            },
+            "clipped": {
+              "type": "boolean",
+              "description": "True when the line was cut to max_columns."
+            }
+          },
+          "required": [
+            "line_number",
+            "content",
+            "clipped"
+          ],
+          "additionalProperties": false,
+          "title": "ContextLine",
+          "description": "A context line around a match (not a match itself)."
+        },
+        "description": "Context lines after."
+      },
+      "encoding": {
+        "type": "string",
+        "description": "How the file was decoded: utf-8, utf-16le, utf-16be or a label."
+      }
+    },
+    "required": [
+      "path",
+      "relative_path",
+      "line_number",
+      "content",
+      "clipped",
+      "content_offset",
+      "submatches",
+      "before",
+      "after",
+      "encoding"
+    ],
+    "additionalProperties": false,
+    "description": "A matching line of a file."
+  },
+  "GrepFile": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:GrepFile",
+    "title": "GrepFile",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "Absolute path."
+      },
+      "relative_path": {
+        "type": "string",
+        "description": "POSIX path relative to the request's base."
+      },
+      "count": {
+        "anyOf": [
+          {
+            "type": "number"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Matching lines in the file with count (0 with files_without_match), else null."
+      }
+    },
+    "required": [
+      "path",
+      "relative_path",
+      "count"
+    ],
+    "additionalProperties": false,
+    "description": "A file listed by files_with_matches, files_without_match or count."
   },
   "CountFile": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

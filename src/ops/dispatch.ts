@@ -30,7 +30,8 @@ export function validateInput(op: Operation, raw: unknown): Record<string, unkno
   const issue = parsed.issues[0];
   const where = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
   let message: string;
-  if (issue?.type === "strict_object" && issue.expected === "never") message = `unknown option '${where}' for ${op.id}`;
+  if (issue?.type === "strict_object" && issue.expected === "never")
+    message = `unknown option '${where}' for ${op.id}`;
   else if (issue?.type === "strict_object") message = `missing required option '${where}' for ${op.id}`;
   else message = `invalid ${where ? `'${where}'` : "input"} for ${op.id}: ${issue?.message ?? "invalid"}`;
   throw new RglobError("BAD_PREDICATE", message);

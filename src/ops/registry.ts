@@ -5,6 +5,7 @@ import { count } from "./count/index.ts";
 import { dupes } from "./dupes/index.ts";
 import { explain } from "./explain/index.ts";
 import { find } from "./find/index.ts";
+import { grep } from "./grep/index.ts";
 import { lcount } from "./lcount/index.ts";
 import type { Operation } from "./operation.ts";
 import { stats } from "./stats/index.ts";
@@ -15,6 +16,7 @@ import { tsize } from "./tsize/index.ts";
 /** Every operation, in documentation order. */
 export const OPERATIONS: readonly Operation[] = [
   find,
+  grep,
   count,
   dupes,
   tree,

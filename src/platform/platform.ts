@@ -30,6 +30,8 @@ export interface Platform {
   realpath(path: string): string;
   /** Opens a file for reading, returning a descriptor. */
   open(path: string): number;
+  /** Returns the stats of an open descriptor (what was opened, not what the path names now). */
+  fstat(fd: number): fs.Stats;
   /** Reads into buf at offset 0 from file position pos (null = current); returns bytes read. */
   read(fd: number, buf: Uint8Array, length: number, pos: number | null): number;
   close(fd: number): void;
@@ -82,6 +84,7 @@ const common = {
   read: (fd: number, buf: Uint8Array, length: number, pos: number | null) =>
     fs.readSync(fd, buf, 0, length, pos),
   close: (fd: number) => fs.closeSync(fd),
+  fstat: (fd: number) => fs.fstatSync(fd),
 };
 
 function sha256Hasher(): Hasher {

@@ -1,11 +1,14 @@
 /*! Human formatters by operation id. An operation without one prints its records as JSON Lines. */
 
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { JsonlSink } from "../../../sink/jsonl.ts";
 import type { Sink } from "../../../sink/sink.ts";
 import { CountHumanSink, LcountHumanSink, TsizeHumanSink } from "./count.ts";
 import { DupesHumanSink } from "./dupes.ts";
 import { ExplainHumanSink } from "./explain.ts";
 import { FindHumanSink } from "./find.ts";
+import { GrepHumanSink } from "./grep.ts";
 import type { Style } from "./paths.ts";
 import { StatsHumanSink } from "./stats.ts";
 import { TopHumanSink } from "./top.ts";
@@ -35,7 +38,39 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
   dupes: (write, style) => new DupesHumanSink(write, style),
   lcount: (write) => new LcountHumanSink(write),
   tsize: (write) => new TsizeHumanSink(write),
+  grep: (write, style, p, input) => {
+    const n = (k: string) => (typeof input[k] === "number" ? (input[k] as number) : 0);
+    return new GrepHumanSink(
+      write,
+      style,
+      {
+        lineNumber: p.line_number !== false,
+        withFilename: typeof p.with_filename === "boolean" ? p.with_filename : null,
+        stats: p.stats === true,
+      },
+      n("context") + n("before_context") + n("after_context") > 0,
+      isSingleFile(input),
+    );
+  },
 };
+
+function isSingleFile(input: Readonly<Record<string, unknown>>): boolean {
+  // grep's rule: no file name when exactly one operand is given and it is a file.
+  const ops = (Array.isArray(input.operands) ? input.operands : []) as string[];
+  const viaFlags =
+    typeof input.pattern === "string" || (Array.isArray(input.regexps) && input.regexps.length > 0);
+  const candidates = [
+    ...((Array.isArray(input.paths) ? input.paths : []) as string[]),
+    ...(viaFlags ? ops : ops.slice(1)),
+  ];
+  if (candidates.length !== 1) return false;
+  const base = typeof input.base === "string" ? input.base : ".";
+  try {
+    return statSync(resolve(base, candidates[0] as string)).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Returns the human sink of an operation.

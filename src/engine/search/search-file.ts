@@ -1,0 +1,217 @@
+/*! Search: one file, from path to hits. Opens it without blocking, checks it is a regular file within
+ * max_file_size, reads it into a reused buffer (first block, then the rest in large reads), sniffs binary,
+ * runs the literal prefilter on raw bytes, decodes only files that pass, and hands the text to searchText.
+ * Synchronous; it runs in a worker or in the calling thread and never writes output. */
+import { platform } from "../../platform/platform.ts";
+import type { MatcherSpec } from "./matcher.ts";
+import {
+  buildMatcher,
+  bytesFinder,
+  type CompiledMatcher,
+  caselessFinder,
+  type HitOut,
+  searchBytes,
+  searchText,
+  type TextOptions,
+} from "./search-text.ts";
+
+/** Everything a searcher needs, as plain data (it crosses to workers by structured clone). */
+export interface SearchSpec {
+  readonly matcher: MatcherSpec;
+  readonly text: TextOptions;
+  /** Search binary files as text. */
+  readonly binaryAsText: boolean;
+  /** Leading bytes sniffed for a NUL (0 disables). */
+  readonly sniffBytes: number;
+  /** A TextDecoder label, or null for UTF-8 with BOM detection. */
+  readonly encoding: string | null;
+  /** Skip larger files (Infinity for none). */
+  readonly maxFileSize: number;
+}
+
+/** Why a file was not searched. */
+export type SkipReason = "binary" | "too_large" | "unreadable";
+
+/** The outcome of searching one file. */
+export interface FileOutcome {
+  /** Content bytes read. */
+  bytes: number;
+  skip: SkipReason | null;
+  /** Error code and message when skipped or failed. */
+  error: { code: string; message: string } | null;
+  lines: number;
+  matches: number;
+  hits: HitOut[];
+  encoding: string;
+}
+
+/** A searcher: compiled matcher plus a read buffer reused across files. */
+export interface Searcher {
+  search(path: string): FileOutcome;
+}
+
+const FIRST_BLOCK = 64 * 1024;
+const BIG_READ = 16 * 1024 * 1024;
+
+function fsError(err: unknown): { code: string; message: string } {
+  const code = (err as { code?: string } | null)?.code;
+  const detail = err instanceof Error ? err.message : String(err);
+  if (code === "EACCES" || code === "EPERM") return { code: "PERM", message: `permission denied: ${detail}` };
+  if (code === "ENOENT") return { code: "NOT_FOUND", message: `vanished: ${detail}` };
+  return { code: "UNREADABLE", message: detail };
+}
+
+function hasAnyIgnoreCase(view: Buffer, re: RegExp): boolean {
+  re.lastIndex = 0;
+  return re.test(view.toString("latin1"));
+}
+
+/**
+ * Creates a searcher for a spec (one per thread).
+ * @param spec the search spec
+ * @returns the searcher
+ */
+export function createSearcher(spec: SearchSpec): Searcher {
+  const matcher: CompiledMatcher = buildMatcher(spec.matcher);
+  let buf = Buffer.allocUnsafe(FIRST_BLOCK * 4);
+  const KEEP = 64 * 1024 * 1024;
+  const lits = spec.matcher.literals;
+  const byteLits = lits && !spec.matcher.literalsIgnoreCase ? lits.map((l) => Buffer.from(l, "utf8")) : null;
+  const ciLits =
+    lits && spec.matcher.literalsIgnoreCase
+      ? new RegExp(lits.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi")
+      : null;
+  const byteMode =
+    (byteLits !== null || ciLits !== null) &&
+    spec.text.before === 0 &&
+    spec.text.after === 0 &&
+    !spec.matcher.multiline &&
+    !spec.matcher.invert;
+  const label = spec.encoding;
+  const decoder =
+    label === null ? null : new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]);
+  const labelIsUtf8 = decoder === null || decoder.encoding === "utf-8";
+  const labelIsUtf16 = decoder?.encoding.startsWith("utf-16") === true;
+
+  return {
+    search(path: string): FileOutcome {
+      // A buffer grown for one huge file is not kept: memory stays bounded across files.
+      if (buf.length > KEEP) buf = Buffer.allocUnsafe(FIRST_BLOCK * 4);
+      const out: FileOutcome = {
+        bytes: 0,
+        skip: null,
+        error: null,
+        lines: 0,
+        matches: 0,
+        hits: [],
+        encoding: "utf-8",
+      };
+      let fd: number;
+      try {
+        fd = platform.open(path);
+      } catch (err) {
+        out.skip = "unreadable";
+        out.error = fsError(err);
+        return out;
+      }
+      let length = 0;
+      try {
+        const st = platform.fstat(fd);
+        if (!st.isFile()) {
+          out.skip = "unreadable";
+          out.error = { code: "UNREADABLE", message: "not a regular file; not read" };
+          return out;
+        }
+        if (st.size > spec.maxFileSize) {
+          out.skip = "too_large";
+          out.error = { code: "TOO_LARGE", message: `${st.size} bytes is over max_file_size` };
+          return out;
+        }
+        // The first block decides binary before the rest is read; then large reads to the end.
+        length = platform.read(fd, buf, FIRST_BLOCK, null);
+        out.bytes = length;
+        const bom16 =
+          length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff));
+        if (!spec.binaryAsText && !bom16 && !labelIsUtf16 && spec.sniffBytes > 0) {
+          if (buf.subarray(0, Math.min(length, spec.sniffBytes)).indexOf(0) >= 0) {
+            out.skip = "binary";
+            out.error = { code: "BINARY", message: "binary file (NUL byte); use text to search it" };
+            return out;
+          }
+        }
+        if (length === FIRST_BLOCK) {
+          if (buf.length < st.size + 1) {
+            const bigger = Buffer.allocUnsafe(st.size + 1 + (st.size >> 3));
+            buf.copy(bigger, 0, 0, length);
+            buf = bigger;
+          }
+          while (true) {
+            if (length === buf.length) {
+              // The file grew while being read.
+              const bigger = Buffer.allocUnsafe(buf.length * 2);
+              buf.copy(bigger, 0, 0, length);
+              buf = bigger;
+            }
+            const n = platform.read(fd, buf.subarray(length), Math.min(BIG_READ, buf.length - length), null);
+            if (n <= 0) break;
+            length += n;
+          }
+          out.bytes = length;
+        }
+      } catch (err) {
+        out.skip = "unreadable";
+        out.error = fsError(err);
+        return out;
+      } finally {
+        try {
+          platform.close(fd);
+        } catch {}
+      }
+      const view = buf.subarray(0, length);
+      let text: string;
+      if (label === null || labelIsUtf8) {
+        if (length >= 2 && view[0] === 0xff && view[1] === 0xfe && label === null) {
+          out.encoding = "utf-16le";
+          text = view.toString("utf16le", 2);
+        } else if (length >= 2 && view[0] === 0xfe && view[1] === 0xff && label === null) {
+          out.encoding = "utf-16be";
+          text = new TextDecoder("utf-16be").decode(view.subarray(2));
+        } else {
+          const bom = length >= 3 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf ? 3 : 0;
+          if (byteMode) {
+            // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
+            const body = bom ? view.subarray(bom) : view;
+            const find =
+              byteLits !== null ? bytesFinder(body, byteLits) : caselessFinder(body, ciLits as RegExp);
+            const r = searchBytes(body, find, matcher, spec.text);
+            out.lines = r.lines;
+            out.matches = r.matches;
+            out.hits = r.hits;
+            return out;
+          }
+          // Prefilter on raw bytes: most files hold none of the literals and are never decoded.
+          if (byteLits !== null) {
+            let any = false;
+            for (const l of byteLits) {
+              if (view.indexOf(l) >= 0) {
+                any = true;
+                break;
+              }
+            }
+            if (!any) return out;
+          } else if (ciLits !== null && !hasAnyIgnoreCase(view, ciLits)) return out;
+          text = view.toString("utf8", bom);
+        }
+      } else {
+        out.encoding = (decoder as TextDecoder).encoding;
+        text = (decoder as TextDecoder).decode(view);
+      }
+      if (text.includes("\r\n")) text = text.replace(/\r\n/g, "\n");
+      const r = searchText(text, matcher, spec.text);
+      out.lines = r.lines;
+      out.matches = r.matches;
+      out.hits = r.hits;
+      return out;
+    },
+  };
+}

@@ -1,0 +1,439 @@
+/*! Search: matching inside one decoded text. Finds the matching lines (a whole-text scan proposes a line, a
+ * line-local match confirms it), numbers lines only where there is a hit, attaches grep-style context, clips
+ * long lines. Pure and synchronous: it runs in a worker (or in the calling thread) and never reads files. */
+import type { MatcherSpec } from "./matcher.ts";
+
+/** How results are shaped, decided once per request. */
+export interface TextOptions {
+  readonly before: number;
+  readonly after: number;
+  /** Maximum matching lines per file (Infinity for none). */
+  readonly maxPerFile: number;
+  /** Maximum characters of a line in the output (Infinity for none). */
+  readonly maxColumns: number;
+  /** Stop at the first match (files_with_matches / files_without_match). */
+  readonly firstOnly: boolean;
+  /** Count only (no line records are built). */
+  readonly countOnly: boolean;
+}
+
+/** One submatch: code-point and UTF-8 byte columns from the start of the line. */
+export interface SubmatchOut {
+  start: number;
+  end: number;
+  byte_start: number;
+  byte_end: number;
+}
+
+/** One context line. */
+export interface ContextOut {
+  line_number: number;
+  content: string;
+  clipped: boolean;
+}
+
+/** One hit (a matching line, a multiline match or, with only_matching, one match). */
+export interface HitOut {
+  line_number: number;
+  content: string;
+  clipped: boolean;
+  content_offset: number;
+  submatches: SubmatchOut[];
+  before: ContextOut[];
+  after: ContextOut[];
+}
+
+/** What a text search found. */
+export interface TextResult {
+  readonly hits: HitOut[];
+  /** Matching lines (selected lines with invert). */
+  readonly lines: number;
+  /** Matches (submatches; selected lines with invert). */
+  readonly matches: number;
+}
+
+/** The RegExp objects of a matcher, built once per thread. */
+export interface CompiledMatcher {
+  readonly spec: MatcherSpec;
+  /** Whole-text finder ('gm'). */
+  readonly text: RegExp;
+  /** Line-local matcher ('g'). */
+  readonly line: RegExp;
+}
+
+/**
+ * Builds the RegExp objects of a matcher spec.
+ * @param spec the spec
+ * @returns the compiled matcher
+ */
+export function buildMatcher(spec: MatcherSpec): CompiledMatcher {
+  return {
+    spec,
+    text: new RegExp(spec.source, `${spec.flags}gm`),
+    line: new RegExp(spec.source, `${spec.flags}g`),
+  };
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Column converter for one line: UTF-16 index → code points and UTF-8 bytes, cheap for ASCII lines. */
+function columns(line: string): { cp: (i: number) => number; bytes: (i: number) => number } {
+  if (!NON_ASCII.test(line)) return { cp: (i) => i, bytes: (i) => i };
+  const astral = SURROGATE.test(line);
+  return {
+    cp: astral
+      ? (i) => {
+          let n = 0;
+          for (let k = 0; k < i; k++) {
+            const c = line.charCodeAt(k);
+            if (c < 0xdc00 || c > 0xdfff) n++;
+          }
+          return n;
+        }
+      : (i) => i,
+    bytes: (i) => Buffer.byteLength(line.slice(0, i), "utf8"),
+  };
+}
+
+/** Finds the UTF-16 spans of every match in a line. */
+function lineSpans(re: RegExp, line: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(line); m !== null; m = re.exec(line)) {
+    const s = m.index;
+    const e = s + m[0].length;
+    out.push([s, e]);
+    if (e === s) {
+      if (re.lastIndex >= line.length) break;
+      re.lastIndex++;
+    }
+  }
+  return out;
+}
+
+function clip(line: string, maxColumns: number, anchor: number): { text: string; from: number } {
+  if (line.length <= maxColumns) return { text: line, from: 0 };
+  let from = Math.max(0, Math.min(anchor - Math.floor(maxColumns / 4), line.length - maxColumns));
+  const lo = line.charCodeAt(from);
+  if (lo >= 0xdc00 && lo <= 0xdfff) from++;
+  let to = from + maxColumns;
+  const hi = line.charCodeAt(to - 1);
+  if (hi >= 0xd800 && hi <= 0xdbff) to--;
+  return { text: line.slice(from, to), from };
+}
+
+function contextLine(text: string, s: number, e: number, n: number, maxColumns: number): ContextOut {
+  const line = text.slice(s, e);
+  if (line.length <= maxColumns) return { line_number: n, content: line, clipped: false };
+  return { line_number: n, content: clip(line, maxColumns, 0).text, clipped: true };
+}
+
+function makeHit(n: number, content: string, spans: Array<[number, number]>, maxColumns: number): HitOut {
+  const col = columns(content);
+  const { text, from } = clip(content, maxColumns, spans[0]?.[0] ?? 0);
+  const to = from + text.length;
+  const submatches: SubmatchOut[] = [];
+  for (const [s, e] of spans) {
+    if (text.length !== content.length && (e < from || s > to)) continue;
+    submatches.push({ start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) });
+  }
+  return {
+    line_number: n,
+    content: text,
+    clipped: text.length !== content.length,
+    content_offset: from === 0 ? 0 : col.cp(from),
+    submatches,
+    before: [],
+    after: [],
+  };
+}
+
+function pushOnlyMatching(hits: HitOut[], n: number, line: string, spans: Array<[number, number]>): void {
+  const col = columns(line);
+  for (const [s, e] of spans) {
+    hits.push({
+      line_number: n,
+      content: line.slice(s, e),
+      clipped: false,
+      content_offset: col.cp(s),
+      submatches: [{ start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) }],
+      before: [],
+      after: [],
+    });
+  }
+}
+
+/** Finds the next position (at or after `from`) where a prefilter literal occurs, or -1. */
+export type LiteralFinder = (from: number) => number;
+
+/**
+ * Creates a finder of case-sensitive literals in bytes (Buffer.indexOf, one cached position per literal).
+ * @param buf the bytes
+ * @param lits the literals as UTF-8 bytes
+ * @returns the finder
+ */
+export function bytesFinder(buf: Buffer, lits: readonly Buffer[]): LiteralFinder {
+  const next = lits.map(() => -2);
+  return (from) => {
+    let best = -1;
+    for (let k = 0; k < lits.length; k++) {
+      let x = next[k] as number;
+      if (x !== -1 && x < from) {
+        x = from >= buf.length ? -1 : buf.indexOf(lits[k] as Buffer, from);
+        next[k] = x;
+      }
+      if (x >= 0 && (best < 0 || x < best)) best = x;
+    }
+    return best;
+  };
+}
+
+/**
+ * Creates a finder of ASCII literals, case-insensitively, over a latin1 view of the bytes (one character per
+ * byte, so string positions are byte positions).
+ * @param buf the bytes
+ * @param re a global, case-insensitive regex of the escaped literals
+ * @returns the finder
+ */
+export function caselessFinder(buf: Buffer, re: RegExp): LiteralFinder {
+  const text = buf.toString("latin1");
+  let found = -2;
+  return (from) => {
+    if (found === -1 || found >= from) return found;
+    re.lastIndex = from;
+    const m = re.exec(text);
+    found = m === null ? -1 : m.index;
+    return found;
+  };
+}
+
+/**
+ * Searches UTF-8 bytes line by line where a prefilter literal occurs, decoding only those lines (no context,
+ * no inversion, no multiline: the caller checks). A matching line always holds a literal, so none is missed.
+ * @param buf the file's bytes (after any BOM)
+ * @param find the literal finder
+ * @param m the compiled matcher
+ * @param o result shaping
+ * @returns hits, matching line count and match count
+ */
+export function searchBytes(
+  buf: Buffer,
+  find: LiteralFinder,
+  m: CompiledMatcher,
+  o: TextOptions,
+): TextResult {
+  const len = buf.length;
+  const cap = o.firstOnly ? 1 : o.maxPerFile;
+  const hits: HitOut[] = [];
+  let lines = 0;
+  let matches = 0;
+  let countedTo = 0;
+  let lineNo = 1;
+  let from = 0;
+  while (lines < cap && from < len) {
+    const p = find(from);
+    if (p < 0) break;
+    const s = p === 0 ? 0 : buf.lastIndexOf(10, p - 1) + 1;
+    let e = buf.indexOf(10, p);
+    if (e < 0) e = len;
+    const lineEnd = e > s && buf[e - 1] === 13 ? e - 1 : e;
+    const line = buf.toString("utf8", s, lineEnd);
+    const spans = lineSpans(m.line, line);
+    if (spans.length > 0) {
+      lines++;
+      matches += spans.length;
+      if (!o.countOnly && !o.firstOnly) {
+        for (let i = buf.indexOf(10, countedTo); i >= 0 && i < s; i = buf.indexOf(10, i + 1)) lineNo++;
+        countedTo = s;
+        if (m.spec.onlyMatching) pushOnlyMatching(hits, lineNo, line, spans);
+        else hits.push(makeHit(lineNo, line, spans, o.maxColumns));
+      }
+    }
+    from = e + 1;
+  }
+  return { hits, lines, matches };
+}
+
+interface Located {
+  readonly n: number;
+  readonly s: number;
+  readonly e: number;
+  readonly spans: Array<[number, number]>;
+}
+
+/**
+ * Searches one decoded text (LF line ends; CRLF already folded).
+ * @param text the file's text
+ * @param m the compiled matcher
+ * @param o result shaping
+ * @returns hits, matching line count and match count
+ */
+export function searchText(text: string, m: CompiledMatcher, o: TextOptions): TextResult {
+  const len = text.length;
+  // The text after a final newline is not a line (as in grep); an empty file has no lines.
+  const end = len > 0 && text.charCodeAt(len - 1) === 10 ? len - 1 : len;
+  if (m.spec.multiline) return searchMultiline(text, end, m, o);
+  const cap = o.firstOnly ? 1 : o.maxPerFile;
+  const found: Located[] = [];
+  let lines = 0;
+  let matches = 0;
+  let numberedAt = 0;
+  let numbered = 1;
+  const lineNumberOf = (s: number) => {
+    let i = numberedAt;
+    while (true) {
+      const nl = text.indexOf("\n", i);
+      if (nl < 0 || nl >= s) break;
+      numbered++;
+      i = nl + 1;
+    }
+    numberedAt = s;
+    return numbered;
+  };
+  if (len === 0) return { hits: [], lines: 0, matches: 0 };
+  if (m.spec.invert) {
+    let s = 0;
+    let n = 0;
+    while (s <= end && lines < cap) {
+      let e = text.indexOf("\n", s);
+      if (e < 0) e = len;
+      n++;
+      m.line.lastIndex = 0;
+      if (!m.line.test(text.slice(s, e))) {
+        lines++;
+        matches++;
+        if (!o.countOnly) found.push({ n, s, e, spans: [] });
+      }
+      if (e >= end) break;
+      s = e + 1;
+    }
+  } else {
+    let pos = 0;
+    while (pos <= end && lines < cap) {
+      m.text.lastIndex = pos;
+      const hit = m.text.exec(text);
+      if (hit === null) break;
+      const s = hit.index === 0 ? 0 : text.lastIndexOf("\n", hit.index - 1) + 1;
+      if (s === len && end !== len) break; // the empty tail after a final newline
+      let e = text.indexOf("\n", hit.index);
+      if (e < 0) e = len;
+      const spans = lineSpans(m.line, text.slice(s, e));
+      if (spans.length > 0) {
+        lines++;
+        matches += spans.length;
+        if (!o.countOnly) found.push({ n: lineNumberOf(s), s, e, spans });
+      }
+      pos = e + 1;
+    }
+  }
+  if (o.countOnly || o.firstOnly) return { hits: [], lines, matches };
+  const hits: HitOut[] = [];
+  let shownUpTo = 0; // last line number already given (as a match or context)
+  let shownEnd = -1; // its end offset
+  for (let k = 0; k < found.length; k++) {
+    const f = found[k] as Located;
+    const line = text.slice(f.s, f.e);
+    if (m.spec.onlyMatching && !m.spec.invert) {
+      const col = columns(line);
+      for (const [s, e] of f.spans) {
+        hits.push({
+          line_number: f.n,
+          content: line.slice(s, e),
+          clipped: false,
+          content_offset: col.cp(s),
+          submatches: [
+            { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) },
+          ],
+          before: [],
+          after: [],
+        });
+      }
+      continue;
+    }
+    const hit = makeHit(f.n, line, f.spans, o.maxColumns);
+    if (o.before > 0) {
+      const ctx: ContextOut[] = [];
+      let e = f.s - 1;
+      for (let n = f.n - 1; n > shownUpTo && n >= f.n - o.before && e >= 0; n--) {
+        const s = text.lastIndexOf("\n", e - 1) + 1;
+        ctx.push(contextLine(text, s, e, n, o.maxColumns));
+        e = s - 1;
+      }
+      hit.before = ctx.reverse();
+    }
+    shownUpTo = f.n;
+    shownEnd = f.e;
+    if (o.after > 0) {
+      const next = found[k + 1];
+      let s = shownEnd + 1;
+      for (let n = f.n + 1; n <= f.n + o.after && s <= end && (next === undefined || n < next.n); n++) {
+        if (s === len && end !== len) break;
+        let e = text.indexOf("\n", s);
+        if (e < 0) e = len;
+        hit.after.push(contextLine(text, s, e, n, o.maxColumns));
+        shownUpTo = n;
+        shownEnd = e;
+        if (e >= len) break;
+        s = e + 1;
+      }
+    }
+    hits.push(hit);
+  }
+  return { hits, lines, matches };
+}
+
+function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextOptions): TextResult {
+  const hits: HitOut[] = [];
+  const cap = o.firstOnly ? 1 : o.maxPerFile;
+  let lines = 0;
+  let matches = 0;
+  let numberedAt = 0;
+  let numbered = 1;
+  let last: { hit: HitOut; s: number; e: number } | null = null;
+  const re = m.text;
+  re.lastIndex = 0;
+  for (let hit = re.exec(text); hit !== null; hit = re.exec(text)) {
+    const a = hit.index;
+    const b = a + hit[0].length;
+    if (b === a) re.lastIndex = a + 1;
+    if (a === text.length && end !== text.length) break;
+    const s = a === 0 ? 0 : text.lastIndexOf("\n", a - 1) + 1;
+    if (last !== null && s <= last.e && a < last.e + 1 && s >= last.s) {
+      // Another match starting within the lines of the previous record: one more submatch of it.
+      const col = columns(last.hit.content);
+      const bEnd = Math.min(b, last.e) - last.s;
+      last.hit.submatches.push({
+        start: col.cp(a - last.s),
+        end: col.cp(bEnd),
+        byte_start: col.bytes(a - last.s),
+        byte_end: col.bytes(bEnd),
+      });
+      matches++;
+      continue;
+    }
+    if (lines >= cap) break;
+    let e = b > a && text.charCodeAt(b - 1) === 10 ? b - 1 : text.indexOf("\n", Math.max(b, a));
+    if (e < 0) e = text.length;
+    if (e < s) e = s;
+    for (let i = numberedAt; ; ) {
+      const nl = text.indexOf("\n", i);
+      if (nl < 0 || nl >= s) break;
+      numbered++;
+      i = nl + 1;
+    }
+    numberedAt = s;
+    const content = text.slice(s, e);
+    const spanned = content.split("\n").length;
+    lines += spanned;
+    matches++;
+    if (o.countOnly || o.firstOnly) {
+      last = { hit: makeHit(numbered, "", [], Number.POSITIVE_INFINITY), s, e };
+      continue;
+    }
+    const h = makeHit(numbered, content, [[a - s, Math.min(b, e) - s]], o.maxColumns);
+    hits.push(h);
+    last = { hit: h, s, e };
+  }
+  return { hits: o.countOnly || o.firstOnly ? [] : hits, lines, matches };
+}

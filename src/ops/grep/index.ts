@@ -1,0 +1,89 @@
+/*! grep: the registry entry (docs, CLI spelling, MCP tool, examples). */
+import { defineOperation, READ_ONLY } from "../operation.ts";
+import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { runGrep } from "./run.ts";
+import { GrepFileSchema, GrepInputSchema, LineMatchSchema, LineSearchResultSchema } from "./schema.ts";
+
+/** The grep operation. */
+export const grep = defineOperation({
+  id: "grep",
+  summary: "Search file contents by regular expression or literal, with context, counts and file lists.",
+  description:
+    "Search the contents of files under a base directory for a JavaScript regular expression (or a literal with fixed_strings). Files are selected as by find: .gitignore/.ignore are respected and hidden entries skipped by default; every find filter (globs, types, size, time) applies. Binary files (a NUL byte in the first 8 KiB) are skipped and reported as BINARY unless text is set. Each match is a LineMatch with line_number, content, the character and byte columns of every submatch and optional before/after context; use files_with_matches or count for a compact overview first, and max_columns to keep minified files short. Results come in walk order. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page; `truncated_reason` says why it stopped (limit, max_count, max_bytes, max_output_bytes, timeout).",
+  input: GrepInputSchema,
+  output: LineSearchResultSchema,
+  records: { match: LineMatchSchema, file: GrepFileSchema },
+  cli: {
+    operands: ["operands..."],
+    hidden: ["operands", "pattern"],
+    flags: {
+      ...WALK_CLI_FLAGS,
+      regexps: { short: "e", aliases: ["regexp"], hint: "PATTERN" },
+      fixed_strings: { short: "F" },
+      ignore_case: { short: "i" },
+      smart_case: { short: "S" },
+      word_regexp: { short: "w" },
+      line_regexp: { short: "x" },
+      invert_match: { short: "v" },
+      multiline: { short: "U" },
+      only_matching: { short: "o" },
+      before_context: { short: "B", hint: "N" },
+      after_context: { short: "A", hint: "N" },
+      context: { short: "C", hint: "N" },
+      files_with_matches: { short: "l" },
+      count: { short: "c" },
+      max_count: { short: "m", hint: "N" },
+      max_per_file: { hint: "N" },
+      max_bytes: { hint: "BYTES" },
+      max_file_size: { hint: "SIZE" },
+      max_columns: { hint: "N", aliases: ["max-cols"] },
+      text: { short: "a" },
+      binary_sniff_bytes: { hint: "BYTES" },
+      encoding: { hint: "LABEL" },
+      threads: { short: "j", hint: "N" },
+    },
+    presentation: {
+      line_number: {
+        type: "boolean",
+        description: "Print line numbers (the default; --no-line-number hides them).",
+      },
+      with_filename: {
+        type: "boolean",
+        description:
+          "Print the file name on every line (the default unless one file is searched; --no-with-filename hides it). Long form only: -H is --hidden.",
+      },
+      stats: {
+        type: "boolean",
+        description: "Print totals, skips and bytes read after the results (stderr).",
+      },
+    },
+  },
+  mcpTool: "grep",
+  agentDefaults: {
+    limit: 100,
+    max_output_bytes: 60_000,
+    max_columns: 300,
+    max_file_size: "10M",
+    timeout_seconds: 30,
+    strict_base: true,
+  },
+  annotations: READ_ONLY,
+  examples: [
+    {
+      description: "Lines with TODO under src, as JSON Lines",
+      cli: "rglob grep TODO src --jsonl",
+      input: { pattern: "TODO", paths: ["src"] },
+    },
+    {
+      description: "Whole-word, case-insensitive, with two lines of context, in TypeScript files",
+      cli: "rglob grep -i -w -C 2 'parse' '*.ts'",
+      input: { pattern: "parse", ignore_case: true, word_regexp: true, context: 2, patterns: ["*.ts"] },
+    },
+    {
+      description: "Which files mention an error class, and how often",
+      cli: "rglob grep -c '[A-Z][a-z]+Error' --json",
+      input: { pattern: "[A-Z][a-z]+Error", count: true },
+    },
+  ],
+  run: runGrep,
+});

@@ -1,0 +1,49 @@
+/*! grep: operand classification. The CLI hands its operands over as `operands`; here, at plan time and
+ * relative to the base, the first becomes the pattern (unless patterns came by flag) and each other one is a
+ * root when it exists on disk, else a glob filter. No walking, no reading. */
+import * as path from "node:path";
+import { platform } from "../../platform/platform.ts";
+
+/** The patterns, roots and globs of a grep request. */
+export interface Classified {
+  readonly patterns: string[];
+  readonly paths: string[];
+  readonly globs: string[];
+}
+
+/**
+ * Classifies grep operands.
+ * @param input pattern, regexps, operands, paths, patterns and base as given
+ * @param cwd the directory the base is relative to
+ * @returns every pattern, root and glob
+ */
+export function classifyOperands(
+  input: {
+    readonly pattern?: string | undefined;
+    readonly regexps: readonly string[];
+    readonly operands: readonly string[];
+    readonly paths: readonly string[];
+    readonly patterns: readonly string[];
+    readonly base: string;
+  },
+  cwd: string,
+): Classified {
+  const patterns = input.pattern === undefined ? [] : [input.pattern];
+  patterns.push(...input.regexps);
+  const rest = [...input.operands];
+  if (patterns.length === 0 && rest.length > 0) patterns.push(rest.shift() as string);
+  const base = path.resolve(cwd, input.base);
+  const paths = [...input.paths];
+  const globs = [...input.patterns];
+  for (const op of rest) {
+    let exists = true;
+    try {
+      platform.lstat(path.resolve(base, op));
+    } catch {
+      exists = false;
+    }
+    if (exists) paths.push(op);
+    else globs.push(op);
+  }
+  return { patterns, paths, globs };
+}

@@ -1,0 +1,336 @@
+/*! grep: plan → records. The walk (main thread) feeds batches of files to the search pool while it walks;
+ * outcomes come back in any order and are re-ordered into walk order here, then turned into LineMatch or
+ * GrepFile records. Global bounds (max_count, max_bytes) are decided here, in order, by look-ahead; limit and
+ * max_output_bytes by the dispatcher. Waiting on workers polls the deadline, and the pool is terminated,
+ * not awaited, when it passes. */
+
+import { availableParallelism } from "node:os";
+import * as path from "node:path";
+import type { ErrorCode } from "../../contract/errors.ts";
+import { RglobError } from "../../contract/errors.ts";
+import { sizeRange } from "../../engine/filter/size.ts";
+import { compileWalk } from "../../engine/plan.ts";
+import { compileMatcher } from "../../engine/search/matcher.ts";
+import { createPool } from "../../engine/search/pool.ts";
+import type { FileOutcome, SearchSpec } from "../../engine/search/search-file.ts";
+import { Entry, walk } from "../../engine/walk.ts";
+import type { Emitted, RunContext } from "../operation.ts";
+import { tick, yielder } from "../walk-records.ts";
+import { classifyOperands } from "./operands.ts";
+import type { GrepFile, GrepInput, LineMatch } from "./schema.ts";
+
+const BATCH = 32;
+const MAX_IN_FLIGHT = 512;
+const POLL_MS = 50;
+
+/** Separates the file key from the line part of a cursor key (NUL never occurs in a path). */
+const SEP = "\u0000";
+
+type Mode = "lines" | "files_with_matches" | "files_without_match" | "count";
+
+interface Item {
+  readonly entry: Entry;
+  outcome: FileOutcome | null;
+}
+
+function modeOf(input: GrepInput): Mode {
+  const modes = [input.files_with_matches, input.files_without_match, input.count].filter(Boolean).length;
+  if (modes > 1) {
+    throw new RglobError(
+      "BAD_PREDICATE",
+      "files_with_matches, files_without_match and count exclude each other",
+    );
+  }
+  if (input.files_with_matches) return "files_with_matches";
+  if (input.files_without_match) return "files_without_match";
+  if (input.count) return "count";
+  return "lines";
+}
+
+function maxFileSizeOf(value: GrepInput["max_file_size"]): number {
+  if (value === undefined) return Number.POSITIVE_INFINITY;
+  try {
+    const range = sizeRange(undefined, value);
+    return range ? range[1] : Number.POSITIVE_INFINITY;
+  } catch (err) {
+    const message = err instanceof Error ? err.message.replace(/^max_size/, "max_file_size") : String(err);
+    throw new RglobError("BAD_PREDICATE", message);
+  }
+}
+
+/**
+ * Builds the search spec of a request (compiling the matcher: a bad regex throws here).
+ * @param input validated grep input
+ * @param patterns every pattern
+ * @returns the spec and the mode
+ */
+export function searchSpecOf(
+  input: GrepInput,
+  patterns: readonly string[],
+): { spec: SearchSpec; mode: Mode } {
+  const mode = modeOf(input);
+  const matcher = compileMatcher({
+    patterns,
+    fixedStrings: input.fixed_strings,
+    ignoreCase: input.ignore_case,
+    smartCase: input.smart_case,
+    wordRegexp: input.word_regexp,
+    lineRegexp: input.line_regexp,
+    invert: input.invert_match,
+    multiline: input.multiline,
+    onlyMatching: input.only_matching,
+  });
+  if (input.encoding !== undefined) {
+    try {
+      new TextDecoder(input.encoding as ConstructorParameters<typeof TextDecoder>[0]);
+    } catch {
+      throw new RglobError("BAD_PREDICATE", `encoding: '${input.encoding}' is not a known TextDecoder label`);
+    }
+  }
+  const ctxN = input.context ?? 0;
+  const spec: SearchSpec = {
+    matcher,
+    text: {
+      before: input.only_matching ? 0 : (input.before_context ?? ctxN),
+      after: input.only_matching ? 0 : (input.after_context ?? ctxN),
+      maxPerFile: input.max_per_file ?? Number.POSITIVE_INFINITY,
+      maxColumns: input.max_columns ?? Number.POSITIVE_INFINITY,
+      firstOnly: mode === "files_with_matches" || mode === "files_without_match",
+      countOnly: mode === "count",
+    },
+    binaryAsText: input.text,
+    sniffBytes: input.binary_sniff_bytes,
+    encoding: input.encoding ?? null,
+    maxFileSize: maxFileSizeOf(input.max_file_size),
+  };
+  return { spec, mode };
+}
+
+function parseResume(key: string | null): { file: string; line: number; sub: number } | null {
+  if (key === null) return null;
+  const parts = key.split(SEP);
+  if (parts.length !== 3) return null;
+  return { file: parts[0] as string, line: Number(parts[1]), sub: Number(parts[2]) };
+}
+
+/**
+ * Runs grep.
+ * @param input validated grep input
+ * @param ctx the run context
+ * @yields "match" records (LineMatch) or "file" records (GrepFile), in walk order
+ */
+export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerator<Emitted> {
+  const cwd = process.cwd();
+  const { patterns, paths, globs } = classifyOperands(input, cwd);
+  const { spec, mode } = searchSpecOf(input, patterns);
+  const { plan, rootErrors } = compileWalk({ ...input, paths, patterns: globs }, { filesOnly: true, cwd });
+  for (const e of rootErrors) ctx.error(e);
+
+  const resume = mode === "lines" ? parseResume(ctx.resumeAfter) : null;
+  const walkAfter = resume !== null ? resume.file : ctx.resumeAfter;
+  const threads = input.threads ?? Math.min(2, Math.max(1, availableParallelism()));
+  const pool = createPool(spec, threads);
+
+  const totals = { matches: 0, lines: 0, files: 0 };
+  const skipped = { binary: 0, too_large: 0, unreadable: 0 };
+  let bytes = 0;
+  let emittedLines = 0;
+  const maxCount = input.max_count ?? Number.POSITIVE_INFINITY;
+  const maxBytes = input.max_bytes ?? Number.POSITIVE_INFINITY;
+
+  // The pipeline: walk → batches → pool; `queue` holds files in walk order until their outcome is consumed.
+  const queue: Item[] = [];
+  let head = 0;
+  let batch: Item[] = [];
+  let inFlight = 0;
+  let batches = 0;
+  let wake: (() => void) | null = null;
+  let woken = false;
+  const flush = () => {
+    if (batch.length === 0) return;
+    const items = batch;
+    batch = [];
+    batches++;
+    inFlight += items.length;
+    pool.submit(
+      items.map((i) => i.entry.abs),
+      (k, outcome) => {
+        (items[k] as Item).outcome = outcome;
+        inFlight--;
+        woken = true;
+        wake?.();
+      },
+    );
+  };
+  const entries: Iterator<Entry> = walk(plan, ctx, walkAfter);
+  let walkDone = false;
+  if (resume !== null) {
+    // The file the cursor points into is searched again; hits up to the cursor are skipped below.
+    const colon = resume.file.indexOf(":");
+    const rootIdx = Number(resume.file.slice(0, colon));
+    const rel = resume.file.slice(colon + 1);
+    const abs = path.resolve(plan.base, rel);
+    const e = new Entry(abs, rel, path.basename(abs), 0, "file", "file", rootIdx, plan.follow);
+    const item: Item = { entry: e, outcome: null };
+    queue.push(item);
+    batch.push(item);
+  }
+  const due = yielder(BATCH * 4);
+  /** Pulls walk entries into batches (a few batches at a time, so outcomes are consumed while walking). */
+  const feed = () => {
+    let n = 0;
+    while (n < BATCH * 4) {
+      const r = entries.next();
+      if (r.done) {
+        walkDone = true;
+        break;
+      }
+      const item: Item = { entry: r.value, outcome: null };
+      queue.push(item);
+      batch.push(item);
+      // Batches grow 1, 2, 4 … BATCH, so a search of a few (large) files still uses every worker.
+      if (batch.length >= Math.min(BATCH, 1 << batches)) flush();
+      n++;
+    }
+    flush();
+  };
+  /** Sleeps until a batch completes or POLL_MS pass (so the deadline is checked while workers run). */
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      if (woken) {
+        woken = false;
+        resolve();
+        return;
+      }
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, POLL_MS);
+      wake = () => {
+        woken = false;
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+    });
+  /** Waits for the next outcome in walk order; null at the end or when the run must stop. */
+  const next = async (): Promise<Item | null> => {
+    while (true) {
+      // Outcomes already in are still delivered after a stop: they are what was found before it.
+      if (head < queue.length) {
+        const item = queue[head] as Item;
+        if (item.outcome !== null) {
+          queue[head] = undefined as unknown as Item;
+          head++;
+          if (head > 4096 && head * 2 > queue.length) {
+            queue.splice(0, head);
+            head = 0;
+          }
+          return item;
+        }
+      }
+      if (ctx.shouldStop()) return null;
+      if (!walkDone && inFlight < MAX_IN_FLIGHT) {
+        feed();
+        if (due()) await tick();
+        continue;
+      }
+      flush();
+      if (walkDone && head >= queue.length) return null;
+      await sleep();
+    }
+  };
+  const report = (item: Item, o: FileOutcome) => {
+    if (o.error !== null) {
+      ctx.error({ code: o.error.code as ErrorCode, message: o.error.message, path: item.entry.abs });
+    }
+    if (o.skip !== null) skipped[o.skip]++;
+    totals.matches += o.matches;
+    totals.lines += o.lines;
+    if (o.lines > 0) totals.files++;
+  };
+  /** Accounts for an outcome's bytes; false when max_bytes stops the run before this file. */
+  const account = (o: FileOutcome): boolean => {
+    if (bytes + o.bytes > maxBytes) {
+      ctx.stop("max_bytes");
+      return false;
+    }
+    bytes += o.bytes;
+    ctx.read(o.bytes);
+    return true;
+  };
+
+  let finished = false;
+  try {
+    for (let item = await next(); item !== null; item = await next()) {
+      const o = item.outcome as FileOutcome;
+      if (!account(o)) return;
+      report(item, o);
+      const e = item.entry;
+      if (mode === "lines") {
+        let sub = 0;
+        let lastLine = -1;
+        const fileKey = e.key;
+        const isResumed = resume !== null && fileKey === resume.file;
+        for (const h of o.hits) {
+          sub = h.line_number === lastLine ? sub + 1 : 0;
+          lastLine = h.line_number;
+          if (
+            isResumed &&
+            (h.line_number < resume.line || (h.line_number === resume.line && sub <= resume.sub))
+          )
+            continue;
+          if (emittedLines >= maxCount) {
+            ctx.stop("max_count");
+            return;
+          }
+          emittedLines++;
+          const rec: LineMatch = {
+            path: e.abs,
+            relative_path: e.rel,
+            line_number: h.line_number,
+            content: h.content,
+            clipped: h.clipped,
+            content_offset: h.content_offset,
+            submatches: h.submatches,
+            before: h.before,
+            after: h.after,
+            encoding: o.encoding,
+          };
+          yield { kind: "match", record: rec, key: `${fileKey}${SEP}${h.line_number}${SEP}${sub}` };
+        }
+        continue;
+      }
+      if (o.skip !== null || o.error !== null) continue;
+      const listed =
+        mode === "files_without_match" ? o.lines === 0 : mode === "count" ? o.lines > 0 : o.lines > 0;
+      if (!listed) continue;
+      if (emittedLines >= maxCount) {
+        ctx.stop("max_count");
+        return;
+      }
+      emittedLines++;
+      const rec: GrepFile = {
+        path: e.abs,
+        relative_path: e.rel,
+        count: mode === "count" ? o.lines : mode === "files_without_match" ? 0 : null,
+      };
+      yield { kind: "file", record: rec, key: e.key };
+    }
+    finished = true;
+  } finally {
+    // With count, the grand total stays exact when the consumer stops early (limit): finish counting.
+    if (!finished && mode === "count" && !ctx.shouldStop()) {
+      for (let item = await next(); item !== null; item = await next()) {
+        const o = item.outcome as FileOutcome;
+        if (!account(o)) break;
+        report(item, o);
+      }
+    }
+    pool.close();
+    ctx.summary("total_matches", totals.matches);
+    ctx.summary("matched_lines", totals.lines);
+    ctx.summary("files_with_matches", totals.files);
+    ctx.summary("files_skipped", skipped);
+  }
+}

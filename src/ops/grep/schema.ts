@@ -1,0 +1,218 @@
+/*! grep: input, record and output models. Validation only; matchers are compiled in engine/search/matcher.ts
+ * and operands are classified in ops/grep/operands.ts. */
+import * as v from "valibot";
+import { resultMetaEntries } from "../../contract/result.ts";
+import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+
+const int = (min: number, text: string) =>
+  v.pipe(v.number(), v.integer(), v.minValue(min), v.description(text));
+const flag = (text: string) => v.optional(v.pipe(v.boolean(), v.description(text)), false);
+const sizeValue = (text: string) =>
+  v.pipe(
+    v.union([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.string(), v.minLength(1))]),
+    v.description(text),
+  );
+
+/** Creates the grep input model. */
+export const GrepInputSchema = v.pipe(
+  v.strictObject({
+    pattern: v.optional(
+      v.pipe(
+        v.string(),
+        v.description("The pattern: a JavaScript regular expression (a literal string with fixed_strings)."),
+      ),
+    ),
+    regexps: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description(
+          "More patterns, OR'd with `pattern` (CLI -e, repeatable; then every operand is a path).",
+        ),
+      ),
+      [],
+    ),
+    operands: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description(
+          "CLI operands, classified at plan time: the first is the pattern unless `pattern` or `regexps` is given; then an operand that exists (relative to base) is a root, anything else a glob filter.",
+        ),
+      ),
+      [],
+    ),
+    ...walkEntries,
+    ...budgetEntries,
+    fixed_strings: flag("Treat patterns as literal strings, not regular expressions."),
+    ignore_case: flag("Match case-insensitively."),
+    smart_case: flag("Case-insensitive when every pattern is lower case, else case-sensitive."),
+    word_regexp: flag("Only match whole words (not preceded or followed by a letter, digit or '_')."),
+    line_regexp: flag("Only match whole lines."),
+    invert_match: flag("Select the lines that do not match."),
+    multiline: flag(
+      "Let a match span lines (the record holds every line it spans; '.' still stops at a newline).",
+    ),
+    only_matching: flag("One record per match, whose content is the matched text only."),
+    before_context: v.optional(int(0, "Lines of context before each match (records: `before`).")),
+    after_context: v.optional(int(0, "Lines of context after each match (records: `after`).")),
+    context: v.optional(int(0, "Lines of context before and after each match.")),
+    files_with_matches: flag("List the files that match (records of kind 'file'), not the lines."),
+    files_without_match: flag("List the files that do not match (records of kind 'file')."),
+    count: flag(
+      "Count matching lines per file (records of kind 'file' with `count`); the summary total is exact even when the listing is cut by limit.",
+    ),
+    max_count: v.optional(
+      int(1, "Stop after this many matching lines in total (reason 'max_count'); global, not per file."),
+    ),
+    max_per_file: v.optional(int(1, "At most this many matching lines per file.")),
+    max_bytes: v.optional(int(1, "Stop before reading more content bytes than this (reason 'max_bytes').")),
+    max_file_size: v.optional(
+      sizeValue("Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K'."),
+    ),
+    max_columns: v.optional(
+      int(
+        1,
+        "Clip lines longer than this many characters to a window around the first match (`clipped` is set).",
+      ),
+    ),
+    text: flag("Search binary files as text (a NUL byte in the first 8 KiB means binary otherwise)."),
+    binary_sniff_bytes: v.optional(
+      int(0, "How many leading bytes are checked for a NUL byte to call a file binary (0 disables)."),
+      8192,
+    ),
+    encoding: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description(
+          "Decode files with this TextDecoder label (latin1, shift_jis, utf-16le…). Default: UTF-8, or UTF-16 by BOM.",
+        ),
+      ),
+    ),
+    threads: v.optional(
+      int(0, "Worker threads that match files (0 = in the calling thread; default: 2, at most the cores)."),
+    ),
+  }),
+  v.title("GrepInput"),
+  v.description("Search file contents by regular expression or literal."),
+);
+export type GrepInput = v.InferOutput<typeof GrepInputSchema>;
+
+/** Creates the Submatch model. */
+export const SubmatchSchema = v.pipe(
+  v.strictObject({
+    start: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description("Start column in characters (code points), 0-based."),
+    ),
+    end: v.pipe(v.number(), v.integer(), v.description("End column in characters (code points), exclusive.")),
+    byte_start: v.pipe(v.number(), v.integer(), v.description("Start column in UTF-8 bytes, 0-based.")),
+    byte_end: v.pipe(v.number(), v.integer(), v.description("End column in UTF-8 bytes, exclusive.")),
+  }),
+  v.title("Submatch"),
+  v.description(
+    "Where one match lies in its line (columns count from the start of the line, not of `content`).",
+  ),
+);
+export type Submatch = v.InferOutput<typeof SubmatchSchema>;
+
+/** Creates the ContextLine model. */
+export const ContextLineSchema = v.pipe(
+  v.strictObject({
+    line_number: v.pipe(v.number(), v.integer(), v.description("1-based line number.")),
+    content: v.pipe(v.string(), v.description("The line, without its line terminator.")),
+    clipped: v.pipe(v.boolean(), v.description("True when the line was cut to max_columns.")),
+  }),
+  v.title("ContextLine"),
+  v.description("A context line around a match (not a match itself)."),
+);
+export type ContextLine = v.InferOutput<typeof ContextLineSchema>;
+
+/** Creates the LineMatch model. */
+export const LineMatchSchema = v.pipe(
+  v.strictObject({
+    path: v.pipe(v.string(), v.description("Absolute path.")),
+    relative_path: v.pipe(v.string(), v.description("POSIX path relative to the request's base.")),
+    line_number: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description("1-based number of the (first) matching line."),
+    ),
+    content: v.pipe(
+      v.string(),
+      v.description(
+        "The matching line without its terminator (every spanned line with multiline; the matched text with only_matching).",
+      ),
+    ),
+    clipped: v.pipe(v.boolean(), v.description("True when `content` was cut to max_columns.")),
+    content_offset: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description(
+        "Column (characters) of the line where `content` starts: 0 unless clipped or only_matching.",
+      ),
+    ),
+    submatches: v.pipe(
+      v.array(SubmatchSchema),
+      v.description("Every match in the line (empty for an inverted match)."),
+    ),
+    before: v.pipe(
+      v.array(ContextLineSchema),
+      v.description("Context lines before, not already given with an earlier match of the file."),
+    ),
+    after: v.pipe(v.array(ContextLineSchema), v.description("Context lines after.")),
+    encoding: v.pipe(
+      v.string(),
+      v.description("How the file was decoded: utf-8, utf-16le, utf-16be or a label."),
+    ),
+  }),
+  v.title("LineMatch"),
+  v.description("A matching line of a file."),
+);
+export type LineMatch = v.InferOutput<typeof LineMatchSchema>;
+
+/** Creates the GrepFile model. */
+export const GrepFileSchema = v.pipe(
+  v.strictObject({
+    path: v.pipe(v.string(), v.description("Absolute path.")),
+    relative_path: v.pipe(v.string(), v.description("POSIX path relative to the request's base.")),
+    count: v.pipe(
+      v.nullable(v.number()),
+      v.description("Matching lines in the file with count (0 with files_without_match), else null."),
+    ),
+  }),
+  v.title("GrepFile"),
+  v.description("A file listed by files_with_matches, files_without_match or count."),
+);
+export type GrepFile = v.InferOutput<typeof GrepFileSchema>;
+
+/** Creates the skip counts model. */
+export const SkipCountsSchema = v.pipe(
+  v.strictObject({
+    binary: v.pipe(v.number(), v.integer()),
+    too_large: v.pipe(v.number(), v.integer()),
+    unreadable: v.pipe(v.number(), v.integer()),
+  }),
+  v.description("Files not searched, by reason (binary, too_large, unreadable including permission denied)."),
+);
+
+/** Creates the LineSearchResult model (the output of grep). */
+export const LineSearchResultSchema = v.pipe(
+  v.strictObject({
+    results: v.array(v.union([LineMatchSchema, GrepFileSchema])),
+    ...resultMetaEntries,
+    total_matches: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description("Matches found (submatches; matching lines with invert_match) in the files searched."),
+    ),
+    matched_lines: v.pipe(v.number(), v.integer(), v.description("Matching lines in the files searched.")),
+    files_with_matches: v.pipe(v.number(), v.integer(), v.description("Files with at least one match.")),
+    files_skipped: SkipCountsSchema,
+  }),
+  v.title("LineSearchResult"),
+  v.description(
+    "Matches in walk order. Totals cover the files searched before the result stopped; with count they cover every file even when limit cuts the listing.",
+  ),
+);
+export type LineSearchResult = v.InferOutput<typeof LineSearchResultSchema>;

@@ -1,0 +1,92 @@
+// Differential: rglob grep against `grep -rn` (every machine) and `rg -n` (when installed) on a generated
+// tree, comparing the set of (path, line) matches for a battery of patterns and flags.
+// Documented divergences: none in this battery (the tree is ASCII, LF-only, without binary or ignored files).
+import { afterAll, describe, expect, test } from "bun:test";
+import { rglob, tempTree } from "../helpers.ts";
+
+const words = ["alpha", "Beta", "gamma", "TODO", "fooBar", "foo_bar", "error", "Error", "x1", "a.c", "abc"];
+function makeTree(): Record<string, string> {
+  let seed = 7;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const spec: Record<string, string> = {};
+  for (let f = 0; f < 40; f++) {
+    const lines: string[] = [];
+    const n = 5 + rnd(40);
+    for (let l = 0; l < n; l++) {
+      const k = rnd(6);
+      const parts: string[] = [];
+      for (let w = 0; w < k; w++) parts.push(words[rnd(words.length)] as string);
+      lines.push(parts.join(rnd(3) === 0 ? "-" : " "));
+    }
+    spec[`d${f % 5}/sub${f % 3}/file${f}.txt`] = `${lines.join("\n")}\n`;
+  }
+  return spec;
+}
+
+const tree = tempTree(makeTree());
+afterAll(() => tree.cleanup());
+
+function pairs(text: string, withLine = true): string[] {
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => {
+      const m = /^(?:\.\/)?(.+?):(\d+):/.exec(l);
+      if (withLine) return m ? `${m[1]}:${m[2]}` : l;
+      return l.replace(/^\.\//, "");
+    })
+    .sort();
+}
+
+// [rglob flags, grep flags (ERE with -E unless -F), rg flags]
+const CASES: Array<[string, string[], string[], string[]]> = [
+  ["literal", ["TODO"], ["-E", "TODO"], ["TODO"]],
+  ["-i", ["-i", "error"], ["-E", "-i", "error"], ["-i", "error"]],
+  ["-w", ["-w", "foo"], ["-E", "-w", "foo"], ["-w", "foo"]],
+  ["-w word", ["-w", "alpha"], ["-E", "-w", "alpha"], ["-w", "alpha"]],
+  ["-x", ["-x", "gamma"], ["-E", "-x", "gamma"], ["-x", "gamma"]],
+  ["-v", ["-v", "a"], ["-E", "-v", "a"], ["-v", "a"]],
+  ["-F", ["-F", "a.c"], ["-F", "a.c"], ["-F", "a.c"]],
+  ["regex class", ["[A-Z][a-z]+"], ["-E", "[A-Z][a-z]+"], ["[A-Z][a-z]+"]],
+  ["anchors", ["^alpha|gamma$"], ["-E", "^alpha|gamma$"], ["^alpha|gamma$"]],
+  ["-e -e", ["-e", "Beta", "-e", "x1"], ["-E", "-e", "Beta", "-e", "x1"], ["-e", "Beta", "-e", "x1"]],
+  ["-i -w", ["-i", "-w", "error"], ["-E", "-i", "-w", "error"], ["-i", "-w", "error"]],
+];
+
+describe("grep agrees with grep -rn", () => {
+  test.each(CASES)("%s", (_name, ours, theirs) => {
+    const a = rglob(["grep", ...ours, "--no-ignore"], { cwd: tree.dir });
+    const b = Bun.spawnSync(["grep", "-rn", ...theirs, "."], { cwd: tree.dir, stdout: "pipe" });
+    expect(pairs(a.stdout)).toEqual(pairs(b.stdout.toString()));
+  });
+
+  test.each([
+    ["-l", ["-l", "TODO"], ["-rl", "-E", "TODO"]],
+    ["-c", ["-c", "alpha"], ["-rc", "-E", "alpha"]],
+  ])("%s", (_name, ours, theirs) => {
+    const a = rglob(["grep", ...(ours as string[]), "--no-ignore"], { cwd: tree.dir });
+    const b = Bun.spawnSync(["grep", ...(theirs as string[]), "."], { cwd: tree.dir, stdout: "pipe" });
+    // grep -c lists every file (with 0); rglob lists files with a count > 0, as rg does.
+    const theirsList = pairs(b.stdout.toString(), false).filter((l) => !l.endsWith(":0"));
+    expect(pairs(a.stdout, false)).toEqual(theirsList);
+  });
+});
+
+const hasRg = Bun.spawnSync(["sh", "-c", "command -v rg"]).exitCode === 0;
+describe("grep agrees with rg -n", () => {
+  if (!hasRg) {
+    test("rg is missing", () => console.warn("SKIPPED: rg is not installed; rg differential tests skipped"));
+    return;
+  }
+  test.each(CASES)("%s", (_name, ours, _theirs, rg) => {
+    const a = rglob(["grep", ...ours, "--no-ignore"], { cwd: tree.dir });
+    const b = Bun.spawnSync(["rg", "-n", "--no-ignore", "--no-heading", "--with-filename", ...rg, "."], {
+      cwd: tree.dir,
+      stdout: "pipe",
+    });
+    expect(pairs(a.stdout)).toEqual(pairs(b.stdout.toString()));
+  });
+});

@@ -1,0 +1,444 @@
+// grep through the compiled binary: operands, modes, context, bounds, cursors, files (binary, encodings, CRLF,
+// huge lines, unreadable, FIFO), request failures and the catastrophic-regex timeout.
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BIN, FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
+
+interface Match {
+  relative_path: string;
+  line_number: number;
+  content: string;
+  clipped: boolean;
+  content_offset: number;
+  submatches: Array<{ start: number; end: number; byte_start: number; byte_end: number }>;
+  before: Array<{ line_number: number; content: string }>;
+  after: Array<{ line_number: number; content: string }>;
+  encoding: string;
+}
+interface Result {
+  results: Match[];
+  truncated: boolean;
+  truncated_reason: string | null;
+  next_cursor: string | null;
+  errors: Array<{ code: string; path: string | null }>;
+  total_matches: number;
+  matched_lines: number;
+  files_with_matches: number;
+  files_skipped: { binary: number; too_large: number; unreadable: number };
+}
+
+const lines = (r: Result) => r.results.map((m) => `${m.relative_path}:${m.line_number}`);
+
+describe("grep operands", () => {
+  test("no operand searches the current directory; ignored and hidden files are skipped", () => {
+    const { json, run } = rglobJson<Result>(["grep", "TODO", "--json"], { cwd: FIXTURE });
+    expect(run.code).toBe(0);
+    expect(lines(json)).toEqual(["docs/notes.txt:3", "src/utils/helper.py:6"]);
+  });
+
+  test("an existing operand is a root; an ignored file named explicitly is searched", () => {
+    const { json } = rglobJson<Result>(["grep", "TODO", "ignored.log", "src", "--json"], { cwd: FIXTURE });
+    expect(lines(json)).toEqual(["ignored.log:1", "src/utils/helper.py:6"]);
+  });
+
+  test("an operand that does not exist is a glob filter", () => {
+    const { json } = rglobJson<Result>(["grep", "TODO", "*.py", "--json"], { cwd: FIXTURE });
+    expect(lines(json)).toEqual(["src/utils/helper.py:6"]);
+  });
+
+  test("with -e every operand is a path or glob, and patterns are OR'd", () => {
+    const { json } = rglobJson<Result>(["grep", "-e", "TODO", "-e", "def ", "src", "--json"], {
+      cwd: FIXTURE,
+    });
+    expect(lines(json)).toEqual(["src/main.py:6", "src/utils/helper.py:4", "src/utils/helper.py:6"]);
+  });
+});
+
+describe("grep output", () => {
+  test("human output is path:line:content, context is path-line-content with -- between groups", () => {
+    const t = tempTree({ "a.txt": "x1\nhit\nx3\nx4\nx5\nx6\nhit\nx8\n", "b.txt": "hit\n" });
+    try {
+      const r = rglob(["grep", "hit", "-C", "1"], { cwd: t.dir });
+      expect(r.stdout).toBe(
+        [
+          "a.txt-1-x1",
+          "a.txt:2:hit",
+          "a.txt-3-x3",
+          "--",
+          "a.txt-6-x6",
+          "a.txt:7:hit",
+          "a.txt-8-x8",
+          "--",
+          "b.txt:1:hit",
+          "",
+        ].join("\n"),
+      );
+      const plain = rglob(["grep", "hit", "a.txt", "--no-line-number"], { cwd: t.dir });
+      expect(plain.stdout).toBe("hit\nhit\n");
+      const named = rglob(["grep", "hit", "a.txt", "--with-filename"], { cwd: t.dir });
+      expect(named.stdout).toBe("a.txt:2:hit\na.txt:7:hit\n");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("--color=always highlights the path, the line number and each match; never without it", () => {
+    const t = tempTree({ "a.txt": "one hit two hit\n" });
+    try {
+      const r = rglob(["grep", "hit", "--color=always"], { cwd: t.dir, env: { NO_COLOR: "" } });
+      expect(r.stdout).toBe(
+        "\u001b[35ma.txt\u001b[0m:\u001b[32m1\u001b[0m:one \u001b[1;31mhit\u001b[0m two \u001b[1;31mhit\u001b[0m\n",
+      );
+      expect(rglob(["grep", "hit"], { cwd: t.dir }).stdout).toBe("a.txt:1:one hit two hit\n");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("--stats prints totals on stderr", () => {
+    const r = rglob(["grep", "TODO", "--stats"], { cwd: FIXTURE });
+    expect(r.stderr).toContain("2 matches");
+    expect(r.stderr).toContain("skipped: 1 binary, 0 too large, 0 unreadable");
+  });
+
+  test("context groups merge: no line is given twice", () => {
+    const t = tempTree({ "a.txt": "hit\nx\nhit\nx\n" });
+    try {
+      const { json } = rglobJson<Result>(["grep", "hit", "-C", "2", "--json"], { cwd: t.dir });
+      expect(
+        json.results.map((m) => [
+          m.before.map((c) => c.line_number),
+          m.line_number,
+          m.after.map((c) => c.line_number),
+        ]),
+      ).toEqual([
+        [[], 1, [2]],
+        [[], 3, [4]],
+      ]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("submatches carry character and byte columns", () => {
+    const t = tempTree({ "u.txt": "héllo wörld wörld\n" });
+    try {
+      const { json } = rglobJson<Result>(["grep", "wörld", "--json"], { cwd: t.dir });
+      expect(json.results[0]?.submatches).toEqual([
+        { start: 6, end: 11, byte_start: 7, byte_end: 13 },
+        { start: 12, end: 17, byte_start: 14, byte_end: 20 },
+      ]);
+      expect(json.total_matches).toBe(2);
+      expect(json.matched_lines).toBe(1);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("JSONL streams match lines and ends with one summary holding totals and skip counts", () => {
+    const r = rglob(["grep", "TODO", "--jsonl"], { cwd: FIXTURE });
+    const rows = jsonl(r.stdout);
+    expect(rows.map((x) => x.kind)).toEqual(["error", "match", "match", "summary"]);
+    const summary = rows.at(-1) as Record<string, unknown>;
+    expect(summary.files_skipped).toEqual({ binary: 1, too_large: 0, unreadable: 0 });
+    expect(summary.files_with_matches).toBe(2);
+  });
+
+  test.each([
+    [["-l"], ["docs/notes.txt", "src/utils/helper.py"]],
+    [["-c"], ["docs/notes.txt:1", "src/utils/helper.py:1"]],
+    [["--files-without-match"], ["duplicates/a.txt", "duplicates/b.txt", "src/main.py"]],
+  ])("file modes %p", (flags, expected) => {
+    const r = rglob(["grep", "TODO", ...flags], { cwd: FIXTURE });
+    expect(r.stdout.trim().split("\n")).toEqual(expected);
+  });
+
+  test("-o gives one record per match with the matched text", () => {
+    const t = tempTree({ "a.txt": "ab12cd345\n" });
+    try {
+      const r = rglob(["grep", "-o", "[0-9]+", "a.txt"], { cwd: t.dir });
+      expect(r.stdout).toBe("1:12\n1:345\n");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("-v, -x, -w, -i, -F and -U", () => {
+    const t = tempTree({ "a.txt": "Foo bar\nfoobar\nfoo\na.c\nstart\nend\n" });
+    try {
+      const run = (...a: string[]) =>
+        rglob(["grep", ...a, "a.txt", "--no-line-number"], { cwd: t.dir }).stdout;
+      expect(run("-v", "foo")).toBe("Foo bar\na.c\nstart\nend\n");
+      expect(run("-x", "foo")).toBe("foo\n");
+      expect(run("-w", "-i", "foo")).toBe("Foo bar\nfoo\n");
+      expect(run("-F", "a.c")).toBe("a.c\n");
+      expect(run("-S", "Foo")).toBe("Foo bar\n");
+      const { json } = rglobJson<Result>(["grep", "-U", "start\\nend", "a.txt", "--json"], { cwd: t.dir });
+      expect(json.results.map((m) => [m.line_number, m.content])).toEqual([[5, "start\nend"]]);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("grep bounds and paging", () => {
+  const many = () =>
+    tempTree(
+      Object.fromEntries(
+        Array.from({ length: 6 }, (_, i) => [`f${i}.txt`, "hit one\nmiss\nhit two\nhit three\n"]),
+      ),
+    );
+
+  test("--max-count is global and truncates by look-ahead", () => {
+    const t = many();
+    try {
+      const { json } = rglobJson<Result>(["grep", "hit", "-m", "4", "--json"], { cwd: t.dir });
+      expect(lines(json)).toEqual(["f0.txt:1", "f0.txt:3", "f0.txt:4", "f1.txt:1"]);
+      expect(json.truncated_reason).toBe("max_count");
+      const exact = rglobJson<Result>(["grep", "hit", "-m", "18", "--json"], { cwd: t.dir }).json;
+      expect(exact.truncated).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("--max-per-file caps each file", () => {
+    const t = many();
+    try {
+      const { json } = rglobJson<Result>(["grep", "hit", "--max-per-file", "1", "--json"], { cwd: t.dir });
+      expect(json.results).toHaveLength(6);
+      expect(json.truncated).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("--cursor resumes after the last match, inside a file, without repeating", () => {
+    const t = many();
+    try {
+      const all = lines(rglobJson<Result>(["grep", "hit", "--json"], { cwd: t.dir }).json);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 20; page++) {
+        const args: string[] = [
+          "grep",
+          "hit",
+          "--limit",
+          "4",
+          "--json",
+          ...(cursor ? ["--cursor", cursor] : []),
+        ];
+        const { json }: { json: Result } = rglobJson<Result>(args, { cwd: t.dir });
+        seen.push(...lines(json));
+        cursor = json.next_cursor;
+        if (!json.truncated) break;
+      }
+      expect(seen).toEqual(all);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("-c keeps the grand total exact when --limit cuts the listing", () => {
+    const t = many();
+    try {
+      const { json } = rglobJson<Result>(["grep", "hit", "-c", "--limit", "2", "--json"], { cwd: t.dir });
+      expect(json.results).toHaveLength(2);
+      expect(json.truncated_reason).toBe("limit");
+      expect(json.matched_lines).toBe(18);
+      expect(json.files_with_matches).toBe(6);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("--max-bytes stops before reading past the budget", () => {
+    const t = many();
+    try {
+      const { json } = rglobJson<Result>(["grep", "hit", "--max-bytes", "60", "--json"], { cwd: t.dir });
+      expect(json.truncated_reason).toBe("max_bytes");
+      expect(new Set(json.results.map((m) => m.relative_path))).toEqual(new Set(["f0.txt"]));
+      expect(json.truncated).toBe(true);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("--max-file-size skips larger files as TOO_LARGE", () => {
+    const t = tempTree({ "big.txt": `${"hit\n".repeat(1000)}`, "small.txt": "hit\n" });
+    try {
+      const { json } = rglobJson<Result>(["grep", "hit", "--max-file-size", "1K", "--json"], { cwd: t.dir });
+      expect(lines(json)).toEqual(["small.txt:1"]);
+      expect(json.errors.map((e) => e.code)).toEqual(["TOO_LARGE"]);
+      expect(json.files_skipped.too_large).toBe(1);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("grep files", () => {
+  test("binary files are skipped as BINARY unless -a", () => {
+    const t = tempTree({ "b.bin": new Uint8Array([104, 105, 116, 0, 10, 104, 105, 116, 10]) });
+    try {
+      const skipped = rglobJson<Result>(["grep", "hit", "--json"], { cwd: t.dir });
+      expect(skipped.run.code).toBe(1);
+      expect(skipped.json.errors.map((e) => e.code)).toEqual(["BINARY"]);
+      const { json } = rglobJson<Result>(["grep", "hit", "-a", "--json"], { cwd: t.dir });
+      expect(lines(json)).toEqual(["b.bin:1", "b.bin:2"]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("UTF-16 by BOM, latin1 by --encoding, invalid UTF-8 replaced", () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("alpha\nnaïve hit\n", "utf16le")]);
+    const be = Buffer.from(le);
+    be.swap16();
+    const t = tempTree({
+      "le.txt": le,
+      "be.txt": be,
+      "latin.txt": Buffer.from("caf\xe9 hit\n", "latin1"),
+      "bad.txt": Buffer.from([0x68, 0x69, 0x74, 0xff, 0xfe, 0x0a]),
+    });
+    try {
+      const { json } = rglobJson<Result>(["grep", "hit", "--json"], { cwd: t.dir });
+      const by = Object.fromEntries(json.results.map((m) => [m.relative_path, [m.content, m.encoding]]));
+      expect(by["le.txt"]).toEqual(["naïve hit", "utf-16le"]);
+      expect(by["be.txt"]).toEqual(["naïve hit", "utf-16be"]);
+      expect(by["bad.txt"]).toEqual(["hit\ufffd\ufffd", "utf-8"]);
+      const latin = rglobJson<Result>(["grep", "café", "latin.txt", "--encoding", "latin1", "--json"], {
+        cwd: t.dir,
+      });
+      expect(latin.json.results.map((m) => [m.content, m.encoding])).toEqual([["café hit", "windows-1252"]]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("CRLF lines without \\r; empty file and no final newline as grep", () => {
+    const t = tempTree({ "crlf.txt": "one hit\r\ntwo\r\n", "empty.txt": "", "nonl.txt": "last hit" });
+    try {
+      const { json } = rglobJson<Result>(["grep", "hit$", "--json"], { cwd: t.dir });
+      expect(json.results.map((m) => [m.relative_path, m.line_number, m.content])).toEqual([
+        ["crlf.txt", 1, "one hit"],
+        ["nonl.txt", 1, "last hit"],
+      ]);
+      const inverted = rglob(["grep", "-v", "zzz", "-c"], { cwd: t.dir });
+      expect(inverted.stdout).toBe("crlf.txt:2\nnonl.txt:1\n");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("a minified one-line file is clipped by --max-columns around the match", () => {
+    const t = tempTree({ "min.js": `${"x".repeat(200_000)}NEEDLE${"y".repeat(200_000)}` });
+    try {
+      const { json } = rglobJson<Result>(["grep", "NEEDLE", "--max-columns", "100", "--json"], {
+        cwd: t.dir,
+      });
+      const m = json.results[0] as Match;
+      expect(m.clipped).toBe(true);
+      expect(m.content.length).toBe(100);
+      expect(m.content).toContain("NEEDLE");
+      expect(m.submatches).toEqual([
+        { start: 200_000, end: 200_006, byte_start: 200_000, byte_end: 200_006 },
+      ]);
+      expect(m.content.indexOf("NEEDLE") + m.content_offset).toBe(200_000);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("an unreadable file is an error record and the search goes on", () => {
+    const hasSetpriv = Bun.spawnSync(["sh", "-c", "command -v setpriv"]).exitCode === 0;
+    if (!hasSetpriv) {
+      console.warn("SKIPPED: setpriv is missing; cannot drop privileges for the unreadable-file test");
+      return;
+    }
+    const t = tempTree({ "ok.txt": "hit\n", "secret.txt": "hit\n" });
+    try {
+      Bun.spawnSync(["chmod", "755", t.dir]);
+      Bun.spawnSync(["chmod", "644", join(t.dir, "ok.txt")]);
+      Bun.spawnSync(["chmod", "000", join(t.dir, "secret.txt")]);
+      const copy = join(t.dir, "rglob");
+      copyFileSync(BIN, copy);
+      Bun.spawnSync(["chmod", "755", copy]);
+      const res = Bun.spawnSync(
+        [
+          "setpriv",
+          "--reuid=65534",
+          "--regid=65534",
+          "--clear-groups",
+          copy,
+          "grep",
+          "hit",
+          "*.txt",
+          "--json",
+        ],
+        { cwd: t.dir, stdout: "pipe", stderr: "pipe" },
+      );
+      const json = JSON.parse(res.stdout.toString()) as Result;
+      expect(lines(json)).toEqual(["ok.txt:1"]);
+      expect(json.errors.map((e) => [e.code, e.path?.endsWith("secret.txt")])).toEqual([["PERM", true]]);
+      expect(json.files_skipped.unreadable).toBe(1);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("a FIFO named as an operand is never opened (no hang)", () => {
+    const t = tempTree({ "a.txt": "hit\n" });
+    try {
+      Bun.spawnSync(["mkfifo", join(t.dir, "pipe")]);
+      const r = rglob(["grep", "hit", "pipe", "a.txt", "--timeout", "20"], { cwd: t.dir });
+      expect(r.stdout).toBe("a.txt:1:hit\n");
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("grep failures", () => {
+  test("a bad regex is a REGEX failure envelope with exit 2, before anything is searched", () => {
+    const { json, run } = rglobJson(["grep", "a(", "--json"], { cwd: FIXTURE });
+    expect(run.code).toBe(2);
+    expect(json).toEqual({
+      ok: false,
+      error: { code: "REGEX", message: expect.stringContaining("a("), path: null },
+    });
+  });
+
+  test("an unknown --encoding label is BAD_PREDICATE with exit 2", () => {
+    const { json, run } = rglobJson(["grep", "x", "--encoding", "klingon", "--json"], { cwd: FIXTURE });
+    expect(run.code).toBe(2);
+    expect((json as { error: { code: string } }).error.code).toBe("BAD_PREDICATE");
+  });
+
+  test("no pattern is a usage failure", () => {
+    expect(rglob(["grep"], { cwd: FIXTURE }).code).toBe(2);
+  });
+
+  test("a catastrophic regex stops at --timeout with what was found, from a copied binary elsewhere", () => {
+    const t = tempTree({ "a.txt": "fine hit\n", "z.txt": `${"a".repeat(60)}!\n`.repeat(40) });
+    const dir = mkdtempSync(join(tmpdir(), "rglob-bin-"));
+    try {
+      const copy = join(dir, "rglob");
+      copyFileSync(BIN, copy);
+      Bun.spawnSync(["chmod", "+x", copy]);
+      const started = Date.now();
+      const { json } = rglobJson<Result>(["grep", "-e", "hit", "-e", "(a+)+$", "--timeout", "1", "--json"], {
+        cwd: t.dir,
+        bin: copy,
+      });
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(json.truncated_reason).toBe("timeout");
+      expect(lines(json)).toEqual(["a.txt:1"]);
+    } finally {
+      t.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
