@@ -14,7 +14,7 @@ import {
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { collect, withDefaults } from "../../agent/call.ts";
+import { collect, inputKeys, withDefaults } from "../../agent/call.ts";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
@@ -127,9 +127,10 @@ async function callOperation(
   }
   let input: Record<string, unknown>;
   try {
+    const keys = inputKeys(op);
     const withAgent = withDefaults(op, args, op.agentDefaults);
-    if ("strict_base" in (SCHEMAS[`${op.id}.input`]?.properties as object)) withAgent.strict_base = true;
-    input = confine(withAgent, roots, "base" in (SCHEMAS[`${op.id}.input`]?.properties as object));
+    if (keys.has("strict_base")) withAgent.strict_base = true;
+    input = confine(withAgent, roots, keys.has("base"));
   } catch (err) {
     if (err instanceof RglobError) return failure(err.toInfo());
     throw err;
