@@ -57,6 +57,6 @@ describe("library, CLI --json and MCP give identical results", () => {
     expect(cli).toEqual({ ok: false, error });
     const res = (await mcp.client.callTool({ name: "find_files", arguments: input })) as CallToolResult;
     expect(res.isError).toBe(true);
-    expect(res.structuredContent).toEqual({ ok: false, error });
+    expect(JSON.parse((res.content as Array<{ text: string }>)[0]?.text ?? "")).toEqual({ ok: false, error });
   });
 });

@@ -97,13 +97,14 @@ class Roots {
   }
 }
 
+/**
+ * Creates the tool result of an operational failure: isError with the failure envelope as JSON text. The
+ * envelope is not sent as structuredContent: clients (the SDK's Client among them) validate any
+ * structuredContent against the tool's outputSchema, error or not, and the envelope is not a result.
+ */
 function failure(info: ErrorInfo): CallToolResult {
   const envelope = failureOf(new RglobError(info.code, info.message, { path: info.path }));
-  return {
-    isError: true,
-    structuredContent: envelope,
-    content: [{ type: "text", text: JSON.stringify(envelope) }],
-  };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(envelope) }] };
 }
 
 async function callOperation(
