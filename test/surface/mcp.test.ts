@@ -11,7 +11,7 @@ import Ajv from "ajv";
 import { SCHEMAS } from "../../src/generated/schemas.ts";
 import { findOperation, OPERATIONS } from "../../src/ops/registry.ts";
 import { FIXTURE, rglob, rglobJson, tempTree } from "../helpers.ts";
-import { coverage, fullInput, type McpSession, SAMPLES, startMcp } from "./mcp-helpers.ts";
+import { coverage, type McpSession, SAMPLES, startMcp } from "./mcp-helpers.ts";
 
 const { covered, notRegistered } = coverage();
 console.log(
@@ -32,6 +32,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await mcp.close();
 });
+
+/** The structured content of a result (a record, or an empty one when there is none). */
+function sc(res: CallToolResult | undefined): Record<string, unknown> {
+  return (res?.structuredContent ?? {}) as Record<string, unknown>;
+}
 
 /** The failure envelope of an isError result (JSON in its text content). */
 function envelopeOf(res: CallToolResult): {
@@ -129,9 +134,9 @@ describe("tools/call", () => {
       const big = await call("find_files", {}, s);
       await s.close();
       const limit = findOperation("find").agentDefaults.limit;
-      expect((big.structuredContent?.results as unknown[]).length).toBe(limit as number);
-      expect(big.structuredContent?.truncated_reason).toBe("limit");
-      expect(typeof big.structuredContent?.next_cursor).toBe("string");
+      expect((sc(big).results as unknown[]).length).toBe(limit as number);
+      expect(sc(big).truncated_reason).toBe("limit");
+      expect(typeof sc(big).next_cursor).toBe("string");
     } finally {
       cleanup();
     }
@@ -149,25 +154,25 @@ describe("tools/call", () => {
       const op = findOperation(id);
       const name = op.mcpTool as string;
       const whole = await call(name, { ...s.input, limit: 100_000, max_output_bytes: 100_000_000 });
-      expect(whole.structuredContent?.truncated).toBe(false);
+      expect(sc(whole).truncated).toBe(false);
       const pages: unknown[] = [];
       let cursor: string | null = null;
       let calls = 0;
       do {
         const res: CallToolResult = await call(name, { ...s.input, limit: 2, ...(cursor ? { cursor } : {}) });
         expect(res.isError ?? false).toBe(false);
-        pages.push(...(res.structuredContent?.results as unknown[]));
-        cursor = res.structuredContent?.next_cursor as string | null;
+        pages.push(...(sc(res).results as unknown[]));
+        cursor = sc(res).next_cursor as string | null;
         calls++;
       } while (cursor !== null && calls < 100);
       expect(calls).toBeGreaterThan(1);
-      expect(pages).toEqual(whole.structuredContent?.results as unknown[]);
+      expect(pages).toEqual(sc(whole).results as unknown[]);
     },
   );
 
   test("a cursor from another query is an operational failure (isError, BAD_PREDICATE)", async () => {
     const first = await call("find_files", { limit: 1 });
-    const cursor = first.structuredContent?.next_cursor as string;
+    const cursor = sc(first).next_cursor as string;
     const res = await call("find_files", { limit: 1, cursor, patterns: ["*.py"] });
     expect(envelopeOf(res).error.code).toBe("BAD_PREDICATE");
   });
@@ -199,9 +204,7 @@ describe("confinement to the roots", () => {
       expect(envelopeOf(viaBase).error.code).toBe("PERM");
       expect(envelopeOf(viaPaths).error.code).toBe("PERM");
       // Following links inside the walk: strict_base keeps the outside target out of the results.
-      const rels = (ok.structuredContent?.results as Array<{ relative_path: string }>).map(
-        (r) => r.relative_path,
-      );
+      const rels = (sc(ok).results as Array<{ relative_path: string }>).map((r) => r.relative_path);
       expect(rels).not.toContain("escape/secret.txt");
     } finally {
       cleanup();
@@ -214,17 +217,18 @@ describe("confinement to the roots", () => {
     const a = await call("find_files", { types: ["f"] }, withRoots);
     const refused = await call("find_files", { base: FIXTURE }, withRoots);
     await withRoots.close();
-    expect(
-      (a.structuredContent?.results as Array<{ relative_path: string }>).map((r) => r.relative_path),
-    ).toEqual(["main.py", "utils/helper.py"]);
+    expect((sc(a).results as Array<{ relative_path: string }>).map((r) => r.relative_path)).toEqual([
+      "main.py",
+      "utils/helper.py",
+    ]);
     expect(refused.isError).toBe(true);
 
     const cwdOnly = await startMcp([], { cwd: join(FIXTURE, "docs") });
     const b = await call("find_files", {}, cwdOnly);
     await cwdOnly.close();
-    expect(
-      (b.structuredContent?.results as Array<{ relative_path: string }>).map((r) => r.relative_path),
-    ).toEqual(["notes.txt"]);
+    expect((sc(b).results as Array<{ relative_path: string }>).map((r) => r.relative_path)).toEqual([
+      "notes.txt",
+    ]);
   });
 });
 
@@ -294,7 +298,7 @@ describe("long calls: progress, cancellation, concurrency", () => {
     )) as CallToolResult;
     expect(seen.length).toBeGreaterThan(0);
     for (let i = 1; i < seen.length; i++) expect(seen[i] as number).toBeGreaterThan(seen[i - 1] as number);
-    expect(seen.at(-1)).toBeGreaterThanOrEqual(res.structuredContent?.total_files_searched as number);
+    expect(seen.at(-1)).toBeGreaterThanOrEqual(sc(res).total_files_searched as number);
   });
 
   test("a cancelled call stops the walk, and the server goes on", async () => {
@@ -309,7 +313,7 @@ describe("long calls: progress, cancellation, concurrency", () => {
     const scanned = Number(/find_files cancelled after (\d+) entries/.exec(log)?.[1]);
     expect(scanned).toBeLessThan(FILES);
     const after = await call("find_files", { types: ["d"], limit: 5 }, server);
-    expect((after.structuredContent?.results as unknown[]).length).toBe(5);
+    expect((sc(after).results as unknown[]).length).toBe(5);
   });
 
   test("several calls in flight at once each get their own result", async () => {
@@ -324,7 +328,7 @@ describe("long calls: progress, cancellation, concurrency", () => {
       const alone = await call("find_files", q, server);
       expect(together[i]?.structuredContent).toEqual(alone.structuredContent);
     }
-    expect((together[0]?.structuredContent?.results as unknown[]).length).toBe(40);
+    expect((sc(together[0]).results as unknown[]).length).toBe(40);
   });
 });
 
