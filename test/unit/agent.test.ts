@@ -60,7 +60,9 @@ describe("typed functions", () => {
 
   test("searchAll equals the CLI's --json result (strict base is the library default)", async () => {
     const lib = await searchAll({ base: FIXTURE, hidden: true });
-    expect(lib as unknown).toEqual(rglobJson(["find", "--json", "--hidden", "--strict-base", "--base", FIXTURE]).json);
+    expect(lib as unknown).toEqual(
+      rglobJson(["find", "--json", "--hidden", "--strict-base", "--base", FIXTURE]).json,
+    );
   });
 
   test("search yields the records of searchAll, then result holds the rest of the result", async () => {
