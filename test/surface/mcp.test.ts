@@ -255,6 +255,36 @@ describe("errors", () => {
     });
   });
 
+  test("stdout carries JSON-RPC only, even for garbage input; the server ends when stdin closes", () => {
+    const lines = [
+      "garbage{",
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      }),
+      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "find_files", arguments: {} },
+      }),
+      JSON.stringify({ jsonrpc: "2.0", id: 3, method: "no/such/method" }),
+    ];
+    const r = rglob(["mcp", "--root", FIXTURE], { stdin: `${lines.join("\n")}\n` });
+    expect(r.code).toBe(0);
+    const out = r.stdout.split("\n").filter(Boolean);
+    const ids = out.map((l) => (JSON.parse(l) as { jsonrpc: string; id: number }).id);
+    expect(ids.sort()).toEqual([1, 2, 3]);
+    expect(r.stderr).toContain("rglob mcp: serving");
+  });
+
   test("`rglob mcp` with a bad argument or a missing root exits 2 with a message", () => {
     const bad = rglob(["mcp", "--bogus"]);
     expect(bad.code).toBe(2);
