@@ -199,10 +199,9 @@ export function* walk(plan: WalkPlan, ctx: RunContext, startAfter: string | null
       if (frame.resume !== null && frame.resume.length > 0) {
         const c = compareNames(name, frame.resume[0] as string);
         if (c < 0) continue;
-        if (c === 0) {
-          if (frame.resume.length === 1) continue;
-          descendOnly = true;
-        }
+        // The entry on the cursor's path (or the cursor's own entry, already emitted): not emitted again, but
+        // entered, since a directory's children come after it in pre-order.
+        if (c === 0) descendOnly = true;
       }
       if (name === ".git" || (!plan.hidden && name.charCodeAt(0) === 46)) continue;
       const rel = joinRel(frame.rel, name);

@@ -1,0 +1,260 @@
+/*! Agent core: runs any registered operation through the one dispatcher, for the library and the MCP server.
+ * Pull-based streaming: a bounded queue between the dispatcher (producer) and the caller (consumer); when the
+ * queue is full the run waits, and a consumer that stops pulling aborts the walk. It never writes output. */
+import { type ErrorInfo, RglobError } from "../contract/errors.ts";
+import { SCHEMA_VERSION } from "../contract/versions.ts";
+import { SCHEMAS } from "../generated/schemas.ts";
+import { dispatch } from "../ops/dispatch.ts";
+import type { Emitted, Operation, RunContext } from "../ops/operation.ts";
+import { CollectSink, type Sink } from "../sink/sink.ts";
+
+/** How a call is controlled from outside: cancellation and progress. */
+export interface CallControl {
+  /** Aborting it stops the walk; the result then has `truncated_reason: "cancelled"`. */
+  readonly signal?: AbortSignal;
+  /** Called with the number of entries examined so far (at most every 100 ms). */
+  readonly onProgress?: (scanned: number) => void;
+}
+
+/** What one collected call ended with: a result, or a request failure (bad input, bad regex, missing root). */
+export type Outcome =
+  | { readonly ok: true; readonly result: Record<string, unknown> }
+  | { readonly ok: false; readonly error: ErrorInfo };
+
+/**
+ * Returns the input keys an operation accepts (from its generated input schema).
+ * @param op the operation
+ * @returns the set of snake_case keys
+ */
+export function inputKeys(op: Operation): ReadonlySet<string> {
+  const props = SCHEMAS[`${op.id}.input`]?.properties;
+  return new Set(props && typeof props === "object" ? Object.keys(props) : []);
+}
+
+/**
+ * Creates the input of a call: defaults for the keys the caller left out, restricted to keys the operation has
+ * (a strict model would reject the others).
+ * @param op the operation
+ * @param input the caller's input
+ * @param defaults defaults to apply
+ * @returns a new input object (the caller's keys win)
+ */
+export function withDefaults(
+  op: Operation,
+  input: Readonly<Record<string, unknown>>,
+  defaults: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const keys = inputKeys(op);
+  const out: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(defaults)) if (keys.has(k)) out[k] = value;
+  for (const [k, value] of Object.entries(input)) if (value !== undefined) out[k] = value;
+  return out;
+}
+
+/**
+ * Creates the result of a request that failed as a whole, in the shape of every result (the library's
+ * non-raising form): no records, the error in `errors`.
+ * @param error the failure
+ * @returns the result object
+ */
+export function failedResult(error: ErrorInfo): Record<string, unknown> {
+  return {
+    results: [],
+    truncated: false,
+    truncated_reason: null,
+    total_files_searched: 0,
+    bytes_read: 0,
+    errors: [error],
+    next_cursor: null,
+    schema_version: SCHEMA_VERSION,
+  };
+}
+
+function dispatchOptions(control: CallControl, signal?: AbortSignal) {
+  const sig = signal ?? control.signal;
+  return {
+    ...(sig ? { signal: sig } : {}),
+    ...(control.onProgress ? { onProgress: control.onProgress } : {}),
+  };
+}
+
+/**
+ * Returns the operation as the dispatcher should run it for a caller that may have cancelled already: a
+ * request whose signal is aborted before it starts examines nothing and says "cancelled".
+ * @param op the operation
+ * @returns the guarded operation
+ */
+function guarded(op: Operation): Operation {
+  return {
+    ...op,
+    async *run(validated: object, ctx: RunContext): AsyncGenerator<Emitted> {
+      if (ctx.shouldStop()) return;
+      yield* op.run(validated, ctx);
+    },
+  };
+}
+
+/**
+ * Runs an operation and collects its whole result.
+ * @param op the operation
+ * @param input the raw input (validated by the dispatcher)
+ * @param control cancellation and progress
+ * @returns the result, or the request failure; a bug (not an RglobError) is thrown
+ */
+export async function collect(
+  op: Operation,
+  input: Readonly<Record<string, unknown>>,
+  control: CallControl = {},
+): Promise<Outcome> {
+  const sink = new CollectSink();
+  try {
+    await dispatch(guarded(op), input, sink, dispatchOptions(control));
+  } catch (err) {
+    if (err instanceof RglobError) return { ok: false, error: err.toInfo() };
+    throw err;
+  }
+  return {
+    ok: true,
+    result: sink.result ?? failedResult({ code: "UNREADABLE", message: "no result", path: null }),
+  };
+}
+
+/** A stream of records that also tells how it ended. */
+export interface RecordStream<R, M> extends AsyncIterable<R> {
+  /**
+   * The result without its records (truncation, counters, errors, next_cursor, op-specific summary fields).
+   * It settles once the iteration ended: ran to the end, or the loop was left early.
+   */
+  readonly result: Promise<M>;
+}
+
+/** Records buffered between the walk and a slow consumer before the walk waits. */
+const HIGH_WATER = 64;
+
+/**
+ * Runs an operation as an async iterator of its records. The walk starts at the first pull, waits while
+ * HIGH_WATER records are unread, and stops when the loop is left (break, return, throw).
+ * @param op the operation
+ * @param input the raw input (validated by the dispatcher)
+ * @param control cancellation and progress
+ * @returns the record stream; a request failure ends it at once with the error in `result.errors`
+ */
+export function stream<R, M>(
+  op: Operation,
+  input: Readonly<Record<string, unknown>>,
+  control: CallControl = {},
+): RecordStream<R, M> {
+  const abort = new AbortController();
+  const outer = control.signal;
+  const queue: object[] = [];
+  let finished = false;
+  let failure: unknown = null;
+  let wakeConsumer: (() => void) | null = null;
+  let wakeProducer: (() => void) | null = null;
+  let resolveResult: (m: M) => void = () => {};
+  const result = new Promise<M>((resolve) => {
+    resolveResult = resolve;
+  });
+  const wake = () => {
+    wakeConsumer?.();
+    wakeConsumer = null;
+  };
+  const room = () => {
+    wakeProducer?.();
+    wakeProducer = null;
+  };
+  const onOuterAbort = () => abort.abort();
+
+  // The operation as the dispatcher sees it: the same, but it waits for room in the queue before each record.
+  const paced: Operation = {
+    ...op,
+    async *run(validated: object, ctx: RunContext): AsyncGenerator<Emitted> {
+      if (ctx.shouldStop()) return;
+      for await (const item of op.run(validated, ctx)) {
+        while (queue.length >= HIGH_WATER && !abort.signal.aborted) {
+          await new Promise<void>((resolve) => {
+            wakeProducer = resolve;
+          });
+        }
+        if (abort.signal.aborted) {
+          ctx.shouldStop(); // records the cancellation so the summary says so
+          return;
+        }
+        yield item;
+      }
+    },
+  };
+  const sink: Sink = {
+    record(_kind, record) {
+      queue.push(record);
+      wake();
+    },
+    error() {},
+    end(summary) {
+      resolveResult(summary as M);
+    },
+  };
+
+  let running: Promise<void> | null = null;
+  const start = () => {
+    if (outer?.aborted) abort.abort();
+    else outer?.addEventListener("abort", onOuterAbort, { once: true });
+    running = dispatch(paced, input, sink, dispatchOptions(control, abort.signal))
+      .then(
+        () => {},
+        (err: unknown) => {
+          if (err instanceof RglobError) {
+            const { results: _none, ...meta } = failedResult(err.toInfo());
+            resolveResult(meta as M);
+          } else {
+            failure = err;
+            const message = `internal error: ${err instanceof Error ? err.message : String(err)}`;
+            const { results: _none, ...meta } = failedResult({ code: "UNREADABLE", message, path: null });
+            resolveResult(meta as M);
+          }
+        },
+      )
+      .finally(() => {
+        finished = true;
+        outer?.removeEventListener("abort", onOuterAbort);
+        wake();
+      });
+    return running;
+  };
+
+  const stop = async () => {
+    abort.abort();
+    room();
+    await (running ?? start());
+  };
+
+  return {
+    result,
+    [Symbol.asyncIterator](): AsyncIterator<R> {
+      return {
+        async next(): Promise<IteratorResult<R>> {
+          if (running === null) start();
+          for (;;) {
+            if (queue.length > 0) {
+              const value = queue.shift() as R;
+              if (queue.length < HIGH_WATER) room();
+              return { value, done: false };
+            }
+            if (finished) {
+              if (failure !== null) throw failure;
+              return { value: undefined, done: true };
+            }
+            await new Promise<void>((resolve) => {
+              wakeConsumer = resolve;
+            });
+          }
+        },
+        async return(): Promise<IteratorResult<R>> {
+          queue.length = 0;
+          await stop();
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
+}

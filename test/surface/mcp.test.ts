@@ -1,0 +1,379 @@
+// The MCP server (`rglob mcp`, the compiled binary) driven by the SDK's Client over stdio, as MCP clients do:
+// the tool list from the registry, every tool called with the per-op samples and its output validated with a
+// Draft-07 validator, paging to the end, confinement to the roots, bad arguments, failures, cancellation,
+// progress, concurrency, roots from the client, and resources.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import Ajv from "ajv";
+import { SCHEMAS } from "../../src/generated/schemas.ts";
+import { findOperation, OPERATIONS } from "../../src/ops/registry.ts";
+import { FIXTURE, rglob, rglobJson, tempTree } from "../helpers.ts";
+import { coverage, type McpSession, SAMPLES, startMcp } from "./mcp-helpers.ts";
+
+const { covered, notRegistered } = coverage();
+console.log(
+  `mcp: covering ${covered.map((o) => o.id).join(", ")}; not registered (skipped): ${notRegistered.join(", ") || "none"}`,
+);
+const toolOps = covered.filter((op) => op.mcpTool !== null);
+const sampleCases = toolOps.flatMap((op) => (SAMPLES[op.id] ?? []).map((s) => [op.id, s.title, s] as const));
+const pageCases = toolOps.flatMap((op) =>
+  (SAMPLES[op.id] ?? []).filter((s) => s.pageable).map((s) => [op.id, s.title, s] as const),
+);
+
+let mcp: McpSession;
+let tools: Tool[] = [];
+beforeAll(async () => {
+  mcp = await startMcp();
+  tools = (await mcp.client.listTools()).tools;
+});
+afterAll(async () => {
+  await mcp.close();
+});
+
+/** The structured content of a result (a record, or an empty one when there is none). */
+function sc(res: CallToolResult | undefined): Record<string, unknown> {
+  return (res?.structuredContent ?? {}) as Record<string, unknown>;
+}
+
+/** The failure envelope of an isError result (JSON in its text content). */
+function envelopeOf(res: CallToolResult): {
+  ok: boolean;
+  error: { code: string; message: string; path: string | null };
+} {
+  expect(res.isError).toBe(true);
+  expect(res.structuredContent).toBeUndefined();
+  return JSON.parse((res.content as Array<{ text: string }>)[0]?.text ?? "");
+}
+
+function call(name: string, args: Record<string, unknown>, session = mcp) {
+  return session.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+}
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected the call to be rejected");
+}
+
+describe("tools/list", () => {
+  test("one tool per registry operation with an MCP name, plus describe_subcommand", () => {
+    const expected = [...OPERATIONS.flatMap((o) => (o.mcpTool ? [o.mcpTool] : [])), "describe_subcommand"];
+    expect(tools.map((t) => t.name)).toEqual(expected);
+  });
+
+  test("schemas are the generated ones minus $schema/$id/version, and compile with a Draft-07 validator", () => {
+    const ajv = new Ajv({ allErrors: true });
+    for (const t of tools) {
+      ajv.compile(t.inputSchema);
+      if (t.outputSchema) ajv.compile(t.outputSchema);
+      const op = OPERATIONS.find((o) => o.mcpTool === t.name);
+      if (!op) continue;
+      const {
+        $schema: _a,
+        $id: _b,
+        version: _c,
+        ...input
+      } = SCHEMAS[`${op.id}.input`] as Record<string, unknown>;
+      const {
+        $schema: _d,
+        $id: _e,
+        version: _f,
+        ...output
+      } = SCHEMAS[`${op.id}.output`] as Record<string, unknown>;
+      expect(t.inputSchema as unknown).toEqual(input);
+      expect(t.outputSchema as unknown).toEqual(output);
+    }
+  });
+
+  test("annotations and descriptions written for models (when to use, bounds, paging)", () => {
+    for (const t of tools) {
+      expect(t.annotations?.readOnlyHint).toBe(true);
+      expect(t.annotations?.openWorldHint).toBe(false);
+      expect(typeof t.annotations?.idempotentHint).toBe("boolean");
+      expect(t.description?.length ?? 0).toBeGreaterThan(80);
+      if (t.name !== "describe_subcommand") {
+        expect(t.description).toContain("next_cursor");
+        expect(t.description).toContain("cursor");
+        expect(t.description).toContain("PERM");
+      }
+    }
+  });
+});
+
+describe("tools/call", () => {
+  test.each(sampleCases)(
+    "%s: %s: structured result valid against the outputSchema (Draft-07)",
+    async (id, _t, s) => {
+      const op = findOperation(id);
+      const tool = tools.find((t) => t.name === op.mcpTool) as Tool;
+      const res = await call(tool.name, { ...s.input });
+      expect(res.isError ?? false).toBe(false);
+      const validate = new Ajv({ allErrors: true }).compile(tool.outputSchema as object);
+      if (!validate(res.structuredContent)) throw new Error(JSON.stringify(validate.errors));
+      const text = (res.content as Array<{ type: string; text: string }>)[0];
+      expect(text?.type).toBe("text");
+      expect(text?.text).toStartWith(`${id}: `);
+    },
+  );
+
+  test("the agent defaults apply: a small limit, strict base forced on", async () => {
+    const res = await call("find_files", { strict_base: false });
+    const direct = rglobJson(["find", "--json", "--strict-base", "--base", FIXTURE]).json;
+    expect(res.structuredContent).toEqual(direct);
+    const { dir, cleanup } = tempTree(
+      Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`f${String(i).padStart(3, "0")}.txt`, ""])),
+    );
+    try {
+      const s = await startMcp(["--root", dir]);
+      const big = await call("find_files", {}, s);
+      await s.close();
+      const limit = findOperation("find").agentDefaults.limit;
+      expect((sc(big).results as unknown[]).length).toBe(limit as number);
+      expect(sc(big).truncated_reason).toBe("limit");
+      expect(typeof sc(big).next_cursor).toBe("string");
+    } finally {
+      cleanup();
+    }
+  });
+
+  test.each(OPERATIONS.map((o) => [o.id]))("describe_subcommand %s mirrors `rglob describe`", async (id) => {
+    const res = await call("describe_subcommand", { name: id });
+    expect(res.isError ?? false).toBe(false);
+    expect(res.structuredContent).toEqual(rglobJson(["describe", id]).json);
+  });
+
+  test.each(pageCases)(
+    "%s: %s: paging to the end with next_cursor equals one unbounded call",
+    async (id, _t, s) => {
+      const op = findOperation(id);
+      const name = op.mcpTool as string;
+      const whole = await call(name, { ...s.input, limit: 100_000, max_output_bytes: 100_000_000 });
+      expect(sc(whole).truncated).toBe(false);
+      const pages: unknown[] = [];
+      let cursor: string | null = null;
+      let calls = 0;
+      do {
+        const res: CallToolResult = await call(name, { ...s.input, limit: 2, ...(cursor ? { cursor } : {}) });
+        expect(res.isError ?? false).toBe(false);
+        pages.push(...(sc(res).results as unknown[]));
+        cursor = sc(res).next_cursor as string | null;
+        calls++;
+      } while (cursor !== null && calls < 100);
+      expect(calls).toBeGreaterThan(1);
+      expect(pages).toEqual(sc(whole).results as unknown[]);
+    },
+  );
+
+  test("a cursor from another query is an operational failure (isError, BAD_PREDICATE)", async () => {
+    const first = await call("find_files", { limit: 1 });
+    const cursor = sc(first).next_cursor as string;
+    const res = await call("find_files", { limit: 1, cursor, patterns: ["*.py"] });
+    expect(envelopeOf(res).error.code).toBe("BAD_PREDICATE");
+  });
+});
+
+describe("confinement to the roots", () => {
+  test.each([
+    ["an absolute base outside", { base: "/" }],
+    ["a relative base that climbs out", { base: "../.." }],
+    ["a path outside", { paths: ["/etc"] }],
+    ["a reference file outside", { newer_than_file: "/etc/hostname" }],
+  ])("%s is refused with PERM", async (_name, args) => {
+    const res = await call("find_files", args);
+    const env = envelopeOf(res);
+    expect(env.ok).toBe(false);
+    expect(env.error.code).toBe("PERM");
+    expect(env.error.path).toStartWith("/");
+  });
+
+  test("a symlink inside the root that points outside is refused after resolving it", async () => {
+    const outside = tempTree({ "secret.txt": "x" });
+    const { dir, cleanup } = tempTree({ "inside.txt": "", escape: { symlink: outside.dir } });
+    try {
+      const s = await startMcp(["--root", dir]);
+      const viaBase = await call("find_files", { base: "escape" }, s);
+      const viaPaths = await call("find_files", { paths: ["escape/secret.txt"] }, s);
+      const ok = await call("find_files", { follow_symlinks: true, strict_base: false }, s);
+      await s.close();
+      expect(envelopeOf(viaBase).error.code).toBe("PERM");
+      expect(envelopeOf(viaPaths).error.code).toBe("PERM");
+      // Following links inside the walk: strict_base, forced on whatever the caller says, keeps the target out.
+      const rels = (sc(ok).results as Array<{ relative_path: string }>).map((r) => r.relative_path);
+      expect(rels).not.toContain("escape/secret.txt");
+    } finally {
+      cleanup();
+      outside.cleanup();
+    }
+  });
+
+  test("without --root the client's roots are served, else the working directory", async () => {
+    const withRoots = await startMcp([], { roots: [join(FIXTURE, "src")] });
+    const a = await call("find_files", { types: ["f"] }, withRoots);
+    const refused = await call("find_files", { base: FIXTURE }, withRoots);
+    await withRoots.close();
+    expect((sc(a).results as Array<{ relative_path: string }>).map((r) => r.relative_path)).toEqual([
+      "main.py",
+      "utils/helper.py",
+    ]);
+    expect(refused.isError).toBe(true);
+
+    const cwdOnly = await startMcp([], { cwd: join(FIXTURE, "docs") });
+    const b = await call("find_files", {}, cwdOnly);
+    await cwdOnly.close();
+    expect((sc(b).results as Array<{ relative_path: string }>).map((r) => r.relative_path)).toEqual([
+      "notes.txt",
+    ]);
+  });
+});
+
+describe("errors", () => {
+  test.each([
+    ["a wrong type", "find_files", { limit: "ten" }],
+    ["an unknown key", "find_files", { no_such_option: 1 }],
+    ["a value out of range", "find_files", { limit: 0 }],
+    ["an unknown tool", "no_such_tool", {}],
+    ["an unknown operation to describe", "describe_subcommand", { name: "nope" }],
+  ])("%s is a protocol InvalidParams error, and the server goes on", async (_n, name, args) => {
+    const err = await rejection(call(name, args));
+    expect(err).toBeInstanceOf(McpError);
+    expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
+    const after = await call("find_files", { limit: 1 });
+    expect(after.isError ?? false).toBe(false);
+  });
+
+  test("an operational failure is isError with the failure envelope", async () => {
+    const res = await call("find_files", { min_size: "nope" });
+    expect(envelopeOf(res)).toEqual({
+      ok: false,
+      error: { code: "BAD_PREDICATE", message: expect.stringContaining("not a size"), path: null },
+    });
+  });
+
+  test("stdout carries JSON-RPC only, even for garbage input; the server ends when stdin closes", () => {
+    const lines = [
+      "garbage{",
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      }),
+      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "find_files", arguments: {} },
+      }),
+      JSON.stringify({ jsonrpc: "2.0", id: 3, method: "no/such/method" }),
+    ];
+    const r = rglob(["mcp", "--root", FIXTURE], { stdin: `${lines.join("\n")}\n` });
+    expect(r.code).toBe(0);
+    const out = r.stdout.split("\n").filter(Boolean);
+    const ids = out.map((l) => (JSON.parse(l) as { jsonrpc: string; id: number }).id);
+    expect(ids.sort()).toEqual([1, 2, 3]);
+    expect(r.stderr).toContain("rglob mcp: serving");
+  });
+
+  test("`rglob mcp` with a bad argument or a missing root exits 2 with a message", () => {
+    const bad = rglob(["mcp", "--bogus"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("unknown argument");
+    const missing = rglob(["mcp", "--root", join(FIXTURE, "nope")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("NOT_FOUND");
+    expect(rglob(["mcp", "--help"]).code).toBe(0);
+  });
+});
+
+describe("long calls: progress, cancellation, concurrency", () => {
+  const FILES = 40_000;
+  let big: { dir: string; cleanup: () => void };
+  let server: McpSession;
+  beforeAll(async () => {
+    big = tempTree({});
+    for (let d = 0; d < 40; d++) {
+      const sub = join(big.dir, `d${String(d).padStart(2, "0")}`);
+      mkdirSync(sub);
+      for (let f = 0; f < FILES / 40; f++) writeFileSync(join(sub, `f${f}.txt`), "");
+    }
+    server = await startMcp(["--root", big.dir]);
+  }, 60_000);
+  afterAll(async () => {
+    await server.close();
+    big.cleanup();
+  });
+  const unbounded = { limit: 1_000_000, max_output_bytes: 1_000_000_000, timeout_seconds: 120 };
+
+  test("progress notifications (entries scanned) arrive when the client sends a progressToken", async () => {
+    const seen: number[] = [];
+    const res = (await server.client.callTool(
+      { name: "find_files", arguments: { ...unbounded, types: ["d"] } },
+      undefined,
+      {
+        onprogress: (p) => {
+          seen.push(p.progress);
+        },
+      },
+    )) as CallToolResult;
+    expect(seen.length).toBeGreaterThan(0);
+    for (let i = 1; i < seen.length; i++) expect(seen[i] as number).toBeGreaterThan(seen[i - 1] as number);
+    expect(seen.at(-1)).toBeGreaterThanOrEqual(sc(res).total_files_searched as number);
+  });
+
+  test("a cancelled call stops the walk, and the server goes on", async () => {
+    const controller = new AbortController();
+    const pending = server.client.callTool({ name: "find_files", arguments: unbounded }, undefined, {
+      signal: controller.signal,
+      onprogress: () => controller.abort("test cancels"),
+    });
+    const err = await rejection(pending);
+    expect(String(err)).toContain("test cancels");
+    const log = await server.waitForStderr(/find_files cancelled after (\d+) entries/);
+    const scanned = Number(/find_files cancelled after (\d+) entries/.exec(log)?.[1]);
+    expect(scanned).toBeLessThan(FILES);
+    const after = await call("find_files", { types: ["d"], limit: 5 }, server);
+    expect((sc(after).results as unknown[]).length).toBe(5);
+  });
+
+  test("several calls in flight at once each get their own result", async () => {
+    const queries = [
+      { ...unbounded, types: ["d"] },
+      { patterns: ["f1*.txt"], max_depth: 2, limit: 50 },
+      { paths: ["d03"], limit: 7 },
+      { ...unbounded, patterns: ["f99.txt"] },
+    ];
+    const together = await Promise.all(queries.map((q) => call("find_files", q, server)));
+    for (const [i, q] of queries.entries()) {
+      const alone = await call("find_files", q, server);
+      expect(together[i]?.structuredContent).toEqual(alone.structuredContent);
+    }
+    expect((sc(together[0]).results as unknown[]).length).toBe(40);
+  });
+});
+
+describe("resources", () => {
+  test("the capability report and every schema", async () => {
+    const { resources } = await mcp.client.listResources();
+    const uris = resources.map((r) => r.uri);
+    expect(uris).toContain("rglob://capabilities");
+    expect(uris).toContain("rglob://schemas");
+    for (const stem of Object.keys(SCHEMAS)) expect(uris).toContain(`rglob://schema/${stem}`);
+    const caps = await mcp.client.readResource({ uri: "rglob://capabilities" });
+    const text = (caps.contents[0] as { text: string }).text;
+    expect(JSON.parse(text)).toEqual(rglobJson(["capabilities"]).json);
+    const one = await mcp.client.readResource({ uri: "rglob://schema/FileMatch" });
+    expect(JSON.parse((one.contents[0] as { text: string }).text)).toEqual(SCHEMAS.FileMatch);
+    expect(await rejection(mcp.client.readResource({ uri: "rglob://nope" }))).toBeInstanceOf(McpError);
+  });
+});

