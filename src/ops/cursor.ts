@@ -4,8 +4,8 @@
 import { createHash } from "node:crypto";
 import { RglobError } from "../contract/errors.ts";
 
-/** Input keys that may change between pages of one query. */
-const PAGE_KEYS = new Set(["cursor", "limit", "max_output_bytes", "timeout_seconds"]);
+/** Input keys that may change between pages of one query (bounds and execution details, not the query). */
+const PAGE_KEYS = new Set(["cursor", "limit", "max_output_bytes", "timeout_seconds", "threads"]);
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);

@@ -53,7 +53,8 @@ export async function dispatch(
   options: DispatchOptions = {},
 ): Promise<Record<string, unknown>> {
   const op = typeof opOrId === "string" ? findOperation(opOrId) : opOrId;
-  const input = validateInput(op, raw);
+  const validated = validateInput(op, raw);
+  const input = op.normalize ? op.normalize(validated) : validated;
   const fp = fingerprint(op.id, input);
   const resumeAfter = typeof input.cursor === "string" ? decodeCursor(input.cursor, fp) : null;
   const limit = typeof input.limit === "number" ? input.limit : Number.POSITIVE_INFINITY;

@@ -100,6 +100,11 @@ export interface Operation {
   readonly agentDefaults: Readonly<Record<string, unknown>>;
   readonly annotations: Annotations;
   readonly examples: readonly Example[];
+  /**
+   * Rewrites validated input into its canonical form before the query fingerprint is taken (e.g. grep's CLI
+   * operands into pattern, roots and globs), so that equal queries from any surface share their cursors.
+   */
+  readonly normalize?: (input: Record<string, unknown>) => Record<string, unknown>;
   /** Runs the operation on validated input, yielding records in their final order. */
   run(input: object, ctx: RunContext): AsyncIterable<Emitted>;
 }

@@ -1,8 +1,15 @@
 /*! grep: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { classifyOperands } from "./operands.ts";
 import { runGrep } from "./run.ts";
-import { GrepFileSchema, GrepInputSchema, LineMatchSchema, LineSearchResultSchema } from "./schema.ts";
+import {
+  GrepFileSchema,
+  type GrepInput,
+  GrepInputSchema,
+  LineMatchSchema,
+  LineSearchResultSchema,
+} from "./schema.ts";
 
 /** The grep operation. */
 export const grep = defineOperation({
@@ -85,5 +92,12 @@ export const grep = defineOperation({
       input: { pattern: "[A-Z][a-z]+Error", count: true },
     },
   ],
+  normalize: (input) => {
+    // CLI operands → pattern list, roots and globs (as run() would), so that the same query from the CLI, the
+    // library and MCP has one fingerprint and its cursors work on every surface.
+    const c = classifyOperands(input as GrepInput, process.cwd());
+    const { pattern: _pattern, ...rest } = input;
+    return { ...rest, regexps: c.patterns, operands: [], paths: c.paths, patterns: c.globs };
+  },
   run: runGrep,
 });
