@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { fsErrorInfo } from "../contract/errors.ts";
 import type { RunContext } from "../ops/operation.ts";
 import { type DirEntry, type EntryType, platform, typeOfStats } from "../platform/platform.ts";
-import { IGNORE_FILE_NAMES, type IgnoreFile, isIgnored, loadIgnoreFile } from "./ignore.ts";
+import { IGNORE_FILE_NAMES, type IgnoreFile, ignoredEntry, loadIgnoreFile } from "./ignore.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
 export interface Root {
@@ -249,7 +249,7 @@ export function* walk(plan: WalkPlan, ctx: RunContext, startAfter: string | null
       const isDir = target === "dir";
       if (plan.exclude?.(rel, name)) continue;
       if (plan.respectIgnore && frame.chain.length > 0) {
-        if (isIgnored(frame.chain, frame.keyPrefix + name + (isDir ? "/" : ""))) continue;
+        if (ignoredEntry(frame.chain, frame.keyPrefix + name, name, isDir)) continue;
       }
       const depth = frame.depth + 1;
       ctx.searched();
