@@ -105,7 +105,12 @@ export function matchChain(
  * @param isDir whether the entry is a directory
  * @returns true when ignored
  */
-export function ignoredEntry(chain: readonly IgnoreFile[], key: string, name: string, isDir: boolean): boolean {
+export function ignoredEntry(
+  chain: readonly IgnoreFile[],
+  key: string,
+  name: string,
+  isDir: boolean,
+): boolean {
   for (let i = chain.length - 1; i >= 0; i--) {
     const f = chain[i] as IgnoreFile;
     const pl = f.prefix.length;
@@ -203,7 +208,11 @@ function globalExcludesFile(configDir: string): string | null {
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, ".config");
   const configs: string[] = [];
   if (!process.env.GIT_CONFIG_NOSYSTEM) configs.push("/etc/gitconfig");
-  configs.push(path.join(xdg, "git", "config"), path.join(home, ".gitconfig"), path.join(configDir, "config"));
+  configs.push(
+    path.join(xdg, "git", "config"),
+    path.join(home, ".gitconfig"),
+    path.join(configDir, "config"),
+  );
   let found: string | null = null;
   for (const cfg of configs) found = configExcludesFile(cfg, home) ?? found;
   return found ?? path.join(xdg, "git", "ignore");

@@ -27,7 +27,12 @@ beforeAll(() => {
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 function git(args: string[], cwd: string): string {
-  const r = Bun.spawnSync(["git", ...args], { cwd, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(["git", ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
   return r.stdout.toString();
 }
@@ -100,7 +105,7 @@ const TRICKY: Array<[string, Record<string, string>, string?]> = [
       ".gitignore": "cache/\nfoo/\n",
       "cache/a": "",
       "x/cache": "",
-      "foo": "",
+      foo: "",
       "y/foo/bar": "",
     },
   ],
@@ -118,7 +123,7 @@ const TRICKY: Array<[string, Record<string, string>, string?]> = [
       "q/lib": "",
       "r/deep/k.tmp": "",
       "r/deep/e/k.tmp": "",
-      "xay": "",
+      xay: "",
       "q/xqqy": "",
       "xa/y": "",
     },
@@ -127,11 +132,11 @@ const TRICKY: Array<[string, Record<string, string>, string?]> = [
     "patterns with and without slashes",
     {
       ".gitignore": "name\ndir/name2\n/rooted\nmid/*.c\n",
-      "name": "",
+      name: "",
       "d/name": "",
       "dir/name2": "",
       "x/dir/name2": "",
-      "rooted": "",
+      rooted: "",
       "s/rooted": "",
       "mid/a.c": "",
       "mid/s/a.c": "",
@@ -147,19 +152,19 @@ const TRICKY: Array<[string, Record<string, string>, string?]> = [
       "#comment": "",
       "!bang": "",
       "*star": "",
-      "xstar": "",
+      xstar: "",
       "q1.md": "",
       "q12.md": "",
       "ac.txt": "",
       "cc.txt": "",
       "zy.txt": "",
       "xy.txt": "",
-      "r5": "",
-      "rx": "",
-      "AUP": "",
-      "aUP": "",
+      r5: "",
+      rx: "",
+      AUP: "",
+      aUP: "",
       "br[1]": "",
-      "br1": "",
+      br1: "",
       "back\\slash": "",
     },
   ],
@@ -167,10 +172,10 @@ const TRICKY: Array<[string, Record<string, string>, string?]> = [
     "trailing spaces are trimmed unless escaped; CRLF lines",
     {
       ".gitignore": "trail   \nkept\\ \nwin.txt\r\n",
-      "trail": "",
+      trail: "",
       "trail ": "",
       "kept ": "",
-      "kept": "",
+      kept: "",
       "win.txt": "",
     },
   ],
@@ -292,7 +297,23 @@ function prng(seed: number): () => number {
   };
 }
 
-const NAMES = ["a", "b", "src", "build", "lib", "x.log", "y.txt", "Z.TXT", ".hid", "a b", "#h", "!n", "k[1]", "s*", "tr "];
+const NAMES = [
+  "a",
+  "b",
+  "src",
+  "build",
+  "lib",
+  "x.log",
+  "y.txt",
+  "Z.TXT",
+  ".hid",
+  "a b",
+  "#h",
+  "!n",
+  "k[1]",
+  "s*",
+  "tr ",
+];
 const EXTS = ["log", "txt", "TXT", "c", "o"];
 
 function randomCase(seed: number): Record<string, string> {
@@ -303,7 +324,8 @@ function randomCase(seed: number): Record<string, string> {
   for (let i = 0; i < 40; i++) {
     const parent = pick(dirs);
     const depth = parent === "" ? 0 : parent.split("/").length;
-    const name = r() < 0.5 ? pick(NAMES) : `${pick(["f", "g", "build", "x"])}${Math.floor(r() * 3)}.${pick(EXTS)}`;
+    const name =
+      r() < 0.5 ? pick(NAMES) : `${pick(["f", "g", "build", "x"])}${Math.floor(r() * 3)}.${pick(EXTS)}`;
     const rel = parent === "" ? name : `${parent}/${name}`;
     if (depth < 4 && r() < 0.35 && !(rel in files)) dirs.push(rel);
     else if (!dirs.includes(rel)) files[rel] = "";
@@ -335,7 +357,8 @@ function randomCase(seed: number): Record<string, string> {
     files[d === "" ? ".gitignore" : `${d}/.gitignore`] = `${lines.join("\n")}\n`;
   }
   // Directories must exist even if no file landed in them (an empty dir is in neither list).
-  for (const d of dirs) if (d !== "" && !Object.keys(files).some((f) => f.startsWith(`${d}/`))) files[`${d}/`] = "";
+  for (const d of dirs)
+    if (d !== "" && !Object.keys(files).some((f) => f.startsWith(`${d}/`))) files[`${d}/`] = "";
   return files;
 }
 
@@ -371,9 +394,23 @@ describe("this repository", () => {
     try {
       git(["clone", "-q", "--no-hardlinks", ROOT, "repo"], dir);
       const repo = join(dir, "repo");
-      for (const f of ["node_modules/pkg/index.js", "node_modules/.bin/tool", "dist/rglob", "dist/sub/x.map", "debug.log"])
+      for (const f of [
+        "node_modules/pkg/index.js",
+        "node_modules/.bin/tool",
+        "dist/rglob",
+        "dist/sub/x.map",
+        "debug.log",
+      ])
         mkdirSync(dirname(join(repo, f)), { recursive: true });
-      for (const f of ["node_modules/pkg/index.js", "node_modules/.bin/tool", "dist/rglob", "dist/sub/x.map", "debug.log", ".bench/tree/a", "src/new-untracked.ts"]) {
+      for (const f of [
+        "node_modules/pkg/index.js",
+        "node_modules/.bin/tool",
+        "dist/rglob",
+        "dist/sub/x.map",
+        "debug.log",
+        ".bench/tree/a",
+        "src/new-untracked.ts",
+      ]) {
         mkdirSync(dirname(join(repo, f)), { recursive: true });
         writeFileSync(join(repo, f), "");
       }

@@ -9,7 +9,10 @@ function normalise(text: string): string {
   return text
     .replaceAll(FIXTURE, "<FIXTURE>")
     .replace(/"mtime":"[^"]*"/g, '"mtime":"<MTIME>"')
-    .replace(/"size":\d+,"mtime":"<MTIME>","kinds":\["d"\]/g, '"size":"<DIRSIZE>","mtime":"<MTIME>","kinds":["d"]');
+    .replace(
+      /"size":\d+,"mtime":"<MTIME>","kinds":\["d"\]/g,
+      '"size":"<DIRSIZE>","mtime":"<MTIME>","kinds":["d"]',
+    );
 }
 
 test("find --jsonl over fixtures/tree (sorted lines)", () => {

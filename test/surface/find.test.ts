@@ -30,20 +30,32 @@ describe("kinds (--type, OR'd)", () => {
     "empty.txt": "",
     "run.sh": "#!/bin/sh\n",
     "dir/inner.txt": "x",
-    "emptydir": null,
-    "link": { symlink: "file.txt" },
+    emptydir: null,
+    link: { symlink: "file.txt" },
   });
   chmodSync(join(t.dir, "run.sh"), 0o755);
   sh(["mkfifo", "fifo"], t.dir);
   const haveSocket = sh(["python3", "-c", "import socket;socket.socket(socket.AF_UNIX).bind('sock')"], t.dir);
   test.each([
-    [["-t", "f"], ["dir/inner.txt", "empty.txt", "file.txt", "run.sh"]],
-    [["-t", "d"], ["dir", "emptydir"]],
+    [
+      ["-t", "f"],
+      ["dir/inner.txt", "empty.txt", "file.txt", "run.sh"],
+    ],
+    [
+      ["-t", "d"],
+      ["dir", "emptydir"],
+    ],
     [["-t", "l"], ["link"]],
     [["-t", "x"], ["run.sh"]],
-    [["-t", "e"], ["empty.txt", "emptydir"]],
+    [
+      ["-t", "e"],
+      ["empty.txt", "emptydir"],
+    ],
     [["-t", "p"], ["fifo"]],
-    [["-t", "x", "-t", "l"], ["link", "run.sh"]],
+    [
+      ["-t", "x", "-t", "l"],
+      ["link", "run.sh"],
+    ],
     [["--type=d,l"], ["dir", "emptydir", "link"]],
   ])("%p", (args, want) => {
     expect(rels(find(args, t.dir))).toEqual(want);
@@ -75,20 +87,41 @@ describe("predicates on a temp tree", () => {
   test.each([
     [["-t", "f", "--min-size", "1k"], ["big.bin"]],
     [["-t", "f", "--min-size", "+4KiB", "--max-size", "5000"], ["big.bin"]],
-    [["-t", "f", "--max-size", "-1", "-d", "1"], ["new.txt", "old.txt", "ref.txt", "small.txt"]],
+    [
+      ["-t", "f", "--max-size", "-1", "-d", "1"],
+      ["new.txt", "old.txt", "ref.txt", "small.txt"],
+    ],
     [["-t", "f", "--older-than", "2021-01-01"], ["old.txt"]],
-    [["-t", "f", "--newer-than", "2019-06-01", "--older-than", "2024-06-01T00:00:00Z"], ["old.txt", "ref.txt"]],
-    [["-t", "f", "--newer-than-file", "ref.txt", "-d", "1"], ["big.bin", "new.txt", "small.txt"]],
+    [
+      ["-t", "f", "--newer-than", "2019-06-01", "--older-than", "2024-06-01T00:00:00Z"],
+      ["old.txt", "ref.txt"],
+    ],
+    [
+      ["-t", "f", "--newer-than-file", "ref.txt", "-d", "1"],
+      ["big.bin", "new.txt", "small.txt"],
+    ],
     [["-t", "f", "--perm", "600"], ["small.txt"]],
-    [["-t", "f", "--perm", "/044", "-d", "1"], ["big.bin", "new.txt", "old.txt", "ref.txt"]],
+    [
+      ["-t", "f", "--perm", "/044", "-d", "1"],
+      ["big.bin", "new.txt", "old.txt", "ref.txt"],
+    ],
     [["-t", "f", "--uid", "0", "-d", "1", "*.bin"], ["big.bin"]],
     [["-t", "f", "--uid", "4242"], []],
     [["-t", "f", "--gid", "0", "deep.txt"], ["a/b/c/deep.txt"]],
-    [["--max-depth", "2", "-t", "d"], ["a", "a/b", "keep", "skip"]],
-    [["--min-depth", "3"], ["a/b/c", "a/b/c/deep.txt"]],
+    [
+      ["--max-depth", "2", "-t", "d"],
+      ["a", "a/b", "keep", "skip"],
+    ],
+    [
+      ["--min-depth", "3"],
+      ["a/b/c", "a/b/c/deep.txt"],
+    ],
     [["-H", "h.txt"], [".hidden/h.txt"]],
     [["h.txt"], []],
-    [["-E", "skip", "-t", "f", "*.txt", "-d", "2"], ["keep/skip.txt", "new.txt", "old.txt", "ref.txt", "small.txt"]],
+    [
+      ["-E", "skip", "-t", "f", "*.txt", "-d", "2"],
+      ["keep/skip.txt", "new.txt", "old.txt", "ref.txt", "small.txt"],
+    ],
     [["-E", "skip/", "*skip*"], ["keep/skip.txt"]],
     [["a/**/*.txt"], ["a/b/c/deep.txt"]],
     [["*/*.txt"], ["keep/skip.txt", "skip/inner.txt"]],
@@ -97,7 +130,9 @@ describe("predicates on a temp tree", () => {
   });
   test("--exclude prunes: nothing below an excluded directory is examined", () => {
     const all = rglobJson<{ total_files_searched: number }>(["find", "--json"], { cwd: t.dir }).json;
-    const pruned = rglobJson<{ total_files_searched: number }>(["find", "-E", "a", "--json"], { cwd: t.dir }).json;
+    const pruned = rglobJson<{ total_files_searched: number }>(["find", "-E", "a", "--json"], {
+      cwd: t.dir,
+    }).json;
     expect(all.total_files_searched - pruned.total_files_searched).toBe(4); // a, a/b, a/b/c, deep.txt
   });
   test.each([
@@ -115,8 +150,14 @@ describe("case sensitivity", () => {
   const t = tempTree({ "A.TXT": "", "b.txt": "" });
   test.each([
     [["*.txt", "--case-sensitive"], ["b.txt"]],
-    [["*.txt", "--no-case-sensitive"], ["A.TXT", "b.txt"]],
-    [["*.txt", "--case-insensitive"], ["A.TXT", "b.txt"]],
+    [
+      ["*.txt", "--no-case-sensitive"],
+      ["A.TXT", "b.txt"],
+    ],
+    [
+      ["*.txt", "--case-insensitive"],
+      ["A.TXT", "b.txt"],
+    ],
     [["*.txt", "-s"], ["b.txt"]],
   ])("%p", (args, want) => {
     expect(rels(find(args, t.dir))).toEqual(want);
@@ -196,7 +237,10 @@ describe("problem entries", () => {
   test("a non-UTF-8 name is an UNREADABLE record and the walk goes on", () => {
     const t = tempTree({ "a.txt": "", "z/z.txt": "" });
     try {
-      writeFileSync(Buffer.concat([Buffer.from(`${t.dir}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from(".txt")]), "x");
+      writeFileSync(
+        Buffer.concat([Buffer.from(`${t.dir}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from(".txt")]),
+        "x",
+      );
       mkdirSync(Buffer.concat([Buffer.from(`${t.dir}/dir-`), Buffer.from([0xc3])]));
       const r = find(["-t", "f"], t.dir);
       expect(rels(r)).toEqual(["a.txt", "z/z.txt"]);
@@ -212,11 +256,26 @@ describe("order and output forms", () => {
   utimesSync(join(t.dir, "c.txt"), new Date(1_000_000), new Date(1_000_000));
   test.each([
     [[], ["B.txt", "a/y.txt", "a/z.txt", "b.txt", "c.txt"]],
-    [["--sort", "path", "--reverse"], ["c.txt", "b.txt", "a/z.txt", "a/y.txt", "B.txt"]],
-    [["--sort", "size"], ["B.txt", "a/y.txt", "b.txt", "c.txt", "a/z.txt"]],
-    [["--sort", "size", "-r"], ["a/z.txt", "c.txt", "b.txt", "a/y.txt", "B.txt"]],
-    [["--sort", "name"], ["B.txt", "b.txt", "c.txt", "a/y.txt", "a/z.txt"]],
-    [["--sort", "mtime", "-t", "f", "-d", "1"], ["c.txt", "B.txt", "b.txt"]],
+    [
+      ["--sort", "path", "--reverse"],
+      ["c.txt", "b.txt", "a/z.txt", "a/y.txt", "B.txt"],
+    ],
+    [
+      ["--sort", "size"],
+      ["B.txt", "a/y.txt", "b.txt", "c.txt", "a/z.txt"],
+    ],
+    [
+      ["--sort", "size", "-r"],
+      ["a/z.txt", "c.txt", "b.txt", "a/y.txt", "B.txt"],
+    ],
+    [
+      ["--sort", "name"],
+      ["B.txt", "b.txt", "c.txt", "a/y.txt", "a/z.txt"],
+    ],
+    [
+      ["--sort", "mtime", "-t", "f", "-d", "1"],
+      ["c.txt", "B.txt", "b.txt"],
+    ],
   ])("-t f %p", (args, want) => {
     const got = rels(find(["-t", "f", ...args], t.dir));
     if (args.includes("mtime")) expect(got[0]).toBe(want[0] as string);
@@ -229,7 +288,9 @@ describe("order and output forms", () => {
     expect(sub.stdout).toBe("y.txt\n");
   });
   test("--format templates", () => {
-    const r = rglob(["find", "-t", "f", "a/*", "--format", "{rel}\\t{name}\\t{size}\\t{kinds}"], { cwd: t.dir });
+    const r = rglob(["find", "-t", "f", "a/*", "--format", "{rel}\\t{name}\\t{size}\\t{kinds}"], {
+      cwd: t.dir,
+    });
     expect(r.stdout).toBe("a/y.txt\ty.txt\t1\tf\na/z.txt\tz.txt\t4\tf\n");
   });
   test("--jsonl streams records then one summary", () => {
@@ -240,7 +301,8 @@ describe("order and output forms", () => {
 
 describe("budgets and cursors", () => {
   const spec: Record<string, string> = {};
-  for (let i = 0; i < 30; i++) spec[`d${i % 4}/f${String(i).padStart(2, "0")}.txt`] = "x".repeat((i * 7) % 11);
+  for (let i = 0; i < 30; i++)
+    spec[`d${i % 4}/f${String(i).padStart(2, "0")}.txt`] = "x".repeat((i * 7) % 11);
   const t = tempTree(spec);
   const full = (extra: string[]) => rels(find(["-t", "f", ...extra], t.dir));
 
@@ -277,9 +339,12 @@ describe("budgets and cursors", () => {
     ["mangled", () => "bm90IGEgY3Vyc29y"],
     ["garbage", () => "%%%"],
   ])("a cursor %s is BAD_PREDICATE, exit 2", (_n, make) => {
-    const { json, run } = rglobJson<{ error: { code: string } }>(["find", "-t", "f", "--cursor", make(), "--json"], {
-      cwd: t.dir,
-    });
+    const { json, run } = rglobJson<{ error: { code: string } }>(
+      ["find", "-t", "f", "--cursor", make(), "--json"],
+      {
+        cwd: t.dir,
+      },
+    );
     expect(run.code).toBe(2);
     expect(json.error.code).toBe("BAD_PREDICATE");
   });

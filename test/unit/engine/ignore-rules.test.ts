@@ -71,7 +71,7 @@ describe("wildmatch", () => {
     ["x\r", "x", false, "ignored"],
     ["\ufeffbom", "bom", false, "ignored"],
   ])("%p on %p (dir %p) → %p", (text, rel, isDir, want) => {
-    expect(decide(text, rel, isDir)).toBe(want);
+    expect(decide(text, rel, isDir) as string).toBe(want);
   });
 });
 
@@ -109,7 +109,10 @@ describe("agrees with the `ignore` package on random rules", () => {
   test.each(Array.from({ length: 40 }, (_, i) => i + 1))("seed %d", (seed) => {
     const r = prng(seed);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-    const lines = Array.from({ length: 1 + Math.floor(r() * 6) }, () => (r() < 0.3 ? "!" : "") + pick(PATTERNS));
+    const lines = Array.from(
+      { length: 1 + Math.floor(r() * 6) },
+      () => (r() < 0.3 ? "!" : "") + pick(PATTERNS),
+    );
     const text = lines.join("\n");
     const ig = ignore().add(lines);
     for (let i = 0; i < 60; i++) {
@@ -119,7 +122,8 @@ describe("agrees with the `ignore` package on random rules", () => {
       const rel = parts.join("/");
       // Entry-only semantics: compare where no parent is ignored (the walk prunes those).
       let parentIgnored = false;
-      for (let k = 1; k < parts.length; k++) if (ig.test(`${parts.slice(0, k).join("/")}/`).ignored) parentIgnored = true;
+      for (let k = 1; k < parts.length; k++)
+        if (ig.test(`${parts.slice(0, k).join("/")}/`).ignored) parentIgnored = true;
       if (parentIgnored) continue;
       const ref = ig.test(isDir ? `${rel}/` : rel);
       const want = ref.ignored ? "ignored" : ref.unignored ? "unignored" : "none";

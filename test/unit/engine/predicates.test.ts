@@ -73,9 +73,12 @@ describe("times", () => {
     expect(parseTimePoint(text, "newer_than", now)).toBe(want);
   });
 
-  test.each(["yesterday", "7 fortnights", "2026-13-01", "2026-02-30x", "", "5", "-3d"])("bad time %p", (text) => {
-    expect(code(() => parseTimePoint(text, "newer_than", now))).toBe("BAD_PREDICATE");
-  });
+  test.each(["yesterday", "7 fortnights", "2026-13-01", "2026-02-30x", "", "5", "-3d"])(
+    "bad time %p",
+    (text) => {
+      expect(code(() => parseTimePoint(text, "newer_than", now))).toBe("BAD_PREDICATE");
+    },
+  );
 });
 
 describe("perm", () => {
