@@ -17,9 +17,9 @@ function which(cmd: string): string | null {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
-/** Creates (once) a tree of `files` files: 20 top dirs × 20 subdirs × N files, with .gitignore files at three levels. */
+/** Creates (once) a tree of `files` files: 20 top dirs × 20 subdirs × N files, .gitignore files at three levels. */
 function buildTree(files: number): string {
-  const dir = join(root, ".bench", `walk-tree-${files}`);
+  const dir = join(root, ".bench", `walk-tree-v2-${files}`);
   if (existsSync(join(dir, ".done"))) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -31,7 +31,7 @@ function buildTree(files: number): string {
     mkdirSync(da);
     if (a % 3 === 0) writeFileSync(join(da, ".gitignore"), "*.log\ngen/\n");
     for (let b = 0; b < 20; b++) {
-      const db = join(da, b % 7 === 0 ? "build" : `mod${b}`);
+      const db = b % 7 === 0 ? join(da, `mod${b}`, "build") : join(da, `mod${b}`);
       mkdirSync(db, { recursive: true });
       if (b % 5 === 1) writeFileSync(join(db, ".gitignore"), "/local-*\n**/cache/\n");
       for (let f = 0; f < perDir; f++) {
@@ -71,7 +71,7 @@ function race(title: string, cwd: string, cmds: Record<string, string[] | null>)
     const m = median(samples.get(k) ?? []);
     const n = count(cmd, cwd);
     console.log(
-      `  ${k.padEnd(28)} ${m.toFixed(0).padStart(6)} ms  ${String(n).padStart(7)} lines   rglob/this = ${(first / m).toFixed(2)}×`,
+      `  ${k.padEnd(32)} ${m.toFixed(0).padStart(6)} ms  ${String(n).padStart(7)} lines   rglob time / this = ${(first / m).toFixed(2)}×`,
     );
   }
 }

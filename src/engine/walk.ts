@@ -106,12 +106,28 @@ function sortEntries(list: DirEntry[]): void {
       break;
     }
   }
-  if (astral) list.sort((a, b) => compareNames(a.name, b.name));
-  else list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (astral) {
+    list.sort((a, b) => compareNames(a.name, b.name));
+    return;
+  }
+  // Without astral characters UTF-16 order is code point order, and the engine's native string sort is about
+  // twice as fast as a comparator; names are unique within a directory, so a Map restores the entries.
+  const n = list.length;
+  const names = new Array<string>(n);
+  const byName = new Map<string, DirEntry>();
+  for (let i = 0; i < n; i++) {
+    const e = list[i] as DirEntry;
+    names[i] = e.name;
+    byName.set(e.name, e);
+  }
+  names.sort();
+  for (let i = 0; i < n; i++) list[i] = byName.get(names[i] as string) as DirEntry;
 }
 
 interface Frame {
   readonly abs: string;
+  /** abs with a trailing separator, computed once per directory. */
+  readonly absPrefix: string;
   readonly rel: string;
   readonly depth: number;
   readonly entries: DirEntry[];
@@ -206,7 +222,7 @@ export function* walk(plan: WalkPlan, ctx: RunContext, startAfter: string | null
       }
       if (name === ".git" || (!plan.hidden && name.charCodeAt(0) === 46)) continue;
       const rel = joinRel(frame.rel, name);
-      const abs = frame.abs + (frame.abs.endsWith(path.sep) ? "" : path.sep) + name;
+      const abs = frame.absPrefix + name;
       if (name.includes("\ufffd")) {
         ctx.error({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
         continue;
@@ -329,5 +345,6 @@ function openDir(
       ancestors = [`${st.dev}:${st.ino}`];
     } catch {}
   }
-  return { abs, rel, depth, entries, idx: 0, chain: nextChain, keyPrefix, resume, ancestors };
+  const absPrefix = abs.endsWith(path.sep) ? abs : abs + path.sep;
+  return { abs, absPrefix, rel, depth, entries, idx: 0, chain: nextChain, keyPrefix, resume, ancestors };
 }

@@ -44,9 +44,9 @@ function gitList(cwd: string, extra: string[] = []): string[] {
     .sort();
 }
 
-function rglobList(cwd: string, extra: string[] = []): string[] {
+function rglobList(cwd: string, extra: string[] = ["--hidden"]): string[] {
   const { json, run } = rglobJson<{ results: Array<{ relative_path: string }>; errors: unknown[] }>(
-    ["find", "-t", "f", "-t", "l", "--hidden", "--json", ...extra],
+    ["find", "-t", "f", "-t", "l", "--json", ...extra],
     { cwd, env },
   );
   if (run.code === 2) throw new Error(run.stdout + run.stderr);
@@ -377,6 +377,9 @@ describe("seeded random trees", () => {
       const all = gitList(dir);
       ignoredTotal += Object.keys(files).filter((f) => !f.endsWith("/")).length - all.length;
       expect({ seed, files: rglobList(dir) }).toEqual({ seed, files: all });
+      // Without --hidden: the same set minus every path with a dot-component.
+      const visible = all.filter((p) => !p.split("/").some((c) => c.startsWith(".")));
+      expect({ seed, files: rglobList(dir, []) }).toEqual({ seed, files: visible });
       const sub = all.find((p) => p.includes("/") && !p.startsWith(".git"))?.split("/")[0];
       if (sub !== undefined) {
         const at = join(dir, sub);
