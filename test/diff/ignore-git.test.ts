@@ -3,7 +3,7 @@
 // Documented divergences (not differences in the rules): git lists tracked files even when a rule ignores them
 // (rglob reads no index), and `.ignore` files are rglob/ripgrep-only (tested against expectations below).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ROOT, rglobJson } from "../helpers.ts";
@@ -53,7 +53,7 @@ function rglobList(cwd: string, extra: string[] = ["--hidden"]): string[] {
   return json.results.map((r) => r.relative_path).sort();
 }
 
-/** Writes files (path → content); a path ending in '/' is an empty directory. */
+/** Writes files (path → content); a path ending in '/' is an empty directory, content "->x" a symlink to x. */
 function makeRepo(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "rglob-git-"));
   git(["init", "-q"], dir);
@@ -64,7 +64,8 @@ function makeRepo(files: Record<string, string>): string {
       continue;
     }
     mkdirSync(dirname(abs), { recursive: true });
-    writeFileSync(abs, content);
+    if (content.startsWith("->")) symlinkSync(content.slice(2), abs);
+    else writeFileSync(abs, content);
   }
   return dir;
 }
@@ -198,6 +199,38 @@ const TRICKY: Array<[string, Record<string, string>, string?]> = [
       "sub/b.gen": "",
       "sub/local-only": "",
       "local-only": "",
+    },
+  ],
+  [
+    "whitelisting: ignore everything, re-include directories and one extension",
+    {
+      ".gitignore": "*\n!*/\n!*.c\n!.gitignore\n",
+      "a.c": "",
+      "a.h": "",
+      "s/b.c": "",
+      "s/b.h": "",
+      "s/t/c.c": "",
+    },
+  ],
+  [
+    "only some top-level entries: /* then !/src",
+    {
+      ".gitignore": "/*\n!/src\n!/.gitignore\n",
+      "src/a": "",
+      "lib/b": "",
+      top: "",
+      "x/src/c": "",
+    },
+  ],
+  [
+    "symlinks are entries, not directories: a dir-only rule does not match a link to a directory",
+    {
+      ".gitignore": "linkdir/\nlinkfile\n",
+      "real/x": "",
+      linkdir: "->real",
+      linkfile: "->real/x",
+      other: "->real",
+      "d/linkdir": "->../real",
     },
   ],
   [
