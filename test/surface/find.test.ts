@@ -1,7 +1,18 @@
 // find through the compiled binary on real temp trees: kinds, predicates, symlinks, FIFOs, unreadable
 // directories, non-UTF-8 names, ordering, output forms, streaming, budgets and cursors.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN, FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
 
@@ -357,17 +368,37 @@ describe("streaming and timeouts on a large tree", () => {
     for (let f = 0; f < 150; f++) writeFileSync(join(big.dir, `d${d}`, `f${f}`), "");
   }
   test("the first JSONL line arrives while the walk still runs", async () => {
-    // A slow consumer: read one line, then kill. The process cannot have finished a 30k-entry walk with
-    // lstat of every entry if it is still alive when the first line is read; we assert it was alive.
-    const p = Bun.spawn([BIN, "find", "--jsonl", "-L", "--sort", "path"], { cwd: big.dir, stdout: "pipe" });
-    const reader = p.stdout.getReader();
-    const first = await reader.read();
-    const line = new TextDecoder().decode(first.value).split("\n")[0] as string;
-    const stillRunning = p.exitCode === null;
-    p.kill();
-    await p.exited;
-    expect(JSON.parse(line).kind).toBe("file");
-    expect(stillRunning).toBe(true);
+    // stdout is a FIFO we read by hand: the kernel buffer (64 KiB) is far smaller than the output (MBs), so a
+    // streaming walk blocks early in the first directories. A file created in the LAST directory after the
+    // first line was read shows up in the output only if that directory had not been walked yet.
+    const fifoDir = mkdtempSync(join(tmpdir(), "rglob-fifo-"));
+    const fifo = join(fifoDir, "out");
+    expect(sh(["mkfifo", fifo], fifoDir)).toBe(true);
+    const p = Bun.spawn(["sh", "-c", 'exec "$0" find --jsonl > "$1"', BIN, fifo], { cwd: big.dir });
+    const fd = openSync(fifo, "r");
+    try {
+      const buf = Buffer.alloc(1 << 16);
+      let text = "";
+      while (!text.includes("\n")) {
+        const n = readSync(fd, buf);
+        if (n === 0) break;
+        text += buf.toString("utf8", 0, n);
+      }
+      expect(JSON.parse(text.slice(0, text.indexOf("\n"))).kind).toBe("file");
+      writeFileSync(join(big.dir, "d99", "zzz-late.txt"), "");
+      for (;;) {
+        const n = readSync(fd, buf);
+        if (n === 0) break;
+        text += buf.toString("utf8", 0, n);
+      }
+      const lines = jsonl(text);
+      expect(lines.at(-1)?.kind).toBe("summary");
+      expect(lines.some((l) => l.relative_path === "d99/zzz-late.txt")).toBe(true);
+    } finally {
+      closeSync(fd);
+      await p.exited;
+      rmSync(fifoDir, { recursive: true, force: true });
+    }
   });
   test("--timeout stops with reason timeout and a TIMEOUT error record", () => {
     const r = find(["--timeout", "0.01", "-L"], big.dir);
@@ -400,6 +431,3 @@ test("an explicit root inside an ignored directory is still searched", () => {
     rmSync(t.dir, { recursive: true, force: true });
   }
 });
-
-// Unused import guard for symlinkSync (kept for symmetry with tempTree's link support).
-void symlinkSync;
