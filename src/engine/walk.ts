@@ -44,6 +44,8 @@ export interface WalkPlan {
 /** One entry met by the walk. Stats are read lazily, once. */
 export class Entry {
   private st: fs.Stats | null | undefined;
+  /** Why stats() returned null (e.g. the entry vanished after it was listed), for the walk to report. */
+  statError: unknown = undefined;
 
   constructor(
     readonly abs: string,
@@ -64,8 +66,9 @@ export class Entry {
       try {
         this.st =
           this.followLinks && this.type === "symlink" ? platform.stat(this.abs) : platform.lstat(this.abs);
-      } catch {
+      } catch (err) {
         this.st = null;
+        this.statError = err;
       }
     }
     return this.st;
@@ -272,6 +275,7 @@ export function* walk(plan: WalkPlan, ctx: RunContext, startAfter: string | null
       if (!descendOnly && depth >= plan.minDepth && (plan.selectDirs || !isDir)) {
         const e = new Entry(abs, rel, name, depth, type, target, r, plan.follow);
         if (plan.select(e)) yield e;
+        else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed
       }
       if (isDir && depth < plan.maxDepth) {
         let ancestors: string[] | null = null;

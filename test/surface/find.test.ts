@@ -400,6 +400,44 @@ describe("streaming and timeouts on a large tree", () => {
       rmSync(fifoDir, { recursive: true, force: true });
     }
   });
+  test("entries that vanish after their directory was listed are NOT_FOUND records; the walk goes on", () => {
+    // One directory of 20k files; stdout is a FIFO, so the walk blocks on output early inside that listing.
+    // Deleting the files then makes the stats the size predicate needs fail for entries already listed.
+    const one = tempTree({});
+    const fifoDir = mkdtempSync(join(tmpdir(), "rglob-fifo-"));
+    try {
+      const files = Array.from({ length: 20_000 }, (_, i) => join(one.dir, `f${String(i).padStart(5, "0")}`));
+      for (const f of files) writeFileSync(f, "");
+      writeFileSync(join(one.dir, "zz-kept"), "");
+      const fifo = join(fifoDir, "out");
+      expect(sh(["mkfifo", fifo], fifoDir)).toBe(true);
+      Bun.spawn(["sh", "-c", 'exec "$0" find --jsonl --min-size 0 > "$1"', BIN, fifo], { cwd: one.dir });
+      const fd = openSync(fifo, "r");
+      const buf = Buffer.alloc(1 << 16);
+      let text = "";
+      try {
+        const n = readSync(fd, buf);
+        text += buf.toString("utf8", 0, n);
+        for (const f of files) rmSync(f, { force: true });
+        for (;;) {
+          const m = readSync(fd, buf);
+          if (m === 0) break;
+          text += buf.toString("utf8", 0, m);
+        }
+      } finally {
+        closeSync(fd);
+      }
+      const lines = jsonl(text);
+      const errors = lines.filter((l) => l.kind === "error");
+      expect(errors.length).toBeGreaterThan(1000);
+      expect(errors.every((e) => e.code === "NOT_FOUND")).toBe(true);
+      expect(lines.some((l) => l.relative_path === "zz-kept")).toBe(true);
+      expect(lines.at(-1)?.kind).toBe("summary");
+    } finally {
+      one.cleanup();
+      rmSync(fifoDir, { recursive: true, force: true });
+    }
+  }, 50_000);
   test("--timeout stops with reason timeout and a TIMEOUT error record", () => {
     const r = find(["--timeout", "0.01", "-L"], big.dir);
     if (r.truncated) {
