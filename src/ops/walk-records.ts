@@ -9,7 +9,9 @@ const EPOCH = new Date(0).toISOString();
 /**
  * Creates the FileMatch record of an entry. `size`, `mtime` and `kinds` are own enumerable getters that read
  * the entry's stats on first use (once; the entry caches them): JSON, JSONL, spreading and the library see a
- * plain record, while a consumer that prints only paths (the human find output) never pays for a stat.
+ * plain record, while a consumer that prints only paths (the human find output) never pays for a stat. The
+ * values are those at first access: sinks serialise right away; a library caller reading much later sees the
+ * file as it is then (or size 0 and the epoch when it is gone).
  * @param e the entry
  * @returns the record (size 0 and the epoch when stats cannot be read)
  */
