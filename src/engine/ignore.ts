@@ -30,6 +30,8 @@ export interface IgnoreVerdict {
   readonly file: string;
   readonly line: number;
   readonly pattern: string;
+  /** The path the rule matched: the key itself, or the ignored parent directory (with a trailing '/'). */
+  readonly path: string;
 }
 
 /** The file names read in every directory, lowest priority first. */
@@ -128,27 +130,47 @@ function splitKey(key: string): { path: string; name: string; isDir: boolean } {
 }
 
 /**
- * Tests a path against a chain of ignore files (lowest priority first).
+ * Tests a path against a chain of ignore files (lowest priority first), as git does: a path below an ignored
+ * directory is ignored (the walk itself uses ignoredEntry, because it never enters ignored directories).
  * @param chain the ignore files that apply, lowest priority first
  * @param key the repository-relative path, with a trailing '/' for a directory
  * @returns true when ignored
  */
 export function isIgnored(chain: readonly IgnoreFile[], key: string): boolean {
-  const k = splitKey(key);
-  return ignoredEntry(chain, k.path, k.name, k.isDir);
+  return explainIgnore(chain, key)?.ignored === true;
 }
 
 /**
- * Explains which rule decides a path: the file, the line and the pattern.
+ * Explains which rule decides a path: the file, the line and the pattern. When a parent directory of the path
+ * is ignored, that directory's rule is the answer (git cannot re-include below it) and `path` names it.
  * @param chain the ignore files that apply, lowest priority first
  * @param key the repository-relative path, with a trailing '/' for a directory
  * @returns the verdict with its rule, or null when no rule matches
  */
 export function explainIgnore(chain: readonly IgnoreFile[], key: string): IgnoreVerdict | null {
   const k = splitKey(key);
+  for (let i = k.path.indexOf("/"); i >= 0; i = k.path.indexOf("/", i + 1)) {
+    const dir = k.path.slice(0, i);
+    const m = matchChain(chain, dir, dir.slice(dir.lastIndexOf("/") + 1), true);
+    if (m !== null && !m.rule.negate) {
+      return {
+        ignored: true,
+        file: m.file.file,
+        line: m.rule.line,
+        pattern: m.rule.pattern,
+        path: `${dir}/`,
+      };
+    }
+  }
   const m = matchChain(chain, k.path, k.name, k.isDir);
   if (m === null) return null;
-  return { ignored: !m.rule.negate, file: m.file.file, line: m.rule.line, pattern: m.rule.pattern };
+  return {
+    ignored: !m.rule.negate,
+    file: m.file.file,
+    line: m.rule.line,
+    pattern: m.rule.pattern,
+    path: key,
+  };
 }
 
 /** Where the walk sits relative to a git repository. */
