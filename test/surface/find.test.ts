@@ -334,6 +334,21 @@ describe("budgets and cursors", () => {
       expect(new Set(got).size).toBe(got.length);
     },
   );
+  test("a sorted page resumes correctly even when its last file vanished in between", () => {
+    const own = tempTree(
+      Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}`, "x".repeat(i % 5)])),
+    );
+    try {
+      const want = rels(find(["-t", "f", "--sort", "size"], own.dir));
+      const first = find(["-t", "f", "--sort", "size", "--limit", "5"], own.dir);
+      const last = rels(first).at(-1) as string;
+      rmSync(join(own.dir, last));
+      const rest = find(["-t", "f", "--sort", "size", "--cursor", first.next_cursor as string], own.dir);
+      expect([...rels(first), ...rels(rest)]).toEqual(want);
+    } finally {
+      own.cleanup();
+    }
+  });
   test("look-ahead: a limit equal to the count is not truncated", () => {
     const r = find(["-t", "f", "--limit", "30"], t.dir);
     expect(r.truncated).toBe(false);
