@@ -158,6 +158,11 @@ describe("predicates on a temp tree", () => {
 });
 
 describe("case sensitivity", () => {
+  test("describe lists --case-insensitive as the negation of --case-sensitive", () => {
+    const { json } = rglobJson<{ flags: Array<{ name: string; negations: string[] }> }>(["describe", "find"]);
+    expect(json.flags.find((f) => f.name === "--case-sensitive")?.negations).toEqual(["--case-insensitive"]);
+  });
+
   const t = tempTree({ "A.TXT": "", "b.txt": "" });
   test.each([
     [["*.txt", "--case-sensitive"], ["b.txt"]],
