@@ -1,12 +1,14 @@
-/*! Engine: ignore rules as git applies them. One `ignore` instance per directory that has a .gitignore or
- * .ignore file, anchored at that directory; deeper files win over shallower ones, .ignore over .gitignore,
- * and both over .git/info/exclude and the global excludes file. Directories are tested with a trailing '/'.
- * The walker prunes ignored directories, so a parent's exclusion is never re-tested. */
+/*! Engine: ignore rules as git applies them. One compiled rule set (ignore-rules.ts) per directory that has a
+ * .gitignore or .ignore file, anchored at that directory; deeper files win over shallower ones, .ignore over
+ * .gitignore, and both over .git/info/exclude and the global excludes file. Only the entry itself is tested:
+ * the walker prunes ignored directories, so a parent's exclusion is never re-tested (and an explicit root
+ * inside an ignored directory is still searched). It never walks. */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { platform } from "../platform/platform.ts";
+import { type CompiledRules, compileRules, type IgnoreRule, lastMatch } from "./ignore-rules.ts";
 
 /** One ignore file, compiled. */
 export interface IgnoreFile {
@@ -14,9 +16,12 @@ export interface IgnoreFile {
   readonly file: string;
   /** Repository-relative directory the patterns are anchored at: "" or "dir/sub/". */
   readonly prefix: string;
+  /** The same lines in the `ignore` package (built on first use; the reference implementation in tests). */
   readonly ig: Ignore;
   /** The raw lines, for explain. */
   readonly lines: readonly string[];
+  /** The compiled rules the walk uses. */
+  readonly rules: CompiledRules;
 }
 
 /** The verdict of the rules on one path, with the rule that decided it. */
@@ -25,6 +30,8 @@ export interface IgnoreVerdict {
   readonly file: string;
   readonly line: number;
   readonly pattern: string;
+  /** The path the rule matched: the key itself, or the ignored parent directory (with a trailing '/'). */
+  readonly path: string;
 }
 
 /** The file names read in every directory, lowest priority first. */
@@ -43,52 +50,127 @@ export function loadIgnoreFile(file: string, prefix: string): IgnoreFile | null 
   } catch {
     return null;
   }
-  const lines = text.split(/\r?\n/);
-  return { file, prefix, ig: ignore({ ignorecase: false, allowRelativePaths: true }).add(lines), lines };
+  return ignoreFileOf(file, prefix, text);
 }
 
 /**
- * Tests a path against a chain of ignore files (lowest priority first).
+ * Creates an IgnoreFile from text already read.
+ * @param file the absolute path it came from (for explain)
+ * @param prefix the repository-relative directory it anchors at ("" or ending in '/')
+ * @param text the file's content
+ * @returns the compiled file
+ */
+export function ignoreFileOf(file: string, prefix: string, text: string): IgnoreFile {
+  const lines = text.split(/\r?\n/);
+  let ig: Ignore | null = null;
+  return {
+    file,
+    prefix,
+    get ig(): Ignore {
+      ig ??= ignore({ ignorecase: false, allowRelativePaths: true }).add(lines);
+      return ig;
+    },
+    lines,
+    rules: compileRules(text),
+  };
+}
+
+/**
+ * Tests one entry against a chain (the walk's hot path: no allocation when nothing matches).
+ * @param chain the ignore files that apply, lowest priority first
+ * @param key the entry's repository-relative path, without a trailing '/'
+ * @param name the entry's basename
+ * @param isDir whether the entry is a directory
+ * @returns the deciding rule and its file, or null when no rule matches
+ */
+export function matchChain(
+  chain: readonly IgnoreFile[],
+  key: string,
+  name: string,
+  isDir: boolean,
+): { file: IgnoreFile; rule: IgnoreRule } | null {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const f = chain[i] as IgnoreFile;
+    const pl = f.prefix.length;
+    if (pl > 0 && !key.startsWith(f.prefix)) continue;
+    const idx = lastMatch(f.rules, pl === 0 ? key : key.slice(pl), name, isDir);
+    if (idx >= 0) return { file: f, rule: f.rules.rules[idx] as IgnoreRule };
+  }
+  return null;
+}
+
+/**
+ * Tests one entry against a chain, returning only the verdict.
+ * @param chain the ignore files that apply, lowest priority first
+ * @param key the entry's repository-relative path, without a trailing '/'
+ * @param name the entry's basename
+ * @param isDir whether the entry is a directory
+ * @returns true when ignored
+ */
+export function ignoredEntry(
+  chain: readonly IgnoreFile[],
+  key: string,
+  name: string,
+  isDir: boolean,
+): boolean {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const f = chain[i] as IgnoreFile;
+    const pl = f.prefix.length;
+    if (pl > 0 && !key.startsWith(f.prefix)) continue;
+    const idx = lastMatch(f.rules, pl === 0 ? key : key.slice(pl), name, isDir);
+    if (idx >= 0) return !(f.rules.rules[idx] as IgnoreRule).negate;
+  }
+  return false;
+}
+
+function splitKey(key: string): { path: string; name: string; isDir: boolean } {
+  const isDir = key.endsWith("/");
+  const p = isDir ? key.slice(0, -1) : key;
+  return { path: p, name: p.slice(p.lastIndexOf("/") + 1), isDir };
+}
+
+/**
+ * Tests a path against a chain of ignore files (lowest priority first), as git does: a path below an ignored
+ * directory is ignored (the walk itself uses ignoredEntry, because it never enters ignored directories).
  * @param chain the ignore files that apply, lowest priority first
  * @param key the repository-relative path, with a trailing '/' for a directory
  * @returns true when ignored
  */
 export function isIgnored(chain: readonly IgnoreFile[], key: string): boolean {
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const f = chain[i] as IgnoreFile;
-    if (!key.startsWith(f.prefix)) continue;
-    const r = f.ig.test(key.slice(f.prefix.length));
-    if (r.ignored) return true;
-    if (r.unignored) return false;
-  }
-  return false;
+  return explainIgnore(chain, key)?.ignored === true;
 }
 
 /**
- * Explains which rule decides a path: the file, the line and the pattern.
+ * Explains which rule decides a path: the file, the line and the pattern. When a parent directory of the path
+ * is ignored, that directory's rule is the answer (git cannot re-include below it) and `path` names it.
  * @param chain the ignore files that apply, lowest priority first
  * @param key the repository-relative path, with a trailing '/' for a directory
  * @returns the verdict with its rule, or null when no rule matches
  */
 export function explainIgnore(chain: readonly IgnoreFile[], key: string): IgnoreVerdict | null {
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const f = chain[i] as IgnoreFile;
-    if (!key.startsWith(f.prefix)) continue;
-    const sub = key.slice(f.prefix.length);
-    const r = f.ig.test(sub);
-    if (!r.ignored && !r.unignored) continue;
-    // The last line that matches on its own decides, as in git.
-    for (let ln = f.lines.length - 1; ln >= 0; ln--) {
-      const line = (f.lines[ln] as string).trimEnd();
-      if (line === "" || line.startsWith("#")) continue;
-      const one = ignore({ ignorecase: false, allowRelativePaths: true }).add(
-        line.startsWith("!") ? line.slice(1) : line,
-      );
-      if (one.ignores(sub)) return { ignored: r.ignored, file: f.file, line: ln + 1, pattern: line };
+  const k = splitKey(key);
+  for (let i = k.path.indexOf("/"); i >= 0; i = k.path.indexOf("/", i + 1)) {
+    const dir = k.path.slice(0, i);
+    const m = matchChain(chain, dir, dir.slice(dir.lastIndexOf("/") + 1), true);
+    if (m !== null && !m.rule.negate) {
+      return {
+        ignored: true,
+        file: m.file.file,
+        line: m.rule.line,
+        pattern: m.rule.pattern,
+        path: `${dir}/`,
+      };
     }
-    return { ignored: r.ignored, file: f.file, line: 0, pattern: "" };
   }
-  return null;
+  const m = matchChain(chain, k.path, k.name, k.isDir);
+  if (m === null) return null;
+  return {
+    ignored: !m.rule.negate,
+    file: m.file.file,
+    line: m.rule.line,
+    pattern: m.rule.pattern,
+    path: key,
+  };
 }
 
 /** Where the walk sits relative to a git repository. */
@@ -99,32 +181,63 @@ export interface RepoContext {
   readonly outer: readonly IgnoreFile[];
 }
 
-function globalExcludesFile(): string | null {
-  const home = os.homedir();
-  const configs = [path.join(home, ".gitconfig")];
-  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, ".config");
-  configs.push(path.join(xdg, "git", "config"));
-  for (const cfg of configs) {
-    let text: string;
-    try {
-      text = fs.readFileSync(cfg, "utf8");
-    } catch {
-      continue;
-    }
-    let inCore = false;
-    for (const raw of text.split(/\r?\n/)) {
-      const line = raw.trim();
-      if (line.startsWith("[")) inCore = /^\[core\]/i.test(line);
-      else if (inCore) {
-        const m = /^excludesfile\s*=\s*(.+)$/i.exec(line);
-        if (m?.[1]) {
-          const value = m[1].replace(/^"(.*)"$/, "$1");
-          return value.startsWith("~/") ? path.join(home, value.slice(2)) : value;
-        }
+function configExcludesFile(cfg: string, home: string): string | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(cfg, "utf8");
+  } catch {
+    return null;
+  }
+  let found: string | null = null;
+  let inCore = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.startsWith("[")) inCore = /^\[core\]/i.test(line);
+    else if (inCore) {
+      const m = /^excludesfile\s*=\s*(.+)$/i.exec(line);
+      if (m?.[1]) {
+        const value = m[1].replace(/^"(.*)"$/, "$1");
+        found = value.startsWith("~/") ? path.join(home, value.slice(2)) : value;
       }
     }
   }
-  return path.join(xdg, "git", "ignore");
+  return found;
+}
+
+/**
+ * Returns the git directory of a repository root: `.git` itself, or where a `.git` file (worktree,
+ * submodule) points, and the common directory that holds info/exclude.
+ */
+function gitDirs(root: string): { gitDir: string; commonDir: string } {
+  const dotGit = path.join(root, ".git");
+  let gitDir = dotGit;
+  try {
+    if (!platform.lstat(dotGit).isDirectory()) {
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, "utf8"));
+      if (m?.[1]) gitDir = path.resolve(root, m[1]);
+    }
+  } catch {}
+  let commonDir = gitDir;
+  try {
+    commonDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, "commondir"), "utf8").trim());
+  } catch {}
+  return { gitDir, commonDir };
+}
+
+/** Git's core.excludesFile (system < XDG < ~/.gitconfig < repository config; last wins), else XDG's git/ignore. */
+function globalExcludesFile(configDir: string): string | null {
+  const home = os.homedir();
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, ".config");
+  const configs: string[] = [];
+  if (!process.env.GIT_CONFIG_NOSYSTEM) configs.push("/etc/gitconfig");
+  configs.push(
+    path.join(xdg, "git", "config"),
+    path.join(home, ".gitconfig"),
+    path.join(configDir, "config"),
+  );
+  let found: string | null = null;
+  for (const cfg of configs) found = configExcludesFile(cfg, home) ?? found;
+  return found ?? path.join(xdg, "git", "ignore");
 }
 
 /**
@@ -146,10 +259,11 @@ export function repoContext(dir: string): RepoContext {
   }
   if (root === null) return { root: null, outer: [] };
   const outer: IgnoreFile[] = [];
-  const globalFile = globalExcludesFile();
+  const dirs = gitDirs(root);
+  const globalFile = globalExcludesFile(dirs.commonDir);
   const g = globalFile ? loadIgnoreFile(globalFile, "") : null;
   if (g) outer.push(g);
-  const info = loadIgnoreFile(path.join(root, ".git", "info", "exclude"), "");
+  const info = loadIgnoreFile(path.join(dirs.commonDir, "info", "exclude"), "");
   if (info) outer.push(info);
   // .gitignore files of the directories from the repository root down to (not including) dir.
   const rel = path.relative(root, dir);

@@ -20,6 +20,8 @@ export interface CliFlag {
   readonly short?: string;
   /** Extra long aliases. */
   readonly aliases?: readonly string[];
+  /** Long spellings that set a boolean to false (e.g. --case-insensitive for case_sensitive). */
+  readonly negations?: readonly string[];
   /** Value hint in help, e.g. "SIZE". */
   readonly hint?: string;
 }

@@ -20,7 +20,7 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   hidden: { short: "H" },
   respect_gitignore: { aliases: ["ignore"] },
   follow_symlinks: { short: "L", aliases: ["follow"] },
-  case_sensitive: { short: "s" },
+  case_sensitive: { short: "s", negations: ["case-insensitive"] },
   limit: { short: "n", hint: "N" },
   max_output_bytes: { hint: "BYTES" },
   timeout_seconds: { aliases: ["timeout"], hint: "SECONDS" },

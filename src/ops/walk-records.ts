@@ -4,19 +4,37 @@ import type { FileMatch } from "../contract/records.ts";
 import { kindsOf } from "../engine/filter/type.ts";
 import type { Entry } from "../engine/walk.ts";
 
+const EPOCH = new Date(0).toISOString();
+
 /**
- * Creates the FileMatch record of an entry.
+ * Creates the FileMatch record of an entry. `size`, `mtime` and `kinds` are own enumerable getters that read
+ * the entry's stats on first use (once; the entry caches them): JSON, JSONL, spreading and the library see a
+ * plain record, while a consumer that prints only paths (the human find output) never pays for a stat. The
+ * values are those at first access: sinks serialise right away; a library caller reading much later sees the
+ * file as it is then (or size 0 and the epoch when it is gone).
  * @param e the entry
  * @returns the record (size 0 and the epoch when stats cannot be read)
  */
 export function fileMatchOf(e: Entry): FileMatch {
-  const st = e.stats();
+  let mtime: string | undefined;
+  let kinds: FileMatch["kinds"] | undefined;
   return {
     path: e.abs,
     relative_path: e.rel,
-    size: st ? st.size : 0,
-    mtime: st ? new Date(st.mtimeMs).toISOString() : new Date(0).toISOString(),
-    kinds: kindsOf(e),
+    get size(): number {
+      return e.stats()?.size ?? 0;
+    },
+    get mtime(): string {
+      if (mtime === undefined) {
+        const st = e.stats();
+        mtime = st ? new Date(st.mtimeMs).toISOString() : EPOCH;
+      }
+      return mtime;
+    },
+    get kinds(): FileMatch["kinds"] {
+      kinds ??= kindsOf(e);
+      return kinds;
+    },
   };
 }
 

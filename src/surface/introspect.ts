@@ -40,6 +40,7 @@ export function describeOp(op: Operation): Record<string, unknown> {
       name: `--${f.long}`,
       short: f.short ? `-${f.short}` : null,
       aliases: f.aliases.map((a) => `--${a}`),
+      negations: f.negations.map((n) => `--${n}`),
       input_key: f.presentation ? null : f.key,
       type: f.kind,
       choices: f.choices ?? null,

@@ -39,5 +39,21 @@ export function kindsOf(e: Entry, withEmptyDir = false): Kind[] {
 export function compileTypes(kinds: readonly Kind[]): (e: Entry) => boolean {
   const want = new Set(kinds);
   const needEmptyDir = want.has("e");
+  if (!want.has("x") && !want.has("e")) {
+    // Every other letter is decided by the listed type: no stat in the hot loop.
+    const targets = new Set<string>();
+    if (want.has("f")) targets.add("file");
+    if (want.has("d")) targets.add("dir");
+    if (want.has("p")) targets.add("fifo");
+    if (want.has("s")) targets.add("socket");
+    if (want.has("b")) targets.add("block");
+    if (want.has("c")) targets.add("char");
+    const link = want.has("l");
+    if (!link && targets.size === 1) {
+      const only = [...targets][0];
+      return (e) => e.target === only;
+    }
+    return (e) => (link && e.type === "symlink") || targets.has(e.target);
+  }
   return (e) => kindsOf(e, needEmptyDir).some((k) => want.has(k));
 }

@@ -20,6 +20,8 @@ export interface FlagSpec {
   readonly long: string;
   readonly short: string | undefined;
   readonly aliases: readonly string[];
+  /** Long spellings that set the boolean to false (besides --no-<long>). */
+  readonly negations: readonly string[];
   readonly kind: FlagKind;
   readonly choices: readonly string[] | undefined;
   readonly description: string;
@@ -77,6 +79,7 @@ export function flagsOf(op: Operation): FlagSpec[] {
       long: kebab(key),
       short: spell.short,
       aliases: spell.aliases ?? [],
+      negations: spell.negations ?? [],
       kind,
       choices,
       description: typeof p.description === "string" ? p.description : "",
@@ -91,6 +94,7 @@ export function flagsOf(op: Operation): FlagSpec[] {
       long: kebab(key),
       short: f.short,
       aliases: [],
+      negations: [],
       kind: f.type,
       choices: undefined,
       description: f.description,
@@ -150,9 +154,11 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
   const specs = flagsOf(op);
   const byLong = new Map<string, FlagSpec>();
   const byShort = new Map<string, FlagSpec>();
+  const byNegation = new Map<string, FlagSpec>();
   for (const s of specs) {
     byLong.set(s.long, s);
     for (const a of s.aliases) byLong.set(a, s);
+    for (const n of s.negations) byNegation.set(n, s);
     if (s.short) byShort.set(s.short, s);
   }
   const input: Record<string, unknown> = {};
@@ -189,6 +195,10 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
       let spec = byLong.get(name);
       let negated = false;
+      if (!spec && byNegation.has(name)) {
+        spec = byNegation.get(name);
+        negated = true;
+      }
       if (!spec && name.startsWith("no-")) {
         const positive = byLong.get(name.slice(3));
         if (positive?.kind === "boolean") {

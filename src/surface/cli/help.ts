@@ -63,6 +63,7 @@ export function commandOf(op: Operation): CommandDef {
       extra.push(`default ${JSON.stringify(f.default)}`);
     }
     if (f.kind === "boolean" && f.default === true) extra.push(`on by default; --no-${f.long} turns it off`);
+    for (const n of f.negations) extra.push(`--${n} sets it to false`);
     const description = f.description + (extra.length ? ` [${extra.join("; ")}]` : "");
     const alias = [...(f.short ? [f.short] : []), ...f.aliases];
     args[f.long] =

@@ -1,8 +1,10 @@
-/*! Human output of find: one path per line, or NUL-separated (-0), or a --format template. */
+/*! Human output of find: one path per line, or NUL-separated (-0), or a --format template. It reads a record's
+ * size, mtime or kinds only when the template or the colour asks for them (they cost a stat). */
+import * as path from "node:path";
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
-import { displayPath, paint, type Style } from "./paths.ts";
+import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
 
 /** Template fields of --format. */
 export const FORMAT_FIELDS = ["path", "rel", "abs", "name", "size", "mtime", "kinds"] as const;
@@ -10,36 +12,66 @@ export const FORMAT_FIELDS = ["path", "rel", "abs", "name", "size", "mtime", "ki
 /** Human sink for find records. */
 export class FindHumanSink implements Sink {
   private readonly sep: string;
+  private readonly style: Style;
+  private readonly prefix: string;
+  private readonly template: string | undefined;
+  private readonly dir: ((s: string) => string) | null;
+
+  /**
+   * Creates the sink.
+   * @param write where text goes
+   * @param style colour, escaping and cwd
+   * @param opts -0 and --format
+   */
   constructor(
     private readonly write: (text: string) => void,
-    private readonly style: Style,
-    private readonly opts: { print0: boolean; format: string | undefined },
+    style: Style,
+    opts: { print0: boolean; format: string | undefined },
   ) {
     this.sep = opts.print0 ? "\0" : "\n";
+    this.style = opts.print0 ? { ...style, escape: false } : style;
+    this.prefix = style.cwd.endsWith(path.sep) ? style.cwd : style.cwd + path.sep;
+    this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
+    this.dir = style.color ? paint(style).dir : null;
+  }
+
+  /** Shows a path relative to the cwd when under it (the common case without path.relative). */
+  private shown(abs: string): string {
+    if (abs.startsWith(this.prefix)) {
+      const rel = abs.slice(this.prefix.length);
+      return this.style.escape ? escapeControls(rel) : rel;
+    }
+    return displayPath(abs, this.style);
   }
 
   record(_kind: string, record: object): void {
     const r = record as FileMatch;
-    const shown = displayPath(r.path, this.opts.print0 ? { ...this.style, escape: false } : this.style);
-    if (this.opts.format !== undefined) {
-      const fields: Record<string, string> = {
-        path: shown,
-        rel: r.relative_path,
-        abs: r.path,
-        name: r.relative_path.split("/").pop() ?? "",
-        size: String(r.size),
-        mtime: r.mtime,
-        kinds: r.kinds.join(""),
-      };
-      const text = this.opts.format
-        .replace(/\\t/g, "\t")
-        .replace(/\\n/g, "\n")
-        .replace(/\{(\w+)\}/g, (m, k: string) => fields[k] ?? m);
+    const shown = this.shown(r.path);
+    if (this.template !== undefined) {
+      const text = this.template.replace(/\{(\w+)\}/g, (m, k: string) => {
+        switch (k) {
+          case "path":
+            return shown;
+          case "rel":
+            return r.relative_path;
+          case "abs":
+            return r.path;
+          case "name":
+            return r.relative_path.slice(r.relative_path.lastIndexOf("/") + 1);
+          case "size":
+            return String(r.size);
+          case "mtime":
+            return r.mtime;
+          case "kinds":
+            return r.kinds.join("");
+          default:
+            return m;
+        }
+      });
       this.write(text + this.sep);
       return;
     }
-    const p = paint(this.style);
-    this.write((r.kinds.includes("d") ? p.dir(shown) : shown) + this.sep);
+    this.write((this.dir !== null && r.kinds.includes("d") ? this.dir(shown) : shown) + this.sep);
   }
 
   error(_info: ErrorInfo): void {}

@@ -1,0 +1,312 @@
+/*! Engine: the compiled ignore matcher of the walk's hot path. Parses ignore-file lines exactly as git's dir.c
+ * does (comments, `\` escapes, trailing spaces, `!`, a trailing `/`, anchoring) and translates each pattern
+ * with git's wildmatch rules to one RegExp, with hash lookups for literal and `*.ext` patterns. It tests only
+ * the entry itself: the walk prunes ignored directories, so parents are never re-tested. No I/O here. */
+
+/** One parsed ignore rule. */
+export interface IgnoreRule {
+  /** 1-based line number in its file. */
+  readonly line: number;
+  /** The line as written (trailing spaces trimmed as git trims them). */
+  readonly pattern: string;
+  readonly negate: boolean;
+  readonly dirOnly: boolean;
+  /** True when the pattern holds a '/' (besides a trailing one): it matches the path relative to the file's dir. */
+  readonly anchored: boolean;
+  /** The compiled pattern, or null when git's wildmatch can never match it (unclosed class, bad escape). */
+  readonly regex: RegExp | null;
+}
+
+/** The rules of one ignore file, indexed for the hot path. */
+export interface CompiledRules {
+  readonly rules: readonly IgnoreRule[];
+  /** Literal basename patterns → indices (ascending) of the rules that are exactly that name. */
+  readonly literal: Map<string, number[]>;
+  /** `*<suffix>` basename patterns with a literal suffix → rule indices (ascending). */
+  readonly suffix: Map<string, number[]>;
+  /** The suffix lengths present in `suffix` (tested per name). */
+  readonly suffixLengths: readonly number[];
+  /** Indices of every other rule, descending. */
+  readonly general: readonly number[];
+}
+
+/**
+ * Trims trailing spaces the way git does: unescaped trailing spaces go, `\ ` keeps its space.
+ * @param s a line
+ * @returns the trimmed line
+ */
+export function trimTrailingSpaces(s: string): string {
+  let lastSpace = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === " ") {
+      if (lastSpace < 0) lastSpace = i;
+    } else if (c === "\\") {
+      i++;
+      if (i >= s.length) return s; // a trailing backslash: git leaves the line alone
+      lastSpace = -1;
+    } else lastSpace = -1;
+  }
+  return lastSpace >= 0 ? s.slice(0, lastSpace) : s;
+}
+
+const POSIX_CLASSES: Record<string, string> = {
+  alnum: "a-zA-Z0-9",
+  alpha: "a-zA-Z",
+  blank: " \\t",
+  cntrl: "\\x00-\\x1f\\x7f",
+  digit: "0-9",
+  graph: "\\x21-\\x7e",
+  lower: "a-z",
+  print: "\\x20-\\x7e",
+  punct: "!-\\/:-@\\[-`{-~",
+  space: " \\t\\n\\r\\f\\v",
+  upper: "A-Z",
+  xdigit: "0-9a-fA-F",
+};
+
+function escapeClassChar(c: string): string {
+  return /[\\\]^[-]/.test(c) ? `\\${c}` : c;
+}
+
+function escapeChar(c: string): string {
+  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
+}
+
+/** Parses a bracket expression at p[i] === '['; returns [regex source, next index] or null when never matching. */
+function parseClass(p: string, start: number): [string, number] | null {
+  let i = start + 1;
+  let negate = false;
+  if (p[i] === "!" || p[i] === "^") {
+    negate = true;
+    i++;
+  }
+  let body = "";
+  let first = true;
+  let prev: string | null = null; // the previous single char, for ranges
+  while (i < p.length) {
+    let c = p[i] as string;
+    if (c === "]" && !first) {
+      if (body === "") return negate ? ["[^/]", i + 1] : ["(?!)", i + 1];
+      // Under WM_PATHNAME no class matches '/', not even a positive one that lists it.
+      return [negate ? `[^/${body}]` : `(?!/)[${body}]`, i + 1];
+    }
+    first = false;
+    if (c === "\\") {
+      i++;
+      if (i >= p.length) return null;
+      c = p[i] as string;
+      body += escapeClassChar(c);
+      prev = c;
+      i++;
+      continue;
+    }
+    if (c === "-" && prev !== null && i + 1 < p.length && p[i + 1] !== "]") {
+      let hi = p[i + 1] as string;
+      let step = 2;
+      if (hi === "\\") {
+        if (i + 2 >= p.length) return null;
+        hi = p[i + 2] as string;
+        step = 3;
+      }
+      // The previous char is already in the body; a valid range replaces nothing, it adds lo..hi.
+      if ((hi.codePointAt(0) as number) >= (prev.codePointAt(0) as number)) {
+        body += `${escapeClassChar(prev)}-${escapeClassChar(hi)}`;
+      }
+      prev = null;
+      i += step;
+      continue;
+    }
+    if (c === "[" && p[i + 1] === ":") {
+      // As wildmatch: the class name runs to the next ']', which must follow a ':'.
+      const close = p.indexOf("]", i + 2);
+      if (close < 0) return null;
+      if (p[close - 1] !== ":" || close - 1 < i + 2) {
+        body += "\\[";
+        prev = "[";
+        i++;
+        continue;
+      }
+      const cls = POSIX_CLASSES[p.slice(i + 2, close - 1)];
+      if (cls === undefined) return null; // git: an unknown class aborts the match
+      body += cls;
+      prev = null;
+      i = close + 1;
+      continue;
+    }
+    body += escapeClassChar(c);
+    prev = c;
+    i++;
+  }
+  return null; // unclosed '[': wildmatch never matches
+}
+
+/**
+ * Translates a git wildmatch pattern (WM_PATHNAME) to a RegExp source.
+ * @param p the pattern (no leading '/', no trailing '/')
+ * @returns the source anchored at both ends, or null when the pattern can never match
+ */
+export function wildmatchSource(p: string): string | null {
+  let out = "";
+  let i = 0;
+  while (i < p.length) {
+    const c = p[i] as string;
+    if (c === "\\") {
+      if (i + 1 >= p.length) return null; // trailing backslash never matches
+      out += escapeChar(p[i + 1] as string);
+      i += 2;
+    } else if (c === "?") {
+      out += "[^/]";
+      i++;
+    } else if (c === "*") {
+      let j = i;
+      while (p[j] === "*") j++;
+      const run = j - i;
+      const atStart = i === 0 || p[i - 1] === "/";
+      const atEnd = j === p.length || p[j] === "/" || (p[j] === "\\" && p[j + 1] === "/");
+      if (run >= 2 && atStart && atEnd) {
+        if (j === p.length) {
+          out += ".*";
+          i = j;
+        } else if (p[j] === "/") {
+          out += "(?:.*/)?"; // '**/': zero or more directories
+          i = j + 1;
+        } else {
+          out += ".*/"; // '**\/': wildmatch has no zero-directory shortcut here
+          i = j + 2;
+        }
+      } else {
+        out += "[^/]*";
+        i = j;
+      }
+    } else if (c === "[") {
+      const cls = parseClass(p, i);
+      if (cls === null) return null;
+      out += cls[0];
+      i = cls[1];
+    } else {
+      out += escapeChar(c);
+      i++;
+    }
+  }
+  return `^${out}$`;
+}
+
+/**
+ * Parses one ignore-file line as git does.
+ * @param raw the line without its newline (a trailing '\r' is dropped, as git does)
+ * @param line its 1-based line number
+ * @returns the rule, or null for a blank line or a comment
+ */
+export function parseRule(raw: string, line: number): IgnoreRule | null {
+  let text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+  if (text === "" || text.startsWith("#")) return null;
+  text = trimTrailingSpaces(text);
+  const pattern = text;
+  let negate = false;
+  if (text.startsWith("!")) {
+    negate = true;
+    text = text.slice(1);
+  }
+  let dirOnly = false;
+  if (text.endsWith("/")) {
+    dirOnly = true;
+    text = text.slice(0, -1);
+  }
+  if (text === "") return { line, pattern, negate, dirOnly, anchored: false, regex: null };
+  const anchored = text.includes("/");
+  if (text.startsWith("/")) text = text.slice(1);
+  const src = wildmatchSource(text);
+  return { line, pattern, negate, dirOnly, anchored, regex: src === null ? null : new RegExp(src, "s") };
+}
+
+function isLiteral(s: string): boolean {
+  return !/[*?[\\]/.test(s);
+}
+
+/**
+ * Compiles the text of an ignore file.
+ * @param text the file's content
+ * @returns the indexed rules
+ */
+export function compileRules(text: string): CompiledRules {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // git skips a UTF-8 BOM
+  const lines = src.split("\n");
+  const rules: IgnoreRule[] = [];
+  const literal = new Map<string, number[]>();
+  const suffix = new Map<string, number[]>();
+  const general: number[] = [];
+  const add = (map: Map<string, number[]>, key: string, idx: number) => {
+    const list = map.get(key);
+    if (list) list.push(idx);
+    else map.set(key, [idx]);
+  };
+  for (let n = 0; n < lines.length; n++) {
+    const r = parseRule(lines[n] as string, n + 1);
+    if (r === null) continue;
+    const idx = rules.length;
+    rules.push(r);
+    if (r.regex === null) continue; // never matches: keep it for explain only
+    let body = r.negate ? r.pattern.slice(1) : r.pattern;
+    if (r.dirOnly) body = body.slice(0, -1);
+    if (!r.anchored && isLiteral(body)) add(literal, body, idx);
+    else if (!r.anchored && body.startsWith("*") && body.length > 1 && isLiteral(body.slice(1)))
+      add(suffix, body.slice(1), idx);
+    else general.push(idx);
+  }
+  general.reverse();
+  const suffixLengths = [...new Set([...suffix.keys()].map((k) => k.length))].sort((a, b) => a - b);
+  return { rules, literal, suffix, suffixLengths, general };
+}
+
+/**
+ * Finds the last rule of a file that matches an entry (git: the last matching pattern decides).
+ * @param c the compiled file
+ * @param rel the entry's path relative to the file's directory (no trailing '/')
+ * @param name the entry's basename
+ * @param isDir whether the entry is a directory
+ * @returns the index of the deciding rule, or -1
+ */
+export function lastMatch(c: CompiledRules, rel: string, name: string, isDir: boolean): number {
+  let best = -1;
+  const rules = c.rules;
+  if (c.literal.size > 0) {
+    const list = c.literal.get(name);
+    if (list !== undefined) {
+      for (let k = list.length - 1; k >= 0; k--) {
+        const idx = list[k] as number;
+        if (isDir || !(rules[idx] as IgnoreRule).dirOnly) {
+          best = idx;
+          break;
+        }
+      }
+    }
+  }
+  const lens = c.suffixLengths;
+  for (let s = 0; s < lens.length; s++) {
+    const len = lens[s] as number;
+    if (len > name.length) break;
+    const list = c.suffix.get(name.slice(name.length - len));
+    if (list === undefined) continue;
+    for (let k = list.length - 1; k >= 0; k--) {
+      const idx = list[k] as number;
+      if (idx <= best) break;
+      if (isDir || !(rules[idx] as IgnoreRule).dirOnly) {
+        best = idx;
+        break;
+      }
+    }
+  }
+  const general = c.general;
+  for (let k = 0; k < general.length; k++) {
+    const idx = general[k] as number;
+    if (idx <= best) break;
+    const r = rules[idx] as IgnoreRule;
+    if (r.dirOnly && !isDir) continue;
+    if ((r.regex as RegExp).test(r.anchored ? rel : name)) {
+      best = idx;
+      break;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,147 @@
+// Predicate parsers: every value form the issue lists, and a clear BAD_PREDICATE for bad values.
+import { describe, expect, test } from "bun:test";
+import { RglobError } from "../../../src/contract/errors.ts";
+import { compilePerm } from "../../../src/engine/filter/perm.ts";
+import { parseSize, sizeRange } from "../../../src/engine/filter/size.ts";
+import { parseTimePoint } from "../../../src/engine/filter/time.ts";
+import { compileGlob } from "../../../src/engine/glob.ts";
+
+function code(fn: () => unknown): string | null {
+  try {
+    fn();
+    return null;
+  } catch (err) {
+    return err instanceof RglobError ? err.code : "THREW";
+  }
+}
+
+describe("sizes", () => {
+  test.each([
+    ["100", 100, null],
+    [" 100 ", 100, null],
+    ["1K", 1024, null],
+    ["1k", 1024, null],
+    ["1KiB", 1024, null],
+    ["1kb", 1000, null],
+    ["100 kb", 100_000, null],
+    ["2.5M", 2.5 * 1024 ** 2, null],
+    ["1MiB", 1024 ** 2, null],
+    ["3mb", 3_000_000, null],
+    ["1G", 1024 ** 3, null],
+    ["1T", 1024 ** 4, null],
+    ["+1M", 1024 ** 2, "+"],
+    ["-10k", 10 * 1024, "-"],
+    [".5k", 512, null],
+    ["10b", 10, null],
+  ])("%p → %p bytes (sign %p)", (text, bytes, sign) => {
+    expect(parseSize(text, "min_size")).toEqual({ bytes, sign: sign as "+" | "-" | null });
+  });
+
+  test.each(["", "k", "1x", "1 kilobyte", "--1", "1e3", "abc", "1.2.3"])("bad size %p", (text) => {
+    expect(code(() => parseSize(text, "min_size"))).toBe("BAD_PREDICATE");
+  });
+
+  test.each([
+    [undefined, undefined, null],
+    ["1k", undefined, [1024, Number.POSITIVE_INFINITY]],
+    [undefined, "1k", [0, 1024]],
+    ["+1k", "-2k", [1024, 2048]],
+    [undefined, "+1k", [1024, Number.POSITIVE_INFINITY]],
+    ["-1k", undefined, [0, 1024]],
+  ])("range min=%p max=%p → %p", (min, max, want) => {
+    expect(sizeRange(min, max)).toEqual(want as [number, number] | null);
+  });
+});
+
+describe("times", () => {
+  const now = Date.parse("2026-06-15T12:00:00Z");
+  test.each([
+    ["30s", now - 30_000],
+    ["30m", now - 30 * 60_000],
+    ["12h", now - 12 * 3_600_000],
+    ["7d", now - 7 * 86_400_000],
+    ["2w", now - 14 * 86_400_000],
+    ["1d12h", now - 36 * 3_600_000],
+    ["2026-01-31", Date.parse("2026-01-31T00:00:00Z")],
+    ["2026-01-31T12:30", Date.parse("2026-01-31T12:30:00Z")],
+    ["2026-01-31T12:30:05", Date.parse("2026-01-31T12:30:05Z")],
+    ["2026-01-31 12:30:05", Date.parse("2026-01-31T12:30:05Z")],
+    ["2026-01-31T12:30:05Z", Date.parse("2026-01-31T12:30:05Z")],
+    ["2026-01-31T12:30:05+02:00", Date.parse("2026-01-31T10:30:05Z")],
+    ["2026-01-31T12:30:05.250Z", Date.parse("2026-01-31T12:30:05.250Z")],
+  ])("%p (naive = UTC)", (text, want) => {
+    expect(parseTimePoint(text, "newer_than", now)).toBe(want);
+  });
+
+  test.each(["yesterday", "7 fortnights", "2026-13-01", "2026-02-30x", "", "5", "-3d"])(
+    "bad time %p",
+    (text) => {
+      expect(code(() => parseTimePoint(text, "newer_than", now))).toBe("BAD_PREDICATE");
+    },
+  );
+});
+
+describe("perm", () => {
+  test.each([
+    ["644", 0o100644, true],
+    ["644", 0o100755, false],
+    ["-111", 0o100755, true],
+    ["-111", 0o100744, false],
+    ["/222", 0o100200, true],
+    ["/222", 0o100444, false],
+    ["/0", 0o100000, true],
+    ["4755", 0o104755, true],
+  ])("%p on %o → %p", (spec, mode, want) => {
+    expect(compilePerm(spec)(mode)).toBe(want);
+  });
+  test.each(["999", "rwx", "+644", "", "0o644", "12345"])("bad perm %p", (spec) => {
+    expect(code(() => compilePerm(spec))).toBe("BAD_PREDICATE");
+  });
+});
+
+describe("globs", () => {
+  function m(glob: string, rel: string, cs = true): boolean {
+    const g = compileGlob(glob, cs);
+    return g.regex.test(g.matchesPath ? rel : (rel.split("/").pop() as string));
+  }
+  test.each([
+    ["*.py", "src/main.py", true],
+    ["*.py", "main.py", true],
+    ["main.*", "src/main.py", true],
+    ["src/*.py", "src/main.py", true],
+    ["src/*.py", "src/utils/helper.py", false],
+    ["src/**/*.py", "src/utils/helper.py", true],
+    ["src/**/*.py", "src/main.py", true],
+    ["**/*.py", "main.py", true],
+    ["**/utils", "src/utils", true],
+    ["/main.py", "main.py", true],
+    ["/main.py", "src/main.py", false],
+    ["*.{py,txt}", "a.txt", true],
+    ["*.{py,{md,rst}}", "a.rst", true],
+    ["*.{py,{md,rst}}", "a.c", false],
+    ["[ab].c", "b.c", true],
+    ["[!ab].c", "b.c", false],
+    ["[^ab].c", "c.c", true],
+    ["[a-c]x", "bx", true],
+    ["\\*.c", "*.c", true],
+    ["\\*.c", "a.c", false],
+    ["?.c", "a.c", true],
+    ["?.c", "ab.c", false],
+    ["a*", "a/b", false],
+    ["src/*", "src/a/b", false],
+  ])("%p on %p → %p", (glob, rel, want) => {
+    expect(m(glob, rel)).toBe(want);
+  });
+
+  test.each([
+    ["*.PY", "a.py", true, false],
+    ["*.PY", "a.py", false, true],
+    ["Src/**", "src/a", false, true],
+  ])("case: %p on %p (sensitive %p) → %p", (glob, rel, cs, want) => {
+    expect(m(glob, rel, cs)).toBe(want);
+  });
+
+  test.each(["", "[abc", "a{b", "a\\", "a\0b"])("bad glob %p", (glob) => {
+    expect(code(() => compileGlob(glob, true))).toBe("BAD_PREDICATE");
+  });
+});
