@@ -87,7 +87,7 @@ function dispatchOptions(control: CallControl, signal?: AbortSignal) {
 function guarded(op: Operation): Operation {
   return {
     ...op,
-    async *run(validated: object, ctx: RunContext): AsyncGenerator<Emitted> {
+    async *run(validated: object, ctx: RunContext): AsyncGenerator<Emitted | readonly Emitted[]> {
       if (ctx.shouldStop()) return;
       yield* op.run(validated, ctx);
     },
@@ -168,7 +168,7 @@ export function stream<R, M>(
   // The operation as the dispatcher sees it: the same, but it waits for room in the queue before each record.
   const paced: Operation = {
     ...op,
-    async *run(validated: object, ctx: RunContext): AsyncGenerator<Emitted> {
+    async *run(validated: object, ctx: RunContext): AsyncGenerator<Emitted | readonly Emitted[]> {
       if (ctx.shouldStop()) return;
       for await (const item of op.run(validated, ctx)) {
         while (queue.length >= HIGH_WATER && !abort.signal.aborted) {

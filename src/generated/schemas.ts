@@ -4660,6 +4660,44 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     "additionalProperties": false,
     "description": "A matching line of a file."
   },
+  "GrepContext": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:GrepContext",
+    "title": "GrepContext",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "Absolute path."
+      },
+      "relative_path": {
+        "type": "string",
+        "description": "POSIX path relative to the request's base."
+      },
+      "line_number": {
+        "type": "integer",
+        "description": "1-based line number."
+      },
+      "content": {
+        "type": "string",
+        "description": "The line, without its line terminator."
+      },
+      "clipped": {
+        "type": "boolean",
+        "description": "True when the line was cut to max_columns."
+      }
+    },
+    "required": [
+      "path",
+      "relative_path",
+      "line_number",
+      "content",
+      "clipped"
+    ],
+    "additionalProperties": false,
+    "description": "A context line in a JSONL stream: each context line once, merged as grep does; JSON results carry context inside LineMatch.before/after instead."
+  },
   "GrepFile": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "urn:rglob:schema:1.0:GrepFile",

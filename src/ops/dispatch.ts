@@ -7,7 +7,7 @@ import type { ResultMeta, TruncatedReason } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
 import type { Sink } from "../sink/sink.ts";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor.ts";
-import type { Operation, RunContext, StopReason } from "./operation.ts";
+import type { Emitted, Operation, RunContext, StopReason } from "./operation.ts";
 import { findOperation } from "./registry.ts";
 
 /** Options of one dispatch. */
@@ -117,22 +117,26 @@ export async function dispatch(
   let outBytes = 0;
   let lastKey: string | null = null;
   let cut: TruncatedReason | null = null;
-  for await (const item of op.run(input, ctx)) {
-    if (emitted >= limit) {
-      cut = "limit";
-      break;
-    }
-    if (maxOut !== Number.POSITIVE_INFINITY) {
-      const size = Buffer.byteLength(JSON.stringify(item.record)) + 1;
-      if (outBytes + size > maxOut) {
-        cut = "max_output_bytes";
-        break;
+  // An operation may yield records one at a time or in batches (a batch costs one await, not one per record).
+  outer: for await (const yielded of op.run(input, ctx)) {
+    const batch: readonly Emitted[] = Array.isArray(yielded) ? yielded : [yielded as Emitted];
+    for (const item of batch) {
+      if (emitted >= limit) {
+        cut = "limit";
+        break outer;
       }
-      outBytes += size;
+      if (maxOut !== Number.POSITIVE_INFINITY) {
+        const size = Buffer.byteLength(JSON.stringify(item.record)) + 1;
+        if (outBytes + size > maxOut) {
+          cut = "max_output_bytes";
+          break outer;
+        }
+        outBytes += size;
+      }
+      sink.record(item.kind, item.record);
+      emitted++;
+      lastKey = item.key;
     }
-    sink.record(item.kind, item.record);
-    emitted++;
-    lastKey = item.key;
   }
   const reason = (cut ?? (stopReason as StopReason | null)) as TruncatedReason | null;
   if (reason !== null) {

@@ -11,6 +11,9 @@ export interface Emitted {
   readonly key: string;
 }
 
+/** Turns one record into the JSONL lines (kind, object) that stand for it. */
+export type JsonlExpander = (kind: string, record: object) => ReadonlyArray<readonly [string, object]>;
+
 /** Why an operation stopped by itself before its end. */
 export type StopReason = "timeout" | "cancelled" | "max_count" | "max_bytes";
 
@@ -107,15 +110,20 @@ export interface Operation {
    * operands into pattern, roots and globs), so that equal queries from any surface share their cursors.
    */
   readonly normalize?: (input: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Creates the JSONL expansion of this operation's records, for a stream that has line kinds the JSON result
+   * folds into its records (grep: a match's before/after become "context" lines). Stateful per stream.
+   */
+  readonly jsonlExpander?: () => JsonlExpander;
   /** Runs the operation on validated input, yielding records in their final order. */
-  run(input: object, ctx: RunContext): AsyncIterable<Emitted>;
+  run(input: object, ctx: RunContext): AsyncIterable<Emitted | readonly Emitted[]>;
 }
 
 /** The typed definition of an operation, before its input type is erased. */
 export interface OperationDef<S extends v.GenericSchema<unknown, object>>
   extends Omit<Operation, "input" | "run"> {
   readonly input: S;
-  run(input: v.InferOutput<S>, ctx: RunContext): AsyncIterable<Emitted>;
+  run(input: v.InferOutput<S>, ctx: RunContext): AsyncIterable<Emitted | readonly Emitted[]>;
 }
 
 /**

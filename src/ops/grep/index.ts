@@ -1,9 +1,11 @@
 /*! grep: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { grepJsonlExpander } from "./jsonl.ts";
 import { classifyOperands } from "./operands.ts";
 import { runGrep } from "./run.ts";
 import {
+  GrepContextSchema,
   GrepFileSchema,
   type GrepInput,
   GrepInputSchema,
@@ -19,7 +21,7 @@ export const grep = defineOperation({
     "Search the contents of files under a base directory for a JavaScript regular expression (or a literal with fixed_strings). Files are selected as by find: .gitignore/.ignore are respected and hidden entries skipped by default; every find filter (globs, types, size, time) applies. Binary files (a NUL byte in the first 8 KiB) are skipped and reported as BINARY unless text is set. Each match is a LineMatch with line_number, content, the character and byte columns of every submatch and optional before/after context; use files_with_matches or count for a compact overview first, and max_columns to keep minified files short. Results come in walk order. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page; `truncated_reason` says why it stopped (limit, max_count, max_bytes, max_output_bytes, timeout).",
   input: GrepInputSchema,
   output: LineSearchResultSchema,
-  records: { match: LineMatchSchema, file: GrepFileSchema },
+  records: { match: LineMatchSchema, context: GrepContextSchema, file: GrepFileSchema },
   cli: {
     operands: ["operands..."],
     hidden: ["operands", "pattern"],
@@ -92,6 +94,7 @@ export const grep = defineOperation({
       input: { pattern: "[A-Z][a-z]+Error", count: true },
     },
   ],
+  jsonlExpander: grepJsonlExpander,
   normalize: (input) => {
     // CLI operands → pattern list, roots and globs (as run() would), so that the same query from the CLI, the
     // library and MCP has one fingerprint and its cursors work on every surface.

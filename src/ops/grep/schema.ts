@@ -128,6 +128,20 @@ export const ContextLineSchema = v.pipe(
 );
 export type ContextLine = v.InferOutput<typeof ContextLineSchema>;
 
+/** Creates the GrepContext model: a context line as a JSONL "context" record (not a match). */
+export const GrepContextSchema = v.pipe(
+  v.strictObject({
+    path: v.pipe(v.string(), v.description("Absolute path.")),
+    relative_path: v.pipe(v.string(), v.description("POSIX path relative to the request's base.")),
+    ...ContextLineSchema.pipe[0].entries,
+  }),
+  v.title("GrepContext"),
+  v.description(
+    "A context line in a JSONL stream: each context line once, merged as grep does; JSON results carry context inside LineMatch.before/after instead.",
+  ),
+);
+export type GrepContext = v.InferOutput<typeof GrepContextSchema>;
+
 /** Creates the LineMatch model. */
 export const LineMatchSchema = v.pipe(
   v.strictObject({

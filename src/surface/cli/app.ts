@@ -100,7 +100,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   }
   const machine = pres.json === true || pres.jsonl === true;
   let inner: Sink;
-  if (pres.jsonl) inner = new JsonlSink(stdout.write);
+  if (pres.jsonl) inner = new JsonlSink(stdout.write, op.jsonlExpander?.());
   else if (pres.json) inner = new JsonSink(stdout.write);
   else {
     const human = humanSinkFor(op.id)(stdout.write, styleFor(pres.color), pres, input);
@@ -108,6 +108,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
       record: (k, r) => human.record(k, r),
       error: (info) => {
         human.error(info);
+        // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed.
+        if (info.code === "BINARY") return;
         eprint(`rglob: ${info.code}: ${info.path ? `${escapeControls(info.path)}: ` : ""}${info.message}`);
       },
       end: (s) => human.end(s),

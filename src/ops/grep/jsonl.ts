@@ -1,0 +1,38 @@
+/*! grep: the JSONL form of its records. The JSON result keeps context inside each LineMatch (`before`,
+ * `after`); a JSONL stream gives it as separate {"kind":"context"} lines, each line once and in file order as
+ * grep prints it (overlapping groups merge), and the match line then has empty `before`/`after`. */
+import type { JsonlExpander } from "../operation.ts";
+import type { ContextLine, LineMatch } from "./schema.ts";
+
+/**
+ * Creates the JSONL expander of one grep stream.
+ * @returns the expander (it remembers the last line given per file)
+ */
+export function grepJsonlExpander(): JsonlExpander {
+  let lastPath = "";
+  let lastLine = 0;
+  return (kind, record) => {
+    if (kind !== "match") return [[kind, record]];
+    const m = record as LineMatch;
+    if (m.before.length === 0 && m.after.length === 0) {
+      if (m.path !== lastPath) lastPath = m.path;
+      lastLine = Math.max(m.path === lastPath ? lastLine : 0, m.line_number);
+      return [[kind, record]];
+    }
+    if (m.path !== lastPath) {
+      lastPath = m.path;
+      lastLine = 0;
+    }
+    const out: Array<readonly [string, object]> = [];
+    const context = (c: ContextLine) => {
+      if (c.line_number <= lastLine) return;
+      lastLine = c.line_number;
+      out.push(["context", { path: m.path, relative_path: m.relative_path, ...c }]);
+    };
+    for (const c of m.before) context(c);
+    out.push([kind, { ...m, before: [], after: [] }]);
+    lastLine = Math.max(lastLine, m.line_number + m.content.split("\n").length - 1);
+    for (const c of m.after) context(c);
+    return out;
+  };
+}
