@@ -257,6 +257,27 @@ function createServer(roots: Roots): Server {
 }
 
 /**
+ * Makes a line that is not JSON, or not a JSON-RPC message, get a JSON-RPC error response (-32700 parse error,
+ * -32600 invalid request) with a null id, as JSON-RPC 2.0 asks; the SDK's stdio transport only reports it
+ * locally. The server goes on serving.
+ * @param transport the connected transport (its onerror is set by the SDK's Server on connect)
+ */
+function answerMalformedMessages(transport: StdioServerTransport): void {
+  const reported = transport.onerror;
+  transport.onerror = (err: Error) => {
+    reported?.(err);
+    const parse = err instanceof SyntaxError;
+    const response = {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: parse ? -32700 : -32600, message: parse ? "Parse error" : "Invalid Request" },
+    };
+    // The SDK's message type has no null id; the wire form is what JSON-RPC 2.0 specifies.
+    void transport.send(response as unknown as Parameters<StdioServerTransport["send"]>[0]).catch(() => {});
+  };
+}
+
+/**
  * Serves the registry over MCP stdio until the client closes stdin.
  * @param argv the arguments after `mcp`
  * @returns the exit code (0 after a clean close)
@@ -275,8 +296,12 @@ export async function serveMcp(argv: string[]): Promise<number> {
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  answerMalformedMessages(transport);
   process.stdin.once("end", () => void server.close());
+  // SIGINT/SIGTERM end the server cleanly: close the transport, then exit 0 from main.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void server.close());
   log(`serving ${roots.list.join(", ")} (rglob ${PACKAGE_VERSION})`);
   await closed;
   return 0;
