@@ -21,7 +21,8 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   respect_gitignore: { aliases: ["ignore"] },
   follow_symlinks: { short: "L", aliases: ["follow"] },
   case_sensitive: { short: "s", negations: ["case-insensitive"] },
-  limit: { short: "n", hint: "N" },
+  // No short letter here: `-n` means line numbers to grep users; `top` gives it to its N (see top/index.ts).
+  limit: { hint: "N" },
   max_output_bytes: { hint: "BYTES" },
   timeout_seconds: { aliases: ["timeout"], hint: "SECONDS" },
   cursor: { hint: "TOKEN" },

@@ -54,7 +54,9 @@ export const grep = defineOperation({
     presentation: {
       line_number: {
         type: "boolean",
-        description: "Print line numbers (the default; --no-line-number hides them).",
+        short: "n",
+        description:
+          "Print line numbers (the default, so -n is accepted as in grep; --no-line-number hides them).",
       },
       with_filename: {
         type: "boolean",

@@ -15,7 +15,7 @@ export const top = defineOperation({
   records: { file: TopFileSchema, directory: TopDirectorySchema },
   cli: {
     operands: ["patterns..."],
-    flags: { ...WALK_CLI_FLAGS, dirs: { short: "D" } },
+    flags: { ...WALK_CLI_FLAGS, limit: { short: "n", hint: "N" }, dirs: { short: "D" } },
   },
   mcpTool: "largest_files",
   agentDefaults: { limit: 10, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
