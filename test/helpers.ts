@@ -92,3 +92,19 @@ export function tempTree(spec: TreeSpec): { dir: string; cleanup: () => void } {
   }
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * Creates a seeded pseudo-random generator (mulberry32), so that a failure names the seed that reproduces it.
+ * @param seed the seed
+ * @returns a function returning numbers in [0, 1)
+ */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ROOT, rglobJson } from "../helpers.ts";
+import { prng, ROOT, rglobJson } from "../helpers.ts";
 
 let home = "";
 let env: Record<string, string> = {};
@@ -317,18 +317,6 @@ describe(".ignore files (rglob/ripgrep only, not git)", () => {
     }
   });
 });
-
-// A small seeded PRNG (mulberry32), so a failure names the seed that reproduces it.
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES = [
   "a",

@@ -11,17 +11,7 @@ export interface DescribedFlag {
   readonly choices: readonly string[] | null;
 }
 
-/** A seeded pseudo-random generator (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from "../helpers.ts";
 
 const NASTY_STRINGS = [
   "",

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import ignore from "ignore";
 import { compileRules, lastMatch, parseRule, trimTrailingSpaces } from "../../../src/engine/ignore-rules.ts";
+import { prng } from "../../helpers.ts";
 
 describe("trimTrailingSpaces (git's trim_trailing_spaces)", () => {
   test.each([
@@ -74,17 +75,6 @@ describe("wildmatch", () => {
     expect(decide(text, rel, isDir) as string).toBe(want);
   });
 });
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("agrees with the `ignore` package on random rules", () => {
   const PARTS = ["a", "b", "ab", "x.log", "y.txt", "src", "lib", "k1", ".h"];
