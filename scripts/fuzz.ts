@@ -25,8 +25,6 @@ for (let i = 0; i < runs; i++) {
   const op = ops[Math.floor(rand() * ops.length)] as string;
   const flags: DescribedFlag[] = json(["describe", op]).flags;
   const args = randomArgs(rand, op, flags);
-  if (rand() < 0.3) args.push("--strict-base");
-  args.push("--timeout", "5");
   const res = Bun.spawnSync([bin, ...args], {
     cwd: base,
     timeout: 30_000,

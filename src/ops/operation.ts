@@ -39,6 +39,8 @@ export interface PresentationFlag {
 
 /** The CLI spelling of an operation: how operands map to input keys, and flag aliases. */
 export interface CliSpec {
+  /** The operands as help shows them, e.g. "PATTERN [PATH_OR_GLOB...]" (default: from `operands`). */
+  readonly synopsis?: string;
   /** Operand names in order; the last may be variadic ("patterns..."). Keys of the input model. */
   readonly operands: readonly string[];
   /** Per-input-key spelling extras. Keys not listed still get a --kebab-case flag. */

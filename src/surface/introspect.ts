@@ -17,6 +17,25 @@ export function schemaOf(op: Operation): { input: unknown; output: unknown } {
 }
 
 /**
+ * Returns the operands as help shows them: a required one as NAME, an optional one as [NAME], a variadic one as
+ * [NAME...].
+ * @param operands the operand names of a CliSpec
+ * @returns the synopsis
+ */
+function synopsisOf(operands: readonly string[]): string {
+  return operands
+    .map((raw) => {
+      const name = raw
+        .replace(/\.\.\.$/, "")
+        .replace(/\?$/, "")
+        .toUpperCase();
+      if (raw.endsWith("...")) return `[${name}...]`;
+      return raw.endsWith("?") ? `[${name}]` : name;
+    })
+    .join(" ");
+}
+
+/**
  * Returns the machine-readable manifest of an operation: operands, flags, schemas, limits, examples.
  * @param op the operation
  * @returns the manifest
@@ -26,11 +45,7 @@ export function describeOp(op: Operation): Record<string, unknown> {
     operation: op.id,
     summary: op.summary,
     description: op.description,
-    usage:
-      `rglob ${op.id} ${op.cli.operands.map((o) => `[${o.replace(/\?$/, "").toUpperCase()}]`).join(" ")} [FLAGS]`.replace(
-        /\s+/g,
-        " ",
-      ),
+    usage: `rglob ${op.id} ${op.cli.synopsis ?? synopsisOf(op.cli.operands)} [FLAGS]`.replace(/\s+/g, " "),
     operands: op.cli.operands.map((raw) => ({
       name: raw.replace(/\.\.\.$/, "").replace(/\?$/, ""),
       variadic: raw.endsWith("..."),

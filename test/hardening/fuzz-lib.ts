@@ -116,7 +116,13 @@ function valueFor(rand: () => number, flag: DescribedFlag): string {
  * @returns the arguments (after the program name)
  */
 export function randomArgs(rand: () => number, op: string, flags: readonly DescribedFlag[]): string[] {
-  const args = [op];
+  // Output mode, timeout and strict base come first, so that a random flag left without its value at the end
+  // cannot swallow them.
+  const mode = rand();
+  const args = [op, ...(mode < 0.4 ? ["--json"] : mode < 0.7 ? ["--jsonl"] : []), "--timeout", "5"];
+  if (rand() < 0.3) args.push("--strict-base");
+  // The output mode is chosen above; a random --no-json would make the run's mode ambiguous.
+  const choosable = flags.filter((f) => !["--json", "--jsonl"].includes(f.name));
   const n = Math.floor(rand() * 6);
   for (let i = 0; i < n; i++) {
     const r = rand();
@@ -128,7 +134,7 @@ export function randomArgs(rand: () => number, op: string, flags: readonly Descr
       args.push(`--${pick(rand, ["bogus", "no-bogus", "json=1", "limit=", "x-y"])}`);
       continue;
     }
-    const flag = pick(rand, flags);
+    const flag = pick(rand, choosable);
     const spelled = flag.short && rand() < 0.3 ? flag.short : flag.name;
     if (flag.type === "boolean") {
       args.push(rand() < 0.2 ? `--no-${flag.name.slice(2)}` : spelled);
@@ -142,9 +148,6 @@ export function randomArgs(rand: () => number, op: string, flags: readonly Descr
     if (rand() < 0.3 && spelled.startsWith("--")) args.push(`${spelled}=${value}`);
     else args.push(spelled, value);
   }
-  const mode = rand();
-  if (mode < 0.4) args.push("--json");
-  else if (mode < 0.7) args.push("--jsonl");
   return args;
 }
 
@@ -189,11 +192,16 @@ export function checkRun(
     const last = parsed.at(-1) as { kind?: string } | undefined;
     if (last?.kind !== "summary") return "JSONL output does not end with a summary line";
   }
-  if (args.includes("--strict-base")) {
+  // With --base the records are relative to that other base, which the caller chose.
+  if (args.includes("--strict-base") && !args.includes("--base")) {
     // Records only: an error record may name the refused path the caller gave.
     const records = json
       ? ((parsed[0] as { results?: unknown[] } | undefined)?.results ?? [])
-      : parsed.filter((r) => !["error", "summary"].includes((r as { kind?: string }).kind ?? ""));
+      : parsed.filter(
+          (r) =>
+            (r as { ok?: boolean }).ok !== false &&
+            !["error", "summary"].includes((r as { kind?: string }).kind ?? ""),
+        );
     const text = JSON.stringify(records);
     for (const m of text.matchAll(/"path":"([^"]+)"/g)) {
       const p = (m[1] as string).replace(/\\\\/g, "\\");

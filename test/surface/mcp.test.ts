@@ -279,9 +279,13 @@ describe("errors", () => {
     ];
     const r = rglob(["mcp", "--root", FIXTURE], { stdin: `${lines.join("\n")}\n` });
     expect(r.code).toBe(0);
-    const out = r.stdout.split("\n").filter(Boolean);
-    const ids = out.map((l) => (JSON.parse(l) as { jsonrpc: string; id: number }).id);
-    expect(ids.sort()).toEqual([1, 2, 3]);
+    const out = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: number | null; error?: { code: number } });
+    // The garbage line gets a JSON-RPC parse error (id null); every request gets its answer.
+    expect(out.filter((m) => m.id === null).map((m) => m.error?.code)).toEqual([-32700]);
+    expect(out.flatMap((m) => (m.id === null ? [] : [m.id])).sort()).toEqual([1, 2, 3]);
     expect(r.stderr).toContain("rglob mcp: serving");
   });
 

@@ -14,6 +14,7 @@ export const count = defineOperation({
   output: CountResultSchema,
   records: { file: CountFileSchema },
   cli: {
+    synopsis: "[GLOB...]",
     operands: ["patterns..."],
     flags: { ...WALK_CLI_FLAGS, by: { hint: "KEY" }, encoding: { hint: "NAME" } },
   },

@@ -14,6 +14,7 @@ export const dupes = defineOperation({
   output: DuplicateSearchResultSchema,
   records: { duplicate: DuplicateSchema },
   cli: {
+    synopsis: "[GLOB...]",
     operands: ["patterns..."],
     flags: { ...WALK_CLI_FLAGS },
   },

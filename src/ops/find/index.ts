@@ -15,6 +15,7 @@ export const find = defineOperation({
   output: FileSearchResultSchema,
   records: { file: FileMatchSchema },
   cli: {
+    synopsis: "[GLOB...]",
     operands: ["patterns..."],
     flags: {
       ...WALK_CLI_FLAGS,

@@ -23,6 +23,7 @@ export const grep = defineOperation({
   output: LineSearchResultSchema,
   records: { match: LineMatchSchema, context: GrepContextSchema, file: GrepFileSchema },
   cli: {
+    synopsis: "PATTERN [PATH_OR_GLOB...]",
     operands: ["operands..."],
     hidden: ["operands", "pattern"],
     flags: {
@@ -69,7 +70,7 @@ export const grep = defineOperation({
       },
     },
   },
-  mcpTool: "grep",
+  mcpTool: "grep_content",
   agentDefaults: {
     limit: 100,
     max_output_bytes: 60_000,

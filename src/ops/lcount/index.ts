@@ -17,6 +17,7 @@ export const lcount = defineOperation({
   output: CountResultSchema,
   records: { file: CountFileSchema },
   cli: {
+    synopsis: "PATTERN...",
     operands: ["patterns..."],
     flags: { ...WALK_CLI_FLAGS, encoding: { hint: "NAME" } },
   },

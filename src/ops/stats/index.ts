@@ -14,6 +14,7 @@ export const stats = defineOperation({
   output: StatsResultSchema,
   records: { extension: ExtensionStatSchema },
   cli: {
+    synopsis: "[GLOB...]",
     operands: ["patterns..."],
     flags: WALK_CLI_FLAGS,
   },

@@ -14,6 +14,7 @@ export const top = defineOperation({
   output: TopResultSchema,
   records: { file: TopFileSchema, directory: TopDirectorySchema },
   cli: {
+    synopsis: "[GLOB...]",
     operands: ["patterns..."],
     flags: { ...WALK_CLI_FLAGS, limit: { short: "n", hint: "N" }, dirs: { short: "D" } },
   },

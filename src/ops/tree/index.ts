@@ -14,6 +14,7 @@ export const tree = defineOperation({
   output: TreeResultSchema,
   records: { entry: TreeEntrySchema },
   cli: {
+    synopsis: "[GLOB...]",
     operands: ["patterns..."],
     flags: WALK_CLI_FLAGS,
   },

@@ -14,6 +14,7 @@ export const tsize = defineOperation({
   output: SizeResultSchema,
   records: { file: FileSizeSchema },
   cli: {
+    synopsis: "PATTERN...",
     operands: ["patterns..."],
     flags: { ...WALK_CLI_FLAGS, unit: { short: "u", hint: "UNIT" } },
   },
