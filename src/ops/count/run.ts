@@ -2,8 +2,13 @@
  * bound stops the listing, the rest is still counted without output; a cursor resumes the listing only.
  * It never reads a file itself: engine/lines.ts does. */
 import { type ErrorInfo, RglobError } from "../../contract/errors.ts";
-import { extensionOf, languageOf } from "../../engine/languages.ts";
-import { LineCounter, type TextWidth } from "../../engine/lines.ts";
+import { extensionOf } from "../../engine/languages.ts";
+import {
+  type CountOutcome,
+  LineCounter,
+  type LineCounterOptions,
+  type TextWidth,
+} from "../../engine/lines.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { compareNames, type Entry, walk } from "../../engine/walk.ts";
 import { platform } from "../../platform/platform.ts";
@@ -11,6 +16,7 @@ import type { LcountInput } from "../lcount/schema.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import type { FileSize, TsizeInput } from "../tsize/schema.ts";
 import { tick, yielder } from "../walk-records.ts";
+import { type CountStage, countPipeline, type Item } from "./pipeline.ts";
 import type { CountFile, CountGroup, CountInput, CountTotals } from "./schema.ts";
 
 /** Records handed to the dispatcher at once (one await per batch instead of one per record). */
@@ -173,14 +179,14 @@ export async function* runCountLines(
   const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat });
   const by = "by" in input ? input.by : undefined;
   for (const e of rootErrors) ctx.error(e);
-  const counter = new LineCounter({ binaryProbe: BINARY_PROBE, width });
+  const options: LineCounterOptions = { binaryProbe: BINARY_PROBE, width };
+  const counter = new LineCounter(options);
   const totals: CountTotals = { files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0, binary_files: 0 };
   const groups = new Map<string, CountGroup>();
   const { no_empty: noEmpty, no_comments: noComments } = input;
-  const map = (e: Entry, report: (info: ErrorInfo) => void): CountFile | null => {
-    if (compat && !regularOrReport(e, report)) return null;
-    const lang = languageOf(e.name);
-    const out = counter.count(e.abs, lang);
+  const finish = (item: Item, out: CountOutcome, report: (info: ErrorInfo) => void): CountFile | null => {
+    const e = item.e as Entry;
+    const lang = item.lang;
     if (out.kind === "error") {
       ctx.read(out.bytes);
       report(out.info);
@@ -230,8 +236,17 @@ export async function* runCountLines(
     }
     return rec;
   };
+  const stage: CountStage = {
+    walk: (c) => walk(plan, c),
+    prepare: (e, report) => !compat || regularOrReport(e, report),
+    finish,
+    counter,
+    options,
+    resumeAfter: ctx.resumeAfter,
+    keyAfter,
+  };
   try {
-    yield* drive((c) => walk(plan, c), ctx, map, "file");
+    yield* countPipeline(stage, ctx);
   } finally {
     ctx.summary("totals", totals);
     ctx.summary("by", by ?? null);
