@@ -1,13 +1,13 @@
-// count on a tree large enough for the counting workers, through a copy of the binary in another directory (so
-// the worker entry must come from inside the binary): every file counted once, records in walk order, a binary
-// file's error record where the walk met it, and totals equal to the sum of the records.
+// count on a tree large enough for the counting pipeline's workers (started on machines with four or more hardware
+// threads), through a copy of the binary in another directory (so the worker entry must come from inside the
+// binary): every file counted once, records in walk order, errors where the walk met them, exact totals.
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN, jsonl, rglob, tempTree } from "../helpers.ts";
 
-describe("count with workers", () => {
+describe("count on a large tree", () => {
   test("a 6,000-file tree: records in walk order, errors in place, exact totals, from a copied binary", () => {
     const spec: Record<string, string | Uint8Array> = {};
     let expected = 0;

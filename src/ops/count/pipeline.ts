@@ -49,10 +49,14 @@ export interface CountStage {
   readonly keyAfter: (key: string, after: string) => boolean;
 }
 
-/** Workers besides this thread, which walks and counts every (workers + 1)-th batch itself. */
+/**
+ * Workers besides this thread, which walks and counts every (workers + 1)-th batch itself. Below four hardware
+ * threads there are none: on a two-core machine a worker cost more CPU than it saved in wall time in our
+ * measurements (docs/count-and-dupes.md).
+ */
 function workerCount(): number {
-  const n = typeof navigator !== "undefined" ? navigator.hardwareConcurrency : 1;
-  return Math.max(0, Math.min(3, (n || 1) - 1));
+  const n = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1;
+  return n >= 4 ? Math.min(3, n - 1) : 0;
 }
 
 /**
