@@ -119,7 +119,7 @@ export async function* countPipeline(stage: CountStage, ctx: RunContext): AsyncG
     return { ...base, outcomes, wait: null };
   };
 
-  async function* process(p: Pending, emit: boolean): AsyncGenerator<Emitted[]> {
+  async function* settle(p: Pending, emit: boolean): AsyncGenerator<Emitted[]> {
     if (p.late !== null) {
       for (const info of p.late) ctx.error(info);
       p.late = null;
@@ -157,7 +157,7 @@ export async function* countPipeline(stage: CountStage, ctx: RunContext): AsyncG
       while (!done && queue.length < inFlight) queue.push(submit(collect()));
       const p = queue[0];
       if (p === undefined) break;
-      yield* process(p, emit);
+      yield* settle(p, emit);
       queue.shift();
       if (due()) await tick();
     }
