@@ -5,7 +5,10 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 /** Worker files that must be compiled into the binary as extra entrypoints. */
-export const WORKER_ENTRYPOINTS: readonly string[] = ["src/engine/search/worker.ts"];
+export const WORKER_ENTRYPOINTS: readonly string[] = [
+  "src/engine/search/worker.ts",
+  "src/engine/count-worker.ts",
+];
 
 /** The repository root. */
 export const ROOT = join(import.meta.dir, "..");

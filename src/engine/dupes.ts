@@ -1,6 +1,6 @@
-/*! Engine: duplicate detection. Narrows candidates in three rounds that read more only where needed:
- * same size → same 64-bit hash of the head and tail blocks → same full-content digest. Hard links to one
- * inode count as one file. It never writes, and reads files only through platform/. */
+/*! Engine: duplicate detection. Narrows candidates in rounds that read more only where needed: same size →
+ * same 64-bit hash of the head and tail blocks → same bytes (compared natively, chunk by chunk), then one digest
+ * per group. Hard links to one inode count as one file. It never writes; it reads only through platform/. */
 import { fsErrorInfo } from "../contract/errors.ts";
 import type { RunContext } from "../ops/operation.ts";
 import { platform } from "../platform/platform.ts";
@@ -32,10 +32,15 @@ const STREAM_BLOCK = 1024 * 1024;
 /** Contents of small files kept from the second round (so the third need not reopen them), up to this total. */
 const KEEP_BUDGET = 64 * 1024 * 1024;
 
+/** Classes of different contents tried per candidate group before the rest is told apart by digest alone. */
+const MAX_CLASSES = 4;
+
 /** Reusable buffers of one run, and the small files' contents kept between rounds. */
 interface Buffers {
   readonly edge: Uint8Array;
   readonly stream: Uint8Array;
+  /** The second file's chunk when two files are compared. */
+  readonly other: Uint8Array;
   readonly kept: Map<Candidate, Uint8Array>;
   keptBytes: number;
 }
@@ -127,6 +132,129 @@ function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): string | null
   }
 }
 
+/** How comparing a candidate with a class representative went. */
+type Comparison = "same" | "different" | "bad-candidate" | "bad-representative";
+
+/** Opens a file for comparison; reports and returns null when it cannot be opened. */
+function openOrReport(c: Candidate, ctx: RunContext): number | null {
+  try {
+    return platform.open(c.abs);
+  } catch (err) {
+    ctx.error(fsErrorInfo(err, c.abs));
+    return null;
+  }
+}
+
+/**
+ * Compares two files of the same size byte by byte, chunk by chunk (stopping at the first difference). Reading
+ * from the page cache and comparing natively costs far less than digesting every copy.
+ */
+function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunContext): Comparison {
+  const keptRep = bufs.kept.get(rep);
+  const keptC = bufs.kept.get(c);
+  if (keptRep !== undefined && keptC !== undefined) {
+    return Buffer.from(keptRep.buffer, keptRep.byteOffset, keptRep.length).equals(keptC)
+      ? "same"
+      : "different";
+  }
+  const fr = openOrReport(rep, ctx);
+  if (fr === null) return "bad-representative";
+  const fc = openOrReport(c, ctx);
+  if (fc === null) {
+    platform.close(fr);
+    return "bad-candidate";
+  }
+  const a = bufs.stream;
+  const b = bufs.other;
+  const size = c.size;
+  const changed = (x: Candidate): void =>
+    ctx.error({ code: "UNREADABLE", message: "file changed size while being read; skipped", path: x.abs });
+  try {
+    for (let pos = 0; pos < size; ) {
+      if (ctx.shouldStop()) return "different";
+      const want = Math.min(a.length, size - pos);
+      let na: number;
+      try {
+        na = readAt(fr, a, want, pos);
+      } catch (err) {
+        ctx.error(fsErrorInfo(err, rep.abs));
+        return "bad-representative";
+      }
+      let nb: number;
+      try {
+        nb = readAt(fc, b, want, pos);
+      } catch (err) {
+        ctx.error(fsErrorInfo(err, c.abs));
+        return "bad-candidate";
+      }
+      ctx.read(na + nb);
+      if (na !== want) {
+        changed(rep);
+        return "bad-representative";
+      }
+      if (nb !== want) {
+        changed(c);
+        return "bad-candidate";
+      }
+      const va = Buffer.from(a.buffer, a.byteOffset, want);
+      if (!va.equals(b.subarray(0, want))) return "different";
+      pos += want;
+    }
+    // A file that grew since its size was taken is not the file that was compared.
+    if (platform.read(fc, b, 1, size) !== 0) {
+      changed(c);
+      return "bad-candidate";
+    }
+    return "same";
+  } finally {
+    try {
+      platform.close(fr);
+    } catch {}
+    try {
+      platform.close(fc);
+    } catch {}
+  }
+}
+
+/**
+ * Splits candidates sharing size and edge hash into groups of identical contents: each is compared with the
+ * first member of each group so far; each group of two or more gets one digest, of its first member. Past
+ * MAX_CLASSES different contents, the rest is grouped by digest alone.
+ */
+function confirm(cands: readonly Candidate[], bufs: Buffers, ctx: RunContext): Array<[string, Candidate[]]> {
+  const classes: Candidate[][] = [];
+  const rest: Candidate[] = [];
+  for (const c of cands) {
+    if (ctx.shouldStop()) return [];
+    let placed = false;
+    for (let k = 0; k < classes.length; k++) {
+      const cls = classes[k] as Candidate[];
+      const r = compare(cls[0] as Candidate, c, bufs, ctx);
+      if (r === "different") continue;
+      if (r === "same") cls.push(c);
+      if (r === "bad-representative") {
+        // Its first member cannot be read any more: the group is dropped (its problem was reported).
+        classes.splice(k, 1);
+        k--;
+        continue;
+      }
+      placed = true;
+      break;
+    }
+    if (placed) continue;
+    if (classes.length < MAX_CLASSES) classes.push([c]);
+    else rest.push(c);
+  }
+  const out: Array<[string, Candidate[]]> = [];
+  for (const cls of classes) {
+    if (cls.length < 2) continue;
+    const digest = fullDigest(cls[0] as Candidate, bufs, ctx);
+    if (digest !== null) out.push([digest, cls]);
+  }
+  if (rest.length > 1) out.push(...groupBy(rest, (c) => fullDigest(c, bufs, ctx)));
+  return out;
+}
+
 function groupBy<K>(items: readonly Candidate[], keyOf: (c: Candidate) => K | null): Array<[K, Candidate[]]> {
   const map = new Map<K, Candidate[]>();
   for (const c of items) {
@@ -157,6 +285,7 @@ export function findDuplicates(candidates: readonly Candidate[], ctx: RunContext
   const bufs: Buffers = {
     edge: new Uint8Array(2 * EDGE_BLOCK),
     stream: new Uint8Array(STREAM_BLOCK),
+    other: new Uint8Array(STREAM_BLOCK),
     kept: new Map(),
     keptBytes: 0,
   };
@@ -165,7 +294,7 @@ export function findDuplicates(candidates: readonly Candidate[], ctx: RunContext
     if (ctx.shouldStop()) break;
     for (const [, byEdge] of groupBy(bySize, (c) => edgeHash(c, bufs, ctx))) {
       if (ctx.shouldStop()) break;
-      for (const [digest, same] of groupBy(byEdge, (c) => fullDigest(c, bufs, ctx))) {
+      for (const [digest, same] of confirm(byEdge, bufs, ctx)) {
         same.sort((a, b) => a.order - b.order);
         groups.push({ size, digest, members: same });
       }

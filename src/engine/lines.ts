@@ -38,6 +38,9 @@ interface Markers {
   readonly line: readonly Uint8Array[];
   readonly open: readonly Uint8Array[];
   readonly close: readonly Uint8Array[];
+  /** The openers and closers as latin1 strings: Buffer#indexOf searches a string needle fastest. */
+  readonly openText: readonly string[];
+  readonly closeText: readonly string[];
   /** 1 for bytes that may start a marker or a string literal: the only bytes the code scan stops at. */
   readonly special: Uint8Array;
 }
@@ -54,7 +57,14 @@ function markersOf(lang: Language): Markers {
   const special = new Uint8Array(256);
   for (const x of [...line, ...open]) special[x[0] as number] = 1;
   for (const q of [34, 39, 96]) special[q] = 1;
-  m = { line, open, close, special };
+  m = {
+    line,
+    open,
+    close,
+    openText: lang.block.map((b) => b[0]),
+    closeText: lang.block.map((b) => b[1]),
+    special,
+  };
   markerCache.set(lang, m);
   return m;
 }
@@ -82,10 +92,12 @@ export class LineCounter {
   /** Index of the open block comment pair, or -1. */
   private inBlock = -1;
   private markers: Markers | null = null;
-  /** The scanned chunk as a Buffer (same memory), for native multi-byte searches. */
-  private view: Buffer = Buffer.alloc(0);
-  /** Per block pair: offset of its next opener in the chunk at or after the last search (-1: search again). */
-  private nextOpen: number[] = [];
+  /** The scanned chunk. */
+  private chunk: Uint8Array = new Uint8Array(0);
+  /** The chunk as a Buffer (same memory) for native multi-byte searches, made on first use. */
+  private chunkView: Buffer | null = null;
+  /** Offset of the nearest block opener (any pair) at or after the last search in the chunk (-1: search again). */
+  private nextOpen = -1;
   /** Offset of the next closer of the open block in the chunk (-1: search again). */
   private nextClose = -1;
 
@@ -107,7 +119,6 @@ export class LineCounter {
     this.code = 0;
     this.inBlock = -1;
     this.markers = lang ? markersOf(lang) : null;
-    this.nextOpen = this.markers ? this.markers.open.map(() => -1) : [];
     let fd: number;
     try {
       fd = platform.open(path);
@@ -125,7 +136,7 @@ export class LineCounter {
           this.buf = bigger;
         }
         const buf = this.buf;
-        const n = platform.read(fd, buf.subarray(carry), buf.length - carry, null);
+        const n = platform.read(fd, carry === 0 ? buf : buf.subarray(carry), buf.length - carry, null);
         total += n;
         let start = 0;
         if (first) {
@@ -217,20 +228,54 @@ export class LineCounter {
    */
   private scan(buf: Uint8Array, start: number, eof: boolean): number {
     const end = buf.length;
-    this.view = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
-    this.nextOpen.fill(-1);
+    this.chunk = buf;
+    this.chunkView = null;
+    this.nextOpen = -1;
     this.nextClose = -1;
+    const m = this.markers;
+    const special = m?.special;
+    const hasBlock = m !== null && m.open.length > 0;
+    // The common line is decided here without a call: blank, or code whose first byte cannot start a marker
+    // or a quote with no block opener ahead on the line. Everything else goes through line().
+    let lines = 0;
+    let blank = 0;
+    let code = 0;
     let s = start;
     while (s < end) {
       let e = buf.indexOf(10, s);
       if (e < 0) {
-        if (!eof) return s;
+        if (!eof) break;
         e = end;
       }
-      this.line(buf, s, e);
+      let i = s;
+      let b = 0;
+      while (i < e) {
+        b = buf[i] as number;
+        if (b !== 32 && b !== 9 && b !== 13 && b !== 11 && b !== 12) break;
+        i++;
+      }
+      if (i === e) {
+        lines++;
+        blank++;
+      } else if (special === undefined) {
+        lines++;
+        code++;
+      } else if (
+        this.inBlock < 0 &&
+        special[b] !== 1 &&
+        (!hasBlock || !this.openerBefore(i, e, m as Markers))
+      ) {
+        lines++;
+        code++;
+      } else {
+        this.line(buf, s, e);
+      }
       s = e + 1;
     }
-    return end;
+    this.lines += lines;
+    this.blank += blank;
+    this.code += code;
+    return s < end ? s : end;
   }
 
   private line(buf: Uint8Array, s: number, e: number): void {
@@ -268,18 +313,23 @@ export class LineCounter {
     this.slow(buf, i, e, m);
   }
 
+  private get view(): Buffer {
+    this.chunkView ??= Buffer.from(this.chunk.buffer, this.chunk.byteOffset, this.chunk.length);
+    return this.chunkView;
+  }
+
   /** True when a block opener starts in [i, e) (cached per pair: amortised linear over the chunk). */
   private openerBefore(i: number, e: number, m: Markers): boolean {
-    for (let k = 0; k < m.open.length; k++) {
-      let at = this.nextOpen[k] as number;
-      if (at < i) {
-        at = this.view.indexOf(m.open[k] as Uint8Array, i);
-        if (at < 0) at = this.view.length;
-        this.nextOpen[k] = at;
+    if (this.nextOpen < i) {
+      const view = this.view;
+      let next = view.length;
+      for (const text of m.openText) {
+        const at = view.indexOf(text, i, "latin1");
+        if (at >= 0 && at < next) next = at;
       }
-      if (at < e) return true;
+      this.nextOpen = next;
     }
-    return false;
+    return this.nextOpen < e;
   }
 
   /** The byte-by-byte scan of a non-blank line from its first token: quotes, markers, blocks. */
@@ -294,7 +344,7 @@ export class LineCounter {
         // The close marker's next offset is cached like the openers', so a long block costs one search.
         let j = this.nextClose;
         if (j < i) {
-          j = this.view.indexOf(close, i);
+          j = this.view.indexOf(m.closeText[this.inBlock] as string, i, "latin1");
           if (j < 0) j = this.view.length;
           this.nextClose = j;
         }

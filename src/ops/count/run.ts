@@ -1,9 +1,14 @@
 /*! count: plan → records, in walk order (lcount and tsize run here too). Totals cover the whole query: after a
  * bound stops the listing, the rest is still counted without output; a cursor resumes the listing only.
  * It never reads a file itself: engine/lines.ts does. */
-import { RglobError } from "../../contract/errors.ts";
-import { extensionOf, languageOf } from "../../engine/languages.ts";
-import { LineCounter, type TextWidth } from "../../engine/lines.ts";
+import { type ErrorInfo, RglobError } from "../../contract/errors.ts";
+import { extensionOf } from "../../engine/languages.ts";
+import {
+  type CountOutcome,
+  LineCounter,
+  type LineCounterOptions,
+  type TextWidth,
+} from "../../engine/lines.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { compareNames, type Entry, walk } from "../../engine/walk.ts";
 import { platform } from "../../platform/platform.ts";
@@ -11,7 +16,11 @@ import type { LcountInput } from "../lcount/schema.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import type { FileSize, TsizeInput } from "../tsize/schema.ts";
 import { tick, yielder } from "../walk-records.ts";
+import { type CountStage, countPipeline, type Item } from "./pipeline.ts";
 import type { CountFile, CountGroup, CountInput, CountTotals } from "./schema.ts";
+
+/** Records handed to the dispatcher at once (one await per batch instead of one per record). */
+const BATCH = 256;
 
 /** Bytes at the start of a file searched for a NUL byte (binary detection). */
 export const BINARY_PROBE = 8192;
@@ -63,12 +72,14 @@ function breakdownKey(by: CountInput["by"], e: Entry, language: string | null): 
 
 /**
  * Checks an entry of a compat alias (lcount, tsize): only regular files are counted.
+ * @param e the walk entry
+ * @param report where a skipped entry is reported
  * @returns true when the entry is a regular file; otherwise reports why it is skipped
  */
-function regularOrReport(e: Entry, ctx: RunContext): boolean {
+function regularOrReport(e: Entry, report: (info: ErrorInfo) => void): boolean {
   if (e.target === "file") return true;
   if (e.target === "dir") {
-    ctx.error({ code: "UNREADABLE", message: "is a directory; skipped", path: e.abs });
+    report({ code: "UNREADABLE", message: "is a directory; skipped", path: e.abs });
   } else if (e.type === "symlink") {
     let broken = false;
     try {
@@ -76,7 +87,7 @@ function regularOrReport(e: Entry, ctx: RunContext): boolean {
     } catch {
       broken = true;
     }
-    ctx.error(
+    report(
       broken
         ? { code: "NOT_FOUND", message: "broken symlink; skipped", path: e.abs }
         : {
@@ -86,38 +97,66 @@ function regularOrReport(e: Entry, ctx: RunContext): boolean {
           },
     );
   } else {
-    ctx.error({ code: "UNREADABLE", message: `not a regular file (${e.target}); skipped`, path: e.abs });
+    report({ code: "UNREADABLE", message: `not a regular file (${e.target}); skipped`, path: e.abs });
   }
   return false;
 }
 
 /**
- * Pulls walk entries, maps each to a record (or null), and yields the records after the cursor; once the
- * consumer stops pulling, the remaining entries are still mapped (for exact totals) but not yielded.
+ * Pulls walk entries, maps each to a record (or null), and yields the records after the cursor in batches (one
+ * await per batch); once the consumer stops pulling, the remaining entries are still mapped (for exact totals)
+ * but not yielded. `map` reports per-path problems through `report`: a batch is handed over before a problem
+ * is passed on, so records and error records keep walk order in the output.
  */
 async function* drive<R extends object>(
-  entries: Iterator<Entry>,
+  walkFrom: (ctx: RunContext) => Iterator<Entry>,
   ctx: RunContext,
-  map: (e: Entry) => R | null,
+  map: (e: Entry, report: (info: ErrorInfo) => void) => R | null,
   kind: string,
-): AsyncGenerator<Emitted> {
+): AsyncGenerator<Emitted[]> {
   const resume = ctx.resumeAfter;
   let emitting = resume === null;
   const due = yielder(128);
+  const problems: ErrorInfo[] = [];
+  const report = (info: ErrorInfo): void => {
+    problems.push(info);
+  };
+  // The walker's own problems (an unreadable directory) queue up the same way.
+  const entries = walkFrom(Object.assign(Object.create(ctx) as RunContext, { error: report }));
+  let batch: Emitted[] = [];
   let finished = false;
   try {
     for (let r = entries.next(); !r.done; r = entries.next()) {
       const e = r.value;
-      const rec = map(e);
+      const rec = map(e, report);
+      if (problems.length > 0) {
+        if (batch.length > 0) {
+          const out = batch;
+          batch = [];
+          yield out;
+        }
+        for (const p of problems) ctx.error(p);
+        problems.length = 0;
+      }
       if (!emitting && keyAfter(e.key, resume as string)) emitting = true;
-      if (rec !== null && emitting) yield { kind, record: rec, key: e.key };
-      if (due()) await tick();
+      if (rec !== null && emitting) batch.push({ kind, record: rec, key: e.key });
+      if (batch.length >= BATCH || due()) {
+        if (batch.length > 0) {
+          const out = batch;
+          batch = [];
+          yield out;
+        }
+        await tick();
+      }
     }
+    if (batch.length > 0) yield batch;
     finished = true;
   } finally {
     if (!finished) {
       for (let r = entries.next(); !r.done && !ctx.shouldStop(); r = entries.next()) {
-        map(r.value);
+        map(r.value, report);
+        for (const p of problems) ctx.error(p);
+        problems.length = 0;
         if (due()) await tick();
       }
     }
@@ -129,34 +168,34 @@ async function* drive<R extends object>(
  * @param input validated count or lcount input
  * @param ctx the run context
  * @param compat true for lcount: walk every kind and report matched directories and symlinks as errors
- * @yields "file" records (CountFile)
+ * @yields batches of "file" records (CountFile)
  */
 export async function* runCountLines(
   input: CountInput | LcountInput,
   ctx: RunContext,
   compat = false,
-): AsyncGenerator<Emitted> {
+): AsyncGenerator<Emitted[]> {
   const width = widthOfEncoding(input.encoding);
   const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat });
   const by = "by" in input ? input.by : undefined;
   for (const e of rootErrors) ctx.error(e);
-  const counter = new LineCounter({ binaryProbe: BINARY_PROBE, width });
+  const options: LineCounterOptions = { binaryProbe: BINARY_PROBE, width };
+  const counter = new LineCounter(options);
   const totals: CountTotals = { files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0, binary_files: 0 };
   const groups = new Map<string, CountGroup>();
   const { no_empty: noEmpty, no_comments: noComments } = input;
-  const map = (e: Entry): CountFile | null => {
-    if (compat && !regularOrReport(e, ctx)) return null;
-    const lang = languageOf(e.name);
-    const out = counter.count(e.abs, lang);
+  const finish = (item: Item, out: CountOutcome, report: (info: ErrorInfo) => void): CountFile | null => {
+    const e = item.e as Entry;
+    const lang = item.lang;
     if (out.kind === "error") {
       ctx.read(out.bytes);
-      ctx.error(out.info);
+      report(out.info);
       return null;
     }
     if (out.kind === "binary") {
       ctx.read(out.bytes);
       totals.binary_files++;
-      ctx.error({
+      report({
         code: "BINARY",
         message: "binary file (NUL byte in the first 8 KiB); not counted",
         path: e.abs,
@@ -197,8 +236,17 @@ export async function* runCountLines(
     }
     return rec;
   };
+  const stage: CountStage = {
+    walk: (c) => walk(plan, c),
+    prepare: (e, report) => !compat || regularOrReport(e, report),
+    finish,
+    counter,
+    options,
+    resumeAfter: ctx.resumeAfter,
+    keyAfter,
+  };
   try {
-    yield* drive(walk(plan, ctx), ctx, map, "file");
+    yield* countPipeline(stage, ctx);
   } finally {
     ctx.summary("totals", totals);
     ctx.summary("by", by ?? null);
@@ -217,17 +265,17 @@ const UNIT_POWER = { kb: 1, mb: 2, gb: 3, tb: 4 } as const;
  * Runs tsize: the sizes of the regular files matching the patterns (from metadata; no contents are read).
  * @param input validated tsize input
  * @param ctx the run context
- * @yields "file" records (FileSize)
+ * @yields batches of "file" records (FileSize)
  */
-export async function* runTsize(input: TsizeInput, ctx: RunContext): AsyncGenerator<Emitted> {
+export async function* runTsize(input: TsizeInput, ctx: RunContext): AsyncGenerator<Emitted[]> {
   const { plan, rootErrors } = compileWalk(input);
   for (const e of rootErrors) ctx.error(e);
   const totals = { files: 0, bytes: 0 };
-  const map = (e: Entry): FileSize | null => {
-    if (!regularOrReport(e, ctx)) return null;
+  const map = (e: Entry, report: (info: ErrorInfo) => void): FileSize | null => {
+    if (!regularOrReport(e, report)) return null;
     const st = e.stats();
     if (st === null) {
-      ctx.error({ code: "UNREADABLE", message: "cannot read its metadata; skipped", path: e.abs });
+      report({ code: "UNREADABLE", message: "cannot read its metadata; skipped", path: e.abs });
       return null;
     }
     totals.files++;
@@ -235,7 +283,7 @@ export async function* runTsize(input: TsizeInput, ctx: RunContext): AsyncGenera
     return { path: e.abs, relative_path: e.rel, bytes: st.size };
   };
   try {
-    yield* drive(walk(plan, ctx), ctx, map, "file");
+    yield* drive((c) => walk(plan, c), ctx, map, "file");
   } finally {
     ctx.summary("totals", totals);
     ctx.summary("unit", input.unit);

@@ -1,0 +1,179 @@
+/*! Engine: a small pool of line-counting workers (Bun Web Workers). Batches of paths go to the workers in turn
+ * and come back as outcomes in path order; without Bun, or when a worker cannot start or fails, the batch is
+ * counted in the calling thread. It never walks, never orders batches (the caller does) and never writes. */
+import type { ErrorInfo } from "../contract/errors.ts";
+import { languageOf } from "./languages.ts";
+import { type CountOutcome, LineCounter, type LineCounterOptions } from "./lines.ts";
+
+/** A batch sent to a worker. */
+export interface BatchRequest {
+  readonly id: number;
+  readonly paths: readonly string[];
+  readonly opts: LineCounterOptions;
+}
+
+/** A worker's answer: five numbers per path (kind, lines, non-blank, code, bytes) and the problems met. */
+export interface BatchReply {
+  readonly id: number;
+  readonly counts: Float64Array;
+  readonly errors: ReadonlyArray<readonly [number, ErrorInfo]>;
+}
+
+const COUNTED = 0;
+const BINARY = 1;
+const ERROR = 2;
+
+let local: { key: string; counter: LineCounter } | null = null;
+
+function counterFor(opts: LineCounterOptions): LineCounter {
+  const key = `${opts.binaryProbe}:${opts.width}`;
+  if (local === null || local.key !== key) local = { key, counter: new LineCounter(opts) };
+  return local.counter;
+}
+
+function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/**
+ * Counts a batch in this thread and packs the outcomes (what a worker does with each request).
+ * @param req the batch
+ * @returns the packed outcomes
+ */
+export function countBatch(req: BatchRequest): BatchReply {
+  const counter = counterFor(req.opts);
+  const counts = new Float64Array(req.paths.length * 5);
+  const errors: Array<readonly [number, ErrorInfo]> = [];
+  for (let i = 0; i < req.paths.length; i++) {
+    const path = req.paths[i] as string;
+    const out = counter.count(path, languageOf(nameOf(path)));
+    const o = i * 5;
+    if (out.kind === "counted") {
+      counts[o] = COUNTED;
+      counts[o + 1] = out.counts.lines;
+      counts[o + 2] = out.counts.nonBlank;
+      counts[o + 3] = out.counts.code;
+      counts[o + 4] = out.counts.bytes;
+    } else if (out.kind === "binary") {
+      counts[o] = BINARY;
+      counts[o + 4] = out.bytes;
+    } else {
+      counts[o] = ERROR;
+      counts[o + 4] = out.bytes;
+      errors.push([i, out.info]);
+    }
+  }
+  return { id: req.id, counts, errors };
+}
+
+/**
+ * Returns the outcomes packed in a reply, in path order.
+ * @param reply a worker's (or countBatch's) answer
+ * @returns one outcome per path
+ */
+export function unpack(reply: BatchReply): CountOutcome[] {
+  const n = reply.counts.length / 5;
+  const errors = new Map(reply.errors);
+  const out: CountOutcome[] = new Array(n);
+  const c = reply.counts;
+  for (let i = 0; i < n; i++) {
+    const o = i * 5;
+    const kind = c[o];
+    const bytes = c[o + 4] as number;
+    if (kind === COUNTED) {
+      out[i] = {
+        kind: "counted",
+        counts: { lines: c[o + 1] as number, nonBlank: c[o + 2] as number, code: c[o + 3] as number, bytes },
+      };
+    } else if (kind === BINARY) out[i] = { kind: "binary", bytes };
+    else out[i] = { kind: "error", info: errors.get(i) as ErrorInfo, bytes };
+  }
+  return out;
+}
+
+/** A pool of line counters. */
+export interface CountPool {
+  /** Counts the files of a batch; the outcomes come in path order. */
+  count(paths: readonly string[]): Promise<CountOutcome[]>;
+  /** Terminates the workers; batches still out are counted in this thread. */
+  close(): void;
+}
+
+interface Job {
+  readonly paths: readonly string[];
+  readonly resolve: (outcomes: CountOutcome[]) => void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  readonly jobs: Map<number, Job>;
+  dead: boolean;
+}
+
+function workerUrl(): string {
+  // In the compiled binary every module is bundled at the virtual root and the worker entry is stored by its
+  // path under src/ with a .js extension (scripts/build.ts lists it as an entrypoint).
+  return import.meta.url.includes("$bunfs")
+    ? new URL("./engine/count-worker.js", import.meta.url).href
+    : new URL("./count-worker.ts", import.meta.url).href;
+}
+
+/**
+ * Creates a counting pool.
+ * @param opts the line counter options (sent with every batch)
+ * @param threads the number of workers (0, or no Bun: every batch is counted in the calling thread)
+ * @returns the pool
+ */
+export function createCountPool(opts: LineCounterOptions, threads: number): CountPool {
+  const inThread = (paths: readonly string[]): CountOutcome[] => unpack(countBatch({ id: 0, paths, opts }));
+  const slots: Slot[] = [];
+  let nextId = 1;
+  let turn = 0;
+  const fail = (slot: Slot): void => {
+    slot.dead = true;
+    slot.worker.terminate();
+    for (const job of slot.jobs.values()) job.resolve(inThread(job.paths));
+    slot.jobs.clear();
+  };
+  if (typeof Bun !== "undefined") {
+    for (let i = 0; i < threads; i++) {
+      let worker: Worker;
+      try {
+        worker = new Worker(workerUrl());
+      } catch {
+        break;
+      }
+      const slot: Slot = { worker, jobs: new Map(), dead: false };
+      worker.addEventListener("message", (ev: MessageEvent<BatchReply>) => {
+        const job = slot.jobs.get(ev.data.id);
+        if (!job) return;
+        slot.jobs.delete(ev.data.id);
+        job.resolve(unpack(ev.data));
+      });
+      worker.addEventListener("error", () => fail(slot));
+      slots.push(slot);
+    }
+  }
+  return {
+    count(paths) {
+      const live = slots.filter((s) => !s.dead);
+      if (live.length === 0) return Promise.resolve(inThread(paths));
+      const slot = live[turn++ % live.length] as Slot;
+      const id = nextId++;
+      return new Promise((resolve) => {
+        slot.jobs.set(id, { paths, resolve });
+        const req: BatchRequest = { id, paths, opts };
+        slot.worker.postMessage(req);
+      });
+    },
+    close() {
+      for (const slot of slots) {
+        if (slot.dead) continue;
+        slot.dead = true;
+        slot.worker.terminate();
+        for (const job of slot.jobs.values()) job.resolve(inThread(job.paths));
+        slot.jobs.clear();
+      }
+    },
+  };
+}

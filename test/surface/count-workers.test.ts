@@ -1,0 +1,50 @@
+// count on a tree large enough for the counting pipeline's workers (started on machines with four or more hardware
+// threads), through a copy of the binary in another directory (so the worker entry must come from inside the
+// binary): every file counted once, records in walk order, errors where the walk met them, exact totals.
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BIN, jsonl, rglob, tempTree } from "../helpers.ts";
+
+describe("count on a large tree", () => {
+  test("a 6,000-file tree: records in walk order, errors in place, exact totals, from a copied binary", () => {
+    const spec: Record<string, string | Uint8Array> = {};
+    let expected = 0;
+    for (let d = 0; d < 30; d++) {
+      for (let f = 0; f < 200; f++) {
+        const n = (d * 200 + f) % 17;
+        expected += n;
+        spec[`d${String(d).padStart(2, "0")}/f${String(f).padStart(3, "0")}.ts`] =
+          "// c\nconst x = 1;\n\n".repeat(n / 3) + "y();\n".repeat(n % 3);
+      }
+    }
+    spec["d20/f100.ts"] = new Uint8Array([1, 0, 10]);
+    const t = tempTree(spec);
+    const dir = mkdtempSync(join(tmpdir(), "rglob-bin-"));
+    try {
+      const copy = join(dir, "rglob");
+      copyFileSync(BIN, copy);
+      Bun.spawnSync(["chmod", "+x", copy]);
+      const r = rglob(["count", "--jsonl"], { cwd: t.dir, bin: copy });
+      expect(r.code).toBe(0);
+      const out = jsonl(r.stdout);
+      const files = out.filter((l) => l.kind === "file");
+      const listed = jsonl(rglob(["find", "--type", "f", "--jsonl"], { cwd: t.dir, bin: copy }).stdout)
+        .filter((l) => l.kind !== "summary")
+        .map((l) => l.relative_path);
+      expect(files.map((l) => l.relative_path)).toEqual(listed.filter((p) => p !== "d20/f100.ts"));
+      const errorAt = out.findIndex((l) => l.kind === "error");
+      expect(out[errorAt]).toMatchObject({ code: "BINARY" });
+      expect(out[errorAt - 1]?.relative_path).toBe("d20/f099.ts");
+      expect(out[errorAt + 1]?.relative_path).toBe("d20/f101.ts");
+      const summary = out.at(-1) as { totals: { files: number; lines: number; binary_files: number } };
+      const sum = files.reduce((s, l) => s + (l.lines as number), 0);
+      expect(summary.totals).toMatchObject({ files: 5999, lines: sum, binary_files: 1 });
+      expect(sum).toBe(expected - ((20 * 200 + 100) % 17));
+    } finally {
+      t.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
