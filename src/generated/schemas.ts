@@ -1169,6 +1169,12 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. A UTF-16 byte order mark is detected whatever this says.",
         "default": "utf-8"
       },
+      "threads": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 16,
+        "description": "Worker threads that count besides the walking thread (0 = none; default: none below four hardware threads, else up to 3). Execution only: the result is the same."
+      },
       "by": {
         "enum": [
           "ext",

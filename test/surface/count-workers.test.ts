@@ -1,6 +1,7 @@
-// count on a tree large enough for the counting pipeline's workers (started on machines with four or more hardware
-// threads), through a copy of the binary in another directory (so the worker entry must come from inside the
-// binary): every file counted once, records in walk order, errors where the walk met them, exact totals.
+// count on a tree large enough for the counting pipeline's workers (by default started on machines with four or
+// more hardware threads; forced here with --threads), through a copy of the binary in another directory (so the
+// worker entry must come from inside the binary): every file counted once, records in walk order, errors where
+// the walk met them, exact totals, and the same output with and without workers.
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,8 +27,9 @@ describe("count on a large tree", () => {
       const copy = join(dir, "rglob");
       copyFileSync(BIN, copy);
       Bun.spawnSync(["chmod", "+x", copy]);
-      const r = rglob(["count", "--jsonl"], { cwd: t.dir, bin: copy });
+      const r = rglob(["count", "--jsonl", "--threads", "2"], { cwd: t.dir, bin: copy });
       expect(r.code).toBe(0);
+      expect(rglob(["count", "--jsonl", "--threads", "0"], { cwd: t.dir, bin: copy }).stdout).toBe(r.stdout);
       const out = jsonl(r.stdout);
       const files = out.filter((l) => l.kind === "file");
       const listed = jsonl(rglob(["find", "--type", "f", "--jsonl"], { cwd: t.dir, bin: copy }).stdout)

@@ -16,7 +16,12 @@ export const count = defineOperation({
   cli: {
     synopsis: "[GLOB...]",
     operands: ["patterns..."],
-    flags: { ...WALK_CLI_FLAGS, by: { hint: "KEY" }, encoding: { hint: "NAME" } },
+    flags: {
+      ...WALK_CLI_FLAGS,
+      by: { hint: "KEY" },
+      encoding: { hint: "NAME" },
+      threads: { short: "j", hint: "N" },
+    },
   },
   mcpTool: "count_lines",
   agentDefaults: { limit: 50, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },

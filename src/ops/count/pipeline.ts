@@ -36,6 +36,8 @@ interface Pending {
 
 /** What the pipeline needs from its operation. */
 export interface CountStage {
+  /** Worker threads asked for (the `threads` option), or undefined for the machine's default. */
+  readonly threads: number | undefined;
   /** Walks with the given context (the pipeline queues the walker's problems to keep them in order). */
   readonly walk: (ctx: RunContext) => Iterator<Entry>;
   /** Tells whether an entry is counted; a skipped one is reported through `report`. */
@@ -54,7 +56,8 @@ export interface CountStage {
  * threads there are none: on a two-core machine a worker cost more CPU than it saved in wall time in our
  * measurements (docs/count-and-dupes.md).
  */
-function workerCount(): number {
+function workerCount(asked: number | undefined): number {
+  if (asked !== undefined) return asked;
   const n = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1;
   return n >= 4 ? Math.min(3, n - 1) : 0;
 }
@@ -76,7 +79,7 @@ export async function* countPipeline(stage: CountStage, ctx: RunContext): AsyncG
       },
     }),
   );
-  const threads = workerCount();
+  const threads = workerCount(stage.threads);
   let pool: CountPool | null = null;
   let seen = 0;
   let turn = 0;

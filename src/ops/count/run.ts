@@ -237,6 +237,7 @@ export async function* runCountLines(
     return rec;
   };
   const stage: CountStage = {
+    threads: "threads" in input ? (input.threads as number | undefined) : undefined,
     walk: (c) => walk(plan, c),
     prepare: (e, report) => !compat || regularOrReport(e, report),
     finish,

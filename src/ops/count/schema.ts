@@ -44,6 +44,17 @@ export const CountInputSchema = v.pipe(
     ...walkEntries,
     ...budgetEntries,
     ...lineEntries,
+    threads: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.maxValue(16),
+        v.description(
+          "Worker threads that count besides the walking thread (0 = none; default: none below four hardware threads, else up to 3). Execution only: the result is the same.",
+        ),
+      ),
+    ),
     by: v.optional(
       v.pipe(
         v.picklist(BY_KEYS),
