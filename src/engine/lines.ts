@@ -70,6 +70,11 @@ function markersOf(lang: Language): Markers {
 }
 
 const INITIAL = 256 * 1024;
+/**
+ * The longest line held whole (the buffer grows up to this). A longer line (a minified bundle, a 1 GiB line) is
+ * classified by its first MAX_LINE bytes and the rest is only scanned for its end: memory stays bounded.
+ */
+const MAX_LINE = 8 * 1024 * 1024;
 
 function isSpace(b: number): boolean {
   return b === 32 || b === 9 || b === 13 || b === 11 || b === 12;
@@ -129,16 +134,33 @@ export class LineCounter {
     try {
       let carry = 0;
       let first = true;
+      // True while the rest of an over-long line, already counted, is skipped up to its newline.
+      let skipping = false;
       for (;;) {
         if (carry === this.buf.length) {
-          const bigger = new Uint8Array(this.buf.length * 2);
-          bigger.set(this.buf);
-          this.buf = bigger;
+          if (this.buf.length < MAX_LINE) {
+            const bigger = new Uint8Array(this.buf.length * 2);
+            bigger.set(this.buf);
+            this.buf = bigger;
+          } else {
+            this.line(this.buf, 0, this.buf.length);
+            carry = 0;
+            skipping = true;
+          }
         }
         const buf = this.buf;
         const n = platform.read(fd, carry === 0 ? buf : buf.subarray(carry), buf.length - carry, null);
         total += n;
         let start = 0;
+        if (skipping) {
+          const nl = buf.subarray(0, n).indexOf(10);
+          if (nl < 0) {
+            if (n < buf.length) break; // the end of the file, inside the long line
+            continue;
+          }
+          skipping = false;
+          start = nl + 1;
+        }
         if (first) {
           first = false;
           const width = this.widthOf(buf, n);
