@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import type { ResultMeta, TruncatedReason } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
-import type { Sink } from "../sink/sink.ts";
+import { recordJson, type Sink } from "../sink/sink.ts";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor.ts";
 import type { Emitted, Operation, RunContext, StopReason } from "./operation.ts";
 import { findOperation } from "./registry.ts";
@@ -126,7 +126,7 @@ export async function dispatch(
         break outer;
       }
       if (maxOut !== Number.POSITIVE_INFINITY) {
-        const size = Buffer.byteLength(JSON.stringify(item.record)) + 1;
+        const size = Buffer.byteLength(recordJson(item.record)) + 1;
         if (outBytes + size > maxOut) {
           cut = "max_output_bytes";
           break outer;

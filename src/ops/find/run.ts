@@ -74,7 +74,10 @@ async function* streamInPathOrder(
  * @param ctx the run context
  * @yields "file" records
  */
-export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerator<Emitted> {
+export async function* runFind(
+  input: FindInput,
+  ctx: RunContext,
+): AsyncGenerator<Emitted | readonly Emitted[]> {
   const { plan, rootErrors } = compileWalk(input);
   for (const e of rootErrors) ctx.error(e);
   const due = yielder();
