@@ -10,11 +10,16 @@ import { decodeCursor, encodeCursor, fingerprint } from "./cursor.ts";
 import type { Emitted, Operation, RunContext, StopReason } from "./operation.ts";
 import { findOperation } from "./registry.ts";
 
+/** Records an op may gather per yield unless the caller asks for fewer: one await per batch, not per record. */
+const DEFAULT_BATCH = 512;
+
 /** Options of one dispatch. */
 export interface DispatchOptions {
   readonly signal?: AbortSignal;
   /** Called with the number of entries examined so far, at most every 100 ms. */
   readonly onProgress?: (scanned: number) => void;
+  /** The most records an op gathers per batch (default 512; 1 for a consumer that paces record by record). */
+  readonly batch?: number;
 }
 
 /**
@@ -103,6 +108,7 @@ export async function dispatch(
     summary(key: string, value: unknown) {
       extra[key] = value;
     },
+    batch: Math.max(1, Math.floor(options.batch ?? DEFAULT_BATCH)),
     progress(scanned: number) {
       if (!progress) return;
       const now = performance.now();

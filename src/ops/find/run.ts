@@ -18,13 +18,11 @@ function comparePaths(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-/** Records per batch: one await in the dispatcher per batch instead of one per record. */
-const BATCH = 512;
-
 /**
- * Streams the walk's records in batches. A batch never holds more records than the dispatcher can take (the
- * limit plus its one look-ahead record; one at a time when an output-size bound may cut anywhere), so the walk
- * does no work past the cut. Errors met while a batch fills are held back until the records before them are
+ * Streams the walk's records in batches of up to ctx.batch (one await in the dispatcher per batch instead of one
+ * per record). A batch never holds more records than the dispatcher can take (the limit plus its one
+ * look-ahead record; one at a time when an output-size bound may cut anywhere), so the walk does no work past
+ * the cut. Errors met while a batch fills are held back until the records before them are
  * out, so the stream keeps walk order.
  * @param plan the compiled walk
  * @param input the find input (limit and max_output_bytes bound the batch size)
@@ -39,7 +37,7 @@ async function* streamInPathOrder(
   due: () => boolean,
 ): AsyncGenerator<Emitted[]> {
   let room = typeof input.limit === "number" ? input.limit + 1 : Number.POSITIVE_INFINITY;
-  const cap = typeof input.max_output_bytes === "number" ? 1 : BATCH;
+  const cap = typeof input.max_output_bytes === "number" ? 1 : ctx.batch;
   const held: ErrorInfo[] = [];
   const walkCtx: RunContext = { ...ctx, error: (info) => held.push(info) };
   let batch: Emitted[] = [];
