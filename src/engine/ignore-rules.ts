@@ -295,7 +295,13 @@ const FEW_SUFFIXES = 6;
  * @param isDir whether the entry is a directory
  * @returns the index of the deciding rule, or -1
  */
-export function lastMatchAt(c: CompiledRules, key: string, from: number, name: string, isDir: boolean): number {
+export function lastMatchAt(
+  c: CompiledRules,
+  key: string,
+  from: number,
+  name: string,
+  isDir: boolean,
+): number {
   let best = -1;
   const rules = c.rules;
   if (c.literal.size > 0) {

@@ -121,7 +121,8 @@ export async function dispatch(
 
   let emitted = 0;
   let outBytes = 0;
-  let lastKey: string | null = null;
+  // The last record handed to the sink; its key is read once at the end (a key may be built on demand).
+  let last: Emitted | null = null;
   let cut: TruncatedReason | null = null;
   // An operation may yield records one at a time or in batches (a batch costs one await, not one per record).
   outer: for await (const yielded of op.run(input, ctx)) {
@@ -141,9 +142,10 @@ export async function dispatch(
       }
       sink.record(item.kind, item.record);
       emitted++;
-      lastKey = item.key;
+      last = item;
     }
   }
+  const lastKey = last === null ? null : last.key;
   const reason = (cut ?? (stopReason as StopReason | null)) as TruncatedReason | null;
   if (reason !== null) {
     meta.truncated = true;

@@ -3,7 +3,7 @@
 import { type ErrorInfo, RglobError } from "../../contract/errors.ts";
 import type { FileMatch } from "../../contract/records.ts";
 import { compileWalk } from "../../engine/plan.ts";
-import { compareNames, type WalkPlan, walk } from "../../engine/walk.ts";
+import { compareNames, type Entry, type WalkPlan, walk } from "../../engine/walk.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { fileMatchOf, tick, yielder } from "../walk-records.ts";
 import type { FindInput } from "./schema.ts";
@@ -16,6 +16,19 @@ function comparePaths(a: string, b: string): number {
     if (c !== 0) return c;
   }
   return pa.length - pb.length;
+}
+
+/** A walk record on its way to the dispatcher; its order key is built only when asked for (next_cursor). */
+class WalkEmitted implements Emitted {
+  readonly kind = "file";
+  constructor(
+    readonly record: FileMatch,
+    private readonly entry: Entry,
+  ) {}
+
+  get key(): string {
+    return this.entry.key;
+  }
 }
 
 /**
@@ -52,7 +65,7 @@ async function* streamInPathOrder(
       }
       for (const info of held.splice(0)) ctx.error(info);
     }
-    batch.push({ kind: "file", record: fileMatchOf(e), key: e.key });
+    batch.push(new WalkEmitted(fileMatchOf(e), e));
     const late = due();
     if (batch.length >= size || late) {
       room -= batch.length;
