@@ -1,9 +1,11 @@
 /*! Benchmark of the walk (not a test): builds a generated tree (≥ 200k files, nested .gitignore files, its own
  * git repository; cached under .bench/) and times `rglob find` against fd, `rg --files` and find(1) when they
- * are installed, alternating runs and printing medians and ratios from the same run. It never asserts.
+ * are installed, alternating runs and printing medians of wall and CPU time (user+sys, through /usr/bin/time
+ * when it exists) and ratios from the same run. It never asserts.
  * Usage: bun scripts/bench-walk.ts [--runs=N] [--files=N] [--repo=PATH]   (PATH: a real checkout to list too) */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
@@ -44,12 +46,24 @@ function buildTree(files: number): string {
   return dir;
 }
 
-function time(cmd: string[], cwd: string): number {
+const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+const timeFile = join(tmpdir(), `rglob-bench-time-${process.pid}`);
+
+/** One run: wall milliseconds, and CPU milliseconds (user+sys; NaN without /usr/bin/time). */
+function time(cmd: string[], cwd: string, cpuToo = true): { wall: number; cpu: number } {
+  const measured = cpuToo && gnuTime !== null;
+  const argv = measured ? [gnuTime, "-f", "%U %S", "-o", timeFile, ...cmd] : cmd;
   const t0 = performance.now();
-  const r = spawnSync(cmd[0] as string, cmd.slice(1), { cwd, stdio: ["ignore", "ignore", "ignore"] });
-  const ms = performance.now() - t0;
+  const r = spawnSync(argv[0] as string, argv.slice(1), { cwd, stdio: ["ignore", "ignore", "ignore"] });
+  const wall = performance.now() - t0;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd.join(" ")} exited ${r.status}`);
-  return ms;
+  let cpu = Number.NaN;
+  if (measured) {
+    const last = readFileSync(timeFile, "utf8").trim().split("\n").pop() ?? "";
+    const [user, sys] = last.split(" ").map(Number);
+    cpu = ((user ?? Number.NaN) + (sys ?? Number.NaN)) * 1000;
+  }
+  return { wall, cpu };
 }
 
 function count(cmd: string[], cwd: string): number {
@@ -62,16 +76,26 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Times each command `runs` times, alternating, and prints medians and ratios to the first. */
 function race(title: string, cwd: string, cmds: Record<string, string[] | null>): void {
   const live = Object.entries(cmds).filter((e): e is [string, string[]] => e[1] !== null);
-  const samples = new Map<string, number[]>(live.map(([k]) => [k, []]));
+  const walls = new Map<string, number[]>(live.map(([k]) => [k, []]));
+  const cpus = new Map<string, number[]>(live.map(([k]) => [k, []]));
   for (const [, cmd] of live) time(cmd, cwd); // warm the cache
-  for (let i = 0; i < runs; i++) for (const [k, cmd] of live) samples.get(k)?.push(time(cmd, cwd));
-  const first = median(samples.get(live[0]?.[0] as string) ?? [1]);
-  console.log(`\n${title}  (${runs} alternating runs, median)`);
+  for (let i = 0; i < runs; i++) {
+    for (const [k, cmd] of live) {
+      const t = time(cmd, cwd);
+      walls.get(k)?.push(t.wall);
+      cpus.get(k)?.push(t.cpu);
+    }
+  }
+  const firstKey = live[0]?.[0] as string;
+  const firstWall = median(walls.get(firstKey) ?? [1]);
+  const firstCpu = median(cpus.get(firstKey) ?? [1]);
+  console.log(`\n${title}  (${runs} alternating runs, median; ratio = rglob / this)`);
   for (const [k, cmd] of live) {
-    const m = median(samples.get(k) ?? []);
+    const w = median(walls.get(k) ?? []);
+    const c = median(cpus.get(k) ?? []);
     const n = count(cmd, cwd);
     console.log(
-      `  ${k.padEnd(32)} ${m.toFixed(0).padStart(6)} ms  ${String(n).padStart(7)} lines   rglob time / this = ${(first / m).toFixed(2)}×`,
+      `  ${k.padEnd(34)} wall ${w.toFixed(0).padStart(5)} ms ${(firstWall / w).toFixed(2)}×   cpu ${c.toFixed(0).padStart(5)} ms ${(firstCpu / c).toFixed(2)}×   ${String(n).padStart(7)} lines`,
     );
   }
 }
@@ -84,6 +108,11 @@ race("with ignore rules", tree, {
   "rglob find -t f": [bin, "find", "-t", "f"],
   "fd -t f": fd ? [fd, "-t", "f"] : null,
   "rg --files": rg ? [rg, "--files"] : null,
+});
+race("JSONL records (a stat per file)", tree, {
+  "rglob find -t f --jsonl": [bin, "find", "-t", "f", "--jsonl"],
+  "fd -t f -l (runs ls -l)": fd ? [fd, "-t", "f", "-l"] : null,
+  "find -type f -printf (no ignore)": ["find", ".", "-type", "f", "-printf", "%s %T@ %p\\n"],
 });
 race("without ignore rules (hidden too)", tree, {
   "rglob find -t f --no-ignore -H": [bin, "find", "-t", "f", "--no-ignore", "-H"],
@@ -100,5 +129,6 @@ if (repo) {
   });
 }
 const versions: number[] = [];
-for (let i = 0; i < 15; i++) versions.push(time([bin, "--version"], root));
+for (let i = 0; i < 15; i++) versions.push(time([bin, "--version"], root, false).wall);
 console.log(`\nrglob --version: ${median(versions).toFixed(1)} ms (median of 15, incl. process spawn)`);
+rmSync(timeFile, { force: true });

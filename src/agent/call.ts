@@ -199,7 +199,8 @@ export function stream<R, M>(
   const start = () => {
     if (outer?.aborted) abort.abort();
     else outer?.addEventListener("abort", onOuterAbort, { once: true });
-    running = dispatch(paced, input, sink, dispatchOptions(control, abort.signal))
+    // batch 1: the bounded queue counts records, so the walk must hand them over one by one.
+    running = dispatch(paced, input, sink, { ...dispatchOptions(control, abort.signal), batch: 1 })
       .then(
         () => {},
         (err: unknown) => {

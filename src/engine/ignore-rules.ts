@@ -26,6 +26,9 @@ export interface CompiledRules {
   readonly suffix: Map<string, number[]>;
   /** The suffix lengths present in `suffix` (tested per name). */
   readonly suffixLengths: readonly number[];
+  /** The keys of `suffix` and their rule lists, as arrays: a few suffixes are tested with endsWith, no slicing. */
+  readonly suffixKeys: readonly string[];
+  readonly suffixLists: readonly (readonly number[])[];
   /** Indices of every other rule, descending. */
   readonly general: readonly number[];
 }
@@ -256,7 +259,15 @@ export function compileRules(text: string): CompiledRules {
   }
   general.reverse();
   const suffixLengths = [...new Set([...suffix.keys()].map((k) => k.length))].sort((a, b) => a - b);
-  return { rules, literal, suffix, suffixLengths, general };
+  return {
+    rules,
+    literal,
+    suffix,
+    suffixLengths,
+    suffixKeys: [...suffix.keys()],
+    suffixLists: [...suffix.values()],
+    general,
+  };
 }
 
 /**
@@ -268,6 +279,29 @@ export function compileRules(text: string): CompiledRules {
  * @returns the index of the deciding rule, or -1
  */
 export function lastMatch(c: CompiledRules, rel: string, name: string, isDir: boolean): number {
+  return lastMatchAt(c, rel, 0, name, isDir);
+}
+
+/** The most suffixes tested one by one with endsWith; more go through the map by length. */
+const FEW_SUFFIXES = 6;
+
+/**
+ * Like lastMatch, with the entry's path given as `key.slice(from)`: the walk passes the repository key and the
+ * file's prefix length, and the slice is made only when an anchored pattern has to see it.
+ * @param c the compiled file
+ * @param key a path whose part from `from` on is the entry's path relative to the file's directory
+ * @param from where that relative path starts in key
+ * @param name the entry's basename
+ * @param isDir whether the entry is a directory
+ * @returns the index of the deciding rule, or -1
+ */
+export function lastMatchAt(
+  c: CompiledRules,
+  key: string,
+  from: number,
+  name: string,
+  isDir: boolean,
+): number {
   let best = -1;
   const rules = c.rules;
   if (c.literal.size > 0) {
@@ -282,28 +316,50 @@ export function lastMatch(c: CompiledRules, rel: string, name: string, isDir: bo
       }
     }
   }
-  const lens = c.suffixLengths;
-  for (let s = 0; s < lens.length; s++) {
-    const len = lens[s] as number;
-    if (len > name.length) break;
-    const list = c.suffix.get(name.slice(name.length - len));
-    if (list === undefined) continue;
-    for (let k = list.length - 1; k >= 0; k--) {
-      const idx = list[k] as number;
-      if (idx <= best) break;
-      if (isDir || !(rules[idx] as IgnoreRule).dirOnly) {
-        best = idx;
-        break;
+  const keys = c.suffixKeys;
+  if (keys.length <= FEW_SUFFIXES) {
+    for (let s = 0; s < keys.length; s++) {
+      if (!name.endsWith(keys[s] as string)) continue;
+      const list = c.suffixLists[s] as readonly number[];
+      for (let k = list.length - 1; k >= 0; k--) {
+        const idx = list[k] as number;
+        if (idx <= best) break;
+        if (isDir || !(rules[idx] as IgnoreRule).dirOnly) {
+          best = idx;
+          break;
+        }
+      }
+    }
+  } else {
+    const lens = c.suffixLengths;
+    for (let s = 0; s < lens.length; s++) {
+      const len = lens[s] as number;
+      if (len > name.length) break;
+      const list = c.suffix.get(name.slice(name.length - len));
+      if (list === undefined) continue;
+      for (let k = list.length - 1; k >= 0; k--) {
+        const idx = list[k] as number;
+        if (idx <= best) break;
+        if (isDir || !(rules[idx] as IgnoreRule).dirOnly) {
+          best = idx;
+          break;
+        }
       }
     }
   }
   const general = c.general;
+  let rel: string | null = null;
   for (let k = 0; k < general.length; k++) {
     const idx = general[k] as number;
     if (idx <= best) break;
     const r = rules[idx] as IgnoreRule;
     if (r.dirOnly && !isDir) continue;
-    if ((r.regex as RegExp).test(r.anchored ? rel : name)) {
+    let subject = name;
+    if (r.anchored) {
+      rel ??= from === 0 ? key : key.slice(from);
+      subject = rel;
+    }
+    if ((r.regex as RegExp).test(subject)) {
       best = idx;
       break;
     }

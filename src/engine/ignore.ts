@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { platform } from "../platform/platform.ts";
-import { type CompiledRules, compileRules, type IgnoreRule, lastMatch } from "./ignore-rules.ts";
+import { type CompiledRules, compileRules, type IgnoreRule, lastMatchAt } from "./ignore-rules.ts";
 
 /** One ignore file, compiled. */
 export interface IgnoreFile {
@@ -93,7 +93,7 @@ export function matchChain(
     const f = chain[i] as IgnoreFile;
     const pl = f.prefix.length;
     if (pl > 0 && !key.startsWith(f.prefix)) continue;
-    const idx = lastMatch(f.rules, pl === 0 ? key : key.slice(pl), name, isDir);
+    const idx = lastMatchAt(f.rules, key, pl, name, isDir);
     if (idx >= 0) return { file: f, rule: f.rules.rules[idx] as IgnoreRule };
   }
   return null;
@@ -117,7 +117,7 @@ export function ignoredEntry(
     const f = chain[i] as IgnoreFile;
     const pl = f.prefix.length;
     if (pl > 0 && !key.startsWith(f.prefix)) continue;
-    const idx = lastMatch(f.rules, pl === 0 ? key : key.slice(pl), name, isDir);
+    const idx = lastMatchAt(f.rules, key, pl, name, isDir);
     if (idx >= 0) return !(f.rules.rules[idx] as IgnoreRule).negate;
   }
   return false;

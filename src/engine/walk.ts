@@ -138,6 +138,8 @@ interface Frame {
   readonly chain: readonly IgnoreFile[];
   /** Key prefix of this directory in the chain's key space ("" or ending in '/'). */
   readonly keyPrefix: string;
+  /** True when keyPrefix + name equals joinRel(rel, name) (the walk started at the repository root). */
+  readonly sameKey: boolean;
   /** Remaining cursor components when this directory is on the cursor's path, else null. */
   readonly resume: readonly string[] | null;
   /** Device/inode pairs of the directories from the root to here (only when following symlinks). */
@@ -267,7 +269,9 @@ export function* walk(plan: WalkPlan, ctx: RunContext, startAfter: string | null
       const isDir = target === "dir";
       if (plan.exclude?.(rel, name)) continue;
       if (plan.respectIgnore && frame.chain.length > 0) {
-        if (ignoredEntry(frame.chain, frame.keyPrefix + name, name, isDir)) continue;
+        // Walking from the repository root the key is the rel path: one string, not two, per entry.
+        const key = frame.sameKey ? rel : frame.keyPrefix + name;
+        if (ignoredEntry(frame.chain, key, name, isDir)) continue;
       }
       const depth = frame.depth + 1;
       ctx.searched();
@@ -349,5 +353,18 @@ function openDir(
     } catch {}
   }
   const absPrefix = abs.endsWith(path.sep) ? abs : abs + path.sep;
-  return { abs, absPrefix, rel, depth, entries, idx: 0, chain: nextChain, keyPrefix, resume, ancestors };
+  const sameKey = keyPrefix === (rel === "" ? "" : `${rel}/`);
+  return {
+    abs,
+    absPrefix,
+    rel,
+    depth,
+    entries,
+    idx: 0,
+    chain: nextChain,
+    keyPrefix,
+    sameKey,
+    resume,
+    ancestors,
+  };
 }

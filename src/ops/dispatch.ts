@@ -5,16 +5,21 @@ import * as v from "valibot";
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import type { ResultMeta, TruncatedReason } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
-import type { Sink } from "../sink/sink.ts";
+import { recordJson, type Sink } from "../sink/sink.ts";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor.ts";
 import type { Emitted, Operation, RunContext, StopReason } from "./operation.ts";
 import { findOperation } from "./registry.ts";
+
+/** Records an op may gather per yield unless the caller asks for fewer: one await per batch, not per record. */
+const DEFAULT_BATCH = 512;
 
 /** Options of one dispatch. */
 export interface DispatchOptions {
   readonly signal?: AbortSignal;
   /** Called with the number of entries examined so far, at most every 100 ms. */
   readonly onProgress?: (scanned: number) => void;
+  /** The most records an op gathers per batch (default 512; 1 for a consumer that paces record by record). */
+  readonly batch?: number;
 }
 
 /**
@@ -103,6 +108,7 @@ export async function dispatch(
     summary(key: string, value: unknown) {
       extra[key] = value;
     },
+    batch: Math.max(1, Math.floor(options.batch ?? DEFAULT_BATCH)),
     progress(scanned: number) {
       if (!progress) return;
       const now = performance.now();
@@ -115,7 +121,8 @@ export async function dispatch(
 
   let emitted = 0;
   let outBytes = 0;
-  let lastKey: string | null = null;
+  // The last record handed to the sink; its key is read once at the end (a key may be built on demand).
+  let last: Emitted | null = null;
   let cut: TruncatedReason | null = null;
   // An operation may yield records one at a time or in batches (a batch costs one await, not one per record).
   outer: for await (const yielded of op.run(input, ctx)) {
@@ -126,7 +133,7 @@ export async function dispatch(
         break outer;
       }
       if (maxOut !== Number.POSITIVE_INFINITY) {
-        const size = Buffer.byteLength(JSON.stringify(item.record)) + 1;
+        const size = Buffer.byteLength(recordJson(item.record)) + 1;
         if (outBytes + size > maxOut) {
           cut = "max_output_bytes";
           break outer;
@@ -135,9 +142,10 @@ export async function dispatch(
       }
       sink.record(item.kind, item.record);
       emitted++;
-      lastKey = item.key;
+      last = item;
     }
   }
+  const lastKey = last === null ? null : last.key;
   const reason = (cut ?? (stopReason as StopReason | null)) as TruncatedReason | null;
   if (reason !== null) {
     meta.truncated = true;

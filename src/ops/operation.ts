@@ -79,6 +79,11 @@ export interface RunContext {
   summary(key: string, value: unknown): void;
   /** Counts progress for long requests (files scanned). */
   readonly progress: (scanned: number) => void;
+  /**
+   * The most records an op should gather before yielding them as one batch (1: yield each record as it
+   * comes, for a consumer that paces the walk record by record, like the library's streaming iterator).
+   */
+  readonly batch: number;
 }
 
 /** Hints for MCP clients (all rglob operations are read-only). */

@@ -4,7 +4,79 @@ import type { FileMatch } from "../contract/records.ts";
 import { kindsOf } from "../engine/filter/type.ts";
 import type { Entry } from "../engine/walk.ts";
 
+import { RECORD_JSON } from "../sink/sink.ts";
+
 const EPOCH = new Date(0).toISOString();
+
+/** Years 1970..9999 format as fixed-width ISO strings; anything else goes through Date. */
+const ISO_LIMIT = 253402300800000;
+let lastDay = Number.NaN;
+let lastDate = "";
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * Returns `new Date(ms).toISOString()` without creating a Date for the common range (the walk formats one
+ * mtime per record; Date construction and formatting cost more than the stat in profiles). Days repeat
+ * across a tree, so the date part of the last day is reused.
+ * @param ms milliseconds since the epoch (fractions are truncated, as Date does)
+ * @returns the ISO 8601 string, as Date#toISOString
+ */
+export function isoOf(ms: number): string {
+  const t = Math.trunc(ms);
+  if (!(t >= 0 && t < ISO_LIMIT)) return new Date(ms).toISOString();
+  const day = Math.floor(t / 86400000);
+  let rem = t - day * 86400000;
+  if (day !== lastDay) {
+    // Civil date from days since 1970-01-01 (proleptic Gregorian), after H. Hinnant's days_from_civil inverse.
+    const z = day + 719468;
+    const era = Math.floor(z / 146097);
+    const doe = z - era * 146097;
+    const yoe = Math.floor(
+      (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+    );
+    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+    const mp = Math.floor((5 * doy + 2) / 153);
+    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+    const m = mp < 10 ? mp + 3 : mp - 9;
+    const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+    lastDay = day;
+    lastDate = `${y}-${pad2(m)}-${pad2(d)}T`;
+  }
+  const h = Math.floor(rem / 3600000);
+  rem -= h * 3600000;
+  const mi = Math.floor(rem / 60000);
+  rem -= mi * 60000;
+  const sec = Math.floor(rem / 1000);
+  const milli = rem - sec * 1000;
+  return `${lastDate}${pad2(h)}:${pad2(mi)}:${pad2(sec)}.${milli < 10 ? "00" : milli < 100 ? "0" : ""}${milli}Z`;
+}
+
+/**
+ * The prototype of FileMatch records: empty but for a symbol-keyed serialiser that JSON.stringify, Object.keys,
+ * spreading and equality never see. It lets the sinks write a record with a few string joins instead of
+ * the generic JSON.stringify, which is several times slower on objects with getters.
+ */
+const FILE_MATCH_PROTO: object = Object.create(Object.prototype, {
+  [RECORD_JSON]: {
+    value(this: FileMatch, head = "{"): string {
+      const kinds = this.kinds;
+      return `${head}"path":${jsonString(this.path)},"relative_path":${jsonString(this.relative_path)},"size":${this.size},"mtime":"${this.mtime}","kinds":${kinds.length === 0 ? "[]" : `["${kinds.join('","')}"]`}}`;
+    },
+  },
+});
+
+/** Characters JSON.stringify would escape in a string (surrogates included, to leave lone ones to it). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * Returns JSON.stringify(s), skipping the generic encoder for the common string that needs no escape.
+ * @param s a string
+ * @returns its JSON text
+ */
+function jsonString(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
 
 /**
  * Creates the FileMatch record of an entry. `size`, `mtime` and `kinds` are own enumerable getters that read
@@ -19,6 +91,7 @@ export function fileMatchOf(e: Entry): FileMatch {
   let mtime: string | undefined;
   let kinds: FileMatch["kinds"] | undefined;
   return {
+    __proto__: FILE_MATCH_PROTO,
     path: e.abs,
     relative_path: e.rel,
     get size(): number {
@@ -27,7 +100,7 @@ export function fileMatchOf(e: Entry): FileMatch {
     get mtime(): string {
       if (mtime === undefined) {
         const st = e.stats();
-        mtime = st ? new Date(st.mtimeMs).toISOString() : EPOCH;
+        mtime = st ? isoOf(st.mtimeMs) : EPOCH;
       }
       return mtime;
     },
@@ -35,7 +108,7 @@ export function fileMatchOf(e: Entry): FileMatch {
       kinds ??= kindsOf(e);
       return kinds;
     },
-  };
+  } as FileMatch;
 }
 
 /** Returns a promise that resolves after pending I/O and timers had a chance to run. */

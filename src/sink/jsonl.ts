@@ -3,7 +3,7 @@
  * {"kind":"summary", …} line with the result metadata (everything of the JSON result but `results`). */
 import type { ErrorInfo } from "../contract/errors.ts";
 import type { JsonlExpander } from "../ops/operation.ts";
-import type { Sink, Summary } from "./sink.ts";
+import { recordJsonAfter, type Sink, type Summary } from "./sink.ts";
 
 /** Writes JSONL lines to a text writer. */
 export class JsonlSink implements Sink {
@@ -20,9 +20,16 @@ export class JsonlSink implements Sink {
     this.line(kind, record);
   }
 
+  /** The '{"kind":…,' opening of each kind's lines, built once per kind. */
+  private readonly heads = new Map<string, string>();
+
   private line(kind: string, record: object): void {
-    const body = JSON.stringify(record);
-    this.write(`{"kind":${JSON.stringify(kind)}${body.length > 2 ? "," : ""}${body.slice(1)}\n`);
+    let head = this.heads.get(kind);
+    if (head === undefined) {
+      head = `{"kind":${JSON.stringify(kind)},`;
+      this.heads.set(kind, head);
+    }
+    this.write(`${recordJsonAfter(record, head)}\n`);
   }
 
   error(info: ErrorInfo): void {

@@ -2,6 +2,38 @@
  * the dispatcher has already cut the stream. */
 import type { ErrorInfo } from "../contract/errors.ts";
 
+/**
+ * The key of a record's own serialiser: a record whose prototype has this method returns from it exactly what
+ * JSON.stringify would, only faster (FileMatch records of the walk have one). Its argument replaces the
+ * opening brace, so a JSONL line can put its `kind` first without copying the text.
+ */
+export const RECORD_JSON: unique symbol = Symbol("rglob.recordJson");
+
+type OwnJson = { [RECORD_JSON]?: (head?: string) => string };
+
+/**
+ * Returns the JSON text of a record, through its own serialiser when it has one.
+ * @param record the record
+ * @returns the same text as JSON.stringify(record)
+ */
+export function recordJson(record: object): string {
+  const own = (record as OwnJson)[RECORD_JSON];
+  return own === undefined ? JSON.stringify(record) : own.call(record);
+}
+
+/**
+ * Returns the JSON text of a record with its opening brace replaced by `head` (which ends in '{' or ',').
+ * @param record the record
+ * @param head the text before its first key, e.g. '{"kind":"file",'
+ * @returns the text, as `head` + JSON.stringify(record).slice(1) for a record with at least one key
+ */
+export function recordJsonAfter(record: object, head: string): string {
+  const own = (record as OwnJson)[RECORD_JSON];
+  if (own !== undefined) return own.call(record, head);
+  const body = JSON.stringify(record);
+  return body.length > 2 ? head + body.slice(1) : `${head.slice(0, -1)}}`;
+}
+
 /** The result summary passed to a sink at the end: the metadata plus operation-specific fields. */
 export type Summary = Record<string, unknown>;
 

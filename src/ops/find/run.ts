@@ -1,9 +1,9 @@
 /*! find: plan → records. Streams FileMatch records in walk order, or collects and sorts them when a sort other
  * than path order is asked for. */
-import { RglobError } from "../../contract/errors.ts";
+import { type ErrorInfo, RglobError } from "../../contract/errors.ts";
 import type { FileMatch } from "../../contract/records.ts";
 import { compileWalk } from "../../engine/plan.ts";
-import { compareNames, walk } from "../../engine/walk.ts";
+import { compareNames, type Entry, type WalkPlan, walk } from "../../engine/walk.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { fileMatchOf, tick, yielder } from "../walk-records.ts";
 import type { FindInput } from "./schema.ts";
@@ -18,21 +18,82 @@ function comparePaths(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
+/** A walk record on its way to the dispatcher; its order key is built only when asked for (next_cursor). */
+class WalkEmitted implements Emitted {
+  readonly kind = "file";
+  constructor(
+    readonly record: FileMatch,
+    private readonly entry: Entry,
+  ) {}
+
+  get key(): string {
+    return this.entry.key;
+  }
+}
+
+/**
+ * Streams the walk's records in batches of up to ctx.batch (one await in the dispatcher per batch instead of one
+ * per record). A batch never holds more records than the dispatcher can take (the limit plus its one
+ * look-ahead record; one at a time when an output-size bound may cut anywhere), so the walk does no work past
+ * the cut. Errors met while a batch fills are held back until the records before them are
+ * out, so the stream keeps walk order.
+ * @param plan the compiled walk
+ * @param input the find input (limit and max_output_bytes bound the batch size)
+ * @param ctx the run context
+ * @param due the cooperative-yield counter
+ * @yields batches of "file" records
+ */
+async function* streamInPathOrder(
+  plan: WalkPlan,
+  input: FindInput,
+  ctx: RunContext,
+  due: () => boolean,
+): AsyncGenerator<Emitted[]> {
+  let room = typeof input.limit === "number" ? input.limit + 1 : Number.POSITIVE_INFINITY;
+  const cap = typeof input.max_output_bytes === "number" ? 1 : ctx.batch;
+  const held: ErrorInfo[] = [];
+  const walkCtx: RunContext = { ...ctx, error: (info) => held.push(info) };
+  let batch: Emitted[] = [];
+  let size = Math.min(cap, room);
+  for (const e of walk(plan, walkCtx, ctx.resumeAfter)) {
+    if (held.length > 0) {
+      if (batch.length > 0) {
+        room -= batch.length;
+        yield batch;
+        batch = [];
+        size = Math.min(cap, room);
+      }
+      for (const info of held.splice(0)) ctx.error(info);
+    }
+    batch.push(new WalkEmitted(fileMatchOf(e), e));
+    const late = due();
+    if (batch.length >= size || late) {
+      room -= batch.length;
+      yield batch;
+      batch = [];
+      size = Math.min(cap, room);
+      if (late) await tick();
+    }
+  }
+  if (batch.length > 0) yield batch;
+  for (const info of held) ctx.error(info);
+}
+
 /**
  * Runs find.
  * @param input validated find input
  * @param ctx the run context
  * @yields "file" records
  */
-export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerator<Emitted> {
+export async function* runFind(
+  input: FindInput,
+  ctx: RunContext,
+): AsyncGenerator<Emitted | readonly Emitted[]> {
   const { plan, rootErrors } = compileWalk(input);
   for (const e of rootErrors) ctx.error(e);
   const due = yielder();
   if (input.sort === "path" && !input.reverse) {
-    for (const e of walk(plan, ctx, ctx.resumeAfter)) {
-      yield { kind: "file", record: fileMatchOf(e), key: e.key };
-      if (due()) await tick();
-    }
+    yield* streamInPathOrder(plan, input, ctx, due);
     return;
   }
   type Item = { rec: FileMatch; root: number };

@@ -6,6 +6,9 @@ import type { FileMatch } from "../../../contract/records.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
 
+/** Any character escapeControls rewrites (tested first: most paths have none). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 /** Template fields of --format. */
 export const FORMAT_FIELDS = ["path", "rel", "abs", "name", "size", "mtime", "kinds"] as const;
 
@@ -39,7 +42,7 @@ export class FindHumanSink implements Sink {
   private shown(abs: string): string {
     if (abs.startsWith(this.prefix)) {
       const rel = abs.slice(this.prefix.length);
-      return this.style.escape ? escapeControls(rel) : rel;
+      return this.style.escape && CONTROL.test(rel) ? escapeControls(rel) : rel;
     }
     return displayPath(abs, this.style);
   }
