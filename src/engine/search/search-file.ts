@@ -1,9 +1,11 @@
 /*! Search: one file, from path to hits. Opens it without blocking, checks it is a regular file within
- * max_file_size, reads it into a reused buffer (first block, then the rest in large reads), sniffs binary,
+ * max_file_size, reads it into a reused buffer (first block, then the rest in large reads; a file over
+ * LARGE_FILE window by window through search-large.ts), sniffs binary,
  * runs the literal prefilter on raw bytes, decodes only files that pass, and hands the text to searchText.
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
 import { platform } from "../../platform/platform.ts";
 import type { MatcherSpec } from "./matcher.ts";
+import { LARGE_FILE, searchLarge, WINDOW } from "./search-large.ts";
 import {
   buildMatcher,
   bytesFinder,
@@ -138,6 +140,34 @@ export function createSearcher(spec: SearchSpec): Searcher {
             out.error = { code: "BINARY", message: "binary file (NUL byte); use text to search it" };
             return out;
           }
+        }
+        if (
+          length === FIRST_BLOCK &&
+          st.size > LARGE_FILE &&
+          labelIsUtf8 &&
+          !bom16 &&
+          !spec.matcher.multiline
+        ) {
+          // A large file is searched window by window, in bounded memory.
+          if (buf.length < WINDOW) {
+            const bigger = Buffer.allocUnsafe(WINDOW);
+            buf.copy(bigger, 0, 0, length);
+            buf = bigger;
+          }
+          const bom = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+          if (bom) buf.copyWithin(0, bom, length);
+          const bytes = buf;
+          const finder = !byteMode
+            ? null
+            : byteLits !== null
+              ? (view: Buffer) => bytesFinder(view, byteLits)
+              : (view: Buffer) => caselessFinder(view, ciLits as RegExp);
+          const r = searchLarge(fd, bytes, length - bom, matcher, spec.text, { finder });
+          out.bytes = length + r.bytes;
+          out.lines = r.lines;
+          out.matches = r.matches;
+          out.hits = r.hits;
+          return out;
         }
         if (length === FIRST_BLOCK) {
           if (buf.length < st.size + 1) {

@@ -50,6 +50,23 @@ export interface TextResult {
   readonly lines: number;
   /** Matches (submatches; selected lines with invert). */
   readonly matches: number;
+  /** The last line number given as a match or as context (0 for none). */
+  readonly shownUpTo: number;
+}
+
+/**
+ * A part of a larger file, searched as one text of whole lines (see search-large.ts). Lines before `from` are
+ * context only (already searched); lines starting at or after `to` are context only (searched next time).
+ */
+export interface TextWindow {
+  /** Offset where the new lines start. */
+  readonly from: number;
+  /** Offset where lines stop being searched. */
+  readonly to: number;
+  /** The line number of the text's first line. */
+  readonly firstLine: number;
+  /** The last line number already given (before-context never repeats it). */
+  readonly shownUpTo: number;
 }
 
 /** The RegExp objects of a matcher, built once per thread. */
@@ -96,8 +113,13 @@ function columns(line: string): { cp: (i: number) => number; bytes: (i: number) 
   };
 }
 
-/** Finds the UTF-16 spans of every match in a line. */
-function lineSpans(re: RegExp, line: string): Array<[number, number]> {
+/**
+ * Finds the UTF-16 spans of every match in a line.
+ * @param re the line-local matcher
+ * @param line the line
+ * @returns [start, end) spans
+ */
+export function lineSpans(re: RegExp, line: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   re.lastIndex = 0;
   for (let m = re.exec(line); m !== null; m = re.exec(line)) {
@@ -129,7 +151,12 @@ function contextLine(text: string, s: number, e: number, n: number, maxColumns: 
   return { line_number: n, content: clip(line, maxColumns, 0).text, clipped: true };
 }
 
-function makeHit(n: number, content: string, spans: Array<[number, number]>, maxColumns: number): HitOut {
+export function makeHit(
+  n: number,
+  content: string,
+  spans: Array<[number, number]>,
+  maxColumns: number,
+): HitOut {
   const col = columns(content);
   const { text, from } = clip(content, maxColumns, spans[0]?.[0] ?? 0);
   const to = from + text.length;
@@ -149,7 +176,12 @@ function makeHit(n: number, content: string, spans: Array<[number, number]>, max
   };
 }
 
-function pushOnlyMatching(hits: HitOut[], n: number, line: string, spans: Array<[number, number]>): void {
+export function pushOnlyMatching(
+  hits: HitOut[],
+  n: number,
+  line: string,
+  spans: Array<[number, number]>,
+): void {
   const col = columns(line);
   for (const [s, e] of spans) {
     hits.push({
@@ -222,19 +254,22 @@ export function searchBytes(
   find: LiteralFinder,
   m: CompiledMatcher,
   o: TextOptions,
+  win?: TextWindow,
 ): TextResult {
   const len = buf.length;
   const cap = o.firstOnly ? 1 : o.maxPerFile;
+  const stop = win?.to ?? len;
   const hits: HitOut[] = [];
   let lines = 0;
   let matches = 0;
   let countedTo = 0;
-  let lineNo = 1;
-  let from = 0;
+  let lineNo = win?.firstLine ?? 1;
+  let from = win?.from ?? 0;
   while (lines < cap && from < len) {
     const p = find(from);
     if (p < 0) break;
     const s = p === 0 ? 0 : buf.lastIndexOf(10, p - 1) + 1;
+    if (s >= stop) break;
     let e = buf.indexOf(10, p);
     if (e < 0) e = len;
     const lineEnd = e > s && buf[e - 1] === 13 ? e - 1 : e;
@@ -252,7 +287,7 @@ export function searchBytes(
     }
     from = e + 1;
   }
-  return { hits, lines, matches };
+  return { hits, lines, matches, shownUpTo: hits.at(-1)?.line_number ?? 0 };
 }
 
 interface Located {
@@ -269,17 +304,19 @@ interface Located {
  * @param o result shaping
  * @returns hits, matching line count and match count
  */
-export function searchText(text: string, m: CompiledMatcher, o: TextOptions): TextResult {
+export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win?: TextWindow): TextResult {
   const len = text.length;
   // The text after a final newline is not a line (as in grep); an empty file has no lines.
   const end = len > 0 && text.charCodeAt(len - 1) === 10 ? len - 1 : len;
   if (m.spec.multiline) return searchMultiline(text, end, m, o);
   const cap = o.firstOnly ? 1 : o.maxPerFile;
+  const start = win?.from ?? 0;
+  const stop = win?.to ?? len + 1;
   const found: Located[] = [];
   let lines = 0;
   let matches = 0;
   let numberedAt = 0;
-  let numbered = 1;
+  let numbered = win?.firstLine ?? 1;
   const lineNumberOf = (s: number) => {
     let i = numberedAt;
     while (true) {
@@ -291,11 +328,11 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions): Te
     numberedAt = s;
     return numbered;
   };
-  if (len === 0) return { hits: [], lines: 0, matches: 0 };
+  if (len === 0) return { hits: [], lines: 0, matches: 0, shownUpTo: 0 };
   if (m.spec.invert) {
-    let s = 0;
-    let n = 0;
-    while (s <= end && lines < cap) {
+    let s = start;
+    let n = lineNumberOf(start) - 1;
+    while (s <= end && s < stop && lines < cap) {
       let e = text.indexOf("\n", s);
       if (e < 0) e = len;
       n++;
@@ -309,13 +346,14 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions): Te
       s = e + 1;
     }
   } else {
-    let pos = 0;
+    let pos = start;
     while (pos <= end && lines < cap) {
       m.text.lastIndex = pos;
       const hit = m.text.exec(text);
       if (hit === null) break;
       const s = hit.index === 0 ? 0 : text.lastIndexOf("\n", hit.index - 1) + 1;
       if (s === len && end !== len) break; // the empty tail after a final newline
+      if (s >= stop) break;
       let e = text.indexOf("\n", hit.index);
       if (e < 0) e = len;
       const spans = lineSpans(m.line, text.slice(s, e));
@@ -327,9 +365,9 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions): Te
       pos = e + 1;
     }
   }
-  if (o.countOnly || o.firstOnly) return { hits: [], lines, matches };
+  if (o.countOnly || o.firstOnly) return { hits: [], lines, matches, shownUpTo: 0 };
   const hits: HitOut[] = [];
-  let shownUpTo = 0; // last line number already given (as a match or context)
+  let shownUpTo = win?.shownUpTo ?? 0; // last line number already given (as a match or context)
   let shownEnd = -1; // its end offset
   for (let k = 0; k < found.length; k++) {
     const f = found[k] as Located;
@@ -371,6 +409,11 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions): Te
         if (s === len && end !== len) break;
         let e = text.indexOf("\n", s);
         if (e < 0) e = len;
+        // Past the window, a line that the next window will select is not context.
+        if (s >= stop) {
+          m.line.lastIndex = 0;
+          if (m.line.test(text.slice(s, e)) !== m.spec.invert) break;
+        }
         hit.after.push(contextLine(text, s, e, n, o.maxColumns));
         shownUpTo = n;
         shownEnd = e;
@@ -380,7 +423,7 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions): Te
     }
     hits.push(hit);
   }
-  return { hits, lines, matches };
+  return { hits, lines, matches, shownUpTo };
 }
 
 function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextOptions): TextResult {
@@ -435,5 +478,5 @@ function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextO
     hits.push(h);
     last = { hit: h, s, e };
   }
-  return { hits: o.countOnly || o.firstOnly ? [] : hits, lines, matches };
+  return { hits: o.countOnly || o.firstOnly ? [] : hits, lines, matches, shownUpTo: 0 };
 }

@@ -1,0 +1,238 @@
+/*! Search: one large UTF-8 file in bounded memory. The file is read into a window of whole lines; each window
+ * is searched as one text (search-text.ts) that also holds the context lines around it, then slid on. A line
+ * longer than the window is searched in overlapping slices and reported from the slice of its first match,
+ * clipped. Synchronous; it runs in a worker or in the calling thread and never writes output. */
+import { platform } from "../../platform/platform.ts";
+import {
+  type CompiledMatcher,
+  type HitOut,
+  type LiteralFinder,
+  lineSpans,
+  makeHit,
+  pushOnlyMatching,
+  searchBytes,
+  searchText,
+  type TextOptions,
+  type TextResult,
+  type TextWindow,
+} from "./search-text.ts";
+
+/** Files larger than this are searched by window; smaller ones are read whole. */
+export const LARGE_FILE = 64 * 1024 * 1024;
+/** The window: the most bytes of a file held at once, and the length past which a line is over-long. */
+export const WINDOW = 16 * 1024 * 1024;
+/** Bytes kept between two slices of an over-long line, so a match shorter than this is never cut in two. */
+export const OVERLAP = 64 * 1024;
+/** Characters shown of an over-long line when max_columns does not ask for fewer. */
+export const LONG_LINE_COLUMNS = 4096;
+
+/** What a large-file search found (the caller fills the outcome). */
+export interface LargeResult {
+  bytes: number;
+  lines: number;
+  matches: number;
+  hits: HitOut[];
+}
+
+/** How the window's bytes are searched: decoded whole, or by the literal prefilter on raw bytes. */
+export interface LargeMode {
+  /** Present for the byte path (no context, no inversion): builds a literal finder over a window. */
+  readonly finder: ((bytes: Buffer) => LiteralFinder) | null;
+}
+
+function countNewlines(buf: Buffer, from: number, to: number): number {
+  let n = 0;
+  for (let i = buf.indexOf(10, from); i >= 0 && i < to; i = buf.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+/** The offset where the line `count` lines before the one starting at `at` starts (not below `floor`). */
+function linesBack(buf: Buffer, at: number, count: number, floor: number): number {
+  let p = at;
+  for (let k = 0; k < count && p > floor; k++) p = Math.max(floor, buf.lastIndexOf(10, p - 2) + 1);
+  return p;
+}
+
+function fold(text: string): string {
+  return text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
+}
+
+/** Code points in UTF-8 bytes: every byte that is not a continuation byte. */
+function codePoints(buf: Buffer, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (((buf[i] as number) & 0xc0) !== 0x80) n++;
+  return n;
+}
+
+/**
+ * Searches a file from its current read position, starting with `length` bytes already in `buf`.
+ * @param fd the open file
+ * @param buf a buffer of at least WINDOW bytes holding the first bytes (any BOM already removed)
+ * @param length bytes already in buf
+ * @param m the compiled matcher (not multiline)
+ * @param o result shaping
+ * @param mode the byte path's finder, or null to decode each window
+ * @returns bytes read, line and match counts, hits
+ */
+export function searchLarge(
+  fd: number,
+  buf: Buffer,
+  length: number,
+  m: CompiledMatcher,
+  o: TextOptions,
+  mode: LargeMode,
+): LargeResult {
+  const out: LargeResult = { bytes: 0, lines: 0, matches: 0, hits: [] };
+  const cap = o.firstOnly ? 1 : o.maxPerFile;
+  const size = Math.min(buf.length, WINDOW);
+  let filled = length;
+  let eof = false;
+  let lineNo = 1; // the number of the line starting at buf[0]
+  let ctx = 0; // bytes at the start of buf already searched (kept as before-context)
+  let shownUpTo = 0;
+  const fill = () => {
+    while (!eof && filled < size) {
+      const n = platform.read(fd, buf.subarray(filled), size - filled, null);
+      if (n <= 0) eof = true;
+      else {
+        filled += n;
+        out.bytes += n;
+      }
+    }
+  };
+  const take = (r: TextResult) => {
+    out.lines += r.lines;
+    out.matches += r.matches;
+    for (const h of r.hits) out.hits.push(h);
+    if (r.shownUpTo > shownUpTo) shownUpTo = r.shownUpTo;
+  };
+  const shaped = (): TextOptions => ({ ...o, maxPerFile: o.maxPerFile - out.lines });
+  const done = () => out.lines >= cap;
+
+  while (!done()) {
+    fill();
+    const lastNL = eof ? filled - 1 : buf.lastIndexOf(10, filled - 1);
+    if (!eof && lastNL < ctx) {
+      // No whole line after the context: an over-long line starts at ctx.
+      lineNo += countNewlines(buf, 0, ctx);
+      buf.copyWithin(0, ctx, filled);
+      filled -= ctx;
+      ctx = 0;
+      const last = longLine(lineNo);
+      if (last) break;
+      lineNo++;
+      continue;
+    }
+    const whole = lastNL + 1;
+    // Lines after `to` are only after-context here; they are searched with the next window.
+    let to = eof ? whole : linesBack(buf, whole, o.after, ctx);
+    if (to <= ctx) to = buf.indexOf(10, ctx) + 1; // at least one new line per window
+    if (mode.finder !== null) {
+      const view = buf.subarray(0, whole);
+      const win: TextWindow = { from: ctx, to, firstLine: lineNo, shownUpTo };
+      take(searchBytes(view, mode.finder(view), m, shaped(), win));
+    } else {
+      const head = fold(buf.toString("utf8", 0, ctx));
+      const body = fold(buf.toString("utf8", ctx, to));
+      const tail = fold(buf.toString("utf8", to, whole));
+      const win: TextWindow = {
+        from: head.length,
+        to: head.length + body.length,
+        firstLine: lineNo,
+        shownUpTo,
+      };
+      take(searchText(head + body + tail, m, shaped(), win));
+    }
+    if (eof) break;
+    // Keep the before-context of the next window, unless it would fill the whole window.
+    let keep = linesBack(buf, to, o.before, 0);
+    if (keep === 0) keep = to;
+    lineNo += countNewlines(buf, 0, keep);
+    buf.copyWithin(0, keep, filled);
+    filled -= keep;
+    ctx = to - keep;
+  }
+  return out;
+
+  /** Searches the over-long line at buf[0]; leaves the bytes after it at buf[0]. True at the end of the file. */
+  function longLine(n: number): boolean {
+    const columns = Math.min(o.maxColumns, LONG_LINE_COLUMNS);
+    let first = true;
+    let byteOffset = 0; // bytes of the line before buf[0]
+    let cpOffset = 0; // code points of the line before buf[0]
+    let matched = false;
+    let headContent: string | null = null;
+    while (true) {
+      fill();
+      const nl = buf.indexOf(10);
+      const final = eof || (nl >= 0 && nl < filled);
+      let end = nl >= 0 && nl < filled ? nl : filled;
+      if (!matched) {
+        if (!final) while (end > 0 && ((buf[end] as number) & 0xc0) === 0x80) end--;
+        let text = buf.toString("utf8", 0, end);
+        if (final && text.endsWith("\r")) text = text.slice(0, -1);
+        headContent ??= text.slice(0, columns);
+        // A match touching a slice's cut edge is left to the neighbouring slice, which holds it whole.
+        const spans = lineSpans(m.line, text).filter(
+          ([a, b]) => (first || a > 0) && (final || b < text.length),
+        );
+        if (spans.length > 0) {
+          matched = true;
+          if (!m.spec.invert) {
+            out.lines++;
+            out.matches += spans.length;
+            if (!o.countOnly && !o.firstOnly) {
+              const shift = (h: HitOut, cp: number, bytes: number) => {
+                h.content_offset += cp;
+                for (const s of h.submatches) {
+                  s.start += cp;
+                  s.end += cp;
+                  s.byte_start += bytes;
+                  s.byte_end += bytes;
+                }
+                out.hits.push(h);
+              };
+              if (m.spec.onlyMatching) {
+                const each: HitOut[] = [];
+                pushOnlyMatching(each, n, text, spans);
+                for (const h of each) shift(h, cpOffset, byteOffset);
+              } else {
+                const h = makeHit(n, text, spans, columns);
+                h.clipped = true;
+                shift(h, cpOffset, byteOffset);
+              }
+            }
+          }
+        }
+      }
+      // The line's verdict settles the file: stop reading here.
+      if (matched && !m.spec.invert && (o.firstOnly || out.lines >= cap)) return true;
+      if (final) {
+        if (m.spec.invert && !matched) {
+          out.lines++;
+          out.matches++;
+          if (!o.countOnly && !o.firstOnly) {
+            const h = makeHit(n, headContent ?? "", [], columns);
+            h.clipped = true;
+            out.hits.push(h);
+          }
+        }
+        if (nl >= 0 && nl < filled) {
+          buf.copyWithin(0, nl + 1, filled);
+          filled -= nl + 1;
+          return eof && filled === 0;
+        }
+        filled = 0;
+        return true;
+      }
+      // Slide: keep an overlap (or nothing, once the line's verdict is known).
+      let keep = matched ? filled : Math.max(0, end - Math.min(OVERLAP, size >> 2));
+      while (keep < filled && ((buf[keep] as number) & 0xc0) === 0x80) keep++;
+      if (!matched) cpOffset += codePoints(buf, 0, keep);
+      byteOffset += keep;
+      buf.copyWithin(0, keep, filled);
+      filled -= keep;
+      first = false;
+    }
+  }
+}

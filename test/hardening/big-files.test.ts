@@ -1,0 +1,106 @@
+// Very large files (issue #8): a 2 GiB sparse file and a 1 GiB single-line file are searched in bounded
+// memory, counted, and skipped cleanly by --max-file-size. Peak memory is read from /proc while the binary runs.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  truncateSync,
+  writeSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BIN } from "../helpers.ts";
+
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "rglob-big-")));
+const GiB = 1024 ** 3;
+const LIMIT_KIB = 600 * 1024; // bounded: far below the file sizes
+
+beforeAll(() => {
+  // 2 GiB, sparse: a text line, then a hole of NUL bytes.
+  const sparse = join(dir, "sparse.bin");
+  const fd = openSync(sparse, "w");
+  writeSync(fd, "header needle line\n");
+  closeSync(fd);
+  truncateSync(sparse, 2 * GiB);
+  // 1 GiB on one line of text, the needle at its very end.
+  const line = join(dir, "oneline.txt");
+  const out = openSync(line, "w");
+  const block = Buffer.alloc(1024 * 1024, "a");
+  for (let i = 0; i < 1023; i++) writeSync(out, block);
+  const last = Buffer.alloc(1024 * 1024, "a");
+  last.write("needle\n", last.length - 7);
+  writeSync(out, last);
+  closeSync(out);
+}, 120_000);
+afterAll(() => {
+  Bun.spawnSync(["rm", "-rf", dir]);
+});
+
+async function runMeasured(
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string; peakKiB: number }> {
+  const proc = Bun.spawn([BIN, ...args], {
+    cwd: dir,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  let peakKiB = 0;
+  const timer = setInterval(() => {
+    try {
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"))?.[1] ?? 0);
+      peakKiB = Math.max(peakKiB, rss);
+    } catch {}
+  }, 20);
+  const [stdout, stderr] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+  ]);
+  const code = await proc.exited;
+  clearInterval(timer);
+  return { code, stdout, stderr, peakKiB };
+}
+
+describe("very large files", () => {
+  test("a 2 GiB sparse file: skipped as binary by default, searched as text with -a in bounded memory", async () => {
+    const skipped = JSON.parse((await runMeasured(["grep", "needle", "sparse.bin", "--json"])).stdout);
+    expect(skipped.results).toEqual([]);
+    expect(skipped.errors[0].code).toBe("BINARY");
+    const r = await runMeasured(["grep", "-a", "needle", "sparse.bin", "--json", "--max-columns", "200"]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.results.map((m: { line_number: number }) => m.line_number)).toEqual([1]);
+    expect(r.peakKiB).toBeLessThan(LIMIT_KIB);
+  }, 180_000);
+
+  test("a 1 GiB single-line file: the match at its end is found, clipped, in bounded memory", async () => {
+    const r = await runMeasured(["grep", "-F", "needle", "oneline.txt", "--json", "--max-columns", "100"]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.results).toHaveLength(1);
+    expect(json.results[0].line_number).toBe(1);
+    expect(json.results[0].clipped).toBe(true);
+    expect(json.results[0].content.length).toBeLessThanOrEqual(200);
+    expect(r.peakKiB).toBeLessThan(LIMIT_KIB);
+  }, 180_000);
+
+  test("count reads them in bounded memory; --max-file-size skips them cleanly", async () => {
+    const c = await runMeasured(["count", "--json"]);
+    expect(c.code).toBe(0);
+    expect(c.peakKiB).toBeLessThan(LIMIT_KIB);
+    const counted = JSON.parse(c.stdout) as {
+      results: Array<{ relative_path: string; lines: number; bytes: number }>;
+    };
+    expect(counted.results).toEqual([
+      expect.objectContaining({ relative_path: "oneline.txt", lines: 1, bytes: GiB }),
+    ]);
+    const r = await runMeasured(["grep", "-a", "needle", "--max-file-size", "1M", "--json"]);
+    const json = JSON.parse(r.stdout);
+    expect(json.results).toEqual([]);
+    expect(json.errors.map((e: { code: string }) => e.code).sort()).toEqual(["TOO_LARGE", "TOO_LARGE"]);
+    expect(r.code).toBe(1);
+  }, 180_000);
+});

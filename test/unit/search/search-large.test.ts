@@ -1,0 +1,151 @@
+// searchLarge (a file searched window by window) against searchText on the whole text: on seeded random files
+// read through windows of a few hundred bytes, every mode gives the same records. Over-long lines (longer
+// than the window) are found with their true line number and columns, from the slice of their first match.
+import { afterAll, describe, expect, test } from "bun:test";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compileMatcher, type MatcherOptions } from "../../../src/engine/search/matcher.ts";
+import { searchLarge } from "../../../src/engine/search/search-large.ts";
+import {
+  buildMatcher,
+  bytesFinder,
+  searchText,
+  type TextOptions,
+} from "../../../src/engine/search/search-text.ts";
+import { prng } from "../../helpers.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "rglob-large-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const base: Omit<MatcherOptions, "patterns"> = {
+  fixedStrings: false,
+  ignoreCase: false,
+  smartCase: false,
+  wordRegexp: false,
+  lineRegexp: false,
+  invert: false,
+  multiline: false,
+  onlyMatching: false,
+};
+const opts: TextOptions = {
+  before: 0,
+  after: 0,
+  maxPerFile: Number.POSITIVE_INFINITY,
+  maxColumns: Number.POSITIVE_INFINITY,
+  firstOnly: false,
+  countOnly: false,
+};
+
+let fileNo = 0;
+function windowed(
+  text: string,
+  window: number,
+  m: Partial<MatcherOptions> & { patterns: string[] },
+  o: TextOptions,
+  byteLiterals = false,
+) {
+  const path = join(dir, `f${fileNo++}`);
+  writeFileSync(path, text);
+  const fd = openSync(path, "r");
+  try {
+    const matcher = buildMatcher(compileMatcher({ ...base, ...m }));
+    const lits = matcher.spec.literals?.map((l) => Buffer.from(l));
+    const finder = byteLiterals && lits ? (v: Buffer) => bytesFinder(v, lits) : null;
+    return searchLarge(fd, Buffer.alloc(window), 0, matcher, o, { finder });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const WORDS = ["alpha", "beta", "gamma", "needle", "Needle", "x", "", "née", "😀"];
+function randomText(rand: (n: number) => number): string {
+  const lines: string[] = [];
+  const count = 20 + rand(120);
+  for (let i = 0; i < count; i++) {
+    const n = rand(4);
+    const parts: string[] = [];
+    for (let k = 0; k < n; k++) parts.push(WORDS[rand(WORDS.length)] as string);
+    lines.push(parts.join(" "));
+  }
+  const text = lines.join(rand(5) === 0 ? "\r\n" : "\n");
+  return rand(3) === 0 ? text : `${text}\n`;
+}
+
+describe("searchLarge equals searchText on the whole file", () => {
+  const modes: Array<[string, Partial<MatcherOptions> & { patterns: string[] }, Partial<TextOptions>]> = [
+    ["literal", { patterns: ["needle"] }, {}],
+    ["regex", { patterns: ["^[a-z]+ (beta|gamma)$"] }, {}],
+    ["ignore case", { patterns: ["needle"], ignoreCase: true }, {}],
+    ["invert", { patterns: ["a"], invert: true }, {}],
+    ["context 2", { patterns: ["needle"] }, { before: 2, after: 2 }],
+    ["before 3", { patterns: ["gamma"] }, { before: 3 }],
+    ["after 3, invert", { patterns: ["a"], invert: true }, { after: 3 }],
+    ["only matching", { patterns: ["[a-z]+a\\b"], onlyMatching: true }, {}],
+    ["max per file", { patterns: ["e"] }, { maxPerFile: 5 }],
+    ["count only", { patterns: ["e"] }, { countOnly: true }],
+    ["first only", { patterns: ["gamma"] }, { firstOnly: true }],
+    ["empty lines", { patterns: ["^$"] }, { before: 1, after: 1 }],
+  ];
+  for (const [name, m, o] of modes) {
+    test(name, () => {
+      const next = prng(name.length * 7919);
+      const rand = (n: number) => Math.floor(next() * n);
+      for (let round = 0; round < 40; round++) {
+        const text = randomText(rand);
+        const shape = { ...opts, ...o };
+        const whole = searchText(
+          text.replace(/\r\n/g, "\n"),
+          buildMatcher(compileMatcher({ ...base, ...m })),
+          shape,
+        );
+        const window = 256 + rand(512);
+        const got = windowed(text, window, m, shape);
+        expect({ lines: got.lines, matches: got.matches, hits: got.hits }).toEqual({
+          lines: whole.lines,
+          matches: whole.matches,
+          hits: whole.hits,
+        });
+        // Reading stops once the file's verdict is known.
+        if (!o.firstOnly && o.maxPerFile === undefined) expect(got.bytes).toBe(Buffer.byteLength(text));
+        if (!m.invert && !m.ignoreCase && !o.before && !o.after && m.patterns[0] === "needle") {
+          const bytes = windowed(text, window, m, shape, true);
+          expect(bytes.hits).toEqual(whole.hits);
+        }
+      }
+    });
+  }
+});
+
+describe("over-long lines", () => {
+  const long = `${"a".repeat(5000)}é${"b".repeat(3000)}needle${"c".repeat(2000)}`;
+  const text = `first\n${long}\nneedle after\n`;
+
+  test("found at its true line and columns, clipped, and the lines after it still numbered", () => {
+    const r = windowed(text, 512, { patterns: ["needle"] }, { ...opts, maxColumns: 40 });
+    expect(r.hits.map((h) => h.line_number)).toEqual([2, 3]);
+    const hit = r.hits[0];
+    expect(hit?.clipped).toBe(true);
+    expect(hit?.content).toContain("needle");
+    expect(hit?.content.length).toBeLessThanOrEqual(40);
+    expect(hit?.submatches).toEqual([{ start: 8001, end: 8007, byte_start: 8002, byte_end: 8008 }]);
+    expect(r.bytes).toBe(Buffer.byteLength(text));
+  });
+
+  test("invert selects an over-long line without a match, and -o gives the match itself", () => {
+    const inv = windowed(`${"z".repeat(4000)}\nneedle\n`, 512, { patterns: ["needle"], invert: true }, opts);
+    expect(inv.hits.map((h) => [h.line_number, h.clipped])).toEqual([[1, true]]);
+    const only = windowed(text, 512, { patterns: ["needle"], onlyMatching: true }, opts);
+    expect(only.hits.map((h) => [h.line_number, h.content, h.content_offset])).toEqual([
+      [2, "needle", 8001],
+      [3, "needle", 0],
+    ]);
+  });
+
+  test("an over-long last line without a newline, and a match that straddles two slices", () => {
+    const straddle = `${"q".repeat(383)}needle${"q".repeat(2000)}`;
+    const r = windowed(straddle, 512, { patterns: ["needle"] }, opts);
+    expect(r.hits.map((h) => h.submatches[0]?.start)).toEqual([383]);
+    expect(r.lines).toBe(1);
+  });
+});
