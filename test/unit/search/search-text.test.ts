@@ -81,6 +81,11 @@ describe("searchText", () => {
 
   test("max per file and counting", () => {
     expect(run("a\na\na\n", "a", {}, { maxPerFile: 2 }).hits).toHaveLength(2);
-    expect(run("aa\na\n", "a", {}, { countOnly: true })).toEqual({ hits: [], lines: 2, matches: 3, shownUpTo: 0 });
+    expect(run("aa\na\n", "a", {}, { countOnly: true })).toEqual({
+      hits: [],
+      lines: 2,
+      matches: 3,
+      shownUpTo: 0,
+    });
   });
 });
