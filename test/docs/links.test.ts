@@ -1,20 +1,8 @@
-// Relative links in the Markdown docs point at files that exist. Pages that other changes are writing are
-// listed in PENDING: while one is missing the test says so loudly instead of failing; once it exists it is
-// checked like any other link.
+// Relative links in the Markdown docs point at files that exist.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { ROOT } from "../helpers.ts";
-
-/** Pages linked before they exist (each is being written with the feature it documents). */
-const PENDING = new Set([
-  "docs/agents/mcp-setup.md",
-  "docs/agents/typescript-api.md",
-  "docs/decisions/0003-ignore-by-default.md",
-  "docs/decisions/0006-ignore-matcher.md",
-  "docs/decisions/0007-grep-workers.md",
-  "docs/decisions/0008-mcp-surface.md",
-]);
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
@@ -42,19 +30,12 @@ describe("Markdown links", () => {
 
   test("every relative link resolves", () => {
     const broken: string[] = [];
-    const pending = new Set<string>();
     for (const file of FILES) {
       for (const href of links(readFileSync(join(ROOT, file), "utf8"))) {
         const target = relative(ROOT, join(ROOT, dirname(file), href));
         if (existsSync(join(ROOT, target))) continue;
-        if (PENDING.has(target)) pending.add(target);
-        else broken.push(`${file} → ${href}`);
+        broken.push(`${file} → ${href}`);
       }
-    }
-    if (pending.size > 0) {
-      console.warn(
-        `links: ${pending.size} linked page(s) not written yet: ${[...pending].sort().join(", ")}`,
-      );
     }
     expect(broken).toEqual([]);
   });
