@@ -46,6 +46,7 @@ export function buildArgs(options: BuildOptions): string[] {
     "--sourcemap=none",
     "--bytecode",
     "--format=esm",
+    "--splitting",
     ...(options.target ? [`--target=${options.target}`] : []),
     join(ROOT, "src", "main.ts"),
     ...WORKER_ENTRYPOINTS.map((w) => join(ROOT, w)),
