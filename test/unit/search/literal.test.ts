@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { requiredLiterals } from "../../../src/engine/search/literal.ts";
 import { compileMatcher } from "../../../src/engine/search/matcher.ts";
+import { MATCHER_OFF } from "./defaults.ts";
 
 describe("requiredLiterals", () => {
   test.each([
@@ -28,20 +29,9 @@ describe("requiredLiterals", () => {
   });
 });
 
-const base = {
-  fixedStrings: false,
-  ignoreCase: false,
-  smartCase: false,
-  wordRegexp: false,
-  lineRegexp: false,
-  invert: false,
-  multiline: false,
-  onlyMatching: false,
-};
-
 describe("compileMatcher", () => {
   test("a bad pattern is a REGEX error", () => {
-    expect(() => compileMatcher({ ...base, patterns: ["a("] })).toThrow(/bad pattern/);
+    expect(() => compileMatcher({ ...MATCHER_OFF, patterns: ["a("] })).toThrow(/bad pattern/);
   });
 
   test.each([
@@ -53,7 +43,7 @@ describe("compileMatcher", () => {
     [{ patterns: ["x"], invert: true }, "x", "u", null],
     [{ patterns: ["\\-x"] }, "\\-x", "", ["-x"]],
   ])("%p", (o, source, flags, literals) => {
-    const m = compileMatcher({ ...base, ...o });
+    const m = compileMatcher({ ...MATCHER_OFF, ...o });
     expect([m.source, m.flags, m.literals]).toEqual([source, flags, literals]);
   });
 });

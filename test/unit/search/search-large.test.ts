@@ -14,28 +14,10 @@ import {
   type TextOptions,
 } from "../../../src/engine/search/search-text.ts";
 import { prng } from "../../helpers.ts";
+import { MATCHER_OFF, TEXT_UNBOUNDED } from "./defaults.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rglob-large-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const base: Omit<MatcherOptions, "patterns"> = {
-  fixedStrings: false,
-  ignoreCase: false,
-  smartCase: false,
-  wordRegexp: false,
-  lineRegexp: false,
-  invert: false,
-  multiline: false,
-  onlyMatching: false,
-};
-const opts: TextOptions = {
-  before: 0,
-  after: 0,
-  maxPerFile: Number.POSITIVE_INFINITY,
-  maxColumns: Number.POSITIVE_INFINITY,
-  firstOnly: false,
-  countOnly: false,
-};
 
 let fileNo = 0;
 function windowed(
@@ -49,7 +31,7 @@ function windowed(
   writeFileSync(path, text);
   const fd = openSync(path, "r");
   try {
-    const matcher = buildMatcher(compileMatcher({ ...base, ...m }));
+    const matcher = buildMatcher(compileMatcher({ ...MATCHER_OFF, ...m }));
     const lits = matcher.spec.literals?.map((l) => Buffer.from(l));
     const finder = byteLiterals && lits ? (v: Buffer) => bytesFinder(v, lits) : null;
     return searchLarge(fd, Buffer.alloc(window), 0, matcher, o, { finder });
@@ -93,10 +75,10 @@ describe("searchLarge equals searchText on the whole file", () => {
       const rand = (n: number) => Math.floor(next() * n);
       for (let round = 0; round < 40; round++) {
         const text = randomText(rand);
-        const shape = { ...opts, ...o };
+        const shape = { ...TEXT_UNBOUNDED, ...o };
         const whole = searchText(
           text.replace(/\r\n/g, "\n"),
-          buildMatcher(compileMatcher({ ...base, ...m })),
+          buildMatcher(compileMatcher({ ...MATCHER_OFF, ...m })),
           shape,
         );
         const window = 256 + rand(512);
@@ -122,7 +104,7 @@ describe("over-long lines", () => {
   const text = `first\n${long}\nneedle after\n`;
 
   test("found at its true line and columns, clipped, and the lines after it still numbered", () => {
-    const r = windowed(text, 512, { patterns: ["needle"] }, { ...opts, maxColumns: 40 });
+    const r = windowed(text, 512, { patterns: ["needle"] }, { ...TEXT_UNBOUNDED, maxColumns: 40 });
     expect(r.hits.map((h) => h.line_number)).toEqual([2, 3]);
     const hit = r.hits[0];
     expect(hit?.clipped).toBe(true);
@@ -133,9 +115,14 @@ describe("over-long lines", () => {
   });
 
   test("invert selects an over-long line without a match, and -o gives the match itself", () => {
-    const inv = windowed(`${"z".repeat(4000)}\nneedle\n`, 512, { patterns: ["needle"], invert: true }, opts);
+    const inv = windowed(
+      `${"z".repeat(4000)}\nneedle\n`,
+      512,
+      { patterns: ["needle"], invert: true },
+      TEXT_UNBOUNDED,
+    );
     expect(inv.hits.map((h) => [h.line_number, h.clipped])).toEqual([[1, true]]);
-    const only = windowed(text, 512, { patterns: ["needle"], onlyMatching: true }, opts);
+    const only = windowed(text, 512, { patterns: ["needle"], onlyMatching: true }, TEXT_UNBOUNDED);
     expect(only.hits.map((h) => [h.line_number, h.content, h.content_offset])).toEqual([
       [2, "needle", 8001],
       [3, "needle", 0],
@@ -144,7 +131,7 @@ describe("over-long lines", () => {
 
   test("an over-long last line without a newline, and a match that straddles two slices", () => {
     const straddle = `${"q".repeat(383)}needle${"q".repeat(2000)}`;
-    const r = windowed(straddle, 512, { patterns: ["needle"] }, opts);
+    const r = windowed(straddle, 512, { patterns: ["needle"] }, TEXT_UNBOUNDED);
     expect(r.hits.map((h) => h.submatches[0]?.start)).toEqual([383]);
     expect(r.lines).toBe(1);
   });

@@ -3,28 +3,11 @@
 import { describe, expect, test } from "bun:test";
 import { compileMatcher } from "../../../src/engine/search/matcher.ts";
 import { buildMatcher, searchText, type TextOptions } from "../../../src/engine/search/search-text.ts";
+import { MATCHER_OFF, TEXT_UNBOUNDED } from "./defaults.ts";
 
-const base = {
-  fixedStrings: false,
-  ignoreCase: false,
-  smartCase: false,
-  wordRegexp: false,
-  lineRegexp: false,
-  invert: false,
-  multiline: false,
-  onlyMatching: false,
-};
-const opts: TextOptions = {
-  before: 0,
-  after: 0,
-  maxPerFile: Number.POSITIVE_INFINITY,
-  maxColumns: Number.POSITIVE_INFINITY,
-  firstOnly: false,
-  countOnly: false,
-};
 const run = (text: string, pattern: string, extra: object = {}, o: Partial<TextOptions> = {}) =>
-  searchText(text, buildMatcher(compileMatcher({ ...base, patterns: [pattern], ...extra })), {
-    ...opts,
+  searchText(text, buildMatcher(compileMatcher({ ...MATCHER_OFF, patterns: [pattern], ...extra })), {
+    ...TEXT_UNBOUNDED,
     ...o,
   });
 
