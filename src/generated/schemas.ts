@@ -375,7 +375,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "CLI operands, classified at plan time: the first is the pattern unless `pattern` or `regexps` is given; then an operand that exists (relative to base) is a root, anything else a glob filter.",
+        "description": "CLI operands, classified at plan time: the first is the pattern unless `pattern` or `regexps` is given; then an operand that exists (relative to base) is a root, and so is one that holds a `/` and no glob metacharacter (a missing one is a NOT_FOUND error record); anything else is a glob filter.",
         "default": []
       },
       "base": {

@@ -19,3 +19,27 @@ test("-n is top's N, and not a limit flag of find", () => {
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("unknown flag '-n'");
 });
+
+test("a mistyped path operand is a NOT_FOUND record, the other roots are still searched", () => {
+  const r = rglob(["grep", "TODO", "src/mian.py", "docs", "--json"], { cwd: FIXTURE });
+  const json = JSON.parse(r.stdout) as {
+    results: Array<{ relative_path: string }>;
+    errors: Array<{ code: string; path: string }>;
+  };
+  expect(json.results.map((m) => m.relative_path)).toEqual(["docs/notes.txt"]);
+  expect(json.errors).toEqual([
+    expect.objectContaining({ code: "NOT_FOUND", path: `${FIXTURE}/src/mian.py` }),
+  ]);
+  const alone = rglob(["grep", "TODO", "/no/such/dir"], { cwd: FIXTURE });
+  expect(alone.code).toBe(1);
+  expect(alone.stdout).toBe("");
+  expect(alone.stderr).toContain("NOT_FOUND: /no/such/dir");
+});
+
+test("operands with glob metacharacters, or without a /, stay glob filters", () => {
+  const byName = rglob(["grep", "-l", "TODO", "helper.py"], { cwd: FIXTURE });
+  expect(byName.stdout).toBe("src/utils/helper.py\n");
+  const byGlob = rglob(["grep", "-l", "TODO", "src/**/*.py"], { cwd: FIXTURE });
+  expect(byGlob.stdout).toBe("src/utils/helper.py\n");
+  expect(rglob(["grep", "-l", "TODO", "nothing-*.md"], { cwd: FIXTURE }).code).toBe(1);
+});

@@ -1,8 +1,12 @@
 /*! grep: operand classification. The CLI hands its operands over as `operands`; here, at plan time and
  * relative to the base, the first becomes the pattern (unless patterns came by flag) and each other one is a
- * root when it exists on disk, else a glob filter. No walking, no reading. */
+ * root when it exists on disk, or when it is plainly a path (it holds a `/` and no glob metacharacter), so a
+ * mistyped path is a NOT_FOUND record instead of a glob that silently matches nothing; else a glob filter.
+ * No walking, no reading. */
 import * as path from "node:path";
 import { platform } from "../../platform/platform.ts";
+
+const GLOB_META = /[*?[\]{}]/;
 
 /** The patterns, roots and globs of a grep request. */
 export interface Classified {
@@ -42,7 +46,7 @@ export function classifyOperands(
     } catch {
       exists = false;
     }
-    if (exists) paths.push(op);
+    if (exists || (op.includes("/") && !GLOB_META.test(op))) paths.push(op);
     else globs.push(op);
   }
   return { patterns, paths, globs };

@@ -35,7 +35,7 @@ export const GrepInputSchema = v.pipe(
       v.pipe(
         v.array(v.string()),
         v.description(
-          "CLI operands, classified at plan time: the first is the pattern unless `pattern` or `regexps` is given; then an operand that exists (relative to base) is a root, anything else a glob filter.",
+          "CLI operands, classified at plan time: the first is the pattern unless `pattern` or `regexps` is given; then an operand that exists (relative to base) is a root, and so is one that holds a `/` and no glob metacharacter (a missing one is a NOT_FOUND error record); anything else is a glob filter.",
         ),
       ),
       [],
