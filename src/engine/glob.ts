@@ -14,6 +14,15 @@ export interface Glob {
 
 const SPECIAL = /[.+^${}()|[\]\\/]/;
 
+/**
+ * Tells whether a string uses glob syntax (`*`, `?`, `[…]`, `{…}`), i.e. is more than a literal path.
+ * @param s the string
+ * @returns true when it holds a glob metacharacter
+ */
+export function hasGlobSyntax(s: string): boolean {
+  return /[*?[\]{}]/.test(s);
+}
+
 function bad(glob: string, why: string): RglobError {
   return new RglobError("BAD_PREDICATE", `bad glob '${glob}': ${why}`);
 }

@@ -11,7 +11,9 @@ import {
   bytesFinder,
   type CompiledMatcher,
   caselessFinder,
+  foldCrlf,
   type HitOut,
+  type LiteralFinder,
   searchBytes,
   searchText,
   type TextOptions,
@@ -63,6 +65,11 @@ function fsError(err: unknown): { code: string; message: string } {
   return { code: "UNREADABLE", message: detail };
 }
 
+/** The length of a UTF-8 byte order mark at the start of the first `length` bytes (3), else 0. */
+function utf8Bom(buf: Buffer, length: number): number {
+  return length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+}
+
 function hasAnyIgnoreCase(view: Buffer, re: RegExp): boolean {
   re.lastIndex = 0;
   return re.test(view.toString("latin1"));
@@ -94,6 +101,12 @@ export function createSearcher(spec: SearchSpec): Searcher {
     label === null ? null : new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]);
   const labelIsUtf8 = decoder === null || decoder.encoding === "utf-8";
   const labelIsUtf16 = decoder?.encoding.startsWith("utf-16") === true;
+  // The byte path's literal finder over some bytes (no context, inversion or multiline), else null.
+  const finderFor: ((bytes: Buffer) => LiteralFinder) | null = !byteMode
+    ? null
+    : byteLits !== null
+      ? (bytes) => bytesFinder(bytes, byteLits)
+      : (bytes) => caselessFinder(bytes, ciLits as RegExp);
 
   return {
     search(path: string): FileOutcome {
@@ -154,15 +167,9 @@ export function createSearcher(spec: SearchSpec): Searcher {
             buf.copy(bigger, 0, 0, length);
             buf = bigger;
           }
-          const bom = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+          const bom = utf8Bom(buf, length);
           if (bom) buf.copyWithin(0, bom, length);
-          const bytes = buf;
-          const finder = !byteMode
-            ? null
-            : byteLits !== null
-              ? (view: Buffer) => bytesFinder(view, byteLits)
-              : (view: Buffer) => caselessFinder(view, ciLits as RegExp);
-          const r = searchLarge(fd, bytes, length - bom, matcher, spec.text, { finder });
+          const r = searchLarge(fd, buf, length - bom, matcher, spec.text, finderFor);
           out.bytes = length + r.bytes;
           out.lines = r.lines;
           out.matches = r.matches;
@@ -207,13 +214,11 @@ export function createSearcher(spec: SearchSpec): Searcher {
           out.encoding = "utf-16be";
           text = new TextDecoder("utf-16be").decode(view.subarray(2));
         } else {
-          const bom = length >= 3 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf ? 3 : 0;
-          if (byteMode) {
+          const bom = utf8Bom(view, length);
+          if (finderFor !== null) {
             // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
             const body = bom ? view.subarray(bom) : view;
-            const find =
-              byteLits !== null ? bytesFinder(body, byteLits) : caselessFinder(body, ciLits as RegExp);
-            const r = searchBytes(body, find, matcher, spec.text);
+            const r = searchBytes(body, finderFor(body), matcher, spec.text);
             out.lines = r.lines;
             out.matches = r.matches;
             out.hits = r.hits;
@@ -236,8 +241,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
         out.encoding = (decoder as TextDecoder).encoding;
         text = (decoder as TextDecoder).decode(view);
       }
-      if (text.includes("\r\n")) text = text.replace(/\r\n/g, "\n");
-      const r = searchText(text, matcher, spec.text);
+      const r = searchText(foldCrlf(text), matcher, spec.text);
       out.lines = r.lines;
       out.matches = r.matches;
       out.hits = r.hits;

@@ -5,6 +5,7 @@
 import { platform } from "../../platform/platform.ts";
 import {
   type CompiledMatcher,
+  foldCrlf,
   type HitOut,
   type LiteralFinder,
   lineSpans,
@@ -34,12 +35,6 @@ export interface LargeResult {
   hits: HitOut[];
 }
 
-/** How the window's bytes are searched: decoded whole, or by the literal prefilter on raw bytes. */
-export interface LargeMode {
-  /** Present for the byte path (no context, no inversion): builds a literal finder over a window. */
-  readonly finder: ((bytes: Buffer) => LiteralFinder) | null;
-}
-
 function countNewlines(buf: Buffer, from: number, to: number): number {
   let n = 0;
   for (let i = buf.indexOf(10, from); i >= 0 && i < to; i = buf.indexOf(10, i + 1)) n++;
@@ -53,8 +48,16 @@ function linesBack(buf: Buffer, at: number, count: number, floor: number): numbe
   return p;
 }
 
-function fold(text: string): string {
-  return text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
+/** Moves a slice's hit to line columns: the slice starts `cp` code points and `bytes` bytes into the line. */
+function shiftHit(h: HitOut, cp: number, bytes: number): HitOut {
+  h.content_offset += cp;
+  for (const s of h.submatches) {
+    s.start += cp;
+    s.end += cp;
+    s.byte_start += bytes;
+    s.byte_end += bytes;
+  }
+  return h;
 }
 
 /** Code points in UTF-8 bytes: every byte that is not a continuation byte. */
@@ -71,7 +74,7 @@ function codePoints(buf: Buffer, from: number, to: number): number {
  * @param length bytes already in buf
  * @param m the compiled matcher (not multiline)
  * @param o result shaping
- * @param mode the byte path's finder, or null to decode each window
+ * @param finderFor the byte path's literal finder over a window's bytes, or null to decode each window
  * @returns bytes read, line and match counts, hits
  */
 export function searchLarge(
@@ -80,7 +83,7 @@ export function searchLarge(
   length: number,
   m: CompiledMatcher,
   o: TextOptions,
-  mode: LargeMode,
+  finderFor: ((bytes: Buffer) => LiteralFinder) | null,
 ): LargeResult {
   const out: LargeResult = { bytes: 0, lines: 0, matches: 0, hits: [] };
   const cap = o.firstOnly ? 1 : o.maxPerFile;
@@ -127,14 +130,14 @@ export function searchLarge(
     // Lines after `to` are only after-context here; they are searched with the next window.
     let to = eof ? whole : linesBack(buf, whole, o.after, ctx);
     if (to <= ctx) to = buf.indexOf(10, ctx) + 1; // at least one new line per window
-    if (mode.finder !== null) {
+    if (finderFor !== null) {
       const view = buf.subarray(0, whole);
       const win: TextWindow = { from: ctx, to, firstLine: lineNo, shownUpTo };
-      take(searchBytes(view, mode.finder(view), m, shaped(), win));
+      take(searchBytes(view, finderFor(view), m, shaped(), win));
     } else {
-      const head = fold(buf.toString("utf8", 0, ctx));
-      const body = fold(buf.toString("utf8", ctx, to));
-      const tail = fold(buf.toString("utf8", to, whole));
+      const head = foldCrlf(buf.toString("utf8", 0, ctx));
+      const body = foldCrlf(buf.toString("utf8", ctx, to));
+      const tail = foldCrlf(buf.toString("utf8", to, whole));
       const win: TextWindow = {
         from: head.length,
         to: head.length + body.length,
@@ -164,9 +167,9 @@ export function searchLarge(
     let headContent: string | null = null;
     while (true) {
       fill();
-      const nl = buf.indexOf(10);
-      const final = eof || (nl >= 0 && nl < filled);
-      let end = nl >= 0 && nl < filled ? nl : filled;
+      const nl = buf.subarray(0, filled).indexOf(10);
+      const final = eof || nl >= 0;
+      let end = nl >= 0 ? nl : filled;
       if (!matched) {
         if (!final) while (end > 0 && ((buf[end] as number) & 0xc0) === 0x80) end--;
         let text = buf.toString("utf8", 0, end);
@@ -182,25 +185,10 @@ export function searchLarge(
             out.lines++;
             out.matches += spans.length;
             if (!o.countOnly && !o.firstOnly) {
-              const shift = (h: HitOut, cp: number, bytes: number) => {
-                h.content_offset += cp;
-                for (const s of h.submatches) {
-                  s.start += cp;
-                  s.end += cp;
-                  s.byte_start += bytes;
-                  s.byte_end += bytes;
-                }
-                out.hits.push(h);
-              };
-              if (m.spec.onlyMatching) {
-                const each: HitOut[] = [];
-                pushOnlyMatching(each, n, text, spans);
-                for (const h of each) shift(h, cpOffset, byteOffset);
-              } else {
-                const h = makeHit(n, text, spans, columns);
-                h.clipped = true;
-                shift(h, cpOffset, byteOffset);
-              }
+              const each: HitOut[] = [];
+              if (m.spec.onlyMatching) pushOnlyMatching(each, n, text, spans);
+              else each.push({ ...makeHit(n, text, spans, columns), clipped: true });
+              for (const h of each) out.hits.push(shiftHit(h, cpOffset, byteOffset));
             }
           }
         }
@@ -217,7 +205,7 @@ export function searchLarge(
             out.hits.push(h);
           }
         }
-        if (nl >= 0 && nl < filled) {
+        if (nl >= 0) {
           buf.copyWithin(0, nl + 1, filled);
           filled -= nl + 1;
           return eof && filled === 0;

@@ -196,6 +196,15 @@ export function pushOnlyMatching(
   }
 }
 
+/**
+ * Folds CRLF line ends to LF (matching sees LF only, and content carries no `\r`).
+ * @param text decoded text
+ * @returns the text with every CRLF as LF
+ */
+export function foldCrlf(text: string): string {
+  return text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
+}
+
 /** Finds the next position (at or after `from`) where a prefilter literal occurs, or -1. */
 export type LiteralFinder = (from: number) => number;
 

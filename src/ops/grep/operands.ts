@@ -4,9 +4,8 @@
  * mistyped path is a NOT_FOUND record instead of a glob that silently matches nothing; else a glob filter.
  * No walking, no reading. */
 import * as path from "node:path";
+import { hasGlobSyntax } from "../../engine/glob.ts";
 import { platform } from "../../platform/platform.ts";
-
-const GLOB_META = /[*?[\]{}]/;
 
 /** The patterns, roots and globs of a grep request. */
 export interface Classified {
@@ -46,7 +45,7 @@ export function classifyOperands(
     } catch {
       exists = false;
     }
-    if (exists || (op.includes("/") && !GLOB_META.test(op))) paths.push(op);
+    if (exists || (op.includes("/") && !hasGlobSyntax(op))) paths.push(op);
     else globs.push(op);
   }
   return { patterns, paths, globs };

@@ -34,7 +34,7 @@ function windowed(
     const matcher = buildMatcher(compileMatcher({ ...MATCHER_OFF, ...m }));
     const lits = matcher.spec.literals?.map((l) => Buffer.from(l));
     const finder = byteLiterals && lits ? (v: Buffer) => bytesFinder(v, lits) : null;
-    return searchLarge(fd, Buffer.alloc(window), 0, matcher, o, { finder });
+    return searchLarge(fd, Buffer.alloc(window), 0, matcher, o, finder);
   } finally {
     closeSync(fd);
   }
