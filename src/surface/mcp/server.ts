@@ -138,15 +138,20 @@ async function callOperation(
   }
   const token = extra._meta?.progressToken;
   let sent = 0;
+  // The newest progress send; awaiting it before the result keeps the last progress ahead of the response
+  // (a client drops progress that arrives after its result).
+  let lastSend: Promise<void> = Promise.resolve();
   const notify = (n: number) => {
-    if (token === undefined || n <= sent) return Promise.resolve();
-    sent = n;
-    return extra
-      .sendNotification({
-        method: "notifications/progress",
-        params: { progressToken: token, progress: n, message: `scanned ${n} entries` },
-      })
-      .catch(() => {});
+    if (token !== undefined && n > sent) {
+      sent = n;
+      lastSend = extra
+        .sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: n, message: `scanned ${n} entries` },
+        })
+        .catch(() => {});
+    }
+    return lastSend;
   };
   const outcome = await collect(op, input, {
     signal: extra.signal,
