@@ -8,6 +8,7 @@ import { join } from "node:path";
 export const WORKER_ENTRYPOINTS: readonly string[] = [
   "src/engine/search/worker.ts",
   "src/engine/count-worker.ts",
+  "src/engine/walk-worker.ts",
 ];
 
 /** The repository root. */

@@ -18,8 +18,10 @@ import type { Entry, Root, WalkPlan } from "./walk.ts";
 export interface PlanOptions {
   /** Only regular files are ever selected (grep, count, dupes). */
   readonly filesOnly?: boolean;
-  /** Directories are never selected but still walked (grep, count). */
+  /** The directory relative bases resolve against (default: the process's). */
   readonly cwd?: string;
+  /** The instant relative times ('7d') count back from (default: now). */
+  readonly now?: number;
 }
 
 /** A compiled walk plus the problems found with its roots (reported at run time, not thrown). */
@@ -51,6 +53,7 @@ function isInside(child: string, parent: string): boolean {
  */
 export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWalk {
   const cwd = opts.cwd ?? process.cwd();
+  const now = opts.now ?? Date.now();
   const base = path.resolve(cwd, o.base);
   let baseStat: ReturnType<typeof platform.stat>;
   try {
@@ -130,7 +133,6 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       return st !== null && st.size >= lo && st.size <= hi;
     });
   }
-  const now = Date.now();
   if (o.newer_than !== undefined) {
     const t = parseTimePoint(o.newer_than, "newer_than", now);
     preds.push((e) => (e.stats()?.mtimeMs ?? Number.NEGATIVE_INFINITY) > t);
@@ -165,6 +167,12 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     if (uid !== undefined) preds.push((e) => e.stats()?.uid === uid);
     if (gid !== undefined) preds.push((e) => e.stats()?.gid === gid);
   }
+  // Every predicate but globs and plain types reads an entry's stats (x and e need its mode and size).
+  const readsStats =
+    preds.length >
+      (o.patterns.length > 0 ? 1 : 0) + (typeKinds.length > 0 ? 1 : 0) + (opts.filesOnly ? 1 : 0) ||
+    typeKinds.includes("x") ||
+    typeKinds.includes("e");
   let select: (e: Entry) => boolean;
   if (preds.length === 0) select = () => true;
   else if (preds.length === 1) select = preds[0] as (e: Entry) => boolean;
@@ -189,6 +197,8 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     selectDirs:
       !opts.filesOnly &&
       (kinds.length === 0 || kinds.includes("d") || kinds.includes("e") || kinds.includes("l")),
+    readsStats,
+    source: { options: o, plan: { ...opts, cwd, now } },
   };
   return { plan, rootErrors };
 }

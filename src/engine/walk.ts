@@ -5,9 +5,11 @@
 import type * as fs from "node:fs";
 import * as path from "node:path";
 import { fsErrorInfo } from "../contract/errors.ts";
+import type { WalkOptions } from "../contract/walk-options.ts";
 import type { RunContext } from "../ops/operation.ts";
 import { type DirEntry, type EntryType, platform, typeOfStats } from "../platform/platform.ts";
 import { IGNORE_FILE_NAMES, type IgnoreFile, ignoredEntry, loadIgnoreFile } from "./ignore.ts";
+import type { PlanOptions } from "./plan.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
 export interface Root {
@@ -39,11 +41,24 @@ export interface WalkPlan {
   readonly select: (e: Entry) => boolean;
   /** Whether directories themselves can ever be selected (false lets the walk skip testing them). */
   readonly selectDirs: boolean;
+  /** Whether select reads the stats of the entries it tests (size, time, permission, owner, x or e). */
+  readonly readsStats: boolean;
+  /** What the plan was compiled from, so that a walk worker can compile the same plan. */
+  readonly source: PlanSource;
 }
+
+/** The inputs of compileWalk, in full (cwd and the instant relative times count from are fixed). */
+export interface PlanSource {
+  readonly options: WalkOptions;
+  readonly plan: PlanOptions & { readonly cwd: string; readonly now: number };
+}
+
+/** The stats of an entry that the operations use (what a walk worker sends along with an entry). */
+export type EntryStats = Pick<fs.Stats, "size" | "mtimeMs" | "mode" | "uid" | "gid" | "dev" | "ino">;
 
 /** One entry met by the walk. Stats are read lazily, once. */
 export class Entry {
-  private st: fs.Stats | null | undefined;
+  private st: EntryStats | null | undefined;
   /** Why stats() returned null (e.g. the entry vanished after it was listed), for the walk to report. */
   statError: unknown = undefined;
 
@@ -61,7 +76,7 @@ export class Entry {
   ) {}
 
   /** Returns the entry's stats (of the target for a followed symlink), or null when they cannot be read. */
-  stats(): fs.Stats | null {
+  stats(): EntryStats | null {
     if (this.st === undefined) {
       try {
         this.st =
@@ -72,6 +87,21 @@ export class Entry {
       }
     }
     return this.st;
+  }
+
+  /** Whether stats() was called (it then answers without a system call). */
+  get statted(): boolean {
+    return this.st !== undefined;
+  }
+
+  /**
+   * Gives the entry stats read elsewhere (by a walk worker), so stats() answers without a system call.
+   * @param st the stats, or null when they could not be read
+   * @param err why they could not be read
+   */
+  preset(st: EntryStats | null, err: unknown): void {
+    this.st = st;
+    this.statError = err;
   }
 
   /** The order key of this entry, for cursors. */
@@ -154,6 +184,63 @@ function isInside(real: string, base: string): boolean {
   return real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
 }
 
+/** A directory whose walk is deferred: the unit of work of the parallel walk (walk-pool.ts). */
+export interface Subtree {
+  readonly root: number;
+  readonly abs: string;
+  readonly rel: string;
+  readonly depth: number;
+  /** The ignore files that apply from above this directory (its own are read when it is opened). */
+  readonly chain: readonly IgnoreFile[];
+  /** Key prefix of this directory in the chain's key space ("" or ending in '/'). */
+  readonly keyPrefix: string;
+  /** Remaining cursor components when this directory is on the cursor's path, else null. */
+  readonly resume: readonly string[] | null;
+  /** Device/inode pairs of the directories above it (only when following symlinks). */
+  readonly ancestors: readonly string[] | null;
+}
+
+/** Parses a cursor key "root:rel" into the root index and the components of rel. */
+export function parseWalkKey(key: string | null): { root: number; parts: string[] | null } {
+  if (key === null) return { root: -1, parts: null };
+  const colon = key.indexOf(":");
+  const rel = key.slice(colon + 1);
+  return { root: Number(key.slice(0, colon)), parts: rel === "" ? [] : rel.split("/") };
+}
+
+/**
+ * Returns the subtree of a directory root, or null for a root that is a single file.
+ * @param plan the compiled walk
+ * @param r the root's index
+ * @param resume the cursor components inside this root, or null
+ * @returns the subtree to walk
+ */
+export function rootSubtree(plan: WalkPlan, r: number, resume: readonly string[] | null): Subtree | null {
+  const root = plan.roots[r] as Root;
+  if (root.type !== "dir") return null;
+  return {
+    root: r,
+    abs: root.abs,
+    rel: root.rel,
+    depth: 0,
+    chain: root.outer,
+    keyPrefix: root.repoPrefix,
+    resume,
+    ancestors: plan.follow ? [] : null,
+  };
+}
+
+/**
+ * Returns the entry of a root that is a single file.
+ * @param plan the compiled walk
+ * @param r the root's index
+ * @returns the entry (not yet tested against the plan's predicates)
+ */
+export function fileRootEntry(plan: WalkPlan, r: number): Entry {
+  const root = plan.roots[r] as Root;
+  return new Entry(root.abs, root.rel, path.basename(root.abs), 0, root.type, root.type, r, plan.follow);
+}
+
 /**
  * Walks the plan's roots in order, yielding selected entries.
  * @param plan the compiled walk
@@ -162,158 +249,181 @@ function isInside(real: string, base: string): boolean {
  * @yields the selected entries, pre-order, siblings by code point
  */
 export function* walk(plan: WalkPlan, ctx: RunContext, startAfter: string | null = null): Generator<Entry> {
-  let resumeRoot = -1;
-  let resumeParts: string[] | null = null;
-  if (startAfter !== null) {
-    const colon = startAfter.indexOf(":");
-    resumeRoot = Number(startAfter.slice(0, colon));
-    const rel = startAfter.slice(colon + 1);
-    resumeParts = rel === "" ? [] : rel.split("/");
-  }
-  let examined = 0;
+  const resume = parseWalkKey(startAfter);
+  const tally = { examined: 0 };
   for (let r = 0; r < plan.roots.length; r++) {
-    if (r < resumeRoot) continue;
-    const root = plan.roots[r] as Root;
-    if (root.type !== "dir") {
-      if (r === resumeRoot) continue; // the single file was already returned
-      const e = new Entry(
-        root.abs,
-        root.rel,
-        path.basename(root.abs),
-        0,
-        root.type,
-        root.type,
-        r,
-        plan.follow,
-      );
+    if (r < resume.root) continue;
+    const sub = rootSubtree(plan, r, r === resume.root ? resume.parts : null);
+    if (sub === null) {
+      if (r === resume.root) continue; // the single file was already returned
+      const e = fileRootEntry(plan, r);
       ctx.searched();
       if (plan.select(e)) yield e;
       continue;
     }
-    const stack: Frame[] = [];
-    const rootFrame = openDir(
-      plan,
-      ctx,
-      root.abs,
-      root.rel,
-      0,
-      root.outer,
-      root.repoPrefix,
-      r === resumeRoot ? resumeParts : null,
-      plan.follow ? [] : null,
-    );
-    if (rootFrame) stack.push(rootFrame);
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1] as Frame;
-      if (frame.idx >= frame.entries.length) {
-        stack.pop();
+    yield* walkTree(plan, ctx, sub, Number.POSITIVE_INFINITY, tally) as Generator<Entry>;
+    if (ctx.shouldStop()) return;
+  }
+}
+
+/**
+ * Walks one directory's subtree in order. After `budget` entries it opens no more directories: each one it
+ * would enter is yielded as a Subtree at its place in the order instead (a hole for another thread to walk),
+ * so the output, holes filled in, is exactly the walk of the whole subtree.
+ * @param plan the compiled walk
+ * @param ctx the run context (errors, counters, deadline)
+ * @param start the directory to walk
+ * @param budget entries to examine before directories become holes (Infinity: never)
+ * @param tally the running count of examined entries (for progress and the deadline check)
+ * @yields the selected entries and, past the budget, the subtrees left to walk
+ */
+export function* walkTree(
+  plan: WalkPlan,
+  ctx: RunContext,
+  start: Subtree,
+  budget: number,
+  tally: { examined: number },
+): Generator<Entry | Subtree> {
+  const r = start.root;
+  const stack: Frame[] = [];
+  const rootFrame = openDir(
+    plan,
+    ctx,
+    start.abs,
+    start.rel,
+    start.depth,
+    start.chain,
+    start.keyPrefix,
+    start.resume,
+    start.ancestors,
+  );
+  if (rootFrame) stack.push(rootFrame);
+  let left = budget;
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    if (frame.idx >= frame.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const d = frame.entries[frame.idx++] as DirEntry;
+    left--;
+    if ((++tally.examined & 255) === 0) {
+      ctx.progress(tally.examined);
+      if (ctx.shouldStop()) return;
+    }
+    const name = d.name;
+    // Resume: skip everything up to the cursor, descending only along its path.
+    let descendOnly = false;
+    if (frame.resume !== null && frame.resume.length > 0) {
+      const c = compareNames(name, frame.resume[0] as string);
+      if (c < 0) continue;
+      // The entry on the cursor's path (or the cursor's own entry, already emitted): not emitted again, but
+      // entered, since a directory's children come after it in pre-order.
+      if (c === 0) descendOnly = true;
+    }
+    if (name === ".git" || (!plan.hidden && name.charCodeAt(0) === 46)) continue;
+    const rel = joinRel(frame.rel, name);
+    const abs = frame.absPrefix + name;
+    if (name.includes("\ufffd")) {
+      ctx.error({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
+      continue;
+    }
+    let type = d.type;
+    let target = type;
+    if (type === "unknown") {
+      try {
+        type = target = typeOfStats(platform.lstat(abs));
+      } catch (err) {
+        ctx.error(fsErrorInfo(err, abs));
         continue;
       }
-      const d = frame.entries[frame.idx++] as DirEntry;
-      if ((++examined & 255) === 0) {
-        ctx.progress(examined);
-        if (ctx.shouldStop()) return;
-      }
-      const name = d.name;
-      // Resume: skip everything up to the cursor, descending only along its path.
-      let descendOnly = false;
-      if (frame.resume !== null && frame.resume.length > 0) {
-        const c = compareNames(name, frame.resume[0] as string);
-        if (c < 0) continue;
-        // The entry on the cursor's path (or the cursor's own entry, already emitted): not emitted again, but
-        // entered, since a directory's children come after it in pre-order.
-        if (c === 0) descendOnly = true;
-      }
-      if (name === ".git" || (!plan.hidden && name.charCodeAt(0) === 46)) continue;
-      const rel = joinRel(frame.rel, name);
-      const abs = frame.absPrefix + name;
-      if (name.includes("\ufffd")) {
-        ctx.error({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
+    }
+    if (type === "symlink" && plan.follow) {
+      try {
+        target = typeOfStats(platform.stat(abs));
+      } catch (err) {
+        ctx.error(fsErrorInfo(err, abs));
         continue;
       }
-      let type = d.type;
-      let target = type;
-      if (type === "unknown") {
+      if (plan.strictBase) {
+        let real: string;
         try {
-          type = target = typeOfStats(platform.lstat(abs));
+          real = platform.realpath(abs);
         } catch (err) {
           ctx.error(fsErrorInfo(err, abs));
           continue;
         }
+        if (!isInside(real, plan.baseReal)) {
+          ctx.error({
+            code: "PERM",
+            message: `symlink leads outside the base (${real}); not followed`,
+            path: abs,
+          });
+          continue;
+        }
       }
-      if (type === "symlink" && plan.follow) {
+    }
+    const isDir = target === "dir";
+    if (plan.exclude?.(rel, name)) continue;
+    if (plan.respectIgnore && frame.chain.length > 0) {
+      // Walking from the repository root the key is the rel path: one string, not two, per entry.
+      const key = frame.sameKey ? rel : frame.keyPrefix + name;
+      if (ignoredEntry(frame.chain, key, name, isDir)) continue;
+    }
+    const depth = frame.depth + 1;
+    ctx.searched();
+    if (!descendOnly && depth >= plan.minDepth && (plan.selectDirs || !isDir)) {
+      const e = new Entry(abs, rel, name, depth, type, target, r, plan.follow);
+      if (plan.select(e)) yield e;
+      else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed
+    }
+    if (isDir && depth < plan.maxDepth) {
+      let ancestors: string[] | null = null;
+      if (frame.ancestors !== null) {
+        let id: string;
         try {
-          target = typeOfStats(platform.stat(abs));
+          const st = platform.stat(abs);
+          id = `${st.dev}:${st.ino}`;
         } catch (err) {
           ctx.error(fsErrorInfo(err, abs));
           continue;
         }
-        if (plan.strictBase) {
-          let real: string;
-          try {
-            real = platform.realpath(abs);
-          } catch (err) {
-            ctx.error(fsErrorInfo(err, abs));
-            continue;
-          }
-          if (!isInside(real, plan.baseReal)) {
-            ctx.error({
-              code: "PERM",
-              message: `symlink leads outside the base (${real}); not followed`,
-              path: abs,
-            });
-            continue;
-          }
+        if (frame.ancestors.includes(id)) {
+          ctx.error({
+            code: "UNREADABLE",
+            message: "filesystem loop: directory already on the path",
+            path: abs,
+          });
+          continue;
         }
+        ancestors = [...frame.ancestors, id];
       }
-      const isDir = target === "dir";
-      if (plan.exclude?.(rel, name)) continue;
-      if (plan.respectIgnore && frame.chain.length > 0) {
-        // Walking from the repository root the key is the rel path: one string, not two, per entry.
-        const key = frame.sameKey ? rel : frame.keyPrefix + name;
-        if (ignoredEntry(frame.chain, key, name, isDir)) continue;
+      const sub: Subtree = {
+        root: r,
+        abs,
+        rel,
+        depth,
+        chain: frame.chain,
+        keyPrefix: frame.keyPrefix + name + "/",
+        resume: descendOnly && frame.resume ? frame.resume.slice(1) : null,
+        ancestors,
+      };
+      if (left <= 0) {
+        yield sub;
+        continue;
       }
-      const depth = frame.depth + 1;
-      ctx.searched();
-      if (!descendOnly && depth >= plan.minDepth && (plan.selectDirs || !isDir)) {
-        const e = new Entry(abs, rel, name, depth, type, target, r, plan.follow);
-        if (plan.select(e)) yield e;
-        else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed
-      }
-      if (isDir && depth < plan.maxDepth) {
-        let ancestors: string[] | null = null;
-        if (frame.ancestors !== null) {
-          let id: string;
-          try {
-            const st = platform.stat(abs);
-            id = `${st.dev}:${st.ino}`;
-          } catch (err) {
-            ctx.error(fsErrorInfo(err, abs));
-            continue;
-          }
-          if (frame.ancestors.includes(id)) {
-            ctx.error({
-              code: "UNREADABLE",
-              message: "filesystem loop: directory already on the path",
-              path: abs,
-            });
-            continue;
-          }
-          ancestors = [...frame.ancestors, id];
-        }
-        const child = openDir(
-          plan,
-          ctx,
-          abs,
-          rel,
-          depth,
-          frame.chain,
-          frame.keyPrefix + name + "/",
-          descendOnly && frame.resume ? frame.resume.slice(1) : null,
-          ancestors,
-        );
-        if (child) stack.push(child);
-      }
+      const child = openDir(
+        plan,
+        ctx,
+        sub.abs,
+        sub.rel,
+        sub.depth,
+        sub.chain,
+        sub.keyPrefix,
+        sub.resume,
+        sub.ancestors,
+      );
+      if (child) stack.push(child);
     }
   }
 }
@@ -327,7 +437,7 @@ function openDir(
   chain: readonly IgnoreFile[],
   keyPrefix: string,
   resume: readonly string[] | null,
-  ancestors: string[] | null,
+  ancestors: readonly string[] | null,
 ): Frame | null {
   let entries: DirEntry[];
   try {

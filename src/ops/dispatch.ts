@@ -20,6 +20,8 @@ export interface DispatchOptions {
   readonly onProgress?: (scanned: number) => void;
   /** The most records an op gathers per batch (default 512; 1 for a consumer that paces record by record). */
   readonly batch?: number;
+  /** The sink reads only the paths of file records (the human find output): stats need not be read ahead. */
+  readonly pathsOnly?: boolean;
 }
 
 /**
@@ -109,6 +111,7 @@ export async function dispatch(
       extra[key] = value;
     },
     batch: Math.max(1, Math.floor(options.batch ?? DEFAULT_BATCH)),
+    pathsOnly: options.pathsOnly === true,
     progress(scanned: number) {
       if (!progress) return;
       const now = performance.now();

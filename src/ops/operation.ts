@@ -84,6 +84,8 @@ export interface RunContext {
    * comes, for a consumer that paces the walk record by record, like the library's streaming iterator).
    */
   readonly batch: number;
+  /** The consumer reads only the paths of file records (no size, mtime or kinds): stats need not be read. */
+  readonly pathsOnly?: boolean;
 }
 
 /** Hints for MCP clients (all rglob operations are read-only). */

@@ -42,6 +42,8 @@ export interface Sink {
   record(kind: string, record: object): void;
   error(info: ErrorInfo): void;
   end(summary: Summary): void;
+  /** True when it reads only the paths of file records (the walk then need not read stats ahead). */
+  readonly pathsOnly?: boolean;
 }
 
 /** A sink that builds the result object (library, MCP and `--json`). */

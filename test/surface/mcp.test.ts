@@ -289,6 +289,51 @@ describe("errors", () => {
     expect(r.stderr).toContain("rglob mcp: serving");
   });
 
+  test("requests in flight when stdin closes are answered; the last progress (the total) precedes the result", () => {
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    };
+    const find = (id: number, args: Record<string, unknown>) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "find_files", arguments: args, _meta: { progressToken: `t${id}` } },
+    });
+    const lines = [
+      init,
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      find(2, { limit: 10_000 }),
+      find(3, { types: ["d"], limit: 10_000 }),
+    ].map((m) => JSON.stringify(m));
+    const r = rglob(["mcp", "--root", FIXTURE], { stdin: `${lines.join("\n")}\n` });
+    expect(r.code).toBe(0);
+    type Msg = {
+      id?: number;
+      method?: string;
+      params?: { progressToken?: string; progress?: number };
+      result?: { structuredContent?: { total_files_searched: number; results: unknown[] } };
+    };
+    const out = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Msg);
+    for (const id of [2, 3]) {
+      const at = out.findIndex((m) => m.id === id);
+      expect(at).toBeGreaterThan(0);
+      const total = out[at]?.result?.structuredContent?.total_files_searched as number;
+      expect(total).toBeGreaterThan(0);
+      const progress = out
+        .slice(0, at)
+        .filter((m) => m.method === "notifications/progress" && m.params?.progressToken === `t${id}`)
+        .map((m) => m.params?.progress as number);
+      expect(progress.at(-1)).toBe(total);
+      expect(out.slice(at).some((m) => m.params?.progressToken === `t${id}`)).toBe(false);
+    }
+  });
+
   test("`rglob mcp` with a bad argument or a missing root exits 2 with a message", () => {
     const bad = rglob(["mcp", "--bogus"]);
     expect(bad.code).toBe(2);
@@ -332,7 +377,10 @@ describe("long calls: progress, cancellation, concurrency", () => {
     )) as CallToolResult;
     expect(seen.length).toBeGreaterThan(0);
     for (let i = 1; i < seen.length; i++) expect(seen[i] as number).toBeGreaterThan(seen[i - 1] as number);
-    expect(seen.at(-1)).toBeGreaterThanOrEqual(sc(res).total_files_searched as number);
+    // The server's last progress equals the total (the raw-stdio test below checks it on the wire); the SDK's
+    // client may drop it when it arrives in the same read as the result (it runs notification handlers a
+    // microtask later but drops the call's progress handler at once), so here it is only bounded.
+    expect(seen.at(-1)).toBeLessThanOrEqual(sc(res).total_files_searched as number);
   });
 
   test("a cancelled call stops the walk, and the server goes on", async () => {

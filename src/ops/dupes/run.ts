@@ -3,7 +3,7 @@
  * (a group is known only at the end), so records appear after the walk. */
 import { type Candidate, findDuplicates } from "../../engine/dupes.ts";
 import { compileWalk } from "../../engine/plan.ts";
-import { walk } from "../../engine/walk.ts";
+import { walkBatches } from "../../engine/walk-pool.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { tick, yielder } from "../walk-records.ts";
 import type { DupesInput, Duplicate } from "./schema.ts";
@@ -21,16 +21,23 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
   const candidates: Candidate[] = [];
   const due = yielder();
   let order = 0;
-  for (const e of walk(plan, ctx)) {
-    const st = e.stats();
-    if (st === null) {
-      ctx.error({ code: "UNREADABLE", message: "cannot read its metadata; skipped", path: e.abs });
-      continue;
+  for await (const batch of walkBatches(plan, ctx, null, { needStats: true }))
+    for (const e of batch) {
+      const st = e.stats();
+      if (st === null) {
+        ctx.error({ code: "UNREADABLE", message: "cannot read its metadata; skipped", path: e.abs });
+        continue;
+      }
+      if (st.size < minSize) continue;
+      candidates.push({
+        abs: e.abs,
+        rel: e.rel,
+        size: st.size,
+        inode: `${st.dev}:${st.ino}`,
+        order: order++,
+      });
+      if (due()) await tick();
     }
-    if (st.size < minSize) continue;
-    candidates.push({ abs: e.abs, rel: e.rel, size: st.size, inode: `${st.dev}:${st.ino}`, order: order++ });
-    if (due()) await tick();
-  }
   const groups = ctx.shouldStop() ? [] : findDuplicates(candidates, ctx);
   let files = 0;
   let wasted = 0;

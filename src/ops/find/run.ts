@@ -3,7 +3,8 @@
 import { type ErrorInfo, RglobError } from "../../contract/errors.ts";
 import type { FileMatch } from "../../contract/records.ts";
 import { compileWalk } from "../../engine/plan.ts";
-import { compareNames, type Entry, type WalkPlan, walk } from "../../engine/walk.ts";
+import { compareNames, type Entry, type WalkPlan } from "../../engine/walk.ts";
+import { walkBatches } from "../../engine/walk-pool.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { fileMatchOf, tick, yielder } from "../walk-records.ts";
 import type { FindInput } from "./schema.ts";
@@ -55,26 +56,30 @@ async function* streamInPathOrder(
   const walkCtx: RunContext = { ...ctx, error: (info) => held.push(info) };
   let batch: Emitted[] = [];
   let size = Math.min(cap, room);
-  for (const e of walk(plan, walkCtx, ctx.resumeAfter)) {
-    if (held.length > 0) {
-      if (batch.length > 0) {
+  const pathsOnly = ctx.pathsOnly === true;
+  // The walk gathers no more than this batch can still take before the cut.
+  const opts = { batch: () => Math.max(1, size - batch.length), needStats: !pathsOnly };
+  for await (const entries of walkBatches(plan, walkCtx, ctx.resumeAfter, opts))
+    for (const e of entries) {
+      if (held.length > 0) {
+        if (batch.length > 0) {
+          room -= batch.length;
+          yield batch;
+          batch = [];
+          size = Math.min(cap, room);
+        }
+        for (const info of held.splice(0)) ctx.error(info);
+      }
+      batch.push(new WalkEmitted(fileMatchOf(e, pathsOnly), e));
+      const late = due();
+      if (batch.length >= size || late) {
         room -= batch.length;
         yield batch;
         batch = [];
         size = Math.min(cap, room);
+        if (late) await tick();
       }
-      for (const info of held.splice(0)) ctx.error(info);
     }
-    batch.push(new WalkEmitted(fileMatchOf(e), e));
-    const late = due();
-    if (batch.length >= size || late) {
-      room -= batch.length;
-      yield batch;
-      batch = [];
-      size = Math.min(cap, room);
-      if (late) await tick();
-    }
-  }
   if (batch.length > 0) yield batch;
   for (const info of held) ctx.error(info);
 }
@@ -98,8 +103,8 @@ export async function* runFind(
   }
   type Item = { rec: FileMatch; root: number };
   const all: Item[] = [];
-  for (const e of walk(plan, ctx)) {
-    all.push({ rec: fileMatchOf(e), root: e.root });
+  for await (const entries of walkBatches(plan, ctx, null, { needStats: true })) {
+    for (const e of entries) all.push({ rec: fileMatchOf(e), root: e.root });
     if (due()) await tick();
   }
   if (ctx.shouldStop()) return;

@@ -3,7 +3,8 @@
 import { RglobError } from "../../contract/errors.ts";
 import { comparePaths, extensionOf } from "../../engine/order.ts";
 import { compileWalk } from "../../engine/plan.ts";
-import { compareNames, walk } from "../../engine/walk.ts";
+import { compareNames } from "../../engine/walk.ts";
+import { walkBatches } from "../../engine/walk-pool.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { tick, yielder } from "../walk-records.ts";
 import type { ExtensionStat, StatsInput } from "./schema.ts";
@@ -72,31 +73,32 @@ export async function* runStats(input: StatsInput, ctx: RunContext): AsyncGenera
   };
   publish();
 
-  for (const e of walk(plan, ctx)) {
-    if (e.target === "dir") directories++;
-    else if (e.target !== "file") others++;
-    else {
-      files++;
-      const st = e.stats();
-      const size = st ? st.size : 0;
-      totalSize += size;
-      const ext = extensionOf(e.name);
-      const acc = byExt.get(ext);
-      if (acc) {
-        acc.files++;
-        acc.size += size;
-      } else byExt.set(ext, { extension: ext, files: 1, size });
-      if (st) {
-        const base = { path: e.abs, rel: e.rel, root: e.root };
-        const bySize = { ...base, value: size };
-        if (better(bySize, largest, true)) largest = bySize;
-        const byTime = { ...base, value: st.mtimeMs };
-        if (better(byTime, newest, true)) newest = byTime;
-        if (better(byTime, oldest, false)) oldest = byTime;
+  for await (const batch of walkBatches(plan, ctx, null, { needStats: true }))
+    for (const e of batch) {
+      if (e.target === "dir") directories++;
+      else if (e.target !== "file") others++;
+      else {
+        files++;
+        const st = e.stats();
+        const size = st ? st.size : 0;
+        totalSize += size;
+        const ext = extensionOf(e.name);
+        const acc = byExt.get(ext);
+        if (acc) {
+          acc.files++;
+          acc.size += size;
+        } else byExt.set(ext, { extension: ext, files: 1, size });
+        if (st) {
+          const base = { path: e.abs, rel: e.rel, root: e.root };
+          const bySize = { ...base, value: size };
+          if (better(bySize, largest, true)) largest = bySize;
+          const byTime = { ...base, value: st.mtimeMs };
+          if (better(byTime, newest, true)) newest = byTime;
+          if (better(byTime, oldest, false)) oldest = byTime;
+        }
       }
+      if (due()) await tick();
     }
-    if (due()) await tick();
-  }
   // A stopped walk (timeout, cancel) reports what it counted, but no listing: a page of a partial ranking
   // could not be continued by a cursor. The dispatcher marks the result truncated.
   publish();

@@ -5,7 +5,8 @@ import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import { comparePaths } from "../../engine/order.ts";
 import { compileWalk } from "../../engine/plan.ts";
-import { type Entry, type Root, walk } from "../../engine/walk.ts";
+import type { Entry, Root } from "../../engine/walk.ts";
+import { walkBatches } from "../../engine/walk-pool.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { fileMatchOf, tick, yielder } from "../walk-records.ts";
 import type { TopDirectory, TopInput } from "./schema.ts";
@@ -83,18 +84,19 @@ export async function* runTop(input: TopInput, ctx: RunContext): AsyncGenerator<
       best.sort(compareRanked);
       if (best.length > keep) best = best.slice(0, keep);
     };
-    for (const e of walk(plan, ctx)) {
-      const size = e.stats()?.size ?? 0;
-      totalFiles++;
-      totalSize += size;
-      const r = { size, root: e.root, rel: e.rel, entry: e };
-      if (resume && compareRanked(r, resume) <= 0) before++;
-      else {
-        best.push(r);
-        if (best.length >= 2 * keep) trim();
+    for await (const batch of walkBatches(plan, ctx, null, { needStats: true }))
+      for (const e of batch) {
+        const size = e.stats()?.size ?? 0;
+        totalFiles++;
+        totalSize += size;
+        const r = { size, root: e.root, rel: e.rel, entry: e };
+        if (resume && compareRanked(r, resume) <= 0) before++;
+        else {
+          best.push(r);
+          if (best.length >= 2 * keep) trim();
+        }
+        if (due()) await tick();
       }
-      if (due()) await tick();
-    }
     ctx.summary("total_files", totalFiles);
     ctx.summary("total_size", totalSize);
     ctx.summary("total_ranked", totalFiles);
@@ -110,24 +112,25 @@ export async function* runTop(input: TopInput, ctx: RunContext): AsyncGenerator<
 
   // Sizes per immediate parent directory first, then rolled up once per directory (not once per file).
   const byParent = new Map<string, { root: number; parts: string[]; size: number; files: number }>();
-  for (const e of walk(plan, ctx)) {
-    const root = plan.roots[e.root] as Root;
-    const sub = root.rel === "" ? e.rel : e.rel.slice(root.rel.length + 1);
-    const slash = sub.lastIndexOf("/");
-    const size = e.stats()?.size ?? 0;
-    totalFiles++;
-    totalSize += size;
-    if (slash >= 0) {
-      const parent = sub.slice(0, slash);
-      const id = `${e.root}:${parent}`;
-      const acc = byParent.get(id);
-      if (acc) {
-        acc.size += size;
-        acc.files++;
-      } else byParent.set(id, { root: e.root, parts: parent.split("/"), size, files: 1 });
+  for await (const batch of walkBatches(plan, ctx, null, { needStats: true }))
+    for (const e of batch) {
+      const root = plan.roots[e.root] as Root;
+      const sub = root.rel === "" ? e.rel : e.rel.slice(root.rel.length + 1);
+      const slash = sub.lastIndexOf("/");
+      const size = e.stats()?.size ?? 0;
+      totalFiles++;
+      totalSize += size;
+      if (slash >= 0) {
+        const parent = sub.slice(0, slash);
+        const id = `${e.root}:${parent}`;
+        const acc = byParent.get(id);
+        if (acc) {
+          acc.size += size;
+          acc.files++;
+        } else byParent.set(id, { root: e.root, parts: parent.split("/"), size, files: 1 });
+      }
+      if (due()) await tick();
     }
-    if (due()) await tick();
-  }
   ctx.summary("total_files", totalFiles);
   ctx.summary("total_size", totalSize);
   if (ctx.shouldStop()) return;

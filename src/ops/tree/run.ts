@@ -4,7 +4,8 @@
 import * as path from "node:path";
 import { kindsOf } from "../../engine/filter/type.ts";
 import { compileWalk } from "../../engine/plan.ts";
-import { Entry, type Root, walk } from "../../engine/walk.ts";
+import { Entry, type Root } from "../../engine/walk.ts";
+import { walkBatches } from "../../engine/walk-pool.ts";
 import { platform, typeOfStats } from "../../platform/platform.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { tick, yielder } from "../walk-records.ts";
@@ -92,34 +93,35 @@ export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerato
   }
 
   const due = yielder();
-  for (const e of walk(plan, ctx, resume)) {
-    const root = plan.roots[e.root] as Root;
-    if (e.root !== shownRoot) {
-      shown = [];
-      shownRoot = e.root;
+  for await (const batch of walkBatches(plan, ctx, resume, { needStats: true }))
+    for (const e of batch) {
+      const root = plan.roots[e.root] as Root;
+      if (e.root !== shownRoot) {
+        shown = [];
+        shownRoot = e.root;
+      }
+      const parts = belowRoot(root, e.rel);
+      // Keep the shown directories that are still ancestors; show the missing ones.
+      let keep = 0;
+      while (keep < shown.length && keep < parts.length - 1) {
+        const want =
+          root.rel === ""
+            ? parts.slice(0, keep + 1).join("/")
+            : `${root.rel}/${parts.slice(0, keep + 1).join("/")}`;
+        if (shown[keep] !== want) break;
+        keep++;
+      }
+      shown.length = keep;
+      for (let i = keep + 1; i < parts.length; i++) {
+        const anc = ancestorEntry(root, e.root, parts.slice(0, i), plan.follow);
+        shown.push(anc.rel);
+        yield { kind: "entry", record: recordOf(anc, false), key: treeKey(e.root, anc.rel, true) };
+        count(true);
+      }
+      const isDir = e.target === "dir";
+      if (isDir) shown.push(e.rel);
+      yield { kind: "entry", record: recordOf(e, true), key: treeKey(e.root, e.rel, isDir) };
+      count(isDir);
+      if (due()) await tick();
     }
-    const parts = belowRoot(root, e.rel);
-    // Keep the shown directories that are still ancestors; show the missing ones.
-    let keep = 0;
-    while (keep < shown.length && keep < parts.length - 1) {
-      const want =
-        root.rel === ""
-          ? parts.slice(0, keep + 1).join("/")
-          : `${root.rel}/${parts.slice(0, keep + 1).join("/")}`;
-      if (shown[keep] !== want) break;
-      keep++;
-    }
-    shown.length = keep;
-    for (let i = keep + 1; i < parts.length; i++) {
-      const anc = ancestorEntry(root, e.root, parts.slice(0, i), plan.follow);
-      shown.push(anc.rel);
-      yield { kind: "entry", record: recordOf(anc, false), key: treeKey(e.root, anc.rel, true) };
-      count(true);
-    }
-    const isDir = e.target === "dir";
-    if (isDir) shown.push(e.rel);
-    yield { kind: "entry", record: recordOf(e, true), key: treeKey(e.root, e.rel, isDir) };
-    count(isDir);
-    if (due()) await tick();
-  }
 }

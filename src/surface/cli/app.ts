@@ -100,10 +100,12 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   }
   const machine = pres.json === true || pres.jsonl === true;
   let inner: Sink;
+  let pathsOnly = false;
   if (pres.jsonl) inner = new JsonlSink(stdout.write, op.jsonlExpander?.());
   else if (pres.json) inner = new JsonSink(stdout.write);
   else {
     const human = humanSinkFor(op.id)(stdout.write, styleFor(pres.color), pres, input);
+    pathsOnly = human.pathsOnly === true;
     inner = {
       record: (k, r) => human.record(k, r),
       error: (info) => {
@@ -124,6 +126,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   try {
     await dispatch(op, input, sink, {
       signal: controller.signal,
+      pathsOnly,
       ...(progress
         ? {
             onProgress: (n: number) => {

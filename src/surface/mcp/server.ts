@@ -107,18 +107,21 @@ function failure(info: ErrorInfo): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify(envelope) }] };
 }
 
+/** What a tool call's handler uses of the SDK's request context. */
+interface Extra {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number | undefined } | undefined;
+  sendNotification: (n: {
+    method: "notifications/progress";
+    params: { progressToken: string | number; progress: number; message?: string };
+  }) => Promise<void>;
+}
+
 async function callOperation(
   op: Operation,
   args: Record<string, unknown>,
   roots: readonly string[],
-  extra: {
-    signal: AbortSignal;
-    _meta?: { progressToken?: string | number | undefined } | undefined;
-    sendNotification: (n: {
-      method: "notifications/progress";
-      params: { progressToken: string | number; progress: number; message?: string };
-    }) => Promise<void>;
-  },
+  extra: Extra,
 ): Promise<CallToolResult> {
   try {
     validateInput(op, args);
@@ -173,7 +176,7 @@ async function callOperation(
  * @param roots the roots to serve
  * @returns the server
  */
-function createServer(roots: Roots): Server {
+function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
   const server = new Server(
     { name: "rglob", version: PACKAGE_VERSION },
     { capabilities: { tools: { listChanged: false }, resources: {} }, instructions: INSTRUCTIONS },
@@ -183,7 +186,19 @@ function createServer(roots: Roots): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    // Tracked so that a client closing stdin still gets the answers to what it asked before.
+    const call = callTool(request.params, extra);
+    inflight.add(call);
+    void call.finally(() => inflight.delete(call)).catch(() => {});
+    return call;
+  });
+
+  const callTool = async (
+    params: { name: string; arguments?: Record<string, unknown> | undefined },
+    extra: Extra,
+  ): Promise<CallToolResult> => {
+    const request = { params };
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
@@ -215,7 +230,7 @@ function createServer(roots: Roots): Server {
       log(`internal error in ${name}: ${detail}`);
       throw new McpError(ErrorCode.InternalError, `internal error: ${String(err)}`);
     }
-  });
+  };
 
   const resources = [
     {
@@ -295,7 +310,8 @@ export async function serveMcp(argv: string[]): Promise<number> {
     return 0;
   }
   const roots = new Roots(resolveRoots(parsed.roots));
-  const server = createServer(roots);
+  const inflight = new Set<Promise<unknown>>();
+  const server = createServer(roots, inflight);
   // A bug in a request must not end the server: log it and go on serving.
   process.on("unhandledRejection", (err) => log(`unhandled rejection: ${String(err)}`));
   const closed = new Promise<void>((resolve) => {
@@ -304,7 +320,14 @@ export async function serveMcp(argv: string[]): Promise<number> {
   const transport = new StdioServerTransport();
   await server.connect(transport);
   answerMalformedMessages(transport);
-  process.stdin.once("end", () => void server.close());
+  // End of input: answer what is in flight (the SDK sends each answer once its handler settles), then close.
+  process.stdin.once("end", () => {
+    void (async () => {
+      while (inflight.size > 0) await Promise.allSettled([...inflight]);
+      await new Promise((resolve) => setImmediate(resolve));
+      await server.close();
+    })();
+  });
   // SIGINT/SIGTERM end the server cleanly: close the transport, then exit 0 from main.
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void server.close());
   log(`serving ${roots.list.join(", ")} (rglob ${PACKAGE_VERSION})`);

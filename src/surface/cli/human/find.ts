@@ -19,6 +19,8 @@ export class FindHumanSink implements Sink {
   private readonly prefix: string;
   private readonly template: string | undefined;
   private readonly dir: ((s: string) => string) | null;
+  /** Whether it reads only the paths of records (no colour, no template field that costs a stat). */
+  readonly pathsOnly: boolean;
 
   /**
    * Creates the sink.
@@ -36,6 +38,7 @@ export class FindHumanSink implements Sink {
     this.prefix = style.cwd.endsWith(path.sep) ? style.cwd : style.cwd + path.sep;
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
     this.dir = style.color ? paint(style).dir : null;
+    this.pathsOnly = this.dir === null && !/\{(size|mtime|kinds)\}/.test(this.template ?? "");
   }
 
   /** Shows a path relative to the cwd when under it (the common case without path.relative). */

@@ -1,0 +1,470 @@
+/*! Engine: the parallel walk. The calling thread walks the first entries itself; once a walk has examined
+ * `split` entries it opens no more directories, and each directory it would enter becomes a task for a pool
+ * of walk workers, which walk it the same way (walk.ts's walkTree, through walk-protocol.ts) and send back
+ * its entries in order, with holes for the directories they left in turn. The consumer reads the results in
+ * walk order, filling each hole with its task's result, so the stream is exactly the single-threaded walk's:
+ * the same entries in the same order, each error at its place. Workers run ahead of the consumer by a
+ * bounded number of entries. A small tree never starts a worker; without workers every task is walked in
+ * the calling thread. It never matches contents or writes output. */
+import { availableParallelism } from "node:os";
+import type { ErrorInfo } from "../contract/errors.ts";
+import type { RunContext } from "../ops/operation.ts";
+import {
+  Entry,
+  fileRootEntry,
+  parseWalkKey,
+  rootSubtree,
+  type Subtree,
+  type WalkPlan,
+  walkTree,
+} from "./walk.ts";
+import {
+  type FromWalker,
+  IgnoreCache,
+  ITEM_ENTRY,
+  ITEM_ERROR,
+  ITEM_HOLE,
+  ResultReader,
+  type SubtreeMsg,
+  type SubtreeResult,
+  subtreeMsg,
+  type ToWalker,
+  walkSubtree,
+} from "./walk-protocol.ts";
+
+/** Entries a worker examines before the directories it has not entered yet become tasks. */
+const DEFAULT_SPLIT = 4096;
+/**
+ * Entries the calling thread examines before it hands directories to workers: starting them costs about what
+ * walking this many entries with their stats does, so a smaller tree never starts one.
+ */
+const FIRST_SPLIT = 16384;
+/** Entries the workers may hold ready beyond what the consumer has taken. */
+const MAX_AHEAD = 65536;
+/** Tasks sent to one worker before it answers (one more keeps it busy across the round trip). */
+const PER_WORKER = 2;
+/** The most walk workers (listing scales with cores only so far). */
+const MAX_WORKERS = 4;
+
+/** Options of a batched walk. */
+export interface WalkBatchOptions {
+  /**
+   * The most entries per batch (default 512), or a function asked before each batch: a consumer that will
+   * stop at a limit asks for no more than it can take, so that nothing past the cut is counted or reported.
+   */
+  readonly batch?: number | (() => number);
+  /** Workers read the stats of every selected entry, because the consumer will (default false). */
+  readonly needStats?: boolean;
+}
+
+/**
+ * Returns the split size asked for by RGLOB_WALK_SPLIT (0: never use walk workers; N: use them for every walk
+ * that outgrows N entries, even where they do not pay, which tests use), or null when it is not set.
+ * @returns entries per thread before directories become tasks, or null
+ */
+export function walkSplitOverride(): number | null {
+  const raw = process.env.RGLOB_WALK_SPLIT;
+  if (raw === undefined || raw === "") return null;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : null;
+}
+
+/**
+ * Decides how many walk workers a walk gets. They pay where each entry costs a stat (measured in
+ * docs/decisions/0009-parallel-walk.md): a listing of paths alone is faster in one thread on two cores.
+ * @param heavy whether the walk reads the stats of every entry it selects or tests
+ * @returns the number of workers (0: walk in this thread) and the split size
+ */
+function walkThreads(heavy: boolean): { threads: number; first: number; split: number } {
+  const forced = walkSplitOverride();
+  const none = { threads: 0, first: Number.POSITIVE_INFINITY, split: 0 };
+  if (typeof Bun === "undefined" || forced === 0) return none;
+  const cores = availableParallelism();
+  const threads = Math.max(1, Math.min(MAX_WORKERS, cores - 1));
+  if (forced !== null) return { threads, first: forced, split: forced };
+  return heavy && cores > 1 ? { threads, first: FIRST_SPLIT, split: DEFAULT_SPLIT } : none;
+}
+
+/** Tasks answered by walk workers in this process (tests check that the workers did run). */
+export const walkWorkerTasks = { answered: 0 };
+
+/** An item of a walk in this thread; `gap` counts the entries examined since the item before, itself included. */
+type Item =
+  | { readonly kind: typeof ITEM_ENTRY; readonly gap: number; readonly entry: Entry }
+  | { readonly kind: typeof ITEM_ERROR; readonly gap: number; readonly info: ErrorInfo }
+  | { readonly kind: typeof ITEM_HOLE; readonly gap: number; readonly task: Task }
+  | { readonly kind: typeof ITEM_TAIL; readonly gap: number };
+
+/** The entries examined after a walk's last item. */
+const ITEM_TAIL = 3;
+
+interface Task {
+  readonly msg: SubtreeMsg;
+  /** Its place in walk order: lexicographic over the parents' keys. */
+  readonly key: readonly number[];
+  result: SubtreeResult | null;
+  /** Tasks of the result's holes, by hole index. */
+  children: Task[];
+  /** No worker will answer: the consumer walks it itself. */
+  failed: boolean;
+  wake: (() => void) | null;
+}
+
+function before(a: readonly number[], b: readonly number[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    if (x !== y) return x < y;
+  }
+  return a.length < b.length;
+}
+
+function workerUrl(): string {
+  // In the compiled binary every module is bundled at the virtual root and the worker entry is stored by its
+  // path under src/ with a .js extension (scripts/build.ts lists it as an entrypoint).
+  return import.meta.url.includes("$bunfs")
+    ? new URL("./engine/walk-worker.js", import.meta.url).href
+    : new URL("./walk-worker.ts", import.meta.url).href;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  readonly tasks: Map<number, Task>;
+  dead: boolean;
+}
+
+/** The workers and the queue of tasks, in walk order. */
+class Pool {
+  private readonly slots: Slot[] = [];
+  private readonly pending: Task[] = [];
+  private started = false;
+  private nextId = 1;
+  /** Entries in results the consumer has not taken yet. */
+  ahead = 0;
+  /** The task the consumer waits for, sent even when the workers are far enough ahead. */
+  awaited: Task | null = null;
+
+  constructor(
+    private readonly plan: WalkPlan,
+    private readonly threads: number,
+    private readonly needStats: boolean,
+    private readonly split: number,
+  ) {}
+
+  /** Queues a task in walk order and sends what the workers can take. */
+  submit(task: Task): void {
+    let i = this.pending.length;
+    while (i > 0 && before(task.key, (this.pending[i - 1] as Task).key)) i--;
+    this.pending.splice(i, 0, task);
+    this.pump();
+  }
+
+  private start(): void {
+    this.started = true;
+    if (typeof Bun === "undefined") return;
+    const init: ToWalker = { type: "init", source: this.plan.source, needStats: this.needStats };
+    for (let i = 0; i < this.threads; i++) {
+      let worker: Worker;
+      try {
+        worker = new Worker(workerUrl());
+      } catch {
+        break;
+      }
+      const slot: Slot = { worker, tasks: new Map(), dead: false };
+      worker.addEventListener("message", (ev: MessageEvent<FromWalker>) => this.answer(slot, ev.data));
+      worker.addEventListener("error", () => this.fail(slot));
+      worker.postMessage(init);
+      this.slots.push(slot);
+    }
+  }
+
+  private answer(slot: Slot, m: FromWalker): void {
+    if (m.type === "fatal") {
+      this.fail(slot);
+      return;
+    }
+    const task = slot.tasks.get(m.id);
+    if (!task) return;
+    slot.tasks.delete(m.id);
+    walkWorkerTasks.answered++;
+    this.complete(task, m.result);
+  }
+
+  /** Stores a task's result and queues the tasks of its holes. */
+  complete(task: Task, result: SubtreeResult): void {
+    task.result = result;
+    this.ahead += result.depths.length;
+    task.children = result.holes.map((msg, i) => this.task(msg, [...task.key, i]));
+    for (const child of task.children) this.submit(child);
+    this.pump();
+    task.wake?.();
+  }
+
+  /** Takes the first queued task (for the consumer to walk while it waits), or null. */
+  take(): Task | null {
+    return this.pending.shift() ?? null;
+  }
+
+  private fail(slot: Slot): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    slot.worker.terminate();
+    for (const task of slot.tasks.values()) {
+      task.failed = true;
+      task.wake?.();
+    }
+    slot.tasks.clear();
+    this.pump();
+  }
+
+  /** Creates a task (not yet queued). */
+  task(msg: SubtreeMsg, key: readonly number[]): Task {
+    return { msg, key, result: null, children: [], failed: false, wake: null };
+  }
+
+  /** Sends queued tasks to workers with room, while the workers are not too far ahead. */
+  pump(): void {
+    if (this.pending.length === 0) return;
+    if (!this.started) this.start();
+    const live = this.slots.filter((s) => !s.dead);
+    if (live.length === 0) {
+      for (const task of this.pending.splice(0)) {
+        task.failed = true;
+        task.wake?.();
+      }
+      return;
+    }
+    while (this.pending.length > 0) {
+      const front = this.pending[0] as Task;
+      if (this.ahead >= MAX_AHEAD && front !== this.awaited) return;
+      let best: Slot | null = null;
+      for (const s of live)
+        if (s.tasks.size < PER_WORKER && (!best || s.tasks.size < best.tasks.size)) best = s;
+      if (best === null) return;
+      this.pending.shift();
+      const id = this.nextId++;
+      best.tasks.set(id, front);
+      const msg: ToWalker = { type: "task", id, sub: front.msg, budget: this.split };
+      best.worker.postMessage(msg);
+    }
+  }
+
+  /** Takes a task out of the queue (the consumer walks it itself). */
+  withdraw(task: Task): boolean {
+    const i = this.pending.indexOf(task);
+    if (i < 0) return false;
+    this.pending.splice(i, 1);
+    return true;
+  }
+
+  close(): void {
+    for (const s of this.slots) {
+      if (!s.dead) s.worker.terminate();
+      s.dead = true;
+    }
+    this.pending.length = 0;
+  }
+}
+
+/**
+ * Walks a subtree in this thread, turning errors into items at their place and directories past the budget
+ * into tasks.
+ * @param plan the compiled walk
+ * @param ctx the run context (counts and the deadline; errors are returned as items instead)
+ * @param sub the subtree
+ * @param budget entries to examine before directories become tasks
+ * @param tally the running count of examined entries
+ * @param hole makes and queues the task of a subtree left to walk
+ * @yields the items in walk order
+ */
+function* walkHere(
+  plan: WalkPlan,
+  ctx: RunContext,
+  sub: Subtree,
+  budget: number,
+  tally: { examined: number },
+  hole: (sub: Subtree) => Task,
+): Generator<Item> {
+  // Errors and counts are kept with the items, so they reach the consumer at their place, not ahead of it.
+  const errors: Array<{ info: ErrorInfo; gap: number }> = [];
+  let since = 0;
+  const local: RunContext = {
+    ...ctx,
+    error: (info) => {
+      errors.push({ info, gap: since });
+      since = 0;
+    },
+    searched: (n = 1) => {
+      since += n;
+    },
+  };
+  for (const x of walkTree(plan, local, sub, budget, tally)) {
+    for (const { info, gap } of errors.splice(0)) yield { kind: ITEM_ERROR, gap, info };
+    const gap = since;
+    since = 0;
+    if (x instanceof Entry) yield { kind: ITEM_ENTRY, gap, entry: x };
+    else yield { kind: ITEM_HOLE, gap, task: hole(x) };
+  }
+  for (const { info, gap } of errors) yield { kind: ITEM_ERROR, gap, info };
+  if (since > 0) yield { kind: ITEM_TAIL, gap: since };
+}
+
+/**
+ * Walks the plan's roots in order, in batches, with walk workers for large trees. The entries, their order
+ * and the errors (reported through ctx.error between batches, at their place in the order) are those of
+ * walk(); a batch never spans an error.
+ * @param plan the compiled walk
+ * @param ctx the run context (errors, counters, deadline)
+ * @param startAfter a cursor key "root:rel": entries up to and including it are skipped
+ * @param opts batch size and whether the consumer reads stats
+ * @yields batches of selected entries, pre-order, siblings by code point
+ */
+export async function* walkBatches(
+  plan: WalkPlan,
+  ctx: RunContext,
+  startAfter: string | null = null,
+  opts: WalkBatchOptions = {},
+): AsyncGenerator<Entry[]> {
+  const size = opts.batch ?? 512;
+  const room = typeof size === "number" ? () => size : size;
+  let max = Math.max(1, room());
+  const { threads, first, split } = walkThreads(opts.needStats === true || plan.readsStats);
+  const pool = new Pool(plan, threads, opts.needStats === true, split);
+  const ignores = new IgnoreCache();
+  const tally = { examined: 0 };
+  const resume = parseWalkKey(startAfter);
+  let batch: Entry[] = [];
+  try {
+    for (let r = 0; r < plan.roots.length; r++) {
+      if (r < resume.root) continue;
+      const rootSub = rootSubtree(plan, r, r === resume.root ? resume.parts : null);
+      if (rootSub === null) {
+        if (r === resume.root) continue; // the single file was already returned
+        const e = fileRootEntry(plan, r);
+        ctx.searched();
+        if (plan.select(e)) batch.push(e);
+        if (batch.length >= max) {
+          yield batch;
+          batch = [];
+          max = Math.max(1, room());
+          if (ctx.shouldStop()) return;
+        }
+        continue;
+      }
+      // The tasks of holes met in this thread, keyed below the subtree's own key (for the queue's order).
+      const holesBelow = (key: readonly number[]): ((sub: Subtree) => Task) => {
+        let seq = 0;
+        return (sub) => {
+          const task = pool.task(subtreeMsg(plan, sub), [...key, seq++]);
+          pool.submit(task);
+          return task;
+        };
+      };
+      // Each level is the walk of one subtree: items from this thread, or a worker's result being read.
+      const help = (t: Task): void =>
+        pool.complete(t, walkSubtree(plan, ignores.subtree(plan, t.msg), split, opts.needStats === true));
+      const stack: Array<Iterator<Item> | { reader: ResultReader; task: Task }> = [
+        firstHoleDrains(walkHere(plan, ctx, rootSub, first, tally, holesBelow([r]))),
+      ];
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1] as Iterator<Item> | { reader: ResultReader; task: Task };
+        let error: ErrorInfo | null = null;
+        let task: Task | null = null;
+        if ("reader" in top) {
+          const reader = top.reader;
+          let k = reader.peek();
+          while (k === ITEM_ENTRY && batch.length < max) {
+            batch.push(reader.entry());
+            k = reader.peek();
+          }
+          if (k === -1) stack.pop();
+          else if (k === ITEM_ERROR) error = reader.error();
+          else if (k === ITEM_HOLE) task = top.task.children[reader.holeIndex()] as Task;
+        } else {
+          const next = top.next();
+          if (next.done) stack.pop();
+          else {
+            const it = next.value;
+            if (it.gap > 0) ctx.searched(it.gap);
+            if (it.kind === ITEM_ENTRY) batch.push(it.entry);
+            else if (it.kind === ITEM_ERROR) error = it.info;
+            else if (it.kind === ITEM_HOLE) task = it.task;
+          }
+        }
+        if (batch.length >= max || ((error !== null || task !== null) && batch.length > 0)) {
+          yield batch;
+          batch = [];
+          max = Math.max(1, room());
+          if (ctx.shouldStop()) return;
+        }
+        if (error !== null) ctx.error(error);
+        if (task === null) continue;
+        // A task no worker has taken yet is walked here (its own holes go to the workers); so is one whose
+        // worker died. Otherwise its result is awaited.
+        const here = pool.withdraw(task);
+        if (!here && task.result === null && !task.failed && !(await arrival(pool, task, ctx, help))) return;
+        if (task.result === null) {
+          const sub = ignores.subtree(plan, task.msg);
+          stack.push(firstHoleDrains(walkHere(plan, ctx, sub, split, tally, holesBelow(task.key))));
+          continue;
+        }
+        const res = task.result;
+        pool.ahead -= res.depths.length;
+        pool.pump();
+        tally.examined += res.searched;
+        ctx.progress(tally.examined);
+        stack.push({ reader: new ResultReader(plan, task.msg.root, res, ctx.searched), task });
+      }
+      if (ctx.shouldStop()) break;
+    }
+    if (batch.length > 0) yield batch;
+  } finally {
+    pool.close();
+  }
+}
+
+/** Passes items through until the first hole, then reads the rest at once, so every task is queued early. */
+function* firstHoleDrains(items: Iterator<Item>): Generator<Item> {
+  for (let it = items.next(); !it.done; it = items.next()) {
+    if (it.value.kind === ITEM_HOLE) {
+      const rest: Item[] = [it.value];
+      for (let r = items.next(); !r.done; r = items.next()) rest.push(r.value);
+      yield* rest;
+      return;
+    }
+    yield it.value;
+  }
+}
+
+/**
+ * Waits until a task's result arrives or no worker will send it, checking the deadline meanwhile.
+ * @returns false when the run should stop
+ */
+async function arrival(pool: Pool, task: Task, ctx: RunContext, help: (t: Task) => void): Promise<boolean> {
+  pool.awaited = task;
+  pool.pump();
+  try {
+    while (task.result === null && !task.failed) {
+      // Rather than sit idle, walk the next queued task here, then let the workers' answers in.
+      const other = pool.take();
+      if (other !== null) {
+        help(other);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (ctx.shouldStop()) return false;
+        continue;
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        task.wake = resolve;
+        timer = setTimeout(resolve, 50);
+      });
+      clearTimeout(timer);
+      task.wake = null;
+      if (ctx.shouldStop()) return false;
+    }
+    return true;
+  } finally {
+    pool.awaited = null;
+  }
+}
