@@ -6,7 +6,7 @@ const argv = process.argv.slice(2);
 async function main(): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     const { PACKAGE_VERSION } = await import("./contract/versions.ts");
-    process.stdout.write(`rglob ${PACKAGE_VERSION}\n`);
+    console.log(`rglob ${PACKAGE_VERSION}`); // the cheapest write there is: no fs module, no stream object
     return 0;
   }
   const { runCli } = await import("./surface/cli/app.ts");
@@ -19,10 +19,6 @@ function isBrokenPipe(err: unknown): boolean {
     (err as { code?: string } | null)?.code === "EPIPE"
   );
 }
-
-process.stdout.on("error", (err) => {
-  if (isBrokenPipe(err)) process.exit(0);
-});
 
 main().then(
   (code) => process.exit(code),

@@ -1,8 +1,9 @@
 /*! Pagination: stateless cursors. A cursor is base64url JSON {v, q, k}: the fingerprint of the query (every
  * input key but the page and budget ones) and the order key of the last record returned. It holds no state on
  * the server, so it works across processes and restarts. */
-import { createHash } from "node:crypto";
+
 import { RglobError } from "../contract/errors.ts";
+import { platform } from "../platform/platform.ts";
 
 /** Input keys that may change between pages of one query (bounds and execution details, not the query). */
 const PAGE_KEYS = new Set(["cursor", "limit", "max_output_bytes", "timeout_seconds", "threads"]);
@@ -26,10 +27,9 @@ function canonical(value: unknown): unknown {
  * @returns a short hex digest
  */
 export function fingerprint(op: string, input: object): string {
-  return createHash("sha256")
-    .update(JSON.stringify([op, canonical(input)]))
-    .digest("hex")
-    .slice(0, 16);
+  const h = platform.createHasher();
+  h.update(new TextEncoder().encode(JSON.stringify([op, canonical(input)])));
+  return h.digest().slice(0, 16);
 }
 
 /**

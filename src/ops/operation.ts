@@ -144,6 +144,23 @@ export function defineOperation<S extends v.GenericSchema<unknown, object>>(def:
   return { ...def, run: (input, ctx) => def.run(input as v.InferOutput<S>, ctx) };
 }
 
+/** What runs an operation. */
+type Runner<I> = (input: I, ctx: RunContext) => AsyncIterable<Emitted | readonly Emitted[]>;
+
+/**
+ * Defers loading an operation's run module to its first run: a process loads the engine code of the one
+ * operation it runs, not of all of them (start-up is part of every command's time).
+ * @param load imports the module and returns its run function
+ * @returns a run function
+ */
+export function lazyRun<I>(load: () => Promise<Runner<I>>): Runner<I> {
+  let run: Runner<I> | null = null;
+  return async function* (input, ctx) {
+    run ??= await load();
+    yield* run(input, ctx);
+  };
+}
+
 /** Read-only, idempotent, closed-world annotations. */
 export const READ_ONLY: Annotations = {
   readOnlyHint: true,

@@ -1,7 +1,6 @@
 /*! count: the registry entry (docs, CLI spelling, MCP tool, examples). */
-import { defineOperation, READ_ONLY } from "../operation.ts";
+import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { runCountLines } from "./run.ts";
 import { CountFileSchema, CountInputSchema, CountResultSchema } from "./schema.ts";
 
 /** The count operation. */
@@ -43,5 +42,5 @@ export const count = defineOperation({
       input: { patterns: ["*.py"], no_empty: true, no_comments: true },
     },
   ],
-  run: (input, ctx) => runCountLines(input, ctx),
+  run: lazyRun(async () => (await import("./run.ts")).runCountLines),
 });

@@ -1,7 +1,6 @@
 /*! dupes: the registry entry (docs, CLI spelling, MCP tool, examples). */
-import { defineOperation, READ_ONLY } from "../operation.ts";
+import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { runDupes } from "./run.ts";
 import { DupesInputSchema, DuplicateSchema, DuplicateSearchResultSchema } from "./schema.ts";
 
 /** The dupes operation. */
@@ -33,5 +32,5 @@ export const dupes = defineOperation({
       input: { patterns: ["*.png", "*.jpg"], min_size: "1M" },
     },
   ],
-  run: runDupes,
+  run: lazyRun(async () => (await import("./run.ts")).runDupes),
 });

@@ -1,7 +1,6 @@
 /*! explain: the registry entry (docs, CLI spelling, MCP tool, examples). */
-import { defineOperation, READ_ONLY } from "../operation.ts";
+import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { runExplain } from "./run.ts";
 import { ExplainInputSchema, ExplainResultSchema, ExplanationSchema } from "./schema.ts";
 
 /** The explain operation. */
@@ -33,5 +32,5 @@ export const explain = defineOperation({
       input: { path: "src/pkg/deep/mod.py", patterns: ["*.py"], max_depth: 2 },
     },
   ],
-  run: runExplain,
+  run: lazyRun(async () => (await import("./run.ts")).runExplain),
 });

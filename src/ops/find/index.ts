@@ -1,8 +1,7 @@
 /*! find: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { FileMatchSchema } from "../../contract/records.ts";
-import { defineOperation, READ_ONLY } from "../operation.ts";
+import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { runFind } from "./run.ts";
 import { FileSearchResultSchema, FindInputSchema } from "./schema.ts";
 
 /** The find operation. */
@@ -55,5 +54,5 @@ export const find = defineOperation({
       input: { types: ["f"], min_size: "1M", sort: "size", reverse: true },
     },
   ],
-  run: runFind,
+  run: lazyRun(async () => (await import("./run.ts")).runFind),
 });

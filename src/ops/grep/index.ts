@@ -1,9 +1,8 @@
 /*! grep: the registry entry (docs, CLI spelling, MCP tool, examples). */
-import { defineOperation, READ_ONLY } from "../operation.ts";
+import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { grepJsonlExpander } from "./jsonl.ts";
 import { classifyOperands } from "./operands.ts";
-import { runGrep } from "./run.ts";
 import {
   GrepContextSchema,
   GrepFileSchema,
@@ -105,5 +104,5 @@ export const grep = defineOperation({
     const { pattern: _pattern, ...rest } = input;
     return { ...rest, regexps: c.patterns, operands: [], paths: c.paths, patterns: c.globs };
   },
-  run: runGrep,
+  run: lazyRun(async () => (await import("./run.ts")).runGrep),
 });

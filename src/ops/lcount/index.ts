@@ -1,9 +1,8 @@
 /*! lcount: the registry entry of the line-count alias of the original CLI (`Total lines: N`). CLI only: agents
  * use count. */
 
-import { runCountLines } from "../count/run.ts";
 import { CountFileSchema, CountResultSchema } from "../count/schema.ts";
-import { defineOperation, READ_ONLY } from "../operation.ts";
+import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { LcountInputSchema } from "./schema.ts";
 
@@ -31,5 +30,8 @@ export const lcount = defineOperation({
       input: { patterns: ["*.py"], no_empty: true, no_comments: true },
     },
   ],
-  run: (input, ctx) => runCountLines(input, ctx, true),
+  run: lazyRun(async () => {
+    const { runCountLines } = await import("../count/run.ts");
+    return (input, ctx) => runCountLines(input, ctx, true);
+  }),
 });

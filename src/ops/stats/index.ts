@@ -1,7 +1,6 @@
 /*! stats: the registry entry (docs, CLI spelling, MCP tool, examples). */
-import { defineOperation, READ_ONLY } from "../operation.ts";
+import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { runStats } from "./run.ts";
 import { ExtensionStatSchema, StatsInputSchema, StatsResultSchema } from "./schema.ts";
 
 /** The stats operation. */
@@ -38,5 +37,5 @@ export const stats = defineOperation({
       input: { patterns: ["*.ts"], newer_than: "7d" },
     },
   ],
-  run: runStats,
+  run: lazyRun(async () => (await import("./run.ts")).runStats),
 });

@@ -1,7 +1,6 @@
 /*! top: the registry entry (docs, CLI spelling, MCP tool, examples). */
-import { defineOperation, READ_ONLY } from "../operation.ts";
+import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { runTop } from "./run.ts";
 import { TopDirectorySchema, TopFileSchema, TopInputSchema, TopResultSchema } from "./schema.ts";
 
 /** The top operation. */
@@ -38,5 +37,5 @@ export const top = defineOperation({
       input: { dirs: true, max_depth: 1 },
     },
   ],
-  run: runTop,
+  run: lazyRun(async () => (await import("./run.ts")).runTop),
 });

@@ -1,7 +1,6 @@
 /*! tree: the registry entry (docs, CLI spelling, MCP tool, examples). */
-import { defineOperation, READ_ONLY } from "../operation.ts";
+import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { runTree } from "./run.ts";
 import { TreeEntrySchema, TreeInputSchema, TreeResultSchema } from "./schema.ts";
 
 /** The tree operation. */
@@ -44,5 +43,5 @@ export const tree = defineOperation({
       input: { types: ["d"] },
     },
   ],
-  run: runTree,
+  run: lazyRun(async () => (await import("./run.ts")).runTree),
 });

@@ -1,6 +1,5 @@
 /*! tsize: the registry entry of the total-size alias of the original CLI (`Total size: X.XX MB`). CLI only. */
-import { runTsize } from "../count/run.ts";
-import { defineOperation, READ_ONLY } from "../operation.ts";
+import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { FileSizeSchema, SizeResultSchema, TsizeInputSchema } from "./schema.ts";
 
@@ -28,5 +27,5 @@ export const tsize = defineOperation({
       input: { patterns: ["*.log"], unit: "gb" },
     },
   ],
-  run: runTsize,
+  run: lazyRun(async () => (await import("../count/run.ts")).runTsize),
 });

@@ -15,7 +15,7 @@ import { assignOperands, parseCommand, UsageError } from "./flags.ts";
 import { opHelp, rootHelp } from "./help.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
-import { eprint, stdout } from "./output.ts";
+import { eprint, isTerminal, stdout } from "./output.ts";
 
 function printJson(value: unknown): void {
   stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -121,7 +121,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once("SIGINT", onSignal);
-  const progress = !machine && process.stderr.isTTY === true;
+  const progress = !machine && isTerminal(2);
   let shownProgress = false;
   try {
     await dispatch(op, input, sink, {

@@ -76,3 +76,32 @@ export function eprint(text: string): void {
     writeAll(2, `${text}\n`);
   } catch {}
 }
+
+let nullDevice: number | null | undefined;
+
+/**
+ * Says whether a standard stream is a terminal. A pipe, a file, a socket or /dev/null is known not to be one
+ * from an fstat; only another character device asks the runtime, whose stream objects cost milliseconds of
+ * start-up to create.
+ * @param fd 1 (stdout) or 2 (stderr)
+ * @returns true on a terminal
+ */
+export function isTerminal(fd: 1 | 2): boolean {
+  let rdev: number;
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    rdev = st.rdev;
+  } catch {
+    return false;
+  }
+  if (nullDevice === undefined) {
+    try {
+      nullDevice = fs.statSync("/dev/null").rdev;
+    } catch {
+      nullDevice = null;
+    }
+  }
+  if (rdev === nullDevice) return false;
+  return (fd === 1 ? process.stdout.isTTY : process.stderr.isTTY) === true;
+}

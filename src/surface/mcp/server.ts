@@ -328,6 +328,8 @@ export async function serveMcp(argv: string[]): Promise<number> {
       await server.close();
     })();
   });
+  // A client that goes away closes our stdout: end quietly, as on a signal.
+  process.stdout.on("error", () => void server.close());
   // SIGINT/SIGTERM end the server cleanly: close the transport, then exit 0 from main.
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void server.close());
   log(`serving ${roots.list.join(", ")} (rglob ${PACKAGE_VERSION})`);

@@ -1,6 +1,7 @@
 /*! Human output helpers: display paths (relative to the current directory when under it), escaping of
  * control characters on a terminal, and colour (TTY only, never with NO_COLOR). */
 import * as path from "node:path";
+import { isTerminal } from "../output.ts";
 
 /** How human output is styled. */
 export interface Style {
@@ -16,7 +17,7 @@ export interface Style {
  * @returns the style
  */
 export function styleFor(when: string | boolean | undefined): Style {
-  const tty = process.stdout.isTTY === true;
+  const tty = isTerminal(1);
   const mode = typeof when === "string" ? when : "auto";
   const color =
     mode === "always" || (mode === "auto" && tty && !process.env.NO_COLOR && process.env.TERM !== "dumb");
