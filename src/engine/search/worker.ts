@@ -6,7 +6,7 @@ import { createSearcher, type FileOutcome, type Searcher } from "./search-file.t
 
 const FLUSH_MS = 5;
 
-type Post = (msg: FromWorker) => void;
+type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
 
 let searcher: Searcher | null = null;
 
@@ -35,7 +35,8 @@ function handle(msg: ToWorker, post: Post): void {
         now - last > FLUSH_MS ||
         i === msg.paths.length - 1
       ) {
-        post({ type: "files", id: msg.id, start, data: encodeOutcomes(pending) });
+        const data = encodeOutcomes(pending);
+        post({ type: "files", id: msg.id, start, data }, [data.nums.buffer as ArrayBuffer]);
         start = i + 1;
         pending = [];
         last = now;
@@ -48,14 +49,15 @@ function handle(msg: ToWorker, post: Post): void {
 
 interface WebWorkerScope {
   onmessage: ((ev: { data: ToWorker }) => void) | null;
-  postMessage(msg: FromWorker): void;
+  postMessage(msg: FromWorker, transfer?: ArrayBuffer[]): void;
 }
 
 if (typeof Bun !== "undefined") {
   const scope = globalThis as unknown as WebWorkerScope;
-  scope.onmessage = (ev) => handle(ev.data, (m) => scope.postMessage(m));
+  scope.onmessage = (ev) => handle(ev.data, (m, transfer) => scope.postMessage(m, transfer));
 } else {
   const { parentPort } = await import("node:worker_threads");
   const port = parentPort;
-  if (port) port.on("message", (msg: ToWorker) => handle(msg, (m) => port.postMessage(m)));
+  if (port)
+    port.on("message", (msg: ToWorker) => handle(msg, (m, transfer) => port.postMessage(m, transfer ?? [])));
 }

@@ -89,7 +89,10 @@ export const GrepInputSchema = v.pipe(
       ),
     ),
     threads: v.optional(
-      int(0, "Worker threads that match files (0 = in the calling thread; default: 2, at most the cores)."),
+      int(
+        0,
+        "Worker threads that match files (0 = in the calling thread). Default: 2, at most the cores, on 4 cores or more or when timeout_seconds is set; else 0.",
+      ),
     ),
   }),
   v.title("GrepInput"),
