@@ -130,6 +130,12 @@ export class IgnoreCache {
   }
 }
 
+/** Copies a full array into a larger one and returns the larger one. */
+function grown<T extends Uint8Array | Uint32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
 /**
  * Walks a subtree with a budget into a compact result. Errors, counts and stats are recorded, not reported:
  * the receiving thread reports them when its consumer reaches them.
@@ -157,26 +163,12 @@ export function walkSubtree(plan: WalkPlan, sub: Subtree, budget: number, needSt
   let since = 0;
   const grow = (): void => {
     cap *= 2;
-    const k = new Uint8Array(cap);
-    k.set(kinds);
-    kinds = k;
-    const g = new Uint32Array(cap);
-    g.set(gaps);
-    gaps = g;
-    const d = new Uint32Array(cap);
-    d.set(depths);
-    depths = d;
-    const t = new Uint8Array(cap);
-    t.set(types);
-    types = t;
-    const ss = new Uint8Array(cap);
-    ss.set(statState);
-    statState = ss;
-    if (stats !== null) {
-      const f = new Float64Array(cap * NS);
-      f.set(stats);
-      stats = f;
-    }
+    kinds = grown(kinds, new Uint8Array(cap));
+    gaps = grown(gaps, new Uint32Array(cap));
+    depths = grown(depths, new Uint32Array(cap));
+    types = grown(types, new Uint8Array(cap));
+    statState = grown(statState, new Uint8Array(cap));
+    if (stats !== null) stats = grown(stats, new Float64Array(cap * NS));
   };
   const ctx: RunContext = {
     signal: new AbortController().signal,
