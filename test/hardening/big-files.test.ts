@@ -104,3 +104,44 @@ describe("very large files", () => {
     expect(r.code).toBe(1);
   }, 180_000);
 });
+
+describe("a file with millions of matching lines", () => {
+  const logDir = realpathSync(mkdtempSync(join(tmpdir(), "rglob-hits-")));
+  const LINES = 2_000_000;
+  beforeAll(() => {
+    // 76 MB, every line a match: its hits must stream out, not pile up (they took 1.3 KB of memory each).
+    const fd = openSync(join(logDir, "app.log"), "w");
+    const block = Buffer.from("ERROR something happened here code=42\n".repeat(100_000));
+    for (let i = 0; i < LINES / 100_000; i++) writeSync(fd, block);
+    closeSync(fd);
+  }, 60_000);
+  afterAll(() => {
+    Bun.spawnSync(["rm", "-rf", logDir]);
+  });
+
+  for (const threads of ["0", "2"]) {
+    test(`-j${threads}: every line is printed and memory stays bounded`, async () => {
+      const proc = Bun.spawn([BIN, "grep", "ERROR", "app.log", "--stats", "-j", threads], {
+        cwd: logDir,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      let peakKiB = 0;
+      const timer = setInterval(() => {
+        try {
+          const status = readFileSync(`/proc/${proc.pid}/status`, "utf8");
+          peakKiB = Math.max(peakKiB, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+        } catch {}
+      }, 20);
+      // Count the output lines as they come instead of holding them.
+      let lines = 0;
+      for await (const part of proc.stdout) for (const b of part) if (b === 10) lines++;
+      const stderr = await new Response(proc.stderr).text();
+      expect(await proc.exited).toBe(0);
+      clearInterval(timer);
+      expect(lines).toBe(LINES);
+      expect(stderr).toContain(`${LINES} matched lines`);
+      expect(peakKiB).toBeLessThan(LIMIT_KIB);
+    }, 180_000);
+  }
+});

@@ -27,12 +27,20 @@ export interface MatcherSpec {
   readonly literals: readonly string[] | null;
   /** True when the literals are compared ASCII case-insensitively. */
   readonly literalsIgnoreCase: boolean;
+  /**
+   * When the whole regex is an alternation of these literals, matched case-sensitively (no -i, -w, -x or -U):
+   * a line's matches are then found with indexOf. Null otherwise.
+   */
+  readonly exact: readonly string[] | null;
   readonly invert: boolean;
   readonly multiline: boolean;
   readonly onlyMatching: boolean;
 }
 
 const ESCAPE = /[.*+?^${}()|[\]\\/-]/g;
+/** A character that is not itself in a regex (outside a class). */
+const REGEX_SYNTAX = /[.*+?^${}()|[\]\\]/;
+const SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * Escapes a string for use as a literal in a JavaScript regex.
@@ -100,11 +108,20 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
   // Case-insensitive prefiltering is done on bytes, so it only holds for ASCII literals.
   if (literals !== null && ignoreCase && literals.some((l) => /[^\x20-\x7e]/.test(l))) literals = null;
   if (literals !== null) literals = [...new Set(literals)];
+  const exact =
+    !ignoreCase &&
+    !o.wordRegexp &&
+    !o.lineRegexp &&
+    !o.multiline &&
+    o.patterns.every((p) => p !== "" && !SURROGATE.test(p) && (o.fixedStrings || !REGEX_SYNTAX.test(p)))
+      ? [...o.patterns]
+      : null;
   return {
     source,
     flags,
     literals: o.invert ? null : literals,
     literalsIgnoreCase: ignoreCase,
+    exact,
     invert: o.invert,
     multiline: o.multiline,
     onlyMatching: o.onlyMatching,

@@ -7,11 +7,18 @@
 import type { Worker as NodeWorkerType } from "node:worker_threads";
 import { decodeOutcomes, type FromWorker, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher, type SearchSpec } from "./search-file.ts";
+import type { HitChunk } from "./search-text.ts";
+
+/** Called with hits of a large file before its outcome; `taken` must be called once they are consumed. */
+export type OnChunk = (index: number, chunk: HitChunk, taken: () => void) => void;
 
 /** A pool of searchers. */
 export interface SearchPool {
-  /** Searches a batch of files, calling back once per file (in order) as each is done. */
-  submit(paths: readonly string[], done: (index: number, outcome: FileOutcome) => void): void;
+  /**
+   * Searches a batch of files, calling back once per file (in order) as each is done, and before that with
+   * the hits of a large file window by window.
+   */
+  submit(paths: readonly string[], done: (index: number, outcome: FileOutcome) => void, chunk: OnChunk): void;
   /** Terminates the workers; pending batches never resolve. */
   close(): void;
 }
@@ -24,8 +31,11 @@ interface Port {
 interface Job {
   readonly paths: readonly string[];
   readonly done: (index: number, outcome: FileOutcome) => void;
+  readonly chunk: OnChunk;
   /** Files already answered. */
   next: number;
+  /** A file whose hits were partly given out, whose outcome has not come yet (-1 for none). */
+  partial: number;
 }
 
 function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) => void): Port {
@@ -67,16 +77,26 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
   const inThread = (job: Job): void => {
     local ??= createSearcher(spec);
     for (; job.next < job.paths.length; job.next++) {
+      if (job.next === job.partial) {
+        // Its worker failed after giving out some of its hits: searching it again would repeat them.
+        job.done(job.next, failedMidFile());
+        continue;
+      }
       job.done(job.next, local.search(job.paths[job.next] as string));
     }
   };
   if (threads <= 0) {
-    return { submit: (paths, done) => inThread({ paths, done, next: 0 }), close: () => {} };
+    return {
+      submit: (paths, done, chunk) => inThread({ paths, done, chunk, next: 0, partial: -1 }),
+      close: () => {},
+    };
   }
   interface Slot {
     port: Port | null;
     readonly jobs: Map<number, Job>;
     dead: boolean;
+    /** Hits given out by the worker and not taken yet (shared with it). */
+    readonly credit: Int32Array;
   }
   const slots: Slot[] = [];
   let nextId = 0;
@@ -87,7 +107,12 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
     for (const s of slots) if (!s.dead && (best === undefined || s.jobs.size < best.jobs.size)) best = s;
     if (best !== undefined && (best.jobs.size === 0 || slots.length >= threads)) return best;
     if (slots.length >= threads) return slots[0] as Slot; // every worker failed: in-thread from now on
-    const slot: Slot = { port: null, jobs: new Map(), dead: false };
+    const slot: Slot = {
+      port: null,
+      jobs: new Map(),
+      dead: false,
+      credit: new Int32Array(new SharedArrayBuffer(4)),
+    };
     const fail = (why?: string) => {
       if (process.env.RGLOB_DEBUG) process.stderr.write(`rglob: search worker failed: ${why}\n`);
       // A worker that cannot start or crashed: its batches are searched here instead.
@@ -103,14 +128,25 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
           if (m.type === "fatal") return fail(m.message);
           const job = slot.jobs.get(m.id);
           if (!job) return;
+          if (m.type === "part") {
+            const { bytes, hits } = decodeOutcomes(m.data)[0] as FileOutcome;
+            const chunk = { bytes, hits };
+            job.partial = m.index;
+            job.chunk(m.index, chunk, () => {
+              Atomics.sub(slot.credit, 0, hits.length);
+              Atomics.notify(slot.credit, 0);
+            });
+            return;
+          }
           const outcomes = decodeOutcomes(m.data);
           job.next = m.start + outcomes.length;
+          if (job.partial < job.next) job.partial = -1;
           if (job.next >= job.paths.length) slot.jobs.delete(m.id);
           for (let k = 0; k < outcomes.length; k++) job.done(m.start + k, outcomes[k] as FileOutcome);
         },
         (message) => fail(message),
       );
-      slot.port.post({ type: "init", spec });
+      slot.port.post({ type: "init", spec, credit: slot.credit.buffer as SharedArrayBuffer });
     } catch {
       slot.dead = true;
     }
@@ -118,8 +154,8 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
     return slot;
   };
   return {
-    submit(paths, done) {
-      const job: Job = { paths, done, next: 0 };
+    submit(paths, done, chunk) {
+      const job: Job = { paths, done, chunk, next: 0, partial: -1 };
       const slot = slotFor();
       if (slot.dead || slot.port === null) {
         inThread(job);
@@ -136,5 +172,21 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
         s.jobs.clear();
       }
     },
+  };
+}
+
+/** The outcome of a file whose worker failed after giving out part of its hits. */
+function failedMidFile(): FileOutcome {
+  return {
+    bytes: 0,
+    skip: "unreadable",
+    error: {
+      code: "UNREADABLE",
+      message: "the search worker failed in this file; later matches are missing",
+    },
+    lines: 0,
+    matches: 0,
+    hits: [],
+    encoding: "utf-8",
   };
 }

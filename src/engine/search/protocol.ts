@@ -12,9 +12,20 @@ export interface EncodedOutcomes {
   readonly text: string;
 }
 
+/**
+ * Hits a worker may have given out and the pool not yet taken before the worker waits: hits of a large file go
+ * out window by window, and this bounds the memory they hold when the consumer is slower than the search.
+ */
+export const MAX_HITS_OUT = 16384;
+
 /** From the pool to a worker. */
 export type ToWorker =
-  | { readonly type: "init"; readonly spec: SearchSpec }
+  | {
+      readonly type: "init";
+      readonly spec: SearchSpec;
+      /** One Int32: the hits this worker gave out that the pool has not taken yet (the worker adds, the pool subtracts). */
+      readonly credit: SharedArrayBuffer;
+    }
   | { readonly type: "job"; readonly id: number; readonly paths: readonly string[] };
 
 /** From a worker to the pool. */
@@ -25,6 +36,14 @@ export type FromWorker =
       /** Index in the batch of the first outcome. */
       readonly start: number;
       /** The outcomes, encoded by encodeOutcomes. */
+      readonly data: EncodedOutcomes;
+    }
+  | {
+      readonly type: "part";
+      readonly id: number;
+      /** Index in the batch of the file. */
+      readonly index: number;
+      /** One outcome holding only the chunk's bytes and hits, encoded by encodeOutcomes. */
       readonly data: EncodedOutcomes;
     }
   | { readonly type: "fatal"; readonly message: string };

@@ -4,14 +4,16 @@
  * runs the literal prefilter on raw bytes, decodes only files that pass, and hands the text to searchText.
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
 import { platform } from "../../platform/platform.ts";
+import { createByteBuffer } from "../bytes.ts";
 import type { MatcherSpec } from "./matcher.ts";
-import { LARGE_FILE, searchLarge, WINDOW } from "./search-large.ts";
+import { drain, LARGE_FILE, searchLarge } from "./search-large.ts";
 import {
   buildMatcher,
   bytesFinder,
   type CompiledMatcher,
   caselessFinder,
   foldCrlf,
+  type HitChunk,
   type HitOut,
   type LiteralFinder,
   searchBytes,
@@ -51,7 +53,14 @@ export interface FileOutcome {
 
 /** A searcher: compiled matcher plus a read buffer reused across files. */
 export interface Searcher {
+  /** Searches a file: every hit in the outcome. */
   search(path: string): FileOutcome;
+  /**
+   * Searches a file, giving out the hits of a large file window by window (HitChunk) before its end: the
+   * outcome then holds the hits after the last chunk, and the bytes read since it. Abandoning the generator
+   * closes the file.
+   */
+  steps(path: string): Generator<HitChunk, FileOutcome>;
 }
 
 const FIRST_BLOCK = 64 * 1024;
@@ -82,7 +91,7 @@ function hasAnyIgnoreCase(view: Buffer, re: RegExp): boolean {
  */
 export function createSearcher(spec: SearchSpec): Searcher {
   const matcher: CompiledMatcher = buildMatcher(spec.matcher);
-  let buf = Buffer.allocUnsafe(FIRST_BLOCK * 4);
+  const store = createByteBuffer(FIRST_BLOCK * 4);
   const KEEP = 64 * 1024 * 1024;
   const lits = spec.matcher.literals;
   const byteLits = lits && !spec.matcher.literalsIgnoreCase ? lits.map((l) => Buffer.from(l, "utf8")) : null;
@@ -110,8 +119,12 @@ export function createSearcher(spec: SearchSpec): Searcher {
 
   return {
     search(path: string): FileOutcome {
+      return drain(this.steps(path));
+    },
+    *steps(path: string): Generator<HitChunk, FileOutcome> {
       // A buffer grown for one huge file is not kept: memory stays bounded across files.
-      if (buf.length > KEEP) buf = Buffer.allocUnsafe(FIRST_BLOCK * 4);
+      store.shrink(KEEP);
+      let buf = store.bytes;
       const out: FileOutcome = {
         bytes: 0,
         skip: null,
@@ -162,33 +175,28 @@ export function createSearcher(spec: SearchSpec): Searcher {
           !spec.matcher.multiline
         ) {
           // A large file is searched window by window, in bounded memory.
-          if (buf.length < WINDOW) {
-            const bigger = Buffer.allocUnsafe(WINDOW);
-            buf.copy(bigger, 0, 0, length);
-            buf = bigger;
-          }
           const bom = utf8Bom(buf, length);
           if (bom) buf.copyWithin(0, bom, length);
-          const r = searchLarge(fd, buf, length - bom, matcher, spec.text, finderFor);
-          out.bytes = length + r.bytes;
-          out.lines = r.lines;
-          out.matches = r.matches;
-          out.hits = r.hits;
+          const large = searchLarge(fd, store, length - bom, matcher, spec.text, finderFor);
+          // The first block's bytes are counted with the first chunk (or the outcome).
+          let unreported = length;
+          let r = large.next();
+          while (!r.done) {
+            yield { bytes: unreported + r.value.bytes, hits: r.value.hits };
+            unreported = 0;
+            r = large.next();
+          }
+          out.bytes = unreported + r.value.bytes;
+          out.lines = r.value.lines;
+          out.matches = r.value.matches;
+          out.hits = r.value.hits;
           return out;
         }
         if (length === FIRST_BLOCK) {
-          if (buf.length < st.size + 1) {
-            const bigger = Buffer.allocUnsafe(st.size + 1 + (st.size >> 3));
-            buf.copy(bigger, 0, 0, length);
-            buf = bigger;
-          }
+          if (buf.length < st.size + 1) buf = store.grow(st.size + 1 + (st.size >> 3), length);
           while (true) {
-            if (length === buf.length) {
-              // The file grew while being read.
-              const bigger = Buffer.allocUnsafe(buf.length * 2);
-              buf.copy(bigger, 0, 0, length);
-              buf = bigger;
-            }
+            // The file grew while being read.
+            if (length === buf.length) buf = store.grow(buf.length * 2, length);
             const n = platform.read(fd, buf.subarray(length), Math.min(BIG_READ, buf.length - length), null);
             if (n <= 0) break;
             length += n;
@@ -218,7 +226,8 @@ export function createSearcher(spec: SearchSpec): Searcher {
           if (finderFor !== null) {
             // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
             const body = bom ? view.subarray(bom) : view;
-            const r = searchBytes(body, finderFor(body), matcher, spec.text);
+            const newlines = (from: number, to: number) => store.newlines(from + bom, to + bom);
+            const r = searchBytes(body, finderFor(body), matcher, spec.text, newlines);
             out.lines = r.lines;
             out.matches = r.matches;
             out.hits = r.hits;

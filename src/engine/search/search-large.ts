@@ -1,14 +1,15 @@
 /*! Search: one large UTF-8 file in bounded memory. The file is read into a window of whole lines; each window
- * is searched as one text (search-text.ts) that also holds the context lines around it, then slid on. A line
- * longer than the window is searched in overlapping slices and reported from the slice of its first match,
- * clipped. Synchronous; it runs in a worker or in the calling thread and never writes output. */
+ * is searched as one text (search-text.ts) that also holds the context lines around it, then slid on. The
+ * window grows for a long line up to MAX_WINDOW; a line longer than that is searched in overlapping slices and
+ * reported from the slice of its first match, clipped. Synchronous; it runs in a worker or in the calling thread and never writes output. */
 import { platform } from "../../platform/platform.ts";
+import type { ByteBuffer } from "../bytes.ts";
 import {
   type CompiledMatcher,
   foldCrlf,
+  type HitChunk,
   type HitOut,
   type LiteralFinder,
-  lineSpans,
   makeHit,
   pushOnlyMatching,
   searchBytes,
@@ -18,33 +19,63 @@ import {
   type TextWindow,
 } from "./search-text.ts";
 
-/** Files larger than this are searched by window; smaller ones are read whole. */
-export const LARGE_FILE = 64 * 1024 * 1024;
-/** The window: the most bytes of a file held at once, and the length past which a line is over-long. */
-export const WINDOW = 16 * 1024 * 1024;
+/**
+ * Files larger than this are searched by window; smaller ones are read whole. A window that stays in the
+ * processor's cache is read and scanned about twice as fast as a whole file of tens of megabytes
+ * (docs/decisions/0007-grep-workers.md).
+ */
+export const LARGE_FILE = 1024 * 1024;
+/** The window a file is read through at first. */
+export const WINDOW = 1024 * 1024;
+/** The most bytes of a file held at once: a window grows up to this for a long line; a longer one is over-long. */
+export const MAX_WINDOW = 16 * 1024 * 1024;
+
+/** The window sizes of one search. */
+export interface WindowSizes {
+  readonly initial: number;
+  readonly max: number;
+}
 /** Bytes kept between two slices of an over-long line, so a match shorter than this is never cut in two. */
 export const OVERLAP = 64 * 1024;
 /** Characters shown of an over-long line when max_columns does not ask for fewer. */
 export const LONG_LINE_COLUMNS = 4096;
 
-/** What a large-file search found (the caller fills the outcome). */
+/** What a large-file search found (the caller fills the outcome): totals, and the hits not given out yet. */
 export interface LargeResult {
+  /** Bytes read since the last chunk given out. */
   bytes: number;
   lines: number;
   matches: number;
   hits: HitOut[];
 }
 
-function countNewlines(buf: Buffer, from: number, to: number): number {
-  let n = 0;
-  for (let i = buf.indexOf(10, from); i >= 0 && i < to; i = buf.indexOf(10, i + 1)) n++;
-  return n;
+/**
+ * Runs a chunked search to its end, gathering every chunk into the result.
+ * @param steps the search, as it yields chunks
+ * @returns the result with every hit and every byte read
+ */
+export function drain<R extends { bytes: number; hits: HitOut[] }>(steps: Generator<HitChunk, R>): R {
+  const hits: HitOut[] = [];
+  let bytes = 0;
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done) {
+      for (const h of r.value.hits) hits.push(h);
+      r.value.hits = hits;
+      r.value.bytes += bytes;
+      return r.value;
+    }
+    for (const h of r.value.hits) hits.push(h);
+    bytes += r.value.bytes;
+  }
 }
 
 /** The offset where the line `count` lines before the one starting at `at` starts (not below `floor`). */
 function linesBack(buf: Buffer, at: number, count: number, floor: number): number {
   let p = at;
-  for (let k = 0; k < count && p > floor; k++) p = Math.max(floor, buf.lastIndexOf(10, p - 2) + 1);
+  for (let k = 0; k < count && p > floor; k++) {
+    // (Buffer#lastIndexOf counts a negative offset from the end: the line before one at 1 starts at 0.)
+    p = Math.max(floor, p >= 2 ? buf.lastIndexOf(10, p - 2) + 1 : 0);
+  }
   return p;
 }
 
@@ -68,26 +99,31 @@ function codePoints(buf: Buffer, from: number, to: number): number {
 }
 
 /**
- * Searches a file from its current read position, starting with `length` bytes already in `buf`.
+ * Searches a file from its current read position, starting with `length` bytes already in the store.
  * @param fd the open file
- * @param buf a buffer of at least WINDOW bytes holding the first bytes (any BOM already removed)
- * @param length bytes already in buf
+ * @param store the read buffer, holding the first bytes (any BOM already removed)
+ * @param length bytes already in the store
  * @param m the compiled matcher (not multiline)
  * @param o result shaping
  * @param finderFor the byte path's literal finder over a window's bytes, or null to decode each window
- * @returns bytes read, line and match counts, hits
+ * @param sizes the first window and the largest it may grow to for a long line
+ * @yields the hits of each window that has some, with the bytes read since the previous chunk
+ * @returns the bytes read since the last chunk, the file's line and match counts, and any hits left
  */
-export function searchLarge(
+export function* searchLarge(
   fd: number,
-  buf: Buffer,
+  store: ByteBuffer,
   length: number,
   m: CompiledMatcher,
   o: TextOptions,
   finderFor: ((bytes: Buffer) => LiteralFinder) | null,
-): LargeResult {
+  sizes: WindowSizes = { initial: WINDOW, max: MAX_WINDOW },
+): Generator<HitChunk, LargeResult> {
   const out: LargeResult = { bytes: 0, lines: 0, matches: 0, hits: [] };
   const cap = o.firstOnly ? 1 : o.maxPerFile;
-  const size = Math.min(buf.length, WINDOW);
+  let size = Math.max(sizes.initial, length);
+  let buf = store.grow(size, length);
+  const newlines = (from: number, to: number) => store.newlines(from, to);
   let filled = length;
   let eof = false;
   let lineNo = 1; // the number of the line starting at buf[0]
@@ -113,11 +149,23 @@ export function searchLarge(
   const done = () => out.lines >= cap;
 
   while (!done()) {
+    if (out.hits.length > 0) {
+      // The hits so far go out before more is read: memory stays bounded whatever the number of hits.
+      yield { bytes: out.bytes, hits: out.hits };
+      out.bytes = 0;
+      out.hits = [];
+    }
     fill();
     const lastNL = eof ? filled - 1 : buf.lastIndexOf(10, filled - 1);
     if (!eof && lastNL < ctx) {
-      // No whole line after the context: an over-long line starts at ctx.
-      lineNo += countNewlines(buf, 0, ctx);
+      if (size < sizes.max) {
+        // No whole line after the context: the window grows to hold it.
+        size = Math.min(sizes.max, size * 2);
+        buf = store.grow(size, filled);
+        continue;
+      }
+      // No whole line after the context, in the largest window: an over-long line starts at ctx.
+      lineNo += newlines(0, ctx);
       buf.copyWithin(0, ctx, filled);
       filled -= ctx;
       ctx = 0;
@@ -129,11 +177,19 @@ export function searchLarge(
     const whole = lastNL + 1;
     // Lines after `to` are only after-context here; they are searched with the next window.
     let to = eof ? whole : linesBack(buf, whole, o.after, ctx);
-    if (to <= ctx) to = buf.indexOf(10, ctx) + 1; // at least one new line per window
+    if (to <= ctx) {
+      // No new line has all its after-context in the window: grow it while it may, else search one line.
+      if (size < sizes.max) {
+        size = Math.min(sizes.max, size * 2);
+        buf = store.grow(size, filled);
+        continue;
+      }
+      to = buf.indexOf(10, ctx) + 1;
+    }
     if (finderFor !== null) {
       const view = buf.subarray(0, whole);
       const win: TextWindow = { from: ctx, to, firstLine: lineNo, shownUpTo };
-      take(searchBytes(view, finderFor(view), m, shaped(), win));
+      take(searchBytes(view, finderFor(view), m, shaped(), newlines, win));
     } else {
       const head = foldCrlf(buf.toString("utf8", 0, ctx));
       const body = foldCrlf(buf.toString("utf8", ctx, to));
@@ -147,10 +203,17 @@ export function searchLarge(
       take(searchText(head + body + tail, m, shaped(), win));
     }
     if (eof) break;
-    // Keep the before-context of the next window, unless it would fill the whole window.
+    // Keep the before-context of the next window. When it starts the window, nothing could slide out: the
+    // window grows instead while it may, else the context is dropped.
     let keep = linesBack(buf, to, o.before, 0);
+    if (keep === 0 && to > 0 && size < sizes.max) {
+      size = Math.min(sizes.max, size * 2);
+      buf = store.grow(size, filled);
+      ctx = to;
+      continue;
+    }
     if (keep === 0) keep = to;
-    lineNo += countNewlines(buf, 0, keep);
+    lineNo += newlines(0, keep);
     buf.copyWithin(0, keep, filled);
     filled -= keep;
     ctx = to - keep;
@@ -176,9 +239,7 @@ export function searchLarge(
         if (final && text.endsWith("\r")) text = text.slice(0, -1);
         headContent ??= text.slice(0, columns);
         // A match touching a slice's cut edge is left to the neighbouring slice, which holds it whole.
-        const spans = lineSpans(m.line, text).filter(
-          ([a, b]) => (first || a > 0) && (final || b < text.length),
-        );
+        const spans = m.spans(text).filter(([a, b]) => (first || a > 0) && (final || b < text.length));
         if (spans.length > 0) {
           matched = true;
           if (!m.spec.invert) {

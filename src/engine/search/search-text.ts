@@ -43,6 +43,13 @@ export interface HitOut {
   after: ContextOut[];
 }
 
+/** Hits found so far in a large file, given out before the rest of it is read (bounded memory). */
+export interface HitChunk {
+  /** Content bytes read since the previous chunk of the file. */
+  readonly bytes: number;
+  readonly hits: HitOut[];
+}
+
 /** What a text search found. */
 export interface TextResult {
   readonly hits: HitOut[];
@@ -76,6 +83,8 @@ export interface CompiledMatcher {
   readonly text: RegExp;
   /** Line-local matcher ('g'). */
   readonly line: RegExp;
+  /** The UTF-16 spans of every match in a line (the line matcher, or indexOf for exact literals). */
+  readonly spans: (line: string) => Array<[number, number]>;
 }
 
 /**
@@ -84,19 +93,62 @@ export interface CompiledMatcher {
  * @returns the compiled matcher
  */
 export function buildMatcher(spec: MatcherSpec): CompiledMatcher {
+  const line = new RegExp(spec.source, `${spec.flags}g`);
   return {
     spec,
     text: new RegExp(spec.source, `${spec.flags}gm`),
-    line: new RegExp(spec.source, `${spec.flags}g`),
+    line,
+    spans: spec.exact !== null ? literalSpans(spec.exact) : (text) => lineSpans(line, text),
+  };
+}
+
+/**
+ * Finds matches of literals as the regex `(?:a)|(?:b)|…` would: leftmost first, the earlier alternative on a
+ * tie, no overlaps.
+ * @param lits the literals (not empty)
+ * @returns the span finder
+ */
+function literalSpans(lits: readonly string[]): (line: string) => Array<[number, number]> {
+  if (lits.length === 1) {
+    const lit = lits[0] as string;
+    const n = lit.length;
+    return (line) => {
+      const out: Array<[number, number]> = [];
+      for (let i = line.indexOf(lit); i >= 0; i = line.indexOf(lit, i + n)) out.push([i, i + n]);
+      return out;
+    };
+  }
+  return (line) => {
+    const out: Array<[number, number]> = [];
+    let pos = 0;
+    for (;;) {
+      let best = -1;
+      let bestLen = 0;
+      for (const lit of lits) {
+        const i = line.indexOf(lit, pos);
+        if (i >= 0 && (best < 0 || i < best)) {
+          best = i;
+          bestLen = lit.length;
+        }
+      }
+      if (best < 0) return out;
+      out.push([best, best + bestLen]);
+      pos = best + bestLen;
+    }
   };
 }
 
 const SURROGATE = /[\ud800-\udfff]/;
 const NON_ASCII = /[^\x00-\x7f]/;
 
+type Columns = { cp: (i: number) => number; bytes: (i: number) => number };
+const same = (i: number) => i;
+/** The columns of an ASCII line: UTF-16 index, code point and byte offsets are one number. */
+const ASCII_COLUMNS: Columns = { cp: same, bytes: same };
+
 /** Column converter for one line: UTF-16 index → code points and UTF-8 bytes, cheap for ASCII lines. */
-function columns(line: string): { cp: (i: number) => number; bytes: (i: number) => number } {
-  if (!NON_ASCII.test(line)) return { cp: (i) => i, bytes: (i) => i };
+function columns(line: string): Columns {
+  if (!NON_ASCII.test(line)) return ASCII_COLUMNS;
   const astral = SURROGATE.test(line);
   return {
     cp: astral
@@ -151,13 +203,43 @@ function contextLine(text: string, s: number, e: number, n: number, maxColumns: 
   return { line_number: n, content: clip(line, maxColumns, 0).text, clipped: true };
 }
 
+/**
+ * Builds the hit of a matching line.
+ * @param n its line number
+ * @param content the line
+ * @param spans its matches (UTF-16 spans)
+ * @param maxColumns the most characters shown
+ * @param ascii the caller knows the line is ASCII (columns need no conversion)
+ * @returns the hit
+ */
 export function makeHit(
   n: number,
   content: string,
   spans: Array<[number, number]>,
   maxColumns: number,
+  ascii = false,
 ): HitOut {
-  const col = columns(content);
+  const col = ascii ? ASCII_COLUMNS : columns(content);
+  if (content.length <= maxColumns) {
+    // The common case, kept lean: one object per submatch and the hit.
+    const submatches: SubmatchOut[] = new Array(spans.length);
+    for (let k = 0; k < spans.length; k++) {
+      const [s, e] = spans[k] as [number, number];
+      submatches[k] =
+        col === ASCII_COLUMNS
+          ? { start: s, end: e, byte_start: s, byte_end: e }
+          : { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) };
+    }
+    return {
+      line_number: n,
+      content,
+      clipped: false,
+      content_offset: 0,
+      submatches,
+      before: [],
+      after: [],
+    };
+  }
   const { text, from } = clip(content, maxColumns, spans[0]?.[0] ?? 0);
   const to = from + text.length;
   const submatches: SubmatchOut[] = [];
@@ -256,6 +338,8 @@ export function caselessFinder(buf: Buffer, re: RegExp): LiteralFinder {
  * @param find the literal finder
  * @param m the compiled matcher
  * @param o result shaping
+ * @param newlines counts the newline bytes of buf[from, to) (for line numbers)
+ * @param win the part of buf to search, when buf is a window of a larger file
  * @returns hits, matching line count and match count
  */
 export function searchBytes(
@@ -263,6 +347,7 @@ export function searchBytes(
   find: LiteralFinder,
   m: CompiledMatcher,
   o: TextOptions,
+  newlines: (from: number, to: number) => number,
   win?: TextWindow,
 ): TextResult {
   const len = buf.length;
@@ -283,15 +368,19 @@ export function searchBytes(
     if (e < 0) e = len;
     const lineEnd = e > s && buf[e - 1] === 13 ? e - 1 : e;
     const line = buf.toString("utf8", s, lineEnd);
-    const spans = lineSpans(m.line, line);
+    const spans = m.spans(line);
     if (spans.length > 0) {
       lines++;
       matches += spans.length;
       if (!o.countOnly && !o.firstOnly) {
-        for (let i = buf.indexOf(10, countedTo); i >= 0 && i < s; i = buf.indexOf(10, i + 1)) lineNo++;
+        lineNo += newlines(countedTo, s);
         countedTo = s;
         if (m.spec.onlyMatching) pushOnlyMatching(hits, lineNo, line, spans);
-        else hits.push(makeHit(lineNo, line, spans, o.maxColumns));
+        else {
+          // One UTF-16 unit per byte and no replacement character: every byte was ASCII.
+          const ascii = line.length === lineEnd - s && !line.includes("\ufffd");
+          hits.push(makeHit(lineNo, line, spans, o.maxColumns, ascii));
+        }
       }
     }
     from = e + 1;
@@ -365,7 +454,7 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win
       if (s >= stop) break;
       let e = text.indexOf("\n", hit.index);
       if (e < 0) e = len;
-      const spans = lineSpans(m.line, text.slice(s, e));
+      const spans = m.spans(text.slice(s, e));
       if (spans.length > 0) {
         lines++;
         matches += spans.length;

@@ -1,7 +1,9 @@
 /*! Search worker entry: receives the search spec once, then batches of paths, and answers with the
- * outcomes in order, a few files per message. Runs under Bun (Web Worker API) and Node (worker_threads). It is terminated,
- * not asked, when a deadline passes: a pathological regex cannot hold the process. Never writes output. */
-import { encodeOutcomes, type FromWorker, type ToWorker } from "./protocol.ts";
+ * outcomes in order, a few files per message; the hits of a large file go out window by window before its
+ * outcome ("part" messages), and the worker waits while too many of them are not taken yet. Runs under Bun
+ * (Web Worker API) and Node (worker_threads). It is terminated, not asked, when a deadline passes: a
+ * pathological regex cannot hold the process. Never writes output. */
+import { encodeOutcomes, type FromWorker, MAX_HITS_OUT, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher } from "./search-file.ts";
 
 const FLUSH_MS = 5;
@@ -9,23 +11,50 @@ const FLUSH_MS = 5;
 type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
 
 let searcher: Searcher | null = null;
+let credit: Int32Array | null = null;
 
 function handle(msg: ToWorker, post: Post): void {
   try {
     if (msg.type === "init") {
       searcher = createSearcher(msg.spec);
+      credit = new Int32Array(msg.credit);
       return;
     }
-    if (searcher === null) throw new Error("search worker used before init");
+    if (searcher === null || credit === null) throw new Error("search worker used before init");
     const s = searcher;
+    const out = credit;
     // Outcomes are sent as soon as one holds a hit or an error (and every few ms otherwise), so what was found
     // before a file that never finishes is not lost when the worker is terminated; files without hits are
     // grouped to keep messages few.
     let start = 0;
     let pending: FileOutcome[] = [];
     let last = performance.now();
+    const flush = (next: number) => {
+      if (pending.length === 0) return;
+      const data = encodeOutcomes(pending);
+      post({ type: "files", id: msg.id, start, data }, [data.nums.buffer as ArrayBuffer]);
+      start = next;
+      pending = [];
+    };
     for (let i = 0; i < msg.paths.length; i++) {
-      const o = s.search(msg.paths[i] as string);
+      const steps = s.steps(msg.paths[i] as string);
+      let r = steps.next();
+      while (!r.done) {
+        // The outcomes before this file go first: the pool sees every file's pieces in order.
+        flush(i);
+        const { bytes, hits } = r.value;
+        const data = encodeOutcomes([
+          { bytes, skip: null, error: null, lines: 0, matches: 0, hits, encoding: "" },
+        ]);
+        Atomics.add(out, 0, hits.length);
+        post({ type: "part", id: msg.id, index: i, data }, [data.nums.buffer as ArrayBuffer]);
+        // Wait while the pool holds too many hits it has not taken (it notifies as it takes them).
+        for (let held = Atomics.load(out, 0); held > MAX_HITS_OUT; held = Atomics.load(out, 0)) {
+          Atomics.wait(out, 0, held, 1000);
+        }
+        r = steps.next();
+      }
+      const o = r.value;
       pending.push(o);
       const now = performance.now();
       if (
@@ -35,10 +64,7 @@ function handle(msg: ToWorker, post: Post): void {
         now - last > FLUSH_MS ||
         i === msg.paths.length - 1
       ) {
-        const data = encodeOutcomes(pending);
-        post({ type: "files", id: msg.id, start, data }, [data.nums.buffer as ArrayBuffer]);
-        start = i + 1;
-        pending = [];
+        flush(i + 1);
         last = now;
       }
     }

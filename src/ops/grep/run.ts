@@ -12,7 +12,8 @@ import { sizeRange } from "../../engine/filter/size.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { compileMatcher } from "../../engine/search/matcher.ts";
 import { createPool } from "../../engine/search/pool.ts";
-import type { FileOutcome, SearchSpec } from "../../engine/search/search-file.ts";
+import { createSearcher, type FileOutcome, type SearchSpec } from "../../engine/search/search-file.ts";
+import type { HitChunk } from "../../engine/search/search-text.ts";
 import { Entry, walk } from "../../engine/walk.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { tick, yielder } from "../walk-records.ts";
@@ -28,9 +29,38 @@ const SEP = "\u0000";
 
 type Mode = "lines" | "files_with_matches" | "files_without_match" | "count";
 
+/** Hits of a file given out before its outcome; `taken` (workers only) says they were consumed. */
+interface PooledChunk {
+  readonly chunk: HitChunk;
+  readonly taken: (() => void) | null;
+}
+
+/** What comes of a file, piece by piece: chunks of hits, then its outcome. */
+type Piece = PooledChunk | FileOutcome;
+
 interface Item {
   readonly entry: Entry;
+  /** Chunks a worker gave out that are not consumed yet. */
+  readonly chunks: PooledChunk[];
   outcome: FileOutcome | null;
+  /** The in-thread search of the file, once its turn came. */
+  steps: Generator<HitChunk, FileOutcome> | null;
+}
+
+/** A match on its way to the dispatcher. Its cursor key is built only when asked for (for the last record). */
+class MatchEmitted implements Emitted {
+  readonly kind = "match";
+
+  constructor(
+    readonly record: LineMatch,
+    private readonly file: string,
+    private readonly line: number,
+    private readonly sub: number,
+  ) {}
+
+  get key(): string {
+    return `${this.file}${SEP}${this.line}${SEP}${this.sub}`;
+  }
 }
 
 function modeOf(input: GrepInput): Mode {
@@ -142,7 +172,10 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const resume = mode === "lines" ? parseResume(ctx.resumeAfter) : null;
   const walkAfter = resume !== null ? resume.file : ctx.resumeAfter;
   const threads = input.threads ?? defaultThreads(input.timeout_seconds !== undefined);
-  const pool = createPool(spec, threads);
+  // Workers search ahead of the consumer; without them each file is searched when its turn comes, window by
+  // window, so a file's hits never pile up in memory.
+  const pool = threads > 0 ? createPool(spec, threads) : null;
+  const local = pool === null ? createSearcher(spec) : null;
 
   const totals = { matches: 0, lines: 0, files: 0 };
   const skipped = { binary: 0, too_large: 0, unreadable: 0 };
@@ -159,8 +192,12 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   let batches = 0;
   let wake: (() => void) | null = null;
   let woken = false;
+  const wakeUp = () => {
+    woken = true;
+    wake?.();
+  };
   const flush = () => {
-    if (batch.length === 0) return;
+    if (batch.length === 0 || pool === null) return;
     const items = batch;
     batch = [];
     batches++;
@@ -170,21 +207,24 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       (k, outcome) => {
         (items[k] as Item).outcome = outcome;
         inFlight--;
-        woken = true;
-        wake?.();
+        wakeUp();
+      },
+      (k, chunk, taken) => {
+        (items[k] as Item).chunks.push({ chunk, taken });
+        wakeUp();
       },
     );
   };
   const entries: Iterator<Entry> = walk(plan, ctx, walkAfter);
   let walkDone = false;
+  const itemOf = (entry: Entry): Item => ({ entry, chunks: [], outcome: null, steps: null });
   if (resume !== null) {
     // The file the cursor points into is searched again; hits up to the cursor are skipped below.
     const colon = resume.file.indexOf(":");
     const rootIdx = Number(resume.file.slice(0, colon));
     const rel = resume.file.slice(colon + 1);
     const abs = path.resolve(plan.base, rel);
-    const e = new Entry(abs, rel, path.basename(abs), 0, "file", "file", rootIdx, plan.follow);
-    const item: Item = { entry: e, outcome: null };
+    const item = itemOf(new Entry(abs, rel, path.basename(abs), 0, "file", "file", rootIdx, plan.follow));
     queue.push(item);
     batch.push(item);
   }
@@ -198,7 +238,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         walkDone = true;
         break;
       }
-      const item: Item = { entry: r.value, outcome: null };
+      const item = itemOf(r.value);
       queue.push(item);
       batch.push(item);
       // Batches grow 1, 2, 4 … BATCH, so a search of a few (large) files still uses every worker.
@@ -207,7 +247,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     }
     flush();
   };
-  /** Sleeps until a batch completes or POLL_MS pass (so the deadline is checked while workers run). */
+  /** Sleeps until a worker answers or POLL_MS pass (so the deadline is checked while workers run). */
   const sleep = () =>
     new Promise<void>((resolve) => {
       if (woken) {
@@ -226,13 +266,33 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         resolve();
       };
     });
-  /** Waits for the next outcome in walk order; null at the end or when the run must stop. */
+  /** Waits while workers search: feeds the walk to them meanwhile. False when the run must stop. */
+  const waitForWorkers = async (): Promise<boolean> => {
+    if (ctx.shouldStop()) return false;
+    if (!walkDone && inFlight < MAX_IN_FLIGHT) {
+      feed();
+      if (due()) await tick();
+      return true;
+    }
+    flush();
+    await sleep();
+    return true;
+  };
+  /** The next file in walk order (with workers: once it has a chunk or its outcome); null at the end or on a stop. */
   const next = async (): Promise<Item | null> => {
+    if (local !== null) {
+      const first = head < queue.length ? (queue[head++] as Item) : null;
+      if (first !== null) return first;
+      if (ctx.shouldStop()) return null;
+      if (due()) await tick();
+      const r = entries.next();
+      return r.done ? null : itemOf(r.value);
+    }
     while (true) {
       // Outcomes already in are still delivered after a stop: they are what was found before it.
       if (head < queue.length) {
         const item = queue[head] as Item;
-        if (item.outcome !== null) {
+        if (item.outcome !== null || item.chunks.length > 0) {
           queue[head] = undefined as unknown as Item;
           head++;
           if (head > 4096 && head * 2 > queue.length) {
@@ -242,16 +302,35 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
           return item;
         }
       }
-      if (ctx.shouldStop()) return null;
-      if (!walkDone && inFlight < MAX_IN_FLIGHT) {
-        feed();
-        if (due()) await tick();
-        continue;
-      }
-      flush();
       if (walkDone && head >= queue.length) return null;
-      await sleep();
+      if (!(await waitForWorkers())) return null;
     }
+  };
+  /** The next piece of a file: hits given out before its end, or its outcome; null when the run must stop. */
+  const piece = async (item: Item): Promise<Piece | null> => {
+    if (local !== null) {
+      // Between two windows of a file too, a deadline or a cancellation stops the run.
+      if (item.steps !== null && ctx.shouldStop()) return null;
+      item.steps ??= local.steps(item.entry.abs);
+      const r = item.steps.next();
+      return r.done ? r.value : { chunk: r.value, taken: null };
+    }
+    while (true) {
+      const c = item.chunks.shift();
+      if (c !== undefined) return c;
+      if (item.outcome !== null) return item.outcome;
+      if (!(await waitForWorkers())) return null;
+    }
+  };
+  /** The outcome of a file, with the bytes of any chunks before it (modes that list files give out no hits). */
+  const outcomeOf = async (item: Item): Promise<FileOutcome | null> => {
+    let early = 0;
+    for (let p = await piece(item); p !== null; p = await piece(item)) {
+      if (!("chunk" in p)) return { ...p, bytes: p.bytes + early };
+      early += p.chunk.bytes;
+      p.taken?.();
+    }
+    return null;
   };
   const report = (item: Item, o: FileOutcome) => {
     if (o.error !== null) {
@@ -262,66 +341,80 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     totals.lines += o.lines;
     if (o.lines > 0) totals.files++;
   };
-  /** Accounts for an outcome's bytes; false when max_bytes stops the run before this file. */
-  const account = (o: FileOutcome): boolean => {
-    if (bytes + o.bytes > maxBytes) {
+  /** Accounts for content bytes; false when max_bytes stops the run before them. */
+  const account = (n: number): boolean => {
+    if (bytes + n > maxBytes) {
       ctx.stop("max_bytes");
       return false;
     }
-    bytes += o.bytes;
-    ctx.read(o.bytes);
+    bytes += n;
+    ctx.read(n);
     return true;
   };
 
   let finished = false;
+  let current: Item | null = null;
   try {
     for (let item = await next(); item !== null; item = await next()) {
-      const o = item.outcome as FileOutcome;
-      if (!account(o)) return;
-      report(item, o);
+      current = item;
       const e = item.entry;
       if (mode === "lines") {
         let sub = 0;
         let lastLine = -1;
         const fileKey = e.key;
         const isResumed = resume !== null && fileKey === resume.file;
-        // A file's records go to the dispatcher together (one await per file, not per line).
-        let recs: Emitted[] = [];
-        for (const h of o.hits) {
-          sub = h.line_number === lastLine ? sub + 1 : 0;
-          lastLine = h.line_number;
-          if (
-            isResumed &&
-            (h.line_number < resume.line || (h.line_number === resume.line && sub <= resume.sub))
-          )
-            continue;
-          if (emittedLines >= maxCount) {
-            if (recs.length > 0) yield recs;
-            ctx.stop("max_count");
-            return;
+        // The hits of a large file come in chunks, each before more of it is read; then its outcome.
+        for (let p = await piece(item); p !== null; p = await piece(item)) {
+          const chunk = "chunk" in p ? p.chunk : null;
+          const o = chunk === null ? (p as FileOutcome) : null;
+          if (!account(chunk !== null ? chunk.bytes : (o as FileOutcome).bytes)) return;
+          if (o !== null) report(item, o);
+          // Only UTF-8 files are searched window by window.
+          const encoding = o !== null ? o.encoding : "utf-8";
+          // A chunk's records go to the dispatcher together (one await per chunk, not per line).
+          let recs: Emitted[] = [];
+          for (const h of chunk !== null ? chunk.hits : (o as FileOutcome).hits) {
+            sub = h.line_number === lastLine ? sub + 1 : 0;
+            lastLine = h.line_number;
+            if (
+              isResumed &&
+              (h.line_number < resume.line || (h.line_number === resume.line && sub <= resume.sub))
+            )
+              continue;
+            if (emittedLines >= maxCount) {
+              if (recs.length > 0) yield recs;
+              ctx.stop("max_count");
+              return;
+            }
+            emittedLines++;
+            const rec: LineMatch = {
+              path: e.abs,
+              relative_path: e.rel,
+              line_number: h.line_number,
+              content: h.content,
+              clipped: h.clipped,
+              content_offset: h.content_offset,
+              submatches: h.submatches,
+              before: h.before,
+              after: h.after,
+              encoding,
+            };
+            recs.push(new MatchEmitted(rec, fileKey, h.line_number, sub));
+            if (recs.length >= ctx.batch) {
+              yield recs;
+              recs = [];
+            }
           }
-          emittedLines++;
-          const rec: LineMatch = {
-            path: e.abs,
-            relative_path: e.rel,
-            line_number: h.line_number,
-            content: h.content,
-            clipped: h.clipped,
-            content_offset: h.content_offset,
-            submatches: h.submatches,
-            before: h.before,
-            after: h.after,
-            encoding: o.encoding,
-          };
-          recs.push({ kind: "match", record: rec, key: `${fileKey}${SEP}${h.line_number}${SEP}${sub}` });
-          if (recs.length >= ctx.batch) {
-            yield recs;
-            recs = [];
-          }
+          if (recs.length > 0) yield recs;
+          if (o !== null) break;
+          (p as PooledChunk).taken?.();
         }
-        if (recs.length > 0) yield recs;
         continue;
       }
+      const o = await outcomeOf(item);
+      if (o === null) break;
+      if (!account(o.bytes)) return;
+      report(item, o);
       if (o.skip !== null || o.error !== null) continue;
       const listed =
         mode === "files_without_match" ? o.lines === 0 : mode === "count" ? o.lines > 0 : o.lines > 0;
@@ -340,15 +433,17 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     }
     finished = true;
   } finally {
+    // An in-thread search stopped inside a file closes it.
+    current?.steps?.return(undefined as unknown as FileOutcome);
     // With count, the grand total stays exact when the consumer stops early (limit): finish counting.
     if (!finished && mode === "count" && !ctx.shouldStop()) {
       for (let item = await next(); item !== null; item = await next()) {
-        const o = item.outcome as FileOutcome;
-        if (!account(o)) break;
+        const o = await outcomeOf(item);
+        if (o === null || !account(o.bytes)) break;
         report(item, o);
       }
     }
-    pool.close();
+    pool?.close();
     ctx.summary("total_matches", totals.matches);
     ctx.summary("matched_lines", totals.lines);
     ctx.summary("files_with_matches", totals.files);

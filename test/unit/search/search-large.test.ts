@@ -5,8 +5,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createByteBuffer } from "../../../src/engine/bytes.ts";
 import { compileMatcher, type MatcherOptions } from "../../../src/engine/search/matcher.ts";
-import { searchLarge } from "../../../src/engine/search/search-large.ts";
+import { drain, searchLarge } from "../../../src/engine/search/search-large.ts";
 import {
   buildMatcher,
   bytesFinder,
@@ -26,6 +27,7 @@ function windowed(
   m: Partial<MatcherOptions> & { patterns: string[] },
   o: TextOptions,
   byteLiterals = false,
+  maxWindow = window,
 ) {
   const path = join(dir, `f${fileNo++}`);
   writeFileSync(path, text);
@@ -34,7 +36,12 @@ function windowed(
     const matcher = buildMatcher(compileMatcher({ ...MATCHER_OFF, ...m }));
     const lits = matcher.spec.literals?.map((l) => Buffer.from(l));
     const finder = byteLiterals && lits ? (v: Buffer) => bytesFinder(v, lits) : null;
-    return searchLarge(fd, Buffer.alloc(window), 0, matcher, o, finder);
+    return drain(
+      searchLarge(fd, createByteBuffer(window), 0, matcher, o, finder, {
+        initial: window,
+        max: maxWindow,
+      }),
+    );
   } finally {
     closeSync(fd);
   }
@@ -54,21 +61,22 @@ function randomText(rand: (n: number) => number): string {
   return rand(3) === 0 ? text : `${text}\n`;
 }
 
+const modes: Array<[string, Partial<MatcherOptions> & { patterns: string[] }, Partial<TextOptions>]> = [
+  ["literal", { patterns: ["needle"] }, {}],
+  ["regex", { patterns: ["^[a-z]+ (beta|gamma)$"] }, {}],
+  ["ignore case", { patterns: ["needle"], ignoreCase: true }, {}],
+  ["invert", { patterns: ["a"], invert: true }, {}],
+  ["context 2", { patterns: ["needle"] }, { before: 2, after: 2 }],
+  ["before 3", { patterns: ["gamma"] }, { before: 3 }],
+  ["after 3, invert", { patterns: ["a"], invert: true }, { after: 3 }],
+  ["only matching", { patterns: ["[a-z]+a\\b"], onlyMatching: true }, {}],
+  ["max per file", { patterns: ["e"] }, { maxPerFile: 5 }],
+  ["count only", { patterns: ["e"] }, { countOnly: true }],
+  ["first only", { patterns: ["gamma"] }, { firstOnly: true }],
+  ["empty lines", { patterns: ["^$"] }, { before: 1, after: 1 }],
+];
+
 describe("searchLarge equals searchText on the whole file", () => {
-  const modes: Array<[string, Partial<MatcherOptions> & { patterns: string[] }, Partial<TextOptions>]> = [
-    ["literal", { patterns: ["needle"] }, {}],
-    ["regex", { patterns: ["^[a-z]+ (beta|gamma)$"] }, {}],
-    ["ignore case", { patterns: ["needle"], ignoreCase: true }, {}],
-    ["invert", { patterns: ["a"], invert: true }, {}],
-    ["context 2", { patterns: ["needle"] }, { before: 2, after: 2 }],
-    ["before 3", { patterns: ["gamma"] }, { before: 3 }],
-    ["after 3, invert", { patterns: ["a"], invert: true }, { after: 3 }],
-    ["only matching", { patterns: ["[a-z]+a\\b"], onlyMatching: true }, {}],
-    ["max per file", { patterns: ["e"] }, { maxPerFile: 5 }],
-    ["count only", { patterns: ["e"] }, { countOnly: true }],
-    ["first only", { patterns: ["gamma"] }, { firstOnly: true }],
-    ["empty lines", { patterns: ["^$"] }, { before: 1, after: 1 }],
-  ];
   for (const [name, m, o] of modes) {
     test(name, () => {
       const next = prng(name.length * 7919);
@@ -134,5 +142,85 @@ describe("over-long lines", () => {
     const r = windowed(straddle, 512, { patterns: ["needle"] }, TEXT_UNBOUNDED);
     expect(r.hits.map((h) => h.submatches[0]?.start)).toEqual([383]);
     expect(r.lines).toBe(1);
+  });
+});
+
+describe("the window grows for a long line", () => {
+  for (const [name, m, o] of modes) {
+    test(`equals searchText with long lines: ${name}`, () => {
+      const next = prng(name.length * 104729);
+      const rand = (n: number) => Math.floor(next() * n);
+      for (let round = 0; round < 20; round++) {
+        // Lines of up to 2,100 bytes through a 256-byte window that may grow to 16 KiB (room for a line and
+        // its context).
+        const text = randomText(rand)
+          .split("\n")
+          .map((l) => (rand(6) === 0 ? `${l}${"z".repeat(300 + rand(1700))}${rand(2) ? " needle" : ""}` : l))
+          .join("\n");
+        const shape = { ...TEXT_UNBOUNDED, ...o };
+        const whole = searchText(
+          text.replace(/\r\n/g, "\n"),
+          buildMatcher(compileMatcher({ ...MATCHER_OFF, ...m })),
+          shape,
+        );
+        const got = windowed(text, 256, m, shape, false, 16384);
+        expect({ lines: got.lines, matches: got.matches, hits: got.hits }).toEqual({
+          lines: whole.lines,
+          matches: whole.matches,
+          hits: whole.hits,
+        });
+      }
+    });
+  }
+
+  test("a line longer than the first window but within the largest is found whole, as in the whole text", () => {
+    const long = `${"a".repeat(3000)}needle${"b".repeat(1500)}`;
+    const text = `first\n${long}\nneedle after\n${long}\n`;
+    const whole = searchText(text, buildMatcher(compileMatcher({ ...MATCHER_OFF, patterns: ["needle"] })), {
+      ...TEXT_UNBOUNDED,
+      before: 1,
+    });
+    for (const bytes of [false, true]) {
+      const shape = { ...TEXT_UNBOUNDED, before: bytes ? 0 : 1 };
+      const r = windowed(text, 512, { patterns: ["needle"] }, shape, bytes, 8192);
+      expect(r.hits.map((h) => [h.line_number, h.clipped, h.content.length])).toEqual([
+        [2, false, long.length],
+        [3, false, 12],
+        [4, false, long.length],
+      ]);
+      if (!bytes) expect(r.hits).toEqual(whole.hits);
+      expect(r.bytes).toBe(Buffer.byteLength(text));
+    }
+  });
+});
+
+describe("hits go out window by window", () => {
+  test("a file with a hit in every window gives them before its end, with the bytes read", () => {
+    const line = `${"x".repeat(90)} needle\n`; // 98 bytes
+    const text = line.repeat(200);
+    const path = join(dir, `f${fileNo++}`);
+    writeFileSync(path, text);
+    const fd = openSync(path, "r");
+    try {
+      const matcher = buildMatcher(compileMatcher({ ...MATCHER_OFF, patterns: ["needle"] }));
+      const steps = searchLarge(fd, createByteBuffer(1024), 0, matcher, TEXT_UNBOUNDED, null, {
+        initial: 1024,
+        max: 1024,
+      });
+      const chunks: Array<{ bytes: number; lines: number[] }> = [];
+      let r = steps.next();
+      for (; !r.done; r = steps.next()) {
+        chunks.push({ bytes: r.value.bytes, lines: r.value.hits.map((h) => h.line_number) });
+      }
+      // Ten whole lines fit in a 1 KiB window: about twenty chunks, each of the lines of one window.
+      expect(chunks.length).toBeGreaterThan(15);
+      for (const c of chunks) expect(c.lines.length).toBeLessThanOrEqual(11);
+      const all = [...chunks.flatMap((c) => c.lines), ...r.value.hits.map((h) => h.line_number)];
+      expect(all).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+      expect(chunks.reduce((n, c) => n + c.bytes, 0) + r.value.bytes).toBe(text.length);
+      expect(r.value.lines).toBe(200);
+    } finally {
+      closeSync(fd);
+    }
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { compileMatcher } from "../../../src/engine/search/matcher.ts";
 import { buildMatcher, searchText, type TextOptions } from "../../../src/engine/search/search-text.ts";
+import { prng } from "../../helpers.ts";
 import { MATCHER_OFF, TEXT_UNBOUNDED } from "./defaults.ts";
 
 const run = (text: string, pattern: string, extra: object = {}, o: Partial<TextOptions> = {}) =>
@@ -70,5 +71,42 @@ describe("searchText", () => {
       matches: 3,
       shownUpTo: 0,
     });
+  });
+});
+
+describe("exact literals: matched with indexOf, as the regex would match them", () => {
+  const WORDS = ["ab", "abc", "b", "bca", "ca", "é", "ñ", "😀", "x", " "];
+  const cases: Array<[string, string[], boolean]> = [
+    ["one literal", ["ab"], false],
+    ["overlapping alternatives", ["ab", "abc", "bca"], false],
+    ["a prefix listed first", ["a", "ab"], false],
+    ["non-ASCII", ["é", "ñx"], false],
+    ["fixed strings with regex syntax", ["a.b", "(c)"], true],
+  ];
+  test.each(cases)("%s", (_name, patterns, fixedStrings) => {
+    const spec = compileMatcher({ ...MATCHER_OFF, patterns, fixedStrings });
+    expect(spec.exact).toEqual(patterns);
+    const exact = buildMatcher(spec);
+    const regex = buildMatcher({ ...spec, exact: null });
+    const next = prng(patterns.join().length);
+    for (let round = 0; round < 500; round++) {
+      let line = "";
+      const n = Math.floor(next() * 12);
+      for (let k = 0; k < n; k++) line += WORDS[Math.floor(next() * WORDS.length)];
+      if (fixedStrings && next() < 0.3) line += patterns[0];
+      expect(exact.spans(line)).toEqual(regex.spans(line));
+    }
+  });
+
+  test.each([
+    [{ patterns: ["a.c"] }],
+    [{ patterns: ["abc"], ignoreCase: true }],
+    [{ patterns: ["abc"], wordRegexp: true }],
+    [{ patterns: ["abc"], lineRegexp: true }],
+    [{ patterns: ["abc"], multiline: true }],
+    [{ patterns: [""], fixedStrings: true }],
+    [{ patterns: ["😀"] }],
+  ])("not exact: %p", (m) => {
+    expect(compileMatcher({ ...MATCHER_OFF, ...m }).exact).toBeNull();
   });
 });

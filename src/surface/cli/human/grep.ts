@@ -25,27 +25,30 @@ export class GrepHumanSink implements Sink {
   private shownFor = "";
   private shown = "";
 
+  /** Whether lines start with their file's name (grep's rule unless forced). */
+  private readonly showName: boolean;
+
   constructor(
     private readonly write: (text: string) => void,
     private readonly style: Style,
     private readonly opts: GrepHumanOptions,
     private readonly contextShown: boolean,
-    private readonly singleFile: boolean,
+    singleFile: boolean,
   ) {
     this.p = paint(style);
+    this.showName = opts.withFilename ?? !singleFile;
   }
 
   private prefix(path: string, line: number, sep: string): string {
-    const showName = this.opts.withFilename ?? !this.singleFile;
     let out = "";
-    if (showName) {
+    if (this.showName) {
       if (path !== this.shownFor) {
         this.shownFor = path;
         this.shown = this.p.path(displayPath(path, this.style));
       }
-      out += this.shown + sep;
+      out = this.shown + sep;
     }
-    if (this.opts.lineNumber) out += this.p.line(String(line)) + sep;
+    if (this.opts.lineNumber) out += `${this.style.color ? this.p.line(String(line)) : line}${sep}`;
     return out;
   }
 

@@ -1,0 +1,55 @@
+// The read buffer's newline counter: the WebAssembly SIMD kernel against a plain byte loop on seeded random
+// buffers (every length and offset mix, runs long enough to flush its 8-bit lane counters), and the fallback
+// without WebAssembly the same way; growing keeps the bytes, shrinking gives the memory back.
+import { describe, expect, test } from "bun:test";
+import { createByteBuffer } from "../../../src/engine/bytes.ts";
+import { prng } from "../../helpers.ts";
+
+function byteLoop(b: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (b[i] === 10) n++;
+  return n;
+}
+
+describe.each([
+  ["WebAssembly kernel", false],
+  ["fallback", true],
+])("newlines: %s", (_name, plain) => {
+  test("equals a byte loop on random buffers and ranges", () => {
+    const next = prng(plain ? 7 : 11);
+    const rand = (n: number) => Math.floor(next() * n);
+    const store = createByteBuffer(1024, plain);
+    for (let round = 0; round < 300; round++) {
+      // Sizes from a few bytes to 64 KiB (more than 63 rounds of 64 bytes: the lane counters are flushed).
+      const size = 1 + rand(round % 10 === 0 ? 65536 : 2048);
+      const density = [2, 5, 60, 1000][rand(4)] as number;
+      const b = store.grow(size, 0);
+      for (let i = 0; i < size; i++) b[i] = rand(density) === 0 ? 10 : rand(256);
+      const from = rand(size + 1);
+      const to = from + rand(size - from + 1);
+      expect(store.newlines(from, to)).toBe(byteLoop(b, from, to));
+    }
+  });
+
+  test("every byte a newline, and none", () => {
+    const store = createByteBuffer(100_000, plain);
+    store.bytes.fill(10, 0, 100_000);
+    expect(store.newlines(0, 100_000)).toBe(100_000);
+    expect(store.newlines(3, 99_999)).toBe(99_996);
+    store.bytes.fill(0x61, 0, 100_000);
+    expect(store.newlines(0, 100_000)).toBe(0);
+    expect(store.newlines(5, 5)).toBe(0);
+  });
+
+  test("grow keeps the bytes it is asked to keep; shrink gives a smaller buffer", () => {
+    const store = createByteBuffer(16, plain);
+    store.bytes.write("a\nb\nc", 0, "latin1");
+    const grown = store.grow(1 << 20, 5);
+    expect(grown.length).toBeGreaterThanOrEqual(1 << 20);
+    expect(grown.toString("latin1", 0, 5)).toBe("a\nb\nc");
+    expect(store.newlines(0, 5)).toBe(2);
+    store.shrink(4096);
+    expect(store.bytes.length).toBeLessThan(1 << 20);
+    expect(store.bytes.length).toBeGreaterThanOrEqual(4096);
+  });
+});
