@@ -1,7 +1,8 @@
-/*! Engine: a read buffer with a fast newline counter. The bytes live in a WebAssembly memory so that a SIMD
- * kernel (16 bytes per instruction) counts newlines in place: about 10x faster than one native `indexOf` per
- * line, which was the cost of numbering lines in grep and of sliding its large-file windows. Files are read
- * straight into it (no copy). Without WebAssembly it falls back to a plain Buffer and `indexOf`. The kernel
+/*! Engine: a read buffer with fast newline kernels. The bytes live in a WebAssembly memory so that SIMD
+ * kernels (16 bytes per instruction) count newlines, or find where they are, in place: about 10x faster than one
+ * native `indexOf` per line, which was the cost of numbering lines in grep, of sliding its large-file windows
+ * and of splitting lines in count. Files are read straight into it (no copy). Without WebAssembly it falls back
+ * to a plain Buffer and `indexOf`. The kernel
  * is assembled here from a few named instructions (no build step, no binary blob); `scripts/` has no part in
  * it. No I/O. */
 
@@ -18,7 +19,18 @@ export interface ByteBuffer {
   shrink(size: number): void;
   /** The number of newline bytes (0x0A) in bytes[from, to). */
   newlines(from: number, to: number): number;
+  /**
+   * Finds the newline bytes in bytes[from, to), in order, at most MAX_ENDS of them: their offsets are
+   * `ends[0..n)`. Fewer than MAX_ENDS means there are no more before `to`.
+   * @returns n
+   */
+  lineEnds(from: number, to: number): number;
+  /** The offsets found by lineEnds (replaced by grow() and shrink(), like `bytes`). */
+  readonly ends: Int32Array;
 }
+
+/** The most newline offsets one lineEnds call gives. */
+export const MAX_ENDS = 16384;
 
 // --- A minimal WebAssembly assembler: just what the kernel below needs. ---
 
@@ -56,6 +68,11 @@ const tee = (i: number) => [0x22, ...uleb(i)];
 const i32 = (n: number) => [0x41, ...sleb(n)];
 const ADD = [0x6a];
 const SUB = [0x6b];
+const AND = [0x71];
+const SHL = [0x74];
+const CTZ = [0x68];
+const STORE32 = [0x36, 2, 0];
+const IF = [0x04, 0x40];
 const EQ = [0x46];
 const EQZ = [0x45];
 const GT_U = [0x4b];
@@ -76,6 +93,7 @@ const I16X8_EXTADD_PAIRWISE_I8X16_U = simd(0x7d);
 const I32X4_EXTADD_PAIRWISE_I16X8_U = simd(0x7f);
 const I32X4_ADD = simd(0xae);
 const I32X4_LANE = (lane: number) => simd(0x1b, lane);
+const I8X16_BITMASK = simd(0x64);
 
 /**
  * newlines(p, end) → the count of 0x0A bytes in memory[p, end).
@@ -177,15 +195,128 @@ function newlinesBody(): number[] {
   return [...locals, ...code];
 }
 
+/**
+ * lineEnds(p, end, out, max) → n: stores the offsets of the first n (at most max) 0x0A bytes of memory[p, end)
+ * as i32 at memory[out..]. Locals: 0 p, 1 end, 2 out, 3 max (params); 4 n, 5 mask (i32); 6 nl (v128).
+ * 16 bytes at a time: i8x16.bitmask of the newline lanes, then one store per set bit (lowest first).
+ */
+function lineEndsBody(): number[] {
+  const [P, END_, OUT, MAX, N, MASK, NL] = [0, 1, 2, 3, 4, 5, 6];
+  // Stores p + offset as the n-th end, then n++; leaves n === max on the stack for the caller's br_if.
+  const store = (offset: number[]) => [
+    ...get(OUT),
+    ...get(N),
+    ...i32(2),
+    ...SHL,
+    ...ADD,
+    ...get(P),
+    ...offset,
+    ...ADD,
+    ...STORE32,
+    ...get(N),
+    ...i32(1),
+    ...ADD,
+    ...tee(N),
+    ...get(MAX),
+    ...EQ,
+  ];
+  const code = [
+    ...i32(10),
+    ...I8X16_SPLAT,
+    ...set(NL),
+    ...BLOCK, // $done
+    ...BLOCK, // $tail
+    ...LOOP, // $blocks
+    ...get(P),
+    ...i32(16),
+    ...ADD,
+    ...get(END_),
+    ...GT_U,
+    ...brIf(1), // → $tail
+    ...get(P),
+    ...V_LOAD(0),
+    ...get(NL),
+    ...I8X16_EQ,
+    ...I8X16_BITMASK,
+    ...set(MASK),
+    ...BLOCK, // $next
+    ...LOOP, // $bits
+    ...get(MASK),
+    ...EQZ,
+    ...brIf(1), // → $next
+    ...store([...get(MASK), ...CTZ]),
+    ...brIf(4), // → $done
+    ...get(MASK),
+    ...get(MASK),
+    ...i32(1),
+    ...SUB,
+    ...AND,
+    ...set(MASK),
+    ...br(0),
+    ...END,
+    ...END,
+    ...get(P),
+    ...i32(16),
+    ...ADD,
+    ...set(P),
+    ...br(0),
+    ...END,
+    ...END,
+    // the last bytes one at a time
+    ...BLOCK, // $tailEnd
+    ...LOOP, // $t
+    ...get(P),
+    ...get(END_),
+    ...GE_U,
+    ...brIf(1), // → $tailEnd
+    ...get(P),
+    ...LOAD8_U,
+    ...i32(10),
+    ...EQ,
+    ...IF,
+    ...store(i32(0)),
+    ...brIf(3), // → $done
+    ...END,
+    ...get(P),
+    ...i32(1),
+    ...ADD,
+    ...set(P),
+    ...br(0),
+    ...END,
+    ...END,
+    ...END,
+    ...get(N),
+    ...END,
+  ];
+  const locals = vec([
+    [2, I32],
+    [1, V128],
+  ]);
+  return [...locals, ...code];
+}
+
 function kernelBytes(): Uint8Array {
-  const body = newlinesBody();
+  const bodies = [newlinesBody(), lineEndsBody()];
+  const i32s = (n: number) => vec(new Array<number[]>(n).fill([I32]));
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec([[0x60, ...vec([[I32], [I32]]), ...vec([[I32]])]])),
+    ...section(
+      1,
+      vec([
+        [0x60, ...i32s(2), ...i32s(1)],
+        [0x60, ...i32s(4), ...i32s(1)],
+      ]),
+    ),
     ...section(2, vec([[...name("m"), ...name("mem"), 0x02, 0x00, ...uleb(1)]])),
-    ...section(3, vec([[0]])),
-    ...section(7, vec([[...name("newlines"), 0x00, 0x00]])),
-    ...section(10, vec([[...uleb(body.length), ...body]])),
+    ...section(3, vec([[0], [1]])),
+    ...section(
+      7,
+      vec([
+        [...name("newlines"), 0x00, 0x00],
+        [...name("lineEnds"), 0x00, 0x01],
+      ]),
+    ),
+    ...section(10, vec(bodies.map((b) => [...uleb(b.length), ...b]))),
   ]);
 }
 
@@ -203,47 +334,66 @@ function compiledKernel(): WebAssembly.Module | null {
   return kernel;
 }
 
+/** Bytes of memory after the data, where lineEnds writes its offsets. */
+const ENDS_BYTES = MAX_ENDS * 4;
+
+interface Kernel {
+  readonly newlines: (p: number, end: number) => number;
+  readonly lineEnds: (p: number, end: number, out: number, max: number) => number;
+}
+
 class WasmBytes implements ByteBuffer {
-  bytes: Buffer;
-  private memory: WebAssembly.Memory;
-  private count: (p: number, end: number) => number;
+  bytes!: Buffer;
+  ends!: Int32Array;
+  private memory!: WebAssembly.Memory;
+  private kernel!: Kernel;
 
   constructor(
     private readonly mod: WebAssembly.Module,
     size: number,
   ) {
-    this.memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(size / PAGE)) });
-    this.count = this.instantiate();
-    this.bytes = Buffer.from(this.memory.buffer);
+    this.reset(size);
   }
 
-  private instantiate(): (p: number, end: number) => number {
-    const inst = new WebAssembly.Instance(this.mod, { m: { mem: this.memory } });
-    return inst.exports.newlines as (p: number, end: number) => number;
+  /** A fresh memory for `size` bytes of data and the ends after them. */
+  private reset(size: number): void {
+    this.memory = new WebAssembly.Memory({ initial: Math.ceil((size + ENDS_BYTES) / PAGE) });
+    this.kernel = new WebAssembly.Instance(this.mod, { m: { mem: this.memory } })
+      .exports as unknown as Kernel;
+    this.view();
+  }
+
+  /** The data is the memory but its last ENDS_BYTES, which hold the ends. */
+  private view(): void {
+    const data = this.memory.buffer.byteLength - ENDS_BYTES;
+    this.bytes = Buffer.from(this.memory.buffer, 0, data);
+    this.ends = new Int32Array(this.memory.buffer, data, MAX_ENDS);
   }
 
   grow(size: number): Buffer {
     // memory.grow keeps every byte, so `keep` needs no copy.
     if (size <= this.bytes.length) return this.bytes;
     this.memory.grow(Math.ceil((size - this.bytes.length) / PAGE));
-    this.bytes = Buffer.from(this.memory.buffer);
+    this.view();
     return this.bytes;
   }
 
   shrink(size: number): void {
-    if (this.bytes.length <= size) return;
-    this.memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(size / PAGE)) });
-    this.count = this.instantiate();
-    this.bytes = Buffer.from(this.memory.buffer);
+    if (this.bytes.length > size) this.reset(size);
   }
 
   newlines(from: number, to: number): number {
-    return to > from ? this.count(from, to) : 0;
+    return to > from ? this.kernel.newlines(from, to) : 0;
+  }
+
+  lineEnds(from: number, to: number): number {
+    return to > from ? this.kernel.lineEnds(from, to, this.bytes.length, MAX_ENDS) : 0;
   }
 }
 
 class PlainBytes implements ByteBuffer {
   bytes: Buffer;
+  readonly ends = new Int32Array(MAX_ENDS);
 
   constructor(size: number) {
     this.bytes = Buffer.allocUnsafe(size);
@@ -265,6 +415,15 @@ class PlainBytes implements ByteBuffer {
     let n = 0;
     const b = this.bytes;
     for (let i = b.indexOf(10, from); i >= 0 && i < to; i = b.indexOf(10, i + 1)) n++;
+    return n;
+  }
+
+  lineEnds(from: number, to: number): number {
+    let n = 0;
+    const b = this.bytes;
+    for (let i = b.indexOf(10, from); i >= 0 && i < to && n < MAX_ENDS; i = b.indexOf(10, i + 1)) {
+      this.ends[n++] = i;
+    }
     return n;
   }
 }

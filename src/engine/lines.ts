@@ -3,6 +3,7 @@
  * decodes text into strings and never splits decoded strings; only platform/ touches the file. */
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { platform } from "../platform/platform.ts";
+import { createByteBuffer } from "./bytes.ts";
 import type { Language } from "./languages.ts";
 
 /** The counts of one file. */
@@ -90,7 +91,8 @@ function at(buf: Uint8Array, i: number, end: number, m: Uint8Array): boolean {
  * Creates a reusable line counter (one per run: it owns one read buffer that grows only for very long lines).
  */
 export class LineCounter {
-  private buf = new Uint8Array(INITIAL);
+  /** The read buffer; its kernel finds line ends (the scan runs over it from offset 0). */
+  private readonly store = createByteBuffer(INITIAL);
   private lines = 0;
   private blank = 0;
   private code = 0;
@@ -137,18 +139,15 @@ export class LineCounter {
       // True while the rest of an over-long line, already counted, is skipped up to its newline.
       let skipping = false;
       for (;;) {
-        if (carry === this.buf.length) {
-          if (this.buf.length < MAX_LINE) {
-            const bigger = new Uint8Array(this.buf.length * 2);
-            bigger.set(this.buf);
-            this.buf = bigger;
-          } else {
-            this.line(this.buf, 0, this.buf.length);
+        if (carry === this.store.bytes.length) {
+          if (carry < MAX_LINE) this.store.grow(carry * 2, carry);
+          else {
+            this.line(this.store.bytes, 0, carry);
             carry = 0;
             skipping = true;
           }
         }
-        const buf = this.buf;
+        const buf = this.store.bytes;
         const n = platform.read(fd, carry === 0 ? buf : buf.subarray(carry), buf.length - carry, null);
         total += n;
         let start = 0;
@@ -207,9 +206,10 @@ export class LineCounter {
     let total = readSoFar;
     let size = head.length;
     for (;;) {
-      const n = platform.read(fd, this.buf, this.buf.length, null);
+      const buf = this.store.bytes;
+      const n = platform.read(fd, buf, buf.length, null);
       if (n === 0) break;
-      parts.push(this.buf.slice(0, n));
+      parts.push(buf.slice(0, n));
       total += n;
       size += n;
     }
@@ -220,7 +220,8 @@ export class LineCounter {
       off += p.length;
     }
     const units = size >> 1;
-    const narrow = new Uint8Array(units);
+    // The narrowed text goes where the scan and its line-end kernel read: the store, from offset 0.
+    const narrow = this.store.grow(units, 0).subarray(0, units);
     const le = width === "utf-16le";
     for (let i = 0; i < units; i++) {
       const a = all[2 * i] as number;
@@ -263,9 +264,18 @@ export class LineCounter {
     let blank = 0;
     let code = 0;
     let s = start;
+    // Line ends come from the kernel in batches (buf is the store's bytes from offset 0).
+    const store = this.store;
+    let k = 0;
+    let found = 0;
     while (s < end) {
-      let e = buf.indexOf(10, s);
-      if (e < 0) {
+      if (k === found) {
+        found = store.lineEnds(s, end);
+        k = 0;
+      }
+      let e: number;
+      if (k < found) e = store.ends[k++] as number;
+      else {
         if (!eof) break;
         e = end;
       }

@@ -2,7 +2,7 @@
 // buffers (every length and offset mix, runs long enough to flush its 8-bit lane counters), and the fallback
 // without WebAssembly the same way; growing keeps the bytes, shrinking gives the memory back.
 import { describe, expect, test } from "bun:test";
-import { createByteBuffer } from "../../../src/engine/bytes.ts";
+import { createByteBuffer, MAX_ENDS } from "../../../src/engine/bytes.ts";
 import { prng } from "../../helpers.ts";
 
 function byteLoop(b: Uint8Array, from: number, to: number): number {
@@ -39,6 +39,32 @@ describe.each([
     store.bytes.fill(0x61, 0, 100_000);
     expect(store.newlines(0, 100_000)).toBe(0);
     expect(store.newlines(5, 5)).toBe(0);
+  });
+
+  test("lineEnds finds every newline in order, MAX_ENDS at a time", () => {
+    const next = prng(plain ? 17 : 19);
+    const rand = (n: number) => Math.floor(next() * n);
+    const store = createByteBuffer(1024, plain);
+    for (let round = 0; round < 200; round++) {
+      const size = 1 + rand(round % 10 === 0 ? 200_000 : 3000);
+      const density = [1, 3, 40, 500][rand(4)] as number;
+      const b = store.grow(size, 0);
+      for (let i = 0; i < size; i++) b[i] = rand(density) === 0 ? 10 : rand(256);
+      const from = rand(size + 1);
+      const to = from + rand(size - from + 1);
+      const want: number[] = [];
+      for (let i = from; i < to; i++) if (b[i] === 10) want.push(i);
+      // Calls resume after the last offset given, as a caller that has taken a batch does.
+      const got: number[] = [];
+      for (let at = from; ; ) {
+        const n = store.lineEnds(at, to);
+        for (let k = 0; k < n; k++) got.push(store.ends[k] as number);
+        expect(n).toBeLessThanOrEqual(MAX_ENDS);
+        if (n < MAX_ENDS) break;
+        at = (store.ends[n - 1] as number) + 1;
+      }
+      expect(got).toEqual(want);
+    }
   });
 
   test("grow keeps the bytes it is asked to keep; shrink gives a smaller buffer", () => {
