@@ -300,7 +300,10 @@ function* walkHere(
     },
   };
   for (const x of walkTree(plan, local, sub, budget, tally)) {
-    for (const { info, gap } of errors.splice(0)) yield { kind: ITEM_ERROR, gap, info };
+    if (errors.length > 0) {
+      for (const { info, gap } of errors) yield { kind: ITEM_ERROR, gap, info };
+      errors.length = 0;
+    }
     const gap = since;
     since = 0;
     if (x instanceof Entry) yield { kind: ITEM_ENTRY, gap, entry: x };
