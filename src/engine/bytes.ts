@@ -95,6 +95,37 @@ const I32X4_ADD = simd(0xae);
 const I32X4_LANE = (lane: number) => simd(0x1b, lane);
 const I8X16_BITMASK = simd(0x64);
 
+// Both kernels take p (local 0) and end (local 1) first.
+const P = 0;
+const END_ = 1;
+/** local += n */
+const add = (local: number, n: number) => [...get(local), ...i32(n), ...ADD, ...set(local)];
+/** Leaves the block `depth` levels out when fewer than `step` bytes are left at p. */
+const breakIfPast = (step: number, depth: number) => [
+  ...get(P),
+  ...i32(step),
+  ...ADD,
+  ...get(END_),
+  ...GT_U,
+  ...brIf(depth),
+];
+/** Runs `body` for every byte left in [p, end), p advancing by one (inside it: 0 the loop, 1 its block). */
+const eachByte = (body: number[]) => [
+  ...BLOCK,
+  ...LOOP,
+  ...get(P),
+  ...get(END_),
+  ...GE_U,
+  ...brIf(1),
+  ...body,
+  ...add(P, 1),
+  ...br(0),
+  ...END,
+  ...END,
+];
+/** 1 when the byte at p is a newline, else 0. */
+const BYTE_IS_NEWLINE = [...get(P), ...LOAD8_U, ...i32(10), ...EQ];
+
 /**
  * newlines(p, end) → the count of 0x0A bytes in memory[p, end).
  * Locals: 0 p, 1 end (params); 2 rounds, 3 total (i32); 4 acc, 5 nl, 6 sums (v128).
@@ -102,7 +133,7 @@ const I8X16_BITMASK = simd(0x64);
  * rounds (at most 252 per lane) the counters are widened and added into four 32-bit sums.
  */
 function newlinesBody(): number[] {
-  const [P, END_, ROUNDS, TOTAL, ACC, NL, SUMS] = [0, 1, 2, 3, 4, 5, 6];
+  const [ROUNDS, TOTAL, ACC, NL, SUMS] = [2, 3, 4, 5, 6];
   const lanes = [0, 16, 32, 48].flatMap((o) => [
     ...get(P),
     ...V_LOAD(o),
@@ -118,13 +149,7 @@ function newlinesBody(): number[] {
     ...set(SUMS),
     ...BLOCK,
     ...LOOP,
-    // while (p + 64 <= end)
-    ...get(P),
-    ...i32(64),
-    ...ADD,
-    ...get(END_),
-    ...GT_U,
-    ...brIf(1),
+    ...breakIfPast(64, 1),
     ...V_ZERO,
     ...set(ACC),
     ...i32(63),
@@ -134,10 +159,7 @@ function newlinesBody(): number[] {
     ...get(ACC),
     ...lanes,
     ...set(ACC),
-    ...get(P),
-    ...i32(64),
-    ...ADD,
-    ...set(P),
+    ...add(P, 64),
     // if (--rounds === 0) break; if (p + 64 > end) break; else continue
     ...get(ROUNDS),
     ...i32(1),
@@ -145,12 +167,7 @@ function newlinesBody(): number[] {
     ...tee(ROUNDS),
     ...EQZ,
     ...brIf(1),
-    ...get(P),
-    ...i32(64),
-    ...ADD,
-    ...get(END_),
-    ...GT_U,
-    ...brIf(1),
+    ...breakIfPast(64, 1),
     ...br(0),
     ...END,
     ...END,
@@ -163,27 +180,7 @@ function newlinesBody(): number[] {
     ...br(0),
     ...END,
     ...END,
-    // the last bytes one at a time
-    ...BLOCK,
-    ...LOOP,
-    ...get(P),
-    ...get(END_),
-    ...GE_U,
-    ...brIf(1),
-    ...get(TOTAL),
-    ...get(P),
-    ...LOAD8_U,
-    ...i32(10),
-    ...EQ,
-    ...ADD,
-    ...set(TOTAL),
-    ...get(P),
-    ...i32(1),
-    ...ADD,
-    ...set(P),
-    ...br(0),
-    ...END,
-    ...END,
+    ...eachByte([...get(TOTAL), ...BYTE_IS_NEWLINE, ...ADD, ...set(TOTAL)]),
     ...get(TOTAL),
     ...[0, 1, 2, 3].flatMap((l) => [...get(SUMS), ...I32X4_LANE(l), ...ADD]),
     ...END,
@@ -201,7 +198,7 @@ function newlinesBody(): number[] {
  * 16 bytes at a time: i8x16.bitmask of the newline lanes, then one store per set bit (lowest first).
  */
 function lineEndsBody(): number[] {
-  const [P, END_, OUT, MAX, N, MASK, NL] = [0, 1, 2, 3, 4, 5, 6];
+  const [OUT, MAX, N, MASK, NL] = [2, 3, 4, 5, 6];
   // Stores p + offset as the n-th end, then n++; leaves n === max on the stack for the caller's br_if.
   const store = (offset: number[]) => [
     ...get(OUT),
@@ -227,12 +224,7 @@ function lineEndsBody(): number[] {
     ...BLOCK, // $done
     ...BLOCK, // $tail
     ...LOOP, // $blocks
-    ...get(P),
-    ...i32(16),
-    ...ADD,
-    ...get(END_),
-    ...GT_U,
-    ...brIf(1), // → $tail
+    ...breakIfPast(16, 1), // → $tail
     ...get(P),
     ...V_LOAD(0),
     ...get(NL),
@@ -255,35 +247,12 @@ function lineEndsBody(): number[] {
     ...br(0),
     ...END,
     ...END,
-    ...get(P),
-    ...i32(16),
-    ...ADD,
-    ...set(P),
+    ...add(P, 16),
     ...br(0),
     ...END,
     ...END,
-    // the last bytes one at a time
-    ...BLOCK, // $tailEnd
-    ...LOOP, // $t
-    ...get(P),
-    ...get(END_),
-    ...GE_U,
-    ...brIf(1), // → $tailEnd
-    ...get(P),
-    ...LOAD8_U,
-    ...i32(10),
-    ...EQ,
-    ...IF,
-    ...store(i32(0)),
-    ...brIf(3), // → $done
-    ...END,
-    ...get(P),
-    ...i32(1),
-    ...ADD,
-    ...set(P),
-    ...br(0),
-    ...END,
-    ...END,
+    // inside eachByte's body: 0 the if, 1 the loop, 2 its block, 3 $done
+    ...eachByte([...BYTE_IS_NEWLINE, ...IF, ...store(i32(0)), ...brIf(3), ...END]),
     ...END,
     ...get(N),
     ...END,

@@ -11,6 +11,19 @@ function byteLoop(b: Uint8Array, from: number, to: number): number {
   return n;
 }
 
+/** Fills the store with random bytes, newlines 1 in `density` of them; returns the bytes and a random range. */
+function randomBytes(
+  store: ReturnType<typeof createByteBuffer>,
+  rand: (n: number) => number,
+  size: number,
+  density: number,
+) {
+  const b = store.grow(size, 0);
+  for (let i = 0; i < size; i++) b[i] = rand(density) === 0 ? 10 : rand(256);
+  const from = rand(size + 1);
+  return { b, from, to: from + rand(size - from + 1) };
+}
+
 describe.each([
   ["WebAssembly kernel", false],
   ["fallback", true],
@@ -22,11 +35,7 @@ describe.each([
     for (let round = 0; round < 300; round++) {
       // Sizes from a few bytes to 64 KiB (more than 63 rounds of 64 bytes: the lane counters are flushed).
       const size = 1 + rand(round % 10 === 0 ? 65536 : 2048);
-      const density = [2, 5, 60, 1000][rand(4)] as number;
-      const b = store.grow(size, 0);
-      for (let i = 0; i < size; i++) b[i] = rand(density) === 0 ? 10 : rand(256);
-      const from = rand(size + 1);
-      const to = from + rand(size - from + 1);
+      const { b, from, to } = randomBytes(store, rand, size, [2, 5, 60, 1000][rand(4)] as number);
       expect(store.newlines(from, to)).toBe(byteLoop(b, from, to));
     }
   });
@@ -47,11 +56,7 @@ describe.each([
     const store = createByteBuffer(1024, plain);
     for (let round = 0; round < 200; round++) {
       const size = 1 + rand(round % 10 === 0 ? 200_000 : 3000);
-      const density = [1, 3, 40, 500][rand(4)] as number;
-      const b = store.grow(size, 0);
-      for (let i = 0; i < size; i++) b[i] = rand(density) === 0 ? 10 : rand(256);
-      const from = rand(size + 1);
-      const to = from + rand(size - from + 1);
+      const { b, from, to } = randomBytes(store, rand, size, [1, 3, 40, 500][rand(4)] as number);
       const want: number[] = [];
       for (let i = from; i < to; i++) if (b[i] === 10) want.push(i);
       // Calls resume after the last offset given, as a caller that has taken a batch does.
