@@ -1,7 +1,8 @@
 /*! Search: one large UTF-8 file in bounded memory. The file is read into a window of whole lines; each window
- * is searched as one text (search-text.ts) that also holds the context lines around it, then slid on. The
- * window grows for a long line up to MAX_WINDOW; a line longer than that is searched in overlapping slices and
- * reported from the slice of its first match, clipped. Synchronous; it runs in a worker or in the calling thread and never writes output. */
+ * is searched as one text (search-text.ts) that also holds the context lines around it, then slid on; its hits
+ * are given out before the next window is read. The window grows for a long line up to MAX_WINDOW; a line
+ * longer than that is searched in overlapping slices and reported from the slice of its first match, clipped.
+ * Synchronous; it runs in a worker or in the calling thread and never writes output. */
 import { platform } from "../../platform/platform.ts";
 import type { ByteBuffer } from "../bytes.ts";
 import {
@@ -147,6 +148,13 @@ export function* searchLarge(
   };
   const shaped = (): TextOptions => ({ ...o, maxPerFile: o.maxPerFile - out.lines });
   const done = () => out.lines >= cap;
+  /** Doubles the window, up to the largest; false when it is the largest already. */
+  const widen = (): boolean => {
+    if (size >= sizes.max) return false;
+    size = Math.min(sizes.max, size * 2);
+    buf = store.grow(size, filled);
+    return true;
+  };
 
   while (!done()) {
     if (out.hits.length > 0) {
@@ -158,12 +166,8 @@ export function* searchLarge(
     fill();
     const lastNL = eof ? filled - 1 : buf.lastIndexOf(10, filled - 1);
     if (!eof && lastNL < ctx) {
-      if (size < sizes.max) {
-        // No whole line after the context: the window grows to hold it.
-        size = Math.min(sizes.max, size * 2);
-        buf = store.grow(size, filled);
-        continue;
-      }
+      // No whole line after the context: the window grows to hold it.
+      if (widen()) continue;
       // No whole line after the context, in the largest window: an over-long line starts at ctx.
       lineNo += newlines(0, ctx);
       buf.copyWithin(0, ctx, filled);
@@ -179,11 +183,7 @@ export function* searchLarge(
     let to = eof ? whole : linesBack(buf, whole, o.after, ctx);
     if (to <= ctx) {
       // No new line has all its after-context in the window: grow it while it may, else search one line.
-      if (size < sizes.max) {
-        size = Math.min(sizes.max, size * 2);
-        buf = store.grow(size, filled);
-        continue;
-      }
+      if (widen()) continue;
       to = buf.indexOf(10, ctx) + 1;
     }
     if (finderFor !== null) {
@@ -206,9 +206,7 @@ export function* searchLarge(
     // Keep the before-context of the next window. When it starts the window, nothing could slide out: the
     // window grows instead while it may, else the context is dropped.
     let keep = linesBack(buf, to, o.before, 0);
-    if (keep === 0 && to > 0 && size < sizes.max) {
-      size = Math.min(sizes.max, size * 2);
-      buf = store.grow(size, filled);
+    if (keep === 0 && to > 0 && widen()) {
       ctx = to;
       continue;
     }
