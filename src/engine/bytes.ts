@@ -1,8 +1,9 @@
-/*! Engine: a read buffer with fast newline kernels. The bytes live in a WebAssembly memory so that SIMD
- * kernels (16 bytes per instruction) count newlines, or find where they are, in place: about 10x faster than one
- * native `indexOf` per line, which was the cost of numbering lines in grep, of sliding its large-file windows
- * and of splitting lines in count. Files are read straight into it (no copy). Without WebAssembly it falls back
- * to a plain Buffer and `indexOf`. The kernel
+/*! Engine: a read buffer with fast byte kernels. The bytes live in a WebAssembly memory so that SIMD kernels
+ * (16 bytes per instruction) count newlines, or find where they are, in place: about 10x faster than one native
+ * `indexOf` per line, which was the cost of numbering lines in grep, of sliding its large-file windows and of
+ * splitting lines in count; a third finds an ASCII literal in any case (grep -i's prefilter) without turning the
+ * bytes into a string. Files are read straight into it (no copy). Without WebAssembly it falls back to a plain
+ * Buffer and JavaScript loops. The kernel
  * is assembled here from a few named instructions (no build step, no binary blob); `scripts/` has no part in
  * it. No I/O. */
 
@@ -27,10 +28,19 @@ export interface ByteBuffer {
   lineEnds(from: number, to: number): number;
   /** The offsets found by lineEnds (replaced by grow() and shrink(), like `bytes`). */
   readonly ends: Int32Array;
+  /**
+   * Sets what findCaseless looks for: an ASCII literal of 1 to MAX_NEEDLE bytes, letters in either case.
+   * @returns false when the literal cannot be searched so (not ASCII, empty or too long)
+   */
+  setNeedle(literal: string): boolean;
+  /** The offset of the first occurrence of the needle in bytes[from, to), ASCII letters in any case, or -1. */
+  findCaseless(from: number, to: number): number;
 }
 
 /** The most newline offsets one lineEnds call gives. */
 export const MAX_ENDS = 16384;
+/** The longest literal findCaseless takes. */
+export const MAX_NEEDLE = 4096;
 
 // --- A minimal WebAssembly assembler: just what the kernel below needs. ---
 
@@ -74,7 +84,12 @@ const CTZ = [0x68];
 const STORE32 = [0x36, 2, 0];
 const IF = [0x04, 0x40];
 const EQ = [0x46];
+const NE = [0x47];
 const EQZ = [0x45];
+const OR = [0x72];
+const GT_S = [0x4a];
+const GE_S = [0x4e];
+const RETURN = [0x0f];
 const GT_U = [0x4b];
 const GE_U = [0x4f];
 const LOAD8_U = [0x2d, 0, 0];
@@ -94,6 +109,8 @@ const I32X4_EXTADD_PAIRWISE_I16X8_U = simd(0x7f);
 const I32X4_ADD = simd(0xae);
 const I32X4_LANE = (lane: number) => simd(0x1b, lane);
 const I8X16_BITMASK = simd(0x64);
+const V128_AND = simd(0x4e);
+const V128_OR = simd(0x50);
 
 // Both kernels take p (local 0) and end (local 1) first.
 const P = 0;
@@ -264,8 +281,93 @@ function lineEndsBody(): number[] {
   return [...locals, ...code];
 }
 
+/**
+ * findCaseless(p, end, nd, len) → the first offset c in [p, end - len] where memory[c, c + len) equals the needle
+ * with ASCII letters in any case, or -1. The needle is at memory[nd, nd + len) in lowercase and its fold masks
+ * (0x20 for a letter, else 0) at memory[nd + len, nd + 2 len): a byte b matches needle byte n with mask m when
+ * (b | m) === n. 16 candidate starts at a time are tested on their first and last bytes (i8x16), then each
+ * survivor byte by byte. Locals: 0 p, 1 end, 2 nd, 3 len (params); 4 last, 5 mask, 6 c, 7 k (i32);
+ * 8 first, 9 firstFold, 10 lastByte, 11 lastFold (v128).
+ */
+function findCaselessBody(): number[] {
+  const [ND, LEN, LAST, MASK, C, K, F, FM, L, LM] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+  const splatAt = (addr: number[], local: number) => [...addr, ...LOAD8_U, ...I8X16_SPLAT, ...set(local)];
+  // Returns c from the function when memory[c, c + len) matches the needle (inside: 0 its loop, 1 its block).
+  const returnIfMatch = [
+    ...i32(0),
+    ...set(K),
+    ...BLOCK,
+    ...LOOP,
+    ...get(K),
+    ...get(LEN),
+    ...GE_S,
+    ...IF,
+    ...get(C),
+    ...RETURN,
+    ...END,
+    ...[...get(C), ...get(K), ...ADD, ...LOAD8_U],
+    ...[...get(ND), ...get(LEN), ...ADD, ...get(K), ...ADD, ...LOAD8_U],
+    ...OR,
+    ...[...get(ND), ...get(K), ...ADD, ...LOAD8_U],
+    ...NE,
+    ...brIf(1),
+    ...add(K, 1),
+    ...br(0),
+    ...END,
+    ...END,
+  ];
+  const code = [
+    ...[...get(END_), ...get(LEN), ...SUB, ...set(LAST)],
+    ...splatAt(get(ND), F),
+    ...splatAt([...get(ND), ...get(LEN), ...ADD], FM),
+    ...splatAt([...get(ND), ...get(LEN), ...ADD, ...i32(1), ...SUB], L),
+    ...splatAt([...get(ND), ...get(LEN), ...ADD, ...get(LEN), ...ADD, ...i32(1), ...SUB], LM),
+    ...BLOCK, // $fail
+    ...BLOCK, // $tail
+    ...LOOP, // $blocks
+    ...[...get(P), ...i32(15), ...ADD, ...get(LAST), ...GT_S, ...brIf(1)], // → $tail
+    ...[...get(P), ...V_LOAD(0), ...get(FM), ...V128_OR, ...get(F), ...I8X16_EQ],
+    ...[...get(P), ...get(LEN), ...ADD, ...i32(1), ...SUB, ...V_LOAD(0)],
+    ...[...get(LM), ...V128_OR, ...get(L), ...I8X16_EQ],
+    ...V128_AND,
+    ...I8X16_BITMASK,
+    ...set(MASK),
+    ...BLOCK, // $next
+    ...LOOP, // $bits
+    ...get(MASK),
+    ...EQZ,
+    ...brIf(1), // → $next
+    ...[...get(P), ...get(MASK), ...CTZ, ...ADD, ...set(C)],
+    ...returnIfMatch,
+    ...[...get(MASK), ...get(MASK), ...i32(1), ...SUB, ...AND, ...set(MASK)],
+    ...br(0),
+    ...END,
+    ...END,
+    ...add(P, 16),
+    ...br(0),
+    ...END,
+    ...END,
+    // the last starts one at a time
+    ...LOOP, // $t
+    ...[...get(P), ...get(LAST), ...GT_S, ...brIf(1)], // → $fail
+    ...[...get(P), ...set(C)],
+    ...returnIfMatch,
+    ...add(P, 1),
+    ...br(0),
+    ...END,
+    ...END,
+    ...i32(-1),
+    ...END,
+  ];
+  const locals = vec([
+    [4, I32],
+    [4, V128],
+  ]);
+  return [...locals, ...code];
+}
+
 function kernelBytes(): Uint8Array {
-  const bodies = [newlinesBody(), lineEndsBody()];
+  const bodies = [newlinesBody(), lineEndsBody(), findCaselessBody()];
   const i32s = (n: number) => vec(new Array<number[]>(n).fill([I32]));
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
@@ -277,12 +379,13 @@ function kernelBytes(): Uint8Array {
       ]),
     ),
     ...section(2, vec([[...name("m"), ...name("mem"), 0x02, 0x00, ...uleb(1)]])),
-    ...section(3, vec([[0], [1]])),
+    ...section(3, vec([[0], [1], [1]])),
     ...section(
       7,
       vec([
         [...name("newlines"), 0x00, 0x00],
         [...name("lineEnds"), 0x00, 0x01],
+        [...name("findCaseless"), 0x00, 0x02],
       ]),
     ),
     ...section(10, vec(bodies.map((b) => [...uleb(b.length), ...b]))),
@@ -303,12 +406,28 @@ function compiledKernel(): WebAssembly.Module | null {
   return kernel;
 }
 
-/** Bytes of memory after the data, where lineEnds writes its offsets. */
+/** Bytes of memory after the data: lineEnds' offsets, then findCaseless' needle and its fold masks. */
 const ENDS_BYTES = MAX_ENDS * 4;
+const TAIL_BYTES = ENDS_BYTES + 2 * MAX_NEEDLE;
 
 interface Kernel {
   readonly newlines: (p: number, end: number) => number;
   readonly lineEnds: (p: number, end: number, out: number, max: number) => number;
+  readonly findCaseless: (p: number, end: number, needle: number, len: number) => number;
+}
+
+/** The needle as findCaseless reads it (lowercase bytes, then a fold mask per byte), or null when unfit. */
+function needleBytes(literal: string): Uint8Array | null {
+  const n = literal.length;
+  if (n === 0 || n > MAX_NEEDLE || /[^\x00-\x7f]/.test(literal)) return null;
+  const out = new Uint8Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const c = literal.charCodeAt(i);
+    const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+    out[i] = letter ? c | 0x20 : c;
+    out[n + i] = letter ? 0x20 : 0;
+  }
+  return out;
 }
 
 class WasmBytes implements ByteBuffer {
@@ -316,6 +435,7 @@ class WasmBytes implements ByteBuffer {
   ends!: Int32Array;
   private memory!: WebAssembly.Memory;
   private kernel!: Kernel;
+  private needle: Uint8Array | null = null;
 
   constructor(
     private readonly mod: WebAssembly.Module,
@@ -324,19 +444,20 @@ class WasmBytes implements ByteBuffer {
     this.reset(size);
   }
 
-  /** A fresh memory for `size` bytes of data and the ends after them. */
+  /** A fresh memory for `size` bytes of data and the tail after them. */
   private reset(size: number): void {
-    this.memory = new WebAssembly.Memory({ initial: Math.ceil((size + ENDS_BYTES) / PAGE) });
+    this.memory = new WebAssembly.Memory({ initial: Math.ceil((size + TAIL_BYTES) / PAGE) });
     this.kernel = new WebAssembly.Instance(this.mod, { m: { mem: this.memory } })
       .exports as unknown as Kernel;
     this.view();
   }
 
-  /** The data is the memory but its last ENDS_BYTES, which hold the ends. */
+  /** The data is the memory but its last TAIL_BYTES, which hold the ends and the needle. */
   private view(): void {
-    const data = this.memory.buffer.byteLength - ENDS_BYTES;
+    const data = this.memory.buffer.byteLength - TAIL_BYTES;
     this.bytes = Buffer.from(this.memory.buffer, 0, data);
     this.ends = new Int32Array(this.memory.buffer, data, MAX_ENDS);
+    if (this.needle !== null) new Uint8Array(this.memory.buffer).set(this.needle, data + ENDS_BYTES);
   }
 
   grow(size: number): Buffer {
@@ -358,11 +479,24 @@ class WasmBytes implements ByteBuffer {
   lineEnds(from: number, to: number): number {
     return to > from ? this.kernel.lineEnds(from, to, this.bytes.length, MAX_ENDS) : 0;
   }
+
+  setNeedle(literal: string): boolean {
+    this.needle = needleBytes(literal);
+    this.view();
+    return this.needle !== null;
+  }
+
+  findCaseless(from: number, to: number): number {
+    const n = this.needle;
+    if (n === null) throw new Error("findCaseless before setNeedle");
+    return this.kernel.findCaseless(from, to, this.bytes.length + ENDS_BYTES, n.length >> 1);
+  }
 }
 
 class PlainBytes implements ByteBuffer {
   bytes: Buffer;
   readonly ends = new Int32Array(MAX_ENDS);
+  private needle: Uint8Array | null = null;
 
   constructor(size: number) {
     this.bytes = Buffer.allocUnsafe(size);
@@ -394,6 +528,24 @@ class PlainBytes implements ByteBuffer {
       this.ends[n++] = i;
     }
     return n;
+  }
+
+  setNeedle(literal: string): boolean {
+    this.needle = needleBytes(literal);
+    return this.needle !== null;
+  }
+
+  findCaseless(from: number, to: number): number {
+    const nd = this.needle;
+    if (nd === null) throw new Error("findCaseless before setNeedle");
+    const len = nd.length >> 1;
+    const b = this.bytes;
+    for (let c = from; c <= to - len; c++) {
+      let k = 0;
+      while (k < len && ((b[c + k] as number) | (nd[len + k] as number)) === nd[k]) k++;
+      if (k === len) return c;
+    }
+    return -1;
   }
 }
 

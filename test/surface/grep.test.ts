@@ -183,6 +183,30 @@ describe("grep output", () => {
   });
 });
 
+describe("grep -i and Unicode case folding", () => {
+  test("-i matches k and s through K (KELVIN SIGN) and ſ (LONG S), in small and windowed files, as rg does", () => {
+    // The literal prefilter folds ASCII only; a line whose only spelling of the word is folded must still match.
+    const filler = `${"plain filler line\n".repeat(80_000)}`; // 1.4 MB: searched window by window
+    const t = tempTree({
+      "small.txt": "the ſeal\nno match here\n5 \u212aelvin\n",
+      "big.txt": `${filler}the ſeal\n${filler}the SEAL\n`,
+      "ascii.txt": "a Seal\n",
+    });
+    try {
+      const run = (...a: string[]) => rglob(["grep", ...a, "--no-line-number"], { cwd: t.dir }).stdout;
+      expect(run("-i", "seal", "small.txt")).toBe("the ſeal\n");
+      expect(run("-i", "kelvin", "small.txt")).toBe("5 \u212aelvin\n");
+      expect(run("-i", "-C1", "seal", "small.txt")).toBe("the ſeal\nno match here\n");
+      expect(run("-i", "-w", "seal", "big.txt")).toBe("the ſeal\nthe SEAL\n");
+      expect(run("-i", "-F", "seal", "ascii.txt")).toBe("a Seal\n");
+      // Without -i nothing is folded.
+      expect(run("seal", "small.txt")).toBe("");
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
 describe("grep bounds and paging", () => {
   const many = () =>
     tempTree(

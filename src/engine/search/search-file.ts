@@ -4,7 +4,7 @@
  * runs the literal prefilter on raw bytes, decodes only files that pass, and hands the text to searchText.
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
 import { platform } from "../../platform/platform.ts";
-import { createByteBuffer } from "../bytes.ts";
+import { type ByteBuffer, createByteBuffer } from "../bytes.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import { drain, LARGE_FILE, searchLarge } from "./search-large.ts";
 import {
@@ -85,6 +85,24 @@ function hasAnyIgnoreCase(view: Buffer, re: RegExp): boolean {
 }
 
 /**
+ * Creates a finder of the store's needle (ASCII, any case) in some of the store's bytes, with the SIMD kernel.
+ * @param store the read buffer, its needle set
+ * @param bytes a view of the store's bytes
+ * @returns the finder, in offsets of `bytes`
+ */
+function caselessKernelFinder(store: ByteBuffer, bytes: Buffer): LiteralFinder {
+  const base = bytes.byteOffset - store.bytes.byteOffset;
+  const end = base + bytes.length;
+  let found = -2;
+  return (from) => {
+    if (found === -1 || found >= from) return found;
+    const at = store.findCaseless(base + from, end);
+    found = at < 0 ? -1 : at - base;
+    return found;
+  };
+}
+
+/**
  * Creates a searcher for a spec (one per thread).
  * @param spec the search spec
  * @returns the searcher
@@ -105,17 +123,33 @@ export function createSearcher(spec: SearchSpec): Searcher {
     spec.text.after === 0 &&
     !spec.matcher.multiline &&
     !spec.matcher.invert;
+  // One ASCII literal without case is found by the SIMD kernel over the read buffer itself: no latin1 string,
+  // no regex over the whole file.
+  const kernelCaseless = ciLits !== null && lits?.length === 1 && store.setNeedle(lits[0] as string);
   const label = spec.encoding;
   const decoder =
     label === null ? null : new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]);
   const labelIsUtf8 = decoder === null || decoder.encoding === "utf-8";
   const labelIsUtf16 = decoder?.encoding.startsWith("utf-16") === true;
-  // The byte path's literal finder over some bytes (no context, inversion or multiline), else null.
-  const finderFor: ((bytes: Buffer) => LiteralFinder) | null = !byteMode
+  // Unicode case folding matches k with K (U+212A KELVIN SIGN) and s with ſ (U+017F LONG S): bytes holding
+  // either are not prefiltered with ASCII case folding (they are decoded and matched by the regex).
+  const foldTraps =
+    ciLits !== null && spec.matcher.flags.includes("u") && lits?.some((l) => /[ks]/i.test(l))
+      ? [Buffer.from("\u017f"), Buffer.from("\u212a")]
+      : null;
+  const trapped = (bytes: Buffer) => foldTraps?.some((t) => bytes.indexOf(t) >= 0) === true;
+  // The byte path's literal finder over some bytes (no context, inversion or multiline), else null; it gives
+  // null for bytes that must be decoded whole.
+  const finderFor: ((bytes: Buffer) => LiteralFinder | null) | null = !byteMode
     ? null
     : byteLits !== null
       ? (bytes) => bytesFinder(bytes, byteLits)
-      : (bytes) => caselessFinder(bytes, ciLits as RegExp);
+      : (bytes) =>
+          trapped(bytes)
+            ? null
+            : kernelCaseless
+              ? caselessKernelFinder(store, bytes)
+              : caselessFinder(bytes, ciLits as RegExp);
 
   return {
     search(path: string): FileOutcome {
@@ -223,11 +257,12 @@ export function createSearcher(spec: SearchSpec): Searcher {
           text = new TextDecoder("utf-16be").decode(view.subarray(2));
         } else {
           const bom = utf8Bom(view, length);
-          if (finderFor !== null) {
+          const body = bom ? view.subarray(bom) : view;
+          const finder = finderFor === null ? null : finderFor(body);
+          if (finder !== null) {
             // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
-            const body = bom ? view.subarray(bom) : view;
             const newlines = (from: number, to: number) => store.newlines(from + bom, to + bom);
-            const r = searchBytes(body, finderFor(body), matcher, spec.text, newlines);
+            const r = searchBytes(body, finder, matcher, spec.text, newlines);
             out.lines = r.lines;
             out.matches = r.matches;
             out.hits = r.hits;
@@ -243,7 +278,10 @@ export function createSearcher(spec: SearchSpec): Searcher {
               }
             }
             if (!any) return out;
-          } else if (ciLits !== null && !hasAnyIgnoreCase(view, ciLits)) return out;
+          } else if (ciLits !== null && !trapped(view)) {
+            if (kernelCaseless ? store.findCaseless(bom, length) < 0 : !hasAnyIgnoreCase(view, ciLits))
+              return out;
+          }
           text = view.toString("utf8", bom);
         }
       } else {

@@ -106,7 +106,8 @@ function codePoints(buf: Buffer, from: number, to: number): number {
  * @param length bytes already in the store
  * @param m the compiled matcher (not multiline)
  * @param o result shaping
- * @param finderFor the byte path's literal finder over a window's bytes, or null to decode each window
+ * @param finderFor the byte path's literal finder over a window's bytes (null from it, or no finderFor: decode
+ * the window)
  * @param sizes the first window and the largest it may grow to for a long line
  * @yields the hits of each window that has some, with the bytes read since the previous chunk
  * @returns the bytes read since the last chunk, the file's line and match counts, and any hits left
@@ -117,7 +118,7 @@ export function* searchLarge(
   length: number,
   m: CompiledMatcher,
   o: TextOptions,
-  finderFor: ((bytes: Buffer) => LiteralFinder) | null,
+  finderFor: ((bytes: Buffer) => LiteralFinder | null) | null,
   sizes: WindowSizes = { initial: WINDOW, max: MAX_WINDOW },
 ): Generator<HitChunk, LargeResult> {
   const out: LargeResult = { bytes: 0, lines: 0, matches: 0, hits: [] };
@@ -186,10 +187,11 @@ export function* searchLarge(
       if (widen()) continue;
       to = buf.indexOf(10, ctx) + 1;
     }
-    if (finderFor !== null) {
-      const view = buf.subarray(0, whole);
+    const view = buf.subarray(0, whole);
+    const finder = finderFor === null ? null : finderFor(view);
+    if (finder !== null) {
       const win: TextWindow = { from: ctx, to, firstLine: lineNo, shownUpTo };
-      take(searchBytes(view, finderFor(view), m, shaped(), newlines, win));
+      take(searchBytes(view, finder, m, shaped(), newlines, win));
     } else {
       const head = foldCrlf(buf.toString("utf8", 0, ctx));
       const body = foldCrlf(buf.toString("utf8", ctx, to));

@@ -2,7 +2,7 @@
 // buffers (every length and offset mix, runs long enough to flush its 8-bit lane counters), and the fallback
 // without WebAssembly the same way; growing keeps the bytes, shrinking gives the memory back.
 import { describe, expect, test } from "bun:test";
-import { createByteBuffer, MAX_ENDS } from "../../../src/engine/bytes.ts";
+import { createByteBuffer, MAX_ENDS, MAX_NEEDLE } from "../../../src/engine/bytes.ts";
 import { prng } from "../../helpers.ts";
 
 function byteLoop(b: Uint8Array, from: number, to: number): number {
@@ -70,6 +70,47 @@ describe.each([
       }
       expect(got).toEqual(want);
     }
+  });
+
+  test("findCaseless finds the first occurrence, ASCII letters in any case, as a case-insensitive regex", () => {
+    const next = prng(plain ? 23 : 29);
+    const rand = (n: number) => Math.floor(next() * n);
+    // Bytes that differ only in bit 0x20 but are not letters ('@' and '`', '[' and '{') must not match each other.
+    const ALPHABET = "aAbBzZ@`[{09 -_\né";
+    const store = createByteBuffer(1024, plain);
+    for (let round = 0; round < 400; round++) {
+      const needle = Array.from({ length: 1 + rand(round % 20 === 0 ? 40 : 5) }, () =>
+        ALPHABET.charAt(rand(ALPHABET.length - 1)),
+      ).join("");
+      expect(store.setNeedle(needle)).toBe(true);
+      const size = rand(round % 10 === 0 ? 5000 : 300);
+      const text = Array.from({ length: size }, () =>
+        rand(50) === 0 ? needle.toUpperCase() : ALPHABET.charAt(rand(ALPHABET.length)),
+      ).join("");
+      const b = store.grow(Buffer.byteLength(text) + 1, 0);
+      const len = b.write(text, 0, "utf8");
+      const from = rand(len + 1);
+      const to = from + rand(len - from + 1);
+      const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const m = new RegExp(escaped, "gi");
+      m.lastIndex = from;
+      const hay = b.toString("latin1", 0, to);
+      const hit = m.exec(hay);
+      expect(store.findCaseless(from, to)).toBe(hit === null ? -1 : hit.index);
+    }
+  });
+
+  test("setNeedle refuses what findCaseless cannot search; the needle survives growing", () => {
+    const store = createByteBuffer(16, plain);
+    expect(store.setNeedle("")).toBe(false);
+    expect(store.setNeedle("é")).toBe(false);
+    expect(store.setNeedle("x".repeat(MAX_NEEDLE + 1))).toBe(false);
+    expect(store.setNeedle("NeedLE")).toBe(true);
+    const big = store.grow(1 << 20, 0);
+    big.fill(0x2e, 0, 700_000);
+    big.write("xx needle yy", 600_000, "latin1");
+    expect(store.findCaseless(0, 700_000)).toBe(600_003);
+    expect(store.findCaseless(600_004, 700_000)).toBe(-1);
   });
 
   test("grow keeps the bytes it is asked to keep; shrink gives a smaller buffer", () => {
