@@ -140,6 +140,19 @@ const eachByte = (body: number[]) => [
   ...END,
   ...END,
 ];
+/** Runs `body` for each set bit of the local `mask`, lowest first (inside it: 0 the loop, 1 its block). */
+const eachSetBit = (mask: number, body: number[]) => [
+  ...BLOCK,
+  ...LOOP,
+  ...get(mask),
+  ...EQZ,
+  ...brIf(1),
+  ...body,
+  ...[...get(mask), ...get(mask), ...i32(1), ...SUB, ...AND, ...set(mask)],
+  ...br(0),
+  ...END,
+  ...END,
+];
 /** 1 when the byte at p is a newline, else 0. */
 const BYTE_IS_NEWLINE = [...get(P), ...LOAD8_U, ...i32(10), ...EQ];
 
@@ -248,22 +261,8 @@ function lineEndsBody(): number[] {
     ...I8X16_EQ,
     ...I8X16_BITMASK,
     ...set(MASK),
-    ...BLOCK, // $next
-    ...LOOP, // $bits
-    ...get(MASK),
-    ...EQZ,
-    ...brIf(1), // → $next
-    ...store([...get(MASK), ...CTZ]),
-    ...brIf(4), // → $done
-    ...get(MASK),
-    ...get(MASK),
-    ...i32(1),
-    ...SUB,
-    ...AND,
-    ...set(MASK),
-    ...br(0),
-    ...END,
-    ...END,
+    // inside eachSetBit's body: 0 its loop, 1 its block, 2 $blocks, 3 $tail, 4 $done
+    ...eachSetBit(MASK, [...store([...get(MASK), ...CTZ]), ...brIf(4)]),
     ...add(P, 16),
     ...br(0),
     ...END,
@@ -332,17 +331,7 @@ function findCaselessBody(): number[] {
     ...V128_AND,
     ...I8X16_BITMASK,
     ...set(MASK),
-    ...BLOCK, // $next
-    ...LOOP, // $bits
-    ...get(MASK),
-    ...EQZ,
-    ...brIf(1), // → $next
-    ...[...get(P), ...get(MASK), ...CTZ, ...ADD, ...set(C)],
-    ...returnIfMatch,
-    ...[...get(MASK), ...get(MASK), ...i32(1), ...SUB, ...AND, ...set(MASK)],
-    ...br(0),
-    ...END,
-    ...END,
+    ...eachSetBit(MASK, [...get(P), ...get(MASK), ...CTZ, ...ADD, ...set(C), ...returnIfMatch]),
     ...add(P, 16),
     ...br(0),
     ...END,
