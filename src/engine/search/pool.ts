@@ -1,9 +1,9 @@
 /*! Search: the worker pool. Sends batches of paths to N workers (Bun Web Workers in the binary, worker_threads
  * under Node) and calls back once per file as
  * outcomes arrive; the caller keeps walk order. close() terminates the
- * workers at once, so a deadline holds even against a regex that never returns. With 0 threads, or when a
- * worker cannot start, files are searched in the calling thread (then a deadline is checked between files
- * only). It never walks and never writes output. */
+ * workers at once, so a deadline holds even against a regex that never returns. When a worker cannot start or
+ * fails, its files are searched in the calling thread (then a deadline is checked between files only); grep
+ * without workers does not use a pool. It never walks and never writes output. */
 import type { Worker as NodeWorkerType } from "node:worker_threads";
 import { decodeOutcomes, type FromWorker, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher, type SearchSpec } from "./search-file.ts";
@@ -69,7 +69,7 @@ function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) =>
 /**
  * Creates a search pool.
  * @param spec the search spec (sent to every worker once)
- * @param threads the number of workers (0 = search in the calling thread)
+ * @param threads the number of workers, at least 1
  * @returns the pool
  */
 export function createPool(spec: SearchSpec, threads: number): SearchPool {
@@ -85,12 +85,6 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
       job.done(job.next, local.search(job.paths[job.next] as string));
     }
   };
-  if (threads <= 0) {
-    return {
-      submit: (paths, done, chunk) => inThread({ paths, done, chunk, next: 0, partial: -1 }),
-      close: () => {},
-    };
-  }
   interface Slot {
     port: Port | null;
     readonly jobs: Map<number, Job>;
