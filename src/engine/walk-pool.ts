@@ -16,6 +16,7 @@ import {
   rootSubtree,
   type Subtree,
   type WalkPlan,
+  walk,
   walkTree,
 } from "./walk.ts";
 import {
@@ -333,6 +334,10 @@ export async function* walkBatches(
   const room = typeof size === "number" ? () => size : size;
   let max = Math.max(1, room());
   const { threads, first, split } = walkThreads(opts.needStats === true || plan.readsStats);
+  if (threads === 0) {
+    yield* walkInThread(plan, ctx, startAfter, room);
+    return;
+  }
   const pool = new Pool(plan, threads, opts.needStats === true, split);
   const ignores = new IgnoreCache();
   const tally = { examined: 0 };
@@ -425,6 +430,47 @@ export async function* walkBatches(
   } finally {
     pool.close();
   }
+}
+
+/**
+ * walkBatches without workers: walk()'s entries gathered straight into batches (no items, no holes). An error
+ * is reported while the walk produces the entry after it, so the batch before that entry goes out first.
+ * @param plan the compiled walk
+ * @param ctx the run context
+ * @param startAfter a cursor key "root:rel", or null
+ * @param room the most entries the next batch may hold
+ * @yields batches of selected entries
+ */
+function* walkInThread(
+  plan: WalkPlan,
+  ctx: RunContext,
+  startAfter: string | null,
+  room: () => number,
+): Generator<Entry[]> {
+  const errors: ErrorInfo[] = [];
+  const local: RunContext = { ...ctx, error: (info) => errors.push(info) };
+  let max = Math.max(1, room());
+  let batch: Entry[] = [];
+  for (const e of walk(plan, local, startAfter)) {
+    if (errors.length > 0) {
+      if (batch.length > 0) {
+        yield batch;
+        batch = [];
+        max = Math.max(1, room());
+      }
+      for (const info of errors.splice(0)) ctx.error(info);
+      if (ctx.shouldStop()) return;
+    }
+    batch.push(e);
+    if (batch.length >= max) {
+      yield batch;
+      batch = [];
+      max = Math.max(1, room());
+      if (ctx.shouldStop()) return;
+    }
+  }
+  if (batch.length > 0) yield batch;
+  for (const info of errors) ctx.error(info);
 }
 
 /** Passes items through until the first hole, then reads the rest at once, so every task is queued early. */

@@ -1,6 +1,8 @@
-/*! CLI edge: buffered stdout. Writes go out in 64 KiB chunks, the first one and then about every 50 ms
- * sooner, so a stream shows its first line before the walk ends. A closed pipe (`rglob … | head`) raises
- * BrokenPipe, which main.ts turns into a quiet exit: that is how ripgrep treats EPIPE too. */
+/*! CLI edge: buffered stdout. Output gathers in one reused byte buffer and goes out in 64 KiB chunks, the first
+ * one and then about every 50 ms sooner, so a stream shows its first line before the walk ends. Sinks that
+ * print many short lines write their pieces as bytes (a cached path, a number, a line), which costs less than
+ * building each line as a string and encoding it. A closed pipe (`rglob … | head`) raises BrokenPipe, which
+ * main.ts turns into a quiet exit: that is how ripgrep treats EPIPE too. */
 import * as fs from "node:fs";
 
 /** Thrown when stdout's reader has gone away. */
@@ -10,8 +12,8 @@ export class BrokenPipe extends Error {
 
 const wait = new Int32Array(new SharedArrayBuffer(4));
 
-function writeAll(fd: number, text: string): void {
-  let buf = Buffer.from(text);
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let buf = bytes;
   while (buf.length > 0) {
     let n: number;
     try {
@@ -29,10 +31,35 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
-/** A buffered writer on a file descriptor. */
-export class Output {
-  /** Pending text: appending builds a rope, which the engine flattens once when it is written. */
+/** Where human output goes: whole texts, or a line's pieces followed by end(). */
+export interface Out {
+  /** Appends text and lets the buffer go out when it is due. */
+  readonly write: (text: string) => void;
+  /** Appends text (UTF-8), as a piece of a line. */
+  text(text: string): void;
+  /** Appends bytes, as a piece of a line. */
+  bytes(bytes: Uint8Array): void;
+  /** Appends a non-negative integer in decimal, as a piece of a line. */
+  uint(n: number): void;
+  /** Appends one byte (an ASCII separator), as a piece of a line. */
+  byte(b: number): void;
+  /** Ends a line written in pieces: the buffer goes out when it is due. */
+  end(): void;
+}
+
+/** Bytes gathered before they are written. */
+const CHUNK = 65536;
+
+/**
+ * A buffered writer on a file descriptor. Whole texts are appended to a string (a rope, which the engine
+ * flattens once per chunk: cheaper than encoding each short JSON line); pieces go to a reused byte buffer,
+ * after the texts before them.
+ */
+export class Output implements Out {
   private pending = "";
+  /** Twice a chunk: a chunk is written once it is full, so a line of up to a chunk always fits after it. */
+  private readonly buf = Buffer.allocUnsafe(2 * CHUNK);
+  private pos = 0;
   private lastFlush = 0;
   private wrote = false;
   private writes = 0;
@@ -40,27 +67,91 @@ export class Output {
   constructor(private readonly fd: number) {}
 
   /**
-   * Appends text; flushes when the buffer is large, on the first write, or when 50 ms passed (the clock is
-   * read every 64 writes: a line costs less than reading it).
+   * Appends text; flushes when a chunk is full, on the first write, or when 50 ms passed (the clock is read
+   * every 64 writes: a line costs less than reading it).
    */
   readonly write = (text: string): void => {
     this.pending += text;
+    if (this.pending.length >= CHUNK) this.flush();
+    else this.end();
+  };
+
+  /** Moves the pending texts into the byte buffer, so pieces come after them. */
+  private settle(): void {
+    const text = this.pending;
+    this.pending = "";
+    this.text(text);
+  }
+
+  /** Makes room for n more bytes; false when n bytes can never fit (the buffer was written out). */
+  private fits(n: number): boolean {
+    if (this.pos + n <= this.buf.length) return true;
+    this.writeBuffer();
+    return n <= this.buf.length;
+  }
+
+  text(text: string): void {
+    if (this.pending !== "") this.settle();
+    // At most 3 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes).
+    if (this.fits(text.length * 3)) this.pos += this.buf.write(text, this.pos);
+    else this.direct(Buffer.from(text));
+  }
+
+  bytes(bytes: Uint8Array): void {
+    if (this.pending !== "") this.settle();
+    if (this.fits(bytes.length)) {
+      this.buf.set(bytes, this.pos);
+      this.pos += bytes.length;
+    } else this.direct(bytes);
+  }
+
+  uint(n: number): void {
+    if (this.pending !== "") this.settle();
+    this.fits(16);
+    let len = 1;
+    for (let x = n; x >= 10; x = Math.floor(x / 10)) len++;
+    let at = this.pos + len;
+    for (let x = n; ; ) {
+      const q = Math.floor(x / 10);
+      this.buf[--at] = 48 + x - q * 10;
+      if (q === 0) break;
+      x = q;
+    }
+    this.pos += len;
+  }
+
+  byte(b: number): void {
+    if (this.pending !== "") this.settle();
+    this.fits(1);
+    this.buf[this.pos++] = b;
+  }
+
+  end(): void {
     if (
-      this.pending.length >= 65536 ||
+      this.pos >= CHUNK ||
       !this.wrote ||
       ((++this.writes & 63) === 0 && performance.now() - this.lastFlush > 50)
     )
       this.flush();
-  };
+  }
+
+  private direct(bytes: Uint8Array): void {
+    this.wrote = true;
+    this.lastFlush = performance.now();
+    writeAll(this.fd, bytes);
+  }
+
+  private writeBuffer(): void {
+    if (this.pos === 0) return;
+    const n = this.pos;
+    this.pos = 0;
+    this.direct(this.buf.subarray(0, n));
+  }
 
   /** Writes everything buffered. */
   flush(): void {
-    if (this.pending.length === 0) return;
-    const text = this.pending;
-    this.pending = "";
-    this.wrote = true;
-    this.lastFlush = performance.now();
-    writeAll(this.fd, text);
+    if (this.pending !== "") this.settle();
+    this.writeBuffer();
   }
 }
 
@@ -73,7 +164,7 @@ export const stdout = new Output(1);
  */
 export function eprint(text: string): void {
   try {
-    writeAll(2, `${text}\n`);
+    writeAll(2, Buffer.from(`${text}\n`));
   } catch {}
 }
 

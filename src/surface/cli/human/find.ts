@@ -4,6 +4,7 @@ import * as path from "node:path";
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
+import type { Out } from "../output.ts";
 import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
 
 /** Any character escapeControls rewrites (tested first: most paths have none). */
@@ -14,7 +15,8 @@ export const FORMAT_FIELDS = ["path", "rel", "abs", "name", "size", "mtime", "ki
 
 /** Human sink for find records. */
 export class FindHumanSink implements Sink {
-  private readonly sep: string;
+  /** The byte after each path: newline, or NUL with -0. */
+  private readonly sep: number;
   private readonly style: Style;
   private readonly prefix: string;
   private readonly template: string | undefined;
@@ -29,11 +31,11 @@ export class FindHumanSink implements Sink {
    * @param opts -0 and --format
    */
   constructor(
-    private readonly write: (text: string) => void,
+    private readonly out: Out,
     style: Style,
     opts: { print0: boolean; format: string | undefined },
   ) {
-    this.sep = opts.print0 ? "\0" : "\n";
+    this.sep = opts.print0 ? 0 : 10;
     this.style = opts.print0 ? { ...style, escape: false } : style;
     this.prefix = style.cwd.endsWith(path.sep) ? style.cwd : style.cwd + path.sep;
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
@@ -74,10 +76,10 @@ export class FindHumanSink implements Sink {
             return m;
         }
       });
-      this.write(text + this.sep);
-      return;
-    }
-    this.write((this.dir !== null && r.kinds.includes("d") ? this.dir(shown) : shown) + this.sep);
+      this.out.text(text);
+    } else this.out.text(this.dir !== null && r.kinds.includes("d") ? this.dir(shown) : shown);
+    this.out.byte(this.sep);
+    this.out.end();
   }
 
   error(_info: ErrorInfo): void {}

@@ -4,7 +4,7 @@
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { GrepFile, LineMatch } from "../../../ops/grep/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
-import { eprint } from "../output.ts";
+import { eprint, type Out } from "../output.ts";
 import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
 
 /** Presentation options of grep's human output. */
@@ -15,21 +15,25 @@ export interface GrepHumanOptions {
   readonly stats: boolean;
 }
 
+const COLON = 58;
+const DASH = 45;
+const NEWLINE = 10;
+
 /** Human sink for grep records. */
 export class GrepHumanSink implements Sink {
   private lastPath: string | null = null;
   private lastLine = 0;
   private printedGroup = false;
   private readonly p: ReturnType<typeof paint>;
-  /** The last path shown and how (records of one file come together). */
+  /** The last path shown, and its text as bytes (records of one file come together). */
   private shownFor = "";
-  private shown = "";
+  private shown: Uint8Array = new Uint8Array(0);
 
   /** Whether lines start with their file's name (grep's rule unless forced). */
   private readonly showName: boolean;
 
   constructor(
-    private readonly write: (text: string) => void,
+    private readonly out: Out,
     private readonly style: Style,
     private readonly opts: GrepHumanOptions,
     private readonly contextShown: boolean,
@@ -39,17 +43,22 @@ export class GrepHumanSink implements Sink {
     this.showName = opts.withFilename ?? !singleFile;
   }
 
-  private prefix(path: string, line: number, sep: string): string {
-    let out = "";
+  /** Writes `path:line:` (or with `-` for a context line), as the options ask. */
+  private prefix(path: string, line: number, sep: number): void {
+    const out = this.out;
     if (this.showName) {
       if (path !== this.shownFor) {
         this.shownFor = path;
-        this.shown = this.p.path(displayPath(path, this.style));
+        this.shown = Buffer.from(this.p.path(displayPath(path, this.style)));
       }
-      out = this.shown + sep;
+      out.bytes(this.shown);
+      out.byte(sep);
     }
-    if (this.opts.lineNumber) out += `${this.style.color ? this.p.line(String(line)) : line}${sep}`;
-    return out;
+    if (this.opts.lineNumber) {
+      if (this.style.color) out.text(this.p.line(String(line)));
+      else out.uint(line);
+      out.byte(sep);
+    }
   }
 
   private text(content: string): string {
@@ -74,28 +83,37 @@ export class GrepHumanSink implements Sink {
     return out + this.text(cps.slice(at).join(""));
   }
 
+  /** Writes one context line. */
+  private context(path: string, line: number, content: string): void {
+    this.prefix(path, line, DASH);
+    this.out.text(this.text(content));
+    this.out.byte(NEWLINE);
+    this.out.end();
+  }
+
   record(kind: string, record: object): void {
     if (kind === "file") {
       const f = record as GrepFile;
       const shown = this.p.path(displayPath(f.path, this.style));
-      this.write(f.count !== null && f.count > 0 ? `${shown}:${f.count}\n` : `${shown}\n`);
+      this.out.write(f.count !== null && f.count > 0 ? `${shown}:${f.count}\n` : `${shown}\n`);
       return;
     }
     const r = record as LineMatch;
     if (this.contextShown) {
       const first = r.before[0]?.line_number ?? r.line_number;
-      if (this.printedGroup && (r.path !== this.lastPath || first > this.lastLine + 1)) this.write("--\n");
-      for (const c of r.before)
-        this.write(`${this.prefix(r.path, c.line_number, "-")}${this.text(c.content)}\n`);
+      if (this.printedGroup && (r.path !== this.lastPath || first > this.lastLine + 1))
+        this.out.write("--\n");
+      for (const c of r.before) this.context(r.path, c.line_number, c.content);
     }
     const spanned = r.content.includes("\n") ? r.content.split("\n").length : 1;
-    this.write(
-      `${this.prefix(r.path, r.line_number, ":")}${spanned > 1 ? this.text(r.content) : this.highlight(r)}\n`,
-    );
-    if (r.clipped) this.write(this.p.dim(`[… line clipped to ${r.content.length} characters]\n`));
+    this.prefix(r.path, r.line_number, COLON);
+    this.out.text(spanned > 1 ? this.text(r.content) : this.highlight(r));
+    this.out.byte(NEWLINE);
+    this.out.end();
+    if (r.clipped) this.out.write(this.p.dim(`[… line clipped to ${r.content.length} characters]\n`));
     let last = r.line_number + spanned - 1;
     for (const c of r.after) {
-      this.write(`${this.prefix(r.path, c.line_number, "-")}${this.text(c.content)}\n`);
+      this.context(r.path, c.line_number, c.content);
       last = c.line_number;
     }
     this.lastPath = r.path;

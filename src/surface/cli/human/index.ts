@@ -4,6 +4,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { JsonlSink } from "../../../sink/jsonl.ts";
 import type { Sink } from "../../../sink/sink.ts";
+import type { Out } from "../output.ts";
 import { CountHumanSink, LcountHumanSink, TsizeHumanSink } from "./count.ts";
 import { DupesHumanSink } from "./dupes.ts";
 import { ExplainHumanSink } from "./explain.ts";
@@ -16,7 +17,7 @@ import { TreeHumanSink } from "./tree.ts";
 
 /** Creates the human sink of an operation. */
 export type HumanFactory = (
-  write: (text: string) => void,
+  out: Out,
   style: Style,
   presentation: Readonly<Record<string, string | boolean>>,
   input: Readonly<Record<string, unknown>>,
@@ -24,24 +25,24 @@ export type HumanFactory = (
 
 /** Human formatters, keyed by operation id. */
 export const HUMAN: Readonly<Record<string, HumanFactory>> = {
-  find: (write, style, p) =>
-    new FindHumanSink(write, style, {
+  find: (out, style, p) =>
+    new FindHumanSink(out, style, {
       print0: p.print0 === true,
       format: typeof p.format === "string" ? p.format : undefined,
     }),
-  tree: (write, style, _p, input) =>
-    new TreeHumanSink(write, style, typeof input.base === "string" ? input.base : "."),
-  top: (write, style) => new TopHumanSink(write, style),
-  stats: (write, style) => new StatsHumanSink(write, style),
-  explain: (write, style) => new ExplainHumanSink(write, style),
-  count: (write, style) => new CountHumanSink(write, style),
-  dupes: (write, style) => new DupesHumanSink(write, style),
-  lcount: (write) => new LcountHumanSink(write),
-  tsize: (write) => new TsizeHumanSink(write),
-  grep: (write, style, p, input) => {
+  tree: (out, style, _p, input) =>
+    new TreeHumanSink(out.write, style, typeof input.base === "string" ? input.base : "."),
+  top: (out, style) => new TopHumanSink(out.write, style),
+  stats: (out, style) => new StatsHumanSink(out.write, style),
+  explain: (out, style) => new ExplainHumanSink(out.write, style),
+  count: (out, style) => new CountHumanSink(out.write, style),
+  dupes: (out, style) => new DupesHumanSink(out.write, style),
+  lcount: (out) => new LcountHumanSink(out.write),
+  tsize: (out) => new TsizeHumanSink(out.write),
+  grep: (out, style, p, input) => {
     const n = (k: string) => (typeof input[k] === "number" ? (input[k] as number) : 0);
     return new GrepHumanSink(
-      write,
+      out,
       style,
       {
         lineNumber: p.line_number !== false,
@@ -78,5 +79,5 @@ function isSingleFile(input: Readonly<Record<string, unknown>>): boolean {
  * @returns the factory (JSON Lines when the operation has no human formatter)
  */
 export function humanSinkFor(id: string): HumanFactory {
-  return HUMAN[id] ?? ((write) => new JsonlSink(write));
+  return HUMAN[id] ?? ((out) => new JsonlSink(out.write));
 }
