@@ -1,28 +1,33 @@
-/*! Sink: one JSON document (the operation's result model) written at the end. */
+/*! Sink: one JSON document (the operation's result model), written as the records come. */
 import type { ErrorInfo } from "../contract/errors.ts";
-import { RECORD_JSON, recordJson, type Sink, type Summary } from "./sink.ts";
+import { recordJson, type Sink, type Summary } from "./sink.ts";
 
 /**
- * Collects records and writes the whole result as one JSON document. A record with its own serialiser (the
- * walk's FileMatch) is turned into text as it arrives, so its lazily read stats are those of the walk and
- * the JSON costs a few string joins; other records are kept as objects and stringified at the end.
+ * Writes the whole result as one JSON document, `{"results":[…],…summary}`: each record is turned into text
+ * as it arrives and written out (memory stays flat however many records there are), and the summary closes
+ * the document at the end. The text is that of JSON.stringify({ results, ...summary }). A request that fails
+ * before its first record prints the failure envelope instead (nothing has been written yet).
  */
 export class JsonSink implements Sink {
-  private readonly results: (object | string)[] = [];
+  /** Whether the document has begun (a failure can no longer be printed in its place). */
+  opened = false;
 
   constructor(private readonly write: (text: string) => void) {}
 
   record(_kind: string, record: object): void {
-    this.results.push(RECORD_JSON in record ? recordJson(record) : record);
+    const text = recordJson(record);
+    if (this.opened) this.write(`,${text}`);
+    else {
+      this.opened = true;
+      this.write(`{"results":[${text}`);
+    }
   }
 
   error(_info: ErrorInfo): void {}
 
   end(summary: Summary): void {
-    const parts = this.results.map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
-    this.results.length = 0;
     const rest = JSON.stringify(summary);
-    // Same text as JSON.stringify({ results, ...summary }) ("results" first; a summary never has that key).
-    this.write(`{"results":[${parts.join(",")}]${rest.length > 2 ? "," : ""}${rest.slice(1)}\n`);
+    // "results" first; a summary never has that key.
+    this.write(`${this.opened ? "]" : '{"results":[]'}${rest.length > 2 ? "," : ""}${rest.slice(1)}\n`);
   }
 }

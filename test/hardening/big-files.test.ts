@@ -144,4 +144,42 @@ describe("a file with millions of matching lines", () => {
       expect(peakKiB).toBeLessThan(LIMIT_KIB);
     }, 180_000);
   }
+
+  test("--json writes the document as its records come: memory stays bounded", async () => {
+    // Held as objects until the end, 581k records took 1.1 GB; these 2 million would take several.
+    const proc = Bun.spawn([BIN, "grep", "ERROR", "app.log", "--json"], {
+      cwd: logDir,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    let peakKiB = 0;
+    const timer = setInterval(() => {
+      try {
+        const status = readFileSync(`/proc/${proc.pid}/status`, "utf8");
+        peakKiB = Math.max(peakKiB, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      } catch {}
+    }, 20);
+    // Count the records (each has one "line_number" key) as they come; keep the document's two ends.
+    const key = Buffer.from('"line_number":');
+    let records = 0;
+    let head = "";
+    let tail = Buffer.alloc(0);
+    for await (const part of proc.stdout) {
+      if (head.length < 13) head += Buffer.from(part).toString("latin1", 0, 13 - head.length);
+      const chunk = Buffer.concat([tail, Buffer.from(part)]);
+      for (let at = chunk.indexOf(key); at >= 0; at = chunk.indexOf(key, at + key.length)) {
+        // A key that ends in the kept tail was counted with the previous chunk.
+        if (at + key.length > tail.length) records++;
+      }
+      tail = chunk.subarray(Math.max(0, chunk.length - 512));
+    }
+    clearInterval(timer);
+    expect(await proc.exited).toBe(0);
+    expect(head).toBe('{"results":[{');
+    expect(records).toBe(LINES);
+    const end = tail.toString("latin1");
+    expect(end).toContain(`"matched_lines":${LINES},`);
+    expect(end.endsWith("}\n")).toBe(true);
+    expect(peakKiB).toBeLessThan(LIMIT_KIB);
+  }, 180_000);
 });

@@ -137,7 +137,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         : {}),
     });
   } catch (err) {
-    if (err instanceof RglobError && machine) {
+    // A failure envelope replaces the result, so it is printed only while nothing of the result is out.
+    if (err instanceof RglobError && machine && !(inner instanceof JsonSink && inner.opened)) {
       eprint(`rglob: ${err.code}: ${err.message}`);
       return failJson(err, true);
     }
