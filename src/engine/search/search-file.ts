@@ -74,6 +74,25 @@ function fsError(err: unknown): { code: string; message: string } {
   return { code: "UNREADABLE", message: detail };
 }
 
+/**
+ * Reads the stats of an open file: false (with the outcome filled in) when it is not a regular file or is over
+ * max_file_size.
+ */
+function regularFile(fd: number, out: FileOutcome, maxFileSize: number): { readonly size: number } | false {
+  const st = platform.fstat(fd);
+  if (!st.isFile()) {
+    out.skip = "unreadable";
+    out.error = { code: "UNREADABLE", message: "not a regular file; not read" };
+    return false;
+  }
+  if (st.size > maxFileSize) {
+    out.skip = "too_large";
+    out.error = { code: "TOO_LARGE", message: `${st.size} bytes is over max_file_size` };
+    return false;
+  }
+  return st;
+}
+
 /** The length of a UTF-8 byte order mark at the start of the first `length` bytes (3), else 0. */
 function utf8Bom(buf: Buffer, length: number): number {
   return length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
@@ -178,17 +197,13 @@ export function createSearcher(spec: SearchSpec): Searcher {
       }
       let length = 0;
       try {
-        const st = platform.fstat(fd);
-        if (!st.isFile()) {
-          out.skip = "unreadable";
-          out.error = { code: "UNREADABLE", message: "not a regular file; not read" };
-          return out;
-        }
-        if (st.size > spec.maxFileSize) {
-          out.skip = "too_large";
-          out.error = { code: "TOO_LARGE", message: `${st.size} bytes is over max_file_size` };
-          return out;
-        }
+        // The walk gives regular files only, so most files are read without asking their stats (in Bun an
+        // fstat cost about what the read of a small file does). They are asked for before reading when
+        // max_file_size is set, and when the first block fills up: for the size of a large file, and because
+        // something that is not a regular file any more (a device put in its place) may never end.
+        let st =
+          spec.maxFileSize === Number.POSITIVE_INFINITY ? null : regularFile(fd, out, spec.maxFileSize);
+        if (st === false) return out;
         // The first block decides binary before the rest is read; then large reads to the end.
         length = platform.read(fd, buf, FIRST_BLOCK, null);
         out.bytes = length;
@@ -201,7 +216,12 @@ export function createSearcher(spec: SearchSpec): Searcher {
             return out;
           }
         }
+        if (length === FIRST_BLOCK && st === null) {
+          st = regularFile(fd, out, spec.maxFileSize);
+          if (st === false) return out;
+        }
         if (
+          st !== null &&
           length === FIRST_BLOCK &&
           st.size > LARGE_FILE &&
           labelIsUtf8 &&
@@ -226,7 +246,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
           out.hits = r.value.hits;
           return out;
         }
-        if (length === FIRST_BLOCK) {
+        if (st !== null && length === FIRST_BLOCK) {
           if (buf.length < st.size + 1) buf = store.grow(st.size + 1 + (st.size >> 3), length);
           while (true) {
             // The file grew while being read.
