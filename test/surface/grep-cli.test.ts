@@ -1,7 +1,7 @@
 // grep's command line keeps grep's habits where they do not clash with the walk's letters: `-n` (line numbers,
 // the default) is accepted, `--no-line-number` hides them; `--limit` has no short letter outside `top -n`.
 import { expect, test } from "bun:test";
-import { FIXTURE, rglob } from "../helpers.ts";
+import { FIXTURE, rglob, tempTree } from "../helpers.ts";
 
 test.each([
   [["grep", "-n", "TODO"], "docs/notes.txt:3:TODO: exercise grep context capture.\n"],
@@ -42,4 +42,26 @@ test("operands with glob metacharacters, or without a /, stay glob filters", () 
   const byGlob = rglob(["grep", "-l", "TODO", "src/**/*.py"], { cwd: FIXTURE });
   expect(byGlob.stdout).toBe("src/utils/helper.py\n");
   expect(rglob(["grep", "-l", "TODO", "nothing-*.md"], { cwd: FIXTURE }).code).toBe(1);
+});
+
+test("human lines keep every byte: names and text beyond ASCII, long line numbers, a line longer than the buffer", () => {
+  // Lines are written in pieces into a byte buffer (the name, the number's digits, the text): a 7-digit line
+  // number, multi-byte characters in names and text, and a 300 KB line must come out exactly.
+  const long = `${"é".repeat(150_000)} needle ${"ü".repeat(10)}`;
+  const t = tempTree({
+    "naïve ✓.txt": `${"\n".repeat(1_234_566)}a needle in 🧵 thread\n`,
+    "long.txt": `x\n${long}\n`,
+    "z.txt": "needle at the start\nno\nneedle again\n",
+  });
+  try {
+    const r = rglob(["grep", "needle"], { cwd: t.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      `long.txt:2:${long}\nnaïve ✓.txt:1234567:a needle in 🧵 thread\nz.txt:1:needle at the start\nz.txt:3:needle again\n`,
+    );
+    const files = rglob(["find", "-t", "f", "-0"], { cwd: t.dir });
+    expect(files.stdout).toBe("long.txt\0naïve ✓.txt\0z.txt\0");
+  } finally {
+    t.cleanup();
+  }
 });
