@@ -1,9 +1,11 @@
 /*! Search: the worker pool. Sends batches of paths to N workers (Bun Web Workers in the binary, worker_threads
- * under Node) and calls back once per file as
- * outcomes arrive; the caller keeps walk order. close() terminates the
- * workers at once, so a deadline holds even against a regex that never returns. When a worker cannot start or
- * fails, its files are searched in the calling thread (then a deadline is checked between files only); grep
- * without workers does not use a pool. It never walks and never writes output. */
+ * under Node) and calls back once per file as outcomes arrive; the caller keeps walk order. Workers outlive a
+ * search: once it ends, they drop what is left of its jobs and wait, unreferenced, for the next search of the
+ * process (an MCP server or a library caller runs many), which then pays neither their start nor their
+ * compilation again. close() terminates them instead when they may be stuck (a deadline or a cancellation), so
+ * a deadline holds even against a regex that never returns. When a worker cannot start or fails, its files are
+ * searched in the calling thread (then a deadline is checked between files only); grep without workers does
+ * not use a pool. It never walks and never writes output. */
 import type { Worker as NodeWorkerType } from "node:worker_threads";
 import { decodeOutcomes, type FromWorker, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher, type SearchSpec } from "./search-file.ts";
@@ -19,13 +21,19 @@ export interface SearchPool {
    * the hits of a large file window by window.
    */
   submit(paths: readonly string[], done: (index: number, outcome: FileOutcome) => void, chunk: OnChunk): void;
-  /** Terminates the workers; pending batches never resolve. */
-  close(): void;
+  /**
+   * Ends the search: pending batches never resolve. With `keep` its workers wait for the next search of the
+   * process; without it (a deadline passed, or the search was cancelled) they are terminated.
+   */
+  close(keep: boolean): void;
 }
 
 interface Port {
   post(msg: ToWorker): void;
   terminate(): void;
+  /** Lets the process exit while the worker waits (ref: keeps it alive again). */
+  unref(): void;
+  ref(): void;
 }
 
 interface Job {
@@ -38,6 +46,31 @@ interface Job {
   partial: number;
 }
 
+/** A worker, lent to one search at a time. */
+interface Slot {
+  readonly port: Port;
+  dead: boolean;
+  /** [hits given out and not taken, generation], shared with the worker (see ToWorker "init"). */
+  readonly shared: Int32Array;
+  /** What the search using it does with its messages and its failure; null while it waits. */
+  owner: Owner | null;
+  /** Waiting, and every job of earlier searches is done or dropped (it answered "drained"). */
+  ready: boolean;
+  /** When it began to wait (performance.now()). */
+  since: number;
+}
+
+interface Owner {
+  message(m: FromWorker): void;
+  fail(why: string): void;
+}
+
+/** Workers waiting for the next search of this process (at most MAX_IDLE). */
+const idle: Slot[] = [];
+const MAX_IDLE = 4;
+/** A waiting worker that has not dropped its last search's jobs by then is stuck (a regex that never ends). */
+const DRAIN_MS = 1000;
+
 function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) => void): Port {
   // In the compiled binary every module is bundled into one file at the virtual root and the worker entry is
   // stored by its path under src/ with a .js extension (scripts/build.ts lists it as an entrypoint).
@@ -48,7 +81,12 @@ function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) =>
     const w = new Worker(url.href);
     w.addEventListener("message", (ev: MessageEvent<FromWorker>) => onMessage(ev.data));
     w.addEventListener("error", (ev: ErrorEvent) => onError(ev.message));
-    return { post: (m) => w.postMessage(m), terminate: () => w.terminate() };
+    return {
+      post: (m) => w.postMessage(m),
+      terminate: () => w.terminate(),
+      unref: () => w.unref(),
+      ref: () => w.ref(),
+    };
   }
   // Loaded only under Node: importing node:worker_threads costs Bun tens of milliseconds at startup.
   const mod = process.getBuiltinModule?.("node:worker_threads") as
@@ -63,12 +101,54 @@ function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) =>
     terminate: () => {
       void w.terminate();
     },
+    unref: () => w.unref(),
+    ref: () => w.ref(),
   };
+}
+
+function terminate(slot: Slot): void {
+  slot.dead = true;
+  slot.port.terminate();
+  const at = idle.indexOf(slot);
+  if (at >= 0) idle.splice(at, 1);
+}
+
+function newSlot(): Slot | null {
+  const shared = new Int32Array(new SharedArrayBuffer(8));
+  let slot: Slot | null = null;
+  const fail = (why: string) => {
+    if (slot === null) return;
+    terminate(slot);
+    slot.owner?.fail(why);
+  };
+  let port: Port;
+  try {
+    // Messages and errors come later, from the event loop: `slot` is set by then.
+    port = spawn((m) => {
+      if (slot === null) return;
+      if (m.type === "fatal") fail(m.message);
+      else if (m.type === "drained") slot.ready = m.generation === Atomics.load(shared, 1);
+      else slot.owner?.message(m);
+    }, fail);
+  } catch {
+    return null;
+  }
+  slot = { port, dead: false, shared, owner: null, ready: false, since: 0 };
+  return slot;
+}
+
+/** A waiting worker that has finished its earlier searches' jobs, or a new one (null: none can start). */
+function lend(): Slot | null {
+  const now = performance.now();
+  for (const s of [...idle]) if (!s.ready && now - s.since > DRAIN_MS) terminate(s);
+  const at = idle.findIndex((s) => s.ready);
+  if (at >= 0) return idle.splice(at, 1)[0] as Slot;
+  return newSlot();
 }
 
 /**
  * Creates a search pool.
- * @param spec the search spec (sent to every worker once)
+ * @param spec the search spec (sent to each worker the pool uses)
  * @param threads the number of workers, at least 1
  * @returns the pool
  */
@@ -85,85 +165,98 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
       job.done(job.next, local.search(job.paths[job.next] as string));
     }
   };
-  interface Slot {
-    port: Port | null;
+  /** A worker this search uses, with the jobs it sent it. */
+  interface Lent {
+    readonly slot: Slot | null;
     readonly jobs: Map<number, Job>;
     dead: boolean;
-    /** Hits given out by the worker and not taken yet (shared with it). */
-    readonly credit: Int32Array;
   }
-  const slots: Slot[] = [];
+  const lent: Lent[] = [];
   let nextId = 0;
   let closed = false;
-  const slotFor = (): Slot => {
-    // The least loaded worker; start one more while there are fewer than asked for.
-    let best: Slot | undefined;
-    for (const s of slots) if (!s.dead && (best === undefined || s.jobs.size < best.jobs.size)) best = s;
-    if (best !== undefined && (best.jobs.size === 0 || slots.length >= threads)) return best;
-    if (slots.length >= threads) return slots[0] as Slot; // every worker failed: in-thread from now on
-    const slot: Slot = {
-      port: null,
-      jobs: new Map(),
-      dead: false,
-      credit: new Int32Array(new SharedArrayBuffer(4)),
+  const adopt = (slot: Slot | null): Lent => {
+    const use: Lent = { slot, jobs: new Map(), dead: slot === null };
+    if (slot === null) return use;
+    const owner: Owner = {
+      fail: (why) => {
+        if (process.env.RGLOB_DEBUG) process.stderr.write(`rglob: search worker failed: ${why}\n`);
+        // A worker that cannot start or crashed: its batches are searched here instead.
+        use.dead = true;
+        const jobs = [...use.jobs.values()];
+        use.jobs.clear();
+        for (const j of jobs) if (!closed) inThread(j);
+      },
+      message: (m) => {
+        if (m.type !== "files" && m.type !== "part") return;
+        const job = use.jobs.get(m.id);
+        if (!job) return;
+        if (m.type === "part") {
+          const { bytes, hits } = decodeOutcomes(m.data)[0] as FileOutcome;
+          const chunk = { bytes, hits };
+          job.partial = m.index;
+          job.chunk(m.index, chunk, () => {
+            if (slot.owner !== owner) return; // the search has ended: the count was reset
+            Atomics.sub(slot.shared, 0, hits.length);
+            Atomics.notify(slot.shared, 0);
+          });
+          return;
+        }
+        const outcomes = decodeOutcomes(m.data);
+        job.next = m.start + outcomes.length;
+        if (job.partial < job.next) job.partial = -1;
+        if (job.next >= job.paths.length) use.jobs.delete(m.id);
+        for (let k = 0; k < outcomes.length; k++) job.done(m.start + k, outcomes[k] as FileOutcome);
+      },
     };
-    const fail = (why?: string) => {
-      if (process.env.RGLOB_DEBUG) process.stderr.write(`rglob: search worker failed: ${why}\n`);
-      // A worker that cannot start or crashed: its batches are searched here instead.
-      slot.dead = true;
-      slot.port?.terminate();
-      const jobs = [...slot.jobs.values()];
-      slot.jobs.clear();
-      for (const j of jobs) if (!closed) inThread(j);
-    };
-    try {
-      slot.port = spawn(
-        (m) => {
-          if (m.type === "fatal") return fail(m.message);
-          const job = slot.jobs.get(m.id);
-          if (!job) return;
-          if (m.type === "part") {
-            const { bytes, hits } = decodeOutcomes(m.data)[0] as FileOutcome;
-            const chunk = { bytes, hits };
-            job.partial = m.index;
-            job.chunk(m.index, chunk, () => {
-              Atomics.sub(slot.credit, 0, hits.length);
-              Atomics.notify(slot.credit, 0);
-            });
-            return;
-          }
-          const outcomes = decodeOutcomes(m.data);
-          job.next = m.start + outcomes.length;
-          if (job.partial < job.next) job.partial = -1;
-          if (job.next >= job.paths.length) slot.jobs.delete(m.id);
-          for (let k = 0; k < outcomes.length; k++) job.done(m.start + k, outcomes[k] as FileOutcome);
-        },
-        (message) => fail(message),
-      );
-      slot.port.post({ type: "init", spec, credit: slot.credit.buffer as SharedArrayBuffer });
-    } catch {
-      slot.dead = true;
-    }
-    slots.push(slot);
-    return slot;
+    slot.owner = owner;
+    slot.ready = false;
+    slot.port.ref();
+    Atomics.store(slot.shared, 0, 0);
+    slot.port.post({ type: "init", spec, shared: slot.shared.buffer as SharedArrayBuffer });
+    return use;
+  };
+  const useFor = (): Lent => {
+    // The least loaded worker; take one more while there are fewer than asked for.
+    let best: Lent | undefined;
+    for (const u of lent) if (!u.dead && (best === undefined || u.jobs.size < best.jobs.size)) best = u;
+    if (best !== undefined && (best.jobs.size === 0 || lent.length >= threads)) return best;
+    if (lent.length >= threads) return lent[0] as Lent; // every worker failed: in-thread from now on
+    const use = adopt(lend());
+    lent.push(use);
+    return use;
   };
   return {
     submit(paths, done, chunk) {
       const job: Job = { paths, done, chunk, next: 0, partial: -1 };
-      const slot = slotFor();
-      if (slot.dead || slot.port === null) {
+      const use = useFor();
+      if (use.dead || use.slot === null) {
         inThread(job);
         return;
       }
       const id = nextId++;
-      slot.jobs.set(id, job);
-      slot.port.post({ type: "job", id, paths });
+      use.jobs.set(id, job);
+      use.slot.port.post({ type: "job", id, generation: Atomics.load(use.slot.shared, 1), paths });
     },
-    close() {
+    close(keep) {
       closed = true;
-      for (const s of slots) {
-        s.port?.terminate();
-        s.jobs.clear();
+      for (const use of lent) {
+        use.jobs.clear();
+        const slot = use.slot;
+        if (slot === null || slot.dead) continue;
+        slot.owner = null;
+        if (!keep || use.dead || idle.length >= MAX_IDLE) {
+          terminate(slot);
+          continue;
+        }
+        // Its remaining jobs are dropped (a worker waiting for its hits to be taken wakes up), and once it has
+        // answered the drain it is lent again.
+        const generation = Atomics.add(slot.shared, 1, 1) + 1;
+        Atomics.store(slot.shared, 0, 0);
+        Atomics.notify(slot.shared, 0);
+        slot.port.post({ type: "drain", generation });
+        slot.port.unref();
+        slot.since = performance.now();
+        idle.push(slot);
       }
     },
   };

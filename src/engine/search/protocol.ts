@@ -21,12 +21,24 @@ export const MAX_HITS_OUT = 16384;
 /** From the pool to a worker. */
 export type ToWorker =
   | {
+      /** A search begins: its spec (a worker serves one search at a time, and many searches in its life). */
       readonly type: "init";
       readonly spec: SearchSpec;
-      /** One Int32: the hits this worker gave out that the pool has not taken yet (the worker adds, the pool subtracts). */
-      readonly credit: SharedArrayBuffer;
+      /**
+       * Two Int32s shared with the pool: [0] the hits this worker gave out that the pool has not taken yet (the
+       * worker adds, the pool subtracts); [1] the generation: the pool increments it when a search no longer
+       * wants this worker's answers, and the worker drops the jobs of an older one.
+       */
+      readonly shared: SharedArrayBuffer;
     }
-  | { readonly type: "job"; readonly id: number; readonly paths: readonly string[] };
+  | {
+      readonly type: "job";
+      readonly id: number;
+      readonly generation: number;
+      readonly paths: readonly string[];
+    }
+  /** Answered by "drained" once every job sent before it is done or dropped: the worker is free again. */
+  | { readonly type: "drain"; readonly generation: number };
 
 /** From a worker to the pool. */
 export type FromWorker =
@@ -46,6 +58,7 @@ export type FromWorker =
       /** One outcome holding only the chunk's bytes and hits, encoded by encodeOutcomes. */
       readonly data: EncodedOutcomes;
     }
+  | { readonly type: "drained"; readonly generation: number }
   | { readonly type: "fatal"; readonly message: string };
 
 const SKIPS: ReadonlyArray<SkipReason | null> = [null, "binary", "too_large", "unreadable"];

@@ -1,8 +1,10 @@
-/*! Search worker entry: receives the search spec once, then batches of paths, and answers with the
- * outcomes in order, a few files per message; the hits of a large file go out window by window before its
- * outcome ("part" messages), and the worker waits while too many of them are not taken yet. Runs under Bun
- * (Web Worker API) and Node (worker_threads). It is terminated, not asked, when a deadline passes: a
- * pathological regex cannot hold the process. Never writes output. */
+/*! Search worker entry: receives a search's spec, then batches of paths, and answers with the outcomes in
+ * order, a few files per message; the hits of a large file go out window by window before its outcome ("part"
+ * messages), and the worker waits while too many of them are not taken yet. A worker serves one search after
+ * another in a process's life: when a search no longer wants its answers (it stopped early), the pool raises
+ * a shared generation and the worker drops what is left of that search's jobs. Runs under Bun (Web Worker API)
+ * and Node (worker_threads). It is terminated, not asked, when a deadline passes: a pathological regex cannot
+ * hold the process. Never writes output. */
 import { encodeOutcomes, type FromWorker, MAX_HITS_OUT, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher } from "./search-file.ts";
 
@@ -11,18 +13,24 @@ const FLUSH_MS = 5;
 type Post = (msg: FromWorker, transfer?: ArrayBuffer[]) => void;
 
 let searcher: Searcher | null = null;
-let credit: Int32Array | null = null;
+/** [hits given out and not taken, generation] (see ToWorker "init"). */
+let shared: Int32Array | null = null;
 
 function handle(msg: ToWorker, post: Post): void {
   try {
     if (msg.type === "init") {
       searcher = createSearcher(msg.spec);
-      credit = new Int32Array(msg.credit);
+      shared = new Int32Array(msg.shared);
       return;
     }
-    if (searcher === null || credit === null) throw new Error("search worker used before init");
+    if (msg.type === "drain") {
+      post({ type: "drained", generation: msg.generation });
+      return;
+    }
+    if (searcher === null || shared === null) throw new Error("search worker used before init");
     const s = searcher;
-    const out = credit;
+    const out = shared;
+    const stale = () => Atomics.load(out, 1) !== msg.generation;
     // Outcomes are sent as soon as one holds a hit or an error (and every few ms otherwise), so what was found
     // before a file that never finishes is not lost when the worker is terminated; files without hits are
     // grouped to keep messages few.
@@ -37,6 +45,8 @@ function handle(msg: ToWorker, post: Post): void {
       pending = [];
     };
     for (let i = 0; i < msg.paths.length; i++) {
+      // A search that stopped early wants nothing more: its remaining files are not searched.
+      if (stale()) return;
       const steps = s.steps(msg.paths[i] as string);
       let r = steps.next();
       while (!r.done) {
@@ -48,9 +58,14 @@ function handle(msg: ToWorker, post: Post): void {
         ]);
         Atomics.add(out, 0, hits.length);
         post({ type: "part", id: msg.id, index: i, data }, [data.nums.buffer as ArrayBuffer]);
-        // Wait while the pool holds too many hits it has not taken (it notifies as it takes them).
-        for (let held = Atomics.load(out, 0); held > MAX_HITS_OUT; held = Atomics.load(out, 0)) {
+        // Wait while the pool holds too many hits it has not taken (it notifies as it takes them, and when the
+        // search stops).
+        for (let held = Atomics.load(out, 0); held > MAX_HITS_OUT && !stale(); held = Atomics.load(out, 0)) {
           Atomics.wait(out, 0, held, 1000);
+        }
+        if (stale()) {
+          steps.return(undefined as unknown as FileOutcome); // closes the file
+          return;
         }
         r = steps.next();
       }

@@ -189,6 +189,8 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   let head = 0;
   let batch: Item[] = [];
   let inFlight = 0;
+  /** Files whose outcome the consumer has taken (with workers). */
+  let consumed = 0;
   let batches = 0;
   let wake: (() => void) | null = null;
   let woken = false;
@@ -269,7 +271,9 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   /** Waits while workers search: feeds the walk to them meanwhile. False when the run must stop. */
   const waitForWorkers = async (): Promise<boolean> => {
     if (ctx.shouldStop()) return false;
-    if (!walkDone && inFlight < MAX_IN_FLIGHT) {
+    // Files in flight grow with the files consumed, up to MAX_IN_FLIGHT: a search that stops after a few
+    // records (a small limit) does not walk and search hundreds of files ahead for nothing.
+    if (!walkDone && inFlight < Math.min(MAX_IN_FLIGHT, 2 * BATCH + 2 * consumed)) {
       feed();
       if (due()) await tick();
       return true;
@@ -295,6 +299,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         if (item.outcome !== null || item.chunks.length > 0) {
           queue[head] = undefined as unknown as Item;
           head++;
+          consumed++;
           if (head > 4096 && head * 2 > queue.length) {
             queue.splice(0, head);
             head = 0;
@@ -341,10 +346,17 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     totals.lines += o.lines;
     if (o.lines > 0) totals.files++;
   };
+  // A run that stops by its own bounds leaves its workers usable; one stopped by a deadline or a cancellation
+  // may have one stuck in a regex, so they are terminated.
+  let boundStop = false;
+  const stopHere = (reason: "max_bytes" | "max_count") => {
+    boundStop = true;
+    ctx.stop(reason);
+  };
   /** Accounts for content bytes; false when max_bytes stops the run before them. */
   const account = (n: number): boolean => {
     if (bytes + n > maxBytes) {
-      ctx.stop("max_bytes");
+      stopHere("max_bytes");
       return false;
     }
     bytes += n;
@@ -383,7 +395,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
               continue;
             if (emittedLines >= maxCount) {
               if (recs.length > 0) yield recs;
-              ctx.stop("max_count");
+              stopHere("max_count");
               return;
             }
             emittedLines++;
@@ -420,7 +432,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         mode === "files_without_match" ? o.lines === 0 : mode === "count" ? o.lines > 0 : o.lines > 0;
       if (!listed) continue;
       if (emittedLines >= maxCount) {
-        ctx.stop("max_count");
+        stopHere("max_count");
         return;
       }
       emittedLines++;
@@ -443,7 +455,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         report(item, o);
       }
     }
-    pool?.close();
+    pool?.close(boundStop || !ctx.shouldStop());
     ctx.summary("total_matches", totals.matches);
     ctx.summary("matched_lines", totals.lines);
     ctx.summary("files_with_matches", totals.files);
