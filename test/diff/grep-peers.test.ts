@@ -23,6 +23,20 @@ function makeTree(): Record<string, string> {
     }
     spec[`d${f % 5}/sub${f % 3}/file${f}.txt`] = `${lines.join("\n")}\n`;
   }
+  // Dense files: a literal the patterns need on most lines, so the searcher decodes them whole instead of line by
+  // line (search-file.ts); the second is over 1 MiB, searched window by window.
+  for (const [name, count] of [
+    ["dense/small.txt", 600],
+    ["dense/large.txt", 60_000],
+  ] as const) {
+    const lines: string[] = [];
+    for (let l = 0; l < count; l++) {
+      const parts = [words[rnd(words.length)] as string, rnd(4) === 0 ? "ERROR" : rnd(2) ? "Error" : "error"];
+      for (let w = rnd(4); w > 0; w--) parts.push(words[rnd(words.length)] as string);
+      lines.push(parts.join(rnd(3) === 0 ? "-" : " "));
+    }
+    spec[name] = `${lines.join("\n")}\n`;
+  }
   return spec;
 }
 
@@ -54,6 +68,7 @@ const CASES: Array<[string, string[], string[], string[]]> = [
   ["anchors", ["^alpha|gamma$"], ["-E", "^alpha|gamma$"], ["^alpha|gamma$"]],
   ["-e -e", ["-e", "Beta", "-e", "x1"], ["-E", "-e", "Beta", "-e", "x1"], ["-e", "Beta", "-e", "x1"]],
   ["-i -w", ["-i", "-w", "error"], ["-E", "-i", "-w", "error"], ["-i", "-w", "error"]],
+  ["regex with a literal", ["[a-z]+[ -]Error"], ["-E", "[a-z]+[ -]Error"], ["[a-z]+[ -]Error"]],
 ];
 
 describe("grep agrees with grep -rn", () => {
