@@ -39,6 +39,21 @@ afterAll(() => {
   Bun.spawnSync(["rm", "-rf", dir]);
 });
 
+/** Samples a process's resident memory every 20 ms; the returned function stops and gives the peak in KiB. */
+function watchPeak(pid: number): () => number {
+  let peakKiB = 0;
+  const timer = setInterval(() => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      peakKiB = Math.max(peakKiB, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+    } catch {}
+  }, 20);
+  return () => {
+    clearInterval(timer);
+    return peakKiB;
+  };
+}
+
 async function runMeasured(
   args: string[],
 ): Promise<{ code: number; stdout: string; stderr: string; peakKiB: number }> {
@@ -48,20 +63,13 @@ async function runMeasured(
     stderr: "pipe",
     env: { ...process.env, NO_COLOR: "1" },
   });
-  let peakKiB = 0;
-  const timer = setInterval(() => {
-    try {
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"))?.[1] ?? 0);
-      peakKiB = Math.max(peakKiB, rss);
-    } catch {}
-  }, 20);
+  const peak = watchPeak(proc.pid);
   const [stdout, stderr] = await Promise.all([
     new Response(proc.stdout).text(),
     new Response(proc.stderr).text(),
   ]);
   const code = await proc.exited;
-  clearInterval(timer);
-  return { code, stdout, stderr, peakKiB };
+  return { code, stdout, stderr, peakKiB: peak() };
 }
 
 describe("very large files", () => {
@@ -126,19 +134,13 @@ describe("a file with millions of matching lines", () => {
         stdout: "pipe",
         stderr: "pipe",
       });
-      let peakKiB = 0;
-      const timer = setInterval(() => {
-        try {
-          const status = readFileSync(`/proc/${proc.pid}/status`, "utf8");
-          peakKiB = Math.max(peakKiB, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
-        } catch {}
-      }, 20);
+      const peak = watchPeak(proc.pid);
       // Count the output lines as they come instead of holding them.
       let lines = 0;
       for await (const part of proc.stdout) for (const b of part) if (b === 10) lines++;
       const stderr = await new Response(proc.stderr).text();
       expect(await proc.exited).toBe(0);
-      clearInterval(timer);
+      const peakKiB = peak();
       expect(lines).toBe(LINES);
       expect(stderr).toContain(`${LINES} matched lines`);
       expect(peakKiB).toBeLessThan(LIMIT_KIB);
@@ -152,13 +154,7 @@ describe("a file with millions of matching lines", () => {
       stdout: "pipe",
       stderr: "pipe",
     });
-    let peakKiB = 0;
-    const timer = setInterval(() => {
-      try {
-        const status = readFileSync(`/proc/${proc.pid}/status`, "utf8");
-        peakKiB = Math.max(peakKiB, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
-      } catch {}
-    }, 20);
+    const peak = watchPeak(proc.pid);
     // Count the records (each has one "line_number" key) as they come; keep the document's two ends.
     const key = Buffer.from('"line_number":');
     let records = 0;
@@ -173,8 +169,8 @@ describe("a file with millions of matching lines", () => {
       }
       tail = chunk.subarray(Math.max(0, chunk.length - 512));
     }
-    clearInterval(timer);
     expect(await proc.exited).toBe(0);
+    const peakKiB = peak();
     expect(head).toBe('{"results":[{');
     expect(records).toBe(LINES);
     const end = tail.toString("latin1");
