@@ -1,7 +1,8 @@
-/*! Search: one file, from path to hits. Opens it without blocking, checks it is a regular file within
- * max_file_size, reads it into a reused buffer (first block, then the rest in large reads; a file over
- * LARGE_FILE window by window through search-large.ts), sniffs binary,
- * runs the literal prefilter on raw bytes, decodes only files that pass, and hands the text to searchText.
+/*! Search: one file, from path to hits. Opens it without blocking, reads its first block into a reused
+ * buffer (a short one is the whole file; its stats are asked only for a full one, or first when max_file_size
+ * is set: a regular file within the bound), sniffs binary, reads the rest in large reads (a file over
+ * LARGE_FILE window by window through search-large.ts), runs the literal prefilter on raw bytes (candidate
+ * lines decoded one by one, or the whole text when a regex's literal is dense) and matches with search-text.
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
 import { platform } from "../../platform/platform.ts";
 import { type ByteBuffer, createByteBuffer } from "../bytes.ts";
