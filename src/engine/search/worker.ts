@@ -24,6 +24,7 @@ function handle(msg: ToWorker, post: Post): void {
       return;
     }
     if (msg.type === "drain") {
+      searcher = null; // its read buffer is not held while the worker waits (the next search sends its own spec)
       post({ type: "drained", generation: msg.generation });
       return;
     }
