@@ -654,7 +654,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "threads": {
         "type": "integer",
         "minimum": 0,
-        "description": "Worker threads that match files (0 = in the calling thread). Default: 2, at most the cores, on 4 cores or more or when timeout_seconds is set; else 0."
+        "description": "Worker threads that match files (0 = in the calling thread). Default: 2, at most the cores, on 4 cores or more, or when timeout_seconds is set and the pattern is a regex (not an exact literal); else 0."
       }
     },
     "required": [],

@@ -145,15 +145,17 @@ function parseResume(key: string | null): { file: string; line: number; sub: num
 
 /**
  * Returns the default number of search workers: 2 (at most the cores) on a machine with four cores or more,
- * or whenever a deadline is set, since only a worker can be stopped in the middle of a regex that never
- * returns; otherwise none. On two cores matching in the calling thread was as fast or faster in every case
- * measured, output-heavy ones by 10-40 % (docs/decisions/0007-grep-workers.md).
+ * or whenever a deadline is set and the pattern is a regex, since only a worker can be stopped in the middle
+ * of a regex that never returns (an exact literal is found with indexOf, window by window, and the deadline
+ * is checked between windows); otherwise none. On two cores matching in the calling thread was as fast or
+ * faster in every case measured (docs/decisions/0007-grep-workers.md, 0010).
  * @param deadline whether the request has a timeout
+ * @param literal whether the pattern is an exact literal
  * @returns the number of workers
  */
-function defaultThreads(deadline: boolean): number {
+function defaultThreads(deadline: boolean, literal: boolean): number {
   const cores = availableParallelism();
-  return cores >= 4 || deadline ? Math.min(2, Math.max(1, cores)) : 0;
+  return cores >= 4 || (deadline && !literal) ? Math.min(2, Math.max(1, cores)) : 0;
 }
 
 /**
@@ -171,7 +173,8 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
 
   const resume = mode === "lines" ? parseResume(ctx.resumeAfter) : null;
   const walkAfter = resume !== null ? resume.file : ctx.resumeAfter;
-  const threads = input.threads ?? defaultThreads(input.timeout_seconds !== undefined);
+  const threads =
+    input.threads ?? defaultThreads(input.timeout_seconds !== undefined, spec.matcher.exact !== null);
   // Workers search ahead of the consumer; without them each file is searched when its turn comes, window by
   // window, so a file's hits never pile up in memory.
   const pool = threads > 0 ? createPool(spec, threads) : null;

@@ -91,7 +91,7 @@ export const GrepInputSchema = v.pipe(
     threads: v.optional(
       int(
         0,
-        "Worker threads that match files (0 = in the calling thread). Default: 2, at most the cores, on 4 cores or more or when timeout_seconds is set; else 0.",
+        "Worker threads that match files (0 = in the calling thread). Default: 2, at most the cores, on 4 cores or more, or when timeout_seconds is set and the pattern is a regex (not an exact literal); else 0.",
       ),
     ),
   }),
