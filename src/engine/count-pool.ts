@@ -1,6 +1,8 @@
 /*! Engine: a small pool of line-counting workers (Bun Web Workers). Batches of paths go to the workers in turn
  * and come back as outcomes in path order; without Bun, or when a worker cannot start or fails, the batch is
- * counted in the calling thread. It never walks, never orders batches (the caller does) and never writes. */
+ * counted in the calling thread. Workers that end a count with nothing left to do wait, unreferenced, for the
+ * next count of the process (an MCP server runs many), which then pays neither their start nor their
+ * compilation again. It never walks, never orders batches (the caller does) and never writes. */
 import type { ErrorInfo } from "../contract/errors.ts";
 import { languageOf } from "./languages.ts";
 import { type CountOutcome, LineCounter, type LineCounterOptions } from "./lines.ts";
@@ -95,7 +97,10 @@ export function unpack(reply: BatchReply): CountOutcome[] {
 export interface CountPool {
   /** Counts the files of a batch; the outcomes come in path order. */
   count(paths: readonly string[]): Promise<CountOutcome[]>;
-  /** Terminates the workers; batches still out are counted in this thread. */
+  /**
+   * Ends the pool: a worker with nothing left to do waits for the next count of the process; one with batches
+   * still out is terminated and they are counted in this thread.
+   */
   close(): void;
 }
 
@@ -109,6 +114,10 @@ interface Slot {
   readonly jobs: Map<number, Job>;
   dead: boolean;
 }
+
+/** Workers waiting for the next count of this process. */
+const idle: Worker[] = [];
+const MAX_IDLE = 4;
 
 function workerUrl(): string {
   // In the compiled binary every module is bundled at the virtual root and the worker entry is stored by its
@@ -139,18 +148,20 @@ export function createCountPool(opts: LineCounterOptions, threads: number): Coun
     for (let i = 0; i < threads; i++) {
       let worker: Worker;
       try {
-        worker = new Worker(workerUrl());
+        worker = idle.pop() ?? new Worker(workerUrl());
       } catch {
         break;
       }
+      worker.ref();
       const slot: Slot = { worker, jobs: new Map(), dead: false };
-      worker.addEventListener("message", (ev: MessageEvent<BatchReply>) => {
+      // Handlers as properties, not listeners: a worker lent again answers its new pool only.
+      worker.onmessage = (ev: MessageEvent<BatchReply>) => {
         const job = slot.jobs.get(ev.data.id);
         if (!job) return;
         slot.jobs.delete(ev.data.id);
         job.resolve(unpack(ev.data));
-      });
-      worker.addEventListener("error", () => fail(slot));
+      };
+      worker.onerror = () => fail(slot);
       slots.push(slot);
     }
   }
@@ -170,6 +181,20 @@ export function createCountPool(opts: LineCounterOptions, threads: number): Coun
       for (const slot of slots) {
         if (slot.dead) continue;
         slot.dead = true;
+        if (slot.jobs.size === 0 && idle.length < MAX_IDLE) {
+          // Nothing left to count: it waits for the next count of the process.
+          const w = slot.worker;
+          w.onmessage = null;
+          w.onerror = () => {
+            // It failed while waiting: it is not lent again.
+            const at = idle.indexOf(w);
+            if (at >= 0) idle.splice(at, 1);
+            w.terminate();
+          };
+          w.unref();
+          idle.push(w);
+          continue;
+        }
         slot.worker.terminate();
         for (const job of slot.jobs.values()) job.resolve(inThread(job.paths));
         slot.jobs.clear();

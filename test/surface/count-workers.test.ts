@@ -50,3 +50,23 @@ describe("count on a large tree", () => {
     }
   });
 });
+
+test("counts in one process reuse their workers: each gets its own results", async () => {
+  // count-pool.ts lends the workers of a finished count to the next one: a worker must answer its new pool only.
+  const { count } = await import("../../src/agent/index.ts");
+  const spec: Record<string, string> = {};
+  for (let f = 0; f < 4600; f++)
+    spec[`d${f % 23}/f${f}.${f % 2 ? "py" : "ts"}`] = "x = 1\n# c\n\n".repeat(1 + (f % 4));
+  const t = tempTree(spec);
+  try {
+    const summary = (r: { totals?: unknown; results: unknown[] }) => JSON.stringify([r.totals, r.results]);
+    const alone = await count({ base: t.dir, threads: 0, by: "ext" });
+    const plain = await count({ base: t.dir, threads: 0, limit: 5 });
+    for (let round = 0; round < 3; round++) {
+      expect(summary(await count({ base: t.dir, threads: 2, by: "ext" }))).toBe(summary(alone));
+      expect(summary(await count({ base: t.dir, threads: 2, limit: 5 }))).toBe(summary(plain));
+    }
+  } finally {
+    t.cleanup();
+  }
+}, 60_000);
