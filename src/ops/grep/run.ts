@@ -431,8 +431,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       if (!account(o.bytes)) return;
       report(item, o);
       if (o.skip !== null || o.error !== null) continue;
-      const listed =
-        mode === "files_without_match" ? o.lines === 0 : mode === "count" ? o.lines > 0 : o.lines > 0;
+      const listed = mode === "files_without_match" ? o.lines === 0 : o.lines > 0;
       if (!listed) continue;
       if (emittedLines >= maxCount) {
         stopHere("max_count");
