@@ -129,10 +129,12 @@ function caselessKernelFinder(store: ByteBuffer, bytes: Buffer): LiteralFinder {
   const base = bytes.byteOffset - store.bytes.byteOffset;
   const end = base + bytes.length;
   let found = -2;
+  let since = 0;
   return (from) => {
-    if (found === -1 || found >= from) return found;
+    if (found !== -2 && from >= since && (found === -1 || found >= from)) return found;
     const at = store.findCaseless(base + from, end);
     found = at < 0 ? -1 : at - base;
+    since = from;
     return found;
   };
 }
@@ -185,13 +187,14 @@ export function createSearcher(spec: SearchSpec): Searcher {
           : caselessFinder(bytes, ciLits as RegExp);
   // A regex (not an exact literal) whose literal is on most lines is faster decoded whole and matched in one
   // pass than line by line (ADR 0010); an exact literal is found faster on the bytes however often it occurs.
+  // The probe's finder then serves the search (a finder answers queries in any order).
   const finderFor: ((bytes: Buffer) => LiteralFinder | null) | null = !byteMode
     ? null
     : spec.matcher.exact !== null
       ? finderOf
       : (bytes) => {
-          const probe = finderOf(bytes);
-          return probe === null || dense(probe, bytes.length) ? null : finderOf(bytes);
+          const finder = finderOf(bytes);
+          return finder === null || dense(finder, bytes.length) ? null : finder;
         };
 
   return {

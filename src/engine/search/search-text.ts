@@ -287,7 +287,10 @@ export function foldCrlf(text: string): string {
   return text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
 }
 
-/** Finds the next position (at or after `from`) where a prefilter literal occurs, or -1. */
+/**
+ * Finds the next position (at or after `from`) where a prefilter literal occurs, or -1. Answers are cached, and
+ * the cache serves any order of queries: a query before the one that filled it searches again.
+ */
 export type LiteralFinder = (from: number) => number;
 
 /**
@@ -297,14 +300,17 @@ export type LiteralFinder = (from: number) => number;
  * @returns the finder
  */
 export function bytesFinder(buf: Buffer, lits: readonly Buffer[]): LiteralFinder {
+  // Per literal: its first position at or after since[k] (valid for a query in [since[k], next[k]]).
   const next = lits.map(() => -2);
+  const since = lits.map(() => 0);
   return (from) => {
     let best = -1;
     for (let k = 0; k < lits.length; k++) {
       let x = next[k] as number;
-      if (x !== -1 && x < from) {
+      if (x === -2 || from < (since[k] as number) || (x !== -1 && x < from)) {
         x = from >= buf.length ? -1 : buf.indexOf(lits[k] as Buffer, from);
         next[k] = x;
+        since[k] = from;
       }
       if (x >= 0 && (best < 0 || x < best)) best = x;
     }
@@ -322,11 +328,13 @@ export function bytesFinder(buf: Buffer, lits: readonly Buffer[]): LiteralFinder
 export function caselessFinder(buf: Buffer, re: RegExp): LiteralFinder {
   const text = buf.toString("latin1");
   let found = -2;
+  let since = 0;
   return (from) => {
-    if (found === -1 || found >= from) return found;
+    if (found !== -2 && from >= since && (found === -1 || found >= from)) return found;
     re.lastIndex = from;
     const m = re.exec(text);
     found = m === null ? -1 : m.index;
+    since = from;
     return found;
   };
 }

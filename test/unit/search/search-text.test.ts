@@ -2,7 +2,13 @@
 // multiline, only-matching and clipping. Table-driven; no files.
 import { describe, expect, test } from "bun:test";
 import { compileMatcher } from "../../../src/engine/search/matcher.ts";
-import { buildMatcher, searchText, type TextOptions } from "../../../src/engine/search/search-text.ts";
+import {
+  buildMatcher,
+  bytesFinder,
+  caselessFinder,
+  searchText,
+  type TextOptions,
+} from "../../../src/engine/search/search-text.ts";
 import { prng } from "../../helpers.ts";
 import { MATCHER_OFF, TEXT_UNBOUNDED } from "./defaults.ts";
 
@@ -108,5 +114,24 @@ describe("exact literals: matched with indexOf, as the regex would match them", 
     [{ patterns: ["😀"] }],
   ])("not exact: %p", (m) => {
     expect(compileMatcher({ ...MATCHER_OFF, ...m }).exact).toBeNull();
+  });
+});
+
+describe("literal finders answer queries in any order", () => {
+  // search-file.ts probes a finder for density from the start, then searches with the same finder from the start.
+  const text = "xx abc yy ABC zz abc Def def";
+  const buf = Buffer.from(text, "latin1");
+  const expected = (re: RegExp, from: number) => {
+    re.lastIndex = from;
+    return re.exec(text)?.index ?? -1;
+  };
+  const queries = [20, 0, 5, 30, 3, 27, 4, 0, 17, 16];
+  test("bytesFinder", () => {
+    const find = bytesFinder(buf, [Buffer.from("abc"), Buffer.from("def")]);
+    for (const q of queries) expect([q, find(q)]).toEqual([q, expected(/abc|def/g, q)]);
+  });
+  test("caselessFinder", () => {
+    const find = caselessFinder(buf, /abc|def/gi);
+    for (const q of queries) expect([q, find(q)]).toEqual([q, expected(/abc|def/gi, q)]);
   });
 });
