@@ -2,7 +2,7 @@
 // tree, comparing the set of (path, line) matches for a battery of patterns and flags.
 // Documented divergences: none in this battery (the tree is ASCII, LF-only, without binary or ignored files).
 import { afterAll, describe, expect, test } from "bun:test";
-import { rglob, tempTree } from "../helpers.ts";
+import { rglob, rglobJson, tempTree } from "../helpers.ts";
 
 const words = ["alpha", "Beta", "gamma", "TODO", "fooBar", "foo_bar", "error", "Error", "x1", "a.c", "abc"];
 function makeTree(): Record<string, string> {
@@ -103,5 +103,50 @@ describe("grep agrees with rg -n", () => {
       stdout: "pipe",
     });
     expect(pairs(a.stdout)).toEqual(pairs(b.stdout.toString()));
+  });
+});
+
+// One exact literal is counted on the bytes, without decoding its lines (search-text.ts searchBytes): the counts,
+// the totals and the columns must stay those of the decoded text on non-ASCII, CRLF and invalid UTF-8 lines.
+describe("one exact literal on mixed bytes agrees with grep -c and grep -o", () => {
+  const utf8 = (s: string) => Buffer.from(s, "utf8");
+  const mixed = Buffer.concat([
+    utf8("naïve café café\n🙂 café and café\r\nno match here\ncafécafé\ncaf\nCAFÉ\n"),
+    Buffer.from([0xe2, 0x63, 0x61, 0x66, 0xc3, 0xa9, 0xff]),
+    utf8("café\n\r\ncafé\r\n"),
+  ]);
+  const big = utf8(`${"filler line without it\n".repeat(4000)}x café café\n${"aaaa aaa\n".repeat(3)}`);
+  const t = tempTree({ "mixed.txt": mixed, "big.txt": big, "plain.txt": "aaaa aaa\nab\n" });
+  afterAll(() => t.cleanup());
+  const env = { ...process.env, LC_ALL: "C" };
+
+  test.each(["café", "aa"])("%s: -c per file and the total of matches", (lit) => {
+    const a = rglob(["grep", "-F", "-c", lit, "--no-ignore"], { cwd: t.dir });
+    const b = Bun.spawnSync(["grep", "-rcF", lit, "."], { cwd: t.dir, stdout: "pipe", env });
+    const theirs = pairs(b.stdout.toString(), false).filter((l) => !l.endsWith(":0"));
+    expect(pairs(a.stdout, false)).toEqual(theirs);
+    const o = Bun.spawnSync(["grep", "-roF", lit, "."], { cwd: t.dir, stdout: "pipe", env });
+    const occurrences = o.stdout.toString().split("\n").filter(Boolean).length;
+    const j = rglobJson<{ total_matches: number }>(["grep", "-F", "-c", lit, "--no-ignore", "--json"], {
+      cwd: t.dir,
+    }).json;
+    expect(j.total_matches).toBe(occurrences);
+  });
+
+  test("every submatch's character and byte columns hold the literal", () => {
+    const { json } = rglobJson<{
+      results: Array<{ content: string; submatches: Array<Record<string, number>> }>;
+    }>(["grep", "-F", "café", "--no-ignore", "--json"], { cwd: t.dir });
+    let subs = 0;
+    for (const r of json.results) {
+      const cps = Array.from(r.content);
+      const bytes = Buffer.from(r.content, "utf8");
+      for (const s of r.submatches) {
+        expect(cps.slice(s.start, s.end).join("")).toBe("café");
+        expect(bytes.subarray(s.byte_start, s.byte_end).toString("utf8")).toBe("café");
+        subs++;
+      }
+    }
+    expect(subs).toBe(11);
   });
 });

@@ -367,6 +367,12 @@ export function searchBytes(
   let countedTo = 0;
   let lineNo = win?.firstLine ?? 1;
   let from = win?.from ?? 0;
+  // One exact literal: the finder's occurrences in a line are its matches (a UTF-8 literal occurs in the
+  // bytes where it occurs in the decoded text), so lines are counted without decoding them, and an ASCII
+  // line's spans are those byte offsets. The occurrence past a line is the finder's cached answer for the next.
+  const single = m.spec.exact !== null && m.spec.exact.length === 1 ? (m.spec.exact[0] as string) : null;
+  const litLen = single === null ? 0 : Buffer.byteLength(single);
+  const at: number[] = [];
   while (lines < cap && from < len) {
     const p = find(from);
     if (p < 0) break;
@@ -375,8 +381,22 @@ export function searchBytes(
     let e = buf.indexOf(10, p);
     if (e < 0) e = len;
     const lineEnd = e > s && buf[e - 1] === 13 ? e - 1 : e;
+    if (single !== null) {
+      at.length = 0;
+      for (let q = p; q >= 0 && q + litLen <= lineEnd; q = find(q + litLen)) at.push(q - s);
+      if (at.length === 0 || o.countOnly || o.firstOnly) {
+        if (at.length > 0) {
+          lines++;
+          matches += at.length;
+        }
+        from = e + 1;
+        continue;
+      }
+    }
     const line = buf.toString("utf8", s, lineEnd);
-    const spans = m.spans(line);
+    // One UTF-16 unit per byte and no replacement character: every byte was ASCII.
+    const ascii = line.length === lineEnd - s && !line.includes("\ufffd");
+    const spans = single !== null && ascii ? at.map((x): [number, number] => [x, x + litLen]) : m.spans(line);
     if (spans.length > 0) {
       lines++;
       matches += spans.length;
@@ -384,11 +404,7 @@ export function searchBytes(
         lineNo += newlines(countedTo, s);
         countedTo = s;
         if (m.spec.onlyMatching) pushOnlyMatching(hits, lineNo, line, spans);
-        else {
-          // One UTF-16 unit per byte and no replacement character: every byte was ASCII.
-          const ascii = line.length === lineEnd - s && !line.includes("\ufffd");
-          hits.push(makeHit(lineNo, line, spans, o.maxColumns, ascii));
-        }
+        else hits.push(makeHit(lineNo, line, spans, o.maxColumns, ascii));
       }
     }
     from = e + 1;
