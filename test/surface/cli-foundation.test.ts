@@ -14,6 +14,23 @@ describe("process edge", () => {
     expect(r.stdout).toBe(`rglob ${pkg.version}\n`);
   });
 
+  // citty colours usage unless NO_COLOR=1, TERM=dumb, TEST or CI is set, whatever the output is; an agent reading
+  // help through a pipe must get plain text (the helpers set NO_COLOR, so this runs without it).
+  test.each([[["--help"]], [["grep", "--help"]], [["help", "count"]], [[]]])(
+    "help through a pipe has no colour escapes: %p",
+    (args) => {
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(process.env)) {
+        if (v !== undefined && !["NO_COLOR", "TEST", "CI", "TERM", "FORCE_COLOR"].includes(k)) env[k] = v;
+      }
+      env.TERM = "xterm-256color";
+      const r = Bun.spawnSync([BIN, ...args], { env, stdout: "pipe", stderr: "pipe" });
+      const text = r.stdout.toString() + r.stderr.toString();
+      expect(text).toContain("USAGE");
+      expect(text).not.toContain("\u001b[");
+    },
+  );
+
   test("an unknown flag is a usage error on stderr with exit 2", () => {
     const r = rglob(["find", "--bogus"]);
     expect(r.code).toBe(2);

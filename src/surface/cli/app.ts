@@ -159,7 +159,7 @@ export async function runCli(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     if (cmd === undefined) {
-      eprint(await rootHelp());
+      eprint(await rootHelp(2));
       return 2;
     }
     if (cmd === "--help" || cmd === "-h" || cmd === "help") {

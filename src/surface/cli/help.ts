@@ -5,6 +5,15 @@ import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
 import { flagsOf } from "./flags.ts";
+import { colorByDefault } from "./human/paths.ts";
+
+/** SGR escape sequences: citty colours its usage whatever the output is (unless NO_COLOR=1, TERM=dumb, CI). */
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/** Keeps citty's colours only where colour is allowed (help read by a program or an agent stays plain). */
+function plain(text: string, fd: 1 | 2): string {
+  return colorByDefault(fd) ? text : text.replace(SGR, "");
+}
 
 /** Commands that are not operations: name and summary (the surface's own, for agents and setup). */
 export const META_COMMANDS: ReadonlyArray<{ name: string; summary: string; usage: string }> = [
@@ -93,15 +102,20 @@ export function rootCommand(): CommandDef {
 /**
  * Renders the help of an operation.
  * @param op the operation
+ * @param fd where it is written (colour only on a terminal)
  * @returns the usage text with examples
  */
-export async function opHelp(op: Operation): Promise<string> {
-  const text = await renderUsage(commandOf(op), rootCommand());
+export async function opHelp(op: Operation, fd: 1 | 2 = 1): Promise<string> {
+  const text = plain(await renderUsage(commandOf(op), rootCommand()), fd);
   const examples = op.examples.map((e) => `  ${e.cli}\n      ${e.description}`).join("\n");
   return `${text}\n\nEXAMPLES\n\n${examples}\n\nExit codes: 0 results found, 1 nothing found, 2 error.`;
 }
 
-/** Renders the top-level help. */
-export async function rootHelp(): Promise<string> {
-  return `${await renderUsage(rootCommand())}\n\nRun 'rglob <command> --help' for a command's flags, 'rglob describe <command>' for its JSON manifest.`;
+/**
+ * Renders the top-level help.
+ * @param fd where it is written (colour only on a terminal)
+ * @returns the usage text
+ */
+export async function rootHelp(fd: 1 | 2 = 1): Promise<string> {
+  return `${plain(await renderUsage(rootCommand()), fd)}\n\nRun 'rglob <command> --help' for a command's flags, 'rglob describe <command>' for its JSON manifest.`;
 }

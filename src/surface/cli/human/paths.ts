@@ -12,16 +12,23 @@ export interface Style {
 }
 
 /**
+ * Returns whether colour is allowed on an output by default: a terminal, NO_COLOR unset or empty, TERM not dumb.
+ * @param fd 1 (stdout) or 2 (stderr)
+ * @returns true when colour may be written
+ */
+export function colorByDefault(fd: 1 | 2): boolean {
+  return isTerminal(fd) && !process.env.NO_COLOR && process.env.TERM !== "dumb";
+}
+
+/**
  * Decides the style from the --color value and the environment.
  * @param when auto, always or never
  * @returns the style
  */
 export function styleFor(when: string | boolean | undefined): Style {
-  const tty = isTerminal(1);
   const mode = typeof when === "string" ? when : "auto";
-  const color =
-    mode === "always" || (mode === "auto" && tty && !process.env.NO_COLOR && process.env.TERM !== "dumb");
-  return { color, escape: tty, cwd: process.cwd() };
+  const color = mode === "always" || (mode === "auto" && colorByDefault(1));
+  return { color, escape: isTerminal(1), cwd: process.cwd() };
 }
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
