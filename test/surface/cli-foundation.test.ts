@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { BIN, FIXTURE, ROOT, rglob, rglobJson } from "../helpers.ts";
+import { BIN, FIXTURE, ROOT, rglob, rglobJson, tempTree } from "../helpers.ts";
 
 describe("process edge", () => {
   test("--version matches package.json", () => {
@@ -30,6 +30,28 @@ describe("process edge", () => {
       expect(text).not.toContain("\u001b[");
     },
   );
+
+  test("a glob operand naming a directory, when nothing matched, gets a note on stderr", () => {
+    const t = tempTree({ "src/a.ts": "one\ntwo\n", "src/b/c.ts": "three\n" });
+    try {
+      for (const op of ["count", "find", "stats"]) {
+        const r = rglob([op, "src", "-t", "f", "--json"], { cwd: t.dir });
+        expect(r.code).toBe(1);
+        expect(JSON.parse(r.stdout).results).toEqual([]); // stdout stays the document
+        expect(r.stderr).toContain("'src' is a glob matched against names");
+        expect(r.stderr).toContain("use --base src");
+      }
+      const ok = rglob(["count", "--base", "src"], { cwd: t.dir });
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toContain("3 lines");
+      expect(ok.stderr).toBe("");
+      // A glob that is not a directory, or that matched, gets no note.
+      expect(rglob(["count", "*.md"], { cwd: t.dir }).stderr).toBe("");
+      expect(rglob(["find", "src"], { cwd: t.dir }).stderr).toBe("");
+    } finally {
+      t.cleanup();
+    }
+  });
 
   test("an unknown flag is a usage error on stderr with exit 2", () => {
     const r = rglob(["find", "--bogus"]);

@@ -1,6 +1,8 @@
 /*! CLI surface: argv → command → dispatch → sink, and error → exit code. Exit codes: 0 results found,
  * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
  * whatever the TTY. No search logic here: every operation runs through ops/dispatch.ts. */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
@@ -147,7 +149,36 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     process.off("SIGINT", onSignal);
     if (shownProgress) process.stderr.write("\r\u001b[2K");
   }
+  if (sink.count === 0) hintDirectoryGlobs(op, parsed.operands, input);
   return sink.count > 0 ? 0 : 1;
+}
+
+/**
+ * After a run that found nothing, says on stderr when a glob operand names an existing directory: `rglob count
+ * src` filters names by the glob "src" (as find does), which people and agents often mean as "count inside src".
+ * @param op the operation
+ * @param operands the operands as given
+ * @param input the request (its base)
+ */
+function hintDirectoryGlobs(
+  op: Operation,
+  operands: readonly string[],
+  input: Record<string, unknown>,
+): void {
+  if (op.cli.operands[0] !== "patterns...") return;
+  const base = path.resolve(typeof input.base === "string" ? input.base : ".");
+  for (const operand of operands) {
+    if (/[*?[{]/.test(operand)) continue;
+    try {
+      if (!fs.statSync(path.resolve(base, operand)).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    const shown = escapeControls(operand);
+    eprint(
+      `rglob: note: '${shown}' is a glob matched against names, not a directory to walk; for the entries inside it, use --base ${shown}`,
+    );
+  }
 }
 
 /**
