@@ -53,6 +53,30 @@ describe("process edge", () => {
     }
   });
 
+  test("grep: an operand that names no file, when nothing matched, gets a note; a named binary file too", () => {
+    const t = tempTree({
+      "notes.md": "alpha\n",
+      "blob.bin": Buffer.from([0x61, 0, 0x62, 10]),
+      "d/x.bin": "a\u0000\n",
+    });
+    try {
+      const missing = rglob(["grep", "alpha", "notes.txt"], { cwd: t.dir });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain("no file or directory 'notes.txt' here; it was used as a glob");
+      // The pattern itself (first operand) is never taken for a path; a glob that matched says nothing.
+      expect(rglob(["grep", "zzz", "notes.md"], { cwd: t.dir }).stderr).toBe("");
+      expect(rglob(["grep", "alpha", "*.md"], { cwd: t.dir }).stderr).toBe("");
+      const named = rglob(["grep", "a", "blob.bin"], { cwd: t.dir });
+      expect(named.code).toBe(1);
+      expect(named.stderr).toContain("blob.bin: binary file skipped");
+      // Binary files met by the walk are skipped quietly, as in grep and ripgrep.
+      expect(rglob(["grep", "a", "d"], { cwd: t.dir }).stderr).toBe("");
+      expect(rglob(["grep", "-a", "a", "blob.bin"], { cwd: t.dir }).code).toBe(0);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   test("an unknown flag is a usage error on stderr with exit 2", () => {
     const r = rglob(["find", "--bogus"]);
     expect(r.code).toBe(2);

@@ -103,6 +103,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   const machine = pres.json === true || pres.jsonl === true;
   let inner: Sink;
   let pathsOnly = false;
+  let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
   if (pres.jsonl) inner = new JsonlSink(stdout.write, op.jsonlExpander?.());
   else if (pres.json) inner = new JsonSink(stdout.write);
   else {
@@ -112,8 +113,17 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
       record: (k, r) => human.record(k, r),
       error: (info) => {
         human.error(info);
-        // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed.
-        if (info.code === "BINARY") return;
+        // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
+        // a file named on the command line (as ripgrep does).
+        if (info.code === "BINARY") {
+          named ??= namedFiles(op, parsed.operands, input);
+          if (info.path !== null && named.has(info.path)) {
+            eprint(
+              `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
+            );
+          }
+          return;
+        }
         eprint(`rglob: ${info.code}: ${info.path ? `${escapeControls(info.path)}: ` : ""}${info.message}`);
       },
       end: (s) => human.end(s),
@@ -149,35 +159,62 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     process.off("SIGINT", onSignal);
     if (shownProgress) process.stderr.write("\r\u001b[2K");
   }
-  if (sink.count === 0) hintDirectoryGlobs(op, parsed.operands, input);
+  if (sink.count === 0) hintOperands(op, parsed.operands, input);
   return sink.count > 0 ? 0 : 1;
 }
 
 /**
- * After a run that found nothing, says on stderr when a glob operand names an existing directory: `rglob count
- * src` filters names by the glob "src" (as find does), which people and agents often mean as "count inside src".
+ * Returns the absolute paths of grep's operands that name files.
  * @param op the operation
  * @param operands the operands as given
  * @param input the request (its base)
+ * @returns the set (empty for other operations)
  */
-function hintDirectoryGlobs(
-  op: Operation,
-  operands: readonly string[],
-  input: Record<string, unknown>,
-): void {
-  if (op.cli.operands[0] !== "patterns...") return;
+function namedFiles(op: Operation, operands: readonly string[], input: Record<string, unknown>): Set<string> {
+  const named = new Set<string>();
+  if (op.id !== "grep") return named;
   const base = path.resolve(typeof input.base === "string" ? input.base : ".");
   for (const operand of operands) {
-    if (/[*?[{]/.test(operand)) continue;
+    const abs = path.resolve(base, operand);
     try {
-      if (!fs.statSync(path.resolve(base, operand)).isDirectory()) continue;
+      if (fs.statSync(abs).isFile()) named.add(abs);
+    } catch {}
+  }
+  return named;
+}
+
+/**
+ * After a run that found nothing, says on stderr when an operand was probably meant as a directory or a file:
+ * `rglob count src` filters names by the glob "src" (as find does), which people and agents often mean as
+ * "count inside src"; `rglob grep TODO notes.txt` with no notes.txt here filters names by that glob.
+ * @param op the operation
+ * @param operands the operands as given
+ * @param input the request (its base, and for grep whether the pattern came by flag)
+ */
+function hintOperands(op: Operation, operands: readonly string[], input: Record<string, unknown>): void {
+  const grep = op.id === "grep";
+  if (op.cli.operands[0] !== "patterns..." && !grep) return;
+  const byFlag = input.pattern !== undefined || (Array.isArray(input.regexps) && input.regexps.length > 0);
+  const globs = grep && !byFlag ? operands.slice(1) : operands;
+  const base = path.resolve(typeof input.base === "string" ? input.base : ".");
+  for (const operand of globs) {
+    if (/[*?[{]/.test(operand)) continue;
+    let dir: boolean | null;
+    try {
+      dir = fs.statSync(path.resolve(base, operand)).isDirectory();
     } catch {
-      continue;
+      dir = null;
     }
     const shown = escapeControls(operand);
-    eprint(
-      `rglob: note: '${shown}' is a glob matched against names, not a directory to walk; for the entries inside it, use --base ${shown}`,
-    );
+    if (grep && dir === null) {
+      eprint(
+        `rglob: note: no file or directory '${shown}' here; it was used as a glob matched against names`,
+      );
+    } else if (!grep && dir === true) {
+      eprint(
+        `rglob: note: '${shown}' is a glob matched against names, not a directory to walk; for the entries inside it, use --base ${shown}`,
+      );
+    }
   }
 }
 
