@@ -305,6 +305,8 @@ export function createSearcher(spec: SearchSpec): Searcher {
         } else {
           const bom = utf8Bom(view, length);
           const body = bom ? view.subarray(bom) : view;
+          // Most files hold none of the literals: one indexOf, and no finder is made for them.
+          if (byteLits?.length === 1 && view.indexOf(byteLits[0] as Buffer) < 0) return out;
           const finder = finderFor === null ? null : finderFor(body);
           if (finder !== null) {
             // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
