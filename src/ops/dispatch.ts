@@ -62,8 +62,13 @@ export async function dispatch(
   const op = typeof opOrId === "string" ? findOperation(opOrId) : opOrId;
   const validated = validateInput(op, raw);
   const input = op.normalize ? op.normalize(validated) : validated;
-  const fp = fingerprint(op.id, input);
-  const resumeAfter = typeof input.cursor === "string" ? decodeCursor(input.cursor, fp) : null;
+  // The query's fingerprint (a SHA-256) is needed only to read or write a cursor.
+  let fpText: string | null = null;
+  const fp = (): string => {
+    fpText ??= fingerprint(op.id, input);
+    return fpText;
+  };
+  const resumeAfter = typeof input.cursor === "string" ? decodeCursor(input.cursor, fp()) : null;
   const limit = typeof input.limit === "number" ? input.limit : Number.POSITIVE_INFINITY;
   const maxOut =
     typeof input.max_output_bytes === "number" ? input.max_output_bytes : Number.POSITIVE_INFINITY;
@@ -154,9 +159,9 @@ export async function dispatch(
     meta.truncated = true;
     meta.truncated_reason = reason;
     if (reason !== "cancelled" && reason !== "max_count" && lastKey !== null) {
-      meta.next_cursor = encodeCursor(fp, lastKey);
+      meta.next_cursor = encodeCursor(fp(), lastKey);
     } else if (reason !== "cancelled" && reason !== "max_count" && lastKey === null && resumeAfter !== null) {
-      meta.next_cursor = encodeCursor(fp, resumeAfter);
+      meta.next_cursor = encodeCursor(fp(), resumeAfter);
     }
     if (reason === "timeout") {
       const info: ErrorInfo = {
