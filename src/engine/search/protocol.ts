@@ -3,7 +3,7 @@
  * (copied once): measured on 43k hits, cloning a flat array of mixed numbers and strings took 22-43 ms, a
  * JSON string ~110 ms. */
 import type { FileOutcome, SearchSpec, SkipReason } from "./search-file.ts";
-import type { ContextOut, HitOut } from "./search-text.ts";
+import { type ContextOut, type HitOut, hitOf } from "./search-text.ts";
 
 /** Outcomes as they cross threads: numbers in one array (transferred), strings in one string (copied once). */
 export interface EncodedOutcomes {
@@ -155,7 +155,7 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
         submatches.push({ start: num(), end: num(), byte_start: num(), byte_end: num() });
       const before = context();
       const after = context();
-      hits.push({ line_number, content, clipped, content_offset, submatches, before, after });
+      hits.push(hitOf(line_number, content, clipped, content_offset, submatches, before, after));
     }
     outcomes.push({
       bytes,

@@ -248,7 +248,11 @@ export function* searchLarge(
             if (!o.countOnly && !o.firstOnly) {
               const each: HitOut[] = [];
               if (m.spec.onlyMatching) pushOnlyMatching(each, n, text, spans);
-              else each.push({ ...makeHit(n, text, spans, columns), clipped: true });
+              else {
+                const h = makeHit(n, text, spans, columns);
+                h.clipped = true;
+                each.push(h);
+              }
               for (const h of each) out.hits.push(shiftHit(h, cpOffset, byteOffset));
             }
           }

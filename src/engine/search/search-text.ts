@@ -32,8 +32,14 @@ export interface ContextOut {
   clipped: boolean;
 }
 
-/** One hit (a matching line, a multiline match or, with only_matching, one match). */
+/**
+ * One hit (a matching line, a multiline match or, with only_matching, one match). It has the keys of a LineMatch
+ * record, in its order: the searcher leaves `path`, `relative_path` and `encoding` empty and grep's run fills
+ * them in, so the hit becomes the record without a copy.
+ */
 export interface HitOut {
+  path: string;
+  relative_path: string;
   line_number: number;
   content: string;
   clipped: boolean;
@@ -41,6 +47,34 @@ export interface HitOut {
   submatches: SubmatchOut[];
   before: ContextOut[];
   after: ContextOut[];
+  encoding: string;
+}
+
+/**
+ * Creates a hit (every hit is made here, so all have one shape).
+ * @returns the hit, its path and encoding not yet filled in
+ */
+export function hitOf(
+  line_number: number,
+  content: string,
+  clipped: boolean,
+  content_offset: number,
+  submatches: SubmatchOut[],
+  before: ContextOut[],
+  after: ContextOut[],
+): HitOut {
+  return {
+    path: "",
+    relative_path: "",
+    line_number,
+    content,
+    clipped,
+    content_offset,
+    submatches,
+    before,
+    after,
+    encoding: "",
+  };
 }
 
 /** Hits found so far in a large file, given out before the rest of it is read (bounded memory). */
@@ -230,15 +264,7 @@ export function makeHit(
           ? { start: s, end: e, byte_start: s, byte_end: e }
           : { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) };
     }
-    return {
-      line_number: n,
-      content,
-      clipped: false,
-      content_offset: 0,
-      submatches,
-      before: [],
-      after: [],
-    };
+    return hitOf(n, content, false, 0, submatches, [], []);
   }
   const { text, from } = clip(content, maxColumns, spans[0]?.[0] ?? 0);
   const to = from + text.length;
@@ -247,15 +273,7 @@ export function makeHit(
     if (text.length !== content.length && (e < from || s > to)) continue;
     submatches.push({ start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) });
   }
-  return {
-    line_number: n,
-    content: text,
-    clipped: text.length !== content.length,
-    content_offset: from === 0 ? 0 : col.cp(from),
-    submatches,
-    before: [],
-    after: [],
-  };
+  return hitOf(n, text, text.length !== content.length, from === 0 ? 0 : col.cp(from), submatches, [], []);
 }
 
 export function pushOnlyMatching(
@@ -266,15 +284,8 @@ export function pushOnlyMatching(
 ): void {
   const col = columns(line);
   for (const [s, e] of spans) {
-    hits.push({
-      line_number: n,
-      content: line.slice(s, e),
-      clipped: false,
-      content_offset: col.cp(s),
-      submatches: [{ start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) }],
-      before: [],
-      after: [],
-    });
+    const sub = { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) };
+    hits.push(hitOf(n, line.slice(s, e), false, col.cp(s), [sub], [], []));
   }
 }
 
@@ -497,17 +508,8 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win
     if (m.spec.onlyMatching && !m.spec.invert) {
       const col = columns(line);
       for (const [s, e] of f.spans) {
-        hits.push({
-          line_number: f.n,
-          content: line.slice(s, e),
-          clipped: false,
-          content_offset: col.cp(s),
-          submatches: [
-            { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) },
-          ],
-          before: [],
-          after: [],
-        });
+        const sub = { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) };
+        hits.push(hitOf(f.n, line.slice(s, e), false, col.cp(s), [sub], [], []));
       }
       continue;
     }

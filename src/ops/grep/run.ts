@@ -402,19 +402,11 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
               return;
             }
             emittedLines++;
-            const rec: LineMatch = {
-              path: e.abs,
-              relative_path: e.rel,
-              line_number: h.line_number,
-              content: h.content,
-              clipped: h.clipped,
-              content_offset: h.content_offset,
-              submatches: h.submatches,
-              before: h.before,
-              after: h.after,
-              encoding,
-            };
-            recs.push(new MatchEmitted(rec, fileKey, h.line_number, sub));
+            // The hit has the record's keys in its order: filled in, it is the record.
+            h.path = e.abs;
+            h.relative_path = e.rel;
+            h.encoding = encoding;
+            recs.push(new MatchEmitted(h as LineMatch, fileKey, h.line_number, sub));
             if (recs.length >= ctx.batch) {
               yield recs;
               recs = [];
