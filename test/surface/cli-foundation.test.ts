@@ -63,6 +63,10 @@ describe("process edge", () => {
       const missing = rglob(["grep", "alpha", "notes.txt"], { cwd: t.dir });
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain("no file or directory 'notes.txt' here; it was used as a glob");
+      // An operand with a '/' is a path: a missing one is a NOT_FOUND error, not a glob.
+      const missingPath = rglob(["grep", "alpha", "sub/notes.txt"], { cwd: t.dir });
+      expect(missingPath.stderr).toContain("NOT_FOUND");
+      expect(missingPath.stderr).not.toContain("used as a glob");
       // The pattern itself (first operand) is never taken for a path; a glob that matched says nothing.
       expect(rglob(["grep", "zzz", "notes.md"], { cwd: t.dir }).stderr).toBe("");
       expect(rglob(["grep", "alpha", "*.md"], { cwd: t.dir }).stderr).toBe("");

@@ -164,17 +164,30 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
 }
 
 /**
- * Returns the absolute paths of grep's operands that name files.
+ * The operands of a request that are paths or globs (grep's form, `PATTERN [PATH_OR_GLOB...]`: the first is the
+ * pattern unless one came by flag), or null for an operation whose operands are not of that form.
+ */
+function pathOrGlobOperands(
+  op: Operation,
+  operands: readonly string[],
+  input: Record<string, unknown>,
+): readonly string[] | null {
+  if (op.cli.operands[0] !== "operands...") return null;
+  const byFlag = input.pattern !== undefined || (Array.isArray(input.regexps) && input.regexps.length > 0);
+  return byFlag ? operands : operands.slice(1);
+}
+
+/**
+ * Returns the absolute paths of the operands that name files (grep's PATH_OR_GLOB operands).
  * @param op the operation
  * @param operands the operands as given
  * @param input the request (its base)
- * @returns the set (empty for other operations)
+ * @returns the set (empty for an operation without such operands)
  */
 function namedFiles(op: Operation, operands: readonly string[], input: Record<string, unknown>): Set<string> {
   const named = new Set<string>();
-  if (op.id !== "grep") return named;
   const base = path.resolve(typeof input.base === "string" ? input.base : ".");
-  for (const operand of operands) {
+  for (const operand of pathOrGlobOperands(op, operands, input) ?? []) {
     const abs = path.resolve(base, operand);
     try {
       if (fs.statSync(abs).isFile()) named.add(abs);
@@ -192,13 +205,12 @@ function namedFiles(op: Operation, operands: readonly string[], input: Record<st
  * @param input the request (its base, and for grep whether the pattern came by flag)
  */
 function hintOperands(op: Operation, operands: readonly string[], input: Record<string, unknown>): void {
-  const grep = op.id === "grep";
-  if (op.cli.operands[0] !== "patterns..." && !grep) return;
-  const byFlag = input.pattern !== undefined || (Array.isArray(input.regexps) && input.regexps.length > 0);
-  const globs = grep && !byFlag ? operands.slice(1) : operands;
+  const mixed = pathOrGlobOperands(op, operands, input);
+  if (mixed === null && op.cli.operands[0] !== "patterns...") return;
   const base = path.resolve(typeof input.base === "string" ? input.base : ".");
-  for (const operand of globs) {
-    if (/[*?[{]/.test(operand)) continue;
+  // A PATH_OR_GLOB operand with a '/' and no glob syntax is a path: a missing one is already a NOT_FOUND error.
+  for (const operand of mixed ?? operands) {
+    if (/[*?[{]/.test(operand) || (mixed !== null && operand.includes("/"))) continue;
     let dir: boolean | null;
     try {
       dir = fs.statSync(path.resolve(base, operand)).isDirectory();
@@ -206,11 +218,11 @@ function hintOperands(op: Operation, operands: readonly string[], input: Record<
       dir = null;
     }
     const shown = escapeControls(operand);
-    if (grep && dir === null) {
+    if (mixed !== null && dir === null) {
       eprint(
         `rglob: note: no file or directory '${shown}' here; it was used as a glob matched against names`,
       );
-    } else if (!grep && dir === true) {
+    } else if (mixed === null && dir === true) {
       eprint(
         `rglob: note: '${shown}' is a glob matched against names, not a directory to walk; for the entries inside it, use --base ${shown}`,
       );
