@@ -1,10 +1,13 @@
 // grep's command line keeps grep's habits where they do not clash with the walk's letters: `-n` (line numbers,
-// the default) is accepted, `--no-line-number` hides them; `--limit` has no short letter outside `top -n`.
+// the default) and `-r` (recursion, always on) are accepted, `--no-line-number` hides line numbers; `--limit` has
+// no short letter outside `top -n`.
 import { expect, test } from "bun:test";
 import { FIXTURE, rglob, tempTree } from "../helpers.ts";
 
 test.each([
   [["grep", "-n", "TODO"], "docs/notes.txt:3:TODO: exercise grep context capture.\n"],
+  [["grep", "-rn", "TODO", "docs"], "docs/notes.txt:3:TODO: exercise grep context capture.\n"],
+  [["grep", "-r", "TODO"], "docs/notes.txt:3:TODO: exercise grep context capture.\n"],
   [["grep", "TODO"], "docs/notes.txt:3:TODO: exercise grep context capture.\n"],
   [["grep", "--no-line-number", "TODO"], "docs/notes.txt:TODO: exercise grep context capture.\n"],
 ])("%p prints grep-style lines", (args, first) => {

@@ -58,6 +58,11 @@ export const grep = defineOperation({
         description:
           "Print line numbers (the default, so -n is accepted as in grep; --no-line-number hides them).",
       },
+      recursive: {
+        type: "boolean",
+        short: "r",
+        description: "Accepted as in grep -r: directories are always searched recursively.",
+      },
       with_filename: {
         type: "boolean",
         description:
