@@ -51,6 +51,11 @@ export interface CliSpec {
   readonly presentation?: Readonly<Record<string, PresentationFlag>>;
   /** How the CLI turns operands into input (e.g. grep: existing paths are roots, the rest globs). */
   readonly operandsToInput?: (operands: readonly string[], cwd: string) => Record<string, unknown>;
+  /**
+   * Catches a command line that parses but was almost surely meant otherwise (another tool's meaning of a
+   * letter): returns the usage error to print, or null.
+   */
+  readonly misuse?: (input: Readonly<Record<string, unknown>>, cwd: string) => string | null;
 }
 
 /** An example of an operation, shown by describe, help and the docs. */

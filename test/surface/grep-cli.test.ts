@@ -68,3 +68,16 @@ test("human lines keep every byte: names and text beyond ASCII, long line number
     t.cleanup();
   }
 });
+
+// grep -E is "extended regex"; rglob's -E is --exclude (as in fd). The likely mistake parses, so it is caught:
+// the pattern then names an existing path while excludes are given.
+test("grep -E 'a|b' PATH is a usage error that says what -E is here", () => {
+  const r = rglob(["grep", "-E", "TODO|FIXME", "docs"], { cwd: FIXTURE });
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain("-E is --exclude");
+  expect(r.stderr).toContain("rglob grep 'TODO|FIXME' docs");
+  // -E as an exclude with a pattern first, or the pattern by -e, is left alone.
+  expect(rglob(["grep", "-E", "src", "TODO"], { cwd: FIXTURE }).stdout).toContain("docs/notes.txt:3:");
+  expect(rglob(["grep", "-E", "src", "-e", "docs"], { cwd: FIXTURE }).code).not.toBe(2);
+});

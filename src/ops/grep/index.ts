@@ -1,4 +1,6 @@
 /*! grep: the registry entry (docs, CLI spelling, MCP tool, examples). */
+import * as path from "node:path";
+import { platform } from "../../platform/platform.ts";
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { grepJsonlExpander } from "./jsonl.ts";
@@ -50,6 +52,24 @@ export const grep = defineOperation({
       binary_sniff_bytes: { hint: "BYTES" },
       encoding: { hint: "LABEL" },
       threads: { short: "j", hint: "N" },
+    },
+    misuse: (input, cwd) => {
+      // grep -E means extended regex; here -E is --exclude (a glob, as in fd). `rglob grep -E 'a|b' src` then
+      // takes 'a|b' for a glob to exclude and searches for the text "src": the pattern naming an existing path
+      // while excludes are given is that mistake.
+      const excludes = input.exclude as readonly string[] | undefined;
+      const operands = input.operands as readonly string[] | undefined;
+      const regexps = input.regexps as readonly string[] | undefined;
+      if (!excludes?.length || !operands?.length || input.pattern !== undefined || regexps?.length)
+        return null;
+      const pattern = operands[0] as string;
+      const base = typeof input.base === "string" ? input.base : ".";
+      try {
+        platform.lstat(path.resolve(cwd, base, pattern));
+      } catch {
+        return null;
+      }
+      return `the pattern '${pattern}' names an existing path and -E/--exclude '${excludes.join("', '")}' was given: -E is --exclude (a glob, as in fd), not grep's -E (JavaScript regular expressions are always extended). Write the regex first (rglob grep '${excludes[0]}' ${operands.join(" ")}), or pass the pattern with -e to search for that text.`;
     },
     presentation: {
       line_number: {

@@ -95,6 +95,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   const input = parsed.input;
   if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(parsed.operands, process.cwd()));
   else assignOperands(op, parsed.operands, input);
+  const misuse = op.cli.misuse?.(input, process.cwd());
+  if (misuse) throw new UsageError(misuse);
   const pres = parsed.presentation;
   if (pres.json && pres.jsonl) throw new UsageError("--json and --jsonl exclude each other");
   if (pres.color !== undefined && !["auto", "always", "never"].includes(String(pres.color))) {
