@@ -81,3 +81,17 @@ test("grep -E 'a|b' PATH is a usage error that says what -E is here", () => {
   expect(rglob(["grep", "-E", "src", "TODO"], { cwd: FIXTURE }).stdout).toContain("docs/notes.txt:3:");
   expect(rglob(["grep", "-E", "src", "-e", "docs"], { cwd: FIXTURE }).code).not.toBe(2);
 });
+
+test("-q prints nothing and answers with the exit code, stopping at the first match", () => {
+  const yes = rglob(["grep", "-q", "TODO"], { cwd: FIXTURE });
+  expect([yes.code, yes.stdout]).toEqual([0, ""]);
+  const no = rglob(["grep", "-q", "zzz-not-there"], { cwd: FIXTURE });
+  expect([no.code, no.stdout]).toEqual([1, ""]);
+  expect(rglob(["grep", "-q", "TODO", "--json"], { cwd: FIXTURE }).code).toBe(2);
+  // It stops at the first match: the files examined are fewer than a full search's.
+  const stats = (args: string[]) => {
+    const r = rglob(["grep", ...args, "--stats"], { cwd: FIXTURE });
+    return Number(/(\d+) entries searched/.exec(r.stderr)?.[1]);
+  };
+  expect(stats(["-q", "e"])).toBeLessThan(stats(["e"]));
+});

@@ -78,6 +78,12 @@ export const grep = defineOperation({
         description:
           "Print line numbers (the default, so -n is accepted as in grep; --no-line-number hides them).",
       },
+      quiet: {
+        type: "boolean",
+        short: "q",
+        description:
+          "Print no results: exit 0 as soon as a line matches, 1 when none does (problems still go to stderr).",
+      },
       recursive: {
         type: "boolean",
         short: "r",

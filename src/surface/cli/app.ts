@@ -103,6 +103,10 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     throw new UsageError(`--color: '${pres.color}' is not one of auto, always, never`);
   }
   const machine = pres.json === true || pres.jsonl === true;
+  const quiet = pres.quiet === true;
+  if (quiet && machine) throw new UsageError("--quiet and --json/--jsonl exclude each other");
+  // -q (grep's habit): no output, and the run stops at its first record; the exit code tells.
+  if (quiet) input.limit = 1;
   let inner: Sink;
   let pathsOnly = false;
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
@@ -112,7 +116,9 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     const human = humanSinkFor(op.id)(stdout, styleFor(pres.color), pres, input);
     pathsOnly = human.pathsOnly === true;
     inner = {
-      record: (k, r) => human.record(k, r),
+      record: (k, r) => {
+        if (!quiet) human.record(k, r);
+      },
       error: (info) => {
         human.error(info);
         // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
@@ -128,7 +134,9 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         }
         eprint(`rglob: ${info.code}: ${info.path ? `${escapeControls(info.path)}: ` : ""}${info.message}`);
       },
-      end: (s) => human.end(s),
+      end: (s) => {
+        if (!quiet || pres.stats === true) human.end(s);
+      },
     };
   }
   const sink = new CountingSink(inner);
