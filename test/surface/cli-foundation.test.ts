@@ -81,6 +81,29 @@ describe("process edge", () => {
     }
   });
 
+  // find(1)'s primaries are single-dash words that a short-flag parser would read as bundles (-type = -t ype).
+  test.each([
+    [["find", ".", "-name", "*.md"], "give the glob as an operand: rglob find '*.py'"],
+    [["find", "-type", "f"], "use -t (--type)"],
+    [["find", "-maxdepth", "2"], "use -d N"],
+    [["count", "-size", "+1M"], "--min-size"],
+    [["grep", "TODO", "-name", "*.md"], "rglob grep PATTERN '*.py'"],
+    [["find", "-exec", "rm", "{}", ";"], "read-only"],
+  ])("find(1) spelling %p is a usage error with the rglob spelling", (args, hint) => {
+    const r = rglob(args, { cwd: FIXTURE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("is find(1)'s spelling");
+    expect(r.stderr).toContain(hint);
+  });
+
+  test("'.' as a glob operand gets a note: no name is '.'", () => {
+    const r = rglob(["find", "."], { cwd: FIXTURE });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("no name is '.'; without glob operands every entry under --base");
+    // Bundles of real short flags are not taken for find(1) words.
+    expect(rglob(["grep", "-iw", "todo"], { cwd: FIXTURE }).code).toBe(0);
+  });
+
   test("an unknown flag is a usage error on stderr with exit 2", () => {
     const r = rglob(["find", "--bogus"]);
     expect(r.code).toBe(2);

@@ -228,7 +228,11 @@ function hintOperands(op: Operation, operands: readonly string[], input: Record<
       dir = null;
     }
     const shown = escapeControls(operand);
-    if (mixed !== null && dir === null) {
+    if (mixed === null && dir === true && path.resolve(base, operand) === base) {
+      eprint(
+        `rglob: note: '${shown}' is a glob matched against names, and no name is '${shown}'; without glob operands every entry under --base (default: the current directory) is taken`,
+      );
+    } else if (mixed !== null && dir === null) {
       eprint(
         `rglob: note: no file or directory '${shown}' here; it was used as a glob matched against names`,
       );

@@ -2,8 +2,10 @@
  * generated JSON Schema gives type, default, enum and description) plus the spelling in the op's CliSpec.
  * Repeatable flags for arrays, strict numbers, --no-x negations, bundled short booleans, `--` ends flags.
  * An unknown flag or a bad value is a UsageError (exit 2). Nothing here knows about any one operation. */
+
 import { SCHEMAS } from "../../generated/schemas.ts";
 import type { Operation, PresentationFlag } from "../../ops/operation.ts";
+import { foreignSpelling } from "./foreign.ts";
 
 /** A mistake in the command line (exit 2, message on stderr). */
 export class UsageError extends Error {
@@ -161,6 +163,8 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
     for (const n of s.negations) byNegation.set(n, s);
     if (s.short) byShort.set(s.short, s);
   }
+  const first = op.cli.operands[0] === "operands..." ? " PATTERN" : ""; // grep's form: the pattern comes first
+  const usage = `rglob ${op.id}${first}`;
   const input: Record<string, unknown> = {};
   const presentation: Record<string, string | boolean> = {};
   const operands: string[] = [];
@@ -226,6 +230,8 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       assign(spec, `--${name}`, value);
       continue;
     }
+    const foreign = foreignSpelling(arg, usage);
+    if (foreign !== null) throw new UsageError(foreign);
     if (arg.startsWith("-") && arg.length > 1 && (!/^-\d/.test(arg) || byShort.has(arg[1] as string))) {
       // Short flags: booleans may be bundled (-iw); a value may be attached (-n10) or follow (-n 10).
       for (let j = 1; j < arg.length; j++) {

@@ -1,0 +1,44 @@
+/*! CLI: other tools' spellings that would parse as something else here. find(1)'s primaries are single-dash
+ * words (`-name`, `-type`), which a short-flag parser reads as bundled letters (`-type` = `-t ype`) and then
+ * fails on with an error about the wrong thing. These are recognised before parsing and answered with the rglob
+ * spelling. Only exact words are caught, so no bundle of real short flags is affected. Never reads files. */
+
+/** find(1) primaries and what to write instead. */
+const FIND_PRIMARIES: Readonly<Record<string, string>> = {
+  "-name": "give the glob as an operand: rglob find '*.py' (a glob without '/' matches the name)",
+  "-iname": "give the glob as an operand with --case-insensitive: rglob find '*.py' --case-insensitive",
+  "-path":
+    "give the glob as an operand: a glob with '/' or '**' matches the relative path (rglob find 'src/**/*.py')",
+  "-ipath": "give the glob as an operand with --case-insensitive (a glob with '/' matches the relative path)",
+  "-type": "use -t (--type): -t f, -t d, -t l",
+  "-maxdepth": "use -d N (--max-depth N)",
+  "-mindepth": "use --min-depth N",
+  "-size": "use --min-size and --max-size (e.g. --min-size 1M, --max-size 10k)",
+  "-mtime": "use --newer-than / --older-than with a duration or a date (e.g. --newer-than 7d)",
+  "-mmin": "use --newer-than / --older-than with a duration (e.g. --newer-than 30m)",
+  "-newer": "use --newer-than-file FILE",
+  "-perm": "use --perm (644, -111 all bits, /222 any bit)",
+  "-user": "use --uid N",
+  "-group": "use --gid N",
+  "-empty": "use -t e",
+  "-executable": "use -t x",
+  "-print": "paths are printed by default",
+  "-print0": "use -0",
+  "-exec": "rglob is read-only: pipe its output instead (rglob find -0 … | xargs -0 …)",
+  "-execdir": "rglob is read-only: pipe its output instead (rglob find -0 … | xargs -0 …)",
+  "-delete": "rglob is read-only: pipe its output instead (rglob find -0 … | xargs -0 rm)",
+  "-prune": "use -E GLOB (--exclude): a matching directory is not entered",
+  "-follow": "use -L (--follow)",
+};
+
+/**
+ * Returns the usage error for an argument spelled as in find(1), or null for any other argument.
+ * @param arg one command-line argument
+ * @param usage how the command starts, e.g. "rglob find" or "rglob grep PATTERN" (the examples use it)
+ * @returns the message, or null
+ */
+export function foreignSpelling(arg: string, usage: string): string | null {
+  const hint = FIND_PRIMARIES[arg];
+  if (hint === undefined) return null;
+  return `'${arg}' is find(1)'s spelling; here, ${hint.replaceAll("rglob find '", `${usage} '`)}`;
+}
