@@ -48,6 +48,11 @@ describe("process edge", () => {
       // A glob that is not a directory, or that matched, gets no note.
       expect(rglob(["count", "*.md"], { cwd: t.dir }).stderr).toBe("");
       expect(rglob(["find", "src"], { cwd: t.dir }).stderr).toBe("");
+      // fd's habit (a glob, then a directory) ORs two globs: noted even when something was found.
+      const fd = rglob(["find", "*.ts", "src"], { cwd: t.dir });
+      expect(fd.code).toBe(0);
+      expect(fd.stdout).toContain("src/a.ts");
+      expect(fd.stderr).toContain("use --base src");
     } finally {
       t.cleanup();
     }

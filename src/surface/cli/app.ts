@@ -169,7 +169,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     process.off("SIGINT", onSignal);
     if (shownProgress) process.stderr.write("\r\u001b[2K");
   }
-  if (sink.count === 0) hintOperands(op, parsed.operands, input);
+  hintOperands(op, parsed.operands, input, sink.count > 0);
   return sink.count > 0 ? 0 : 1;
 }
 
@@ -207,20 +207,31 @@ function namedFiles(op: Operation, operands: readonly string[], input: Record<st
 }
 
 /**
- * After a run that found nothing, says on stderr when an operand was probably meant as a directory or a file:
+ * Says on stderr when an operand was probably meant as a directory or a file. After a run that found nothing:
  * `rglob count src` filters names by the glob "src" (as find does), which people and agents often mean as
- * "count inside src"; `rglob grep TODO notes.txt` with no notes.txt here filters names by that glob.
+ * "count inside src"; `rglob grep TODO notes.txt` with no notes.txt here filters names by that glob. Whatever
+ * was found: `rglob find '*.ts' src`, fd's PATTERN PATH habit, ORs the two globs.
  * @param op the operation
  * @param operands the operands as given
  * @param input the request (its base, and for grep whether the pattern came by flag)
+ * @param found whether the run gave any record
  */
-function hintOperands(op: Operation, operands: readonly string[], input: Record<string, unknown>): void {
+function hintOperands(
+  op: Operation,
+  operands: readonly string[],
+  input: Record<string, unknown>,
+  found: boolean,
+): void {
   const mixed = pathOrGlobOperands(op, operands, input);
   if (mixed === null && op.cli.operands[0] !== "patterns...") return;
+  const isGlob = (s: string) => /[*?[{]/.test(s);
+  // fd's habit: a glob, then a directory to search.
+  const fdHabit = mixed === null && operands.length > 1 && operands.some(isGlob);
+  if (found && !fdHabit) return;
   const base = path.resolve(typeof input.base === "string" ? input.base : ".");
   // A PATH_OR_GLOB operand with a '/' and no glob syntax is a path: a missing one is already a NOT_FOUND error.
   for (const operand of mixed ?? operands) {
-    if (/[*?[{]/.test(operand) || (mixed !== null && operand.includes("/"))) continue;
+    if (isGlob(operand) || (mixed !== null && operand.includes("/"))) continue;
     let dir: boolean | null;
     try {
       dir = fs.statSync(path.resolve(base, operand)).isDirectory();
@@ -232,13 +243,13 @@ function hintOperands(op: Operation, operands: readonly string[], input: Record<
       eprint(
         `rglob: note: '${shown}' is a glob matched against names, and no name is '${shown}'; without glob operands every entry under --base (default: the current directory) is taken`,
       );
-    } else if (mixed !== null && dir === null) {
+    } else if (mixed !== null && dir === null && !found) {
       eprint(
         `rglob: note: no file or directory '${shown}' here; it was used as a glob matched against names`,
       );
     } else if (mixed === null && dir === true) {
       eprint(
-        `rglob: note: '${shown}' is a glob matched against names, not a directory to walk; for the entries inside it, use --base ${shown}`,
+        `rglob: note: '${shown}' is a glob matched against names (operands are OR'd), not a directory to walk; for the entries inside it, use --base ${shown}`,
       );
     }
   }
