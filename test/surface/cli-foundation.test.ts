@@ -53,6 +53,11 @@ describe("process edge", () => {
       expect(fd.code).toBe(0);
       expect(fd.stdout).toContain("src/a.ts");
       expect(fd.stderr).toContain("use --base src");
+      // tree(1)'s habit shows the directory named src, not its contents: noted too.
+      const tree = rglob(["tree", "src"], { cwd: t.dir });
+      expect(tree.stdout).not.toContain("a.ts");
+      expect(tree.stderr).toContain("use --base src");
+      expect(rglob(["tree", "--base", "src"], { cwd: t.dir }).stdout).toContain("a.ts");
     } finally {
       t.cleanup();
     }

@@ -210,7 +210,8 @@ function namedFiles(op: Operation, operands: readonly string[], input: Record<st
  * Says on stderr when an operand was probably meant as a directory or a file. After a run that found nothing:
  * `rglob count src` filters names by the glob "src" (as find does), which people and agents often mean as
  * "count inside src"; `rglob grep TODO notes.txt` with no notes.txt here filters names by that glob. Whatever
- * was found: `rglob find '*.ts' src`, fd's PATTERN PATH habit, ORs the two globs.
+ * was found: `rglob find '*.ts' src`, fd's PATTERN PATH habit, ORs the two globs, and `rglob tree src` shows one
+ * directory.
  * @param op the operation
  * @param operands the operands as given
  * @param input the request (its base, and for grep whether the pattern came by flag)
@@ -225,9 +226,10 @@ function hintOperands(
   const mixed = pathOrGlobOperands(op, operands, input);
   if (mixed === null && op.cli.operands[0] !== "patterns...") return;
   const isGlob = (s: string) => /[*?[{]/.test(s);
-  // fd's habit: a glob, then a directory to search.
+  // fd's habit: a glob, then a directory to search. tree(1)'s habit: `rglob tree src` shows the directory
+  // named src and not what is in it.
   const fdHabit = mixed === null && operands.length > 1 && operands.some(isGlob);
-  if (found && !fdHabit) return;
+  if (found && !fdHabit && op.id !== "tree") return;
   const base = path.resolve(typeof input.base === "string" ? input.base : ".");
   // A PATH_OR_GLOB operand with a '/' and no glob syntax is a path: a missing one is already a NOT_FOUND error.
   for (const operand of mixed ?? operands) {
