@@ -122,6 +122,17 @@ describe("tools/call", () => {
     },
   );
 
+  test("a glob naming a directory, in a call that found nothing, gets a note in the text", async () => {
+    const res = await call("count_lines", { patterns: ["src"] });
+    expect((res.structuredContent as { results: unknown[] }).results).toEqual([]);
+    const text = (res.content as Array<{ text: string }>)[0]?.text ?? "";
+    expect(text).toContain(`note: 'src' in patterns is a glob matched against entry names`);
+    expect(text).toContain(`pass paths: ["src"]`);
+    const inside = await call("count_lines", { paths: ["src"] });
+    expect((inside.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    expect((inside.content as Array<{ text: string }>)[0]?.text).not.toContain("note:");
+  });
+
   test("the agent defaults apply: a small limit, strict base forced on", async () => {
     const res = await call("find_files", { strict_base: false });
     const direct = rglobJson(["find", "--json", "--strict-base", "--base", FIXTURE]).json;

@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import { hasGlobSyntax } from "../../engine/glob.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { dispatch } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
@@ -225,15 +226,14 @@ function hintOperands(
 ): void {
   const mixed = pathOrGlobOperands(op, operands, input);
   if (mixed === null && op.cli.operands[0] !== "patterns...") return;
-  const isGlob = (s: string) => /[*?[{]/.test(s);
   // fd's habit: a glob, then a directory to search. tree(1)'s habit: `rglob tree src` shows the directory
   // named src and not what is in it.
-  const fdHabit = mixed === null && operands.length > 1 && operands.some(isGlob);
+  const fdHabit = mixed === null && operands.length > 1 && operands.some(hasGlobSyntax);
   if (found && !fdHabit && op.id !== "tree") return;
   const base = path.resolve(typeof input.base === "string" ? input.base : ".");
   // A PATH_OR_GLOB operand with a '/' and no glob syntax is a path: a missing one is already a NOT_FOUND error.
   for (const operand of mixed ?? operands) {
-    if (isGlob(operand) || (mixed !== null && operand.includes("/"))) continue;
+    if (hasGlobSyntax(operand) || (mixed !== null && operand.includes("/"))) continue;
     let dir: boolean | null;
     try {
       dir = fs.statSync(path.resolve(base, operand)).isDirectory();
