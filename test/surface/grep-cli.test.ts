@@ -2,7 +2,7 @@
 // the default) and `-r` (recursion, always on) are accepted, `--no-line-number` hides line numbers; `--limit` has
 // no short letter outside `top -n`.
 import { expect, test } from "bun:test";
-import { FIXTURE, rglob, tempTree } from "../helpers.ts";
+import { BIN, FIXTURE, rglob, tempTree } from "../helpers.ts";
 
 test.each([
   [["grep", "-n", "TODO"], "docs/notes.txt:3:TODO: exercise grep context capture.\n"],
@@ -94,4 +94,17 @@ test("-q prints nothing and answers with the exit code, stopping at the first ma
     return Number(/(\d+) entries searched/.exec(r.stderr)?.[1]);
   };
   expect(stats(["-q", "e"])).toBeLessThan(stats(["e"]));
+});
+
+test("grep never reads standard input: an open, silent stdin does not make it wait", async () => {
+  const proc = Bun.spawn([BIN, "grep", "-l", "TODO"], {
+    cwd: FIXTURE,
+    stdin: "pipe", // left open and never written
+    stdout: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  const code = await proc.exited;
+  expect(code).toBe(0);
+  expect(await new Response(proc.stdout).text()).toContain("docs/notes.txt");
+  proc.stdin.end();
 });
