@@ -11,8 +11,8 @@ export interface Emitted {
   readonly key: string;
 }
 
-/** Turns one record into the JSONL lines (kind, object) that stand for it. */
-export type JsonlExpander = (kind: string, record: object) => ReadonlyArray<readonly [string, object]>;
+/** Turns one record into the JSONL lines (kind, object) that stand for it, or null when it is one line as it is. */
+export type JsonlExpander = (kind: string, record: object) => ReadonlyArray<readonly [string, object]> | null;
 
 /** Why an operation stopped by itself before its end. */
 export type StopReason = "timeout" | "cancelled" | "max_count" | "max_bytes";

@@ -13,11 +13,9 @@ export class JsonlSink implements Sink {
   ) {}
 
   record(kind: string, record: object): void {
-    if (this.expand) {
-      for (const [k, r] of this.expand(kind, record)) this.line(k, r);
-      return;
-    }
-    this.line(kind, record);
+    const lines = this.expand?.(kind, record) ?? null;
+    if (lines === null) this.line(kind, record);
+    else for (const [k, r] of lines) this.line(k, r);
   }
 
   /** The '{"kind":…,' opening of each kind's lines, built once per kind. */

@@ -54,3 +54,30 @@ test("JSON keeps context inside the LineMatch records", () => {
   expect(first?.before).toEqual([{ line_number: 3, content: "line 3", clipped: false }]);
   expect(first?.after.length).toBeGreaterThan(0);
 });
+
+// Regression: a match without context lines of its own (at a file's first line, followed by another match) kept
+// the previous file's last line number, so the next file's context lines up to it were dropped from JSONL.
+test("JSONL context across files: every context line grep -C prints, none dropped", () => {
+  const head = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n");
+  const t = tempTree({
+    "a.txt": `${head}\nhit\nx\n`,
+    "b.txt": "hit\nhit\nctx3\nctx4\n",
+    "c.txt": "one\nhit\n",
+  });
+  try {
+    const ours = jsonl(rglob(["grep", "-C", "1", "hit", "--jsonl"], { cwd: t.dir }).stdout)
+      .filter((l) => l.kind === "context" || l.kind === "match")
+      .map((l) => `${l.relative_path}${l.kind === "match" ? ":" : "-"}${l.line_number}`)
+      .sort();
+    const theirs = Bun.spawnSync(["grep", "-rn", "-C", "1", "hit", "."], { cwd: t.dir, stdout: "pipe" })
+      .stdout.toString()
+      .split("\n")
+      .filter((l) => l !== "" && l !== "--")
+      .map((l) => /^\.\/([a-z]+\.txt)([:-])(\d+)[:-]/.exec(l)?.slice(1, 4).join("") ?? l)
+      .sort();
+    expect(ours).toEqual(theirs);
+    expect(ours).toContain("b.txt-3");
+  } finally {
+    t.cleanup();
+  }
+});

@@ -12,16 +12,15 @@ export function grepJsonlExpander(): JsonlExpander {
   let lastPath = "";
   let lastLine = 0;
   return (kind, record) => {
-    if (kind !== "match") return [[kind, record]];
+    if (kind !== "match") return null;
     const m = record as LineMatch;
-    if (m.before.length === 0 && m.after.length === 0) {
-      if (m.path !== lastPath) lastPath = m.path;
-      lastLine = Math.max(m.path === lastPath ? lastLine : 0, m.line_number);
-      return [[kind, record]];
-    }
     if (m.path !== lastPath) {
       lastPath = m.path;
       lastLine = 0;
+    }
+    if (m.before.length === 0 && m.after.length === 0) {
+      lastLine = Math.max(lastLine, m.line_number);
+      return null;
     }
     const out: Array<readonly [string, object]> = [];
     const context = (c: ContextLine) => {
