@@ -2,7 +2,7 @@
 // tree, comparing the set of (path, line) matches for a battery of patterns and flags.
 // Documented divergences: none in this battery (the tree is ASCII, LF-only, without binary or ignored files).
 import { afterAll, describe, expect, test } from "bun:test";
-import { rglob, rglobJson, tempTree } from "../helpers.ts";
+import { prng, rglob, rglobJson, tempTree } from "../helpers.ts";
 
 const words = ["alpha", "Beta", "gamma", "TODO", "fooBar", "foo_bar", "error", "Error", "x1", "a.c", "abc"];
 function makeTree(): Record<string, string> {
@@ -148,5 +148,70 @@ describe("one exact literal on mixed bytes agrees with grep -c and grep -o", () 
       }
     }
     expect(subs).toBe(11);
+  });
+});
+
+// Context (-A/-B) on seeded trees of short files (matches at first and last lines, adjacent matches, empty lines,
+// a missing final newline): the human lines, the JSONL match and context records and the JSON result's
+// before/after give exactly the lines `grep -rn -A -B` prints.
+describe("context agrees with grep -rn -A -B, in human output, JSONL and JSON", () => {
+  const trees = [3, 8, 13, 21, 34, 55].map((seed) => {
+    const rand = prng(seed);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)] as T;
+    const spec: Record<string, string> = {};
+    for (let f = 0; f < 4; f++) {
+      const lines = Array.from({ length: Math.floor(rand() * 25) }, () =>
+        pick(["hit", "miss", "foo", "", "a hit"]),
+      );
+      spec[`f${f}.txt`] = lines.join("\n") + (lines.length > 0 && rand() < 0.8 ? "\n" : "");
+    }
+    return { seed, tree: tempTree(spec) };
+  });
+  afterAll(() => {
+    for (const t of trees) t.tree.cleanup();
+  });
+  const grepLines = (dir: string, a: number, b: number) =>
+    Bun.spawnSync(["grep", "-rn", "-A", String(a), "-B", String(b), "hit", "."], { cwd: dir, stdout: "pipe" })
+      .stdout.toString()
+      .split("\n")
+      .filter((l) => l !== "" && l !== "--")
+      .map((l) => l.replace(/^\.\//, ""))
+      .sort();
+  type Line = { kind: string; relative_path: string; line_number: number; content: string };
+  const shown = (l: Pick<Line, "relative_path" | "line_number" | "content">, sep: string) =>
+    `${l.relative_path}${sep}${l.line_number}${sep}${l.content}`;
+
+  test.each(
+    trees.flatMap(
+      ({ seed }) =>
+        [
+          [seed, 1, 1],
+          [seed, 0, 2],
+          [seed, 3, 0],
+        ] as const,
+    ),
+  )("seed %d, -A %d -B %d", (seed, a, b) => {
+    const dir = (trees.find((t) => t.seed === seed) as (typeof trees)[number]).tree.dir;
+    const want = grepLines(dir, a, b);
+    const args = ["grep", "-A", String(a), "-B", String(b), "hit"];
+    const human = rglob(args, { cwd: dir })
+      .stdout.split("\n")
+      .filter((l) => l !== "" && l !== "--");
+    expect(human.sort()).toEqual(want);
+    const stream = rglob([...args, "--jsonl"], { cwd: dir })
+      .stdout.split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Line)
+      .filter((l) => l.kind === "match" || l.kind === "context")
+      .map((l) => shown(l, l.kind === "match" ? ":" : "-"));
+    expect(stream.sort()).toEqual(want);
+    type Match = Line & { before: Line[]; after: Line[] };
+    const doc = rglobJson<{ results: Match[] }>([...args, "--json"], { cwd: dir }).json;
+    const nested = doc.results.flatMap((m) => [
+      ...m.before.map((c) => shown({ ...c, relative_path: m.relative_path }, "-")),
+      shown(m, ":"),
+      ...m.after.map((c) => shown({ ...c, relative_path: m.relative_path }, "-")),
+    ]);
+    expect(nested.sort()).toEqual(want);
   });
 });
