@@ -360,7 +360,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     "properties": {
       "pattern": {
         "type": "string",
-        "description": "The pattern: a JavaScript regular expression (a literal string with fixed_strings)."
+        "description": "The pattern: a JavaScript regular expression (a literal string with fixed_strings). In it \\b, \\w and \\d are ASCII, as in JavaScript; word_regexp counts any Unicode letter or digit as part of a word."
       },
       "regexps": {
         "type": "array",

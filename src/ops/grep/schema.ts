@@ -19,7 +19,9 @@ export const GrepInputSchema = v.pipe(
     pattern: v.optional(
       v.pipe(
         v.string(),
-        v.description("The pattern: a JavaScript regular expression (a literal string with fixed_strings)."),
+        v.description(
+          "The pattern: a JavaScript regular expression (a literal string with fixed_strings). In it \\b, \\w and \\d are ASCII, as in JavaScript; word_regexp counts any Unicode letter or digit as part of a word.",
+        ),
       ),
     ),
     regexps: v.optional(
