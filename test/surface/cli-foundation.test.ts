@@ -216,3 +216,23 @@ describe("introspection endpoints print pure JSON", () => {
     expect((json.default_limits as { agent: { limit: number } }).agent.limit).toBeGreaterThan(0);
   });
 });
+
+describe("human output says when a byte or output bound cut it", () => {
+  test("--max-output-bytes and --max-bytes: a note on stderr with the next page; a line count bound says nothing", () => {
+    const out = rglob(["find", "-t", "f", "--max-output-bytes", "300"], { cwd: FIXTURE });
+    expect(out.code).toBe(0);
+    expect(out.stderr).toMatch(/^rglob: truncated \(max_output_bytes\); the next page: --cursor \S+\n$/);
+    const cursor = (/--cursor (\S+)/.exec(out.stderr) as RegExpExecArray)[1] as string;
+    const next = rglob(["find", "-t", "f", "--max-output-bytes", "300", "--cursor", cursor], {
+      cwd: FIXTURE,
+    });
+    expect(next.code).toBe(0);
+    expect(next.stdout.split("\n")[0]).not.toBe(out.stdout.split("\n")[0]);
+    expect(rglob(["grep", "e", "--max-bytes", "10"], { cwd: FIXTURE }).stderr).toContain(
+      "truncated (max_bytes)",
+    );
+    expect(rglob(["find", "-t", "f", "--limit", "2"], { cwd: FIXTURE }).stderr).toBe("");
+    expect(rglob(["top", "-n", "2"], { cwd: FIXTURE }).stderr).toBe("");
+    expect(rglob(["grep", "e", "--max-count", "1"], { cwd: FIXTURE }).stderr).toBe("");
+  });
+});

@@ -146,8 +146,9 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   process.once("SIGINT", onSignal);
   const progress = !machine && isTerminal(2);
   let shownProgress = false;
+  let summary: Record<string, unknown> | null = null;
   try {
-    await dispatch(op, input, sink, {
+    summary = await dispatch(op, input, sink, {
       signal: controller.signal,
       pathsOnly,
       ...(progress
@@ -169,6 +170,19 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
     if (shownProgress) process.stderr.write("\r\u001b[2K");
+  }
+  // Human output does not show the result's metadata: say when a bound that is not a count of lines (a deadline,
+  // bytes read, output size) cut it, since the lines shown then look like all there is, and how to go on.
+  const reason = summary?.truncated_reason;
+  if (
+    !machine &&
+    !quiet &&
+    (reason === "timeout" || reason === "max_bytes" || reason === "max_output_bytes")
+  ) {
+    const cursor =
+      typeof summary.next_cursor === "string" ? `; the next page: --cursor ${summary.next_cursor}` : "";
+    // A deadline is already reported as a TIMEOUT error line; only its cursor is news.
+    if (reason !== "timeout" || cursor !== "") eprint(`rglob: truncated (${reason})${cursor}`);
   }
   hintOperands(op, parsed.operands, input, sink.count > 0);
   return sink.count > 0 ? 0 : 1;
