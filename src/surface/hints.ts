@@ -1,8 +1,27 @@
 /*! Surfaces: hints about a request that was probably meant otherwise, for the people and agents reading the
- * answer (CLI stderr, the MCP text). A hint never changes a result. Reads only whether paths are directories. */
+ * answer (CLI stderr, the MCP text). A hint never changes a result. Reads only what kind of entry a name is. */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { hasGlobSyntax } from "../engine/glob.ts";
+import type { Operation } from "../ops/operation.ts";
+import { escapeControls } from "./cli/human/paths.ts";
+
+type Request = Readonly<Record<string, unknown>>;
+
+/** The absolute base of a request. */
+function baseOf(input: Request, cwd: string): string {
+  return path.resolve(cwd, typeof input.base === "string" ? input.base : ".");
+}
+
+/** What an absolute path is: a directory, a file, something else, or nothing. */
+function kindAt(abs: string): "dir" | "file" | "other" | null {
+  try {
+    const st = fs.statSync(abs);
+    return st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Returns the entries of a request's `patterns` (globs matched against names) that are plain names of existing
@@ -12,16 +31,98 @@ import { hasGlobSyntax } from "../engine/glob.ts";
  * @param cwd what a relative base is relative to
  * @returns those globs, as given
  */
-export function directoryGlobs(input: Readonly<Record<string, unknown>>, cwd: string): string[] {
+export function directoryGlobs(input: Request, cwd: string): string[] {
   const globs = Array.isArray(input.patterns) ? input.patterns : [];
-  const base = path.resolve(cwd, typeof input.base === "string" ? input.base : ".");
+  const base = baseOf(input, cwd);
   const out: string[] = [];
   for (const g of globs) {
     if (typeof g !== "string" || hasGlobSyntax(g)) continue;
     const abs = path.resolve(base, g);
-    try {
-      if (abs !== base && fs.statSync(abs).isDirectory()) out.push(g);
-    } catch {}
+    if (abs !== base && kindAt(abs) === "dir") out.push(g);
   }
   return out;
+}
+
+/**
+ * The CLI operands that are paths or globs (grep's form, `PATTERN [PATH_OR_GLOB...]`: the first is the pattern
+ * unless one came by flag), or null for an operation whose operands are not of that form.
+ */
+function pathOrGlobOperands(
+  op: Operation,
+  operands: readonly string[],
+  input: Request,
+): readonly string[] | null {
+  if (op.cli.operands[0] !== "operands...") return null;
+  const byFlag = input.pattern !== undefined || (Array.isArray(input.regexps) && input.regexps.length > 0);
+  return byFlag ? operands : operands.slice(1);
+}
+
+/**
+ * Returns the absolute paths of the CLI operands that name files (grep's PATH_OR_GLOB operands).
+ * @param op the operation
+ * @param operands the operands as given
+ * @param input the request (its base)
+ * @param cwd what a relative base is relative to
+ * @returns the set (empty for an operation without such operands)
+ */
+export function namedFiles(
+  op: Operation,
+  operands: readonly string[],
+  input: Request,
+  cwd: string,
+): Set<string> {
+  const named = new Set<string>();
+  const base = baseOf(input, cwd);
+  for (const operand of pathOrGlobOperands(op, operands, input) ?? []) {
+    const abs = path.resolve(base, operand);
+    if (kindAt(abs) === "file") named.add(abs);
+  }
+  return named;
+}
+
+/**
+ * Returns notes on CLI operands probably meant as a directory or a file. After a run that found nothing:
+ * `rglob count src` filters names by the glob "src" (as find does), which people and agents often mean as
+ * "count inside src"; `rglob grep TODO notes.txt` with no notes.txt here filters names by that glob. Whatever
+ * was found: `rglob find '*.ts' src`, fd's PATTERN PATH habit, ORs the two globs, and `rglob tree src` shows one
+ * directory (docs/decisions/0012).
+ * @param op the operation
+ * @param operands the operands as given
+ * @param input the request (its base, and for grep whether the pattern came by flag)
+ * @param found whether the run gave any record
+ * @param cwd what a relative base is relative to
+ * @returns the notes, in operand order
+ */
+export function operandNotes(
+  op: Operation,
+  operands: readonly string[],
+  input: Request,
+  found: boolean,
+  cwd: string,
+): string[] {
+  const mixed = pathOrGlobOperands(op, operands, input);
+  if (mixed === null && op.cli.operands[0] !== "patterns...") return [];
+  const fdHabit = mixed === null && operands.length > 1 && operands.some(hasGlobSyntax);
+  if (found && !fdHabit && op.id !== "tree") return [];
+  const base = baseOf(input, cwd);
+  const notes: string[] = [];
+  // A PATH_OR_GLOB operand with a '/' and no glob syntax is a path: a missing one is already a NOT_FOUND error.
+  for (const operand of mixed ?? operands) {
+    if (hasGlobSyntax(operand) || (mixed !== null && operand.includes("/"))) continue;
+    const abs = path.resolve(base, operand);
+    const kind = kindAt(abs);
+    const shown = escapeControls(operand);
+    if (mixed === null && kind === "dir" && abs === base) {
+      notes.push(
+        `'${shown}' is a glob matched against names, and no name is '${shown}'; without glob operands every entry under --base (default: the current directory) is taken`,
+      );
+    } else if (mixed !== null && kind === null && !found) {
+      notes.push(`no file or directory '${shown}' here; it was used as a glob matched against names`);
+    } else if (mixed === null && kind === "dir") {
+      notes.push(
+        `'${shown}' is a glob matched against names (operands are OR'd), not a directory to walk; for the entries inside it, use --base ${shown}`,
+      );
+    }
+  }
+  return notes;
 }

@@ -1,11 +1,8 @@
 /*! CLI surface: argv → command → dispatch → sink, and error → exit code. Exit codes: 0 results found,
  * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
  * whatever the TTY. No search logic here: every operation runs through ops/dispatch.ts. */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
-import { hasGlobSyntax } from "../../engine/glob.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { dispatch } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
@@ -13,6 +10,7 @@ import { findOperation, OPERATIONS } from "../../ops/registry.ts";
 import { JsonSink } from "../../sink/json.ts";
 import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
+import { namedFiles, operandNotes } from "../hints.ts";
 import { agentVersion, capabilities, describeOp, schemaOf } from "../introspect.ts";
 import { assignOperands, parseCommand, UsageError } from "./flags.ts";
 import { opHelp, rootHelp } from "./help.ts";
@@ -125,7 +123,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
         // a file named on the command line (as ripgrep does).
         if (info.code === "BINARY") {
-          named ??= namedFiles(op, parsed.operands, input);
+          named ??= namedFiles(op, parsed.operands, input, process.cwd());
           if (info.path !== null && named.has(info.path)) {
             eprint(
               `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
@@ -184,91 +182,10 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     // A deadline is already reported as a TIMEOUT error line; only its cursor is news.
     if (reason !== "timeout" || cursor !== "") eprint(`rglob: truncated (${reason})${cursor}`);
   }
-  hintOperands(op, parsed.operands, input, sink.count > 0);
+  for (const note of operandNotes(op, parsed.operands, input, sink.count > 0, process.cwd())) {
+    eprint(`rglob: note: ${note}`);
+  }
   return sink.count > 0 ? 0 : 1;
-}
-
-/**
- * The operands of a request that are paths or globs (grep's form, `PATTERN [PATH_OR_GLOB...]`: the first is the
- * pattern unless one came by flag), or null for an operation whose operands are not of that form.
- */
-function pathOrGlobOperands(
-  op: Operation,
-  operands: readonly string[],
-  input: Record<string, unknown>,
-): readonly string[] | null {
-  if (op.cli.operands[0] !== "operands...") return null;
-  const byFlag = input.pattern !== undefined || (Array.isArray(input.regexps) && input.regexps.length > 0);
-  return byFlag ? operands : operands.slice(1);
-}
-
-/**
- * Returns the absolute paths of the operands that name files (grep's PATH_OR_GLOB operands).
- * @param op the operation
- * @param operands the operands as given
- * @param input the request (its base)
- * @returns the set (empty for an operation without such operands)
- */
-function namedFiles(op: Operation, operands: readonly string[], input: Record<string, unknown>): Set<string> {
-  const named = new Set<string>();
-  const base = path.resolve(typeof input.base === "string" ? input.base : ".");
-  for (const operand of pathOrGlobOperands(op, operands, input) ?? []) {
-    const abs = path.resolve(base, operand);
-    try {
-      if (fs.statSync(abs).isFile()) named.add(abs);
-    } catch {}
-  }
-  return named;
-}
-
-/**
- * Says on stderr when an operand was probably meant as a directory or a file. After a run that found nothing:
- * `rglob count src` filters names by the glob "src" (as find does), which people and agents often mean as
- * "count inside src"; `rglob grep TODO notes.txt` with no notes.txt here filters names by that glob. Whatever
- * was found: `rglob find '*.ts' src`, fd's PATTERN PATH habit, ORs the two globs, and `rglob tree src` shows one
- * directory.
- * @param op the operation
- * @param operands the operands as given
- * @param input the request (its base, and for grep whether the pattern came by flag)
- * @param found whether the run gave any record
- */
-function hintOperands(
-  op: Operation,
-  operands: readonly string[],
-  input: Record<string, unknown>,
-  found: boolean,
-): void {
-  const mixed = pathOrGlobOperands(op, operands, input);
-  if (mixed === null && op.cli.operands[0] !== "patterns...") return;
-  // fd's habit: a glob, then a directory to search. tree(1)'s habit: `rglob tree src` shows the directory
-  // named src and not what is in it.
-  const fdHabit = mixed === null && operands.length > 1 && operands.some(hasGlobSyntax);
-  if (found && !fdHabit && op.id !== "tree") return;
-  const base = path.resolve(typeof input.base === "string" ? input.base : ".");
-  // A PATH_OR_GLOB operand with a '/' and no glob syntax is a path: a missing one is already a NOT_FOUND error.
-  for (const operand of mixed ?? operands) {
-    if (hasGlobSyntax(operand) || (mixed !== null && operand.includes("/"))) continue;
-    let dir: boolean | null;
-    try {
-      dir = fs.statSync(path.resolve(base, operand)).isDirectory();
-    } catch {
-      dir = null;
-    }
-    const shown = escapeControls(operand);
-    if (mixed === null && dir === true && path.resolve(base, operand) === base) {
-      eprint(
-        `rglob: note: '${shown}' is a glob matched against names, and no name is '${shown}'; without glob operands every entry under --base (default: the current directory) is taken`,
-      );
-    } else if (mixed !== null && dir === null && !found) {
-      eprint(
-        `rglob: note: no file or directory '${shown}' here; it was used as a glob matched against names`,
-      );
-    } else if (mixed === null && dir === true) {
-      eprint(
-        `rglob: note: '${shown}' is a glob matched against names (operands are OR'd), not a directory to walk; for the entries inside it, use --base ${shown}`,
-      );
-    }
-  }
 }
 
 /**
