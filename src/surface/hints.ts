@@ -85,7 +85,7 @@ export function namedFiles(
  * `rglob count src` filters names by the glob "src" (as find does), which people and agents often mean as
  * "count inside src"; `rglob grep TODO notes.txt` with no notes.txt here filters names by that glob. Whatever
  * was found: `rglob find '*.ts' src`, fd's PATTERN PATH habit, ORs the two globs, and `rglob tree src` shows one
- * directory (docs/decisions/0012).
+ * directory (docs/decisions/0012-cli-notes-for-probable-mistakes.md).
  * @param op the operation
  * @param operands the operands as given
  * @param input the request (its base, and for grep whether the pattern came by flag)
