@@ -79,22 +79,6 @@ function dispatchOptions(control: CallControl, signal?: AbortSignal) {
 }
 
 /**
- * Returns the operation as the dispatcher should run it for a caller that may have cancelled already: a
- * request whose signal is aborted before it starts examines nothing and says "cancelled".
- * @param op the operation
- * @returns the guarded operation
- */
-function guarded(op: Operation): Operation {
-  return {
-    ...op,
-    async *run(validated: object, ctx: RunContext): AsyncGenerator<Emitted | readonly Emitted[]> {
-      if (ctx.shouldStop()) return;
-      yield* op.run(validated, ctx);
-    },
-  };
-}
-
-/**
  * Runs an operation and collects its whole result.
  * @param op the operation
  * @param input the raw input (validated by the dispatcher)
@@ -108,7 +92,7 @@ export async function collect(
 ): Promise<Outcome> {
   const sink = new CollectSink();
   try {
-    await dispatch(guarded(op), input, sink, dispatchOptions(control));
+    await dispatch(op, input, sink, dispatchOptions(control));
   } catch (err) {
     if (err instanceof RglobError) return { ok: false, error: err.toInfo() };
     throw err;
@@ -169,7 +153,6 @@ export function stream<R, M>(
   const paced: Operation = {
     ...op,
     async *run(validated: object, ctx: RunContext): AsyncGenerator<Emitted | readonly Emitted[]> {
-      if (ctx.shouldStop()) return;
       for await (const item of op.run(validated, ctx)) {
         while (queue.length >= HIGH_WATER && !abort.signal.aborted) {
           await new Promise<void>((resolve) => {

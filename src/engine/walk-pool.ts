@@ -330,6 +330,8 @@ export async function* walkBatches(
   startAfter: string | null = null,
   opts: WalkBatchOptions = {},
 ): AsyncGenerator<Entry[]> {
+  // A request cancelled (or past its deadline) before it starts examines nothing.
+  if (ctx.shouldStop()) return;
   const size = opts.batch ?? 512;
   const room = typeof size === "number" ? () => size : size;
   let max = Math.max(1, room());

@@ -249,6 +249,8 @@ export function fileRootEntry(plan: WalkPlan, r: number): Entry {
  * @yields the selected entries, pre-order, siblings by code point
  */
 export function* walk(plan: WalkPlan, ctx: RunContext, startAfter: string | null = null): Generator<Entry> {
+  // A request cancelled (or past its deadline) before it starts examines nothing.
+  if (ctx.shouldStop()) return;
   const resume = parseWalkKey(startAfter);
   const tally = { examined: 0 };
   for (let r = 0; r < plan.roots.length; r++) {

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import * as v from "valibot";
 import * as agent from "../../src/agent/index.ts";
 import {
   AGENT_API_VERSION,
@@ -114,7 +115,9 @@ describe("streaming stops the walk", () => {
     } finally {
       cleanup();
     }
-  });
+    // Writing and walking 10,000 files took 2-8 s on a loaded 2-core machine: past bun's 5 s default, which is a
+    // guard against a hang here, not a speed bound.
+  }, 60_000);
 
   test("a consumer that stops pulling holds the walk back (bounded queue)", async () => {
     const { dir, cleanup } = bigTree(20, 200);
@@ -131,7 +134,7 @@ describe("streaming stops the walk", () => {
     } finally {
       cleanup();
     }
-  });
+  }, 60_000);
 
   test("an aborted signal ends the call with truncated_reason cancelled", async () => {
     const controller = new AbortController();
@@ -143,6 +146,29 @@ describe("streaming stops the walk", () => {
     }
     expect((await stream.result).truncated_reason).toBe("cancelled");
   });
+
+  // Regression: a request stopped before its operation started (a deadline already past, a signal already
+  // aborted) returned the metadata without the operation's own fields (explain's `included`, grep's totals), which
+  // an MCP client's output-schema check refused.
+  test.each(OPERATIONS.map((o) => [o.id, o] as const))(
+    "%s: stopped before it starts, the result still has every field of its output model",
+    async (_id, op) => {
+      const controller = new AbortController();
+      controller.abort();
+      const input: Record<string, unknown> = { base: FIXTURE };
+      if (op.id === "grep") input.pattern = "TODO";
+      if (op.id === "explain") input.path = "src/main.py";
+      if (op.id === "lcount" || op.id === "tsize") input.patterns = ["*.py"];
+      const result = await runAll(op.id, input, { signal: controller.signal });
+      // explain looks at one path and answers in full; every other operation examines nothing.
+      if (op.id === "explain") expect(result.included).toBe(true);
+      else expect([result.truncated_reason, result.total_files_searched]).toEqual(["cancelled", 0]);
+      const parsed = v.safeParse(op.output, result);
+      expect(parsed.issues?.map((i) => `${i.path?.map((p) => p.key).join(".")}: ${i.message}`) ?? []).toEqual(
+        [],
+      );
+    },
+  );
 
   test("paging with next_cursor through search visits every record once", async () => {
     const whole = await searchAll({ base: FIXTURE, hidden: true });
