@@ -114,6 +114,16 @@ describe("process edge", () => {
     expect(rglob(["grep", "-iw", "todo"], { cwd: FIXTURE }).code).toBe(0);
   });
 
+  test("a bad value names the flag that was typed; the JSON envelope keeps the library's message", () => {
+    const r = rglob(["top", "-n", "0"], { cwd: FIXTURE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("invalid 'limit' (-n, --limit) for top");
+    const { json } = rglobJson<{ error: { message: string } }>(["top", "-n", "0", "--json"], {
+      cwd: FIXTURE,
+    });
+    expect(json.error.message).toStartWith("invalid 'limit' for top");
+  });
+
   test("an unknown flag is a usage error on stderr with exit 2", () => {
     const r = rglob(["find", "--bogus"]);
     expect(r.code).toBe(2);

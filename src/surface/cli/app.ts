@@ -12,7 +12,7 @@ import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
 import { namedFiles, operandNotes } from "../hints.ts";
 import { agentVersion, capabilities, describeOp, schemaOf } from "../introspect.ts";
-import { assignOperands, parseCommand, UsageError } from "./flags.ts";
+import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { opHelp, rootHelp } from "./help.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
@@ -159,12 +159,15 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         : {}),
     });
   } catch (err) {
+    if (!(err instanceof RglobError)) throw err;
+    // People read the message with the flag they typed; the JSON envelope stays the library's and MCP's.
+    const spelled = withFlagSpelling(op, err);
     // A failure envelope replaces the result, so it is printed only while nothing of the result is out.
-    if (err instanceof RglobError && machine && !(inner instanceof JsonSink && inner.opened)) {
-      eprint(`rglob: ${err.code}: ${err.message}`);
+    if (machine && !(inner instanceof JsonSink && inner.opened)) {
+      eprint(`rglob: ${spelled.code}: ${spelled.message}`);
       return failJson(err, true);
     }
-    throw err;
+    throw spelled;
   } finally {
     process.off("SIGINT", onSignal);
     if (shownProgress) process.stderr.write("\r\u001b[2K");
@@ -186,6 +189,22 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     eprint(`rglob: note: ${note}`);
   }
   return sink.count > 0 ? 0 : 1;
+}
+
+/**
+ * Names the flag of an input key in a validation message (`invalid 'limit' for top` → `invalid 'limit' (-n,
+ * --limit) for top`): the message names input keys, which a person typed as flags.
+ * @param op the operation
+ * @param err the request failure
+ * @returns the failure, its message naming the flag when it names a key that has one
+ */
+function withFlagSpelling(op: Operation, err: RglobError): RglobError {
+  const m = /^(invalid|missing required option) '([a-z_]+)' for /.exec(err.message);
+  const spec = m ? flagsOf(op).find((f) => f.key === m[2] && !f.presentation) : undefined;
+  if (!m || !spec) return err;
+  const spelled = `${spec.short ? `-${spec.short}, ` : ""}--${spec.long}`;
+  const message = err.message.replace(`'${m[2]}' for `, `'${m[2]}' (${spelled}) for `);
+  return new RglobError(err.code, message, { path: err.path, cause: err });
 }
 
 /**
