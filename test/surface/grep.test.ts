@@ -265,6 +265,38 @@ describe("grep bounds and paging", () => {
     }
   });
 
+  // Regression: each page applied --max-count afresh, so paging a max_count query gave more records than the
+  // same query in one piece (the cursor now carries the count given so far).
+  test.each([
+    [["-m", "7"], 3],
+    [["-m", "5", "-C", "1"], 2],
+    [["-l", "-m", "2"], 1],
+    [["-c", "-m", "3"], 2],
+  ])("paging %p with --limit %d gives exactly the records of one request", (flags, limit) => {
+    const t = many();
+    try {
+      const records = (json: Result) => json.results.map((r) => JSON.stringify(r));
+      const whole = records(rglobJson<Result>(["grep", "hit", ...flags, "--json"], { cwd: t.dir }).json);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 50; page++) {
+        const args = ["grep", "hit", ...flags, "--limit", String(limit), "--json"];
+        const { json }: { json: Result } = rglobJson<Result>(
+          [...args, ...(cursor ? ["--cursor", cursor] : [])],
+          {
+            cwd: t.dir,
+          },
+        );
+        seen.push(...records(json));
+        cursor = json.next_cursor;
+        if (cursor === null) break;
+      }
+      expect(seen).toEqual(whole);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   test("-c keeps the grand total exact when --limit cuts the listing", () => {
     const t = many();
     try {

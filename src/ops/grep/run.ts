@@ -56,11 +56,22 @@ class MatchEmitted implements Emitted {
     private readonly file: string,
     private readonly line: number,
     private readonly sub: number,
+    /** The records given so far in the query, this one included (all pages). */
+    private readonly count: number,
   ) {}
 
   get key(): string {
-    return `${this.file}${SEP}${this.line}${SEP}${this.sub}`;
+    return `${this.file}${SEP}${this.line}${SEP}${this.sub}${SEP}${this.count}`;
   }
+}
+
+/** The walk key and the count of records given, from a file-mode cursor key ("root:rel" + SEP + count). */
+function parseFileResume(key: string | null): { walk: string; count: number } | null {
+  if (key === null) return null;
+  const at = key.indexOf(SEP);
+  if (at < 0) return { walk: key, count: 0 };
+  const n = Number(key.slice(at + 1));
+  return { walk: key.slice(0, at), count: Number.isSafeInteger(n) && n >= 0 ? n : 0 };
 }
 
 function modeOf(input: GrepInput): Mode {
@@ -136,11 +147,14 @@ export function searchSpecOf(
   return { spec, mode };
 }
 
-function parseResume(key: string | null): { file: string; line: number; sub: number } | null {
+function parseResume(key: string | null): { file: string; line: number; sub: number; count: number } | null {
   if (key === null) return null;
   const parts = key.split(SEP);
-  if (parts.length !== 3) return null;
-  return { file: parts[0] as string, line: Number(parts[1]), sub: Number(parts[2]) };
+  if (parts.length !== 3 && parts.length !== 4) return null;
+  // The fourth part counts the records given before the cursor, so max_count holds across pages.
+  const n = Number(parts[3] ?? 0);
+  const count = Number.isSafeInteger(n) && n >= 0 ? n : 0;
+  return { file: parts[0] as string, line: Number(parts[1]), sub: Number(parts[2]), count };
 }
 
 /**
@@ -172,7 +186,9 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   for (const e of rootErrors) ctx.error(e);
 
   const resume = mode === "lines" ? parseResume(ctx.resumeAfter) : null;
-  const walkAfter = resume !== null ? resume.file : ctx.resumeAfter;
+  // A file record's key is its walk key and the records given so far (so max_count holds across pages).
+  const fileResume = mode !== "lines" ? parseFileResume(ctx.resumeAfter) : null;
+  const walkAfter = resume !== null ? resume.file : fileResume !== null ? fileResume.walk : ctx.resumeAfter;
   const threads =
     input.threads ?? defaultThreads(input.timeout_seconds !== undefined, spec.matcher.exact !== null);
   // Workers search ahead of the consumer; without them each file is searched when its turn comes, window by
@@ -183,7 +199,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const totals = { matches: 0, lines: 0, files: 0 };
   const skipped = { binary: 0, too_large: 0, unreadable: 0 };
   let bytes = 0;
-  let emittedLines = 0;
+  let emittedLines = resume?.count ?? fileResume?.count ?? 0;
   const maxCount = input.max_count ?? Number.POSITIVE_INFINITY;
   const maxBytes = input.max_bytes ?? Number.POSITIVE_INFINITY;
 
@@ -406,7 +422,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
             h.path = e.abs;
             h.relative_path = e.rel;
             h.encoding = encoding;
-            recs.push(new MatchEmitted(h as LineMatch, fileKey, h.line_number, sub));
+            recs.push(new MatchEmitted(h as LineMatch, fileKey, h.line_number, sub, emittedLines));
             if (recs.length >= ctx.batch) {
               yield recs;
               recs = [];
@@ -435,7 +451,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         relative_path: e.rel,
         count: mode === "count" ? o.lines : mode === "files_without_match" ? 0 : null,
       };
-      yield { kind: "file", record: rec, key: e.key };
+      yield { kind: "file", record: rec, key: `${e.key}${SEP}${emittedLines}` };
     }
     finished = true;
   } finally {
