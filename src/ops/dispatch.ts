@@ -144,6 +144,16 @@ export async function dispatch(
         const size = Buffer.byteLength(recordJson(item.record)) + 1;
         if (outBytes + size > maxOut) {
           cut = "max_output_bytes";
+          // A page that cannot hold even its first record would stop a pager silently: say so. The cursor (when
+          // there is one) resumes here, and max_output_bytes may change between pages.
+          if (emitted === 0) {
+            const where = (item.record as { path?: unknown }).path;
+            ctx.error({
+              code: "TOO_LARGE",
+              message: `the next record (${size} bytes of JSON) does not fit max_output_bytes (${maxOut}); call again with a larger max_output_bytes (and next_cursor, when set) to go on`,
+              path: typeof where === "string" ? where : null,
+            });
+          }
           break outer;
         }
         outBytes += size;

@@ -245,4 +245,35 @@ describe("human output says when a byte or output bound cut it", () => {
     expect(rglob(["top", "-n", "2"], { cwd: FIXTURE }).stderr).toBe("");
     expect(rglob(["grep", "e", "--max-count", "1"], { cwd: FIXTURE }).stderr).toBe("");
   });
+
+  test("a page too small for its next record says so (TOO_LARGE), and a larger budget goes on from the cursor", () => {
+    type Page = {
+      results: unknown[];
+      errors: Array<{ code: string; message: string }>;
+      next_cursor: string | null;
+    };
+    const first = rglobJson<Page>(["grep", "e", "--max-output-bytes", "600", "--json"], {
+      cwd: FIXTURE,
+    }).json;
+    expect(first.results.length).toBeGreaterThan(0);
+    let cursor = first.next_cursor as string;
+    // Page on with the same budget until a record does not fit: that page is empty and says why.
+    let page = first;
+    for (let i = 0; i < 20 && page.results.length > 0; i++) {
+      page = rglobJson<Page>(["grep", "e", "--max-output-bytes", "600", "--json", "--cursor", cursor], {
+        cwd: FIXTURE,
+      }).json;
+      if (page.results.length > 0) cursor = page.next_cursor as string;
+    }
+    expect(page.results).toEqual([]);
+    expect(page.errors.at(-1)?.code).toBe("TOO_LARGE");
+    expect(page.errors.at(-1)?.message).toContain("does not fit max_output_bytes (600)");
+    const bigger = rglobJson<Page>(
+      ["grep", "e", "--max-output-bytes", "5000", "--json", "--cursor", cursor],
+      {
+        cwd: FIXTURE,
+      },
+    ).json;
+    expect(bigger.results.length).toBeGreaterThan(0);
+  });
 });
