@@ -35,8 +35,12 @@ export const walkEntries = {
     v.pipe(v.array(KindSchema), v.description("Entry kinds to keep, OR'd: f d l x e p s b c.")),
     [],
   ),
-  min_size: v.optional(sizeValue("Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'.")),
-  max_size: v.optional(sizeValue("Maximum size: bytes, or '10k', '1MiB', '-10k'.")),
+  min_size: v.optional(
+    sizeValue(
+      "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based.",
+    ),
+  ),
+  max_size: v.optional(sizeValue("Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size).")),
   newer_than: v.optional(
     v.pipe(
       v.string(),

