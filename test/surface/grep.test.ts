@@ -467,6 +467,31 @@ describe("grep failures", () => {
     });
   });
 
+  // A newline character can only match a newline, which no line holds: without -U the pattern would silently
+  // find nothing (ripgrep refuses it; grep -F reads it as several patterns).
+  test.each([[["-F"]], [[]], [["-e", "x"]]])(
+    "a pattern holding a newline without -U is REGEX, exit 2 (%p)",
+    (flags) => {
+      const { json, run } = rglobJson(["grep", ...flags, "-e", "TODO:\nexercise", "--json"], {
+        cwd: FIXTURE,
+      });
+      expect(run.code).toBe(2);
+      expect((json as { error: { code: string; message: string; path: null } }).error).toEqual({
+        code: "REGEX",
+        message: expect.stringContaining("use multiline (-U)"),
+        path: null,
+      });
+    },
+  );
+
+  test("with -U a pattern holding newlines matches across lines", () => {
+    const { json, run } = rglobJson<Result>(["grep", "-U", "-F", "-e", "notes.\n\nTODO", "--json"], {
+      cwd: FIXTURE,
+    });
+    expect(run.code).toBe(0);
+    expect(json.results.map((r) => r.relative_path)).toContain("docs/notes.txt");
+  });
+
   test("an unknown --encoding label is BAD_PREDICATE with exit 2", () => {
     const { json, run } = rglobJson(["grep", "x", "--encoding", "klingon", "--json"], { cwd: FIXTURE });
     expect(run.code).toBe(2);

@@ -73,6 +73,17 @@ function tryCompile(source: string, flags: string): string | null {
  */
 export function compileMatcher(o: MatcherOptions): MatcherSpec {
   if (o.patterns.length === 0) throw new RglobError("BAD_PREDICATE", "grep needs a pattern");
+  // A newline character in a pattern can only match a newline, which a line never holds: without multiline such
+  // a pattern would silently find nothing (ripgrep refuses it too; grep -F would read it as several patterns).
+  if (!o.multiline) {
+    const withNewline = o.patterns.find((p) => p.includes("\n"));
+    if (withNewline !== undefined) {
+      throw new RglobError(
+        "REGEX",
+        `bad pattern '${withNewline.replace(/\n/g, "\\n")}': it holds a newline, which no single line does; use multiline (-U) to match across lines, or one -e per line for alternatives`,
+      );
+    }
+  }
   const ignoreCase = o.ignoreCase || (o.smartCase && !o.patterns.some((p) => hasUpper(p, o.fixedStrings)));
   // 'u' gives \p{…} and code-point semantics; patterns written for non-Unicode mode (e.g. '\-') fall back.
   let unicode = true;
