@@ -305,8 +305,9 @@ export function createSearcher(spec: SearchSpec): Searcher {
         } else {
           const bom = utf8Bom(view, length);
           const body = bom ? view.subarray(bom) : view;
-          // Most files hold none of the literals: one indexOf, and no finder is made for them.
-          if (byteLits?.length === 1 && view.indexOf(byteLits[0] as Buffer) < 0) return out;
+          // Prefilter on raw bytes: most files hold none of the literals; they are neither decoded nor given a
+          // finder.
+          if (byteLits !== null && !byteLits.some((l) => view.indexOf(l) >= 0)) return out;
           const finder = finderFor === null ? null : finderFor(body);
           if (finder !== null) {
             // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
@@ -317,17 +318,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
             out.hits = r.hits;
             return out;
           }
-          // Prefilter on raw bytes: most files hold none of the literals and are never decoded.
-          if (byteLits !== null) {
-            let any = false;
-            for (const l of byteLits) {
-              if (view.indexOf(l) >= 0) {
-                any = true;
-                break;
-              }
-            }
-            if (!any) return out;
-          } else if (ciLits !== null && !trapped(view)) {
+          if (byteLits === null && ciLits !== null && !trapped(view)) {
             if (kernelCaseless ? store.findCaseless(bom, length) < 0 : !hasAnyIgnoreCase(view, ciLits))
               return out;
           }

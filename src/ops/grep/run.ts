@@ -70,8 +70,13 @@ function parseFileResume(key: string | null): { walk: string; count: number } | 
   if (key === null) return null;
   const at = key.indexOf(SEP);
   if (at < 0) return { walk: key, count: 0 };
-  const n = Number(key.slice(at + 1));
-  return { walk: key.slice(0, at), count: Number.isSafeInteger(n) && n >= 0 ? n : 0 };
+  return { walk: key.slice(0, at), count: givenCount(key.slice(at + 1)) };
+}
+
+/** The count of records given, from a cursor key's last part (0 when absent, as in an older cursor, or bad). */
+function givenCount(text: string | undefined): number {
+  const n = Number(text ?? 0);
+  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
 function modeOf(input: GrepInput): Mode {
@@ -152,9 +157,12 @@ function parseResume(key: string | null): { file: string; line: number; sub: num
   const parts = key.split(SEP);
   if (parts.length !== 3 && parts.length !== 4) return null;
   // The fourth part counts the records given before the cursor, so max_count holds across pages.
-  const n = Number(parts[3] ?? 0);
-  const count = Number.isSafeInteger(n) && n >= 0 ? n : 0;
-  return { file: parts[0] as string, line: Number(parts[1]), sub: Number(parts[2]), count };
+  return {
+    file: parts[0] as string,
+    line: Number(parts[1]),
+    sub: Number(parts[2]),
+    count: givenCount(parts[3]),
+  };
 }
 
 /**
