@@ -3,6 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { hasGlobSyntax } from "../engine/glob.ts";
+import { classifyOperands } from "../ops/grep/operands.ts";
 import type { Operation } from "../ops/operation.ts";
 import { escapeControls } from "./cli/human/paths.ts";
 
@@ -44,17 +45,20 @@ export function directoryGlobs(input: Request, cwd: string): string[] {
 }
 
 /**
- * The CLI operands that are paths or globs (grep's form, `PATTERN [PATH_OR_GLOB...]`: the first is the pattern
- * unless one came by flag), or null for an operation whose operands are not of that form.
+ * grep's operands as its run sorts them, by the same function (`PATTERN [PATH_OR_GLOB...]`: those that exist,
+ * or hold a '/' without glob syntax, are roots; the others globs), or null for another operand form.
  */
 function pathOrGlobOperands(
   op: Operation,
   operands: readonly string[],
   input: Request,
-): readonly string[] | null {
+  cwd: string,
+): { readonly paths: readonly string[]; readonly globs: readonly string[] } | null {
   if (op.cli.operands[0] !== "operands...") return null;
-  const byFlag = input.pattern !== undefined || (Array.isArray(input.regexps) && input.regexps.length > 0);
-  return byFlag ? operands : operands.slice(1);
+  const regexps = Array.isArray(input.regexps) ? input.regexps.filter((r) => typeof r === "string") : [];
+  const pattern = typeof input.pattern === "string" ? input.pattern : undefined;
+  const base = typeof input.base === "string" ? input.base : ".";
+  return classifyOperands({ pattern, regexps, operands, paths: [], patterns: [], base }, cwd);
 }
 
 /**
@@ -73,7 +77,7 @@ export function namedFiles(
 ): Set<string> {
   const named = new Set<string>();
   const base = baseOf(input, cwd);
-  for (const operand of pathOrGlobOperands(op, operands, input) ?? []) {
+  for (const operand of pathOrGlobOperands(op, operands, input, cwd)?.paths ?? []) {
     const abs = path.resolve(base, operand);
     if (kindAt(abs) === "file") named.add(abs);
   }
@@ -100,29 +104,32 @@ export function operandNotes(
   found: boolean,
   cwd: string,
 ): string[] {
-  const mixed = pathOrGlobOperands(op, operands, input);
-  if (mixed === null && op.cli.operands[0] !== "patterns...") return [];
-  const fdHabit = mixed === null && operands.length > 1 && operands.some(hasGlobSyntax);
+  const mixed = pathOrGlobOperands(op, operands, input, cwd);
+  if (mixed !== null) {
+    // A grep glob operand without glob syntax names nothing here (one that exists would have been a root).
+    if (found) return [];
+    return mixed.globs
+      .filter((g) => !hasGlobSyntax(g))
+      .map(
+        (g) =>
+          `no file or directory '${escapeControls(g)}' here; it was used as a glob matched against names`,
+      );
+  }
+  if (op.cli.operands[0] !== "patterns...") return [];
+  const fdHabit = operands.length > 1 && operands.some(hasGlobSyntax);
   if (found && !fdHabit && op.id !== "tree") return [];
   const base = baseOf(input, cwd);
   const notes: string[] = [];
-  // A PATH_OR_GLOB operand with a '/' and no glob syntax is a path: a missing one is already a NOT_FOUND error.
-  for (const operand of mixed ?? operands) {
-    if (hasGlobSyntax(operand) || (mixed !== null && operand.includes("/"))) continue;
+  for (const operand of operands) {
+    if (hasGlobSyntax(operand)) continue;
     const abs = path.resolve(base, operand);
-    const kind = kindAt(abs);
+    if (kindAt(abs) !== "dir") continue;
     const shown = escapeControls(operand);
-    if (mixed === null && kind === "dir" && abs === base) {
-      notes.push(
-        `'${shown}' is a glob matched against names, and no name is '${shown}'; without glob operands every entry under --base (default: the current directory) is taken`,
-      );
-    } else if (mixed !== null && kind === null && !found) {
-      notes.push(`no file or directory '${shown}' here; it was used as a glob matched against names`);
-    } else if (mixed === null && kind === "dir") {
-      notes.push(
-        `'${shown}' is a glob matched against names (operands are OR'd), not a directory to walk; for the entries inside it, use --base ${shown}`,
-      );
-    }
+    notes.push(
+      abs === base
+        ? `'${shown}' is a glob matched against names, and no name is '${shown}'; without glob operands every entry under --base (default: the current directory) is taken`
+        : `'${shown}' is a glob matched against names (operands are OR'd), not a directory to walk; for the entries inside it, use --base ${shown}`,
+    );
   }
   return notes;
 }
