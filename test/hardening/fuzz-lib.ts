@@ -194,14 +194,21 @@ export function checkRun(
   }
   // With --base the records are relative to that other base, which the caller chose.
   if (args.includes("--strict-base") && !args.includes("--base")) {
-    // Records only: an error record may name the refused path the caller gave.
-    const records = json
-      ? ((parsed[0] as { results?: unknown[] } | undefined)?.results ?? [])
-      : parsed.filter(
-          (r) =>
-            (r as { ok?: boolean }).ok !== false &&
-            !["error", "summary"].includes((r as { kind?: string }).kind ?? ""),
-        );
+    // Records only: an error record may name the refused path the caller gave, and so may explain's answer
+    // that such a path is not included because it is outside the base.
+    const refused = (r: unknown): boolean => {
+      const x = r as { included?: boolean; reasons?: Array<{ stage?: string }> };
+      return x.included === false && (x.reasons ?? []).some((reason) => reason.stage === "outside_base");
+    };
+    const records = (
+      json
+        ? ((parsed[0] as { results?: unknown[] } | undefined)?.results ?? [])
+        : parsed.filter(
+            (r) =>
+              (r as { ok?: boolean }).ok !== false &&
+              !["error", "summary"].includes((r as { kind?: string }).kind ?? ""),
+          )
+    ).filter((r) => !refused(r));
     const text = JSON.stringify(records);
     for (const m of text.matchAll(/"path":"([^"]+)"/g)) {
       const p = (m[1] as string).replace(/\\\\/g, "\\");

@@ -31,6 +31,36 @@ describe("process edge", () => {
     },
   );
 
+  // Help is where a user learns the spellings: each one it shows must be one the parser takes, and the usage
+  // line must show the operands (find's GLOBs used to vanish behind the --patterns flag of the same key).
+  test("every command's help shows its operands and only spellings the parser accepts", () => {
+    const ops = rglobJson<{ operations: string[] }>(["capabilities"]).json.operations;
+    for (const op of ops) {
+      const help = rglob([op, "--help"]);
+      expect(help.code).toBe(0);
+      const usage = rglobJson<{ usage: string }>(["describe", op]).json.usage;
+      const synopsis = usage.replace(`rglob ${op} `, "").replace(/ ?\[FLAGS\]$/, "");
+      expect(help.stdout).toContain(`USAGE rglob ${op} [OPTIONS] ${synopsis}\n`);
+      expect(help.stdout).toContain(`ARGUMENTS\n\n  ${synopsis}`);
+      const options = help.stdout.slice(
+        help.stdout.indexOf("\nOPTIONS\n"),
+        help.stdout.indexOf("\nEXAMPLES\n"),
+      );
+      const spellings = [...options.matchAll(/^ +(-[^=,\s]+(?:, -[^=,\s]+)*)/gm)].flatMap((m) =>
+        (m[1] as string).split(", "),
+      );
+      expect(spellings.length).toBeGreaterThan(5);
+      for (const flag of spellings) {
+        expect(flag).toMatch(/^(-[A-Za-z0-9]|--[a-z0-9][a-z0-9-]+)$/);
+        // The parser must know the spelling (its value may still be refused: only the name is checked here).
+        const r = rglob([op, flag, "1", "--help"]);
+        expect(`${flag}: ${r.stderr}`).not.toMatch(/unknown flag|spelling/);
+      }
+    }
+    const root = rglob(["--help"]).stdout;
+    expect(root.match(/--help/g)?.length).toBe(1); // one closing line, not citty's and ours
+  }, 120_000);
+
   test("a glob operand naming a directory, when nothing matched, gets a note on stderr", () => {
     const t = tempTree({ "src/a.ts": "one\ntwo\n", "src/b/c.ts": "three\n" });
     try {

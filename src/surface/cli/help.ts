@@ -2,6 +2,7 @@
  * help; parsing is flags.ts (citty has no numbers or repeatable flags and accepts unknown ones). */
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage } from "citty";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import { SCHEMAS } from "../../generated/schemas.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
 import { flagsOf } from "./flags.ts";
@@ -52,15 +53,9 @@ function typeHint(kind: string, hint: string | undefined, choices: readonly stri
  * @returns the command definition
  */
 export function commandOf(op: Operation): CommandDef {
+  // Operands are not citty positionals: the usage line and the ARGUMENTS section come from the synopsis
+  // (opHelp), and an operand's key may also be a flag's (find's GLOB operands are --patterns).
   const args: ArgsDef = {};
-  for (const raw of op.cli.operands) {
-    const name = raw.replace(/\.\.\.$/, "").replace(/\?$/, "");
-    args[name] = {
-      type: "positional",
-      required: !raw.endsWith("...") && !raw.endsWith("?"),
-      description: raw.endsWith("...") ? "(repeatable)" : "",
-    };
-  }
   for (const f of flagsOf(op)) {
     const extra: string[] = [];
     if (f.kind === "strings" || f.kind === "enums") extra.push("repeatable");
@@ -74,7 +69,9 @@ export function commandOf(op: Operation): CommandDef {
     if (f.kind === "boolean" && f.default === true) extra.push(`on by default; --no-${f.long} turns it off`);
     for (const n of f.negations) extra.push(`--${n} sets it to false`);
     const description = f.description + (extra.length ? ` [${extra.join("; ")}]` : "");
-    const alias = [...(f.short ? [f.short] : []), ...f.aliases];
+    // citty prints every alias after one dash: a long alias gets the second dash here (`--glob`, not the
+    // `-glob` that the parser refuses as a find(1) spelling).
+    const alias = [...(f.short ? [f.short] : []), ...f.aliases.map((a) => `-${a}`)];
     args[f.long] =
       f.kind === "boolean"
         ? { type: "boolean", description, alias }
@@ -106,9 +103,38 @@ export function rootCommand(): CommandDef {
  * @returns the usage text with examples
  */
 export async function opHelp(op: Operation, fd: 1 | 2 = 1): Promise<string> {
-  const text = plain(await renderUsage(commandOf(op), rootCommand()), fd);
+  const synopsis = op.cli.synopsis ?? op.cli.operands.map((o) => o.toUpperCase()).join(" ");
+  const text = plain(await renderUsage(commandOf(op), rootCommand()), fd).replace(
+    /^(.*USAGE.*rglob \S+ \[OPTIONS\]) ?/m,
+    `$1 ${synopsis}`,
+  );
+  const args = operandLines(op, synopsis);
+  const withArgs =
+    args === ""
+      ? text
+      : text.replace(
+          /^(?:\u001b\[[0-9;]*m)*OPTIONS.*$/m,
+          (h) => `${h.replace("OPTIONS", "ARGUMENTS")}\n\n${args}\n\n${h}`,
+        );
   const examples = op.examples.map((e) => `  ${e.cli}\n      ${e.description}`).join("\n");
-  return `${text}\n\nEXAMPLES\n\n${examples}\n\nExit codes: 0 results found, 1 nothing found, 2 error.`;
+  return `${withArgs}\n\nEXAMPLES\n\n${examples}\n\nExit codes: 0 results found, 1 nothing found, 2 error.`;
+}
+
+/**
+ * The ARGUMENTS section: what each operand's input key means, from its model (empty when none says). A lone
+ * operand key is shown as the whole synopsis, the spelling the usage line gives it.
+ */
+function operandLines(op: Operation, synopsis: string): string {
+  const schema = SCHEMAS[`${op.id}.input`] as { properties?: Record<string, { description?: unknown }> };
+  const rows: Array<[string, string]> = [];
+  for (const raw of op.cli.operands) {
+    const key = raw.replace(/\.\.\.$/, "").replace(/\?$/, "");
+    const description = schema.properties?.[key]?.description;
+    const label = op.cli.operands.length === 1 ? synopsis : key.toUpperCase();
+    if (typeof description === "string") rows.push([label, description]);
+  }
+  const width = Math.max(0, ...rows.map(([k]) => k.length));
+  return rows.map(([k, d]) => `  ${k.padEnd(width)}    ${d}`).join("\n");
 }
 
 /**
@@ -117,5 +143,10 @@ export async function opHelp(op: Operation, fd: 1 | 2 = 1): Promise<string> {
  * @returns the usage text
  */
 export async function rootHelp(fd: 1 | 2 = 1): Promise<string> {
-  return `${plain(await renderUsage(rootCommand()), fd)}\n\nRun 'rglob <command> --help' for a command's flags, 'rglob describe <command>' for its JSON manifest.`;
+  // citty's closing line is replaced by one that also names describe.
+  const text = plain(await renderUsage(rootCommand()), fd).replace(
+    /\n[^\n]*for more information about a command\.$/,
+    "",
+  );
+  return `${text}\nRun 'rglob <command> --help' for a command's flags, 'rglob describe <command>' for its JSON manifest.`;
 }
