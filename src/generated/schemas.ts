@@ -564,7 +564,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "multiline": {
         "type": "boolean",
-        "description": "Let a match span lines (the record holds every line it spans; '.' still stops at a newline). Without it a pattern holding a newline character is refused (REGEX): no single line holds one.",
+        "description": "Let a match span lines (the record holds every line it spans, and a match that starts in those lines joins it; '.' still stops at a newline). A record counts as one matching line for count and max_count; invert_match selects the lines outside every match. Without it a pattern holding a newline character is refused (REGEX): no single line holds one.",
         "default": false
       },
       "only_matching": {

@@ -155,6 +155,28 @@ describe("grep output", () => {
     expect(r.stdout.trim().split("\n")).toEqual(expected);
   });
 
+  test("-c on one named file prints the count alone, as grep -c does; -l and several files keep the names", () => {
+    expect(rglob(["grep", "-c", "TODO", "docs/notes.txt"], { cwd: FIXTURE }).stdout).toBe("1\n");
+    expect(rglob(["grep", "-c", "--with-filename", "TODO", "docs/notes.txt"], { cwd: FIXTURE }).stdout).toBe(
+      "docs/notes.txt:1\n",
+    );
+    expect(rglob(["grep", "-l", "TODO", "docs/notes.txt"], { cwd: FIXTURE }).stdout).toBe("docs/notes.txt\n");
+  });
+
+  test("-U with context prints every line once, each with its own number, as rg -U does", () => {
+    const t = tempTree({ "a.txt": "1\n2\nb\nx\n5\n6\nb\nx\n9\n" });
+    try {
+      const r = rglob(["grep", "-U", "-A", "2", "-B", "1", "b\\nx", "a.txt"], { cwd: t.dir });
+      expect(r.stdout).toBe("2-2\n3:b\n4:x\n5-5\n6-6\n7:b\n8:x\n9-9\n");
+      expect(rglob(["grep", "-U", "-c", "b\\nx", "a.txt"], { cwd: t.dir }).stdout).toBe("2\n");
+      expect(rglob(["grep", "-U", "-v", "b\\nx", "a.txt"], { cwd: t.dir }).stdout).toBe(
+        "1:1\n2:2\n5:5\n6:6\n9:9\n",
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+
   test("-o gives one record per match with the matched text", () => {
     const t = tempTree({ "a.txt": "ab12cd345\n" });
     try {
@@ -177,6 +199,9 @@ describe("grep output", () => {
       expect(run("-S", "Foo")).toBe("Foo bar\n");
       const { json } = rglobJson<Result>(["grep", "-U", "start\\nend", "a.txt", "--json"], { cwd: t.dir });
       expect(json.results.map((m) => [m.line_number, m.content])).toEqual([[5, "start\nend"]]);
+      // Human output: every spanned line carries its own file and line number, as ripgrep prints them.
+      const human = rglob(["grep", "-U", "(?:foo|start)\\n[a-z]+", "."], { cwd: t.dir }).stdout;
+      expect(human).toBe("a.txt:3:foo\na.txt:4:a.c\na.txt:5:start\na.txt:6:end\n");
     } finally {
       t.cleanup();
     }

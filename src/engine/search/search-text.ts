@@ -423,10 +423,36 @@ export function searchBytes(
   return { hits, lines, matches, shownUpTo: hits.at(-1)?.line_number ?? 0 };
 }
 
+/**
+ * Numbers lines of a text by counting newlines forward only: each call must ask for an offset at or after the
+ * previous one.
+ * @param text the text
+ * @param first the number of its first line
+ * @returns the line number of the line starting at an offset
+ */
+function lineCounter(text: string, first: number): (s: number) => number {
+  let numberedAt = 0;
+  let numbered = first;
+  return (s) => {
+    for (let i = numberedAt; ; ) {
+      const nl = text.indexOf("\n", i);
+      if (nl < 0 || nl >= s) break;
+      numbered++;
+      i = nl + 1;
+    }
+    numberedAt = s;
+    return numbered;
+  };
+}
+
+/** A selected record's place in the text: its first line number, offsets and spans (from s). */
 interface Located {
   readonly n: number;
+  /** The last line it spans (n, but with multiline; a multiline record grows while matches join it). */
+  last: number;
   readonly s: number;
-  readonly e: number;
+  /** The end of its last line (a multiline record's lines hold newlines in between). */
+  e: number;
   readonly spans: Array<[number, number]>;
 }
 
@@ -448,19 +474,7 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win
   const found: Located[] = [];
   let lines = 0;
   let matches = 0;
-  let numberedAt = 0;
-  let numbered = win?.firstLine ?? 1;
-  const lineNumberOf = (s: number) => {
-    let i = numberedAt;
-    while (true) {
-      const nl = text.indexOf("\n", i);
-      if (nl < 0 || nl >= s) break;
-      numbered++;
-      i = nl + 1;
-    }
-    numberedAt = s;
-    return numbered;
-  };
+  const lineNumberOf = lineCounter(text, win?.firstLine ?? 1);
   if (len === 0) return { hits: [], lines: 0, matches: 0, shownUpTo: 0 };
   if (m.spec.invert) {
     let s = start;
@@ -473,7 +487,7 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win
       if (!m.line.test(text.slice(s, e))) {
         lines++;
         matches++;
-        if (!o.countOnly) found.push({ n, s, e, spans: [] });
+        if (!o.countOnly) found.push({ n, last: n, s, e, spans: [] });
       }
       if (e >= end) break;
       s = e + 1;
@@ -493,12 +507,34 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win
       if (spans.length > 0) {
         lines++;
         matches += spans.length;
-        if (!o.countOnly) found.push({ n: lineNumberOf(s), s, e, spans });
+        if (!o.countOnly) {
+          const n = lineNumberOf(s);
+          found.push({ n, last: n, s, e, spans });
+        }
       }
       pos = e + 1;
     }
   }
   if (o.countOnly || o.firstOnly) return { hits: [], lines, matches, shownUpTo: 0 };
+  const { hits, shownUpTo } = hitsOf(text, end, found, m, o, win);
+  return { hits, lines, matches, shownUpTo };
+}
+
+/**
+ * Builds the hits of the records found in a text, with grep-style context: groups merge, a line is given once
+ * (an earlier record's after-context wins), and past a window's end a line the next window selects is not
+ * context.
+ */
+function hitsOf(
+  text: string,
+  end: number,
+  found: readonly Located[],
+  m: CompiledMatcher,
+  o: TextOptions,
+  win: TextWindow | undefined,
+): { hits: HitOut[]; shownUpTo: number } {
+  const len = text.length;
+  const stop = win?.to ?? len + 1;
   const hits: HitOut[] = [];
   let shownUpTo = win?.shownUpTo ?? 0; // last line number already given (as a match or context)
   let shownEnd = -1; // its end offset
@@ -524,12 +560,12 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win
       }
       hit.before = ctx.reverse();
     }
-    shownUpTo = f.n;
+    shownUpTo = f.last;
     shownEnd = f.e;
     if (o.after > 0) {
       const next = found[k + 1];
       let s = shownEnd + 1;
-      for (let n = f.n + 1; n <= f.n + o.after && s <= end && (next === undefined || n < next.n); n++) {
+      for (let n = f.last + 1; n <= f.last + o.after && s <= end && (next === undefined || n < next.n); n++) {
         if (s === len && end !== len) break;
         let e = text.indexOf("\n", s);
         if (e < 0) e = len;
@@ -547,17 +583,21 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win
     }
     hits.push(hit);
   }
-  return { hits, lines, matches, shownUpTo };
+  return { hits, shownUpTo };
 }
 
+/**
+ * Searches a whole text with a pattern that may span lines. A record is a match's lines; a match that starts
+ * within them joins that record as one more submatch. A record counts as one matching line (as ripgrep's
+ * count), and with invert every line outside all records is selected. Context as for lines.
+ */
 function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextOptions): TextResult {
-  const hits: HitOut[] = [];
   const cap = o.firstOnly ? 1 : o.maxPerFile;
-  let lines = 0;
+  const invert = m.spec.invert;
+  const found: Located[] = [];
   let matches = 0;
-  let numberedAt = 0;
-  let numbered = 1;
-  let last: { hit: HitOut; s: number; e: number } | null = null;
+  const lineNumberOf = lineCounter(text, 1);
+  let last: Located | null = null;
   const re = m.text;
   re.lastIndex = 0;
   for (let hit = re.exec(text); hit !== null; hit = re.exec(text)) {
@@ -566,41 +606,46 @@ function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextO
     if (b === a) re.lastIndex = a + 1;
     if (a === text.length && end !== text.length) break;
     const s = a === 0 ? 0 : text.lastIndexOf("\n", a - 1) + 1;
-    if (last !== null && s <= last.e && a < last.e + 1 && s >= last.s) {
-      // Another match starting within the lines of the previous record: one more submatch of it.
-      const col = columns(last.hit.content);
-      const bEnd = Math.min(b, last.e) - last.s;
-      last.hit.submatches.push({
-        start: col.cp(a - last.s),
-        end: col.cp(bEnd),
-        byte_start: col.bytes(a - last.s),
-        byte_end: col.bytes(bEnd),
-      });
-      matches++;
-      continue;
-    }
-    if (lines >= cap) break;
     let e = b > a && text.charCodeAt(b - 1) === 10 ? b - 1 : text.indexOf("\n", Math.max(b, a));
     if (e < 0) e = text.length;
     if (e < s) e = s;
-    for (let i = numberedAt; ; ) {
-      const nl = text.indexOf("\n", i);
-      if (nl < 0 || nl >= s) break;
-      numbered++;
-      i = nl + 1;
-    }
-    numberedAt = s;
-    const content = text.slice(s, e);
-    const spanned = content.split("\n").length;
-    lines += spanned;
     matches++;
-    if (o.countOnly || o.firstOnly) {
-      last = { hit: makeHit(numbered, "", [], Number.POSITIVE_INFINITY), s, e };
+    if (last !== null && s <= last.e && s >= last.s) {
+      // It starts within the lines of the previous record: one more submatch, and the record takes in the
+      // lines it reaches past them.
+      for (let i = text.indexOf("\n", last.e); i >= 0 && i < e; i = text.indexOf("\n", i + 1)) last.last++;
+      last.e = Math.max(last.e, e);
+      last.spans.push([a - last.s, b - last.s]);
       continue;
     }
-    const h = makeHit(numbered, content, [[a - s, Math.min(b, e) - s]], o.maxColumns);
-    hits.push(h);
-    last = { hit: h, s, e };
+    if (!invert && found.length >= cap) {
+      matches--;
+      break;
+    }
+    const n = lineNumberOf(s);
+    let lastLine = n;
+    for (let i = text.indexOf("\n", s); i >= 0 && i < e; i = text.indexOf("\n", i + 1)) lastLine++;
+    last = { n, last: lastLine, s, e, spans: [[a - s, Math.min(b, e) - s]] };
+    found.push(last);
   }
-  return { hits: o.countOnly || o.firstOnly ? [] : hits, lines, matches, shownUpTo: 0 };
+  if (!invert) {
+    if (o.countOnly || o.firstOnly) return { hits: [], lines: found.length, matches, shownUpTo: 0 };
+    return { ...hitsOf(text, end, found, m, o, undefined), lines: found.length, matches };
+  }
+  // Invert: the lines no record covers.
+  const outside: Located[] = [];
+  let r = 0;
+  let n = 1;
+  for (let s = 0; s <= end && outside.length < cap && text.length > 0; n++) {
+    let e = text.indexOf("\n", s);
+    if (e < 0) e = text.length;
+    while (r < found.length && (found[r] as Located).last < n) r++;
+    const rec = found[r];
+    if (rec === undefined || rec.n > n) outside.push({ n, last: n, s, e, spans: [] });
+    if (e >= end) break;
+    s = e + 1;
+  }
+  const lines = outside.length;
+  if (o.countOnly || o.firstOnly) return { hits: [], lines, matches: lines, shownUpTo: 0 };
+  return { ...hitsOf(text, end, outside, m, o, undefined), lines, matches: lines };
 }

@@ -51,7 +51,7 @@ export const GrepInputSchema = v.pipe(
     line_regexp: flag("Only match whole lines."),
     invert_match: flag("Select the lines that do not match."),
     multiline: flag(
-      "Let a match span lines (the record holds every line it spans; '.' still stops at a newline). Without it a pattern holding a newline character is refused (REGEX): no single line holds one.",
+      "Let a match span lines (the record holds every line it spans, and a match that starts in those lines joins it; '.' still stops at a newline). A record counts as one matching line for count and max_count; invert_match selects the lines outside every match. Without it a pattern holding a newline character is refused (REGEX): no single line holds one.",
     ),
     only_matching: flag("One record per match, whose content is the matched text only."),
     before_context: v.optional(int(0, "Lines of context before each match (records: `before`).")),

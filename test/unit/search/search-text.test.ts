@@ -55,6 +55,38 @@ describe("searchText", () => {
     expect(r.hits.map((h) => [h.line_number, h.content])).toEqual([[2, "start\nmid\nend"]]);
   });
 
+  // Found by comparing -U with rg -U on random files: context was dropped, -v returned the matches, and a
+  // match starting on a record's last line but reaching past it lost the lines beyond.
+  test("multiline records take context, merge groups and never repeat a line", () => {
+    const text = "1\n2\nb\nx\n5\n6\nb\nx\n9\n";
+    const r = run(text, "b\\nx", { multiline: true }, { before: 1, after: 2 });
+    expect(
+      r.hits.map((h) => [
+        h.line_number,
+        h.before.map((c) => c.line_number),
+        h.after.map((c) => c.line_number),
+      ]),
+    ).toEqual([
+      [3, [2], [5, 6]],
+      [7, [], [9]],
+    ]);
+    expect([r.lines, r.matches]).toEqual([2, 2]);
+  });
+
+  test("a multiline match that starts in a record's lines joins it and extends it to the lines it reaches", () => {
+    const r = run("a\nend baz bar\nfoo\nx baz y\nq\n", "b[^z]*z", { multiline: true });
+    expect(r.hits.map((h) => [h.line_number, h.content, h.submatches.length])).toEqual([
+      [2, "end baz bar\nfoo\nx baz y", 2],
+    ]);
+    expect([r.lines, r.matches]).toEqual([1, 2]); // a record counts as one matching line
+  });
+
+  test("multiline invert selects the lines outside every match", () => {
+    const r = run("a\nb\nc\nd\ne\n", "b\\nc", { multiline: true, invert: true });
+    expect(r.hits.map((h) => h.content)).toEqual(["a", "d", "e"]);
+    expect(run("a\nb\nc\n", "b\\nc", { multiline: true, invert: true }, { countOnly: true }).lines).toBe(1);
+  });
+
   test("only-matching gives one hit per match", () => {
     expect(
       run("a1b22\n", "[0-9]+", { onlyMatching: true }).hits.map((h) => [h.content, h.content_offset]),

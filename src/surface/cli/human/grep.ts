@@ -95,7 +95,10 @@ export class GrepHumanSink implements Sink {
     if (kind === "file") {
       const f = record as GrepFile;
       const shown = this.p.path(displayPath(f.path, this.style));
-      this.out.write(f.count !== null && f.count > 0 ? `${shown}:${f.count}\n` : `${shown}\n`);
+      // A count goes without the name where lines would (one file searched), as grep -c prints it.
+      if (f.count !== null && f.count > 0)
+        this.out.write(this.showName ? `${shown}:${f.count}\n` : `${f.count}\n`);
+      else this.out.write(`${shown}\n`);
       return;
     }
     const r = record as LineMatch;
@@ -105,11 +108,24 @@ export class GrepHumanSink implements Sink {
         this.out.write("--\n");
       for (const c of r.before) this.context(r.path, c.line_number, c.content);
     }
-    const spanned = r.content.includes("\n") ? r.content.split("\n").length : 1;
-    this.prefix(r.path, r.line_number, COLON);
-    this.out.text(spanned > 1 ? this.text(r.content) : this.highlight(r));
-    this.out.byte(NEWLINE);
-    this.out.end();
+    let spanned = 1;
+    if (r.content.includes("\n")) {
+      // A multiline match (-U): each line it spans gets its own `path:line:`, as ripgrep prints them, so every
+      // output line can be traced to its file and line.
+      const lines = r.content.split("\n");
+      spanned = lines.length;
+      for (let i = 0; i < lines.length; i++) {
+        this.prefix(r.path, r.line_number + i, COLON);
+        this.out.text(this.text(lines[i] as string));
+        this.out.byte(NEWLINE);
+      }
+      this.out.end();
+    } else {
+      this.prefix(r.path, r.line_number, COLON);
+      this.out.text(this.highlight(r));
+      this.out.byte(NEWLINE);
+      this.out.end();
+    }
     if (r.clipped) this.out.write(this.p.dim(`[… line clipped to ${r.content.length} characters]\n`));
     let last = r.line_number + spanned - 1;
     for (const c of r.after) {
