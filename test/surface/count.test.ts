@@ -110,6 +110,10 @@ describe("count", () => {
     );
     // Skipped binary files are counted in the totals line, not printed on stderr (as grep and ripgrep do).
     expect(r.stderr).not.toContain("BINARY");
+    // With lines left out, the totals say so (else fewer lines than non-blank ones reads as a mistake).
+    const kept = rglob(["count", "--no-empty", "--no-comments"], { cwd }).stdout;
+    expect(kept).toMatch(/total: 6 files, \d+ lines without blank or comment lines \(/);
+    expect(rglob(["count", "--no-comments"], { cwd }).stdout).toMatch(/\d+ lines without comment lines \(/);
   });
 
   test("nothing selected exits 1", () => {

@@ -13,9 +13,16 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 export class CountHumanSink implements Sink {
   private header = false;
 
+  /**
+   * @param write where text goes
+   * @param style colour and escaping
+   * @param leftOut the kinds of line `lines` leaves out ("blank", "comment"), said in the totals: without it a
+   * total of lines below the non-blank count reads as a mistake
+   */
   constructor(
     private readonly write: (text: string) => void,
     private readonly style: Style,
+    private readonly leftOut: readonly string[] = [],
   ) {}
 
   record(_kind: string, record: object): void {
@@ -47,8 +54,12 @@ export class CountHumanSink implements Sink {
       }
     }
     const binary = t.binary_files > 0 ? `; ${plural(t.binary_files, "binary file")} skipped` : "";
+    const lines =
+      this.leftOut.length === 0
+        ? plural(t.lines, "line")
+        : `${plural(t.lines, "line")} without ${this.leftOut.join(" or ")} lines`;
     this.write(
-      `\ntotal: ${plural(t.files, "file")}, ${plural(t.lines, "line")} (${t.non_blank} non-blank, ${t.code} code), ${plural(t.bytes, "byte")}${binary}\n`,
+      `\ntotal: ${plural(t.files, "file")}, ${lines} (${t.non_blank} non-blank, ${t.code} code), ${plural(t.bytes, "byte")}${binary}\n`,
     );
   }
 }
