@@ -60,7 +60,8 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     baseStat = platform.stat(base);
   } catch (err) {
     const info = fsErrorInfo(err, base);
-    throw new RglobError(info.code, `base directory: ${info.message}`, { path: base });
+    const why = info.code === "NOT_FOUND" ? "does not exist" : info.message;
+    throw new RglobError(info.code, `base directory: ${why}`, { path: base });
   }
   if (!baseStat.isDirectory())
     throw new RglobError("BAD_PREDICATE", `base is not a directory: ${base}`, { path: base });

@@ -61,6 +61,17 @@ describe("process edge", () => {
     expect(root.match(/--help/g)?.length).toBe(1); // one closing line, not citty's and ours
   }, 120_000);
 
+  test("a failure on stderr names the path it concerns, once", () => {
+    const r = rglob(["find", "--base", "no-such-dir"], { cwd: FIXTURE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `rglob: NOT_FOUND: ${join(FIXTURE, "no-such-dir")}: base directory: does not exist\n`,
+    );
+    const e = rglob(["explain", "no-such-file"], { cwd: FIXTURE });
+    expect(e.code).toBe(2);
+    expect(e.stderr.match(/no-such-file/g)?.length).toBe(1);
+  });
+
   test("a glob operand naming a directory, when nothing matched, gets a note on stderr", () => {
     const t = tempTree({ "src/a.ts": "one\ntwo\n", "src/b/c.ts": "three\n" });
     try {

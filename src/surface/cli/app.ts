@@ -164,7 +164,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     const spelled = withFlagSpelling(op, err);
     // A failure envelope replaces the result, so it is printed only while nothing of the result is out.
     if (machine && !(inner instanceof JsonSink && inner.opened)) {
-      eprint(`rglob: ${spelled.code}: ${spelled.message}`);
+      eprint(failureLine(spelled));
       return failJson(err, true);
     }
     throw spelled;
@@ -212,6 +212,18 @@ function withFlagSpelling(op: Operation, err: RglobError): RglobError {
  * @param argv the arguments after the program name
  * @returns the exit code
  */
+/**
+ * The stderr line of a failure: its code, the path it concerns (as error records print it) unless the message
+ * already names it (or its last component), and the message.
+ * @param err the failure
+ * @returns the line, without its newline
+ */
+function failureLine(err: RglobError): string {
+  const named = err.path !== null && err.message.includes(err.path.slice(err.path.lastIndexOf("/") + 1));
+  const where = err.path !== null && !named ? `${escapeControls(err.path)}: ` : "";
+  return `rglob: ${err.code}: ${where}${err.message}`;
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
@@ -239,7 +251,7 @@ export async function runCli(argv: string[]): Promise<number> {
       return 2;
     }
     if (err instanceof RglobError) {
-      eprint(`rglob: ${err.code}: ${err.message}`);
+      eprint(failureLine(err));
       return 2;
     }
     throw err;
