@@ -147,6 +147,24 @@ describe("process edge", () => {
     expect(r.stderr).toContain(hint);
   });
 
+  // grep's and ripgrep's flags that rglob spells differently were an unknown flag (or, for rg's -t py, a bad
+  // entry kind): the error now gives the rglob spelling.
+  test.each([
+    [["grep", "--include=*.py", "TODO"], "'--include' is grep's spelling; here, use -g GLOB (--glob)"],
+    [["grep", "--exclude-dir", "src", "TODO"], "use -E GLOB (--exclude)"],
+    [["grep", "-R", "TODO"], "always searched recursively"],
+    [["grep", "-I", "TODO"], "binary files are skipped by default"],
+    [["grep", "-P", "TODO"], "JavaScript regular expressions"],
+    [["grep", "--no-filename", "TODO"], "use --no-with-filename"],
+    [["grep", "-t", "py", "TODO"], "for ripgrep's file type 'py', give a glob: -g '*.py'"],
+    [["find", "--type=rs"], "give a glob: -g '*.rs'"],
+  ])("grep/rg spelling %p is a usage error with the rglob spelling", (args, hint) => {
+    const r = rglob(args, { cwd: FIXTURE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(hint);
+    expect(r.stdout).toBe("");
+  });
+
   test("'.' as a glob operand gets a note: no name is '.'", () => {
     const r = rglob(["find", "."], { cwd: FIXTURE });
     expect(r.code).toBe(1);

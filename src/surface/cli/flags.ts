@@ -5,7 +5,7 @@
 
 import { SCHEMAS } from "../../generated/schemas.ts";
 import type { Operation, PresentationFlag } from "../../ops/operation.ts";
-import { foreignSpelling } from "./foreign.ts";
+import { fileTypeSpelling, foreignSpelling } from "./foreign.ts";
 
 /** A mistake in the command line (exit 2, message on stderr). */
 export class UsageError extends Error {
@@ -137,7 +137,8 @@ function convert(spec: FlagSpec, flag: string, text: string): unknown {
     case "enum":
     case "enums":
       if (spec.choices && !spec.choices.includes(text)) {
-        throw new UsageError(`${flag}: '${text}' is not one of ${spec.choices.join(", ")}`);
+        const fileType = spec.key === "types" ? fileTypeSpelling(flag, text) : null;
+        throw new UsageError(fileType ?? `${flag}: '${text}' is not one of ${spec.choices.join(", ")}`);
       }
       return text;
     default:
@@ -211,7 +212,10 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
         }
       }
       if (!spec)
-        throw new UsageError(`unknown flag '--${name}' for '${op.id}' (see 'rglob ${op.id} --help')`);
+        throw new UsageError(
+          foreignSpelling(arg, usage, () => false) ??
+            `unknown flag '--${name}' for '${op.id}' (see 'rglob ${op.id} --help')`,
+        );
       if (spec.kind === "boolean") {
         if (eq >= 0) {
           const text = arg.slice(eq + 1);
@@ -230,7 +234,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       assign(spec, `--${name}`, value);
       continue;
     }
-    const foreign = foreignSpelling(arg, usage);
+    const foreign = foreignSpelling(arg, usage, (f) => f.length === 2 && byShort.has(f[1] as string));
     if (foreign !== null) throw new UsageError(foreign);
     if (arg.startsWith("-") && arg.length > 1 && (!/^-\d/.test(arg) || byShort.has(arg[1] as string))) {
       // Short flags: booleans may be bundled (-iw); a value may be attached (-n10) or follow (-n 10).

@@ -1,7 +1,9 @@
-/*! CLI: other tools' spellings that would parse as something else here. find(1)'s primaries are single-dash
- * words (`-name`, `-type`), which a short-flag parser reads as bundled letters (`-type` = `-t ype`) and then
- * fails on with an error about the wrong thing. These are recognised before parsing and answered with the rglob
- * spelling. Only exact words are caught, so no bundle of real short flags is affected. Never reads files. */
+/*! CLI: other tools' spellings that would parse as something else here, or not at all. find(1)'s primaries are
+ * single-dash words (`-name`, `-type`), which a short-flag parser reads as bundled letters (`-type` = `-t ype`)
+ * and then fails on with an error about the wrong thing. grep's and ripgrep's flags that rglob spells
+ * differently would be an unknown flag, and ripgrep's file types a bad entry kind. These are answered with the
+ * rglob spelling. Only exact words (and `--flag=value`) are caught, so no bundle of real short flags is affected
+ * and a command that defines one of these letters keeps it. Never reads files. */
 
 /** find(1) primaries and what to write instead. */
 const FIND_PRIMARIES: Readonly<Record<string, string>> = {
@@ -31,13 +33,53 @@ const FIND_PRIMARIES: Readonly<Record<string, string>> = {
   "-follow": "use -L (--follow)",
 };
 
+/** grep's and ripgrep's flags that no rglob command defines, and what to write instead. */
+const GREP_FLAGS: Readonly<Record<string, string>> = {
+  "--include": "use -g GLOB (--glob): rglob grep PATTERN -g '*.py'",
+  "--exclude-dir": "use -E GLOB (--exclude): a matching directory is not entered",
+  "--no-filename": "use --no-with-filename",
+  "-R": "directories are always searched recursively: drop -R (-L follows symlinks)",
+  "-I": "binary files are skipped by default (-a searches them as text)",
+  "-P": "patterns are JavaScript regular expressions (lookaround, \\d, lazy quantifiers and named groups work): drop -P",
+};
+
+/**
+ * Returns the usage error for an argument spelled as in find(1), grep or ripgrep, or null for any other.
+ * @param arg one command-line argument
+ * @param usage how the command starts, e.g. "rglob find" or "rglob grep PATTERN" (the examples use it)
+ * @param defined whether the command defines this spelling itself (then it is never caught)
+ * @returns the message, or null
+ */
+export function foreignSpelling(
+  arg: string,
+  usage: string,
+  defined: (flag: string) => boolean,
+): string | null {
+  const flag = arg.startsWith("--") && arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
+  const grep = GREP_FLAGS[flag];
+  if (grep !== undefined && !defined(flag))
+    return `'${flag}' is grep's spelling; here, ${grep.replaceAll("rglob grep PATTERN", usage)}`;
+  return findSpelling(arg, usage);
+}
+
+/**
+ * Returns the usage error for an entry kind that is one of ripgrep's file types (`-t py`), or null.
+ * @param flag the flag as typed (-t or --type)
+ * @param value its value
+ * @returns the message, or null
+ */
+export function fileTypeSpelling(flag: string, value: string): string | null {
+  if (!/^[a-z][a-z0-9+]+$/.test(value)) return null;
+  return `${flag} ${value}: -t selects entry kinds here (f file, d directory, l symlink, x executable, e empty, p s b c); for ripgrep's file type '${value}', give a glob: -g '*.${value}'`;
+}
+
 /**
  * Returns the usage error for an argument spelled as in find(1), or null for any other argument.
  * @param arg one command-line argument
  * @param usage how the command starts, e.g. "rglob find" or "rglob grep PATTERN" (the examples use it)
  * @returns the message, or null
  */
-export function foreignSpelling(arg: string, usage: string): string | null {
+function findSpelling(arg: string, usage: string): string | null {
   const hint = FIND_PRIMARIES[arg];
   if (hint === undefined) return null;
   return `'${arg}' is find(1)'s spelling; here, ${hint.replaceAll("rglob find '", `${usage} '`)}`;
