@@ -177,6 +177,31 @@ describe("grep output", () => {
     }
   });
 
+  // grep prints the lines after the max_count-th match as its context even when they match; the context used to
+  // stop before the next match (found by comparing -m with context against GNU grep on random files).
+  test("-m with after-context gives the last match its whole context, as grep does", () => {
+    const t = tempTree({
+      "a.txt": "foo1\na\nfoo2\nb\nc\nfoo3\nd\n",
+      "big.txt": "foo\n".repeat(400_000), // 1.6 MB: searched window by window
+    });
+    try {
+      const run = (...a: string[]) => rglob(["grep", ...a], { cwd: t.dir }).stdout;
+      expect(run("-m", "1", "-A", "2", "foo", "a.txt")).toBe("1:foo1\n2-a\n3-foo2\n");
+      expect(run("-m", "2", "-C", "1", "foo", "a.txt")).toBe("1:foo1\n2-a\n3:foo2\n4-b\n");
+      expect(run("-m", "3", "-A", "2", "foo", "big.txt")).toBe("1:foo\n2:foo\n3:foo\n4-foo\n5-foo\n");
+      const { json } = rglobJson<Result>(["grep", "-m", "1", "-A", "2", "foo", "a.txt", "--json"], {
+        cwd: t.dir,
+      });
+      expect(json.results.map((m) => m.after.map((c) => c.content))).toEqual([["a", "foo2"]]);
+      // Across files max_count is global: the context of the last match given stays within its file.
+      expect(run("-m", "4", "-A", "1", "foo")).toBe(
+        "a.txt:1:foo1\na.txt-2-a\na.txt:3:foo2\na.txt-4-b\n--\na.txt:6:foo3\na.txt-7-d\n--\nbig.txt:1:foo\nbig.txt-2-foo\n",
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+
   test("-o gives one record per match with the matched text", () => {
     const t = tempTree({ "a.txt": "ab12cd345\n" });
     try {

@@ -13,7 +13,7 @@ import { compileWalk } from "../../engine/plan.ts";
 import { compileMatcher } from "../../engine/search/matcher.ts";
 import { createPool } from "../../engine/search/pool.ts";
 import { createSearcher, type FileOutcome, type SearchSpec } from "../../engine/search/search-file.ts";
-import type { HitChunk } from "../../engine/search/search-text.ts";
+import type { ContextOut, HitChunk, HitOut } from "../../engine/search/search-text.ts";
 import { Entry, walk } from "../../engine/walk.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { tick, yielder } from "../walk-records.ts";
@@ -71,6 +71,39 @@ function parseFileResume(key: string | null): { walk: string; count: number } | 
   const at = key.indexOf(SEP);
   if (at < 0) return { walk: key, count: 0 };
   return { walk: key.slice(0, at), count: givenCount(key.slice(at + 1)) };
+}
+
+/**
+ * Completes the after-context of the last record max_count lets through with the lines of the hits that follow
+ * it in its file, as grep prints them (as context, `-`): the record's context had stopped before the next match.
+ * Only lines the hits hold are added (a match's lines, its own before- and after-context), in order and without
+ * a gap.
+ * @param last the last record given
+ * @param hits the file's hits (of this chunk)
+ * @param from the index of the first hit not given
+ * @param after the lines of after-context asked for
+ */
+function trailingContext(last: LineMatch, hits: readonly HitOut[], from: number, after: number): void {
+  const spanned = last.content.split("\n").length;
+  const reach = last.line_number + spanned - 1 + after;
+  const out = last.after as ContextOut[];
+  let shown = out.at(-1)?.line_number ?? last.line_number + spanned - 1;
+  /** Adds the next line; false once the context is complete or a line is missing. */
+  const add = (line: ContextOut): boolean => {
+    if (line.line_number <= shown) return true; // given already
+    if (shown >= reach || line.line_number !== shown + 1) return false;
+    out.push(line);
+    shown++;
+    return true;
+  };
+  for (let k = from; k < hits.length && shown < reach; k++) {
+    const h = hits[k] as HitOut;
+    for (const c of h.before) if (!add(c)) return;
+    const lines = h.content.split("\n");
+    for (let i = 0; i < lines.length; i++)
+      if (!add({ line_number: h.line_number + i, content: lines[i] as string, clipped: h.clipped })) return;
+    for (const c of h.after) if (!add(c)) return;
+  }
 }
 
 /** The count of records given, from a cursor key's last part (0 when absent, as in an older cursor, or bad). */
@@ -209,6 +242,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   let bytes = 0;
   let emittedLines = resume?.count ?? fileResume?.count ?? 0;
   const maxCount = input.max_count ?? Number.POSITIVE_INFINITY;
+  const after = spec.text.after;
   const maxBytes = input.max_bytes ?? Number.POSITIVE_INFINITY;
 
   // The pipeline: walk → batches → pool; `queue` holds files in walk order until their outcome is consumed.
@@ -402,17 +436,26 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         let lastLine = -1;
         const fileKey = e.key;
         const isResumed = resume !== null && fileKey === resume.file;
+        // With after-context, a file's last record so far is held back until its next hit is seen: if max_count
+        // stops the run there, its context goes on through the hits not given, as grep prints it.
+        let held: Emitted | null = null;
         // The hits of a large file come in chunks, each before more of it is read; then its outcome.
         for (let p = await piece(item); p !== null; p = await piece(item)) {
           const chunk = "chunk" in p ? p.chunk : null;
           const o = chunk === null ? (p as FileOutcome) : null;
-          if (!account(chunk !== null ? chunk.bytes : (o as FileOutcome).bytes)) return;
+          if (!account(chunk !== null ? chunk.bytes : (o as FileOutcome).bytes)) {
+            if (held !== null) yield held;
+            return;
+          }
           if (o !== null) report(item, o);
           // Only UTF-8 files are searched window by window.
           const encoding = o !== null ? o.encoding : "utf-8";
           // A chunk's records go to the dispatcher together (one await per chunk, not per line).
-          let recs: Emitted[] = [];
-          for (const h of chunk !== null ? chunk.hits : (o as FileOutcome).hits) {
+          let recs: Emitted[] = held === null ? [] : [held];
+          held = null;
+          const hits = chunk !== null ? chunk.hits : (o as FileOutcome).hits;
+          for (let k = 0; k < hits.length; k++) {
+            const h = hits[k] as HitOut;
             sub = h.line_number === lastLine ? sub + 1 : 0;
             lastLine = h.line_number;
             if (
@@ -421,6 +464,8 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
             )
               continue;
             if (emittedLines >= maxCount) {
+              const last = recs.at(-1);
+              if (last !== undefined && after > 0) trailingContext(last.record as LineMatch, hits, k, after);
               if (recs.length > 0) yield recs;
               stopHere("max_count");
               return;
@@ -432,14 +477,17 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
             h.encoding = encoding;
             recs.push(new MatchEmitted(h as LineMatch, fileKey, h.line_number, sub, emittedLines));
             if (recs.length >= ctx.batch) {
+              const last = after > 0 ? (recs.pop() as Emitted) : null;
               yield recs;
-              recs = [];
+              recs = last === null ? [] : [last];
             }
           }
+          if (o === null && after > 0 && recs.length > 0) held = recs.pop() as Emitted;
           if (recs.length > 0) yield recs;
           if (o !== null) break;
           (p as PooledChunk).taken?.();
         }
+        if (held !== null) yield held;
         continue;
       }
       const o = await outcomeOf(item);

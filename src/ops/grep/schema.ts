@@ -63,7 +63,10 @@ export const GrepInputSchema = v.pipe(
       "Count matching lines per file (records of kind 'file' with `count`); the summary total is exact even when the listing is cut by limit.",
     ),
     max_count: v.optional(
-      int(1, "Stop after this many matching lines in total (reason 'max_count'); global, not per file."),
+      int(
+        1,
+        "Stop after this many matching lines in total (reason 'max_count'); global, not per file. The last one keeps its whole after-context, as grep gives it (lines that match too).",
+      ),
     ),
     max_per_file: v.optional(int(1, "At most this many matching lines per file.")),
     max_bytes: v.optional(int(1, "Stop before reading more content bytes than this (reason 'max_bytes').")),
