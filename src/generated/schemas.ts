@@ -605,7 +605,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_count": {
         "type": "integer",
         "minimum": 1,
-        "description": "Stop after this many matching lines in total (reason 'max_count'); global, not per file. The last one keeps its whole after-context, as grep gives it (lines that match too)."
+        "description": "Stop after this many matching lines in total (reason 'max_count'); global, not per file; with only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too)."
       },
       "max_per_file": {
         "type": "integer",

@@ -347,6 +347,35 @@ describe("grep bounds and paging", () => {
     }
   });
 
+  // grep -o -m N and rg -o -m N give every match of the first N matching lines; -m counted each match.
+  test("with -o, --max-count counts matching lines, and paging it gives one request's records", () => {
+    const t = tempTree({ "p.txt": "a1b2c3\nx\nd4e5\nf6\n" });
+    try {
+      expect(rglob(["grep", "-o", "-m", "2", "[0-9]", "p.txt"], { cwd: t.dir }).stdout).toBe(
+        "1:1\n1:2\n1:3\n3:4\n3:5\n",
+      );
+      const whole = rglobJson<Result>(["grep", "-o", "-m", "2", "[0-9]", "--json"], { cwd: t.dir }).json;
+      expect([whole.results.length, whole.truncated_reason]).toEqual([5, "max_count"]);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 10; page++) {
+        const args = ["grep", "-o", "-m", "2", "[0-9]", "--limit", "2", "--json"];
+        const { json }: { json: Result } = rglobJson<Result>(
+          [...args, ...(cursor ? ["--cursor", cursor] : [])],
+          {
+            cwd: t.dir,
+          },
+        );
+        seen.push(...json.results.map((r) => JSON.stringify(r)));
+        cursor = json.next_cursor;
+        if (cursor === null) break;
+      }
+      expect(seen).toEqual(whole.results.map((r) => JSON.stringify(r)));
+    } finally {
+      t.cleanup();
+    }
+  });
+
   test("-c keeps the grand total exact when --limit cuts the listing", () => {
     const t = many();
     try {

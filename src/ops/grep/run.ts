@@ -463,14 +463,16 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
               (h.line_number < resume.line || (h.line_number === resume.line && sub <= resume.sub))
             )
               continue;
-            if (emittedLines >= maxCount) {
+            // max_count counts matching lines: with only_matching, a line's further matches go with its first.
+            const newLine = sub === 0;
+            if (newLine && emittedLines >= maxCount) {
               const last = recs.at(-1);
               if (last !== undefined && after > 0) trailingContext(last.record as LineMatch, hits, k, after);
               if (recs.length > 0) yield recs;
               stopHere("max_count");
               return;
             }
-            emittedLines++;
+            if (newLine) emittedLines++;
             // The hit has the record's keys in its order: filled in, it is the record.
             h.path = e.abs;
             h.relative_path = e.rel;

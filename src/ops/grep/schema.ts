@@ -65,7 +65,7 @@ export const GrepInputSchema = v.pipe(
     max_count: v.optional(
       int(
         1,
-        "Stop after this many matching lines in total (reason 'max_count'); global, not per file. The last one keeps its whole after-context, as grep gives it (lines that match too).",
+        "Stop after this many matching lines in total (reason 'max_count'); global, not per file; with only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too).",
       ),
     ),
     max_per_file: v.optional(int(1, "At most this many matching lines per file.")),
