@@ -31,6 +31,21 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   }
 }
 
+/** Buffer#utf8Write, where the runtime has it (Bun and Node do, undocumented). */
+const nativeUtf8Write = (
+  Buffer.prototype as unknown as { utf8Write?: (this: Buffer, text: string, at: number) => number }
+).utf8Write;
+
+/**
+ * Encodes text as UTF-8 into buf at `at`, as `buf.write(text, at)` does (lone surrogates as U+FFFD): through
+ * `utf8Write` when there is one, about 40 % faster per short line (it skips the argument parsing).
+ * @returns the bytes written
+ */
+const utf8Write: (buf: Buffer, text: string, at: number) => number =
+  typeof nativeUtf8Write === "function"
+    ? (buf, text, at) => nativeUtf8Write.call(buf, text, at)
+    : (buf, text, at) => buf.write(text, at);
+
 /** Where human output goes: whole texts, or a line's pieces followed by end(). */
 export interface Out {
   /** Appends text and lets the buffer go out when it is due. */
@@ -93,7 +108,7 @@ export class Output implements Out {
   text(text: string): void {
     if (this.pending !== "") this.settle();
     // At most 3 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes).
-    if (this.fits(text.length * 3)) this.pos += this.buf.write(text, this.pos);
+    if (this.fits(text.length * 3)) this.pos += utf8Write(this.buf, text, this.pos);
     else this.direct(Buffer.from(text));
   }
 

@@ -6,6 +6,7 @@ import {
   buildMatcher,
   bytesFinder,
   caselessFinder,
+  columns,
   searchText,
   type TextOptions,
 } from "../../../src/engine/search/search-text.ts";
@@ -146,6 +147,43 @@ describe("exact literals: matched with indexOf, as the regex would match them", 
     [{ patterns: ["😀"] }],
   ])("not exact: %p", (m) => {
     expect(compileMatcher({ ...MATCHER_OFF, ...m }).exact).toBeNull();
+  });
+});
+
+describe("columns", () => {
+  // A 1 MB line with a million matches took over a minute when every column counted its whole prefix; the
+  // converter now goes on from the last index, and must still agree with counting the prefix.
+  test("code point and byte columns equal counting the prefix, for indices in any order", () => {
+    const rand = prng(4242);
+    const units = ["a", "é", "€", "😀", "\ud83d", "\ude00", "z", "ß"];
+    for (let round = 0; round < 2000; round++) {
+      let line = "";
+      for (let n = Math.floor(rand() * 12); n > 0; n--) line += units[Math.floor(rand() * units.length)];
+      const col = columns(line);
+      for (let q = 0; q < 6; q++) {
+        const i = Math.floor(rand() * (line.length + 1));
+        let cp = 0;
+        for (let k = 0; k < i; k++) {
+          const c = line.charCodeAt(k);
+          if (c < 0xdc00 || c > 0xdfff) cp++;
+        }
+        expect([line, i, col.cp(i), col.bytes(i)]).toEqual([
+          line,
+          i,
+          cp,
+          Buffer.byteLength(line.slice(0, i), "utf8"),
+        ]);
+      }
+    }
+  });
+
+  test("a long line with a match at every character is converted in one pass", () => {
+    // Counting each prefix again takes ~10^12 steps here (hours): the test would hit the runner's timeout.
+    const line = `é${"z".repeat(2_000_000)}`;
+    const col = columns(line);
+    let wrong = 0;
+    for (let i = 1; i <= line.length; i++) if (col.bytes(i) !== i + 1 || col.cp(i) !== i) wrong++;
+    expect(wrong).toBe(0);
   });
 });
 
