@@ -160,15 +160,22 @@ function literalSpans(lits: readonly string[]): (line: string) => Array<[number,
   }
   return (line) => {
     const out: Array<[number, number]> = [];
+    // Each literal's next occurrence at or after pos, searched again only once pos passes it (-1: none left),
+    // so a line full of one literal and without another is scanned once per literal, not once per match.
+    const next = lits.map((lit) => line.indexOf(lit));
     let pos = 0;
     for (;;) {
       let best = -1;
       let bestLen = 0;
-      for (const lit of lits) {
-        const i = line.indexOf(lit, pos);
+      for (let k = 0; k < lits.length; k++) {
+        let i = next[k] as number;
+        if (i >= 0 && i < pos) {
+          i = line.indexOf(lits[k] as string, pos);
+          next[k] = i;
+        }
         if (i >= 0 && (best < 0 || i < best)) {
           best = i;
-          bestLen = lit.length;
+          bestLen = (lits[k] as string).length;
         }
       }
       if (best < 0) return out;
@@ -695,19 +702,26 @@ function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextO
     const b = a + hit[0].length;
     if (b === a) re.lastIndex = a + 1;
     if (a === text.length && end !== text.length) break;
-    const s = a === 0 ? 0 : text.lastIndexOf("\n", a - 1) + 1;
-    let e = b > a && text.charCodeAt(b - 1) === 10 ? b - 1 : text.indexOf("\n", Math.max(b, a));
-    if (e < 0) e = text.length;
-    if (e < s) e = s;
+    const lineEnd = (): number => {
+      const e = b > a && text.charCodeAt(b - 1) === 10 ? b - 1 : text.indexOf("\n", b);
+      return e < 0 ? text.length : e;
+    };
     matches++;
-    if (last !== null && s <= last.e && s >= last.s) {
+    if (last !== null && a <= last.e) {
       // It starts within the lines of the previous record: one more submatch, and the record takes in the
-      // lines it reaches past them.
-      for (let i = text.indexOf("\n", last.e); i >= 0 && i < e; i = text.indexOf("\n", i + 1)) last.last++;
-      last.e = Math.max(last.e, e);
+      // lines it reaches past them. (Nothing is scanned when it ends within them: a long line with many
+      // matches costs linear time.)
+      if (b > last.e) {
+        const e = lineEnd();
+        for (let i = text.indexOf("\n", last.e); i >= 0 && i < e; i = text.indexOf("\n", i + 1)) last.last++;
+        last.e = Math.max(last.e, e);
+      }
       last.spans.push([a - last.s, b - last.s]);
       continue;
     }
+    const s = a === 0 ? 0 : text.lastIndexOf("\n", a - 1) + 1;
+    let e = lineEnd();
+    if (e < s) e = s;
     if (!invert && found.length >= cap) {
       matches--;
       break;

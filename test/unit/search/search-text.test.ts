@@ -187,6 +187,20 @@ describe("columns", () => {
   });
 });
 
+describe("a long line with a match at every character costs linear time", () => {
+  // Each case rescanned the rest of the line per match (minutes for these lines): a regression would hit the
+  // runner's timeout.
+  const line = "z".repeat(2_000_000);
+  test("exact literals, one of which never occurs", () => {
+    const m = buildMatcher(compileMatcher({ ...MATCHER_OFF, patterns: ["z", "q"], fixedStrings: true }));
+    expect(m.spans(line).length).toBe(line.length);
+  });
+  test("multiline matches joining one record", () => {
+    const r = run(`${line}\n`, "z", { multiline: true }, { countOnly: true });
+    expect([r.lines, r.matches]).toEqual([1, line.length]);
+  });
+});
+
 describe("literal finders answer queries in any order", () => {
   // search-file.ts probes a finder for density from the start, then searches with the same finder from the start.
   const text = "xx abc yy ABC zz abc Def def";
