@@ -46,6 +46,23 @@ const utf8Write: (buf: Buffer, text: string, at: number) => number =
     ? (buf, text, at) => nativeUtf8Write.call(buf, text, at)
     : (buf, text, at) => buf.write(text, at);
 
+/**
+ * Writes a non-negative integer's decimal digits into buf at `at` (room for 16 bytes is the caller's).
+ * @returns the offset after them
+ */
+function digits(buf: Buffer, at: number, n: number): number {
+  let len = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) len++;
+  let i = at + len;
+  for (let x = n; ; ) {
+    const q = Math.floor(x / 10);
+    buf[--i] = 48 + x - q * 10;
+    if (q === 0) break;
+    x = q;
+  }
+  return at + len;
+}
+
 /** Where human output goes: whole texts, or a line's pieces followed by end(). */
 export interface Out {
   /** Appends text and lets the buffer go out when it is due. */
@@ -60,10 +77,16 @@ export interface Out {
   byte(b: number): void;
   /** Ends a line written in pieces: the buffer goes out when it is due. */
   end(): void;
+  /**
+   * Writes a whole `name<sep>number<sep>text` line (grep's), in one call: the name's bytes and its separator
+   * when a name is given, the number and its separator when it is not negative.
+   */
+  line(name: Uint8Array | null, sep: number, n: number, text: string): void;
 }
 
 /** Bytes gathered before they are written. */
 const CHUNK = 65536;
+const NEWLINE = 10;
 
 /**
  * A buffered writer on a file descriptor. Whole texts are appended to a string (a rope, which the engine
@@ -123,22 +146,49 @@ export class Output implements Out {
   uint(n: number): void {
     if (this.pending !== "") this.settle();
     this.fits(16);
-    let len = 1;
-    for (let x = n; x >= 10; x = Math.floor(x / 10)) len++;
-    let at = this.pos + len;
-    for (let x = n; ; ) {
-      const q = Math.floor(x / 10);
-      this.buf[--at] = 48 + x - q * 10;
-      if (q === 0) break;
-      x = q;
-    }
-    this.pos += len;
+    this.pos = digits(this.buf, this.pos, n);
   }
 
   byte(b: number): void {
     if (this.pending !== "") this.settle();
     this.fits(1);
     this.buf[this.pos++] = b;
+  }
+
+  line(name: Uint8Array | null, sep: number, n: number, text: string): void {
+    if (this.pending !== "") this.settle();
+    const room = (name === null ? 0 : name.length + 1) + 18 + text.length * 3;
+    if (room > CHUNK) {
+      // A very long line: piece by piece (its text may go out directly).
+      if (name !== null) {
+        this.bytes(name);
+        this.byte(sep);
+      }
+      if (n >= 0) {
+        this.uint(n);
+        this.byte(sep);
+      }
+      this.text(text);
+      this.byte(NEWLINE);
+      this.end();
+      return;
+    }
+    this.fits(room);
+    const buf = this.buf;
+    let pos = this.pos;
+    if (name !== null) {
+      buf.set(name, pos);
+      pos += name.length;
+      buf[pos++] = sep;
+    }
+    if (n >= 0) {
+      pos = digits(buf, pos, n);
+      buf[pos++] = sep;
+    }
+    pos += utf8Write(buf, text, pos);
+    buf[pos++] = NEWLINE;
+    this.pos = pos;
+    this.end();
   }
 
   end(): void {

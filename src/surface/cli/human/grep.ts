@@ -43,22 +43,39 @@ export class GrepHumanSink implements Sink {
     this.showName = opts.withFilename ?? !singleFile;
   }
 
-  /** Writes `path:line:` (or with `-` for a context line), as the options ask. */
-  private prefix(path: string, line: number, sep: number): void {
+  /** The name shown for a path, as bytes (kept while the records of one file come). */
+  private nameBytes(path: string): Uint8Array {
+    if (path !== this.shownFor) {
+      this.shownFor = path;
+      this.shown = Buffer.from(this.p.path(displayPath(path, this.style)));
+    }
+    return this.shown;
+  }
+
+  /**
+   * Writes one output line: `path<sep>line<sep>text` (`:` for a match, `-` for context), with the name and the
+   * number as the options ask. Without colour or escaping (output to a pipe or a file) it is one call.
+   * @param text the text as shown (highlighted or escaped by the caller when the style asks)
+   */
+  private put(path: string, line: number, sep: number, text: string): void {
+    const name = this.showName ? this.nameBytes(path) : null;
+    const n = this.opts.lineNumber ? line : -1;
+    if (!this.style.color) {
+      this.out.line(name, sep, n, text);
+      return;
+    }
     const out = this.out;
-    if (this.showName) {
-      if (path !== this.shownFor) {
-        this.shownFor = path;
-        this.shown = Buffer.from(this.p.path(displayPath(path, this.style)));
-      }
-      out.bytes(this.shown);
+    if (name !== null) {
+      out.bytes(name);
       out.byte(sep);
     }
-    if (this.opts.lineNumber) {
-      if (this.style.color) out.text(this.p.line(String(line)));
-      else out.uint(line);
+    if (n >= 0) {
+      out.text(this.p.line(String(n)));
       out.byte(sep);
     }
+    out.text(text);
+    out.byte(NEWLINE);
+    out.end();
   }
 
   private text(content: string): string {
@@ -83,14 +100,6 @@ export class GrepHumanSink implements Sink {
     return out + this.text(cps.slice(at).join(""));
   }
 
-  /** Writes one context line. */
-  private context(path: string, line: number, content: string): void {
-    this.prefix(path, line, DASH);
-    this.out.text(this.text(content));
-    this.out.byte(NEWLINE);
-    this.out.end();
-  }
-
   record(kind: string, record: object): void {
     if (kind === "file") {
       const f = record as GrepFile;
@@ -106,7 +115,7 @@ export class GrepHumanSink implements Sink {
       const first = r.before[0]?.line_number ?? r.line_number;
       if (this.printedGroup && (r.path !== this.lastPath || first > this.lastLine + 1))
         this.out.write("--\n");
-      for (const c of r.before) this.context(r.path, c.line_number, c.content);
+      for (const c of r.before) this.put(r.path, c.line_number, DASH, this.text(c.content));
     }
     let spanned = 1;
     if (r.content.includes("\n")) {
@@ -114,22 +123,13 @@ export class GrepHumanSink implements Sink {
       // output line can be traced to its file and line.
       const lines = r.content.split("\n");
       spanned = lines.length;
-      for (let i = 0; i < lines.length; i++) {
-        this.prefix(r.path, r.line_number + i, COLON);
-        this.out.text(this.text(lines[i] as string));
-        this.out.byte(NEWLINE);
-      }
-      this.out.end();
-    } else {
-      this.prefix(r.path, r.line_number, COLON);
-      this.out.text(this.highlight(r));
-      this.out.byte(NEWLINE);
-      this.out.end();
-    }
+      for (let i = 0; i < lines.length; i++)
+        this.put(r.path, r.line_number + i, COLON, this.text(lines[i] as string));
+    } else this.put(r.path, r.line_number, COLON, this.highlight(r));
     if (r.clipped) this.out.write(this.p.dim(`[… line clipped to ${r.content.length} characters]\n`));
     let last = r.line_number + spanned - 1;
     for (const c of r.after) {
-      this.context(r.path, c.line_number, c.content);
+      this.put(r.path, c.line_number, DASH, this.text(c.content));
       last = c.line_number;
     }
     this.lastPath = r.path;
