@@ -295,6 +295,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
       }
       const view = buf.subarray(0, length);
       let text: string;
+      let asciiLines: ((from: number, to: number) => number) | undefined;
       if (label === null || labelIsUtf8) {
         if (length >= 2 && view[0] === 0xff && view[1] === 0xfe && label === null) {
           out.encoding = "utf-16le";
@@ -323,12 +324,18 @@ export function createSearcher(spec: SearchSpec): Searcher {
               return out;
           }
           text = view.toString("utf8", bom);
+          // ASCII without CRLF: the text's offsets are the bytes' (from bom), so the kernel numbers its lines.
+          if (text.length === length - bom && !text.includes("\ufffd") && !text.includes("\r\n"))
+            asciiLines = (from, to) => store.newlines(from + bom, to + bom);
         }
       } else {
         out.encoding = (decoder as TextDecoder).encoding;
         text = (decoder as TextDecoder).decode(view);
       }
-      const r = searchText(foldCrlf(text), matcher, spec.text);
+      const r =
+        asciiLines === undefined
+          ? searchText(foldCrlf(text), matcher, spec.text)
+          : searchText(text, matcher, spec.text, undefined, asciiLines);
       out.lines = r.lines;
       out.matches = r.matches;
       out.hits = r.hits;

@@ -202,7 +202,11 @@ export function* searchLarge(
         firstLine: lineNo,
         shownUpTo,
       };
-      take(searchText(head + body + tail, m, shaped(), win));
+      const text = head + body + tail;
+      // As long as the window's bytes and no U+FFFD (for an invalid byte): ASCII, no CRLF folded, so its
+      // offsets are the window's byte offsets and the kernel numbers its lines.
+      const ascii = text.length === whole && !text.includes("\ufffd");
+      take(searchText(text, m, shaped(), win, ascii ? newlines : undefined));
     }
     if (eof) break;
     // Keep the before-context of the next window. When it starts the window, nothing could slide out: the

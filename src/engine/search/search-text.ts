@@ -524,11 +524,22 @@ export function searchBytes(
  * previous one.
  * @param text the text
  * @param first the number of its first line
+ * @param newlines counts the newlines in [from, to) when the text's offsets are those of bytes it can count
  * @returns the line number of the line starting at an offset
  */
-function lineCounter(text: string, first: number): (s: number) => number {
+function lineCounter(
+  text: string,
+  first: number,
+  newlines?: (from: number, to: number) => number,
+): (s: number) => number {
   let numberedAt = 0;
   let numbered = first;
+  if (newlines !== undefined)
+    return (s) => {
+      numbered += newlines(numberedAt, s);
+      numberedAt = s;
+      return numbered;
+    };
   return (s) => {
     for (let i = numberedAt; ; ) {
       const nl = text.indexOf("\n", i);
@@ -557,9 +568,19 @@ interface Located {
  * @param text the file's text
  * @param m the compiled matcher
  * @param o result shaping
+ * @param win the part of the text to search, when it is a window of a larger file
+ * @param asciiBytes given when the text is ASCII and each of its offsets is the offset of the same byte in the
+ * caller's buffer (no CRLF was folded): it counts the newline bytes in [from, to), so lines are numbered by
+ * the SIMD kernel instead of one `indexOf` per line, and columns need no conversion
  * @returns hits, matching line count and match count
  */
-export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win?: TextWindow): TextResult {
+export function searchText(
+  text: string,
+  m: CompiledMatcher,
+  o: TextOptions,
+  win?: TextWindow,
+  asciiBytes?: (from: number, to: number) => number,
+): TextResult {
   const len = text.length;
   // The text after a final newline is not a line (as in grep); an empty file has no lines.
   const end = len > 0 && text.charCodeAt(len - 1) === 10 ? len - 1 : len;
@@ -570,7 +591,7 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win
   const found: Located[] = [];
   let lines = 0;
   let matches = 0;
-  const lineNumberOf = lineCounter(text, win?.firstLine ?? 1);
+  const lineNumberOf = lineCounter(text, win?.firstLine ?? 1, asciiBytes);
   if (len === 0) return { hits: [], lines: 0, matches: 0, shownUpTo: 0 };
   if (m.spec.invert) {
     let s = start;
@@ -612,7 +633,7 @@ export function searchText(text: string, m: CompiledMatcher, o: TextOptions, win
     }
   }
   if (o.countOnly || o.firstOnly) return { hits: [], lines, matches, shownUpTo: 0 };
-  const { hits, shownUpTo } = hitsOf(text, end, found, m, o, win);
+  const { hits, shownUpTo } = hitsOf(text, end, found, m, o, win, asciiBytes !== undefined);
   return { hits, lines, matches, shownUpTo };
 }
 
@@ -628,6 +649,7 @@ function hitsOf(
   m: CompiledMatcher,
   o: TextOptions,
   win: TextWindow | undefined,
+  ascii = false,
 ): { hits: HitOut[]; shownUpTo: number } {
   const len = text.length;
   const stop = win?.to ?? len + 1;
@@ -645,7 +667,7 @@ function hitsOf(
       }
       continue;
     }
-    const hit = makeHit(f.n, line, f.spans, o.maxColumns);
+    const hit = makeHit(f.n, line, f.spans, o.maxColumns, ascii);
     if (o.before > 0) {
       const ctx: ContextOut[] = [];
       let e = f.s - 1;

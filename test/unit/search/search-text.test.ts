@@ -113,6 +113,37 @@ describe("searchText", () => {
   });
 });
 
+describe("an ASCII text numbered through its bytes", () => {
+  // search-file and search-large pass a newline counter over the bytes when the text is ASCII without CRLF;
+  // the hits must be those of numbering the text itself.
+  test.each([
+    ["regex", { patterns: ["[a-z]+r"] }, {}],
+    ["ignore case, word", { patterns: ["beta"], ignoreCase: true, wordRegexp: true }, {}],
+    ["invert", { patterns: ["a"], invert: true }, {}],
+    ["context", { patterns: ["gamma"] }, { before: 2, after: 1 }],
+    ["only matching", { patterns: ["[ab]+"], onlyMatching: true }, {}],
+  ] as const)("%s", (_name, m, o) => {
+    const rand = prng(77);
+    const words = ["alpha", "beta", "Beta", "gamma", "", "x y", "bar"];
+    for (let round = 0; round < 200; round++) {
+      const lines = Array.from(
+        { length: Math.floor(rand() * 30) },
+        () => words[Math.floor(rand() * words.length)],
+      );
+      const text = lines.join("\n") + (rand() < 0.5 ? "\n" : "");
+      const bytes = Buffer.from(text);
+      const newlines = (from: number, to: number) => {
+        let n = 0;
+        for (let i = bytes.indexOf(10, from); i >= 0 && i < to; i = bytes.indexOf(10, i + 1)) n++;
+        return n;
+      };
+      const matcher = buildMatcher(compileMatcher({ ...MATCHER_OFF, ...m }));
+      const shape = { ...TEXT_UNBOUNDED, ...o };
+      expect(searchText(text, matcher, shape, undefined, newlines)).toEqual(searchText(text, matcher, shape));
+    }
+  });
+});
+
 describe("exact literals: matched with indexOf, as the regex would match them", () => {
   const WORDS = ["ab", "abc", "b", "bca", "ca", "é", "ñ", "😀", "x", " "];
   const cases: Array<[string, string[], boolean]> = [
