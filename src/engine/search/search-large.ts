@@ -7,6 +7,7 @@ import { platform } from "../../platform/platform.ts";
 import type { ByteBuffer } from "../bytes.ts";
 import {
   type CompiledMatcher,
+  columns,
   foldCrlf,
   type HitChunk,
   type HitOut,
@@ -40,6 +41,8 @@ export interface WindowSizes {
 export const OVERLAP = 64 * 1024;
 /** Characters shown of an over-long line when max_columns does not ask for fewer. */
 export const LONG_LINE_COLUMNS = 4096;
+/** Hits of an over-long line gathered before they go out (only_matching can give millions from one line). */
+const LONG_LINE_CHUNK = 16384;
 
 /** What a large-file search found (the caller fills the outcome): totals, and the hits not given out yet. */
 export interface LargeResult {
@@ -157,13 +160,16 @@ export function* searchLarge(
     return true;
   };
 
+  /** Gives out the hits so far (and the bytes read since the last chunk). */
+  function* giveOut(): Generator<HitChunk, void> {
+    yield { bytes: out.bytes, hits: out.hits };
+    out.bytes = 0;
+    out.hits = [];
+  }
+
   while (!done()) {
-    if (out.hits.length > 0) {
-      // The hits so far go out before more is read: memory stays bounded whatever the number of hits.
-      yield { bytes: out.bytes, hits: out.hits };
-      out.bytes = 0;
-      out.hits = [];
-    }
+    // The hits so far go out before more is read: memory stays bounded whatever the number of hits.
+    if (out.hits.length > 0) yield* giveOut();
     fill();
     const lastNL = eof ? filled - 1 : buf.lastIndexOf(10, filled - 1);
     if (!eof && lastNL < ctx) {
@@ -174,7 +180,7 @@ export function* searchLarge(
       buf.copyWithin(0, ctx, filled);
       filled -= ctx;
       ctx = 0;
-      const last = longLine(lineNo);
+      const last = yield* longLine(lineNo);
       if (last) break;
       lineNo++;
       continue;
@@ -224,52 +230,73 @@ export function* searchLarge(
   }
   return out;
 
-  /** Searches the over-long line at buf[0]; leaves the bytes after it at buf[0]. True at the end of the file. */
-  function longLine(n: number): boolean {
-    const columns = Math.min(o.maxColumns, LONG_LINE_COLUMNS);
+  /**
+   * Searches the over-long line at buf[0]; leaves the bytes after it at buf[0]. True at the end of the file.
+   * Every slice is searched, so all the line's matches are counted (and given, with only_matching); a match in
+   * the overlap of two slices counts once, by its byte offset in the line. Without only_matching the line is one
+   * clipped record from the slice of its first match. Hits go out in chunks while the line is read, so memory
+   * stays bounded however many matches it holds. Invert and the file modes need only the line's verdict.
+   */
+  function* longLine(n: number): Generator<HitChunk, boolean> {
+    const shown = Math.min(o.maxColumns, LONG_LINE_COLUMNS);
+    const invert = m.spec.invert;
+    const searchAll = !invert && !o.firstOnly;
+    const each = m.spec.onlyMatching && searchAll && !o.countOnly;
     let first = true;
     let byteOffset = 0; // bytes of the line before buf[0]
     let cpOffset = 0; // code points of the line before buf[0]
     let matched = false;
+    let countedTo = 0; // byte offset in the line where the last match counted ends
     let headContent: string | null = null;
     while (true) {
       fill();
       const nl = buf.subarray(0, filled).indexOf(10);
       const final = eof || nl >= 0;
       let end = nl >= 0 ? nl : filled;
-      if (!matched) {
+      if (!matched || searchAll) {
         if (!final) while (end > 0 && ((buf[end] as number) & 0xc0) === 0x80) end--;
         let text = buf.toString("utf8", 0, end);
         if (final && text.endsWith("\r")) text = text.slice(0, -1);
-        headContent ??= text.slice(0, columns);
-        // A match touching a slice's cut edge is left to the neighbouring slice, which holds it whole.
-        const spans = m.spans(text).filter(([a, b]) => (first || a > 0) && (final || b < text.length));
+        headContent ??= text.slice(0, shown);
+        // A match touching a slice's cut edge is left to the neighbouring slice, which holds it whole; one in
+        // the overlap with the previous slice was counted there.
+        const col = columns(text);
+        const spans = m
+          .spans(text)
+          .filter(
+            ([a, b]) =>
+              (first || a > 0) && (final || b < text.length) && byteOffset + col.bytes(a) >= countedTo,
+          );
         if (spans.length > 0) {
-          matched = true;
-          if (!m.spec.invert) {
-            out.lines++;
+          countedTo = byteOffset + col.bytes((spans[spans.length - 1] as [number, number])[1]);
+          if (!invert) {
+            if (!matched) out.lines++;
             out.matches += spans.length;
-            if (!o.countOnly && !o.firstOnly) {
-              const each: HitOut[] = [];
-              if (m.spec.onlyMatching) pushOnlyMatching(each, n, text, spans);
-              else {
-                const h = makeHit(n, text, spans, columns);
-                h.clipped = true;
-                each.push(h);
+            if (each) {
+              // In chunks: a slice can hold millions of matches.
+              for (let i = 0; i < spans.length; i += LONG_LINE_CHUNK) {
+                const hits: HitOut[] = [];
+                pushOnlyMatching(hits, n, text, spans.slice(i, i + LONG_LINE_CHUNK), col);
+                for (const h of hits) out.hits.push(shiftHit(h, cpOffset, byteOffset));
+                if (out.hits.length >= LONG_LINE_CHUNK) yield* giveOut();
               }
-              for (const h of each) out.hits.push(shiftHit(h, cpOffset, byteOffset));
+            } else if (!matched && !o.countOnly && !o.firstOnly) {
+              const h = makeHit(n, text, spans, shown);
+              h.clipped = true;
+              out.hits.push(shiftHit(h, cpOffset, byteOffset));
             }
           }
+          matched = true;
         }
       }
-      // The line's verdict settles the file: stop reading here.
-      if (matched && !m.spec.invert && (o.firstOnly || out.lines >= cap)) return true;
+      // For files_with_matches / files_without_match the line's verdict settles the file: stop reading here.
+      if (matched && o.firstOnly) return true;
       if (final) {
-        if (m.spec.invert && !matched) {
+        if (invert && !matched) {
           out.lines++;
           out.matches++;
           if (!o.countOnly && !o.firstOnly) {
-            const h = makeHit(n, headContent ?? "", [], columns);
+            const h = makeHit(n, headContent ?? "", [], shown);
             h.clipped = true;
             out.hits.push(h);
           }
@@ -282,10 +309,12 @@ export function* searchLarge(
         filled = 0;
         return true;
       }
-      // Slide: keep an overlap (or nothing, once the line's verdict is known).
-      let keep = matched ? filled : Math.max(0, end - Math.min(OVERLAP, size >> 2));
+      if (out.hits.length > 0) yield* giveOut();
+      // Slide, keeping an overlap while the line is still searched.
+      const searching = !matched || searchAll;
+      let keep = searching ? Math.max(0, end - Math.min(OVERLAP, size >> 2)) : filled;
       while (keep < filled && ((buf[keep] as number) & 0xc0) === 0x80) keep++;
-      if (!matched) cpOffset += codePoints(buf, 0, keep);
+      if (searching) cpOffset += codePoints(buf, 0, keep);
       byteOffset += keep;
       buf.copyWithin(0, keep, filled);
       filled -= keep;

@@ -188,7 +188,8 @@ function literalSpans(lits: readonly string[]): (line: string) => Array<[number,
 const SURROGATE = /[\ud800-\udfff]/;
 const NON_ASCII = /[^\x00-\x7f]/;
 
-type Columns = { cp: (i: number) => number; bytes: (i: number) => number };
+/** Converts a line's UTF-16 indices to code-point and UTF-8 byte columns. */
+export type Columns = { cp: (i: number) => number; bytes: (i: number) => number };
 const same = (i: number) => i;
 /** The columns of an ASCII line: UTF-16 index, code point and byte offsets are one number. */
 const ASCII_COLUMNS: Columns = { cp: same, bytes: same };
@@ -343,9 +344,9 @@ export function pushOnlyMatching(
   hits: HitOut[],
   n: number,
   line: string,
-  spans: Array<[number, number]>,
+  spans: ReadonlyArray<readonly [number, number]>,
+  col: Columns = columns(line),
 ): void {
-  const col = columns(line);
   for (const [s, e] of spans) {
     const sub = { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) };
     hits.push(hitOf(n, line.slice(s, e), false, col.cp(s), [sub], NO_CONTEXT, NO_CONTEXT));
