@@ -16,6 +16,7 @@ import {
   foldCrlf,
   type HitChunk,
   type HitOut,
+  isAsciiText,
   type LiteralFinder,
   searchBytes,
   searchText,
@@ -325,7 +326,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
           }
           text = view.toString("utf8", bom);
           // ASCII without CRLF: the text's offsets are the bytes' (from bom), so the kernel numbers its lines.
-          if (text.length === length - bom && !text.includes("\ufffd") && !text.includes("\r\n"))
+          if (isAsciiText(text, length - bom) && !text.includes("\r\n"))
             asciiLines = (from, to) => store.newlines(from + bom, to + bom);
         }
       } else {

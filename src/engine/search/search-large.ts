@@ -11,6 +11,7 @@ import {
   foldCrlf,
   type HitChunk,
   type HitOut,
+  isAsciiText,
   type LiteralFinder,
   makeHit,
   pushOnlyMatching,
@@ -211,7 +212,7 @@ export function* searchLarge(
       const text = head + body + tail;
       // As long as the window's bytes and no U+FFFD (for an invalid byte): ASCII, no CRLF folded, so its
       // offsets are the window's byte offsets and the kernel numbers its lines.
-      const ascii = text.length === whole && !text.includes("\ufffd");
+      const ascii = isAsciiText(text, whole);
       take(searchText(text, m, shaped(), win, ascii ? newlines : undefined));
     }
     if (eof) break;

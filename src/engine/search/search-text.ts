@@ -340,6 +340,27 @@ export function makeHit(
   );
 }
 
+/** The hit of an ASCII line whose matches are a literal of `len` characters at the given offsets. */
+function literalHit(n: number, line: string, at: readonly number[], len: number): HitOut {
+  const submatches: SubmatchOut[] = new Array(at.length);
+  for (let k = 0; k < at.length; k++) {
+    const x = at[k] as number;
+    submatches[k] = { start: x, end: x + len, byte_start: x, byte_end: x + len };
+  }
+  return hitOf(n, line, false, 0, submatches, NO_CONTEXT, NO_CONTEXT);
+}
+
+/**
+ * Says whether a decoded text is ASCII, from the length of the bytes it was decoded from: as many UTF-16 units
+ * as bytes and no U+FFFD (a byte that is not UTF-8 decodes to one unit too). Then its offsets are byte offsets.
+ * @param text the decoded text
+ * @param bytes how many bytes it came from
+ * @returns true when every byte was ASCII
+ */
+export function isAsciiText(text: string, bytes: number): boolean {
+  return text.length === bytes && !text.includes("\ufffd");
+}
+
 export function pushOnlyMatching(
   hits: HitOut[],
   n: number,
@@ -488,30 +509,23 @@ export function searchBytes(
     }
     const line = utf8Of(buf, s, lineEnd);
     // One UTF-16 unit per byte and no replacement character: every byte was ASCII.
-    const ascii = line.length === lineEnd - s && !line.includes("\ufffd");
-    if (single !== null && ascii && line.length <= o.maxColumns && !m.spec.onlyMatching) {
-      // The common case of an exact literal: the submatches are the byte offsets found, with no spans between.
+    const ascii = isAsciiText(line, lineEnd - s);
+    // An exact literal in an ASCII line that is not clipped: its submatches are the offsets found (no spans).
+    const direct = single !== null && ascii && line.length <= o.maxColumns && !m.spec.onlyMatching;
+    const spans = direct
+      ? null
+      : single !== null && ascii
+        ? at.map((x): [number, number] => [x, x + litLen])
+        : m.spans(line);
+    const count = spans === null ? at.length : spans.length;
+    if (count > 0) {
       lines++;
-      matches += at.length;
-      lineNo += newlines(countedTo, s);
-      countedTo = s;
-      const submatches: SubmatchOut[] = new Array(at.length);
-      for (let k = 0; k < at.length; k++) {
-        const x = at[k] as number;
-        submatches[k] = { start: x, end: x + litLen, byte_start: x, byte_end: x + litLen };
-      }
-      hits.push(hitOf(lineNo, line, false, 0, submatches, NO_CONTEXT, NO_CONTEXT));
-      from = e + 1;
-      continue;
-    }
-    const spans = single !== null && ascii ? at.map((x): [number, number] => [x, x + litLen]) : m.spans(line);
-    if (spans.length > 0) {
-      lines++;
-      matches += spans.length;
+      matches += count;
       if (!o.countOnly && !o.firstOnly) {
         lineNo += newlines(countedTo, s);
         countedTo = s;
-        if (m.spec.onlyMatching) pushOnlyMatching(hits, lineNo, line, spans);
+        if (spans === null) hits.push(literalHit(lineNo, line, at, litLen));
+        else if (m.spec.onlyMatching) pushOnlyMatching(hits, lineNo, line, spans);
         else hits.push(makeHit(lineNo, line, spans, o.maxColumns, ascii));
       }
     }
@@ -661,11 +675,7 @@ function hitsOf(
     const f = found[k] as Located;
     const line = text.slice(f.s, f.e);
     if (m.spec.onlyMatching && !m.spec.invert) {
-      const col = columns(line);
-      for (const [s, e] of f.spans) {
-        const sub = { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) };
-        hits.push(hitOf(f.n, line.slice(s, e), false, col.cp(s), [sub], NO_CONTEXT, NO_CONTEXT));
-      }
+      pushOnlyMatching(hits, f.n, line, f.spans, ascii ? ASCII_COLUMNS : columns(line));
       continue;
     }
     const hit = makeHit(f.n, line, f.spans, o.maxColumns, ascii);
@@ -708,8 +718,9 @@ function hitsOf(
 
 /**
  * Searches a whole text with a pattern that may span lines. A record is a match's lines; a match that starts
- * within them joins that record as one more submatch. A record counts as one matching line (as ripgrep's
- * count), and with invert every line outside all records is selected. Context as for lines.
+ * within them joins that record as one more submatch. A record counts as one matching line (ripgrep's -c
+ * counts matches in multiline mode), and with invert every line outside all records is selected. Context as
+ * for lines.
  */
 function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextOptions): TextResult {
   const cap = o.firstOnly ? 1 : o.maxPerFile;
