@@ -37,6 +37,15 @@ export interface PresentationFlag {
   readonly hint?: string;
 }
 
+/**
+ * Returns an operand's input key: its name in a CliSpec without the `...` (variadic) or `?` (optional) mark.
+ * @param raw the operand as a CliSpec lists it
+ * @returns the key
+ */
+export function operandKey(raw: string): string {
+  return raw.replace(/\.\.\.$/, "").replace(/\?$/, "");
+}
+
 /** The CLI spelling of an operation: how operands map to input keys, and flag aliases. */
 export interface CliSpec {
   /** The operands as help shows them, e.g. "PATTERN [PATH_OR_GLOB...]" (default: from `operands`). */

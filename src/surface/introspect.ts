@@ -3,7 +3,7 @@
 import { type CapabilityReport, capabilityReport } from "../contract/capabilities.ts";
 import { AGENT_API_VERSION, PACKAGE_VERSION, SCHEMA_VERSION } from "../contract/versions.ts";
 import { SCHEMAS } from "../generated/schemas.ts";
-import type { Operation } from "../ops/operation.ts";
+import { type Operation, operandKey } from "../ops/operation.ts";
 import { OPERATIONS } from "../ops/registry.ts";
 import { flagsOf } from "./cli/flags.ts";
 
@@ -17,22 +17,22 @@ export function schemaOf(op: Operation): { input: unknown; output: unknown } {
 }
 
 /**
- * Returns the operands as help shows them: a required one as NAME, an optional one as [NAME], a variadic one as
- * [NAME...].
- * @param operands the operand names of a CliSpec
+ * Returns the operands as help shows them: the CliSpec's synopsis, else a required one as NAME, an optional one
+ * as [NAME], a variadic one as [NAME...].
+ * @param op the operation
  * @returns the synopsis
  */
-function synopsisOf(operands: readonly string[]): string {
-  return operands
-    .map((raw) => {
-      const name = raw
-        .replace(/\.\.\.$/, "")
-        .replace(/\?$/, "")
-        .toUpperCase();
-      if (raw.endsWith("...")) return `[${name}...]`;
-      return raw.endsWith("?") ? `[${name}]` : name;
-    })
-    .join(" ");
+export function synopsisOf(op: Operation): string {
+  return (
+    op.cli.synopsis ??
+    op.cli.operands
+      .map((raw) => {
+        const name = operandKey(raw).toUpperCase();
+        if (raw.endsWith("...")) return `[${name}...]`;
+        return raw.endsWith("?") ? `[${name}]` : name;
+      })
+      .join(" ")
+  );
 }
 
 /**
@@ -45,9 +45,9 @@ export function describeOp(op: Operation): Record<string, unknown> {
     operation: op.id,
     summary: op.summary,
     description: op.description,
-    usage: `rglob ${op.id} ${op.cli.synopsis ?? synopsisOf(op.cli.operands)} [FLAGS]`.replace(/\s+/g, " "),
+    usage: `rglob ${op.id} ${synopsisOf(op)} [FLAGS]`.replace(/\s+/g, " "),
     operands: op.cli.operands.map((raw) => ({
-      name: raw.replace(/\.\.\.$/, "").replace(/\?$/, ""),
+      name: operandKey(raw),
       variadic: raw.endsWith("..."),
       required: !raw.endsWith("...") && !raw.endsWith("?"),
     })),

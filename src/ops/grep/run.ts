@@ -478,7 +478,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
             h.relative_path = e.rel;
             h.encoding = encoding;
             recs.push(new MatchEmitted(h as LineMatch, fileKey, h.line_number, sub, emittedLines));
-            if (recs.length >= ctx.batch) {
+            if (recs.length >= ctx.batch + (after > 0 ? 1 : 0)) {
               const last = after > 0 ? (recs.pop() as Emitted) : null;
               yield recs;
               recs = last === null ? [] : [last];

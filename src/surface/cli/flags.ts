@@ -4,7 +4,7 @@
  * An unknown flag or a bad value is a UsageError (exit 2). Nothing here knows about any one operation. */
 
 import { SCHEMAS } from "../../generated/schemas.ts";
-import type { Operation, PresentationFlag } from "../../ops/operation.ts";
+import { type Operation, operandKey, type PresentationFlag } from "../../ops/operation.ts";
 import { fileTypeSpelling, foreignSpelling } from "./foreign.ts";
 
 /** A mistake in the command line (exit 2, message on stderr). */
@@ -279,7 +279,7 @@ export function assignOperands(
   let i = 0;
   for (const raw of names) {
     const variadic = raw.endsWith("...");
-    const name = raw.replace(/\.\.\.$/, "").replace(/\?$/, "");
+    const name = operandKey(raw);
     if (variadic) {
       const rest = operands.slice(i);
       if (rest.length > 0) {

@@ -3,8 +3,9 @@
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage } from "citty";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
-import type { Operation } from "../../ops/operation.ts";
+import { type Operation, operandKey } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
+import { synopsisOf } from "../introspect.ts";
 import { flagsOf } from "./flags.ts";
 import { colorByDefault } from "./human/paths.ts";
 
@@ -103,7 +104,7 @@ export function rootCommand(): CommandDef {
  * @returns the usage text with examples
  */
 export async function opHelp(op: Operation, fd: 1 | 2 = 1): Promise<string> {
-  const synopsis = op.cli.synopsis ?? op.cli.operands.map((o) => o.toUpperCase()).join(" ");
+  const synopsis = synopsisOf(op);
   const text = plain(await renderUsage(commandOf(op), rootCommand()), fd).replace(
     /^(.*USAGE.*rglob \S+ \[OPTIONS\]) ?/m,
     `$1 ${synopsis}`,
@@ -128,7 +129,7 @@ function operandLines(op: Operation, synopsis: string): string {
   const schema = SCHEMAS[`${op.id}.input`] as { properties?: Record<string, { description?: unknown }> };
   const rows: Array<[string, string]> = [];
   for (const raw of op.cli.operands) {
-    const key = raw.replace(/\.\.\.$/, "").replace(/\?$/, "");
+    const key = operandKey(raw);
     const description = schema.properties?.[key]?.description;
     const label = op.cli.operands.length === 1 ? synopsis : key.toUpperCase();
     if (typeof description === "string") rows.push([label, description]);
