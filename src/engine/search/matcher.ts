@@ -35,6 +35,8 @@ export interface MatcherSpec {
   readonly invert: boolean;
   readonly multiline: boolean;
   readonly onlyMatching: boolean;
+  /** Whether a pattern holds a lookaround of its own (`(?=`, `(?!`, `(?<=`, `(?<!`; not -w's, which never sees a newline). */
+  readonly lookaround: boolean;
 }
 
 const ESCAPE = /[.*+?^${}()|[\]\\/-]/g;
@@ -136,5 +138,6 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
     invert: o.invert,
     multiline: o.multiline,
     onlyMatching: o.onlyMatching,
+    lookaround: !o.fixedStrings && o.patterns.some((p) => /\(\?<?[=!]/.test(p)),
   };
 }

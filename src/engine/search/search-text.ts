@@ -125,6 +125,11 @@ export interface CompiledMatcher {
   readonly line: RegExp;
   /** The UTF-16 spans of every match in a line (the line matcher, or indexOf for exact literals). */
   readonly spans: (line: string) => Array<[number, number]>;
+  /**
+   * Whether a whole-text match that stays within its line is that line's first match (a regex without
+   * lookaround of the user's: it cannot see past a line's end, where the line matcher sees the end of input).
+   */
+  readonly firstFromText: boolean;
 }
 
 /**
@@ -139,6 +144,7 @@ export function buildMatcher(spec: MatcherSpec): CompiledMatcher {
     text: new RegExp(spec.source, `${spec.flags}gm`),
     line,
     spans: spec.exact !== null ? literalSpans(spec.exact) : (text) => lineSpans(line, text),
+    firstFromText: spec.exact === null && !spec.lookaround,
   };
 }
 
@@ -262,8 +268,20 @@ export function columns(line: string): Columns {
  * @returns [start, end) spans
  */
 export function lineSpans(re: RegExp, line: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  re.lastIndex = 0;
+  return spansAfter(re, line, [], 0);
+}
+
+/**
+ * Adds to `out` the spans of the matches in a line from index `from` on (`lineSpans` from 0).
+ * @returns out
+ */
+function spansAfter(
+  re: RegExp,
+  line: string,
+  out: Array<[number, number]>,
+  from: number,
+): Array<[number, number]> {
+  re.lastIndex = from;
   for (let m = re.exec(line); m !== null; m = re.exec(line)) {
     const s = m.index;
     const e = s + m[0].length;
@@ -635,7 +653,15 @@ export function searchText(
       if (s >= stop) break;
       let e = text.indexOf("\n", hit.index);
       if (e < 0) e = len;
-      const spans = m.spans(text.slice(s, e));
+      const line = text.slice(s, e);
+      const a = hit.index - s;
+      const b = a + hit[0].length;
+      // The whole-text match is the line's first when the pattern cannot tell a line's end from the text's
+      // (no lookaround of its own) and the match stays in the line: only the rest of the line is matched again.
+      const spans =
+        m.firstFromText && hit.index + hit[0].length <= e
+          ? spansAfter(m.line, line, [[a, b]], b > a ? b : a + 1)
+          : m.spans(line);
       if (spans.length > 0) {
         lines++;
         matches += spans.length;

@@ -113,6 +113,47 @@ describe("searchText", () => {
   });
 });
 
+describe("a line's first match taken from the whole-text scan", () => {
+  // searchText reuses the whole-text match as the line's first span when the pattern has no lookaround of its
+  // own; the spans must be those of matching the line alone.
+  test.each([["[a-z]+r"], ["\\s+"], ["x?"], ["^b"], ["a$"], ["\\bbe"], ["(a|ab)(c|bcd)?"], ["[^z]+"]])(
+    "%s",
+    (pattern) => {
+      const rand = prng(pattern.length * 31);
+      const words = ["alpha", "beta", "a", "ab bcd", "", " x ", "bar", "é"];
+      for (const extra of [
+        {},
+        { ignoreCase: true },
+        { wordRegexp: true },
+        { lineRegexp: true },
+        { onlyMatching: true },
+      ]) {
+        const matcher = buildMatcher(compileMatcher({ ...MATCHER_OFF, patterns: [pattern], ...extra }));
+        expect(matcher.firstFromText).toBe(true);
+        const reference = { ...matcher, firstFromText: false };
+        for (let round = 0; round < 100; round++) {
+          const lines = Array.from(
+            { length: Math.floor(rand() * 12) },
+            () => words[Math.floor(rand() * words.length)],
+          );
+          const text = lines.join("\n") + (rand() < 0.5 ? "\n" : "");
+          expect(searchText(text, matcher, TEXT_UNBOUNDED)).toEqual(
+            searchText(text, reference, TEXT_UNBOUNDED),
+          );
+        }
+      }
+    },
+  );
+
+  test("a pattern with a lookaround of its own matches each line alone", () => {
+    expect(buildMatcher(compileMatcher({ ...MATCHER_OFF, patterns: ["(?<=\\s)b"] })).firstFromText).toBe(
+      false,
+    );
+    // At a line's start the whole text has a newline before it; the line alone has nothing.
+    expect(run("a\nb\n", "(?<=\\s)b").hits).toEqual([]);
+  });
+});
+
 describe("an ASCII text numbered through its bytes", () => {
   // search-file and search-large pass a newline counter over the bytes when the text is ASCII without CRLF;
   // the hits must be those of numbering the text itself.
