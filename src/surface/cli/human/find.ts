@@ -1,14 +1,10 @@
 /*! Human output of find: one path per line, or NUL-separated (-0), or a --format template. It reads a record's
  * size, mtime or kinds only when the template or the colour asks for them (they cost a stat). */
-import * as path from "node:path";
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import type { Out } from "../output.ts";
-import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
-
-/** Any character escapeControls rewrites (tested first: most paths have none). */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+import { displayPath, paint, type Style } from "./paths.ts";
 
 /** Template fields of --format. */
 export const FORMAT_FIELDS = ["path", "rel", "abs", "name", "size", "mtime", "kinds"] as const;
@@ -18,7 +14,6 @@ export class FindHumanSink implements Sink {
   /** The byte after each path: newline, or NUL with -0. */
   private readonly sep: number;
   private readonly style: Style;
-  private readonly prefix: string;
   private readonly template: string | undefined;
   private readonly dir: ((s: string) => string) | null;
   /** Whether it reads only the paths of records (no colour, no template field that costs a stat). */
@@ -37,24 +32,14 @@ export class FindHumanSink implements Sink {
   ) {
     this.sep = opts.print0 ? 0 : 10;
     this.style = opts.print0 ? { ...style, escape: false } : style;
-    this.prefix = style.cwd.endsWith(path.sep) ? style.cwd : style.cwd + path.sep;
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
     this.dir = style.color ? paint(style).dir : null;
     this.pathsOnly = this.dir === null && !/\{(size|mtime|kinds)\}/.test(this.template ?? "");
   }
 
-  /** Shows a path relative to the cwd when under it (the common case without path.relative). */
-  private shown(abs: string): string {
-    if (abs.startsWith(this.prefix)) {
-      const rel = abs.slice(this.prefix.length);
-      return this.style.escape && CONTROL.test(rel) ? escapeControls(rel) : rel;
-    }
-    return displayPath(abs, this.style);
-  }
-
   record(_kind: string, record: object): void {
     const r = record as FileMatch;
-    const shown = this.shown(r.path);
+    const shown = displayPath(r.path, this.style, true);
     if (this.template !== undefined) {
       const text = this.template.replace(/\{(\w+)\}/g, (m, k: string) => {
         switch (k) {

@@ -47,7 +47,7 @@ export class GrepHumanSink implements Sink {
   private nameBytes(path: string): Uint8Array {
     if (path !== this.shownFor) {
       this.shownFor = path;
-      this.shown = Buffer.from(this.p.path(displayPath(path, this.style)));
+      this.shown = Buffer.from(this.p.path(displayPath(path, this.style, true)));
     }
     return this.shown;
   }

@@ -33,14 +33,30 @@ export function styleFor(when: string | boolean | undefined): Style {
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
+/** The current directory displayPath last saw, and it with a trailing separator (one string for every path). */
+let prefixOf = "";
+let prefix = "/";
+
 /**
  * Returns the path to show a person.
  * @param abs an absolute path
  * @param style the style
+ * @param normalized the caller knows the path is normalised (no `.` or `..` component, no doubled or trailing
+ * separator), as every path the walk builds is
  * @returns relative to cwd when under it, else absolute; control characters escaped on a TTY
  */
-export function displayPath(abs: string, style: Style): string {
-  const rel = path.relative(style.cwd, abs);
+export function displayPath(abs: string, style: Style, normalized = false): string {
+  // Below the current directory a normalised path is shown as its tail: path.relative, which normalises both
+  // paths, costs more than a small file's search when every file is shown.
+  if (style.cwd !== prefixOf) {
+    prefixOf = style.cwd;
+    prefix = style.cwd.endsWith("/") ? style.cwd : `${style.cwd}/`;
+  }
+  const tail =
+    path.sep === "/" &&
+    abs.startsWith(prefix) &&
+    (normalized || (!abs.includes("/.", prefix.length - 1) && !abs.endsWith("/") && !abs.includes("//")));
+  const rel = tail ? abs.slice(prefix.length) : path.relative(style.cwd, abs);
   const shown = rel === "" ? "." : rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel;
   return style.escape ? escapeControls(shown) : shown;
 }
