@@ -39,7 +39,8 @@ export interface MatcherSpec {
   readonly lookaround: boolean;
 }
 
-const ESCAPE = /[.*+?^${}()|[\]\\/-]/g;
+/** Regex syntax characters, escaped in a literal (not `-`: `\-` outside a class is an error in 'u' mode). */
+const ESCAPE = /[.*+?^${}()|[\]\\/]/g;
 /** A character that is not itself in a regex (outside a class). */
 const REGEX_SYNTAX = /[.*+?^${}()|[\]\\]/;
 const SURROGATE = /[\ud800-\udfff]/;

@@ -185,6 +185,25 @@ describe("an ASCII text numbered through its bytes", () => {
   });
 });
 
+describe("fixed strings", () => {
+  // `-F -e -` was a REGEX failure: the literal was escaped as `\-`, which 'u' mode refuses outside a class.
+  test("every printable ASCII character is a literal that matches itself, with -i, -w and -x too", () => {
+    for (let c = 0x21; c < 0x7f; c++) {
+      const ch = String.fromCharCode(c);
+      for (const extra of [{}, { ignoreCase: true }, { wordRegexp: true }, { lineRegexp: true }]) {
+        const m = buildMatcher(
+          compileMatcher({ ...MATCHER_OFF, patterns: [ch], fixedStrings: true, ...extra }),
+        );
+        expect([
+          ch,
+          extra,
+          searchText(`\n${ch}\n`, m, TEXT_UNBOUNDED).hits.map((h) => h.line_number),
+        ]).toEqual([ch, extra, [2]]);
+      }
+    }
+  });
+});
+
 describe("exact literals: matched with indexOf, as the regex would match them", () => {
   const WORDS = ["ab", "abc", "b", "bca", "ca", "é", "ñ", "😀", "x", " "];
   const cases: Array<[string, string[], boolean]> = [
