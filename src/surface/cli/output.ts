@@ -71,8 +71,6 @@ export interface Out {
   text(text: string): void;
   /** Appends bytes, as a piece of a line. */
   bytes(bytes: Uint8Array): void;
-  /** Appends a non-negative integer in decimal, as a piece of a line. */
-  uint(n: number): void;
   /** Appends one byte (an ASCII separator), as a piece of a line. */
   byte(b: number): void;
   /** Ends a line written in pieces: the buffer goes out when it is due. */
@@ -143,7 +141,8 @@ export class Output implements Out {
     } else this.direct(bytes);
   }
 
-  uint(n: number): void {
+  /** Appends a non-negative integer in decimal (the long-line path of line()). */
+  private uint(n: number): void {
     if (this.pending !== "") this.settle();
     this.fits(16);
     this.pos = digits(this.buf, this.pos, n);

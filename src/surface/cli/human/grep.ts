@@ -54,7 +54,7 @@ export class GrepHumanSink implements Sink {
 
   /**
    * Writes one output line: `path<sep>line<sep>text` (`:` for a match, `-` for context), with the name and the
-   * number as the options ask. Without colour or escaping (output to a pipe or a file) it is one call.
+   * number as the options ask. Without colour (output to a pipe or a file) it is one call.
    * @param text the text as shown (highlighted or escaped by the caller when the style asks)
    */
   private put(path: string, line: number, sep: number, text: string): void {
