@@ -1,14 +1,15 @@
 /*! Benchmark of count vs `xargs wc -l` (and tokei/cloc when installed) on node_modules, a generated tree and a
  * repository shape of 60,000 small files: alternating runs, medians of wall and CPU time, ratios.
- * Usage: bun scripts/bench-count.ts [runs], after building dist/rglob. Never a test. */
+ * Usage: bun scripts/bench-count.ts [--runs=N], after building dist/rglob. Never a test. */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchArgs } from "./bench-args.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
-const runs = Number(process.argv[2] ?? 5);
+const { runs } = benchArgs("bun scripts/bench-count.ts [--runs=N]", {}, 5);
 
 function which(name: string): string | null {
   const r = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });

@@ -1,14 +1,15 @@
 /*! Benchmark of dupes vs `fdupes -qrn` (node_modules, and a generated tree of many same-size files): alternating
- * runs, medians of wall and CPU time, ratios. Usage: bun scripts/bench-dupes.ts [runs], after building dist/rglob.
+ * runs, medians of wall and CPU time, ratios. Usage: bun scripts/bench-dupes.ts [--runs=N], after building dist/rglob.
  * Never a test. */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchArgs } from "./bench-args.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
-const runs = Number(process.argv[2] ?? 5);
+const { runs } = benchArgs("bun scripts/bench-dupes.ts [--runs=N]", {}, 5);
 
 function which(name: string): string | null {
   const r = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });

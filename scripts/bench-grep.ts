@@ -6,12 +6,13 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { benchArgs } from "./bench-args.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
-const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
-const runs = Number(arg("runs") ?? 5);
-const only = arg("only");
+const args = benchArgs("bun scripts/bench-grep.ts [--runs=N] [--only=CORPUS]", { only: "text" }, 5);
+const runs = args.runs;
+const only = args.get("only");
 const benchDir = join(root, ".bench");
 
 const has = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;

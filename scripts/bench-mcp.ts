@@ -6,10 +6,11 @@
  * [--runs=N]. */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { benchArgs } from "./bench-args.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
-const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.split("=")[1] ?? 15);
+const { runs } = benchArgs("bun scripts/bench-mcp.ts [--runs=N]", {}, 15);
 if (!existsSync(bin)) {
   console.error(`no binary at ${bin}: run \`npm run build\` first`);
   process.exit(1);

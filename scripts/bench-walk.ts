@@ -7,11 +7,16 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchArgs } from "./bench-args.ts";
 
 const root = join(import.meta.dir, "..");
-const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
-const runs = Number(arg("runs") ?? 5);
-const wanted = Number(arg("files") ?? 200_000);
+const args = benchArgs(
+  "bun scripts/bench-walk.ts [--runs=N] [--files=N] [--repo=PATH]",
+  { files: "count", repo: "text" },
+  5,
+);
+const runs = args.runs;
+const wanted = args.count("files", 200_000);
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
 
 function which(cmd: string): string | null {
@@ -120,7 +125,7 @@ race("without ignore rules (hidden too)", tree, {
   "rg --files -uu": rg ? [rg, "--files", "-uu"] : null,
   "find . -type f": ["find", ".", "-type", "f"],
 });
-const repo = arg("repo");
+const repo = args.get("repo");
 if (repo) {
   race(`real repository ${repo} (no ignore)`, repo, {
     "rglob find --no-ignore -H": [bin, "find", "-t", "f", "--no-ignore", "-H"],

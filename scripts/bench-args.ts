@@ -1,0 +1,70 @@
+/*! The command line of the benchmark scripts: `--name=value` flags only, checked against the ones a script
+ * takes, so a positional, unknown or malformed argument stops it with its usage (exit 2) instead of running
+ * with NaN repetitions. `--runs` is common to every benchmark; it and every other "count" flag must be a whole
+ * number ≥ 1. */
+
+/** What a flag holds: a whole number ≥ 1, or any text. */
+export type FlagKind = "count" | "text";
+
+/** The parsed flags of one benchmark script. */
+export interface BenchArgs {
+  /** Repetitions per command (`--runs=N`), or the script's default. */
+  readonly runs: number;
+  /** The value of `--name=value`, or undefined when absent. */
+  get(name: string): string | undefined;
+  /** The value of a "count" flag, or the fallback when absent. */
+  count(name: string, fallback: number): number;
+}
+
+/**
+ * Parses a benchmark's arguments.
+ * @param usage the script's usage line, printed with a bad argument
+ * @param flags the flags it takes besides `runs`, with their kinds
+ * @param defaultRuns the repetitions when `--runs` is absent
+ * @param argv the arguments (default: the process's)
+ * @returns the flags
+ * @throws Error naming the bad argument (the scripts call exitOnBadArgs instead)
+ */
+export function parseBenchArgs(
+  usage: string,
+  flags: Readonly<Record<string, FlagKind>>,
+  defaultRuns: number,
+  argv: readonly string[] = process.argv.slice(2),
+): BenchArgs {
+  const kinds = new Map<string, FlagKind>([["runs", "count"], ...Object.entries(flags)]);
+  const values = new Map<string, string>();
+  for (const a of argv) {
+    const m = /^--([a-z][a-z-]*)=(.*)$/.exec(a);
+    const kind = m === null ? undefined : kinds.get(m[1] as string);
+    if (m === null || kind === undefined) throw new Error(`unexpected argument '${a}'\nusage: ${usage}`);
+    const [, name, value] = m as unknown as [string, string, string];
+    if (kind === "count" && !(Number.isInteger(Number(value)) && Number(value) >= 1))
+      throw new Error(`--${name} must be a whole number of at least 1, not '${value}'\nusage: ${usage}`);
+    values.set(name, value);
+  }
+  const count = (name: string, fallback: number): number => {
+    const value = values.get(name);
+    return value === undefined ? fallback : Number(value);
+  };
+  return { runs: count("runs", defaultRuns), get: (name) => values.get(name), count };
+}
+
+/**
+ * parseBenchArgs for a script's entry: a bad argument prints the reason and the usage and exits 2.
+ * @param usage the script's usage line
+ * @param flags the flags it takes besides `runs`, with their kinds
+ * @param defaultRuns the repetitions when `--runs` is absent
+ * @returns the flags
+ */
+export function benchArgs(
+  usage: string,
+  flags: Readonly<Record<string, FlagKind>>,
+  defaultRuns: number,
+): BenchArgs {
+  try {
+    return parseBenchArgs(usage, flags, defaultRuns);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+}
