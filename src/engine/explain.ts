@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import { fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
-import { type DirEntry, type EntryType, platform, typeOfStats } from "../platform/platform.ts";
+import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { compilePerm } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
@@ -254,9 +254,9 @@ function underRoot(
     const last = i === parts.length - 1;
     const rel = relDir === "" ? name : `${relDir}/${name}`;
     const compAbs = path.join(dirAbs, name);
-    let entries: DirEntry[];
+    let listing: DirListing;
     try {
-      entries = platform.listDir(dirAbs);
+      listing = platform.listDir(dirAbs);
     } catch (err) {
       block({
         stage: "unreadable",
@@ -266,14 +266,13 @@ function underRoot(
     }
     if (plan.respectIgnore) {
       for (const fileName of IGNORE_FILE_NAMES) {
-        if (entries.some((d) => d.name === fileName)) {
+        if (listing.names.includes(fileName)) {
           const f = loadIgnoreFile(path.join(dirAbs, fileName), keyPrefix);
           if (f) chain = [...chain, f];
         }
       }
     }
-    const listed = entries.find((d) => d.name === name);
-    if (!listed) {
+    if (!listing.names.includes(name)) {
       block({ stage: "unreadable", detail: `'${rel}' is not listed by its directory` });
       return { included: false, reasons: out };
     }
@@ -285,7 +284,7 @@ function underRoot(
     }
     if (name.includes("\ufffd"))
       block({ stage: "unreadable", detail: `${what} has a name that is not valid UTF-8` });
-    let type: EntryType = listed.type;
+    let type: EntryType = typeIn(listing, name);
     let target: EntryType = type;
     try {
       if (type === "unknown") type = target = typeOfStats(platform.lstat(compAbs));

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import type { RunContext } from "../ops/operation.ts";
-import { type DirEntry, type EntryType, platform, typeOfStats } from "../platform/platform.ts";
+import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { IGNORE_FILE_NAMES, type IgnoreFile, ignoredEntry, loadIgnoreFile } from "./ignore.ts";
 import type { PlanOptions } from "./plan.ts";
 
@@ -131,30 +131,16 @@ export function compareNames(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function sortEntries(list: DirEntry[]): void {
-  let astral = false;
-  for (const e of list) {
-    if (/[\ud800-\udfff]/.test(e.name)) {
-      astral = true;
-      break;
+/** Sorts names in place by code point: the engine's native string sort (UTF-16 order) unless one holds a
+ * surrogate (an astral character), where UTF-16 order differs; a comparator is about twice as slow. */
+function sortNames(names: string[]): void {
+  for (const name of names) {
+    if (/[\ud800-\udfff]/.test(name)) {
+      names.sort(compareNames);
+      return;
     }
   }
-  if (astral) {
-    list.sort((a, b) => compareNames(a.name, b.name));
-    return;
-  }
-  // Without astral characters UTF-16 order is code point order, and the engine's native string sort is about
-  // twice as fast as a comparator; names are unique within a directory, so a Map restores the entries.
-  const n = list.length;
-  const names = new Array<string>(n);
-  const byName = new Map<string, DirEntry>();
-  for (let i = 0; i < n; i++) {
-    const e = list[i] as DirEntry;
-    names[i] = e.name;
-    byName.set(e.name, e);
-  }
   names.sort();
-  for (let i = 0; i < n; i++) list[i] = byName.get(names[i] as string) as DirEntry;
 }
 
 interface Frame {
@@ -163,7 +149,8 @@ interface Frame {
   readonly absPrefix: string;
   readonly rel: string;
   readonly depth: number;
-  readonly entries: DirEntry[];
+  /** The directory's listing, its names sorted by code point. */
+  readonly listing: DirListing;
   idx: number;
   readonly chain: readonly IgnoreFile[];
   /** Key prefix of this directory in the chain's key space ("" or ending in '/'). */
@@ -303,17 +290,17 @@ export function* walkTree(
   let left = budget;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
-    if (frame.idx >= frame.entries.length) {
+    const names = frame.listing.names;
+    if (frame.idx >= names.length) {
       stack.pop();
       continue;
     }
-    const d = frame.entries[frame.idx++] as DirEntry;
+    const name = names[frame.idx++] as string;
     left--;
     if ((++tally.examined & 255) === 0) {
       ctx.progress(tally.examined);
       if (ctx.shouldStop()) return;
     }
-    const name = d.name;
     // Resume: skip everything up to the cursor, descending only along its path.
     let descendOnly = false;
     if (frame.resume !== null && frame.resume.length > 0) {
@@ -330,7 +317,7 @@ export function* walkTree(
       ctx.error({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
       continue;
     }
-    let type = d.type;
+    let type = typeIn(frame.listing, name);
     let target = type;
     if (type === "unknown") {
       try {
@@ -441,18 +428,18 @@ function openDir(
   resume: readonly string[] | null,
   ancestors: readonly string[] | null,
 ): Frame | null {
-  let entries: DirEntry[];
+  let listing: DirListing;
   try {
-    entries = platform.listDir(abs);
+    listing = platform.listDir(abs);
   } catch (err) {
     ctx.error(fsErrorInfo(err, abs));
     return null;
   }
-  sortEntries(entries);
+  sortNames(listing.names);
   let nextChain = chain;
   if (plan.respectIgnore) {
     for (const fileName of IGNORE_FILE_NAMES) {
-      if (entries.some((e) => e.name === fileName)) {
+      if (listing.names.includes(fileName)) {
         const f = loadIgnoreFile(path.join(abs, fileName), keyPrefix);
         if (f) nextChain = nextChain === chain ? [...chain, f] : [...nextChain, f];
       }
@@ -471,7 +458,7 @@ function openDir(
     absPrefix,
     rel,
     depth,
-    entries,
+    listing,
     idx: 0,
     chain: nextChain,
     keyPrefix,

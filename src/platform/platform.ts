@@ -7,10 +7,25 @@ import * as fs from "node:fs";
 /** The type of a directory entry, as listed (not followed). */
 export type EntryType = "file" | "dir" | "symlink" | "fifo" | "socket" | "block" | "char" | "unknown";
 
-/** One directory entry. */
-export interface DirEntry {
-  readonly name: string;
-  readonly type: EntryType;
+/**
+ * A directory's entries: every name, and the types of the entries that are not regular files. Most entries are
+ * files, so the walk looks a name up only among the few others, and no object is made per entry.
+ */
+export interface DirListing {
+  /** The names, in no particular order (the walk sorts them in place). */
+  readonly names: string[];
+  /** Types of the entries that are not regular files (null when there are none). */
+  readonly others: ReadonlyMap<string, EntryType> | null;
+}
+
+/**
+ * Returns the listed type of one name of a listing.
+ * @param listing the listing
+ * @param name one of its names
+ * @returns its type ("file" unless the listing says otherwise)
+ */
+export function typeIn(listing: DirListing, name: string): EntryType {
+  return listing.others?.get(name) ?? "file";
 }
 
 /** An incremental hash of a byte stream. */
@@ -24,7 +39,7 @@ export interface Hasher {
 export interface Platform {
   readonly name: "bun" | "node";
   /** Lists a directory with entry types, in no particular order. */
-  listDir(path: string): DirEntry[];
+  listDir(path: string): DirListing;
   lstat(path: string): fs.Stats;
   stat(path: string): fs.Stats;
   realpath(path: string): string;
@@ -71,11 +86,20 @@ export function typeOfStats(st: fs.Stats): EntryType {
 }
 
 const common = {
-  listDir(path: string): DirEntry[] {
-    const out: DirEntry[] = [];
-    for (const d of fs.readdirSync(path, { withFileTypes: true }))
-      out.push({ name: d.name, type: typeOf(d) });
-    return out;
+  listDir(path: string): DirListing {
+    const dirents = fs.readdirSync(path, { withFileTypes: true });
+    const n = dirents.length;
+    const names = new Array<string>(n);
+    let others: Map<string, EntryType> | null = null;
+    for (let i = 0; i < n; i++) {
+      const d = dirents[i] as fs.Dirent;
+      const name = d.name;
+      names[i] = name;
+      if (d.isFile()) continue;
+      others ??= new Map();
+      others.set(name, typeOf(d));
+    }
+    return { names, others };
   },
   lstat: (path: string) => fs.lstatSync(path),
   stat: (path: string) => fs.statSync(path),

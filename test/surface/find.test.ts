@@ -297,6 +297,33 @@ describe("order and output forms", () => {
     if (args.includes("mtime")) expect(got[0]).toBe(want[0] as string);
     else expect(got).toEqual(want);
   });
+  test("siblings come in code point order, an astral character after every BMP one (UTF-16 order differs)", () => {
+    // U+1F600 is stored as the surrogates D83D DE00, which UTF-16 order puts before U+FF5E; code point order
+    // puts it last. A directory without astral names is sorted natively, one with them by a comparator.
+    const u = tempTree({
+      "\u{1F600}.txt": "",
+      "\uFF5E.txt": "",
+      "a.txt": "",
+      "Z.txt": "",
+      "plain/\uFF5E.txt": "",
+      "plain/a.txt": "",
+      "\u{1F600}/\u{10000}.txt": "",
+      "\u{1F600}/\uE000.txt": "",
+    });
+    expect(rels(find([], u.dir))).toEqual([
+      "Z.txt",
+      "a.txt",
+      "plain",
+      "plain/a.txt",
+      "plain/\uFF5E.txt",
+      "\uFF5E.txt",
+      "\u{1F600}",
+      "\u{1F600}/\uE000.txt",
+      "\u{1F600}/\u{10000}.txt",
+      "\u{1F600}.txt",
+    ]);
+    u.cleanup();
+  });
   test("-0 separates with NUL; human paths are relative to cwd", () => {
     const r = rglob(["find", "-t", "f", "-0", "*.txt", "-d", "1"], { cwd: t.dir });
     expect(r.stdout).toBe("B.txt\0b.txt\0c.txt\0");

@@ -21,7 +21,7 @@ export function kindsOf(e: Entry, withEmptyDir = false): Kind[] {
   if (t === "file" && st && st.size === 0) out.push("e");
   if (t === "dir" && withEmptyDir) {
     try {
-      if (platform.listDir(e.abs).length === 0) out.push("e");
+      if (platform.listDir(e.abs).names.length === 0) out.push("e");
     } catch {}
   }
   if (t === "fifo") out.push("p");
