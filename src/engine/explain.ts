@@ -12,7 +12,7 @@ import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
 import { explainIgnore, IGNORE_FILE_NAMES, type IgnoreFile, loadIgnoreFile } from "./ignore.ts";
-import { toPosix } from "./plan.ts";
+import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, type Root, type WalkPlan } from "./walk.ts";
 
 /** A stage of the walk that decides about a path. */
@@ -163,7 +163,7 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
 
 function shown(file: string, base: string): string {
   const rel = path.relative(base, file);
-  return rel.startsWith("..") || path.isAbsolute(rel) ? file : toPosix(rel);
+  return leavesDir(rel) ? file : toPosix(rel);
 }
 
 /**

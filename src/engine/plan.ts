@@ -39,6 +39,16 @@ export function toPosix(p: string): string {
   return path.sep === "/" ? p : p.split(path.sep).join("/");
 }
 
+/**
+ * Tells whether a path.relative result leaves the directory it was taken from: `..`, `../x`, or an absolute
+ * path (another drive). A name that merely begins with two dots (`..foo`, `...`) is inside it.
+ * @param rel a result of path.relative
+ * @returns true when it points outside
+ */
+export function leavesDir(rel: string): boolean {
+  return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+}
+
 function isInside(child: string, parent: string): boolean {
   if (child === parent) return true;
   return child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);

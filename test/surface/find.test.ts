@@ -330,6 +330,18 @@ describe("order and output forms", () => {
     const sub = rglob(["find", "--base", t.dir, "y.txt"], { cwd: join(t.dir, "a") });
     expect(sub.stdout).toBe("y.txt\n");
   });
+  test("a name that begins with two dots is inside the current directory: shown relative, as fd and grep do", () => {
+    const dots = tempTree({ "..foo": "", "...": "", "..dir/t.txt": "TODO\n" });
+    try {
+      expect(rglob(["find", "-H"], { cwd: dots.dir }).stdout).toBe("...\n..dir\n..dir/t.txt\n..foo\n");
+      expect(rglob(["grep", "-H", "TODO"], { cwd: dots.dir }).stdout).toBe("..dir/t.txt:1:TODO\n");
+      // From a subdirectory, a path above it is still shown absolute.
+      const up = rglob(["find", "-H", "--base", dots.dir, "..foo"], { cwd: join(dots.dir, "..dir") });
+      expect(up.stdout).toBe(`${join(dots.dir, "..foo")}\n`);
+    } finally {
+      dots.cleanup();
+    }
+  });
   test("--format templates", () => {
     const r = rglob(["find", "-t", "f", "a/*", "--format", "{rel}\\t{name}\\t{size}\\t{kinds}"], {
       cwd: t.dir,

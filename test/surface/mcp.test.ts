@@ -203,6 +203,24 @@ describe("confinement to the roots", () => {
     expect(env.error.path).toStartWith("/");
   });
 
+  test("a directory whose name begins with two dots is inside the root, not outside it", async () => {
+    const { dir, cleanup } = tempTree({ "..data/a.txt": "", "b.txt": "" });
+    try {
+      const s = await startMcp(["--root", dir]);
+      const viaBase = await call("find_files", { base: "..data", hidden: true }, s);
+      const viaPaths = await call("grep_content", { pattern: "x", paths: ["..data/a.txt"] }, s);
+      await s.close();
+      expect(viaBase.isError).not.toBe(true);
+      expect((sc(viaBase).results as Array<{ relative_path: string }>).map((r) => r.relative_path)).toEqual([
+        "a.txt",
+      ]);
+      expect(viaPaths.isError).not.toBe(true);
+      expect(sc(viaPaths).total_files_searched).toBe(1);
+    } finally {
+      cleanup();
+    }
+  });
+
   test("a symlink inside the root that points outside is refused after resolving it", async () => {
     const outside = tempTree({ "secret.txt": "x" });
     const { dir, cleanup } = tempTree({ "inside.txt": "", escape: { symlink: outside.dir } });

@@ -1,6 +1,7 @@
 // displayPath shows a path relative to the current directory when under it. It takes the tail of a normalised
 // path itself (path.relative costs more than a small file's search when every file is shown): it must agree
-// with path.relative on every shape of path, normalised or not.
+// with path.relative on every shape of path, normalised or not. A name that only begins with two dots (`..foo`)
+// is below the current directory and shown relative, as fd and grep show it; `..` and `../x` leave it.
 import { describe, expect, test } from "bun:test";
 import * as path from "node:path";
 import { displayPath } from "../../src/surface/cli/human/paths.ts";
@@ -19,11 +20,17 @@ describe("displayPath", () => {
     "/a/b/c/",
     "/a/b//c",
     "/a/b/c/..",
+    "/a/b/..foo",
+    "/a/b/...",
+    "/a/b/..dir/x",
+    "/a/..b",
+    "/..x",
   ];
   test.each(["/a/b", "/a/b/", "/"])("from %s, as path.relative", (cwd) => {
     for (const abs of paths) {
       const rel = path.relative(cwd, abs);
-      const want = rel === "" ? "." : rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel;
+      const leaves = rel === ".." || rel.startsWith("../") || path.isAbsolute(rel);
+      const want = rel === "" ? "." : leaves ? abs : rel;
       const style = { color: false, escape: false, cwd };
       expect([abs, displayPath(abs, style)]).toEqual([abs, want]);
       // A caller that knows its path is normalised gets the same answer for such a path.

@@ -2,6 +2,7 @@
  * them after resolving symlinks. It never walks or reads files; a refused path is an RglobError PERM. */
 import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
+import { leavesDir } from "../../engine/plan.ts";
 import { platform } from "../../platform/platform.ts";
 
 /**
@@ -13,7 +14,7 @@ export const PATH_KEYS: readonly string[] = ["base", "paths", "path", "newer_tha
 function inside(child: string, parent: string): boolean {
   if (child === parent) return true;
   const rel = path.relative(parent, child);
-  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+  return rel !== "" && !leavesDir(rel);
 }
 
 /**

@@ -1,6 +1,7 @@
 /*! Human output helpers: display paths (relative to the current directory when under it), escaping of
  * control characters on a terminal, and colour (TTY only, never with NO_COLOR). */
 import * as path from "node:path";
+import { leavesDir } from "../../../engine/plan.ts";
 import { isTerminal } from "../output.ts";
 
 /** How human output is styled. */
@@ -56,8 +57,13 @@ export function displayPath(abs: string, style: Style, normalized = false): stri
     path.sep === "/" &&
     abs.startsWith(prefix) &&
     (normalized || (!abs.includes("/.", prefix.length - 1) && !abs.endsWith("/") && !abs.includes("//")));
-  const rel = tail ? abs.slice(prefix.length) : path.relative(style.cwd, abs);
-  const shown = rel === "" ? "." : rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel;
+  let shown: string;
+  if (tail) shown = abs.length === prefix.length ? "." : abs.slice(prefix.length);
+  else {
+    // Outside the current directory (`..`, `../x`, another drive) the absolute path is clearer.
+    const rel = path.relative(style.cwd, abs);
+    shown = rel === "" ? "." : leavesDir(rel) ? abs : rel;
+  }
   return style.escape ? escapeControls(shown) : shown;
 }
 
