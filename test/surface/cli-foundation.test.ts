@@ -165,6 +165,33 @@ describe("process edge", () => {
     expect(r.stdout).toBe("");
   });
 
+  // A bare number was taken as a glob (top -5: head's count) or a pattern (grep -5: GNU grep's context) and
+  // silently found nothing; a command that defines the digit keeps it (find -0).
+  test.each([
+    [["top", "-5"], "'-5' is not a flag of 'rglob top'", "(rglob top -- '-5')"],
+    [["tree", "-0"], "'-0' is not a flag of 'rglob tree'", "(rglob tree -- '-0')"],
+    [["grep", "-5", "TODO"], "grep's lines of context are -C N", "(rglob grep -- '-5')"],
+    [["count", "-12"], "a number of results is --limit N", "(rglob count -- '-12')"],
+  ])("a bare number %p is a usage error", (args, hint, example) => {
+    const r = rglob(args, { cwd: FIXTURE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(hint);
+    expect(r.stderr).toContain(example);
+    expect(r.stdout).toBe("");
+  });
+
+  test("after '--' or as a flag's value, a number is an operand or a value as typed", () => {
+    const t = tempTree({ "-5": "x -5 y\n", "a.txt": "-5\n" });
+    try {
+      expect(rglob(["find", "--", "-5"], { cwd: t.dir }).stdout).toBe("-5\n");
+      expect(rglob(["grep", "-e", "-5", "a.txt"], { cwd: t.dir }).stdout).toBe("1:-5\n");
+      expect(rglob(["grep", "--", "-5", "a.txt"], { cwd: t.dir }).stdout).toBe("1:-5\n");
+      expect(rglob(["find", "-0", "-t", "f"], { cwd: t.dir }).stdout).toBe("-5\0a.txt\0");
+    } finally {
+      t.cleanup();
+    }
+  });
+
   test("'.' as a glob operand gets a note: no name is '.'", () => {
     const r = rglob(["find", "."], { cwd: FIXTURE });
     expect(r.code).toBe(1);

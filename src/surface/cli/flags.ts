@@ -236,7 +236,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
     }
     const foreign = foreignSpelling(arg, usage, (f) => f.length === 2 && byShort.has(f[1] as string));
     if (foreign !== null) throw new UsageError(foreign);
-    if (arg.startsWith("-") && arg.length > 1 && (!/^-\d/.test(arg) || byShort.has(arg[1] as string))) {
+    if (arg.startsWith("-") && arg.length > 1) {
       // Short flags: booleans may be bundled (-iw); a value may be attached (-n10) or follow (-n 10).
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j] as string;

@@ -1,7 +1,8 @@
 /*! CLI: other tools' spellings that would parse as something else here, or not at all. find(1)'s primaries are
  * single-dash words (`-name`, `-type`), which a short-flag parser reads as bundled letters (`-type` = `-t ype`)
  * and then fails on with an error about the wrong thing. grep's and ripgrep's flags that rglob spells
- * differently would be an unknown flag, and ripgrep's file types a bad entry kind. These are answered with the
+ * differently would be an unknown flag, and ripgrep's file types a bad entry kind. A bare number (`-5`: head's
+ * count, grep's lines of context) is no flag of any command. These are answered with the
  * rglob spelling. Only exact words (and `--flag=value`) are caught, so no bundle of real short flags is affected
  * and a command that defines one of these letters keeps it. Never reads files. */
 
@@ -59,6 +60,10 @@ export function foreignSpelling(
   const grep = GREP_FLAGS[flag];
   if (grep !== undefined && !defined(flag))
     return `'${flag}' is grep's spelling; here, ${grep.replaceAll("rglob grep PATTERN", usage)}`;
+  if (/^-\d+$/.test(arg) && !defined(arg)) {
+    const command = usage.split(" ").slice(0, 2).join(" ");
+    return `'${arg}' is not a flag of '${command}': a number of results is --limit N, grep's lines of context are -C N, and an operand that begins with '-' goes after '--' (${command} -- '${arg}')`;
+  }
   return findSpelling(arg, usage);
 }
 
