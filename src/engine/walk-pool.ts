@@ -7,7 +7,7 @@
  * bounded number of entries. A small tree never starts a worker; without workers every task is walked in
  * the calling thread. It never matches contents or writes output. */
 import { availableParallelism } from "node:os";
-import type { ErrorInfo } from "../contract/errors.ts";
+import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { RunContext } from "../ops/operation.ts";
 import {
   Entry,
@@ -54,7 +54,10 @@ export interface WalkBatchOptions {
    * stop at a limit asks for no more than it can take, so that nothing past the cut is counted or reported.
    */
   readonly batch?: number | (() => number);
-  /** Workers read the stats of every selected entry, because the consumer will (default false). */
+  /**
+   * The consumer reads the stats of every entry (default false): workers read them ahead, and an entry whose
+   * stats cannot be read is reported (walk order) and left out of the batches.
+   */
   readonly needStats?: boolean;
 }
 
@@ -329,6 +332,43 @@ export async function* walkBatches(
   ctx: RunContext,
   startAfter: string | null = null,
   opts: WalkBatchOptions = {},
+): AsyncGenerator<Entry[]> {
+  const batches = walkAll(plan, ctx, startAfter, opts);
+  if (opts.needStats !== true) {
+    yield* batches;
+    return;
+  }
+  for await (const batch of batches) yield* withStats(batch, ctx);
+}
+
+/**
+ * Splits a batch around the entries whose stats cannot be read (one that vanished since it was listed, or in a
+ * directory that can be listed but not searched): such an entry is no record a consumer of stats could give
+ * (its size and time are unknown), so its problem is reported at its place and it is left out, as find(1)
+ * reports it instead of printing a size.
+ * @param batch entries in walk order
+ * @param ctx the run context (its error reports the problem)
+ * @yields the runs of entries whose stats were read
+ */
+function* withStats(batch: Entry[], ctx: RunContext): Generator<Entry[]> {
+  let from = 0;
+  for (let i = 0; i < batch.length; i++) {
+    const e = batch[i] as Entry;
+    if (e.stats() !== null) continue;
+    if (i > from) yield batch.slice(from, i);
+    ctx.error(fsErrorInfo(e.statError, e.abs));
+    from = i + 1;
+  }
+  if (from === 0) yield batch;
+  else if (from < batch.length) yield batch.slice(from);
+}
+
+/** walkBatches without the stats rule: the walk in this thread or with workers. */
+async function* walkAll(
+  plan: WalkPlan,
+  ctx: RunContext,
+  startAfter: string | null,
+  opts: WalkBatchOptions,
 ): AsyncGenerator<Entry[]> {
   // A request cancelled (or past its deadline) before it starts examines nothing.
   if (ctx.shouldStop()) return;

@@ -250,6 +250,37 @@ describe("problem entries", () => {
       t.cleanup();
     }
   });
+  test.skipIf(!setpriv)("an entry listed but not statable is a PERM record, not a size 0 from 1970", () => {
+    // A directory with read but no search permission: its names can be listed, their stats not read.
+    const t = tempTree({ "noexec/d.txt": "data", "ok.txt": "ok" });
+    chmodSync(t.dir, 0o755);
+    chmodSync(join(t.dir, "noexec"), 0o644);
+    const asNobody = (args: string[]) =>
+      Bun.spawnSync(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", BIN, ...args], {
+        cwd: t.dir,
+        env: { ...process.env, NO_COLOR: "1", HOME: "/nonexistent" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+    const locked = join(t.dir, "noexec", "d.txt");
+    try {
+      for (const args of [["find", "-t", "f"], ["find", "-t", "f", "--sort", "mtime"], ["top"], ["stats"]]) {
+        const res = asNobody([...args, "--json"]);
+        const r = JSON.parse(res.stdout.toString()) as {
+          results: Array<{ relative_path?: string; path?: string }>;
+          errors: Result["errors"];
+        };
+        expect([args, r.errors]).toEqual([args, [expect.objectContaining({ code: "PERM", path: locked })]]);
+        const listed = JSON.stringify(r.results);
+        expect([args, listed.includes("d.txt")]).toEqual([args, false]);
+      }
+      // The paths-only listing needs no stats: it names the entry, as find(1) does.
+      expect(asNobody(["find", "-t", "f"]).stdout.toString()).toBe("noexec/d.txt\nok.txt\n");
+    } finally {
+      chmodSync(join(t.dir, "noexec"), 0o755);
+      t.cleanup();
+    }
+  });
   test("a non-UTF-8 name is an UNREADABLE record and the walk goes on", () => {
     const t = tempTree({ "a.txt": "", "z/z.txt": "" });
     try {

@@ -23,12 +23,8 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
   let order = 0;
   for await (const batch of walkBatches(plan, ctx, null, { needStats: true }))
     for (const e of batch) {
-      const st = e.stats();
-      if (st === null) {
-        ctx.error({ code: "UNREADABLE", message: "cannot read its metadata; skipped", path: e.abs });
-        continue;
-      }
-      if (st.size < minSize) continue;
+      const st = e.stats(); // never null here: walkBatches reports and leaves out such an entry
+      if (st === null || st.size < minSize) continue;
       candidates.push({
         abs: e.abs,
         rel: e.rel,
