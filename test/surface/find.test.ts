@@ -74,6 +74,22 @@ describe("kinds (--type, OR'd)", () => {
   test.skipIf(!haveSocket)("-t s lists a socket", () => {
     expect(rels(find(["-t", "s"], t.dir))).toEqual(["sock"]);
   });
+  test("an empty directory's kinds say 'e', whatever the query (it was listed by -t e without it)", () => {
+    const kindsBy = (args: string[]) =>
+      Object.fromEntries(find(args, t.dir).results.map((r) => [r.relative_path, r.kinds.join("")]));
+    for (const args of [["-t", "e"], ["-t", "d"], []]) {
+      const got = kindsBy(args);
+      expect([args, got.emptydir]).toEqual([args, "de"]);
+      if ("dir" in got) expect([args, got.dir]).toEqual([args, "d"]);
+    }
+    const tree = rglobJson<{ results: Array<{ relative_path: string; kinds: string[] }> }>(
+      ["tree", "--json"],
+      {
+        cwd: t.dir,
+      },
+    ).json.results;
+    expect(tree.find((r) => r.relative_path === "emptydir")?.kinds).toEqual(["d", "e"]);
+  });
   test("a FIFO is listed with its kind and never opened (the walk does not hang)", () => {
     const r = find(["fifo", "--min-size", "0"], t.dir);
     expect(r.results).toEqual([expect.objectContaining({ relative_path: "fifo", kinds: ["p"] })]);

@@ -4,13 +4,30 @@ import type { Kind } from "../../contract/records.ts";
 import { platform } from "../../platform/platform.ts";
 import type { Entry } from "../walk.ts";
 
+/** Whether a directory entry was found empty, once per entry (the --type test and the record both ask). */
+const emptyDirs = new WeakMap<Entry, boolean>();
+
+function isEmptyDir(e: Entry): boolean {
+  let empty = emptyDirs.get(e);
+  if (empty === undefined) {
+    try {
+      empty = platform.listDir(e.abs).names.length === 0;
+    } catch {
+      empty = false; // a directory that cannot be listed is reported by the walk, not called empty
+    }
+    emptyDirs.set(e, empty);
+  }
+  return empty;
+}
+
 /**
  * Returns the kind letters of an entry.
  * @param e the entry
- * @param withEmptyDir whether to list a directory to decide 'e' (costs a readdir)
+ * @param withEmptyDir whether to list a directory to decide 'e' (a readdir; records always do, so that an
+ * empty directory says so whatever the query, and a --type test only when it asks for 'e')
  * @returns the letters, in the order of KINDS
  */
-export function kindsOf(e: Entry, withEmptyDir = false): Kind[] {
+export function kindsOf(e: Entry, withEmptyDir = true): Kind[] {
   const out: Kind[] = [];
   const t = e.target;
   const st = t === "file" || (t === "dir" && withEmptyDir) ? e.stats() : null;
@@ -19,11 +36,7 @@ export function kindsOf(e: Entry, withEmptyDir = false): Kind[] {
   if (e.type === "symlink") out.push("l");
   if (t === "file" && st && (st.mode & 0o111) !== 0) out.push("x");
   if (t === "file" && st && st.size === 0) out.push("e");
-  if (t === "dir" && withEmptyDir) {
-    try {
-      if (platform.listDir(e.abs).names.length === 0) out.push("e");
-    } catch {}
-  }
+  if (t === "dir" && withEmptyDir && isEmptyDir(e)) out.push("e");
   if (t === "fifo") out.push("p");
   else if (t === "socket") out.push("s");
   else if (t === "block") out.push("b");
