@@ -45,7 +45,7 @@ export const walkEntries = {
     v.pipe(
       v.string(),
       v.description(
-        "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC).",
+        "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused).",
       ),
     ),
   ),
@@ -53,7 +53,7 @@ export const walkEntries = {
     v.pipe(
       v.string(),
       v.description(
-        "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC).",
+        "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused).",
       ),
     ),
   ),
@@ -66,7 +66,9 @@ export const walkEntries = {
   ),
   uid: v.optional(int(0, "Owner user id (POSIX).")),
   gid: v.optional(int(0, "Owner group id (POSIX).")),
-  max_depth: v.optional(int(0, "Maximum depth below a root (1 = its direct children).")),
+  max_depth: v.optional(
+    int(0, "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."),
+  ),
   min_depth: v.optional(int(0, "Minimum depth below a root.")),
   hidden: v.optional(
     v.pipe(v.boolean(), v.description("Include hidden entries (names starting with '.').")),
@@ -80,7 +82,12 @@ export const walkEntries = {
     true,
   ),
   follow_symlinks: v.optional(
-    v.pipe(v.boolean(), v.description("Follow symlinks (loops are detected and reported).")),
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+      ),
+    ),
     false,
   ),
   strict_base: v.optional(

@@ -13,7 +13,7 @@ import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
 import { explainIgnore, IGNORE_FILE_NAMES, type IgnoreFile, loadIgnoreFile } from "./ignore.ts";
 import { leavesDir, toPosix } from "./plan.ts";
-import { Entry, type Root, type WalkPlan } from "./walk.ts";
+import { Entry, followedType, type Root, type WalkPlan } from "./walk.ts";
 
 /** A stage of the walk that decides about a path. */
 export type ExplainStage =
@@ -288,12 +288,13 @@ function underRoot(
     let target: EntryType = type;
     try {
       if (type === "unknown") type = target = typeOfStats(platform.lstat(compAbs));
-      if (type === "symlink" && plan.follow) target = typeOfStats(platform.stat(compAbs));
+      if (type === "symlink" && plan.follow) target = followedType(compAbs);
     } catch (err) {
       block({ stage: "unreadable", detail: `${what} cannot be read: ${fsErrorInfo(err, compAbs).message}` });
       return { included: false, reasons: out };
     }
-    if (type === "symlink" && plan.follow && plan.strictBase) {
+    // As in the walk, a dangling link (target "symlink") is not judged: nothing is read through it.
+    if (type === "symlink" && plan.follow && plan.strictBase && target !== "symlink") {
       let real = compAbs;
       try {
         real = platform.realpath(compAbs);

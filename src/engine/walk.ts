@@ -75,12 +75,15 @@ export class Entry {
     private readonly followLinks: boolean,
   ) {}
 
-  /** Returns the entry's stats (of the target for a followed symlink), or null when they cannot be read. */
+  /** Returns the entry's stats (of the target for a followed symlink, of the link itself for a dangling one), or
+   * null when they cannot be read. */
   stats(): EntryStats | null {
     if (this.st === undefined) {
       try {
         this.st =
-          this.followLinks && this.type === "symlink" ? platform.stat(this.abs) : platform.lstat(this.abs);
+          this.followLinks && this.type === "symlink" && this.target !== "symlink"
+            ? platform.stat(this.abs)
+            : platform.lstat(this.abs); // a dangling link has only its own stats
       } catch (err) {
         this.st = null;
         this.statError = err;
@@ -161,6 +164,31 @@ interface Frame {
   readonly resume: readonly string[] | null;
   /** Device/inode pairs of the directories from the root to here (only when following symlinks). */
   readonly ancestors: readonly string[] | null;
+}
+
+/**
+ * Returns the type of a symlink's target, as find -L judges it: a link that leads nowhere (its target, or a
+ * directory on the way to it, does not exist) is a symlink itself, as it is without following. A loop (ELOOP),
+ * a target the user may not reach (EACCES) or a link that vanished since it was listed still throws.
+ * @param abs the symlink's absolute path
+ * @returns the target's type, or "symlink" for a dangling link
+ * @throws the error of stat (or of lstat when the link itself is gone)
+ */
+export function followedType(abs: string): EntryType {
+  try {
+    return typeOfStats(platform.stat(abs));
+  } catch (err) {
+    const code = (err as { code?: string } | null)?.code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
+    let own: EntryType;
+    try {
+      own = typeOfStats(platform.lstat(abs));
+    } catch {
+      throw err; // the link itself is gone
+    }
+    if (own !== "symlink") throw err;
+    return "symlink";
+  }
 }
 
 function joinRel(dir: string, name: string): string {
@@ -274,6 +302,9 @@ export function* walkTree(
   tally: { examined: number },
 ): Generator<Entry | Subtree> {
   const r = start.root;
+  // A directory at max_depth is not listed: its entries would be one level too deep (max_depth 0 keeps a
+  // directory root's entries out; a root that is a single file is at depth 0 and never comes here).
+  if (start.depth >= plan.maxDepth) return;
   const stack: Frame[] = [];
   const rootFrame = openDir(
     plan,
@@ -329,12 +360,13 @@ export function* walkTree(
     }
     if (type === "symlink" && plan.follow) {
       try {
-        target = typeOfStats(platform.stat(abs));
+        target = followedType(abs);
       } catch (err) {
         ctx.error(fsErrorInfo(err, abs));
         continue;
       }
-      if (plan.strictBase) {
+      // A dangling link (target "symlink") leads nowhere: nothing is read through it, so it cannot leave the base.
+      if (plan.strictBase && target !== "symlink") {
         let real: string;
         try {
           real = platform.realpath(abs);

@@ -86,11 +86,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "newer_than_file": {
         "type": "string",
@@ -113,7 +113,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children)."
+        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
       },
       "min_depth": {
         "type": "integer",
@@ -132,7 +132,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported).",
+        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
       "strict_base": {
@@ -455,11 +455,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "newer_than_file": {
         "type": "string",
@@ -482,7 +482,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children)."
+        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
       },
       "min_depth": {
         "type": "integer",
@@ -501,7 +501,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported).",
+        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
       "strict_base": {
@@ -1076,11 +1076,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "newer_than_file": {
         "type": "string",
@@ -1103,7 +1103,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children)."
+        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
       },
       "min_depth": {
         "type": "integer",
@@ -1122,7 +1122,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported).",
+        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
       "strict_base": {
@@ -1568,11 +1568,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "newer_than_file": {
         "type": "string",
@@ -1595,7 +1595,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children)."
+        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
       },
       "min_depth": {
         "type": "integer",
@@ -1614,7 +1614,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported).",
+        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
       "strict_base": {
@@ -1924,11 +1924,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "newer_than_file": {
         "type": "string",
@@ -1951,7 +1951,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children)."
+        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
       },
       "min_depth": {
         "type": "integer",
@@ -1970,7 +1970,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported).",
+        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
       "strict_base": {
@@ -2280,11 +2280,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "newer_than_file": {
         "type": "string",
@@ -2307,7 +2307,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children)."
+        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
       },
       "min_depth": {
         "type": "integer",
@@ -2326,7 +2326,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported).",
+        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
       "strict_base": {
@@ -2691,11 +2691,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "newer_than_file": {
         "type": "string",
@@ -2718,7 +2718,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children)."
+        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
       },
       "min_depth": {
         "type": "integer",
@@ -2737,7 +2737,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported).",
+        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
       "strict_base": {
@@ -3140,11 +3140,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "newer_than_file": {
         "type": "string",
@@ -3167,7 +3167,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children)."
+        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
       },
       "min_depth": {
         "type": "integer",
@@ -3186,7 +3186,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported).",
+        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
       "strict_base": {
@@ -3513,11 +3513,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "newer_than_file": {
         "type": "string",
@@ -3540,7 +3540,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children)."
+        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
       },
       "min_depth": {
         "type": "integer",
@@ -3559,7 +3559,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported).",
+        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
       "strict_base": {
@@ -3991,11 +3991,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC)."
+        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
       },
       "newer_than_file": {
         "type": "string",
@@ -4018,7 +4018,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children)."
+        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
       },
       "min_depth": {
         "type": "integer",
@@ -4037,7 +4037,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported).",
+        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
       "strict_base": {

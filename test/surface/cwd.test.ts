@@ -50,7 +50,7 @@ describe("the current directory does not change results", () => {
       const first = runs[0] as (typeof runs)[number];
       expect(first.code).toBe(0);
       expect(first.stdout).toContain(join(tree.dir, "sub", "deep", "er", "a.txt"));
-      // The dangling link followed with -L is an error record naming its absolute path.
+      // The dangling link, followed with -L, is listed as a link under its absolute path.
       if (args[0] === "find") expect(first.stdout).toContain(`"path":"${join(tree.dir, "other", "gone")}"`);
       for (const r of runs.slice(1))
         expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({

@@ -153,6 +153,7 @@ const QUERIES: string[][] = [
   ["-t", "d"],
   ["--glob", "*.py"],
   ["--glob", "**/deep/*"],
+  ["--max-depth", "0"],
   ["--max-depth", "1"],
   ["--min-depth", "2", "--max-depth", "3"],
   ["-E", "src"],
@@ -177,6 +178,21 @@ function agree(dir: string, queries: string[][], hidden: boolean): void {
 }
 
 describe("explain agrees with find", () => {
+  test("--max-depth 0: nothing below a directory root, a single-file root at depth 0", () => {
+    const t = tempTree({ "top.txt": "", "a/mid.txt": "" });
+    try {
+      expect(findSet(["--max-depth", "0"], t.dir).size).toBe(0);
+      expect(explain("top.txt", ["--max-depth", "0"], t.dir)).toMatchObject({
+        included: false,
+        reasons: [{ stage: "depth", detail: expect.stringContaining("too deep") }],
+      });
+      expect(findSet(["--path", "top.txt", "--max-depth", "0"], t.dir)).toEqual(new Set(["top.txt"]));
+      expect(explain("top.txt", ["--path", "top.txt", "--max-depth", "0"], t.dir).included).toBe(true);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   test("on fixtures/tree, with --hidden", () => {
     agree(FIXTURE, QUERIES, true);
   });
@@ -250,9 +266,15 @@ describe("explain agrees with find", () => {
       symlinkSync("..", join(links.dir, "a", "b", "up"));
       symlinkSync(join(links.dir, "a"), join(links.dir, "lnk"));
       symlinkSync(outside.dir, join(links.dir, "out"));
+      // Links that lead nowhere (a missing target, a path through a file) and a loop of two links.
+      symlinkSync("nowhere", join(links.dir, "dangling"));
+      symlinkSync("c.txt/x", join(links.dir, "a", "through-file"));
+      symlinkSync("loop2", join(links.dir, "loop1"));
+      symlinkSync("loop1", join(links.dir, "loop2"));
       const through = ["lnk/b/f.txt", "lnk/c.txt", "a/b/up/b", "a/b/up/b/f.txt", "lnk/b/up", "out/x.txt"];
       const entries = [...allEntries(links.dir), ...through];
-      for (const q of [[], ["-L"], ["-L", "--strict-base"], ["-L", "--max-depth", "3"]]) {
+      const queries = [[], ["-L"], ["-L", "--strict-base"], ["-L", "--max-depth", "3"], ["-L", "-t", "l"]];
+      for (const q of queries) {
         const listed = findSet(["--hidden", ...q], links.dir);
         for (const rel of entries) {
           const r = explain(rel, ["--hidden", ...q], links.dir);
@@ -265,6 +287,8 @@ describe("explain agrees with find", () => {
       }
       expect(explain("a/b/up/b/f.txt", ["-L"], links.dir).reasons[0]?.detail).toContain("loop");
       expect(explain("out", ["-L", "--strict-base"], links.dir).reasons[0]?.stage).toBe("outside_base");
+      expect(explain("dangling", ["-L", "--strict-base", "-t", "l"], links.dir).included).toBe(true);
+      expect(explain("loop1", ["-L"], links.dir).reasons[0]?.detail).toContain("ELOOP");
     } finally {
       links.cleanup();
       outside.cleanup();

@@ -1,6 +1,6 @@
 // find through the compiled binary on real temp trees: kinds, predicates, symlinks, FIFOs, unreadable
 // directories, non-UTF-8 names, ordering, output forms, streaming, budgets and cursors.
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import {
   chmodSync,
   closeSync,
@@ -173,6 +173,59 @@ describe("predicates on a temp tree", () => {
   });
 });
 
+describe("--max-depth 0", () => {
+  const t = tempTree({ "top.txt": "hi\n", "a/mid.txt": "hi\n", "a/b/deep.txt": "hi\n" });
+  afterAll(() => t.cleanup());
+  test("lists nothing below the base (fd --max-depth 0), with and without walk workers", () => {
+    for (const split of ["0", "3"]) {
+      const env = { RGLOB_WALK_SPLIT: split };
+      const r = rglob(["find", "--max-depth", "0"], { cwd: t.dir, env });
+      expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
+      const { json } = rglobJson<Result & { total_files_searched: number }>(
+        ["find", "--max-depth", "0", "--json"],
+        { cwd: t.dir, env },
+      );
+      expect(json.results).toEqual([]);
+      expect(json.total_files_searched).toBe(0);
+      for (const args of [["tree"], ["stats"], ["count"], ["grep", "hi"]]) {
+        const run = rglob([...args, "--max-depth", "0", "--json"], { cwd: t.dir, env });
+        expect(run.code).toBe(1);
+        expect(JSON.parse(run.stdout)).toMatchObject({ total_files_searched: 0, errors: [] });
+      }
+    }
+    expect(rels(find(["--max-depth", "1"], t.dir))).toEqual(["a", "top.txt"]);
+  });
+  test("a root that is a single file is at depth 0 and still searched", () => {
+    expect(rels(find(["--path", "top.txt", "--max-depth", "0"], t.dir))).toEqual(["top.txt"]);
+    const g = rglob(["grep", "-l", "hi", "top.txt", "a", "--max-depth", "0"], { cwd: t.dir });
+    expect({ code: g.code, stdout: g.stdout }).toEqual({ code: 0, stdout: "top.txt\n" });
+  });
+});
+
+describe("impossible dates are refused, not rolled over", () => {
+  const t = tempTree({ "leap.txt": "x" });
+  utimesSync(join(t.dir, "leap.txt"), new Date("2024-02-29T12:00:00Z"), new Date("2024-02-29T12:00:00Z"));
+  afterAll(() => t.cleanup());
+  test.each([
+    ["--newer-than", "2024-02-30"],
+    ["--newer-than", "2024-04-31"],
+    ["--older-than", "2023-02-29"],
+    ["--newer-than", "2024-02-28T25:00"],
+    ["--older-than", "2024-02-28T12:60"],
+  ])("%s %s is BAD_PREDICATE (exit 2) naming the value", (flag, value) => {
+    for (const op of ["find", "explain leap.txt"]) {
+      const r = rglob([...op.split(" "), flag, value], { cwd: t.dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("BAD_PREDICATE");
+      expect(r.stderr).toContain(`'${value}'`);
+    }
+  });
+  test("the real leap day and the day before it still work", () => {
+    expect(rels(find(["--newer-than", "2024-02-29"], t.dir))).toEqual(["leap.txt"]);
+    expect(rels(find(["--older-than", "2024-02-29T12:00:01Z"], t.dir))).toEqual(["leap.txt"]);
+  });
+});
+
 describe("case sensitivity", () => {
   test("describe lists --case-insensitive as the negation of --case-sensitive", () => {
     const { json } = rglobJson<{ flags: Array<{ name: string; negations: string[] }> }>(["describe", "find"]);
@@ -218,13 +271,56 @@ describe("symlinks", () => {
       t.cleanup();
     }
   });
-  test("a dangling link is listed; followed, it is an error record", () => {
-    const t = tempTree({ dangling: { symlink: "nowhere" }, "ok.txt": "" });
+  test("a dangling link is listed as a link, with -L too (as fd -L and find -L list it), and is no error", () => {
+    // "through-file" leads through a regular file (ENOTDIR): it leads nowhere as well.
+    const t = tempTree({
+      dangling: { symlink: "nowhere" },
+      "ok.txt": "",
+      "through-file": { symlink: "ok.txt/x" },
+    });
     try {
-      expect(rels(find([], t.dir))).toEqual(["dangling", "ok.txt"]);
+      expect(rels(find([], t.dir))).toEqual(["dangling", "ok.txt", "through-file"]);
+      for (const split of ["0", "3"]) {
+        for (const q of [["-L"], ["-L", "--strict-base"]]) {
+          const { json, run } = rglobJson<Result>(["find", ...q, "--json"], {
+            cwd: t.dir,
+            env: { RGLOB_WALK_SPLIT: split },
+          });
+          expect(run.code).toBe(0);
+          expect(json.errors).toEqual([]);
+          expect(json.results.map((x) => [x.relative_path, x.kinds])).toEqual([
+            ["dangling", ["l"]],
+            ["ok.txt", ["f", "e"]],
+            ["through-file", ["l"]],
+          ]);
+        }
+      }
+      expect(rels(find(["-L", "-t", "l"], t.dir))).toEqual(["dangling", "through-file"]);
+      expect(rels(find(["-L", "-t", "f"], t.dir))).toEqual(["ok.txt"]);
+      // Its own stats (the link's size is the length of its target) answer the predicates.
+      expect(rels(find(["-L", "--min-size", "7"], t.dir))).toEqual(["dangling", "through-file"]);
+    } finally {
+      t.cleanup();
+    }
+  });
+  test("a symlink loop (a -> b -> a) under -L is an error per link and is not listed, as with find -L", () => {
+    const t = tempTree({ a: { symlink: "b" }, b: { symlink: "a" }, "ok.txt": "" });
+    try {
       const r = find(["-L"], t.dir);
       expect(rels(r)).toEqual(["ok.txt"]);
-      expect(r.errors).toEqual([expect.objectContaining({ code: "NOT_FOUND" })]);
+      expect(r.errors).toEqual([
+        expect.objectContaining({
+          code: "UNREADABLE",
+          path: join(t.dir, "a"),
+          message: expect.stringContaining("ELOOP"),
+        }),
+        expect.objectContaining({
+          code: "UNREADABLE",
+          path: join(t.dir, "b"),
+          message: expect.stringContaining("ELOOP"),
+        }),
+      ]);
+      expect(rels(find(["-t", "l"], t.dir))).toEqual(["a", "b"]);
     } finally {
       t.cleanup();
     }

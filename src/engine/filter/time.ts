@@ -1,5 +1,6 @@
 /*! Filter: times. Parses durations ('30s', '30m', '12h', '7d', '2w', '1y', combined '1d12h') as "that long
- * before now", and ISO 8601 dates or datetimes (a naive one is UTC). */
+ * before now", and ISO 8601 dates or datetimes (a naive one is UTC); a day, hour, minute or second that does
+ * not exist (2024-02-30, 12:60) is refused, never rolled over. */
 import { RglobError } from "../../contract/errors.ts";
 
 const DURATION: Record<string, number> = {
@@ -12,6 +13,54 @@ const DURATION: Record<string, number> = {
   w: 604800,
   y: 31557600,
 };
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/**
+ * Returns the number of days of a month in the proleptic Gregorian calendar.
+ * @param year the year
+ * @param month the month, 1 to 12
+ * @returns 28 to 31
+ */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Says which field of a parsed ISO date is out of range (Date.parse would roll 2024-02-30 over to March 1st
+ * and 24:00 over to the next day instead of refusing them).
+ * @param m the match: year, month, day, hour, minute, second, fraction, offset
+ * @returns what is wrong, or null when every field exists
+ */
+function impossible(m: RegExpExecArray): string | null {
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12) return `month ${m[2]} does not exist (01 to 12)`;
+  const days = daysInMonth(year, month);
+  if (day < 1 || day > days) return `${MONTHS[month - 1]} ${year} has no day ${m[3]} (01 to ${days})`;
+  if (m[4] !== undefined && Number(m[4]) > 23) return `hour ${m[4]} is out of range (00 to 23)`;
+  if (m[5] !== undefined && Number(m[5]) > 59) return `minute ${m[5]} is out of range (00 to 59)`;
+  if (m[6] !== undefined && Number(m[6]) > 59) return `second ${m[6]} is out of range (00 to 59)`;
+  const offset = m[8] === undefined ? null : /^[+-](\d{2}):?(\d{2})$/.exec(m[8]);
+  if (offset && (Number(offset[1]) > 23 || Number(offset[2]) > 59))
+    return `UTC offset ${m[8]} is out of range (-23:59 to +23:59)`;
+  return null;
+}
 
 /**
  * Parses a time point.
@@ -42,6 +91,9 @@ export function parseTimePoint(value: string, flag: string, now: number): number
       text,
     );
   if (iso) {
+    const wrong = impossible(iso);
+    if (wrong !== null)
+      throw new RglobError("BAD_PREDICATE", `${flag}: '${value}' is not a real date: ${wrong}`);
     const naive = iso[8] === undefined;
     const t = Date.parse(
       `${iso[1]}-${iso[2]}-${iso[3]}T${iso[4] ?? "00"}:${iso[5] ?? "00"}:${iso[6] ?? "00"}${iso[7] ? `.${iso[7].slice(0, 3)}` : ""}${naive ? "Z" : (iso[8] as string).toUpperCase().replace(/^([+-]\d{2})(\d{2})$/, "$1:$2")}`,

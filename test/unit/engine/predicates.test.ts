@@ -79,6 +79,43 @@ describe("times", () => {
       expect(code(() => parseTimePoint(text, "newer_than", now))).toBe("BAD_PREDICATE");
     },
   );
+
+  test.each([
+    ["2024-02-29", Date.parse("2024-02-29T00:00:00Z")],
+    ["2000-02-29", Date.parse("2000-02-29T00:00:00Z")],
+    ["2026-04-30", Date.parse("2026-04-30T00:00:00Z")],
+    ["2026-12-31T23:59:59Z", Date.parse("2026-12-31T23:59:59Z")],
+    ["2026-01-31T00:00-23:59", Date.parse("2026-01-31T23:59:00Z")],
+  ])("the last day, hour, minute and second that exist: %p", (text, want) => {
+    expect(parseTimePoint(text, "newer_than", now)).toBe(want);
+  });
+
+  // Date.parse rolls these over (2024-02-30 becomes March 1st, 24:00 the next day): each is refused.
+  test.each([
+    ["2024-02-30", "February 2024 has no day 30"],
+    ["2023-02-29", "February 2023 has no day 29"],
+    ["1900-02-29", "February 1900 has no day 29"],
+    ["2026-04-31", "April 2026 has no day 31"],
+    ["2026-06-31T12:00Z", "June 2026 has no day 31"],
+    ["2026-01-00", "January 2026 has no day 00"],
+    ["2026-00-10", "month 00"],
+    ["2026-01-31T25:00", "hour 25"],
+    ["2026-01-31T24:00", "hour 24"],
+    ["2026-01-31T12:60", "minute 60"],
+    ["2026-01-31T12:30:60Z", "second 60"],
+    ["2026-01-31T12:00+24:00", "UTC offset +24:00"],
+  ])("impossible %p is BAD_PREDICATE naming the value (%p)", (text, why) => {
+    let err: unknown;
+    try {
+      parseTimePoint(text, "older_than", now);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(RglobError);
+    expect((err as RglobError).code).toBe("BAD_PREDICATE");
+    expect((err as RglobError).message).toContain(`older_than: '${text}'`);
+    expect((err as RglobError).message).toContain(why);
+  });
 });
 
 describe("perm", () => {
