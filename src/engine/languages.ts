@@ -8,6 +8,8 @@ export interface Language {
   readonly line: readonly string[];
   /** Block comment pairs [open, close] ("/*" "*\/", "<!--" "-->"…); they may span lines. */
   readonly block: ReadonlyArray<readonly [string, string]>;
+  /** Block comments nest: an opener inside a comment opens another level (Haskell, Rust, Swift…). */
+  readonly nested: boolean;
 }
 
 const C_LINE = ["//"];
@@ -63,7 +65,18 @@ const TABLE: ReadonlyArray<
   ["Nix", ["nix"], [], HASH, C_BLOCK],
   ["Terraform", ["tf", "tfvars", "hcl"], [], ["#", "//"], C_BLOCK],
   ["SQL", ["sql"], [], ["--"], C_BLOCK],
-  ["Lua", ["lua"], [], ["--"], [["--[[", "]]"]]],
+  [
+    "Lua",
+    ["lua"],
+    [],
+    ["--"],
+    [
+      ["--[[", "]]"],
+      ["--[=[", "]=]"],
+      ["--[==[", "]==]"],
+      ["--[===[", "]===]"],
+    ],
+  ],
   ["Haskell", ["hs", "lhs"], [], ["--"], [["{-", "-}"]]],
   ["Elm", ["elm"], [], ["--"], [["{-", "-}"]]],
   ["Ada", ["adb", "ads"], [], ["--"], NONE],
@@ -107,10 +120,13 @@ const TABLE: ReadonlyArray<
   ["Batch", ["bat", "cmd"], [], ["REM ", "rem ", "::"], NONE],
 ];
 
+/** The languages whose block comments nest, by their specifications. */
+const NESTED = new Set(["Haskell", "Rust", "Swift", "Scala", "Kotlin", "OCaml", "Dart"]);
+
 const BY_EXT = new Map<string, Language>();
 const BY_NAME = new Map<string, Language>();
 for (const [name, exts, names, line, block] of TABLE) {
-  const lang: Language = { name, line, block };
+  const lang: Language = { name, line, block, nested: NESTED.has(name) };
   for (const e of exts) BY_EXT.set(e, lang);
   for (const n of names) BY_NAME.set(n, lang);
 }

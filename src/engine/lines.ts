@@ -44,6 +44,8 @@ interface Markers {
   readonly closeText: readonly string[];
   /** 1 for bytes that may start a marker or a string literal: the only bytes the code scan stops at. */
   readonly special: Uint8Array;
+  /** Block comments nest (an opener inside one opens another level). */
+  readonly nested: boolean;
 }
 
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -65,6 +67,7 @@ function markersOf(lang: Language): Markers {
     openText: lang.block.map((b) => b[0]),
     closeText: lang.block.map((b) => b[1]),
     special,
+    nested: lang.nested,
   };
   markerCache.set(lang, m);
   return m;
@@ -98,6 +101,8 @@ export class LineCounter {
   private code = 0;
   /** Index of the open block comment pair, or -1. */
   private inBlock = -1;
+  /** Levels of the open block comment (more than 1 only in a language whose comments nest). */
+  private depth = 0;
   private markers: Markers | null = null;
   /** The scanned chunk. */
   private chunk: Uint8Array = new Uint8Array(0);
@@ -107,6 +112,8 @@ export class LineCounter {
   private nextOpen = -1;
   /** Offset of the next closer of the open block in the chunk (-1: search again). */
   private nextClose = -1;
+  /** Offset of the next opener of the open block's pair in the chunk, where comments nest (-1: search again). */
+  private nextNest = -1;
 
   /**
    * Creates a line counter.
@@ -255,6 +262,7 @@ export class LineCounter {
     this.chunkView = null;
     this.nextOpen = -1;
     this.nextClose = -1;
+    this.nextNest = -1;
     const m = this.markers;
     const special = m?.special;
     const hasBlock = m !== null && m.open.length > 0;
@@ -380,9 +388,23 @@ export class LineCounter {
           if (j < 0) j = this.view.length;
           this.nextClose = j;
         }
+        if (m.nested) {
+          // An opener of the same pair before the closer opens another level (cached like the closer).
+          let o = this.nextNest;
+          if (o < i) {
+            o = this.view.indexOf(m.openText[this.inBlock] as string, i, "latin1");
+            if (o < 0) o = this.view.length;
+            this.nextNest = o;
+          }
+          if (o < j && o < e) {
+            this.depth++;
+            i = o + (m.open[this.inBlock] as Uint8Array).length;
+            continue;
+          }
+        }
         if (j >= e) break;
-        this.inBlock = -1;
         i = j + close.length;
+        if (--this.depth === 0) this.inBlock = -1;
         continue;
       }
       if (quote !== 0) {
@@ -409,7 +431,9 @@ export class LineCounter {
           const om = m.open[k] as Uint8Array;
           if (b === om[0] && at(buf, i, e, om)) {
             this.inBlock = k;
+            this.depth = 1;
             this.nextClose = -1;
+            this.nextNest = -1;
             i += om.length;
             hit = true;
             break;

@@ -38,6 +38,13 @@ describe("LineCounter", () => {
     ["f.ts", "/*\n\n*/\n", [3, 2, 0]],
     ["a.sql", "-- c\nSELECT 1; -- t\n/* b */\n", [3, 3, 1]],
     ["a.lua", "--[[ block\nstill ]]\nprint(1)\n-- line\n", [4, 4, 1]],
+    // Lua's long brackets have levels: --[==[ ends at ]==] only.
+    ["b.lua", "--[==[\nx ]] still\n]==]\nprint(1)\n--[[ a ]] print(2)\n", [5, 5, 2]],
+    // Haskell, Rust, Swift, Scala, Kotlin, OCaml and Dart comments nest; C's do not.
+    ["n.hs", "{- a\n{- b -}\nstill -}\nmain = 1\n", [4, 4, 1]],
+    ["n.rs", "/* outer /* inner */\nstill comment\n*/\nfn main() {}\n/* a */ let x = 1;\n", [5, 5, 2]],
+    ["m.rs", "/* a */ /* b /* c */ d */ x();\n/*/ still */\ny();\n", [3, 3, 2]],
+    ["n.c", "/* outer /* inner */\nnot a comment in C\n*/\nint main;\n", [4, 4, 3]],
     ["a.hs", "{- a\n b -}\nmain = x -- c\n", [3, 3, 1]],
     ["a.html", "<!-- c\n -->\n<p>x</p>\n", [3, 3, 1]],
     ["a.lisp", "; c\n(a)\n", [2, 2, 1]],
