@@ -84,12 +84,27 @@ export function namedFiles(
   return named;
 }
 
+/** Notes for globs that can match only hidden names while hidden entries are skipped. */
+function hiddenGlobNotes(globs: readonly string[], input: Request): string[] {
+  if (input.hidden === true) return [];
+  return globs
+    .filter((g) => {
+      const name = g.slice(g.lastIndexOf("/") + 1);
+      return name.startsWith(".") && name !== "." && name !== "..";
+    })
+    .map(
+      (g) =>
+        `'${escapeControls(g)}' matches only hidden names (beginning with '.'), which are skipped without -H (--hidden)`,
+    );
+}
+
 /**
  * Returns notes on CLI operands probably meant as a directory or a file. After a run that found nothing:
  * `rglob count src` filters names by the glob "src" (as find does), which people and agents often mean as
  * "count inside src"; `rglob grep TODO notes.txt` with no notes.txt here filters names by that glob. Whatever
  * was found: `rglob find '*.ts' src`, fd's PATTERN PATH habit, ORs the two globs, and `rglob tree src` shows one
- * directory (docs/decisions/0012-cli-notes-for-probable-mistakes.md).
+ * directory. After a run that found nothing, a glob whose name part begins with '.' (`'.*'`, `'.env'`)
+ * matches only hidden names, which are skipped without --hidden (docs/decisions/0012-cli-notes-for-probable-mistakes.md).
  * @param op the operation
  * @param operands the operands as given
  * @param input the request (its base, and for grep whether the pattern came by flag)
@@ -108,14 +123,21 @@ export function operandNotes(
   if (mixed !== null) {
     // A grep glob operand without glob syntax names nothing here (one that exists would have been a root).
     if (found) return [];
-    return mixed.globs
-      .filter((g) => !hasGlobSyntax(g))
-      .map(
-        (g) =>
-          `no file or directory '${escapeControls(g)}' here; it was used as a glob matched against names`,
-      );
+    return [
+      ...mixed.globs
+        .filter((g) => !hasGlobSyntax(g))
+        .map(
+          (g) =>
+            `no file or directory '${escapeControls(g)}' here; it was used as a glob matched against names`,
+        ),
+      ...hiddenGlobNotes(mixed.globs, input),
+    ];
   }
   if (op.cli.operands[0] !== "patterns...") return [];
+  if (!found) {
+    const hidden = hiddenGlobNotes(operands, input);
+    if (hidden.length > 0) return hidden;
+  }
   const fdHabit = operands.length > 1 && operands.some(hasGlobSyntax);
   if (found && !fdHabit && op.id !== "tree") return [];
   const base = baseOf(input, cwd);

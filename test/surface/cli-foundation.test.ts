@@ -192,6 +192,27 @@ describe("process edge", () => {
     }
   });
 
+  test("a glob that can match only hidden names gets a note when hidden entries were skipped", () => {
+    const t = tempTree({ ".env": "x\n", "a.txt": "x\n" });
+    try {
+      for (const args of [
+        ["find", ".*"],
+        ["find", "**/.env"],
+        ["grep", "x", ".e*"],
+      ]) {
+        const r = rglob(args, { cwd: t.dir });
+        expect([args, r.code, r.stdout]).toEqual([args, 1, ""]);
+        expect(r.stderr).toContain(
+          "matches only hidden names (beginning with '.'), which are skipped without -H",
+        );
+      }
+      const shown = rglob(["find", ".*", "-H"], { cwd: t.dir });
+      expect([shown.code, shown.stdout, shown.stderr]).toEqual([0, ".env\n", ""]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   test("'.' as a glob operand gets a note: no name is '.'", () => {
     const r = rglob(["find", "."], { cwd: FIXTURE });
     expect(r.code).toBe(1);
