@@ -74,15 +74,22 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
   const out: NamedCheck[] = [];
   const cs = o.case_sensitive ?? defaultCaseSensitive();
   if (o.patterns.length > 0) {
-    const globs = o.patterns.map((g) => ({ g, test: anyGlob([compileGlob(g, cs)]) }));
+    const globs = o.patterns.map((g) => {
+      const glob = compileGlob(g, cs);
+      return { g, dirOnly: glob.dirOnly, test: anyGlob([glob]) };
+    });
     out.push({
       stage: "patterns",
-      why: (e) =>
-        globs.some((x) => x.test(e.rel, e.name))
-          ? null
-          : `matches none of the globs ${o.patterns.map((g) => `'${g}'`).join(", ")}`,
+      why: (e) => {
+        const isDir = e.target === "dir";
+        if (globs.some((x) => x.test(e.rel, e.name, isDir))) return null;
+        const none = `matches none of the globs ${o.patterns.map((g) => `'${g}'`).join(", ")}`;
+        // A glob ending in '/' that matches the name of an entry that is not a directory.
+        const dirOnly = globs.find((x) => x.dirOnly && !isDir && x.test(e.rel, e.name, true));
+        return dirOnly ? `${none} ('${dirOnly.g}' ends in '/': directories only, and it is not one)` : none;
+      },
       pass: (e) => {
-        const hit = globs.find((x) => x.test(e.rel, e.name));
+        const hit = globs.find((x) => x.test(e.rel, e.name, e.target === "dir"));
         return hit ? `matches the glob '${hit.g}'` : null;
       },
     });
@@ -307,9 +314,9 @@ function underRoot(
       }
     }
     const isDir = target === "dir";
-    if (plan.exclude?.(rel, name)) {
+    if (plan.exclude?.(rel, name, isDir)) {
       const cs = o.case_sensitive ?? defaultCaseSensitive();
-      const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name)) ?? "";
+      const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name, isDir)) ?? "";
       block({ stage: "exclude", detail: `${what} matches --exclude '${g}'`, pattern: g });
     }
     if (plan.respectIgnore && !ignoredAbove && chain.length > 0) {

@@ -1,16 +1,24 @@
 /*! Engine: glob compilation. Globs become RegExps once, at plan time; the walk only calls test().
  * Syntax: `*` (not across '/'), `?`, `**` (any number of path components), `[abc]`, `[!a-z]`/`[^a-z]`,
- * `{a,b}` (nestable), `\x` escapes. A glob without '/' matches the basename; with '/' or '**' it matches the
- * relative path (a leading '/' anchors at the base and is dropped). */
+ * POSIX classes in brackets (`[[:digit:]_]`, ASCII as in the C locale; the bracket parser is wildmatch's, shared
+ * with ignore-rules.ts), `{a,b}` (nestable), `\x` escapes. A trailing '/' selects directories only and is then
+ * dropped, as in gitignore. A glob without '/' matches the basename; with '/' or '**' it matches the relative
+ * path (a leading '/' or './' anchors at the base and is dropped). */
 import { RglobError } from "../contract/errors.ts";
+import { parseBracket } from "./ignore-rules.ts";
 
 /** A compiled glob. */
 export interface Glob {
   readonly source: string;
   /** True when the glob matches the relative path, false when it matches the basename. */
   readonly matchesPath: boolean;
+  /** True when the glob ended in '/': it matches directories only (a followed symlink by its target). */
+  readonly dirOnly: boolean;
   readonly regex: RegExp;
 }
+
+/** Tests an entry against globs: its POSIX path relative to the base, its name, whether it is a directory. */
+export type GlobTest = (rel: string, name: string, isDir: boolean) => boolean;
 
 const SPECIAL = /[.+^${}()|[\]\\/]/;
 
@@ -63,29 +71,10 @@ function translate(glob: string, src: string): string {
       out += "[^/]";
       i++;
     } else if (c === "[") {
-      let j = i + 1;
-      let cls = "";
-      if (src[j] === "!" || src[j] === "^") {
-        cls += "^";
-        j++;
-      }
-      if (src[j] === "]") {
-        cls += "\\]";
-        j++;
-      }
-      while (j < n && src[j] !== "]") {
-        const ch = src[j] as string;
-        if (ch === "\\" && j + 1 < n) {
-          cls += `\\${src[j + 1]}`;
-          j += 2;
-          continue;
-        }
-        cls += ch === "\\" || ch === "[" ? `\\${ch}` : ch;
-        j++;
-      }
-      if (j >= n) throw bad(glob, "unclosed '['");
-      out += cls.startsWith("^") ? `(?!/)[${cls}]` : `[${cls}]`;
-      i = j + 1;
+      const cls = parseBracket(src, i, true);
+      if ("error" in cls) throw bad(glob, cls.error);
+      out += cls.source;
+      i = cls.next;
     } else if (c === "{") {
       braceDepth++;
       out += "(?:";
@@ -106,6 +95,13 @@ function translate(glob: string, src: string): string {
   return out;
 }
 
+/** Whether the character at i is escaped by an odd run of backslashes before it. */
+function escapedAt(s: string, i: number): boolean {
+  let k = i - 1;
+  while (k >= 0 && s[k] === "\\") k--;
+  return (i - 1 - k) % 2 === 1;
+}
+
 /**
  * Compiles a glob.
  * @param glob the glob text
@@ -116,34 +112,51 @@ function translate(glob: string, src: string): string {
 export function compileGlob(glob: string, caseSensitive: boolean): Glob {
   if (glob.length === 0) throw bad(glob, "empty pattern");
   if (glob.includes("\0")) throw bad(glob, "NUL byte in pattern");
-  let src = glob;
-  let matchesPath = src.includes("/") || src.includes("**");
-  if (src.startsWith("./")) src = src.slice(2);
-  if (src.startsWith("/")) src = src.slice(1);
-  if (src.endsWith("/") && src.length > 1) src = src.slice(0, -1);
-  if (!src.includes("/") && !src.includes("**")) matchesPath = matchesPath && glob.startsWith("/");
+  // A leading '/' or './' (or several) anchors at the base: the glob then matches the relative path.
+  const lead = /^(?:\.?\/)+/.exec(glob)?.[0] ?? "";
+  let src = glob.slice(lead.length);
+  // A trailing '/' (not escaped) selects directories only; the rest is classified as if it were absent.
+  let dirOnly = false;
+  while (src.endsWith("/") && !escapedAt(src, src.length - 1)) {
+    src = src.slice(0, -1);
+    dirOnly = true;
+  }
+  const matchesPath = lead !== "" || src.includes("/") || src.includes("**");
+  // Outside the try: translate's own errors already name the glob. With nothing left ('/', './') the regex
+  // matches only "", which no entry is: the base itself is never listed.
+  const body = translate(glob, src);
   let regex: RegExp;
   try {
-    regex = new RegExp(`^${translate(glob, src)}$`, caseSensitive ? "su" : "siu");
+    regex = new RegExp(`^${body}$`, caseSensitive ? "su" : "siu");
   } catch (err) {
     throw bad(glob, err instanceof Error ? err.message : String(err));
   }
-  return { source: glob, matchesPath, regex };
+  return { source: glob, matchesPath, dirOnly, regex };
 }
 
 /**
  * Creates a predicate that is true when any glob matches an entry.
  * @param globs compiled globs
- * @returns (relativePath, name) => boolean
+ * @returns (relativePath, name, isDir) => boolean
  */
-export function anyGlob(globs: readonly Glob[]): (rel: string, name: string) => boolean {
-  const byName = globs.filter((g) => !g.matchesPath).map((g) => g.regex);
-  const byPath = globs.filter((g) => g.matchesPath).map((g) => g.regex);
-  if (byPath.length === 0 && byName.length === 1) {
-    const only = byName[0] as RegExp;
-    return (_rel, name) => only.test(name);
+export function anyGlob(globs: readonly Glob[]): GlobTest {
+  const pick = (path: boolean, dir: boolean) =>
+    globs.filter((g) => g.matchesPath === path && g.dirOnly === dir).map((g) => g.regex);
+  const byName = pick(false, false);
+  const byPath = pick(true, false);
+  const dirByName = pick(false, true);
+  const dirByPath = pick(true, true);
+  if (dirByName.length === 0 && dirByPath.length === 0) {
+    if (byPath.length === 0 && byName.length === 1) {
+      const only = byName[0] as RegExp;
+      return (_rel, name) => only.test(name);
+    }
+    return (rel, name) => byName.some((r) => r.test(name)) || byPath.some((r) => r.test(rel));
   }
-  return (rel, name) => byName.some((r) => r.test(name)) || byPath.some((r) => r.test(rel));
+  return (rel, name, isDir) =>
+    byName.some((r) => r.test(name)) ||
+    byPath.some((r) => r.test(rel)) ||
+    (isDir && (dirByName.some((r) => r.test(name)) || dirByPath.some((r) => r.test(rel))));
 }
 
 /** Returns the default case sensitivity of this platform (false on macOS and Windows). */

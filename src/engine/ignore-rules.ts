@@ -76,8 +76,20 @@ function escapeChar(c: string): string {
   return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
 }
 
-/** Parses a bracket expression at p[i] === '['; returns [regex source, next index] or null when never matching. */
-function parseClass(p: string, start: number): [string, number] | null {
+/** A bracket expression parsed: its RegExp source (for the flags "s" or "su") and the index after it, or why
+ * it is malformed. */
+export type BracketParse = { readonly source: string; readonly next: number } | { readonly error: string };
+
+/**
+ * Parses a bracket expression as git's wildmatch does: `!` or `^` negates, a leading `]` is literal, `\x`
+ * escapes, `a-z` ranges, and the POSIX classes `[:alpha:]` … `[:xdigit:]` in ASCII (as the C locale). No class
+ * matches '/'. Shared by ignore rules and rglob's globs (`glob.ts`).
+ * @param p the pattern
+ * @param start the index of its '['
+ * @param strict false for wildmatch (a reversed range adds nothing); true for globs (a reversed range is an error)
+ * @returns the source and next index, or the error (an ignore rule with one never matches)
+ */
+export function parseBracket(p: string, start: number, strict: boolean): BracketParse {
   let i = start + 1;
   let negate = false;
   if (p[i] === "!" || p[i] === "^") {
@@ -90,14 +102,14 @@ function parseClass(p: string, start: number): [string, number] | null {
   while (i < p.length) {
     let c = p[i] as string;
     if (c === "]" && !first) {
-      if (body === "") return negate ? ["[^/]", i + 1] : ["(?!)", i + 1];
+      if (body === "") return { source: negate ? "[^/]" : "(?!)", next: i + 1 };
       // Under WM_PATHNAME no class matches '/', not even a positive one that lists it.
-      return [negate ? `[^/${body}]` : `(?!/)[${body}]`, i + 1];
+      return { source: negate ? `[^/${body}]` : `(?!/)[${body}]`, next: i + 1 };
     }
     first = false;
     if (c === "\\") {
       i++;
-      if (i >= p.length) return null;
+      if (i >= p.length) break;
       c = p[i] as string;
       body += escapeClassChar(c);
       prev = c;
@@ -108,13 +120,15 @@ function parseClass(p: string, start: number): [string, number] | null {
       let hi = p[i + 1] as string;
       let step = 2;
       if (hi === "\\") {
-        if (i + 2 >= p.length) return null;
+        if (i + 2 >= p.length) break;
         hi = p[i + 2] as string;
         step = 3;
       }
       // The previous char is already in the body; a valid range replaces nothing, it adds lo..hi.
       if ((hi.codePointAt(0) as number) >= (prev.codePointAt(0) as number)) {
         body += `${escapeClassChar(prev)}-${escapeClassChar(hi)}`;
+      } else if (strict) {
+        return { error: `range '${prev}-${hi}' is out of order` };
       }
       prev = null;
       i += step;
@@ -123,15 +137,20 @@ function parseClass(p: string, start: number): [string, number] | null {
     if (c === "[" && p[i + 1] === ":") {
       // As wildmatch: the class name runs to the next ']', which must follow a ':'.
       const close = p.indexOf("]", i + 2);
-      if (close < 0) return null;
+      if (close < 0) break;
       if (p[close - 1] !== ":" || close - 1 < i + 2) {
         body += "\\[";
         prev = "[";
         i++;
         continue;
       }
-      const cls = POSIX_CLASSES[p.slice(i + 2, close - 1)];
-      if (cls === undefined) return null; // git: an unknown class aborts the match
+      const name = p.slice(i + 2, close - 1);
+      const cls = Object.hasOwn(POSIX_CLASSES, name) ? POSIX_CLASSES[name] : undefined;
+      // git: an unknown class aborts the match
+      if (cls === undefined)
+        return {
+          error: `unknown character class '[:${name}:]' (known: ${Object.keys(POSIX_CLASSES).join(" ")})`,
+        };
       body += cls;
       prev = null;
       i = close + 1;
@@ -141,7 +160,7 @@ function parseClass(p: string, start: number): [string, number] | null {
     prev = c;
     i++;
   }
-  return null; // unclosed '[': wildmatch never matches
+  return { error: "unclosed '['" }; // wildmatch never matches
 }
 
 /**
@@ -183,10 +202,10 @@ export function wildmatchSource(p: string): string | null {
         i = j;
       }
     } else if (c === "[") {
-      const cls = parseClass(p, i);
-      if (cls === null) return null;
-      out += cls[0];
-      i = cls[1];
+      const cls = parseBracket(p, i, false);
+      if ("error" in cls) return null;
+      out += cls.source;
+      i = cls.next;
     } else {
       out += escapeChar(c);
       i++;

@@ -124,7 +124,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   const preds: Array<(e: Entry) => boolean> = [];
   if (o.patterns.length > 0) {
     const match = anyGlob(o.patterns.map((g) => compileGlob(g, caseSensitive)));
-    preds.push((e) => match(e.rel, e.name));
+    preds.push((e) => match(e.rel, e.name, e.target === "dir"));
   }
   const kinds: Kind[] = opts.filesOnly ? ["f"] : o.types;
   if (opts.filesOnly && o.types.length > 0) {

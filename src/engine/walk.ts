@@ -35,8 +35,8 @@ export interface WalkPlan {
   readonly strictBase: boolean;
   readonly maxDepth: number;
   readonly minDepth: number;
-  /** True when an entry should be skipped and, for a directory, not entered. */
-  readonly exclude: ((rel: string, name: string) => boolean) | null;
+  /** True when an entry should be skipped and, for a directory, not entered (isDir: by the target's type). */
+  readonly exclude: ((rel: string, name: string, isDir: boolean) => boolean) | null;
   /** True when an entry is selected (patterns and predicates). */
   readonly select: (e: Entry) => boolean;
   /** Whether directories themselves can ever be selected (false lets the walk skip testing them). */
@@ -385,7 +385,7 @@ export function* walkTree(
       }
     }
     const isDir = target === "dir";
-    if (plan.exclude?.(rel, name)) continue;
+    if (plan.exclude?.(rel, name, isDir)) continue;
     if (plan.respectIgnore && frame.chain.length > 0) {
       // Walking from the repository root the key is the rel path: one string, not two, per entry.
       const key = frame.sameKey ? rel : frame.keyPrefix + name;

@@ -28,7 +28,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -36,7 +36,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude; a matching directory is not entered.",
+        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
         "default": []
       },
       "types": {
@@ -397,7 +397,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -405,7 +405,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude; a matching directory is not entered.",
+        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
         "default": []
       },
       "types": {
@@ -1018,7 +1018,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1026,7 +1026,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude; a matching directory is not entered.",
+        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
         "default": []
       },
       "types": {
@@ -1510,7 +1510,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1518,7 +1518,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude; a matching directory is not entered.",
+        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
         "default": []
       },
       "types": {
@@ -1866,7 +1866,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1874,7 +1874,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude; a matching directory is not entered.",
+        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
         "default": []
       },
       "types": {
@@ -2222,7 +2222,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2230,7 +2230,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude; a matching directory is not entered.",
+        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
         "default": []
       },
       "types": {
@@ -2633,7 +2633,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2641,7 +2641,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude; a matching directory is not entered.",
+        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
         "default": []
       },
       "types": {
@@ -3082,7 +3082,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'.",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3090,7 +3090,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude; a matching directory is not entered.",
+        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
         "default": []
       },
       "types": {
@@ -3463,7 +3463,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude; a matching directory is not entered.",
+        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
         "default": []
       },
       "types": {
@@ -3941,7 +3941,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude; a matching directory is not entered.",
+        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
         "default": []
       },
       "types": {

@@ -259,6 +259,41 @@ describe("explain agrees with find", () => {
     expect(relative(tree.dir, explain("link", [], tree.dir).path)).toBe("link");
   });
 
+  test("with globs anchored by './' and globs ending in '/' (directories only)", () => {
+    const t = tempTree({
+      "a.txt": "",
+      "sub/a.txt": "",
+      "f.md": "",
+      "build/out.o": "",
+      "src/build": "a file named build",
+      "src/x/y.c": "",
+      lnk: { symlink: "src/x" },
+    });
+    try {
+      agree(
+        t.dir,
+        [
+          ["--glob", "./a.txt"],
+          ["--glob", "./*.txt"],
+          ["--glob", "f.md/"],
+          ["--glob", "*/"],
+          ["--glob", "build/"],
+          ["--glob", "src/*/"],
+          ["-L", "--glob", "*/"],
+          ["-E", "./a.txt"],
+          ["-E", "build/"],
+          ["-L", "-E", "lnk/"],
+        ],
+        true,
+      );
+      expect(explain("sub/a.txt", ["--glob", "./a.txt"], t.dir).included).toBe(false);
+      expect(explain("f.md", ["--glob", "f.md/"], t.dir).reasons[0]?.detail).toContain("directories only");
+      expect(explain("src/build", ["-E", "build/"], t.dir).included).toBe(true);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   test("with symlinks: not followed, followed, loops and links that leave the base", () => {
     const links = tempTree({ "a/b/f.txt": "f", "a/c.txt": "c" });
     const outside = tempTree({ "x.txt": "x" });

@@ -249,6 +249,68 @@ describe("case sensitivity", () => {
   });
 });
 
+describe("glob forms: './', a trailing '/', POSIX classes, error messages", () => {
+  const t = tempTree({
+    "a.txt": "",
+    "sub/a.txt": "",
+    "sub/b.txt": "",
+    "f.md": "",
+    "build/out.o": "",
+    "src/build": "a file named build",
+    "src/x/y.c": "",
+    "src/z.c": "",
+    lnk: { symlink: "src/x" },
+  });
+  test.each([
+    // './' holds a '/': anchored at the base like '/a.txt', not a basename glob.
+    [["./a.txt"], ["a.txt"]],
+    [["./*.txt"], ["a.txt"]],
+    [["/a.txt"], ["a.txt"]],
+    [
+      ["-t", "f", "-E", "./a.txt"],
+      ["build/out.o", "f.md", "src/build", "src/x/y.c", "src/z.c", "sub/a.txt", "sub/b.txt"],
+    ],
+    // A trailing '/': directories only, the rest classified as without it.
+    [["f.md/"], []],
+    [["*/"], ["build", "src", "src/x", "sub"]],
+    [["build/"], ["build"]],
+    [["build"], ["build", "src/build"]],
+    [["src/*/"], ["src/x"]],
+    [
+      ["-L", "*/"],
+      ["build", "lnk", "src", "src/x", "sub"],
+    ],
+    [["-E", "build/", "-t", "f", "*build*"], ["src/build"]],
+    [
+      ["-E", "*/", "-t", "f"],
+      ["a.txt", "f.md"],
+    ],
+  ])("%p", (args, want) => {
+    expect(rels(find(args, t.dir))).toEqual(want);
+  });
+
+  test("POSIX classes in brackets select as GNU find -name does (ASCII)", () => {
+    const c = tempTree({ a: "", b: "", "1": "", ":]": "", "a]": "", _: "" });
+    try {
+      expect(rels(find(["[[:alpha:]]"], c.dir))).toEqual(["a", "b"]);
+      expect(rels(find(["[![:digit:]]"], c.dir))).toEqual(["_", "a", "b"]);
+      expect(rels(find(["[[:digit:]_]"], c.dir))).toEqual(["1", "_"]);
+    } finally {
+      c.cleanup();
+    }
+  });
+
+  test.each([
+    ["[[:foo:]]", "rglob: BAD_PREDICATE: bad glob '[[:foo:]]': unknown character class '[:foo:]'"],
+    ["{a,b", "rglob: BAD_PREDICATE: bad glob '{a,b': unclosed '{'\n"],
+    ["x\\", "rglob: BAD_PREDICATE: bad glob 'x\\': trailing backslash\n"],
+  ])("bad glob %p exits 2 with one clear message", (glob, message) => {
+    const r = rglob(["find", glob], { cwd: t.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toStartWith(message);
+  });
+});
+
 describe("symlinks", () => {
   test("a loop under --follow is reported once per cycle and the walk goes on", () => {
     const t = tempTree({ "d/file.txt": "x", "d/loop": { symlink: ".." }, "z.txt": "z" });

@@ -4,7 +4,7 @@ import { RglobError } from "../../../src/contract/errors.ts";
 import { compilePerm } from "../../../src/engine/filter/perm.ts";
 import { parseSize, sizeRange } from "../../../src/engine/filter/size.ts";
 import { parseTimePoint } from "../../../src/engine/filter/time.ts";
-import { compileGlob } from "../../../src/engine/glob.ts";
+import { anyGlob, compileGlob } from "../../../src/engine/glob.ts";
 
 function code(fn: () => unknown): string | null {
   try {
@@ -180,5 +180,109 @@ describe("globs", () => {
 
   test.each(["", "[abc", "a{b", "a\\", "a\0b"])("bad glob %p", (glob) => {
     expect(code(() => compileGlob(glob, true))).toBe("BAD_PREDICATE");
+  });
+
+  /** Whether the glob selects the entry at rel, a directory or not, as the walk tests it. */
+  function sel(glob: string, rel: string, isDir: boolean): boolean {
+    return anyGlob([compileGlob(glob, true)])(rel, rel.split("/").pop() as string, isDir);
+  }
+
+  // './' holds a '/': the glob is anchored at the base like a leading '/', not a basename glob.
+  test.each([
+    ["./a.txt", "a.txt", true],
+    ["./a.txt", "sub/a.txt", false],
+    ["./*.txt", "a.txt", true],
+    ["./*.txt", "sub/b.txt", false],
+    ["./sub/*.txt", "sub/b.txt", true],
+    ["././a.txt", "sub/a.txt", false],
+  ])("'./' anchors: %p on %p → %p", (glob, rel, want) => {
+    expect(sel(glob, rel, false)).toBe(want);
+    expect(compileGlob(glob, true).matchesPath).toBe(true);
+  });
+
+  // A trailing '/' selects directories only; the rest is classified as if the '/' were absent.
+  test.each([
+    ["f.md/", "f.md", false, false],
+    ["f.md/", "f.md", true, true],
+    ["build/", "build", true, true],
+    ["build/", "a/b/build", true, true],
+    ["build/", "a/build", false, false],
+    ["*/", "a/b/c", true, true],
+    ["*/", "a/b/c.txt", false, false],
+    ["src/*/", "src/x", true, true],
+    ["src/*/", "src/x", false, false],
+    ["src/*/", "src/x/y", true, false],
+    ["src/*/", "a/src/x", true, false],
+    ["/build/", "a/build", true, false],
+    ["./build/", "build", true, true],
+    ["**/deep/", "a/deep", true, true],
+  ])("trailing '/': %p on %p (directory %p) → %p", (glob, rel, isDir, want) => {
+    expect(sel(glob, rel, isDir)).toBe(want);
+  });
+
+  test("a trailing '/' does not make a basename glob match the path", () => {
+    const g = compileGlob("build/", true);
+    expect(g.dirOnly).toBe(true);
+    expect(g.matchesPath).toBe(false);
+    expect(compileGlob("build", true).dirOnly).toBe(false);
+  });
+
+  // POSIX classes inside brackets, ASCII as in the C locale (GNU find -name '[[:alpha:]]' lists a and b).
+  test.each([
+    ["[[:alpha:]]", "a", true],
+    ["[[:alpha:]]", "B", true],
+    ["[[:alpha:]]", "1", false],
+    ["[[:alpha:]]", ":]", false],
+    ["[[:alpha:]]", "a]", false],
+    ["[![:digit:]]", "a", true],
+    ["[![:digit:]]", "7", false],
+    ["[^[:digit:]]", "7", false],
+    ["[[:digit:]_x]", "5", true],
+    ["[[:digit:]_x]", "_", true],
+    ["[[:digit:]_x]", "x", true],
+    ["[[:digit:]_x]", "y", false],
+    ["[[:alnum:]]", "Z", true],
+    ["[[:alnum:]]", "-", false],
+    ["[[:upper:]]", "Q", true],
+    ["[[:upper:]]", "q", false],
+    ["[[:lower:]]", "q", true],
+    ["[[:space:]]x", " x", true],
+    ["[[:blank:]]x", "\tx", true],
+    ["[[:blank:]]x", "\nx", false],
+    ["[[:punct:]]", "!", true],
+    ["[[:punct:]]", "a", false],
+    ["[[:xdigit:]][[:xdigit:]]", "fF", true],
+    ["[[:xdigit:]]", "g", false],
+    ["[[:cntrl:]]", "\u0001", true],
+    ["[[:print:]]", " ", true],
+    ["[[:graph:]]", " ", false],
+    ["[[:graph:]]", "~", true],
+    ["*[[:digit:]].log", "app2.log", true],
+    ["[[:alpha]", "[", true], // not a class (no ':]'): a '[' and the letters, as wildmatch reads it
+  ])("POSIX class: %p on %p → %p", (glob, name, want) => {
+    expect(m(glob, name)).toBe(want);
+  });
+
+  test("an unknown POSIX class is BAD_PREDICATE naming the class", () => {
+    expect(() => compileGlob("[[:foo:]]", true)).toThrow(
+      "bad glob '[[:foo:]]': unknown character class '[:foo:]'",
+    );
+    expect(code(() => compileGlob("[![:Alpha:]]", true))).toBe("BAD_PREDICATE");
+  });
+
+  // The message names the glob once (it was "bad glob '{a,b': bad glob '{a,b': unclosed '{'").
+  test.each([
+    ["{a,b", "bad glob '{a,b': unclosed '{'"],
+    ["x\\", "bad glob 'x\\': trailing backslash"],
+    ["[ab", "bad glob '[ab': unclosed '['"],
+    ["[z-a]", "bad glob '[z-a]': range 'z-a' is out of order"],
+  ])("error message of %p", (glob, message) => {
+    let got = "";
+    try {
+      compileGlob(glob, true);
+    } catch (err) {
+      got = err instanceof RglobError ? err.message : String(err);
+    }
+    expect(got).toBe(message);
   });
 });
