@@ -18,6 +18,11 @@ import type { Entry, Root, WalkPlan } from "./walk.ts";
 export interface PlanOptions {
   /** Only regular files are ever selected (grep, count, dupes). */
   readonly filesOnly?: boolean;
+  /**
+   * A file named as a root is taken whatever the globs say (grep, as ripgrep searches a named file): its
+   * operands mix paths and globs, and a glob meant for the walk must not hide a file asked for by name.
+   */
+  readonly namedFilesPastGlobs?: boolean;
   /** The directory relative bases resolve against (default: the process's). */
   readonly cwd?: string;
   /** The instant relative times ('7d') count back from (default: now). */
@@ -124,7 +129,10 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   const preds: Array<(e: Entry) => boolean> = [];
   if (o.patterns.length > 0) {
     const match = anyGlob(o.patterns.map((g) => compileGlob(g, caseSensitive)));
-    preds.push((e) => match(e.rel, e.name, e.target === "dir"));
+    // A root that is a file is the only entry at depth 0.
+    if (opts.namedFilesPastGlobs)
+      preds.push((e) => e.depth === 0 || match(e.rel, e.name, e.target === "dir"));
+    else preds.push((e) => match(e.rel, e.name, e.target === "dir"));
   }
   const kinds: Kind[] = opts.filesOnly ? ["f"] : o.types;
   if (opts.filesOnly && o.types.length > 0) {

@@ -47,6 +47,20 @@ test("operands with glob metacharacters, or without a /, stay glob filters", () 
   expect(rglob(["grep", "-l", "TODO", "nothing-*.md"], { cwd: FIXTURE }).code).toBe(1);
 });
 
+test("a file named as an operand is searched whatever the globs say (they filter the walk), as rg does", () => {
+  const t = tempTree({ "top.txt": "hit\n", "d/a.md": "hit\n", "d/b.txt": "hit\n" });
+  try {
+    // A -g glob, or a mistyped second operand taken as a glob, once hid top.txt: nothing found, exit 1.
+    expect(rglob(["grep", "hit", "top.txt", "-g", "*.md"], { cwd: t.dir }).stdout).toBe("1:hit\n");
+    expect(rglob(["grep", "hit", "nope.txt", "top.txt"], { cwd: t.dir }).stdout).toBe("top.txt:1:hit\n");
+    // In a walked directory the glob still selects.
+    const walked = rglob(["grep", "hit", "top.txt", "d", "-g", "*.md"], { cwd: t.dir });
+    expect(walked.stdout).toBe("top.txt:1:hit\nd/a.md:1:hit\n");
+  } finally {
+    t.cleanup();
+  }
+});
+
 test("human lines keep every byte: names and text beyond ASCII, long line numbers, a line longer than the buffer", () => {
   // Lines are written in pieces into a byte buffer (the name, the number's digits, the text): a 7-digit line
   // number, multi-byte characters in names and text, and a 300 KB line must come out exactly.

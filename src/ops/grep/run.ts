@@ -223,7 +223,10 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const cwd = process.cwd();
   const { patterns, paths, globs } = classifyOperands(input, cwd);
   const { spec, mode } = searchSpecOf(input, patterns);
-  const { plan, rootErrors } = compileWalk({ ...input, paths, patterns: globs }, { filesOnly: true, cwd });
+  const { plan, rootErrors } = compileWalk(
+    { ...input, paths, patterns: globs },
+    { filesOnly: true, namedFilesPastGlobs: true, cwd },
+  );
   for (const e of rootErrors) ctx.error(e);
 
   const resume = mode === "lines" ? parseResume(ctx.resumeAfter) : null;
