@@ -633,7 +633,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "max_columns": {
         "type": "integer",
         "minimum": 1,
-        "description": "Clip lines longer than this many characters to a window around the first match (`clipped` is set)."
+        "description": "Clip lines longer than this many characters (code points) to a window around the first match (`clipped` is set; only the submatches within the window are listed)."
       },
       "text": {
         "type": "boolean",

@@ -11,19 +11,17 @@ import { prng, rglob, tempTree } from "../helpers.ts";
 const t = tempTree({ "f.txt": "" });
 afterAll(() => t.cleanup());
 
-type Case = { lines: string[]; args: string[]; pattern: string };
+type Case = { lines: string[]; args: string[]; pattern: string; more?: string[] };
 
 /** Runs one case through both tools (grep -E with `extended`) and returns [rglob's stdout, grep's stdout]. */
 function both(c: Case, extended = false): [string, string] {
   writeFileSync(join(t.dir, "f.txt"), `${c.lines.join("\n")}\n`);
-  const ours = rglob(["grep", ...c.args, "-e", c.pattern, "f.txt"], { cwd: t.dir }).stdout;
-  const theirs = Bun.spawnSync(
-    ["grep", "-n", ...(extended ? ["-E"] : []), ...c.args, "-e", c.pattern, "f.txt"],
-    {
-      cwd: t.dir,
-      env: { ...process.env, LC_ALL: "C" },
-    },
-  ).stdout.toString();
+  const patterns = [c.pattern, ...(c.more ?? [])].flatMap((p) => ["-e", p]);
+  const ours = rglob(["grep", ...c.args, ...patterns, "f.txt"], { cwd: t.dir }).stdout;
+  const theirs = Bun.spawnSync(["grep", "-n", ...(extended ? ["-E"] : []), ...c.args, ...patterns, "f.txt"], {
+    cwd: t.dir,
+    env: { ...process.env, LC_ALL: "C" },
+  }).stdout.toString();
   return [ours, theirs.replace(/^0\n$/, "")];
 }
 
@@ -112,6 +110,24 @@ describe("random cases agree with GNU grep", () => {
         pattern: `${rand() < 0.2 ? "^" : ""}${pattern}${rand() < 0.2 ? "$" : ""}`,
       };
     })) {
+      const [ours, theirs] = both(c, true);
+      expect({ ...c, out: ours }).toEqual({ ...c, out: theirs });
+    }
+  });
+
+  test("several -e patterns with back-references, each to its own groups", () => {
+    // The patterns are one alternation: a back-reference of the second once named the first's group, so
+    // `-e '(a)' -e '(b)\1'` matched a lone "b".
+    const patterns = ["(a)", "(b)\\1", "(a)(b)\\2", "(a|b)\\1", "b", "(ab)\\1", "(x)?(a)\\2", "((a)b)\\2"];
+    for (const c of cases(15, 60, (pick, rand) => ({
+      lines: Array.from({ length: 1 + Math.floor(rand() * 8) }, () =>
+        Array.from({ length: Math.floor(rand() * 6) }, () => pick(["a", "b", "x", " "])).join(""),
+      ),
+      // (Not -o: grep takes the longest of the patterns matching at a place, a JavaScript alternation the first.)
+      args: pick([[], [], ["-c"], ["-v"], ["-v", "-c"]]),
+      pattern: pick(patterns),
+      more: Array.from({ length: 1 + Math.floor(rand() * 2) }, () => pick(patterns)),
+    }))) {
       const [ours, theirs] = both(c, true);
       expect({ ...c, out: ours }).toEqual({ ...c, out: theirs });
     }

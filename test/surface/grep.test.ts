@@ -468,6 +468,92 @@ describe("grep files", () => {
     }
   });
 
+  test("a CR that ends the file (no LF after it) is part of the last line on every path", () => {
+    // Only a CR before LF is not part of a line. The byte path dropped the last CR, the whole-text path kept it:
+    // 'd\r' found nothing, 'cd$' found the line, and JSONL gave "cd\r" in one record and "cd" in another.
+    const big = `${"z".repeat(99)}\n`.repeat(12_000);
+    const t = tempTree({
+      "cr.txt": "ab\ncd\r",
+      "big.txt": `${big}ab\ncd\r`,
+      "long.txt": `${"z".repeat(17 << 20)}cd\r`,
+    });
+    try {
+      for (const file of ["cr.txt", "big.txt", "long.txt"]) {
+        for (const extra of [[], ["-C", "1"], ["-c"], ["-o"]]) {
+          const hit = rglobJson<Result>(["grep", "d\\r", file, "--json", ...extra], { cwd: t.dir });
+          expect([file, extra, hit.json.matched_lines]).toEqual([file, extra, 1]);
+          if (extra.length === 0 && file !== "long.txt") expect(hit.json.results[0]?.content).toBe("cd\r");
+          const none = rglobJson<Result>(["grep", "cd$", file, "--json", ...extra], { cwd: t.dir });
+          expect([file, extra, none.json.matched_lines]).toEqual([file, extra, 0]);
+        }
+      }
+      const records = jsonl(rglob(["grep", "c", "cr.txt", "--jsonl", "-C", "1"], { cwd: t.dir }).stdout);
+      expect(records.filter((r) => r.kind === "match").map((r) => r.content)).toEqual(["cd\r"]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("--max-columns counts characters (code points) and never splits a surrogate pair", () => {
+    // It counted UTF-16 units: 15 emoji with --max-columns 15 were clipped to 7, and with 10 the content held 5
+    // of them while the submatches listed 6.
+    const t = tempTree({ "emoji.txt": `${"😀".repeat(15)}\nctx ${"é😀".repeat(10)}\n` });
+    try {
+      const fits = rglobJson<Result>(
+        ["grep", "😀", "emoji.txt", "--max-columns", "15", "--json", "-m", "1"],
+        {
+          cwd: t.dir,
+        },
+      );
+      expect(fits.json.results[0]?.clipped).toBe(false);
+      expect(fits.json.results[0]?.content).toBe("😀".repeat(15));
+      const cut = rglobJson<Result>(
+        ["grep", "^😀", "emoji.txt", "--max-columns", "10", "--json", "-A", "1"],
+        {
+          cwd: t.dir,
+        },
+      );
+      const m = cut.json.results[0] as Match;
+      expect([m.clipped, m.content]).toEqual([true, "😀".repeat(10)]);
+      for (const s of m.submatches) {
+        expect(s.end).toBeGreaterThan(m.content_offset);
+        expect(s.start).toBeLessThan(m.content_offset + 10);
+      }
+      expect(m.after.map((c) => [Array.from(c.content).length, c.content.includes("\ufffd")])).toEqual([
+        [10, false],
+      ]);
+      const human = rglob(["grep", "😀", "emoji.txt", "--max-columns", "10", "-m", "1"], { cwd: t.dir });
+      expect(human.stdout).toBe(`1:${"😀".repeat(10)}\n[… line clipped to 10 characters]\n`);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("an empty match before an astral character steps over the whole character (it looped forever)", () => {
+    // With 'u' the regex moves an index inside a surrogate pair back to its start, so stepping one UTF-16 unit
+    // after an empty match found the same empty match again, forever.
+    const t = tempTree({ "e.txt": "a😀b\n" });
+    try {
+      for (const extra of [["-o"], ["-c"], ["-U", "--json"]]) {
+        const res = Bun.spawnSync([BIN, "grep", "x?", "e.txt", ...extra], {
+          cwd: t.dir,
+          stdout: "pipe",
+          timeout: 10_000,
+        });
+        expect([extra, res.exitCode]).toEqual([extra, 0]);
+      }
+      const { json } = rglobJson<Result>(["grep", "x?", "e.txt", "--json"], { cwd: t.dir });
+      expect(json.results[0]?.submatches.map((s) => [s.start, s.byte_start])).toEqual([
+        [0, 0],
+        [1, 1],
+        [2, 5],
+        [3, 6],
+      ]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   test("a minified one-line file is clipped by --max-columns around the match", () => {
     const t = tempTree({ "min.js": `${"x".repeat(200_000)}NEEDLE${"y".repeat(200_000)}` });
     try {

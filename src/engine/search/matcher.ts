@@ -37,6 +37,11 @@ export interface MatcherSpec {
   readonly onlyMatching: boolean;
   /** Whether a pattern holds a lookaround of its own (`(?=`, `(?!`, `(?<=`, `(?<!`; not -w's, which never sees a newline). */
   readonly lookaround: boolean;
+  /**
+   * Whether the regex holds a `^` or `$` (a pattern's, or -x's): the whole-text scan ('m') also sees a line end
+   * at a CR, U+2028 or U+2029, where a line (which ends at LF only) goes on.
+   */
+  readonly anchors: boolean;
 }
 
 /** Regex syntax characters, escaped in a literal (not `-`: `\-` outside a class is an error in 'u' mode). */
@@ -57,6 +62,175 @@ export function escapeRegex(text: string): string {
 function hasUpper(pattern: string, fixed: boolean): boolean {
   const text = fixed ? pattern : pattern.replace(/\\./g, "");
   return /\p{Lu}/u.test(text);
+}
+
+/**
+ * Lists the capture groups of a regex source in order: a group's name, or null for a numbered one.
+ * @param src the regex source
+ * @returns one entry per capture group
+ */
+export function captureGroups(src: string): Array<string | null> {
+  const out: Array<string | null> = [];
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+      continue;
+    }
+    if (c === "[") inClass = true;
+    else if (c === "(") {
+      if (src[i + 1] !== "?") out.push(null);
+      else if (src[i + 2] === "<" && src[i + 3] !== "=" && src[i + 3] !== "!") {
+        const end = src.indexOf(">", i + 3);
+        out.push(src.slice(i + 3, end < 0 ? src.length : end));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Says whether a regex source holds `^` or `$` outside a class (an anchor).
+ * @param src the regex source
+ * @returns true when it has an anchor
+ */
+function hasAnchor(src: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "^" || c === "$") return true;
+  }
+  return false;
+}
+
+/**
+ * Rewrites a legacy (non-'u') decimal escape that is not a back-reference (its number is over the pattern's
+ * groups) as what it stands for, so that it stays so among more groups: `\8`/`\9` are the digit, others an
+ * octal escape of up to three digits (value up to 0o377), the digits after it literal.
+ * @param digits the escape's digits (not starting with 0)
+ * @returns the source for the same text
+ */
+function legacyDecimal(digits: string): string {
+  if (digits[0] === "8" || digits[0] === "9") return digits;
+  const most = (digits[0] as string) <= "3" ? 3 : 2;
+  let k = 1;
+  while (k < most && k < digits.length && (digits[k] as string) <= "7") k++;
+  const code = Number.parseInt(digits.slice(0, k), 8);
+  return `\\x${code.toString(16).padStart(2, "0")}${digits.slice(k)}`;
+}
+
+/**
+ * Rewrites one of several patterns for their alternation: its numbered back-references move by the groups of
+ * the patterns before it, its group names (definitions and `\k<…>`) are renamed where given, and escapes that
+ * would change meaning among the other patterns' groups (a legacy octal `\12`, a legacy `\k`) are spelt out.
+ * @param src the pattern's source
+ * @param offset the capture groups of the patterns before it
+ * @param rename new names for some of its group names
+ * @param unicode whether the regex is compiled with 'u'
+ * @returns the source to put in the alternation
+ */
+function rebase(src: string, offset: number, rename: ReadonlyMap<string, string>, unicode: boolean): string {
+  const groups = captureGroups(src);
+  const named = groups.some((g) => g !== null);
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i] as string;
+    if (c === "\\") {
+      const e = src[i + 1] ?? "";
+      if (!inClass && e >= "1" && e <= "9") {
+        let j = i + 2;
+        while (j < src.length && src.charCodeAt(j) >= 48 && src.charCodeAt(j) <= 57) j++;
+        const digits = src.slice(i + 1, j);
+        const n = Number(digits);
+        out += n <= groups.length ? `\\${n + offset}` : legacyDecimal(digits);
+        i = j - 1;
+        continue;
+      }
+      if (!inClass && e === "k") {
+        const end = src.indexOf(">", i + 3);
+        if (named && src[i + 2] === "<" && end > 0) {
+          const name = src.slice(i + 3, end);
+          out += `\\k<${rename.get(name) ?? name}>`;
+          i = end;
+          continue;
+        }
+        if (!unicode && !named) {
+          // Without 'u' and named groups, \k is the letter; among named groups it would be a reference.
+          out += "k";
+          i++;
+          continue;
+        }
+      }
+      out += c + e;
+      i++;
+      continue;
+    }
+    if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (
+      c === "(" &&
+      src[i + 1] === "?" &&
+      src[i + 2] === "<" &&
+      src[i + 3] !== "=" &&
+      src[i + 3] !== "!"
+    ) {
+      const end = src.indexOf(">", i + 3);
+      if (end > 0) {
+        const name = src.slice(i + 3, end);
+        out += `(?<${rename.get(name) ?? name}>`;
+        i = end;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
+}
+
+/**
+ * Joins several regex patterns into one alternation in which each keeps its meaning: back-references are
+ * renumbered past the groups of the patterns before it (`-e '(a)' -e '(b)\1'`: the second's \1 is its own
+ * group, the regex's 2nd), and a group name used by an earlier pattern too is renamed in the later one (a name
+ * may appear only once in a regex).
+ * @param patterns the regex sources (two or more)
+ * @param unicode whether the regex is compiled with 'u'
+ * @returns the alternation's source
+ */
+export function alternation(patterns: readonly string[], unicode: boolean): string {
+  const taken = new Set<string>();
+  for (const p of patterns) for (const g of captureGroups(p)) if (g !== null) taken.add(g);
+  const seen = new Set<string>();
+  let offset = 0;
+  const parts: string[] = [];
+  for (let k = 0; k < patterns.length; k++) {
+    const p = patterns[k] as string;
+    const groups = captureGroups(p);
+    const rename = new Map<string, string>();
+    for (const g of groups) {
+      if (g === null) continue;
+      if (seen.has(g)) {
+        let name = `${g}$${k}`;
+        while (taken.has(name)) name += "$";
+        taken.add(name);
+        rename.set(g, name);
+      }
+    }
+    for (const g of groups) if (g !== null) seen.add(g);
+    parts.push(
+      `(?:${offset === 0 && rename.size === 0 && unicode ? p : rebase(p, offset, rename, unicode)})`,
+    );
+    offset += groups.length;
+  }
+  return parts.join("|");
 }
 
 function tryCompile(source: string, flags: string): string | null {
@@ -100,7 +274,12 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
     }
     parts.push(src);
   }
-  let source = parts.length === 1 ? (parts[0] as string) : parts.map((p) => `(?:${p})`).join("|");
+  let source =
+    parts.length === 1
+      ? (parts[0] as string)
+      : o.fixedStrings
+        ? parts.map((p) => `(?:${p})`).join("|")
+        : alternation(parts, unicode);
   if (o.wordRegexp) {
     const w = unicode ? "[\\p{L}\\p{N}_]" : "[A-Za-z0-9_]";
     source = `(?<!${w})(?:${source})(?!${w})`;
@@ -108,11 +287,15 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
   if (o.lineRegexp) source = `^(?:${source})$`;
   const flags = `${ignoreCase ? "i" : ""}${unicode ? "u" : ""}`;
   const err = tryCompile(source, flags);
-  if (err !== null) throw new RglobError("REGEX", `bad pattern: ${err}`);
+  if (err !== null)
+    throw new RglobError(
+      "REGEX",
+      parts.length > 1 ? `bad patterns: they do not combine into one regex: ${err}` : `bad pattern: ${err}`,
+    );
 
   let literals: string[] | null = [];
   for (const p of o.patterns) {
-    const lits = o.fixedStrings ? (p === "" ? null : [p]) : requiredLiterals(p);
+    const lits = o.fixedStrings ? (p === "" ? null : [p]) : requiredLiterals(p, unicode);
     if (lits === null) {
       literals = null;
       break;
@@ -121,6 +304,9 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
   }
   // Case-insensitive prefiltering is done on bytes, so it only holds for ASCII literals.
   if (literals !== null && ignoreCase && literals.some((l) => /[^\x20-\x7e]/.test(l))) literals = null;
+  // An invalid UTF-8 byte decodes to U+FFFD, which the raw bytes need not hold (EF BF BD): such a literal
+  // cannot be looked for in them.
+  if (literals?.some((l) => l.includes("\ufffd"))) literals = null;
   if (literals !== null) literals = [...new Set(literals)];
   const exact =
     !ignoreCase &&
@@ -140,5 +326,6 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
     multiline: o.multiline,
     onlyMatching: o.onlyMatching,
     lookaround: !o.fixedStrings && o.patterns.some((p) => /\(\?<?[=!]/.test(p)),
+    anchors: o.lineRegexp || (!o.fixedStrings && o.patterns.some(hasAnchor)),
   };
 }

@@ -7,6 +7,7 @@ import { platform } from "../../platform/platform.ts";
 import type { ByteBuffer } from "../bytes.ts";
 import {
   type CompiledMatcher,
+  codePointsAhead,
   columns,
   foldCrlf,
   type HitChunk,
@@ -257,8 +258,9 @@ export function* searchLarge(
       if (!matched || searchAll) {
         if (!final) while (end > 0 && ((buf[end] as number) & 0xc0) === 0x80) end--;
         let text = buf.toString("utf8", 0, end);
-        if (final && text.endsWith("\r")) text = text.slice(0, -1);
-        headContent ??= text.slice(0, shown);
+        // Only a CR before LF is not part of the line (a CR that ends the file is).
+        if (nl >= 0 && text.endsWith("\r")) text = text.slice(0, -1);
+        headContent ??= text.slice(0, codePointsAhead(text, 0, shown));
         // A match touching a slice's cut edge is left to the neighbouring slice, which holds it whole; one in
         // the overlap with the previous slice was counted there.
         const col = columns(text);

@@ -127,7 +127,8 @@ export interface CompiledMatcher {
   readonly spans: (line: string) => Array<[number, number]>;
   /**
    * Whether a whole-text match that stays within its line is that line's first match (a regex without
-   * lookaround of the user's: it cannot see past a line's end, where the line matcher sees the end of input).
+   * lookaround of the user's: it cannot see past a line's end, where the line matcher sees the end of input;
+   * and without anchors: the whole-text `^`/`$` also hold next to a CR, U+2028 or U+2029 inside a line).
    */
   readonly firstFromText: boolean;
 }
@@ -144,7 +145,7 @@ export function buildMatcher(spec: MatcherSpec): CompiledMatcher {
     text: new RegExp(spec.source, `${spec.flags}gm`),
     line,
     spans: spec.exact !== null ? literalSpans(spec.exact) : (text) => lineSpans(line, text),
-    firstFromText: spec.exact === null && !spec.lookaround,
+    firstFromText: spec.exact === null && !spec.lookaround && !spec.anchors,
   };
 }
 
@@ -272,6 +273,21 @@ export function lineSpans(re: RegExp, line: string): Array<[number, number]> {
 }
 
 /**
+ * The index after an empty match at i: the next character, a whole surrogate pair with 'u' (an index inside a
+ * pair would be moved back to its start by the regex, so the same empty match would be found forever).
+ * @param re the regex
+ * @param text the text searched
+ * @param i the index of the empty match
+ * @returns where to search on
+ */
+function stepOver(re: RegExp, text: string, i: number): number {
+  if (!re.unicode) return i + 1;
+  const c = text.charCodeAt(i);
+  const d = text.charCodeAt(i + 1);
+  return c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? i + 2 : i + 1;
+}
+
+/**
  * Adds to `out` the spans of the matches in a line from index `from` on (`lineSpans` from 0).
  * @returns out
  */
@@ -288,27 +304,59 @@ function spansAfter(
     out.push([s, e]);
     if (e === s) {
       if (re.lastIndex >= line.length) break;
-      re.lastIndex++;
+      re.lastIndex = stepOver(re, line, s);
     }
   }
   return out;
 }
 
+/**
+ * The UTF-16 index `n` characters (code points) after index `i` of a text, or its length: a surrogate pair is one
+ * character and is never split.
+ * @param text the text
+ * @param i the index to start from
+ * @param n how many characters
+ * @returns the index
+ */
+export function codePointsAhead(text: string, i: number, n: number): number {
+  for (; n > 0 && i < text.length; n--) {
+    const c = text.charCodeAt(i);
+    const d = text.charCodeAt(i + 1);
+    i += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
+  }
+  return i;
+}
+
+/**
+ * Counts the characters (code points) of a text, a surrogate pair as one.
+ * @param text the text
+ * @returns the count
+ */
+export function codePointCount(text: string): number {
+  return text.length - (SURROGATE.test(text) ? (text.match(SURROGATE_PAIRS)?.length ?? 0) : 0);
+}
+const SURROGATE_PAIRS = /[\ud800-\udbff][\udc00-\udfff]/g;
+
+/**
+ * Clips a line to at most `maxColumns` characters (code points, never half a surrogate pair) around a UTF-16
+ * index: from a quarter of the window before it, or so that the window ends with the line.
+ * @returns the text shown and the UTF-16 index where it starts in the line (the line itself when it fits)
+ */
 function clip(line: string, maxColumns: number, anchor: number): { text: string; from: number } {
   if (line.length <= maxColumns) return { text: line, from: 0 };
-  let from = Math.max(0, Math.min(anchor - Math.floor(maxColumns / 4), line.length - maxColumns));
-  const lo = line.charCodeAt(from);
-  if (lo >= 0xdc00 && lo <= 0xdfff) from++;
-  let to = from + maxColumns;
-  const hi = line.charCodeAt(to - 1);
-  if (hi >= 0xd800 && hi <= 0xdbff) to--;
-  return { text: line.slice(from, to), from };
+  const count = codePointCount(line);
+  if (count <= maxColumns) return { text: line, from: 0 };
+  const at = codePointCount(line.slice(0, anchor));
+  const first = Math.max(0, Math.min(at - Math.floor(maxColumns / 4), count - maxColumns));
+  const from = codePointsAhead(line, 0, first);
+  return { text: line.slice(from, codePointsAhead(line, from, maxColumns)), from };
 }
 
 function contextLine(text: string, s: number, e: number, n: number, maxColumns: number): ContextOut {
   const line = text.slice(s, e);
   if (line.length <= maxColumns) return { line_number: n, content: line, clipped: false };
-  return { line_number: n, content: clip(line, maxColumns, 0).text, clipped: true };
+  const shown = clip(line, maxColumns, 0).text;
+  return { line_number: n, content: shown, clipped: shown.length !== line.length };
 }
 
 /**
@@ -344,7 +392,8 @@ export function makeHit(
   const to = from + text.length;
   const submatches: SubmatchOut[] = [];
   for (const [s, e] of spans) {
-    if (text.length !== content.length && (e < from || s > to)) continue;
+    // Only the matches in the content shown (one that overlaps its edge is kept whole).
+    if (text.length !== content.length && (s === e ? s < from || s > to : e <= from || s >= to)) continue;
     submatches.push({ start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) });
   }
   return hitOf(
@@ -512,7 +561,8 @@ export function searchBytes(
     if (s >= stop) break;
     let e = buf.indexOf(10, p);
     if (e < 0) e = len;
-    const lineEnd = e > s && buf[e - 1] === 13 ? e - 1 : e;
+    // Only a CR before LF is not part of the line (a CR that ends the file is).
+    const lineEnd = e < len && e > s && buf[e - 1] === 13 ? e - 1 : e;
     if (single !== null) {
       at.length = 0;
       for (let q = p; q >= 0 && q + litLen <= lineEnd; q = find(q + litLen)) at.push(q - s);
@@ -660,7 +710,7 @@ export function searchText(
       // (no lookaround of its own) and the match stays in the line: only the rest of the line is matched again.
       const spans =
         m.firstFromText && hit.index + hit[0].length <= e
-          ? spansAfter(m.line, line, [[a, b]], b > a ? b : a + 1)
+          ? spansAfter(m.line, line, [[a, b]], b > a ? b : stepOver(m.line, line, a))
           : m.spans(line);
       if (spans.length > 0) {
         lines++;
@@ -760,7 +810,7 @@ function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextO
   for (let hit = re.exec(text); hit !== null; hit = re.exec(text)) {
     const a = hit.index;
     const b = a + hit[0].length;
-    if (b === a) re.lastIndex = a + 1;
+    if (b === a) re.lastIndex = stepOver(re, text, a);
     if (a === text.length && end !== text.length) break;
     const lineEnd = (): number => {
       const e = b > a && text.charCodeAt(b - 1) === 10 ? b - 1 : text.indexOf("\n", b);

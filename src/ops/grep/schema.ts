@@ -76,7 +76,7 @@ export const GrepInputSchema = v.pipe(
     max_columns: v.optional(
       int(
         1,
-        "Clip lines longer than this many characters to a window around the first match (`clipped` is set).",
+        "Clip lines longer than this many characters (code points) to a window around the first match (`clipped` is set; only the submatches within the window are listed).",
       ),
     ),
     text: flag("Search binary files as text (a NUL byte in the first 8 KiB means binary otherwise)."),

@@ -24,8 +24,29 @@ describe("requiredLiterals", () => {
     ["\\d+px", ["px"]],
     [".*", null],
     ["", null],
+    // Escapes stand for the character they name, or end the literal; never their spelling.
+    ["\\x41", ["A"]],
+    ["\\u0041BC", ["ABC"]],
+    ["a\\u{42}c", ["aBc"]],
+    ["\\cIx", ["\tx"]],
+    ["\\011", null],
+    ["\\11x", ["x"]],
+    ["(?<n>a)\\k<n>", null],
+    ["(?<n>a)\\k<n>xy", ["xy"]],
+    ["\\p{L}+ab", ["ab"]],
+    ["\\/x\\-", ["/x-"]],
+    ["\\uFFFD", ["\ufffd"]],
+    ["\\uD83D\\uDE00!", ["😀!"]],
+    ["\\uD83Dx", ["x"]],
+    ["x😀?", ["x"]],
+    ["ab\\nc", ["ab"]],
   ])("%p → %p", (src, expected) => {
     expect(requiredLiterals(src)).toEqual(expected);
+  });
+
+  test("without 'u', \\u{…} is 'u' repeated, not a code point", () => {
+    expect(requiredLiterals("\\u{41}x", false)).toEqual(["x"]);
+    expect(requiredLiterals("\\u{41}x", true)).toEqual(["Ax"]);
   });
 });
 
@@ -42,6 +63,13 @@ describe("compileMatcher", () => {
     [{ patterns: ["a", "b"] }, "(?:a)|(?:b)", "u", ["a", "b"]],
     [{ patterns: ["x"], invert: true }, "x", "u", null],
     [{ patterns: ["\\-x"] }, "\\-x", "", ["-x"]],
+    // U+FFFD may be an invalid byte in the file: no prefilter on it.
+    [{ patterns: ["a\\uFFFDb"] }, "a\\uFFFDb", "u", null],
+    [{ patterns: ["\ufffd"], fixedStrings: true }, "\ufffd", "u", null],
+    // Each pattern's back-references and group names are its own.
+    [{ patterns: ["(a)", "(b)\\1"] }, "(?:(a))|(?:(b)\\2)", "u", null],
+    [{ patterns: ["(?<n>a)", "(?<n>b)\\k<n>"] }, "(?:(?<n>a))|(?:(?<n$1>b)\\k<n$1>)", "u", null],
+    [{ patterns: ["(a)\\2", "\\-(b)"] }, "(?:(a)\\x02)|(?:\\-(b))", "", null],
   ])("%p", (o, source, flags, literals) => {
     const m = compileMatcher({ ...MATCHER_OFF, ...o });
     expect([m.source, m.flags, m.literals]).toEqual([source, flags, literals]);

@@ -120,7 +120,8 @@ describe("a line's first match taken from the whole-text scan", () => {
     "%s",
     (pattern) => {
       const rand = prng(pattern.length * 31);
-      const words = ["alpha", "beta", "a", "ab bcd", "", " x ", "bar", "é"];
+      // A CR or U+2028 inside a line is a line end for the whole-text scan ('m'), not for the line.
+      const words = ["alpha", "beta", "a", "ab bcd", "", " x ", "bar", "é", "a\rb", "xa\u2028b", "be\r"];
       for (const extra of [
         {},
         { ignoreCase: true },
@@ -129,7 +130,9 @@ describe("a line's first match taken from the whole-text scan", () => {
         { onlyMatching: true },
       ]) {
         const matcher = buildMatcher(compileMatcher({ ...MATCHER_OFF, patterns: [pattern], ...extra }));
-        expect(matcher.firstFromText).toBe(true);
+        // Not with an anchor: `^b` holds after the CR of "a\rb" in the whole text.
+        const anchored = pattern.startsWith("^") || pattern.endsWith("$") || "lineRegexp" in extra;
+        expect(matcher.firstFromText).toBe(!anchored);
         const reference = { ...matcher, firstFromText: false };
         for (let round = 0; round < 100; round++) {
           const lines = Array.from(
@@ -151,6 +154,15 @@ describe("a line's first match taken from the whole-text scan", () => {
     );
     // At a line's start the whole text has a newline before it; the line alone has nothing.
     expect(run("a\nb\n", "(?<=\\s)b").hits).toEqual([]);
+  });
+
+  test("anchors hold at a line's ends only, not next to a CR or U+2028 inside it", () => {
+    // The whole-text scan ('m') sees a line end at a CR or U+2028; a line (which ends at LF) goes on.
+    expect(run("a\rb\n", "^b").hits).toEqual([]);
+    expect(run("a\rb\n", "a$").hits).toEqual([]);
+    expect(run("a\u2028b\n", "^b").hits).toEqual([]);
+    expect(run("a\rb\n", "a", { lineRegexp: true }).hits).toEqual([]);
+    expect(run("x\na\rb\na\n", "a$").hits.map((h) => h.line_number)).toEqual([3]);
   });
 });
 

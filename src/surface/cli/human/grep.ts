@@ -126,7 +126,8 @@ export class GrepHumanSink implements Sink {
       for (let i = 0; i < lines.length; i++)
         this.put(r.path, r.line_number + i, COLON, this.text(lines[i] as string));
     } else this.put(r.path, r.line_number, COLON, this.highlight(r));
-    if (r.clipped) this.out.write(this.p.dim(`[… line clipped to ${r.content.length} characters]\n`));
+    if (r.clipped)
+      this.out.write(this.p.dim(`[… line clipped to ${Array.from(r.content).length} characters]\n`));
     let last = r.line_number + spanned - 1;
     for (const c of r.after) {
       this.put(r.path, c.line_number, DASH, this.text(c.content));
