@@ -6,6 +6,32 @@ const QUANT_OPTIONAL = new Set(["?", "*"]);
 const META = new Set([".", "^", "$", "[", "(", ")", "|", "\\", "*", "+", "?", "{", "}"]);
 
 /**
+ * Calls visit with each character of a regex source that is syntax: not escaped and not inside a character
+ * class (whose opening '[' is not passed either).
+ * @param src the regex source
+ * @param from where to start
+ * @param visit returns true to stop at this character
+ * @returns the index where visit stopped, or src.length
+ */
+export function scanSyntax(src: string, from: number, visit: (c: string, i: number) => boolean): number {
+  let inClass = false;
+  for (let i = from; i < src.length; i++) {
+    const c = src[i] as string;
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+      continue;
+    }
+    if (c === "[") inClass = true;
+    else if (visit(c, i)) return i;
+  }
+  return src.length;
+}
+
+/**
  * Splits a regex source on its top-level '|' (outside groups and classes).
  * @param src the regex source
  * @returns the alternatives
@@ -13,51 +39,28 @@ const META = new Set([".", "^", "$", "[", "(", ")", "|", "\\", "*", "+", "?", "{
 function topLevelAlternatives(src: string): string[] {
   const out: string[] = [];
   let depth = 0;
-  let inClass = false;
   let start = 0;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      continue;
-    }
-    if (c === "[") inClass = true;
-    else if (c === "(") depth++;
+  scanSyntax(src, 0, (c, i) => {
+    if (c === "(") depth++;
     else if (c === ")") depth--;
     else if (c === "|" && depth === 0) {
       out.push(src.slice(start, i));
       start = i + 1;
     }
-  }
+    return false;
+  });
   out.push(src.slice(start));
   return out;
 }
 
 function skipGroup(src: string, i: number): number {
   let depth = 0;
-  let inClass = false;
-  for (; i < src.length; i++) {
-    const c = src[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      continue;
-    }
-    if (c === "[") inClass = true;
-    else if (c === "(") depth++;
-    else if (c === ")") {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return src.length;
+  const close = scanSyntax(src, i, (c) => {
+    if (c === "(") depth++;
+    else if (c === ")") return --depth === 0;
+    return false;
+  });
+  return close < src.length ? close + 1 : src.length;
 }
 
 function skipClass(src: string, i: number): number {

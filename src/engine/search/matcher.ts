@@ -2,7 +2,7 @@
  * source and flags plus the literal prefilter), once per request, in the calling thread, so a bad pattern
  * is a REGEX failure before anything is searched. Workers rebuild the RegExp from the spec. No I/O. */
 import { RglobError } from "../../contract/errors.ts";
-import { requiredLiterals } from "./literal.ts";
+import { requiredLiterals, scanSyntax } from "./literal.ts";
 
 /** What the caller asks for. */
 export interface MatcherOptions {
@@ -71,26 +71,15 @@ function hasUpper(pattern: string, fixed: boolean): boolean {
  */
 export function captureGroups(src: string): Array<string | null> {
   const out: Array<string | null> = [];
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === "\\") {
-      i++;
-      continue;
+  scanSyntax(src, 0, (c, i) => {
+    if (c !== "(") return false;
+    if (src[i + 1] !== "?") out.push(null);
+    else if (src[i + 2] === "<" && src[i + 3] !== "=" && src[i + 3] !== "!") {
+      const end = src.indexOf(">", i + 3);
+      out.push(src.slice(i + 3, end < 0 ? src.length : end));
     }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      continue;
-    }
-    if (c === "[") inClass = true;
-    else if (c === "(") {
-      if (src[i + 1] !== "?") out.push(null);
-      else if (src[i + 2] === "<" && src[i + 3] !== "=" && src[i + 3] !== "!") {
-        const end = src.indexOf(">", i + 3);
-        out.push(src.slice(i + 3, end < 0 ? src.length : end));
-      }
-    }
-  }
+    return false;
+  });
   return out;
 }
 
