@@ -72,6 +72,7 @@ function skipClass(src: string, i: number): number {
 }
 
 const HEX = /^[0-9A-Fa-f]+$/;
+const LONE_SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * Reads the escape at src[i] (a backslash): the one character it stands for when it is a literal, else null
@@ -156,8 +157,6 @@ function escapeAt(src: string, i: number, unicode: boolean): { text: string | nu
   const ch = String.fromCodePoint(cp);
   return { text: LONE_SURROGATE.test(ch) ? null : ch, next: i + 1 + ch.length };
 }
-
-const LONE_SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * Returns the longest run of literal characters that every match of one alternative must contain.

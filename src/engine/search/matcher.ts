@@ -89,15 +89,7 @@ export function captureGroups(src: string): Array<string | null> {
  * @returns true when it has an anchor
  */
 function hasAnchor(src: string): boolean {
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === "\\") i++;
-    else if (inClass) inClass = c !== "]";
-    else if (c === "[") inClass = true;
-    else if (c === "^" || c === "$") return true;
-  }
-  return false;
+  return scanSyntax(src, 0, (c) => c === "^" || c === "$") < src.length;
 }
 
 /**
@@ -121,13 +113,19 @@ function legacyDecimal(digits: string): string {
  * the patterns before it, its group names (definitions and `\k<…>`) are renamed where given, and escapes that
  * would change meaning among the other patterns' groups (a legacy octal `\12`, a legacy `\k`) are spelt out.
  * @param src the pattern's source
+ * @param groups its capture groups (captureGroups of src)
  * @param offset the capture groups of the patterns before it
  * @param rename new names for some of its group names
  * @param unicode whether the regex is compiled with 'u'
  * @returns the source to put in the alternation
  */
-function rebase(src: string, offset: number, rename: ReadonlyMap<string, string>, unicode: boolean): string {
-  const groups = captureGroups(src);
+function rebase(
+  src: string,
+  groups: ReadonlyArray<string | null>,
+  offset: number,
+  rename: ReadonlyMap<string, string>,
+  unicode: boolean,
+): string {
   const named = groups.some((g) => g !== null);
   let out = "";
   let inClass = false;
@@ -195,14 +193,15 @@ function rebase(src: string, offset: number, rename: ReadonlyMap<string, string>
  * @returns the alternation's source
  */
 export function alternation(patterns: readonly string[], unicode: boolean): string {
+  const groupsOf = patterns.map(captureGroups);
   const taken = new Set<string>();
-  for (const p of patterns) for (const g of captureGroups(p)) if (g !== null) taken.add(g);
+  for (const groups of groupsOf) for (const g of groups) if (g !== null) taken.add(g);
   const seen = new Set<string>();
   let offset = 0;
   const parts: string[] = [];
   for (let k = 0; k < patterns.length; k++) {
     const p = patterns[k] as string;
-    const groups = captureGroups(p);
+    const groups = groupsOf[k] as Array<string | null>;
     const rename = new Map<string, string>();
     for (const g of groups) {
       if (g === null) continue;
@@ -215,7 +214,7 @@ export function alternation(patterns: readonly string[], unicode: boolean): stri
     }
     for (const g of groups) if (g !== null) seen.add(g);
     parts.push(
-      `(?:${offset === 0 && rename.size === 0 && unicode ? p : rebase(p, offset, rename, unicode)})`,
+      `(?:${offset === 0 && rename.size === 0 && unicode ? p : rebase(p, groups, offset, rename, unicode)})`,
     );
     offset += groups.length;
   }

@@ -5,9 +5,9 @@
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
 import { platform } from "../../platform/platform.ts";
 import type { ByteBuffer } from "../bytes.ts";
+import { codePointsAhead } from "./code-points.ts";
 import {
   type CompiledMatcher,
-  codePointsAhead,
   columns,
   foldCrlf,
   type HitChunk,

@@ -1,6 +1,7 @@
 /*! Search: matching inside one decoded text. Finds the matching lines (a whole-text scan proposes a line, a
  * line-local match confirms it), numbers lines only where there is a hit, attaches grep-style context, clips
  * long lines. Pure and synchronous: it runs in a worker (or in the calling thread) and never reads files. */
+import { codePointCount, codePointsAhead, pairAt } from "./code-points.ts";
 import type { MatcherSpec } from "./matcher.ts";
 
 /** How results are shaped, decided once per request. */
@@ -281,10 +282,7 @@ export function lineSpans(re: RegExp, line: string): Array<[number, number]> {
  * @returns where to search on
  */
 function stepOver(re: RegExp, text: string, i: number): number {
-  if (!re.unicode) return i + 1;
-  const c = text.charCodeAt(i);
-  const d = text.charCodeAt(i + 1);
-  return c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? i + 2 : i + 1;
+  return re.unicode && pairAt(text, i) ? i + 2 : i + 1;
 }
 
 /**
@@ -309,33 +307,6 @@ function spansAfter(
   }
   return out;
 }
-
-/**
- * The UTF-16 index `n` characters (code points) after index `i` of a text, or its length: a surrogate pair is one
- * character and is never split.
- * @param text the text
- * @param i the index to start from
- * @param n how many characters
- * @returns the index
- */
-export function codePointsAhead(text: string, i: number, n: number): number {
-  for (; n > 0 && i < text.length; n--) {
-    const c = text.charCodeAt(i);
-    const d = text.charCodeAt(i + 1);
-    i += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
-  }
-  return i;
-}
-
-/**
- * Counts the characters (code points) of a text, a surrogate pair as one.
- * @param text the text
- * @returns the count
- */
-export function codePointCount(text: string): number {
-  return text.length - (SURROGATE.test(text) ? (text.match(SURROGATE_PAIRS)?.length ?? 0) : 0);
-}
-const SURROGATE_PAIRS = /[\ud800-\udbff][\udc00-\udfff]/g;
 
 /**
  * Clips a line to at most `maxColumns` characters (code points, never half a surrogate pair) around a UTF-16

@@ -2,6 +2,7 @@
  * between groups that are not adjacent, `path` for file lists and `path:count` for counts. Colour only when
  * the style says so. --stats prints totals on stderr at the end. Never reads files. */
 import type { ErrorInfo } from "../../../contract/errors.ts";
+import { codePointCount } from "../../../engine/search/code-points.ts";
 import type { GrepFile, LineMatch } from "../../../ops/grep/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { eprint, type Out } from "../output.ts";
@@ -127,7 +128,7 @@ export class GrepHumanSink implements Sink {
         this.put(r.path, r.line_number + i, COLON, this.text(lines[i] as string));
     } else this.put(r.path, r.line_number, COLON, this.highlight(r));
     if (r.clipped)
-      this.out.write(this.p.dim(`[… line clipped to ${Array.from(r.content).length} characters]\n`));
+      this.out.write(this.p.dim(`[… line clipped to ${codePointCount(r.content)} characters]\n`));
     let last = r.line_number + spanned - 1;
     for (const c of r.after) {
       this.put(r.path, c.line_number, DASH, this.text(c.content));
