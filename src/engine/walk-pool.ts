@@ -125,9 +125,9 @@ function before(a: readonly number[], b: readonly number[]): boolean {
 }
 
 function workerUrl(): string {
-  // In the compiled binary every module is bundled at the virtual root and the worker entry is stored by its
-  // path under src/ with a .js extension (scripts/build.ts lists it as an entrypoint).
-  return import.meta.url.includes("$bunfs")
+  // Bundled (the binary, or dist/lib), the holding module sits at the top and the worker entry is stored by
+  // its path under src/ with a .js extension (scripts/build.ts and build-lib.ts list it as an entrypoint).
+  return !import.meta.url.endsWith(".ts")
     ? new URL("./engine/walk-worker.js", import.meta.url).href
     : new URL("./walk-worker.ts", import.meta.url).href;
 }
