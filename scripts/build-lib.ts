@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { WORKER_ENTRYPOINTS } from "./build.ts";
+import { buildDefines, WORKER_ENTRYPOINTS } from "./build.ts";
 
 const root = join(import.meta.dir, "..");
 const out = join(root, "dist", "lib");
@@ -43,6 +43,7 @@ run(process.execPath, [
   "--splitting",
   "--packages=external",
   "--sourcemap=none",
+  ...buildDefines(),
   `--root=${join(root, "src")}`,
   `--outdir=${out}`,
   ...entries,

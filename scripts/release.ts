@@ -18,7 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
-import { buildBinary, ROOT, schemasFresh } from "./build.ts";
+import { buildBinary, buildCommit, ROOT, schemasFresh } from "./build.ts";
 import { probeMcp } from "./mcp-probe.ts";
 
 /** One release target: the name part of the file and the Bun compile target. */
@@ -208,9 +208,10 @@ export async function smokeTest(
   const cwd = mkdtempSync(join(tmpdir(), "rglob-release-"));
   try {
     const version = run(bin, ["--version"], cwd);
-    if (version.code !== 0 || version.stdout !== `rglob ${pkg.version}\n`) {
+    const want = `rglob ${pkg.version} (${buildCommit() || "built outside git"})\n`;
+    if (version.code !== 0 || version.stdout !== want) {
       failures.push(
-        `--version printed ${JSON.stringify(version.stdout)} (exit ${version.code}), expected "rglob ${pkg.version}"`,
+        `--version printed ${JSON.stringify(version.stdout)} (exit ${version.code}), expected ${JSON.stringify(want)}`,
       );
     } else notes.push(`--version: ${version.stdout.trim()}`);
 
@@ -234,7 +235,9 @@ export async function smokeTest(
     const probe = await probeMcp(bin, { cwd: fixture, timeoutMs: 30_000 });
     if (probe.ok) {
       const missing = caps.mcp.tools.filter((t) => !probe.tools.includes(t));
+      const unlisted = probe.tools.filter((t) => !caps.mcp.tools.includes(t));
       if (missing.length > 0) failures.push(`MCP tools/list lacks ${missing.join(", ")}`);
+      else if (unlisted.length > 0) failures.push(`capabilities does not name the tools ${unlisted.join(", ")}`);
       else notes.push(`MCP tools/list: ${probe.tools.join(", ")}`);
     } else if (/UNSUPPORTED_PLATFORM|unknown command/.test(probe.reason)) {
       // The build's `rglob mcp` refuses to start by design (no MCP server in it yet): nothing to smoke-test.

@@ -4444,6 +4444,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "package_version": {
         "type": "string"
       },
+      "build_commit": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "The commit this build was made from ('abc1234', with '-dirty' when tracked files differed); null when built outside git or run from source."
+      },
       "platform": {
         "type": "object",
         "properties": {
@@ -4500,7 +4511,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "type": "array",
             "items": {
               "type": "string"
-            }
+            },
+            "description": "The tools `rglob mcp` serves (its tools/list)."
           }
         },
         "required": [
@@ -4515,6 +4527,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "agent_api_version",
       "schema_version",
       "package_version",
+      "build_commit",
       "platform",
       "operations",
       "predicates",

@@ -6,6 +6,7 @@ import { SCHEMAS } from "../generated/schemas.ts";
 import { type Operation, operandKey } from "../ops/operation.ts";
 import { OPERATIONS } from "../ops/registry.ts";
 import { flagsOf } from "./cli/flags.ts";
+import { buildTools } from "./mcp/tools.ts";
 
 /**
  * Returns the input and output schemas of an operation.
@@ -76,7 +77,10 @@ export function describeOp(op: Operation): Record<string, unknown> {
 
 /** Returns the capability report of this process. */
 export function capabilities(): CapabilityReport {
-  return capabilityReport(OPERATIONS);
+  return capabilityReport(
+    OPERATIONS,
+    buildTools().map((t) => t.name),
+  );
 }
 
 /** Returns the agent version document. */

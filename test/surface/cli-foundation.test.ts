@@ -8,10 +8,14 @@ import pkg from "../../package.json" with { type: "json" };
 import { BIN, FIXTURE, ROOT, rglob, rglobJson, tempTree } from "../helpers.ts";
 
 describe("process edge", () => {
-  test("--version matches package.json", () => {
+  test("--version names the package.json version and the commit it was built from", () => {
     const r = rglob(["--version"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`rglob ${pkg.version}\n`);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^rglob ${pkg.version.replaceAll(".", "\\.")} \\(([0-9a-f]{7,}(-dirty)?|built outside git)\\)\n$`,
+      ),
+    );
   });
 
   // citty colours usage unless NO_COLOR=1, TERM=dumb, TEST or CI is set, whatever the output is; an agent reading

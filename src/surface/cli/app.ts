@@ -2,7 +2,7 @@
  * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
  * whatever the TTY. No search logic here: every operation runs through ops/dispatch.ts. */
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
-import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import { VERSION_LINE } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { dispatch } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
@@ -237,7 +237,7 @@ export async function runCli(argv: string[]): Promise<number> {
       return 0;
     }
     if (cmd === "--version" || cmd === "-V") {
-      stdout.write(`rglob ${PACKAGE_VERSION}\n`);
+      stdout.write(`${VERSION_LINE}\n`);
       return 0;
     }
     const meta = await runMeta(cmd, rest);
