@@ -50,7 +50,7 @@ describe("process edge", () => {
         help.stdout.indexOf("\nOPTIONS\n"),
         help.stdout.indexOf("\nEXAMPLES\n"),
       );
-      const spellings = [...options.matchAll(/^ +(-[^=,\s]+(?:, -[^=,\s]+)*)/gm)].flatMap((m) =>
+      const spellings = [...options.matchAll(/^ {2}(-[^=,\s]+(?:, -[^=,\s]+)*)/gm)].flatMap((m) =>
         (m[1] as string).split(", "),
       );
       expect(spellings.length).toBeGreaterThan(5);

@@ -21,6 +21,9 @@ const HOSTS: Record<string, { cwd: "project" | "/"; roots: boolean }> = {
   "Claude Desktop": { cwd: "/", roots: false },
 };
 
+/** The variable Cursor and VS Code replace with the project directory. */
+const WORKSPACE_FOLDER = "$" + "{workspaceFolder}";
+
 interface Snippet {
   readonly host: string;
   readonly lang: string;
@@ -94,8 +97,8 @@ describe("docs/agents/mcp-setup.md", () => {
       if (!how) throw new Error(`no host model for '${s.host}'`);
       const command = s.command === "rglob" || s.command === "/path/to/rglob" ? BIN : s.command;
       expect(command).toBe(BIN);
-      const args = s.args.map((a) => (a === "/path/to/project" || a === "${workspaceFolder}" ? tree.dir : a));
-      expect(args.some((a) => a.includes("${") || a.includes("/path/to/"))).toBe(false);
+      const args = s.args.map((a) => (a === "/path/to/project" || a === WORKSPACE_FOLDER ? tree.dir : a));
+      expect(args.some((a) => a.includes("$" + "{") || a.includes("/path/to/"))).toBe(false);
       const transport = new StdioClientTransport({
         command,
         args,

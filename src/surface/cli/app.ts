@@ -65,6 +65,13 @@ async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
       const { serveMcp } = await import("../mcp/server.ts");
       return serveMcp(rest);
     }
+    case "completions":
+    case "man": {
+      const { completionScript, manPage, metaUsage } = await import("./shell.ts");
+      if (rest.includes("--help") || rest.includes("-h")) stdout.write(metaUsage(cmd));
+      else stdout.write(cmd === "man" ? manPage() : completionScript(rest[0]));
+      return 0;
+    }
     default:
       return null;
   }

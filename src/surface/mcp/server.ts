@@ -183,7 +183,10 @@ async function callOperation(
 function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
   const server = new Server(
     { name: "rglob", version: PACKAGE_VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: {}, logging: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false }, resources: {}, logging: {} },
+      instructions: INSTRUCTIONS,
+    },
   );
   const tools = buildTools();
   const byTool = new Map(toolOperations().map((op) => [op.mcpTool as string, op]));
