@@ -8,7 +8,14 @@ import { join } from "node:path";
 import { benchArgs } from "./bench-args.ts";
 
 const { runs } = benchArgs("bun scripts/bench.ts [--runs=N]", {}, 5);
-const BENCHMARKS = ["bench-targets.ts", "bench-walk.ts", "bench-grep.ts", "bench-count.ts", "bench-dupes.ts", "bench-mcp.ts"];
+const BENCHMARKS = [
+  "bench-targets.ts",
+  "bench-walk.ts",
+  "bench-grep.ts",
+  "bench-count.ts",
+  "bench-dupes.ts",
+  "bench-mcp.ts",
+];
 
 const failed: string[] = [];
 for (const script of BENCHMARKS) {
