@@ -320,10 +320,16 @@ let mem = "";
 if ((only === undefined || only === "mem") && gnuTime) {
   const big = args.count("mem-files", 200_000);
   const small = Math.max(1, Math.floor(big / 10));
-  const [s] = race([[bin, "find", "--jsonl"]], memTree(small));
-  const [b] = race([[bin, "find", "--jsonl"]], memTree(big));
-  if (s && b)
-    mem = `peak RSS of find --jsonl: ${s.rss.toFixed(0)} MB at ${small} files, ${b.rss.toFixed(0)} MB at ${big} files (${ratio(b.rss, s.rss)} for 10× the entries; target: flat)`;
+  // Also with the walk in one thread (`env` execs the binary, so the peak is the binary's): the walk workers
+  // run ahead of the output and have heaps of their own (docs/decisions/0009-parallel-walk.md).
+  const oneThread = ["env", "RGLOB_WALK_SPLIT=0", bin, "find", "--jsonl"];
+  const [s, s1] = race([[bin, "find", "--jsonl"], oneThread], memTree(small));
+  const [b, b1] = race([[bin, "find", "--jsonl"], oneThread], memTree(big));
+  if (s && b && s1 && b1)
+    mem =
+      `peak RSS of find --jsonl: ${s.rss.toFixed(0)} MB at ${small} files, ${b.rss.toFixed(0)} MB at ${big} files ` +
+      `(${ratio(b.rss, s.rss)} for 10× the entries; target: flat); walk in one thread (RGLOB_WALK_SPLIT=0): ` +
+      `${s1.rss.toFixed(0)} → ${b1.rss.toFixed(0)} MB (${ratio(b1.rss, s1.rss)})`;
 }
 
 console.log(`load average at end: ${loadNow()}\n`);
