@@ -76,8 +76,13 @@ export const walkEntries = {
   ),
   min_depth: v.optional(int(0, "Minimum depth below a root.")),
   hidden: v.optional(
-    v.pipe(v.boolean(), v.description("Include hidden entries (names starting with '.').")),
-    false,
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+      ),
+    ),
+    true,
   ),
   respect_gitignore: v.optional(
     v.pipe(

@@ -122,8 +122,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -268,7 +268,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -343,6 +400,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -491,8 +549,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -872,7 +930,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -980,6 +1095,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -1112,8 +1228,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -1280,7 +1396,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -1473,6 +1646,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -1604,8 +1778,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -1739,7 +1913,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -1829,6 +2060,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -1960,8 +2192,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -2103,7 +2335,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -2186,6 +2475,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -2316,8 +2606,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -2506,7 +2796,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -2596,6 +2943,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -2727,8 +3075,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -2835,7 +3183,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -3035,6 +3440,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -3176,8 +3582,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -3273,7 +3679,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                       "selected"
                     ],
                     "type": "string",
-                    "description": "The walk stage: root, outside_base, unreadable, git_dir, hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
                   },
                   "detail": {
                     "type": "string",
@@ -3340,7 +3746,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -3419,6 +3882,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -3549,8 +4013,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -3702,7 +4166,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -3895,6 +4416,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -4027,8 +4549,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -4145,7 +4667,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -4256,6 +4835,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -5094,7 +5674,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "selected"
               ],
               "type": "string",
-              "description": "The walk stage: root, outside_base, unreadable, git_dir, hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
             },
             "detail": {
               "type": "string",

@@ -86,15 +86,14 @@ export function namedFiles(
 
 /** Notes for globs that can match only hidden names while hidden entries are skipped. */
 function hiddenGlobNotes(globs: readonly string[], input: Request): string[] {
-  if (input.hidden === true) return [];
+  if (input.hidden !== false) return [];
   return globs
     .filter((g) => {
       const name = g.slice(g.lastIndexOf("/") + 1);
       return name.startsWith(".") && name !== "." && name !== "..";
     })
     .map(
-      (g) =>
-        `'${escapeControls(g)}' matches only hidden names (beginning with '.'), which are skipped without -H (--hidden)`,
+      (g) => `'${escapeControls(g)}' matches only hidden names (beginning with '.'), which --no-hidden skips`,
     );
 }
 
@@ -104,7 +103,7 @@ function hiddenGlobNotes(globs: readonly string[], input: Request): string[] {
  * "count inside src"; `rglob grep TODO notes.txt` with no notes.txt here filters names by that glob. Whatever
  * was found: `rglob find '*.ts' src`, fd's PATTERN PATH habit, ORs the two globs, and `rglob tree src` shows one
  * directory. After a run that found nothing, a glob whose name part begins with '.' (`'.*'`, `'.env'`)
- * matches only hidden names, which are skipped without --hidden (docs/decisions/0012-cli-notes-for-probable-mistakes.md).
+ * matches only hidden names, which --no-hidden skips (docs/decisions/0012-cli-notes-for-probable-mistakes.md).
  * @param op the operation
  * @param operands the operands as given
  * @param input the request (its base, and for grep whether the pattern came by flag)

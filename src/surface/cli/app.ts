@@ -188,6 +188,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   for (const note of operandNotes(op, parsed.operands, input, sink.count > 0, process.cwd())) {
     eprint(`rglob: note: ${note}`);
   }
+  // explain always gives its one record: its exit code is the verdict (0 included, 1 excluded), as grep's is.
+  if (typeof summary?.included === "boolean") return summary.included ? 0 : 1;
   return sink.count > 0 ? 0 : 1;
 }
 
