@@ -118,7 +118,10 @@ export const walkEntries = {
 /** The entries that bound a request. */
 export const budgetEntries = {
   limit: v.optional(
-    int(1, "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."),
+    int(
+      0,
+      "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor.",
+    ),
   ),
   max_output_bytes: v.optional(int(1, "Maximum serialised size of the records (JSON bytes).")),
   timeout_seconds: v.optional(

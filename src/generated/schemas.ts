@@ -146,8 +146,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -573,8 +573,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -1252,8 +1252,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -1303,7 +1303,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     },
     "required": [],
     "additionalProperties": false,
-    "description": "Count files, lines, bytes, non-blank and code lines of the selected files."
+    "description": "Count files, lines, bytes, non-blank, code, comment and blank lines of the selected files."
   },
   "count.output": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -1343,7 +1343,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "code": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+            },
+            "comment": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+            },
+            "blank": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out."
             },
             "language": {
               "anyOf": [
@@ -1364,6 +1374,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "bytes",
             "non_blank",
             "code",
+            "comment",
+            "blank",
             "language"
           ],
           "additionalProperties": false,
@@ -1550,6 +1562,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minimum": 0,
             "description": "Sum of `code`."
           },
+          "comment": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `comment` (comment-only lines)."
+          },
+          "blank": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `blank` (blank lines)."
+          },
           "binary_files": {
             "type": "integer",
             "minimum": 0,
@@ -1562,6 +1584,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "bytes",
           "non_blank",
           "code",
+          "comment",
+          "blank",
           "binary_files"
         ],
         "additionalProperties": false,
@@ -1619,6 +1643,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                   "type": "integer",
                   "minimum": 0,
                   "description": "Sum of `code`."
+                },
+                "comment": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `comment` (comment-only lines)."
+                },
+                "blank": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `blank` (blank lines)."
                 }
               },
               "required": [
@@ -1627,7 +1661,9 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "lines",
                 "bytes",
                 "non_blank",
-                "code"
+                "code",
+                "comment",
+                "blank"
               ],
               "additionalProperties": false,
               "title": "CountGroup",
@@ -1802,8 +1838,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2216,8 +2252,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3099,8 +3135,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3606,8 +3642,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -4037,8 +4073,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -4113,7 +4149,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "code": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+            },
+            "comment": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+            },
+            "blank": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out."
             },
             "language": {
               "anyOf": [
@@ -4134,6 +4180,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "bytes",
             "non_blank",
             "code",
+            "comment",
+            "blank",
             "language"
           ],
           "additionalProperties": false,
@@ -4320,6 +4368,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minimum": 0,
             "description": "Sum of `code`."
           },
+          "comment": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `comment` (comment-only lines)."
+          },
+          "blank": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `blank` (blank lines)."
+          },
           "binary_files": {
             "type": "integer",
             "minimum": 0,
@@ -4332,6 +4390,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "bytes",
           "non_blank",
           "code",
+          "comment",
+          "blank",
           "binary_files"
         ],
         "additionalProperties": false,
@@ -4389,6 +4449,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                   "type": "integer",
                   "minimum": 0,
                   "description": "Sum of `code`."
+                },
+                "comment": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `comment` (comment-only lines)."
+                },
+                "blank": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `blank` (blank lines)."
                 }
               },
               "required": [
@@ -4397,7 +4467,9 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "lines",
                 "bytes",
                 "non_blank",
-                "code"
+                "code",
+                "comment",
+                "blank"
               ],
               "additionalProperties": false,
               "title": "CountGroup",
@@ -4573,8 +4645,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -5352,7 +5424,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "code": {
         "type": "integer",
         "minimum": 0,
-        "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+        "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+      },
+      "comment": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+      },
+      "blank": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out."
       },
       "language": {
         "anyOf": [
@@ -5373,6 +5455,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "bytes",
       "non_blank",
       "code",
+      "comment",
+      "blank",
       "language"
     ],
     "additionalProperties": false,

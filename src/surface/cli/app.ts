@@ -10,7 +10,7 @@ import { findOperation, OPERATIONS } from "../../ops/registry.ts";
 import { JsonSink } from "../../sink/json.ts";
 import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
-import { namedFiles, operandNotes } from "../hints.ts";
+import { namedFiles, operandNotes, skipNote } from "../hints.ts";
 import { agentVersion, capabilities, describeOp, schemaOf } from "../introspect.ts";
 import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { opHelp, rootHelp } from "./help.ts";
@@ -185,12 +185,20 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     // A deadline is already reported as a TIMEOUT error line; only its cursor is news.
     if (reason !== "timeout" || cursor !== "") eprint(`rglob: truncated (${reason})${cursor}`);
   }
-  for (const note of operandNotes(op, parsed.operands, input, sink.count > 0, process.cwd())) {
+  // A summary that counted files (count --limit 0: totals alone) is an answer too.
+  const totals = summary?.totals as { files?: unknown } | undefined;
+  const found = sink.count > 0 || (typeof totals?.files === "number" && totals.files > 0);
+  for (const note of operandNotes(op, parsed.operands, input, found, process.cwd())) {
     eprint(`rglob: note: ${note}`);
+  }
+  // Nothing skipped silently: an empty answer says what was left out and which flag includes it.
+  if (!found && !quiet && summary !== null) {
+    const note = skipNote(op, summary, "cli");
+    if (note !== null) eprint(`rglob: ${note}`);
   }
   // explain always gives its one record: its exit code is the verdict (0 included, 1 excluded), as grep's is.
   if (typeof summary?.included === "boolean") return summary.included ? 0 : 1;
-  return sink.count > 0 ? 0 : 1;
+  return found ? 0 : 1;
 }
 
 /**
