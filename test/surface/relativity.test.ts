@@ -41,6 +41,30 @@ describe("printed paths can be passed back from the same directory", () => {
     expect(lines(again.stdout).sort()).toEqual([...paths].sort());
   });
 
+  test("with the same --base, a printed path goes straight back as an operand (grep roots, explain)", () => {
+    const cwd = join(dir, "proj");
+    const printed = lines(rglob(["find", "*.ts", "--base", "src"], { cwd }).stdout);
+    expect(printed).toEqual(["src/a.ts", "src/lib/b.ts"]);
+    for (const p of printed) {
+      const g = rglob(["grep", "-l", "export", p, "--base", "src"], { cwd });
+      expect({ p, code: g.code, out: lines(g.stdout) }).toEqual({ p, code: 0, out: [p] });
+      const e = rglob(["explain", p, "--base", "src"], { cwd });
+      expect({ p, code: e.code, out: e.stdout.split("\n")[0] }).toEqual({
+        p,
+        code: 0,
+        out: `${p}: included`,
+      });
+    }
+    // A directory printed by tree's parent line works too; a base-relative operand that names nothing here still
+    // resolves against the base.
+    expect(lines(rglob(["grep", "-l", "export", "src/lib", "--base", "src"], { cwd }).stdout)).toEqual([
+      "src/lib/b.ts",
+    ]);
+    expect(lines(rglob(["grep", "-l", "export", "lib", "--base", "src"], { cwd }).stdout)).toEqual([
+      "src/lib/b.ts",
+    ]);
+  });
+
   test("a base outside the cwd prints absolute paths", () => {
     const cwd = join(dir, "proj");
     const run = rglob(["find", "*.ts", "--base", "../other"], { cwd });

@@ -16,6 +16,7 @@ import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { opHelp, rootHelp } from "./help.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
+import { cwdOperandPaths } from "./operand-paths.ts";
 import { eprint, isTerminal, stdout } from "./output.ts";
 
 function printJson(value: unknown): void {
@@ -92,8 +93,10 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     return 0;
   }
   const input = parsed.input;
-  if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(parsed.operands, process.cwd()));
-  else assignOperands(op, parsed.operands, input);
+  // Path operands are relative to the current directory whatever --base says (ADR 0015).
+  const operands = cwdOperandPaths(op, parsed.operands, input, process.cwd());
+  if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(operands, process.cwd()));
+  else assignOperands(op, operands, input);
   const misuse = op.cli.misuse?.(input, process.cwd());
   if (misuse) throw new UsageError(misuse);
   const pres = parsed.presentation;
@@ -123,7 +126,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
         // a file named on the command line (as ripgrep does).
         if (info.code === "BINARY") {
-          named ??= namedFiles(op, parsed.operands, input, process.cwd());
+          named ??= namedFiles(op, operands, input, process.cwd());
           if (info.path !== null && named.has(info.path)) {
             eprint(
               `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
@@ -188,7 +191,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   // A summary that counted files (count --limit 0: totals alone) is an answer too.
   const totals = summary?.totals as { files?: unknown } | undefined;
   const found = sink.count > 0 || (typeof totals?.files === "number" && totals.files > 0);
-  for (const note of operandNotes(op, parsed.operands, input, found, process.cwd())) {
+  for (const note of operandNotes(op, operands, input, found, process.cwd())) {
     eprint(`rglob: note: ${note}`);
   }
   // Nothing skipped silently: an empty answer says what was left out and which flag includes it.
