@@ -76,8 +76,13 @@ export const walkEntries = {
   ),
   min_depth: v.optional(int(0, "Minimum depth below a root.")),
   hidden: v.optional(
-    v.pipe(v.boolean(), v.description("Include hidden entries (names starting with '.').")),
-    false,
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+      ),
+    ),
+    true,
   ),
   respect_gitignore: v.optional(
     v.pipe(
@@ -113,7 +118,10 @@ export const walkEntries = {
 /** The entries that bound a request. */
 export const budgetEntries = {
   limit: v.optional(
-    int(1, "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."),
+    int(
+      0,
+      "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor.",
+    ),
   ),
   max_output_bytes: v.optional(int(1, "Maximum serialised size of the records (JSON bytes).")),
   timeout_seconds: v.optional(

@@ -11,9 +11,9 @@ import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
-import { explainIgnore, IGNORE_FILE_NAMES, type IgnoreFile, loadIgnoreFile } from "./ignore.ts";
+import { IGNORE_FILE_NAMES, type IgnoreFile, loadIgnoreFile, matchChain } from "./ignore.ts";
 import { leavesDir, toPosix } from "./plan.ts";
-import { Entry, followedType, type Root, type WalkPlan } from "./walk.ts";
+import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
 
 /** A stage of the walk that decides about a path. */
 export type ExplainStage =
@@ -284,10 +284,16 @@ function underRoot(
       return { included: false, reasons: out };
     }
     const what = last ? "it" : `its directory '${rel}'`;
-    if (name === ".git")
-      block({ stage: "git_dir", detail: `${what} is a .git directory, which is never listed` });
+    if (VCS_DIRS.has(name))
+      block({
+        stage: "git_dir",
+        detail: `${what} is a version-control directory (${name}), which is never listed`,
+      });
     else if (!plan.hidden && name.charCodeAt(0) === 46) {
-      block({ stage: "hidden", detail: `${what} is hidden (name starts with '.'); use --hidden` });
+      block({
+        stage: "hidden",
+        detail: `${what} is hidden (name starts with '.') and hidden is off (--no-hidden)`,
+      });
     }
     if (name.includes("\ufffd"))
       block({ stage: "unreadable", detail: `${what} has a name that is not valid UTF-8` });
@@ -320,8 +326,14 @@ function underRoot(
       block({ stage: "exclude", detail: `${what} matches --exclude '${g}'`, pattern: g });
     }
     if (plan.respectIgnore && !ignoredAbove && chain.length > 0) {
-      const key = keyPrefix + name + (isDir || !last ? "/" : "");
-      const v = explainIgnore(chain, key);
+      // Only the component itself is tested, as the walk tests it: its ancestors below the root were tested as
+      // components already, and those above the root are not tested at all (a walk that starts inside an
+      // ignored directory lists what is below it).
+      const m = matchChain(chain, keyPrefix + name, name, isDir);
+      const v =
+        m === null
+          ? null
+          : { ignored: !m.rule.negate, file: m.file.file, line: m.rule.line, pattern: m.rule.pattern };
       if (v?.ignored) {
         ignoredAbove = true;
         const where = `${shown(v.file, plan.base)}:${v.line}`;

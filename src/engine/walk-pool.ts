@@ -8,6 +8,7 @@
  * the calling thread. It never matches contents or writes output. */
 import { availableParallelism } from "node:os";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
+import { SKIP_REASONS, type Skipped } from "../contract/result.ts";
 import type { RunContext } from "../ops/operation.ts";
 import {
   Entry,
@@ -87,6 +88,11 @@ function walkThreads(heavy: boolean): { threads: number; first: number; split: n
   const threads = Math.max(1, Math.min(MAX_WORKERS, cores - 1));
   if (forced !== null) return { threads, first: forced, split: forced };
   return heavy && cores > 1 ? { threads, first: FIRST_SPLIT, split: DEFAULT_SPLIT } : none;
+}
+
+/** Adds a subtree's skip ledger to the request's. */
+function addSkipped(to: Skipped, from: Skipped): void {
+  for (const reason of SKIP_REASONS) to[reason] += from[reason];
 }
 
 /** Tasks answered by walk workers in this process (tests check that the workers did run). */
@@ -463,6 +469,7 @@ async function* walkAll(
         pool.ahead -= res.depths.length;
         pool.pump();
         tally.examined += res.searched;
+        addSkipped(ctx.skipped, res.skipped);
         ctx.progress(tally.examined);
         stack.push({ reader: new ResultReader(plan, task.msg.root, res, ctx.searched), task });
       }

@@ -1,5 +1,6 @@
 /*! Engine: the walk. An iterative, pre-order, sorted (by code point) traversal of the plan's roots that prunes
- * hidden, excluded, ignored and too-deep directories, follows symlinks only when asked (with loop detection
+ * VCS directories, hidden (when asked), excluded, ignored and too-deep directories (each counted once in the
+ * skip ledger), follows symlinks only when asked (with loop detection
  * and strict-base containment), and turns every per-entry problem into an ErrorInfo. Pull-based: a sync
  * generator, so a consumer that stops pulling stops the walk. It never matches contents or writes output. */
 import type * as fs from "node:fs";
@@ -191,6 +192,13 @@ export function followedType(abs: string): EntryType {
   }
 }
 
+/**
+ * The names of version-control metadata directories: never listed or searched, whatever `hidden` says (an
+ * explicit root is still walked). Entries of that name are left out whatever their type (a `.git` file points
+ * at a worktree's git directory).
+ */
+export const VCS_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
+
 function joinRel(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
@@ -304,7 +312,10 @@ export function* walkTree(
   const r = start.root;
   // A directory at max_depth is not listed: its entries would be one level too deep (max_depth 0 keeps a
   // directory root's entries out; a root that is a single file is at depth 0 and never comes here).
-  if (start.depth >= plan.maxDepth) return;
+  if (start.depth >= plan.maxDepth) {
+    ctx.skipped.too_deep++;
+    return;
+  }
   const stack: Frame[] = [];
   const rootFrame = openDir(
     plan,
@@ -341,7 +352,16 @@ export function* walkTree(
       // entered, since a directory's children come after it in pre-order.
       if (c === 0) descendOnly = true;
     }
-    if (name === ".git" || (!plan.hidden && name.charCodeAt(0) === 46)) continue;
+    if (name.charCodeAt(0) === 46) {
+      if (VCS_DIRS.has(name)) {
+        ctx.skipped.vcs++;
+        continue;
+      }
+      if (!plan.hidden) {
+        ctx.skipped.hidden++;
+        continue;
+      }
+    }
     const rel = joinRel(frame.rel, name);
     const abs = frame.absPrefix + name;
     if (name.includes("\ufffd")) {
@@ -385,20 +405,27 @@ export function* walkTree(
       }
     }
     const isDir = target === "dir";
-    if (plan.exclude?.(rel, name, isDir)) continue;
+    if (plan.exclude?.(rel, name, isDir)) {
+      ctx.skipped.excluded++;
+      continue;
+    }
     if (plan.respectIgnore && frame.chain.length > 0) {
       // Walking from the repository root the key is the rel path: one string, not two, per entry.
       const key = frame.sameKey ? rel : frame.keyPrefix + name;
-      if (ignoredEntry(frame.chain, key, name, isDir)) continue;
+      if (ignoredEntry(frame.chain, key, name, isDir)) {
+        ctx.skipped.ignored++;
+        continue;
+      }
     }
     const depth = frame.depth + 1;
-    ctx.searched();
+    if (!isDir) ctx.searched();
     if (!descendOnly && depth >= plan.minDepth && (plan.selectDirs || !isDir)) {
       const e = new Entry(abs, rel, name, depth, type, target, r, plan.follow);
       if (plan.select(e)) yield e;
       else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed
     }
-    if (isDir && depth < plan.maxDepth) {
+    if (isDir && depth >= plan.maxDepth) ctx.skipped.too_deep++;
+    else if (isDir) {
       let ancestors: string[] | null = null;
       if (frame.ancestors !== null) {
         let id: string;

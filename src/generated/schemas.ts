@@ -122,8 +122,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -146,8 +146,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -268,7 +268,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -343,6 +400,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -491,8 +549,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -515,8 +573,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -872,7 +930,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -980,6 +1095,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -1112,8 +1228,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -1136,8 +1252,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -1187,7 +1303,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     },
     "required": [],
     "additionalProperties": false,
-    "description": "Count files, lines, bytes, non-blank and code lines of the selected files."
+    "description": "Count files, lines, bytes, non-blank, code, comment and blank lines of the selected files."
   },
   "count.output": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -1227,7 +1343,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "code": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+            },
+            "comment": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+            },
+            "blank": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out."
             },
             "language": {
               "anyOf": [
@@ -1248,6 +1374,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "bytes",
             "non_blank",
             "code",
+            "comment",
+            "blank",
             "language"
           ],
           "additionalProperties": false,
@@ -1280,7 +1408,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -1377,6 +1562,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minimum": 0,
             "description": "Sum of `code`."
           },
+          "comment": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `comment` (comment-only lines)."
+          },
+          "blank": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `blank` (blank lines)."
+          },
           "binary_files": {
             "type": "integer",
             "minimum": 0,
@@ -1389,6 +1584,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "bytes",
           "non_blank",
           "code",
+          "comment",
+          "blank",
           "binary_files"
         ],
         "additionalProperties": false,
@@ -1446,6 +1643,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                   "type": "integer",
                   "minimum": 0,
                   "description": "Sum of `code`."
+                },
+                "comment": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `comment` (comment-only lines)."
+                },
+                "blank": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `blank` (blank lines)."
                 }
               },
               "required": [
@@ -1454,7 +1661,9 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "lines",
                 "bytes",
                 "non_blank",
-                "code"
+                "code",
+                "comment",
+                "blank"
               ],
               "additionalProperties": false,
               "title": "CountGroup",
@@ -1473,6 +1682,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -1604,8 +1814,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -1628,8 +1838,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -1739,7 +1949,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -1829,6 +2096,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -1960,8 +2228,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -1984,8 +2252,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2103,7 +2371,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -2186,6 +2511,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -2316,8 +2642,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -2506,7 +2832,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -2596,6 +2979,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -2727,8 +3111,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -2751,8 +3135,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2835,7 +3219,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -3035,6 +3476,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -3176,8 +3618,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -3200,8 +3642,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3273,7 +3715,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                       "selected"
                     ],
                     "type": "string",
-                    "description": "The walk stage: root, outside_base, unreadable, git_dir, hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
                   },
                   "detail": {
                     "type": "string",
@@ -3340,7 +3782,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -3419,6 +3918,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -3549,8 +4049,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -3573,8 +4073,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3649,7 +4149,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "code": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+            },
+            "comment": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+            },
+            "blank": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out."
             },
             "language": {
               "anyOf": [
@@ -3670,6 +4180,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "bytes",
             "non_blank",
             "code",
+            "comment",
+            "blank",
             "language"
           ],
           "additionalProperties": false,
@@ -3702,7 +4214,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -3799,6 +4368,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minimum": 0,
             "description": "Sum of `code`."
           },
+          "comment": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `comment` (comment-only lines)."
+          },
+          "blank": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `blank` (blank lines)."
+          },
           "binary_files": {
             "type": "integer",
             "minimum": 0,
@@ -3811,6 +4390,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "bytes",
           "non_blank",
           "code",
+          "comment",
+          "blank",
           "binary_files"
         ],
         "additionalProperties": false,
@@ -3868,6 +4449,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                   "type": "integer",
                   "minimum": 0,
                   "description": "Sum of `code`."
+                },
+                "comment": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `comment` (comment-only lines)."
+                },
+                "blank": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `blank` (blank lines)."
                 }
               },
               "required": [
@@ -3876,7 +4467,9 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "lines",
                 "bytes",
                 "non_blank",
-                "code"
+                "code",
+                "comment",
+                "blank"
               ],
               "additionalProperties": false,
               "title": "CountGroup",
@@ -3895,6 +4488,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -4027,8 +4621,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
@@ -4051,8 +4645,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -4145,7 +4739,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -4256,6 +4907,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -4785,7 +5437,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "code": {
         "type": "integer",
         "minimum": 0,
-        "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+        "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+      },
+      "comment": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+      },
+      "blank": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out."
       },
       "language": {
         "anyOf": [
@@ -4806,6 +5468,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "bytes",
       "non_blank",
       "code",
+      "comment",
+      "blank",
       "language"
     ],
     "additionalProperties": false,
@@ -5107,7 +5771,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "selected"
               ],
               "type": "string",
-              "description": "The walk stage: root, outside_base, unreadable, git_dir, hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
             },
             "detail": {
               "type": "string",

@@ -1,5 +1,5 @@
 // Ignore semantics against real git: on hand-made tricky trees, on seeded random trees and on a fresh checkout
-// of this repository, the files `rglob find --hidden` lists equal `git ls-files -co --exclude-standard`.
+// of this repository, the files `rglob find` lists by default (hidden entries included) equal `git ls-files -co --exclude-standard`.
 // Documented divergences (not differences in the rules): git lists tracked files even when a rule ignores them
 // (rglob reads no index), and `.ignore` files are rglob/ripgrep-only (tested against expectations below).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -44,7 +44,7 @@ function gitList(cwd: string, extra: string[] = []): string[] {
     .sort();
 }
 
-function rglobList(cwd: string, extra: string[] = ["--hidden"]): string[] {
+function rglobList(cwd: string, extra: string[] = []): string[] {
   const { json, run } = rglobJson<{ results: Array<{ relative_path: string }>; errors: unknown[] }>(
     ["find", "-t", "f", "-t", "l", "--json", ...extra],
     { cwd, env },
@@ -234,7 +234,7 @@ const TRICKY: Array<[string, Record<string, string>, string?]> = [
     },
   ],
   [
-    "hidden files and directories count like any other (with --hidden)",
+    "hidden files and directories count like any other (included by default)",
     {
       ".gitignore": ".env\n.cache/\n",
       ".env": "",
@@ -398,9 +398,9 @@ describe("seeded random trees", () => {
       const all = gitList(dir);
       ignoredTotal += Object.keys(files).filter((f) => !f.endsWith("/")).length - all.length;
       expect({ seed, files: rglobList(dir) }).toEqual({ seed, files: all });
-      // Without --hidden: the same set minus every path with a dot-component.
+      // With --no-hidden: the same set minus every path with a dot-component.
       const visible = all.filter((p) => !p.split("/").some((c) => c.startsWith(".")));
-      expect({ seed, files: rglobList(dir, []) }).toEqual({ seed, files: visible });
+      expect({ seed, files: rglobList(dir, ["--no-hidden"]) }).toEqual({ seed, files: visible });
       const sub = all.find((p) => p.includes("/") && !p.startsWith(".git"))?.split("/")[0];
       if (sub !== undefined) {
         const at = join(dir, sub);

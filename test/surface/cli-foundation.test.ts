@@ -128,8 +128,12 @@ describe("process edge", () => {
       const named = rglob(["grep", "a", "blob.bin"], { cwd: t.dir });
       expect(named.code).toBe(1);
       expect(named.stderr).toContain("blob.bin: binary file skipped");
-      // Binary files met by the walk are skipped quietly, as in grep and ripgrep.
-      expect(rglob(["grep", "a", "d"], { cwd: t.dir }).stderr).toBe("");
+      // Binary files met by the walk are not reported one by one, as in grep and ripgrep; an empty result says in
+      // one line that some were skipped, and how to search them (#20).
+      expect(rglob(["grep", "a", "d"], { cwd: t.dir }).stderr).toBe(
+        "rglob: nothing found; not searched: 1 binary file (-a/--text searches them)\n",
+      );
+      expect(rglob(["grep", "a", "d", "*.md"], { cwd: t.dir }).stderr).not.toContain("binary");
       expect(rglob(["grep", "-a", "a", "blob.bin"], { cwd: t.dir }).code).toBe(0);
     } finally {
       t.cleanup();
@@ -196,21 +200,20 @@ describe("process edge", () => {
     }
   });
 
-  test("a glob that can match only hidden names gets a note when hidden entries were skipped", () => {
+  test("a glob that can match only hidden names gets a note when --no-hidden skipped them", () => {
     const t = tempTree({ ".env": "x\n", "a.txt": "x\n" });
     try {
       for (const args of [
-        ["find", ".*"],
-        ["find", "**/.env"],
-        ["grep", "x", ".e*"],
+        ["find", ".*", "--no-hidden"],
+        ["find", "**/.env", "--no-hidden"],
+        ["grep", "x", ".e*", "--no-hidden"],
       ]) {
         const r = rglob(args, { cwd: t.dir });
         expect([args, r.code, r.stdout]).toEqual([args, 1, ""]);
-        expect(r.stderr).toContain(
-          "matches only hidden names (beginning with '.'), which are skipped without -H",
-        );
+        expect(r.stderr).toContain("matches only hidden names (beginning with '.'), which --no-hidden skips");
       }
-      const shown = rglob(["find", ".*", "-H"], { cwd: t.dir });
+      // By default hidden names are included: no note.
+      const shown = rglob(["find", ".*"], { cwd: t.dir });
       expect([shown.code, shown.stdout, shown.stderr]).toEqual([0, ".env\n", ""]);
     } finally {
       t.cleanup();
@@ -298,7 +301,7 @@ describe("process edge", () => {
       const { json, run } = rglobJson(["find", "*.py", "--base", FIXTURE, "--json"], { cwd: dir, bin: copy });
       expect(run.code).toBe(0);
       const rels = (json.results as Array<{ relative_path: string }>).map((r) => r.relative_path);
-      expect(rels).toEqual(["src/main.py", "src/utils/helper.py"]);
+      expect(rels).toEqual(["hidden/.secret.py", "src/main.py", "src/utils/helper.py"]);
       expect(rglob(["schema", "find"], { cwd: dir, bin: copy }).code).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -309,7 +312,7 @@ describe("process edge", () => {
 describe("introspection endpoints print pure JSON", () => {
   test("capabilities", () => {
     const { json } = rglobJson(["capabilities"]);
-    expect(json.agent_api_version).toBe("1.0");
+    expect(json.agent_api_version).toBe("1.1");
     expect(json.package_version).toBe(pkg.version);
     expect((json.mcp as { transport: string }).transport).toBe("stdio");
     expect(json.operations).toContain("find");
@@ -317,7 +320,7 @@ describe("introspection endpoints print pure JSON", () => {
 
   test("agent-version", () => {
     expect(rglobJson(["agent-version"]).json).toEqual({
-      agent_api_version: "1.0",
+      agent_api_version: "1.1",
       schema_version: "1.0",
       package_version: pkg.version,
     });

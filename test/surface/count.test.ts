@@ -102,11 +102,11 @@ describe("count", () => {
   });
 
   test("the human table ends with the totals", () => {
-    const r = rglob(["count", "--by", "language"], { cwd });
+    const r = rglob(["count", "--by", "language", "--files"], { cwd });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("lines      code     bytes  path");
     expect(r.stdout).toMatch(
-      /total: 6 files, 13 lines \(\d+ non-blank, \d+ code\), \d+ bytes; 1 binary file skipped/,
+      /total: 6 files, 13 lines \(\d+ code, \d+ comment, \d+ blank; \d+ non-blank\), \d+ bytes; 1 binary file skipped/,
     );
     // Skipped binary files are counted in the totals line, not printed on stderr (as grep and ripgrep do).
     expect(r.stderr).not.toContain("BINARY");

@@ -137,21 +137,22 @@ describe("predicates on a temp tree", () => {
     [["-t", "f", "--gid", "0", "deep.txt"], ["a/b/c/deep.txt"]],
     [
       ["--max-depth", "2", "-t", "d"],
-      ["a", "a/b", "keep", "skip"],
+      [".hidden", "a", "a/b", "keep", "skip"],
     ],
     [
       ["--min-depth", "3"],
       ["a/b/c", "a/b/c/deep.txt"],
     ],
     [["-H", "h.txt"], [".hidden/h.txt"]],
-    [["h.txt"], []],
+    [["h.txt"], [".hidden/h.txt"]],
+    [["--no-hidden", "h.txt"], []],
     [
       ["-E", "skip", "-t", "f", "*.txt", "-d", "2"],
-      ["keep/skip.txt", "new.txt", "old.txt", "ref.txt", "small.txt"],
+      [".hidden/h.txt", "keep/skip.txt", "new.txt", "old.txt", "ref.txt", "small.txt"],
     ],
     [["-E", "skip/", "*skip*"], ["keep/skip.txt"]],
     [["a/**/*.txt"], ["a/b/c/deep.txt"]],
-    [["*/*.txt"], ["keep/skip.txt", "skip/inner.txt"]],
+    [["*/*.txt"], [".hidden/h.txt", "keep/skip.txt", "skip/inner.txt"]],
   ])("%p", (args, want) => {
     expect(rels(find(args, t.dir))).toEqual(want);
   });
@@ -160,7 +161,12 @@ describe("predicates on a temp tree", () => {
     const pruned = rglobJson<{ total_files_searched: number }>(["find", "-E", "a", "--json"], {
       cwd: t.dir,
     }).json;
-    expect(all.total_files_searched - pruned.total_files_searched).toBe(4); // a, a/b, a/b/c, deep.txt
+    // Files only (directories are not counted): deep.txt is the one file below a.
+    expect(all.total_files_searched - pruned.total_files_searched).toBe(1);
+    expect(
+      rglobJson<{ skipped: { excluded: number } }>(["find", "-E", "a", "--json"], { cwd: t.dir }).json.skipped
+        .excluded,
+    ).toBe(1); // a, pruned once
   });
   test.each([
     [["--min-depth", "3", "--max-depth", "1"], "min_depth"],
@@ -711,8 +717,19 @@ describe("streaming and timeouts on a large tree", () => {
   });
 });
 
-test("the fixture tree: hidden and ignored entries are skipped by default", () => {
+test("the fixture tree: ignored entries are skipped by default, hidden ones only with --no-hidden", () => {
   expect(rels(find(["-t", "f"], FIXTURE))).toEqual([
+    ".gitignore",
+    "binary.bin",
+    "docs/notes.txt",
+    "duplicates/a.txt",
+    "duplicates/b.txt",
+    "hidden/.secret.py",
+    "src/main.py",
+    "src/utils/helper.py",
+    "unreadable/.keep",
+  ]);
+  expect(rels(find(["-t", "f", "--no-hidden"], FIXTURE))).toEqual([
     "binary.bin",
     "docs/notes.txt",
     "duplicates/a.txt",
@@ -727,7 +744,7 @@ test("an explicit root inside an ignored directory is still searched", () => {
   const t = tempTree({ ".gitignore": "gen/\n", "gen/a.txt": "", "gen/sub/b.txt": "" });
   try {
     sh(["git", "init", "-q"], t.dir);
-    expect(rels(find(["-t", "f"], t.dir))).toEqual([]);
+    expect(rels(find(["-t", "f"], t.dir))).toEqual([".gitignore"]);
     expect(rels(find(["-t", "f", "--base", "gen"], t.dir))).toEqual(["a.txt", "sub/b.txt"]);
   } finally {
     rmSync(t.dir, { recursive: true, force: true });

@@ -100,7 +100,9 @@ describe("grep output", () => {
   test("--stats prints totals on stderr", () => {
     const r = rglob(["grep", "TODO", "--stats"], { cwd: FIXTURE });
     expect(r.stderr).toContain("2 matches");
-    expect(r.stderr).toContain("skipped: 1 binary, 0 too large, 0 unreadable");
+    expect(r.stderr).toContain(
+      "skipped: 2 ignored, 0 hidden, 0 excluded, 0 too deep, 1 binary, 0 too large, 0 unreadable, 0 vcs",
+    );
   });
 
   test("context groups merge: no line is given twice", () => {
@@ -149,7 +151,17 @@ describe("grep output", () => {
   test.each([
     [["-l"], ["docs/notes.txt", "src/utils/helper.py"]],
     [["-c"], ["docs/notes.txt:1", "src/utils/helper.py:1"]],
-    [["--files-without-match"], ["duplicates/a.txt", "duplicates/b.txt", "src/main.py"]],
+    [
+      ["--files-without-match"],
+      [
+        ".gitignore",
+        "duplicates/a.txt",
+        "duplicates/b.txt",
+        "hidden/.secret.py",
+        "src/main.py",
+        "unreadable/.keep",
+      ],
+    ],
   ])("file modes %p", (flags, expected) => {
     const r = rglob(["grep", "TODO", ...flags], { cwd: FIXTURE });
     expect(r.stdout.trim().split("\n")).toEqual(expected);

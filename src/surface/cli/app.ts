@@ -10,12 +10,13 @@ import { findOperation, OPERATIONS } from "../../ops/registry.ts";
 import { JsonSink } from "../../sink/json.ts";
 import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
-import { namedFiles, operandNotes } from "../hints.ts";
+import { namedFiles, operandNotes, skipNote } from "../hints.ts";
 import { agentVersion, capabilities, describeOp, schemaOf } from "../introspect.ts";
 import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { opHelp, rootHelp } from "./help.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
+import { cwdOperandPaths } from "./operand-paths.ts";
 import { eprint, isTerminal, stdout } from "./output.ts";
 
 function printJson(value: unknown): void {
@@ -99,8 +100,10 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     return 0;
   }
   const input = parsed.input;
-  if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(parsed.operands, process.cwd()));
-  else assignOperands(op, parsed.operands, input);
+  // Path operands are relative to the current directory whatever --base says (ADR 0015).
+  const operands = cwdOperandPaths(op, parsed.operands, input, process.cwd());
+  if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(operands, process.cwd()));
+  else assignOperands(op, operands, input);
   const misuse = op.cli.misuse?.(input, process.cwd());
   if (misuse) throw new UsageError(misuse);
   const pres = parsed.presentation;
@@ -130,7 +133,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
         // a file named on the command line (as ripgrep does).
         if (info.code === "BINARY") {
-          named ??= namedFiles(op, parsed.operands, input, process.cwd());
+          named ??= namedFiles(op, operands, input, process.cwd());
           if (info.path !== null && named.has(info.path)) {
             eprint(
               `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
@@ -192,10 +195,20 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     // A deadline is already reported as a TIMEOUT error line; only its cursor is news.
     if (reason !== "timeout" || cursor !== "") eprint(`rglob: truncated (${reason})${cursor}`);
   }
-  for (const note of operandNotes(op, parsed.operands, input, sink.count > 0, process.cwd())) {
+  // A summary that counted files (count --limit 0: totals alone) is an answer too.
+  const totals = summary?.totals as { files?: unknown } | undefined;
+  const found = sink.count > 0 || (typeof totals?.files === "number" && totals.files > 0);
+  for (const note of operandNotes(op, operands, input, found, process.cwd())) {
     eprint(`rglob: note: ${note}`);
   }
-  return sink.count > 0 ? 0 : 1;
+  // Nothing skipped silently: an empty answer says what was left out and which flag includes it.
+  if (!found && !quiet && summary !== null) {
+    const note = skipNote(op, summary, "cli");
+    if (note !== null) eprint(`rglob: ${note}`);
+  }
+  // explain always gives its one record: its exit code is the verdict (0 included, 1 excluded), as grep's is.
+  if (typeof summary?.included === "boolean") return summary.included ? 0 : 1;
+  return found ? 0 : 1;
 }
 
 /**

@@ -2,6 +2,7 @@
  * between groups that are not adjacent, `path` for file lists and `path:count` for counts. Colour only when
  * the style says so. --stats prints totals on stderr at the end. Never reads files. */
 import type { ErrorInfo } from "../../../contract/errors.ts";
+import { SKIP_REASONS } from "../../../contract/result.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
 import type { GrepFile, LineMatch } from "../../../ops/grep/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
@@ -144,15 +145,15 @@ export class GrepHumanSink implements Sink {
   end(summary: Summary): void {
     if (!this.opts.stats) return;
     const s = summary as Record<string, unknown>;
-    const skipped = (s.files_skipped ?? {}) as Record<string, number>;
+    const skipped = (s.skipped ?? {}) as Record<string, number>;
     eprint(
       [
         `${s.total_matches} matches`,
         `${s.matched_lines} matched lines`,
         `${s.files_with_matches} files contained matches`,
-        `${s.total_files_searched} entries searched`,
+        `${s.total_files_searched} files searched`,
         `${s.bytes_read} bytes read`,
-        `skipped: ${skipped.binary ?? 0} binary, ${skipped.too_large ?? 0} too large, ${skipped.unreadable ?? 0} unreadable`,
+        `skipped: ${SKIP_REASONS.map((r) => `${skipped[r] ?? 0} ${r.replace("_", " ")}`).join(", ")}`,
         ...(s.truncated ? [`truncated: ${s.truncated_reason}`] : []),
       ].join("\n"),
     );

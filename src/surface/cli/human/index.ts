@@ -35,11 +35,14 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
   top: (out, style) => new TopHumanSink(out.write, style),
   stats: (out, style) => new StatsHumanSink(out.write, style),
   explain: (out, style) => new ExplainHumanSink(out.write, style),
-  count: (out, style, _p, input) =>
-    new CountHumanSink(out.write, style, [
-      ...(input.no_empty === true ? ["blank"] : []),
-      ...(input.no_comments === true ? ["comment"] : []),
-    ]),
+  count: (out, style, p, input) =>
+    new CountHumanSink(
+      out.write,
+      style,
+      [...(input.no_empty === true ? ["blank"] : []), ...(input.no_comments === true ? ["comment"] : [])],
+      // With a breakdown the answer is the breakdown: the per-file table only when asked for.
+      input.by === undefined || p.files === true,
+    ),
   dupes: (out, style) => new DupesHumanSink(out.write, style),
   lcount: (out) => new LcountHumanSink(out.write),
   tsize: (out) => new TsizeHumanSink(out.write),
