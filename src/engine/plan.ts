@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { type ErrorInfo, fsErrorInfo, RglobError } from "../contract/errors.ts";
 import type { Kind } from "../contract/records.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
-import { platform, typeOfStats } from "../platform/platform.ts";
+import { type Confinement, platform, typeOfStats } from "../platform/platform.ts";
 import { compilePerm } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
@@ -97,14 +97,14 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       rootErrors.push(fsErrorInfo(err, abs));
       continue;
     }
+    let real: string;
+    try {
+      real = abs === base ? baseReal : platform.realpath(abs);
+    } catch (err) {
+      rootErrors.push(fsErrorInfo(err, abs));
+      continue;
+    }
     if (o.strict_base) {
-      let real: string;
-      try {
-        real = platform.realpath(abs);
-      } catch (err) {
-        rootErrors.push(fsErrorInfo(err, abs));
-        continue;
-      }
       if (!isInside(real, baseReal)) {
         rootErrors.push({ code: "PERM", message: `outside the base ${base}; not searched`, path: abs });
         continue;
@@ -119,6 +119,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     const repoPrefix = ctxRepo.root === null ? "" : toPosix(path.relative(ctxRepo.root, dir));
     roots.push({
       abs,
+      real,
       rel: toPosix(path.relative(base, abs)),
       type,
       outer: ctxRepo.outer,
@@ -201,10 +202,16 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   const minDepth = o.min_depth ?? 0;
   const maxDepth = o.max_depth ?? Number.POSITIVE_INFINITY;
   if (minDepth > maxDepth) throw new RglobError("BAD_PREDICATE", "min_depth is greater than max_depth");
+  const confine: Confinement = {
+    roots: roots.map((r) => [r.abs, r.real] as const),
+    inside: o.strict_base ? baseReal : null,
+    follow: o.follow_symlinks,
+  };
   const plan: WalkPlan = {
     base,
     baseReal,
     roots,
+    confine,
     hidden: o.hidden,
     respectIgnore: o.respect_gitignore,
     follow: o.follow_symlinks,

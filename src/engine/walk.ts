@@ -7,13 +7,22 @@ import * as path from "node:path";
 import { fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import type { RunContext } from "../ops/operation.ts";
-import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
+import {
+  type Confinement,
+  type DirListing,
+  type EntryType,
+  platform,
+  typeIn,
+  typeOfStats,
+} from "../platform/platform.ts";
 import { IGNORE_FILE_NAMES, type IgnoreFile, ignoredEntry, loadIgnoreFile } from "./ignore.ts";
 import type { PlanOptions } from "./plan.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
 export interface Root {
   readonly abs: string;
+  /** Its real path (symlinks resolved). */
+  readonly real: string;
   /** POSIX path relative to the base ("" for the base itself). */
   readonly rel: string;
   readonly type: EntryType;
@@ -29,6 +38,8 @@ export interface WalkPlan {
   /** Real path of the base, for strict-base containment. */
   readonly baseReal: string;
   readonly roots: readonly Root[];
+  /** What every directory listed and file opened must be (the objects opened are checked, not the paths). */
+  readonly confine: Confinement;
   readonly hidden: boolean;
   readonly respectIgnore: boolean;
   readonly follow: boolean;
@@ -462,7 +473,7 @@ function openDir(
 ): Frame | null {
   let listing: DirListing;
   try {
-    listing = platform.listDir(abs);
+    listing = platform.listDir(abs, plan.confine);
   } catch (err) {
     ctx.error(fsErrorInfo(err, abs));
     return null;

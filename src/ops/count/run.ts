@@ -179,7 +179,7 @@ export async function* runCountLines(
   const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat });
   const by = "by" in input ? input.by : undefined;
   for (const e of rootErrors) ctx.error(e);
-  const options: LineCounterOptions = { binaryProbe: BINARY_PROBE, width };
+  const options: LineCounterOptions = { binaryProbe: BINARY_PROBE, width, confine: plan.confine };
   const counter = new LineCounter(options);
   const totals: CountTotals = { files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0, binary_files: 0 };
   const groups = new Map<string, CountGroup>();
