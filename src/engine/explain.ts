@@ -11,7 +11,7 @@ import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
-import { explainIgnore, IGNORE_FILE_NAMES, type IgnoreFile, loadIgnoreFile } from "./ignore.ts";
+import { explainIgnore, type IgnoreFile, loadIgnoreFile } from "./ignore.ts";
 import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, type WalkPlan } from "./walk.ts";
 
@@ -263,7 +263,7 @@ function underRoot(
     const compAbs = path.join(dirAbs, name);
     let listing: DirListing;
     try {
-      listing = platform.listDir(dirAbs);
+      listing = platform.listDir(dirAbs, plan.confine);
     } catch (err) {
       block({
         stage: "unreadable",
@@ -271,12 +271,10 @@ function underRoot(
       });
       return { included: false, reasons: out };
     }
-    if (plan.respectIgnore) {
-      for (const fileName of IGNORE_FILE_NAMES) {
-        if (listing.names.includes(fileName)) {
-          const f = loadIgnoreFile(path.join(dirAbs, fileName), keyPrefix);
-          if (f) chain = [...chain, f];
-        }
+    for (const fileName of plan.ignoreNames) {
+      if (listing.names.includes(fileName)) {
+        const f = loadIgnoreFile(path.join(dirAbs, fileName), keyPrefix);
+        if (f) chain = [...chain, f];
       }
     }
     if (!listing.names.includes(name)) {
@@ -319,7 +317,7 @@ function underRoot(
       const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name, isDir)) ?? "";
       block({ stage: "exclude", detail: `${what} matches --exclude '${g}'`, pattern: g });
     }
-    if (plan.respectIgnore && !ignoredAbove && chain.length > 0) {
+    if (!ignoredAbove && chain.length > 0) {
       const key = keyPrefix + name + (isDir || !last ? "/" : "");
       const v = explainIgnore(chain, key);
       if (v?.ignored) {

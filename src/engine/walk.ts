@@ -15,7 +15,7 @@ import {
   typeIn,
   typeOfStats,
 } from "../platform/platform.ts";
-import { IGNORE_FILE_NAMES, type IgnoreFile, ignoredEntry, loadIgnoreFile } from "./ignore.ts";
+import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile } from "./ignore.ts";
 import type { PlanOptions } from "./plan.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
@@ -42,6 +42,8 @@ export interface WalkPlan {
   readonly confine: Confinement;
   readonly hidden: boolean;
   readonly respectIgnore: boolean;
+  /** The ignore files read in each directory walked (none when ignore files are not respected). */
+  readonly ignoreNames: readonly string[];
   readonly follow: boolean;
   readonly strictBase: boolean;
   readonly maxDepth: number;
@@ -397,7 +399,7 @@ export function* walkTree(
     }
     const isDir = target === "dir";
     if (plan.exclude?.(rel, name, isDir)) continue;
-    if (plan.respectIgnore && frame.chain.length > 0) {
+    if (frame.chain.length > 0) {
       // Walking from the repository root the key is the rel path: one string, not two, per entry.
       const key = frame.sameKey ? rel : frame.keyPrefix + name;
       if (ignoredEntry(frame.chain, key, name, isDir)) continue;
@@ -480,12 +482,11 @@ function openDir(
   }
   sortNames(listing.names);
   let nextChain = chain;
-  if (plan.respectIgnore) {
-    for (const fileName of IGNORE_FILE_NAMES) {
-      if (listing.names.includes(fileName)) {
-        const f = loadIgnoreFile(path.join(abs, fileName), keyPrefix);
-        if (f) nextChain = nextChain === chain ? [...chain, f] : [...nextChain, f];
-      }
+  for (const fileName of plan.ignoreNames) {
+    if (listing.names.includes(fileName)) {
+      // Read only if it is a regular file, opened without following a symlink (refusals are records).
+      const f = loadTreeIgnoreFile(path.join(abs, fileName), keyPrefix, (e) => ctx.error(e), plan.confine);
+      if (f) nextChain = nextChain === chain ? [...chain, f] : [...nextChain, f];
     }
   }
   if (ancestors !== null && ancestors.length === 0) {

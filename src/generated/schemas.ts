@@ -127,8 +127,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -496,8 +524,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -1117,8 +1173,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -1609,8 +1693,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -1965,8 +2077,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -2321,8 +2461,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -2732,8 +2900,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -3181,8 +3377,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -3554,8 +3778,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -4032,8 +4284,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",

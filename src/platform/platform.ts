@@ -67,9 +67,10 @@ export interface Platform {
   realpath(path: string): string;
   /**
    * Opens a file for reading (non-blocking), returning a descriptor. With a confinement the final component is
-   * not followed (except for a root named as such) and the object opened is checked (ConfinementError).
+   * not followed (except for a root named as such) and the object opened is checked (ConfinementError); with
+   * noFollow a final symlink is never followed (ELOOP).
    */
-  open(path: string, confine?: Confinement | null): number;
+  open(path: string, confine?: Confinement | null, noFollow?: boolean): number;
   /** Returns the stats of an open descriptor (what was opened, not what the path names now). */
   fstat(fd: number): fs.Stats;
   /** Reads into buf at offset 0 from file position pos (null = current); returns bytes read. */
@@ -108,6 +109,25 @@ export function typeOfStats(st: fs.Stats): EntryType {
   if (st.isBlockDevice()) return "block";
   if (st.isCharacterDevice()) return "char";
   return "unknown";
+}
+
+/**
+ * Names an entry type in words, for messages.
+ * @param t the type
+ * @returns e.g. "FIFO", "character device"
+ */
+export function typeWord(t: EntryType): string {
+  const words: Record<EntryType, string> = {
+    file: "regular file",
+    dir: "directory",
+    symlink: "symlink",
+    fifo: "FIFO",
+    socket: "socket",
+    block: "block device",
+    char: "character device",
+    unknown: "file of unknown type",
+  };
+  return words[t];
 }
 
 const C = fs.constants;
@@ -185,7 +205,13 @@ function checkOpened(fd: number, p: string, c: Confinement): void {
   }
 }
 
-function openChecked(p: string, flags: number, c: Confinement | null | undefined): number {
+function openChecked(p: string, flags: number, c: Confinement | null | undefined, noFollow = false): number {
+  if (noFollow) {
+    flags |= O_NOFOLLOW;
+    if (O_NOFOLLOW === 0 && fs.lstatSync(p).isSymbolicLink()) {
+      throw Object.assign(new Error("ELOOP: a symlink"), { code: "ELOOP" });
+    }
+  }
   if (!c) return fs.openSync(p, flags);
   const fd = fs.openSync(p, c.follow || isRoot(p, c) ? flags : flags | O_NOFOLLOW);
   try {
@@ -239,7 +265,8 @@ const common = {
   lstat: (path: string) => fs.lstatSync(path),
   stat: (path: string) => fs.statSync(path),
   realpath: (path: string) => fs.realpathSync.native(path),
-  open: (path: string, confine?: Confinement | null) => openChecked(path, C.O_RDONLY | O_NONBLOCK, confine),
+  open: (path: string, confine?: Confinement | null, noFollow?: boolean) =>
+    openChecked(path, C.O_RDONLY | O_NONBLOCK, confine, noFollow),
   read: (fd: number, buf: Uint8Array, length: number, pos: number | null) =>
     fs.readSync(fd, buf, 0, length, pos),
   close: (fd: number) => fs.closeSync(fd),
