@@ -501,8 +501,11 @@ export function repoContext(dir: string, s: IgnoreSettings = ALL_IGNORE_FILES): 
       const g = globalFile ? loadOuter(globalFile, rootPrefix, errors) : null;
       if (g) outer.push(g);
     }
-    const info = loadOuter(path.join(dirs.commonDir, "info", "exclude"), rootPrefix, errors);
-    if (info) outer.push(info);
+    // info/exclude belongs to the repository root: without parents it applies only walking from there (rg).
+    if (s.parent || root === dir) {
+      const info = loadOuter(path.join(dirs.commonDir, "info", "exclude"), rootPrefix, errors);
+      if (info) outer.push(info);
+    }
   }
   for (const f of files) outer.push(ignoreFileOf(f.file, prefixOf(anchor, f.dir), f.text));
   return { root, anchor, outer, errors };
