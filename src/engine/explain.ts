@@ -287,7 +287,7 @@ function underRoot(
     else if (!plan.hidden && name.charCodeAt(0) === 46) {
       block({ stage: "hidden", detail: `${what} is hidden (name starts with '.'); use --hidden` });
     }
-    if (name.includes("\ufffd"))
+    if (name.includes("\ufffd") && listing.invalid?.has(name) === true)
       block({ stage: "unreadable", detail: `${what} has a name that is not valid UTF-8` });
     let type: EntryType = typeIn(listing, name);
     let target: EntryType = type;

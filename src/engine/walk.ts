@@ -204,6 +204,14 @@ export function followedType(abs: string): EntryType {
   }
 }
 
+/** Takes one not-valid-UTF-8 entry listed under this (lossy) name, if any is left. */
+function notUtf8(invalid: Map<string, number>, name: string): boolean {
+  const n = invalid.get(name);
+  if (n === undefined || n === 0) return false;
+  invalid.set(name, n - 1);
+  return true;
+}
+
 function joinRel(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
@@ -357,7 +365,7 @@ export function* walkTree(
     if (name === ".git" || (!plan.hidden && name.charCodeAt(0) === 46)) continue;
     const rel = joinRel(frame.rel, name);
     const abs = frame.absPrefix + name;
-    if (name.includes("\ufffd")) {
+    if (frame.listing.invalid !== null && notUtf8(frame.listing.invalid as Map<string, number>, name)) {
       ctx.error({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
       continue;
     }

@@ -16,6 +16,12 @@ export interface DirListing {
   readonly names: string[];
   /** Types of the entries that are not regular files (null when there are none). */
   readonly others: ReadonlyMap<string, EntryType> | null;
+  /**
+   * How many entries under each name are not valid UTF-8 (listed with U+FFFD in place of the bad bytes, so
+   * they cannot be opened by that name); null when every name is valid. A valid name that holds U+FFFD itself
+   * is not counted here.
+   */
+  readonly invalid: ReadonlyMap<string, number> | null;
 }
 
 /**
@@ -225,7 +231,26 @@ function openChecked(p: string, flags: number, c: Confinement | null | undefined
   return fd;
 }
 
-function listing(dirents: fs.Dirent[]): DirListing {
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Counts the names of a directory that are not valid UTF-8, by their lossy form (read again as bytes only when
+ * some listed name holds U+FFFD). */
+function invalidNames(names: readonly string[], dir: string): Map<string, number> | null {
+  if (!names.some((n) => n.includes("\ufffd"))) return null;
+  let out: Map<string, number> | null = null;
+  for (const raw of fs.readdirSync(dir, { encoding: "buffer" })) {
+    try {
+      strictUtf8.decode(raw);
+    } catch {
+      const lossy = raw.toString("utf8");
+      out ??= new Map();
+      out.set(lossy, (out.get(lossy) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
+function listing(dirents: fs.Dirent[], dir: string): DirListing {
   const n = dirents.length;
   const names = new Array<string>(n);
   let others: Map<string, EntryType> | null = null;
@@ -237,19 +262,19 @@ function listing(dirents: fs.Dirent[]): DirListing {
     others ??= new Map();
     others.set(name, typeOf(d));
   }
-  return { names, others };
+  return { names, others, invalid: invalidNames(names, dir) };
 }
 
 const common = {
   listDir(path: string, confine?: Confinement | null): DirListing {
     if (!confine || (confine.follow && confine.inside === null)) {
-      return listing(fs.readdirSync(path, { withFileTypes: true }));
+      return listing(fs.readdirSync(path, { withFileTypes: true }), path);
     }
     const fd = openChecked(path, C.O_RDONLY | O_DIRECTORY | O_NONBLOCK, confine);
     try {
-      if (procFd !== null) return listing(fs.readdirSync(procFd + fd, { withFileTypes: true }));
+      if (procFd !== null) return listing(fs.readdirSync(procFd + fd, { withFileTypes: true }), procFd + fd);
       // Without /proc the directory is listed by path: it must still be the one opened after the listing.
-      const out = listing(fs.readdirSync(path, { withFileTypes: true }));
+      const out = listing(fs.readdirSync(path, { withFileTypes: true }), path);
       const a = fs.fstatSync(fd);
       const b = fs.statSync(path);
       if (a.dev !== b.dev || a.ino !== b.ino) {
