@@ -2,8 +2,9 @@
  * .gitignore or .ignore file, anchored at that directory; deeper files win over shallower ones, .ignore over
  * .gitignore, and both over .git/info/exclude and the global excludes file. Only the entry itself is tested:
  * the walker prunes ignored directories, so a parent's exclusion is never re-tested (and an explicit root
- * inside an ignored directory is still searched). It never walks. */
-import * as fs from "node:fs";
+ * inside an ignored directory is still searched). Ignore files above a root are read as ripgrep reads them
+ * (ADR 0018), and every file is read as ADR 0002 says: regular, non-blocking, at most 1 MiB, an in-tree one
+ * never through a symlink. It never walks. */
 import * as os from "node:os";
 import * as path from "node:path";
 import ignore, { type Ignore } from "ignore";
