@@ -3,7 +3,7 @@
  * --exclude, ignore rules (file, line, pattern), depth, then each predicate by name. It uses the same compiled
  * plan as the walk for the verdict and never walks anything but the path's own directories. */
 import * as path from "node:path";
-import { fsErrorInfo } from "../contract/errors.ts";
+import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { compilePerm } from "./filter/perm.ts";
@@ -11,7 +11,7 @@ import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
-import { explainIgnore, type IgnoreFile, loadIgnoreFile } from "./ignore.ts";
+import { explainIgnore, type IgnoreFile, loadTreeIgnoreFile } from "./ignore.ts";
 import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, type WalkPlan } from "./walk.ts";
 
@@ -184,6 +184,7 @@ function underRoot(
   root: Root,
   r: number,
   abs: string,
+  report: (info: ErrorInfo) => void,
 ): PathVerdict | null {
   const out: Reason[] = [];
   const notes: Reason[] = [];
@@ -273,7 +274,7 @@ function underRoot(
     }
     for (const fileName of plan.ignoreNames) {
       if (listing.names.includes(fileName)) {
-        const f = loadIgnoreFile(path.join(dirAbs, fileName), keyPrefix);
+        const f = loadTreeIgnoreFile(path.join(dirAbs, fileName), keyPrefix, report, plan.confine);
         if (f) chain = [...chain, f];
       }
     }
@@ -384,13 +385,19 @@ function underRoot(
  * @param plan the compiled walk (the same as find would use)
  * @param o the walk options the plan was compiled from (to name the failing predicate)
  * @param abs the absolute path (it exists)
+ * @param report receives an ignore file that was refused (a symlink, a FIFO, one over the cap)
  * @returns the verdict with its reasons
  */
-export function explainPath(plan: WalkPlan, o: WalkOptions, abs: string): PathVerdict {
+export function explainPath(
+  plan: WalkPlan,
+  o: WalkOptions,
+  abs: string,
+  report: (info: ErrorInfo) => void = () => {},
+): PathVerdict {
   const checks = namedChecks(o, plan.base);
   let first: PathVerdict | null = null;
   for (let r = 0; r < plan.roots.length; r++) {
-    const v = underRoot(plan, o, checks, plan.roots[r] as Root, r, abs);
+    const v = underRoot(plan, o, checks, plan.roots[r] as Root, r, abs, report);
     if (v === null) continue;
     if (v.included) return v;
     first ??= v;

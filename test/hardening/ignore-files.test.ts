@@ -81,7 +81,13 @@ describe("a symlinked ignore file is refused (item 3)", () => {
     const out = r.stdout.toString() + r.stderr.toString();
     expect(out).not.toContain("OUTSIDE_RULE_LINE_42");
     expect(out).not.toContain(outside.dir);
-    expect(JSON.parse(r.stdout.toString()).included).toBe(true);
+    const json = JSON.parse(r.stdout.toString()) as { results: Array<{ included: boolean }> } & Result;
+    expect(json.results[0]?.included).toBe(true);
+    expect(json.errors).toContainEqual({
+      code: "PERM",
+      message: expect.stringContaining("symlink") as unknown as string,
+      path: join(t.dir, ".gitignore"),
+    });
   });
 });
 
