@@ -87,9 +87,48 @@ export const walkEntries = {
   respect_gitignore: v.optional(
     v.pipe(
       v.boolean(),
-      v.description("Respect .gitignore, .ignore, .git/info/exclude and the global excludes file."),
+      v.description(
+        "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+      ),
     ),
     true,
+  ),
+  ignore_vcs: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+      ),
+    ),
+    true,
+  ),
+  ignore_dot: v.optional(
+    v.pipe(v.boolean(), v.description("Respect .ignore files (false: as ripgrep's --no-ignore-dot).")),
+    true,
+  ),
+  ignore_parent: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+      ),
+    ),
+    true,
+  ),
+  global_ignore_file: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+      ),
+    ),
+    true,
+  ),
+  ignore_files: v.optional(
+    strings(
+      "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+    ),
+    [],
   ),
   follow_symlinks: v.optional(
     v.pipe(

@@ -28,7 +28,7 @@ const ERROR = 2;
 let local: { key: string; counter: LineCounter } | null = null;
 
 function counterFor(opts: LineCounterOptions): LineCounter {
-  const key = `${opts.binaryProbe}:${opts.width}`;
+  const key = `${opts.binaryProbe}:${opts.width}:${JSON.stringify(opts.confine)}`;
   if (local === null || local.key !== key) local = { key, counter: new LineCounter(opts) };
   return local.counter;
 }

@@ -3,7 +3,7 @@
  * per group. Hard links to one inode count as one file. It never writes; it reads only through platform/. */
 import { fsErrorInfo } from "../contract/errors.ts";
 import type { RunContext } from "../ops/operation.ts";
-import { platform } from "../platform/platform.ts";
+import { type Confinement, platform } from "../platform/platform.ts";
 
 /** A file that may have copies. */
 export interface Candidate {
@@ -43,6 +43,8 @@ interface Buffers {
   readonly other: Uint8Array;
   readonly kept: Map<Candidate, Uint8Array>;
   keptBytes: number;
+  /** What each file opened must be (the walk plan's), or null. */
+  readonly confine: Confinement | null;
 }
 
 function readAt(fd: number, buf: Uint8Array, length: number, pos: number): number {
@@ -62,7 +64,7 @@ function readAt(fd: number, buf: Uint8Array, length: number, pos: number): numbe
 function edgeHash(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
   let fd: number;
   try {
-    fd = platform.open(c.abs);
+    fd = platform.open(c.abs, bufs.confine);
   } catch (err) {
     ctx.error(fsErrorInfo(err, c.abs));
     return null;
@@ -101,7 +103,7 @@ function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): string | null
   }
   let fd: number;
   try {
-    fd = platform.open(c.abs);
+    fd = platform.open(c.abs, bufs.confine);
   } catch (err) {
     ctx.error(fsErrorInfo(err, c.abs));
     return null;
@@ -136,9 +138,9 @@ function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): string | null
 type Comparison = "same" | "different" | "bad-candidate" | "bad-representative";
 
 /** Opens a file for comparison; reports and returns null when it cannot be opened. */
-function openOrReport(c: Candidate, ctx: RunContext): number | null {
+function openOrReport(c: Candidate, ctx: RunContext, confine: Confinement | null): number | null {
   try {
-    return platform.open(c.abs);
+    return platform.open(c.abs, confine);
   } catch (err) {
     ctx.error(fsErrorInfo(err, c.abs));
     return null;
@@ -157,9 +159,9 @@ function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunContext): 
       ? "same"
       : "different";
   }
-  const fr = openOrReport(rep, ctx);
+  const fr = openOrReport(rep, ctx, bufs.confine);
   if (fr === null) return "bad-representative";
-  const fc = openOrReport(c, ctx);
+  const fc = openOrReport(c, ctx, bufs.confine);
   if (fc === null) {
     platform.close(fr);
     return "bad-candidate";
@@ -271,9 +273,14 @@ function groupBy<K>(items: readonly Candidate[], keyOf: (c: Candidate) => K | nu
  * Finds groups of identical files.
  * @param candidates files in walk order (already filtered by size and type)
  * @param ctx the run context (errors, bytes read, deadline)
+ * @param confine what each file opened must be (the walk plan's)
  * @returns the groups, sorted by wasted bytes (size × (count − 1)) descending, then by first path
  */
-export function findDuplicates(candidates: readonly Candidate[], ctx: RunContext): DuplicateGroup[] {
+export function findDuplicates(
+  candidates: readonly Candidate[],
+  ctx: RunContext,
+  confine: Confinement | null = null,
+): DuplicateGroup[] {
   // Hard links: one inode is one file, represented by its first path in walk order.
   const seen = new Set<string>();
   const files: Candidate[] = [];
@@ -288,6 +295,7 @@ export function findDuplicates(candidates: readonly Candidate[], ctx: RunContext
     other: new Uint8Array(STREAM_BLOCK),
     kept: new Map(),
     keptBytes: 0,
+    confine,
   };
   const groups: DuplicateGroup[] = [];
   for (const [size, bySize] of groupBy(files, (c) => c.size)) {

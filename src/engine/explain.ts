@@ -3,7 +3,7 @@
  * --exclude, ignore rules (file, line, pattern), depth, then each predicate by name. It uses the same compiled
  * plan as the walk for the verdict and never walks anything but the path's own directories. */
 import * as path from "node:path";
-import { fsErrorInfo } from "../contract/errors.ts";
+import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { compilePerm } from "./filter/perm.ts";
@@ -11,7 +11,7 @@ import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
-import { IGNORE_FILE_NAMES, type IgnoreFile, loadIgnoreFile, matchChain } from "./ignore.ts";
+import { type IgnoreFile, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
 import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
 
@@ -184,6 +184,7 @@ function underRoot(
   root: Root,
   r: number,
   abs: string,
+  report: (info: ErrorInfo) => void,
 ): PathVerdict | null {
   const out: Reason[] = [];
   const notes: Reason[] = [];
@@ -263,7 +264,7 @@ function underRoot(
     const compAbs = path.join(dirAbs, name);
     let listing: DirListing;
     try {
-      listing = platform.listDir(dirAbs);
+      listing = platform.listDir(dirAbs, plan.confine);
     } catch (err) {
       block({
         stage: "unreadable",
@@ -271,12 +272,10 @@ function underRoot(
       });
       return { included: false, reasons: out };
     }
-    if (plan.respectIgnore) {
-      for (const fileName of IGNORE_FILE_NAMES) {
-        if (listing.names.includes(fileName)) {
-          const f = loadIgnoreFile(path.join(dirAbs, fileName), keyPrefix);
-          if (f) chain = [...chain, f];
-        }
+    for (const fileName of plan.ignoreNames) {
+      if (listing.names.includes(fileName)) {
+        const f = loadTreeIgnoreFile(path.join(dirAbs, fileName), keyPrefix, report, plan.confine);
+        if (f) chain = [...chain, f];
       }
     }
     if (!listing.names.includes(name)) {
@@ -295,7 +294,7 @@ function underRoot(
         detail: `${what} is hidden (name starts with '.') and hidden is off (--no-hidden)`,
       });
     }
-    if (name.includes("\ufffd"))
+    if (name.includes("\ufffd") && listing.invalid?.has(name) === true)
       block({ stage: "unreadable", detail: `${what} has a name that is not valid UTF-8` });
     let type: EntryType = typeIn(listing, name);
     let target: EntryType = type;
@@ -325,7 +324,7 @@ function underRoot(
       const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name, isDir)) ?? "";
       block({ stage: "exclude", detail: `${what} matches --exclude '${g}'`, pattern: g });
     }
-    if (plan.respectIgnore && !ignoredAbove && chain.length > 0) {
+    if (!ignoredAbove && chain.length > 0) {
       // Only the component itself is tested, as the walk tests it: its ancestors below the root were tested as
       // components already, and those above the root are not tested at all (a walk that starts inside an
       // ignored directory lists what is below it).
@@ -398,13 +397,19 @@ function underRoot(
  * @param plan the compiled walk (the same as find would use)
  * @param o the walk options the plan was compiled from (to name the failing predicate)
  * @param abs the absolute path (it exists)
+ * @param report receives an ignore file that was refused (a symlink, a FIFO, one over the cap)
  * @returns the verdict with its reasons
  */
-export function explainPath(plan: WalkPlan, o: WalkOptions, abs: string): PathVerdict {
+export function explainPath(
+  plan: WalkPlan,
+  o: WalkOptions,
+  abs: string,
+  report: (info: ErrorInfo) => void = () => {},
+): PathVerdict {
   const checks = namedChecks(o, plan.base);
   let first: PathVerdict | null = null;
   for (let r = 0; r < plan.roots.length; r++) {
-    const v = underRoot(plan, o, checks, plan.roots[r] as Root, r, abs);
+    const v = underRoot(plan, o, checks, plan.roots[r] as Root, r, abs, report);
     if (v === null) continue;
     if (v.included) return v;
     first ??= v;

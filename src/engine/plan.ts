@@ -5,13 +5,13 @@ import * as path from "node:path";
 import { type ErrorInfo, fsErrorInfo, RglobError } from "../contract/errors.ts";
 import type { Kind } from "../contract/records.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
-import { platform, typeOfStats } from "../platform/platform.ts";
+import { type Confinement, platform, typeOfStats, typeWord } from "../platform/platform.ts";
 import { compilePerm } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
-import { type IgnoreFile, repoContext } from "./ignore.ts";
+import { type IgnoreSettings, ignoreNamesOf, type RepoContext, repoContext } from "./ignore.ts";
 import type { Entry, Root, WalkPlan } from "./walk.ts";
 
 /** Options of the plan that the operation decides (not the caller). */
@@ -86,7 +86,17 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   const rootErrors: ErrorInfo[] = [];
   const roots: Root[] = [];
   const wanted = o.paths.length === 0 ? [base] : o.paths.map((p) => path.resolve(base, p));
-  const repoCache = new Map<string, { root: string | null; outer: readonly IgnoreFile[] }>();
+  const ignore: IgnoreSettings = {
+    respect: o.respect_gitignore,
+    vcs: o.ignore_vcs,
+    dot: o.ignore_dot,
+    parent: o.ignore_parent,
+    global: o.global_ignore_file,
+    extra: o.ignore_files.map((f) => path.resolve(base, f)),
+    extraAnchor: base,
+  };
+  const repoCache = new Map<string, RepoContext>();
+  const seenErrors = new Set<string>();
   for (const abs of wanted) {
     let type: ReturnType<typeof typeOfStats>;
     try {
@@ -97,14 +107,23 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       rootErrors.push(fsErrorInfo(err, abs));
       continue;
     }
+    if (opts.filesOnly && type !== "file" && type !== "dir") {
+      // A FIFO, socket or device named as a root of an operation that reads contents is never opened.
+      rootErrors.push({
+        code: "UNREADABLE",
+        message: `is a ${typeWord(type)}, not a regular file: not read`,
+        path: abs,
+      });
+      continue;
+    }
+    let real: string;
+    try {
+      real = abs === base ? baseReal : platform.realpath(abs);
+    } catch (err) {
+      rootErrors.push(fsErrorInfo(err, abs));
+      continue;
+    }
     if (o.strict_base) {
-      let real: string;
-      try {
-        real = platform.realpath(abs);
-      } catch (err) {
-        rootErrors.push(fsErrorInfo(err, abs));
-        continue;
-      }
       if (!isInside(real, baseReal)) {
         rootErrors.push({ code: "PERM", message: `outside the base ${base}; not searched`, path: abs });
         continue;
@@ -113,12 +132,23 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     const dir = type === "dir" ? abs : path.dirname(abs);
     let ctxRepo = repoCache.get(dir);
     if (!ctxRepo) {
-      ctxRepo = o.respect_gitignore ? repoContext(dir) : { root: null, outer: [] };
+      ctxRepo =
+        ignore.respect || ignore.extra.length > 0
+          ? repoContext(dir, ignore)
+          : { root: null, anchor: dir, outer: [], errors: [] };
       repoCache.set(dir, ctxRepo);
+      for (const e of ctxRepo.errors) {
+        const k = `${e.path}\0${e.message}`;
+        if (!seenErrors.has(k)) {
+          seenErrors.add(k);
+          rootErrors.push(e);
+        }
+      }
     }
-    const repoPrefix = ctxRepo.root === null ? "" : toPosix(path.relative(ctxRepo.root, dir));
+    const repoPrefix = toPosix(path.relative(ctxRepo.anchor, dir));
     roots.push({
       abs,
+      real,
       rel: toPosix(path.relative(base, abs)),
       type,
       outer: ctxRepo.outer,
@@ -201,12 +231,19 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   const minDepth = o.min_depth ?? 0;
   const maxDepth = o.max_depth ?? Number.POSITIVE_INFINITY;
   if (minDepth > maxDepth) throw new RglobError("BAD_PREDICATE", "min_depth is greater than max_depth");
+  const confine: Confinement = {
+    roots: roots.map((r) => [r.abs, r.real] as const),
+    inside: o.strict_base ? baseReal : null,
+    follow: o.follow_symlinks,
+  };
   const plan: WalkPlan = {
     base,
     baseReal,
     roots,
+    confine,
     hidden: o.hidden,
     respectIgnore: o.respect_gitignore,
+    ignoreNames: ignoreNamesOf(ignore),
     follow: o.follow_symlinks,
     strictBase: o.strict_base,
     maxDepth,

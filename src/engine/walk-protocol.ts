@@ -6,7 +6,7 @@ import type { ErrorInfo } from "../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../contract/result.ts";
 import type { RunContext } from "../ops/operation.ts";
 import type { EntryType } from "../platform/platform.ts";
-import { type IgnoreFile, loadIgnoreFile } from "./ignore.ts";
+import { type IgnoreFile, loadTreeIgnoreFile } from "./ignore.ts";
 import {
   Entry,
   type EntryStats,
@@ -124,7 +124,7 @@ export class IgnoreCache {
       const key = `${prefix}\0${file}`;
       let f = this.files.get(key);
       if (f === undefined) {
-        f = loadIgnoreFile(file, prefix);
+        f = loadTreeIgnoreFile(file, prefix, () => {}, plan.confine);
         this.files.set(key, f);
       }
       if (f) chain.push(f);

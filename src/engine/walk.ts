@@ -8,13 +8,22 @@ import * as path from "node:path";
 import { fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import type { RunContext } from "../ops/operation.ts";
-import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
-import { IGNORE_FILE_NAMES, type IgnoreFile, ignoredEntry, loadIgnoreFile } from "./ignore.ts";
+import {
+  type Confinement,
+  type DirListing,
+  type EntryType,
+  platform,
+  typeIn,
+  typeOfStats,
+} from "../platform/platform.ts";
+import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile } from "./ignore.ts";
 import type { PlanOptions } from "./plan.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
 export interface Root {
   readonly abs: string;
+  /** Its real path (symlinks resolved). */
+  readonly real: string;
   /** POSIX path relative to the base ("" for the base itself). */
   readonly rel: string;
   readonly type: EntryType;
@@ -30,8 +39,12 @@ export interface WalkPlan {
   /** Real path of the base, for strict-base containment. */
   readonly baseReal: string;
   readonly roots: readonly Root[];
+  /** What every directory listed and file opened must be (the objects opened are checked, not the paths). */
+  readonly confine: Confinement;
   readonly hidden: boolean;
   readonly respectIgnore: boolean;
+  /** The ignore files read in each directory walked (none when ignore files are not respected). */
+  readonly ignoreNames: readonly string[];
   readonly follow: boolean;
   readonly strictBase: boolean;
   readonly maxDepth: number;
@@ -199,6 +212,14 @@ export function followedType(abs: string): EntryType {
  */
 export const VCS_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
 
+/** Takes one not-valid-UTF-8 entry listed under this (lossy) name, if any is left. */
+function notUtf8(invalid: Map<string, number>, name: string): boolean {
+  const n = invalid.get(name);
+  if (n === undefined || n === 0) return false;
+  invalid.set(name, n - 1);
+  return true;
+}
+
 function joinRel(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
@@ -364,7 +385,7 @@ export function* walkTree(
     }
     const rel = joinRel(frame.rel, name);
     const abs = frame.absPrefix + name;
-    if (name.includes("\ufffd")) {
+    if (frame.listing.invalid !== null && notUtf8(frame.listing.invalid as Map<string, number>, name)) {
       ctx.error({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
       continue;
     }
@@ -409,7 +430,7 @@ export function* walkTree(
       ctx.skipped.excluded++;
       continue;
     }
-    if (plan.respectIgnore && frame.chain.length > 0) {
+    if (frame.chain.length > 0) {
       // Walking from the repository root the key is the rel path: one string, not two, per entry.
       const key = frame.sameKey ? rel : frame.keyPrefix + name;
       if (ignoredEntry(frame.chain, key, name, isDir)) {
@@ -489,19 +510,18 @@ function openDir(
 ): Frame | null {
   let listing: DirListing;
   try {
-    listing = platform.listDir(abs);
+    listing = platform.listDir(abs, plan.confine);
   } catch (err) {
     ctx.error(fsErrorInfo(err, abs));
     return null;
   }
   sortNames(listing.names);
   let nextChain = chain;
-  if (plan.respectIgnore) {
-    for (const fileName of IGNORE_FILE_NAMES) {
-      if (listing.names.includes(fileName)) {
-        const f = loadIgnoreFile(path.join(abs, fileName), keyPrefix);
-        if (f) nextChain = nextChain === chain ? [...chain, f] : [...nextChain, f];
-      }
+  for (const fileName of plan.ignoreNames) {
+    if (listing.names.includes(fileName)) {
+      // Read only if it is a regular file, opened without following a symlink (refusals are records).
+      const f = loadTreeIgnoreFile(path.join(abs, fileName), keyPrefix, (e) => ctx.error(e), plan.confine);
+      if (f) nextChain = nextChain === chain ? [...chain, f] : [...nextChain, f];
     }
   }
   if (ancestors !== null && ancestors.length === 0) {

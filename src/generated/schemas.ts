@@ -127,8 +127,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -554,8 +582,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -1233,8 +1289,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -1819,8 +1903,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -2233,8 +2345,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -2647,8 +2787,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -3116,8 +3284,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -3623,8 +3819,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -4054,8 +4278,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
@@ -4626,8 +4878,36 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",

@@ -19,6 +19,8 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   min_depth: { hint: "N" },
   hidden: { short: "H" },
   respect_gitignore: { aliases: ["ignore"] },
+  global_ignore_file: { aliases: ["ignore-global"] },
+  ignore_files: { aliases: ["ignore-file"], hint: "PATH" },
   follow_symlinks: { short: "L", aliases: ["follow"] },
   case_sensitive: { short: "s", negations: ["case-insensitive"] },
   // No short letter here: `-n` means line numbers to grep users; `top` gives it to its N (see top/index.ts).

@@ -476,6 +476,24 @@ describe("problem entries", () => {
       t.cleanup();
     }
   });
+  test("a valid UTF-8 name holding U+FFFD is found and searched, beside a non-UTF-8 one of the same look (#21)", () => {
+    const t = tempTree({ "a\ufffd.txt": "needle\n" });
+    try {
+      writeFileSync(
+        Buffer.concat([Buffer.from(`${t.dir}/a`), Buffer.from([0xff]), Buffer.from(".txt")]),
+        "needle\n",
+      );
+      const r = find(["-t", "f"], t.dir);
+      expect(rels(r)).toEqual(["a\ufffd.txt"]);
+      expect(r.errors.map((e) => e.code)).toEqual(["UNREADABLE"]);
+      const g = JSON.parse(rglob(["grep", "-l", "needle", "--json"], { cwd: t.dir }).stdout) as {
+        results: Array<{ relative_path: string }>;
+      };
+      expect(g.results.map((x) => x.relative_path)).toEqual(["a\ufffd.txt"]);
+    } finally {
+      t.cleanup();
+    }
+  });
 });
 
 describe("order and output forms", () => {

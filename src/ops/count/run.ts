@@ -179,7 +179,7 @@ export async function* runCountLines(
   const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat });
   const by = "by" in input ? input.by : undefined;
   for (const e of rootErrors) ctx.error(e);
-  const options: LineCounterOptions = { binaryProbe: BINARY_PROBE, width };
+  const options: LineCounterOptions = { binaryProbe: BINARY_PROBE, width, confine: plan.confine };
   const counter = new LineCounter(options);
   const totals: CountTotals = {
     files: 0,

@@ -181,6 +181,7 @@ export function searchSpecOf(
     sniffBytes: input.binary_sniff_bytes,
     encoding: input.encoding ?? null,
     maxFileSize: maxFileSizeOf(input.max_file_size),
+    confine: null,
   };
   return { spec, mode };
 }
@@ -222,11 +223,12 @@ function defaultThreads(deadline: boolean, literal: boolean): number {
 export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerator<Emitted | Emitted[]> {
   const cwd = process.cwd();
   const { patterns, paths, globs } = classifyOperands(input, cwd);
-  const { spec, mode } = searchSpecOf(input, patterns);
+  const { spec: unconfined, mode } = searchSpecOf(input, patterns);
   const { plan, rootErrors } = compileWalk(
     { ...input, paths, patterns: globs },
     { filesOnly: true, namedFilesPastGlobs: true, cwd },
   );
+  const spec: SearchSpec = { ...unconfined, confine: plan.confine };
   for (const e of rootErrors) ctx.error(e);
 
   const resume = mode === "lines" ? parseResume(ctx.resumeAfter) : null;
