@@ -26,7 +26,7 @@ export const walkEntries = {
   ),
   patterns: v.optional(
     strings(
-      "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+      "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
     ),
     [],
   ),
@@ -37,15 +37,24 @@ export const walkEntries = {
     [],
   ),
   types: v.optional(
-    v.pipe(v.array(KindSchema), v.description("Entry kinds to keep, OR'd: f d l x e p s b c.")),
+    v.pipe(
+      v.array(KindSchema),
+      v.description(
+        "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+      ),
+    ),
     [],
   ),
   min_size: v.optional(
     sizeValue(
-      "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based.",
+      "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024.",
     ),
   ),
-  max_size: v.optional(sizeValue("Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size).")),
+  max_size: v.optional(
+    sizeValue(
+      "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000.",
+    ),
+  ),
   newer_than: v.optional(
     v.pipe(
       v.string(),

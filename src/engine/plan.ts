@@ -10,7 +10,7 @@ import { compilePerm } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes } from "./filter/type.ts";
-import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
+import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
 import { type IgnoreFile, repoContext } from "./ignore.ts";
 import type { Entry, Root, WalkPlan } from "./walk.ts";
 
@@ -127,8 +127,18 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   }
 
   const preds: Array<(e: Entry) => boolean> = [];
-  if (o.patterns.length > 0) {
-    const match = anyGlob(o.patterns.map((g) => compileGlob(g, caseSensitive)));
+  // A glob that begins with '!' is a negation, as in rg -g '!*.md': it excludes what it matches (a directory is
+  // not entered), like --exclude. '\!' begins a glob with a literal '!'.
+  const positive = o.patterns.filter((g) => !isNegated(g));
+  const negated = o.patterns.filter(isNegated).map((g) => g.slice(1));
+  for (const g of o.exclude)
+    if (isNegated(g))
+      throw new RglobError(
+        "BAD_PREDICATE",
+        `bad glob '${g}': an exclude cannot be negated; to keep only what matches, give it as a glob ('${g.slice(1)}')`,
+      );
+  if (positive.length > 0) {
+    const match = anyGlob(positive.map((g) => compileGlob(g, caseSensitive)));
     // A root that is a file is the only entry at depth 0.
     if (opts.namedFilesPastGlobs)
       preds.push((e) => e.depth === 0 || match(e.rel, e.name, e.target === "dir"));
@@ -143,11 +153,13 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   }
   if (opts.filesOnly) preds.push((e) => e.target === "file");
   const typeKinds = opts.filesOnly ? o.types : kinds;
-  if (typeKinds.length > 0) preds.push(compileTypes(typeKinds));
+  if (typeKinds.length > 0) preds.push(compileTypes(typeKinds, o.follow_symlinks));
   const range = sizeRange(o.min_size, o.max_size);
   if (range) {
     const [lo, hi] = range;
+    // Files only, as fd: a directory (its 4096 bytes) or a link not followed has no size to compare.
     preds.push((e) => {
+      if (e.target !== "file") return false;
       const st = e.stats();
       return st !== null && st.size >= lo && st.size <= hi;
     });
@@ -189,7 +201,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   // Every predicate but globs and plain types reads an entry's stats (x and e need its mode and size).
   const readsStats =
     preds.length >
-      (o.patterns.length > 0 ? 1 : 0) + (typeKinds.length > 0 ? 1 : 0) + (opts.filesOnly ? 1 : 0) ||
+      (positive.length > 0 ? 1 : 0) + (typeKinds.length > 0 ? 1 : 0) + (opts.filesOnly ? 1 : 0) ||
     typeKinds.includes("x") ||
     typeKinds.includes("e");
   let select: (e: Entry) => boolean;
@@ -197,7 +209,8 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   else if (preds.length === 1) select = preds[0] as (e: Entry) => boolean;
   else select = (e) => preds.every((p) => p(e));
 
-  const exclude = o.exclude.length > 0 ? anyGlob(o.exclude.map((g) => compileGlob(g, caseSensitive))) : null;
+  const excludes = [...o.exclude, ...negated];
+  const exclude = excludes.length > 0 ? anyGlob(excludes.map((g) => compileGlob(g, caseSensitive))) : null;
   const minDepth = o.min_depth ?? 0;
   const maxDepth = o.max_depth ?? Number.POSITIVE_INFINITY;
   if (minDepth > maxDepth) throw new RglobError("BAD_PREDICATE", "min_depth is greater than max_depth");

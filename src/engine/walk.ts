@@ -4,11 +4,12 @@
  * generator, so a consumer that stops pulling stops the walk. It never matches contents or writes output. */
 import type * as fs from "node:fs";
 import * as path from "node:path";
-import { fsErrorInfo } from "../contract/errors.ts";
+import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import type { RunContext } from "../ops/operation.ts";
 import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { IGNORE_FILE_NAMES, type IgnoreFile, ignoredEntry, loadIgnoreFile } from "./ignore.ts";
+import { lastMatchAt } from "./ignore-rules.ts";
 import type { PlanOptions } from "./plan.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
@@ -191,6 +192,25 @@ export function followedType(abs: string): EntryType {
   }
 }
 
+/**
+ * Tells whether the rule that decides an entry is a whitelist ('!pattern'), the nearest ignore file first.
+ * @param chain the ignore files that apply, lowest priority first
+ * @param key the entry's path in the chain's key space
+ * @param name its name
+ * @param isDir whether it is a directory
+ * @returns true when the last rule that matches it is a negation
+ */
+function whitelisted(chain: readonly IgnoreFile[], key: string, name: string, isDir: boolean): boolean {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const f = chain[i] as IgnoreFile;
+    const pl = f.prefix.length;
+    if (pl > 0 && !key.startsWith(f.prefix)) continue;
+    const idx = lastMatchAt(f.rules, key, pl, name, isDir);
+    if (idx >= 0) return f.rules.rules[idx]?.negate === true;
+  }
+  return false;
+}
+
 function joinRel(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
@@ -341,11 +361,19 @@ export function* walkTree(
       // entered, since a directory's children come after it in pre-order.
       if (c === 0) descendOnly = true;
     }
-    if (name === ".git" || (!plan.hidden && name.charCodeAt(0) === 46)) continue;
+    if (name === ".git") continue;
+    // A dot name is skipped unless hidden entries are asked for, or an ignore file whitelists it ('!.github/'),
+    // as rg lets the whitelist win; that is decided below, once its type is known.
+    const dotName = !plan.hidden && name.charCodeAt(0) === 46;
+    if (dotName && !(plan.respectIgnore && frame.chain.length > 0)) continue;
     const rel = joinRel(frame.rel, name);
     const abs = frame.absPrefix + name;
+    // A dot name that is only looked at for a whitelist reports no problem of its own: it would be skipped.
+    const report = (info: ErrorInfo): void => {
+      if (!dotName) ctx.error(info);
+    };
     if (name.includes("\ufffd")) {
-      ctx.error({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
+      report({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
       continue;
     }
     let type = typeIn(frame.listing, name);
@@ -354,7 +382,7 @@ export function* walkTree(
       try {
         type = target = typeOfStats(platform.lstat(abs));
       } catch (err) {
-        ctx.error(fsErrorInfo(err, abs));
+        report(fsErrorInfo(err, abs));
         continue;
       }
     }
@@ -362,7 +390,7 @@ export function* walkTree(
       try {
         target = followedType(abs);
       } catch (err) {
-        ctx.error(fsErrorInfo(err, abs));
+        report(fsErrorInfo(err, abs));
         continue;
       }
       // A dangling link (target "symlink") leads nowhere: nothing is read through it, so it cannot leave the base.
@@ -371,11 +399,11 @@ export function* walkTree(
         try {
           real = platform.realpath(abs);
         } catch (err) {
-          ctx.error(fsErrorInfo(err, abs));
+          report(fsErrorInfo(err, abs));
           continue;
         }
         if (!isInside(real, plan.baseReal)) {
-          ctx.error({
+          report({
             code: "PERM",
             message: `symlink leads outside the base (${real}); not followed`,
             path: abs,
@@ -389,7 +417,9 @@ export function* walkTree(
     if (plan.respectIgnore && frame.chain.length > 0) {
       // Walking from the repository root the key is the rel path: one string, not two, per entry.
       const key = frame.sameKey ? rel : frame.keyPrefix + name;
-      if (ignoredEntry(frame.chain, key, name, isDir)) continue;
+      if (dotName) {
+        if (!whitelisted(frame.chain, key, name, isDir)) continue;
+      } else if (ignoredEntry(frame.chain, key, name, isDir)) continue;
     }
     const depth = frame.depth + 1;
     ctx.searched();

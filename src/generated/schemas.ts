@@ -28,7 +28,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -55,7 +55,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
       "min_size": {
@@ -69,7 +69,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
       },
       "max_size": {
         "anyOf": [
@@ -82,7 +82,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
       "newer_than": {
         "type": "string",
@@ -397,7 +397,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -424,7 +424,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
       "min_size": {
@@ -438,7 +438,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
       },
       "max_size": {
         "anyOf": [
@@ -451,7 +451,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
       "newer_than": {
         "type": "string",
@@ -602,15 +602,25 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Count matching lines per file (records of kind 'file' with `count`); the summary total is exact even when the listing is cut by limit.",
         "default": false
       },
+      "count_matches": {
+        "type": "boolean",
+        "description": "Count matches per file, not matching lines (records of kind 'file' with `count`), as rg --count-matches; count with only_matching does the same.",
+        "default": false
+      },
+      "include_zero": {
+        "type": "boolean",
+        "description": "With count or count_matches, list the files searched with no match too (count 0), as rg.",
+        "default": false
+      },
       "max_count": {
         "type": "integer",
         "minimum": 1,
-        "description": "Stop after this many matching lines in total (reason 'max_count'); global, not per file; with only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too)."
+        "description": "Stop after this many matching lines in the whole query (reason 'max_count'); a global cap, not per file (max_per_file is per file, as -m is in rg and grep). With only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too)."
       },
       "max_per_file": {
         "type": "integer",
         "minimum": 1,
-        "description": "At most this many matching lines per file."
+        "description": "At most this many matching lines per file (rg's and grep's -m/--max-count); the after-context of a file's last one goes on through lines that match too."
       },
       "max_bytes": {
         "type": "integer",
@@ -832,7 +842,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                       "type": "null"
                     }
                   ],
-                  "description": "Matching lines in the file with count (0 with files_without_match), else null."
+                  "description": "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null."
                 }
               },
               "required": [
@@ -1018,7 +1028,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1045,7 +1055,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
       "min_size": {
@@ -1059,7 +1069,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
       },
       "max_size": {
         "anyOf": [
@@ -1072,7 +1082,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
       "newer_than": {
         "type": "string",
@@ -1510,7 +1520,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1537,7 +1547,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
       "min_size": {
@@ -1551,7 +1561,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
       },
       "max_size": {
         "anyOf": [
@@ -1564,7 +1574,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
       "newer_than": {
         "type": "string",
@@ -1866,7 +1876,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1893,7 +1903,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
       "min_size": {
@@ -1907,7 +1917,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
       },
       "max_size": {
         "anyOf": [
@@ -1920,7 +1930,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
       "newer_than": {
         "type": "string",
@@ -2222,7 +2232,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2249,7 +2259,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
       "min_size": {
@@ -2263,7 +2273,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
       },
       "max_size": {
         "anyOf": [
@@ -2276,7 +2286,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
       "newer_than": {
         "type": "string",
@@ -2633,7 +2643,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2660,7 +2670,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
       "min_size": {
@@ -2674,7 +2684,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
       },
       "max_size": {
         "anyOf": [
@@ -2687,7 +2697,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
       "newer_than": {
         "type": "string",
@@ -3082,7 +3092,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3109,7 +3119,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
       "min_size": {
@@ -3123,7 +3133,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
       },
       "max_size": {
         "anyOf": [
@@ -3136,7 +3146,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
       "newer_than": {
         "type": "string",
@@ -3482,7 +3492,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
       "min_size": {
@@ -3496,7 +3506,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
       },
       "max_size": {
         "anyOf": [
@@ -3509,7 +3519,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
       "newer_than": {
         "type": "string",
@@ -3960,7 +3970,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
       "min_size": {
@@ -3974,7 +3984,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
       },
       "max_size": {
         "anyOf": [
@@ -3987,7 +3997,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
       "newer_than": {
         "type": "string",
@@ -4728,7 +4738,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "type": "null"
           }
         ],
-        "description": "Matching lines in the file with count (0 with files_without_match), else null."
+        "description": "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null."
       }
     },
     "required": [

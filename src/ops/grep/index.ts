@@ -43,8 +43,9 @@ export const grep = defineOperation({
       context: { short: "C", hint: "N" },
       files_with_matches: { short: "l" },
       count: { short: "c" },
-      max_count: { short: "m", hint: "N" },
-      max_per_file: { hint: "N" },
+      // -m/--max-count is per file, as in rg and grep; the global cap is --max-total (ADR 0026).
+      max_count: { long: "max-total", hint: "N" },
+      max_per_file: { short: "m", long: "max-count", aliases: ["max-per-file"], hint: "N" },
       max_bytes: { hint: "BYTES" },
       max_file_size: { hint: "SIZE" },
       max_columns: { hint: "N", aliases: ["max-cols"] },

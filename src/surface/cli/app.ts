@@ -1,6 +1,7 @@
 /*! CLI surface: argv → command → dispatch → sink, and error → exit code. Exit codes: 0 results found,
  * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
- * whatever the TTY. No search logic here: every operation runs through ops/dispatch.ts. */
+ * whatever the TTY. Exit 2 also when a per-path error occurred (rg and grep), except a binary or too large file
+ * skipped and a deadline. No search logic here: every operation runs through ops/dispatch.ts. */
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
@@ -70,14 +71,23 @@ async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
   }
 }
 
+/**
+ * Error codes that are skips or bounds, not failures, for the exit code: a binary or too large file is passed
+ * over as rg passes it over (exit 0 or 1), and a deadline cuts the result as a limit does (truncated_reason).
+ */
+const NOT_FAILURES: ReadonlySet<string> = new Set(["BINARY", "TOO_LARGE", "TIMEOUT"]);
+
 class CountingSink implements Sink {
   count = 0;
+  /** Per-path errors that make the exit code 2 (rg and grep: an error occurred, even with matches). */
+  failures = 0;
   constructor(private readonly inner: Sink) {}
   record(kind: string, record: object): void {
     this.count++;
     this.inner.record(kind, record);
   }
   error(info: ErrorInfo): void {
+    if (!NOT_FAILURES.has(info.code)) this.failures++;
     this.inner.error(info);
   }
   end(summary: Record<string, unknown>): void {
@@ -188,6 +198,9 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   for (const note of operandNotes(op, parsed.operands, input, sink.count > 0, process.cwd())) {
     eprint(`rglob: note: ${note}`);
   }
+  // As rg and grep: 2 when an error occurred (an unreadable file, a missing root), even with results; but -q
+  // that found a match answers 0 (its question was answered).
+  if (sink.failures > 0 && !(quiet && sink.count > 0)) return 2;
   return sink.count > 0 ? 0 : 1;
 }
 

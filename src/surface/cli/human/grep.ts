@@ -1,6 +1,10 @@
 /*! Human output of grep: `path:line:content` for matches, `path-line-content` for context lines, `--`
  * between groups that are not adjacent, `path` for file lists and `path:count` for counts. Colour only when
- * the style says so. --stats prints totals on stderr at the end. Never reads files. */
+ * the style says so. --stats prints totals on stderr at the end. As rg prints them: a line of the after-context
+ * of a file's last match that matches too (after a -m stop) is a match line (`:`), and a binary file named on
+ * the command line is one line, `path: binary file matches (found "\0" byte around offset N)` (its first bytes
+ * are read again to say so; the records, in JSON, hold its lines). */
+import { closeSync, openSync, readSync } from "node:fs";
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
 import type { GrepFile, LineMatch } from "../../../ops/grep/schema.ts";
@@ -14,17 +18,49 @@ export interface GrepHumanOptions {
   /** true/false forced, or null for grep's rule (shown unless the only root is one file). */
   readonly withFilename: boolean | null;
   readonly stats: boolean;
+  /** Whether file records are counts (-c, --count-matches): a count of 0 (--include-zero) is printed too. */
+  readonly counting?: boolean;
+  /** Tells whether a line is selected (a match, or a non-match with -v): given when -m may leave matching
+   * lines in an after-context. */
+  readonly selects?: ((line: string) => boolean) | undefined;
+  /** Files named on the command line (absolute) and how many leading bytes decide binary (0: never). */
+  readonly named?: ReadonlySet<string>;
+  readonly sniffBytes?: number;
 }
 
 const COLON = 58;
 const DASH = 45;
 const NEWLINE = 10;
 
+/**
+ * Returns the offset of the first NUL byte in a file's first bytes, or -1 (none, or it cannot be read).
+ * @param file the absolute path
+ * @param bytes how many leading bytes to look at
+ * @returns the offset or -1
+ */
+function nulOffset(file: string, bytes: number): number {
+  if (bytes <= 0) return -1;
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, "r");
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).indexOf(0);
+  } catch {
+    return -1;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
 /** Human sink for grep records. */
 export class GrepHumanSink implements Sink {
   private lastPath: string | null = null;
   private lastLine = 0;
   private printedGroup = false;
+  /** The last path checked for a named binary file, and whether it was one (its lines are not shown). */
+  private binaryChecked = "";
+  private binaryShown = false;
   private readonly p: ReturnType<typeof paint>;
   /** The last path shown, and its text as bytes (records of one file come together). */
   private shownFor = "";
@@ -106,12 +142,23 @@ export class GrepHumanSink implements Sink {
       const f = record as GrepFile;
       const shown = this.p.path(displayPath(f.path, this.style));
       // A count goes without the name where lines would (one file searched), as grep -c prints it.
-      if (f.count !== null && f.count > 0)
+      if (f.count !== null && (f.count > 0 || this.opts.counting))
         this.out.write(this.showName ? `${shown}:${f.count}\n` : `${f.count}\n`);
       else this.out.write(`${shown}\n`);
       return;
     }
     const r = record as LineMatch;
+    if (r.path !== this.binaryChecked) {
+      this.binaryChecked = r.path;
+      this.binaryShown = false;
+      const at = this.opts.named?.has(r.path) ? nulOffset(r.path, this.opts.sniffBytes ?? 8192) : -1;
+      if (at >= 0) {
+        const name = this.showName ? `${this.p.path(displayPath(r.path, this.style))}: ` : "";
+        this.out.write(`${name}binary file matches (found "\\0" byte around offset ${at})\n`);
+        this.binaryShown = true;
+      }
+    }
+    if (this.binaryShown) return;
     if (this.contextShown) {
       const first = r.before[0]?.line_number ?? r.line_number;
       if (this.printedGroup && (r.path !== this.lastPath || first > this.lastLine + 1))
@@ -130,8 +177,9 @@ export class GrepHumanSink implements Sink {
     if (r.clipped)
       this.out.write(this.p.dim(`[… line clipped to ${codePointCount(r.content)} characters]\n`));
     let last = r.line_number + spanned - 1;
+    const selects = this.opts.selects;
     for (const c of r.after) {
-      this.put(r.path, c.line_number, DASH, this.text(c.content));
+      this.put(r.path, c.line_number, selects?.(c.content) ? COLON : DASH, this.text(c.content));
       last = c.line_number;
     }
     this.lastPath = r.path;

@@ -2,6 +2,9 @@
 
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { compileMatcher } from "../../../engine/search/matcher.ts";
+import { classifyOperands } from "../../../ops/grep/operands.ts";
+import type { GrepInput } from "../../../ops/grep/schema.ts";
 import { JsonlSink } from "../../../sink/jsonl.ts";
 import type { Sink } from "../../../sink/sink.ts";
 import type { Out } from "../output.ts";
@@ -52,12 +55,67 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
         lineNumber: p.line_number !== false,
         withFilename: typeof p.with_filename === "boolean" ? p.with_filename : null,
         stats: p.stats === true,
+        counting: input.count === true || input.count_matches === true,
+        ...grepExtras(input),
       },
       n("context") + n("before_context") + n("after_context") > 0,
       isSingleFile(input),
     );
   },
 };
+
+/** What grep's human output needs from the query: which lines are selected (for the after-context of a -m
+ * stop) and which files were named (a binary one is reported as rg reports it). */
+function grepExtras(input: Readonly<Record<string, unknown>>): {
+  selects: ((line: string) => boolean) | undefined;
+  named: ReadonlySet<string>;
+  sniffBytes: number;
+} {
+  const g = input as unknown as GrepInput;
+  const cwd = process.cwd();
+  const c = classifyOperands(
+    {
+      pattern: g.pattern,
+      regexps: g.regexps ?? [],
+      operands: g.operands ?? [],
+      paths: g.paths ?? [],
+      patterns: g.patterns ?? [],
+      base: g.base ?? ".",
+    },
+    cwd,
+  );
+  const base = resolve(cwd, g.base ?? ".");
+  const named = new Set<string>();
+  if (g.text !== true)
+    for (const p of c.paths) {
+      const abs = resolve(base, p);
+      try {
+        if (statSync(abs).isFile()) named.add(abs);
+      } catch {}
+    }
+  const after = (g.after_context ?? g.context ?? 0) > 0 && g.only_matching !== true;
+  let selects: ((line: string) => boolean) | undefined;
+  if (after && (g.max_per_file !== undefined || g.max_count !== undefined) && c.patterns.length > 0) {
+    try {
+      const spec = compileMatcher({
+        patterns: c.patterns,
+        fixedStrings: g.fixed_strings === true,
+        ignoreCase: g.ignore_case === true,
+        smartCase: g.smart_case === true,
+        wordRegexp: g.word_regexp === true,
+        lineRegexp: g.line_regexp === true,
+        invert: g.invert_match === true,
+        multiline: false,
+        onlyMatching: false,
+      });
+      const re = new RegExp(spec.source, spec.flags);
+      selects = (line) => re.test(line) !== spec.invert;
+    } catch {
+      selects = undefined; // a bad pattern fails the run itself
+    }
+  }
+  return { selects, named, sniffBytes: g.binary_sniff_bytes ?? 8192 };
+}
 
 function isSingleFile(input: Readonly<Record<string, unknown>>): boolean {
   // grep's rule: no file name when exactly one operand is given and it is a file.
