@@ -45,6 +45,22 @@ export const walkEntries = {
     ),
     [],
   ),
+  file_types: v.optional(
+    strings(
+      "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+    ),
+    [],
+  ),
+  file_types_not: v.optional(
+    strings("File types to leave out (rg's --type-not): a file of any of them is skipped."),
+    [],
+  ),
+  type_add: v.optional(
+    strings(
+      "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+    ),
+    [],
+  ),
   min_size: v.optional(
     sizeValue(
       "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024.",

@@ -6,6 +6,7 @@ import { type ErrorInfo, fsErrorInfo, RglobError } from "../contract/errors.ts";
 import type { Kind } from "../contract/records.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { platform, typeOfStats } from "../platform/platform.ts";
+import { compileFileTypes } from "./filter/filetype.ts";
 import { compilePerm } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
@@ -154,6 +155,8 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   if (opts.filesOnly) preds.push((e) => e.target === "file");
   const typeKinds = opts.filesOnly ? o.types : kinds;
   if (typeKinds.length > 0) preds.push(compileTypes(typeKinds, o.follow_symlinks));
+  const fileType = compileFileTypes(o.file_types, o.file_types_not, o.type_add, caseSensitive);
+  if (fileType !== null) preds.push((e) => fileType(e.name, e.target === "file"));
   const range = sizeRange(o.min_size, o.max_size);
   if (range) {
     const [lo, hi] = range;
@@ -201,7 +204,10 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   // Every predicate but globs and plain types reads an entry's stats (x and e need its mode and size).
   const readsStats =
     preds.length >
-      (positive.length > 0 ? 1 : 0) + (typeKinds.length > 0 ? 1 : 0) + (opts.filesOnly ? 1 : 0) ||
+      (positive.length > 0 ? 1 : 0) +
+        (fileType !== null ? 1 : 0) +
+        (typeKinds.length > 0 ? 1 : 0) +
+        (opts.filesOnly ? 1 : 0) ||
     typeKinds.includes("x") ||
     typeKinds.includes("e");
   let select: (e: Entry) => boolean;

@@ -58,6 +58,30 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "default": []
+      },
       "min_size": {
         "anyOf": [
           {
@@ -425,6 +449,30 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -1058,6 +1106,30 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "default": []
+      },
       "min_size": {
         "anyOf": [
           {
@@ -1550,6 +1622,30 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "default": []
+      },
       "min_size": {
         "anyOf": [
           {
@@ -1906,6 +2002,30 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "default": []
+      },
       "min_size": {
         "anyOf": [
           {
@@ -2260,6 +2380,30 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -2671,6 +2815,30 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -3122,6 +3290,30 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "default": []
+      },
       "min_size": {
         "anyOf": [
           {
@@ -3493,6 +3685,30 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -3971,6 +4187,30 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {

@@ -1,6 +1,6 @@
 /*! count: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { CountFileSchema, CountInputSchema, CountResultSchema } from "./schema.ts";
 
 /** The count operation. */
@@ -21,6 +21,7 @@ export const count = defineOperation({
       encoding: { hint: "NAME" },
       threads: { short: "j", hint: "N" },
     },
+    presentation: { ...TYPE_LIST_FLAG },
   },
   mcpTool: "count_lines",
   agentDefaults: { limit: 50, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },

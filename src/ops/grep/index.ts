@@ -2,7 +2,7 @@
 import * as path from "node:path";
 import { platform } from "../../platform/platform.ts";
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { grepJsonlExpander } from "./jsonl.ts";
 import { classifyOperands } from "./operands.ts";
 import {
@@ -73,6 +73,7 @@ export const grep = defineOperation({
       return `the pattern '${pattern}' names an existing path and -E/--exclude '${excludes.join("', '")}' was given: -E is --exclude (a glob, as in fd), not grep's -E (JavaScript regular expressions are always extended). Write the regex first (rglob grep '${excludes[0]}' ${operands.join(" ")}), or pass the pattern with -e to search for that text.`;
     },
     presentation: {
+      ...TYPE_LIST_FLAG,
       line_number: {
         type: "boolean",
         short: "n",

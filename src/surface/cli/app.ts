@@ -101,6 +101,13 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     stdout.write(`${await opHelp(op)}\n`);
     return 0;
   }
+  if (parsed.presentation.type_list === true) {
+    // rg's --type-list: the file types with their globs, --type-add applied.
+    const { typeListLines } = await import("../../engine/filter/filetype.ts");
+    const adds = (parsed.input.type_add as string[] | undefined) ?? [];
+    stdout.write(`${typeListLines(adds).join("\n")}\n`);
+    return 0;
+  }
   const input = parsed.input;
   if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(parsed.operands, process.cwd()));
   else assignOperands(op, parsed.operands, input);
