@@ -45,6 +45,12 @@ export const walkEntries = {
     ),
     [],
   ),
+  extensions: v.optional(
+    strings(
+      "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+    ),
+    [],
+  ),
   file_types: v.optional(
     strings(
       "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",

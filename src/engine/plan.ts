@@ -155,6 +155,16 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   if (opts.filesOnly) preds.push((e) => e.target === "file");
   const typeKinds = opts.filesOnly ? o.types : kinds;
   if (typeKinds.length > 0) preds.push(compileTypes(typeKinds, o.follow_symlinks));
+  if (o.extensions.length > 0) {
+    // fd's --extension: the name ends in '.EXT', letters in either case (fd matches it case-insensitively).
+    const ends = o.extensions.map((x) => `.${x.replace(/^\./, "").toLowerCase()}`);
+    for (const x of ends)
+      if (x === ".") throw new RglobError("BAD_PREDICATE", "extensions: an extension cannot be empty");
+    preds.push((e) => {
+      const name = e.name.toLowerCase();
+      return ends.some((x) => name.endsWith(x) && name.length > x.length);
+    });
+  }
   const fileType = compileFileTypes(o.file_types, o.file_types_not, o.type_add, caseSensitive);
   if (fileType !== null) preds.push((e) => fileType(e.name, e.target === "file"));
   const range = sizeRange(o.min_size, o.max_size);
@@ -206,6 +216,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     preds.length >
       (positive.length > 0 ? 1 : 0) +
         (fileType !== null ? 1 : 0) +
+        (o.extensions.length > 0 ? 1 : 0) +
         (typeKinds.length > 0 ? 1 : 0) +
         (opts.filesOnly ? 1 : 0) ||
     typeKinds.includes("x") ||

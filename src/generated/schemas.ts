@@ -58,6 +58,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "default": []
+      },
       "file_types": {
         "type": "array",
         "items": {
@@ -449,6 +457,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
         "default": []
       },
       "file_types": {
@@ -1106,6 +1122,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "default": []
+      },
       "file_types": {
         "type": "array",
         "items": {
@@ -1622,6 +1646,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "default": []
+      },
       "file_types": {
         "type": "array",
         "items": {
@@ -2002,6 +2034,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "default": []
+      },
       "file_types": {
         "type": "array",
         "items": {
@@ -2380,6 +2420,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
         "default": []
       },
       "file_types": {
@@ -2815,6 +2863,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
         "default": []
       },
       "file_types": {
@@ -3290,6 +3346,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
         "default": []
       },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "default": []
+      },
       "file_types": {
         "type": "array",
         "items": {
@@ -3685,6 +3749,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
         "default": []
       },
       "file_types": {
@@ -4187,6 +4259,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "type": "string"
         },
         "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
         "default": []
       },
       "file_types": {

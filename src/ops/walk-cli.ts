@@ -16,8 +16,10 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   type_add: { long: "type-add", hint: "NAME:GLOB" },
   min_size: { hint: "SIZE" },
   max_size: { hint: "SIZE" },
-  newer_than: { hint: "WHEN" },
-  older_than: { hint: "WHEN" },
+  // fd's spellings of the same filters.
+  newer_than: { aliases: ["changed-within"], hint: "WHEN" },
+  older_than: { aliases: ["changed-before"], hint: "WHEN" },
+  extensions: { long: "extension", hint: "EXT" },
   newer_than_file: { hint: "FILE" },
   perm: { hint: "MODE" },
   max_depth: { short: "d", hint: "N" },

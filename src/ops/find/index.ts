@@ -18,6 +18,8 @@ export const find = defineOperation({
     operands: ["patterns..."],
     flags: {
       ...WALK_CLI_FLAGS,
+      extensions: { long: "extension", short: "e", hint: "EXT" },
+      limit: { aliases: ["max-results"], hint: "N" },
       sort: { hint: "KEY" },
       reverse: { short: "r" },
     },
@@ -30,8 +32,19 @@ export const find = defineOperation({
       },
       format: {
         type: "string",
-        description: "Print each entry with a template: {path} {rel} {abs} {name} {size} {mtime} {kinds}.",
+        description:
+          "Print each entry with a template: {path} {rel} {abs} {name} {size} {mtime} {kinds}, and fd's {} (path), {/} (name), {//} (parent directory), {.} (path without extension), {/.} (name without extension).",
         hint: "TEMPLATE",
+      },
+      absolute_path: {
+        type: "boolean",
+        short: "a",
+        description: "Print absolute paths (fd's -a).",
+      },
+      one: {
+        type: "boolean",
+        short: "1",
+        description: "Stop after the first result, as fd's -1 (--limit 1; --max-results N is --limit N).",
       },
     },
   },

@@ -123,6 +123,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   if (quiet && machine) throw new UsageError("--quiet and --json/--jsonl exclude each other");
   // -q (grep's habit): no output, and the run stops at its first record; the exit code tells.
   if (quiet) input.limit = 1;
+  // fd's -1: the first result only.
+  if (pres.one === true) input.limit = 1;
   let inner: Sink;
   let pathsOnly = false;
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped

@@ -32,6 +32,7 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
     new FindHumanSink(out, style, {
       print0: p.print0 === true,
       format: typeof p.format === "string" ? p.format : undefined,
+      absolute: p.absolute_path === true,
     }),
   tree: (out, style, _p, input) =>
     new TreeHumanSink(out.write, style, typeof input.base === "string" ? input.base : "."),
