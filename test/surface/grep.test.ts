@@ -359,7 +359,9 @@ describe("grep bounds and paging", () => {
       expect(rglob(["grep", "-o", "--max-total", "2", "[0-9]", "p.txt"], { cwd: t.dir }).stdout).toBe(
         "1:1\n1:2\n1:3\n3:4\n3:5\n",
       );
-      const whole = rglobJson<Result>(["grep", "-o", "--max-total", "2", "[0-9]", "--json"], { cwd: t.dir }).json;
+      const whole = rglobJson<Result>(["grep", "-o", "--max-total", "2", "[0-9]", "--json"], {
+        cwd: t.dir,
+      }).json;
       expect([whole.results.length, whole.truncated_reason]).toEqual([5, "max_count"]);
       const seen: string[] = [];
       let cursor: string | null = null;

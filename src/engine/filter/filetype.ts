@@ -82,7 +82,7 @@ function typeTest(
   return (name) => {
     const lang = languageOf(name);
     if (lang !== null && languages.has(lang.name)) return true;
-    return glob !== null && glob(name, name, false);
+    return glob?.(name, name, false) === true;
   };
 }
 
