@@ -100,6 +100,43 @@ export const grep = defineOperation({
         type: "boolean",
         description: "Print totals, skips and bytes read after the results (stderr).",
       },
+      file: {
+        type: "string",
+        short: "f",
+        description:
+          "Read patterns from a file, one per line ('-' reads them from stdin), as rg -f and grep -f; then every operand is a path.",
+        hint: "PATTERNFILE",
+      },
+      null: {
+        type: "boolean",
+        short: "0",
+        description: "Follow each file name with a NUL byte instead of ':' or a newline (rg's -0/--null).",
+      },
+      column: {
+        type: "boolean",
+        description:
+          "Print the column (1-based, in bytes) of a line's first match after its number (rg's --column).",
+      },
+      vimgrep: {
+        type: "boolean",
+        description:
+          "Print one path:line:column:line line per match, as rg --vimgrep (for editors' quickfix lists).",
+      },
+      heading: {
+        type: "boolean",
+        description:
+          "Print each file's name on a line of its own above its matches, a blank line between files (rg's --heading; --no-heading is the default).",
+      },
+      replace: {
+        type: "string",
+        description:
+          "Show each match replaced with this text in the output ($1, ${name}, $0 as in rg; $$ is a '$'). Files are never changed. Long form only: -r is grep's accepted -r.",
+        hint: "TEXT",
+      },
+      passthru: {
+        type: "boolean",
+        description: "Print every line, matching or not (non-matching ones as context), as rg --passthru.",
+      },
     },
   },
   mcpTool: "grep_content",

@@ -2,6 +2,7 @@
  * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
  * whatever the TTY. Exit 2 also when a per-path error occurred (rg and grep), except a binary or too large file
  * skipped and a deadline. No search logic here: every operation runs through ops/dispatch.ts. */
+import { readFileSync } from "node:fs";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
@@ -109,6 +110,22 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     return 0;
   }
   const input = parsed.input;
+  if (typeof parsed.presentation.file === "string") {
+    // rg's and grep's -f: patterns from a file, one a line; then every operand is a path.
+    const source = parsed.presentation.file;
+    let text: string;
+    try {
+      text = readFileSync(source === "-" ? 0 : source, "utf8");
+    } catch (err) {
+      throw new UsageError(`-f ${source}: ${(err as Error).message}`);
+    }
+    const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+    if (lines.at(-1) === "") lines.pop();
+    if (lines.length === 0) throw new UsageError(`-f ${source}: the pattern file holds no pattern`);
+    input.regexps = [...((input.regexps as string[] | undefined) ?? []), ...lines];
+  }
+  // rg's --passthru: every line, the non-matching ones as context.
+  if (parsed.presentation.passthru === true) input.context = 2 ** 31 - 1;
   if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(parsed.operands, process.cwd()));
   else assignOperands(op, parsed.operands, input);
   const misuse = op.cli.misuse?.(input, process.cwd());

@@ -26,6 +26,16 @@ export interface GrepHumanOptions {
   /** Files named on the command line (absolute) and how many leading bytes decide binary (0: never). */
   readonly named?: ReadonlySet<string>;
   readonly sniffBytes?: number;
+  /** rg's -0/--null: a NUL after each file name instead of ':'. */
+  readonly nul?: boolean;
+  /** rg's --column: the column (1-based, in bytes) of a line's first match after its number. */
+  readonly column?: boolean;
+  /** rg's --vimgrep: one `path:line:column:content` line per match. */
+  readonly vimgrep?: boolean;
+  /** rg's --heading: the file name on a line of its own above its lines, a blank line between files. */
+  readonly heading?: boolean;
+  /** rg's -r/--replace (as --replace): how a line shows with each match replaced, or undefined. */
+  readonly replace?: ((line: string, r: LineMatch) => string) | undefined;
 }
 
 const COLON = 58;
@@ -61,6 +71,8 @@ export class GrepHumanSink implements Sink {
   /** The last path checked for a named binary file, and whether it was one (its lines are not shown). */
   private binaryChecked = "";
   private binaryShown = false;
+  /** The file whose heading was printed last (--heading). */
+  private headed = "";
   private readonly p: ReturnType<typeof paint>;
   /** The last path shown, and its text as bytes (records of one file come together). */
   private shownFor = "";
@@ -94,7 +106,24 @@ export class GrepHumanSink implements Sink {
    * number as the options ask. Without colour (output to a pipe or a file) it is one call.
    * @param text the text as shown (highlighted or escaped by the caller when the style asks)
    */
-  private put(path: string, line: number, sep: number, text: string): void {
+  private put(path: string, line: number, sep: number, text: string, col = -1): void {
+    const o = this.opts;
+    if (o.nul || o.column || o.heading || o.vimgrep) {
+      const ch = String.fromCharCode(sep);
+      let s = "";
+      if (o.heading) {
+        if (path !== this.headed) {
+          if (this.headed !== "") s += "\n";
+          this.headed = path;
+          s += `${this.p.path(displayPath(path, this.style, true))}${o.nul ? "\0" : "\n"}`;
+        }
+      } else if (this.showName || o.vimgrep)
+        s += `${this.p.path(displayPath(path, this.style, true))}${o.nul ? "\0" : ch}`;
+      if (o.lineNumber || o.vimgrep) s += `${this.p.line(String(line))}${ch}`;
+      if (col >= 0) s += `${col}${ch}`;
+      this.out.write(`${s}${text}\n`);
+      return;
+    }
     const name = this.showName ? this.nameBytes(path) : null;
     const n = this.opts.lineNumber ? line : -1;
     if (!this.style.color) {
@@ -121,6 +150,12 @@ export class GrepHumanSink implements Sink {
       : content;
   }
 
+  /** A match line as shown: with --replace applied, else highlighted. */
+  private shownText(r: LineMatch): string {
+    const replace = this.opts.replace;
+    return replace === undefined ? this.highlight(r) : this.text(replace(r.content, r));
+  }
+
   private highlight(r: LineMatch): string {
     if (!this.style.color || r.submatches.length === 0) return this.text(r.content);
     // Submatch columns count code points from the line start; content may start later (clipped).
@@ -142,9 +177,10 @@ export class GrepHumanSink implements Sink {
       const f = record as GrepFile;
       const shown = this.p.path(displayPath(f.path, this.style));
       // A count goes without the name where lines would (one file searched), as grep -c prints it.
+      const after = this.opts.nul ? "\0" : ":";
       if (f.count !== null && (f.count > 0 || this.opts.counting))
-        this.out.write(this.showName ? `${shown}:${f.count}\n` : `${f.count}\n`);
-      else this.out.write(`${shown}\n`);
+        this.out.write(this.showName ? `${shown}${after}${f.count}\n` : `${f.count}\n`);
+      else this.out.write(this.opts.nul ? `${shown}\0` : `${shown}\n`);
       return;
     }
     const r = record as LineMatch;
@@ -161,9 +197,20 @@ export class GrepHumanSink implements Sink {
     if (this.binaryShown) return;
     if (this.contextShown) {
       const first = r.before[0]?.line_number ?? r.line_number;
-      if (this.printedGroup && (r.path !== this.lastPath || first > this.lastLine + 1))
+      const otherFile = r.path !== this.lastPath;
+      if (this.printedGroup && (otherFile ? !this.opts.heading : first > this.lastLine + 1))
         this.out.write("--\n");
       for (const c of r.before) this.put(r.path, c.line_number, DASH, this.text(c.content));
+    }
+    if (this.opts.vimgrep) {
+      // One line per match, with its column (1-based, in bytes, as rg counts it); context is not shown.
+      for (const m of r.submatches)
+        this.put(r.path, r.line_number, COLON, this.shownText(r), m.byte_start + 1);
+      if (r.submatches.length === 0) this.put(r.path, r.line_number, COLON, this.shownText(r), 1);
+      this.lastPath = r.path;
+      this.lastLine = r.line_number;
+      this.printedGroup = true;
+      return;
     }
     let spanned = 1;
     if (r.content.includes("\n")) {
@@ -173,7 +220,14 @@ export class GrepHumanSink implements Sink {
       spanned = lines.length;
       for (let i = 0; i < lines.length; i++)
         this.put(r.path, r.line_number + i, COLON, this.text(lines[i] as string));
-    } else this.put(r.path, r.line_number, COLON, this.highlight(r));
+    } else
+      this.put(
+        r.path,
+        r.line_number,
+        COLON,
+        this.shownText(r),
+        this.opts.column ? (r.submatches[0]?.byte_start ?? 0) + 1 : -1,
+      );
     if (r.clipped)
       this.out.write(this.p.dim(`[… line clipped to ${codePointCount(r.content)} characters]\n`));
     let last = r.line_number + spanned - 1;

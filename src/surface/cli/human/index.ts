@@ -57,7 +57,11 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
         withFilename: typeof p.with_filename === "boolean" ? p.with_filename : null,
         stats: p.stats === true,
         counting: input.count === true || input.count_matches === true,
-        ...grepExtras(input),
+        nul: p.null === true,
+        column: p.column === true,
+        vimgrep: p.vimgrep === true,
+        heading: p.heading === true,
+        ...grepExtras(input, typeof p.replace === "string" ? p.replace : undefined),
       },
       n("context") + n("before_context") + n("after_context") > 0,
       isSingleFile(input),
@@ -67,10 +71,14 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
 
 /** What grep's human output needs from the query: which lines are selected (for the after-context of a -m
  * stop) and which files were named (a binary one is reported as rg reports it). */
-function grepExtras(input: Readonly<Record<string, unknown>>): {
+function grepExtras(
+  input: Readonly<Record<string, unknown>>,
+  replacement: string | undefined,
+): {
   selects: ((line: string) => boolean) | undefined;
   named: ReadonlySet<string>;
   sniffBytes: number;
+  replace: ((line: string) => string) | undefined;
 } {
   const g = input as unknown as GrepInput;
   const cwd = process.cwd();
@@ -96,7 +104,9 @@ function grepExtras(input: Readonly<Record<string, unknown>>): {
     }
   const after = (g.after_context ?? g.context ?? 0) > 0 && g.only_matching !== true;
   let selects: ((line: string) => boolean) | undefined;
-  if (after && (g.max_per_file !== undefined || g.max_count !== undefined) && c.patterns.length > 0) {
+  let replace: ((line: string) => string) | undefined;
+  const needSelects = after && (g.max_per_file !== undefined || g.max_count !== undefined);
+  if ((needSelects || replacement !== undefined) && c.patterns.length > 0) {
     try {
       const spec = compileMatcher({
         patterns: c.patterns,
@@ -110,12 +120,40 @@ function grepExtras(input: Readonly<Record<string, unknown>>): {
         onlyMatching: false,
       });
       const re = new RegExp(spec.source, spec.flags);
-      selects = (line) => re.test(line) !== spec.invert;
+      if (needSelects) selects = (line) => re.test(line) !== spec.invert;
+      if (replacement !== undefined && !spec.invert) {
+        const all = new RegExp(spec.source, `${spec.flags}g`);
+        replace = (line) => line.replace(all, (...args: unknown[]) => expandReplacement(replacement, args));
+      }
     } catch {
       selects = undefined; // a bad pattern fails the run itself
     }
   }
-  return { selects, named, sniffBytes: g.binary_sniff_bytes ?? 8192 };
+  return { selects, named, sniffBytes: g.binary_sniff_bytes ?? 8192, replace };
+}
+
+/**
+ * Expands rg's replacement syntax for one match: $0 or ${0} the match, $N / ${N} a group, $name / ${name} a
+ * named group, $$ a '$'; a group that did not take part is empty.
+ * @param template the --replace text
+ * @param args String.prototype.replace's callback arguments (match, groups…, offset, string, named groups)
+ * @returns the text
+ */
+function expandReplacement(template: string, args: readonly unknown[]): string {
+  const last = args[args.length - 1];
+  const named = typeof last === "object" && last !== null ? (last as Record<string, string | undefined>) : {};
+  const groups = args.slice(0, typeof last === "object" && last !== null ? -3 : -2) as Array<
+    string | undefined
+  >;
+  return template.replace(
+    /\$(\$|\{([A-Za-z0-9_]+)\}|([0-9]+|[A-Za-z_][A-Za-z0-9_]*))/g,
+    (_m, all, braced, bare) => {
+      if (all === "$") return "$";
+      const key = (braced ?? bare) as string;
+      if (/^[0-9]+$/.test(key)) return groups[Number(key)] ?? "";
+      return named[key] ?? "";
+    },
+  );
 }
 
 function isSingleFile(input: Readonly<Record<string, unknown>>): boolean {
