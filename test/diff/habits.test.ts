@@ -20,6 +20,7 @@ const FD = which("fd") ?? which("fdfind");
 const t = tempTree({
   "f.txt": "a foo\nb\nc foo\nd\ne foo foo\n",
   "g.txt": "foo\nfoo\nfoo\nbar\n",
+  "pats.txt": "e f\nb\n",
   "none.txt": "nothing here\n",
   "a.md": "foo in markdown\n",
   "sub/x.md": "foo in sub\n",
@@ -48,8 +49,13 @@ chmodSync(join(t.dir, "kinds/run.sh"), 0o755);
 afterAll(() => t.cleanup());
 
 /** Runs a peer in the tree. */
-function peer(bin: string, args: readonly string[]): { code: number; stdout: string } {
-  const r = Bun.spawnSync([bin, ...args], { cwd: t.dir, stdout: "pipe", stderr: "pipe" });
+function peer(bin: string, args: readonly string[], stdin?: string): { code: number; stdout: string } {
+  const r = Bun.spawnSync([bin, ...args], {
+    cwd: t.dir,
+    stdin: stdin === undefined ? "ignore" : Buffer.from(stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { code: r.exitCode ?? -1, stdout: r.stdout.toString() };
 }
 
@@ -137,6 +143,27 @@ const RG_CASES: Array<[string, string[], string[], Compare]> = [
   ],
 ];
 
+// Output flags, on one file (rg's order is then fixed): [what, rglob args, rg args].
+const RG_OUTPUT: Array<[string, string[], string[]]> = [
+  [
+    "--heading, two files (rg --sort path for its order)",
+    ["grep", "-n", "--heading", "foo", "f.txt", "g.txt"],
+    ["-n", "--heading", "--sort", "path", "foo", "f.txt", "g.txt"],
+  ],
+  ["--column", ["grep", "-n", "--column", "foo", "f.txt"], ["-n", "--column", "foo", "f.txt"]],
+  ["--vimgrep", ["grep", "--vimgrep", "foo", "f.txt"], ["--vimgrep", "foo", "f.txt"]],
+  ["--heading", ["grep", "-n", "--heading", "foo", "f.txt"], ["-n", "--heading", "foo", "f.txt"]],
+  ["--passthru", ["grep", "-n", "--passthru", "foo", "f.txt"], ["-n", "--passthru", "foo", "f.txt"]],
+  [
+    "--replace with a group",
+    ["grep", "-n", "--replace", "[$1]", "(f)oo", "f.txt"],
+    ["-n", "--replace", "[$1]", "(f)oo", "f.txt"],
+  ],
+  ["-0 -l", ["grep", "-0", "-l", "foo", "f.txt"], ["-0", "-l", "foo", "f.txt"]],
+  ["-0 -c", ["grep", "-0", "-c", "foo", "f.txt", "g.txt"], ["-0", "-c", "foo", "g.txt", "f.txt"]],
+  ["-f PATTERNFILE", ["grep", "-n", "-f", "pats.txt", "f.txt"], ["-n", "-f", "pats.txt", "f.txt"]],
+];
+
 const FD_CASES: Array<[string, string[], string[], Compare]> = [
   ["+3k is 3000 bytes", ["find", "--min-size", "+3k", "-E", "links"], ["-S", "+3k", "-E", "links"], "lines"],
   [
@@ -192,6 +219,31 @@ describe("rg habits", () => {
   });
 });
 
+describe("rg output flags", () => {
+  if (!RG) {
+    test("rg is missing", () =>
+      console.warn("SKIPPED: rg is not installed; rg output differentials skipped"));
+    return;
+  }
+  test.each(RG_OUTPUT)("%s", (_what, mine, theirs) => {
+    const a = rglob(mine, { cwd: t.dir });
+    const b = peer(RG as string, theirs);
+    // -0 -c: rg lists the files in its own order; compare as sets of NUL-ended entries.
+    if (mine.includes("-c")) expect(a.stdout.split("\n").sort()).toEqual(b.stdout.split("\n").sort());
+    else expect(a.stdout).toBe(b.stdout);
+    expect(a.code).toBe(b.code);
+  });
+  test("stdin: `cmd | rglob grep x` and `-` as an operand", () => {
+    const input = "x\nfoo 1\nfoo 2\n";
+    const a = rglob(["grep", "--no-line-number", "foo"], { cwd: t.dir, stdin: input });
+    const b = peer(RG as string, ["foo"], input);
+    expect(a.stdout).toBe(b.stdout);
+    const c = rglob(["grep", "-n", "foo", "-", "g.txt"], { cwd: t.dir, stdin: input });
+    const d = peer(RG as string, ["-n", "foo", "-", "g.txt"], input);
+    expect(lineSet(c.stdout)).toEqual(lineSet(d.stdout));
+  });
+});
+
 describe("fd habits", () => {
   if (!FD) {
     test("fd is missing", () => console.warn("SKIPPED: fd is not installed; fd habit differentials skipped"));
@@ -239,6 +291,7 @@ describe("habits, asserted on their own", () => {
       "f.txt",
       "g.txt",
       "none.txt",
+      "pats.txt",
     ]);
     const r = run("find", "-E", "!*.md");
     expect(r.code).toBe(2);

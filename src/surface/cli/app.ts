@@ -2,7 +2,9 @@
  * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
  * whatever the TTY. Exit 2 also when a per-path error occurred (rg and grep), except a binary or too large file
  * skipped and a deadline. No search logic here: every operation runs through ops/dispatch.ts. */
-import { readFileSync } from "node:fs";
+import { fstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
@@ -130,6 +132,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   else assignOperands(op, parsed.operands, input);
   const misuse = op.cli.misuse?.(input, process.cwd());
   if (misuse) throw new UsageError(misuse);
+  // rg's stdin: `cmd | rglob grep x` (no path given, stdin a pipe or a file) and `-` as an operand.
+  const stdinFile = op.id === "grep" ? stdinAsFile(input) : null;
   const pres = parsed.presentation;
   if (pres.json && pres.jsonl) throw new UsageError("--json and --jsonl exclude each other");
   if (pres.color !== undefined && !["auto", "always", "never"].includes(String(pres.color))) {
@@ -174,6 +178,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
       },
     };
   }
+  if (stdinFile !== null) inner = renamed(inner, stdinFile);
   const sink = new CountingSink(inner);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -207,6 +212,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
     if (shownProgress) process.stderr.write("\r\u001b[2K");
+    if (stdinFile !== null) rmSync(path.dirname(stdinFile), { recursive: true, force: true });
   }
   // Human output does not show the result's metadata: say when a bound that is not a count of lines (a deadline,
   // bytes read, output size) cut it, since the lines shown then look like all there is, and how to go on.
@@ -228,6 +234,58 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   // that found a match answers 0 (its question was answered).
   if (sink.failures > 0 && !(quiet && sink.count > 0)) return 2;
   return sink.count > 0 ? 0 : 1;
+}
+
+/** How rg names standard input in its output. */
+const STDIN_NAME = "<stdin>";
+
+/**
+ * Copies standard input to a private temporary file when grep is to search it, as rg does: when `-` is an
+ * operand (it is replaced by the copy), or when no path is given and stdin is a pipe or a file (not a terminal,
+ * not /dev/null). The engine searches files by path, so stdin becomes one; its records are named `<stdin>`.
+ * @param input the grep input, operands assigned (changed in place)
+ * @returns the copy's path, or null when stdin is not searched
+ */
+function stdinAsFile(input: Record<string, unknown>): string | null {
+  const operands = (input.operands as string[] | undefined) ?? [];
+  const viaFlags =
+    typeof input.pattern === "string" || ((input.regexps as string[] | undefined) ?? []).length > 0;
+  const rest = viaFlags ? operands : operands.slice(1);
+  const dash = rest.includes("-");
+  if (!dash) {
+    if (rest.length > 0 || ((input.paths as string[] | undefined) ?? []).length > 0) return null;
+    let st: ReturnType<typeof fstatSync>;
+    try {
+      st = fstatSync(0);
+    } catch {
+      return null;
+    }
+    if (!st.isFIFO() && !st.isFile()) return null;
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "rglob-stdin-"));
+  const file = path.join(dir, "stdin");
+  writeFileSync(file, readFileSync(0));
+  if (dash) input.operands = operands.map((o, i) => (o === "-" && (viaFlags || i > 0) ? file : o));
+  else input.paths = [file];
+  return file;
+}
+
+/**
+ * Names the copy of stdin `<stdin>` in records and errors, as rg does.
+ * @param inner the sink
+ * @param file the copy's path
+ * @returns a sink that renames it
+ */
+function renamed(inner: Sink, file: string): Sink {
+  const fix = <T extends object>(r: T): T => {
+    const rec = r as { path?: unknown };
+    return rec.path === file ? { ...r, path: STDIN_NAME, relative_path: STDIN_NAME } : r;
+  };
+  return {
+    record: (kind, r) => inner.record(kind, fix(r)),
+    error: (info) => inner.error(info.path === file ? { ...info, path: STDIN_NAME } : info),
+    end: (summary) => inner.end(summary),
+  };
 }
 
 /**

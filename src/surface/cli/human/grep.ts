@@ -111,7 +111,7 @@ export class GrepHumanSink implements Sink {
     if (o.nul || o.column || o.heading || o.vimgrep) {
       const ch = String.fromCharCode(sep);
       let s = "";
-      if (o.heading) {
+      if (o.heading && this.showName) {
         if (path !== this.headed) {
           if (this.headed !== "") s += "\n";
           this.headed = path;
