@@ -77,6 +77,12 @@ export const walkEntries = {
       "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000.",
     ),
   ),
+  size: v.optional(
+    strings(
+      "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+    ),
+    [],
+  ),
   newer_than: v.optional(
     v.pipe(
       v.string(),

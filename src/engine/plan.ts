@@ -8,7 +8,7 @@ import type { WalkOptions } from "../contract/walk-options.ts";
 import { platform, typeOfStats } from "../platform/platform.ts";
 import { compileFileTypes } from "./filter/filetype.ts";
 import { compilePerm } from "./filter/perm.ts";
-import { sizeRange } from "./filter/size.ts";
+import { fdSizeTest, sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
@@ -177,6 +177,13 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       return st !== null && st.size >= lo && st.size <= hi;
     });
   }
+  const fdSize = fdSizeTest(o.size);
+  if (fdSize !== null)
+    preds.push((e) => {
+      if (e.target !== "file") return false;
+      const st = e.stats();
+      return st !== null && fdSize(st.size);
+    });
   if (o.newer_than !== undefined) {
     const t = parseTimePoint(o.newer_than, "newer_than", now);
     preds.push((e) => (e.stats()?.mtimeMs ?? Number.NEGATIVE_INFINITY) > t);

@@ -116,6 +116,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         ],
         "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "default": []
+      },
       "newer_than": {
         "type": "string",
         "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
@@ -516,6 +524,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           }
         ],
         "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -1180,6 +1196,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         ],
         "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "default": []
+      },
       "newer_than": {
         "type": "string",
         "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
@@ -1704,6 +1728,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         ],
         "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "default": []
+      },
       "newer_than": {
         "type": "string",
         "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
@@ -2092,6 +2124,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         ],
         "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "default": []
+      },
       "newer_than": {
         "type": "string",
         "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
@@ -2479,6 +2519,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           }
         ],
         "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -2922,6 +2970,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           }
         ],
         "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -3404,6 +3460,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         ],
         "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
       },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "default": []
+      },
       "newer_than": {
         "type": "string",
         "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
@@ -3808,6 +3872,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           }
         ],
         "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -4318,6 +4390,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           }
         ],
         "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "default": []
       },
       "newer_than": {
         "type": "string",

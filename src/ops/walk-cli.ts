@@ -16,6 +16,7 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   type_add: { long: "type-add", hint: "NAME:GLOB" },
   min_size: { hint: "SIZE" },
   max_size: { hint: "SIZE" },
+  size: { hint: "SIZE" },
   // fd's spellings of the same filters.
   newer_than: { aliases: ["changed-within"], hint: "WHEN" },
   older_than: { aliases: ["changed-before"], hint: "WHEN" },

@@ -165,6 +165,19 @@ const RG_OUTPUT: Array<[string, string[], string[]]> = [
 ];
 
 const FD_CASES: Array<[string, string[], string[], Compare]> = [
+  [
+    "-S 3000b (exactly, fd's -S)",
+    ["find", "-S", "3000b", "-E", "links"],
+    ["-S", "3000b", "-E", "links"],
+    "lines",
+  ],
+  [
+    "-S +3k -S -3ki",
+    ["find", "-S", "+3k", "-S", "-3ki", "-E", "links"],
+    ["-S", "+3k", "-S", "-3ki", "-E", "links"],
+    "lines",
+  ],
+  ["-S 3k", ["find", "-S", "3k", "-E", "links"], ["-S", "3k", "-E", "links"], "lines"],
   ["+3k is 3000 bytes", ["find", "--min-size", "+3k", "-E", "links"], ["-S", "+3k", "-E", "links"], "lines"],
   [
     "+3ki is 3072 bytes",

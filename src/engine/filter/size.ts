@@ -74,6 +74,33 @@ export function parseSize(value: number | string, flag: string): SizeBound {
 }
 
 /**
+ * Compiles fd's -S/--size constraints: '+3k' at least, '-10mi' at most, '3000b' exactly, each in fd's units
+ * whatever its sign (k = 1000, ki = 1024), all of them AND'd, inclusive.
+ * @param values the constraints
+ * @returns a test of a size in bytes, or null when there are none
+ * @throws RglobError BAD_PREDICATE for a value that is not one
+ */
+export function fdSizeTest(values: readonly string[]): ((size: number) => boolean) | null {
+  if (values.length === 0) return null;
+  const tests = values.map((value) => {
+    const m = /^\s*([+-])?(\d+)\s*([a-zA-Z]*)\s*$/.exec(value);
+    const unit = FD_UNITS[(m?.[3] ?? "").toLowerCase()];
+    if (!m || unit === undefined)
+      throw new RglobError(
+        "BAD_PREDICATE",
+        `size: '${value}' is not fd's size form (+3k at least, -10mi at most, 3000b exactly; k = 1000, ki = 1024)`,
+      );
+    const bytes = Number(m[2]) * unit;
+    if (!Number.isSafeInteger(bytes))
+      throw new RglobError("BAD_PREDICATE", `size: '${value}' is too large (at most 2^53 - 1 bytes)`);
+    if (m[1] === "+") return (n: number) => n >= bytes;
+    if (m[1] === "-") return (n: number) => n <= bytes;
+    return (n: number) => n === bytes;
+  });
+  return (n) => tests.every((t) => t(n));
+}
+
+/**
  * Returns the [min, max] byte range of min_size/max_size options (fd's signs may appear on either).
  * @param min the min_size value
  * @param max the max_size value

@@ -19,6 +19,7 @@ export const find = defineOperation({
     flags: {
       ...WALK_CLI_FLAGS,
       extensions: { long: "extension", short: "e", hint: "EXT" },
+      size: { short: "S", hint: "SIZE" },
       limit: { aliases: ["max-results"], hint: "N" },
       sort: { hint: "KEY" },
       reverse: { short: "r" },
