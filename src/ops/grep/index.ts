@@ -130,7 +130,7 @@ export const grep = defineOperation({
       replace: {
         type: "string",
         description:
-          "Show each match replaced with this text in the output ($1, $name or {braced} names, $0 as in rg; $$ is a dollar sign). Files are never changed. Long form only: -r is grep's accepted -r.",
+          "Show each match replaced with this text in the output ($1, $name, $0 as in rg, with or without braces around the name; $$ is a dollar sign). Files are never changed. Long form only: -r is grep's accepted -r.",
         hint: "TEXT",
       },
       passthru: {
