@@ -26,7 +26,7 @@ export const walkEntries = {
   ),
   patterns: v.optional(
     strings(
-      "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+      "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
     ),
     [],
   ),
@@ -40,46 +40,35 @@ export const walkEntries = {
     v.pipe(
       v.array(KindSchema),
       v.description(
-        "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
       ),
     ),
     [],
   ),
   extensions: v.optional(
-    strings(
-      "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
-    ),
+    strings("File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case."),
     [],
   ),
   file_types: v.optional(
-    strings(
-      "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
-    ),
+    strings("Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only."),
     [],
   ),
-  file_types_not: v.optional(
-    strings("File types to leave out (rg's --type-not): a file of any of them is skipped."),
-    [],
-  ),
+  file_types_not: v.optional(strings("Languages to leave out (rg's --type-not)."), []),
   type_add: v.optional(
-    strings(
-      "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
-    ),
+    strings("Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'."),
     [],
   ),
   min_size: v.optional(
     sizeValue(
-      "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024.",
+      "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072.",
     ),
   ),
   max_size: v.optional(
-    sizeValue(
-      "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000.",
-    ),
+    sizeValue("Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."),
   ),
   size: v.optional(
     strings(
-      "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+      "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
     ),
     [],
   ),

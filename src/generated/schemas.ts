@@ -28,7 +28,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -55,7 +55,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -63,7 +63,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
         "default": []
       },
       "file_types": {
@@ -71,7 +71,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
         "default": []
       },
       "file_types_not": {
@@ -79,7 +79,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "description": "Languages to leave out (rg's --type-not).",
         "default": []
       },
       "type_add": {
@@ -87,7 +87,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -101,7 +101,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -114,14 +114,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
       },
       "size": {
         "type": "array",
         "items": {
           "type": "string"
         },
-        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -437,7 +437,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -464,7 +464,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -472,7 +472,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
         "default": []
       },
       "file_types": {
@@ -480,7 +480,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
         "default": []
       },
       "file_types_not": {
@@ -488,7 +488,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "description": "Languages to leave out (rg's --type-not).",
         "default": []
       },
       "type_add": {
@@ -496,7 +496,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -510,7 +510,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -523,14 +523,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
       },
       "size": {
         "type": "array",
         "items": {
           "type": "string"
         },
-        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -1108,7 +1108,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1135,7 +1135,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -1143,7 +1143,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
         "default": []
       },
       "file_types": {
@@ -1151,7 +1151,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
         "default": []
       },
       "file_types_not": {
@@ -1159,7 +1159,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "description": "Languages to leave out (rg's --type-not).",
         "default": []
       },
       "type_add": {
@@ -1167,7 +1167,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -1181,7 +1181,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -1194,14 +1194,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
       },
       "size": {
         "type": "array",
         "items": {
           "type": "string"
         },
-        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -1640,7 +1640,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1667,7 +1667,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -1675,7 +1675,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
         "default": []
       },
       "file_types": {
@@ -1683,7 +1683,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
         "default": []
       },
       "file_types_not": {
@@ -1691,7 +1691,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "description": "Languages to leave out (rg's --type-not).",
         "default": []
       },
       "type_add": {
@@ -1699,7 +1699,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -1713,7 +1713,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -1726,14 +1726,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
       },
       "size": {
         "type": "array",
         "items": {
           "type": "string"
         },
-        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -2036,7 +2036,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2063,7 +2063,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -2071,7 +2071,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
         "default": []
       },
       "file_types": {
@@ -2079,7 +2079,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
         "default": []
       },
       "file_types_not": {
@@ -2087,7 +2087,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "description": "Languages to leave out (rg's --type-not).",
         "default": []
       },
       "type_add": {
@@ -2095,7 +2095,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -2109,7 +2109,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -2122,14 +2122,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
       },
       "size": {
         "type": "array",
         "items": {
           "type": "string"
         },
-        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -2432,7 +2432,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2459,7 +2459,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -2467,7 +2467,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
         "default": []
       },
       "file_types": {
@@ -2475,7 +2475,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
         "default": []
       },
       "file_types_not": {
@@ -2483,7 +2483,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "description": "Languages to leave out (rg's --type-not).",
         "default": []
       },
       "type_add": {
@@ -2491,7 +2491,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -2505,7 +2505,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -2518,14 +2518,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
       },
       "size": {
         "type": "array",
         "items": {
           "type": "string"
         },
-        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -2883,7 +2883,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2910,7 +2910,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -2918,7 +2918,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
         "default": []
       },
       "file_types": {
@@ -2926,7 +2926,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
         "default": []
       },
       "file_types_not": {
@@ -2934,7 +2934,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "description": "Languages to leave out (rg's --type-not).",
         "default": []
       },
       "type_add": {
@@ -2942,7 +2942,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -2956,7 +2956,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -2969,14 +2969,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
       },
       "size": {
         "type": "array",
         "items": {
           "type": "string"
         },
-        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -3372,7 +3372,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A glob that begins with '!' is a negation, as in rg -g: it excludes what it matches, as exclude does ('!*.md'; '\\!' for a literal '!'). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3399,7 +3399,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -3407,7 +3407,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
         "default": []
       },
       "file_types": {
@@ -3415,7 +3415,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
         "default": []
       },
       "file_types_not": {
@@ -3423,7 +3423,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "description": "Languages to leave out (rg's --type-not).",
         "default": []
       },
       "type_add": {
@@ -3431,7 +3431,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -3445,7 +3445,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3458,14 +3458,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
       },
       "size": {
         "type": "array",
         "items": {
           "type": "string"
         },
-        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -3812,7 +3812,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -3820,7 +3820,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
         "default": []
       },
       "file_types": {
@@ -3828,7 +3828,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
         "default": []
       },
       "file_types_not": {
@@ -3836,7 +3836,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "description": "Languages to leave out (rg's --type-not).",
         "default": []
       },
       "type_add": {
@@ -3844,7 +3844,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -3858,7 +3858,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3871,14 +3871,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
       },
       "size": {
         "type": "array",
         "items": {
           "type": "string"
         },
-        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -4330,7 +4330,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, combined as fd does: the kinds f d l p s b c are OR'd; x (executable) and e (empty) are conditions AND'd on top (f,e = empty files; e alone = empty files and directories). With follow_symlinks, l is a link that leads nowhere.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -4338,7 +4338,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, as fd's --extension: 'md' (or '.md') keeps names ending in '.md', in either case; 'tar.gz' works too.",
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
         "default": []
       },
       "file_types": {
@@ -4346,7 +4346,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types by language, OR'd (rg's --type): 'py', 'ts', 'rust', 'md'… A file must be of one of them; directories are entered but not listed. The names and their globs: CLI --type-list (rglob's language table, the one count uses).",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
         "default": []
       },
       "file_types_not": {
@@ -4354,7 +4354,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "File types to leave out (rg's --type-not): a file of any of them is skipped.",
+        "description": "Languages to leave out (rg's --type-not).",
         "default": []
       },
       "type_add": {
@@ -4362,7 +4362,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Define or extend file types, as rg's --type-add: 'NAME:GLOB' ('web:*.html'), or 'NAME:include:A,B'.",
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -4376,7 +4376,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive; files only (directories and links not followed never pass a size bound). Bytes, or '10k', '1K', '1KiB', '1ki', '2.5M' (K, M, G, T and Ki, Mi… are 1024-based in either case), '100kb' (kb, mb, gb, tb: 1000-based). fd's signed form keeps fd's units: '+3k' is at least 3000 bytes, '-10m' at most 10^6, '+1ki' at least 1024."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -4389,14 +4389,14 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive; files only. Units as for min_size: '10k' is 10240 bytes, '10kb' 10000, fd's '-10k' at most 10000."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
       },
       "size": {
         "type": "array",
         "items": {
           "type": "string"
         },
-        "description": "fd's size constraints (fd -S), AND'd, inclusive, files only: '+3k' at least, '-10mi' at most, '3000b' exactly; fd's units whatever the sign: b, k/kb m/mb g/gb t/tb 1000-based, ki/kib mi/mib gi/gib ti/tib 1024-based.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {

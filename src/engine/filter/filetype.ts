@@ -115,21 +115,30 @@ export function compileFileTypes(
 }
 
 /**
- * Lists the types (rg --type-list's form: `name: glob, glob`), --type-add applied.
+ * Lists the types with their globs, --type-add applied, by name.
+ * @param adds type_add definitions
+ * @returns name and globs, sorted by name
+ */
+export function typeList(adds: readonly string[]): Array<{ name: string; globs: string[] }> {
+  const table = typeTable(adds);
+  return [...table.entries()]
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([name, def]) => ({
+      name,
+      globs: [
+        ...[...def.languages].flatMap((l) => FILE_TYPES.find((t) => t.language === l)?.globs ?? []),
+        ...def.globs,
+      ],
+    }));
+}
+
+/**
+ * Lists the types as rg --type-list prints them (`name: glob, glob`).
  * @param adds type_add definitions
  * @returns one line per name
  */
 export function typeListLines(adds: readonly string[]): string[] {
-  const table = typeTable(adds);
-  const out: string[] = [];
-  for (const [name, def] of [...table.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const globs = [
-      ...[...def.languages].flatMap((l) => FILE_TYPES.find((t) => t.language === l)?.globs ?? []),
-      ...def.globs,
-    ];
-    out.push(`${name}: ${globs.join(", ")}`);
-  }
-  return out;
+  return typeList(adds).map((t) => `${t.name}: ${t.globs.join(", ")}`);
 }
 
 export { fileTypeNamed };

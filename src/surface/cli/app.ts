@@ -106,9 +106,14 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   }
   if (parsed.presentation.type_list === true) {
     // rg's --type-list: the file types with their globs, --type-add applied.
-    const { typeListLines } = await import("../../engine/filter/filetype.ts");
+    const { typeList, typeListLines } = await import("../../engine/filter/filetype.ts");
     const adds = (parsed.input.type_add as string[] | undefined) ?? [];
-    stdout.write(`${typeListLines(adds).join("\n")}\n`);
+    const pres = parsed.presentation;
+    if (pres.json === true) stdout.write(`${JSON.stringify({ types: typeList(adds) })}\n`);
+    else if (pres.jsonl === true) {
+      for (const t of typeList(adds)) stdout.write(`${JSON.stringify({ kind: "type", ...t })}\n`);
+      stdout.write(`${JSON.stringify({ kind: "summary" })}\n`);
+    } else stdout.write(`${typeListLines(adds).join("\n")}\n`);
     return 0;
   }
   const input = parsed.input;
