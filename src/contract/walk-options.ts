@@ -121,6 +121,13 @@ export const walkEntries = {
     ),
     false,
   ),
+  one_file_system: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("Do not enter directories on another filesystem than their root's (fd, rg)."),
+    ),
+    false,
+  ),
   strict_base: v.optional(
     v.pipe(
       v.boolean(),

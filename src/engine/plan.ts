@@ -254,6 +254,15 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       !opts.filesOnly &&
       (kinds.length === 0 || kinds.includes("d") || kinds.includes("e") || kinds.includes("l")),
     readsStats,
+    rootDevices: o.one_file_system
+      ? roots.map((root) => {
+          try {
+            return platform.stat(root.abs).dev;
+          } catch {
+            return null;
+          }
+        })
+      : null,
     source: { options: o, plan: { ...opts, cwd, now } },
   };
   return { plan, rootErrors };

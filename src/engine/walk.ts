@@ -42,6 +42,8 @@ export interface WalkPlan {
   readonly select: (e: Entry) => boolean;
   /** Whether directories themselves can ever be selected (false lets the walk skip testing them). */
   readonly selectDirs: boolean;
+  /** Device of each root (one_file_system: a directory on another device is not entered), or null. */
+  readonly rootDevices?: readonly (number | null)[] | null;
   /** Whether select reads the stats of the entries it tests (size, time, permission, owner, x or e). */
   readonly readsStats: boolean;
   /** What the plan was compiled from, so that a walk worker can compile the same plan. */
@@ -429,6 +431,18 @@ export function* walkTree(
       else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed
     }
     if (isDir && depth < plan.maxDepth) {
+      const rootDev = plan.rootDevices?.[r];
+      if (rootDev !== undefined && rootDev !== null) {
+        // --one-file-system: a directory on another device is listed, not entered.
+        let dev: number;
+        try {
+          dev = platform.stat(abs).dev;
+        } catch (err) {
+          report(fsErrorInfo(err, abs));
+          continue;
+        }
+        if (dev !== rootDev) continue;
+      }
       let ancestors: string[] | null = null;
       if (frame.ancestors !== null) {
         let id: string;

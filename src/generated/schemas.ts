@@ -175,6 +175,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "default": false
+      },
       "strict_base": {
         "type": "boolean",
         "description": "Never emit or read a path that leaves the base after resolving symlinks.",
@@ -582,6 +587,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -1255,6 +1265,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "default": false
+      },
       "strict_base": {
         "type": "boolean",
         "description": "Never emit or read a path that leaves the base after resolving symlinks.",
@@ -1787,6 +1802,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "default": false
+      },
       "strict_base": {
         "type": "boolean",
         "description": "Never emit or read a path that leaves the base after resolving symlinks.",
@@ -2183,6 +2203,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "default": false
+      },
       "strict_base": {
         "type": "boolean",
         "description": "Never emit or read a path that leaves the base after resolving symlinks.",
@@ -2577,6 +2602,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -3028,6 +3058,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -3519,6 +3554,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
         "default": false
       },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "default": false
+      },
       "strict_base": {
         "type": "boolean",
         "description": "Never emit or read a path that leaves the base after resolving symlinks.",
@@ -3930,6 +3970,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -4448,6 +4493,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {

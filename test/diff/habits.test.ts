@@ -6,7 +6,7 @@
 // unfollowed link by its target's size (rglob leaves links out of size bounds), file types use rglob's language
 // table, naive dates are UTC.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -271,6 +271,31 @@ describe("fd habits", () => {
       expect(a.code).toBe(b.code);
       expect(lineSet(a.stdout).length).toBe(lineSet(b.stdout).length);
     } else expect(lineSet(a.stdout)).toEqual(lineSet(b.stdout));
+  });
+  test("--one-file-system does not enter a directory on another device (a tmpfs reached by -L)", () => {
+    let shm: string;
+    try {
+      shm = mkdtempSync("/dev/shm/rglob-ofs-");
+    } catch {
+      console.warn("SKIPPED: no /dev/shm; --one-file-system differential skipped");
+      return;
+    }
+    const d = tempTree({ "sub/a.txt": "x\n", shm: { symlink: shm } });
+    try {
+      writeFileSync(join(shm, "inner.txt"), "hi\n");
+      if (statSync(shm).dev === statSync(d.dir).dev) {
+        console.warn("SKIPPED: /dev/shm is on the temp dir's device; --one-file-system differential skipped");
+        return;
+      }
+      const a = rglob(["find", "-L", "--one-file-system"], { cwd: d.dir });
+      const b = Bun.spawnSync([FD as string, "-L", "--one-file-system"], { cwd: d.dir, stdout: "pipe" });
+      expect(lineSet(a.stdout)).toEqual(lineSet(b.stdout.toString()));
+      expect(lineSet(a.stdout)).not.toContain("shm/inner.txt");
+      expect(lineSet(rglob(["find", "-L"], { cwd: d.dir }).stdout)).toContain("shm/inner.txt");
+    } finally {
+      d.cleanup();
+      rmSync(shm, { recursive: true, force: true });
+    }
   });
   test("-a prints absolute paths, as fd -a", () => {
     const a = rglob(["find", "-a", "-e", "md", "--no-hidden"], { cwd: t.dir });
