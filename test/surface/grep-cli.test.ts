@@ -110,7 +110,9 @@ test("-q prints nothing and answers with the exit code, stopping at the first ma
   expect(stats(["-q", "e"])).toBeLessThan(stats(["e"]));
 });
 
-test("grep never reads standard input: an open, silent stdin does not make it wait", async () => {
+// grep reads stdin, as rg does, only when it is a pipe (FIFO) or a file and no path is given (#22): the socket a
+// Node or Bun parent gives its child as stdin, left open and silent, does not make it wait.
+test("an open, silent stdin socket does not make grep wait", async () => {
   const proc = Bun.spawn([BIN, "grep", "-l", "TODO"], {
     cwd: FIXTURE,
     stdin: "pipe", // left open and never written
