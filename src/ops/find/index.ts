@@ -64,7 +64,7 @@ export const find = defineOperation({
       input: { types: ["f"], newer_than: "7d" },
     },
     {
-      description: "The largest files first",
+      description: "Files of 1 MiB (1M = 1048576 bytes) or more, the largest first",
       cli: "rglob find --type f --min-size 1M --sort size --reverse",
       input: { types: ["f"], min_size: "1M", sort: "size", reverse: true },
     },
