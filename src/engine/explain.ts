@@ -10,7 +10,7 @@ import { compilePerm } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
-import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
+import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
 import { type IgnoreFile, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
 import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
@@ -73,8 +73,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
   const out: NamedCheck[] = [];
   const cs = o.case_sensitive ?? defaultCaseSensitive();
-  if (o.patterns.length > 0) {
-    const globs = o.patterns.map((g) => {
+  const positive = o.patterns.filter((g) => !isNegated(g));
+  if (positive.length > 0) {
+    const globs = positive.map((g) => {
       const glob = compileGlob(g, cs);
       return { g, dirOnly: glob.dirOnly, test: anyGlob([glob]) };
     });
@@ -83,7 +84,7 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
       why: (e) => {
         const isDir = e.target === "dir";
         if (globs.some((x) => x.test(e.rel, e.name, isDir))) return null;
-        const none = `matches none of the globs ${o.patterns.map((g) => `'${g}'`).join(", ")}`;
+        const none = `matches none of the globs ${positive.map((g) => `'${g}'`).join(", ")}`;
         // A glob ending in '/' that matches the name of an entry that is not a directory.
         const dirOnly = globs.find((x) => x.dirOnly && !isDir && x.test(e.rel, e.name, true));
         return dirOnly ? `${none} ('${dirOnly.g}' ends in '/': directories only, and it is not one)` : none;
@@ -95,7 +96,7 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
     });
   }
   if (o.types.length > 0) {
-    const test = compileTypes(o.types);
+    const test = compileTypes(o.types, o.follow_symlinks);
     out.push({
       stage: "types",
       why: (e) =>
@@ -321,8 +322,15 @@ function underRoot(
     const isDir = target === "dir";
     if (plan.exclude?.(rel, name, isDir)) {
       const cs = o.case_sensitive ?? defaultCaseSensitive();
-      const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name, isDir)) ?? "";
-      block({ stage: "exclude", detail: `${what} matches --exclude '${g}'`, pattern: g });
+      const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name, isDir));
+      const neg = o.patterns.find(
+        (x) => isNegated(x) && anyGlob([compileGlob(x.slice(1), cs)])(rel, name, isDir),
+      );
+      const detail =
+        g === undefined && neg !== undefined
+          ? `${what} matches the negated glob '${neg}'`
+          : `${what} matches --exclude '${g ?? ""}'`;
+      block({ stage: "exclude", detail, pattern: g ?? neg ?? "" });
     }
     if (!ignoredAbove && chain.length > 0) {
       // Only the component itself is tested, as the walk tests it: its ancestors below the root were tested as

@@ -6,12 +6,13 @@ import { type ErrorInfo, fsErrorInfo, RglobError } from "../contract/errors.ts";
 import type { Kind } from "../contract/records.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { type Confinement, platform, typeOfStats, typeWord } from "../platform/platform.ts";
+import { compileFileTypes } from "./filter/filetype.ts";
 import { compilePerm } from "./filter/perm.ts";
-import { sizeRange } from "./filter/size.ts";
+import { fdSizeTest, sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes } from "./filter/type.ts";
-import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
-import { type IgnoreSettings, ignoreNamesOf, type RepoContext, repoContext } from "./ignore.ts";
+import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
+import { type IgnoreFile, type IgnoreSettings, ignoreNamesOf, type RepoContext, repoContext } from "./ignore.ts";
 import type { Entry, Root, WalkPlan } from "./walk.ts";
 
 /** Options of the plan that the operation decides (not the caller). */
@@ -157,8 +158,18 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   }
 
   const preds: Array<(e: Entry) => boolean> = [];
-  if (o.patterns.length > 0) {
-    const match = anyGlob(o.patterns.map((g) => compileGlob(g, caseSensitive)));
+  // A glob that begins with '!' is a negation, as in rg -g '!*.md': it excludes what it matches (a directory is
+  // not entered), like --exclude. '\!' begins a glob with a literal '!'.
+  const positive = o.patterns.filter((g) => !isNegated(g));
+  const negated = o.patterns.filter(isNegated).map((g) => g.slice(1));
+  for (const g of o.exclude)
+    if (isNegated(g))
+      throw new RglobError(
+        "BAD_PREDICATE",
+        `bad glob '${g}': an exclude cannot be negated; to keep only what matches, give it as a glob ('${g.slice(1)}')`,
+      );
+  if (positive.length > 0) {
+    const match = anyGlob(positive.map((g) => compileGlob(g, caseSensitive)));
     // A root that is a file is the only entry at depth 0.
     if (opts.namedFilesPastGlobs)
       preds.push((e) => e.depth === 0 || match(e.rel, e.name, e.target === "dir"));
@@ -173,15 +184,36 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   }
   if (opts.filesOnly) preds.push((e) => e.target === "file");
   const typeKinds = opts.filesOnly ? o.types : kinds;
-  if (typeKinds.length > 0) preds.push(compileTypes(typeKinds));
+  if (typeKinds.length > 0) preds.push(compileTypes(typeKinds, o.follow_symlinks));
+  if (o.extensions.length > 0) {
+    // fd's --extension: the name ends in '.EXT', letters in either case (fd matches it case-insensitively).
+    const ends = o.extensions.map((x) => `.${x.replace(/^\./, "").toLowerCase()}`);
+    for (const x of ends)
+      if (x === ".") throw new RglobError("BAD_PREDICATE", "extensions: an extension cannot be empty");
+    preds.push((e) => {
+      const name = e.name.toLowerCase();
+      return ends.some((x) => name.endsWith(x) && name.length > x.length);
+    });
+  }
+  const fileType = compileFileTypes(o.file_types, o.file_types_not, o.type_add, caseSensitive);
+  if (fileType !== null) preds.push((e) => fileType(e.name, e.target === "file"));
   const range = sizeRange(o.min_size, o.max_size);
   if (range) {
     const [lo, hi] = range;
+    // Files only, as fd: a directory (its 4096 bytes) or a link not followed has no size to compare.
     preds.push((e) => {
+      if (e.target !== "file") return false;
       const st = e.stats();
       return st !== null && st.size >= lo && st.size <= hi;
     });
   }
+  const fdSize = fdSizeTest(o.size);
+  if (fdSize !== null)
+    preds.push((e) => {
+      if (e.target !== "file") return false;
+      const st = e.stats();
+      return st !== null && fdSize(st.size);
+    });
   if (o.newer_than !== undefined) {
     const t = parseTimePoint(o.newer_than, "newer_than", now);
     preds.push((e) => (e.stats()?.mtimeMs ?? Number.NEGATIVE_INFINITY) > t);
@@ -219,7 +251,11 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   // Every predicate but globs and plain types reads an entry's stats (x and e need its mode and size).
   const readsStats =
     preds.length >
-      (o.patterns.length > 0 ? 1 : 0) + (typeKinds.length > 0 ? 1 : 0) + (opts.filesOnly ? 1 : 0) ||
+      (positive.length > 0 ? 1 : 0) +
+        (fileType !== null ? 1 : 0) +
+        (o.extensions.length > 0 ? 1 : 0) +
+        (typeKinds.length > 0 ? 1 : 0) +
+        (opts.filesOnly ? 1 : 0) ||
     typeKinds.includes("x") ||
     typeKinds.includes("e");
   let select: (e: Entry) => boolean;
@@ -227,7 +263,8 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   else if (preds.length === 1) select = preds[0] as (e: Entry) => boolean;
   else select = (e) => preds.every((p) => p(e));
 
-  const exclude = o.exclude.length > 0 ? anyGlob(o.exclude.map((g) => compileGlob(g, caseSensitive))) : null;
+  const excludes = [...o.exclude, ...negated];
+  const exclude = excludes.length > 0 ? anyGlob(excludes.map((g) => compileGlob(g, caseSensitive))) : null;
   const minDepth = o.min_depth ?? 0;
   const maxDepth = o.max_depth ?? Number.POSITIVE_INFINITY;
   if (minDepth > maxDepth) throw new RglobError("BAD_PREDICATE", "min_depth is greater than max_depth");
@@ -254,6 +291,15 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       !opts.filesOnly &&
       (kinds.length === 0 || kinds.includes("d") || kinds.includes("e") || kinds.includes("l")),
     readsStats,
+    rootDevices: o.one_file_system
+      ? roots.map((root) => {
+          try {
+            return platform.stat(root.abs).dev;
+          } catch {
+            return null;
+          }
+        })
+      : null,
     source: { options: o, plan: { ...opts, cwd, now } },
   };
   return { plan, rootErrors };

@@ -5,7 +5,7 @@
  * generator, so a consumer that stops pulling stops the walk. It never matches contents or writes output. */
 import type * as fs from "node:fs";
 import * as path from "node:path";
-import { fsErrorInfo } from "../contract/errors.ts";
+import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import type { RunContext } from "../ops/operation.ts";
 import {
@@ -17,6 +17,7 @@ import {
   typeOfStats,
 } from "../platform/platform.ts";
 import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile } from "./ignore.ts";
+import { lastMatchAt } from "./ignore-rules.ts";
 import type { PlanOptions } from "./plan.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
@@ -55,6 +56,8 @@ export interface WalkPlan {
   readonly select: (e: Entry) => boolean;
   /** Whether directories themselves can ever be selected (false lets the walk skip testing them). */
   readonly selectDirs: boolean;
+  /** Device of each root (one_file_system: a directory on another device is not entered), or null. */
+  readonly rootDevices?: readonly (number | null)[] | null;
   /** Whether select reads the stats of the entries it tests (size, time, permission, owner, x or e). */
   readonly readsStats: boolean;
   /** What the plan was compiled from, so that a walk worker can compile the same plan. */
@@ -220,6 +223,25 @@ function notUtf8(invalid: Map<string, number>, name: string): boolean {
   return true;
 }
 
+/**
+ * Tells whether the rule that decides an entry is a whitelist ('!pattern'), the nearest ignore file first.
+ * @param chain the ignore files that apply, lowest priority first
+ * @param key the entry's path in the chain's key space
+ * @param name its name
+ * @param isDir whether it is a directory
+ * @returns true when the last rule that matches it is a negation
+ */
+function whitelisted(chain: readonly IgnoreFile[], key: string, name: string, isDir: boolean): boolean {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const f = chain[i] as IgnoreFile;
+    const pl = f.prefix.length;
+    if (pl > 0 && !key.startsWith(f.prefix)) continue;
+    const idx = lastMatchAt(f.rules, key, pl, name, isDir);
+    if (idx >= 0) return f.rules.rules[idx]?.negate === true;
+  }
+  return false;
+}
+
 function joinRel(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
@@ -373,20 +395,25 @@ export function* walkTree(
       // entered, since a directory's children come after it in pre-order.
       if (c === 0) descendOnly = true;
     }
-    if (name.charCodeAt(0) === 46) {
-      if (VCS_DIRS.has(name)) {
-        ctx.skipped.vcs++;
-        continue;
-      }
-      if (!plan.hidden) {
-        ctx.skipped.hidden++;
-        continue;
-      }
+    if (name.charCodeAt(0) === 46 && VCS_DIRS.has(name)) {
+      ctx.skipped.vcs++;
+      continue;
+    }
+    // A dot name is skipped unless hidden entries are asked for, or an ignore file whitelists it ('!.github/'),
+    // as rg lets the whitelist win; that is decided below, once its type is known.
+    const dotName = !plan.hidden && name.charCodeAt(0) === 46;
+    if (dotName && !(plan.respectIgnore && frame.chain.length > 0)) {
+      ctx.skipped.hidden++;
+      continue;
     }
     const rel = joinRel(frame.rel, name);
     const abs = frame.absPrefix + name;
+    // A dot name that is only looked at for a whitelist reports no problem of its own: it would be skipped.
+    const report = (info: ErrorInfo): void => {
+      if (!dotName) ctx.error(info);
+    };
     if (frame.listing.invalid !== null && notUtf8(frame.listing.invalid as Map<string, number>, name)) {
-      ctx.error({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
+      report({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
       continue;
     }
     let type = typeIn(frame.listing, name);
@@ -395,7 +422,7 @@ export function* walkTree(
       try {
         type = target = typeOfStats(platform.lstat(abs));
       } catch (err) {
-        ctx.error(fsErrorInfo(err, abs));
+        report(fsErrorInfo(err, abs));
         continue;
       }
     }
@@ -403,7 +430,7 @@ export function* walkTree(
       try {
         target = followedType(abs);
       } catch (err) {
-        ctx.error(fsErrorInfo(err, abs));
+        report(fsErrorInfo(err, abs));
         continue;
       }
       // A dangling link (target "symlink") leads nowhere: nothing is read through it, so it cannot leave the base.
@@ -412,11 +439,11 @@ export function* walkTree(
         try {
           real = platform.realpath(abs);
         } catch (err) {
-          ctx.error(fsErrorInfo(err, abs));
+          report(fsErrorInfo(err, abs));
           continue;
         }
         if (!isInside(real, plan.baseReal)) {
-          ctx.error({
+          report({
             code: "PERM",
             message: `symlink leads outside the base (${real}); not followed`,
             path: abs,
@@ -433,7 +460,12 @@ export function* walkTree(
     if (frame.chain.length > 0) {
       // Walking from the repository root the key is the rel path: one string, not two, per entry.
       const key = frame.sameKey ? rel : frame.keyPrefix + name;
-      if (ignoredEntry(frame.chain, key, name, isDir)) {
+      if (dotName) {
+        if (!whitelisted(frame.chain, key, name, isDir)) {
+          ctx.skipped.hidden++;
+          continue;
+        }
+      } else if (ignoredEntry(frame.chain, key, name, isDir)) {
         ctx.skipped.ignored++;
         continue;
       }
@@ -447,6 +479,18 @@ export function* walkTree(
     }
     if (isDir && depth >= plan.maxDepth) ctx.skipped.too_deep++;
     else if (isDir) {
+      const rootDev = plan.rootDevices?.[r];
+      if (rootDev !== undefined && rootDev !== null) {
+        // --one-file-system: a directory on another device is listed, not entered.
+        let dev: number;
+        try {
+          dev = platform.stat(abs).dev;
+        } catch (err) {
+          report(fsErrorInfo(err, abs));
+          continue;
+        }
+        if (dev !== rootDev) continue;
+      }
       let ancestors: string[] | null = null;
       if (frame.ancestors !== null) {
         let id: string;

@@ -28,7 +28,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -55,7 +55,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -69,7 +101,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -82,7 +114,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -161,6 +201,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -483,7 +528,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -510,7 +555,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -524,7 +601,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -537,7 +614,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -616,6 +701,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -716,15 +806,25 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Count matching lines per file (records of kind 'file' with `count`); the summary total is exact even when the listing is cut by limit.",
         "default": false
       },
+      "count_matches": {
+        "type": "boolean",
+        "description": "Count matches per file, not matching lines (records of kind 'file' with `count`), as rg --count-matches; count with only_matching does the same.",
+        "default": false
+      },
+      "include_zero": {
+        "type": "boolean",
+        "description": "With count or count_matches, list the files searched with no match too (count 0), as rg.",
+        "default": false
+      },
       "max_count": {
         "type": "integer",
         "minimum": 1,
-        "description": "Stop after this many matching lines in total (reason 'max_count'); global, not per file; with only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too)."
+        "description": "Stop after this many matching lines in the whole query (reason 'max_count'); a global cap, not per file (max_per_file is per file, as -m is in rg and grep). With only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too)."
       },
       "max_per_file": {
         "type": "integer",
         "minimum": 1,
-        "description": "At most this many matching lines per file."
+        "description": "At most this many matching lines per file (rg's and grep's -m/--max-count); the after-context of a file's last one goes on through lines that match too."
       },
       "max_bytes": {
         "type": "integer",
@@ -946,7 +1046,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                       "type": "null"
                     }
                   ],
-                  "description": "Matching lines in the file with count (0 with files_without_match), else null."
+                  "description": "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null."
                 }
               },
               "required": [
@@ -1190,7 +1290,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1217,7 +1317,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -1231,7 +1363,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -1244,7 +1376,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -1323,6 +1463,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -1804,7 +1949,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1831,7 +1976,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -1845,7 +2022,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -1858,7 +2035,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -1937,6 +2122,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -2246,7 +2436,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2273,7 +2463,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -2287,7 +2509,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -2300,7 +2522,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -2379,6 +2609,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -2688,7 +2923,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2715,7 +2950,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -2729,7 +2996,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -2742,7 +3009,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -2821,6 +3096,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -3185,7 +3465,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3212,7 +3492,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -3226,7 +3538,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3239,7 +3551,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -3318,6 +3638,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -3720,7 +4045,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3747,7 +4072,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -3761,7 +4118,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3774,7 +4131,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -3853,6 +4218,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -4206,7 +4576,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -4220,7 +4622,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -4233,7 +4635,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -4312,6 +4722,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -4806,7 +5221,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -4820,7 +5267,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -4833,7 +5280,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -4912,6 +5367,11 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -5673,7 +6133,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "type": "null"
           }
         ],
-        "description": "Matching lines in the file with count (0 with files_without_match), else null."
+        "description": "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null."
       }
     },
     "required": [

@@ -20,6 +20,8 @@ export type StopReason = "timeout" | "cancelled" | "max_count" | "max_bytes";
 
 /** How a CLI flag of an operation is spelled (the type, default and description come from the input model). */
 export interface CliFlag {
+  /** The long spelling when it is not the key in kebab-case (e.g. "max-count" for max_per_file, as rg spells it). */
+  readonly long?: string;
   /** Single-letter alias, e.g. "d" for --max-depth. */
   readonly short?: string;
   /** Extra long aliases. */

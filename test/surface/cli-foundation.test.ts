@@ -125,9 +125,10 @@ describe("process edge", () => {
       // The pattern itself (first operand) is never taken for a path; a glob that matched says nothing.
       expect(rglob(["grep", "zzz", "notes.md"], { cwd: t.dir }).stderr).toBe("");
       expect(rglob(["grep", "alpha", "*.md"], { cwd: t.dir }).stderr).toBe("");
+      // A binary file named on the command line is searched, as rg searches it (#22).
       const named = rglob(["grep", "a", "blob.bin"], { cwd: t.dir });
-      expect(named.code).toBe(1);
-      expect(named.stderr).toContain("blob.bin: binary file skipped");
+      expect(named.code).toBe(0);
+      expect(named.stdout).toBe('binary file matches (found "\\0" byte around offset 1)\n');
       // Binary files met by the walk are not reported one by one, as in grep and ripgrep; an empty result says in
       // one line that some were skipped, and how to search them (#20).
       expect(rglob(["grep", "a", "d"], { cwd: t.dir }).stderr).toBe(
@@ -164,8 +165,9 @@ describe("process edge", () => {
     [["grep", "-I", "TODO"], "binary files are skipped by default"],
     [["grep", "-P", "TODO"], "JavaScript regular expressions"],
     [["grep", "--no-filename", "TODO"], "use --no-with-filename"],
-    [["grep", "-t", "py", "TODO"], "for ripgrep's file type 'py', give a glob: -g '*.py'"],
-    [["find", "--type=rs"], "give a glob: -g '*.rs'"],
+    [["grep", "-t", "py", "TODO"], "for rg's file type 'py' use --lang py"],
+    [["find", "--type=rs"], "for rg's file type 'rs' use --lang rs"],
+    [["find", "--type=zz"], "give a glob: -g '*.zz'"],
   ])("grep/rg spelling %p is a usage error with the rglob spelling", (args, hint) => {
     const r = rglob(args, { cwd: FIXTURE });
     expect(r.code).toBe(2);

@@ -27,7 +27,7 @@ export const dupes = defineOperation({
       input: {},
     },
     {
-      description: "Duplicate images of 1 MB or more, as JSON",
+      description: "Duplicate images of 1 MiB (1M = 1048576 bytes) or more, as JSON",
       cli: "rglob dupes '*.png' '*.jpg' --min-size 1M --json",
       input: { patterns: ["*.png", "*.jpg"], min_size: "1M" },
     },
