@@ -760,7 +760,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                     "title": "ContextLine",
                     "description": "A context line around a match (not a match itself)."
                   },
-                  "description": "Context lines before, not already given with an earlier match of the file."
+                  "description": "Context lines before, not already given with an earlier match of the file; present only when context was asked for (before_context or context)."
                 },
                 "after": {
                   "type": "array",
@@ -789,7 +789,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                     "title": "ContextLine",
                     "description": "A context line around a match (not a match itself)."
                   },
-                  "description": "Context lines after."
+                  "description": "Context lines after; present only when context was asked for (after_context or context)."
                 },
                 "encoding": {
                   "type": "string",
@@ -804,8 +804,6 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "clipped",
                 "content_offset",
                 "submatches",
-                "before",
-                "after",
                 "encoding"
               ],
               "additionalProperties": false,
@@ -4615,7 +4613,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "title": "ContextLine",
           "description": "A context line around a match (not a match itself)."
         },
-        "description": "Context lines before, not already given with an earlier match of the file."
+        "description": "Context lines before, not already given with an earlier match of the file; present only when context was asked for (before_context or context)."
       },
       "after": {
         "type": "array",
@@ -4644,7 +4642,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "title": "ContextLine",
           "description": "A context line around a match (not a match itself)."
         },
-        "description": "Context lines after."
+        "description": "Context lines after; present only when context was asked for (after_context or context)."
       },
       "encoding": {
         "type": "string",
@@ -4659,8 +4657,6 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "clipped",
       "content_offset",
       "submatches",
-      "before",
-      "after",
       "encoding"
     ],
     "additionalProperties": false,

@@ -113,10 +113,10 @@ export class GrepHumanSink implements Sink {
     }
     const r = record as LineMatch;
     if (this.contextShown) {
-      const first = r.before[0]?.line_number ?? r.line_number;
+      const first = r.before?.[0]?.line_number ?? r.line_number;
       if (this.printedGroup && (r.path !== this.lastPath || first > this.lastLine + 1))
         this.out.write("--\n");
-      for (const c of r.before) this.put(r.path, c.line_number, DASH, this.text(c.content));
+      for (const c of r.before ?? []) this.put(r.path, c.line_number, DASH, this.text(c.content));
     }
     let spanned = 1;
     if (r.content.includes("\n")) {
@@ -130,7 +130,7 @@ export class GrepHumanSink implements Sink {
     if (r.clipped)
       this.out.write(this.p.dim(`[… line clipped to ${codePointCount(r.content)} characters]\n`));
     let last = r.line_number + spanned - 1;
-    for (const c of r.after) {
+    for (const c of r.after ?? []) {
       this.put(r.path, c.line_number, DASH, this.text(c.content));
       last = c.line_number;
     }
