@@ -195,13 +195,17 @@ export function suggestArgument(op: Operation, key: string, keys: readonly strin
   const bare = key.replace(/^-+/, "").replace(/=.*$/, "");
   const norm = bare.replace(/-/g, "_").toLowerCase();
   if (keys.includes(norm)) return norm;
+  // CLI operands: grep's are its pattern, then paths; the others' are globs.
+  if (norm === "operands") return keys.includes("pattern") ? "pattern" : "patterns";
+  const negated = norm.startsWith("no_") ? norm.slice(3) : null;
   for (const f of flagsOf(op)) {
     if (f.presentation || !keys.includes(f.key)) continue;
+    const names = [f.key, ...f.aliases.map((a) => a.replace(/-/g, "_"))];
     if (f.short !== undefined && bare === f.short) return f.key;
-    if (f.aliases.some((a) => a.replace(/-/g, "_") === norm)) return f.key;
+    if (names.includes(norm)) return f.key;
     if (f.negations.some((a) => a.replace(/-/g, "_") === norm)) return `${f.key}: false`;
+    if (negated !== null && f.kind === "boolean" && names.includes(negated)) return `${f.key}: false`;
   }
-  if (norm.startsWith("no_") && keys.includes(norm.slice(3))) return `${norm.slice(3)}: false`;
   if (keys.includes(`${norm}s`)) return `${norm}s`;
   if (norm.endsWith("s") && keys.includes(norm.slice(0, -1))) return norm.slice(0, -1);
   let best: string | null = null;
