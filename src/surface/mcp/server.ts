@@ -85,6 +85,8 @@ class Roots {
   private readonly fixed: boolean;
   private initialized = false;
   private problem: string | null = null;
+  /** Ids of tools/call requests that arrived before notifications/initialized (handlers run later). */
+  readonly early = new Set<string | number>();
   /** Settles once the first answer to roots/list arrived (or was not asked for). */
   ready: Promise<void> = Promise.resolve();
 
@@ -98,9 +100,9 @@ class Roots {
   }
 
   /** Why no call can be served now (with how to fix it), or null when there are roots. */
-  refusal(): string | null {
+  refusal(requestId: string | number): string | null {
     if (this.fixed) return null;
-    if (!this.initialized) {
+    if (!this.initialized || this.early.delete(requestId)) {
       return `no roots yet: a tools/call came before notifications/initialized (roots are asked of the client then); ${HOW_TO_ROOT}`;
     }
     if (this.current.length > 0) return null;
@@ -159,6 +161,7 @@ function failure(info: ErrorInfo): CallToolResult {
 /** What a tool call's handler uses of the SDK's request context. */
 interface Extra {
   signal: AbortSignal;
+  requestId: string | number;
   _meta?: { progressToken?: string | number | undefined } | undefined;
   sendNotification: (n: {
     method: "notifications/progress";
@@ -192,6 +195,7 @@ function distance(a: string, b: string): number {
  * @returns the suggestion (an argument name, or `name: value`), or null
  */
 export function suggestArgument(op: Operation, key: string, keys: readonly string[]): string | null {
+  if (key.length > 64) return null; // no argument name is that long
   const bare = key.replace(/^-+/, "").replace(/=.*$/, "");
   const norm = bare.replace(/-/g, "_").toLowerCase();
   if (keys.includes(norm)) return norm;
@@ -289,10 +293,7 @@ function boundResult(
         path: null,
       });
     }
-    if (left.size > 0) {
-      out.errors = kept;
-      notes.push(`errors: ${errors.length - kept.length + left.size} not listed in full (max_output_bytes)`);
-    }
+    if (left.size > 0) out.errors = kept;
   }
   for (const [k, v] of Object.entries(out)) {
     if (jsonBytes(out) <= budget) break;
@@ -371,7 +372,9 @@ async function callOperation(
       tail += `\nnote: '${g}' in patterns is a glob matched against entry names, not a directory to search; to search inside it, pass paths: ["${g}"] (or base)`;
     }
   }
-  let text = resultText(op, op.mcpTool as string, result, room - Buffer.byteLength(tail));
+  const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];
+  const base = typeof input.base === "string" ? input.base : null;
+  let text = resultText(op, op.mcpTool as string, result, room - Buffer.byteLength(tail), allErrors, base);
   if (tail.trim() !== "") text += `\n${tail.trim()}`;
   return { structuredContent: result, content: [{ type: "text", text }] };
 }
@@ -445,7 +448,7 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
         throw new McpError(ErrorCode.InvalidParams, `unknown tool '${clipText(name, 60)}'; see tools/list`);
       }
       await roots.ready;
-      const refusal = roots.refusal();
+      const refusal = roots.refusal(extra.requestId);
       if (refusal !== null) return failure({ code: "PERM", message: refusal, path: null });
       return await callOperation(op, args, roots.list, extra);
     } catch (err) {
@@ -551,6 +554,18 @@ export async function serveMcp(argv: string[]): Promise<number> {
   const transport = new LineTransport();
   await server.connect(transport);
   answerMalformedMessages(transport);
+  // The SDK runs request handlers a tick after reading them, when later messages may have been read too: the
+  // order of arrival is kept here, so a tools/call sent before notifications/initialized is known as such.
+  const deliver = transport.onmessage;
+  let initialized = false;
+  transport.onmessage = (message) => {
+    if ("method" in message) {
+      if (message.method === "notifications/initialized") initialized = true;
+      else if (!initialized && message.method === "tools/call" && "id" in message)
+        roots.early.add(message.id);
+    }
+    deliver?.(message);
+  };
   // End of input: answer what is in flight (the SDK sends each answer once its handler settles), then close.
   process.stdin.once("end", () => {
     void (async () => {

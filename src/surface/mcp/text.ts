@@ -96,7 +96,11 @@ function recordLines(op: Operation, r: Rec): string[] {
  * @param errors the result's errors
  * @returns the lines
  */
-export function errorLines(errors: readonly Rec[]): string[] {
+export function errorLines(errors: readonly Rec[], base: string | null = null): string[] {
+  const shown = (p: unknown): string => {
+    const text = str(p ?? "");
+    return base !== null && text.startsWith(`${base}/`) ? text.slice(base.length + 1) : text;
+  };
   const byCode = new Map<string, Rec[]>();
   for (const e of errors) {
     const code = str(e.code);
@@ -107,10 +111,13 @@ export function errorLines(errors: readonly Rec[]): string[] {
   const lines: string[] = [];
   for (const [code, list] of byCode) {
     if (list.length <= EXAMPLES_PER_CODE) {
-      for (const e of list) lines.push(`error ${code}: ${e.path ?? ""} ${str(e.message)}`.replace("  ", " "));
+      for (const e of list)
+        lines.push(`error ${code}: ${e.path == null ? "" : `${shown(e.path)} `}${str(e.message)}`);
       continue;
     }
-    const examples = list.slice(0, EXAMPLES_PER_CODE).map((e) => str(e.path ?? e.message));
+    const examples = list
+      .slice(0, EXAMPLES_PER_CODE)
+      .map((e) => (e.path == null ? str(e.message) : shown(e.path)));
     lines.push(`${list.length} ${code} errors (${str(list[0]?.message)}), e.g. ${examples.join(", ")}`);
   }
   return lines;
@@ -124,11 +131,19 @@ export function errorLines(errors: readonly Rec[]): string[] {
  * @param tool the tool name
  * @param result the result object
  * @param budget the most bytes the text may take
+ * @param allErrors every per-path error of the run (the structured result may list fewer)
+ * @param base the request's base (error paths below it are shown relative to it), or null
  * @returns the text
  */
-export function resultText(op: Operation, tool: string, result: Rec, budget: number): string {
+export function resultText(
+  op: Operation,
+  tool: string,
+  result: Rec,
+  budget: number,
+  allErrors: readonly Rec[] = [],
+  base: string | null = null,
+): string {
   const results = Array.isArray(result.results) ? (result.results as Rec[]) : [];
-  const errors = Array.isArray(result.errors) ? (result.errors as Rec[]) : [];
   const head = [`${tool}: ${results.length} record(s), ${result.total_files_searched} entries examined`];
   if (result.truncated) {
     head.push(`truncated (${result.truncated_reason})`);
@@ -137,9 +152,10 @@ export function resultText(op: Operation, tool: string, result: Rec, budget: num
   const lines = [head.join("; ")];
   for (const [k, v] of Object.entries(result)) {
     if (META.has(k) || v === null || v === undefined) continue;
-    lines.push(`${k}: ${typeof v === "object" ? brief(v) : str(v)}`);
+    const line = `${k}: ${typeof v === "object" ? brief(v) : str(v)}`;
+    lines.push(line.length > 2000 ? `${line.slice(0, 2000)}… (the structured result has it all)` : line);
   }
-  lines.push(...errorLines(errors));
+  lines.push(...errorLines(allErrors, base));
   let used = Buffer.byteLength(lines.join("\n"));
   for (const [i, r] of results.entries()) {
     const block = recordLines(op, r).join("\n");
