@@ -125,7 +125,7 @@ describe("transport", () => {
     expect(tooBig?.error?.message).toContain("too large");
     const after = out.find((m) => m.id === 4)?.result;
     expect(after?.isError ?? false).toBe(false);
-    expect((after?.structuredContent as { results: unknown[] }).results.length).toBe(1);
+    expect((after?.structuredContent as { results: unknown[] } | undefined)?.results.length).toBe(1);
   });
 
   test("stdin closed right after many large requests: every answer arrives whole before the server exits", async () => {
@@ -154,7 +154,9 @@ describe("transport", () => {
         const ids = out.flatMap((m) => (typeof m.id === "number" && m.id >= 10 ? [m.id] : []));
         expect(ids.sort((a, b) => a - b)).toEqual(calls.map((c) => c.id));
         for (const m of out.filter((x) => (x.id ?? 0) >= 10))
-          expect((m.result?.structuredContent as { results: unknown[] }).results.length).toBe(3030);
+          expect((m.result?.structuredContent as { results: unknown[] } | undefined)?.results.length).toBe(
+            3030,
+          );
       }
     } finally {
       cleanup();
