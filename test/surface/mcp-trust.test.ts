@@ -196,10 +196,52 @@ describe("responses are bounded whole", () => {
     expect(textOf(res)).toMatch(/^5000 BINARY errors/m);
   });
 
-  test("a count breakdown is bounded too, and a small max_output_bytes holds", async () => {
-    const res = await call(s, "count_lines", { by: "dir", text: true, max_output_bytes: 3_000 });
-    expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThanOrEqual(3_000 + 500);
-  });
+  test("a huge max_output_bytes still meets the ceiling (well under the 10 MB stdio clients refuse)", async () => {
+    const { dir, cleanup } = tempTree({});
+    const session = await (async () => {
+      for (let d = 0; d < 15; d++) {
+        const sub = join(dir, `${"d".repeat(60)}${d}`);
+        mkdirSync(sub);
+        for (let f = 0; f < 1000; f++) writeFileSync(join(sub, `${"f".repeat(80)}${f}.txt`), "");
+      }
+      return startMcp(["--root", dir]);
+    })();
+    try {
+      const res = await call(session, "find_files", { limit: 1_000_000, max_output_bytes: 1_000_000_000 });
+      const bytes = Buffer.byteLength(JSON.stringify(res));
+      expect(bytes).toBeGreaterThan(1_000_000);
+      expect(bytes).toBeLessThanOrEqual(4_000_000);
+      expect((res.structuredContent as { truncated_reason: string }).truncated_reason).toBe(
+        "max_output_bytes",
+      );
+    } finally {
+      await session.close();
+      cleanup();
+    }
+  }, 60_000);
+
+  test("a count breakdown and errors are bounded too, with the defaults and with a small max_output_bytes", async () => {
+    const spec: Record<string, string> = {};
+    for (let d = 0; d < 1500; d++) spec[`dir-${String(d).padStart(4, "0")}/a.txt`] = "x\n";
+    const { dir, cleanup } = tempTree(spec);
+    const session = await startMcp(["--root", dir]);
+    try {
+      const res = await call(session, "count_lines", { by: "dir" });
+      expect(res.isError ?? false).toBe(false);
+      expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThanOrEqual(60_000 + 2_000);
+      expect(textOf(res)).toContain("breakdown: ");
+      const small = await call(session, "count_lines", { by: "dir", max_output_bytes: 3_000 });
+      expect(small.isError ?? false).toBe(false);
+      expect(Buffer.byteLength(JSON.stringify(small))).toBeLessThanOrEqual(3_000 + 1_000);
+      // The binary files' errors of the shared tree, with a small bound.
+      const errs = await call(s, "count_lines", { max_output_bytes: 3_000 });
+      expect(Buffer.byteLength(JSON.stringify(errs))).toBeLessThanOrEqual(3_000 + 1_000);
+      expect(textOf(errs)).toMatch(/^5000 BINARY errors/m);
+    } finally {
+      await session.close();
+      cleanup();
+    }
+  }, 60_000);
 });
 
 describe("arguments", () => {
