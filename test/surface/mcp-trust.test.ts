@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallToolResult, ListRootsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { runAll } from "../../src/agent/index.ts";
 import { BIN, FIXTURE, rglob, rglobJson, tempTree } from "../helpers.ts";
 import { type McpSession, startMcp } from "./mcp-helpers.ts";
 
@@ -317,6 +318,20 @@ describe("mangled cursors are BAD_PREDICATE on every surface", () => {
       expect({ k, code: r.code }).toEqual({ k, code: 2 });
       expect(JSON.parse(r.stdout).error.code).toBe("BAD_PREDICATE");
       expect(r.stderr).not.toContain("internal error");
+    }
+  });
+
+  test("in the library: a result whose error is BAD_PREDICATE, never a thrown TypeError", async () => {
+    const first = await runAll("find", { base: FIXTURE, sort: "name", limit: 1 });
+    for (const k of keys) {
+      const res = await runAll("find", {
+        base: FIXTURE,
+        sort: "name",
+        limit: 1,
+        cursor: mangle(first.next_cursor as string, k),
+      });
+      expect((res.errors as Array<{ code: string }>)[0]?.code).toBe("BAD_PREDICATE");
+      expect(res.results).toEqual([]);
     }
   });
 

@@ -321,7 +321,10 @@ async function callOperation(
   try {
     validateInput(op, args);
   } catch (err) {
-    if (err instanceof RglobError) return failure(err.toInfo());
+    if (err instanceof RglobError) {
+      const info = err.toInfo();
+      return failure({ ...info, message: info.message.replace(` for ${op.id}`, ` for ${op.mcpTool}`) });
+    }
     throw err;
   }
   const keys = inputKeys(op);

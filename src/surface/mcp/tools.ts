@@ -292,7 +292,14 @@ export function describeTool(op: Operation): Record<string, unknown> {
     if (CLI_ONLY_KEYS.has(key)) continue;
     const node = raw as Json;
     const entry: Json = { type: typeOnly(node, 1).type ?? typeOnly(node, 1) };
-    const def = key === "strict_base" ? true : key in op.agentDefaults ? op.agentDefaults[key] : node.default;
+    const def =
+      key === "strict_base"
+        ? true
+        : key === "base"
+          ? "the first root this server serves"
+          : key in op.agentDefaults
+            ? op.agentDefaults[key]
+            : node.default;
     if (def !== undefined) entry.default = def;
     if (typeof node.description === "string") entry.description = node.description;
     args[key] = entry;

@@ -118,9 +118,25 @@ export class LineTransport implements Transport {
     return done;
   }
 
-  /** Resolves once every answer written so far has left the process. */
+  /** Resolves once every answer written so far has left the process (or stdout is gone). */
   async flush(): Promise<void> {
     while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
+    // A write's callback may come while the stream still holds bytes: wait until its buffer is empty.
+    const out = this.stdout as NodeJS.WritableStream & { writableLength?: number; destroyed?: boolean };
+    while ((out.writableLength ?? 0) > 0 && !out.destroyed) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          out.off("drain", done);
+          out.off("error", done);
+          out.off("close", done);
+          resolve();
+        };
+        out.once("drain", done);
+        out.once("error", done);
+        out.once("close", done);
+        setTimeout(done, 50);
+      });
+    }
   }
 
   async close(): Promise<void> {
