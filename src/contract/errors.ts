@@ -48,6 +48,41 @@ export const FailureSchema = v.pipe(
 );
 export type Failure = v.InferOutput<typeof FailureSchema>;
 
+/** The longest quoted value an error message repeats whole (characters); a longer one keeps QUOTE_KEEP. */
+const QUOTE_MAX = 200;
+const QUOTE_KEEP = 80;
+/** The longest error message (characters); a longer one keeps its head and tail. */
+const MESSAGE_MAX = 1000;
+/** The longest `path` an error record carries (PATH_MAX is 4096 on Linux). */
+const PATH_MAX = 4096;
+
+/**
+ * Returns a text cut to its first `max` characters, with how many were left out.
+ * @param text the text
+ * @param max the most characters kept
+ * @returns the text, or its prefix and "… (N more characters)"
+ */
+export function clipText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * Returns an error message that quotes at most a short prefix of each quoted value ('…' or "…") and is at most
+ * MESSAGE_MAX characters long: a huge bad argument is never echoed whole.
+ * @param message the message
+ * @returns the bounded message
+ */
+export function boundMessage(message: string): string {
+  if (message.length <= QUOTE_MAX) return message;
+  const quoted = message.replace(
+    new RegExp(`'([^']{${QUOTE_MAX + 1},})'|"([^"]{${QUOTE_MAX + 1},})"`, "g"),
+    (_m, a: string | undefined, b: string | undefined) =>
+      a !== undefined ? `'${clipText(a, QUOTE_KEEP)}'` : `"${clipText(b ?? "", QUOTE_KEEP)}"`,
+  );
+  if (quoted.length <= MESSAGE_MAX) return quoted;
+  return `${quoted.slice(0, MESSAGE_MAX - 200)}… (${quoted.length - MESSAGE_MAX + 200} characters left out) …${quoted.slice(-150)}`;
+}
+
 /** The one exception type of rglob: a request-level failure with a contract error code. */
 export class RglobError extends Error {
   override readonly name = "RglobError";
@@ -61,9 +96,10 @@ export class RglobError extends Error {
    * @param options the path concerned and the original error
    */
   constructor(code: ErrorCode, message: string, options: { path?: string | null; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(boundMessage(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.path = options.path ?? null;
+    const p = options.path ?? null;
+    this.path = p !== null && p.length > PATH_MAX ? clipText(p, PATH_MAX) : p;
   }
 
   /** Returns the ErrorInfo record of this error. */

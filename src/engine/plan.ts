@@ -12,7 +12,7 @@ import { fdSizeTest, sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
-import { type IgnoreFile, type IgnoreSettings, ignoreNamesOf, type RepoContext, repoContext } from "./ignore.ts";
+import { type IgnoreSettings, ignoreNamesOf, type RepoContext, repoContext } from "./ignore.ts";
 import type { Entry, Root, WalkPlan } from "./walk.ts";
 
 /** Options of the plan that the operation decides (not the caller). */

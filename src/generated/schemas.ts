@@ -974,7 +974,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                     "title": "ContextLine",
                     "description": "A context line around a match (not a match itself)."
                   },
-                  "description": "Context lines before, not already given with an earlier match of the file."
+                  "description": "Context lines before, not already given with an earlier match of the file; present only when context was asked for (before_context or context)."
                 },
                 "after": {
                   "type": "array",
@@ -1003,7 +1003,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                     "title": "ContextLine",
                     "description": "A context line around a match (not a match itself)."
                   },
-                  "description": "Context lines after."
+                  "description": "Context lines after; present only when context was asked for (after_context or context)."
                 },
                 "encoding": {
                   "type": "string",
@@ -1018,8 +1018,6 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "clipped",
                 "content_offset",
                 "submatches",
-                "before",
-                "after",
                 "encoding"
               ],
               "additionalProperties": false,
@@ -6020,7 +6018,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "title": "ContextLine",
           "description": "A context line around a match (not a match itself)."
         },
-        "description": "Context lines before, not already given with an earlier match of the file."
+        "description": "Context lines before, not already given with an earlier match of the file; present only when context was asked for (before_context or context)."
       },
       "after": {
         "type": "array",
@@ -6049,7 +6047,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "title": "ContextLine",
           "description": "A context line around a match (not a match itself)."
         },
-        "description": "Context lines after."
+        "description": "Context lines after; present only when context was asked for (after_context or context)."
       },
       "encoding": {
         "type": "string",
@@ -6064,8 +6062,6 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "clipped",
       "content_offset",
       "submatches",
-      "before",
-      "after",
       "encoding"
     ],
     "additionalProperties": false,

@@ -42,14 +42,80 @@ export function encodeCursor(fp: string, key: string): string {
   return Buffer.from(JSON.stringify({ v: 1, q: fp, k: key })).toString("base64url");
 }
 
+/** A walk order key: "root:relative/path" (a trailing "/" marks a directory in tree's keys). */
+const WALK_KEY = /^(?:0|[1-9][0-9]{0,8}):[^\u0000]*$/;
+/** A count of records given before a cursor, or a line or column number. */
+const COUNT = /^(?:0|[1-9][0-9]{0,15})$/;
+
+function isCount(v: unknown): boolean {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+}
+
+/** Parses a JSON array key of the given element types ("n" a count, "s" a string), or null. */
+function jsonTuple(key: string, shape: string): unknown[] | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(key);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== shape.length) return null;
+  for (const [i, t] of [...shape].entries()) {
+    const v = parsed[i];
+    if (t === "n" ? !isCount(v) : typeof v !== "string") return null;
+  }
+  return parsed;
+}
+
 /**
- * Decodes a cursor token and checks that it belongs to this query.
+ * Tells whether an order key has the shape the operation's records give their keys, field by field, so that a
+ * mangled cursor is refused before any code reads it.
+ * @param op the operation id
+ * @param input the normalized input (modes change the key's shape)
+ * @param key the order key
+ * @returns true when the key is well formed for this query
+ */
+export function validOrderKey(op: string, input: Readonly<Record<string, unknown>>, key: string): boolean {
+  switch (op) {
+    case "find":
+      return input.sort === "path" && !input.reverse ? WALK_KEY.test(key) : jsonTuple(key, "nsns") !== null;
+    case "grep": {
+      const parts = key.split("\u0000");
+      if (!WALK_KEY.test(parts[0] as string) || !parts.slice(1).every((p) => COUNT.test(p))) return false;
+      const lines = !input.files_with_matches && !input.files_without_match && !input.count;
+      return lines ? parts.length === 3 || parts.length === 4 : parts.length <= 2;
+    }
+    case "count":
+    case "lcount":
+    case "tsize":
+    case "tree":
+      return WALK_KEY.test(key);
+    case "top":
+      return jsonTuple(key, "nns") !== null;
+    case "stats":
+      return jsonTuple(key, "nns") !== null;
+    case "dupes":
+      return /^[a-z0-9-]{1,20}:[0-9a-f]{8,128}$/.test(key);
+    case "explain":
+      return key === "0";
+    default:
+      return true;
+  }
+}
+
+/**
+ * Decodes a cursor token and checks that it belongs to this query and that its order key is well formed.
  * @param token the token
  * @param fp the fingerprint of the current query
+ * @param valid checks the order key's shape (see validOrderKey)
  * @returns the order key to resume after
  * @throws RglobError BAD_PREDICATE for a mangled token or one from another query
  */
-export function decodeCursor(token: string, fp: string): string {
+export function decodeCursor(
+  token: string,
+  fp: string,
+  valid: (key: string) => boolean = () => true,
+): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
@@ -72,5 +138,7 @@ export function decodeCursor(token: string, fp: string): string {
       "cursor belongs to a different query: repeat the query that returned it",
     );
   }
+  if (!valid(c.k))
+    throw new RglobError("BAD_PREDICATE", "cursor is not a valid rglob cursor (its order key is mangled)");
   return c.k;
 }

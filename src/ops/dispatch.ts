@@ -6,7 +6,7 @@ import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { emptySkipped, type ResultMeta, type Skipped, type TruncatedReason } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
 import { recordJson, type Sink } from "../sink/sink.ts";
-import { decodeCursor, encodeCursor, fingerprint } from "./cursor.ts";
+import { decodeCursor, encodeCursor, fingerprint, validOrderKey } from "./cursor.ts";
 import type { Emitted, Operation, RunContext, StopReason } from "./operation.ts";
 import { findOperation } from "./registry.ts";
 
@@ -92,7 +92,10 @@ export async function dispatch(
     fpText ??= fingerprint(op.id, input);
     return fpText;
   };
-  const resumeAfter = typeof input.cursor === "string" ? decodeCursor(input.cursor, fp()) : null;
+  const resumeAfter =
+    typeof input.cursor === "string"
+      ? decodeCursor(input.cursor, fp(), (k) => validOrderKey(op.id, input, k))
+      : null;
   const limit = typeof input.limit === "number" ? input.limit : Number.POSITIVE_INFINITY;
   const maxOut =
     typeof input.max_output_bytes === "number" ? input.max_output_bytes : Number.POSITIVE_INFINITY;

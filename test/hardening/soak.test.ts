@@ -37,7 +37,7 @@ test(`${CALLS} calls, 16 in flight, with cancellations and timeouts: all answere
   const argsFor = (tool: string, i: number): Record<string, unknown> => {
     if (tool === "find_files") return i % 2 ? { patterns: ["*.py"] } : { limit: 2, hidden: true };
     if (tool === "grep_content") return { pattern: i % 2 ? "TODO" : "fixture" };
-    if (tool === "describe_subcommand") return { name: "find" };
+    if (tool === "describe_tool") return { name: "find_files" };
     if (tool === "explain_path") return { path: "src/main.py" };
     return {};
   };
@@ -47,7 +47,7 @@ test(`${CALLS} calls, 16 in flight, with cancellations and timeouts: all answere
     const tool = tools[i % tools.length] as string;
     const controller = new AbortController();
     const args = argsFor(tool, i);
-    if (i % 13 === 0 && tool !== "describe_subcommand") args.timeout_seconds = 0.01;
+    if (i % 13 === 0 && tool !== "describe_tool") args.timeout_seconds = 0.01;
     const call = client.callTool({ name: tool, arguments: args }, undefined, { signal: controller.signal });
     if (i % 10 === 0) setTimeout(() => controller.abort(), 1);
     try {

@@ -62,47 +62,42 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 }
 
 describe("tools/list", () => {
-  test("one tool per registry operation with an MCP name, plus describe_subcommand", () => {
-    const expected = [...OPERATIONS.flatMap((o) => (o.mcpTool ? [o.mcpTool] : [])), "describe_subcommand"];
+  test("one tool per registry operation with an MCP name, plus describe_tool", () => {
+    const expected = [...OPERATIONS.flatMap((o) => (o.mcpTool ? [o.mcpTool] : [])), "describe_tool"];
     expect(tools.map((t) => t.name)).toEqual(expected);
   });
 
-  test("schemas are the generated ones minus $schema/$id/version, and compile with a Draft-07 validator", () => {
+  test("schemas compile with a Draft-07 validator and offer every input key but the CLI-only ones", () => {
     const ajv = new Ajv({ allErrors: true });
     for (const t of tools) {
       ajv.compile(t.inputSchema);
       if (t.outputSchema) ajv.compile(t.outputSchema);
       const op = OPERATIONS.find((o) => o.mcpTool === t.name);
       if (!op) continue;
-      const {
-        $schema: _a,
-        $id: _b,
-        version: _c,
-        ...input
-      } = SCHEMAS[`${op.id}.input`] as Record<string, unknown>;
-      const {
-        $schema: _d,
-        $id: _e,
-        version: _f,
-        ...output
-      } = SCHEMAS[`${op.id}.output`] as Record<string, unknown>;
-      expect(t.inputSchema as unknown).toEqual(input);
-      expect(t.outputSchema as unknown).toEqual(output);
+      const keys = Object.keys((SCHEMAS[`${op.id}.input`] as { properties: object }).properties);
+      const offered = Object.keys(t.inputSchema.properties ?? {});
+      expect(offered).toEqual(keys.filter((k) => k !== "operands" && k !== "strict_base"));
+      expect(JSON.stringify(t)).not.toMatch(/operand|--[a-z]|CLI/);
     }
   });
 
-  test("annotations and descriptions written for models (when to use, bounds, paging)", () => {
+  test("annotations, descriptions, and the instructions say once what every tool shares", () => {
     for (const t of tools) {
       expect(t.annotations?.readOnlyHint).toBe(true);
       expect(t.annotations?.openWorldHint).toBe(false);
-      expect(typeof t.annotations?.idempotentHint).toBe("boolean");
-      expect(t.description?.length ?? 0).toBeGreaterThan(80);
-      if (t.name !== "describe_subcommand") {
-        expect(t.description).toContain("next_cursor");
-        expect(t.description).toContain("cursor");
-        expect(t.description).toContain("PERM");
-      }
+      expect(t.description?.length ?? 0).toBeGreaterThan(30);
     }
+    const text = mcp.client.getInstructions() ?? "";
+    for (const word of [
+      "next_cursor",
+      "cursor",
+      "PERM",
+      "read-only",
+      "strict_base",
+      "max_output_bytes",
+      "hidden",
+    ])
+      expect(text).toContain(word);
   });
 });
 
@@ -118,7 +113,7 @@ describe("tools/call", () => {
       if (!validate(res.structuredContent)) throw new Error(JSON.stringify(validate.errors));
       const text = (res.content as Array<{ type: string; text: string }>)[0];
       expect(text?.type).toBe("text");
-      expect(text?.text).toStartWith(`${id}: `);
+      expect(text?.text).toStartWith(`${tool.name}: `);
     },
   );
 
@@ -153,11 +148,28 @@ describe("tools/call", () => {
     }
   });
 
-  test.each(OPERATIONS.map((o) => [o.id]))("describe_subcommand %s mirrors `rglob describe`", async (id) => {
-    const res = await call("describe_subcommand", { name: id });
-    expect(res.isError ?? false).toBe(false);
-    expect(res.structuredContent).toEqual(rglobJson(["describe", id]).json);
-  });
+  test.each(toolOps.map((o) => [o.mcpTool as string, o.id]))(
+    "describe_tool %s gives every argument and record field with its full text",
+    async (name, id) => {
+      const res = await call("describe_tool", { name });
+      expect(res.isError ?? false).toBe(false);
+      const ref = sc(res) as {
+        tool: string;
+        description: string;
+        arguments: Record<string, { description?: string }>;
+      };
+      const op = findOperation(id);
+      expect(ref.tool).toBe(name);
+      expect(ref.description).toBe(op.description);
+      const input = (SCHEMAS[`${id}.input`] as { properties: Record<string, { description?: string }> })
+        .properties;
+      for (const [k, p] of Object.entries(input)) {
+        if (k === "operands") continue;
+        expect(ref.arguments[k]?.description).toBe(p.description);
+      }
+      expect((res.content as Array<{ text: string }>)[0]?.text).toContain("arguments:");
+    },
+  );
 
   test.each(pageCases)(
     "%s: %s: paging to the end with next_cursor equals one unbounded call",
@@ -262,18 +274,27 @@ describe("confinement to the roots", () => {
 });
 
 describe("errors", () => {
+  test.each([["an unknown tool", "no_such_tool", {}]])(
+    "%s is a protocol InvalidParams error, and the server goes on",
+    async (_n, name, args) => {
+      const err = await rejection(call(name, args));
+      expect(err).toBeInstanceOf(McpError);
+      expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
+      const after = await call("find_files", { limit: 1 });
+      expect(after.isError ?? false).toBe(false);
+    },
+  );
+
   test.each([
-    ["a wrong type", "find_files", { limit: "ten" }],
-    ["an unknown key", "find_files", { no_such_option: 1 }],
-    ["a value out of range", "find_files", { limit: -1 }],
-    ["an unknown tool", "no_such_tool", {}],
-    ["an unknown operation to describe", "describe_subcommand", { name: "nope" }],
-  ])("%s is a protocol InvalidParams error, and the server goes on", async (_n, name, args) => {
-    const err = await rejection(call(name, args));
-    expect(err).toBeInstanceOf(McpError);
-    expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
-    const after = await call("find_files", { limit: 1 });
-    expect(after.isError ?? false).toBe(false);
+    ["a wrong type", "find_files", { limit: "ten" }, "limit"],
+    ["an unknown key", "find_files", { no_such_option: 1 }, "no_such_option"],
+    ["a value out of range", "find_files", { limit: -1 }, "limit"],
+    ["an unknown tool to describe", "describe_tool", { name: "nope" }, "find_files"],
+  ])("%s is a tool error (isError, BAD_PREDICATE) naming the argument", async (_n, name, args, named) => {
+    const res = await call(name, args);
+    const env = envelopeOf(res);
+    expect(env.error.code).toBe("BAD_PREDICATE");
+    expect(env.error.message).toContain(named);
   });
 
   test("an operational failure is isError with the failure envelope", async () => {

@@ -8,7 +8,7 @@ export const count = defineOperation({
   id: "count",
   summary: "Count files, lines, bytes, code, comment and blank lines, with an optional breakdown.",
   description:
-    "Count the lines (newline bytes, plus a last line without a newline), bytes, non-blank lines, code, comment and blank lines (comment-aware for 62 languages) of the selected files, with `by` = ext, language or dir for a breakdown. Binary files (a NUL byte in the first 8 KiB) are skipped and counted in totals.binary_files. Respects .gitignore/.ignore and includes hidden entries by default. `totals` and `breakdown` always cover the whole query, so `limit` 0 gives exact totals alone; when `truncated` is true and `next_cursor` is set, call again with `cursor` for the next page of per-file records.",
+    "Count the lines (newline bytes, plus a last line without a newline), bytes, non-blank lines, code, comment and blank lines (comment-aware for 62 languages) of the selected files, with `by` = ext, language or dir for a breakdown. Binary files (a NUL byte in the first 8 KiB) are skipped and counted in totals.binary_files. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. `totals` and `breakdown` always cover the whole query, so `limit` 0 gives exact totals alone; when `truncated` is true and `next_cursor` is set, call again with `cursor` for the next page of per-file records.",
   input: CountInputSchema,
   output: CountResultSchema,
   records: { file: CountFileSchema },

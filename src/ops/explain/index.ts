@@ -8,7 +8,7 @@ export const explain = defineOperation({
   id: "explain",
   summary: "Explain why a path is or is not in the results of a query (ignore rule, hidden, depth, …).",
   description:
-    "Say whether find, with the same walk options, would list a path, and why: the ignore file, line and pattern that matched (nested .gitignore, .ignore, .git/info/exclude, global excludes), a hidden component, an --exclude glob, too deep or too shallow, outside the base, a symlink that is not followed, an unreadable directory, or the predicate that rejects it (globs, type, size, time, permissions, owner). Use it when a file you expect is missing from find, grep, count or dupes results. The path is relative to base or absolute and must exist (NOT_FOUND otherwise).",
+    "Say whether find, with the same walk options, would list a path, and why: the ignore file, line and pattern that matched (nested .gitignore, .ignore, .git/info/exclude, global excludes), a hidden component (with hidden=false), an exclude glob, too deep or too shallow, outside the base, a symlink that is not followed, an unreadable directory, or the predicate that rejects it (globs, type, size, time, permissions, owner). Use it when a file you expect is missing from find, grep, count or dupes results. The path is relative to base or absolute and must exist (NOT_FOUND otherwise).",
   input: ExplainInputSchema,
   output: ExplainResultSchema,
   records: { explanation: ExplanationSchema },

@@ -18,7 +18,9 @@ export function grepJsonlExpander(): JsonlExpander {
       lastPath = m.path;
       lastLine = 0;
     }
-    if (m.before.length === 0 && m.after.length === 0) {
+    const before = m.before ?? [];
+    const after = m.after ?? [];
+    if (before.length === 0 && after.length === 0) {
       lastLine = Math.max(lastLine, m.line_number);
       return null;
     }
@@ -28,10 +30,10 @@ export function grepJsonlExpander(): JsonlExpander {
       lastLine = c.line_number;
       out.push(["context", { path: m.path, relative_path: m.relative_path, ...c }]);
     };
-    for (const c of m.before) context(c);
+    for (const c of before) context(c);
     out.push([kind, { ...m, before: [], after: [] }]);
     lastLine = Math.max(lastLine, m.line_number + m.content.split("\n").length - 1);
-    for (const c of m.after) context(c);
+    for (const c of after) context(c);
     return out;
   };
 }

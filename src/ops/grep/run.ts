@@ -65,6 +65,25 @@ class MatchEmitted implements Emitted {
   }
 }
 
+/**
+ * Returns a match record without its context arrays (always empty when no context was asked for): they are
+ * left out of the wire record, which keeps default results small.
+ * @param h the match with empty `before` and `after`
+ * @returns the record, keys in contract order
+ */
+function withoutContext(h: LineMatch): LineMatch {
+  return {
+    path: h.path,
+    relative_path: h.relative_path,
+    line_number: h.line_number,
+    content: h.content,
+    clipped: h.clipped,
+    content_offset: h.content_offset,
+    submatches: h.submatches,
+    encoding: h.encoding,
+  };
+}
+
 /** The walk key and the count of records given, from a file-mode cursor key ("root:rel" + SEP + count). */
 function parseFileResume(key: string | null): { walk: string; count: number } | null {
   if (key === null) return null;
@@ -86,6 +105,7 @@ function parseFileResume(key: string | null): { walk: string; count: number } | 
 function trailingContext(last: LineMatch, hits: readonly HitOut[], from: number, after: number): void {
   const spanned = last.content.split("\n").length;
   const reach = last.line_number + spanned - 1 + after;
+  last.after ??= [];
   const out = last.after as ContextOut[];
   let shown = out.at(-1)?.line_number ?? last.line_number + spanned - 1;
   /** Adds the next line; false once the context is complete or a line is missing. */
@@ -260,6 +280,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   let emittedLines = resume?.count ?? fileResume?.count ?? 0;
   const maxCount = input.max_count ?? Number.POSITIVE_INFINITY;
   const after = spec.text.after;
+  const contextAsked = spec.text.before > 0 || after > 0;
   const maxBytes = input.max_bytes ?? Number.POSITIVE_INFINITY;
 
   // The pipeline: walk → batches → pool; `queue` holds files in walk order until their outcome is consumed.
@@ -494,7 +515,8 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
             h.path = e.abs;
             h.relative_path = e.rel;
             h.encoding = encoding;
-            recs.push(new MatchEmitted(h as LineMatch, fileKey, h.line_number, sub, emittedLines));
+            const rec = contextAsked ? (h as LineMatch) : withoutContext(h as LineMatch);
+            recs.push(new MatchEmitted(rec, fileKey, h.line_number, sub, emittedLines));
             if (recs.length >= ctx.batch + (after > 0 ? 1 : 0)) {
               const last = after > 0 ? (recs.pop() as Emitted) : null;
               yield recs;

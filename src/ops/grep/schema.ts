@@ -189,11 +189,22 @@ export const LineMatchSchema = v.pipe(
       v.array(SubmatchSchema),
       v.description("Every match in the line (empty for an inverted match)."),
     ),
-    before: v.pipe(
-      v.array(ContextLineSchema),
-      v.description("Context lines before, not already given with an earlier match of the file."),
+    before: v.optional(
+      v.pipe(
+        v.array(ContextLineSchema),
+        v.description(
+          "Context lines before, not already given with an earlier match of the file; present only when context was asked for (before_context or context).",
+        ),
+      ),
     ),
-    after: v.pipe(v.array(ContextLineSchema), v.description("Context lines after.")),
+    after: v.optional(
+      v.pipe(
+        v.array(ContextLineSchema),
+        v.description(
+          "Context lines after; present only when context was asked for (after_context or context).",
+        ),
+      ),
+    ),
     encoding: v.pipe(
       v.string(),
       v.description("How the file was decoded: utf-8, utf-16le, utf-16be or a label."),

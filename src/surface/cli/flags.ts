@@ -3,6 +3,7 @@
  * Repeatable flags for arrays, strict numbers, --no-x negations, bundled short booleans, `--` ends flags.
  * An unknown flag or a bad value is a UsageError (exit 2). Nothing here knows about any one operation. */
 
+import { boundMessage } from "../../contract/errors.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { type Operation, operandKey, type PresentationFlag } from "../../ops/operation.ts";
 import { fileTypeSpelling, foreignSpelling } from "./foreign.ts";
@@ -10,6 +11,11 @@ import { fileTypeSpelling, foreignSpelling } from "./foreign.ts";
 /** A mistake in the command line (exit 2, message on stderr). */
 export class UsageError extends Error {
   override readonly name = "UsageError";
+
+  constructor(message: string) {
+    // A huge bad argument is quoted by its prefix only, as in every error message.
+    super(boundMessage(message));
+  }
 }
 
 /** The value kind of a flag. */

@@ -3,7 +3,6 @@
  * base forced on, confined to the roots. stdout carries the protocol only: every log line goes to stderr. */
 import { fileURLToPath } from "node:url";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -15,26 +14,41 @@ import {
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { collect, inputKeys, withDefaults } from "../../agent/call.ts";
-import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
+import { clipText, type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
-import { OPERATIONS } from "../../ops/registry.ts";
-import { UsageError } from "../cli/flags.ts";
+import { flagsOf, UsageError } from "../cli/flags.ts";
 import { directoryGlobs, skipNote } from "../hints.ts";
-import { capabilities, describeOp } from "../introspect.ts";
+import { capabilities } from "../introspect.ts";
 import { confine, resolveRoots } from "./confine.ts";
-import { buildTools, DESCRIBE_TOOL, summaryText, toolOperations } from "./tools.ts";
+import { resultText } from "./text.ts";
+import {
+  buildTools,
+  DESCRIBE_TOOL,
+  describeTool,
+  instructions,
+  toolInputSchema,
+  toolOperations,
+} from "./tools.ts";
+import { LineTransport } from "./transport.ts";
 
 const USAGE = `usage: rglob mcp [--root DIR]...
 
 Serves rglob's operations as MCP tools over stdio (stdout carries the protocol only; logs go to stderr).
-Roots: every --root DIR; without any, the client's MCP roots when it offers them; else the working directory.
+Roots: every --root DIR; without any, the client's MCP roots when it offers the roots capability (none that
+is a local directory: every call is refused); a client without roots: the working directory.
 Paths outside the roots are refused with PERM.`;
 
-const INSTRUCTIONS =
-  "rglob: read-only recursive file search. Use find_files to list files by glob and metadata; the other tools search contents, count, find duplicates, show trees and sizes when this build has them. Every result is bounded: when `truncated` is true and `next_cursor` is a string, call the same tool again with the same arguments plus `cursor`. Paths are confined to the server's roots.";
+/** How to give the server roots, in every refusal for want of them. */
+const HOW_TO_ROOT =
+  'start the server with --root DIR (e.g. args: ["mcp", "--root", "/path/to/project"]), or have the client offer MCP roots (file:// URIs of existing local directories)';
+
+/** The default bound of a whole response when the operation declares none (bytes). */
+const DEFAULT_RESPONSE_BYTES = 60_000;
+/** The most bytes one response may take whatever max_output_bytes says: well under the 10 MB clients refuse. */
+export const RESPONSE_CEILING = 4_000_000;
 
 function log(line: string): void {
   process.stderr.write(`rglob mcp: ${line}\n`);
@@ -61,39 +75,75 @@ export function parseMcpArgs(argv: readonly string[]): { roots: string[] } | "he
   return { roots };
 }
 
-/** The roots a server serves: fixed by --root, or from the client, or the working directory. */
+/**
+ * The roots a server serves: fixed by --root; else the client's roots (refused when none is a local
+ * directory, when roots/list fails, and before notifications/initialized); a client without the roots
+ * capability: the working directory.
+ */
 class Roots {
   private current: string[];
   private readonly fixed: boolean;
+  private initialized = false;
+  private problem: string | null = null;
+  /** Ids of tools/call requests that arrived before notifications/initialized (handlers run later). */
+  readonly early = new Set<string | number>();
   /** Settles once the first answer to roots/list arrived (or was not asked for). */
   ready: Promise<void> = Promise.resolve();
 
   constructor(fixed: string[]) {
     this.fixed = fixed.length > 0;
-    this.current = this.fixed ? fixed : resolveRoots([process.cwd()]);
+    this.current = fixed;
   }
 
   get list(): readonly string[] {
     return this.current;
   }
 
+  /** Why no call can be served now (with how to fix it), or null when there are roots. */
+  refusal(requestId: string | number): string | null {
+    if (this.fixed) return null;
+    if (!this.initialized || this.early.delete(requestId)) {
+      return `no roots yet: a tools/call came before notifications/initialized (roots are asked of the client then); ${HOW_TO_ROOT}`;
+    }
+    if (this.current.length > 0) return null;
+    return `no roots to serve: ${this.problem ?? "none"}; ${HOW_TO_ROOT}`;
+  }
+
   async refreshFrom(server: Server): Promise<void> {
-    if (this.fixed || !server.getClientCapabilities()?.roots) return;
+    this.initialized = true;
+    if (this.fixed) return;
+    if (!server.getClientCapabilities()?.roots) {
+      this.current = resolveRoots([process.cwd()]);
+      log(`the client offers no roots: serving the working directory ${this.current.join(", ")}`);
+      return;
+    }
     try {
       const answer = await server.listRoots();
       const dirs: string[] = [];
+      const refused: string[] = [];
       for (const r of answer.roots) {
-        if (!r.uri.startsWith("file://")) continue;
+        const uri = clipText(r.uri, 200);
+        if (!r.uri.startsWith("file://")) {
+          refused.push(`${uri} is not a file:// URI`);
+          continue;
+        }
         try {
-          dirs.push(...resolveRoots([fileURLToPath(r.uri)]));
+          for (const d of resolveRoots([fileURLToPath(r.uri)])) if (!dirs.includes(d)) dirs.push(d);
         } catch (err) {
-          log(`ignoring client root ${r.uri}: ${err instanceof Error ? err.message : String(err)}`);
+          refused.push(`${uri}: ${err instanceof Error ? err.message : String(err)}`);
         }
       }
-      this.current = dirs.length > 0 ? dirs : resolveRoots([process.cwd()]);
-      log(`roots from the client: ${this.current.join(", ")}`);
+      for (const why of refused) log(`ignoring client root ${why}`);
+      this.current = dirs;
+      this.problem =
+        answer.roots.length === 0
+          ? "the client's roots/list answered no roots"
+          : `no root the client offered is a local directory (${refused.join("; ")})`;
+      log(dirs.length > 0 ? `roots from the client: ${dirs.join(", ")}` : `refusing calls: ${this.problem}`);
     } catch (err) {
-      log(`roots/list failed, serving ${this.current.join(", ")}: ${String(err)}`);
+      this.current = [];
+      this.problem = `roots/list failed (${String(err)})`;
+      log(`refusing calls: ${this.problem}`);
     }
   }
 }
@@ -111,11 +161,153 @@ function failure(info: ErrorInfo): CallToolResult {
 /** What a tool call's handler uses of the SDK's request context. */
 interface Extra {
   signal: AbortSignal;
+  requestId: string | number;
   _meta?: { progressToken?: string | number | undefined } | undefined;
   sendNotification: (n: {
     method: "notifications/progress";
     params: { progressToken: string | number; progress: number; message?: string };
   }) => Promise<void>;
+}
+
+/** Edit distance of two short strings (for "did you mean"). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(
+        (prev[j] as number) + 1,
+        (cur[j - 1] as number) + 1,
+        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    prev = cur;
+  }
+  return prev[b.length] as number;
+}
+
+/**
+ * Returns the argument a caller probably meant by an unknown key: its snake_case form, the key of a CLI
+ * spelling (`--max-count`, `-m`, `--no-hidden`), the plural or singular, or a close spelling.
+ * @param op the operation
+ * @param key the unknown key
+ * @param keys the tool's argument names
+ * @returns the suggestion (an argument name, or `name: value`), or null
+ */
+export function suggestArgument(op: Operation, key: string, keys: readonly string[]): string | null {
+  if (key.length > 64) return null; // no argument name is that long
+  const bare = key.replace(/^-+/, "").replace(/=.*$/, "");
+  const norm = bare.replace(/-/g, "_").toLowerCase();
+  if (keys.includes(norm)) return norm;
+  // CLI operands: grep's are its pattern, then paths; the others' are globs.
+  if (norm === "operands") return keys.includes("pattern") ? "pattern" : "patterns";
+  const negated = norm.startsWith("no_") ? norm.slice(3) : null;
+  for (const f of flagsOf(op)) {
+    if (f.presentation || !keys.includes(f.key)) continue;
+    const names = [f.key, ...f.aliases.map((a) => a.replace(/-/g, "_"))];
+    if (f.short !== undefined && bare === f.short) return f.key;
+    if (names.includes(norm)) return f.key;
+    if (f.negations.some((a) => a.replace(/-/g, "_") === norm)) return `${f.key}: false`;
+    if (negated !== null && f.kind === "boolean" && names.includes(negated)) return `${f.key}: false`;
+  }
+  if (keys.includes(`${norm}s`)) return `${norm}s`;
+  if (norm.endsWith("s") && keys.includes(norm.slice(0, -1))) return norm.slice(0, -1);
+  let best: string | null = null;
+  let bestD = norm.length <= 4 ? 1 : 2;
+  for (const k of keys) {
+    const d = distance(norm, k);
+    if (d <= bestD && (best === null || d < bestD)) {
+      best = k;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+/** The tool error for an argument the tool does not have, naming the one probably meant. */
+function unknownArgument(op: Operation, args: Readonly<Record<string, unknown>>): ErrorInfo | null {
+  const keys = Object.keys(toolInputSchema(op).properties as object);
+  for (const k of Object.keys(args)) {
+    if (keys.includes(k) || (k === "strict_base" && inputKeys(op).has(k))) continue;
+    const guess = suggestArgument(op, k, keys);
+    const hint = guess === null ? "" : ` did you mean '${guess}'?`;
+    return {
+      code: "BAD_PREDICATE",
+      message: `unknown argument '${clipText(k, 60)}' for ${op.mcpTool}:${hint} Its arguments: ${keys.join(", ")} (describe_tool has their meaning).`,
+      path: null,
+    };
+  }
+  if (
+    op.id === "grep" &&
+    args.pattern === undefined &&
+    !(Array.isArray(args.regexps) && args.regexps.length > 0)
+  ) {
+    const globs = Array.isArray(args.patterns)
+      ? ` ('patterns' are globs that select files: did you mean pattern: ${clipText(JSON.stringify(args.patterns[0] ?? ""), 60)}?)`
+      : "";
+    return {
+      code: "BAD_PREDICATE",
+      message: `grep_content needs 'pattern', the regular expression (or literal with fixed_strings) to search for${globs}`,
+      path: null,
+    };
+  }
+  return null;
+}
+
+/** Bytes of a value as JSON. */
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
+}
+
+/**
+ * Bounds the structured result to a byte budget: per-path errors past a tenth of the budget become one error
+ * per code that counts them, and other summary lists (a count breakdown) are cut to what fits.
+ * @param result the result (not modified)
+ * @param budget the bytes the structured result may take
+ * @returns the bounded result and what was cut (for the text)
+ */
+function boundResult(
+  result: Record<string, unknown>,
+  budget: number,
+): { result: Record<string, unknown>; notes: string[] } {
+  const notes: string[] = [];
+  if (jsonBytes(result) <= budget) return { result, notes };
+  const out: Record<string, unknown> = { ...result };
+  const errors = Array.isArray(result.errors) ? (result.errors as ErrorInfo[]) : [];
+  if (errors.length > 0) {
+    const room = Math.max(500, Math.floor(budget / 10));
+    const kept: ErrorInfo[] = [];
+    let used = 0;
+    const left = new Map<string, number>();
+    for (const e of errors) {
+      const size = jsonBytes(e) + 1;
+      if (left.size === 0 && used + size <= room) {
+        kept.push(e);
+        used += size;
+      } else left.set(e.code, (left.get(e.code) ?? 0) + 1);
+    }
+    for (const [code, n] of left) {
+      kept.push({
+        code: code as ErrorInfo["code"],
+        message: `${n} more ${code} error(s) not listed (max_output_bytes)`,
+        path: null,
+      });
+    }
+    if (left.size > 0) out.errors = kept;
+  }
+  for (const [k, v] of Object.entries(out)) {
+    if (jsonBytes(out) <= budget) break;
+    if (k === "results" || k === "errors" || !Array.isArray(v) || v.length === 0) continue;
+    const over = jsonBytes(out) - budget;
+    let cut = v.length;
+    let shed = 0;
+    while (cut > 0 && shed < over) shed += jsonBytes(v[--cut]) + 1;
+    out[k] = v.slice(0, cut);
+    notes.push(
+      `${k}: ${cut} of ${v.length} entries (max_output_bytes; pass a larger max_output_bytes for all)`,
+    );
+  }
+  return { result: out, notes };
 }
 
 async function callOperation(
@@ -124,17 +316,27 @@ async function callOperation(
   roots: readonly string[],
   extra: Extra,
 ): Promise<CallToolResult> {
+  const wrong = unknownArgument(op, args);
+  if (wrong) return failure(wrong);
   try {
     validateInput(op, args);
   } catch (err) {
-    if (err instanceof RglobError) throw new McpError(ErrorCode.InvalidParams, err.message);
+    if (err instanceof RglobError) {
+      const info = err.toInfo();
+      return failure({ ...info, message: info.message.replace(` for ${op.id}`, ` for ${op.mcpTool}`) });
+    }
     throw err;
   }
+  const keys = inputKeys(op);
+  const asked =
+    typeof args.max_output_bytes === "number" ? args.max_output_bytes : op.agentDefaults.max_output_bytes;
+  const budget = Math.min(RESPONSE_CEILING, typeof asked === "number" ? asked : DEFAULT_RESPONSE_BYTES);
   let input: Record<string, unknown>;
   try {
-    const keys = inputKeys(op);
     const withAgent = withDefaults(op, args, op.agentDefaults);
     if (keys.has("strict_base")) withAgent.strict_base = true;
+    // The records take at most half of the response; the text, errors and summary share the rest.
+    if (keys.has("max_output_bytes")) withAgent.max_output_bytes = Math.max(1, Math.floor(budget / 2));
     input = confine(withAgent, roots, keys.has("base"));
   } catch (err) {
     if (err instanceof RglobError) return failure(err.toInfo());
@@ -162,19 +364,40 @@ async function callOperation(
     ...(token !== undefined ? { onProgress: (n: number) => void notify(n) } : {}),
   });
   if (!outcome.ok) return failure(outcome.error);
-  const result = outcome.result;
   if (extra.signal.aborted) {
-    log(`${op.mcpTool} cancelled after ${result.total_files_searched} entries`);
-  } else await notify(Math.max(sent, Number(result.total_files_searched) || 0));
-  let text = summaryText(op, result);
+    log(`${op.mcpTool} cancelled after ${outcome.result.total_files_searched} entries`);
+  } else await notify(Math.max(sent, Number(outcome.result.total_files_searched) || 0));
+  const { result, notes } = boundResult(outcome.result, Math.floor((budget * 3) / 4));
+  const room = budget - jsonBytes(result);
+  let tail = notes.join("\n");
   if (Array.isArray(result.results) && result.results.length === 0) {
     const note = skipNote(op, result, "mcp");
-    if (note !== null) text += `\n${note}`;
+    if (note !== null) tail += `\n${note}`;
     for (const g of directoryGlobs(input, process.cwd())) {
-      text += `\nnote: '${g}' in patterns is a glob matched against entry names, not a directory to search; to search inside it, pass paths: ["${g}"] (or base)`;
+      tail += `\nnote: '${g}' in patterns is a glob matched against entry names, not a directory to search; to search inside it, pass paths: ["${g}"] (or base)`;
     }
   }
+  const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];
+  const base = typeof input.base === "string" ? input.base : null;
+  let text = resultText(op, op.mcpTool as string, result, room - Buffer.byteLength(tail), allErrors, base);
+  if (tail.trim() !== "") text += `\n${tail.trim()}`;
   return { structuredContent: result, content: [{ type: "text", text }] };
+}
+
+/** The text of describe_tool: the description, one line per argument, the record fields. */
+function describeText(manifest: Record<string, unknown>): string {
+  const lines = [`${manifest.tool}: ${manifest.description}`, "", "arguments:"];
+  for (const [k, v] of Object.entries(manifest.arguments as Record<string, Record<string, unknown>>)) {
+    const def = v.default === undefined ? "" : `, default ${JSON.stringify(v.default)}`;
+    lines.push(`- ${k} (${JSON.stringify(v.type)}${def}): ${v.description ?? ""}`);
+  }
+  lines.push("", "result fields:");
+  for (const [k, d] of Object.entries(manifest.result as Record<string, string>)) lines.push(`- ${k}: ${d}`);
+  for (const [kind, fields] of Object.entries(manifest.records as Record<string, Record<string, string>>)) {
+    lines.push("", `record '${kind}':`);
+    for (const [k, d] of Object.entries(fields)) lines.push(`- ${k}: ${d}`);
+  }
+  return lines.join("\n");
 }
 
 /**
@@ -187,7 +410,7 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
     { name: "rglob", version: PACKAGE_VERSION },
     {
       capabilities: { tools: { listChanged: false }, resources: {}, logging: {} },
-      instructions: INSTRUCTIONS,
+      instructions: instructions(),
     },
   );
   const tools = buildTools();
@@ -212,26 +435,29 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
       if (name === DESCRIBE_TOOL) {
-        const keys = Object.keys(args);
-        const id = args.name;
-        const op = OPERATIONS.find((o) => o.id === id);
-        if (!op || keys.some((k) => k !== "name")) {
-          throw new McpError(
-            ErrorCode.InvalidParams,
-            `${DESCRIBE_TOOL} takes {name}, one of: ${OPERATIONS.map((o) => o.id).join(", ")}`,
-          );
+        const target = toolOperations().find((o) => o.mcpTool === args.name);
+        if (!target || Object.keys(args).some((k) => k !== "name")) {
+          return failure({
+            code: "BAD_PREDICATE",
+            message: `${DESCRIBE_TOOL} takes {name}, one of: ${toolOperations()
+              .map((o) => o.mcpTool)
+              .join(", ")}`,
+            path: null,
+          });
         }
-        const manifest = describeOp(op);
+        const manifest = describeTool(target);
         return {
           structuredContent: manifest,
-          content: [{ type: "text", text: JSON.stringify(manifest) }],
+          content: [{ type: "text", text: describeText(manifest) }],
         } satisfies CallToolResult;
       }
       const op = byTool.get(name);
       if (!op) {
-        throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'; see tools/list`);
+        throw new McpError(ErrorCode.InvalidParams, `unknown tool '${clipText(name, 60)}'; see tools/list`);
       }
       await roots.ready;
+      const refusal = roots.refusal(extra.requestId);
+      if (refusal !== null) return failure({ code: "PERM", message: refusal, path: null });
       return await callOperation(op, args, roots.list, extra);
     } catch (err) {
       if (err instanceof McpError) throw err;
@@ -269,13 +495,19 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
     let body: unknown;
     if (uri === "rglob://capabilities") body = capabilities();
     else if (uri === "rglob://schemas") body = SCHEMAS;
-    else if (uri.startsWith("rglob://schema/")) body = SCHEMAS[uri.slice("rglob://schema/".length)];
-    if (body === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown resource '${uri}'`);
+    else if (uri.startsWith("rglob://schema/")) {
+      const stem = uri.slice("rglob://schema/".length);
+      if (Object.hasOwn(SCHEMAS, stem)) body = SCHEMAS[stem];
+    }
+    if (body === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown resource '${clipText(uri, 100)}'`);
+    }
     const mimeType = uri.startsWith("rglob://schema/") ? "application/schema+json" : "application/json";
     return { contents: [{ uri, mimeType, text: JSON.stringify(body, null, 2) }] };
   });
 
   server.oninitialized = () => {
+    // Marked at once (not when roots/list answers): a call after this awaits the answer, one before is refused.
     roots.ready = roots.refreshFrom(server);
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
@@ -291,10 +523,11 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
  * locally. The server goes on serving.
  * @param transport the connected transport (its onerror is set by the SDK's Server on connect)
  */
-function answerMalformedMessages(transport: StdioServerTransport): void {
+function answerMalformedMessages(transport: LineTransport): void {
   const reported = transport.onerror;
   transport.onerror = (err: Error) => {
     reported?.(err);
+    if (err.message.startsWith("skipped a message")) return; // answered by the transport, with its id
     const parse = err instanceof SyntaxError;
     const response = {
       jsonrpc: "2.0",
@@ -302,7 +535,7 @@ function answerMalformedMessages(transport: StdioServerTransport): void {
       error: { code: parse ? -32700 : -32600, message: parse ? "Parse error" : "Invalid Request" },
     };
     // The SDK's message type has no null id; the wire form is what JSON-RPC 2.0 specifies.
-    void transport.send(response as unknown as Parameters<StdioServerTransport["send"]>[0]).catch(() => {});
+    void transport.send(response as unknown as Parameters<LineTransport["send"]>[0]).catch(() => {});
   };
 }
 
@@ -326,9 +559,21 @@ export async function serveMcp(argv: string[]): Promise<number> {
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
   await server.connect(transport);
   answerMalformedMessages(transport);
+  // The SDK runs request handlers a tick after reading them, when later messages may have been read too: the
+  // order of arrival is kept here, so a tools/call sent before notifications/initialized is known as such.
+  const deliver = transport.onmessage;
+  let initialized = false;
+  transport.onmessage = (message) => {
+    if ("method" in message) {
+      if (message.method === "notifications/initialized") initialized = true;
+      else if (!initialized && message.method === "tools/call" && "id" in message)
+        roots.early.add(message.id);
+    }
+    deliver?.(message);
+  };
   // End of input: answer what is in flight (the SDK sends each answer once its handler settles), then close.
   process.stdin.once("end", () => {
     void (async () => {
@@ -341,7 +586,9 @@ export async function serveMcp(argv: string[]): Promise<number> {
   process.stdout.on("error", () => void server.close());
   // SIGINT/SIGTERM end the server cleanly: close the transport, then exit 0 from main.
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void server.close());
-  log(`serving ${roots.list.join(", ")} (rglob ${PACKAGE_VERSION})`);
+  log(
+    `serving ${roots.list.length > 0 ? roots.list.join(", ") : "the client's roots (asked on initialization)"} (rglob ${PACKAGE_VERSION})`,
+  );
   await closed;
   return 0;
 }

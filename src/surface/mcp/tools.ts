@@ -1,12 +1,25 @@
-/*! MCP tools from the registry: one tool per operation with an `mcpTool` name (input and output schemas are
- * the generated ones in the Draft-07 subset), plus `describe_subcommand`. Pure data and text; it never runs
- * an operation (server.ts does, through the agent core). */
+/*! MCP tools from the registry: one tool per operation with an `mcpTool` name, plus `describe_tool`. The tool
+ * list is sized for a model's context: what every tool shares (bounds, paging, paths, the walk arguments) is
+ * said once in the server instructions, input schemas carry a short description for each operation-specific
+ * argument only, output schemas carry structure without descriptions, and CLI-only notions (operands, flag
+ * spellings) stay out. The full text of every argument and record field is one `describe_tool` call away.
+ * Pure data and text; it never runs an operation (server.ts does, through the agent core). */
+import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
 
-/** The name of the introspection tool (mirrors `rglob describe`). */
-export const DESCRIBE_TOOL = "describe_subcommand";
+/** The name of the introspection tool: the full argument and record reference of one tool. */
+export const DESCRIBE_TOOL = "describe_tool";
+
+/** Input keys that exist for the CLI only (positional operands and their parsing rule): never on MCP. */
+export const CLI_ONLY_KEYS: ReadonlySet<string> = new Set(["operands"]);
+
+/** The arguments every walking tool shares: described once, in the server instructions. */
+const SHARED_KEYS: ReadonlySet<string> = new Set([
+  ...Object.keys(walkEntries),
+  ...Object.keys(budgetEntries),
+]);
 
 /** Keywords that Draft-07 validators do not know and that MCP tool schemas therefore must not use. */
 const NOT_DRAFT_07 = ["prefixItems", "$defs", "$ref", "dependentSchemas", "unevaluatedProperties", "$anchor"];
@@ -17,12 +30,13 @@ export type ToolSchema = { type: "object"; [key: string]: unknown };
 /** One tool as `tools/list` returns it. */
 export interface ToolDef {
   readonly name: string;
-  readonly title: string;
   readonly description: string;
   readonly inputSchema: ToolSchema;
-  readonly outputSchema: ToolSchema;
+  readonly outputSchema?: ToolSchema;
   readonly annotations: Readonly<Record<string, unknown>>;
 }
+
+type Json = Record<string, unknown>;
 
 function findForbidden(node: unknown, where: string): string | null {
   if (Array.isArray(node)) {
@@ -43,8 +57,8 @@ function findForbidden(node: unknown, where: string): string | null {
 }
 
 /**
- * Returns the MCP copy of a generated schema: without `$schema`, `$id` and `version`, checked to stay in the
- * subset that Draft-07 validators accept.
+ * Returns a generated schema without `$schema`, `$id` and `version`, checked to stay in the subset that
+ * Draft-07 validators accept.
  * @param stem the schema stem, e.g. "find.input"
  * @returns the schema
  * @throws Error when the schema is missing or uses a keyword outside the Draft-07 subset (a build bug)
@@ -59,34 +73,137 @@ export function mcpSchema(stem: string): ToolSchema {
   return rest as ToolSchema;
 }
 
-function describeBounds(op: Operation): string {
-  const d = op.agentDefaults;
-  const parts: string[] = [];
-  if (typeof d.limit === "number") parts.push(`at most ${d.limit} records (limit)`);
-  if (typeof d.max_output_bytes === "number")
-    parts.push(`about ${d.max_output_bytes} bytes of records (max_output_bytes)`);
-  if (typeof d.max_file_size === "number") parts.push(`files up to ${d.max_file_size} bytes (max_file_size)`);
-  if (typeof d.timeout_seconds === "number") parts.push(`${d.timeout_seconds} s (timeout_seconds)`);
-  return parts.length > 0
-    ? `Bounds on this server unless you pass other values: ${parts.join(", ")}.`
-    : "Bounds on this server: none beyond the operation's own.";
+/** The type of a schema node alone (type, enum, const, union and item types): no text, no bounds. */
+function typeOnly(node: unknown, depth: number): Json {
+  if (node === null || typeof node !== "object") return {};
+  const n = node as Json;
+  const out: Json = {};
+  if (n.type !== undefined) out.type = n.type;
+  if (n.enum !== undefined) out.enum = n.enum;
+  if (n.const !== undefined) out.const = n.const;
+  if (Array.isArray(n.anyOf)) {
+    const types = n.anyOf.map((a) => typeOnly(a, depth));
+    // A union of plain types is one `type` list (["string", "null"]); anything richer stays a union.
+    if (types.every((t) => Object.keys(t).length === 1 && typeof t.type === "string")) {
+      out.type = [...new Set(types.map((t) => t.type as string))];
+    } else out.anyOf = types;
+  }
+  if (n.items !== undefined && depth > 0) out.items = typeOnly(n.items, depth - 1);
+  if (n.properties && typeof n.properties === "object" && depth > 0) {
+    out.properties = Object.fromEntries(
+      Object.entries(n.properties as Json).map(([k, v]) => [k, typeOnly(v, depth - 1)]),
+    );
+  }
+  return out;
 }
 
 /**
- * Returns the description of an operation's tool, written for models: what it does and when to use it (from
- * the registry), the bounds, how paths are confined and how to page.
+ * Returns the first sentence of a description, cut further at a parenthesis or semicolon when it is long.
+ * @param text the description
+ * @param max the most characters
+ * @returns the short text, without a final period
+ */
+export function shortText(text: string, max = 100): string {
+  const sentence = text.search(/(?<=[a-z0-9')\]`])\. /);
+  let head = (sentence > 0 ? text.slice(0, sentence) : text).replace(/\.$/, "");
+  if (head.length > max) head = head.replace(/ \([^()]*\)/g, "");
+  if (head.length > max) {
+    const cut = head.slice(20).search(/; /);
+    if (cut >= 0) head = head.slice(0, cut + 20);
+  }
+  if (head.length <= max) return head;
+  const space = head.lastIndexOf(" ", max - 1);
+  return `${head.slice(0, space > max / 2 ? space : max - 1).replace(/[,;:]$/, "")}…`;
+}
+
+/**
+ * Returns the MCP input schema of an operation: every argument with its type, the defaults this server
+ * applies, and a short description for the operation's own arguments (the shared ones are described once in
+ * the instructions). CLI-only keys are left out, and so is strict_base, always on here (still accepted).
+ * @param op the operation
+ * @returns the schema
+ */
+export function toolInputSchema(op: Operation): ToolSchema {
+  const doc = mcpSchema(`${op.id}.input`);
+  const props: Json = {};
+  for (const [key, raw] of Object.entries((doc.properties ?? {}) as Json)) {
+    if (CLI_ONLY_KEYS.has(key)) continue;
+    const node = raw as Json;
+    const out = typeOnly(node, 1);
+    // strict_base is always on here (the instructions say so): it is accepted, not offered.
+    if (key === "strict_base") continue;
+    // The item types of the shared lists are said once, in the instructions.
+    if (SHARED_KEYS.has(key) && out.type === "array") delete out.items;
+    // `base` defaults to the first root here, not to ".".
+    const def = key === "base" ? undefined : key in op.agentDefaults ? op.agentDefaults[key] : node.default;
+    if (def !== undefined && !(Array.isArray(def) && def.length === 0) && def !== false) out.default = def;
+    if (!SHARED_KEYS.has(key) && typeof node.description === "string") {
+      out.description = shortText(node.description, 72);
+    }
+    props[key] = out;
+  }
+  const required = Array.isArray(doc.required) ? doc.required.filter((k) => !CLI_ONLY_KEYS.has(k)) : [];
+  return {
+    type: "object",
+    properties: props,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+/**
+ * Returns the MCP output schema of an operation: the result's fields with their types, the record fields with
+ * theirs, no descriptions (describe_tool has them). It stays open (no additionalProperties: false), so every
+ * structuredContent the server sends validates with a Draft-07 validator.
+ * @param op the operation
+ * @returns the schema
+ */
+export function toolOutputSchema(op: Operation): ToolSchema {
+  const doc = mcpSchema(`${op.id}.output`);
+  const props: Json = {};
+  for (const [key, node] of Object.entries((doc.properties ?? {}) as Json)) {
+    // The metadata every result has is described once, in the instructions.
+    if (COMMON_RESULT_KEYS.has(key)) continue;
+    props[key] = typeOnly(node, key === "results" ? 1 : 0);
+  }
+  return {
+    type: "object",
+    properties: {
+      truncated: { type: "boolean" },
+      next_cursor: { type: ["string", "null"] },
+      ...props,
+    },
+    required: ["results", "truncated", "next_cursor"],
+  };
+}
+
+/** Result fields every tool's result has (said once in the instructions, not in each output schema). */
+const COMMON_RESULT_KEYS: ReadonlySet<string> = new Set([
+  "truncated",
+  "truncated_reason",
+  "total_files_searched",
+  "bytes_read",
+  "errors",
+  "schema_version",
+  "next_cursor",
+]);
+
+/**
+ * Returns the description of an operation's tool: what it does (the registry's summary). The bounds this
+ * server applies are the defaults in its input schema; paging, paths and the shared arguments are in the
+ * instructions.
  * @param op the operation
  * @returns the description text
  */
 export function toolDescription(op: Operation): string {
-  return [
-    op.description,
-    describeBounds(op),
-    "Paths: `base` defaults to the first root this server serves; relative paths are taken from it. A `base` or `paths` entry outside the server's roots (after resolving symlinks) is refused with PERM, and strict_base is always on.",
-    "Paging: when the result has `truncated: true` and a string `next_cursor`, call this tool again with exactly the same arguments plus `cursor` set to that value; repeat until `next_cursor` is null. A cursor from other arguments is refused with BAD_PREDICATE. `errors` lists per-path problems (they never stop the other results).",
-    "Read-only: it never changes a file.",
-  ].join("\n\n");
+  return op.summary;
 }
+
+/**
+ * The annotations of every tool: read-only and closed-world (the MCP spec gives destructiveHint and
+ * idempotentHint a meaning only when readOnlyHint is false, so they are left out).
+ */
+const TOOL_ANNOTATIONS: Readonly<Record<string, unknown>> = { readOnlyHint: true, openWorldHint: false };
 
 /** The operations that are MCP tools, in registry order. */
 export function toolOperations(): Operation[] {
@@ -94,85 +211,116 @@ export function toolOperations(): Operation[] {
 }
 
 /**
- * Returns the tool list: one tool per operation with an MCP name, then `describe_subcommand`.
+ * Returns the tool list: one tool per operation with an MCP name, then `describe_tool`.
  * @returns the tools
  */
 export function buildTools(): ToolDef[] {
-  const tools: ToolDef[] = toolOperations().map((op) => ({
+  const ops = toolOperations();
+  const tools: ToolDef[] = ops.map((op) => ({
     name: op.mcpTool as string,
-    title: op.summary,
     description: toolDescription(op),
-    inputSchema: mcpSchema(`${op.id}.input`),
-    outputSchema: mcpSchema(`${op.id}.output`),
-    annotations: { title: op.summary, ...op.annotations },
+    inputSchema: toolInputSchema(op),
+    outputSchema: toolOutputSchema(op),
+    annotations: TOOL_ANNOTATIONS,
   }));
   tools.push({
     name: DESCRIBE_TOOL,
-    title: "Describe an rglob operation",
     description:
-      "Returns the machine-readable manifest of one rglob operation (the same as `rglob describe NAME`): its summary, description, CLI operands and flags, default limits for agents, the MCP tool name, examples and its input/output JSON Schemas. Use it to learn an operation's options before calling its tool.",
+      "The full reference of one tool: what it does, every argument (type, default, meaning) and every field of its records and result.",
     inputSchema: {
       type: "object",
-      properties: {
-        name: {
-          type: "string",
-          enum: OPERATIONS.map((op) => op.id),
-          description: "Operation id (the CLI subcommand), e.g. 'find'.",
-        },
-      },
+      properties: { name: { type: "string", enum: ops.map((op) => op.mcpTool as string) } },
       required: ["name"],
       additionalProperties: false,
     },
-    outputSchema: {
-      type: "object",
-      properties: {
-        operation: { type: "string" },
-        summary: { type: "string" },
-        description: { type: "string" },
-        mcp_tool: { type: ["string", "null"] },
-      },
-      required: ["operation", "summary", "description", "mcp_tool"],
-    },
-    annotations: {
-      title: "Describe an rglob operation",
-      readOnlyHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-      destructiveHint: false,
-    },
+    annotations: TOOL_ANNOTATIONS,
   });
   return tools;
 }
 
-function recordLine(record: Record<string, unknown>): string {
-  const rel = record.relative_path;
-  if (typeof rel === "string") {
-    const line = record.line_number;
-    const content = record.content;
-    return typeof line === "number" && typeof content === "string" ? `${rel}:${line}:${content}` : rel;
+/** The shared arguments, described once (in the instructions), from the contract's own descriptions. */
+function sharedArguments(): string {
+  const doc = SCHEMAS["find.input"]?.properties as Json | undefined;
+  const lines: string[] = [];
+  for (const key of SHARED_KEYS) {
+    const d = (doc?.[key] as Json | undefined)?.description;
+    if (key === "strict_base")
+      lines.push("- strict_base: always on here (no path read or listed leaves the base).");
+    else if (typeof d === "string") lines.push(`- ${key}: ${shortText(d, 400)}.`);
   }
-  const text = JSON.stringify(record);
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return lines.join("\n");
 }
 
 /**
- * Creates the short text summary of a result for clients that ignore structured content: counts, truncation,
- * how to page, the errors, then one line per record.
- * @param op the operation
- * @param result the result object
+ * The server instructions: what is true of every tool, said once.
  * @returns the text
  */
-export function summaryText(op: Operation, result: Readonly<Record<string, unknown>>): string {
-  const results = Array.isArray(result.results) ? (result.results as Array<Record<string, unknown>>) : [];
-  const errors = Array.isArray(result.errors) ? (result.errors as Array<Record<string, unknown>>) : [];
-  const head = [`${op.id}: ${results.length} record(s), ${result.total_files_searched} entries examined`];
-  if (result.truncated) {
-    head.push(`truncated (${result.truncated_reason})`);
-    if (typeof result.next_cursor === "string") head.push(`next page: cursor=${result.next_cursor}`);
+export function instructions(): string {
+  return [
+    "rglob: read-only recursive file search (it never changes a file). find_files lists files by glob and metadata; grep_content searches contents (its `pattern` is the regex; `patterns` are file globs); the other tools count lines, find duplicates, show a tree, the largest files, totals per extension, and explain why a path is or is not selected.",
+    "Paths: `base` defaults to the first root this server serves; relative `base` and `paths` are taken from it. Anything outside the roots (after resolving symlinks) is refused with PERM; strict_base is always on. Records carry `path` (absolute) and `relative_path` (POSIX, relative to base).",
+    "Selection: ignore rules (.gitignore, .ignore, git excludes) apply; hidden entries (dot names) are included, `hidden: false` skips them; VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed or searched.",
+    "Bounds: every tool has a small default limit, max_output_bytes (it bounds the whole response, text and errors included), and timeout_seconds; pass larger values to get more. Paging: when `truncated` is true and `next_cursor` is a string, call the same tool with the same arguments plus `cursor` (limit may change between pages); a cursor from other arguments is refused with BAD_PREDICATE. `errors` lists per-path problems; they never stop the other results.",
+    "Every result has `results`, `truncated`, `truncated_reason` (limit, max_count, max_bytes, max_output_bytes, timeout, cancelled or null), `next_cursor`, `total_files_searched`, `bytes_read`, `errors` ([{code, message, path}]; codes PERM UNREADABLE BINARY TIMEOUT REGEX BAD_PREDICATE UNSUPPORTED_PLATFORM NOT_FOUND TOO_LARGE) and `schema_version`, besides the fields its output schema lists.",
+    "Arguments shared by the tools that walk (paths, patterns, exclude and types are lists of strings):",
+    sharedArguments(),
+    `${DESCRIBE_TOOL} {name} gives the full reference of a tool's arguments and records.`,
+  ].join("\n");
+}
+
+/** The field descriptions of a schema's properties (one level), for describe_tool. */
+function fieldTexts(schema: unknown): Record<string, string> {
+  const props = (schema as Json | undefined)?.properties as Json | undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(props ?? {})) {
+    const d = (v as Json).description;
+    out[k] = typeof d === "string" ? d : "";
   }
-  if (errors.length > 0) head.push(`${errors.length} error(s)`);
-  const lines = [head.join("; ")];
-  for (const e of errors.slice(0, 5)) lines.push(`error ${e.code}: ${e.path ?? ""} ${e.message}`.trim());
-  for (const r of results) lines.push(recordLine(r));
-  return lines.join("\n");
+  return out;
+}
+
+/**
+ * Returns the full reference of one tool, for describe_tool: description, every argument with its type,
+ * default on this server and full text, and the fields of its result and of each record kind.
+ * @param op the operation
+ * @returns the reference
+ */
+export function describeTool(op: Operation): Record<string, unknown> {
+  const input = mcpSchema(`${op.id}.input`);
+  const args: Json = {};
+  for (const [key, raw] of Object.entries((input.properties ?? {}) as Json)) {
+    if (CLI_ONLY_KEYS.has(key)) continue;
+    const node = raw as Json;
+    const entry: Json = { type: typeOnly(node, 1).type ?? typeOnly(node, 1) };
+    const def =
+      key === "strict_base"
+        ? true
+        : key === "base"
+          ? "the first root this server serves"
+          : key in op.agentDefaults
+            ? op.agentDefaults[key]
+            : node.default;
+    if (def !== undefined) entry.default = def;
+    if (typeof node.description === "string") entry.description = node.description;
+    args[key] = entry;
+  }
+  const records: Json = {};
+  for (const [kind, model] of Object.entries(op.records)) {
+    const title = titleOf(model);
+    records[kind] = fieldTexts(SCHEMAS[title ?? ""] ?? SCHEMAS[`${op.id}.${kind}`]);
+  }
+  return {
+    tool: op.mcpTool,
+    description: op.description,
+    arguments: args,
+    result: fieldTexts(SCHEMAS[`${op.id}.output`]),
+    records,
+  };
+}
+
+/** The title of a valibot model (its `v.title` action), which names its generated schema. */
+function titleOf(model: unknown): string | null {
+  const pipe = (model as { pipe?: ReadonlyArray<{ type?: string; title?: unknown }> }).pipe;
+  const t = pipe?.find((a) => a.type === "title")?.title;
+  return typeof t === "string" ? t : null;
 }

@@ -197,11 +197,11 @@ export class GrepHumanSink implements Sink {
     }
     if (this.binaryShown) return;
     if (this.contextShown) {
-      const first = r.before[0]?.line_number ?? r.line_number;
+      const first = r.before?.[0]?.line_number ?? r.line_number;
       const otherFile = r.path !== this.lastPath;
       if (this.printedGroup && (otherFile ? !this.opts.heading : first > this.lastLine + 1))
         this.out.write("--\n");
-      for (const c of r.before) this.put(r.path, c.line_number, DASH, this.text(c.content));
+      for (const c of r.before ?? []) this.put(r.path, c.line_number, DASH, this.text(c.content));
     }
     if (this.opts.vimgrep) {
       // One line per match, with its column (1-based, in bytes, as rg counts it); context is not shown.
@@ -233,7 +233,7 @@ export class GrepHumanSink implements Sink {
       this.out.write(this.p.dim(`[… line clipped to ${codePointCount(r.content)} characters]\n`));
     let last = r.line_number + spanned - 1;
     const selects = this.opts.selects;
-    for (const c of r.after) {
+    for (const c of r.after ?? []) {
       this.put(r.path, c.line_number, selects?.(c.content) ? COLON : DASH, this.text(c.content));
       last = c.line_number;
     }

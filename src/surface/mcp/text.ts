@@ -1,0 +1,173 @@
+/*! MCP text content: the answer of a tool call as plain text, for hosts that show a model only the text. The
+ * summary fields (totals, breakdowns, verdicts), per-path errors grouped by kind, then one line (or one whole
+ * group) per record, cut at a record boundary to a byte budget. Pure text; it never runs an operation. */
+import type { Operation } from "../../ops/operation.ts";
+
+type Rec = Readonly<Record<string, unknown>>;
+
+/** Result fields that the header or the records already say, or that a text reader does not need. */
+const META = new Set([
+  "results",
+  "truncated",
+  "truncated_reason",
+  "next_cursor",
+  "errors",
+  "schema_version",
+  "total_files_searched",
+  "bytes_read",
+]);
+
+/** Error examples listed per code before the rest of that code is counted. */
+const EXAMPLES_PER_CODE = 3;
+
+/** A value for a text line: objects and arrays as compact JSON without absolute paths. */
+function brief(value: unknown): string {
+  return JSON.stringify(value, (key, v) => (key === "path" || key === "paths" ? undefined : v));
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : String(v);
+}
+
+function nameOf(rel: string): string {
+  const at = rel.lastIndexOf("/");
+  return at < 0 ? rel : rel.slice(at + 1);
+}
+
+/** The text lines of one record: per operation, with a generic fallback. */
+function recordLines(op: Operation, r: Rec): string[] {
+  const rel = str(r.relative_path ?? "");
+  switch (op.id) {
+    case "grep":
+      if (typeof r.line_number === "number" && typeof r.content === "string") {
+        const lines: string[] = [];
+        for (const c of (r.before as Rec[] | undefined) ?? [])
+          lines.push(`${rel}-${c.line_number}-${c.content}`);
+        lines.push(`${rel}:${r.line_number}:${r.content}`);
+        for (const c of (r.after as Rec[] | undefined) ?? [])
+          lines.push(`${rel}-${c.line_number}-${c.content}`);
+        return lines;
+      }
+      return [typeof r.count === "number" ? `${rel}:${r.count}` : rel];
+    case "find":
+      return [(r.kinds as string[] | undefined)?.includes("d") ? `${rel}/` : rel];
+    case "tree": {
+      const depth = typeof r.depth === "number" ? r.depth : 1;
+      const dir = (r.kinds as string[] | undefined)?.includes("d");
+      const size = typeof r.size === "number" ? ` (${r.size} bytes)` : "";
+      return [`${"  ".repeat(Math.max(0, depth - 1))}${nameOf(rel)}${dir ? "/" : size}`];
+    }
+    case "top":
+      return [
+        `${r.rank}. ${rel}${(r.kinds as string[] | undefined)?.includes("d") ? "/" : ""} ${r.size} bytes`,
+      ];
+    case "dupes": {
+      const paths = (r.relative_paths as string[] | undefined) ?? [];
+      return [
+        `${r.count} copies of ${r.size} bytes (${r.wasted_bytes} bytes wasted, ${str(r.digest)}):`,
+        ...paths.map((p) => `  ${p}`),
+      ];
+    }
+    case "explain": {
+      const lines = [`${rel}: ${r.included ? "included" : "excluded"}`];
+      for (const why of (r.reasons as Rec[] | undefined) ?? []) {
+        const where =
+          typeof why.file === "string" ? ` (${why.file}${why.line != null ? `:${why.line}` : ""}` : "";
+        const pattern =
+          typeof why.pattern === "string" ? `${where ? ", " : " ("}pattern '${why.pattern}'` : "";
+        lines.push(`  ${str(why.stage)}: ${str(why.detail)}${where}${pattern}${where || pattern ? ")" : ""}`);
+      }
+      return lines;
+    }
+    default: {
+      if (typeof r.relative_path === "string") {
+        const rest = Object.entries(r).filter(([k]) => k !== "path" && k !== "relative_path");
+        return [
+          `${rel}: ${rest.map(([k, v]) => `${k} ${typeof v === "object" ? brief(v) : str(v)}`).join(", ")}`,
+        ];
+      }
+      return [brief(r)];
+    }
+  }
+}
+
+/**
+ * Returns the per-path errors as text: one line per error when few, else per code a count and a few examples.
+ * @param errors the result's errors
+ * @returns the lines
+ */
+export function errorLines(errors: readonly Rec[], base: string | null = null): string[] {
+  const shown = (p: unknown): string => {
+    const text = str(p ?? "");
+    return base !== null && text.startsWith(`${base}/`) ? text.slice(base.length + 1) : text;
+  };
+  const byCode = new Map<string, Rec[]>();
+  for (const e of errors) {
+    const code = str(e.code);
+    const list = byCode.get(code) ?? [];
+    list.push(e);
+    byCode.set(code, list);
+  }
+  const lines: string[] = [];
+  for (const [code, list] of byCode) {
+    if (list.length <= EXAMPLES_PER_CODE) {
+      for (const e of list)
+        lines.push(`error ${code}: ${e.path == null ? "" : `${shown(e.path)} `}${str(e.message)}`);
+      continue;
+    }
+    const examples = list
+      .slice(0, EXAMPLES_PER_CODE)
+      .map((e) => (e.path == null ? str(e.message) : shown(e.path)));
+    lines.push(`${list.length} ${code} errors (${str(list[0]?.message)}), e.g. ${examples.join(", ")}`);
+  }
+  return lines;
+}
+
+/**
+ * Creates the text of a result: a header line (records, entries examined, truncation and how to page), the
+ * summary fields, the errors grouped by code, then the records, cut at a record boundary when the text would
+ * pass `budget` bytes (a last line says how many records the text leaves out).
+ * @param op the operation
+ * @param tool the tool name
+ * @param result the result object
+ * @param budget the most bytes the text may take
+ * @param allErrors every per-path error of the run (the structured result may list fewer)
+ * @param base the request's base (error paths below it are shown relative to it), or null
+ * @returns the text
+ */
+export function resultText(
+  op: Operation,
+  tool: string,
+  result: Rec,
+  budget: number,
+  allErrors: readonly Rec[] = [],
+  base: string | null = null,
+): string {
+  const results = Array.isArray(result.results) ? (result.results as Rec[]) : [];
+  const head = [`${tool}: ${results.length} record(s), ${result.total_files_searched} entries examined`];
+  if (result.truncated) {
+    head.push(`truncated (${result.truncated_reason})`);
+    if (typeof result.next_cursor === "string") head.push(`next page: cursor=${result.next_cursor}`);
+  }
+  const lines = [head.join("; ")];
+  for (const [k, v] of Object.entries(result)) {
+    if (META.has(k) || v === null || v === undefined) continue;
+    const line = `${k}: ${typeof v === "object" ? brief(v) : str(v)}`;
+    lines.push(line.length > 2000 ? `${line.slice(0, 2000)}… (the structured result has it all)` : line);
+  }
+  lines.push(...errorLines(allErrors, base));
+  let used = Buffer.byteLength(lines.join("\n"));
+  for (const [i, r] of results.entries()) {
+    const block = recordLines(op, r).join("\n");
+    const size = Buffer.byteLength(block) + 1;
+    if (used + size > budget - 80) {
+      lines.push(
+        `… ${results.length - i} more record(s) in the structured result (text cut at max_output_bytes)`,
+      );
+      break;
+    }
+    lines.push(block);
+    used += size;
+  }
+  return lines.join("\n");
+}
