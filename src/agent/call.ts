@@ -3,6 +3,7 @@
  * queue is full the run waits, and a consumer that stops pulling aborts the walk. It never writes output. */
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
+import type { WarmProvider } from "../engine/index/provider.ts";
 import { SCHEMAS } from "../generated/schemas.ts";
 import { dispatch } from "../ops/dispatch.ts";
 import type { Emitted, Operation, RunContext } from "../ops/operation.ts";
@@ -14,6 +15,8 @@ export interface CallControl {
   readonly signal?: AbortSignal;
   /** Called with the number of entries examined so far (at most every 100 ms). */
   readonly onProgress?: (scanned: number) => void;
+  /** A long-lived server's warm state (the MCP server's); absent for one-shot calls. */
+  readonly warm?: WarmProvider;
 }
 
 /** What one collected call ended with: a result, or a request failure (bad input, bad regex, missing root). */
@@ -75,6 +78,7 @@ function dispatchOptions(control: CallControl, signal?: AbortSignal) {
   return {
     ...(sig ? { signal: sig } : {}),
     ...(control.onProgress ? { onProgress: control.onProgress } : {}),
+    ...(control.warm ? { warm: control.warm } : {}),
   };
 }
 

@@ -25,6 +25,26 @@ export const CapabilityReportSchema = v.pipe(
       available: v.boolean(),
       transport: v.literal("stdio"),
       tools: v.array(v.string()),
+      warm: v.optional(
+        v.pipe(
+          v.array(
+            v.strictObject({
+              root: v.string(),
+              state: v.picklist(["building", "ready", "warm_list"]),
+              watching: v.boolean(),
+              reason: v.nullable(v.string()),
+              files: v.nullable(v.number()),
+              trigrams: v.nullable(v.number()),
+              index_bytes: v.nullable(v.number()),
+              text_bytes: v.nullable(v.number()),
+              build_ms: v.nullable(v.number()),
+            }),
+          ),
+          v.description(
+            "A running server's warm state per root (only from `rglob mcp`): 'ready' answers grep from its content index, 'building' and 'warm_list' (the index would not fit its memory budget) from the remembered file list; watching: whether the tree is watched (else files are checked per query).",
+          ),
+        ),
+      ),
     }),
   }),
   v.title("CapabilityReport"),
@@ -35,10 +55,12 @@ export type CapabilityReport = v.InferOutput<typeof CapabilityReportSchema>;
 /**
  * Creates the capability report of this process.
  * @param operations operation ids and their MCP tool names
+ * @param warm a running MCP server's warm state per root
  * @returns the report
  */
 export function capabilityReport(
   operations: ReadonlyArray<{ id: string; mcpTool: string | null }>,
+  warm?: NonNullable<CapabilityReport["mcp"]["warm"]>,
 ): CapabilityReport {
   const posix = process.platform !== "win32";
   const runtime = typeof Bun !== "undefined" ? `bun ${Bun.version}` : `node ${process.versions.node}`;
@@ -71,6 +93,7 @@ export function capabilityReport(
       available: true,
       transport: "stdio",
       tools: operations.flatMap((o) => (o.mcpTool ? [o.mcpTool] : [])),
+      ...(warm ? { warm } : {}),
     },
   };
 }

@@ -2,6 +2,7 @@
  * An operation never writes output or exits: it yields records; the dispatcher bounds them and the sink writes. */
 import type * as v from "valibot";
 import type { ErrorInfo } from "../contract/errors.ts";
+import type { WarmProvider } from "../engine/index/provider.ts";
 
 /** A record yielded by an operation: its JSONL kind, the wire object and its order key (for cursors). */
 export interface Emitted {
@@ -100,6 +101,8 @@ export interface RunContext {
   readonly batch: number;
   /** The consumer reads only the paths of file records (no size, mtime or kinds): stats need not be read. */
   readonly pathsOnly?: boolean;
+  /** A long-lived server's warm state (docs/decisions/0028-warm-index.md); absent in one-shot runs. */
+  readonly warm?: WarmProvider;
 }
 
 /** Hints for MCP clients (all rglob operations are read-only). */

@@ -75,8 +75,8 @@ export function describeOp(op: Operation): Record<string, unknown> {
 }
 
 /** Returns the capability report of this process. */
-export function capabilities(): CapabilityReport {
-  return capabilityReport(OPERATIONS);
+export function capabilities(warm?: NonNullable<CapabilityReport["mcp"]["warm"]>): CapabilityReport {
+  return capabilityReport(OPERATIONS, warm);
 }
 
 /** Returns the agent version document. */

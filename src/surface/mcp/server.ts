@@ -17,6 +17,7 @@ import {
 import { collect, inputKeys, withDefaults } from "../../agent/call.ts";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
@@ -123,6 +124,7 @@ async function callOperation(
   args: Record<string, unknown>,
   roots: readonly string[],
   extra: Extra,
+  warm: WarmSet | null,
 ): Promise<CallToolResult> {
   try {
     validateInput(op, args);
@@ -157,7 +159,10 @@ async function callOperation(
     }
     return lastSend;
   };
+  // Watch events already queued (an edit just before this call) are taken in before the warm state answers.
+  if (warm !== null) await new Promise((resolve) => setImmediate(resolve));
   const outcome = await collect(op, input, {
+    ...(warm !== null ? { warm } : {}),
     signal: extra.signal,
     ...(token !== undefined ? { onProgress: (n: number) => void notify(n) } : {}),
   });
@@ -180,7 +185,7 @@ async function callOperation(
  * @param roots the roots to serve
  * @returns the server
  */
-function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
+function createServer(roots: Roots, inflight: Set<Promise<unknown>>, warm: WarmSet | null): Server {
   const server = new Server(
     { name: "rglob", version: PACKAGE_VERSION },
     { capabilities: { tools: { listChanged: false }, resources: {} }, instructions: INSTRUCTIONS },
@@ -227,7 +232,8 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
         throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'; see tools/list`);
       }
       await roots.ready;
-      return await callOperation(op, args, roots.list, extra);
+      warm?.ensure(roots.list);
+      return await callOperation(op, args, roots.list, extra, warm);
     } catch (err) {
       if (err instanceof McpError) throw err;
       const detail = err instanceof Error ? (process.env.RGLOB_DEBUG ? err.stack : err.message) : String(err);
@@ -262,7 +268,7 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     let body: unknown;
-    if (uri === "rglob://capabilities") body = capabilities();
+    if (uri === "rglob://capabilities") body = capabilities(warm?.status());
     else if (uri === "rglob://schemas") body = SCHEMAS;
     else if (uri.startsWith("rglob://schema/")) body = SCHEMAS[uri.slice("rglob://schema/".length)];
     if (body === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown resource '${uri}'`);
@@ -315,7 +321,9 @@ export async function serveMcp(argv: string[]): Promise<number> {
   }
   const roots = new Roots(resolveRoots(parsed.roots));
   const inflight = new Set<Promise<unknown>>();
-  const server = createServer(roots, inflight);
+  // Per-root warm state: remembered walks and a content index, built after start (docs/decisions/0028).
+  const warm = process.env.RGLOB_WARM === "0" ? null : new WarmSet(warmOptions());
+  const server = createServer(roots, inflight, warm);
   // A bug in a request must not end the server: log it and go on serving.
   process.on("unhandledRejection", (err) => log(`unhandled rejection: ${String(err)}`));
   const closed = new Promise<void>((resolve) => {
@@ -324,6 +332,7 @@ export async function serveMcp(argv: string[]): Promise<number> {
   const transport = new StdioServerTransport();
   await server.connect(transport);
   answerMalformedMessages(transport);
+  warm?.ensure(roots.list);
   // End of input: answer what is in flight (the SDK sends each answer once its handler settles), then close.
   process.stdin.once("end", () => {
     void (async () => {
@@ -338,5 +347,6 @@ export async function serveMcp(argv: string[]): Promise<number> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void server.close());
   log(`serving ${roots.list.join(", ")} (rglob ${PACKAGE_VERSION})`);
   await closed;
+  warm?.close();
   return 0;
 }
