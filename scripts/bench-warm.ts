@@ -302,15 +302,23 @@ for (const q of QUERIES) {
 
 const rgTotals: number[] = [];
 const mcpTotals: number[] = [];
+const perQuery = new Map<string, number[]>();
 for (let r = 0; r < runs; r++) {
   let t = 0;
   for (const q of QUERIES) t += await timeRg(q);
   rgTotals.push(t);
-  const t0 = performance.now();
-  for (const q of QUERIES) await client.call({ ...q.mcp, hidden: true });
-  mcpTotals.push(performance.now() - t0);
+  let total = 0;
+  for (const q of QUERIES) {
+    const t0 = performance.now();
+    await client.call({ ...q.mcp, hidden: true });
+    const ms = performance.now() - t0;
+    total += ms;
+    perQuery.set(q.name, [...(perQuery.get(q.name) ?? []), ms]);
+  }
+  mcpTotals.push(total);
 }
 client.stop();
+for (const [name, times] of perQuery) console.log(`  ${name.padEnd(28)} ${median(times).toFixed(1)} ms`);
 const rgMs = median(rgTotals);
 const mcpMs = median(mcpTotals);
 console.log(

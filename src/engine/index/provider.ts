@@ -13,7 +13,8 @@ export interface WarmGrep {
   /** Where this run's answer comes from. */
   readonly source: AnswerSource;
   /**
-   * Walks the plan: the same entries, errors and counters as the walk itself, in the same order.
+   * Walks the plan: the same entries, errors and counters as the walk itself, in the same order, but for the
+   * files the index rules out when the run does not list files without a match (they would give nothing).
    * @param plan the compiled walk
    * @param ctx the run context
    * @param startAfter the cursor's walk key, or null
@@ -36,7 +37,8 @@ export interface WarmProvider {
    * @param plan the run's compiled walk
    * @param spec the run's search spec
    * @param bounded whether the run is bounded by bytes read (max_bytes): it then reads every file
+   * @param listsNonMatching whether the run lists the files without a match (ruled-out files are records)
    * @returns the run's warm seam
    */
-  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean): WarmGrep;
+  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep;
 }

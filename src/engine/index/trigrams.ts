@@ -125,13 +125,14 @@ export class TrigramIndex {
         touched[t++] = k;
       }
     }
-    const lens = this.lens;
-    const lasts = this.lasts;
     const bufs = this.bufs;
     for (let j = 0; j < t; j++) {
       const key = touched[j] as number;
       seen[key >>> 5] = 0;
       const s = this.slotOf(key);
+      // Read after slotOf: a new slot may have grown these arrays.
+      const lens = this.lens;
+      const lasts = this.lasts;
       let d = id - (lasts[s] as number);
       lasts[s] = id;
       let len = lens[s] as number;
@@ -319,6 +320,24 @@ export class TrigramIndex {
    */
   idOfPath(abs: string): number {
     return this.idOf.get(abs) ?? -1;
+  }
+
+  /**
+   * Tells whether a file id is still live (not changed since it was indexed).
+   * @param id the file id
+   * @returns true when live
+   */
+  isLive(id: number): boolean {
+    return ((this.flags[id] as number) & FLAG_DEAD) === 0;
+  }
+
+  /**
+   * Returns the size a file had when it was indexed.
+   * @param id the file id
+   * @returns its size in bytes
+   */
+  sizeOf(id: number): number {
+    return this.facts[id * 4] as number;
   }
 
   /**

@@ -49,10 +49,21 @@ export interface WarmOptions {
   readonly watch: boolean;
 }
 
+/** A remembered walk, and the index ids of its entries (for the index they were looked up in). */
+interface Memo {
+  readonly gen: number;
+  readonly steps: readonly Step[];
+  readonly entries: number;
+  ids: Int32Array | null;
+  idsFor: TrigramIndex | null;
+}
+
 /** One step of a remembered walk: an entry, a run of counted entries, or a call on the run context. */
 type Step =
   | {
       readonly t: 0;
+      /** The entry's place among the remembered entries. */
+      readonly i: number;
       readonly e: readonly [string, string, string, number, Entry["type"], Entry["type"], number];
     }
   | { readonly t: 1; readonly n: number }
@@ -96,7 +107,7 @@ export class WarmRoot implements WarmProvider {
   private watching = false;
   /** Bumped by every change to the tree's shape or its ignore files: remembered walks older than it are void. */
   private gen = 0;
-  private readonly memos = new Map<string, { gen: number; steps: Step[] }>();
+  private readonly memos = new Map<string, Memo>();
   private index: TrigramIndex | null = null;
   private building: TrigramIndex | null = null;
   private state: WarmState = "building";
@@ -228,9 +239,10 @@ export class WarmRoot implements WarmProvider {
    * @param plan the run's compiled walk
    * @param spec the run's search spec
    * @param bounded whether max_bytes bounds the run
+   * @param listsNonMatching whether the run lists the files without a match
    * @returns the seam for the run
    */
-  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean): WarmGrep {
+  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
     const key = this.memoKey(plan);
     const memo = key === null ? undefined : this.memos.get(key);
     const fresh = memo !== undefined && memo.gen === this.gen;
@@ -239,44 +251,65 @@ export class WarmRoot implements WarmProvider {
     const idx = this.index;
     const maxFileSize = spec.maxFileSize;
     const checkStats = !this.watching;
+    // Files ruled out have no effect on the answer (no record, error or skip) unless it lists the files that
+    // do not match: then they are given to the run as found empty; otherwise they are left out of the walk.
+    const leaveOut = candidates !== null && !listsNonMatching;
+    const ruledOut = (e: Entry): boolean => {
+      if (candidates === null || idx === null) return false;
+      const id = idx.idOfPath(e.abs);
+      if (id < 0 || candidates[id] === 1) return false;
+      const facts = idx.factsOf(id);
+      if (facts.size > maxFileSize) return false;
+      if (checkStats) {
+        try {
+          const st = platform.stat(e.abs);
+          if (
+            st.size !== facts.size ||
+            st.mtimeMs !== facts.mtimeMs ||
+            st.ctimeMs !== facts.ctimeMs ||
+            st.ino !== facts.ino
+          )
+            return false;
+        } catch {
+          return false;
+        }
+      }
+      return true;
+    };
     return {
       source,
       walk: (p, ctx, after) => {
         if (after === null && key !== null) {
-          const m = this.memos.get(key);
+          let m = this.memos.get(key);
           if (m !== undefined && m.gen === this.gen) {
             this.memos.delete(key);
             this.memos.set(key, m); // most recently used last
-            return replay(m.steps, p, ctx);
+          } else {
+            if (m !== undefined) this.memos.delete(key);
+            m = this.remember(key, p, ctx);
           }
-          if (m !== undefined) this.memos.delete(key);
-          return this.recorded(key, p, ctx);
+          if (!leaveOut || idx === null || candidates === null) return replay(m.steps, p, ctx, null);
+          const ids = this.idsOf(m, idx);
+          return replay(m.steps, p, ctx, (i) => {
+            const id = ids[i] as number;
+            return id >= 0 && candidates[id] === 0 && idx.isLive(id) && idx.sizeOf(id) <= maxFileSize;
+          });
         }
-        return walk(p, ctx, after);
+        const cold = walk(p, ctx, after);
+        return leaveOut ? without(cold, ruledOut) : cold;
       },
-      ruledOut: (e) => {
-        if (candidates === null || idx === null) return false;
-        const id = idx.idOfPath(e.abs);
-        if (id < 0 || candidates[id] === 1) return false;
-        const facts = idx.factsOf(id);
-        if (facts.size > maxFileSize) return false;
-        if (checkStats) {
-          try {
-            const st = platform.stat(e.abs);
-            if (
-              st.size !== facts.size ||
-              st.mtimeMs !== facts.mtimeMs ||
-              st.ctimeMs !== facts.ctimeMs ||
-              st.ino !== facts.ino
-            )
-              return false;
-          } catch {
-            return false;
-          }
-        }
-        return true;
-      },
+      ruledOut,
     };
+  }
+
+  /** The index ids of a remembered walk's entries (-1: not indexed), looked up once per index. */
+  private idsOf(m: Memo, idx: TrigramIndex): Int32Array {
+    if (m.ids !== null && m.idsFor === idx) return m.ids;
+    const ids = new Int32Array(m.entries);
+    for (const s of m.steps) if (s.t === 0) ids[s.i] = idx.idOfPath(s.e[0]);
+    m.ids = ids;
+    m.idsFor = idx;
+    return ids;
   }
 
   /** The index's candidate map for a run, or null when the index cannot narrow it. */
@@ -292,10 +325,15 @@ export class WarmRoot implements WarmProvider {
     return idx.candidates({ literals: m.literals, traps });
   }
 
-  /** Walks the plan, remembering the walk when it completes with the tree unchanged meanwhile. */
-  private *recorded(key: string, plan: WalkPlan, ctx: RunContext): Generator<Entry> {
+  /**
+   * Walks the plan to its end, remembering its entries and its calls on the run context (not made on the run's
+   * context: the replay makes them). A query that stops after a few records still leaves a whole walk to replay.
+   * Kept when the tree did not change meanwhile.
+   */
+  private remember(key: string, plan: WalkPlan, ctx: RunContext): Memo {
     const startGen = this.gen;
     const steps: Step[] = [];
+    let entries = 0;
     let counted = 0;
     const flushCount = () => {
       if (counted > 0) steps.push({ t: 1, n: counted });
@@ -304,34 +342,34 @@ export class WarmRoot implements WarmProvider {
     const recorder: RunContext = new Proxy(ctx, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver);
-        if (typeof value !== "function" || prop === "shouldStop" || typeof prop !== "string") return value;
+        if (typeof value !== "function" || typeof prop !== "string") return value;
+        if (prop === "shouldStop") return () => false;
         if (prop === "searched") {
           return (n = 1) => {
             counted += n;
-            return (value as (n?: number) => void).call(target, n);
           };
         }
         return (...args: unknown[]) => {
           flushCount();
           const copy = args.map((a) => (a !== null && typeof a === "object" ? { ...(a as ErrorInfo) } : a));
           steps.push({ t: 2, m: prop, a: copy });
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
     });
     for (const e of walk(plan, recorder, null)) {
       flushCount();
-      steps.push({ t: 0, e: [e.abs, e.rel, e.name, e.depth, e.type, e.target, e.root] });
-      yield e;
+      steps.push({ t: 0, i: entries++, e: [e.abs, e.rel, e.name, e.depth, e.type, e.target, e.root] });
     }
     flushCount();
-    if (!ctx.shouldStop() && this.gen === startGen && this.watching) {
-      this.memos.set(key, { gen: startGen, steps });
+    const memo: Memo = { gen: startGen, steps, entries, ids: null, idsFor: null };
+    if (this.gen === startGen && this.watching) {
+      this.memos.set(key, memo);
       while (this.memos.size > MEMOS) {
         const oldest = this.memos.keys().next().value as string;
         this.memos.delete(oldest);
       }
     }
+    return memo;
   }
 
   private async build(): Promise<void> {
@@ -425,22 +463,47 @@ export class WarmRoot implements WarmProvider {
   }
 }
 
-/** Replays a remembered walk: the same entries and calls on the run context, in the same order. */
-function* replay(steps: readonly Step[], plan: WalkPlan, ctx: RunContext): Generator<Entry> {
+/** The entries of a walk but those left out (files ruled out by the index). */
+function* without(entries: Generator<Entry>, leftOut: (e: Entry) => boolean): Generator<Entry> {
+  for (const e of entries) if (!leftOut(e)) yield e;
+}
+
+/**
+ * Replays a remembered walk: the same entries and calls on the run context, in the same order.
+ * @param steps the remembered walk
+ * @param plan the run's plan
+ * @param ctx the run context
+ * @param leftOut tells, by its place, an entry left out (a file ruled out by the index), or null
+ */
+function* replay(
+  steps: readonly Step[],
+  plan: WalkPlan,
+  ctx: RunContext,
+  leftOut: ((i: number) => boolean) | null,
+): Generator<Entry> {
   if (ctx.shouldStop()) return;
   const calls = ctx as unknown as Record<string, (...a: unknown[]) => unknown>;
   let n = 0;
+  // Entries counted since the last call, given to ctx.searched at once (it only adds them up).
+  let counted = 0;
   for (const s of steps) {
-    if ((++n & 255) === 0 && ctx.shouldStop()) return;
+    if ((++n & 1023) === 0 && ctx.shouldStop()) return;
+    if (s.t === 1) {
+      counted += s.n;
+      continue;
+    }
+    if (s.t === 0 && leftOut?.(s.i)) continue;
+    if (counted > 0) ctx.searched(counted);
+    counted = 0;
     if (s.t === 0) {
       const [abs, rel, name, depth, type, target, root] = s.e;
       yield new Entry(abs, rel, name, depth, type, target, root, plan.follow);
-    } else if (s.t === 1) ctx.searched(s.n);
-    else {
+    } else {
       const args = s.a.map((a) => (a !== null && typeof a === "object" ? { ...(a as ErrorInfo) } : a));
       calls[s.m]?.(...args);
     }
   }
+  if (counted > 0) ctx.searched(counted);
 }
 
 /** The warm states of a server's roots. */
@@ -480,12 +543,12 @@ export class WarmSet implements WarmProvider {
    * @param bounded whether max_bytes bounds the run
    * @returns the seam
    */
-  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean): WarmGrep {
+  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
     let best: WarmRoot | null = null;
     for (const w of this.roots.values()) {
       if (inside(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
     }
-    if (best !== null) return best.grep(plan, spec, bounded);
+    if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching);
     return { source: "cold", walk: (p, ctx, after) => walk(p, ctx, after), ruledOut: () => false };
   }
 }

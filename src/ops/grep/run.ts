@@ -245,7 +245,8 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const pool = threads > 0 ? createPool(spec, threads) : null;
   const local = pool === null ? createSearcher(spec) : null;
   // A server's warm state: a remembered walk and the files its index rules out (never read, nothing found).
-  const warm = ctx.warm?.grep(plan, spec, input.max_bytes !== undefined) ?? null;
+  const warm =
+    ctx.warm?.grep(plan, spec, input.max_bytes !== undefined, mode === "files_without_match") ?? null;
   if (warm !== null) ctx.summary("source", warm.source);
 
   const totals = { matches: 0, lines: 0, files: 0 };
