@@ -177,3 +177,37 @@ test.each([
   },
   120_000,
 );
+
+test("a tree over the index budget degrades to the warm file list and says so; answers stay exact", async () => {
+  await setUp({ RGLOB_INDEX_BUDGET_MB: "0" });
+  try {
+    let state = "building";
+    for (let i = 0; i < 200 && state === "building"; i++) {
+      state = await warmState();
+      if (state === "building") await Bun.sleep(50);
+    }
+    const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
+    const warm = (
+      JSON.parse((res.contents[0] as { text: string }).text) as {
+        mcp: { warm: Array<{ state: string; reason: string | null }> };
+      }
+    ).mcp.warm[0];
+    expect(warm?.state).toBe("warm_list");
+    expect(warm?.reason).toContain("exceed");
+    const op = findOperation("grep");
+    const input = { pattern: "needle", base: dir, hidden: true, strict_base: true, limit: 5000 };
+    await mcp.client.callTool({ name: "grep_content", arguments: input });
+    const call = (await mcp.client.callTool({ name: "grep_content", arguments: input })) as CallToolResult;
+    const { source, ...served } = call.structuredContent as Record<string, unknown>;
+    expect(source).toBe("warm_list");
+    const { json: cold } = rglobJson(
+      ["grep", "--json", ...argvOf(op, { ...input, ...op.agentDefaults, ...input })],
+      {
+        cwd: dir,
+      },
+    );
+    expect(served).toEqual(cold);
+  } finally {
+    await tearDown();
+  }
+}, 60_000);
