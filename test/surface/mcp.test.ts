@@ -462,7 +462,7 @@ describe("resources", () => {
     const served = JSON.parse(text) as { mcp: Record<string, unknown> };
     expect(Array.isArray(served.mcp.warm)).toBe(true);
     delete served.mcp.warm;
-    expect(served).toEqual(rglobJson(["capabilities"]).json);
+    expect(served as Record<string, unknown>).toEqual(rglobJson(["capabilities"]).json);
     const one = await mcp.client.readResource({ uri: "rglob://schema/FileMatch" });
     expect(JSON.parse((one.contents[0] as { text: string }).text)).toEqual(SCHEMAS.FileMatch);
     expect(await rejection(mcp.client.readResource({ uri: "rglob://nope" }))).toBeInstanceOf(McpError);
