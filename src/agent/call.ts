@@ -4,6 +4,7 @@
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { emptySkipped } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
+import type { WarmProvider } from "../engine/index/provider.ts";
 import { SCHEMAS } from "../generated/schemas.ts";
 import { dispatch } from "../ops/dispatch.ts";
 import type { Emitted, Operation, RunContext } from "../ops/operation.ts";
@@ -15,6 +16,8 @@ export interface CallControl {
   readonly signal?: AbortSignal;
   /** Called with the number of entries examined so far (at most every 100 ms). */
   readonly onProgress?: (scanned: number) => void;
+  /** A long-lived server's warm state (the MCP server's); absent for one-shot calls. */
+  readonly warm?: WarmProvider;
 }
 
 /** What one collected call ended with: a result, or a request failure (bad input, bad regex, missing root). */
@@ -77,6 +80,7 @@ function dispatchOptions(control: CallControl, signal?: AbortSignal) {
   return {
     ...(sig ? { signal: sig } : {}),
     ...(control.onProgress ? { onProgress: control.onProgress } : {}),
+    ...(control.warm ? { warm: control.warm } : {}),
   };
 }
 

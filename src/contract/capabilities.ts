@@ -31,6 +31,26 @@ export const CapabilityReportSchema = v.pipe(
       available: v.boolean(),
       transport: v.literal("stdio"),
       tools: v.pipe(v.array(v.string()), v.description("The tools `rglob mcp` serves (its tools/list).")),
+      warm: v.optional(
+        v.pipe(
+          v.array(
+            v.strictObject({
+              root: v.string(),
+              state: v.picklist(["building", "ready", "warm_list"]),
+              watching: v.boolean(),
+              reason: v.nullable(v.string()),
+              files: v.nullable(v.number()),
+              trigrams: v.nullable(v.number()),
+              index_bytes: v.nullable(v.number()),
+              text_bytes: v.nullable(v.number()),
+              build_ms: v.nullable(v.number()),
+            }),
+          ),
+          v.description(
+            "A running server's warm state per root (only from `rglob mcp`): 'ready' answers grep from its content index, 'building' and 'warm_list' (the index would not fit its memory budget) from the remembered file list; watching: whether the tree is watched (else files are checked per query).",
+          ),
+        ),
+      ),
     }),
   }),
   v.title("CapabilityReport"),
@@ -42,11 +62,13 @@ export type CapabilityReport = v.InferOutput<typeof CapabilityReportSchema>;
  * Creates the capability report of this process.
  * @param operations operation ids
  * @param mcpTools the names of the tools `rglob mcp` serves, as its tools/list gives them
+ * @param warm a running MCP server's warm state per root
  * @returns the report
  */
 export function capabilityReport(
   operations: ReadonlyArray<{ id: string }>,
   mcpTools: readonly string[],
+  warm?: NonNullable<CapabilityReport["mcp"]["warm"]>,
 ): CapabilityReport {
   const posix = process.platform !== "win32";
   const runtime = typeof Bun !== "undefined" ? `bun ${Bun.version}` : `node ${process.versions.node}`;
@@ -80,6 +102,7 @@ export function capabilityReport(
       available: true,
       transport: "stdio",
       tools: [...mcpTools],
+      ...(warm ? { warm } : {}),
     },
   };
 }

@@ -1242,6 +1242,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         ],
         "additionalProperties": false,
         "description": "Files not searched, by reason (binary, too_large, unreadable including permission denied)."
+      },
+      "source": {
+        "enum": [
+          "index",
+          "warm_list",
+          "cold"
+        ],
+        "type": "string",
+        "description": "Where a server's answer came from (for debugging; results are the same): its content index, its remembered file list, or a walk. Absent outside `rglob mcp`."
       }
     },
     "required": [
@@ -5903,6 +5912,101 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               "type": "string"
             },
             "description": "The tools `rglob mcp` serves (its tools/list)."
+          },
+          "warm": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "root": {
+                  "type": "string"
+                },
+                "state": {
+                  "enum": [
+                    "building",
+                    "ready",
+                    "warm_list"
+                  ],
+                  "type": "string"
+                },
+                "watching": {
+                  "type": "boolean"
+                },
+                "reason": {
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "files": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "trigrams": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "index_bytes": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "text_bytes": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "build_ms": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              },
+              "required": [
+                "root",
+                "state",
+                "watching",
+                "reason",
+                "files",
+                "trigrams",
+                "index_bytes",
+                "text_bytes",
+                "build_ms"
+              ],
+              "additionalProperties": false
+            },
+            "description": "A running server's warm state per root (only from `rglob mcp`): 'ready' answers grep from its content index, 'building' and 'warm_list' (the index would not fit its memory budget) from the remembered file list; watching: whether the tree is watched (else files are checked per query)."
           }
         },
         "required": [

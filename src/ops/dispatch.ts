@@ -1,10 +1,12 @@
 /*! The one dispatcher: validate → run → bound → sink. Every surface (CLI, library, MCP) calls dispatch().
  * It decides truncation by look-ahead (one record past a bound means `truncated`), builds next_cursor, and
  * never writes output itself: the sink does. */
+
 import * as v from "valibot";
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { emptySkipped, type ResultMeta, type Skipped, type TruncatedReason } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
+import type { WarmProvider } from "../engine/index/provider.ts";
 import { recordJson, type Sink } from "../sink/sink.ts";
 import { decodeCursor, encodeCursor, fingerprint, validOrderKey } from "./cursor.ts";
 import type { Emitted, Operation, RunContext, StopReason } from "./operation.ts";
@@ -22,6 +24,8 @@ export interface DispatchOptions {
   readonly batch?: number;
   /** The sink reads only the paths of file records (the human find output): stats need not be read ahead. */
   readonly pathsOnly?: boolean;
+  /** A long-lived server's warm state (remembered walks, content index), for the operations that use it. */
+  readonly warm?: WarmProvider;
 }
 
 /**
@@ -150,6 +154,7 @@ export async function dispatch(
     },
     batch: Math.max(1, Math.floor(options.batch ?? DEFAULT_BATCH)),
     pathsOnly: options.pathsOnly === true,
+    ...(options.warm ? { warm: options.warm } : {}),
     progress(scanned: number) {
       if (!progress) return;
       const now = performance.now();

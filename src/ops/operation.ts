@@ -3,6 +3,7 @@
 import type * as v from "valibot";
 import type { ErrorInfo } from "../contract/errors.ts";
 import type { Skipped } from "../contract/result.ts";
+import type { WarmProvider } from "../engine/index/provider.ts";
 
 /** A record yielded by an operation: its JSONL kind, the wire object and its order key (for cursors). */
 export interface Emitted {
@@ -109,6 +110,8 @@ export interface RunContext {
   readonly batch: number;
   /** The consumer reads only the paths of file records (no size, mtime or kinds): stats need not be read. */
   readonly pathsOnly?: boolean;
+  /** A long-lived server's warm state (docs/decisions/0028-warm-index.md); absent in one-shot runs. */
+  readonly warm?: WarmProvider;
 }
 
 /** Hints for MCP clients (all rglob operations are read-only). */

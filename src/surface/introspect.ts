@@ -80,10 +80,11 @@ export function describeOp(op: Operation): Record<string, unknown> {
 }
 
 /** Returns the capability report of this process. */
-export function capabilities(): CapabilityReport {
+export function capabilities(warm?: NonNullable<CapabilityReport["mcp"]["warm"]>): CapabilityReport {
   return capabilityReport(
     OPERATIONS,
     buildTools().map((t) => t.name),
+    warm,
   );
 }
 

@@ -132,6 +132,11 @@ function givenCount(text: string | undefined): number {
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
+/** The outcome of a file the warm index rules out: searched, nothing found, nothing read. */
+function ruledOut(): FileOutcome {
+  return { bytes: 0, skip: null, error: null, lines: 0, matches: 0, hits: [], encoding: "utf-8" };
+}
+
 function modeOf(input: GrepInput): Mode {
   const modes = [
     input.files_with_matches,
@@ -273,6 +278,10 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     asText ??= createSearcher({ ...spec, binaryAsText: true });
     return asText.search(e.abs);
   };
+  // A server's warm state: a remembered walk and the files its index rules out (never read, nothing found).
+  const warm =
+    ctx.warm?.grep(plan, spec, input.max_bytes !== undefined, mode === "files_without_match") ?? null;
+  if (warm !== null) ctx.summary("source", warm.source);
 
   const totals = { matches: 0, lines: 0, files: 0 };
   const skipped = { binary: 0, too_large: 0, unreadable: 0 };
@@ -302,23 +311,31 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     const items = batch;
     batch = [];
     batches++;
-    inFlight += items.length;
+    const toSearch = warm === null ? items : items.filter((i) => i.outcome === null);
+    if (toSearch.length === 0) return;
+    inFlight += toSearch.length;
     pool.submit(
-      items.map((i) => i.entry.abs),
+      toSearch.map((i) => i.entry.abs),
       (k, outcome) => {
-        (items[k] as Item).outcome = outcome;
+        (toSearch[k] as Item).outcome = outcome;
         inFlight--;
         wakeUp();
       },
       (k, chunk, taken) => {
-        (items[k] as Item).chunks.push({ chunk, taken });
+        (toSearch[k] as Item).chunks.push({ chunk, taken });
         wakeUp();
       },
     );
   };
-  const entries: Iterator<Entry> = walk(plan, ctx, walkAfter);
+  const entries: Iterator<Entry> =
+    warm !== null ? warm.walk(plan, ctx, walkAfter) : walk(plan, ctx, walkAfter);
   let walkDone = false;
-  const itemOf = (entry: Entry): Item => ({ entry, chunks: [], outcome: null, steps: null });
+  const itemOf = (entry: Entry): Item => ({
+    entry,
+    chunks: [],
+    outcome: warm?.ruledOut(entry) ? ruledOut() : null,
+    steps: null,
+  });
   if (resume !== null) {
     // The file the cursor points into is searched again; hits up to the cursor are skipped below.
     const colon = resume.file.indexOf(":");
@@ -413,6 +430,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   /** The next piece of a file: hits given out before its end, or its outcome; null when the run must stop. */
   const piece = async (item: Item): Promise<Piece | null> => {
     if (local !== null) {
+      if (item.outcome !== null) return item.outcome; // ruled out by the warm index
       // Between two windows of a file too, a deadline or a cancellation stops the run.
       if (item.steps !== null && ctx.shouldStop()) return null;
       item.steps ??= local.steps(item.entry.abs);

@@ -255,6 +255,14 @@ export const LineSearchResultSchema = v.pipe(
     matched_lines: v.pipe(v.number(), v.integer(), v.description("Matching lines in the files searched.")),
     files_with_matches: v.pipe(v.number(), v.integer(), v.description("Files with at least one match.")),
     files_skipped: SkipCountsSchema,
+    source: v.optional(
+      v.pipe(
+        v.picklist(["index", "warm_list", "cold"]),
+        v.description(
+          "Where a server's answer came from (for debugging; results are the same): its content index, its remembered file list, or a walk. Absent outside `rglob mcp`.",
+        ),
+      ),
+    ),
   }),
   v.title("LineSearchResult"),
   v.description(

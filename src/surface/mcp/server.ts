@@ -16,6 +16,7 @@ import {
 import { collect, inputKeys, withDefaults } from "../../agent/call.ts";
 import { clipText, type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
@@ -315,6 +316,7 @@ async function callOperation(
   args: Record<string, unknown>,
   roots: readonly string[],
   extra: Extra,
+  warm: WarmSet | null,
 ): Promise<CallToolResult> {
   const wrong = unknownArgument(op, args);
   if (wrong) return failure(wrong);
@@ -359,7 +361,10 @@ async function callOperation(
     }
     return lastSend;
   };
+  // Watch events already queued (an edit just before this call) are taken in before the warm state answers.
+  if (warm !== null) await new Promise((resolve) => setImmediate(resolve));
   const outcome = await collect(op, input, {
+    ...(warm !== null ? { warm } : {}),
     signal: extra.signal,
     ...(token !== undefined ? { onProgress: (n: number) => void notify(n) } : {}),
   });
@@ -405,7 +410,7 @@ function describeText(manifest: Record<string, unknown>): string {
  * @param roots the roots to serve
  * @returns the server
  */
-function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
+function createServer(roots: Roots, inflight: Set<Promise<unknown>>, warm: WarmSet | null): Server {
   const server = new Server(
     { name: "rglob", version: PACKAGE_VERSION },
     {
@@ -458,7 +463,8 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
       await roots.ready;
       const refusal = roots.refusal(extra.requestId);
       if (refusal !== null) return failure({ code: "PERM", message: refusal, path: null });
-      return await callOperation(op, args, roots.list, extra);
+      warm?.ensure(roots.list);
+      return await callOperation(op, args, roots.list, extra, warm);
     } catch (err) {
       if (err instanceof McpError) throw err;
       const detail = err instanceof Error ? (process.env.RGLOB_DEBUG ? err.stack : err.message) : String(err);
@@ -493,7 +499,7 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     let body: unknown;
-    if (uri === "rglob://capabilities") body = capabilities();
+    if (uri === "rglob://capabilities") body = capabilities(warm?.status());
     else if (uri === "rglob://schemas") body = SCHEMAS;
     else if (uri.startsWith("rglob://schema/")) {
       const stem = uri.slice("rglob://schema/".length);
@@ -553,7 +559,9 @@ export async function serveMcp(argv: string[]): Promise<number> {
   }
   const roots = new Roots(resolveRoots(parsed.roots));
   const inflight = new Set<Promise<unknown>>();
-  const server = createServer(roots, inflight);
+  // Per-root warm state: remembered walks and a content index, built after start (docs/decisions/0028).
+  const warm = process.env.RGLOB_WARM === "0" ? null : new WarmSet(warmOptions());
+  const server = createServer(roots, inflight, warm);
   // A bug in a request must not end the server: log it and go on serving.
   process.on("unhandledRejection", (err) => log(`unhandled rejection: ${String(err)}`));
   const closed = new Promise<void>((resolve) => {
@@ -574,6 +582,7 @@ export async function serveMcp(argv: string[]): Promise<number> {
     }
     deliver?.(message);
   };
+  warm?.ensure(roots.list);
   // End of input: answer what is in flight (the SDK sends each answer once its handler settles), then close.
   process.stdin.once("end", () => {
     void (async () => {
@@ -590,5 +599,6 @@ export async function serveMcp(argv: string[]): Promise<number> {
     `serving ${roots.list.length > 0 ? roots.list.join(", ") : "the client's roots (asked on initialization)"} (rglob ${PACKAGE_VERSION})`,
   );
   await closed;
+  warm?.close();
   return 0;
 }

@@ -1,0 +1,330 @@
+/*! Benchmark of the warm index (a script, never a timed test): 20 agent-style greps through one `rglob mcp`
+ * whose warm state is ready, against the same 20 as rg processes; then the CLI with a persisted index
+ * (`rglob index`, then `rglob grep`) against rg. Each MCP answer is checked first against rg's lines (paged to
+ * the end, paths and line numbers; file lists and counts for -l and -c). Prints each ratio. Usage: bun
+ * scripts/bench-warm.ts [--runs=N] [--tree=DIR] (default tree: $RGLOB_BENCH_TREE, else ../bench/babel). */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { benchArgs } from "./bench-args.ts";
+
+const root = join(import.meta.dir, "..");
+const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
+const args = benchArgs("bun scripts/bench-warm.ts [--runs=N] [--tree=DIR]", { tree: "text" }, 3);
+const { runs } = args;
+const tree = resolve(args.get("tree") ?? process.env.RGLOB_BENCH_TREE ?? join(root, "..", "bench", "babel"));
+if (!existsSync(bin)) {
+  console.error(`no binary at ${bin}: run \`npm run build\` first`);
+  process.exit(1);
+}
+if (!existsSync(tree)) {
+  console.error(`no tree at ${tree}: pass --tree=DIR (a checkout such as babel)`);
+  process.exit(1);
+}
+const rg = Bun.which("rg");
+if (rg === null) {
+  console.error("rg is not installed: nothing to compare with");
+  process.exit(1);
+}
+
+/** A newline-delimited JSON-RPC client of one `rglob mcp` process. */
+class Client {
+  private readonly proc;
+  private readonly reader;
+  private buffered = "";
+  private readonly decoder = new TextDecoder();
+  private nextId = 1;
+
+  constructor(serveRoot: string) {
+    this.proc = Bun.spawn([bin, "mcp", "--root", serveRoot], {
+      cwd: serveRoot,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    this.reader = this.proc.stdout.getReader();
+  }
+
+  private send(message: object): void {
+    this.proc.stdin.write(`${JSON.stringify(message)}\n`);
+    this.proc.stdin.flush();
+  }
+
+  async request(method: string, params: object): Promise<Record<string, unknown>> {
+    const id = this.nextId++;
+    this.send({ jsonrpc: "2.0", id, method, params });
+    for (;;) {
+      const nl = this.buffered.indexOf("\n");
+      if (nl >= 0) {
+        const message = JSON.parse(this.buffered.slice(0, nl)) as Record<string, unknown>;
+        this.buffered = this.buffered.slice(nl + 1);
+        if (message.id === id) return message;
+        continue;
+      }
+      const { value, done } = await this.reader.read();
+      if (done) throw new Error("the server closed its output");
+      this.buffered += this.decoder.decode(value, { stream: true });
+    }
+  }
+
+  async call(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const answer = await this.request("tools/call", { name: "grep_content", arguments: args });
+    const result = answer.result as { structuredContent?: Record<string, unknown> } | undefined;
+    if (result?.structuredContent === undefined) throw new Error(`no result: ${JSON.stringify(answer)}`);
+    return result.structuredContent;
+  }
+
+  async start(): Promise<void> {
+    await this.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "bench-warm", version: "1" },
+    });
+    this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }
+
+  async capabilities(): Promise<Record<string, unknown>> {
+    const answer = await this.request("resources/read", { uri: "rglob://capabilities" });
+    const contents = (answer.result as { contents: Array<{ text: string }> }).contents;
+    return JSON.parse((contents[0] as { text: string }).text) as Record<string, unknown>;
+  }
+
+  stop(): void {
+    this.proc.kill();
+  }
+}
+
+interface Query {
+  readonly name: string;
+  /** grep_content arguments (hidden: true is added: rg runs with --hidden). */
+  readonly mcp: Record<string, unknown>;
+  /** rg arguments after `rg --hidden -g !.git`. */
+  readonly rg: readonly string[];
+  readonly mode: "lines" | "files" | "count";
+}
+
+const QUERIES: readonly Query[] = [
+  { name: "rare literal", mcp: { pattern: "traverseFast" }, rg: ["-n", "traverseFast"], mode: "lines" },
+  { name: "common literal", mcp: { pattern: "function" }, rg: ["-n", "function"], mode: "lines" },
+  { name: "literal TODO", mcp: { pattern: "TODO" }, rg: ["-n", "TODO"], mode: "lines" },
+  { name: "identifier", mcp: { pattern: "isIdentifier" }, rg: ["-n", "isIdentifier"], mode: "lines" },
+  { name: "assertNode", mcp: { pattern: "assertNode" }, rg: ["-n", "assertNode"], mode: "lines" },
+  {
+    name: "regex class",
+    mcp: { pattern: "[A-Z][a-z]+Error\\(" },
+    rg: ["-n", "[A-Z][a-z]+Error\\("],
+    mode: "lines",
+  },
+  {
+    name: "regex require",
+    mcp: { pattern: "const [a-z]+ = require\\(" },
+    rg: ["-n", "const [a-z]+ = require\\("],
+    mode: "lines",
+  },
+  {
+    name: "regex t.isX(",
+    mcp: { pattern: "t\\.is[A-Z]\\w+\\(" },
+    rg: ["-n", "t\\.is[A-Z]\\w+\\("],
+    mode: "lines",
+  },
+  {
+    name: "regex alternation",
+    mcp: { pattern: "console\\.(warn|error)" },
+    rg: ["-n", "console\\.(warn|error)"],
+    mode: "lines",
+  },
+  {
+    name: "-i -w todo",
+    mcp: { pattern: "todo", ignore_case: true, word_regexp: true },
+    rg: ["-n", "-i", "-w", "todo"],
+    mode: "lines",
+  },
+  {
+    name: "-i deprecated",
+    mcp: { pattern: "deprecated", ignore_case: true },
+    rg: ["-n", "-i", "deprecated"],
+    mode: "lines",
+  },
+  {
+    name: "-w scope",
+    mcp: { pattern: "scope", word_regexp: true },
+    rg: ["-n", "-w", "scope"],
+    mode: "lines",
+  },
+  {
+    name: "-l babel-core",
+    mcp: { pattern: "babel-core", files_with_matches: true },
+    rg: ["-l", "babel-core"],
+    mode: "files",
+  },
+  {
+    name: "-l -i copyright",
+    mcp: { pattern: "copyright", files_with_matches: true, ignore_case: true },
+    rg: ["-l", "-i", "copyright"],
+    mode: "files",
+  },
+  {
+    name: "-c export default",
+    mcp: { pattern: "export default", count: true },
+    rg: ["-c", "export default"],
+    mode: "count",
+  },
+  { name: "-c it(", mcp: { pattern: "it\\(", count: true }, rg: ["-c", "it\\("], mode: "count" },
+  {
+    name: "glob *.ts interface",
+    mcp: { pattern: "interface", patterns: ["*.ts"] },
+    rg: ["-n", "-g", "*.ts", "interface"],
+    mode: "lines",
+  },
+  {
+    name: "glob *.json version",
+    mcp: { pattern: '"version"', patterns: ["*.json"] },
+    rg: ["-n", "-g", "*.json", '"version"'],
+    mode: "lines",
+  },
+  {
+    name: "fixed process.env.",
+    mcp: { pattern: "process.env.BABEL_ENV", fixed_strings: true },
+    rg: ["-n", "-F", "process.env.BABEL_ENV"],
+    mode: "lines",
+  },
+  {
+    name: "dir packages/babel-parser",
+    mcp: { pattern: "tokenizer", paths: ["packages/babel-parser"] },
+    rg: ["-n", "tokenizer", "packages/babel-parser"],
+    mode: "lines",
+  },
+];
+
+/** rg's answer as comparable lines: "path:line" (lines), "path" (-l) or "path:count" (-c). */
+async function rgLines(q: Query): Promise<string[]> {
+  const proc = Bun.spawn(
+    [rg as string, "--hidden", "-g", "!.git", "--no-heading", "--color=never", ...q.rg],
+    {
+      cwd: tree,
+      stdout: "pipe",
+      stderr: "ignore",
+    },
+  );
+  const text = await new Response(proc.stdout).text();
+  await proc.exited;
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    if (q.mode === "files") out.push(line.replace(/^\.\//, ""));
+    else {
+      const m = /^(.*?):(\d+)(?::|$)/.exec(line);
+      if (m !== null) out.push(`${(m[1] as string).replace(/^\.\//, "")}:${m[2]}`);
+    }
+  }
+  return out.sort();
+}
+
+/** The server's whole answer (paged) as comparable lines. */
+async function mcpLines(client: Client, q: Query): Promise<{ lines: string[]; source: unknown }> {
+  const out: string[] = [];
+  let cursor: string | null = null;
+  let source: unknown;
+  do {
+    const sc = await client.call({
+      ...q.mcp,
+      hidden: true,
+      limit: 100000,
+      max_output_bytes: 8_000_000,
+      max_columns: 10,
+      ...(cursor !== null ? { cursor } : {}),
+    });
+    source ??= sc.source;
+    for (const r of sc.results as Array<{
+      relative_path: string;
+      line_number?: number;
+      count?: number | null;
+    }>) {
+      if (q.mode === "files") out.push(r.relative_path);
+      else if (q.mode === "count") out.push(`${r.relative_path}:${r.count}`);
+      else out.push(`${r.relative_path}:${r.line_number}`);
+    }
+    cursor = typeof sc.next_cursor === "string" ? sc.next_cursor : null;
+  } while (cursor !== null);
+  return { lines: [...new Set(out)].sort(), source };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+async function timeRg(q: Query): Promise<number> {
+  const t0 = performance.now();
+  const proc = Bun.spawn([rg as string, "--hidden", "-g", "!.git", "--no-heading", ...q.rg], {
+    cwd: tree,
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  await new Response(proc.stdout).arrayBuffer();
+  await proc.exited;
+  return performance.now() - t0;
+}
+
+console.log(`tree: ${tree}; ${runs} runs of each set; 20 queries`);
+const client = new Client(tree);
+const started = performance.now();
+await client.start();
+// The server answers while it builds: a call during the build returns (cold or from the file list).
+const during = performance.now();
+await client.call({ pattern: "zzq_not_there_zzq", hidden: true });
+const duringMs = performance.now() - during;
+let warm: Array<Record<string, unknown>> = [];
+for (;;) {
+  warm = ((await client.capabilities()).mcp as { warm?: Array<Record<string, unknown>> }).warm ?? [];
+  if (warm.length > 0 && warm.every((w) => w.state !== "building")) break;
+  await Bun.sleep(50);
+}
+const readyMs = performance.now() - started;
+for (const w of warm) {
+  console.log(
+    `index: ${w.state}, ${w.files} files, ${w.trigrams} trigrams, ${((w.index_bytes as number) / 1048576).toFixed(1)} MiB for ${((w.text_bytes as number) / 1048576).toFixed(1)} MiB of text (${((w.index_bytes as number) / (w.text_bytes as number)).toFixed(2)}x), built in ${w.build_ms} ms (ready ${readyMs.toFixed(0)} ms after start; a call during the build took ${duringMs.toFixed(0)} ms)`,
+  );
+}
+
+let failures = 0;
+for (const q of QUERIES) {
+  const [want, got] = await Promise.all([rgLines(q), mcpLines(client, q)]);
+  const same = want.length === got.lines.length && want.every((l, i) => l === got.lines[i]);
+  if (!same) {
+    failures++;
+    const missing = want.filter((l) => !got.lines.includes(l)).slice(0, 3);
+    const extra = got.lines.filter((l) => !want.includes(l)).slice(0, 3);
+    console.log(
+      `  DIFFERS ${q.name}: rg ${want.length}, rglob ${got.lines.length}; missing ${missing} extra ${extra}`,
+    );
+  } else console.log(`  same as rg: ${q.name} (${want.length} lines, source ${String(got.source)})`);
+}
+
+const rgTotals: number[] = [];
+const mcpTotals: number[] = [];
+const perQuery = new Map<string, number[]>();
+for (let r = 0; r < runs; r++) {
+  let t = 0;
+  for (const q of QUERIES) t += await timeRg(q);
+  rgTotals.push(t);
+  let total = 0;
+  for (const q of QUERIES) {
+    const t0 = performance.now();
+    await client.call({ ...q.mcp, hidden: true });
+    const ms = performance.now() - t0;
+    total += ms;
+    perQuery.set(q.name, [...(perQuery.get(q.name) ?? []), ms]);
+  }
+  mcpTotals.push(total);
+}
+client.stop();
+for (const [name, times] of perQuery) console.log(`  ${name.padEnd(28)} ${median(times).toFixed(1)} ms`);
+const rgMs = median(rgTotals);
+const mcpMs = median(mcpTotals);
+console.log(
+  `\n20 greps: rg processes ${rgMs.toFixed(0)} ms, warm rglob mcp ${mcpMs.toFixed(1)} ms (agent defaults): ${(mcpMs / rgMs).toFixed(3)}x rg (target <= 0.05x)`,
+);
+if (failures > 0) {
+  console.log(`${failures} answers differ from rg`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,589 @@
+/*! Engine, warm index: the per-root warm state of a long-lived server. It remembers completed walks (replayed
+ * with the same entries, errors and counters, in order) and builds a trigram index of the tree's text in the
+ * background, a slice at a time so the server keeps answering. A recursive watch keeps both fresh: a created,
+ * deleted or renamed entry or a changed ignore file forgets the remembered walks; a changed file leaves the
+ * index (it is searched again). Without a watch, walks are not remembered and each file the index would rule
+ * out is compared with its indexed stats first. It never writes anything. */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as v from "valibot";
+import type { ErrorInfo } from "../../contract/errors.ts";
+import { emptySkipped, type Skipped } from "../../contract/result.ts";
+import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
+import type { RunContext } from "../../ops/operation.ts";
+import { platform } from "../../platform/platform.ts";
+import { IGNORE_FILE_NAMES } from "../ignore.ts";
+import { compileWalk } from "../plan.ts";
+import type { SearchSpec } from "../search/search-file.ts";
+import { Entry, type WalkPlan, walk } from "../walk.ts";
+import type { AnswerSource, WarmGrep, WarmProvider } from "./provider.ts";
+import { type IndexStats, TrigramIndex } from "./trigrams.ts";
+
+/** How a root's warm state stands (reported by capabilities). */
+export type WarmState = "building" | "ready" | "warm_list";
+
+/** A root's warm state as reported. */
+export interface WarmStatus {
+  readonly root: string;
+  /** building: the index is being built (answers use the file list); ready: answers use the index;
+   * warm_list: no index (over the memory budget, or turned off), answers use the file list only. */
+  readonly state: WarmState;
+  readonly watching: boolean;
+  readonly reason: string | null;
+  readonly files: number | null;
+  readonly trigrams: number | null;
+  /** Estimated memory of the index. */
+  readonly index_bytes: number | null;
+  /** Bytes of text indexed. */
+  readonly text_bytes: number | null;
+  readonly build_ms: number | null;
+}
+
+/** Settings of the warm state. */
+export interface WarmOptions {
+  /** Files larger than this are not indexed (they are always searched). */
+  readonly maxFileSize: number;
+  /** The index may use at most this fraction of the indexed text's size. */
+  readonly budgetRatio: number;
+  /** The index may use at most this many bytes whatever the text's size. */
+  readonly budgetBytes: number;
+  /** Watch the tree (false: per-query stat checks only). */
+  readonly watch: boolean;
+}
+
+/** A remembered walk, and the index ids of its entries (for the index they were looked up in). */
+interface Memo {
+  readonly gen: number;
+  readonly steps: readonly Step[];
+  readonly entries: number;
+  ids: Int32Array | null;
+  idsFor: TrigramIndex | null;
+}
+
+/** One step of a remembered walk: an entry, a run of counted entries, or a call on the run context. */
+type Step =
+  | {
+      readonly t: 0;
+      /** The entry's place among the remembered entries. */
+      readonly i: number;
+      readonly e: readonly [string, string, string, number, Entry["type"], Entry["type"], number];
+    }
+  | { readonly t: 1; readonly n: number }
+  | { readonly t: 2; readonly m: string; readonly a: readonly unknown[] }
+  /** Skip-ledger counts the walk added since the previous step (it counts by plain increments, not calls). */
+  | { readonly t: 3; readonly d: Readonly<Partial<Skipped>> };
+
+const WALK_KEYS = Object.keys(walkEntries);
+const MEMOS = 8;
+const SLICE_MS = 8;
+const FIRST_BLOCK = 64 * 1024;
+/** Rebuild the index when this many of its files changed (and at least this share of them). */
+const REBUILD_DEAD = 256;
+const REBUILD_SHARE = 0.05;
+
+function inside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A run context that records nothing and never stops (the index build's own walk). */
+function quietContext(stopped: () => boolean): RunContext {
+  return {
+    signal: new AbortController().signal,
+    resumeAfter: null,
+    error() {},
+    searched() {},
+    read() {},
+    shouldStop: stopped,
+    stop() {},
+    summary() {},
+    progress() {},
+    batch: 1,
+    skipped: emptySkipped(),
+  };
+}
+
+/**
+ * Creates the warm state of one root.
+ */
+export class WarmRoot implements WarmProvider {
+  private watcher: fs.FSWatcher | null = null;
+  private watching = false;
+  /** Bumped by every change to the tree's shape or its ignore files: remembered walks older than it are void. */
+  private gen = 0;
+  private readonly memos = new Map<string, Memo>();
+  private index: TrigramIndex | null = null;
+  private building: TrigramIndex | null = null;
+  private state: WarmState = "building";
+  private reason: string | null = null;
+  private buildMs: number | null = null;
+  private closed = false;
+  private rebuildPending = false;
+
+  /**
+   * @param root the root's real path
+   * @param options budget, size cap and watching
+   */
+  constructor(
+    readonly root: string,
+    private readonly options: WarmOptions,
+  ) {}
+
+  /** Starts watching and builds the index in the background. */
+  start(): void {
+    if (this.options.watch) this.startWatch();
+    void this.build();
+  }
+
+  /** Stops watching and any build. */
+  close(): void {
+    this.closed = true;
+    this.watcher?.close();
+    this.watcher = null;
+    this.watching = false;
+  }
+
+  /** The state as reported in capabilities. */
+  status(): WarmStatus {
+    const s: IndexStats | null = this.index?.stats() ?? null;
+    return {
+      root: this.root,
+      state: this.state,
+      watching: this.watching,
+      reason: this.reason,
+      files: s?.files ?? null,
+      trigrams: s?.trigrams ?? null,
+      index_bytes: s?.memoryBytes ?? null,
+      text_bytes: s?.textBytes ?? null,
+      build_ms: this.buildMs,
+    };
+  }
+
+  private startWatch(): void {
+    try {
+      const w = fs.watch(this.root, { recursive: true }, (event, name) => this.changed(event, name));
+      w.on("error", () => this.lostWatch());
+      this.watcher = w;
+      this.watching = true;
+    } catch (err) {
+      this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  /** A watch that failed: fall back to per-query checks, forgetting what it kept fresh. */
+  private lostWatch(): void {
+    this.watcher?.close();
+    this.watcher = null;
+    this.watching = false;
+    this.gen++;
+    this.memos.clear();
+    this.reason = "the watch failed; checking files per query";
+  }
+
+  private changed(event: string, name: string | Buffer | null): void {
+    if (name === null || name === undefined) {
+      // The watch does not say what changed: forget everything.
+      this.gen++;
+      this.memos.clear();
+      this.index = null;
+      if (this.state === "ready") this.state = "building";
+      this.scheduleRebuild();
+      return;
+    }
+    const rel = String(name);
+    // Inside a repository's metadata only the exclude file (and the directory itself) matters to the walk.
+    const git = rel.indexOf(".git");
+    if (git >= 0 && (git === 0 || rel[git - 1] === path.sep)) {
+      const after = rel.slice(git + 4);
+      if (after !== "" && after !== `${path.sep}info` && after !== `${path.sep}info${path.sep}exclude`)
+        return;
+    }
+    const abs = path.join(this.root, rel);
+    for (const idx of [this.index, this.building]) idx?.invalidate(abs);
+    let isDir = false;
+    try {
+      isDir = platform.lstat(abs).isDirectory();
+    } catch {}
+    // Created, deleted or renamed entries, ignore files and directories (their permissions) change the walk.
+    if (
+      event === "rename" ||
+      isDir ||
+      (IGNORE_FILE_NAMES as readonly string[]).includes(path.basename(rel)) ||
+      git >= 0
+    )
+      this.gen++;
+    // A renamed, created or replaced directory: the paths below it may now hold other files.
+    if (event === "rename" && isDir) for (const idx of [this.index, this.building]) idx?.invalidateBelow(abs);
+    const idx = this.index;
+    if (idx !== null && idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE)
+      this.scheduleRebuild();
+  }
+
+  private scheduleRebuild(): void {
+    if (this.rebuildPending || this.building !== null || this.closed) return;
+    this.rebuildPending = true;
+    setTimeout(() => {
+      this.rebuildPending = false;
+      if (this.building === null) void this.build();
+    }, 200);
+  }
+
+  /** Whether a plan's walk can be remembered and replayed (the watch sees every change it depends on). */
+  private memoKey(plan: WalkPlan): string | null {
+    if (!this.watching || plan.readsStats || plan.follow || !inside(plan.baseReal, this.root)) return null;
+    const o = plan.source.options as unknown as Record<string, unknown>;
+    const walkOptions: Record<string, unknown> = {};
+    for (const k of WALK_KEYS) walkOptions[k] = o[k];
+    const p = plan.source.plan;
+    return JSON.stringify([walkOptions, p.cwd, p.filesOnly ?? false, p.namedFilesPastGlobs ?? false]);
+  }
+
+  /**
+   * Returns what the warm state offers a grep run.
+   * @param plan the run's compiled walk
+   * @param spec the run's search spec
+   * @param bounded whether max_bytes bounds the run
+   * @param listsNonMatching whether the run lists the files without a match
+   * @returns the seam for the run
+   */
+  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
+    const key = this.memoKey(plan);
+    const memo = key === null ? undefined : this.memos.get(key);
+    const fresh = memo !== undefined && memo.gen === this.gen;
+    const candidates = bounded ? null : this.candidatesFor(plan, spec);
+    const source: AnswerSource = candidates !== null ? "index" : fresh ? "warm_list" : "cold";
+    const idx = this.index;
+    const maxFileSize = spec.maxFileSize;
+    const checkStats = !this.watching;
+    // Files ruled out have no effect on the answer (no record, error or skip) unless it lists the files that
+    // do not match: then they are given to the run as found empty; otherwise they are left out of the walk.
+    const leaveOut = candidates !== null && !listsNonMatching;
+    const ruledOut = (e: Entry): boolean => {
+      if (candidates === null || idx === null) return false;
+      const id = idx.idOfPath(e.abs);
+      if (id < 0 || candidates[id] === 1) return false;
+      const facts = idx.factsOf(id);
+      if (facts.size > maxFileSize) return false;
+      if (checkStats) {
+        try {
+          const st = platform.stat(e.abs);
+          if (
+            st.size !== facts.size ||
+            st.mtimeMs !== facts.mtimeMs ||
+            st.ctimeMs !== facts.ctimeMs ||
+            st.ino !== facts.ino
+          )
+            return false;
+        } catch {
+          return false;
+        }
+      }
+      return true;
+    };
+    return {
+      source,
+      walk: (p, ctx, after) => {
+        if (after === null && key !== null) {
+          let m = this.memos.get(key);
+          if (m !== undefined && m.gen === this.gen) {
+            this.memos.delete(key);
+            this.memos.set(key, m); // most recently used last
+          } else {
+            if (m !== undefined) this.memos.delete(key);
+            m = this.remember(key, p, ctx);
+          }
+          if (!leaveOut || idx === null || candidates === null) return replay(m.steps, p, ctx, null);
+          const ids = this.idsOf(m, idx);
+          return replay(m.steps, p, ctx, (i) => {
+            const id = ids[i] as number;
+            return id >= 0 && candidates[id] === 0 && idx.isLive(id) && idx.sizeOf(id) <= maxFileSize;
+          });
+        }
+        const cold = walk(p, ctx, after);
+        return leaveOut ? without(cold, ruledOut) : cold;
+      },
+      ruledOut,
+    };
+  }
+
+  /** The index ids of a remembered walk's entries (-1: not indexed), looked up once per index. */
+  private idsOf(m: Memo, idx: TrigramIndex): Int32Array {
+    if (m.ids !== null && m.idsFor === idx) return m.ids;
+    const ids = new Int32Array(m.entries);
+    for (const s of m.steps) if (s.t === 0) ids[s.i] = idx.idOfPath(s.e[0]);
+    m.ids = ids;
+    m.idsFor = idx;
+    return ids;
+  }
+
+  /** The index's candidate map for a run, or null when the index cannot narrow it. */
+  private candidatesFor(plan: WalkPlan, spec: SearchSpec): Uint8Array | null {
+    const idx = this.index;
+    const m = spec.matcher;
+    if (idx === null || this.state !== "ready") return null;
+    if (m.literals === null || m.invert || spec.encoding !== null) return null;
+    if (!inside(plan.baseReal, this.root)) return null;
+    // Unicode case folding matches K (U+212A) with k and ſ (U+017F) with s: the searcher does not prefilter
+    // files holding them, and neither does the index.
+    const traps = m.literalsIgnoreCase && m.flags.includes("u") && m.literals.some((l) => /[ks]/i.test(l));
+    return idx.candidates({ literals: m.literals, traps });
+  }
+
+  /**
+   * Walks the plan to its end, remembering its entries and its calls on the run context (not made on the run's
+   * context: the replay makes them). A query that stops after a few records still leaves a whole walk to replay.
+   * Kept when the tree did not change meanwhile.
+   */
+  private remember(key: string, plan: WalkPlan, ctx: RunContext): Memo {
+    const startGen = this.gen;
+    const steps: Step[] = [];
+    let entries = 0;
+    let counted = 0;
+    // The walk's skip counts go to a ledger of the memo's own, remembered as deltas in walk order, so that a
+    // replay (this run's too) adds them to its context where the walk would have.
+    const ledger = emptySkipped();
+    const seen = emptySkipped();
+    const flushCount = () => {
+      if (counted > 0) steps.push({ t: 1, n: counted });
+      counted = 0;
+      let d: Partial<Skipped> | null = null;
+      for (const k of Object.keys(ledger) as (keyof Skipped)[]) {
+        if (ledger[k] !== seen[k]) {
+          d ??= {};
+          d[k] = ledger[k] - seen[k];
+          seen[k] = ledger[k];
+        }
+      }
+      if (d !== null) steps.push({ t: 3, d });
+    };
+    const recorder: RunContext = new Proxy(ctx, {
+      get(target, prop, receiver) {
+        if (prop === "skipped") return ledger;
+        const value = Reflect.get(target, prop, receiver);
+        if (typeof value !== "function" || typeof prop !== "string") return value;
+        if (prop === "shouldStop") return () => false;
+        if (prop === "searched") {
+          return (n = 1) => {
+            counted += n;
+          };
+        }
+        return (...args: unknown[]) => {
+          flushCount();
+          const copy = args.map((a) => (a !== null && typeof a === "object" ? { ...(a as ErrorInfo) } : a));
+          steps.push({ t: 2, m: prop, a: copy });
+        };
+      },
+    });
+    for (const e of walk(plan, recorder, null)) {
+      flushCount();
+      steps.push({ t: 0, i: entries++, e: [e.abs, e.rel, e.name, e.depth, e.type, e.target, e.root] });
+    }
+    flushCount();
+    const memo: Memo = { gen: startGen, steps, entries, ids: null, idsFor: null };
+    if (this.gen === startGen && this.watching) {
+      this.memos.set(key, memo);
+      while (this.memos.size > MEMOS) {
+        const oldest = this.memos.keys().next().value as string;
+        this.memos.delete(oldest);
+      }
+    }
+    return memo;
+  }
+
+  private async build(): Promise<void> {
+    const started = performance.now();
+    const idx = new TrigramIndex();
+    this.building = idx;
+    if (this.index === null) this.state = "building";
+    let slice = performance.now();
+    const stopped = () => this.closed;
+    try {
+      const { plan } = compileWalk(
+        v.parse(WalkOptionsSchema, {
+          base: this.root,
+          hidden: true,
+          respect_gitignore: true,
+          follow_symlinks: false,
+          strict_base: true,
+        }),
+        { filesOnly: true, cwd: this.root },
+      );
+      let buf = Buffer.alloc(FIRST_BLOCK);
+      const budget = this.options.budgetBytes;
+      for (const e of walk(plan, quietContext(stopped))) {
+        if (performance.now() - slice > SLICE_MS) {
+          await nextTurn();
+          slice = performance.now();
+        }
+        if (this.closed || this.building !== idx) return;
+        let fd: number;
+        try {
+          fd = platform.open(e.abs);
+        } catch {
+          continue;
+        }
+        try {
+          const st = platform.fstat(fd);
+          if (!st.isFile() || st.size > this.options.maxFileSize) continue;
+          if (buf.length < st.size + 1) buf = Buffer.alloc(st.size + 1 + (st.size >> 3));
+          let n = 0;
+          while (n < buf.length) {
+            const r = platform.read(fd, buf.subarray(n), buf.length - n, null);
+            if (r <= 0) break;
+            n += r;
+          }
+          // Grew past its size while read, binary (a NUL in the first block) or UTF-16: searched, not indexed.
+          if (n !== st.size) continue;
+          const view = buf.subarray(0, n);
+          if (view.subarray(0, FIRST_BLOCK).indexOf(0) >= 0) continue;
+          if (n >= 2 && ((view[0] === 0xff && view[1] === 0xfe) || (view[0] === 0xfe && view[1] === 0xff)))
+            continue;
+          idx.add(e.abs, view, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
+          if (idx.postingSize > budget) {
+            this.overBudget(idx, `the index would exceed ${Math.round(budget / 1048576)} MiB`);
+            return;
+          }
+        } catch {
+        } finally {
+          try {
+            platform.close(fd);
+          } catch {}
+        }
+      }
+      idx.freeze();
+      const s = idx.stats();
+      if (s.memoryBytes > s.textBytes * this.options.budgetRatio && s.memoryBytes > 1 << 20) {
+        this.overBudget(
+          idx,
+          `the index would take ${(s.memoryBytes / s.textBytes).toFixed(2)}x the text (budget ${this.options.budgetRatio}x)`,
+        );
+        return;
+      }
+      this.index = idx;
+      this.building = null;
+      this.state = "ready";
+      this.buildMs = Math.round(performance.now() - started);
+    } catch (err) {
+      if (this.building === idx) this.overBudget(idx, `index build failed: ${String(err)}`);
+    }
+  }
+
+  private overBudget(idx: TrigramIndex, why: string): void {
+    if (this.building !== idx) return;
+    this.building = null;
+    this.index = null;
+    this.state = "warm_list";
+    this.reason = why;
+  }
+}
+
+/** The entries of a walk but those left out (files ruled out by the index). */
+function* without(entries: Generator<Entry>, leftOut: (e: Entry) => boolean): Generator<Entry> {
+  for (const e of entries) if (!leftOut(e)) yield e;
+}
+
+/**
+ * Replays a remembered walk: the same entries and calls on the run context, in the same order.
+ * @param steps the remembered walk
+ * @param plan the run's plan
+ * @param ctx the run context
+ * @param leftOut tells, by its place, an entry left out (a file ruled out by the index), or null
+ */
+function* replay(
+  steps: readonly Step[],
+  plan: WalkPlan,
+  ctx: RunContext,
+  leftOut: ((i: number) => boolean) | null,
+): Generator<Entry> {
+  if (ctx.shouldStop()) return;
+  const calls = ctx as unknown as Record<string, (...a: unknown[]) => unknown>;
+  let n = 0;
+  // Entries counted since the last call, given to ctx.searched at once (it only adds them up).
+  let counted = 0;
+  for (const s of steps) {
+    if ((++n & 1023) === 0 && ctx.shouldStop()) return;
+    if (s.t === 1) {
+      counted += s.n;
+      continue;
+    }
+    if (s.t === 3) {
+      for (const k of Object.keys(s.d) as (keyof Skipped)[]) ctx.skipped[k] += s.d[k] ?? 0;
+      continue;
+    }
+    if (s.t === 0 && leftOut?.(s.i)) continue;
+    if (counted > 0) ctx.searched(counted);
+    counted = 0;
+    if (s.t === 0) {
+      const [abs, rel, name, depth, type, target, root] = s.e;
+      yield new Entry(abs, rel, name, depth, type, target, root, plan.follow);
+    } else {
+      const args = s.a.map((a) => (a !== null && typeof a === "object" ? { ...(a as ErrorInfo) } : a));
+      calls[s.m]?.(...args);
+    }
+  }
+  if (counted > 0) ctx.searched(counted);
+}
+
+/** The warm states of a server's roots. */
+export class WarmSet implements WarmProvider {
+  private readonly roots = new Map<string, WarmRoot>();
+
+  constructor(private readonly options: WarmOptions) {}
+
+  /**
+   * Starts the warm state of each root not yet warm.
+   * @param roots real paths of the roots
+   */
+  ensure(roots: readonly string[]): void {
+    for (const r of roots) {
+      if (this.roots.has(r)) continue;
+      const w = new WarmRoot(r, this.options);
+      this.roots.set(r, w);
+      w.start();
+    }
+  }
+
+  /** Stops every root's watch and build. */
+  close(): void {
+    for (const w of this.roots.values()) w.close();
+    this.roots.clear();
+  }
+
+  /** Each root's state. */
+  status(): WarmStatus[] {
+    return [...this.roots.values()].map((w) => w.status());
+  }
+
+  /**
+   * Returns the seam of the root that holds the run's base (the innermost), or a cold one.
+   * @param plan the run's compiled walk
+   * @param spec the run's search spec
+   * @param bounded whether max_bytes bounds the run
+   * @returns the seam
+   */
+  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
+    let best: WarmRoot | null = null;
+    for (const w of this.roots.values()) {
+      if (inside(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
+    }
+    if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching);
+    return { source: "cold", walk: (p, ctx, after) => walk(p, ctx, after), ruledOut: () => false };
+  }
+}
+
+/**
+ * Returns the warm state's settings: files up to 10 MiB indexed (grep's agent default max_file_size), an index
+ * of at most half the text it covers; RGLOB_INDEX_BUDGET_MB caps it in bytes (default 1024), RGLOB_WATCH=0
+ * turns watching off (per-query checks only).
+ * @returns the settings
+ */
+export function warmOptions(): WarmOptions {
+  const mb = Number(process.env.RGLOB_INDEX_BUDGET_MB ?? 1024);
+  return {
+    maxFileSize: 10 * 1024 * 1024,
+    budgetRatio: 0.5,
+    budgetBytes: (Number.isFinite(mb) && mb >= 0 ? mb : 1024) * 1024 * 1024,
+    watch: process.env.RGLOB_WATCH !== "0",
+  };
+}

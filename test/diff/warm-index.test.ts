@@ -1,0 +1,213 @@
+// Differential (#24): random greps through one warm `rglob mcp` against the cold CLI on a tree that a second
+// process (test/diff/warm-editor.ts) edits between the rounds, and while the server builds its index: files
+// changed, added, removed, renamed, saved through a rename, directories renamed and created, ignore files
+// edited. Each round lets the edits settle 50 ms, then asks both and compares the whole result (records, order,
+// errors, skip counts, totals, cursors); only bytes_read (the index reads fewer files) and `source` differ.
+// Seeded (RGLOB_WARM_SEED), bounded in rounds. The last rounds run with the index ready, and the test checks
+// that they were answered from it.
+import { expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { findOperation } from "../../src/ops/registry.ts";
+import { prng, rglobJson } from "../helpers.ts";
+import { argvOf, type McpSession, startMcp } from "../surface/mcp-helpers.ts";
+
+const SEED = Number(process.env.RGLOB_WARM_SEED ?? 24);
+const ROUNDS = 14;
+const QUERIES_PER_ROUND = 4;
+const rand = prng(SEED);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+
+const WORDS = ["alpha", "beta", "gamma", "needle", "Needle", "haystack", "TODO", "fixme", "kelvin", "fooBar"];
+function text(): string {
+  const lines: string[] = [];
+  for (let i = 0, n = 1 + Math.floor(rand() * 8); i < n; i++) {
+    const w: string[] = [];
+    for (let j = 0, m = 1 + Math.floor(rand() * 6); j < m; j++) w.push(pick(WORDS));
+    lines.push(w.join(" "));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Grep inputs the index narrows (literals, -i, -w, regexes with literals, -l, -c) and some it cannot. */
+const QUERIES: ReadonlyArray<Record<string, unknown>> = [
+  { pattern: "needle" },
+  { pattern: "needle", ignore_case: true },
+  { pattern: "NEEDLE", ignore_case: true, word_regexp: true },
+  { pattern: "kelvin", ignore_case: true },
+  { pattern: "haystack", files_with_matches: true },
+  { pattern: "TODO", count: true },
+  { pattern: "fixme", files_without_match: true },
+  { pattern: "ga[m]+a" },
+  { pattern: "foo(Bar|_bar)" },
+  { pattern: "alpha beta" },
+  { pattern: "zeta42" },
+  { pattern: "caf\u00e9" },
+  { pattern: "needle", patterns: ["*.txt"] },
+  { pattern: "beta", exclude: ["sub*"] },
+  { pattern: "gamma", max_file_size: "60" },
+  { pattern: "ok", invert_match: true, files_with_matches: true },
+  { pattern: "x" },
+  { pattern: "needle", max_count: 3 },
+  { pattern: "alpha", respect_gitignore: false },
+];
+
+let dir: string;
+let mcp: McpSession;
+let editor: ReturnType<typeof Bun.spawn>;
+let editorOut: { read(): Promise<{ value?: Uint8Array | undefined; done: boolean }> };
+let pending = "";
+
+async function setUp(env: Record<string, string>): Promise<void> {
+  dir = mkdtempSync(join(tmpdir(), "rglob-warm-"));
+  // A repository (a .git directory is what the walk looks for), so the ignore files apply.
+  mkdirSync(join(dir, ".git", "info"), { recursive: true });
+  for (let d = 0; d < 6; d++) {
+    for (let f = 0; f < 12; f++) {
+      const rel = `dir${d}/${d % 2 === 0 ? `inner${f % 3}/` : ""}f${f}${pick([".txt", ".md", ".log", ".js"])}`;
+      mkdirSync(join(dir, rel, ".."), { recursive: true });
+      writeFileSync(join(dir, rel), text());
+    }
+  }
+  writeFileSync(join(dir, ".gitignore"), "*.log\n");
+  writeFileSync(join(dir, "binary.bin"), Buffer.from([110, 101, 101, 100, 108, 101, 0, 1, 2]));
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  mcp = await startMcp(["--root", dir], { cwd: dir });
+  for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
+  editor = Bun.spawn([process.execPath, join(import.meta.dir, "warm-editor.ts"), dir, String(SEED)], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  editorOut = (editor.stdout as ReadableStream<Uint8Array>).getReader();
+  pending = "";
+}
+
+async function tearDown(): Promise<void> {
+  editor?.kill();
+  await mcp?.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Has the editor make n edits; resolves with what it did. */
+async function edits(n: number): Promise<string> {
+  const stdin = editor.stdin as import("bun").FileSink;
+  stdin.write(`edit ${n}\n`);
+  stdin.flush();
+  for (;;) {
+    const nl = pending.indexOf("\n");
+    if (nl >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      if (line.startsWith("done ")) return line.slice(5);
+      continue;
+    }
+    const { value, done } = await editorOut.read();
+    if (done) throw new Error("the editor ended");
+    pending += new TextDecoder().decode(value);
+  }
+}
+
+async function warmState(): Promise<string> {
+  const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
+  const caps = JSON.parse((res.contents[0] as { text: string }).text) as {
+    mcp: { warm?: Array<{ state: string }> };
+  };
+  return caps.mcp.warm?.[0]?.state ?? "none";
+}
+
+async function scenario(): Promise<void> {
+  const op = findOperation("grep");
+  const sources: Record<string, number> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    // Rounds 0-2 run while the index may still be building; then it is waited for.
+    if (round === 3) {
+      for (let i = 0; i < 200 && (await warmState()) === "building"; i++) await Bun.sleep(50);
+    }
+    const did = await edits(1 + Math.floor(rand() * 6));
+    await Bun.sleep(50);
+    for (let q = 0; q < QUERIES_PER_ROUND; q++) {
+      const input = {
+        ...pick(QUERIES),
+        base: dir,
+        hidden: true,
+        strict_base: true,
+        limit: 5000,
+        max_output_bytes: 5_000_000,
+        max_columns: 300,
+        timeout_seconds: 30,
+        ...(rand() < 0.5 ? { threads: 0 } : {}),
+      };
+      const res = (await mcp.client.callTool({ name: "grep_content", arguments: input })) as CallToolResult;
+      const { json: cold } = rglobJson(["grep", "--json", ...argvOf(op, input)], { cwd: dir });
+      const warm = { ...(res.structuredContent as Record<string, unknown>) };
+      const source = String(warm.source);
+      sources[source] = (sources[source] ?? 0) + 1;
+      delete warm.source;
+      expect(typeof warm.bytes_read).toBe("number");
+      expect(warm.bytes_read as number).toBeLessThanOrEqual(cold.bytes_read as number);
+      warm.bytes_read = cold.bytes_read;
+      if (JSON.stringify(warm) !== JSON.stringify(cold)) {
+        console.error(
+          `round ${round} (seed ${SEED}) after ${did}, query ${JSON.stringify(input)} from ${source}`,
+        );
+      }
+      expect(warm).toEqual(cold);
+    }
+  }
+  console.log(`warm-index: answers by source ${JSON.stringify(sources)}`);
+  expect(sources.index ?? 0).toBeGreaterThan(0);
+}
+
+test.each([
+  ["watching the tree", {}],
+  ["not watching (RGLOB_WATCH=0: per-query checks)", { RGLOB_WATCH: "0" }],
+] as const)(
+  `warm server and cold CLI agree on a tree edited concurrently, %s (seed ${SEED})`,
+  async (_name, env) => {
+    await setUp(env);
+    try {
+      await scenario();
+    } finally {
+      await tearDown();
+    }
+  },
+  120_000,
+);
+
+test("a tree over the index budget degrades to the warm file list and says so; answers stay exact", async () => {
+  await setUp({ RGLOB_INDEX_BUDGET_MB: "0" });
+  try {
+    let state = "building";
+    for (let i = 0; i < 200 && state === "building"; i++) {
+      state = await warmState();
+      if (state === "building") await Bun.sleep(50);
+    }
+    const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
+    const warm = (
+      JSON.parse((res.contents[0] as { text: string }).text) as {
+        mcp: { warm: Array<{ state: string; reason: string | null }> };
+      }
+    ).mcp.warm[0];
+    expect(warm?.state).toBe("warm_list");
+    expect(warm?.reason).toContain("exceed");
+    const op = findOperation("grep");
+    const input = { pattern: "needle", base: dir, hidden: true, strict_base: true, limit: 5000 };
+    await mcp.client.callTool({ name: "grep_content", arguments: input });
+    const call = (await mcp.client.callTool({ name: "grep_content", arguments: input })) as CallToolResult;
+    const { source, ...served } = call.structuredContent as Record<string, unknown>;
+    expect(source).toBe("warm_list");
+    const { json: cold } = rglobJson(
+      ["grep", "--json", ...argvOf(op, { ...input, ...op.agentDefaults, ...input })],
+      {
+        cwd: dir,
+      },
+    );
+    expect(served).toEqual(cold);
+  } finally {
+    await tearDown();
+  }
+}, 60_000);
