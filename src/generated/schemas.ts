@@ -808,7 +808,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "count_matches": {
         "type": "boolean",
-        "description": "Count matches per file, not matching lines (records of kind 'file' with `count`), as rg --count-matches; count with only_matching does the same.",
+        "description": "Count matches per file, not matching lines (records of kind 'file' with `count`), as rg's count-matches does; count with only_matching does the same.",
         "default": false
       },
       "include_zero": {

@@ -84,7 +84,7 @@ const RG_CASES: Array<[string, string[], string[], Compare]> = [
   ],
   [
     "a '!' glob with a positive one",
-    ["grep", "-n", "foo", "-g", "*.txt", "-g", "!g.txt"],
+    ["grep", "-n", "--no-hidden", "foo", "-g", "*.txt", "-g", "!g.txt"],
     ["-n", "foo", "-g", "*.txt", "-g", "!g.txt"],
     "lines",
   ],
@@ -106,7 +106,7 @@ const RG_CASES: Array<[string, string[], string[], Compare]> = [
   ["--count-matches", ["grep", "--no-hidden", "--count-matches", "foo"], ["--count-matches", "foo"], "lines"],
   [
     "-c --include-zero",
-    ["grep", "-c", "--include-zero", "foo", "-g", "*.txt"],
+    ["grep", "--no-hidden", "-c", "--include-zero", "foo", "-g", "*.txt"],
     ["-c", "--include-zero", "foo", "-g", "*.txt"],
     "lines",
   ],
@@ -360,9 +360,9 @@ describe("habits, asserted on their own", () => {
   test("-m is per file, --max-total the global cap (truncated_reason max_count)", () => {
     type R = { results: Array<{ relative_path: string }>; truncated_reason: string | null };
     const per = rglobJson<R>(["grep", "-m", "1", "foo", "-g", "*.txt", "--json"], { cwd: t.dir }).json;
-    expect(per.results.map((r) => r.relative_path)).toEqual(["f.txt", "g.txt", "sub/y.txt"]);
+    expect(per.results.map((r) => r.relative_path)).toEqual([".other/o.txt", "f.txt", "g.txt", "sub/y.txt"]);
     expect(per.truncated_reason).toBe(null);
-    const all = rglobJson<R>(["grep", "--max-total", "2", "foo", "-g", "*.txt", "--json"], {
+    const all = rglobJson<R>(["grep", "--no-hidden", "--max-total", "2", "foo", "-g", "*.txt", "--json"], {
       cwd: t.dir,
     }).json;
     expect(all.results.map((r) => r.relative_path)).toEqual(["f.txt", "f.txt"]);

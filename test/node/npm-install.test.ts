@@ -212,7 +212,7 @@ console.log(JSON.stringify(r.results.map((f) => f.relative_path)));`,
     );
     const imp = sh("node", ["lib.mjs"], project);
     expect(imp.stderr).toBe("");
-    expect(JSON.parse(imp.stdout)).toEqual(["src/main.py", "src/utils/helper.py"]);
+    expect(JSON.parse(imp.stdout)).toEqual(["hidden/.secret.py", "src/main.py", "src/utils/helper.py"]);
     writeFileSync(
       join(project, "req.cjs"),
       `if (!process.features.require_module) { console.log("no require(esm)"); process.exit(0); }
@@ -221,6 +221,6 @@ searchAll({ base: ${JSON.stringify(FIXTURE)}, patterns: ["*.py"] }).then((r) => 
     );
     const req = sh("node", ["req.cjs"], project);
     expect(req.stderr).toBe("");
-    expect(["2\n", "no require(esm)\n"]).toContain(req.stdout);
+    expect(["3\n", "no require(esm)\n"]).toContain(req.stdout);
   });
 });

@@ -10,6 +10,7 @@ import { ErrorCode, McpError, ProgressNotificationSchema } from "@modelcontextpr
 import Ajv from "ajv";
 import { SCHEMAS } from "../../src/generated/schemas.ts";
 import { findOperation, OPERATIONS } from "../../src/ops/registry.ts";
+import { CLI_ONLY_KEYS, NOT_OFFERED_KEYS } from "../../src/surface/mcp/tools.ts";
 import { FIXTURE, rglob, rglobJson, tempTree } from "../helpers.ts";
 import { coverage, type McpSession, SAMPLES, startMcp } from "./mcp-helpers.ts";
 
@@ -76,7 +77,7 @@ describe("tools/list", () => {
       if (!op) continue;
       const keys = Object.keys((SCHEMAS[`${op.id}.input`] as { properties: object }).properties);
       const offered = Object.keys(t.inputSchema.properties ?? {});
-      expect(offered).toEqual(keys.filter((k) => k !== "operands" && k !== "strict_base"));
+      expect(offered).toEqual(keys.filter((k) => !CLI_ONLY_KEYS.has(k) && !NOT_OFFERED_KEYS.has(k)));
       expect(JSON.stringify(t)).not.toMatch(/operand|--[a-z]|CLI/);
     }
   });

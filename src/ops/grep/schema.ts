@@ -63,7 +63,7 @@ export const GrepInputSchema = v.pipe(
       "Count matching lines per file (records of kind 'file' with `count`); the summary total is exact even when the listing is cut by limit.",
     ),
     count_matches: flag(
-      "Count matches per file, not matching lines (records of kind 'file' with `count`), as rg --count-matches; count with only_matching does the same.",
+      "Count matches per file, not matching lines (records of kind 'file' with `count`), as rg's count-matches does; count with only_matching does the same.",
     ),
     include_zero: flag(
       "With count or count_matches, list the files searched with no match too (count 0), as rg.",

@@ -30,6 +30,7 @@ import {
   DESCRIBE_TOOL,
   describeTool,
   instructions,
+  NOT_OFFERED_KEYS,
   toolInputSchema,
   toolOperations,
 } from "./tools.ts";
@@ -229,7 +230,7 @@ export function suggestArgument(op: Operation, key: string, keys: readonly strin
 function unknownArgument(op: Operation, args: Readonly<Record<string, unknown>>): ErrorInfo | null {
   const keys = Object.keys(toolInputSchema(op).properties as object);
   for (const k of Object.keys(args)) {
-    if (keys.includes(k) || (k === "strict_base" && inputKeys(op).has(k))) continue;
+    if (keys.includes(k) || (NOT_OFFERED_KEYS.has(k) && inputKeys(op).has(k))) continue;
     const guess = suggestArgument(op, k, keys);
     const hint = guess === null ? "" : ` did you mean '${guess}'?`;
     return {

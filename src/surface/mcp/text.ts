@@ -15,6 +15,10 @@ const META = new Set([
   "schema_version",
   "total_files_searched",
   "bytes_read",
+  // Where the answer came from (index, warm list, cold walk): for debugging, in the structured result.
+  "source",
+  // grep's older per-reason counts: the skip ledger says the same.
+  "files_skipped",
 ]);
 
 /** Error examples listed per code before the rest of that code is counted. */
@@ -124,7 +128,7 @@ export function errorLines(errors: readonly Rec[], base: string | null = null): 
 }
 
 /**
- * Creates the text of a result: a header line (records, entries examined, truncation and how to page), the
+ * Creates the text of a result: a header line (records, files searched, truncation and how to page), the
  * summary fields, the errors grouped by code, then the records, cut at a record boundary when the text would
  * pass `budget` bytes (a last line says how many records the text leaves out).
  * @param op the operation
@@ -144,7 +148,7 @@ export function resultText(
   base: string | null = null,
 ): string {
   const results = Array.isArray(result.results) ? (result.results as Rec[]) : [];
-  const head = [`${tool}: ${results.length} record(s), ${result.total_files_searched} entries examined`];
+  const head = [`${tool}: ${results.length} record(s), ${result.total_files_searched} files searched`];
   if (result.truncated) {
     head.push(`truncated (${result.truncated_reason})`);
     if (typeof result.next_cursor === "string") head.push(`next page: cursor=${result.next_cursor}`);
@@ -152,6 +156,12 @@ export function resultText(
   const lines = [head.join("; ")];
   for (const [k, v] of Object.entries(result)) {
     if (META.has(k) || v === null || v === undefined) continue;
+    if (k === "skipped" && typeof v === "object") {
+      // The skip ledger: only the reasons that counted something.
+      const counted = Object.entries(v as Rec).filter(([, n]) => typeof n === "number" && n > 0);
+      if (counted.length > 0) lines.push(`skipped: ${counted.map(([r, n]) => `${r} ${str(n)}`).join(", ")}`);
+      continue;
+    }
     const line = `${k}: ${typeof v === "object" ? brief(v) : str(v)}`;
     lines.push(line.length > 2000 ? `${line.slice(0, 2000)}… (the structured result has it all)` : line);
   }

@@ -21,6 +21,26 @@ const SHARED_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(budgetEntries),
 ]);
 
+/**
+ * Arguments accepted over MCP but not offered in tools/list: strict_base (always on here), the rarely needed
+ * ignore-file and file-system switches of the CLI, fd's size form (min_size/max_size say the same) and
+ * execution details (threads, binary_sniff_bytes). They keep the tool list small; the instructions name them
+ * once and describe_tool explains them.
+ */
+export const NOT_OFFERED_KEYS: ReadonlySet<string> = new Set([
+  "strict_base",
+  "type_add",
+  "one_file_system",
+  "ignore_vcs",
+  "ignore_dot",
+  "ignore_parent",
+  "global_ignore_file",
+  "ignore_files",
+  "size",
+  "threads",
+  "binary_sniff_bytes",
+]);
+
 /** Keywords that Draft-07 validators do not know and that MCP tool schemas therefore must not use. */
 const NOT_DRAFT_07 = ["prefixItems", "$defs", "$ref", "dependentSchemas", "unevaluatedProperties", "$anchor"];
 
@@ -130,8 +150,8 @@ export function toolInputSchema(op: Operation): ToolSchema {
     if (CLI_ONLY_KEYS.has(key)) continue;
     const node = raw as Json;
     const out = typeOnly(node, 1);
-    // strict_base is always on here (the instructions say so): it is accepted, not offered.
-    if (key === "strict_base") continue;
+    // Accepted, not offered (the instructions name them; strict_base is always on here).
+    if (NOT_OFFERED_KEYS.has(key)) continue;
     // The item types of the shared lists are said once, in the instructions.
     if (SHARED_KEYS.has(key) && out.type === "array") delete out.items;
     // `base` defaults to the first root here, not to ".".
@@ -244,10 +264,10 @@ function sharedArguments(): string {
   const lines: string[] = [];
   for (const key of SHARED_KEYS) {
     const d = (doc?.[key] as Json | undefined)?.description;
-    if (key === "strict_base")
-      lines.push("- strict_base: always on here (no path read or listed leaves the base).");
-    else if (typeof d === "string") lines.push(`- ${key}: ${shortText(d, 400)}.`);
+    if (!NOT_OFFERED_KEYS.has(key) && typeof d === "string") lines.push(`- ${key}: ${shortText(d, 400)}.`);
   }
+  const more = [...NOT_OFFERED_KEYS].filter((k) => k !== "strict_base");
+  lines.push(`- also accepted, rarely needed (${DESCRIBE_TOOL} explains them): ${more.join(", ")}.`);
   return lines.join("\n");
 }
 
