@@ -1,7 +1,10 @@
 /*! Search: matcher compilation. Turns the grep patterns and flags into one serialisable MatcherSpec (a regex
  * source and flags plus the literal prefilter), once per request, in the calling thread, so a bad pattern
  * is a REGEX failure before anything is searched. Workers rebuild the RegExp from the spec. No I/O. */
+
+import { RE2JS } from "re2js";
 import { RglobError } from "../../contract/errors.ts";
+import { repeatsGroup, toRe2, translatePattern } from "./dialect.ts";
 import { requiredLiterals, scanSyntax } from "./literal.ts";
 
 /** What the caller asks for. */
@@ -42,6 +45,11 @@ export interface MatcherSpec {
    * at a CR, U+2028 or U+2029, where a line (which ends at LF only) goes on.
    */
   readonly anchors: boolean;
+  /**
+   * The regex in RE2 syntax when it runs on the linear-time engine (it repeats a group, where JavaScriptCore's
+   * backtracking can give up and answer "no match"; ADR 0020), else null.
+   */
+  readonly linear: string | null;
 }
 
 /** Regex syntax characters, escaped in a literal (not `-`: `\-` outside a class is an error in 'u' mode). */
@@ -221,6 +229,37 @@ export function alternation(patterns: readonly string[], unicode: boolean): stri
   return parts.join("|");
 }
 
+/**
+ * Decides whether a regex runs on the linear-time engine: one that repeats a group does (JavaScriptCore gives
+ * up on heavy backtracking through repeated groups and answers "no match", without an error), when RE2 can
+ * express it; when it cannot (a back-reference, a lookaround, -w), the pattern is refused rather than risk a
+ * silent miss.
+ * @param source the whole regex source (JavaScript)
+ * @param ignoreCase whether it is matched case-insensitively
+ * @param wordRegexp whether -w wrapped it in lookarounds
+ * @returns the RE2 source, or null when the backtracking engine is safe for it
+ * @throws RglobError REGEX when neither engine can be trusted with it
+ */
+function linearSource(source: string, ignoreCase: boolean, wordRegexp: boolean): string | null {
+  if (!repeatsGroup(source)) return null;
+  const re2 = toRe2(source);
+  let err = "it holds a back-reference or a lookaround, which the linear-time engine does not do";
+  if (wordRegexp)
+    err = "with -w it needs lookarounds, which the linear-time engine does not do; write \\b around it";
+  else if (re2 !== null) {
+    try {
+      RE2JS.compile(re2, RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
+      return re2;
+    } catch (e) {
+      err = `the linear-time engine does not take it (${e instanceof Error ? e.message : String(e)})`;
+    }
+  }
+  throw new RglobError(
+    "REGEX",
+    `bad pattern: it repeats a group, where the backtracking engine can give up without saying so, and ${err}`,
+  );
+}
+
 function tryCompile(source: string, flags: string): string | null {
   try {
     new RegExp(source, flags);
@@ -254,7 +293,7 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
   let unicode = true;
   const parts: string[] = [];
   for (const p of o.patterns) {
-    const src = o.fixedStrings ? escapeRegex(p) : p;
+    const src = o.fixedStrings ? escapeRegex(p) : translatePattern(p, o.multiline);
     if (!o.fixedStrings && tryCompile(src, "u") !== null) {
       const err = tryCompile(src, "");
       if (err !== null) throw new RglobError("REGEX", `bad pattern '${p}': ${err}`);
@@ -281,9 +320,12 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
       parts.length > 1 ? `bad patterns: they do not combine into one regex: ${err}` : `bad pattern: ${err}`,
     );
 
+  const linear = o.fixedStrings ? null : linearSource(source, ignoreCase, o.wordRegexp);
+
   let literals: string[] | null = [];
-  for (const p of o.patterns) {
-    const lits = o.fixedStrings ? (p === "" ? null : [p]) : requiredLiterals(p, unicode);
+  for (let k = 0; k < o.patterns.length; k++) {
+    const p = o.patterns[k] as string;
+    const lits = o.fixedStrings ? (p === "" ? null : [p]) : requiredLiterals(parts[k] as string, unicode);
     if (lits === null) {
       literals = null;
       break;
@@ -313,7 +355,8 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
     invert: o.invert,
     multiline: o.multiline,
     onlyMatching: o.onlyMatching,
-    lookaround: !o.fixedStrings && o.patterns.some((p) => /\(\?<?[=!]/.test(p)),
-    anchors: o.lineRegexp || (!o.fixedStrings && o.patterns.some(hasAnchor)),
+    lookaround: !o.fixedStrings && parts.some((p) => /\(\?<?[=!]/.test(p)),
+    anchors: o.lineRegexp || (!o.fixedStrings && parts.some(hasAnchor)),
+    linear,
   };
 }
