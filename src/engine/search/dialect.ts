@@ -150,7 +150,7 @@ export function translatePattern(pattern: string, multiline: boolean): string {
   const n = pattern.length;
 
   /** Reads the escape at pattern[i] (a backslash); returns its JavaScript source and moves i past it. */
-  const escape = (inClass: boolean): string => {
+  const readEscape = (inClass: boolean): string => {
     const e = pattern[i + 1];
     if (e === undefined) refuse(pattern, "a trailing \\", "escapes nothing");
     const cp = pattern.codePointAt(i + 1) as number;
@@ -244,7 +244,7 @@ export function translatePattern(pattern: string, multiline: boolean): string {
         refuse(pattern, "'--' in a class", "(class set operations) is not supported");
       }
       if (c === "\\") {
-        items += escape(true);
+        items += readEscape(true);
         continue;
       }
       const cp = pattern.codePointAt(i) as number;
@@ -265,7 +265,7 @@ export function translatePattern(pattern: string, multiline: boolean): string {
     const c = pattern[i] as string;
     const f = top().flags;
     if (c === "\\") {
-      out += escape(false);
+      out += readEscape(false);
     } else if (c === "[") {
       const { negated, items } = classItems();
       out += `[${negated ? "^" : ""}${items}]`;
