@@ -104,7 +104,7 @@ describe("rg's regex dialect: the lines rg finds (#22, #21 item 15)", () => {
 function pathological(): string[] {
   const out: string[] = [];
   for (let i = 0; i < 61; i++) out.push(`${"a".repeat(30 + (i % 15))}c b`);
-  out.push(`${"a".repeat(40)}c x`, `${"a".repeat(40)}c`, "plain");
+  out.push(`${"a".repeat(40)}c x`, `${"a".repeat(40)}c`, "plain", "aa aaa_ aaa");
   return out;
 }
 const PATHO = pathological();
@@ -132,15 +132,22 @@ describe("patterns that defeat backtracking find every line (#21 item 9)", () =>
     expect(json.errors).toEqual([]);
     expect(json.results.map((r) => r.line_number)).toEqual(expected);
   });
-  test("a repeated group that the linear-time engine cannot run is refused, never half-searched", () => {
+  test("a repeated group with what the linear-time engine cannot run is refused, never half-searched", () => {
     for (const p of ["(a+)+\\1", "(?:(?=a)a+)+b"]) {
       const run = rglob(["grep", "--json", "-e", p, "p.txt"], { cwd: ptree.dir });
       expect(run.code).toBe(2);
       expect(JSON.parse(run.stdout).error.code).toBe("REGEX");
     }
-    const w = rglob(["grep", "--json", "-w", "-e", "(a+)+b", "p.txt"], { cwd: ptree.dir });
-    expect(w.code).toBe(2);
-    expect(JSON.parse(w.stdout).error.message).toContain("-w");
+  });
+  test("-w and -x with a repeated group: whole words and whole lines, as the backtracking engine would", () => {
+    const got = (flag: string, p: string) =>
+      rglobJson<{ results: Array<{ line_number: number }> }>(["grep", "--json", flag, "-e", p, "p.txt"], {
+        cwd: ptree.dir,
+      }).json.results.map((r) => r.line_number);
+    const want = (check: (l: string) => boolean) => PATHO.flatMap((l, i) => (check(l) ? [i + 1] : []));
+    expect(got("-w", "(a+)+c")).toEqual(want((l) => /(^|\W)a+c(\W|$)/.test(l)));
+    expect(got("-w", "(a+)+")).toEqual(want((l) => /(^|\W)a+(\W|$)/.test(l)));
+    expect(got("-x", "(a+)+c")).toEqual(want((l) => /^a+c$/.test(l)));
   });
   test("the linear-time engine gives the same submatches and context as the regex engine would", () => {
     const { json } = rglobJson<{

@@ -232,23 +232,36 @@ export function alternation(patterns: readonly string[], unicode: boolean): stri
 /**
  * Decides whether a regex runs on the linear-time engine: one that repeats a group does (JavaScriptCore gives
  * up on heavy backtracking through repeated groups and answers "no match", without an error), when RE2 can
- * express it; when it cannot (a back-reference, a lookaround, -w), the pattern is refused rather than risk a
- * silent miss.
- * @param source the whole regex source (JavaScript)
+ * express it; when it cannot (a back-reference, a lookaround), the pattern is refused rather than risk a
+ * silent miss. -x anchors the RE2 regex; -w, whose lookarounds RE2 lacks, consumes the character on each side
+ * instead (`(?:\A|[^W])(X)(?:[^W]|\z)`): the searcher then reads the match as group 1 (LinearFinder).
+ * @param core the patterns' regex source (JavaScript), without -w's and -x's wrapping
  * @param ignoreCase whether it is matched case-insensitively
- * @param wordRegexp whether -w wrapped it in lookarounds
+ * @param wrap "line" for -x, "word"/"ascii-word" for -w (Unicode or ASCII word characters), else null
  * @returns the RE2 source, or null when the backtracking engine is safe for it
  * @throws RglobError REGEX when neither engine can be trusted with it
  */
-function linearSource(source: string, ignoreCase: boolean, wordRegexp: boolean): string | null {
-  if (!repeatsGroup(source)) return null;
-  const re2 = toRe2(source);
+function linearSource(
+  core: string,
+  ignoreCase: boolean,
+  wrap: "line" | "word" | "ascii-word" | null,
+): string | null {
+  if (!repeatsGroup(core)) return null;
+  const inner = toRe2(core);
   let err = "it holds a back-reference or a lookaround, which the linear-time engine does not do";
-  if (wordRegexp)
-    err = "with -w it needs lookarounds, which the linear-time engine does not do; write \\b around it";
-  else if (re2 !== null) {
+  if (inner !== null) {
+    const nonWord = wrap === "ascii-word" ? "[^A-Za-z0-9_]" : "[^\\p{L}\\p{N}_]";
+    const re2 =
+      wrap === "line"
+        ? `^(?:${inner})$`
+        : wrap !== null
+          ? `${WORD_OPEN}(?:\\A|${nonWord})(${inner})(?:${nonWord}|\\z)`
+          : inner;
     try {
-      RE2JS.compile(re2, RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
+      RE2JS.compile(
+        re2.startsWith(WORD_OPEN) ? re2.slice(WORD_OPEN.length) : re2,
+        RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0),
+      );
       return re2;
     } catch (e) {
       err = `the linear-time engine does not take it (${e instanceof Error ? e.message : String(e)})`;
@@ -259,6 +272,9 @@ function linearSource(source: string, ignoreCase: boolean, wordRegexp: boolean):
     `bad pattern: it repeats a group, where the backtracking engine can give up without saying so, and ${err}`,
   );
 }
+
+/** Marks an RE2 source whose match is its group 1 (-w's emulation; stripped before compiling). */
+export const WORD_OPEN = "(?#w)";
 
 function tryCompile(source: string, flags: string): string | null {
   try {
@@ -307,6 +323,7 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
       : o.fixedStrings
         ? parts.map((p) => `(?:${p})`).join("|")
         : alternation(parts, unicode);
+  const core = source;
   if (o.wordRegexp) {
     const w = unicode ? "[\\p{L}\\p{N}_]" : "[A-Za-z0-9_]";
     source = `(?<!${w})(?:${source})(?!${w})`;
@@ -320,7 +337,8 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
       parts.length > 1 ? `bad patterns: they do not combine into one regex: ${err}` : `bad pattern: ${err}`,
     );
 
-  const linear = o.fixedStrings ? null : linearSource(source, ignoreCase, o.wordRegexp);
+  const wrap = o.lineRegexp ? "line" : o.wordRegexp ? (unicode ? "word" : "ascii-word") : null;
+  const linear = o.fixedStrings ? null : linearSource(core, ignoreCase, wrap);
 
   let literals: string[] | null = [];
   for (let k = 0; k < o.patterns.length; k++) {

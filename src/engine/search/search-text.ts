@@ -3,7 +3,7 @@
  * long lines. Pure and synchronous: it runs in a worker (or in the calling thread) and never reads files. */
 import { RE2JS } from "re2js";
 import { codePointCount, codePointsAhead, pairAt } from "./code-points.ts";
-import type { MatcherSpec } from "./matcher.ts";
+import { type MatcherSpec, WORD_OPEN } from "./matcher.ts";
 
 /** How results are shaped, decided once per request. */
 export interface TextOptions {
@@ -140,11 +140,15 @@ class LinearFinder implements Finder {
   lastIndex = 0;
   readonly unicode = true;
   readonly #re: RE2JS;
+  /** -w's emulation: the match is group 1, between the characters on each side that the regex consumes. */
+  readonly #word: boolean;
   #input: string | null = null;
   #matcher: ReturnType<RE2JS["matcher"]> | null = null;
 
   constructor(source: string, ignoreCase: boolean) {
-    this.#re = RE2JS.compile(source, RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
+    this.#word = source.startsWith(WORD_OPEN);
+    const re2 = this.#word ? source.slice(WORD_OPEN.length) : source;
+    this.#re = RE2JS.compile(re2, RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
   }
 
   exec(text: string): Found | null {
@@ -153,12 +157,14 @@ class LinearFinder implements Finder {
       this.#input = text;
     }
     const m = this.#matcher;
-    if (this.lastIndex > text.length || !m.find(this.lastIndex)) {
+    // With -w the character before lastIndex is where the match may start (consumed as its left side).
+    const from = this.#word && this.lastIndex > 0 ? this.lastIndex - 1 : this.lastIndex;
+    if (this.lastIndex > text.length || !m.find(from)) {
       this.lastIndex = 0;
       return null;
     }
-    const a = m.start();
-    const b = m.end();
+    const a = this.#word ? m.start(1) : m.start();
+    const b = this.#word ? m.end(1) : m.end();
     this.lastIndex = b;
     return { index: a, 0: text.slice(a, b) };
   }
