@@ -237,12 +237,13 @@ async function confirm(
   cands: readonly Candidate[],
   bufs: Buffers,
   ctx: RunContext,
-  pause: () => Promise<boolean>,
+  due: () => boolean,
 ): Promise<Array<[string, Candidate[]]>> {
   const classes: Candidate[][] = [];
   const rest: Candidate[] = [];
   for (const c of cands) {
-    if (await pause()) return [];
+    if (due()) await tick();
+    if (ctx.shouldStop()) return [];
     let placed = false;
     for (let k = 0; k < classes.length; k++) {
       const cls = classes[k] as Candidate[];
@@ -271,7 +272,8 @@ async function confirm(
   if (rest.length > 1) {
     const byDigest = new Map<string, Candidate[]>();
     for (const c of rest) {
-      if (await pause()) return out;
+      if (due()) await tick();
+      if (ctx.shouldStop()) return out;
       const d = fullDigest(c, bufs, ctx);
       if (d === null) continue;
       const list = byDigest.get(d);
@@ -384,15 +386,13 @@ export async function findDuplicates(
     readAt: new Map(),
   };
   const groups: DuplicateGroup[] = [];
-  const pause = async (): Promise<boolean> => {
-    if (due()) await tick();
-    return ctx.shouldStop();
-  };
   outer: for (const [size, bySize] of groupBy(files, (c) => c.size)) {
-    if (await pause()) break;
+    if (due()) await tick();
+    if (ctx.shouldStop()) break;
     const byEdge = new Map<string, Candidate[]>();
     for (const c of bySize) {
-      if (await pause()) break outer;
+      if (due()) await tick();
+      if (ctx.shouldStop()) break outer;
       const k = edgeHash(c, bufs, ctx);
       if (k === null) continue;
       const list = byEdge.get(k);
@@ -401,12 +401,14 @@ export async function findDuplicates(
     }
     for (const edgeGroup of byEdge.values()) {
       if (edgeGroup.length < 2) continue;
-      if (await pause()) break outer;
-      for (const [digest, same] of await confirm(edgeGroup, bufs, ctx, pause)) {
+      if (due()) await tick();
+      if (ctx.shouldStop()) break outer;
+      for (const [digest, same] of await confirm(edgeGroup, bufs, ctx, due)) {
         let members: Candidate[] = [];
         const racy: Candidate[] = [];
         for (const c of same) {
-          if (await pause()) break outer;
+          if (due()) await tick();
+          if (ctx.shouldStop()) break outer;
           const state = unchanged(c, bufs, ctx);
           if (state !== "changed") members.push(c);
           if (state === "racy") racy.push(c);
