@@ -33,6 +33,27 @@ export interface BuildResult {
 }
 
 /**
+ * Returns the commit the build is made from: the short hash of HEAD, with "-dirty" when tracked files differ
+ * from it; "" outside a git checkout (the binary then says "built outside git").
+ * @param dir the checkout (default: this repository)
+ * @returns the commit text
+ */
+export function buildCommit(dir: string = ROOT): string {
+  const head = spawnSync("git", ["rev-parse", "--short=7", "HEAD"], { cwd: dir, encoding: "utf8" });
+  if (head.status !== 0 || !head.stdout) return "";
+  const clean = spawnSync("git", ["diff", "--quiet", "HEAD", "--"], { cwd: dir });
+  return `${head.stdout.trim()}${clean.status === 1 ? "-dirty" : ""}`;
+}
+
+/**
+ * Returns the `--define` flags every build gets (the binary and dist/lib): the commit (src/contract/versions.ts).
+ * @returns the flags
+ */
+export function buildDefines(): string[] {
+  return [`--define=RGLOB_BUILD_COMMIT=${JSON.stringify(buildCommit())}`];
+}
+
+/**
  * Returns the `bun build` arguments for one binary: the flags every rglob binary is built with.
  * @param options target and output file
  * @returns the argument list (without the bun executable)
@@ -48,6 +69,7 @@ export function buildArgs(options: BuildOptions): string[] {
     "--bytecode",
     "--format=esm",
     "--splitting",
+    ...buildDefines(),
     ...(options.target ? [`--target=${options.target}`] : []),
     join(ROOT, "src", "main.ts"),
     ...WORKER_ENTRYPOINTS.map((w) => join(ROOT, w)),

@@ -16,26 +16,45 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
-import { buildBinary, ROOT, schemasFresh } from "./build.ts";
+import { buildBinary, buildCommit, ROOT, schemasFresh } from "./build.ts";
 import { probeMcp } from "./mcp-probe.ts";
+import { type NpmPlatform, writeNpmPackages } from "./npm-packages.ts";
 
-/** One release target: the name part of the file and the Bun compile target. */
+/** One release target: the name part of the file, the Bun compile target and its npm platform package. */
 export interface ReleaseTarget {
   readonly os: "linux" | "darwin" | "windows";
   readonly arch: "x64" | "arm64";
+  /** Linux builds linked against musl (Alpine) instead of glibc. */
+  readonly musl?: true;
   readonly bun: string;
+  readonly npm: NpmPlatform;
 }
 
 /** Every platform a release ships, in SHA256SUMS order. */
 export const TARGETS: readonly ReleaseTarget[] = [
-  { os: "linux", arch: "x64", bun: "bun-linux-x64" },
-  { os: "linux", arch: "arm64", bun: "bun-linux-arm64" },
-  { os: "darwin", arch: "x64", bun: "bun-darwin-x64" },
-  { os: "darwin", arch: "arm64", bun: "bun-darwin-arm64" },
-  { os: "windows", arch: "x64", bun: "bun-windows-x64" },
+  { os: "linux", arch: "x64", bun: "bun-linux-x64", npm: { os: "linux", cpu: "x64", libc: "glibc" } },
+  {
+    os: "linux",
+    arch: "x64",
+    musl: true,
+    bun: "bun-linux-x64-musl",
+    npm: { os: "linux", cpu: "x64", libc: "musl" },
+  },
+  { os: "linux", arch: "arm64", bun: "bun-linux-arm64", npm: { os: "linux", cpu: "arm64", libc: "glibc" } },
+  { os: "darwin", arch: "x64", bun: "bun-darwin-x64", npm: { os: "darwin", cpu: "x64" } },
+  { os: "darwin", arch: "arm64", bun: "bun-darwin-arm64", npm: { os: "darwin", cpu: "arm64" } },
+  { os: "windows", arch: "x64", bun: "bun-windows-x64", npm: { os: "win32", cpu: "x64" } },
 ];
+
+/** A target's name part: "linux-x64", "linux-x64-musl", "windows-x64". */
+export function targetKey(t: ReleaseTarget): string {
+  return `${t.os}-${t.arch}${t.musl ? "-musl" : ""}`;
+}
+
+/** The main npm tarball must stay below this (it holds no binary). */
+export const MAIN_TARBALL_LIMIT = 5 * 1024 * 1024;
 
 /** Where the release set goes. */
 export const RELEASE_DIR = join(ROOT, "dist", "release");
@@ -47,13 +66,21 @@ export const RELEASE_DIR = join(ROOT, "dist", "release");
  * @returns e.g. rglob-0.1.0-linux-x64 or rglob-0.1.0-windows-x64.exe
  */
 export function binaryName(t: ReleaseTarget, version: string): string {
-  return `rglob-${version}-${t.os}-${t.arch}${t.os === "windows" ? ".exe" : ""}`;
+  return `rglob-${version}-${targetKey(t)}${t.os === "windows" ? ".exe" : ""}`;
+}
+
+/** Whether this process runs on a musl Linux (Node and Bun report no glibc version there). */
+export function hostIsMusl(): boolean {
+  if (process.platform !== "linux") return false;
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+  return !report?.header?.glibcVersionRuntime;
 }
 
 /** Returns the target of this machine, or undefined when no release target runs here. */
 export function hostTarget(): ReleaseTarget | undefined {
   const os = process.platform === "win32" ? "windows" : process.platform;
-  return TARGETS.find((t) => t.os === os && t.arch === process.arch);
+  const musl = hostIsMusl();
+  return TARGETS.find((t) => t.os === os && t.arch === process.arch && (t.musl ?? false) === musl);
 }
 
 function head(file: string, bytes: number): Buffer {
@@ -79,7 +106,12 @@ export function formatMismatch(file: string, t: ReleaseTarget): string | null {
     if (h.readUInt32BE(0) !== 0x7f454c46) return "not an ELF file";
     const machine = h.readUInt16LE(18);
     const want = t.arch === "x64" ? 0x3e : 0xb7;
-    return machine === want ? null : `ELF machine 0x${machine.toString(16)}, expected 0x${want.toString(16)}`;
+    if (machine !== want) return `ELF machine 0x${machine.toString(16)}, expected 0x${want.toString(16)}`;
+    // The program interpreter (PT_INTERP, near the start) names the C library: /lib/ld-musl-<cpu>.so.1 for musl.
+    const musl = h.includes("/ld-musl-");
+    if (musl !== (t.musl ?? false))
+      return musl ? "linked against musl, expected glibc" : "not linked against musl";
+    return null;
   }
   if (t.os === "darwin") {
     if (h.readUInt32LE(0) !== 0xfeedfacf) return "not a 64-bit Mach-O file";
@@ -186,7 +218,7 @@ function run(
  * @returns the command prefix (emulator and its flags), or null
  */
 export function emulatorFor(t: ReleaseTarget): string[] | null {
-  if (t.os !== "linux" || process.platform !== "linux" || t.arch === process.arch) return null;
+  if (t.os !== "linux" || t.musl || process.platform !== "linux" || t.arch === process.arch) return null;
   const cpu = t.arch === "arm64" ? "aarch64" : "x86_64";
   const emulator = Bun.which(`qemu-${cpu}`) ?? Bun.which(`qemu-${cpu}-static`);
   const sysroot = `/usr/${cpu}-linux-gnu`;
@@ -208,9 +240,10 @@ export async function smokeTest(
   const cwd = mkdtempSync(join(tmpdir(), "rglob-release-"));
   try {
     const version = run(bin, ["--version"], cwd);
-    if (version.code !== 0 || version.stdout !== `rglob ${pkg.version}\n`) {
+    const want = `rglob ${pkg.version} (${buildCommit() || "built outside git"})\n`;
+    if (version.code !== 0 || version.stdout !== want) {
       failures.push(
-        `--version printed ${JSON.stringify(version.stdout)} (exit ${version.code}), expected "rglob ${pkg.version}"`,
+        `--version printed ${JSON.stringify(version.stdout)} (exit ${version.code}), expected ${JSON.stringify(want)}`,
       );
     } else notes.push(`--version: ${version.stdout.trim()}`);
 
@@ -234,7 +267,10 @@ export async function smokeTest(
     const probe = await probeMcp(bin, { cwd: fixture, timeoutMs: 30_000 });
     if (probe.ok) {
       const missing = caps.mcp.tools.filter((t) => !probe.tools.includes(t));
+      const unlisted = probe.tools.filter((t) => !caps.mcp.tools.includes(t));
       if (missing.length > 0) failures.push(`MCP tools/list lacks ${missing.join(", ")}`);
+      else if (unlisted.length > 0)
+        failures.push(`capabilities does not name the tools ${unlisted.join(", ")}`);
       else notes.push(`MCP tools/list: ${probe.tools.join(", ")}`);
     } else if (/UNSUPPORTED_PLATFORM|unknown command/.test(probe.reason)) {
       // The build's `rglob mcp` refuses to start by design (no MCP server in it yet): nothing to smoke-test.
@@ -252,16 +288,21 @@ async function main(): Promise<number> {
     .find((a) => a.startsWith("--only="))
     ?.slice("--only=".length)
     .split(",");
-  const targets = TARGETS.filter((t) => !only || only.includes(`${t.os}-${t.arch}`));
+  const targets = TARGETS.filter((t) => !only || only.includes(targetKey(t)));
   if (targets.length === 0) {
-    console.error(
-      `release: --only matches no target; targets: ${TARGETS.map((t) => `${t.os}-${t.arch}`).join(", ")}`,
-    );
+    console.error(`release: --only matches no target; targets: ${TARGETS.map(targetKey).join(", ")}`);
     return 2;
   }
   if (!schemasFresh()) return 1;
 
   const version = pkg.version;
+  let failedEarly = false;
+  // The library goes into the main npm package: build it fresh.
+  const lib = Bun.spawnSync([process.execPath, join(ROOT, "scripts", "build-lib.ts")], {
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if (lib.exitCode !== 0) return 1;
   rmSync(RELEASE_DIR, { recursive: true, force: true });
   mkdirSync(RELEASE_DIR, { recursive: true });
   console.log(`release: rglob ${version}, ${targets.length} target(s) → dist/release/`);
@@ -298,20 +339,42 @@ async function main(): Promise<number> {
     } else console.log(`  ✓ ${name} (${mb} MiB, ${seconds} s)`);
   }
 
-  const sums = built.map(({ target, file }) => `${sha256(file)}  ${binaryName(target, version)}\n`).join("");
-  writeFileSync(join(RELEASE_DIR, "SHA256SUMS"), sums);
-  console.log(`  ✓ SHA256SUMS (${built.length} file(s))`);
+  // The npm packages: the main one names every platform (npm skips a missing one as an optional dependency);
+  // a platform package is written for each binary built.
+  const npmDir = join(RELEASE_DIR, "npm");
+  const tarballs = writeNpmPackages(
+    npmDir,
+    built.map((b) => ({ platform: b.target.npm, file: b.file })),
+    TARGETS.map((t) => t.npm),
+  );
+  for (const t of tarballs) {
+    const kb = (statSync(t).size / 1024).toFixed(0);
+    console.log(`  ✓ npm/${basename(t)} (${kb} KiB)`);
+  }
+  const mainSize = statSync(tarballs[0] as string).size;
+  if (mainSize >= MAIN_TARBALL_LIMIT) {
+    console.log(`release: FAILED: the main npm tarball is ${mainSize} bytes, over ${MAIN_TARBALL_LIMIT}`);
+    failedEarly = true;
+  }
 
-  let failed = false;
+  const files = [
+    ...built.map(({ target }) => binaryName(target, version)),
+    ...tarballs.map((t) => `npm/${basename(t)}`),
+  ];
+  const sums = files.map((f) => `${sha256(join(RELEASE_DIR, f))}  ${f}\n`).join("");
+  writeFileSync(join(RELEASE_DIR, "SHA256SUMS"), sums);
+  console.log(`  ✓ SHA256SUMS (${files.length} file(s))`);
+
+  let failed = failedEarly;
   const host = hostTarget();
   const hostBuilt = built.find((b) => b.target === host);
   if (!host) {
     console.log(`smoke test: skipped, no release target runs on ${process.platform}-${process.arch}`);
   } else if (!hostBuilt) {
     if (targets.includes(host)) {
-      console.log(`smoke test: FAILED, the binary of this machine (${host.os}-${host.arch}) was not built`);
+      console.log(`smoke test: FAILED, the binary of this machine (${targetKey(host)}) was not built`);
       failed = true;
-    } else console.log(`smoke test: skipped, ${host.os}-${host.arch} is not among the targets asked for`);
+    } else console.log(`smoke test: skipped, ${targetKey(host)} is not among the targets asked for`);
   } else {
     const { failures, notes } = await smokeTest([hostBuilt.file]);
     for (const n of notes) console.log(`smoke test: ${n}`);
@@ -338,7 +401,7 @@ async function main(): Promise<number> {
     );
   }
   if (missing.length > 0 || unsigned.length > 0) {
-    const names = missing.map((m) => `${m.target.os}-${m.target.arch}`).join(", ");
+    const names = missing.map((m) => targetKey(m.target)).join(", ");
     const what = [
       ...(missing.length > 0
         ? [`${missing.length} of ${targets.length} target(s) not built (${names})`]

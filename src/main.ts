@@ -5,8 +5,8 @@ const argv = process.argv.slice(2);
 
 async function main(): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-    const { PACKAGE_VERSION } = await import("./contract/versions.ts");
-    console.log(`rglob ${PACKAGE_VERSION}`); // the cheapest write there is: no fs module, no stream object
+    const { VERSION_LINE } = await import("./contract/versions.ts");
+    console.log(VERSION_LINE); // the cheapest write there is: no fs module, no stream object
     return 0;
   }
   const { runCli } = await import("./surface/cli/app.ts");

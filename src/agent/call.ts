@@ -2,6 +2,7 @@
  * Pull-based streaming: a bounded queue between the dispatcher (producer) and the caller (consumer); when the
  * queue is full the run waits, and a consumer that stops pulling aborts the walk. It never writes output. */
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
+import { emptySkipped } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
 import { SCHEMAS } from "../generated/schemas.ts";
 import { dispatch } from "../ops/dispatch.ts";
@@ -63,6 +64,7 @@ export function failedResult(error: ErrorInfo): Record<string, unknown> {
     truncated: false,
     truncated_reason: null,
     total_files_searched: 0,
+    skipped: emptySkipped(),
     bytes_read: 0,
     errors: [error],
     next_cursor: null,

@@ -1,6 +1,6 @@
 /*! Contract: the capability report (what this build supports on this platform). Model plus its builder. */
 import * as v from "valibot";
-import { AGENT_API_VERSION, PACKAGE_VERSION, SCHEMA_VERSION } from "./versions.ts";
+import { AGENT_API_VERSION, BUILD_COMMIT, PACKAGE_VERSION, SCHEMA_VERSION } from "./versions.ts";
 
 const support = v.picklist(["supported", "POSIX-only", "unsupported"]);
 
@@ -10,6 +10,12 @@ export const CapabilityReportSchema = v.pipe(
     agent_api_version: v.string(),
     schema_version: v.string(),
     package_version: v.string(),
+    build_commit: v.pipe(
+      v.nullable(v.string()),
+      v.description(
+        "The commit this build was made from ('abc1234', with '-dirty' when tracked files differed); null when built outside git or run from source.",
+      ),
+    ),
     platform: v.pipe(
       v.strictObject({ os: v.string(), arch: v.string(), runtime: v.string() }),
       v.description(
@@ -24,7 +30,7 @@ export const CapabilityReportSchema = v.pipe(
     mcp: v.strictObject({
       available: v.boolean(),
       transport: v.literal("stdio"),
-      tools: v.array(v.string()),
+      tools: v.pipe(v.array(v.string()), v.description("The tools `rglob mcp` serves (its tools/list).")),
     }),
   }),
   v.title("CapabilityReport"),
@@ -34,11 +40,13 @@ export type CapabilityReport = v.InferOutput<typeof CapabilityReportSchema>;
 
 /**
  * Creates the capability report of this process.
- * @param operations operation ids and their MCP tool names
+ * @param operations operation ids
+ * @param mcpTools the names of the tools `rglob mcp` serves, as its tools/list gives them
  * @returns the report
  */
 export function capabilityReport(
-  operations: ReadonlyArray<{ id: string; mcpTool: string | null }>,
+  operations: ReadonlyArray<{ id: string }>,
+  mcpTools: readonly string[],
 ): CapabilityReport {
   const posix = process.platform !== "win32";
   const runtime = typeof Bun !== "undefined" ? `bun ${Bun.version}` : `node ${process.versions.node}`;
@@ -46,6 +54,7 @@ export function capabilityReport(
     agent_api_version: AGENT_API_VERSION,
     schema_version: SCHEMA_VERSION,
     package_version: PACKAGE_VERSION,
+    build_commit: BUILD_COMMIT,
     platform: { os: process.platform, arch: process.arch, runtime },
     operations: operations.map((o) => o.id),
     predicates: {
@@ -70,7 +79,7 @@ export function capabilityReport(
     mcp: {
       available: true,
       transport: "stdio",
-      tools: operations.flatMap((o) => (o.mcpTool ? [o.mcpTool] : [])),
+      tools: [...mcpTools],
     },
   };
 }

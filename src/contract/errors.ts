@@ -96,6 +96,7 @@ export function fsErrorInfo(err: unknown, path: string): ErrorInfo {
     : err instanceof Error
       ? err.message
       : String(err);
+  if (code === "ECONFINE") return { code: "PERM", message: (err as Error).message, path };
   if (code === "EACCES" || code === "EPERM")
     return { code: "PERM", message: `permission denied: ${what}`, path };
   if (code === "ENOENT") return { code: "NOT_FOUND", message: `vanished or does not exist: ${what}`, path };

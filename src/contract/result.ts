@@ -23,6 +23,66 @@ export const TruncatedReasonSchema = v.pipe(
 );
 export type TruncatedReason = NonNullable<v.InferOutput<typeof TruncatedReasonSchema>>;
 
+/** Why the walk or a reader left an entry out, in the order the skip ledger lists them. */
+export const SKIP_REASONS = [
+  "ignored",
+  "hidden",
+  "excluded",
+  "too_deep",
+  "binary",
+  "too_large",
+  "unreadable",
+  "vcs",
+] as const;
+/** A reason an entry was left out. */
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+const count = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
+
+/** Creates the skip ledger model: what was left out, counted by reason. */
+export const SkippedSchema = v.pipe(
+  v.strictObject({
+    ignored: count(
+      "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them.",
+    ),
+    hidden: count(
+      "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true.",
+    ),
+    excluded: count("Entries left out by an exclude glob; an excluded directory counts once."),
+    too_deep: count("Directories at max_depth that were not entered (their contents are beyond max_depth)."),
+    binary: count("Files not searched or counted because they are binary (BINARY errors)."),
+    too_large: count("Files not read because they exceed max_file_size (TOO_LARGE errors)."),
+    unreadable: count(
+      "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path).",
+    ),
+    vcs: count(
+      "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched.",
+    ),
+  }),
+  v.description(
+    "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped.",
+  ),
+);
+/** The skip ledger: counts by reason. */
+export type Skipped = { -readonly [K in SkipReason]: number };
+
+/**
+ * Creates an empty skip ledger.
+ * @returns every count at 0
+ */
+export function emptySkipped(): Skipped {
+  return {
+    ignored: 0,
+    hidden: 0,
+    excluded: 0,
+    too_deep: 0,
+    binary: 0,
+    too_large: 0,
+    unreadable: 0,
+    vcs: 0,
+  };
+}
+
 /** The metadata entries shared by every result (wire names as in the contract). */
 export const resultMetaEntries = {
   truncated: v.pipe(v.boolean(), v.description("True only when more results existed than were returned.")),
@@ -30,8 +90,11 @@ export const resultMetaEntries = {
   total_files_searched: v.pipe(
     v.number(),
     v.integer(),
-    v.description("Entries examined by the walk (files and directories tested against the query)."),
+    v.description(
+      "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted.",
+    ),
   ),
+  skipped: SkippedSchema,
   bytes_read: v.pipe(v.number(), v.integer(), v.description("Content bytes actually read.")),
   errors: v.pipe(
     v.array(ErrorInfoSchema),
@@ -51,6 +114,7 @@ export interface ResultMeta {
   truncated: boolean;
   truncated_reason: TruncatedReason | null;
   total_files_searched: number;
+  skipped: Skipped;
   bytes_read: number;
   errors: Array<v.InferOutput<typeof ErrorInfoSchema>>;
   next_cursor: string | null;

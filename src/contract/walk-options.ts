@@ -26,7 +26,7 @@ export const walkEntries = {
   ),
   patterns: v.optional(
     strings(
-      "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+      "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
     ),
     [],
   ),
@@ -37,15 +37,41 @@ export const walkEntries = {
     [],
   ),
   types: v.optional(
-    v.pipe(v.array(KindSchema), v.description("Entry kinds to keep, OR'd: f d l x e p s b c.")),
+    v.pipe(
+      v.array(KindSchema),
+      v.description(
+        "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+      ),
+    ),
+    [],
+  ),
+  extensions: v.optional(
+    strings("File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case."),
+    [],
+  ),
+  file_types: v.optional(
+    strings("Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only."),
+    [],
+  ),
+  file_types_not: v.optional(strings("Languages to leave out (rg's --type-not)."), []),
+  type_add: v.optional(
+    strings("Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'."),
     [],
   ),
   min_size: v.optional(
     sizeValue(
-      "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based.",
+      "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072.",
     ),
   ),
-  max_size: v.optional(sizeValue("Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size).")),
+  max_size: v.optional(
+    sizeValue("Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."),
+  ),
+  size: v.optional(
+    strings(
+      "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+    ),
+    [],
+  ),
   newer_than: v.optional(
     v.pipe(
       v.string(),
@@ -76,15 +102,59 @@ export const walkEntries = {
   ),
   min_depth: v.optional(int(0, "Minimum depth below a root.")),
   hidden: v.optional(
-    v.pipe(v.boolean(), v.description("Include hidden entries (names starting with '.').")),
-    false,
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+      ),
+    ),
+    true,
   ),
   respect_gitignore: v.optional(
     v.pipe(
       v.boolean(),
-      v.description("Respect .gitignore, .ignore, .git/info/exclude and the global excludes file."),
+      v.description(
+        "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+      ),
     ),
     true,
+  ),
+  ignore_vcs: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+      ),
+    ),
+    true,
+  ),
+  ignore_dot: v.optional(
+    v.pipe(v.boolean(), v.description("Respect .ignore files (false: as ripgrep's --no-ignore-dot).")),
+    true,
+  ),
+  ignore_parent: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+      ),
+    ),
+    true,
+  ),
+  global_ignore_file: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+      ),
+    ),
+    true,
+  ),
+  ignore_files: v.optional(
+    strings(
+      "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+    ),
+    [],
   ),
   follow_symlinks: v.optional(
     v.pipe(
@@ -92,6 +162,13 @@ export const walkEntries = {
       v.description(
         "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
       ),
+    ),
+    false,
+  ),
+  one_file_system: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("Do not enter directories on another filesystem than their root's (fd, rg)."),
     ),
     false,
   ),
@@ -113,7 +190,10 @@ export const walkEntries = {
 /** The entries that bound a request. */
 export const budgetEntries = {
   limit: v.optional(
-    int(1, "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."),
+    int(
+      0,
+      "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor.",
+    ),
   ),
   max_output_bytes: v.optional(int(1, "Maximum serialised size of the records (JSON bytes).")),
   timeout_seconds: v.optional(

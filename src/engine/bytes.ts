@@ -3,8 +3,8 @@
  * `indexOf` per line, which was the cost of numbering lines in grep, of sliding its large-file windows and of
  * splitting lines in count; a third finds an ASCII literal in any case (grep -i's prefilter) without turning the
  * bytes into a string. Files are read straight into it (no copy). Without WebAssembly it falls back to a plain
- * Buffer and JavaScript loops. The kernel is assembled from a few named instructions in wasm-kernel.ts, run as a
- * Bun macro when this file is bundled or transpiled (no binary blob, no build step of our own). No I/O. */
+ * Buffer and JavaScript loops. The kernel's source is kernel.wat, assembled by wasm-kernel.ts, run as a Bun macro
+ * when this file is bundled or transpiled (no binary blob, nothing assembled at run time). No I/O. */
 import { kernelBase64 } from "./wasm-kernel.ts" with { type: "macro" };
 
 /** A reusable byte buffer whose newlines can be counted fast. */

@@ -28,7 +28,7 @@ const ERROR = 2;
 let local: { key: string; counter: LineCounter } | null = null;
 
 function counterFor(opts: LineCounterOptions): LineCounter {
-  const key = `${opts.binaryProbe}:${opts.width}`;
+  const key = `${opts.binaryProbe}:${opts.width}:${JSON.stringify(opts.confine)}`;
   if (local === null || local.key !== key) local = { key, counter: new LineCounter(opts) };
   return local.counter;
 }
@@ -120,9 +120,9 @@ const idle: Worker[] = [];
 const MAX_IDLE = 4;
 
 function workerUrl(): string {
-  // In the compiled binary every module is bundled at the virtual root and the worker entry is stored by its
-  // path under src/ with a .js extension (scripts/build.ts lists it as an entrypoint).
-  return import.meta.url.includes("$bunfs")
+  // Bundled (the binary, or dist/lib), the holding module sits at the top and the worker entry is stored by
+  // its path under src/ with a .js extension (scripts/build.ts and build-lib.ts list it as an entrypoint).
+  return !import.meta.url.endsWith(".ts")
     ? new URL("./engine/count-worker.js", import.meta.url).href
     : new URL("./count-worker.ts", import.meta.url).href;
 }

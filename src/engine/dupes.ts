@@ -6,7 +6,7 @@
 import { fsErrorInfo } from "../contract/errors.ts";
 import type { RunContext } from "../ops/operation.ts";
 import { tick, yielder } from "../ops/walk-records.ts";
-import { platform } from "../platform/platform.ts";
+import { type Confinement, platform } from "../platform/platform.ts";
 
 /** A file that may have copies. */
 export interface Candidate {
@@ -50,6 +50,8 @@ interface Buffers {
   keptBytes: number;
   /** When each file's contents were last read (Date.now()), for the racy-timestamp check. */
   readonly readAt: Map<Candidate, number>;
+  /** What each file opened must be (the walk plan's), or null. */
+  readonly confine: Confinement | null;
 }
 
 function readAt(fd: number, buf: Uint8Array, length: number, pos: number): number {
@@ -69,7 +71,7 @@ function readAt(fd: number, buf: Uint8Array, length: number, pos: number): numbe
 function edgeHash(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
   let fd: number;
   try {
-    fd = platform.open(c.abs);
+    fd = platform.open(c.abs, bufs.confine);
   } catch (err) {
     ctx.error(fsErrorInfo(err, c.abs));
     return null;
@@ -109,7 +111,7 @@ function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): string | null
   }
   let fd: number;
   try {
-    fd = platform.open(c.abs);
+    fd = platform.open(c.abs, bufs.confine);
   } catch (err) {
     ctx.error(fsErrorInfo(err, c.abs));
     return null;
@@ -145,9 +147,9 @@ function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): string | null
 type Comparison = "same" | "different" | "bad-candidate" | "bad-representative";
 
 /** Opens a file for comparison; reports and returns null when it cannot be opened. */
-function openOrReport(c: Candidate, ctx: RunContext): number | null {
+function openOrReport(c: Candidate, ctx: RunContext, confine: Confinement | null): number | null {
   try {
-    return platform.open(c.abs);
+    return platform.open(c.abs, confine);
   } catch (err) {
     ctx.error(fsErrorInfo(err, c.abs));
     return null;
@@ -166,9 +168,9 @@ function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunContext): 
       ? "same"
       : "different";
   }
-  const fr = openOrReport(rep, ctx);
+  const fr = openOrReport(rep, ctx, bufs.confine);
   if (fr === null) return "bad-representative";
-  const fc = openOrReport(c, ctx);
+  const fc = openOrReport(c, ctx, bufs.confine);
   if (fc === null) {
     platform.close(fr);
     return "bad-candidate";
@@ -362,11 +364,13 @@ async function settle(
  * when ctx says so (deadline, cancellation), returning the groups completed so far.
  * @param candidates files in walk order (already filtered by size and type)
  * @param ctx the run context (errors, bytes read, deadline)
+ * @param confine what each file opened must be (the walk plan's)
  * @returns the groups, sorted by wasted bytes (size × (count − 1)) descending, then by first path
  */
 export async function findDuplicates(
   candidates: readonly Candidate[],
   ctx: RunContext,
+  confine: Confinement | null = null,
 ): Promise<DuplicateGroup[]> {
   const due = yielder(64);
   // Hard links: one inode is one file, represented by its first path in walk order.
@@ -384,6 +388,7 @@ export async function findDuplicates(
     kept: new Map(),
     keptBytes: 0,
     readAt: new Map(),
+    confine,
   };
   const groups: DuplicateGroup[] = [];
   outer: for (const [size, bySize] of groupBy(files, (c) => c.size)) {

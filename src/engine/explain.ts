@@ -3,17 +3,17 @@
  * --exclude, ignore rules (file, line, pattern), depth, then each predicate by name. It uses the same compiled
  * plan as the walk for the verdict and never walks anything but the path's own directories. */
 import * as path from "node:path";
-import { fsErrorInfo } from "../contract/errors.ts";
+import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { compilePerm } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
-import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
-import { explainIgnore, IGNORE_FILE_NAMES, type IgnoreFile, loadIgnoreFile } from "./ignore.ts";
+import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
+import { type IgnoreFile, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
 import { leavesDir, toPosix } from "./plan.ts";
-import { Entry, followedType, type Root, type WalkPlan } from "./walk.ts";
+import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
 
 /** A stage of the walk that decides about a path. */
 export type ExplainStage =
@@ -73,8 +73,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
   const out: NamedCheck[] = [];
   const cs = o.case_sensitive ?? defaultCaseSensitive();
-  if (o.patterns.length > 0) {
-    const globs = o.patterns.map((g) => {
+  const positive = o.patterns.filter((g) => !isNegated(g));
+  if (positive.length > 0) {
+    const globs = positive.map((g) => {
       const glob = compileGlob(g, cs);
       return { g, dirOnly: glob.dirOnly, test: anyGlob([glob]) };
     });
@@ -83,7 +84,7 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
       why: (e) => {
         const isDir = e.target === "dir";
         if (globs.some((x) => x.test(e.rel, e.name, isDir))) return null;
-        const none = `matches none of the globs ${o.patterns.map((g) => `'${g}'`).join(", ")}`;
+        const none = `matches none of the globs ${positive.map((g) => `'${g}'`).join(", ")}`;
         // A glob ending in '/' that matches the name of an entry that is not a directory.
         const dirOnly = globs.find((x) => x.dirOnly && !isDir && x.test(e.rel, e.name, true));
         return dirOnly ? `${none} ('${dirOnly.g}' ends in '/': directories only, and it is not one)` : none;
@@ -95,7 +96,7 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
     });
   }
   if (o.types.length > 0) {
-    const test = compileTypes(o.types);
+    const test = compileTypes(o.types, o.follow_symlinks);
     out.push({
       stage: "types",
       why: (e) =>
@@ -184,6 +185,7 @@ function underRoot(
   root: Root,
   r: number,
   abs: string,
+  report: (info: ErrorInfo) => void,
 ): PathVerdict | null {
   const out: Reason[] = [];
   const notes: Reason[] = [];
@@ -263,7 +265,7 @@ function underRoot(
     const compAbs = path.join(dirAbs, name);
     let listing: DirListing;
     try {
-      listing = platform.listDir(dirAbs);
+      listing = platform.listDir(dirAbs, plan.confine);
     } catch (err) {
       block({
         stage: "unreadable",
@@ -271,12 +273,10 @@ function underRoot(
       });
       return { included: false, reasons: out };
     }
-    if (plan.respectIgnore) {
-      for (const fileName of IGNORE_FILE_NAMES) {
-        if (listing.names.includes(fileName)) {
-          const f = loadIgnoreFile(path.join(dirAbs, fileName), keyPrefix);
-          if (f) chain = [...chain, f];
-        }
+    for (const fileName of plan.ignoreNames) {
+      if (listing.names.includes(fileName)) {
+        const f = loadTreeIgnoreFile(path.join(dirAbs, fileName), keyPrefix, report, plan.confine);
+        if (f) chain = [...chain, f];
       }
     }
     if (!listing.names.includes(name)) {
@@ -284,12 +284,18 @@ function underRoot(
       return { included: false, reasons: out };
     }
     const what = last ? "it" : `its directory '${rel}'`;
-    if (name === ".git")
-      block({ stage: "git_dir", detail: `${what} is a .git directory, which is never listed` });
+    if (VCS_DIRS.has(name))
+      block({
+        stage: "git_dir",
+        detail: `${what} is a version-control directory (${name}), which is never listed`,
+      });
     else if (!plan.hidden && name.charCodeAt(0) === 46) {
-      block({ stage: "hidden", detail: `${what} is hidden (name starts with '.'); use --hidden` });
+      block({
+        stage: "hidden",
+        detail: `${what} is hidden (name starts with '.') and hidden is off (--no-hidden)`,
+      });
     }
-    if (name.includes("\ufffd"))
+    if (name.includes("\ufffd") && listing.invalid?.has(name) === true)
       block({ stage: "unreadable", detail: `${what} has a name that is not valid UTF-8` });
     let type: EntryType = typeIn(listing, name);
     let target: EntryType = type;
@@ -316,12 +322,25 @@ function underRoot(
     const isDir = target === "dir";
     if (plan.exclude?.(rel, name, isDir)) {
       const cs = o.case_sensitive ?? defaultCaseSensitive();
-      const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name, isDir)) ?? "";
-      block({ stage: "exclude", detail: `${what} matches --exclude '${g}'`, pattern: g });
+      const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name, isDir));
+      const neg = o.patterns.find(
+        (x) => isNegated(x) && anyGlob([compileGlob(x.slice(1), cs)])(rel, name, isDir),
+      );
+      const detail =
+        g === undefined && neg !== undefined
+          ? `${what} matches the negated glob '${neg}'`
+          : `${what} matches --exclude '${g ?? ""}'`;
+      block({ stage: "exclude", detail, pattern: g ?? neg ?? "" });
     }
-    if (plan.respectIgnore && !ignoredAbove && chain.length > 0) {
-      const key = keyPrefix + name + (isDir || !last ? "/" : "");
-      const v = explainIgnore(chain, key);
+    if (!ignoredAbove && chain.length > 0) {
+      // Only the component itself is tested, as the walk tests it: its ancestors below the root were tested as
+      // components already, and those above the root are not tested at all (a walk that starts inside an
+      // ignored directory lists what is below it).
+      const m = matchChain(chain, keyPrefix + name, name, isDir);
+      const v =
+        m === null
+          ? null
+          : { ignored: !m.rule.negate, file: m.file.file, line: m.rule.line, pattern: m.rule.pattern };
       if (v?.ignored) {
         ignoredAbove = true;
         const where = `${shown(v.file, plan.base)}:${v.line}`;
@@ -386,13 +405,19 @@ function underRoot(
  * @param plan the compiled walk (the same as find would use)
  * @param o the walk options the plan was compiled from (to name the failing predicate)
  * @param abs the absolute path (it exists)
+ * @param report receives an ignore file that was refused (a symlink, a FIFO, one over the cap)
  * @returns the verdict with its reasons
  */
-export function explainPath(plan: WalkPlan, o: WalkOptions, abs: string): PathVerdict {
+export function explainPath(
+  plan: WalkPlan,
+  o: WalkOptions,
+  abs: string,
+  report: (info: ErrorInfo) => void = () => {},
+): PathVerdict {
   const checks = namedChecks(o, plan.base);
   let first: PathVerdict | null = null;
   for (let r = 0; r < plan.roots.length; r++) {
-    const v = underRoot(plan, o, checks, plan.roots[r] as Root, r, abs);
+    const v = underRoot(plan, o, checks, plan.roots[r] as Root, r, abs, report);
     if (v === null) continue;
     if (v.included) return v;
     first ??= v;

@@ -31,6 +31,15 @@ export function hasGlobSyntax(s: string): boolean {
   return /[*?[\]{}]/.test(s);
 }
 
+/**
+ * Tells whether a glob is a negation ('!*.md', as rg's -g takes it); '\\!x' is a glob for a literal '!x'.
+ * @param glob the glob text
+ * @returns true when it begins with '!'
+ */
+export function isNegated(glob: string): boolean {
+  return glob.startsWith("!");
+}
+
 function bad(glob: string, why: string): RglobError {
   return new RglobError("BAD_PREDICATE", `bad glob '${glob}': ${why}`);
 }

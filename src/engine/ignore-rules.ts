@@ -1,6 +1,8 @@
 /*! Engine: the compiled ignore matcher of the walk's hot path. Parses ignore-file lines exactly as git's dir.c
  * does (comments, `\` escapes, trailing spaces, `!`, a trailing `/`, anchoring) and translates each pattern
- * with git's wildmatch rules to one RegExp, with hash lookups for literal and `*.ext` patterns. It tests only
+ * with git's wildmatch rules to one RegExp, with hash lookups for literal and `*.ext` patterns, rules bucketed by
+ * the literal name their last component requires, and a guard per remaining rule (the literal parts an entry
+ * must have) so that a RegExp runs only where it could match. It tests only
  * the entry itself: the walk prunes ignored directories, so parents are never re-tested. No I/O here. */
 
 /** One parsed ignore rule. */
@@ -29,8 +31,31 @@ export interface CompiledRules {
   /** The keys of `suffix` and their rule lists, as arrays: a few suffixes are tested with endsWith, no slicing. */
   readonly suffixKeys: readonly string[];
   readonly suffixLists: readonly (readonly number[])[];
+  /** Anchored rules whose last component is a literal name (`/build`, `a/b/LICENSE`, `node_modules` after a
+   * leading `**`): that name → their indices, descending. Only the rules of the entry's own name are tested. */
+  readonly byName: Map<string, number[]>;
   /** Indices of every other rule, descending. */
   readonly general: readonly number[];
+  /** By rule index: the guard of a rule in `byName` or `general` (undefined for the others). */
+  readonly guards: readonly (RuleGuard | undefined)[];
+}
+
+/** What a rule's literal parts require of an entry; a guard that fails means the rule's RegExp cannot match,
+ * so the RegExp runs only when every part holds. Derived from the pattern by `guardOf`. */
+export interface RuleGuard {
+  /** The name must start with this ("" for no condition). */
+  readonly namePrefix: string;
+  /** The name must end with this. */
+  readonly nameSuffix: string;
+  /** The name must contain this (the longest literal run of the last component, when longer than both). */
+  readonly nameInner: string;
+  /** The fewest UTF-16 units the name can have, and the most (-1: no bound, the component has a `*`). */
+  readonly nameMin: number;
+  readonly nameMax: number;
+  /** Anchored rules: the path relative to the file's directory must start with this. */
+  readonly relPrefix: string;
+  /** Anchored rules without any wildcard: the whole relative path (then only a comparison decides). */
+  readonly relExact: string | null;
 }
 
 /**
@@ -246,6 +271,90 @@ function isLiteral(s: string): boolean {
   return !/[*?[\\]/.test(s);
 }
 
+/** No condition: the guard of a rule whose parts could not be read (its RegExp alone decides). */
+const OPEN_GUARD: RuleGuard = {
+  namePrefix: "",
+  nameSuffix: "",
+  nameInner: "",
+  nameMin: 0,
+  nameMax: -1,
+  relPrefix: "",
+  relExact: null,
+};
+
+/**
+ * Derives a rule's guard from its wildmatch text, reading it as `wildmatchSource` does: `\x` is the literal x,
+ * `?` and a bracket expression take one unit, a run of `*` any number. The last component (after the last
+ * '/') is what matches the entry's name, whatever comes before it: `*`, `?` and classes never match '/', and a
+ * `**` component before it ends with '/' (so a `**` last component gives no condition). A pattern with an
+ * escaped '/' gets no guard.
+ * @param text the pattern without '!', a trailing '/' or a leading '/'
+ * @param anchored whether the rule matches the relative path (else the name)
+ * @returns the guard
+ */
+export function guardOf(text: string, anchored: boolean): RuleGuard {
+  // Tokens: a string is one literal char; 1 = one unit (`?`, a class); 2 = `*` run; "/" separates components.
+  const tokens: Array<string | 1 | 2> = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === "\\") {
+      const next = text[i + 1];
+      if (next === undefined || next === "/") return OPEN_GUARD;
+      tokens.push(next);
+      i += 2;
+    } else if (c === "?") {
+      tokens.push(1);
+      i++;
+    } else if (c === "*") {
+      while (text[i] === "*") i++;
+      tokens.push(2);
+    } else if (c === "[") {
+      const cls = parseBracket(text, i, false);
+      if ("error" in cls) return OPEN_GUARD;
+      tokens.push(1);
+      i = cls.next;
+    } else {
+      tokens.push(c);
+      i++;
+    }
+  }
+  let relPrefix = "";
+  let relExact: string | null = null;
+  if (anchored) {
+    let k = 0;
+    while (k < tokens.length && typeof tokens[k] === "string") relPrefix += tokens[k++] as string;
+    if (k === tokens.length) relExact = relPrefix;
+  }
+  const last = tokens.lastIndexOf("/") + 1;
+  const comp = tokens.slice(last);
+  let namePrefix = "";
+  let k = 0;
+  while (k < comp.length && typeof comp[k] === "string") namePrefix += comp[k++] as string;
+  let nameSuffix = "";
+  if (k < comp.length) {
+    let e = comp.length;
+    while (e > k && typeof comp[e - 1] === "string") e--;
+    nameSuffix = (comp.slice(e) as string[]).join("");
+  }
+  let nameInner = "";
+  let run = "";
+  let nameMin = 0;
+  let star = false;
+  for (const t of comp) {
+    if (typeof t === "string") run += t;
+    else {
+      if (run.length > nameInner.length) nameInner = run;
+      run = "";
+    }
+    if (t === 2) star = true;
+    else nameMin++;
+  }
+  if (run.length > nameInner.length) nameInner = run;
+  if (nameInner.length <= namePrefix.length || nameInner.length <= nameSuffix.length) nameInner = "";
+  return { namePrefix, nameSuffix, nameInner, nameMin, nameMax: star ? -1 : nameMin, relPrefix, relExact };
+}
+
 /**
  * Compiles the text of an ignore file.
  * @param text the file's content
@@ -257,7 +366,9 @@ export function compileRules(text: string): CompiledRules {
   const rules: IgnoreRule[] = [];
   const literal = new Map<string, number[]>();
   const suffix = new Map<string, number[]>();
+  const byName = new Map<string, number[]>();
   const general: number[] = [];
+  const guards: (RuleGuard | undefined)[] = [];
   const add = (map: Map<string, number[]>, key: string, idx: number) => {
     const list = map.get(key);
     if (list) list.push(idx);
@@ -268,15 +379,23 @@ export function compileRules(text: string): CompiledRules {
     if (r === null) continue;
     const idx = rules.length;
     rules.push(r);
+    guards.push(undefined);
     if (r.regex === null) continue; // never matches: keep it for explain only
     let body = r.negate ? r.pattern.slice(1) : r.pattern;
     if (r.dirOnly) body = body.slice(0, -1);
     if (!r.anchored && isLiteral(body)) add(literal, body, idx);
     else if (!r.anchored && body.startsWith("*") && body.length > 1 && isLiteral(body.slice(1)))
       add(suffix, body.slice(1), idx);
-    else general.push(idx);
+    else {
+      const guard = guardOf(body.startsWith("/") ? body.slice(1) : body, r.anchored);
+      guards[idx] = guard;
+      if (r.anchored && guard !== OPEN_GUARD && guard.nameMax === guard.namePrefix.length)
+        add(byName, guard.namePrefix, idx);
+      else general.push(idx);
+    }
   }
   general.reverse();
+  for (const list of byName.values()) list.reverse();
   const suffixLengths = [...new Set([...suffix.keys()].map((k) => k.length))].sort((a, b) => a - b);
   return {
     rules,
@@ -285,7 +404,9 @@ export function compileRules(text: string): CompiledRules {
     suffixLengths,
     suffixKeys: [...suffix.keys()],
     suffixLists: [...suffix.values()],
+    byName,
     general,
+    guards,
   };
 }
 
@@ -366,15 +487,44 @@ export function lastMatchAt(
       }
     }
   }
-  const general = c.general;
   let rel: string | null = null;
+  if (c.byName.size > 0) {
+    const list = c.byName.get(name);
+    if (list !== undefined) {
+      for (let k = 0; k < list.length; k++) {
+        const idx = list[k] as number;
+        if (idx <= best) break;
+        const r = rules[idx] as IgnoreRule;
+        if (r.dirOnly && !isDir) continue;
+        const g = c.guards[idx] as RuleGuard;
+        if (!key.startsWith(g.relPrefix, from)) continue;
+        if (g.relExact !== null) {
+          if (key.length - from !== g.relExact.length) continue;
+        } else {
+          rel ??= from === 0 ? key : key.slice(from);
+          if (!(r.regex as RegExp).test(rel)) continue;
+        }
+        best = idx;
+        break;
+      }
+    }
+  }
+  const general = c.general;
   for (let k = 0; k < general.length; k++) {
     const idx = general[k] as number;
     if (idx <= best) break;
     const r = rules[idx] as IgnoreRule;
     if (r.dirOnly && !isDir) continue;
+    // The guard: literal parts the entry must have before the RegExp can match.
+    const g = c.guards[idx] as RuleGuard;
+    const len = name.length;
+    if (len < g.nameMin || (g.nameMax >= 0 && len > g.nameMax)) continue;
+    if (g.namePrefix !== "" && !name.startsWith(g.namePrefix)) continue;
+    if (g.nameSuffix !== "" && !name.endsWith(g.nameSuffix)) continue;
+    if (g.nameInner !== "" && !name.includes(g.nameInner)) continue;
     let subject = name;
     if (r.anchored) {
+      if (g.relPrefix !== "" && !key.startsWith(g.relPrefix, from)) continue;
       rel ??= from === 0 ? key : key.slice(from);
       subject = rel;
     }

@@ -2,12 +2,14 @@
  * .gitignore or .ignore file, anchored at that directory; deeper files win over shallower ones, .ignore over
  * .gitignore, and both over .git/info/exclude and the global excludes file. Only the entry itself is tested:
  * the walker prunes ignored directories, so a parent's exclusion is never re-tested (and an explicit root
- * inside an ignored directory is still searched). It never walks. */
-import * as fs from "node:fs";
+ * inside an ignored directory is still searched). Ignore files above a root are read as ripgrep reads them
+ * (ADR 0018), and every file is read as ADR 0002 says: regular, non-blocking, at most 1 MiB, an in-tree one
+ * never through a symlink. It never walks. */
 import * as os from "node:os";
 import * as path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { platform } from "../platform/platform.ts";
+import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
+import { type Confinement, platform, typeOfStats, typeWord } from "../platform/platform.ts";
 import { type CompiledRules, compileRules, type IgnoreRule, lastMatchAt } from "./ignore-rules.ts";
 
 /** One ignore file, compiled. */
@@ -38,19 +40,116 @@ export interface IgnoreVerdict {
 export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"] as const;
 
 /**
- * Reads and compiles one ignore file.
+ * The largest ignore, config or `.git` file read (1 MiB). A larger one is not read at all (a TOO_LARGE record
+ * says so, and its rules do not apply): a file that size is not a list of patterns someone wrote, and reading
+ * a device or a growing file must end.
+ */
+export const IGNORE_FILE_CAP = 1 << 20;
+
+/** What reading a small file gave: its text, nothing (it does not exist), or why it was refused. */
+export type SmallRead = { readonly text: string } | { readonly error: ErrorInfo } | null;
+
+/**
+ * Reads a small configuration file (an ignore file, a git config, a `.git` file) so that nothing can block it
+ * or make it balloon: opened non-blocking (and, with noFollow, without following a final symlink), read only
+ * when the object opened is a regular file, and only up to IGNORE_FILE_CAP.
  * @param file the absolute path
- * @param prefix the repository-relative directory it anchors at ("" or ending in '/')
+ * @param noFollow refuse a symlink (in-tree ignore files, as git >= 2.32 does)
+ * @param confine what the object opened must be (an in-tree file), or null
+ * @returns the text, null when the file does not exist, or the refusal
+ */
+export function readSmallFile(
+  file: string,
+  noFollow: boolean,
+  confine: Confinement | null = null,
+): SmallRead {
+  let fd: number;
+  try {
+    fd = platform.open(file, confine, noFollow);
+  } catch (err) {
+    const code = (err as { code?: string } | null)?.code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    if (code === "ELOOP" && noFollow) {
+      return {
+        error: {
+          code: "PERM",
+          message: "is a symlink: not read (as git >= 2.32 refuses a symlinked ignore file)",
+          path: file,
+        },
+      };
+    }
+    return { error: fsErrorInfo(err, file) };
+  }
+  try {
+    const st = platform.fstat(fd);
+    if (!st.isFile()) {
+      return {
+        error: {
+          code: "UNREADABLE",
+          message: `is a ${typeWord(typeOfStats(st))}, not a regular file: not read`,
+          path: file,
+        },
+      };
+    }
+    if (st.size > IGNORE_FILE_CAP) return { error: tooLarge(file) };
+    const buf = new Uint8Array(Math.min(st.size, IGNORE_FILE_CAP) + 1);
+    let n = 0;
+    for (;;) {
+      if (n === buf.length) return { error: tooLarge(file) }; // it grew past the cap while being read
+      const got = platform.read(fd, buf.subarray(n), buf.length - n, null);
+      if (got <= 0) break;
+      n += got;
+    }
+    return { text: new TextDecoder().decode(buf.subarray(0, n)) };
+  } catch (err) {
+    return { error: fsErrorInfo(err, file) };
+  } finally {
+    try {
+      platform.close(fd);
+    } catch {}
+  }
+}
+
+function tooLarge(file: string): ErrorInfo {
+  return {
+    code: "TOO_LARGE",
+    message: `over ${IGNORE_FILE_CAP} bytes: not read, its rules do not apply`,
+    path: file,
+  };
+}
+
+/**
+ * Reads and compiles one ignore file found in a directory of the tree (a symlink, a FIFO, a device or a file
+ * over the cap is refused and reported).
+ * @param file the absolute path
+ * @param prefix the directory it anchors at, in the chain's key space ("" or ending in '/')
+ * @param report receives a refusal
+ * @param confine what the object opened must be (the walk's confinement), or null
+ * @returns the compiled file, or null when it does not exist or was refused
+ */
+export function loadTreeIgnoreFile(
+  file: string,
+  prefix: string,
+  report: (info: ErrorInfo) => void,
+  confine: Confinement | null = null,
+): IgnoreFile | null {
+  const r = readSmallFile(file, true, confine);
+  if (r === null) return null;
+  if ("error" in r) {
+    report(r.error);
+    return null;
+  }
+  return ignoreFileOf(file, prefix, r.text);
+}
+
+/**
+ * Reads and compiles one ignore file, quietly (a refusal is reported where the file was first met).
+ * @param file the absolute path
+ * @param prefix the directory it anchors at, in the chain's key space ("" or ending in '/')
  * @returns the compiled file, or null when it cannot be read
  */
 export function loadIgnoreFile(file: string, prefix: string): IgnoreFile | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-  return ignoreFileOf(file, prefix, text);
+  return loadTreeIgnoreFile(file, prefix, () => {});
 }
 
 /**
@@ -173,24 +272,70 @@ export function explainIgnore(chain: readonly IgnoreFile[], key: string): Ignore
   };
 }
 
-/** Where the walk sits relative to a git repository. */
-export interface RepoContext {
-  /** Absolute repository root (the directory that holds .git), or null outside a repository. */
-  readonly root: string | null;
-  /** Ignore files that apply from outside the walked roots: global, info/exclude, parents' .gitignore. */
-  readonly outer: readonly IgnoreFile[];
+/** Which ignore files apply (the walk options, resolved). */
+export interface IgnoreSettings {
+  /** Ignore files are read at all (respect_gitignore). */
+  readonly respect: boolean;
+  /** .gitignore, .git/info/exclude and the global excludes file (ignore_vcs). */
+  readonly vcs: boolean;
+  /** .ignore files (ignore_dot). */
+  readonly dot: boolean;
+  /** Ignore files in the directories above a root (ignore_parent). */
+  readonly parent: boolean;
+  /** git's core.excludesFile (global_ignore_file). */
+  readonly global: boolean;
+  /** Extra ignore files (ignore_files), absolute, lowest priority, anchored at `extraAnchor`; read even when
+   * respect is false, as ripgrep's --ignore-file is. */
+  readonly extra: readonly string[];
+  /** The directory the extra files' patterns are relative to (the base). */
+  readonly extraAnchor: string;
 }
 
-function configExcludesFile(cfg: string, home: string): string | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(cfg, "utf8");
-  } catch {
+/** The settings of a walk that reads every kind of ignore file. */
+export const ALL_IGNORE_FILES: IgnoreSettings = {
+  respect: true,
+  vcs: true,
+  dot: true,
+  parent: true,
+  global: true,
+  extra: [],
+  extraAnchor: "/",
+};
+
+/**
+ * Returns the names of the ignore files read in each directory walked.
+ * @param s the settings
+ * @returns the names, lowest priority first
+ */
+export function ignoreNamesOf(s: IgnoreSettings): readonly string[] {
+  if (!s.respect) return [];
+  return IGNORE_FILE_NAMES.filter((n) => (n === ".gitignore" ? s.vcs : s.dot));
+}
+
+/** Where the walk of one directory sits: its repository, and the ignore files that apply from above it. */
+export interface RepoContext {
+  /** Absolute repository root (the directory that holds .git), or null outside a repository (or when no
+   * version-control file is read). */
+  readonly root: string | null;
+  /** The directory the chain's keys are relative to: the highest of the directory, the repository root and the
+   * directories whose ignore files apply from above. */
+  readonly anchor: string;
+  /** Ignore files that apply from outside the walked directory, lowest priority first. */
+  readonly outer: readonly IgnoreFile[];
+  /** Files that were refused (a FIFO, a symlinked ignore file, one over the cap). */
+  readonly errors: readonly ErrorInfo[];
+}
+
+function configExcludesFile(cfg: string, home: string, errors: ErrorInfo[]): string | null {
+  const r = readSmallFile(cfg, false);
+  if (r === null) return null;
+  if ("error" in r) {
+    errors.push(r.error);
     return null;
   }
   let found: string | null = null;
   let inCore = false;
-  for (const raw of text.split(/\r?\n/)) {
+  for (const raw of r.text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line.startsWith("[")) inCore = /^\[core\]/i.test(line);
     else if (inCore) {
@@ -205,27 +350,58 @@ function configExcludesFile(cfg: string, home: string): string | null {
 }
 
 /**
+ * Tells what a `.git` entry makes of its directory: a repository (a directory, or a regular file naming one),
+ * or nothing (it does not exist; or it is a FIFO, a socket or a device, which is never opened: git goes on
+ * looking above it, and so does the walk, with a record saying why).
+ */
+function gitEntry(dotGit: string, errors: ErrorInfo[]): "dir" | "file" | null {
+  let st: ReturnType<typeof platform.stat>;
+  try {
+    st = platform.stat(dotGit);
+  } catch {
+    return null;
+  }
+  if (st.isDirectory()) return "dir";
+  if (st.isFile()) return "file";
+  errors.push({
+    code: "UNREADABLE",
+    message: `is a ${typeWord(typeOfStats(st))}, not a directory or a regular file: not read, not taken as a repository`,
+    path: dotGit,
+  });
+  return null;
+}
+
+/**
  * Returns the git directory of a repository root: `.git` itself, or where a `.git` file (worktree,
  * submodule) points, and the common directory that holds info/exclude.
  */
-function gitDirs(root: string): { gitDir: string; commonDir: string } {
+function gitDirs(
+  root: string,
+  kind: "dir" | "file",
+  errors: ErrorInfo[],
+): { gitDir: string; commonDir: string } {
   const dotGit = path.join(root, ".git");
   let gitDir = dotGit;
-  try {
-    if (!platform.lstat(dotGit).isDirectory()) {
-      const m = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, "utf8"));
+  if (kind === "file") {
+    const r = readSmallFile(dotGit, false);
+    if (r !== null && "error" in r) errors.push(r.error);
+    else if (r !== null) {
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(r.text);
       if (m?.[1]) gitDir = path.resolve(root, m[1]);
     }
-  } catch {}
+  }
   let commonDir = gitDir;
-  try {
-    commonDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, "commondir"), "utf8").trim());
-  } catch {}
+  const c = readSmallFile(path.join(gitDir, "commondir"), false);
+  if (c !== null && "error" in c) errors.push(c.error);
+  else if (c !== null) commonDir = path.resolve(gitDir, c.text.trim());
   return { gitDir, commonDir };
 }
 
-/** Git's core.excludesFile (system < XDG < ~/.gitconfig < repository config; last wins), else XDG's git/ignore. */
-function globalExcludesFile(configDir: string): string | null {
+/**
+ * Git's core.excludesFile (system < XDG < ~/.gitconfig < repository config; last wins), else XDG's git/ignore.
+ * A relative value is taken from the top of the work tree, as git does.
+ */
+function globalExcludesFile(configDir: string, workTree: string, errors: ErrorInfo[]): string | null {
   const home = os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, ".config");
   const configs: string[] = [];
@@ -236,47 +412,102 @@ function globalExcludesFile(configDir: string): string | null {
     path.join(configDir, "config"),
   );
   let found: string | null = null;
-  for (const cfg of configs) found = configExcludesFile(cfg, home) ?? found;
-  return found ?? path.join(xdg, "git", "ignore");
+  for (const cfg of configs) found = configExcludesFile(cfg, home, errors) ?? found;
+  if (found !== null) return path.resolve(workTree, found);
+  return path.join(xdg, "git", "ignore");
+}
+
+/** Reads a file of outside configuration (global excludes, info/exclude, --ignore-file): symlinks followed. */
+function loadOuter(file: string, prefix: string, errors: ErrorInfo[]): IgnoreFile | null {
+  const r = readSmallFile(file, false);
+  if (r === null) return null;
+  if ("error" in r) {
+    errors.push(r.error);
+    return null;
+  }
+  return ignoreFileOf(file, prefix, r.text);
+}
+
+function isAncestor(dir: string, of: string): boolean {
+  return dir === of || of.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
+
+function prefixOf(anchor: string, dir: string): string {
+  const rel = path.relative(anchor, dir);
+  return rel === "" ? "" : `${rel.split(path.sep).join("/")}/`;
 }
 
 /**
- * Finds the repository around a directory and the ignore files that apply to it from above.
+ * Finds the repository around a directory and the ignore files that apply to it from above: the extra files,
+ * the global excludes file and info/exclude (in a repository), then the directories above it from the top
+ * down: `.ignore` up to the file system root and `.gitignore` up to the repository root, as ripgrep reads them.
  * @param dir the absolute directory a walk starts at
- * @returns the repository root and the outer ignore files, lowest priority first
+ * @param s which files apply
+ * @returns the repository root, the key anchor, the outer ignore files (lowest priority first) and refusals
  */
-export function repoContext(dir: string): RepoContext {
+export function repoContext(dir: string, s: IgnoreSettings = ALL_IGNORE_FILES): RepoContext {
+  const errors: ErrorInfo[] = [];
   let root: string | null = null;
-  for (let d = dir; ; ) {
-    try {
-      platform.lstat(path.join(d, ".git"));
-      root = d;
-      break;
-    } catch {}
-    const up = path.dirname(d);
-    if (up === d) break;
-    d = up;
-  }
-  if (root === null) return { root: null, outer: [] };
-  const outer: IgnoreFile[] = [];
-  const dirs = gitDirs(root);
-  const globalFile = globalExcludesFile(dirs.commonDir);
-  const g = globalFile ? loadIgnoreFile(globalFile, "") : null;
-  if (g) outer.push(g);
-  const info = loadIgnoreFile(path.join(dirs.commonDir, "info", "exclude"), "");
-  if (info) outer.push(info);
-  // .gitignore files of the directories from the repository root down to (not including) dir.
-  const rel = path.relative(root, dir);
-  const parts = rel === "" ? [] : rel.split(path.sep);
-  let prefix = "";
-  let cur = root;
-  for (let i = 0; i < parts.length; i++) {
-    for (const name of IGNORE_FILE_NAMES) {
-      const f = loadIgnoreFile(path.join(cur, name), prefix);
-      if (f) outer.push(f);
+  let gitKind: "dir" | "file" | null = null;
+  if (s.respect && s.vcs) {
+    for (let d = dir; ; ) {
+      gitKind = gitEntry(path.join(d, ".git"), errors);
+      if (gitKind !== null) {
+        root = d;
+        break;
+      }
+      const up = path.dirname(d);
+      if (up === d) break;
+      d = up;
     }
-    cur = path.join(cur, parts[i] as string);
-    prefix += `${parts[i]}/`;
   }
-  return { root, outer };
+  // The directories above dir whose files are read, from the top down, with the names read in each.
+  const above: Array<{ dir: string; names: string[] }> = [];
+  if (s.respect && s.parent && (s.dot || root !== null)) {
+    for (let d = path.dirname(dir), prev = dir; d !== prev; prev = d, d = path.dirname(d)) {
+      const names: string[] = [];
+      if (root !== null && isAncestor(root, d)) names.push(".gitignore");
+      if (s.dot) names.push(".ignore");
+      if (names.length > 0) above.unshift({ dir: d, names });
+    }
+  }
+  const files: Array<{ dir: string; file: string; text: string }> = [];
+  for (const a of above) {
+    for (const name of a.names) {
+      const file = path.join(a.dir, name);
+      const r = readSmallFile(file, true);
+      if (r !== null && "error" in r) errors.push(r.error);
+      else if (r !== null) files.push({ dir: a.dir, file, text: r.text });
+    }
+  }
+  let anchor = dir;
+  if (root !== null) anchor = root;
+  if (files.length > 0 && (files[0] as { dir: string }).dir.length < anchor.length) {
+    anchor = (files[0] as { dir: string }).dir;
+  }
+  if (s.extra.length > 0) {
+    while (!isAncestor(anchor, s.extraAnchor)) anchor = path.dirname(anchor);
+  }
+  const outer: IgnoreFile[] = [];
+  const extraPrefix = prefixOf(anchor, s.extraAnchor);
+  for (const x of s.extra) {
+    const f = loadOuter(x, extraPrefix, errors);
+    if (f) outer.push(f);
+  }
+  if (root !== null && gitKind !== null) {
+    const rootPrefix = prefixOf(anchor, root);
+    const dirs = gitDirs(root, gitKind, errors);
+    if (s.global) {
+      const globalFile = globalExcludesFile(dirs.commonDir, root, errors);
+      const g = globalFile ? loadOuter(globalFile, rootPrefix, errors) : null;
+      if (g) outer.push(g);
+    }
+    // info/exclude belongs to the repository root: without parents it applies only walking from there (rg).
+    if (s.parent || root === dir) {
+      const info = loadOuter(path.join(dirs.commonDir, "info", "exclude"), rootPrefix, errors);
+      if (info) outer.push(info);
+    }
+  }
+  for (const f of files) outer.push(ignoreFileOf(f.file, prefixOf(anchor, f.dir), f.text));
+  return { root, anchor, outer, errors };
 }

@@ -155,3 +155,104 @@ export function languageOf(name: string): Language | null {
   const ext = extensionOf(name);
   return ext === "" ? null : (BY_EXT.get(ext.slice(1)) ?? null);
 }
+
+/**
+ * File type names (as rg spells its types, where rg has one) for each language of the table, first the
+ * name, then aliases. `--lang NAME` / `file_types` select the files of these languages; the file sets are the
+ * table's extensions and names (so `count --by language` and a file type agree), not rg's globs.
+ */
+const TYPE_NAMES: Readonly<Record<string, readonly string[]>> = {
+  C: ["c"],
+  "C++": ["cpp"],
+  "C#": ["cs", "csharp"],
+  Java: ["java"],
+  Kotlin: ["kotlin"],
+  Scala: ["scala"],
+  Groovy: ["groovy"],
+  Go: ["go"],
+  Rust: ["rust", "rs"],
+  Swift: ["swift"],
+  "Objective-C": ["objc"],
+  Dart: ["dart"],
+  JavaScript: ["js", "javascript"],
+  TypeScript: ["ts", "typescript"],
+  PHP: ["php"],
+  CSS: ["css"],
+  SCSS: ["scss"],
+  Zig: ["zig"],
+  "Protocol Buffers": ["protobuf"],
+  JSON: ["json"],
+  Python: ["py", "python"],
+  Ruby: ["ruby", "rb"],
+  Perl: ["perl"],
+  Shell: ["sh", "shell"],
+  PowerShell: ["ps", "powershell"],
+  R: ["r"],
+  Julia: ["julia"],
+  Elixir: ["elixir"],
+  Nim: ["nim"],
+  YAML: ["yaml", "yml"],
+  TOML: ["toml"],
+  INI: ["ini", "config"],
+  Makefile: ["make"],
+  Dockerfile: ["docker"],
+  CMake: ["cmake"],
+  Nix: ["nix"],
+  Terraform: ["terraform", "tf"],
+  SQL: ["sql"],
+  Lua: ["lua"],
+  Haskell: ["haskell"],
+  Elm: ["elm"],
+  Ada: ["ada"],
+  OCaml: ["ocaml"],
+  "F#": ["fsharp"],
+  Erlang: ["erlang"],
+  TeX: ["tex"],
+  Lisp: ["lisp"],
+  Clojure: ["clojure"],
+  Scheme: ["scheme"],
+  Assembly: ["asm"],
+  Fortran: ["fortran"],
+  "Visual Basic": ["vb"],
+  HTML: ["html"],
+  XML: ["xml"],
+  Vue: ["vue"],
+  Svelte: ["svelte"],
+  Markdown: ["md", "markdown"],
+  reStructuredText: ["rst"],
+  "Plain Text": ["txt"],
+  CSV: ["csv"],
+  "Vim script": ["vim"],
+  Batch: ["bat", "batch"],
+};
+
+/** A file type: its name, aliases, the language it selects and that language's globs (for --type-list). */
+export interface FileType {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly language: string;
+  readonly globs: readonly string[];
+}
+
+/** Every built-in file type, in the table's order. */
+export const FILE_TYPES: readonly FileType[] = TABLE.map(([language, exts, names]) => {
+  const [name, ...aliases] = TYPE_NAMES[language] ?? [language.toLowerCase()];
+  return {
+    name: name as string,
+    aliases,
+    language,
+    globs: [...exts.map((e) => `*.${e}`), ...names],
+  };
+});
+
+const TYPE_BY_NAME = new Map<string, FileType>();
+for (const t of FILE_TYPES) for (const n of [t.name, ...t.aliases]) TYPE_BY_NAME.set(n, t);
+
+/**
+ * Returns a built-in file type by its name or an alias.
+ * @param name e.g. "py" or "python"
+ * @returns the type, or undefined
+ */
+export function fileTypeNamed(name: string): FileType | undefined {
+  return TYPE_BY_NAME.get(name);
+}

@@ -2,7 +2,7 @@
  * native byte search and classifies each line as blank, comment or code with the language's markers. It never
  * decodes text into strings and never splits decoded strings; only platform/ touches the file. */
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
-import { platform } from "../platform/platform.ts";
+import { type Confinement, platform } from "../platform/platform.ts";
 import { createByteBuffer } from "./bytes.ts";
 import type { Language } from "./languages.ts";
 
@@ -33,6 +33,8 @@ export interface LineCounterOptions {
   readonly binaryProbe: number;
   /** The encoding's unit width; UTF-16 is also detected from a byte order mark. */
   readonly width: TextWidth;
+  /** What each file opened must be (the walk plan's), or null. */
+  readonly confine: Confinement | null;
 }
 
 interface Markers {
@@ -135,7 +137,7 @@ export class LineCounter {
     this.markers = lang ? markersOf(lang) : null;
     let fd: number;
     try {
-      fd = platform.open(path);
+      fd = platform.open(path, this.opts.confine);
     } catch (err) {
       return { kind: "error", info: fsErrorInfo(err, path), bytes: 0 };
     }

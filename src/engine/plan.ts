@@ -5,13 +5,20 @@ import * as path from "node:path";
 import { type ErrorInfo, fsErrorInfo, RglobError } from "../contract/errors.ts";
 import type { Kind } from "../contract/records.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
-import { platform, typeOfStats } from "../platform/platform.ts";
+import { type Confinement, platform, typeOfStats, typeWord } from "../platform/platform.ts";
+import { compileFileTypes } from "./filter/filetype.ts";
 import { compilePerm } from "./filter/perm.ts";
-import { sizeRange } from "./filter/size.ts";
+import { fdSizeTest, sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes } from "./filter/type.ts";
-import { anyGlob, compileGlob, defaultCaseSensitive } from "./glob.ts";
-import { type IgnoreFile, repoContext } from "./ignore.ts";
+import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
+import {
+  type IgnoreFile,
+  type IgnoreSettings,
+  ignoreNamesOf,
+  type RepoContext,
+  repoContext,
+} from "./ignore.ts";
 import type { Entry, Root, WalkPlan } from "./walk.ts";
 
 /** Options of the plan that the operation decides (not the caller). */
@@ -86,7 +93,17 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   const rootErrors: ErrorInfo[] = [];
   const roots: Root[] = [];
   const wanted = o.paths.length === 0 ? [base] : o.paths.map((p) => path.resolve(base, p));
-  const repoCache = new Map<string, { root: string | null; outer: readonly IgnoreFile[] }>();
+  const ignore: IgnoreSettings = {
+    respect: o.respect_gitignore,
+    vcs: o.ignore_vcs,
+    dot: o.ignore_dot,
+    parent: o.ignore_parent,
+    global: o.global_ignore_file,
+    extra: o.ignore_files.map((f) => path.resolve(base, f)),
+    extraAnchor: base,
+  };
+  const repoCache = new Map<string, RepoContext>();
+  const seenErrors = new Set<string>();
   for (const abs of wanted) {
     let type: ReturnType<typeof typeOfStats>;
     try {
@@ -97,14 +114,23 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       rootErrors.push(fsErrorInfo(err, abs));
       continue;
     }
+    if (opts.filesOnly && type !== "file" && type !== "dir") {
+      // A FIFO, socket or device named as a root of an operation that reads contents is never opened.
+      rootErrors.push({
+        code: "UNREADABLE",
+        message: `is a ${typeWord(type)}, not a regular file: not read`,
+        path: abs,
+      });
+      continue;
+    }
+    let real: string;
+    try {
+      real = abs === base ? baseReal : platform.realpath(abs);
+    } catch (err) {
+      rootErrors.push(fsErrorInfo(err, abs));
+      continue;
+    }
     if (o.strict_base) {
-      let real: string;
-      try {
-        real = platform.realpath(abs);
-      } catch (err) {
-        rootErrors.push(fsErrorInfo(err, abs));
-        continue;
-      }
       if (!isInside(real, baseReal)) {
         rootErrors.push({ code: "PERM", message: `outside the base ${base}; not searched`, path: abs });
         continue;
@@ -113,12 +139,23 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     const dir = type === "dir" ? abs : path.dirname(abs);
     let ctxRepo = repoCache.get(dir);
     if (!ctxRepo) {
-      ctxRepo = o.respect_gitignore ? repoContext(dir) : { root: null, outer: [] };
+      ctxRepo =
+        ignore.respect || ignore.extra.length > 0
+          ? repoContext(dir, ignore)
+          : { root: null, anchor: dir, outer: [], errors: [] };
       repoCache.set(dir, ctxRepo);
+      for (const e of ctxRepo.errors) {
+        const k = `${e.path}\0${e.message}`;
+        if (!seenErrors.has(k)) {
+          seenErrors.add(k);
+          rootErrors.push(e);
+        }
+      }
     }
-    const repoPrefix = ctxRepo.root === null ? "" : toPosix(path.relative(ctxRepo.root, dir));
+    const repoPrefix = toPosix(path.relative(ctxRepo.anchor, dir));
     roots.push({
       abs,
+      real,
       rel: toPosix(path.relative(base, abs)),
       type,
       outer: ctxRepo.outer,
@@ -127,8 +164,18 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   }
 
   const preds: Array<(e: Entry) => boolean> = [];
-  if (o.patterns.length > 0) {
-    const match = anyGlob(o.patterns.map((g) => compileGlob(g, caseSensitive)));
+  // A glob that begins with '!' is a negation, as in rg -g '!*.md': it excludes what it matches (a directory is
+  // not entered), like --exclude. '\!' begins a glob with a literal '!'.
+  const positive = o.patterns.filter((g) => !isNegated(g));
+  const negated = o.patterns.filter(isNegated).map((g) => g.slice(1));
+  for (const g of o.exclude)
+    if (isNegated(g))
+      throw new RglobError(
+        "BAD_PREDICATE",
+        `bad glob '${g}': an exclude cannot be negated; to keep only what matches, give it as a glob ('${g.slice(1)}')`,
+      );
+  if (positive.length > 0) {
+    const match = anyGlob(positive.map((g) => compileGlob(g, caseSensitive)));
     // A root that is a file is the only entry at depth 0.
     if (opts.namedFilesPastGlobs)
       preds.push((e) => e.depth === 0 || match(e.rel, e.name, e.target === "dir"));
@@ -143,15 +190,36 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   }
   if (opts.filesOnly) preds.push((e) => e.target === "file");
   const typeKinds = opts.filesOnly ? o.types : kinds;
-  if (typeKinds.length > 0) preds.push(compileTypes(typeKinds));
+  if (typeKinds.length > 0) preds.push(compileTypes(typeKinds, o.follow_symlinks));
+  if (o.extensions.length > 0) {
+    // fd's --extension: the name ends in '.EXT', letters in either case (fd matches it case-insensitively).
+    const ends = o.extensions.map((x) => `.${x.replace(/^\./, "").toLowerCase()}`);
+    for (const x of ends)
+      if (x === ".") throw new RglobError("BAD_PREDICATE", "extensions: an extension cannot be empty");
+    preds.push((e) => {
+      const name = e.name.toLowerCase();
+      return ends.some((x) => name.endsWith(x) && name.length > x.length);
+    });
+  }
+  const fileType = compileFileTypes(o.file_types, o.file_types_not, o.type_add, caseSensitive);
+  if (fileType !== null) preds.push((e) => fileType(e.name, e.target === "file"));
   const range = sizeRange(o.min_size, o.max_size);
   if (range) {
     const [lo, hi] = range;
+    // Files only, as fd: a directory (its 4096 bytes) or a link not followed has no size to compare.
     preds.push((e) => {
+      if (e.target !== "file") return false;
       const st = e.stats();
       return st !== null && st.size >= lo && st.size <= hi;
     });
   }
+  const fdSize = fdSizeTest(o.size);
+  if (fdSize !== null)
+    preds.push((e) => {
+      if (e.target !== "file") return false;
+      const st = e.stats();
+      return st !== null && fdSize(st.size);
+    });
   if (o.newer_than !== undefined) {
     const t = parseTimePoint(o.newer_than, "newer_than", now);
     preds.push((e) => (e.stats()?.mtimeMs ?? Number.NEGATIVE_INFINITY) > t);
@@ -189,7 +257,11 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   // Every predicate but globs and plain types reads an entry's stats (x and e need its mode and size).
   const readsStats =
     preds.length >
-      (o.patterns.length > 0 ? 1 : 0) + (typeKinds.length > 0 ? 1 : 0) + (opts.filesOnly ? 1 : 0) ||
+      (positive.length > 0 ? 1 : 0) +
+        (fileType !== null ? 1 : 0) +
+        (o.extensions.length > 0 ? 1 : 0) +
+        (typeKinds.length > 0 ? 1 : 0) +
+        (opts.filesOnly ? 1 : 0) ||
     typeKinds.includes("x") ||
     typeKinds.includes("e");
   let select: (e: Entry) => boolean;
@@ -197,16 +269,24 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   else if (preds.length === 1) select = preds[0] as (e: Entry) => boolean;
   else select = (e) => preds.every((p) => p(e));
 
-  const exclude = o.exclude.length > 0 ? anyGlob(o.exclude.map((g) => compileGlob(g, caseSensitive))) : null;
+  const excludes = [...o.exclude, ...negated];
+  const exclude = excludes.length > 0 ? anyGlob(excludes.map((g) => compileGlob(g, caseSensitive))) : null;
   const minDepth = o.min_depth ?? 0;
   const maxDepth = o.max_depth ?? Number.POSITIVE_INFINITY;
   if (minDepth > maxDepth) throw new RglobError("BAD_PREDICATE", "min_depth is greater than max_depth");
+  const confine: Confinement = {
+    roots: roots.map((r) => [r.abs, r.real] as const),
+    inside: o.strict_base ? baseReal : null,
+    follow: o.follow_symlinks,
+  };
   const plan: WalkPlan = {
     base,
     baseReal,
     roots,
+    confine,
     hidden: o.hidden,
     respectIgnore: o.respect_gitignore,
+    ignoreNames: ignoreNamesOf(ignore),
     follow: o.follow_symlinks,
     strictBase: o.strict_base,
     maxDepth,
@@ -217,6 +297,15 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       !opts.filesOnly &&
       (kinds.length === 0 || kinds.includes("d") || kinds.includes("e") || kinds.includes("l")),
     readsStats,
+    rootDevices: o.one_file_system
+      ? roots.map((root) => {
+          try {
+            return platform.stat(root.abs).dev;
+          } catch {
+            return null;
+          }
+        })
+      : null,
     source: { options: o, plan: { ...opts, cwd, now } },
   };
   return { plan, rootErrors };

@@ -8,6 +8,7 @@
  * the calling thread. It never matches contents or writes output. */
 import { availableParallelism } from "node:os";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
+import { SKIP_REASONS, type Skipped } from "../contract/result.ts";
 import type { RunContext } from "../ops/operation.ts";
 import {
   Entry,
@@ -89,6 +90,11 @@ function walkThreads(heavy: boolean): { threads: number; first: number; split: n
   return heavy && cores > 1 ? { threads, first: FIRST_SPLIT, split: DEFAULT_SPLIT } : none;
 }
 
+/** Adds a subtree's skip ledger to the request's. */
+function addSkipped(to: Skipped, from: Skipped): void {
+  for (const reason of SKIP_REASONS) to[reason] += from[reason];
+}
+
 /** Tasks answered by walk workers in this process (tests check that the workers did run). */
 export const walkWorkerTasks = { answered: 0 };
 
@@ -125,9 +131,9 @@ function before(a: readonly number[], b: readonly number[]): boolean {
 }
 
 function workerUrl(): string {
-  // In the compiled binary every module is bundled at the virtual root and the worker entry is stored by its
-  // path under src/ with a .js extension (scripts/build.ts lists it as an entrypoint).
-  return import.meta.url.includes("$bunfs")
+  // Bundled (the binary, or dist/lib), the holding module sits at the top and the worker entry is stored by
+  // its path under src/ with a .js extension (scripts/build.ts and build-lib.ts list it as an entrypoint).
+  return !import.meta.url.endsWith(".ts")
     ? new URL("./engine/walk-worker.js", import.meta.url).href
     : new URL("./walk-worker.ts", import.meta.url).href;
 }
@@ -463,6 +469,7 @@ async function* walkAll(
         pool.ahead -= res.depths.length;
         pool.pump();
         tally.examined += res.searched;
+        addSkipped(ctx.skipped, res.skipped);
         ctx.progress(tally.examined);
         stack.push({ reader: new ResultReader(plan, task.msg.root, res, ctx.searched), task });
       }

@@ -3,9 +3,10 @@
  * is at hand), and turning that result back into entries. No policy of its own: the walk is walk.ts's. */
 import * as path from "node:path";
 import type { ErrorInfo } from "../contract/errors.ts";
+import { emptySkipped, type Skipped } from "../contract/result.ts";
 import type { RunContext } from "../ops/operation.ts";
 import type { EntryType } from "../platform/platform.ts";
-import { type IgnoreFile, loadIgnoreFile } from "./ignore.ts";
+import { type IgnoreFile, loadTreeIgnoreFile } from "./ignore.ts";
 import {
   Entry,
   type EntryStats,
@@ -55,6 +56,8 @@ export interface SubtreeResult {
   readonly tail: number;
   /** Entries examined in all. */
   readonly searched: number;
+  /** The skip ledger of this subtree's walk (added to the request's when the result is read). */
+  readonly skipped: Skipped;
 }
 
 export const ITEM_ENTRY = 0;
@@ -121,7 +124,7 @@ export class IgnoreCache {
       const key = `${prefix}\0${file}`;
       let f = this.files.get(key);
       if (f === undefined) {
-        f = loadIgnoreFile(file, prefix);
+        f = loadTreeIgnoreFile(file, prefix, () => {}, plan.confine);
         this.files.set(key, f);
       }
       if (f) chain.push(f);
@@ -161,6 +164,7 @@ export function walkSubtree(plan: WalkPlan, sub: Subtree, budget: number, needSt
   const holes: SubtreeMsg[] = [];
   let searched = 0;
   let since = 0;
+  const skipped = emptySkipped();
   const grow = (): void => {
     cap *= 2;
     kinds = grown(kinds, new Uint8Array(cap));
@@ -184,6 +188,7 @@ export function walkSubtree(plan: WalkPlan, sub: Subtree, budget: number, needSt
       searched += k;
       since += k;
     },
+    skipped,
     read() {},
     shouldStop: () => false,
     stop() {},
@@ -237,6 +242,7 @@ export function walkSubtree(plan: WalkPlan, sub: Subtree, budget: number, needSt
     errors,
     holes,
     searched,
+    skipped,
   };
 }
 

@@ -1,19 +1,30 @@
 /*! Engine: the walk. An iterative, pre-order, sorted (by code point) traversal of the plan's roots that prunes
- * hidden, excluded, ignored and too-deep directories, follows symlinks only when asked (with loop detection
+ * VCS directories, hidden (when asked), excluded, ignored and too-deep directories (each counted once in the
+ * skip ledger), follows symlinks only when asked (with loop detection
  * and strict-base containment), and turns every per-entry problem into an ErrorInfo. Pull-based: a sync
  * generator, so a consumer that stops pulling stops the walk. It never matches contents or writes output. */
 import type * as fs from "node:fs";
 import * as path from "node:path";
-import { fsErrorInfo } from "../contract/errors.ts";
+import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import type { RunContext } from "../ops/operation.ts";
-import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
-import { IGNORE_FILE_NAMES, type IgnoreFile, ignoredEntry, loadIgnoreFile } from "./ignore.ts";
+import {
+  type Confinement,
+  type DirListing,
+  type EntryType,
+  platform,
+  typeIn,
+  typeOfStats,
+} from "../platform/platform.ts";
+import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile } from "./ignore.ts";
+import { lastMatchAt } from "./ignore-rules.ts";
 import type { PlanOptions } from "./plan.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
 export interface Root {
   readonly abs: string;
+  /** Its real path (symlinks resolved). */
+  readonly real: string;
   /** POSIX path relative to the base ("" for the base itself). */
   readonly rel: string;
   readonly type: EntryType;
@@ -29,8 +40,12 @@ export interface WalkPlan {
   /** Real path of the base, for strict-base containment. */
   readonly baseReal: string;
   readonly roots: readonly Root[];
+  /** What every directory listed and file opened must be (the objects opened are checked, not the paths). */
+  readonly confine: Confinement;
   readonly hidden: boolean;
   readonly respectIgnore: boolean;
+  /** The ignore files read in each directory walked (none when ignore files are not respected). */
+  readonly ignoreNames: readonly string[];
   readonly follow: boolean;
   readonly strictBase: boolean;
   readonly maxDepth: number;
@@ -41,6 +56,8 @@ export interface WalkPlan {
   readonly select: (e: Entry) => boolean;
   /** Whether directories themselves can ever be selected (false lets the walk skip testing them). */
   readonly selectDirs: boolean;
+  /** Device of each root (one_file_system: a directory on another device is not entered), or null. */
+  readonly rootDevices?: readonly (number | null)[] | null;
   /** Whether select reads the stats of the entries it tests (size, time, permission, owner, x or e). */
   readonly readsStats: boolean;
   /** What the plan was compiled from, so that a walk worker can compile the same plan. */
@@ -191,6 +208,40 @@ export function followedType(abs: string): EntryType {
   }
 }
 
+/**
+ * The names of version-control metadata directories: never listed or searched, whatever `hidden` says (an
+ * explicit root is still walked). Entries of that name are left out whatever their type (a `.git` file points
+ * at a worktree's git directory).
+ */
+export const VCS_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
+
+/** Takes one not-valid-UTF-8 entry listed under this (lossy) name, if any is left. */
+function notUtf8(invalid: Map<string, number>, name: string): boolean {
+  const n = invalid.get(name);
+  if (n === undefined || n === 0) return false;
+  invalid.set(name, n - 1);
+  return true;
+}
+
+/**
+ * Tells whether the rule that decides an entry is a whitelist ('!pattern'), the nearest ignore file first.
+ * @param chain the ignore files that apply, lowest priority first
+ * @param key the entry's path in the chain's key space
+ * @param name its name
+ * @param isDir whether it is a directory
+ * @returns true when the last rule that matches it is a negation
+ */
+function whitelisted(chain: readonly IgnoreFile[], key: string, name: string, isDir: boolean): boolean {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const f = chain[i] as IgnoreFile;
+    const pl = f.prefix.length;
+    if (pl > 0 && !key.startsWith(f.prefix)) continue;
+    const idx = lastMatchAt(f.rules, key, pl, name, isDir);
+    if (idx >= 0) return f.rules.rules[idx]?.negate === true;
+  }
+  return false;
+}
+
 function joinRel(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
@@ -304,7 +355,10 @@ export function* walkTree(
   const r = start.root;
   // A directory at max_depth is not listed: its entries would be one level too deep (max_depth 0 keeps a
   // directory root's entries out; a root that is a single file is at depth 0 and never comes here).
-  if (start.depth >= plan.maxDepth) return;
+  if (start.depth >= plan.maxDepth) {
+    ctx.skipped.too_deep++;
+    return;
+  }
   const stack: Frame[] = [];
   const rootFrame = openDir(
     plan,
@@ -341,11 +395,25 @@ export function* walkTree(
       // entered, since a directory's children come after it in pre-order.
       if (c === 0) descendOnly = true;
     }
-    if (name === ".git" || (!plan.hidden && name.charCodeAt(0) === 46)) continue;
+    if (name.charCodeAt(0) === 46 && VCS_DIRS.has(name)) {
+      ctx.skipped.vcs++;
+      continue;
+    }
+    // A dot name is skipped unless hidden entries are asked for, or an ignore file whitelists it ('!.github/'),
+    // as rg lets the whitelist win; that is decided below, once its type is known.
+    const dotName = !plan.hidden && name.charCodeAt(0) === 46;
+    if (dotName && !(plan.respectIgnore && frame.chain.length > 0)) {
+      ctx.skipped.hidden++;
+      continue;
+    }
     const rel = joinRel(frame.rel, name);
     const abs = frame.absPrefix + name;
-    if (name.includes("\ufffd")) {
-      ctx.error({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
+    // A dot name that is only looked at for a whitelist reports no problem of its own: it would be skipped.
+    const report = (info: ErrorInfo): void => {
+      if (!dotName) ctx.error(info);
+    };
+    if (frame.listing.invalid !== null && notUtf8(frame.listing.invalid as Map<string, number>, name)) {
+      report({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
       continue;
     }
     let type = typeIn(frame.listing, name);
@@ -354,7 +422,7 @@ export function* walkTree(
       try {
         type = target = typeOfStats(platform.lstat(abs));
       } catch (err) {
-        ctx.error(fsErrorInfo(err, abs));
+        report(fsErrorInfo(err, abs));
         continue;
       }
     }
@@ -362,7 +430,7 @@ export function* walkTree(
       try {
         target = followedType(abs);
       } catch (err) {
-        ctx.error(fsErrorInfo(err, abs));
+        report(fsErrorInfo(err, abs));
         continue;
       }
       // A dangling link (target "symlink") leads nowhere: nothing is read through it, so it cannot leave the base.
@@ -371,11 +439,11 @@ export function* walkTree(
         try {
           real = platform.realpath(abs);
         } catch (err) {
-          ctx.error(fsErrorInfo(err, abs));
+          report(fsErrorInfo(err, abs));
           continue;
         }
         if (!isInside(real, plan.baseReal)) {
-          ctx.error({
+          report({
             code: "PERM",
             message: `symlink leads outside the base (${real}); not followed`,
             path: abs,
@@ -385,20 +453,44 @@ export function* walkTree(
       }
     }
     const isDir = target === "dir";
-    if (plan.exclude?.(rel, name, isDir)) continue;
-    if (plan.respectIgnore && frame.chain.length > 0) {
+    if (plan.exclude?.(rel, name, isDir)) {
+      ctx.skipped.excluded++;
+      continue;
+    }
+    if (frame.chain.length > 0) {
       // Walking from the repository root the key is the rel path: one string, not two, per entry.
       const key = frame.sameKey ? rel : frame.keyPrefix + name;
-      if (ignoredEntry(frame.chain, key, name, isDir)) continue;
+      if (dotName) {
+        if (!whitelisted(frame.chain, key, name, isDir)) {
+          ctx.skipped.hidden++;
+          continue;
+        }
+      } else if (ignoredEntry(frame.chain, key, name, isDir)) {
+        ctx.skipped.ignored++;
+        continue;
+      }
     }
     const depth = frame.depth + 1;
-    ctx.searched();
+    if (!isDir) ctx.searched();
     if (!descendOnly && depth >= plan.minDepth && (plan.selectDirs || !isDir)) {
       const e = new Entry(abs, rel, name, depth, type, target, r, plan.follow);
       if (plan.select(e)) yield e;
       else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed
     }
-    if (isDir && depth < plan.maxDepth) {
+    if (isDir && depth >= plan.maxDepth) ctx.skipped.too_deep++;
+    else if (isDir) {
+      const rootDev = plan.rootDevices?.[r];
+      if (rootDev !== undefined && rootDev !== null) {
+        // --one-file-system: a directory on another device is listed, not entered.
+        let dev: number;
+        try {
+          dev = platform.stat(abs).dev;
+        } catch (err) {
+          report(fsErrorInfo(err, abs));
+          continue;
+        }
+        if (dev !== rootDev) continue;
+      }
       let ancestors: string[] | null = null;
       if (frame.ancestors !== null) {
         let id: string;
@@ -462,19 +554,18 @@ function openDir(
 ): Frame | null {
   let listing: DirListing;
   try {
-    listing = platform.listDir(abs);
+    listing = platform.listDir(abs, plan.confine);
   } catch (err) {
     ctx.error(fsErrorInfo(err, abs));
     return null;
   }
   sortNames(listing.names);
   let nextChain = chain;
-  if (plan.respectIgnore) {
-    for (const fileName of IGNORE_FILE_NAMES) {
-      if (listing.names.includes(fileName)) {
-        const f = loadIgnoreFile(path.join(abs, fileName), keyPrefix);
-        if (f) nextChain = nextChain === chain ? [...chain, f] : [...nextChain, f];
-      }
+  for (const fileName of plan.ignoreNames) {
+    if (listing.names.includes(fileName)) {
+      // Read only if it is a regular file, opened without following a symlink (refusals are records).
+      const f = loadTreeIgnoreFile(path.join(abs, fileName), keyPrefix, (e) => ctx.error(e), plan.confine);
+      if (f) nextChain = nextChain === chain ? [...chain, f] : [...nextChain, f];
     }
   }
   if (ancestors !== null && ancestors.length === 0) {

@@ -28,7 +28,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -55,7 +55,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -69,7 +101,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -82,7 +114,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -122,17 +162,50 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -146,8 +219,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -268,7 +341,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -343,6 +473,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -397,7 +528,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -424,7 +555,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -438,7 +601,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -451,7 +614,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -491,17 +662,50 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -515,8 +719,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -602,15 +806,25 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "description": "Count matching lines per file (records of kind 'file' with `count`); the summary total is exact even when the listing is cut by limit.",
         "default": false
       },
+      "count_matches": {
+        "type": "boolean",
+        "description": "Count matches per file, not matching lines (records of kind 'file' with `count`), as rg --count-matches; count with only_matching does the same.",
+        "default": false
+      },
+      "include_zero": {
+        "type": "boolean",
+        "description": "With count or count_matches, list the files searched with no match too (count 0), as rg.",
+        "default": false
+      },
       "max_count": {
         "type": "integer",
         "minimum": 1,
-        "description": "Stop after this many matching lines in total (reason 'max_count'); global, not per file; with only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too)."
+        "description": "Stop after this many matching lines in the whole query (reason 'max_count'); a global cap, not per file (max_per_file is per file, as -m is in rg and grep). With only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too)."
       },
       "max_per_file": {
         "type": "integer",
         "minimum": 1,
-        "description": "At most this many matching lines per file."
+        "description": "At most this many matching lines per file (rg's and grep's -m/--max-count); the after-context of a file's last one goes on through lines that match too."
       },
       "max_bytes": {
         "type": "integer",
@@ -832,7 +1046,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                       "type": "null"
                     }
                   ],
-                  "description": "Matching lines in the file with count (0 with files_without_match), else null."
+                  "description": "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null."
                 }
               },
               "required": [
@@ -872,7 +1086,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -980,6 +1251,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -1018,7 +1290,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1045,7 +1317,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -1059,7 +1363,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -1072,7 +1376,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -1112,17 +1424,50 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -1136,8 +1481,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -1187,7 +1532,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     },
     "required": [],
     "additionalProperties": false,
-    "description": "Count files, lines, bytes, non-blank and code lines of the selected files."
+    "description": "Count files, lines, bytes, non-blank, code, comment and blank lines of the selected files."
   },
   "count.output": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -1227,7 +1572,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "code": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+            },
+            "comment": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+            },
+            "blank": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out."
             },
             "language": {
               "anyOf": [
@@ -1248,6 +1603,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "bytes",
             "non_blank",
             "code",
+            "comment",
+            "blank",
             "language"
           ],
           "additionalProperties": false,
@@ -1280,7 +1637,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -1377,6 +1791,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minimum": 0,
             "description": "Sum of `code`."
           },
+          "comment": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `comment` (comment-only lines)."
+          },
+          "blank": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `blank` (blank lines)."
+          },
           "binary_files": {
             "type": "integer",
             "minimum": 0,
@@ -1389,6 +1813,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "bytes",
           "non_blank",
           "code",
+          "comment",
+          "blank",
           "binary_files"
         ],
         "additionalProperties": false,
@@ -1446,6 +1872,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                   "type": "integer",
                   "minimum": 0,
                   "description": "Sum of `code`."
+                },
+                "comment": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `comment` (comment-only lines)."
+                },
+                "blank": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `blank` (blank lines)."
                 }
               },
               "required": [
@@ -1454,7 +1890,9 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "lines",
                 "bytes",
                 "non_blank",
-                "code"
+                "code",
+                "comment",
+                "blank"
               ],
               "additionalProperties": false,
               "title": "CountGroup",
@@ -1473,6 +1911,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -1510,7 +1949,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1537,7 +1976,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -1551,7 +2022,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -1564,7 +2035,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -1604,17 +2083,50 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -1628,8 +2140,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -1739,7 +2251,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -1829,6 +2398,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -1866,7 +2436,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1893,7 +2463,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -1907,7 +2509,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -1920,7 +2522,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -1960,17 +2570,50 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -1984,8 +2627,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2103,7 +2746,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -2186,6 +2886,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -2222,7 +2923,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2249,7 +2950,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -2263,7 +2996,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -2276,7 +3009,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -2316,17 +3057,50 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -2506,7 +3280,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -2596,6 +3427,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -2633,7 +3465,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2660,7 +3492,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -2674,7 +3538,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -2687,7 +3551,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -2727,17 +3599,50 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -2751,8 +3656,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2835,7 +3740,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -3035,6 +3997,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -3082,7 +4045,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). A leading '!' negates, as rg -g: '!*.md' excludes. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3109,7 +4072,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -3123,7 +4118,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3136,7 +4131,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -3176,17 +4179,50 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -3200,8 +4236,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3273,7 +4309,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                       "selected"
                     ],
                     "type": "string",
-                    "description": "The walk stage: root, outside_base, unreadable, git_dir, hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
                   },
                   "detail": {
                     "type": "string",
@@ -3340,7 +4376,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -3419,6 +4512,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -3482,7 +4576,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -3496,7 +4622,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3509,7 +4635,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -3549,17 +4683,50 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -3573,8 +4740,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3649,7 +4816,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "code": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+            },
+            "comment": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+            },
+            "blank": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out."
             },
             "language": {
               "anyOf": [
@@ -3670,6 +4847,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "bytes",
             "non_blank",
             "code",
+            "comment",
+            "blank",
             "language"
           ],
           "additionalProperties": false,
@@ -3702,7 +4881,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -3799,6 +5035,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minimum": 0,
             "description": "Sum of `code`."
           },
+          "comment": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `comment` (comment-only lines)."
+          },
+          "blank": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sum of `blank` (blank lines)."
+          },
           "binary_files": {
             "type": "integer",
             "minimum": 0,
@@ -3811,6 +5057,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           "bytes",
           "non_blank",
           "code",
+          "comment",
+          "blank",
           "binary_files"
         ],
         "additionalProperties": false,
@@ -3868,6 +5116,16 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                   "type": "integer",
                   "minimum": 0,
                   "description": "Sum of `code`."
+                },
+                "comment": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `comment` (comment-only lines)."
+                },
+                "blank": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Sum of `blank` (blank lines)."
                 }
               },
               "required": [
@@ -3876,7 +5134,9 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "lines",
                 "bytes",
                 "non_blank",
-                "code"
+                "code",
+                "comment",
+                "blank"
               ],
               "additionalProperties": false,
               "title": "CountGroup",
@@ -3895,6 +5155,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -3960,7 +5221,39 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           ],
           "type": "string"
         },
-        "description": "Entry kinds to keep, OR'd: f d l x e p s b c.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "default": []
+      },
+      "extensions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "default": []
+      },
+      "file_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "default": []
+      },
+      "file_types_not": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Languages to leave out (rg's --type-not).",
+        "default": []
+      },
+      "type_add": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'.",
         "default": []
       },
       "min_size": {
@@ -3974,7 +5267,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Minimum size: bytes, or '1K', '1KiB', '2.5M', '100 kb', '+1M'. K, M, G, T are 1024-based in either case; kb, mb, gb, tb are 1000-based."
+        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3987,7 +5280,15 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "minLength": 1
           }
         ],
-        "description": "Maximum size: bytes, or '10k', '1MiB', '-10k' (units as for min_size)."
+        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+      },
+      "size": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "default": []
       },
       "newer_than": {
         "type": "string",
@@ -4027,17 +5328,50 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.').",
-        "default": false
+        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "default": true
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect .gitignore, .ignore, .git/info/exclude and the global excludes file.",
+        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
+      },
+      "ignore_vcs": {
+        "type": "boolean",
+        "description": "Respect version-control ignore files: .gitignore, .git/info/exclude and the global excludes file (false: only .ignore files and ignore_files apply, as ripgrep's --no-ignore-vcs).",
+        "default": true
+      },
+      "ignore_dot": {
+        "type": "boolean",
+        "description": "Respect .ignore files (false: as ripgrep's --no-ignore-dot).",
+        "default": true
+      },
+      "ignore_parent": {
+        "type": "boolean",
+        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "default": true
+      },
+      "global_ignore_file": {
+        "type": "boolean",
+        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "default": true
+      },
+      "ignore_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "default": []
       },
       "follow_symlinks": {
         "type": "boolean",
         "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "default": false
+      },
+      "one_file_system": {
+        "type": "boolean",
+        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -4051,8 +5385,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "limit": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor."
+        "minimum": 0,
+        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone (count's totals and breakdown, stats, top's totals), with no next_cursor."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -4145,7 +5479,64 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       },
       "total_files_searched": {
         "type": "integer",
-        "description": "Entries examined by the walk (files and directories tested against the query)."
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
       },
       "bytes_read": {
         "type": "integer",
@@ -4256,6 +5647,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "truncated",
       "truncated_reason",
       "total_files_searched",
+      "skipped",
       "bytes_read",
       "errors",
       "schema_version",
@@ -4444,6 +5836,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "package_version": {
         "type": "string"
       },
+      "build_commit": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "The commit this build was made from ('abc1234', with '-dirty' when tracked files differed); null when built outside git or run from source."
+      },
       "platform": {
         "type": "object",
         "properties": {
@@ -4500,7 +5903,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "type": "array",
             "items": {
               "type": "string"
-            }
+            },
+            "description": "The tools `rglob mcp` serves (its tools/list)."
           }
         },
         "required": [
@@ -4515,6 +5919,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "agent_api_version",
       "schema_version",
       "package_version",
+      "build_commit",
       "platform",
       "operations",
       "predicates",
@@ -4728,7 +6133,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "type": "null"
           }
         ],
-        "description": "Matching lines in the file with count (0 with files_without_match), else null."
+        "description": "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null."
       }
     },
     "required": [
@@ -4772,7 +6177,17 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "code": {
         "type": "integer",
         "minimum": 0,
-        "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages)."
+        "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+      },
+      "comment": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+      },
+      "blank": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out."
       },
       "language": {
         "anyOf": [
@@ -4793,6 +6208,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "bytes",
       "non_blank",
       "code",
+      "comment",
+      "blank",
       "language"
     ],
     "additionalProperties": false,
@@ -5094,7 +6511,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "selected"
               ],
               "type": "string",
-              "description": "The walk stage: root, outside_base, unreadable, git_dir, hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
             },
             "detail": {
               "type": "string",

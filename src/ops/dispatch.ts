@@ -3,7 +3,7 @@
  * never writes output itself: the sink does. */
 import * as v from "valibot";
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
-import type { ResultMeta, TruncatedReason } from "../contract/result.ts";
+import { emptySkipped, type ResultMeta, type Skipped, type TruncatedReason } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
 import { recordJson, type Sink } from "../sink/sink.ts";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor.ts";
@@ -45,6 +45,30 @@ export function validateInput(op: Operation, raw: unknown): Record<string, unkno
 }
 
 /**
+ * Counts in the skip ledger an entry that an error left out: binary, too large, or unreadable (a per-path
+ * PERM, UNREADABLE or NOT_FOUND). Errors without a path (a timeout, a record too large for max_output_bytes)
+ * skip no entry.
+ * @param skipped the ledger
+ * @param info the error
+ */
+function countSkip(skipped: Skipped, info: ErrorInfo): void {
+  if (info.path === null) return;
+  switch (info.code) {
+    case "BINARY":
+      skipped.binary++;
+      break;
+    case "TOO_LARGE":
+      skipped.too_large++;
+      break;
+    case "PERM":
+    case "UNREADABLE":
+    case "NOT_FOUND":
+      skipped.unreadable++;
+      break;
+  }
+}
+
+/**
  * Runs an operation and streams its bounded records to a sink.
  * @param opOrId the operation or its id
  * @param raw the raw input (validated here)
@@ -80,6 +104,7 @@ export async function dispatch(
     truncated: false,
     truncated_reason: null,
     total_files_searched: 0,
+    skipped: emptySkipped(),
     bytes_read: 0,
     errors: [],
     next_cursor: null,
@@ -90,13 +115,18 @@ export async function dispatch(
   let lastProgress = 0;
   const progress = options.onProgress;
 
+  const report = (info: ErrorInfo): void => {
+    meta.errors.push(info);
+    sink.error(info);
+  };
   const ctx: RunContext = {
     signal: signal ?? new AbortController().signal,
     resumeAfter,
     error(info: ErrorInfo) {
-      meta.errors.push(info);
-      sink.error(info);
+      countSkip(meta.skipped, info);
+      report(info);
     },
+    skipped: meta.skipped,
     searched(n = 1) {
       meta.total_files_searched += n;
     },
@@ -148,7 +178,8 @@ export async function dispatch(
           // there is one) resumes here, and max_output_bytes may change between pages.
           if (emitted === 0) {
             const where = (item.record as { path?: unknown }).path;
-            ctx.error({
+            // Reported, not counted as a skip: the record exists, the page cannot hold it.
+            report({
               code: "TOO_LARGE",
               message: `the next record (${size} bytes of JSON) does not fit max_output_bytes (${maxOut}); call again with a larger max_output_bytes (and next_cursor, when set) to go on`,
               path: typeof where === "string" ? where : null,

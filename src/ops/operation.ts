@@ -2,6 +2,7 @@
  * An operation never writes output or exits: it yields records; the dispatcher bounds them and the sink writes. */
 import type * as v from "valibot";
 import type { ErrorInfo } from "../contract/errors.ts";
+import type { Skipped } from "../contract/result.ts";
 
 /** A record yielded by an operation: its JSONL kind, the wire object and its order key (for cursors). */
 export interface Emitted {
@@ -19,6 +20,8 @@ export type StopReason = "timeout" | "cancelled" | "max_count" | "max_bytes";
 
 /** How a CLI flag of an operation is spelled (the type, default and description come from the input model). */
 export interface CliFlag {
+  /** The long spelling when it is not the key in kebab-case (e.g. "max-count" for max_per_file, as rg spells it). */
+  readonly long?: string;
   /** Single-letter alias, e.g. "d" for --max-depth. */
   readonly short?: string;
   /** Extra long aliases. */
@@ -81,8 +84,14 @@ export interface RunContext {
   readonly resumeAfter: string | null;
   /** Reports a per-path problem (it is streamed and collected; the run goes on). */
   error(info: ErrorInfo): void;
-  /** Counts an entry examined (total_files_searched). */
+  /** Counts a file examined (total_files_searched; directories are not counted). */
   searched(n?: number): void;
+  /**
+   * The skip ledger, counted where the walk decides (a plain increment, e.g. `ctx.skipped.ignored++`). The
+   * reasons that come with an error (binary, too_large, unreadable) are counted by the dispatcher from the
+   * error's code, so an operation only reports the error.
+   */
+  readonly skipped: Skipped;
   /** Counts content bytes read (bytes_read). */
   read(bytes: number): void;
   /** True once the deadline passed or the request was cancelled; the op should return soon. */

@@ -1,6 +1,6 @@
 /*! The CLI spelling of the shared walk and budget options (short letters and aliases only: types, defaults and
  * descriptions come from the models in contract/walk-options.ts). */
-import type { CliFlag } from "./operation.ts";
+import type { CliFlag, PresentationFlag } from "./operation.ts";
 
 /** Flag spellings shared by every operation that walks. */
 export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
@@ -9,16 +9,26 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   patterns: { short: "g", aliases: ["glob"], hint: "GLOB" },
   exclude: { short: "E", hint: "GLOB" },
   types: { short: "t", aliases: ["type"], hint: "KIND" },
+  // rg's -t/--type is --lang here: -t is fd's entry kind (f, d, l…). rg's --type-not (-T) and --type-add keep
+  // rg's spelling; rg's `-t py` is a usage error naming --lang (surface/cli/foreign.ts).
+  file_types: { long: "lang", aliases: ["file-type"], hint: "NAME" },
+  file_types_not: { long: "type-not", short: "T", aliases: ["lang-not"], hint: "NAME" },
+  type_add: { long: "type-add", hint: "NAME:GLOB" },
   min_size: { hint: "SIZE" },
   max_size: { hint: "SIZE" },
-  newer_than: { hint: "WHEN" },
-  older_than: { hint: "WHEN" },
+  size: { hint: "SIZE" },
+  // fd's spellings of the same filters.
+  newer_than: { aliases: ["changed-within"], hint: "WHEN" },
+  older_than: { aliases: ["changed-before"], hint: "WHEN" },
+  extensions: { long: "extension", hint: "EXT" },
   newer_than_file: { hint: "FILE" },
   perm: { hint: "MODE" },
   max_depth: { short: "d", hint: "N" },
   min_depth: { hint: "N" },
   hidden: { short: "H" },
   respect_gitignore: { aliases: ["ignore"] },
+  global_ignore_file: { aliases: ["ignore-global"] },
+  ignore_files: { aliases: ["ignore-file"], hint: "PATH" },
   follow_symlinks: { short: "L", aliases: ["follow"] },
   case_sensitive: { short: "s", negations: ["case-insensitive"] },
   // No short letter here: `-n` means line numbers to grep users; `top` gives it to its N (see top/index.ts).
@@ -26,4 +36,12 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   max_output_bytes: { hint: "BYTES" },
   timeout_seconds: { aliases: ["timeout"], hint: "SECONDS" },
   cursor: { hint: "TOKEN" },
+};
+
+/** rg's --type-list: prints the file types and their globs (with --type-add applied) and exits. */
+export const TYPE_LIST_FLAG: Readonly<Record<string, PresentationFlag>> = {
+  type_list: {
+    type: "boolean",
+    description: "Print the file types (--lang, --type-not) with their globs, and exit (rg's --type-list).",
+  },
 };

@@ -16,6 +16,12 @@ export interface DirListing {
   readonly names: string[];
   /** Types of the entries that are not regular files (null when there are none). */
   readonly others: ReadonlyMap<string, EntryType> | null;
+  /**
+   * How many entries under each name are not valid UTF-8 (listed with U+FFFD in place of the bad bytes, so
+   * they cannot be opened by that name); null when every name is valid. A valid name that holds U+FFFD itself
+   * is not counted here.
+   */
+  readonly invalid: ReadonlyMap<string, number> | null;
 }
 
 /**
@@ -35,16 +41,42 @@ export interface Hasher {
   digest(): string;
 }
 
+/**
+ * What an opened file or directory must be, checked on the object opened, not on the path (a symlink swapped in
+ * after the listing must not take a read out of the roots). Plain data: it crosses to worker threads.
+ */
+export interface Confinement {
+  /** Each root as walked and its real path: below a root, an object opened without following symlinks must be
+   * at the root's real path plus the same relative path. */
+  readonly roots: readonly (readonly [string, string])[];
+  /** The real base under strict_base (whatever is opened must be inside it), else null. */
+  readonly inside: string | null;
+  /** Symlinks below the roots are followed: the real path may differ, only `inside` is checked. */
+  readonly follow: boolean;
+}
+
+/** The error thrown when what was opened is not what was listed (code ECONFINE; reported as PERM). */
+export class ConfinementError extends Error {
+  readonly code = "ECONFINE";
+}
+
 /** The file system and hashing primitives the engine needs. */
 export interface Platform {
   readonly name: "bun" | "node";
-  /** Lists a directory with entry types, in no particular order. */
-  listDir(path: string): DirListing;
+  /**
+   * Lists a directory with entry types, in no particular order. With a confinement, the directory is opened
+   * (not following a final symlink) and checked before it is read, and what is listed is the directory opened.
+   */
+  listDir(path: string, confine?: Confinement | null): DirListing;
   lstat(path: string): fs.Stats;
   stat(path: string): fs.Stats;
   realpath(path: string): string;
-  /** Opens a file for reading, returning a descriptor. */
-  open(path: string): number;
+  /**
+   * Opens a file for reading (non-blocking), returning a descriptor. With a confinement the final component is
+   * not followed (except for a root named as such) and the object opened is checked (ConfinementError); with
+   * noFollow a final symlink is never followed (ELOOP).
+   */
+  open(path: string, confine?: Confinement | null, noFollow?: boolean): number;
   /** Returns the stats of an open descriptor (what was opened, not what the path names now). */
   fstat(fd: number): fs.Stats;
   /** Reads into buf at offset 0 from file position pos (null = current); returns bytes read. */
@@ -85,26 +117,181 @@ export function typeOfStats(st: fs.Stats): EntryType {
   return "unknown";
 }
 
-const common = {
-  listDir(path: string): DirListing {
-    const dirents = fs.readdirSync(path, { withFileTypes: true });
-    const n = dirents.length;
-    const names = new Array<string>(n);
-    let others: Map<string, EntryType> | null = null;
-    for (let i = 0; i < n; i++) {
-      const d = dirents[i] as fs.Dirent;
-      const name = d.name;
-      names[i] = name;
-      if (d.isFile()) continue;
-      others ??= new Map();
-      others.set(name, typeOf(d));
+/**
+ * Names an entry type in words, for messages.
+ * @param t the type
+ * @returns e.g. "FIFO", "character device"
+ */
+export function typeWord(t: EntryType): string {
+  const words: Record<EntryType, string> = {
+    file: "regular file",
+    dir: "directory",
+    symlink: "symlink",
+    fifo: "FIFO",
+    socket: "socket",
+    block: "block device",
+    char: "character device",
+    unknown: "file of unknown type",
+  };
+  return words[t];
+}
+
+const C = fs.constants;
+const O_NOFOLLOW = C.O_NOFOLLOW ?? 0;
+const O_DIRECTORY = C.O_DIRECTORY ?? 0;
+const O_NONBLOCK = C.O_NONBLOCK ?? 0;
+const sep = process.platform === "win32" ? "\\" : "/";
+/** Where the real path of an open descriptor can be read (Linux: /proc/self/fd/N names the object itself, and
+ * listing it lists the directory opened), else null. */
+const procFd: string | null = (() => {
+  if (process.platform !== "linux") return null;
+  try {
+    fs.accessSync("/proc/self/fd");
+    return "/proc/self/fd/";
+  } catch {
+    return null;
+  }
+})();
+
+/** Whether the platform checks the object opened exactly (Linux with /proc), for docs and tests. */
+export const exactOpenCheck: boolean = procFd !== null;
+
+function insideDir(real: string, dir: string): boolean {
+  return real === dir || real.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+/**
+ * Returns the real path a walked path must have under a confinement, or null when only containment applies.
+ * @param p the path as walked
+ * @param c the confinement
+ * @returns the expected real path, or null
+ */
+function expectedReal(p: string, c: Confinement): string | null {
+  if (c.follow) return null;
+  for (const [abs, real] of c.roots) {
+    if (p === abs) return real;
+    if (p.length > abs.length && p.startsWith(abs) && (abs.endsWith(sep) || p[abs.length] === sep)) {
+      const rest = abs.endsWith(sep) ? p.slice(abs.length) : p.slice(abs.length + 1);
+      return real.endsWith(sep) ? real + rest : real + sep + rest;
     }
-    return { names, others };
+  }
+  return null;
+}
+
+/** Whether a walked path is a root itself (opened following a final symlink: a root named as a link is its target). */
+function isRoot(p: string, c: Confinement): boolean {
+  for (const [abs] of c.roots) if (p === abs) return true;
+  return false;
+}
+
+/**
+ * Checks the object behind an open descriptor against a confinement; throws ConfinementError (the caller closes).
+ * @param fd the descriptor
+ * @param p the path it was opened by
+ * @param c the confinement
+ */
+function checkOpened(fd: number, p: string, c: Confinement): void {
+  const want = expectedReal(p, c);
+  if (want === null && c.inside === null) return;
+  let real: string;
+  if (procFd !== null) {
+    real = fs.readlinkSync(procFd + fd);
+  } else {
+    // No way to ask what a descriptor is: the path's real path now must be the object opened (same device and
+    // inode), and inside.
+    real = fs.realpathSync.native(p);
+    const a = fs.fstatSync(fd);
+    const b = fs.statSync(real);
+    if (a.dev !== b.dev || a.ino !== b.ino) {
+      throw new ConfinementError("changed since it was listed (a symlink swapped in?); not read");
+    }
+  }
+  if (want !== null ? real !== want : !insideDir(real, c.inside as string)) {
+    throw new ConfinementError("changed since it was listed: it now leads outside the root; not read");
+  }
+}
+
+function openChecked(p: string, flags: number, c: Confinement | null | undefined, noFollow = false): number {
+  if (noFollow) {
+    flags |= O_NOFOLLOW;
+    if (O_NOFOLLOW === 0 && fs.lstatSync(p).isSymbolicLink()) {
+      throw Object.assign(new Error("ELOOP: a symlink"), { code: "ELOOP" });
+    }
+  }
+  if (!c) return fs.openSync(p, flags);
+  const fd = fs.openSync(p, c.follow || isRoot(p, c) ? flags : flags | O_NOFOLLOW);
+  try {
+    checkOpened(fd, p, c);
+  } catch (err) {
+    try {
+      fs.closeSync(fd);
+    } catch {}
+    throw err;
+  }
+  return fd;
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Counts the names of a directory that are not valid UTF-8, by their lossy form (read again as bytes only when
+ * some listed name holds U+FFFD). */
+function invalidNames(names: readonly string[], dir: string): Map<string, number> | null {
+  if (!names.some((n) => n.includes("\ufffd"))) return null;
+  let out: Map<string, number> | null = null;
+  for (const raw of fs.readdirSync(dir, { encoding: "buffer" })) {
+    try {
+      strictUtf8.decode(raw);
+    } catch {
+      const lossy = raw.toString("utf8");
+      out ??= new Map();
+      out.set(lossy, (out.get(lossy) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
+function listing(dirents: fs.Dirent[], dir: string): DirListing {
+  const n = dirents.length;
+  const names = new Array<string>(n);
+  let others: Map<string, EntryType> | null = null;
+  for (let i = 0; i < n; i++) {
+    const d = dirents[i] as fs.Dirent;
+    const name = d.name;
+    names[i] = name;
+    if (d.isFile()) continue;
+    others ??= new Map();
+    others.set(name, typeOf(d));
+  }
+  return { names, others, invalid: invalidNames(names, dir) };
+}
+
+const common = {
+  listDir(path: string, confine?: Confinement | null): DirListing {
+    if (!confine || (confine.follow && confine.inside === null)) {
+      return listing(fs.readdirSync(path, { withFileTypes: true }), path);
+    }
+    const fd = openChecked(path, C.O_RDONLY | O_DIRECTORY | O_NONBLOCK, confine);
+    try {
+      if (procFd !== null) return listing(fs.readdirSync(procFd + fd, { withFileTypes: true }), procFd + fd);
+      // Without /proc the directory is listed by path: it must still be the one opened after the listing.
+      const out = listing(fs.readdirSync(path, { withFileTypes: true }), path);
+      const a = fs.fstatSync(fd);
+      const b = fs.statSync(path);
+      if (a.dev !== b.dev || a.ino !== b.ino) {
+        throw new ConfinementError("changed while it was listed (a symlink swapped in?); not read");
+      }
+      return out;
+    } finally {
+      try {
+        fs.closeSync(fd);
+      } catch {}
+    }
   },
   lstat: (path: string) => fs.lstatSync(path),
   stat: (path: string) => fs.statSync(path),
   realpath: (path: string) => fs.realpathSync.native(path),
-  open: (path: string) => fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)),
+  open: (path: string, confine?: Confinement | null, noFollow?: boolean) =>
+    openChecked(path, C.O_RDONLY | O_NONBLOCK, confine, noFollow),
   read: (fd: number, buf: Uint8Array, length: number, pos: number | null) =>
     fs.readSync(fd, buf, 0, length, pos),
   close: (fd: number) => fs.closeSync(fd),

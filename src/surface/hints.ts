@@ -2,6 +2,8 @@
  * answer (CLI stderr, the MCP text). A hint never changes a result. Reads only what kind of entry a name is. */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { inputKeys } from "../agent/call.ts";
+import { SKIP_REASONS, type Skipped, type SkipReason } from "../contract/result.ts";
 import { hasGlobSyntax } from "../engine/glob.ts";
 import { classifyOperands } from "../ops/grep/operands.ts";
 import type { Operation } from "../ops/operation.ts";
@@ -86,15 +88,14 @@ export function namedFiles(
 
 /** Notes for globs that can match only hidden names while hidden entries are skipped. */
 function hiddenGlobNotes(globs: readonly string[], input: Request): string[] {
-  if (input.hidden === true) return [];
+  if (input.hidden !== false) return [];
   return globs
     .filter((g) => {
       const name = g.slice(g.lastIndexOf("/") + 1);
       return name.startsWith(".") && name !== "." && name !== "..";
     })
     .map(
-      (g) =>
-        `'${escapeControls(g)}' matches only hidden names (beginning with '.'), which are skipped without -H (--hidden)`,
+      (g) => `'${escapeControls(g)}' matches only hidden names (beginning with '.'), which --no-hidden skips`,
     );
 }
 
@@ -104,7 +105,7 @@ function hiddenGlobNotes(globs: readonly string[], input: Request): string[] {
  * "count inside src"; `rglob grep TODO notes.txt` with no notes.txt here filters names by that glob. Whatever
  * was found: `rglob find '*.ts' src`, fd's PATTERN PATH habit, ORs the two globs, and `rglob tree src` shows one
  * directory. After a run that found nothing, a glob whose name part begins with '.' (`'.*'`, `'.env'`)
- * matches only hidden names, which are skipped without --hidden (docs/decisions/0012-cli-notes-for-probable-mistakes.md).
+ * matches only hidden names, which --no-hidden skips (docs/decisions/0012-cli-notes-for-probable-mistakes.md).
  * @param op the operation
  * @param operands the operands as given
  * @param input the request (its base, and for grep whether the pattern came by flag)
@@ -154,4 +155,77 @@ export function operandNotes(
     );
   }
   return notes;
+}
+
+/** How each skip reason is undone, by surface: the CLI flag, the MCP/library input key; null when none is. */
+const SKIP_UNDO: Readonly<
+  Record<
+    Exclude<SkipReason, "vcs">,
+    { what: (n: number) => string; cli: string | null; key: string | null; needs?: string }
+  >
+> = {
+  ignored: {
+    what: (n) => `${n} ${n === 1 ? "entry" : "entries"} ignored by .gitignore/.ignore rules`,
+    cli: "--no-ignore includes them",
+    key: "respect_gitignore: false includes them",
+  },
+  hidden: {
+    what: (n) => `${n} hidden`,
+    cli: "included without --no-hidden",
+    key: "hidden: true includes them",
+  },
+  excluded: {
+    what: (n) => `${n} excluded`,
+    cli: "included without --exclude",
+    key: "included without exclude",
+  },
+  too_deep: {
+    what: (n) => `${n} ${n === 1 ? "directory" : "directories"} at max depth not entered`,
+    cli: "a larger --max-depth enters them",
+    key: "a larger max_depth enters them",
+  },
+  binary: {
+    what: (n) => `${n} binary ${n === 1 ? "file" : "files"}`,
+    cli: "-a/--text searches them",
+    key: "text: true searches them",
+    needs: "text",
+  },
+  too_large: {
+    what: (n) => `${n} ${n === 1 ? "file" : "files"} over max_file_size`,
+    cli: "a larger --max-file-size reads them",
+    key: "a larger max_file_size reads them",
+    needs: "max_file_size",
+  },
+  unreadable: { what: (n) => `${n} unreadable (see the errors)`, cli: null, key: null },
+};
+
+/**
+ * Returns the one line that says a run which found nothing left entries out, by reason, each with what
+ * includes them: `nothing found; not searched: 1 entry ignored by .gitignore/.ignore rules (--no-ignore)`.
+ * VCS directories are left out of it (they are never searched, so naming them would be noise).
+ * @param op the operation (which of its inputs can undo a skip)
+ * @param summary the result summary (its `skipped` ledger)
+ * @param surface "cli" names flags, "mcp" names input keys
+ * @returns the line, or null when nothing that could hold a result was skipped
+ */
+export function skipNote(
+  op: Operation,
+  summary: Readonly<Record<string, unknown>>,
+  surface: "cli" | "mcp",
+): string | null {
+  const skipped = summary.skipped as Partial<Skipped> | undefined;
+  if (skipped === undefined || skipped === null) return null;
+  const keys = inputKeys(op);
+  const parts: string[] = [];
+  for (const reason of SKIP_REASONS) {
+    if (reason === "vcs") continue;
+    const n = skipped[reason] ?? 0;
+    if (n <= 0) continue;
+    const undo = SKIP_UNDO[reason];
+    const how = surface === "cli" ? undo.cli : undo.key;
+    const applies = undo.needs === undefined || keys.has(undo.needs);
+    parts.push(how !== null && applies ? `${undo.what(n)} (${how})` : undo.what(n));
+  }
+  if (parts.length === 0) return null;
+  return `nothing found; not searched: ${parts.join(", ")}`;
 }

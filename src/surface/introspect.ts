@@ -6,6 +6,7 @@ import { SCHEMAS } from "../generated/schemas.ts";
 import { type Operation, operandKey } from "../ops/operation.ts";
 import { OPERATIONS } from "../ops/registry.ts";
 import { flagsOf } from "./cli/flags.ts";
+import { buildTools } from "./mcp/tools.ts";
 
 /**
  * Returns the input and output schemas of an operation.
@@ -70,13 +71,20 @@ export function describeOp(op: Operation): Record<string, unknown> {
     annotations: op.annotations,
     examples: op.examples,
     schemas: schemaOf(op),
-    exit_codes: { "0": "results found", "1": "nothing found", "2": "error (usage, bad input, fatal)" },
+    exit_codes: {
+      "0": "results found",
+      "1": "nothing found",
+      "2": "error: usage, bad input, or a per-path error (unreadable file, missing root) even with results, as rg; a binary or too large file skipped is not one",
+    },
   };
 }
 
 /** Returns the capability report of this process. */
 export function capabilities(): CapabilityReport {
-  return capabilityReport(OPERATIONS);
+  return capabilityReport(
+    OPERATIONS,
+    buildTools().map((t) => t.name),
+  );
 }
 
 /** Returns the agent version document. */

@@ -6,9 +6,10 @@ import { binaryName, formatMismatch, hostTarget, TARGETS } from "../../scripts/r
 import { BIN } from "../helpers.ts";
 
 describe("release", () => {
-  test("binaries are named rglob-<version>-<os>-<arch>[.exe] for the five platforms", () => {
+  test("binaries are named rglob-<version>-<os>-<arch>[-musl][.exe] for the six platforms", () => {
     expect(TARGETS.map((t) => binaryName(t, pkg.version))).toEqual([
       `rglob-${pkg.version}-linux-x64`,
+      `rglob-${pkg.version}-linux-x64-musl`,
       `rglob-${pkg.version}-linux-arm64`,
       `rglob-${pkg.version}-darwin-x64`,
       `rglob-${pkg.version}-darwin-arm64`,

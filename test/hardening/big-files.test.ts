@@ -74,7 +74,8 @@ async function runMeasured(
 
 describe("very large files", () => {
   test("a 2 GiB sparse file: skipped as binary by default, searched as text with -a in bounded memory", async () => {
-    const skipped = JSON.parse((await runMeasured(["grep", "needle", "sparse.bin", "--json"])).stdout);
+    // Met by the walk (a glob, not a named file, which is searched as rg searches it: #22).
+    const skipped = JSON.parse((await runMeasured(["grep", "needle", "-g", "sparse.bin", "--json"])).stdout);
     expect(skipped.results).toEqual([]);
     expect(skipped.errors[0].code).toBe("BINARY");
     const r = await runMeasured(["grep", "-a", "needle", "sparse.bin", "--json", "--max-columns", "200"]);

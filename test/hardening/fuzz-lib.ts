@@ -185,8 +185,10 @@ export function checkRun(
     return `invalid JSON output: ${stdout.slice(0, 300)}`;
   }
   if (json && code === 2 && stdout.trim() !== "") {
-    const env = parsed[0] as { ok?: boolean } | undefined;
-    if (env?.ok !== false) return "exit 2 in --json mode without a failure envelope";
+    // Exit 2 is a failure envelope, or a result that holds per-path errors (exit 2 as rg, #22).
+    const env = parsed[0] as { ok?: boolean; errors?: unknown[] } | undefined;
+    if (env?.ok !== false && !(Array.isArray(env?.errors) && env.errors.length > 0))
+      return "exit 2 in --json mode without a failure envelope or an error record";
   }
   if (lines && code !== 2) {
     const last = parsed.at(-1) as { kind?: string } | undefined;

@@ -8,10 +8,14 @@ import pkg from "../../package.json" with { type: "json" };
 import { BIN, FIXTURE, ROOT, rglob, rglobJson, tempTree } from "../helpers.ts";
 
 describe("process edge", () => {
-  test("--version matches package.json", () => {
+  test("--version names the package.json version and the commit it was built from", () => {
     const r = rglob(["--version"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`rglob ${pkg.version}\n`);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^rglob ${pkg.version.replaceAll(".", "\\.")} \\(([0-9a-f]{7,}(-dirty)?|built outside git)\\)\n$`,
+      ),
+    );
   });
 
   // citty colours usage unless NO_COLOR=1, TERM=dumb, TEST or CI is set, whatever the output is; an agent reading
@@ -46,7 +50,7 @@ describe("process edge", () => {
         help.stdout.indexOf("\nOPTIONS\n"),
         help.stdout.indexOf("\nEXAMPLES\n"),
       );
-      const spellings = [...options.matchAll(/^ +(-[^=,\s]+(?:, -[^=,\s]+)*)/gm)].flatMap((m) =>
+      const spellings = [...options.matchAll(/^ {2}(-[^=,\s]+(?:, -[^=,\s]+)*)/gm)].flatMap((m) =>
         (m[1] as string).split(", "),
       );
       expect(spellings.length).toBeGreaterThan(5);
@@ -121,11 +125,16 @@ describe("process edge", () => {
       // The pattern itself (first operand) is never taken for a path; a glob that matched says nothing.
       expect(rglob(["grep", "zzz", "notes.md"], { cwd: t.dir }).stderr).toBe("");
       expect(rglob(["grep", "alpha", "*.md"], { cwd: t.dir }).stderr).toBe("");
+      // A binary file named on the command line is searched, as rg searches it (#22).
       const named = rglob(["grep", "a", "blob.bin"], { cwd: t.dir });
-      expect(named.code).toBe(1);
-      expect(named.stderr).toContain("blob.bin: binary file skipped");
-      // Binary files met by the walk are skipped quietly, as in grep and ripgrep.
-      expect(rglob(["grep", "a", "d"], { cwd: t.dir }).stderr).toBe("");
+      expect(named.code).toBe(0);
+      expect(named.stdout).toBe('binary file matches (found "\\0" byte around offset 1)\n');
+      // Binary files met by the walk are not reported one by one, as in grep and ripgrep; an empty result says in
+      // one line that some were skipped, and how to search them (#20).
+      expect(rglob(["grep", "a", "d"], { cwd: t.dir }).stderr).toBe(
+        "rglob: nothing found; not searched: 1 binary file (-a/--text searches them)\n",
+      );
+      expect(rglob(["grep", "a", "d", "*.md"], { cwd: t.dir }).stderr).not.toContain("binary");
       expect(rglob(["grep", "-a", "a", "blob.bin"], { cwd: t.dir }).code).toBe(0);
     } finally {
       t.cleanup();
@@ -156,8 +165,9 @@ describe("process edge", () => {
     [["grep", "-I", "TODO"], "binary files are skipped by default"],
     [["grep", "-P", "TODO"], "JavaScript regular expressions"],
     [["grep", "--no-filename", "TODO"], "use --no-with-filename"],
-    [["grep", "-t", "py", "TODO"], "for ripgrep's file type 'py', give a glob: -g '*.py'"],
-    [["find", "--type=rs"], "give a glob: -g '*.rs'"],
+    [["grep", "-t", "py", "TODO"], "for rg's file type 'py' use --lang py"],
+    [["find", "--type=rs"], "for rg's file type 'rs' use --lang rs"],
+    [["find", "--type=zz"], "give a glob: -g '*.zz'"],
   ])("grep/rg spelling %p is a usage error with the rglob spelling", (args, hint) => {
     const r = rglob(args, { cwd: FIXTURE });
     expect(r.code).toBe(2);
@@ -192,21 +202,20 @@ describe("process edge", () => {
     }
   });
 
-  test("a glob that can match only hidden names gets a note when hidden entries were skipped", () => {
+  test("a glob that can match only hidden names gets a note when --no-hidden skipped them", () => {
     const t = tempTree({ ".env": "x\n", "a.txt": "x\n" });
     try {
       for (const args of [
-        ["find", ".*"],
-        ["find", "**/.env"],
-        ["grep", "x", ".e*"],
+        ["find", ".*", "--no-hidden"],
+        ["find", "**/.env", "--no-hidden"],
+        ["grep", "x", ".e*", "--no-hidden"],
       ]) {
         const r = rglob(args, { cwd: t.dir });
         expect([args, r.code, r.stdout]).toEqual([args, 1, ""]);
-        expect(r.stderr).toContain(
-          "matches only hidden names (beginning with '.'), which are skipped without -H",
-        );
+        expect(r.stderr).toContain("matches only hidden names (beginning with '.'), which --no-hidden skips");
       }
-      const shown = rglob(["find", ".*", "-H"], { cwd: t.dir });
+      // By default hidden names are included: no note.
+      const shown = rglob(["find", ".*"], { cwd: t.dir });
       expect([shown.code, shown.stdout, shown.stderr]).toEqual([0, ".env\n", ""]);
     } finally {
       t.cleanup();
@@ -294,7 +303,7 @@ describe("process edge", () => {
       const { json, run } = rglobJson(["find", "*.py", "--base", FIXTURE, "--json"], { cwd: dir, bin: copy });
       expect(run.code).toBe(0);
       const rels = (json.results as Array<{ relative_path: string }>).map((r) => r.relative_path);
-      expect(rels).toEqual(["src/main.py", "src/utils/helper.py"]);
+      expect(rels).toEqual(["hidden/.secret.py", "src/main.py", "src/utils/helper.py"]);
       expect(rglob(["schema", "find"], { cwd: dir, bin: copy }).code).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -305,7 +314,7 @@ describe("process edge", () => {
 describe("introspection endpoints print pure JSON", () => {
   test("capabilities", () => {
     const { json } = rglobJson(["capabilities"]);
-    expect(json.agent_api_version).toBe("1.0");
+    expect(json.agent_api_version).toBe("1.1");
     expect(json.package_version).toBe(pkg.version);
     expect((json.mcp as { transport: string }).transport).toBe("stdio");
     expect(json.operations).toContain("find");
@@ -313,7 +322,7 @@ describe("introspection endpoints print pure JSON", () => {
 
   test("agent-version", () => {
     expect(rglobJson(["agent-version"]).json).toEqual({
-      agent_api_version: "1.0",
+      agent_api_version: "1.1",
       schema_version: "1.0",
       package_version: pkg.version,
     });

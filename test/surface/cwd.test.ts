@@ -49,7 +49,10 @@ describe("the current directory does not change results", () => {
       ].map(({ cwd, base }) => rglob([...args, "--base", base], { cwd }));
       const first = runs[0] as (typeof runs)[number];
       expect(first.code).toBe(0);
-      expect(first.stdout).toContain(join(tree.dir, "sub", "deep", "er", "a.txt"));
+      // stats names only its newest, oldest and largest file (mtimes tie here; with hidden files included by
+      // default, which one wins is not this test's business).
+      if (args[0] === "stats") expect(first.stdout).toContain(`"path":"${tree.dir}/`);
+      else expect(first.stdout).toContain(join(tree.dir, "sub", "deep", "er", "a.txt"));
       // The dangling link, followed with -L, is listed as a link under its absolute path.
       if (args[0] === "find") expect(first.stdout).toContain(`"path":"${join(tree.dir, "other", "gone")}"`);
       for (const r of runs.slice(1))

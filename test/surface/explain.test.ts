@@ -1,6 +1,6 @@
 // explain: the reasons it gives (ignore file/line/pattern, hidden, exclude, depth, symlink, predicates), its
 // human output, bad input, and that it agrees with find: for every entry of a tree and several queries,
-// `explain` says included exactly when `find --hidden` (same options) lists it.
+// `explain` says included exactly when `find` (same options, with and without --no-hidden) lists it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -25,10 +25,11 @@ function explain(path: string, args: string[], cwd: string): Explanation {
     ["explain", path, ...args, "--json"],
     { cwd },
   );
-  expect(run.code).toBe(0);
   expect(json.results).toHaveLength(1);
   const rec = json.results[0] as Explanation;
   expect(json.included).toBe(rec.included);
+  // The exit code is the verdict: 0 included, 1 not included.
+  expect(run.code).toBe(rec.included ? 0 : 1);
   return rec;
 }
 
@@ -74,8 +75,8 @@ describe("explain names the stage, file, line and pattern", () => {
   });
 
   test.each([
-    ["hidden/.secret.py", [], "hidden", "hidden"],
-    ["unreadable/.keep", [], "hidden", "--hidden"],
+    ["hidden/.secret.py", ["--no-hidden"], "hidden", "hidden"],
+    ["unreadable/.keep", ["--no-hidden"], "hidden", "--no-hidden"],
     ["src/utils/helper.py", ["--max-depth", "1"], "depth", "too deep"],
     ["src", ["--min-depth", "2"], "depth", "too shallow"],
     ["docs/notes.txt", ["-E", "docs"], "exclude", "--exclude 'docs'"],
@@ -100,7 +101,7 @@ describe("explain names the stage, file, line and pattern", () => {
   });
 
   test("several reasons are all given, in walk order", () => {
-    const r = explain("hidden/.secret.py", ["--glob", "*.txt", "--max-depth", "1"], FIXTURE);
+    const r = explain("hidden/.secret.py", ["--no-hidden", "--glob", "*.txt", "--max-depth", "1"], FIXTURE);
     expect(r.reasons.map((x) => x.stage)).toEqual(["hidden", "depth", "patterns"]);
   });
 
@@ -115,7 +116,7 @@ describe("explain names the stage, file, line and pattern", () => {
 describe("explain: human output and bad input", () => {
   test("prints the ignore rule relative to the current directory", () => {
     const r = rglob(["explain", "fixtures/tree/ignored.log"], { cwd: ROOT });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stdout).toBe(
       "fixtures/tree/ignored.log: not included\n  ignored by fixtures/tree/.gitignore:1: ignored.log\n",
     );
@@ -164,7 +165,7 @@ const QUERIES: string[][] = [
 function agree(dir: string, queries: string[][], hidden: boolean): void {
   const entries = allEntries(dir);
   for (const q of queries) {
-    const args = hidden ? ["--hidden", ...q] : q;
+    const args = hidden ? ["--hidden", ...q] : ["--no-hidden", ...q];
     const listed = findSet(args, dir);
     for (const rel of entries) {
       const r = explain(rel, args, dir);
@@ -197,7 +198,7 @@ describe("explain agrees with find", () => {
     agree(FIXTURE, QUERIES, true);
   });
 
-  test("on fixtures/tree, without --hidden", () => {
+  test("on fixtures/tree, with --no-hidden", () => {
     agree(FIXTURE, [[], ["-t", "f"], ["--max-depth", "1"]], false);
   });
 

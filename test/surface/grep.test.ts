@@ -100,7 +100,9 @@ describe("grep output", () => {
   test("--stats prints totals on stderr", () => {
     const r = rglob(["grep", "TODO", "--stats"], { cwd: FIXTURE });
     expect(r.stderr).toContain("2 matches");
-    expect(r.stderr).toContain("skipped: 1 binary, 0 too large, 0 unreadable");
+    expect(r.stderr).toContain(
+      "skipped: 2 ignored, 0 hidden, 0 excluded, 0 too deep, 1 binary, 0 too large, 0 unreadable, 0 vcs",
+    );
   });
 
   test("context groups merge: no line is given twice", () => {
@@ -149,7 +151,17 @@ describe("grep output", () => {
   test.each([
     [["-l"], ["docs/notes.txt", "src/utils/helper.py"]],
     [["-c"], ["docs/notes.txt:1", "src/utils/helper.py:1"]],
-    [["--files-without-match"], ["duplicates/a.txt", "duplicates/b.txt", "src/main.py"]],
+    [
+      ["--files-without-match"],
+      [
+        ".gitignore",
+        "duplicates/a.txt",
+        "duplicates/b.txt",
+        "hidden/.secret.py",
+        "src/main.py",
+        "unreadable/.keep",
+      ],
+    ],
   ])("file modes %p", (flags, expected) => {
     const r = rglob(["grep", "TODO", ...flags], { cwd: FIXTURE });
     expect(r.stdout.trim().split("\n")).toEqual(expected);
@@ -186,16 +198,21 @@ describe("grep output", () => {
     });
     try {
       const run = (...a: string[]) => rglob(["grep", ...a], { cwd: t.dir }).stdout;
-      expect(run("-m", "1", "-A", "2", "foo", "a.txt")).toBe("1:foo1\n2-a\n3-foo2\n");
+      // A line of that context that matches is printed as a match (`:`), as rg prints it (#22).
+      expect(run("-m", "1", "-A", "2", "foo", "a.txt")).toBe("1:foo1\n2-a\n3:foo2\n");
       expect(run("-m", "2", "-C", "1", "foo", "a.txt")).toBe("1:foo1\n2-a\n3:foo2\n4-b\n");
-      expect(run("-m", "3", "-A", "2", "foo", "big.txt")).toBe("1:foo\n2:foo\n3:foo\n4-foo\n5-foo\n");
+      expect(run("-m", "3", "-A", "2", "foo", "big.txt")).toBe("1:foo\n2:foo\n3:foo\n4:foo\n5:foo\n");
       const { json } = rglobJson<Result>(["grep", "-m", "1", "-A", "2", "foo", "a.txt", "--json"], {
         cwd: t.dir,
       });
       expect(json.results.map((m) => m.after.map((c) => c.content))).toEqual([["a", "foo2"]]);
-      // Across files max_count is global: the context of the last match given stays within its file.
-      expect(run("-m", "4", "-A", "1", "foo")).toBe(
-        "a.txt:1:foo1\na.txt-2-a\na.txt:3:foo2\na.txt-4-b\n--\na.txt:6:foo3\na.txt-7-d\n--\nbig.txt:1:foo\nbig.txt-2-foo\n",
+      // Across files --max-total is global: the context of the last match given stays within its file.
+      expect(run("--max-total", "4", "-A", "1", "foo")).toBe(
+        "a.txt:1:foo1\na.txt-2-a\na.txt:3:foo2\na.txt-4-b\n--\na.txt:6:foo3\na.txt-7-d\n--\nbig.txt:1:foo\nbig.txt:2:foo\n",
+      );
+      // -m is per file, as in rg and grep: one match of each file, each with its context.
+      expect(run("-m", "1", "-A", "1", "foo")).toBe(
+        "a.txt:1:foo1\na.txt-2-a\n--\nbig.txt:1:foo\nbig.txt:2:foo\n",
       );
     } finally {
       t.cleanup();
@@ -265,13 +282,13 @@ describe("grep bounds and paging", () => {
       ),
     );
 
-  test("--max-count is global and truncates by look-ahead", () => {
+  test("--max-total (the global cap) is global and truncates by look-ahead", () => {
     const t = many();
     try {
-      const { json } = rglobJson<Result>(["grep", "hit", "-m", "4", "--json"], { cwd: t.dir });
+      const { json } = rglobJson<Result>(["grep", "hit", "--max-total", "4", "--json"], { cwd: t.dir });
       expect(lines(json)).toEqual(["f0.txt:1", "f0.txt:3", "f0.txt:4", "f1.txt:1"]);
       expect(json.truncated_reason).toBe("max_count");
-      const exact = rglobJson<Result>(["grep", "hit", "-m", "18", "--json"], { cwd: t.dir }).json;
+      const exact = rglobJson<Result>(["grep", "hit", "--max-total", "18", "--json"], { cwd: t.dir }).json;
       expect(exact.truncated).toBe(false);
     } finally {
       t.cleanup();
@@ -318,10 +335,10 @@ describe("grep bounds and paging", () => {
   // Regression: each page applied --max-count afresh, so paging a max_count query gave more records than the
   // same query in one piece (the cursor now carries the count given so far).
   test.each([
-    [["-m", "7"], 3],
-    [["-m", "5", "-C", "1"], 2],
-    [["-l", "-m", "2"], 1],
-    [["-c", "-m", "3"], 2],
+    [["--max-total", "7"], 3],
+    [["--max-total", "5", "-C", "1"], 2],
+    [["-l", "--max-total", "2"], 1],
+    [["-c", "--max-total", "3"], 2],
   ])("paging %p with --limit %d gives exactly the records of one request", (flags, limit) => {
     const t = many();
     try {
@@ -348,18 +365,20 @@ describe("grep bounds and paging", () => {
   });
 
   // grep -o -m N and rg -o -m N give every match of the first N matching lines; -m counted each match.
-  test("with -o, --max-count counts matching lines, and paging it gives one request's records", () => {
+  test("with -o, --max-total counts matching lines, and paging it gives one request's records", () => {
     const t = tempTree({ "p.txt": "a1b2c3\nx\nd4e5\nf6\n" });
     try {
-      expect(rglob(["grep", "-o", "-m", "2", "[0-9]", "p.txt"], { cwd: t.dir }).stdout).toBe(
+      expect(rglob(["grep", "-o", "--max-total", "2", "[0-9]", "p.txt"], { cwd: t.dir }).stdout).toBe(
         "1:1\n1:2\n1:3\n3:4\n3:5\n",
       );
-      const whole = rglobJson<Result>(["grep", "-o", "-m", "2", "[0-9]", "--json"], { cwd: t.dir }).json;
+      const whole = rglobJson<Result>(["grep", "-o", "--max-total", "2", "[0-9]", "--json"], {
+        cwd: t.dir,
+      }).json;
       expect([whole.results.length, whole.truncated_reason]).toEqual([5, "max_count"]);
       const seen: string[] = [];
       let cursor: string | null = null;
       for (let page = 0; page < 10; page++) {
-        const args = ["grep", "-o", "-m", "2", "[0-9]", "--limit", "2", "--json"];
+        const args = ["grep", "-o", "--max-total", "2", "[0-9]", "--limit", "2", "--json"];
         const { json }: { json: Result } = rglobJson<Result>(
           [...args, ...(cursor ? ["--cursor", cursor] : [])],
           {

@@ -265,7 +265,7 @@ describe("errors", () => {
   test.each([
     ["a wrong type", "find_files", { limit: "ten" }],
     ["an unknown key", "find_files", { no_such_option: 1 }],
-    ["a value out of range", "find_files", { limit: 0 }],
+    ["a value out of range", "find_files", { limit: -1 }],
     ["an unknown tool", "no_such_tool", {}],
     ["an unknown operation to describe", "describe_subcommand", { name: "nope" }],
   ])("%s is a protocol InvalidParams error, and the server goes on", async (_n, name, args) => {

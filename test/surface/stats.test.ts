@@ -55,7 +55,7 @@ afterAll(() => tree.cleanup());
 
 describe("stats", () => {
   test("totals, extensions, newest, oldest and largest", () => {
-    const { json, run } = rglobJson<StatsResult>(["stats", "--json"], { cwd: tree.dir });
+    const { json, run } = rglobJson<StatsResult>(["stats", "--no-hidden", "--json"], { cwd: tree.dir });
     expect(run.code).toBe(0);
     expect(json.results).toEqual([
       { extension: ".rs", files: 3, size: 12 },
@@ -78,14 +78,17 @@ describe("stats", () => {
     expect(json.largest).toMatchObject({ relative_path: "sub/deeper/h.rs", size: 11 });
   });
 
-  test("--hidden counts the dotfile, which has no extension", () => {
-    const { json } = rglobJson<StatsResult>(["stats", "--hidden", "--json"], { cwd: tree.dir });
+  test("by default (and with --hidden) the dotfile counts, with no extension", () => {
+    const { json } = rglobJson<StatsResult>(["stats", "--json"], { cwd: tree.dir });
+    expect(rglobJson<StatsResult>(["stats", "--hidden", "--json"], { cwd: tree.dir }).json).toEqual(json);
     expect(json.files).toBe(13);
     expect(json.results.find((r) => r.extension === "")).toEqual({ extension: "", files: 2, size: 7 });
   });
 
   test("--limit cuts the listing, never the totals", () => {
-    const { json } = rglobJson<StatsResult>(["stats", "--limit", "2", "--json"], { cwd: tree.dir });
+    const { json } = rglobJson<StatsResult>(["stats", "--no-hidden", "--limit", "2", "--json"], {
+      cwd: tree.dir,
+    });
     expect(json.results.map((r) => r.extension)).toEqual([".rs", ".py"]);
     expect(json.truncated).toBe(true);
     expect([json.files, json.total_size, json.extensions]).toEqual([12, 43, 8]);
@@ -120,13 +123,14 @@ describe("stats", () => {
     const r = rglob(["stats"], { cwd: FIXTURE });
     expect(r.code).toBe(0);
     const lines = r.stdout.split("\n");
-    expect(lines.slice(0, 3)).toEqual(["files        6", "directories  6", "total size   469 B (469 bytes)"]);
+    expect(lines.slice(0, 3)).toEqual(["files        9", "directories  6", "total size   516 B (516 bytes)"]);
     expect(r.stdout).toContain("largest      182 B  src/utils/helper.py\n");
     expect(r.stdout).toContain(
       [
         "extension    files        size",
+        ".py              3       368 B",
         ".txt             3        95 B",
-        ".py              2       342 B",
+        "(none)           2        21 B",
       ].join("\n"),
     );
   });

@@ -56,11 +56,14 @@ describe("top: files", () => {
       [2, "src/main.py", 160],
       [3, "docs/notes.txt", 59],
       [4, "binary.bin", 32],
-      [5, "duplicates/a.txt", 18],
-      [6, "duplicates/b.txt", 18],
+      [5, "hidden/.secret.py", 26],
+      [6, ".gitignore", 21],
+      [7, "duplicates/a.txt", 18],
+      [8, "duplicates/b.txt", 18],
+      [9, "unreadable/.keep", 0],
     ]);
     expect(json.truncated).toBe(false);
-    expect([json.total_files, json.total_size, json.total_ranked]).toEqual([6, 469, 6]);
+    expect([json.total_files, json.total_size, json.total_ranked]).toEqual([9, 516, 9]);
   });
 
   test("returns 10 by default, with a cursor to the next ranks and exact totals", () => {
@@ -124,6 +127,8 @@ describe("top --dirs", () => {
       ["src", 342],
       ["docs", 59],
       ["duplicates", 36],
+      ["hidden", 26],
+      ["unreadable", 0],
     ]);
   });
 

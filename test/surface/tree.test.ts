@@ -44,6 +44,7 @@ describe("tree: human output", () => {
     expect(r.stdout).toBe(
       [
         ".",
+        "├── .gitignore",
         "├── binary.bin",
         "├── docs",
         "│   └── notes.txt",
@@ -51,13 +52,15 @@ describe("tree: human output", () => {
         "│   ├── a.txt",
         "│   └── b.txt",
         "├── hidden",
+        "│   └── .secret.py",
         "├── src",
         "│   ├── main.py",
         "│   └── utils",
         "│       └── helper.py",
         "└── unreadable",
+        "    └── .keep",
         "",
-        "6 directories, 6 files",
+        "6 directories, 9 files",
         "",
       ].join("\n"),
     );
@@ -65,7 +68,8 @@ describe("tree: human output", () => {
 
   test("--max-depth 1 keeps the first level", () => {
     const r = rglob(["tree", "--max-depth", "1"], { cwd: FIXTURE });
-    expect(r.stdout.split("\n").slice(1, 7)).toEqual([
+    expect(r.stdout.split("\n").slice(1, 8)).toEqual([
+      "├── .gitignore",
       "├── binary.bin",
       "├── docs",
       "├── duplicates",
@@ -73,7 +77,7 @@ describe("tree: human output", () => {
       "├── src",
       "└── unreadable",
     ]);
-    expect(r.stdout).toContain("5 directories, 1 file");
+    expect(r.stdout).toContain("5 directories, 2 files");
   });
 
   test("a glob shows only the matches and the directories above them", () => {
@@ -81,12 +85,14 @@ describe("tree: human output", () => {
     expect(r.stdout).toBe(
       [
         "fixtures/tree",
+        "├── hidden",
+        "│   └── .secret.py",
         "└── src",
         "    ├── main.py",
         "    └── utils",
         "        └── helper.py",
         "",
-        "2 directories, 2 files",
+        "3 directories, 3 files",
         "",
       ].join("\n"),
     );
@@ -104,12 +110,14 @@ describe("tree: records", () => {
       { cwd: FIXTURE },
     );
     expect(json.results.map((r) => [r.relative_path, r.depth, r.matched, r.size])).toEqual([
+      ["hidden", 1, false, null],
+      ["hidden/.secret.py", 2, true, 26],
       ["src", 1, false, null],
       ["src/main.py", 2, true, 160],
       ["src/utils", 2, false, null],
       ["src/utils/helper.py", 3, true, 182],
     ]);
-    expect([json.directories, json.files]).toEqual([2, 2]);
+    expect([json.directories, json.files]).toEqual([3, 3]);
   });
 
   test("roots given with --path keep paths relative to the base", () => {

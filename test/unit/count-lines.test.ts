@@ -9,7 +9,7 @@ import { tempTree } from "../helpers.ts";
 
 const tree = tempTree({});
 afterAll(() => tree.cleanup());
-const counter = new LineCounter({ binaryProbe: 8192, width: "bytes" });
+const counter = new LineCounter({ binaryProbe: 8192, width: "bytes", confine: null });
 
 function countOf(name: string, content: string | Uint8Array) {
   const abs = join(tree.dir, name);

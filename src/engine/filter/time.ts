@@ -1,4 +1,5 @@
-/*! Filter: times. Parses durations ('30s', '30m', '12h', '7d', '2w', '1y', combined '1d12h') as "that long
+/*! Filter: times. Parses durations ('30s', '30m', '12h', '7d', '2w', '1y', combined '1d12h', and fd's words
+ * '2weeks', '10min', '3months') as "that long
  * before now", and ISO 8601 dates or datetimes (a naive one is UTC); a day, hour, minute or second that does
  * not exist (2024-02-30, 12:60) is refused, never rolled over. */
 import { RglobError } from "../../contract/errors.ts";
@@ -6,12 +7,31 @@ import { RglobError } from "../../contract/errors.ts";
 const DURATION: Record<string, number> = {
   s: 1,
   sec: 1,
+  secs: 1,
+  second: 1,
+  seconds: 1,
   m: 60,
   min: 60,
+  mins: 60,
+  minute: 60,
+  minutes: 60,
   h: 3600,
+  hr: 3600,
+  hrs: 3600,
+  hour: 3600,
+  hours: 3600,
   d: 86400,
+  day: 86400,
+  days: 86400,
   w: 604800,
+  week: 604800,
+  weeks: 604800,
+  // fd's spellings (humantime): a month is 30.44 days, a year 365.25 days; 'M' is a month, 'm' a minute.
+  month: 2630016,
+  months: 2630016,
   y: 31557600,
+  year: 31557600,
+  years: 31557600,
 };
 
 const MONTHS = [
@@ -75,11 +95,11 @@ export function parseTimePoint(value: string, flag: string, now: number): number
   if (/^(\d+(\.\d+)?\s*[a-z]+\s*)+$/i.test(text)) {
     let seconds = 0;
     for (const m of text.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)/gi)) {
-      const unit = DURATION[(m[2] as string).toLowerCase()];
+      const unit = m[2] === "M" ? 2630016 : DURATION[(m[2] as string).toLowerCase()];
       if (unit === undefined) {
         throw new RglobError(
           "BAD_PREDICATE",
-          `${flag}: unknown duration unit '${m[2]}' (use s, m, h, d, w, y)`,
+          `${flag}: unknown duration unit '${m[2]}' (use s, m, h, d, w, M, y, or fd's words: 10min, 2weeks, 1day)`,
         );
       }
       seconds += Number(m[1]) * unit;

@@ -45,28 +45,50 @@ export function kindsOf(e: Entry, withEmptyDir = true): Kind[] {
 }
 
 /**
- * Compiles a --type test (the letters are OR'd).
+ * Compiles a --type test as fd combines its letters: the kinds (f d l p s b c) are OR'd; x and e are conditions
+ * on top of them, AND'd (`-t f -t e` is empty files, `-t x` executable files, `-t d -t x` executable files and
+ * directories with an execute bit); e alone means empty files and directories. With --follow, l is a link that
+ * stays a link once followed (it leads nowhere), as `fd -L -t l` and `find -L -type l` list.
  * @param kinds the wanted letters
+ * @param follow whether symlinks are followed
  * @returns a test of an entry
  */
-export function compileTypes(kinds: readonly Kind[]): (e: Entry) => boolean {
+export function compileTypes(kinds: readonly Kind[], follow = false): (e: Entry) => boolean {
   const want = new Set(kinds);
-  const needEmptyDir = want.has("e");
-  if (!want.has("x") && !want.has("e")) {
-    // Every other letter is decided by the listed type: no stat in the hot loop.
-    const targets = new Set<string>();
-    if (want.has("f")) targets.add("file");
-    if (want.has("d")) targets.add("dir");
-    if (want.has("p")) targets.add("fifo");
-    if (want.has("s")) targets.add("socket");
-    if (want.has("b")) targets.add("block");
-    if (want.has("c")) targets.add("char");
-    const link = want.has("l");
-    if (!link && targets.size === 1) {
-      const only = [...targets][0];
-      return (e) => e.target === only;
-    }
-    return (e) => (link && e.type === "symlink") || targets.has(e.target);
+  const executable = want.has("x");
+  const empty = want.has("e");
+  const targets = new Set<string>();
+  if (want.has("f") || executable) targets.add("file");
+  if (want.has("d")) targets.add("dir");
+  if (want.has("p")) targets.add("fifo");
+  if (want.has("s")) targets.add("socket");
+  if (want.has("b")) targets.add("block");
+  if (want.has("c")) targets.add("char");
+  const link = want.has("l");
+  if (empty && targets.size === 0 && !link) {
+    targets.add("file");
+    targets.add("dir");
   }
-  return (e) => kindsOf(e, needEmptyDir).some((k) => want.has(k));
+  // A link not followed has itself as target ("symlink"): it is never a file or a directory here.
+  const isLink = follow ? (e: Entry) => e.target === "symlink" : (e: Entry) => e.type === "symlink";
+  let kind: (e: Entry) => boolean;
+  if (!link && targets.size === 1) {
+    const only = [...targets][0];
+    kind = (e) => e.target === only;
+  } else kind = (e) => (link && isLink(e)) || targets.has(e.target);
+  if (!executable && !empty) return kind;
+  return (e) => {
+    if (!kind(e)) return false;
+    if (e.target !== "file" && e.target !== "dir") return false;
+    if (executable) {
+      const st = e.stats();
+      if (st === null || (st.mode & 0o111) === 0) return false;
+    }
+    if (empty) {
+      if (e.target === "dir") return isEmptyDir(e);
+      const st = e.stats();
+      if (st === null || st.size !== 0) return false;
+    }
+    return true;
+  };
 }

@@ -72,9 +72,9 @@ const MAX_IDLE = 4;
 const DRAIN_MS = 1000;
 
 function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) => void): Port {
-  // In the compiled binary every module is bundled into one file at the virtual root and the worker entry is
-  // stored by its path under src/ with a .js extension (scripts/build.ts lists it as an entrypoint).
-  const url = import.meta.url.includes("$bunfs")
+  // Bundled (the binary, or dist/lib), the holding module sits at the top and the worker entry is stored by
+  // its path under src/ with a .js extension (scripts/build.ts and build-lib.ts list it as an entrypoint).
+  const url = !import.meta.url.endsWith(".ts")
     ? new URL("./engine/search/worker.js", import.meta.url)
     : new URL("./worker.ts", import.meta.url);
   if (typeof Bun !== "undefined") {

@@ -4,7 +4,7 @@
  * LARGE_FILE window by window through search-large.ts), runs the literal prefilter on raw bytes (candidate
  * lines decoded one by one, or the whole text when a regex's literal is dense) and matches with search-text.
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
-import { platform } from "../../platform/platform.ts";
+import { type Confinement, platform } from "../../platform/platform.ts";
 import { type ByteBuffer, createByteBuffer } from "../bytes.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import { drain, LARGE_FILE, searchLarge } from "./search-large.ts";
@@ -35,6 +35,8 @@ export interface SearchSpec {
   readonly encoding: string | null;
   /** Skip larger files (Infinity for none). */
   readonly maxFileSize: number;
+  /** What each file opened must be (the walk plan's), or null. */
+  readonly confine: Confinement | null;
 }
 
 /** Why a file was not searched. */
@@ -71,6 +73,7 @@ const BIG_READ = 16 * 1024 * 1024;
 function fsError(err: unknown): { code: string; message: string } {
   const code = (err as { code?: string } | null)?.code;
   const detail = err instanceof Error ? err.message : String(err);
+  if (code === "ECONFINE") return { code: "PERM", message: detail };
   if (code === "EACCES" || code === "EPERM") return { code: "PERM", message: `permission denied: ${detail}` };
   if (code === "ENOENT") return { code: "NOT_FOUND", message: `vanished: ${detail}` };
   return { code: "UNREADABLE", message: detail };
@@ -217,7 +220,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
       };
       let fd: number;
       try {
-        fd = platform.open(path);
+        fd = platform.open(path, spec.confine);
       } catch (err) {
         out.skip = "unreadable";
         out.error = fsError(err);

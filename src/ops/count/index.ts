@@ -1,14 +1,14 @@
 /*! count: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { CountFileSchema, CountInputSchema, CountResultSchema } from "./schema.ts";
 
 /** The count operation. */
 export const count = defineOperation({
   id: "count",
-  summary: "Count files, lines, bytes, non-blank and code lines, with an optional breakdown.",
+  summary: "Count files, lines, bytes, code, comment and blank lines, with an optional breakdown.",
   description:
-    "Count the lines (newline bytes, plus a last line without a newline), bytes, non-blank lines and code lines (comment-aware for 62 languages) of the selected files, with `by` = ext, language or dir for a breakdown. Binary files (a NUL byte in the first 8 KiB) are skipped and counted in totals.binary_files. Respects .gitignore/.ignore and skips hidden entries by default. `totals` and `breakdown` always cover the whole query, so a small `limit` gives exact totals cheaply; when `truncated` is true and `next_cursor` is set, call again with `cursor` for the next page of per-file records.",
+    "Count the lines (newline bytes, plus a last line without a newline), bytes, non-blank lines, code, comment and blank lines (comment-aware for 62 languages) of the selected files, with `by` = ext, language or dir for a breakdown. Binary files (a NUL byte in the first 8 KiB) are skipped and counted in totals.binary_files. Respects .gitignore/.ignore and includes hidden entries by default. `totals` and `breakdown` always cover the whole query, so `limit` 0 gives exact totals alone; when `truncated` is true and `next_cursor` is set, call again with `cursor` for the next page of per-file records.",
   input: CountInputSchema,
   output: CountResultSchema,
   records: { file: CountFileSchema },
@@ -20,6 +20,14 @@ export const count = defineOperation({
       by: { hint: "KEY" },
       encoding: { hint: "NAME" },
       threads: { short: "j", hint: "N" },
+    },
+    presentation: {
+      ...TYPE_LIST_FLAG,
+      files: {
+        type: "boolean",
+        description:
+          "With --by: list each file too (by default the human output is the breakdown and the totals). --limit 0 prints the totals alone.",
+      },
     },
   },
   mcpTool: "count_lines",
@@ -33,8 +41,8 @@ export const count = defineOperation({
     },
     {
       description: "Totals only (no per-file listing), as JSON",
-      cli: "rglob count '*.ts' --limit 1 --json",
-      input: { patterns: ["*.ts"], limit: 1 },
+      cli: "rglob count '*.ts' --limit 0 --json",
+      input: { patterns: ["*.ts"], limit: 0 },
     },
     {
       description: "Per-file counts as JSON Lines, without blank and comment lines",

@@ -179,9 +179,18 @@ export async function* runCountLines(
   const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat });
   const by = "by" in input ? input.by : undefined;
   for (const e of rootErrors) ctx.error(e);
-  const options: LineCounterOptions = { binaryProbe: BINARY_PROBE, width };
+  const options: LineCounterOptions = { binaryProbe: BINARY_PROBE, width, confine: plan.confine };
   const counter = new LineCounter(options);
-  const totals: CountTotals = { files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0, binary_files: 0 };
+  const totals: CountTotals = {
+    files: 0,
+    lines: 0,
+    bytes: 0,
+    non_blank: 0,
+    code: 0,
+    comment: 0,
+    blank: 0,
+    binary_files: 0,
+  };
   const groups = new Map<string, CountGroup>();
   const { no_empty: noEmpty, no_comments: noComments } = input;
   const finish = (item: Item, out: CountOutcome, report: (info: ErrorInfo) => void): CountFile | null => {
@@ -214,6 +223,8 @@ export async function* runCountLines(
       bytes: c.bytes,
       non_blank: c.nonBlank,
       code: c.code,
+      comment: c.nonBlank - c.code,
+      blank: c.lines - c.nonBlank,
       language: lang?.name ?? null,
     };
     totals.files++;
@@ -221,11 +232,13 @@ export async function* runCountLines(
     totals.bytes += c.bytes;
     totals.non_blank += c.nonBlank;
     totals.code += c.code;
+    totals.comment += rec.comment;
+    totals.blank += rec.blank;
     if (by !== undefined) {
       const key = breakdownKey(by, e, rec.language);
       let g = groups.get(key);
       if (!g) {
-        g = { key, files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0 };
+        g = { key, files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0, comment: 0, blank: 0 };
         groups.set(key, g);
       }
       g.files++;
@@ -233,6 +246,8 @@ export async function* runCountLines(
       g.bytes += c.bytes;
       g.non_blank += c.nonBlank;
       g.code += c.code;
+      g.comment += rec.comment;
+      g.blank += rec.blank;
     }
     return rec;
   };

@@ -65,7 +65,7 @@ export const CountInputSchema = v.pipe(
     ),
   }),
   v.title("CountInput"),
-  v.description("Count files, lines, bytes, non-blank and code lines of the selected files."),
+  v.description("Count files, lines, bytes, non-blank, code, comment and blank lines of the selected files."),
 );
 export type CountInput = v.InferOutput<typeof CountInputSchema>;
 
@@ -83,7 +83,13 @@ export const CountFileSchema = v.pipe(
     bytes: int("Size in bytes (bytes read)."),
     non_blank: int("Lines holding something other than white space."),
     code: int(
-      "Non-blank lines holding something outside comments (every non-blank line for unknown languages).",
+      "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line.",
+    ),
+    comment: int(
+      "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment.",
+    ),
+    blank: int(
+      "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out.",
     ),
     language: v.pipe(
       v.nullable(v.string()),
@@ -101,6 +107,8 @@ const countEntries = {
   bytes: int("Sum of `bytes`."),
   non_blank: int("Sum of `non_blank`."),
   code: int("Sum of `code`."),
+  comment: int("Sum of `comment` (comment-only lines)."),
+  blank: int("Sum of `blank` (blank lines)."),
 };
 
 /** The totals of a count: exact for the whole query, whatever limit cut the listing. */

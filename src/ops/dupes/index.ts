@@ -8,7 +8,7 @@ export const dupes = defineOperation({
   id: "dupes",
   summary: "Find groups of files with identical contents (size, head/tail hash, full digest).",
   description:
-    "Find duplicate files: files are grouped by size, then by a hash of their first and last 4 KiB, then by a full-content digest (reported as 'sha256:…'). Hard links to one inode count as one file; symlinks are not followed unless follow_symlinks; empty files are skipped unless include_empty. Groups come most wasted bytes first; the summary's groups, duplicate_files and wasted_bytes cover the whole query. Respects .gitignore/.ignore and skips hidden entries by default. When `truncated` is true and `next_cursor` is set, call again with `cursor` for the next groups.",
+    "Find duplicate files: files are grouped by size, then by a hash of their first and last 4 KiB, then by a full-content digest (reported as 'sha256:…'). Hard links to one inode count as one file; symlinks are not followed unless follow_symlinks; empty files are skipped unless include_empty. Groups come most wasted bytes first; the summary's groups, duplicate_files and wasted_bytes cover the whole query. Respects .gitignore/.ignore and includes hidden entries by default. When `truncated` is true and `next_cursor` is set, call again with `cursor` for the next groups.",
   input: DupesInputSchema,
   output: DuplicateSearchResultSchema,
   records: { duplicate: DuplicateSchema },
@@ -27,7 +27,7 @@ export const dupes = defineOperation({
       input: {},
     },
     {
-      description: "Duplicate images of 1 MB or more, as JSON",
+      description: "Duplicate images of 1 MiB (1M = 1048576 bytes) or more, as JSON",
       cli: "rglob dupes '*.png' '*.jpg' --min-size 1M --json",
       input: { patterns: ["*.png", "*.jpg"], min_size: "1M" },
     },

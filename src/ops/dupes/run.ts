@@ -35,7 +35,7 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
       });
       if (due()) await tick();
     }
-  const groups = ctx.shouldStop() ? [] : await findDuplicates(candidates, ctx);
+  const groups = ctx.shouldStop() ? [] : await findDuplicates(candidates, ctx, plan.confine);
   let files = 0;
   let wasted = 0;
   const records: Duplicate[] = groups.map((g) => {

@@ -29,7 +29,7 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
       throw new RglobError("NOT_FOUND", `does not exist: ${target}`, { path: abs });
   }
   for (const e of rootErrors) ctx.error(e);
-  const verdict = explainPath(plan, walkOptions, abs);
+  const verdict = explainPath(plan, walkOptions, abs, (e) => ctx.error(e));
   ctx.summary("included", verdict.included);
   ctx.searched();
   const record: Explanation = {

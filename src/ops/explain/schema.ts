@@ -45,7 +45,7 @@ export const ExplainReasonSchema = v.pipe(
     stage: v.pipe(
       v.picklist(EXPLAIN_STAGES),
       v.description(
-        "The walk stage: root, outside_base, unreadable, git_dir, hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected.",
+        "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected.",
       ),
     ),
     detail: v.pipe(v.string(), v.description("What happened, in one sentence.")),

@@ -1,7 +1,7 @@
 /*! find: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { FileMatchSchema } from "../../contract/records.ts";
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { FileSearchResultSchema, FindInputSchema } from "./schema.ts";
 
 /** The find operation. */
@@ -9,7 +9,7 @@ export const find = defineOperation({
   id: "find",
   summary: "Find files and directories by glob, type, size, time, permissions and owner.",
   description:
-    "Find files and directories under a base directory by glob patterns and find-style predicates (type, size, modification time, permissions, owner, depth). Respects .gitignore/.ignore and skips hidden entries by default. Results come in walk order (pre-order, names by code point). When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
+    "Find files and directories under a base directory by glob patterns and find-style predicates (type, size, modification time, permissions, owner, depth). Respects .gitignore/.ignore and includes hidden entries by default. Results come in walk order (pre-order, names by code point). When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
   input: FindInputSchema,
   output: FileSearchResultSchema,
   records: { file: FileMatchSchema },
@@ -18,10 +18,14 @@ export const find = defineOperation({
     operands: ["patterns..."],
     flags: {
       ...WALK_CLI_FLAGS,
+      extensions: { long: "extension", short: "e", hint: "EXT" },
+      size: { short: "S", hint: "SIZE" },
+      limit: { aliases: ["max-results"], hint: "N" },
       sort: { hint: "KEY" },
       reverse: { short: "r" },
     },
     presentation: {
+      ...TYPE_LIST_FLAG,
       print0: {
         type: "boolean",
         short: "0",
@@ -29,8 +33,19 @@ export const find = defineOperation({
       },
       format: {
         type: "string",
-        description: "Print each entry with a template: {path} {rel} {abs} {name} {size} {mtime} {kinds}.",
+        description:
+          "Print each entry with a template: {path} {rel} {abs} {name} {size} {mtime} {kinds}, and fd's {} (path), {/} (name), {//} (parent directory), {.} (path without extension), {/.} (name without extension).",
         hint: "TEMPLATE",
+      },
+      absolute_path: {
+        type: "boolean",
+        short: "a",
+        description: "Print absolute paths (fd's -a).",
+      },
+      one: {
+        type: "boolean",
+        short: "1",
+        description: "Stop after the first result, as fd's -1 (--limit 1; --max-results N is --limit N).",
       },
     },
   },
@@ -49,7 +64,7 @@ export const find = defineOperation({
       input: { types: ["f"], newer_than: "7d" },
     },
     {
-      description: "The largest files first",
+      description: "Files of 1 MiB (1M = 1048576 bytes) or more, the largest first",
       cli: "rglob find --type f --min-size 1M --sort size --reverse",
       input: { types: ["f"], min_size: "1M", sort: "size", reverse: true },
     },

@@ -2,7 +2,7 @@
 import * as path from "node:path";
 import { platform } from "../../platform/platform.ts";
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { grepJsonlExpander } from "./jsonl.ts";
 import { classifyOperands } from "./operands.ts";
 import {
@@ -19,7 +19,7 @@ export const grep = defineOperation({
   id: "grep",
   summary: "Search file contents by regular expression or literal, with context, counts and file lists.",
   description:
-    "Search the contents of files under a base directory for a JavaScript regular expression (or a literal with fixed_strings). Files are selected as by find: .gitignore/.ignore are respected and hidden entries skipped by default; every find filter (globs, types, size, time) applies, but a file named in paths (or as an operand) is searched whatever the globs say, since they filter the walk. Binary files (a NUL byte in the first 8 KiB) are skipped and reported as BINARY unless text is set. A line ends at LF and a CR before it is not part of the line (content, `$` and line_regexp see a CRLF file as an LF file). Each match is a LineMatch with line_number, content, the character and byte columns of every submatch and optional before/after context; use files_with_matches or count for a compact overview first, and max_columns to keep minified files short. Results come in walk order. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page; `truncated_reason` says why it stopped (limit, max_count, max_bytes, max_output_bytes, timeout).",
+    "Search the contents of files under a base directory for a regular expression, in ripgrep's syntax or JavaScript's (or a literal with fixed_strings). Files are selected as by find: .gitignore/.ignore are respected and hidden entries included by default; every find filter (globs, types, size, time) applies, but a file named in paths (or as an operand) is searched whatever the globs say, since they filter the walk. Binary files (a NUL byte in the first 8 KiB) are skipped and reported as BINARY unless text is set. A line ends at LF and a CR before it is not part of the line (content, `$` and line_regexp see a CRLF file as an LF file). Each match is a LineMatch with line_number, content, the character and byte columns of every submatch and optional before/after context; use files_with_matches or count for a compact overview first, and max_columns to keep minified files short. Results come in walk order. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page; `truncated_reason` says why it stopped (limit, max_count, max_bytes, max_output_bytes, timeout).",
   input: GrepInputSchema,
   output: LineSearchResultSchema,
   records: { match: LineMatchSchema, context: GrepContextSchema, file: GrepFileSchema },
@@ -43,8 +43,9 @@ export const grep = defineOperation({
       context: { short: "C", hint: "N" },
       files_with_matches: { short: "l" },
       count: { short: "c" },
-      max_count: { short: "m", hint: "N" },
-      max_per_file: { hint: "N" },
+      // -m/--max-count is per file, as in rg and grep; the global cap is --max-total (ADR 0026).
+      max_count: { long: "max-total", hint: "N" },
+      max_per_file: { short: "m", long: "max-count", aliases: ["max-per-file"], hint: "N" },
       max_bytes: { hint: "BYTES" },
       max_file_size: { hint: "SIZE" },
       max_columns: { hint: "N", aliases: ["max-cols"] },
@@ -72,6 +73,7 @@ export const grep = defineOperation({
       return `the pattern '${pattern}' names an existing path and -E/--exclude '${excludes.join("', '")}' was given: -E is --exclude (a glob, as in fd), not grep's -E (JavaScript regular expressions are always extended). Write the regex first (rglob grep '${excludes[0]}' ${operands.join(" ")}), or pass the pattern with -e to search for that text.`;
     },
     presentation: {
+      ...TYPE_LIST_FLAG,
       line_number: {
         type: "boolean",
         short: "n",
@@ -97,6 +99,43 @@ export const grep = defineOperation({
       stats: {
         type: "boolean",
         description: "Print totals, skips and bytes read after the results (stderr).",
+      },
+      file: {
+        type: "string",
+        short: "f",
+        description:
+          "Read patterns from a file, one per line ('-' reads them from stdin), as rg -f and grep -f; then every operand is a path.",
+        hint: "PATTERNFILE",
+      },
+      null: {
+        type: "boolean",
+        short: "0",
+        description: "Follow each file name with a NUL byte instead of ':' or a newline (rg's -0/--null).",
+      },
+      column: {
+        type: "boolean",
+        description:
+          "Print the column (1-based, in bytes) of a line's first match after its number (rg's --column).",
+      },
+      vimgrep: {
+        type: "boolean",
+        description:
+          "Print one path:line:column:line line per match, as rg --vimgrep (for editors' quickfix lists).",
+      },
+      heading: {
+        type: "boolean",
+        description:
+          "Print each file's name on a line of its own above its matches, a blank line between files (rg's --heading; --no-heading is the default).",
+      },
+      replace: {
+        type: "string",
+        description:
+          "Show each match replaced with this text in the output ($1, $name, $0 as in rg, with or without braces around the name; $$ is a dollar sign). Files are never changed. Long form only: -r is grep's accepted -r.",
+        hint: "TEXT",
+      },
+      passthru: {
+        type: "boolean",
+        description: "Print every line, matching or not (non-matching ones as context), as rg --passthru.",
       },
     },
   },

@@ -45,7 +45,7 @@ export function classifyOperands(
     } catch {
       exists = false;
     }
-    if (exists || (op.includes("/") && !hasGlobSyntax(op))) paths.push(op);
+    if (exists || (op.includes("/") && !hasGlobSyntax(op) && !op.startsWith("!"))) paths.push(op);
     else globs.push(op);
   }
   return { patterns, paths, globs };

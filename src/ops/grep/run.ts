@@ -113,7 +113,11 @@ function givenCount(text: string | undefined): number {
 }
 
 function modeOf(input: GrepInput): Mode {
-  const modes = [input.files_with_matches, input.files_without_match, input.count].filter(Boolean).length;
+  const modes = [
+    input.files_with_matches,
+    input.files_without_match,
+    input.count || input.count_matches,
+  ].filter(Boolean).length;
   if (modes > 1) {
     throw new RglobError(
       "BAD_PREDICATE",
@@ -122,7 +126,7 @@ function modeOf(input: GrepInput): Mode {
   }
   if (input.files_with_matches) return "files_with_matches";
   if (input.files_without_match) return "files_without_match";
-  if (input.count) return "count";
+  if (input.count || input.count_matches) return "count";
   return "lines";
 }
 
@@ -181,6 +185,7 @@ export function searchSpecOf(
     sniffBytes: input.binary_sniff_bytes,
     encoding: input.encoding ?? null,
     maxFileSize: maxFileSizeOf(input.max_file_size),
+    confine: null,
   };
   return { spec, mode };
 }
@@ -222,11 +227,12 @@ function defaultThreads(deadline: boolean, literal: boolean): number {
 export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerator<Emitted | Emitted[]> {
   const cwd = process.cwd();
   const { patterns, paths, globs } = classifyOperands(input, cwd);
-  const { spec, mode } = searchSpecOf(input, patterns);
+  const { spec: unconfined, mode } = searchSpecOf(input, patterns);
   const { plan, rootErrors } = compileWalk(
     { ...input, paths, patterns: globs },
     { filesOnly: true, namedFilesPastGlobs: true, cwd },
   );
+  const spec: SearchSpec = { ...unconfined, confine: plan.confine };
   for (const e of rootErrors) ctx.error(e);
 
   const resume = mode === "lines" ? parseResume(ctx.resumeAfter) : null;
@@ -239,6 +245,14 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   // window, so a file's hits never pile up in memory.
   const pool = threads > 0 ? createPool(spec, threads) : null;
   const local = pool === null ? createSearcher(spec) : null;
+  // A binary file named as a root is searched all the same, as rg searches a file it is given by name (its
+  // human output then says "binary file matches"); binary files met by the walk are skipped.
+  let asText: ReturnType<typeof createSearcher> | null = null;
+  const named = (e: Entry, o: FileOutcome): FileOutcome => {
+    if (o.skip !== "binary" || e.depth !== 0 || spec.binaryAsText) return o;
+    asText ??= createSearcher({ ...spec, binaryAsText: true });
+    return asText.search(e.abs);
+  };
 
   const totals = { matches: 0, lines: 0, files: 0 };
   const skipped = { binary: 0, too_large: 0, unreadable: 0 };
@@ -445,7 +459,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         // The hits of a large file come in chunks, each before more of it is read; then its outcome.
         for (let p = await piece(item); p !== null; p = await piece(item)) {
           const chunk = "chunk" in p ? p.chunk : null;
-          const o = chunk === null ? (p as FileOutcome) : null;
+          const o = chunk === null ? named(e, p as FileOutcome) : null;
           if (!account(chunk !== null ? chunk.bytes : (o as FileOutcome).bytes)) {
             if (held !== null) yield held;
             return;
@@ -495,12 +509,16 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         if (held !== null) yield held;
         continue;
       }
-      const o = await outcomeOf(item);
-      if (o === null) break;
+      const found = await outcomeOf(item);
+      if (found === null) break;
+      const o = named(e, found);
       if (!account(o.bytes)) return;
       report(item, o);
       if (o.skip !== null || o.error !== null) continue;
-      const listed = mode === "files_without_match" ? o.lines === 0 : o.lines > 0;
+      const listed =
+        mode === "files_without_match"
+          ? o.lines === 0
+          : o.lines > 0 || (mode === "count" && input.include_zero);
       if (!listed) continue;
       if (emittedLines >= maxCount) {
         stopHere("max_count");
@@ -510,7 +528,15 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       const rec: GrepFile = {
         path: e.abs,
         relative_path: e.rel,
-        count: mode === "count" ? o.lines : mode === "files_without_match" ? 0 : null,
+        // -c -o and --count-matches count matches, as rg does; -c alone counts lines.
+        count:
+          mode === "count"
+            ? input.only_matching || input.count_matches
+              ? o.matches
+              : o.lines
+            : mode === "files_without_match"
+              ? 0
+              : null,
       };
       yield { kind: "file", record: rec, key: `${e.key}${SEP}${emittedLines}` };
     }

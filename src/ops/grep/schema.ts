@@ -62,13 +62,24 @@ export const GrepInputSchema = v.pipe(
     count: flag(
       "Count matching lines per file (records of kind 'file' with `count`); the summary total is exact even when the listing is cut by limit.",
     ),
+    count_matches: flag(
+      "Count matches per file, not matching lines (records of kind 'file' with `count`), as rg --count-matches; count with only_matching does the same.",
+    ),
+    include_zero: flag(
+      "With count or count_matches, list the files searched with no match too (count 0), as rg.",
+    ),
     max_count: v.optional(
       int(
         1,
-        "Stop after this many matching lines in total (reason 'max_count'); global, not per file; with only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too).",
+        "Stop after this many matching lines in the whole query (reason 'max_count'); a global cap, not per file (max_per_file is per file, as -m is in rg and grep). With only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too).",
       ),
     ),
-    max_per_file: v.optional(int(1, "At most this many matching lines per file.")),
+    max_per_file: v.optional(
+      int(
+        1,
+        "At most this many matching lines per file (rg's and grep's -m/--max-count); the after-context of a file's last one goes on through lines that match too.",
+      ),
+    ),
     max_bytes: v.optional(int(1, "Stop before reading more content bytes than this (reason 'max_bytes').")),
     max_file_size: v.optional(
       sizeValue("Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K'."),
@@ -200,7 +211,9 @@ export const GrepFileSchema = v.pipe(
     relative_path: v.pipe(v.string(), v.description("POSIX path relative to the request's base.")),
     count: v.pipe(
       v.nullable(v.number()),
-      v.description("Matching lines in the file with count (0 with files_without_match), else null."),
+      v.description(
+        "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null.",
+      ),
     ),
   }),
   v.title("GrepFile"),

@@ -8,7 +8,7 @@ export const stats = defineOperation({
   id: "stats",
   summary: "Summarise a tree: files, directories, total size, extensions, newest, oldest, largest.",
   description:
-    "Summarise the selected entries under a base directory: counts of files, directories and other entries, total size, the newest, oldest and largest file (in the summary), and one record per extension with its file count and bytes (most files first). Globs and predicates select entries as in find; .gitignore/.ignore are respected and hidden entries skipped by default. The summary totals are exact for the whole query even when `limit` cuts the extension list. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` for more extensions.",
+    "Summarise the selected entries under a base directory: counts of files, directories and other entries, total size, the newest, oldest and largest file (in the summary), and one record per extension with its file count and bytes (most files first). Globs and predicates select entries as in find; .gitignore/.ignore are respected and hidden entries included by default. The summary totals are exact for the whole query even when `limit` cuts the extension list. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` for more extensions.",
   input: StatsInputSchema,
   output: StatsResultSchema,
   records: { extension: ExtensionStatSchema },
@@ -27,9 +27,9 @@ export const stats = defineOperation({
       input: {},
     },
     {
-      description: "Everything, ignored and hidden files included, as JSON",
-      cli: "rglob stats --hidden --no-ignore --json",
-      input: { hidden: true, respect_gitignore: false },
+      description: "Everything, ignored files included, as JSON",
+      cli: "rglob stats --no-ignore --json",
+      input: { respect_gitignore: false },
     },
     {
       description: "Source files changed in the last week",

@@ -8,7 +8,7 @@ export const top = defineOperation({
   id: "top",
   summary: "Rank the largest files, or with --dirs the largest directories by total size.",
   description:
-    "Rank the selected files by size, largest first (ties by path), each with its rank; with dirs=true rank directories by the total size of the selected files anywhere below them. Globs and predicates select files as in find; .gitignore/.ignore are respected and hidden entries skipped by default. `limit` is the N of the top N and defaults to 10; the summary holds exact totals (total_files, total_size, total_ranked) for the whole query. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next ranks.",
+    "Rank the selected files by size, largest first (ties by path), each with its rank; with dirs=true rank directories by the total size of the selected files anywhere below them. Globs and predicates select files as in find; .gitignore/.ignore are respected and hidden entries included by default. `limit` is the N of the top N and defaults to 10; the summary holds exact totals (total_files, total_size, total_ranked) for the whole query. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next ranks.",
   input: TopInputSchema,
   output: TopResultSchema,
   records: { file: TopFileSchema, directory: TopDirectorySchema },
@@ -27,9 +27,9 @@ export const top = defineOperation({
       input: {},
     },
     {
-      description: "The 25 largest log files, hidden and ignored ones included",
-      cli: "rglob top '*.log' -n 25 --hidden --no-ignore",
-      input: { patterns: ["*.log"], limit: 25, hidden: true, respect_gitignore: false },
+      description: "The 25 largest log files, ignored ones included",
+      cli: "rglob top '*.log' -n 25 --no-ignore",
+      input: { patterns: ["*.log"], limit: 25, respect_gitignore: false },
     },
     {
       description: "The largest top-level directories",

@@ -8,7 +8,7 @@ export const tree = defineOperation({
   id: "tree",
   summary: "Show a directory tree: selected entries with the directories above them.",
   description:
-    "List the entries under a base directory as a tree, in walk order (pre-order, names by code point), each with its depth, kinds and size (files). Globs and predicates select entries as in find; the directories above a selected entry are listed too, with matched=false, so a filtered tree shows where its matches are. Respects .gitignore/.ignore and skips hidden entries by default; use max_depth to keep it shallow. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
+    "List the entries under a base directory as a tree, in walk order (pre-order, names by code point), each with its depth, kinds and size (files). Globs and predicates select entries as in find; the directories above a selected entry are listed too, with matched=false, so a filtered tree shows where its matches are. Respects .gitignore/.ignore and includes hidden entries by default; use max_depth to keep it shallow. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
   input: TreeInputSchema,
   output: TreeResultSchema,
   records: { entry: TreeEntrySchema },

@@ -1,8 +1,12 @@
 /*! CLI surface: argv → command → dispatch → sink, and error → exit code. Exit codes: 0 results found,
  * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
- * whatever the TTY. No search logic here: every operation runs through ops/dispatch.ts. */
+ * whatever the TTY. Exit 2 also when a per-path error occurred (rg and grep), except a binary or too large file
+ * skipped and a deadline. No search logic here: every operation runs through ops/dispatch.ts. */
+import { fstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
-import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import { VERSION_LINE } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { dispatch } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
@@ -10,12 +14,13 @@ import { findOperation, OPERATIONS } from "../../ops/registry.ts";
 import { JsonSink } from "../../sink/json.ts";
 import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
-import { namedFiles, operandNotes } from "../hints.ts";
+import { namedFiles, operandNotes, skipNote } from "../hints.ts";
 import { agentVersion, capabilities, describeOp, schemaOf } from "../introspect.ts";
 import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { opHelp, rootHelp } from "./help.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
+import { cwdOperandPaths } from "./operand-paths.ts";
 import { eprint, isTerminal, stdout } from "./output.ts";
 
 function printJson(value: unknown): void {
@@ -65,19 +70,35 @@ async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
       const { serveMcp } = await import("../mcp/server.ts");
       return serveMcp(rest);
     }
+    case "completions":
+    case "man": {
+      const { completionScript, manPage, metaUsage } = await import("./shell.ts");
+      if (rest.includes("--help") || rest.includes("-h")) stdout.write(metaUsage(cmd));
+      else stdout.write(cmd === "man" ? manPage() : completionScript(rest[0]));
+      return 0;
+    }
     default:
       return null;
   }
 }
 
+/**
+ * Error codes that are skips or bounds, not failures, for the exit code: a binary or too large file is passed
+ * over as rg passes it over (exit 0 or 1), and a deadline cuts the result as a limit does (truncated_reason).
+ */
+const NOT_FAILURES: ReadonlySet<string> = new Set(["BINARY", "TOO_LARGE", "TIMEOUT"]);
+
 class CountingSink implements Sink {
   count = 0;
+  /** Per-path errors that make the exit code 2 (rg and grep: an error occurred, even with matches). */
+  failures = 0;
   constructor(private readonly inner: Sink) {}
   record(kind: string, record: object): void {
     this.count++;
     this.inner.record(kind, record);
   }
   error(info: ErrorInfo): void {
+    if (!NOT_FAILURES.has(info.code)) this.failures++;
     this.inner.error(info);
   }
   end(summary: Record<string, unknown>): void {
@@ -91,11 +112,43 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     stdout.write(`${await opHelp(op)}\n`);
     return 0;
   }
+  if (parsed.presentation.type_list === true) {
+    // rg's --type-list: the file types with their globs, --type-add applied.
+    const { typeList, typeListLines } = await import("../../engine/filter/filetype.ts");
+    const adds = (parsed.input.type_add as string[] | undefined) ?? [];
+    const pres = parsed.presentation;
+    if (pres.json === true) stdout.write(`${JSON.stringify({ types: typeList(adds) })}\n`);
+    else if (pres.jsonl === true) {
+      for (const t of typeList(adds)) stdout.write(`${JSON.stringify({ kind: "type", ...t })}\n`);
+      stdout.write(`${JSON.stringify({ kind: "summary" })}\n`);
+    } else stdout.write(`${typeListLines(adds).join("\n")}\n`);
+    return 0;
+  }
   const input = parsed.input;
-  if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(parsed.operands, process.cwd()));
-  else assignOperands(op, parsed.operands, input);
+  if (typeof parsed.presentation.file === "string") {
+    // rg's and grep's -f: patterns from a file, one a line; then every operand is a path.
+    const source = parsed.presentation.file;
+    let text: string;
+    try {
+      text = readFileSync(source === "-" ? 0 : source, "utf8");
+    } catch (err) {
+      throw new UsageError(`-f ${source}: ${(err as Error).message}`);
+    }
+    const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+    if (lines.at(-1) === "") lines.pop();
+    if (lines.length === 0) throw new UsageError(`-f ${source}: the pattern file holds no pattern`);
+    input.regexps = [...((input.regexps as string[] | undefined) ?? []), ...lines];
+  }
+  // rg's --passthru: every line, the non-matching ones as context.
+  if (parsed.presentation.passthru === true) input.context = 2 ** 31 - 1;
+  // Path operands are relative to the current directory whatever --base says (ADR 0015).
+  const operands = cwdOperandPaths(op, parsed.operands, input, process.cwd());
+  if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(operands, process.cwd()));
+  else assignOperands(op, operands, input);
   const misuse = op.cli.misuse?.(input, process.cwd());
   if (misuse) throw new UsageError(misuse);
+  // rg's stdin: `cmd | rglob grep x` (no path given, stdin a pipe or a file) and `-` as an operand.
+  const stdinFile = op.id === "grep" ? stdinAsFile(input) : null;
   const pres = parsed.presentation;
   if (pres.json && pres.jsonl) throw new UsageError("--json and --jsonl exclude each other");
   if (pres.color !== undefined && !["auto", "always", "never"].includes(String(pres.color))) {
@@ -106,6 +159,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   if (quiet && machine) throw new UsageError("--quiet and --json/--jsonl exclude each other");
   // -q (grep's habit): no output, and the run stops at its first record; the exit code tells.
   if (quiet) input.limit = 1;
+  // fd's -1: the first result only.
+  if (pres.one === true) input.limit = 1;
   let inner: Sink;
   let pathsOnly = false;
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
@@ -123,7 +178,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
         // a file named on the command line (as ripgrep does).
         if (info.code === "BINARY") {
-          named ??= namedFiles(op, parsed.operands, input, process.cwd());
+          named ??= namedFiles(op, operands, input, process.cwd());
           if (info.path !== null && named.has(info.path)) {
             eprint(
               `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
@@ -138,6 +193,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
       },
     };
   }
+  if (stdinFile !== null) inner = renamed(inner, stdinFile);
   const sink = new CountingSink(inner);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -171,6 +227,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
     if (shownProgress) process.stderr.write("\r\u001b[2K");
+    if (stdinFile !== null) rmSync(path.dirname(stdinFile), { recursive: true, force: true });
   }
   // Human output does not show the result's metadata: say when a bound that is not a count of lines (a deadline,
   // bytes read, output size) cut it, since the lines shown then look like all there is, and how to go on.
@@ -185,10 +242,75 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     // A deadline is already reported as a TIMEOUT error line; only its cursor is news.
     if (reason !== "timeout" || cursor !== "") eprint(`rglob: truncated (${reason})${cursor}`);
   }
-  for (const note of operandNotes(op, parsed.operands, input, sink.count > 0, process.cwd())) {
+  // A summary that counted files (count --limit 0: totals alone) is an answer too.
+  const totals = summary?.totals as { files?: unknown } | undefined;
+  const found = sink.count > 0 || (typeof totals?.files === "number" && totals.files > 0);
+  for (const note of operandNotes(op, operands, input, found, process.cwd())) {
     eprint(`rglob: note: ${note}`);
   }
-  return sink.count > 0 ? 0 : 1;
+  // Nothing skipped silently: an empty answer says what was left out and which flag includes it.
+  if (!found && !quiet && summary !== null) {
+    const note = skipNote(op, summary, "cli");
+    if (note !== null) eprint(`rglob: ${note}`);
+  }
+  // explain always gives its one record: its exit code is the verdict (0 included, 1 excluded), as grep's is.
+  if (typeof summary?.included === "boolean") return summary.included ? 0 : 1;
+  // As rg and grep: 2 when an error occurred (an unreadable file, a missing root), even with results; but -q
+  // that found a match answers 0 (its question was answered).
+  if (sink.failures > 0 && !(quiet && found)) return 2;
+  return found ? 0 : 1;
+}
+
+/** How rg names standard input in its output. */
+const STDIN_NAME = "<stdin>";
+
+/**
+ * Copies standard input to a private temporary file when grep is to search it, as rg does: when `-` is an
+ * operand (it is replaced by the copy), or when no path is given and stdin is a pipe or a file (not a terminal,
+ * not /dev/null). The engine searches files by path, so stdin becomes one; its records are named `<stdin>`.
+ * @param input the grep input, operands assigned (changed in place)
+ * @returns the copy's path, or null when stdin is not searched
+ */
+function stdinAsFile(input: Record<string, unknown>): string | null {
+  const operands = (input.operands as string[] | undefined) ?? [];
+  const viaFlags =
+    typeof input.pattern === "string" || ((input.regexps as string[] | undefined) ?? []).length > 0;
+  const rest = viaFlags ? operands : operands.slice(1);
+  const dash = rest.includes("-");
+  if (!dash) {
+    if (rest.length > 0 || ((input.paths as string[] | undefined) ?? []).length > 0) return null;
+    let st: ReturnType<typeof fstatSync>;
+    try {
+      st = fstatSync(0);
+    } catch {
+      return null;
+    }
+    if (!st.isFIFO() && !st.isFile()) return null;
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "rglob-stdin-"));
+  const file = path.join(dir, "stdin");
+  writeFileSync(file, readFileSync(0));
+  if (dash) input.operands = operands.map((o, i) => (o === "-" && (viaFlags || i > 0) ? file : o));
+  else input.paths = [file];
+  return file;
+}
+
+/**
+ * Names the copy of stdin `<stdin>` in records and errors, as rg does.
+ * @param inner the sink
+ * @param file the copy's path
+ * @returns a sink that renames it
+ */
+function renamed(inner: Sink, file: string): Sink {
+  const fix = <T extends object>(r: T): T => {
+    const rec = r as { path?: unknown };
+    return rec.path === file ? { ...r, path: STDIN_NAME, relative_path: STDIN_NAME } : r;
+  };
+  return {
+    record: (kind, r) => inner.record(kind, fix(r)),
+    error: (info) => inner.error(info.path === file ? { ...info, path: STDIN_NAME } : info),
+    end: (summary) => inner.end(summary),
+  };
 }
 
 /**
@@ -237,7 +359,7 @@ export async function runCli(argv: string[]): Promise<number> {
       return 0;
     }
     if (cmd === "--version" || cmd === "-V") {
-      stdout.write(`rglob ${PACKAGE_VERSION}\n`);
+      stdout.write(`${VERSION_LINE}\n`);
       return 0;
     }
     const meta = await runMeta(cmd, rest);

@@ -78,7 +78,7 @@ export function flagsOf(op: Operation): FlagSpec[] {
     const { kind, choices } = kindOf(p);
     out.push({
       key,
-      long: kebab(key),
+      long: spell.long ?? kebab(key),
       short: spell.short,
       aliases: spell.aliases ?? [],
       negations: spell.negations ?? [],
@@ -133,7 +133,8 @@ function convert(spec: FlagSpec, flag: string, text: string): unknown {
     case "number":
       return parseNumber(flag, text, false);
     case "size":
-      return /^\d+$/.test(text) ? parseNumber(flag, text, true) : text;
+      // A number of bytes past 2^53 goes on as text, for the size parser's own error.
+      return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
     case "enum":
     case "enums":
       if (spec.choices && !spec.choices.includes(text)) {

@@ -6,6 +6,8 @@
  * rglob spelling. Only exact words (and `--flag=value`) are caught, so no bundle of real short flags is affected
  * and a command that defines one of these letters keeps it. Never reads files. */
 
+import { fileTypeNamed } from "../../engine/languages.ts";
+
 /** find(1) primaries and what to write instead. */
 const FIND_PRIMARIES: Readonly<Record<string, string>> = {
   "-name": "give the glob as an operand: rglob find '*.py' (a glob without '/' matches the name)",
@@ -75,7 +77,10 @@ export function foreignSpelling(
  */
 export function fileTypeSpelling(flag: string, value: string): string | null {
   if (!/^[a-z][a-z0-9+]+$/.test(value)) return null;
-  return `${flag} ${value}: -t selects entry kinds here (f file, d directory, l symlink, x executable, e empty, p s b c); for ripgrep's file type '${value}', give a glob: -g '*.${value}'`;
+  const kinds = `${flag} selects entry kinds here, as in fd (f file, d directory, l symlink, x executable, e empty, p s b c)`;
+  if (fileTypeNamed(value) !== undefined)
+    return `${kinds}; for rg's file type '${value}' use --lang ${value} (and --type-not/-T ${value} to leave it out)`;
+  return `${kinds}; '${value}' is no file type here either (--type-list lists them; --type-add defines one), or give a glob: -g '*.${value}'`;
 }
 
 /**

@@ -22,7 +22,7 @@ import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
 import { UsageError } from "../cli/flags.ts";
-import { directoryGlobs } from "../hints.ts";
+import { directoryGlobs, skipNote } from "../hints.ts";
 import { capabilities, describeOp } from "../introspect.ts";
 import { confine, resolveRoots } from "./confine.ts";
 import { buildTools, DESCRIBE_TOOL, summaryText, toolOperations } from "./tools.ts";
@@ -168,6 +168,8 @@ async function callOperation(
   } else await notify(Math.max(sent, Number(result.total_files_searched) || 0));
   let text = summaryText(op, result);
   if (Array.isArray(result.results) && result.results.length === 0) {
+    const note = skipNote(op, result, "mcp");
+    if (note !== null) text += `\n${note}`;
     for (const g of directoryGlobs(input, process.cwd())) {
       text += `\nnote: '${g}' in patterns is a glob matched against entry names, not a directory to search; to search inside it, pass paths: ["${g}"] (or base)`;
     }
@@ -183,7 +185,10 @@ async function callOperation(
 function createServer(roots: Roots, inflight: Set<Promise<unknown>>): Server {
   const server = new Server(
     { name: "rglob", version: PACKAGE_VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false }, resources: {}, logging: {} },
+      instructions: INSTRUCTIONS,
+    },
   );
   const tools = buildTools();
   const byTool = new Map(toolOperations().map((op) => [op.mcpTool as string, op]));

@@ -29,25 +29,35 @@ describe("sizes", () => {
     ["3mb", 3_000_000, null],
     ["1G", 1024 ** 3, null],
     ["1T", 1024 ** 4, null],
-    ["+1M", 1024 ** 2, "+"],
-    ["-10k", 10 * 1024, "-"],
+    // fd's signed form keeps fd's units (#22): a lone k, m… is 1000-based, ki, mi… 1024-based.
+    ["+1M", 1000 ** 2, "+"],
+    ["-10k", 10 * 1000, "-"],
+    ["+3ki", 3 * 1024, "+"],
+    ["-1mib", 1024 ** 2, "-"],
+    ["+3KB", 3000, "+"],
+    ["3ki", 3 * 1024, null],
+    ["2gi", 2 * 1024 ** 3, null],
     [".5k", 512, null],
     ["10b", 10, null],
   ])("%p → %p bytes (sign %p)", (text, bytes, sign) => {
     expect(parseSize(text, "min_size")).toEqual({ bytes, sign: sign as "+" | "-" | null });
   });
 
-  test.each(["", "k", "1x", "1 kilobyte", "--1", "1e3", "abc", "1.2.3"])("bad size %p", (text) => {
-    expect(code(() => parseSize(text, "min_size"))).toBe("BAD_PREDICATE");
-  });
+  test.each(["", "k", "1x", "1 kilobyte", "--1", "1e3", "abc", "1.2.3", "99999999t", "+9999999999tib"])(
+    "bad size %p",
+    (text) => {
+      expect(code(() => parseSize(text, "min_size"))).toBe("BAD_PREDICATE");
+    },
+  );
 
   test.each([
     [undefined, undefined, null],
     ["1k", undefined, [1024, Number.POSITIVE_INFINITY]],
     [undefined, "1k", [0, 1024]],
-    ["+1k", "-2k", [1024, 2048]],
-    [undefined, "+1k", [1024, Number.POSITIVE_INFINITY]],
-    ["-1k", undefined, [0, 1024]],
+    ["+1k", "-2k", [1000, 2000]],
+    [undefined, "+1k", [1000, Number.POSITIVE_INFINITY]],
+    ["-1k", undefined, [0, 1000]],
+    ["+1ki", "-2ki", [1024, 2048]],
   ])("range min=%p max=%p → %p", (min, max, want) => {
     expect(sizeRange(min, max)).toEqual(want as [number, number] | null);
   });

@@ -8,6 +8,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import type { ErrorInfo } from "../../../src/contract/errors.ts";
+import { emptySkipped, type Skipped } from "../../../src/contract/result.ts";
 import { compileWalk } from "../../../src/engine/plan.ts";
 import { type Entry, walk } from "../../../src/engine/walk.ts";
 import { walkBatches, walkWorkerTasks } from "../../../src/engine/walk-pool.ts";
@@ -17,10 +18,12 @@ import { prng, tempTree } from "../../helpers.ts";
 
 type Event = string;
 
-function recorder(): { ctx: RunContext; events: Event[]; searched: () => number } {
+function recorder(): { ctx: RunContext; events: Event[]; searched: () => number; skipped: Skipped } {
   const events: Event[] = [];
   let searched = 0;
+  const skipped = emptySkipped();
   const ctx: RunContext = {
+    skipped,
     signal: new AbortController().signal,
     resumeAfter: null,
     error: (info: ErrorInfo) => events.push(`error ${info.code} ${info.path} ${info.message}`),
@@ -34,7 +37,7 @@ function recorder(): { ctx: RunContext; events: Event[]; searched: () => number 
     progress() {},
     batch: 512,
   };
-  return { ctx, events, searched: () => searched };
+  return { ctx, events, searched: () => searched, skipped };
 }
 
 function describeEntry(e: Entry): Event {
@@ -85,6 +88,7 @@ function randomTree(seed: number): string {
 const QUERIES: ReadonlyArray<Record<string, unknown>> = [
   {},
   { hidden: true },
+  { hidden: false, exclude: ["tmp*", "*.md"], max_depth: 2 },
   { respect_gitignore: false, hidden: true },
   { follow_symlinks: true },
   { follow_symlinks: true, strict_base: true },
@@ -101,7 +105,7 @@ async function parallel(
   split: number,
   batch: number,
   after: string | null,
-): Promise<{ events: Event[]; searched: number }> {
+): Promise<{ events: Event[]; searched: number; skipped: Skipped }> {
   process.env.RGLOB_WALK_SPLIT = String(split);
   const { plan } = compileWalk(input as never, { cwd: base });
   const rec = recorder();
@@ -110,7 +114,7 @@ async function parallel(
     expect(entries.length).toBeLessThanOrEqual(batch);
     for (const e of entries) rec.events.push(describeEntry(e));
   }
-  return { events: rec.events, searched: rec.searched() };
+  return { events: rec.events, searched: rec.searched(), skipped: rec.skipped };
 }
 
 function serial(input: Record<string, unknown>, base: string, after: string | null) {
@@ -121,7 +125,7 @@ function serial(input: Record<string, unknown>, base: string, after: string | nu
     rec.events.push(describeEntry(e));
     keys.push(e.key);
   }
-  return { events: rec.events, searched: rec.searched(), keys };
+  return { events: rec.events, searched: rec.searched(), skipped: rec.skipped, keys };
 }
 
 describe("the parallel walk equals the single-threaded walk", () => {
@@ -150,6 +154,7 @@ describe("the parallel walk equals the single-threaded walk", () => {
           const got = await parallel(input, dir, split, batch, null);
           expect({ split, events: got.events }).toEqual({ split, events: want.events });
           expect(got.searched).toBe(want.searched);
+          expect({ split, skipped: got.skipped }).toEqual({ split, skipped: want.skipped });
         }
         // Resuming after an entry gives what follows it in the full walk.
         for (let k = 0; k < 3 && want.keys.length > 0; k++) {

@@ -1,5 +1,5 @@
-/*! Human output of count: one row per file (lines, code, bytes, path) as records arrive, then the totals and
- * the breakdown table. Never reads the file system. */
+/*! Human output of count: one row per file (lines, code, bytes, path) as records arrive (with a breakdown
+ * only when asked for), then the breakdown table and the totals. Never reads the file system. */
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { CountFile, CountGroup, CountTotals } from "../../../ops/count/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
@@ -23,9 +23,11 @@ export class CountHumanSink implements Sink {
     private readonly write: (text: string) => void,
     private readonly style: Style,
     private readonly leftOut: readonly string[] = [],
+    private readonly perFile = true,
   ) {}
 
   record(_kind: string, record: object): void {
+    if (!this.perFile) return;
     const r = record as CountFile;
     const p = paint(this.style);
     if (!this.header) {
@@ -45,11 +47,12 @@ export class CountHumanSink implements Sink {
       const keyWidth = Math.max(8, ...groups.map((g) => g.key.length));
       const head = String(summary.by ?? "key").padEnd(keyWidth);
       this.write(
-        `\n${head}${"files".padStart(W)}${"lines".padStart(W)}${"non-blank".padStart(W)}${"code".padStart(W)}${"bytes".padStart(W)}\n`,
+        `${this.header ? "\n" : ""}${head}${"files".padStart(W)}${"lines".padStart(W)}${"code".padStart(W)}${"comment".padStart(W)}${"blank".padStart(W)}${"bytes".padStart(W)}\n`,
       );
+      this.header = true;
       for (const g of groups) {
         this.write(
-          `${g.key.padEnd(keyWidth)}${num(g.files)}${num(g.lines)}${num(g.non_blank)}${num(g.code)}${num(g.bytes)}\n`,
+          `${g.key.padEnd(keyWidth)}${num(g.files)}${num(g.lines)}${num(g.code)}${num(g.comment)}${num(g.blank)}${num(g.bytes)}\n`,
         );
       }
     }
@@ -59,7 +62,7 @@ export class CountHumanSink implements Sink {
         ? plural(t.lines, "line")
         : `${plural(t.lines, "line")} without ${this.leftOut.join(" or ")} lines`;
     this.write(
-      `\ntotal: ${plural(t.files, "file")}, ${lines} (${t.non_blank} non-blank, ${t.code} code), ${plural(t.bytes, "byte")}${binary}\n`,
+      `${this.header ? "\n" : ""}total: ${plural(t.files, "file")}, ${lines} (${t.code} code, ${t.comment} comment, ${t.blank} blank; ${t.non_blank} non-blank), ${plural(t.bytes, "byte")}${binary}\n`,
     );
   }
 }

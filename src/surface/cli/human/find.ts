@@ -4,7 +4,7 @@ import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import type { Out } from "../output.ts";
-import { displayPath, paint, type Style } from "./paths.ts";
+import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
 
 /** Template fields of --format. */
 export const FORMAT_FIELDS = ["path", "rel", "abs", "name", "size", "mtime", "kinds"] as const;
@@ -16,6 +16,8 @@ export class FindHumanSink implements Sink {
   private readonly style: Style;
   private readonly template: string | undefined;
   private readonly dir: ((s: string) => string) | null;
+  /** fd's -a: absolute paths. */
+  private readonly absolute: boolean;
   /** Whether it reads only the paths of records (no colour, no template field that costs a stat). */
   readonly pathsOnly: boolean;
 
@@ -28,8 +30,9 @@ export class FindHumanSink implements Sink {
   constructor(
     private readonly out: Out,
     style: Style,
-    opts: { print0: boolean; format: string | undefined },
+    opts: { print0: boolean; format: string | undefined; absolute?: boolean },
   ) {
+    this.absolute = opts.absolute === true;
     this.sep = opts.print0 ? 0 : 10;
     this.style = opts.print0 ? { ...style, escape: false } : style;
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
@@ -39,10 +42,29 @@ export class FindHumanSink implements Sink {
 
   record(_kind: string, record: object): void {
     const r = record as FileMatch;
-    const shown = displayPath(r.path, this.style, true);
+    const shown = this.absolute
+      ? this.style.escape
+        ? escapeControls(r.path)
+        : r.path
+      : displayPath(r.path, this.style, true);
     if (this.template !== undefined) {
-      const text = this.template.replace(/\{(\w+)\}/g, (m, k: string) => {
+      const text = this.template.replace(/\{(\w*|\/|\/\/|\.|\/\.)\}/g, (m, k: string) => {
+        const name = r.relative_path.slice(r.relative_path.lastIndexOf("/") + 1);
+        const dot = name.lastIndexOf(".");
+        const stem = dot > 0 ? name.slice(0, dot) : name;
         switch (k) {
+          case "":
+            return shown;
+          case "/":
+            return name;
+          case "//": {
+            const slash = shown.lastIndexOf("/");
+            return slash > 0 ? shown.slice(0, slash) : slash === 0 ? "/" : ".";
+          }
+          case ".":
+            return shown.slice(0, shown.length - (name.length - stem.length));
+          case "/.":
+            return stem;
           case "path":
             return shown;
           case "rel":

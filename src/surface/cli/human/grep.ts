@@ -1,7 +1,12 @@
 /*! Human output of grep: `path:line:content` for matches, `path-line-content` for context lines, `--`
  * between groups that are not adjacent, `path` for file lists and `path:count` for counts. Colour only when
- * the style says so. --stats prints totals on stderr at the end. Never reads files. */
+ * the style says so. --stats prints totals on stderr at the end. As rg prints them: a line of the after-context
+ * of a file's last match that matches too (after a -m stop) is a match line (`:`), and a binary file named on
+ * the command line is one line, `path: binary file matches (found "\0" byte around offset N)` (its first bytes
+ * are read again to say so; the records, in JSON, hold its lines). */
+import { closeSync, openSync, readSync } from "node:fs";
 import type { ErrorInfo } from "../../../contract/errors.ts";
+import { SKIP_REASONS } from "../../../contract/result.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
 import type { GrepFile, LineMatch } from "../../../ops/grep/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
@@ -14,17 +19,61 @@ export interface GrepHumanOptions {
   /** true/false forced, or null for grep's rule (shown unless the only root is one file). */
   readonly withFilename: boolean | null;
   readonly stats: boolean;
+  /** Whether file records are counts (-c, --count-matches): a count of 0 (--include-zero) is printed too. */
+  readonly counting?: boolean;
+  /** Tells whether a line is selected (a match, or a non-match with -v): given when -m may leave matching
+   * lines in an after-context. */
+  readonly selects?: ((line: string) => boolean) | undefined;
+  /** Files named on the command line (absolute) and how many leading bytes decide binary (0: never). */
+  readonly named?: ReadonlySet<string>;
+  readonly sniffBytes?: number;
+  /** rg's -0/--null: a NUL after each file name instead of ':'. */
+  readonly nul?: boolean;
+  /** rg's --column: the column (1-based, in bytes) of a line's first match after its number. */
+  readonly column?: boolean;
+  /** rg's --vimgrep: one `path:line:column:content` line per match. */
+  readonly vimgrep?: boolean;
+  /** rg's --heading: the file name on a line of its own above its lines, a blank line between files. */
+  readonly heading?: boolean;
+  /** rg's -r/--replace (as --replace): how a line shows with each match replaced, or undefined. */
+  readonly replace?: ((line: string, r: LineMatch) => string) | undefined;
 }
 
 const COLON = 58;
 const DASH = 45;
 const NEWLINE = 10;
 
+/**
+ * Returns the offset of the first NUL byte in a file's first bytes, or -1 (none, or it cannot be read).
+ * @param file the absolute path
+ * @param bytes how many leading bytes to look at
+ * @returns the offset or -1
+ */
+function nulOffset(file: string, bytes: number): number {
+  if (bytes <= 0) return -1;
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, "r");
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).indexOf(0);
+  } catch {
+    return -1;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
 /** Human sink for grep records. */
 export class GrepHumanSink implements Sink {
   private lastPath: string | null = null;
   private lastLine = 0;
   private printedGroup = false;
+  /** The last path checked for a named binary file, and whether it was one (its lines are not shown). */
+  private binaryChecked = "";
+  private binaryShown = false;
+  /** The file whose heading was printed last (--heading). */
+  private headed = "";
   private readonly p: ReturnType<typeof paint>;
   /** The last path shown, and its text as bytes (records of one file come together). */
   private shownFor = "";
@@ -58,7 +107,24 @@ export class GrepHumanSink implements Sink {
    * number as the options ask. Without colour (output to a pipe or a file) it is one call.
    * @param text the text as shown (highlighted or escaped by the caller when the style asks)
    */
-  private put(path: string, line: number, sep: number, text: string): void {
+  private put(path: string, line: number, sep: number, text: string, col = -1): void {
+    const o = this.opts;
+    if (o.nul || o.column || o.heading || o.vimgrep) {
+      const ch = String.fromCharCode(sep);
+      let s = "";
+      if (o.heading && this.showName) {
+        if (path !== this.headed) {
+          if (this.headed !== "") s += "\n";
+          this.headed = path;
+          s += `${this.p.path(displayPath(path, this.style, true))}${o.nul ? "\0" : "\n"}`;
+        }
+      } else if (this.showName || o.vimgrep)
+        s += `${this.p.path(displayPath(path, this.style, true))}${o.nul ? "\0" : ch}`;
+      if (o.lineNumber || o.vimgrep) s += `${this.p.line(String(line))}${ch}`;
+      if (col >= 0) s += `${col}${ch}`;
+      this.out.write(`${s}${text}\n`);
+      return;
+    }
     const name = this.showName ? this.nameBytes(path) : null;
     const n = this.opts.lineNumber ? line : -1;
     if (!this.style.color) {
@@ -85,6 +151,12 @@ export class GrepHumanSink implements Sink {
       : content;
   }
 
+  /** A match line as shown: with --replace applied, else highlighted. */
+  private shownText(r: LineMatch): string {
+    const replace = this.opts.replace;
+    return replace === undefined ? this.highlight(r) : this.text(replace(r.content, r));
+  }
+
   private highlight(r: LineMatch): string {
     if (!this.style.color || r.submatches.length === 0) return this.text(r.content);
     // Submatch columns count code points from the line start; content may start later (clipped).
@@ -106,17 +178,40 @@ export class GrepHumanSink implements Sink {
       const f = record as GrepFile;
       const shown = this.p.path(displayPath(f.path, this.style));
       // A count goes without the name where lines would (one file searched), as grep -c prints it.
-      if (f.count !== null && f.count > 0)
-        this.out.write(this.showName ? `${shown}:${f.count}\n` : `${f.count}\n`);
-      else this.out.write(`${shown}\n`);
+      const after = this.opts.nul ? "\0" : ":";
+      if (f.count !== null && (f.count > 0 || this.opts.counting))
+        this.out.write(this.showName ? `${shown}${after}${f.count}\n` : `${f.count}\n`);
+      else this.out.write(this.opts.nul ? `${shown}\0` : `${shown}\n`);
       return;
     }
     const r = record as LineMatch;
+    if (r.path !== this.binaryChecked) {
+      this.binaryChecked = r.path;
+      this.binaryShown = false;
+      const at = this.opts.named?.has(r.path) ? nulOffset(r.path, this.opts.sniffBytes ?? 8192) : -1;
+      if (at >= 0) {
+        const name = this.showName ? `${this.p.path(displayPath(r.path, this.style))}: ` : "";
+        this.out.write(`${name}binary file matches (found "\\0" byte around offset ${at})\n`);
+        this.binaryShown = true;
+      }
+    }
+    if (this.binaryShown) return;
     if (this.contextShown) {
       const first = r.before[0]?.line_number ?? r.line_number;
-      if (this.printedGroup && (r.path !== this.lastPath || first > this.lastLine + 1))
+      const otherFile = r.path !== this.lastPath;
+      if (this.printedGroup && (otherFile ? !this.opts.heading : first > this.lastLine + 1))
         this.out.write("--\n");
       for (const c of r.before) this.put(r.path, c.line_number, DASH, this.text(c.content));
+    }
+    if (this.opts.vimgrep) {
+      // One line per match, with its column (1-based, in bytes, as rg counts it); context is not shown.
+      for (const m of r.submatches)
+        this.put(r.path, r.line_number, COLON, this.shownText(r), m.byte_start + 1);
+      if (r.submatches.length === 0) this.put(r.path, r.line_number, COLON, this.shownText(r), 1);
+      this.lastPath = r.path;
+      this.lastLine = r.line_number;
+      this.printedGroup = true;
+      return;
     }
     let spanned = 1;
     if (r.content.includes("\n")) {
@@ -126,12 +221,20 @@ export class GrepHumanSink implements Sink {
       spanned = lines.length;
       for (let i = 0; i < lines.length; i++)
         this.put(r.path, r.line_number + i, COLON, this.text(lines[i] as string));
-    } else this.put(r.path, r.line_number, COLON, this.highlight(r));
+    } else
+      this.put(
+        r.path,
+        r.line_number,
+        COLON,
+        this.shownText(r),
+        this.opts.column ? (r.submatches[0]?.byte_start ?? 0) + 1 : -1,
+      );
     if (r.clipped)
       this.out.write(this.p.dim(`[… line clipped to ${codePointCount(r.content)} characters]\n`));
     let last = r.line_number + spanned - 1;
+    const selects = this.opts.selects;
     for (const c of r.after) {
-      this.put(r.path, c.line_number, DASH, this.text(c.content));
+      this.put(r.path, c.line_number, selects?.(c.content) ? COLON : DASH, this.text(c.content));
       last = c.line_number;
     }
     this.lastPath = r.path;
@@ -144,15 +247,15 @@ export class GrepHumanSink implements Sink {
   end(summary: Summary): void {
     if (!this.opts.stats) return;
     const s = summary as Record<string, unknown>;
-    const skipped = (s.files_skipped ?? {}) as Record<string, number>;
+    const skipped = (s.skipped ?? {}) as Record<string, number>;
     eprint(
       [
         `${s.total_matches} matches`,
         `${s.matched_lines} matched lines`,
         `${s.files_with_matches} files contained matches`,
-        `${s.total_files_searched} entries searched`,
+        `${s.total_files_searched} files searched`,
         `${s.bytes_read} bytes read`,
-        `skipped: ${skipped.binary ?? 0} binary, ${skipped.too_large ?? 0} too large, ${skipped.unreadable ?? 0} unreadable`,
+        `skipped: ${SKIP_REASONS.map((r) => `${skipped[r] ?? 0} ${r.replace("_", " ")}`).join(", ")}`,
         ...(s.truncated ? [`truncated: ${s.truncated_reason}`] : []),
       ].join("\n"),
     );

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// The `rglob` command of the npm package: finds the native binary of this platform (the optional dependency
+// @rglob/<os>-<arch>[-musl] that npm installed beside this package) and runs it with the same arguments, stdio
+// and exit status. RGLOB_BINARY names a binary to run instead. Plain CommonJS with no dependencies, so that it
+// runs on any Node that can start it. Scheme and reasons: docs/decisions/0022-npm-packages-per-platform.md.
+"use strict";
+const { spawn } = require("node:child_process");
+const { existsSync } = require("node:fs");
+const path = require("node:path");
+
+const SUPPORTED = ["linux-x64", "linux-x64-musl", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"];
+
+function isMusl() {
+  if (process.platform !== "linux") return false;
+  try {
+    const report = process.report?.getReport();
+    const header = report && (typeof report === "string" ? JSON.parse(report) : report).header;
+    return Boolean(header) && !header.glibcVersionRuntime;
+  } catch {
+    return existsSync("/etc/alpine-release");
+  }
+}
+
+/** The keys to try, the best fit first (the other C library's build as a fallback). */
+function candidates() {
+  const base = `${process.platform}-${process.arch}`;
+  if (process.platform !== "linux") return [base];
+  return isMusl() ? [`${base}-musl`, base] : [base, `${base}-musl`];
+}
+
+function findBinary() {
+  const exe = process.platform === "win32" ? "rglob.exe" : "rglob";
+  for (const key of candidates()) {
+    try {
+      const manifest = require.resolve(`@rglob/${key}/package.json`);
+      const file = path.join(path.dirname(manifest), "bin", exe);
+      if (existsSync(file)) return file;
+    } catch {
+      // not installed: try the next one
+    }
+  }
+  // A source checkout: `npm run build` writes dist/rglob beside bin/.
+  const local = path.join(__dirname, "..", "dist", exe);
+  return existsSync(local) ? local : null;
+}
+
+function fail(message) {
+  process.stderr.write(`rglob: ${message}\n`);
+  process.exit(2);
+}
+
+const binary = process.env.RGLOB_BINARY || findBinary();
+if (!binary) {
+  const key = candidates()[0];
+  if (!SUPPORTED.includes(key)) {
+    fail(
+      `no prebuilt binary for ${key} (there are: ${SUPPORTED.join(", ")}). ` +
+        "Build one from source (`npm ci && npm run build` in a clone gives dist/rglob) and set RGLOB_BINARY to it.",
+    );
+  }
+  fail(
+    `the binary for ${key} is missing: npm installs it as the optional dependency @rglob/${key}. ` +
+      "Reinstall without --omit=optional / --no-optional (a lockfile made on another platform can also leave it " +
+      "out: `npm install @rglob/" +
+      key +
+      "`), download a release binary, or set RGLOB_BINARY to one.",
+  );
+}
+
+const child = spawn(binary, process.argv.slice(2), { stdio: "inherit", windowsHide: true });
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    if (child.exitCode === null) child.kill(signal);
+  });
+}
+child.on("error", (err) => fail(`could not run ${binary}: ${err.message}`));
+child.on("exit", (code, signal) => {
+  if (signal) {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+    return;
+  }
+  process.exit(code === null ? 2 : code);
+});

@@ -1,0 +1,43 @@
+/*! CLI surface: path operands are relative to the current directory, as in every shell command, whatever
+ * --base says (docs/decisions/0015-one-relativity-rule.md). The input keys behind them (`paths`, explain's
+ * `path`) are relative to the base, so a relative operand that names an existing entry from here is handed on
+ * as an absolute path. Globs and operands that name nothing here are left as they are. Reads only whether a
+ * path exists. */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Operation } from "../../ops/operation.ts";
+
+/**
+ * Returns the operands with every relative path operand that exists from the current directory made absolute,
+ * when the request has a base other than the current directory (otherwise they are returned as they are).
+ * @param op the operation (grep's PATTERN [PATH_OR_GLOB...] and explain's PATH have path operands)
+ * @param operands the operands as given
+ * @param input the flags parsed so far (its base, and whether grep's pattern came by flag)
+ * @param cwd the current directory
+ * @returns the operands to use
+ */
+export function cwdOperandPaths(
+  op: Operation,
+  operands: readonly string[],
+  input: Readonly<Record<string, unknown>>,
+  cwd: string,
+): readonly string[] {
+  if (typeof input.base !== "string" || path.resolve(cwd, input.base) === cwd) return operands;
+  let first: number;
+  if (op.cli.operands[0] === "operands...") {
+    const byFlag =
+      typeof input.pattern === "string" || (Array.isArray(input.regexps) && input.regexps.length > 0);
+    first = byFlag ? 0 : 1;
+  } else if (op.cli.operands[0] === "path") first = 0;
+  else return operands;
+  return operands.map((o, i) => {
+    if (i < first || path.isAbsolute(o)) return o;
+    const abs = path.resolve(cwd, o);
+    try {
+      fs.lstatSync(abs);
+      return abs;
+    } catch {
+      return o;
+    }
+  });
+}

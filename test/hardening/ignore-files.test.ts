@@ -1,0 +1,215 @@
+// Issue #21 items 3, 4, 14, 20, 22: ignore files are read only when they are regular files inside the tree
+// (a symlinked one is refused, as git >= 2.32 does; a FIFO, a device or one over the cap never blocks or
+// balloons, and a `.git` FIFO in an ancestor does not hang a search below it); an explicitly named FIFO is an
+// error record; a relative core.excludesFile is read from the top of the work tree; ignore files above an
+// explicit root apply outside a repository too. Every run is bounded by --timeout and a process-level kill.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, tempTree } from "../helpers.ts";
+
+interface Result {
+  results: Array<{ relative_path: string }>;
+  errors: Array<{ code: string; message: string; path: string }>;
+}
+
+const hasFifo = (() => {
+  const t = tempTree({});
+  try {
+    return Bun.spawnSync(["mkfifo", join(t.dir, "probe")]).exitCode === 0;
+  } finally {
+    t.cleanup();
+  }
+})();
+if (!hasFifo) console.warn("SKIPPING the FIFO cases of ignore-files.test.ts: mkfifo is not available here");
+
+/** Runs the binary with a deadline and a kill guard; returns the parsed JSON (null when it was killed). */
+function run(args: string[], cwd: string, env: Record<string, string> = {}): { json: Result; code: number } {
+  const r = Bun.spawnSync([BIN, ...args, "--json", "--timeout", "10"], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    timeout: 30_000, // the kill guard: a blocked read ends here, and the test fails below
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  expect(r.signalCode ?? null).toBeNull();
+  const out = r.stdout.toString();
+  try {
+    return { json: JSON.parse(out) as Result, code: r.exitCode ?? -1 };
+  } catch {
+    throw new Error(
+      `not JSON (exit ${r.exitCode}): ${out.slice(0, 300)} ${r.stderr.toString().slice(0, 300)}`,
+    );
+  }
+}
+
+const names = (r: Result) => r.results.map((x) => x.relative_path).sort();
+
+describe("a symlinked ignore file is refused (item 3)", () => {
+  const outside = tempTree({ rules: "hidden-by-outside.txt\nOUTSIDE_RULE_LINE_42\n" });
+  const t = tempTree({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    "hidden-by-outside.txt": "needle\n",
+    "b.txt": "needle\n",
+  });
+  symlinkSync(join(outside.dir, "rules"), join(t.dir, ".gitignore"));
+  mkdirSync(join(t.dir, "sub"));
+  writeFileSync(join(t.dir, "sub", "hidden-by-outside.txt"), "needle\n");
+  symlinkSync(join(outside.dir, "rules"), join(t.dir, "sub", ".ignore"));
+  afterAll(() => {
+    t.cleanup();
+    outside.cleanup();
+  });
+
+  test.each([[[]], [["--strict-base"]]])("its rules do not apply, and a PERM record names it %p", (extra) => {
+    const { json } = run(["grep", "-l", "needle", ...extra], t.dir);
+    expect(names(json)).toEqual(["b.txt", "hidden-by-outside.txt", "sub/hidden-by-outside.txt"]);
+    const refused = json.errors.filter((e) => e.code === "PERM" && /symlink/.test(e.message));
+    expect(refused.map((e) => e.path).sort()).toEqual([
+      join(t.dir, ".gitignore"),
+      join(t.dir, "sub", ".ignore"),
+    ]);
+  });
+
+  test("explain never echoes a line of the outside file", () => {
+    const r = Bun.spawnSync([BIN, "explain", "hidden-by-outside.txt", "--json"], {
+      cwd: t.dir,
+      timeout: 30_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const out = r.stdout.toString() + r.stderr.toString();
+    expect(out).not.toContain("OUTSIDE_RULE_LINE_42");
+    expect(out).not.toContain(outside.dir);
+    const json = JSON.parse(r.stdout.toString()) as { results: Array<{ included: boolean }> } & Result;
+    expect(json.results[0]?.included).toBe(true);
+    expect(json.errors).toContainEqual({
+      code: "PERM",
+      message: expect.stringContaining("symlink") as unknown as string,
+      path: join(t.dir, ".gitignore"),
+    });
+  });
+});
+
+describe("FIFOs, devices and oversized files never block or balloon (item 4)", () => {
+  const cases: Array<[string, (dir: string) => void, boolean]> = [
+    ["a FIFO .gitignore", (d) => Bun.spawnSync(["mkfifo", join(d, ".gitignore")]), true],
+    ["a FIFO .ignore in a subdirectory", (d) => Bun.spawnSync(["mkfifo", join(d, "sub", ".ignore")]), true],
+    ["a FIFO .git", (d) => Bun.spawnSync(["mkfifo", join(d, ".git")]), true],
+    ["a .gitignore linked to /dev/zero", (d) => symlinkSync("/dev/zero", join(d, ".gitignore")), false],
+    ["a .git file linked to /dev/zero", (d) => symlinkSync("/dev/zero", join(d, ".git")), false],
+  ];
+  test.each(cases)("%s: the search ends with every file and a record", (_name, make, fifo) => {
+    if (fifo && !hasFifo) return;
+    const t = tempTree({ "a.txt": "needle\n", "sub/b.txt": "needle\n" });
+    try {
+      make(t.dir);
+      const { json } = run(["grep", "-l", "needle"], t.dir);
+      expect(names(json)).toEqual(["a.txt", "sub/b.txt"]);
+      expect(json.errors.some((e) => /not a (directory or a )?regular file|symlink/.test(e.message))).toBe(
+        true,
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("a FIFO named .git in an ancestor of the base does not hang a search below it", () => {
+    if (!hasFifo) return;
+    const t = tempTree({ "shared/project/a.txt": "needle\n" });
+    try {
+      Bun.spawnSync(["mkfifo", join(t.dir, "shared", ".git")]);
+      const { json } = run(["grep", "-l", "needle"], join(t.dir, "shared", "project"));
+      expect(names(json)).toEqual(["a.txt"]);
+      const rec = json.errors.find((e) => e.path === join(t.dir, "shared", ".git"));
+      expect(rec?.message).toContain("FIFO");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("an ignore file over 1 MiB is not read: a TOO_LARGE record, its rules do not apply", () => {
+    const t = tempTree({ "a.txt": "needle\n", ".ignore": `a.txt\n${"#".repeat((1 << 20) + 10)}\n` });
+    try {
+      const { json } = run(["grep", "-l", "needle"], t.dir);
+      expect(names(json)).toEqual(["a.txt"]);
+      expect(json.errors).toContainEqual({
+        code: "TOO_LARGE",
+        message: expect.stringContaining("not read") as unknown as string,
+        path: join(t.dir, ".ignore"),
+      });
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("an explicitly named FIFO is an error record (item 14)", () => {
+  test.each([[["grep", "needle", "pipe", "a.txt"]], [["count", "--paths", "pipe", "--paths", "a.txt"]]])(
+    "%p",
+    (args) => {
+      if (!hasFifo) return;
+      const t = tempTree({ "a.txt": "needle\n" });
+      try {
+        Bun.spawnSync(["mkfifo", join(t.dir, "pipe")]);
+        const { json, code } = run(args, t.dir);
+        expect(json.results.map((x) => x.relative_path)).toContain("a.txt");
+        const rec = json.errors.find((e) => e.path === join(t.dir, "pipe"));
+        expect(rec?.message).toContain("FIFO");
+        expect(code).not.toBe(1); // the error is not "nothing found"
+      } finally {
+        t.cleanup();
+      }
+    },
+  );
+});
+
+describe("where ignore files are read from", () => {
+  test("a relative core.excludesFile is read from the top of the work tree (item 20)", () => {
+    const home = tempTree({});
+    const t = tempTree({
+      ".git/config": "[core]\n\texcludesFile = my-excludes\n",
+      "my-excludes": "*.sec\n",
+      "sub/a.txt": "needle\n",
+      "sub/b.sec": "needle\n",
+    });
+    try {
+      const env = { HOME: home.dir, XDG_CONFIG_HOME: join(home.dir, ".config"), GIT_CONFIG_NOSYSTEM: "1" };
+      expect(names(run(["grep", "-l", "needle"], join(t.dir, "sub"), env).json)).toEqual(["a.txt"]);
+      expect(names(run(["grep", "-l", "needle", "sub"], t.dir, env).json)).toEqual(["sub/a.txt"]);
+    } finally {
+      t.cleanup();
+      home.cleanup();
+    }
+  });
+
+  test("outside a repository, an .ignore above an explicit root applies (item 22)", () => {
+    const t = tempTree({ "a/.ignore": "skip.txt\n", "a/b/keep.txt": "needle\n", "a/b/skip.txt": "needle\n" });
+    try {
+      expect(names(run(["grep", "-l", "needle", "a/b"], t.dir).json)).toEqual(["a/b/keep.txt"]);
+      expect(names(run(["find", "--base", "a/b"], t.dir).json)).toEqual(["keep.txt"]);
+      expect(names(run(["grep", "-l", "needle", "a/b", "--no-ignore-parent"], t.dir).json)).toEqual([
+        "a/b/keep.txt",
+        "a/b/skip.txt",
+      ]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test(".ignore above the repository root applies, .gitignore above it does not (as ripgrep)", () => {
+    const t = tempTree({
+      ".ignore": "*.pi\n",
+      ".gitignore": "*.pg\n",
+      "repo/.git/HEAD": "ref: refs/heads/main\n",
+      "repo/x.pi": "needle\n",
+      "repo/x.pg": "needle\n",
+      "repo/x.txt": "needle\n",
+    });
+    try {
+      expect(names(run(["grep", "-l", "needle"], join(t.dir, "repo")).json)).toEqual(["x.pg", "x.txt"]);
+    } finally {
+      t.cleanup();
+    }
+  });
+});

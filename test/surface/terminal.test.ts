@@ -1,0 +1,141 @@
+// Terminal manners: help wrapped to the terminal (COLUMNS, else 100 through a pipe) with no trailing spaces and
+// the regex dialect named in grep's help; shell completions and the man page generated from the registry, checked
+// by the shells and by man themselves (a shell or man that is missing is skipped loudly: CI has only Node).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { rglob, rglobJson } from "../helpers.ts";
+
+interface DescribedFlag {
+  name: string;
+  short: string | null;
+  aliases: string[];
+}
+
+const ops = rglobJson<{ operations: string[] }>(["capabilities"]).json.operations;
+const commands = ["--help", ...ops, "completions", "man"];
+let dir = "";
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "rglob-terminal-"));
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function which(cmd: string): boolean {
+  return spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
+}
+
+/** Lines longer than the width, other than a lone word that cannot be broken. */
+function overlong(text: string, width: number): string[] {
+  return text.split("\n").filter((l) => [...l].length > width && l.trim().includes(" "));
+}
+
+describe("help", () => {
+  test.each([60, 80, 120])("with COLUMNS=%d every help fits and no line ends in a space", (width) => {
+    for (const cmd of commands) {
+      const args = cmd === "--help" ? ["--help"] : [cmd, "--help"];
+      const r = rglob(args, { env: { COLUMNS: String(width) } });
+      expect(r.code).toBe(0);
+      expect(overlong(r.stdout, width)).toEqual([]);
+      expect(r.stdout.split("\n").filter((l) => / $/.test(l))).toEqual([]);
+    }
+  });
+
+  test("through a pipe with no COLUMNS, help is wrapped to 100 columns", () => {
+    const r = rglob(["grep", "--help"], { env: { COLUMNS: "" } });
+    expect(overlong(r.stdout, 100)).toEqual([]);
+    expect(r.stdout.split("\n").some((l) => l.length > 90)).toBe(true); // it uses the width, not less
+  });
+
+  test("grep --help names the regex dialect of PATTERN", () => {
+    const r = rglob(["grep", "--help"], { env: { COLUMNS: "200" } });
+    expect(r.stdout).toMatch(/^ {2}PATTERN +The pattern: a JavaScript regular expression/m);
+  });
+});
+
+describe("completions", () => {
+  test("an unknown or missing shell is a usage error (exit 2) naming the shells", () => {
+    for (const args of [["completions"], ["completions", "tcsh"]]) {
+      const r = rglob(args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain("bash|zsh|fish");
+    }
+  });
+
+  test("bash: the script parses, and compgen completes commands and every flag spelling of every operation", () => {
+    if (!which("bash")) {
+      console.warn("SKIPPED LOUDLY: bash is not installed");
+      return;
+    }
+    const script = join(dir, "rglob.bash");
+    writeFileSync(script, rglob(["completions", "bash"]).stdout);
+    expect(spawnSync("bash", ["-n", script]).status).toBe(0);
+    const complete = (...words: string[]) => {
+      const shell = `source ${JSON.stringify(script)}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _rglob; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = spawnSync("bash", ["-c", shell], { encoding: "utf8" });
+      expect(r.stderr).toBe("");
+      return r.stdout.split("\n").filter(Boolean);
+    };
+    expect(complete("rglob", "gr")).toEqual(["grep"]);
+    expect(complete("rglob", "")).toEqual(expect.arrayContaining([...ops, "completions", "man"]));
+    expect(complete("rglob", "completions", "")).toEqual(["bash", "zsh", "fish"]);
+    for (const op of ops) {
+      const flags = rglobJson<{ flags: DescribedFlag[] }>(["describe", op]).json.flags;
+      const offered = complete("rglob", op, "-");
+      for (const f of flags) {
+        for (const spelling of [f.name, ...f.aliases, ...(f.short ? [f.short] : [])])
+          expect(`${op}: ${offered.includes(spelling) ? spelling : `missing ${spelling}`}`).toBe(
+            `${op}: ${spelling}`,
+          );
+      }
+    }
+    expect(complete("rglob", "find", "--types", "")).toEqual(["f", "d", "l", "x", "e", "p", "s", "b", "c"]);
+  });
+
+  test.each(["zsh", "fish"])("%s: the script parses", (shell) => {
+    if (!which(shell)) {
+      console.warn(`SKIPPED LOUDLY: ${shell} is not installed, its completion script is not checked`);
+      return;
+    }
+    const script = join(dir, `rglob.${shell}`);
+    writeFileSync(script, rglob(["completions", shell]).stdout);
+    const r = spawnSync(shell, ["-n", script], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    if (shell === "fish") {
+      const c = spawnSync("fish", ["-c", `source ${script}; complete -C 'rglob grep --max-d'`], {
+        encoding: "utf8",
+      });
+      expect(c.stdout).toContain("--max-depth");
+    }
+  });
+});
+
+describe("man page", () => {
+  test("man renders it without warnings, with every operation and its flags", () => {
+    const page = rglob(["man"]);
+    expect(page.code).toBe(0);
+    expect(page.stdout).toStartWith(".TH RGLOB 1 ");
+    if (!which("man")) {
+      console.warn("SKIPPED LOUDLY: man is not installed, the page is not rendered");
+      return;
+    }
+    const file = join(dir, "rglob.1");
+    writeFileSync(file, page.stdout);
+    const r = spawnSync("man", ["--warnings", "-l", file], {
+      encoding: "utf8",
+      env: { ...process.env, MANWIDTH: "100", MANPAGER: "cat", PAGER: "cat" },
+    });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const text = r.stdout.replace(/.\x08/g, "");
+    for (const op of ops) expect(text).toContain(`rglob ${op} [OPTIONS]`);
+    for (const f of rglobJson<{ flags: DescribedFlag[] }>(["describe", "grep"]).json.flags)
+      expect(text).toContain(f.name);
+  });
+});
