@@ -1,8 +1,11 @@
 /*! Engine: duplicate detection. Narrows candidates in rounds that read more only where needed: same size →
  * same 64-bit hash of the head and tail blocks → same bytes (compared natively, chunk by chunk), then one digest
- * per group. Hard links to one inode count as one file. It never writes; it reads only through platform/. */
+ * per group. Hard links to one inode count as one file. A file whose size, mtime or inode changed since the walk
+ * looked at it is an error, never a member. It yields to the event loop and stops at the deadline. It never
+ * writes; it reads only through platform/. */
 import { fsErrorInfo } from "../contract/errors.ts";
 import type { RunContext } from "../ops/operation.ts";
+import { tick, yielder } from "../ops/walk-records.ts";
 import { type Confinement, platform } from "../platform/platform.ts";
 
 /** A file that may have copies. */
@@ -10,6 +13,8 @@ export interface Candidate {
   readonly abs: string;
   readonly rel: string;
   readonly size: number;
+  /** Modification time when the walk looked at it (ms). */
+  readonly mtimeMs: number;
   /** Device and inode ("dev:ino"): paths that share it are one file (hard links). */
   readonly inode: string;
   /** Order of the candidate in the walk (ties in the output are broken by it). */
@@ -43,6 +48,8 @@ interface Buffers {
   readonly other: Uint8Array;
   readonly kept: Map<Candidate, Uint8Array>;
   keptBytes: number;
+  /** When each file's contents were last read (Date.now()), for the racy-timestamp check. */
+  readonly readAt: Map<Candidate, number>;
   /** What each file opened must be (the walk plan's), or null. */
   readonly confine: Confinement | null;
 }
@@ -78,6 +85,7 @@ function edgeHash(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
       n += readAt(fd, buf.subarray(EDGE_BLOCK), EDGE_BLOCK, c.size - EDGE_BLOCK);
     }
     ctx.read(n);
+    bufs.readAt.set(c, Date.now());
     if (c.size <= 2 * EDGE_BLOCK && n === c.size && bufs.keptBytes + n <= KEEP_BUDGET) {
       bufs.kept.set(c, buf.slice(0, n));
       bufs.keptBytes += n;
@@ -119,6 +127,7 @@ function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): string | null
       if (ctx.shouldStop()) return null;
     }
     ctx.read(total);
+    bufs.readAt.set(c, Date.now());
     if (total !== c.size) {
       ctx.error({ code: "UNREADABLE", message: "file changed size while being read; skipped", path: c.abs });
       return null;
@@ -190,6 +199,9 @@ function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunContext): 
         return "bad-candidate";
       }
       ctx.read(na + nb);
+      const now = Date.now();
+      bufs.readAt.set(rep, now);
+      bufs.readAt.set(c, now);
       if (na !== want) {
         changed(rep);
         return "bad-representative";
@@ -223,10 +235,16 @@ function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunContext): 
  * first member of each group so far; each group of two or more gets one digest, of its first member. Past
  * MAX_CLASSES different contents, the rest is grouped by digest alone.
  */
-function confirm(cands: readonly Candidate[], bufs: Buffers, ctx: RunContext): Array<[string, Candidate[]]> {
+async function confirm(
+  cands: readonly Candidate[],
+  bufs: Buffers,
+  ctx: RunContext,
+  due: () => boolean,
+): Promise<Array<[string, Candidate[]]>> {
   const classes: Candidate[][] = [];
   const rest: Candidate[] = [];
   for (const c of cands) {
+    if (due()) await tick();
     if (ctx.shouldStop()) return [];
     let placed = false;
     for (let k = 0; k < classes.length; k++) {
@@ -253,7 +271,19 @@ function confirm(cands: readonly Candidate[], bufs: Buffers, ctx: RunContext): A
     const digest = fullDigest(cls[0] as Candidate, bufs, ctx);
     if (digest !== null) out.push([digest, cls]);
   }
-  if (rest.length > 1) out.push(...groupBy(rest, (c) => fullDigest(c, bufs, ctx)));
+  if (rest.length > 1) {
+    const byDigest = new Map<string, Candidate[]>();
+    for (const c of rest) {
+      if (due()) await tick();
+      if (ctx.shouldStop()) return out;
+      const d = fullDigest(c, bufs, ctx);
+      if (d === null) continue;
+      const list = byDigest.get(d);
+      if (list) list.push(c);
+      else byDigest.set(d, [c]);
+    }
+    for (const g of byDigest) if (g[1].length > 1) out.push(g);
+  }
   return out;
 }
 
@@ -270,17 +300,79 @@ function groupBy<K>(items: readonly Candidate[], keyOf: (c: Candidate) => K | nu
 }
 
 /**
- * Finds groups of identical files.
+ * Says whether a file is still the one the walk looked at (same inode, size and mtime); reports it when not.
+ * Checked after its contents were hashed, so a file rewritten before or while it was read is never a member.
+ */
+function unchanged(c: Candidate, bufs: Buffers, ctx: RunContext): "same" | "changed" | "racy" {
+  let st: { size: number; mtimeMs: number; dev: number; ino: number };
+  try {
+    st = platform.stat(c.abs);
+  } catch (err) {
+    ctx.error(fsErrorInfo(err, c.abs));
+    return "changed";
+  }
+  if (st.size !== c.size || st.mtimeMs !== c.mtimeMs || `${st.dev}:${st.ino}` !== c.inode) {
+    ctx.error({ code: "UNREADABLE", message: CHANGED, path: c.abs });
+    return "changed";
+  }
+  // A write in the same timestamp tick as the last read leaves mtime as it was: a file modified shortly before
+  // it was read may have changed after (git's "racily clean" entries). It is read again once that has passed.
+  return st.mtimeMs > (bufs.readAt.get(c) ?? 0) - racyMargin(st.mtimeMs) ? "racy" : "same";
+}
+
+const CHANGED =
+  "file changed while duplicates were being found (size, mtime or inode); left out of every group";
+
+/**
+ * How long after a modification its timestamp may still not show a later one: a coarse kernel tick on file
+ * systems with sub-second timestamps, two seconds on those that keep whole seconds (FAT keeps two).
+ */
+function racyMargin(mtimeMs: number): number {
+  return mtimeMs % 1000 === 0 ? 2100 : 50;
+}
+
+/**
+ * Settles members that were modified too shortly before they were read: waits until their timestamps can
+ * show a change, reads each again, and keeps it when it is still unchanged and has the group's digest.
+ * @returns the members that stay
+ */
+async function settle(
+  members: Candidate[],
+  racy: Candidate[],
+  digest: string,
+  bufs: Buffers,
+  ctx: RunContext,
+): Promise<Candidate[]> {
+  const until = Math.max(...racy.map((c) => c.mtimeMs + racyMargin(c.mtimeMs))) + 1;
+  while (Date.now() < until && !ctx.shouldStop())
+    await new Promise((r) => setTimeout(r, Math.min(25, until - Date.now())));
+  const out: Candidate[] = members.filter((c) => !racy.includes(c));
+  for (const c of racy) {
+    if (ctx.shouldStop()) return [];
+    bufs.kept.delete(c);
+    const again = fullDigest(c, bufs, ctx);
+    if (again === null) continue;
+    const state = unchanged(c, bufs, ctx);
+    if (state === "same" && again === digest) out.push(c);
+    else if (state !== "changed") ctx.error({ code: "UNREADABLE", message: CHANGED, path: c.abs });
+  }
+  return out;
+}
+
+/**
+ * Finds groups of identical files. Yields to the event loop as it goes (so a server still answers) and stops
+ * when ctx says so (deadline, cancellation), returning the groups completed so far.
  * @param candidates files in walk order (already filtered by size and type)
  * @param ctx the run context (errors, bytes read, deadline)
  * @param confine what each file opened must be (the walk plan's)
  * @returns the groups, sorted by wasted bytes (size × (count − 1)) descending, then by first path
  */
-export function findDuplicates(
+export async function findDuplicates(
   candidates: readonly Candidate[],
   ctx: RunContext,
   confine: Confinement | null = null,
-): DuplicateGroup[] {
+): Promise<DuplicateGroup[]> {
+  const due = yielder(64);
   // Hard links: one inode is one file, represented by its first path in walk order.
   const seen = new Set<string>();
   const files: Candidate[] = [];
@@ -295,16 +387,41 @@ export function findDuplicates(
     other: new Uint8Array(STREAM_BLOCK),
     kept: new Map(),
     keptBytes: 0,
+    readAt: new Map(),
     confine,
   };
   const groups: DuplicateGroup[] = [];
-  for (const [size, bySize] of groupBy(files, (c) => c.size)) {
+  outer: for (const [size, bySize] of groupBy(files, (c) => c.size)) {
+    if (due()) await tick();
     if (ctx.shouldStop()) break;
-    for (const [, byEdge] of groupBy(bySize, (c) => edgeHash(c, bufs, ctx))) {
-      if (ctx.shouldStop()) break;
-      for (const [digest, same] of confirm(byEdge, bufs, ctx)) {
-        same.sort((a, b) => a.order - b.order);
-        groups.push({ size, digest, members: same });
+    const byEdge = new Map<string, Candidate[]>();
+    for (const c of bySize) {
+      if (due()) await tick();
+      if (ctx.shouldStop()) break outer;
+      const k = edgeHash(c, bufs, ctx);
+      if (k === null) continue;
+      const list = byEdge.get(k);
+      if (list) list.push(c);
+      else byEdge.set(k, [c]);
+    }
+    for (const edgeGroup of byEdge.values()) {
+      if (edgeGroup.length < 2) continue;
+      if (due()) await tick();
+      if (ctx.shouldStop()) break outer;
+      for (const [digest, same] of await confirm(edgeGroup, bufs, ctx, due)) {
+        let members: Candidate[] = [];
+        const racy: Candidate[] = [];
+        for (const c of same) {
+          if (due()) await tick();
+          if (ctx.shouldStop()) break outer;
+          const state = unchanged(c, bufs, ctx);
+          if (state !== "changed") members.push(c);
+          if (state === "racy") racy.push(c);
+        }
+        if (racy.length > 0 && members.length >= 2) members = await settle(members, racy, digest, bufs, ctx);
+        if (members.length < 2) continue;
+        members.sort((a, b) => a.order - b.order);
+        groups.push({ size, digest, members });
       }
     }
   }

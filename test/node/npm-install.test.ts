@@ -138,7 +138,7 @@ describe("npm packages", () => {
     });
     expect(manifest.scripts).toBeUndefined();
     expect(manifest.devDependencies).toBeUndefined();
-    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(["ignore", "valibot"]);
+    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(["ignore", "re2js", "valibot"]);
     expect(platformManifest({ os: "linux", cpu: "x64", libc: "musl" })).toMatchObject({
       name: "@rglob/linux-x64-musl",
       os: ["linux"],

@@ -39,8 +39,14 @@ test("searches in one process reuse their workers: each gets its own results, af
       expect(lines(await grepAll({ pattern: "beta", base: t.dir, threads: 2 }))).toEqual(beta);
       expect(lines(await grepAll({ pattern: "alpha", base: t.dir, threads: 2 }))).toEqual(alpha);
     }
-    // (a+)+$ on a long run of a's never ends: the deadline stops the search and terminates its workers.
-    const stuck = await grepAll({ pattern: "(a+)+$", base: t.dir, threads: 2, timeout_seconds: 1 });
+    // Nine nested stars on a long run of a's never end (polynomial backtracking, never cut short): the deadline
+    // stops the search and terminates its workers.
+    const stuck = await grepAll({
+      pattern: "a*a*a*a*a*a*a*a*a*[b!]!",
+      base: t.dir,
+      threads: 2,
+      timeout_seconds: 1,
+    });
     expect(stuck.truncated_reason).toBe("timeout");
     expect(lines(await grepAll({ pattern: "beta", base: t.dir, threads: 2 }))).toEqual(beta);
   } finally {

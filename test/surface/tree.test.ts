@@ -1,7 +1,9 @@
 // tree: the drawing (├── └── │), depth limits, ancestors of filtered matches, records with full relative
 // paths, paging to the end equal to one unpaged run, and bad input.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
 
 interface TreeEntry {
   path: string;
@@ -180,4 +182,34 @@ describe("tree: bad input", () => {
     expect(r.stderr).toContain(text);
     expect(r.stderr).not.toContain("    at ");
   });
+});
+
+// #21 item 6: each entry rebuilt the path of every shown ancestor, so a chain of directories took time cubic in
+// its depth (500/1000/2000 levels: 0.3/2.3/16.5 s). A 2000-deep chain now ends well inside the kill guard.
+describe("tree: a deep chain", () => {
+  const deep = tempTree({});
+  // rm -rf removes a deep chain relative to each directory; a path-based removal is quadratic in it.
+  afterAll(() => {
+    Bun.spawnSync(["rm", "-rf", deep.dir]);
+    deep.cleanup();
+  }, 60_000);
+  test("2000 nested directories: every level once, in order, and the leaf, before a generous guard", () => {
+    // Built one level at a time from inside the previous one (the whole path nears PATH_MAX).
+    let dir = deep.dir;
+    for (let i = 0; i < 2000; i++) {
+      dir = join(dir, "d");
+      mkdirSync(dir);
+    }
+    writeFileSync(join(dir, "leaf.txt"), "x");
+    const res = Bun.spawnSync([BIN, "tree", "--jsonl", "--base", deep.dir], {
+      stdout: "pipe",
+      stderr: "pipe",
+      timeout: 10_000, // the guard: the cubic walk of the ancestors took 16 s and more here
+    });
+    expect(res.signalCode ?? null).toBeNull();
+    const recs = jsonl(res.stdout.toString()).filter((r) => r.kind === "entry");
+    expect(recs.length).toBe(2001);
+    expect(recs.map((r) => r.depth)).toEqual(Array.from({ length: 2001 }, (_, i) => i + 1));
+    expect(String(recs[2000]?.relative_path)).toBe(`${"d/".repeat(2000)}leaf.txt`);
+  }, 30_000);
 });

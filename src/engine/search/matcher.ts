@@ -1,7 +1,10 @@
 /*! Search: matcher compilation. Turns the grep patterns and flags into one serialisable MatcherSpec (a regex
  * source and flags plus the literal prefilter), once per request, in the calling thread, so a bad pattern
  * is a REGEX failure before anything is searched. Workers rebuild the RegExp from the spec. No I/O. */
+
+import { RE2JS } from "re2js";
 import { RglobError } from "../../contract/errors.ts";
+import { repeatsGroup, toRe2, translatePattern } from "./dialect.ts";
 import { requiredLiterals, scanSyntax } from "./literal.ts";
 
 /** What the caller asks for. */
@@ -42,6 +45,11 @@ export interface MatcherSpec {
    * at a CR, U+2028 or U+2029, where a line (which ends at LF only) goes on.
    */
   readonly anchors: boolean;
+  /**
+   * The regex in RE2 syntax when it runs on the linear-time engine (it repeats a group, where JavaScriptCore's
+   * backtracking can give up and answer "no match"; ADR 0020), else null.
+   */
+  readonly linear: string | null;
 }
 
 /** Regex syntax characters, escaped in a literal (not `-`: `\-` outside a class is an error in 'u' mode). */
@@ -221,6 +229,53 @@ export function alternation(patterns: readonly string[], unicode: boolean): stri
   return parts.join("|");
 }
 
+/**
+ * Decides whether a regex runs on the linear-time engine: one that repeats a group does (JavaScriptCore gives
+ * up on heavy backtracking through repeated groups and answers "no match", without an error), when RE2 can
+ * express it; when it cannot (a back-reference, a lookaround), the pattern is refused rather than risk a
+ * silent miss. -x anchors the RE2 regex; -w, whose lookarounds RE2 lacks, consumes the character on each side
+ * instead (`(?:\A|[^W])(X)(?:[^W]|\z)`): the searcher then reads the match as group 1 (LinearFinder).
+ * @param core the patterns' regex source (JavaScript), without -w's and -x's wrapping
+ * @param ignoreCase whether it is matched case-insensitively
+ * @param wrap "line" for -x, "word"/"ascii-word" for -w (Unicode or ASCII word characters), else null
+ * @returns the RE2 source, or null when the backtracking engine is safe for it
+ * @throws RglobError REGEX when neither engine can be trusted with it
+ */
+function linearSource(
+  core: string,
+  ignoreCase: boolean,
+  wrap: "line" | "word" | "ascii-word" | null,
+): string | null {
+  if (!repeatsGroup(core)) return null;
+  const inner = toRe2(core);
+  let err = "it holds a back-reference or a lookaround, which the linear-time engine does not do";
+  if (inner !== null) {
+    const nonWord = wrap === "ascii-word" ? "[^A-Za-z0-9_]" : "[^\\p{L}\\p{N}_]";
+    const re2 =
+      wrap === "line"
+        ? `^(?:${inner})$`
+        : wrap !== null
+          ? `${WORD_OPEN}(?:\\A|${nonWord})(${inner})(?:${nonWord}|\\z)`
+          : inner;
+    try {
+      RE2JS.compile(
+        re2.startsWith(WORD_OPEN) ? re2.slice(WORD_OPEN.length) : re2,
+        RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0),
+      );
+      return re2;
+    } catch (e) {
+      err = `the linear-time engine does not take it (${e instanceof Error ? e.message : String(e)})`;
+    }
+  }
+  throw new RglobError(
+    "REGEX",
+    `bad pattern: it repeats a group, where the backtracking engine can give up without saying so, and ${err}`,
+  );
+}
+
+/** Marks an RE2 source whose match is its group 1 (-w's emulation; stripped before compiling). */
+export const WORD_OPEN = "(?#w)";
+
 function tryCompile(source: string, flags: string): string | null {
   try {
     new RegExp(source, flags);
@@ -254,7 +309,7 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
   let unicode = true;
   const parts: string[] = [];
   for (const p of o.patterns) {
-    const src = o.fixedStrings ? escapeRegex(p) : p;
+    const src = o.fixedStrings ? escapeRegex(p) : translatePattern(p, o.multiline);
     if (!o.fixedStrings && tryCompile(src, "u") !== null) {
       const err = tryCompile(src, "");
       if (err !== null) throw new RglobError("REGEX", `bad pattern '${p}': ${err}`);
@@ -268,6 +323,7 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
       : o.fixedStrings
         ? parts.map((p) => `(?:${p})`).join("|")
         : alternation(parts, unicode);
+  const core = source;
   if (o.wordRegexp) {
     const w = unicode ? "[\\p{L}\\p{N}_]" : "[A-Za-z0-9_]";
     source = `(?<!${w})(?:${source})(?!${w})`;
@@ -281,9 +337,13 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
       parts.length > 1 ? `bad patterns: they do not combine into one regex: ${err}` : `bad pattern: ${err}`,
     );
 
+  const wrap = o.lineRegexp ? "line" : o.wordRegexp ? (unicode ? "word" : "ascii-word") : null;
+  const linear = o.fixedStrings ? null : linearSource(core, ignoreCase, wrap);
+
   let literals: string[] | null = [];
-  for (const p of o.patterns) {
-    const lits = o.fixedStrings ? (p === "" ? null : [p]) : requiredLiterals(p, unicode);
+  for (let k = 0; k < o.patterns.length; k++) {
+    const p = o.patterns[k] as string;
+    const lits = o.fixedStrings ? (p === "" ? null : [p]) : requiredLiterals(parts[k] as string, unicode);
     if (lits === null) {
       literals = null;
       break;
@@ -313,7 +373,8 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
     invert: o.invert,
     multiline: o.multiline,
     onlyMatching: o.onlyMatching,
-    lookaround: !o.fixedStrings && o.patterns.some((p) => /\(\?<?[=!]/.test(p)),
-    anchors: o.lineRegexp || (!o.fixedStrings && o.patterns.some(hasAnchor)),
+    lookaround: !o.fixedStrings && parts.some((p) => /\(\?<?[=!]/.test(p)),
+    anchors: o.lineRegexp || (!o.fixedStrings && parts.some(hasAnchor)),
+    linear,
   };
 }

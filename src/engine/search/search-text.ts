@@ -1,8 +1,9 @@
 /*! Search: matching inside one decoded text. Finds the matching lines (a whole-text scan proposes a line, a
  * line-local match confirms it), numbers lines only where there is a hit, attaches grep-style context, clips
  * long lines. Pure and synchronous: it runs in a worker (or in the calling thread) and never reads files. */
+import { RE2JS } from "re2js";
 import { codePointCount, codePointsAhead, pairAt } from "./code-points.ts";
-import type { MatcherSpec } from "./matcher.ts";
+import { type MatcherSpec, WORD_OPEN } from "./matcher.ts";
 
 /** How results are shaped, decided once per request. */
 export interface TextOptions {
@@ -117,13 +118,69 @@ export interface TextWindow {
   readonly shownUpTo: number;
 }
 
+/** A match as the searcher reads it (a RegExpExecArray is one). */
+export interface Found {
+  readonly index: number;
+  readonly 0: string;
+}
+
+/** What the searcher needs of a global regex: a RegExp, or the linear-time engine behind the same calls. */
+export interface Finder {
+  lastIndex: number;
+  readonly unicode: boolean;
+  exec(text: string): Found | null;
+  test(text: string): boolean;
+}
+
+/**
+ * The linear-time engine (RE2JS, ADR 0020) behind a global RegExp's exec/test/lastIndex: the search from
+ * lastIndex, the leftmost-first match, lastIndex moved past it (0 after a miss). Spans are in UTF-16 units.
+ */
+class LinearFinder implements Finder {
+  lastIndex = 0;
+  readonly unicode = true;
+  readonly #re: RE2JS;
+  /** -w's emulation: the match is group 1, between the characters on each side that the regex consumes. */
+  readonly #word: boolean;
+  #input: string | null = null;
+  #matcher: ReturnType<RE2JS["matcher"]> | null = null;
+
+  constructor(source: string, ignoreCase: boolean) {
+    this.#word = source.startsWith(WORD_OPEN);
+    const re2 = this.#word ? source.slice(WORD_OPEN.length) : source;
+    this.#re = RE2JS.compile(re2, RE2JS.MULTILINE | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
+  }
+
+  exec(text: string): Found | null {
+    if (this.#input !== text || this.#matcher === null) {
+      this.#matcher = this.#re.matcher(text);
+      this.#input = text;
+    }
+    const m = this.#matcher;
+    // With -w the character before lastIndex is where the match may start (consumed as its left side).
+    const from = this.#word && this.lastIndex > 0 ? this.lastIndex - 1 : this.lastIndex;
+    if (this.lastIndex > text.length || !m.find(from)) {
+      this.lastIndex = 0;
+      return null;
+    }
+    const a = this.#word ? m.start(1) : m.start();
+    const b = this.#word ? m.end(1) : m.end();
+    this.lastIndex = b;
+    return { index: a, 0: text.slice(a, b) };
+  }
+
+  test(text: string): boolean {
+    return this.exec(text) !== null;
+  }
+}
+
 /** The RegExp objects of a matcher, built once per thread. */
 export interface CompiledMatcher {
   readonly spec: MatcherSpec;
   /** Whole-text finder ('gm'). */
-  readonly text: RegExp;
+  readonly text: Finder;
   /** Line-local matcher ('g'). */
-  readonly line: RegExp;
+  readonly line: Finder;
   /** The UTF-16 spans of every match in a line (the line matcher, or indexOf for exact literals). */
   readonly spans: (line: string) => Array<[number, number]>;
   /**
@@ -140,10 +197,17 @@ export interface CompiledMatcher {
  * @returns the compiled matcher
  */
 export function buildMatcher(spec: MatcherSpec): CompiledMatcher {
-  const line = new RegExp(spec.source, `${spec.flags}g`);
+  const ignoreCase = spec.flags.includes("i");
+  const line: Finder =
+    spec.linear !== null
+      ? new LinearFinder(spec.linear, ignoreCase)
+      : new RegExp(spec.source, `${spec.flags}g`);
   return {
     spec,
-    text: new RegExp(spec.source, `${spec.flags}gm`),
+    text:
+      spec.linear !== null
+        ? new LinearFinder(spec.linear, ignoreCase)
+        : new RegExp(spec.source, `${spec.flags}gm`),
     line,
     spans: spec.exact !== null ? literalSpans(spec.exact) : (text) => lineSpans(line, text),
     firstFromText: spec.exact === null && !spec.lookaround && !spec.anchors,
@@ -269,7 +333,7 @@ export function columns(line: string): Columns {
  * @param line the line
  * @returns [start, end) spans
  */
-export function lineSpans(re: RegExp, line: string): Array<[number, number]> {
+export function lineSpans(re: Finder, line: string): Array<[number, number]> {
   return spansAfter(re, line, [], 0);
 }
 
@@ -281,7 +345,7 @@ export function lineSpans(re: RegExp, line: string): Array<[number, number]> {
  * @param i the index of the empty match
  * @returns where to search on
  */
-function stepOver(re: RegExp, text: string, i: number): number {
+function stepOver(re: Finder, text: string, i: number): number {
   return re.unicode && pairAt(text, i) ? i + 2 : i + 1;
 }
 
@@ -290,7 +354,7 @@ function stepOver(re: RegExp, text: string, i: number): number {
  * @returns out
  */
 function spansAfter(
-  re: RegExp,
+  re: Finder,
   line: string,
   out: Array<[number, number]>,
   from: number,

@@ -29,12 +29,13 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
         abs: e.abs,
         rel: e.rel,
         size: st.size,
+        mtimeMs: st.mtimeMs,
         inode: `${st.dev}:${st.ino}`,
         order: order++,
       });
       if (due()) await tick();
     }
-  const groups = ctx.shouldStop() ? [] : findDuplicates(candidates, ctx, plan.confine);
+  const groups = ctx.shouldStop() ? [] : await findDuplicates(candidates, ctx, plan.confine);
   let files = 0;
   let wasted = 0;
   const records: Duplicate[] = groups.map((g) => {

@@ -20,7 +20,7 @@ export const GrepInputSchema = v.pipe(
       v.pipe(
         v.string(),
         v.description(
-          "The pattern: a JavaScript regular expression (a literal string with fixed_strings). In it \\b, \\w and \\d are ASCII, as in JavaScript; word_regexp counts any Unicode letter or digit as part of a word.",
+          "The pattern: a regular expression in ripgrep's syntax or JavaScript's (a literal string with fixed_strings). ripgrep's [[:upper:]], \\x{52}, (?i) (?s) (?U) (?i:…), \\A \\z and (?P<name>…) mean what they mean in rg; what has no exact equivalent (\\h, (?x), class set operations) is refused as REGEX. '.' matches anything but a newline (LF). \\b, \\w and \\d are ASCII, as in JavaScript; word_regexp counts any Unicode letter or digit as part of a word. A pattern that repeats a group runs on a linear-time engine; one that also holds a back-reference or a lookaround is refused (REGEX) rather than risk a silent miss.",
         ),
       ),
     ),

@@ -36,6 +36,11 @@ function recordOf(e: Entry, matched: boolean): TreeEntry {
   };
 }
 
+/** Whether directory `dir` (a relative path) is a proper ancestor of `rel`. */
+function isAncestor(dir: string, rel: string): boolean {
+  return rel.length > dir.length && rel.charCodeAt(dir.length) === 47 && rel.startsWith(dir);
+}
+
 function belowRoot(root: Root, rel: string): string[] {
   const sub = root.rel === "" ? rel : rel.slice(root.rel.length + 1);
   return sub === "" ? [] : sub.split("/");
@@ -101,16 +106,12 @@ export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerato
         shownRoot = e.root;
       }
       const parts = belowRoot(root, e.rel);
-      // Keep the shown directories that are still ancestors; show the missing ones.
-      let keep = 0;
-      while (keep < shown.length && keep < parts.length - 1) {
-        const want =
-          root.rel === ""
-            ? parts.slice(0, keep + 1).join("/")
-            : `${root.rel}/${parts.slice(0, keep + 1).join("/")}`;
-        if (shown[keep] !== want) break;
-        keep++;
-      }
+      // Keep the shown directories that are still ancestors; show the missing ones. `shown` is a chain (each
+      // the parent of the next, the first at depth 1), so the deepest one that is an ancestor decides, and
+      // usually the last is (the parent): one comparison per entry, not one path rebuilt per level (which
+      // made a deep chain cubic).
+      let keep = shown.length;
+      while (keep > 0 && !isAncestor(shown[keep - 1] as string, e.rel)) keep--;
       shown.length = keep;
       for (let i = keep + 1; i < parts.length; i++) {
         const anc = ancestorEntry(root, e.root, parts.slice(0, i), plan.follow);

@@ -62,14 +62,15 @@ describe("compileMatcher", () => {
     [{ patterns: ["é"], ignoreCase: true }, "é", "iu", null],
     [{ patterns: ["a", "b"] }, "(?:a)|(?:b)", "u", ["a", "b"]],
     [{ patterns: ["x"], invert: true }, "x", "u", null],
-    [{ patterns: ["\\-x"] }, "\\-x", "", ["-x"]],
+    // rg's escaped punctuation is the character (a valid 'u' source now, #22).
+    [{ patterns: ["\\-x"] }, "-x", "u", ["-x"]],
     // U+FFFD may be an invalid byte in the file: no prefilter on it.
     [{ patterns: ["a\\uFFFDb"] }, "a\\uFFFDb", "u", null],
     [{ patterns: ["\ufffd"], fixedStrings: true }, "\ufffd", "u", null],
     // Each pattern's back-references and group names are its own.
     [{ patterns: ["(a)", "(b)\\1"] }, "(?:(a))|(?:(b)\\2)", "u", null],
     [{ patterns: ["(?<n>a)", "(?<n>b)\\k<n>"] }, "(?:(?<n>a))|(?:(?<n$1>b)\\k<n$1>)", "u", null],
-    [{ patterns: ["(a)\\2", "\\-(b)"] }, "(?:(a)\\x02)|(?:\\-(b))", "", null],
+    [{ patterns: ["(a)\\2", "\\-(b)"] }, "(?:(a)\\x02)|(?:-(b))", "", null],
   ])("%p", (o, source, flags, literals) => {
     const m = compileMatcher({ ...MATCHER_OFF, ...o });
     expect([m.source, m.flags, m.literals]).toEqual([source, flags, literals]);
