@@ -58,6 +58,13 @@ describe("text content carries the answer", () => {
     for (const r of records) expect(textOf(res)).toContain(`${r.rank}. ${r.relative_path} ${r.size} bytes`);
   });
 
+  test("find_files: each file with its size and modification time", async () => {
+    const res = await call("find_files", { patterns: ["*.py"] });
+    const records = sc(res).results as Array<{ relative_path: string; size: number; mtime: string }>;
+    expect(records.length).toBeGreaterThan(0);
+    for (const r of records) expect(textOf(res)).toContain(`${r.relative_path}  ${r.size} bytes  ${r.mtime}`);
+  });
+
   test("explain_path: the verdict with the ignore file, line and pattern", async () => {
     const res = await call("explain_path", { path: "ignored.log" });
     const text = textOf(res);

@@ -53,8 +53,14 @@ function recordLines(op: Operation, r: Rec): string[] {
         return lines;
       }
       return [typeof r.count === "number" ? `${rel}:${r.count}` : rel];
-    case "find":
-      return [(r.kinds as string[] | undefined)?.includes("d") ? `${rel}/` : rel];
+    case "find": {
+      // The path, then the size (files) and the modification time, so a text-only host can answer "how large"
+      // and "changed when" without a second call.
+      if ((r.kinds as string[] | undefined)?.includes("d")) return [`${rel}/`];
+      const size = typeof r.size === "number" ? `  ${r.size} bytes` : "";
+      const mtime = typeof r.mtime === "string" ? `  ${r.mtime}` : "";
+      return [`${rel}${size}${mtime}`];
+    }
     case "tree": {
       const depth = typeof r.depth === "number" ? r.depth : 1;
       const dir = (r.kinds as string[] | undefined)?.includes("d");
