@@ -253,7 +253,7 @@ export async function smokeTest(
       const rels = (JSON.parse(search.stdout) as { results: Array<{ relative_path: string }> }).results.map(
         (r) => r.relative_path,
       );
-      const want = ["src/main.py", "src/utils/helper.py"];
+      const want = ["hidden/.secret.py", "src/main.py", "src/utils/helper.py"]; // hidden entries are included by default
       if (search.code !== 0 || JSON.stringify(rels) !== JSON.stringify(want)) {
         failures.push(
           `find '*.py' found ${JSON.stringify(rels)} (exit ${search.code}), expected ${JSON.stringify(want)}`,
