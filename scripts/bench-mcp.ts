@@ -4,9 +4,11 @@
  * literal in the calling thread below 4 cores) and with `threads: 0` (the calling thread). Corpora: this repository's node_modules (ignore rules off) and the
  * generated tree of scripts/bench-grep.ts (.bench/tree), when it exists. Usage: bun scripts/bench-mcp.ts
  * [--runs=N]. */
+
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { benchArgs } from "./bench-args.ts";
+import { RawMcpClient } from "./bench-mcp-client.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
@@ -14,60 +16,6 @@ const { runs } = benchArgs("bun scripts/bench-mcp.ts [--runs=N]", {}, 15);
 if (!existsSync(bin)) {
   console.error(`no binary at ${bin}: run \`npm run build\` first`);
   process.exit(1);
-}
-
-/** A newline-delimited JSON-RPC client of one `rglob mcp` process. */
-class Client {
-  private readonly proc;
-  private readonly reader;
-  private buffered = "";
-  private readonly decoder = new TextDecoder();
-  private nextId = 1;
-
-  constructor(serveRoot: string) {
-    this.proc = Bun.spawn([bin, "mcp", "--root", serveRoot], {
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "ignore",
-    });
-    this.reader = this.proc.stdout.getReader();
-  }
-
-  private send(message: object): void {
-    this.proc.stdin.write(`${JSON.stringify(message)}\n`);
-    this.proc.stdin.flush();
-  }
-
-  /** Sends a request and reads until its answer (notifications in between are skipped). */
-  async request(method: string, params: object): Promise<Record<string, unknown>> {
-    const id = this.nextId++;
-    this.send({ jsonrpc: "2.0", id, method, params });
-    for (;;) {
-      const nl = this.buffered.indexOf("\n");
-      if (nl >= 0) {
-        const message = JSON.parse(this.buffered.slice(0, nl)) as Record<string, unknown>;
-        this.buffered = this.buffered.slice(nl + 1);
-        if (message.id === id) return message;
-        continue;
-      }
-      const { value, done } = await this.reader.read();
-      if (done) throw new Error("the server closed its output");
-      this.buffered += this.decoder.decode(value);
-    }
-  }
-
-  async start(): Promise<void> {
-    await this.request("initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "bench-mcp", version: "1" },
-    });
-    this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  }
-
-  stop(): void {
-    this.proc.kill();
-  }
 }
 
 interface Call {
@@ -86,7 +34,7 @@ const CALLS: readonly Call[] = [
 ];
 
 async function measure(serveRoot: string, extra: Record<string, unknown>): Promise<void> {
-  const client = new Client(serveRoot);
+  const client = new RawMcpClient(bin, serveRoot, "bench-mcp");
   await client.start();
   try {
     for (const call of CALLS) {

@@ -3,9 +3,11 @@
  * (`rglob index`, then `rglob grep`) against rg. Each MCP answer is checked first against rg's lines (paged to
  * the end, paths and line numbers; file lists and counts for -l and -c). Prints each ratio. Usage: bun
  * scripts/bench-warm.ts [--runs=N] [--tree=DIR] (default tree: $RGLOB_BENCH_TREE, else ../bench/babel). */
+
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { benchArgs } from "./bench-args.ts";
+import { RawMcpClient } from "./bench-mcp-client.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
@@ -26,44 +28,10 @@ if (rg === null) {
   process.exit(1);
 }
 
-/** A newline-delimited JSON-RPC client of one `rglob mcp` process. */
-class Client {
-  private readonly proc;
-  private readonly reader;
-  private buffered = "";
-  private readonly decoder = new TextDecoder();
-  private nextId = 1;
-
+/** The raw MCP client with the calls this benchmark makes. */
+class Client extends RawMcpClient {
   constructor(serveRoot: string) {
-    this.proc = Bun.spawn([bin, "mcp", "--root", serveRoot], {
-      cwd: serveRoot,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "ignore",
-    });
-    this.reader = this.proc.stdout.getReader();
-  }
-
-  private send(message: object): void {
-    this.proc.stdin.write(`${JSON.stringify(message)}\n`);
-    this.proc.stdin.flush();
-  }
-
-  async request(method: string, params: object): Promise<Record<string, unknown>> {
-    const id = this.nextId++;
-    this.send({ jsonrpc: "2.0", id, method, params });
-    for (;;) {
-      const nl = this.buffered.indexOf("\n");
-      if (nl >= 0) {
-        const message = JSON.parse(this.buffered.slice(0, nl)) as Record<string, unknown>;
-        this.buffered = this.buffered.slice(nl + 1);
-        if (message.id === id) return message;
-        continue;
-      }
-      const { value, done } = await this.reader.read();
-      if (done) throw new Error("the server closed its output");
-      this.buffered += this.decoder.decode(value, { stream: true });
-    }
+    super(bin, serveRoot, "bench-warm");
   }
 
   async call(args: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -73,23 +41,10 @@ class Client {
     return result.structuredContent;
   }
 
-  async start(): Promise<void> {
-    await this.request("initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "bench-warm", version: "1" },
-    });
-    this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  }
-
   async capabilities(): Promise<Record<string, unknown>> {
     const answer = await this.request("resources/read", { uri: "rglob://capabilities" });
     const contents = (answer.result as { contents: Array<{ text: string }> }).contents;
     return JSON.parse((contents[0] as { text: string }).text) as Record<string, unknown>;
-  }
-
-  stop(): void {
-    this.proc.kill();
   }
 }
 
