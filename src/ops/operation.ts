@@ -39,6 +39,11 @@ export interface PresentationFlag {
   readonly short?: string;
   readonly description: string;
   readonly hint?: string;
+  /**
+   * A shorthand for input values (rg's -u, -uu, -uuu): the n-th time the flag is given adds the input values of
+   * the n-th entry (cumulative; repeats past the last add nothing). A flag given explicitly wins over it.
+   */
+  readonly sets?: ReadonlyArray<Readonly<Record<string, unknown>>>;
 }
 
 /**

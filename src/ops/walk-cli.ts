@@ -20,7 +20,8 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   // fd's spellings of the same filters.
   newer_than: { aliases: ["changed-within"], hint: "WHEN" },
   older_than: { aliases: ["changed-before"], hint: "WHEN" },
-  extensions: { long: "extension", hint: "EXT" },
+  // fd's -e on every walking operation (grep gives -e to its patterns, as rg and grep do).
+  extensions: { long: "extension", short: "e", hint: "EXT" },
   newer_than_file: { hint: "FILE" },
   perm: { hint: "MODE" },
   max_depth: { short: "d", hint: "N" },
@@ -43,5 +44,16 @@ export const TYPE_LIST_FLAG: Readonly<Record<string, PresentationFlag>> = {
   type_list: {
     type: "boolean",
     description: "Print the file types (--lang, --type-not) with their globs, and exit (rg's --type-list).",
+  },
+};
+
+/** rg's and fd's -u/--unrestricted on the walking operations: -u (and -uu) is --no-ignore with hidden entries. */
+export const UNRESTRICTED_FLAG: Readonly<Record<string, PresentationFlag>> = {
+  unrestricted: {
+    type: "boolean",
+    short: "u",
+    description:
+      "Search what ignore rules leave out: -u (and -uu) is --no-ignore --hidden, as rg's -uu and fd's -u.",
+    sets: [{ respect_gitignore: false, hidden: true }],
   },
 };

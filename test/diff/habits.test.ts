@@ -41,7 +41,8 @@ const t = tempTree({
   "links/target.txt": "target\n",
   "links/good": { symlink: "target.txt" },
   "links/broken": { symlink: "nowhere" },
-  ".ignore": "!.github/\n",
+  ".ignore": "!.github/\n*.log\n",
+  "logs/x.log": "foo in an ignored log\n",
   ".github/w.yml": "foo: workflow\n",
   ".other/o.txt": "foo hidden\n",
 });
@@ -229,6 +230,50 @@ describe("rg habits", () => {
     else if (compare === "exact") expect(a.stdout).toBe(b.stdout);
     else expect(lineSet(a.stdout)).toEqual(lineSet(b.stdout));
     if (compare !== "code") expect(a.code).toBe(b.code);
+  });
+});
+
+describe("-u / --unrestricted, as rg and fd", () => {
+  // rg's -u is --no-ignore and -uu adds hidden entries; fd's -u is both. Hidden entries are in by default here,
+  // so -u and -uu both mean rg's -uu.
+  test("grep -u and -uu find what rg -uu finds (the ignored log included); -uuu searches binary files too", () => {
+    const u = rglob(["grep", "-n", "-u", "foo"], { cwd: t.dir });
+    expect(u.stdout).toContain("logs/x.log:1:foo in an ignored log");
+    expect(rglob(["grep", "-n", "foo"], { cwd: t.dir }).stdout).not.toContain("x.log");
+    expect(lineSet(rglob(["grep", "-n", "--unrestricted", "foo"], { cwd: t.dir }).stdout)).toEqual(
+      lineSet(u.stdout),
+    );
+    expect(lineSet(rglob(["grep", "-n", "-uu", "foo"], { cwd: t.dir }).stdout)).toEqual(lineSet(u.stdout));
+    // -uuu reads binary files as text (-a) where rg's -uuu (--binary) says "binary file matches".
+    expect(rglob(["grep", "-n", "-uuu", "foo2"], { cwd: t.dir }).stdout).toContain("bin.dat:2:foo2");
+    // An explicit flag wins over the shorthand.
+    expect(rglob(["grep", "-n", "-u", "--ignore", "foo"], { cwd: t.dir }).stdout).not.toContain("x.log");
+    if (!RG) return console.warn("SKIPPED: rg is not installed; the -u differential against rg");
+    expect(lineSet(u.stdout)).toEqual(lineSet(peer(RG, ["-n", "-uu", "foo"]).stdout));
+  });
+  test("find -u lists ignored entries as fd -u does; count, top and tree take -u too", () => {
+    const u = rglob(["find", "-u"], { cwd: t.dir });
+    expect(lineSet(u.stdout)).toContain("logs/x.log");
+    for (const op of ["count", "top", "tree", "stats", "dupes"]) {
+      const plain = rglob([op, "--json"], { cwd: t.dir }).stdout;
+      const all = rglob([op, "-u", "--json"], { cwd: t.dir });
+      expect(all.code).not.toBe(2);
+      expect(JSON.parse(all.stdout).skipped.ignored).toBe(0);
+      expect(JSON.parse(plain).skipped.ignored).toBeGreaterThan(0);
+    }
+    if (!FD) return console.warn("SKIPPED: fd is not installed; the -u differential against fd");
+    expect(lineSet(u.stdout)).toEqual(lineSet(peer(FD, ["-u"]).stdout));
+  });
+  test("-e EXT on every walking operation but grep (where -e is a pattern, as in rg)", () => {
+    const found = JSON.parse(rglob(["count", "-e", "md", "--json"], { cwd: t.dir }).stdout);
+    expect(found.totals.files).toBe(3); // a.md, sub/x.md and kinds/Up.MD (either case, as fd)
+    expect(rglob(["top", "-e", "md"], { cwd: t.dir }).stdout).toContain("a.md");
+    expect(
+      rglob(["grep", "-l", "-e", "foo", "--extension", "md"], { cwd: t.dir }).stdout.trim().split("\n"),
+    ).toHaveLength(2);
+  });
+  test("help names the short way to turn ignore rules off", () => {
+    expect(rglob(["find", "--help"]).stdout).toContain("--no-ignore turns it off");
   });
 });
 

@@ -1,6 +1,6 @@
 /*! count: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { TYPE_LIST_FLAG, UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { CountFileSchema, CountInputSchema, CountResultSchema } from "./schema.ts";
 
 /** The count operation. */
@@ -23,6 +23,7 @@ export const count = defineOperation({
     },
     presentation: {
       ...TYPE_LIST_FLAG,
+      ...UNRESTRICTED_FLAG,
       files: {
         type: "boolean",
         description:

@@ -1,6 +1,6 @@
 /*! dupes: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { DupesInputSchema, DuplicateSchema, DuplicateSearchResultSchema } from "./schema.ts";
 
 /** The dupes operation. */
@@ -16,6 +16,7 @@ export const dupes = defineOperation({
     synopsis: "[GLOB...]",
     operands: ["patterns..."],
     flags: { ...WALK_CLI_FLAGS },
+    presentation: UNRESTRICTED_FLAG,
   },
   mcpTool: "find_duplicates",
   agentDefaults: { limit: 50, max_output_bytes: 60_000, timeout_seconds: 60, strict_base: true },

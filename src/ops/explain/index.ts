@@ -1,6 +1,6 @@
 /*! explain: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { ExplainInputSchema, ExplainResultSchema, ExplanationSchema } from "./schema.ts";
 
 /** The explain operation. */
@@ -16,6 +16,7 @@ export const explain = defineOperation({
     operands: ["path"],
     hidden: ["path"],
     flags: WALK_CLI_FLAGS,
+    presentation: UNRESTRICTED_FLAG,
   },
   mcpTool: "explain_path",
   agentDefaults: { timeout_seconds: 30, strict_base: true },

@@ -1,7 +1,7 @@
 /*! find: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { FileMatchSchema } from "../../contract/records.ts";
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { TYPE_LIST_FLAG, UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { FileSearchResultSchema, FindInputSchema } from "./schema.ts";
 
 /** The find operation. */
@@ -26,6 +26,7 @@ export const find = defineOperation({
     },
     presentation: {
       ...TYPE_LIST_FLAG,
+      ...UNRESTRICTED_FLAG,
       print0: {
         type: "boolean",
         short: "0",

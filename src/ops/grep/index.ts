@@ -29,6 +29,7 @@ export const grep = defineOperation({
     hidden: ["operands", "pattern"],
     flags: {
       ...WALK_CLI_FLAGS,
+      extensions: { long: "extension", hint: "EXT" },
       regexps: { short: "e", aliases: ["regexp"], hint: "PATTERN" },
       fixed_strings: { short: "F" },
       ignore_case: { short: "i" },
@@ -74,6 +75,13 @@ export const grep = defineOperation({
     },
     presentation: {
       ...TYPE_LIST_FLAG,
+      unrestricted: {
+        type: "boolean",
+        short: "u",
+        description:
+          "As rg: -u searches what ignore rules leave out (--no-ignore), -uu hidden entries too (the default here), -uuu binary files too (--text).",
+        sets: [{ respect_gitignore: false, hidden: true }, {}, { text: true }],
+      },
       line_number: {
         type: "boolean",
         short: "n",

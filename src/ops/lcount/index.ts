@@ -3,7 +3,7 @@
 
 import { CountFileSchema, CountResultSchema } from "../count/schema.ts";
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { LcountInputSchema } from "./schema.ts";
 
 /** The lcount operation (an alias of count). */
@@ -19,6 +19,7 @@ export const lcount = defineOperation({
     synopsis: "PATTERN...",
     operands: ["patterns..."],
     flags: { ...WALK_CLI_FLAGS, encoding: { hint: "NAME" } },
+    presentation: UNRESTRICTED_FLAG,
   },
   mcpTool: null,
   agentDefaults: { limit: 50, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },

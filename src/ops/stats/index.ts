@@ -1,6 +1,6 @@
 /*! stats: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { ExtensionStatSchema, StatsInputSchema, StatsResultSchema } from "./schema.ts";
 
 /** The stats operation. */
@@ -16,6 +16,7 @@ export const stats = defineOperation({
     synopsis: "[GLOB...]",
     operands: ["patterns..."],
     flags: WALK_CLI_FLAGS,
+    presentation: UNRESTRICTED_FLAG,
   },
   mcpTool: "file_stats",
   agentDefaults: { limit: 50, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },

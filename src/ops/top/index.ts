@@ -1,6 +1,6 @@
 /*! top: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { TopDirectorySchema, TopFileSchema, TopInputSchema, TopResultSchema } from "./schema.ts";
 
 /** The top operation. */
@@ -16,6 +16,7 @@ export const top = defineOperation({
     synopsis: "[GLOB...]",
     operands: ["patterns..."],
     flags: { ...WALK_CLI_FLAGS, limit: { short: "n", hint: "N" }, dirs: { short: "D" } },
+    presentation: UNRESTRICTED_FLAG,
   },
   mcpTool: "largest_files",
   agentDefaults: { limit: 10, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },

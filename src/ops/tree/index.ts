@@ -1,6 +1,6 @@
 /*! tree: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
-import { WALK_CLI_FLAGS } from "../walk-cli.ts";
+import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { TreeEntrySchema, TreeInputSchema, TreeResultSchema } from "./schema.ts";
 
 /** The tree operation. */
@@ -16,6 +16,7 @@ export const tree = defineOperation({
     synopsis: "[GLOB...]",
     operands: ["patterns..."],
     flags: WALK_CLI_FLAGS,
+    presentation: UNRESTRICTED_FLAG,
   },
   mcpTool: "directory_tree",
   agentDefaults: {

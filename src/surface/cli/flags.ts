@@ -37,6 +37,8 @@ export interface FlagSpec {
   readonly hint: string | undefined;
   /** True for presentation flags (not part of the operation input). */
   readonly presentation: boolean;
+  /** A shorthand's input values per occurrence (PresentationFlag.sets), or undefined. */
+  readonly sets: ReadonlyArray<Readonly<Record<string, unknown>>> | undefined;
 }
 
 /** Output flags every operation command has. */
@@ -94,6 +96,7 @@ export function flagsOf(op: Operation): FlagSpec[] {
       default: p.default,
       hint: spell.hint,
       presentation: false,
+      sets: undefined,
     });
   }
   for (const [key, f] of Object.entries({ ...(op.cli.presentation ?? {}), ...OUTPUT_FLAGS })) {
@@ -109,9 +112,21 @@ export function flagsOf(op: Operation): FlagSpec[] {
       default: undefined,
       hint: f.hint,
       presentation: true,
+      sets: f.sets,
     });
   }
   return out;
+}
+
+/**
+ * The shortest `--no-…` spelling that turns a boolean off (`--no-ignore` rather than `--no-respect-gitignore`),
+ * as help and the man page name it.
+ * @param f a boolean flag
+ * @returns the spelling, with its dashes
+ */
+export function offSpelling(f: FlagSpec): string {
+  const names = [f.long, ...f.aliases].sort((a, b) => a.length - b.length);
+  return `--no-${names[0] ?? f.long}`;
 }
 
 /** The result of parsing one command's argv. */
@@ -178,7 +193,12 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
   const operands: string[] = [];
   let help = false;
 
+  const shorthands = new Map<FlagSpec, number>();
   const assign = (spec: FlagSpec, flag: string, value: unknown) => {
+    if (spec.sets !== undefined) {
+      shorthands.set(spec, (shorthands.get(spec) ?? 0) + (value === true ? 1 : 0));
+      return;
+    }
     const target = spec.presentation ? presentation : input;
     if (spec.kind === "strings" || spec.kind === "enums") {
       const list = (target[spec.key] as unknown[] | undefined) ?? [];
@@ -266,6 +286,13 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       continue;
     }
     operands.push(arg);
+  }
+  // Shorthands (-u, -uu): their values apply where no flag set the key explicitly.
+  const explicit = new Set(Object.keys(input));
+  for (const [spec, times] of shorthands) {
+    for (const values of (spec.sets ?? []).slice(0, times)) {
+      for (const [key, value] of Object.entries(values)) if (!explicit.has(key)) input[key] = value;
+    }
   }
   return { input, operands, presentation, help };
 }

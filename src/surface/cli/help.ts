@@ -6,7 +6,7 @@ import { SCHEMAS } from "../../generated/schemas.ts";
 import { type Operation, operandKey } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
 import { synopsisOf } from "../introspect.ts";
-import { flagsOf } from "./flags.ts";
+import { flagsOf, offSpelling } from "./flags.ts";
 import { colorByDefault } from "./human/paths.ts";
 import { isTerminal } from "./output.ts";
 
@@ -163,7 +163,8 @@ export function commandOf(op: Operation): CommandDef {
     ) {
       extra.push(`default ${JSON.stringify(f.default)}`);
     }
-    if (f.kind === "boolean" && f.default === true) extra.push(`on by default; --no-${f.long} turns it off`);
+    if (f.kind === "boolean" && f.default === true)
+      extra.push(`on by default; ${offSpelling(f)} turns it off`);
     for (const n of f.negations) extra.push(`--${n} sets it to false`);
     const description = f.description + (extra.length ? ` [${extra.join("; ")}]` : "");
     // citty prints every alias after one dash: a long alias gets the second dash here (`--glob`, not the

@@ -6,7 +6,7 @@ import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
 import { synopsisOf } from "../introspect.ts";
-import { type FlagSpec, flagsOf, UsageError } from "./flags.ts";
+import { type FlagSpec, flagsOf, offSpelling, UsageError } from "./flags.ts";
 import { helpWidth, layoutHelp, META_COMMANDS } from "./help.ts";
 
 /** The shells `rglob completions` writes a script for. */
@@ -241,7 +241,7 @@ function flagRoff(f: FlagSpec): string {
     !(Array.isArray(f.default) && f.default.length === 0)
   )
     extra.push(`default ${JSON.stringify(f.default)}`);
-  if (f.kind === "boolean" && f.default === true) extra.push(`on by default; --no-${f.long} turns it off`);
+  if (f.kind === "boolean" && f.default === true) extra.push(`on by default; ${offSpelling(f)} turns it off`);
   const text = f.description + (extra.length > 0 ? ` [${extra.join("; ")}]` : "");
   return `.TP\n${names}${value}\n${roff(text)}`;
 }
