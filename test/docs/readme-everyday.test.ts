@@ -18,35 +18,34 @@ function everydayCommands(): string[] {
   return out;
 }
 
-const png = Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), Buffer.alloc(1_100_000, 7)]);
+const jpg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2_200_000, 7)]);
 const t = tempTree({
-  ".gitignore": "*.log\n",
-  "README.md": "# demo\n\nA project.\n",
-  ".github/CONTRIBUTING.md": "How to help.\n",
-  "packages/api/src/config.ts":
-    "// Reads the settings.\nexport function parseConfig(text: string) {\n  // TODO: validate\n  return JSON.parse(text);\n}\n",
-  "scripts/build.ts": "// TODO: outside src, not listed\n",
-  "assets/a.png": png,
-  "public/b.png": png,
-  "packages/web/config/app.json": "{}\n",
-  "packages/web/config/locales/en.json": "{}\n",
-  "packages/web/.gitignore": "generated/\n",
-  "packages/web/generated/schema.ts": "export {};\n",
-  "logs/app.log": "12:00 ERR_QUOTA_7731 quota exceeded\n",
+  ".gitignore": "build/\n*.log\n",
+  "README.rst": "demo\n====\n",
+  ".github/CONTRIBUTING.rst": "How to help.\n",
+  "app/lib/settings.py":
+    "# Reads the settings.\ndef load_settings(path):\n    # FIXME: validate\n    return open(path).read()\n",
+  "scripts/build.py": "# FIXME: outside lib, not listed\n",
+  "photos/a.jpg": jpg,
+  "public/b.jpg": jpg,
+  "deploy/charts/values.yaml": "a: 1\n",
+  "deploy/charts/web/values.yaml": "b: 2\n",
+  "build/out/app.js": "x;\n",
+  "logs/app.log": "12:00 connection reset by peer\n",
 });
 afterAll(() => t.cleanup());
 
 /** What each command must print (the question's answer in this project), by its first words. */
 const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
-  ["rglob find -e ts --changed-within", ["packages/api/src/config.ts", "scripts/build.ts"], 0],
-  ["rglob grep -w TODO", ["packages/api/src/config.ts:3:"], 0],
-  ["rglob grep 'function parseConfig", ["packages/api/src/config.ts:2:"], 0],
-  ["rglob count --by language", ["TypeScript", "Markdown"], 0],
-  ["rglob count -e md", ["2 files"], 0],
-  ["rglob top -n 5", ["assets/a.png", "public/b.png"], 0],
-  ["rglob dupes -e png", ["assets/a.png", "public/b.png"], 0],
-  ["rglob find -e json --base", ["packages/web/config/app.json", "packages/web/config/locales/en.json"], 0],
-  ["rglob explain", ["packages/web/.gitignore:1"], 1],
+  ["rglob find -e py --changed-within", ["app/lib/settings.py", "scripts/build.py"], 0],
+  ["rglob grep -w FIXME", ["app/lib/settings.py:3:"], 0],
+  ["rglob grep 'def load_settings", ["app/lib/settings.py:2:"], 0],
+  ["rglob count --by language", ["Python", "reStructuredText"], 0],
+  ["rglob count -e rst", ["2 files"], 0],
+  ["rglob top -n 3", ["photos/a.jpg", "public/b.jpg"], 0],
+  ["rglob dupes -e jpg", ["photos/a.jpg", "public/b.jpg"], 0],
+  ["rglob find -e yaml --base", ["deploy/charts/values.yaml", "deploy/charts/web/values.yaml"], 0],
+  ["rglob explain", [".gitignore:1"], 1],
   ["rglob grep -u -F", ["logs/app.log:1:"], 0],
   ["rglob stats", ["files"], 0],
 ];
@@ -70,6 +69,6 @@ describe("README: everyday questions, one command each", () => {
     const out = r.stdout.toString();
     expect({ code: r.exitCode, stderr: r.stderr.toString() }).toEqual({ code, stderr: expect.any(String) });
     for (const text of expected) expect(out).toContain(text);
-    if (command.startsWith("rglob grep -w TODO")) expect(out).not.toContain("scripts/build.ts");
+    if (command.startsWith("rglob grep -w FIXME")) expect(out).not.toContain("scripts/build.py");
   });
 });
