@@ -50,6 +50,8 @@ interface Buffers {
   keptBytes: number;
   /** When each file's contents were last read (Date.now()), for the racy-timestamp check. */
   readonly readAt: Map<Candidate, number>;
+  /** Says when a loop over the chunks of a large file should yield to the event loop (every 25 ms of work). */
+  readonly chunkDue: () => boolean;
   /** What each file opened must be (the walk plan's), or null. */
   readonly confine: Confinement | null;
 }
@@ -101,14 +103,23 @@ function edgeHash(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
   }
 }
 
-/** Digests the whole file with the reported algorithm; null when it cannot be read or changed size. */
-function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
+/** Digests a small file's contents kept from the second round; undefined when they were not kept. */
+function keptDigest(c: Candidate, bufs: Buffers): string | undefined {
   const kept = bufs.kept.get(c);
-  if (kept !== undefined) {
-    const h = platform.createHasher();
-    h.update(kept);
-    return `${platform.hashAlgorithm}:${h.digest()}`;
-  }
+  if (kept === undefined) return undefined;
+  const h = platform.createHasher();
+  h.update(kept);
+  return `${platform.hashAlgorithm}:${h.digest()}`;
+}
+
+/**
+ * Digests the whole file with the reported algorithm; null when it cannot be read or changed size. A large file
+ * is read chunk by chunk, yielding to the event loop between chunks (a server still answers a ping or a
+ * cancellation while it reads).
+ */
+async function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): Promise<string | null> {
+  const kept = keptDigest(c, bufs);
+  if (kept !== undefined) return kept;
   let fd: number;
   try {
     fd = platform.open(c.abs, bufs.confine);
@@ -124,6 +135,7 @@ function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): string | null
       if (n === 0) break;
       h.update(bufs.stream.subarray(0, n));
       total += n;
+      if (bufs.chunkDue()) await tick();
       if (ctx.shouldStop()) return null;
     }
     ctx.read(total);
@@ -156,18 +168,22 @@ function openOrReport(c: Candidate, ctx: RunContext, confine: Confinement | null
   }
 }
 
-/**
- * Compares two files of the same size byte by byte, chunk by chunk (stopping at the first difference). Reading
- * from the page cache and comparing natively costs far less than digesting every copy.
- */
-function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunContext): Comparison {
+/** Compares two small files by the contents kept from the second round; null when either was not kept. */
+function compareKept(rep: Candidate, c: Candidate, bufs: Buffers): Comparison | null {
   const keptRep = bufs.kept.get(rep);
   const keptC = bufs.kept.get(c);
-  if (keptRep !== undefined && keptC !== undefined) {
-    return Buffer.from(keptRep.buffer, keptRep.byteOffset, keptRep.length).equals(keptC)
-      ? "same"
-      : "different";
-  }
+  if (keptRep === undefined || keptC === undefined) return null;
+  return Buffer.from(keptRep.buffer, keptRep.byteOffset, keptRep.length).equals(keptC) ? "same" : "different";
+}
+
+/**
+ * Compares two files of the same size byte by byte, chunk by chunk (stopping at the first difference), yielding
+ * to the event loop between chunks. Reading from the page cache and comparing natively costs far less than
+ * digesting every copy.
+ */
+async function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunContext): Promise<Comparison> {
+  const kept = compareKept(rep, c, bufs);
+  if (kept !== null) return kept;
   const fr = openOrReport(rep, ctx, bufs.confine);
   if (fr === null) return "bad-representative";
   const fc = openOrReport(c, ctx, bufs.confine);
@@ -182,6 +198,7 @@ function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunContext): 
     ctx.error({ code: "UNREADABLE", message: "file changed size while being read; skipped", path: x.abs });
   try {
     for (let pos = 0; pos < size; ) {
+      if (pos > 0 && bufs.chunkDue()) await tick();
       if (ctx.shouldStop()) return "different";
       const want = Math.min(a.length, size - pos);
       let na: number;
@@ -249,7 +266,8 @@ async function confirm(
     let placed = false;
     for (let k = 0; k < classes.length; k++) {
       const cls = classes[k] as Candidate[];
-      const r = compare(cls[0] as Candidate, c, bufs, ctx);
+      const r =
+        compareKept(cls[0] as Candidate, c, bufs) ?? (await compare(cls[0] as Candidate, c, bufs, ctx));
       if (r === "different") continue;
       if (r === "same") cls.push(c);
       if (r === "bad-representative") {
@@ -268,7 +286,7 @@ async function confirm(
   const out: Array<[string, Candidate[]]> = [];
   for (const cls of classes) {
     if (cls.length < 2) continue;
-    const digest = fullDigest(cls[0] as Candidate, bufs, ctx);
+    const digest = await fullDigest(cls[0] as Candidate, bufs, ctx);
     if (digest !== null) out.push([digest, cls]);
   }
   if (rest.length > 1) {
@@ -276,7 +294,7 @@ async function confirm(
     for (const c of rest) {
       if (due()) await tick();
       if (ctx.shouldStop()) return out;
-      const d = fullDigest(c, bufs, ctx);
+      const d = keptDigest(c, bufs) ?? (await fullDigest(c, bufs, ctx));
       if (d === null) continue;
       const list = byDigest.get(d);
       if (list) list.push(c);
@@ -350,7 +368,7 @@ async function settle(
   for (const c of racy) {
     if (ctx.shouldStop()) return [];
     bufs.kept.delete(c);
-    const again = fullDigest(c, bufs, ctx);
+    const again = await fullDigest(c, bufs, ctx);
     if (again === null) continue;
     const state = unchanged(c, bufs, ctx);
     if (state === "same" && again === digest) out.push(c);
@@ -388,6 +406,7 @@ export async function findDuplicates(
     kept: new Map(),
     keptBytes: 0,
     readAt: new Map(),
+    chunkDue: yielder(1),
     confine,
   };
   const groups: DuplicateGroup[] = [];

@@ -2,7 +2,16 @@
 // file was hashed), and a file rewritten while dupes runs is an error record, never a group member (a file of at
 // most 8 KiB was grouped with its old twin under the old digest). Real trees, the compiled binary.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { BIN, tempTree } from "../helpers.ts";
 
@@ -101,4 +110,73 @@ describe("dupes and files that change during the run (#21 item 10)", () => {
     expect(conclusive.map((r) => r.grouped)).toEqual(conclusive.map(() => 0));
     expect(runs.reduce((n, r) => n + r.changed, 0)).toBeGreaterThan(0);
   }, 120_000);
+});
+
+// #21 item 5, the event loop: dupes compared and digested a large file in one synchronous loop, and yielded only
+// every 64 files, so a few large files of one size held the MCP server for seconds: a ping (or a cancellation)
+// sent meanwhile was read only after the dupes answer. Sparse files of one size whose heads and tails are equal
+// (zeros) and whose middles differ are read whole; a ping sent while they are read is answered first.
+describe("dupes and the MCP server's event loop (#21 item 5)", () => {
+  const t = tempTree({});
+  afterAll(() => t.cleanup());
+  const SIZE = 160 * 1024 * 1024;
+  beforeAll(() => {
+    for (let i = 0; i < 12; i++) {
+      const fd = openSync(join(t.dir, `big${String(i).padStart(2, "0")}.bin`), "w");
+      ftruncateSync(fd, SIZE);
+      writeSync(fd, String(i % 8), SIZE / 2);
+      closeSync(fd);
+    }
+  });
+
+  test("a ping sent while dupes reads large files is answered before the dupes answer", async () => {
+    const proc = Bun.spawn([BIN, "mcp", "--root", t.dir], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    const order: Array<number | string> = [];
+    const send = (msg: unknown) => proc.stdin.write(`${JSON.stringify(msg)}\n`);
+    const reader = (async () => {
+      let buf = "";
+      for await (const chunk of proc.stdout) {
+        buf += Buffer.from(chunk).toString();
+        for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+          const msg = JSON.parse(buf.slice(0, nl)) as { id?: number | string };
+          buf = buf.slice(nl + 1);
+          if (msg.id !== undefined) order.push(msg.id);
+        }
+        if (order.includes(2)) break;
+      }
+    })();
+    const guard = setTimeout(() => proc.kill(), 60_000);
+    try {
+      send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "find_duplicates", arguments: { base: t.dir, timeout_seconds: 50 } },
+      });
+      // The walk of 12 files is over at once; reading them whole takes seconds.
+      await Bun.sleep(500);
+      send({ jsonrpc: "2.0", id: "ping", method: "ping" });
+      await reader;
+    } finally {
+      clearTimeout(guard);
+      proc.kill();
+      await proc.exited;
+    }
+    expect(order).toEqual([1, "ping", 2]);
+  }, 90_000);
 });
