@@ -144,10 +144,26 @@ export function operandNotes(
   const base = baseOf(input, cwd);
   const notes: string[] = [];
   for (const operand of operands) {
+    const shown = escapeControls(operand);
+    if (!found && looksLikeRegex(operand)) {
+      // fd's PATTERN is a regular expression searched for in the name ('\.ts$'); here it is a glob.
+      const glob = globForRegex(operand);
+      notes.push(
+        `'${shown}' is a glob here, matched against whole names, not a regular expression as fd's PATTERN${glob === null ? "" : `: for the same names, use '${escapeControls(glob)}'`}`,
+      );
+      continue;
+    }
     if (hasGlobSyntax(operand)) continue;
     const abs = path.resolve(base, operand);
-    if (kindAt(abs) !== "dir") continue;
-    const shown = escapeControls(operand);
+    const kind = kindAt(abs);
+    if (!found && kind === null && !operand.includes("/")) {
+      // fd's PATTERN matches anywhere in a name (`fd main`); a glob without wildcards is a whole name.
+      notes.push(
+        `no name is '${shown}': a glob is matched against whole names (fd's PATTERN matches anywhere in the name); for names that contain it, use '*${shown}*'`,
+      );
+      continue;
+    }
+    if (kind !== "dir") continue;
     notes.push(
       abs === base
         ? `'${shown}' is a glob matched against names, and no name is '${shown}'; without glob operands every entry under --base (default: the current directory) is taken`
@@ -155,6 +171,47 @@ export function operandNotes(
     );
   }
   return notes;
+}
+
+/**
+ * Whether an operand uses regular-expression syntax that a glob reads literally: `^` first, `$` last, `\.`,
+ * `\d`, `.+`, `|` (not `.*`, which `main.*` means as a glob too).
+ */
+function looksLikeRegex(operand: string): boolean {
+  return /^\^|[^\\]\$$|\\[.dwsb]|\.\+|\|/.test(operand);
+}
+
+/**
+ * Returns the glob that selects the names a simple regular expression finds in a name (`\.ts$` → `*.ts`,
+ * `^test_.*\.py$` → `test_*.py`), or null when the expression has no glob equivalent.
+ */
+export function globForRegex(re: string): string | null {
+  let s = re;
+  const start = s.startsWith("^");
+  if (start) s = s.slice(1);
+  const end = s.endsWith("$") && !s.endsWith("\\$");
+  if (end) s = s.slice(0, -1);
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i] as string;
+    const next = s[i + 1];
+    if (ch === "\\") {
+      if (next === undefined || !/[.+()|^$\\/-]/.test(next)) return null;
+      out += next;
+      i++;
+    } else if (ch === ".") {
+      if (next === "*") {
+        out += "*";
+        i++;
+      } else if (next === "+") {
+        out += "?*";
+        i++;
+      } else out += "?";
+    } else if (/[()|+?{}[\]*^$]/.test(ch)) return null;
+    else out += ch;
+  }
+  out = `${start ? "" : "*"}${out}${end ? "" : "*"}`.replace(/\*{2,}/g, "*");
+  return out === "*" ? null : out;
 }
 
 /** How each skip reason is undone, by surface: the CLI flag, the MCP/library input key; null when none is. */

@@ -454,6 +454,46 @@ describe("habits, asserted on their own", () => {
     expect(lineSet(run("grep", "-l", "--no-hidden", "foo").stdout)).not.toContain(".other/o.txt");
   });
 
+  test("fd's PATTERN is a glob here: a run that finds nothing says so and gives the glob", () => {
+    const word = run("find", "up", "--no-hidden");
+    expect(word.code).toBe(1);
+    expect(word.stderr).toContain(
+      "no name is 'up': a glob is matched against whole names (fd's PATTERN matches anywhere in the name); for names that contain it, use '*up*'",
+    );
+    const re = run("find", "\\.md$");
+    expect(re.code).toBe(1);
+    expect(re.stderr).toContain("not a regular expression as fd's PATTERN: for the same names, use '*.md'");
+    expect(run("find", "^f\\.txt$").stderr).toContain("use 'f.txt'");
+    // The glob it names finds what fd finds (fd matches case-insensitively when the pattern is lower case).
+    expect(lineSet(run("find", "*.md", "--no-hidden").stdout)).toEqual(["a.md", "sub/x.md"]);
+    // A glob that finds something, or one that reads the same as a glob, gets no note.
+    expect(run("find", "f.txt").stderr).toBe("");
+    expect(run("find", "main.*").stderr).not.toContain("regular expression");
+  });
+
+  test("rg's and fd's flags that rglob spells differently are usage errors naming the rglob way", () => {
+    const cases: Array<[string[], string]> = [
+      [["find", "-I", "-e", "md"], "'-I' is fd's spelling; here, use --no-ignore"],
+      [["grep", "-I", "foo"], "rg's -I (no file names) is --no-with-filename"],
+      [["grep", "--files"], "use rglob find -t f"],
+      [["find", "-p", "sub"], "'-p' is fd's --full-path"],
+      [["find", "--full-path", "sub"], "a glob with '/' or '**' matches the relative path"],
+      [["find", "-x", "echo"], "rglob is read-only"],
+      [["find", "--exec", "echo"], "rglob is read-only"],
+      [["find", "-X", "echo"], "rglob is read-only"],
+      [["find", "-l"], "'-l' is fd's --list-details"],
+    ];
+    for (const [args, hint] of cases) {
+      const r = run(...args);
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.stderr).toContain(hint);
+      expect(r.stdout).toBe("");
+    }
+    // A command that defines the letter keeps it: grep's -x (whole lines) and -l (file names).
+    expect(run("grep", "-x", "foo", "g.txt").code).toBe(0);
+    expect(run("grep", "-l", "foo", "g.txt").stdout).toBe("g.txt\n");
+  });
+
   test("help and describe list the new flags", () => {
     const help = run("grep", "--help").stdout;
     for (const f of [

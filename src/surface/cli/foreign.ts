@@ -1,7 +1,8 @@
 /*! CLI: other tools' spellings that would parse as something else here, or not at all. find(1)'s primaries are
  * single-dash words (`-name`, `-type`), which a short-flag parser reads as bundled letters (`-type` = `-t ype`)
- * and then fails on with an error about the wrong thing. grep's and ripgrep's flags that rglob spells
- * differently would be an unknown flag, and ripgrep's file types a bad entry kind. A bare number (`-5`: head's
+ * and then fails on with an error about the wrong thing. grep's, ripgrep's and fd's flags that rglob spells
+ * differently (`--include`, rg's `--files`, fd's `-I`, `-p`, `-x`, `-l`) would be an unknown flag with no
+ * hint, and ripgrep's file types a bad entry kind. A bare number (`-5`: head's
  * count, grep's lines of context) is no flag of any command. These are answered with the
  * rglob spelling. Only exact words (and `--flag=value`) are caught, so no bundle of real short flags is affected
  * and a command that defines one of these letters keeps it. Never reads files. */
@@ -42,9 +43,33 @@ const GREP_FLAGS: Readonly<Record<string, string>> = {
   "--exclude-dir": "use -E GLOB (--exclude): a matching directory is not entered",
   "--no-filename": "use --no-with-filename",
   "-R": "directories are always searched recursively: drop -R (-L follows symlinks)",
-  "-I": "binary files are skipped by default (-a searches them as text)",
+  "-I": "binary files are skipped by default (-a searches them as text); rg's -I (no file names) is --no-with-filename",
   "-P": "patterns are JavaScript regular expressions (lookaround, \\d, lazy quantifiers and named groups work): drop -P",
 };
+
+/** ripgrep's and fd's flags that no rglob command defines, and what to write instead, by command. */
+const PEER_FLAGS: Readonly<Record<string, (command: string, flag: string) => string>> = {
+  "--files": () =>
+    "'--files' is rg's spelling (list the files a search would read); here, use rglob find -t f (the same walk, ignore rules and globs)",
+  "-p": fullPath,
+  "--full-path": fullPath,
+  "-x": readOnly,
+  "-X": readOnly,
+  "--exec": readOnly,
+  "--exec-batch": readOnly,
+  "-l": listDetails,
+  "--list-details": listDetails,
+};
+
+function fullPath(command: string, flag: string): string {
+  return `'${flag}' is fd's --full-path; here, a glob with '/' or '**' matches the relative path: ${command} '**/src/**/*.ts'`;
+}
+function readOnly(command: string): string {
+  return `fd's -x/-X run a command; rglob is read-only: pipe its output instead (${command} -0 … | xargs -0 …)`;
+}
+function listDetails(command: string, flag: string): string {
+  return `'${flag}' is fd's --list-details; here, print the details with --format '{size} {mtime} {path}' (${command} --format …) or take them from --json`;
+}
 
 /**
  * Returns the usage error for an argument spelled as in find(1), grep or ripgrep, or null for any other.
@@ -59,11 +84,16 @@ export function foreignSpelling(
   defined: (flag: string) => boolean,
 ): string | null {
   const flag = arg.startsWith("--") && arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
+  const command = usage.split(" ").slice(0, 2).join(" ");
+  // fd's -I is --no-ignore (grep's -I, skip binary files, is answered below for grep).
+  if (flag === "-I" && command !== "rglob grep" && !defined(flag))
+    return "'-I' is fd's spelling; here, use --no-ignore (hidden entries are included by default)";
+  const peer = PEER_FLAGS[flag];
+  if (peer !== undefined && !defined(flag)) return peer(command, flag);
   const grep = GREP_FLAGS[flag];
   if (grep !== undefined && !defined(flag))
     return `'${flag}' is grep's spelling; here, ${grep.replaceAll("rglob grep PATTERN", usage)}`;
   if (/^-\d+$/.test(arg) && !defined(arg)) {
-    const command = usage.split(" ").slice(0, 2).join(" ");
     return `'${arg}' is not a flag of '${command}': a number of results is --limit N, grep's lines of context are -C N, and an operand that begins with '-' goes after '--' (${command} -- '${arg}')`;
   }
   return findSpelling(arg, usage);
