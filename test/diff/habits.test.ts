@@ -201,6 +201,14 @@ const FD_CASES: Array<[string, string[], string[], Compare]> = [
   ["-t f -t x", ["find", "-t", "f", "-t", "x"], ["-t", "f", "-t", "x"], "lines"],
   ["-L -t l: broken links only", ["find", "-L", "-t", "l"], ["-L", "-t", "l"], "lines"],
   ["-t l", ["find", "-t", "l"], ["-t", "l"], "lines"],
+  ["--type file (fd's long kind names)", ["find", "--type", "file"], ["--type", "file"], "lines"],
+  [
+    "-t directory -t executable",
+    ["find", "-t", "directory", "-t", "executable"],
+    ["-t", "directory", "-t", "executable"],
+    "lines",
+  ],
+  ["-t file -t empty", ["find", "-t", "file", "-t", "empty"], ["-t", "file", "-t", "empty"], "lines"],
   ["-e md (either case)", ["find", "-e", "md"], ["-e", "md"], "lines"],
   ["-e md -e py", ["find", "-e", "md", "-e", "py"], ["-e", "md", "-e", "py"], "lines"],
   [
@@ -482,6 +490,13 @@ describe("habits, asserted on their own", () => {
       [["find", "--exec", "echo"], "rglob is read-only"],
       [["find", "-X", "echo"], "rglob is read-only"],
       [["find", "-l"], "'-l' is fd's --list-details"],
+      [["find", "-i", "A.MD"], "use --case-insensitive"],
+      [["find", "--ignore-case", "A.MD"], "use --case-insensitive"],
+      [["find", "-F", "a.md"], "matched literally already"],
+      [["grep", "--iglob", "*.TXT", "foo"], "use -g GLOB with --case-insensitive"],
+      [["grep", "--glob-case-insensitive", "foo"], "use --case-insensitive"],
+      [["grep", "--sort", "path", "foo"], "always in path order"],
+      [["find", "-t", "filez"], "'filez' is no file type here either"],
     ];
     for (const [args, hint] of cases) {
       const r = run(...args);

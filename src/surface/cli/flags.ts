@@ -6,7 +6,7 @@
 import { boundMessage } from "../../contract/errors.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { type Operation, operandKey, type PresentationFlag } from "../../ops/operation.ts";
-import { fileTypeSpelling, foreignSpelling } from "./foreign.ts";
+import { fdKindLetter, fileTypeSpelling, foreignSpelling } from "./foreign.ts";
 
 /** A mistake in the command line (exit 2, message on stderr). */
 export class UsageError extends Error {
@@ -158,6 +158,11 @@ function convert(spec: FlagSpec, flag: string, text: string): unknown {
       return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
     case "enum":
     case "enums":
+      // fd's long names of entry kinds (`--type file`) mean what they mean in fd.
+      if (spec.key === "types" && spec.choices && !spec.choices.includes(text)) {
+        const letter = fdKindLetter(text);
+        if (letter !== undefined && spec.choices.includes(letter)) return letter;
+      }
       if (spec.choices && !spec.choices.includes(text)) {
         const fileType = spec.key === "types" ? fileTypeSpelling(flag, text) : null;
         throw new UsageError(fileType ?? `${flag}: '${text}' is not one of ${spec.choices.join(", ")}`);

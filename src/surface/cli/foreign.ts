@@ -59,7 +59,25 @@ const PEER_FLAGS: Readonly<Record<string, (command: string, flag: string) => str
   "--exec-batch": readOnly,
   "-l": listDetails,
   "--list-details": listDetails,
+  "-i": ignoreCase,
+  "--ignore-case": ignoreCase,
+  "-F": (command, flag) =>
+    `'${flag}' is fd's --fixed-strings; here, operands are globs, and a name without * ? [ ] { } is matched literally already (${command} 'a.b')`,
+  "--fixed-strings": (command, flag) =>
+    `'${flag}' is fd's spelling; here, operands are globs, and a name without * ? [ ] { } is matched literally already (${command} 'a.b')`,
+  "--iglob": () =>
+    "'--iglob' is rg's spelling; here, use -g GLOB with --case-insensitive (globs in either case)",
+  "--glob-case-insensitive": () => "'--glob-case-insensitive' is rg's spelling; here, use --case-insensitive",
+  "--sort": sortedAlready,
+  "--sortr": sortedAlready,
 };
+
+function ignoreCase(_command: string, flag: string): string {
+  return `'${flag}' is fd's spelling (ignore case); here, use --case-insensitive (globs match names in either case)`;
+}
+function sortedAlready(_command: string, flag: string): string {
+  return `'${flag}' is rg's spelling; here, grep's results are always in path order (walk order, as rg --sort path): drop it, or order files with rglob find --sort KEY`;
+}
 
 function fullPath(command: string, flag: string): string {
   return `'${flag}' is fd's --full-path; here, a glob with '/' or '**' matches the relative path: ${command} '**/src/**/*.ts'`;
@@ -98,6 +116,29 @@ export function foreignSpelling(
   }
   return findSpelling(arg, usage);
 }
+
+/**
+ * Returns the letter of one of fd's long names of an entry kind (`fd --type file` = `-t f`), which the CLI takes
+ * with fd's meaning, or undefined for any other value.
+ * @param value a value of -t/--type
+ * @returns the letter, or undefined
+ */
+export function fdKindLetter(value: string): string | undefined {
+  return Object.hasOwn(FD_KIND_WORDS, value) ? FD_KIND_WORDS[value] : undefined;
+}
+
+/** fd's long names of entry kinds and their letters. */
+const FD_KIND_WORDS: Readonly<Record<string, string>> = {
+  file: "f",
+  directory: "d",
+  symlink: "l",
+  executable: "x",
+  empty: "e",
+  socket: "s",
+  pipe: "p",
+  "block-device": "b",
+  "char-device": "c",
+};
 
 /**
  * Returns the usage error for an entry kind that is one of ripgrep's file types (`-t py`), or null.
