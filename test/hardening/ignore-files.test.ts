@@ -2,7 +2,8 @@
 // (a symlinked one is refused, as git >= 2.32 does; a FIFO, a device or one over the cap never blocks or
 // balloons, and a `.git` FIFO in an ancestor does not hang a search below it); an explicitly named FIFO is an
 // error record; a relative core.excludesFile is read from the top of the work tree; ignore files above an
-// explicit root apply outside a repository too. Every run is bounded by --timeout and a process-level kill.
+// explicit root apply outside a repository too; over MCP, a FIFO ignore file never stops the server answering.
+// Every run is bounded by --timeout and a process-level kill.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -127,6 +128,65 @@ describe("FIFOs, devices and oversized files never block or balloon (item 4)", (
       t.cleanup();
     }
   });
+
+  test("over MCP, a FIFO .gitignore under the root: calls and a ping are answered, SIGTERM ends the server", async () => {
+    if (!hasFifo) return;
+    const t = tempTree({ "a.txt": "needle\n", "sub/b.txt": "needle\n" });
+    Bun.spawnSync(["mkfifo", join(t.dir, ".gitignore")]);
+    // The server also indexes its root in the background (ADR 0028): that walk must not block either.
+    const proc = Bun.spawn([BIN, "mcp", "--root", t.dir], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    const guard = setTimeout(() => proc.kill("SIGKILL"), 30_000);
+    try {
+      const send = (msg: unknown) => proc.stdin.write(`${JSON.stringify(msg)}\n`);
+      const answers = new Map<number, { result?: { structuredContent?: Result } }>();
+      const reader = (async () => {
+        let buf = "";
+        for await (const chunk of proc.stdout) {
+          buf += Buffer.from(chunk).toString();
+          for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+            const msg = JSON.parse(buf.slice(0, nl));
+            buf = buf.slice(nl + 1);
+            if (typeof msg.id === "number") answers.set(msg.id, msg);
+          }
+          if (answers.has(2) && answers.has(3) && answers.has(4)) break;
+        }
+      })();
+      send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "find_files", arguments: {} } });
+      send({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "grep_content", arguments: { pattern: "needle", files_with_matches: true } },
+      });
+      send({ jsonrpc: "2.0", id: 4, method: "ping" });
+      await reader;
+      const found = answers.get(2)?.result?.structuredContent;
+      expect(found?.results.map((r) => r.relative_path)).toContain("sub/b.txt");
+      expect(found?.errors.some((e) => /not a (directory or a )?regular file/.test(e.message))).toBe(true);
+      expect(answers.get(3)?.result?.structuredContent?.results.length).toBeGreaterThan(0);
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(0);
+    } finally {
+      clearTimeout(guard);
+      proc.kill("SIGKILL");
+      t.cleanup();
+    }
+  }, 60_000);
 
   test("an ignore file over 1 MiB is not read: a TOO_LARGE record, its rules do not apply", () => {
     const t = tempTree({ "a.txt": "needle\n", ".ignore": `a.txt\n${"#".repeat((1 << 20) + 10)}\n` });
