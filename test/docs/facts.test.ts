@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
 import { ERROR_CODES } from "../../src/contract/errors.ts";
 import { TRUNCATED_REASONS } from "../../src/contract/result.ts";
 import { AGENT_API_VERSION, SCHEMA_VERSION } from "../../src/contract/versions.ts";
@@ -19,6 +20,15 @@ describe("docs quote the contract", () => {
       expect(ERROR_CODES.filter((c) => !new RegExp(`\\b${c}\\b`).test(text))).toEqual([]);
     },
   );
+
+  test("the TypeScript guide names every package `npm install rglob` adds beside it", () => {
+    const sentence = /`npm install rglob` installs only ([^.]*?) beside it/.exec(
+      read("docs/agents/typescript-api.md"),
+    );
+    expect(sentence).not.toBeNull();
+    const named = [...(sentence?.[1] ?? "").matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort();
+    expect(named).toEqual(Object.keys(pkg.dependencies).sort());
+  });
 
   test("ADR 0001 names every truncation reason", () => {
     const text = read("docs/decisions/0001-agent-api-contract.md");
