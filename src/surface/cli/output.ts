@@ -12,7 +12,11 @@ export class BrokenPipe extends Error {
 
 const wait = new Int32Array(new SharedArrayBuffer(4));
 
-function writeAll(fd: number, bytes: Uint8Array): void {
+/**
+ * Writes every byte to a file descriptor before it returns (waiting out EAGAIN on a non-blocking pipe).
+ * @throws BrokenPipe when the reader has gone away
+ */
+export function writeAll(fd: number, bytes: Uint8Array): void {
   let buf = bytes;
   while (buf.length > 0) {
     let n: number;

@@ -1,10 +1,12 @@
 /*! MCP stdio transport: newline-delimited JSON-RPC on stdin/stdout, as the SDK's StdioServerTransport, with two
  * differences. A line longer than MAX_LINE_BYTES is skipped (never buffered whole) and answered with a JSON-RPC
  * error carrying its id when the line's head shows one, so the server goes on serving; the SDK's transport
- * closes on a 10 MiB line and every call in flight goes unanswered. And every write is tracked, so the server
- * flushes its answers whole before it exits. */
+ * closes on a 10 MiB line and every call in flight goes unanswered. And an answer is written whole before
+ * `send` returns (to the process's stdout with blocking writes), so nothing is left in a stream's buffer when the
+ * server exits: a stream's write callback could come, under load, before all of a large answer had left. */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { writeAll } from "../cli/output.ts";
 
 /** The longest JSON-RPC line read (bytes); a longer one is answered with an error. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -45,9 +47,13 @@ export class LineTransport implements Transport {
   private readonly writes = new Set<Promise<void>>();
   private closed = false;
 
+  /**
+   * @param stdin where messages come from
+   * @param stdout where answers go, as a stream (tests), or null: the process's stdout, written synchronously
+   */
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
-    private readonly stdout: NodeJS.WritableStream = process.stdout,
+    private readonly stdout: NodeJS.WritableStream | null = null,
   ) {}
 
   private readonly onData = (chunk: Buffer): void => {
@@ -109,9 +115,21 @@ export class LineTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
     const json = `${JSON.stringify(message)}\n`;
+    const stdout = this.stdout;
+    if (stdout === null) {
+      try {
+        writeAll(1, Buffer.from(json));
+        return Promise.resolve();
+      } catch (err) {
+        // The client has gone away (EPIPE): nothing more can be answered.
+        this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+        void this.close();
+        return Promise.reject(err);
+      }
+    }
     const done = new Promise<void>((resolve) => {
       // The callback runs once the bytes are handed to the OS (or the write failed): then the answer is whole.
-      this.stdout.write(json, () => resolve());
+      stdout.write(json, () => resolve());
     });
     this.writes.add(done);
     void done.then(() => this.writes.delete(done));
@@ -122,8 +140,10 @@ export class LineTransport implements Transport {
   async flush(): Promise<void> {
     while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
     // A write's callback may come while the stream still holds bytes: wait until its buffer is empty.
-    const out = this.stdout as NodeJS.WritableStream & { writableLength?: number; destroyed?: boolean };
-    while ((out.writableLength ?? 0) > 0 && !out.destroyed) {
+    const out = this.stdout as
+      | (NodeJS.WritableStream & { writableLength?: number; destroyed?: boolean })
+      | null;
+    while (out !== null && (out.writableLength ?? 0) > 0 && !out.destroyed) {
       await new Promise<void>((resolve) => {
         const done = () => {
           out.off("drain", done);
