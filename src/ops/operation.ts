@@ -39,9 +39,12 @@ export interface PresentationFlag {
   readonly short?: string;
   readonly description: string;
   readonly hint?: string;
+  /** The long spelling when it is not the key in kebab-case. */
+  readonly long?: string;
   /**
-   * A shorthand for input values (rg's -u, -uu, -uuu): the n-th time the flag is given adds the input values of
-   * the n-th entry (cumulative; repeats past the last add nothing). A flag given explicitly wins over it.
+   * A shorthand for input values (rg's -u, -uu, -uuu; grep's -s): the n-th time the flag is given sets the input
+   * values of the n-th entry (cumulative; a repeat past the last sets the last entry's values again). As in rg, the last flag that sets
+   * a key wins, the shorthand or an explicit flag.
    */
   readonly sets?: ReadonlyArray<Readonly<Record<string, unknown>>>;
 }

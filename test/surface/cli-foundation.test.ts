@@ -163,7 +163,7 @@ describe("process edge", () => {
     [["grep", "--exclude-dir", "src", "TODO"], "use -E GLOB (--exclude)"],
     [["grep", "-R", "TODO"], "always searched recursively"],
     [["grep", "-I", "TODO"], "binary files are skipped by default"],
-    [["grep", "-P", "TODO"], "JavaScript regular expressions"],
+    [["grep", "-P", "TODO"], "ripgrep's dialect"],
     [["grep", "--no-filename", "TODO"], "use --no-with-filename"],
     [["grep", "-t", "py", "TODO"], "for rg's file type 'py' use --lang py"],
     [["find", "--type=rs"], "for rg's file type 'rs' use --lang rs"],

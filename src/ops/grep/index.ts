@@ -30,6 +30,8 @@ export const grep = defineOperation({
     flags: {
       ...WALK_CLI_FLAGS,
       extensions: { long: "extension", hint: "EXT" },
+      // -s and --case-sensitive are the pattern's, as in rg; the globs' case keeps rg's --glob-case-insensitive.
+      case_sensitive: { long: "glob-case-sensitive", negations: ["glob-case-insensitive"] },
       regexps: { short: "e", aliases: ["regexp"], hint: "PATTERN" },
       fixed_strings: { short: "F" },
       ignore_case: { short: "i" },
@@ -71,10 +73,18 @@ export const grep = defineOperation({
       } catch {
         return null;
       }
-      return `the pattern '${pattern}' names an existing path and -E/--exclude '${excludes.join("', '")}' was given: -E is --exclude (a glob, as in fd), not grep's -E (JavaScript regular expressions are always extended). Write the regex first (rglob grep '${excludes[0]}' ${operands.join(" ")}), or pass the pattern with -e to search for that text.`;
+      return `the pattern '${pattern}' names an existing path and -E/--exclude '${excludes.join("', '")}' was given: -E is --exclude (a glob, as in fd), not grep's -E (patterns are always extended regular expressions, in ripgrep's dialect). Write the regex first (rglob grep '${excludes[0]}' ${operands.join(" ")}), or pass the pattern with -e to search for that text.`;
     },
     presentation: {
       ...TYPE_LIST_FLAG,
+      case_sensitive_pattern: {
+        type: "boolean",
+        long: "case-sensitive",
+        short: "s",
+        description:
+          "Match the pattern case-sensitively (the default), overriding an earlier -i or -S, as rg's -s.",
+        sets: [{ ignore_case: false, smart_case: false }],
+      },
       unrestricted: {
         type: "boolean",
         short: "u",

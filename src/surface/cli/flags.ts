@@ -102,7 +102,7 @@ export function flagsOf(op: Operation): FlagSpec[] {
   for (const [key, f] of Object.entries({ ...(op.cli.presentation ?? {}), ...OUTPUT_FLAGS })) {
     out.push({
       key,
-      long: kebab(key),
+      long: f.long ?? kebab(key),
       short: f.short,
       aliases: [],
       negations: [],
@@ -198,12 +198,21 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
   const operands: string[] = [];
   let help = false;
 
-  const shorthands = new Map<FlagSpec, number>();
+  // Where each input key was last set by a flag, and each use of a shorthand (applied after, by position).
+  const setAt = new Map<string, number>();
+  const times = new Map<FlagSpec, number>();
+  const shorthands: Array<{ values: Readonly<Record<string, unknown>>; at: number }> = [];
+  let at = 0;
   const assign = (spec: FlagSpec, flag: string, value: unknown) => {
     if (spec.sets !== undefined) {
-      shorthands.set(spec, (shorthands.get(spec) ?? 0) + (value === true ? 1 : 0));
+      if (value !== true) return;
+      const n = (times.get(spec) ?? 0) + 1;
+      times.set(spec, n);
+      const values = spec.sets[Math.min(n, spec.sets.length) - 1];
+      if (values !== undefined) shorthands.push({ values, at });
       return;
     }
+    if (!spec.presentation) setAt.set(spec.key, at);
     const target = spec.presentation ? presentation : input;
     if (spec.kind === "strings" || spec.kind === "enums") {
       const list = (target[spec.key] as unknown[] | undefined) ?? [];
@@ -219,6 +228,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
 
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
+    at = i;
     if (arg === "--") {
       operands.push(...argv.slice(i + 1));
       break;
@@ -292,12 +302,9 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
     }
     operands.push(arg);
   }
-  // Shorthands (-u, -uu): their values apply where no flag set the key explicitly.
-  const explicit = new Set(Object.keys(input));
-  for (const [spec, times] of shorthands) {
-    for (const values of (spec.sets ?? []).slice(0, times)) {
-      for (const [key, value] of Object.entries(values)) if (!explicit.has(key)) input[key] = value;
-    }
+  // Shorthands (-u, -uu, grep's -s): a value applies unless a flag after it set the same key.
+  for (const { values, at: where } of shorthands) {
+    for (const [key, value] of Object.entries(values)) if ((setAt.get(key) ?? -1) < where) input[key] = value;
   }
   return { input, operands, presentation, help };
 }

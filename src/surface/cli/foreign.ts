@@ -44,7 +44,7 @@ const GREP_FLAGS: Readonly<Record<string, string>> = {
   "--no-filename": "use --no-with-filename",
   "-R": "directories are always searched recursively: drop -R (-L follows symlinks)",
   "-I": "binary files are skipped by default (-a searches them as text); rg's -I (no file names) is --no-with-filename",
-  "-P": "patterns are JavaScript regular expressions (lookaround, \\d, lazy quantifiers and named groups work): drop -P",
+  "-P": "patterns are read in ripgrep's dialect, and lookaround, back-references, lazy quantifiers and named groups work as in PCRE2: drop -P",
 };
 
 /** ripgrep's and fd's flags that no rglob command defines, and what to write instead, by command. */
@@ -65,8 +65,8 @@ const PEER_FLAGS: Readonly<Record<string, (command: string, flag: string) => str
     `'${flag}' is fd's --fixed-strings; here, operands are globs, and a name without * ? [ ] { } is matched literally already (${command} 'a.b')`,
   "--fixed-strings": (command, flag) =>
     `'${flag}' is fd's spelling; here, operands are globs, and a name without * ? [ ] { } is matched literally already (${command} 'a.b')`,
-  "--iglob": () =>
-    "'--iglob' is rg's spelling; here, use -g GLOB with --case-insensitive (globs in either case)",
+  "--iglob": (command) =>
+    `'--iglob' is rg's spelling; here, use -g GLOB with ${command === "rglob grep" ? "--glob-case-insensitive" : "--case-insensitive"} (globs in either case)`,
   "--glob-case-insensitive": () => "'--glob-case-insensitive' is rg's spelling; here, use --case-insensitive",
   "--sort": sortedAlready,
   "--sortr": sortedAlready,
