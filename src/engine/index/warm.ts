@@ -16,7 +16,7 @@ import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { Entry, type WalkPlan, walk } from "../walk.ts";
-import type { AnswerSource, WarmGrep, WarmProvider } from "./provider.ts";
+import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
@@ -320,14 +320,10 @@ export class WarmRoot implements WarmProvider {
   /** The index's candidate map for a run, or null when the index cannot narrow it. */
   private candidatesFor(plan: WalkPlan, spec: SearchSpec): Uint8Array | null {
     const idx = this.index;
-    const m = spec.matcher;
     if (idx === null || this.state !== "ready") return null;
-    if (m.literals === null || m.invert || spec.encoding !== null) return null;
-    if (!inside(plan.baseReal, this.root)) return null;
-    // Unicode case folding matches K (U+212A) with k and ſ (U+017F) with s: the searcher does not prefilter
-    // files holding them, and neither does the index.
-    const traps = m.literalsIgnoreCase && m.flags.includes("u") && m.literals.some((l) => /[ks]/i.test(l));
-    return idx.candidates({ literals: m.literals, traps });
+    const q = literalQueryOf(spec);
+    if (q === null || !inside(plan.baseReal, this.root)) return null;
+    return idx.candidates(q);
   }
 
   /**
@@ -476,11 +472,6 @@ export class WarmRoot implements WarmProvider {
     this.state = "warm_list";
     this.reason = why;
   }
-}
-
-/** The entries of a walk but those left out (files ruled out by the index). */
-function* without(entries: Generator<Entry>, leftOut: (e: Entry) => boolean): Generator<Entry> {
-  for (const e of entries) if (!leftOut(e)) yield e;
 }
 
 /**
