@@ -178,6 +178,31 @@ test.each([
   120_000,
 );
 
+// Regression: a watch event on a `.gitignore` was taken for one inside `.git` and dropped, so editing an ignore
+// file (no entry created or removed) left the remembered walks as they were.
+test("an edited .gitignore alone is seen by the next call", async () => {
+  await setUp({});
+  try {
+    const op = findOperation("grep");
+    const input = { pattern: "alpha", base: dir, hidden: true, strict_base: true, limit: 5000 };
+    const same = async () => {
+      const res = (await mcp.client.callTool({ name: "grep_content", arguments: input })) as CallToolResult;
+      const { json: cold } = rglobJson(["grep", "--json", ...argvOf(op, input)], { cwd: dir });
+      const warm = { ...(res.structuredContent as Record<string, unknown>) };
+      delete warm.source;
+      warm.bytes_read = cold.bytes_read;
+      expect(warm).toEqual(cold);
+    };
+    await same();
+    await same();
+    writeFileSync(join(dir, ".gitignore"), "*.log\n*.md\n");
+    await Bun.sleep(50);
+    await same();
+  } finally {
+    await tearDown();
+  }
+});
+
 test("a tree over the index budget degrades to the warm file list and says so; answers stay exact", async () => {
   await setUp({ RGLOB_INDEX_BUDGET_MB: "0" });
   try {

@@ -192,12 +192,13 @@ export class WarmRoot implements WarmProvider {
       return;
     }
     const rel = String(name);
-    // Inside a repository's metadata only the exclude file (and the directory itself) matters to the walk.
-    const git = rel.indexOf(".git");
-    if (git >= 0 && (git === 0 || rel[git - 1] === path.sep)) {
-      const after = rel.slice(git + 4);
-      if (after !== "" && after !== `${path.sep}info` && after !== `${path.sep}info${path.sep}exclude`)
-        return;
+    // Inside a repository's metadata only the exclude file (and the directory itself) matters to the walk. A
+    // `.git` component, not a name that starts with it: a `.gitignore` is an ignore file.
+    const parts = rel.split(path.sep);
+    const git = parts.indexOf(".git");
+    if (git >= 0) {
+      const after = parts.slice(git + 1).join("/");
+      if (after !== "" && after !== "info" && after !== "info/exclude") return;
     }
     const abs = path.join(this.root, rel);
     for (const idx of [this.index, this.building]) idx?.invalidate(abs);
