@@ -420,6 +420,11 @@ export class PersistedIndexes implements WarmProvider {
     return null;
   }
 
+  /** The CLI remembers no walk: every other operation walks cold. */
+  walker(): null {
+    return null;
+  }
+
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
     const cold = (source: "cold" | null): WarmGrep => ({
       source,

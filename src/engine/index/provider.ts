@@ -43,6 +43,14 @@ export interface WarmProvider {
    * @returns the run's warm seam
    */
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep;
+  /**
+   * Returns a walk of the plan from its start for the other walking operations (find, count, tree, top, stats,
+   * dupes): a replay of a remembered walk, with the same entries, errors and counters in the same order as the
+   * walk itself; or null when the walk cannot be remembered (then the operation walks cold).
+   * @param plan the run's compiled walk
+   * @returns a function that walks it with a run context, or null
+   */
+  walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null;
 }
 
 /**

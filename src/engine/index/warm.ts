@@ -286,14 +286,7 @@ export class WarmRoot implements WarmProvider {
       source,
       walk: (p, ctx, after) => {
         if (after === null && key !== null) {
-          let m = this.memos.get(key);
-          if (m !== undefined && m.gen === this.gen) {
-            this.memos.delete(key);
-            this.memos.set(key, m); // most recently used last
-          } else {
-            if (m !== undefined) this.memos.delete(key);
-            m = this.remember(key, p, ctx);
-          }
+          const m = this.memoFor(key, p, ctx);
           if (!leaveOut || idx === null || candidates === null) return replay(m.steps, p, ctx, null);
           const ids = this.idsOf(m, idx);
           return replay(m.steps, p, ctx, (i) => {
@@ -306,6 +299,30 @@ export class WarmRoot implements WarmProvider {
       },
       ruledOut,
     };
+  }
+
+  /**
+   * Returns a walk of the plan through its remembered walk (replayed, or walked and remembered), or null when
+   * the plan's walk cannot be remembered.
+   * @param plan the run's compiled walk
+   * @returns a function that walks it with a run context, or null
+   */
+  walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
+    const key = this.memoKey(plan);
+    if (key === null) return null;
+    return (ctx) => replay(this.memoFor(key, plan, ctx).steps, plan, ctx, null);
+  }
+
+  /** The fresh remembered walk of a key, walked (and remembered) now when there is none. */
+  private memoFor(key: string, plan: WalkPlan, ctx: RunContext): Memo {
+    const m = this.memos.get(key);
+    if (m !== undefined && m.gen === this.gen) {
+      this.memos.delete(key);
+      this.memos.set(key, m); // most recently used last
+      return m;
+    }
+    if (m !== undefined) this.memos.delete(key);
+    return this.remember(key, plan, ctx);
   }
 
   /** The index ids of a remembered walk's entries (-1: not indexed), looked up once per index. */
@@ -561,6 +578,19 @@ export class WarmSet implements WarmProvider {
     }
     if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching);
     return { source: "cold", walk: (p, ctx, after) => walk(p, ctx, after), ruledOut: () => false };
+  }
+
+  /**
+   * Returns the remembered walk of the root that holds the run's base (the innermost), or null.
+   * @param plan the run's compiled walk
+   * @returns a function that walks it with a run context, or null
+   */
+  walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
+    let best: WarmRoot | null = null;
+    for (const w of this.roots.values()) {
+      if (inside(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
+    }
+    return best?.walker(plan) ?? null;
   }
 }
 
