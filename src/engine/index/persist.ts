@@ -404,7 +404,8 @@ export class PersistedIndexes implements WarmProvider {
 
   private find(plan: WalkPlan): LoadedIndex | null {
     for (const r of plan.roots) {
-      let dir = r.real;
+      // An index covers a directory: a file root looks from the directory holding it.
+      let dir = r.type === "dir" ? r.real : path.dirname(r.real);
       while (true) {
         let hit = this.loaded.get(dir);
         if (hit === undefined) {
