@@ -3,7 +3,8 @@
 // edits the index does not know of (changed files, a file rewritten with the same size, its mtime put back,
 // new and deleted files, a changed .gitignore). The whole result must be equal (records, order, errors, skip
 // counts, totals, cursors); only bytes_read (smaller) and `source` differ. A corrupt, truncated or foreign
-// index is not used; the index is never written inside the tree. Seeded (RGLOB_INDEX_SEED).
+// index is not used; the index is never written inside the tree. Seeded (RGLOB_INDEX_SEED). Each test runs
+// dozens of processes: its time limit is generous for a loaded machine (no timing is asserted).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   existsSync,
@@ -155,7 +156,7 @@ describe("rglob grep with a persisted index", () => {
     expect(rglob(["find", "--no-ignore"], { cwd: dir }).stdout).toBe(before);
     const status = index(["--status"]).json.results[0] as Record<string, unknown>;
     expect([status.state, status.changed_files, status.files]).toEqual(["present", 0, r.files]);
-  });
+  }, 120_000);
 
   test("random queries give the cold answer, from the index", () => {
     const sources = new Set<string | undefined>();
@@ -163,7 +164,7 @@ describe("rglob grep with a persisted index", () => {
     for (let i = 0; i < 12; i++) sources.add(same({ pattern: `${pick(WORDS)}`, ignore_case: rand() < 0.5 }));
     expect(sources.has("index")).toBe(true);
     expect(sources.has("cold")).toBe(true); // max_bytes, invert, no literal
-  });
+  }, 120_000);
 
   test("after edits the index does not know of, answers are still the cold ones", () => {
     const files = rglob(["find", "--type", "f", "--format", "{rel}"], { cwd: dir })
@@ -192,7 +193,7 @@ describe("rglob grep with a persisted index", () => {
     expect((cold.results as unknown[]).length).toBe(3);
     const status = index(["--status"]).json.results[0] as Record<string, unknown>;
     expect(status.changed_files as number).toBeGreaterThanOrEqual(3);
-  });
+  }, 120_000);
 
   test("a grep below the indexed tree, or with the tree as a root operand, uses it", () => {
     expect(same({ pattern: "needle", base: "dir0" })).toBe("index");
@@ -203,7 +204,7 @@ describe("rglob grep with a persisted index", () => {
     delete hot.source;
     hot.bytes_read = cold.bytes_read;
     expect(hot).toEqual(cold);
-  });
+  }, 120_000);
 
   test("a corrupt, truncated or foreign index is not used", () => {
     index();
@@ -240,14 +241,14 @@ describe("rglob grep with a persisted index", () => {
     }
     writeFileSync(file, good);
     expect(same({ pattern: "needle" })).toBe("index");
-  });
+  }, 120_000);
 
   test("index --remove deletes it; grep then says nothing of an index", () => {
     expect((index(["--remove"]).json.results[0] as Record<string, unknown>).state).toBe("removed");
     expect((index(["--status"]).json.results[0] as Record<string, unknown>).state).toBe("absent");
     expect(same({ pattern: "needle" })).toBeUndefined();
     expect((index(["--remove"]).json.results[0] as Record<string, unknown>).state).toBe("absent");
-  });
+  }, 120_000);
 
   test("a cache directory inside the tree is refused (exit 2, nothing written)", () => {
     const inner = join(dir, "cache-here");
@@ -259,7 +260,7 @@ describe("rglob grep with a persisted index", () => {
     const both = rglob(["index", "--status", "--remove"], { cwd: dir, env: env() });
     expect(both.code).toBe(2);
     expect(rglob(["index", "--base", join(dir, "nope")], { cwd: dir, env: env() }).code).toBe(2);
-  });
+  }, 120_000);
 
   test("binary, UTF-16 and huge files are not indexed and are searched as cold", () => {
     const t = mkdtempSync(join(tmpdir(), "rglob-pindex-big-"));
@@ -302,5 +303,5 @@ describe("rglob grep with a persisted index", () => {
     } finally {
       rmSync(t, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });

@@ -338,8 +338,10 @@ export function loadIndex(
   const data = new Uint8Array(ab, o0 + at.data, h.posting_bytes);
   const paths = h.files === 0 ? [] : buf.toString("utf8", at.paths, at.data).split("\0");
   if (paths.length !== h.files || starts[h.trigrams] !== h.posting_bytes) return bad("corrupt sections");
-  const sep = root.endsWith("/") ? "" : "/";
-  const abs = paths.map((p) => (p === "" ? root : root + sep + p));
+  // Paths are stored POSIX; the walk gives the platform's.
+  const sep = root.endsWith(path.sep) ? "" : path.sep;
+  const native = path.sep === "/" ? (p: string) => p : (p: string) => p.split("/").join(path.sep);
+  const abs = paths.map((p) => (p === "" ? root : root + sep + native(p)));
   const sizes = new Float64Array(h.files);
   for (let i = 0; i < h.files; i++) sizes[i] = Number(facts[i * FACTS]);
   const index = TrigramIndex.fromParts(abs, { keys, starts, data, flags, textBytes: h.text_bytes }, sizes);
