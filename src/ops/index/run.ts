@@ -51,7 +51,7 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
   if (input.status) {
     const { index, reason } = loadIndex(root, index_path);
     if (index === null) {
-      yield record({ root, index_path, ...none, state: reason === null ? "absent" : "unusable", reason });
+      yield record({ root, index_path, state: reason === null ? "absent" : "unusable", ...none, reason });
       return;
     }
     const h = index.header;
