@@ -1,6 +1,6 @@
 /*! Benchmark of the warm index (a script, never a timed test): 20 agent-style greps through one `rglob mcp`
- * whose warm state is ready, against the same 20 as rg processes; then the CLI with a persisted index
- * (`rglob index`, then `rglob grep`) against rg. Each MCP answer is checked first against rg's lines (paged to
+ * whose warm state is ready, against the same 20 as rg processes (the CLI's persisted index has its own:
+ * scripts/bench-index.ts). Each MCP answer is checked first against rg's lines (paged to
  * the end, paths and line numbers; file lists and counts for -l and -c). Prints each ratio. Usage: bun
  * scripts/bench-warm.ts [--runs=N] [--tree=DIR] (default tree: $RGLOB_BENCH_TREE, else ../bench/babel). */
 

@@ -381,9 +381,16 @@ async function* walkAll(
   const size = opts.batch ?? 512;
   const room = typeof size === "number" ? () => size : size;
   let max = Math.max(1, room());
+  // A long-lived server's remembered walk (docs/decisions/0028-warm-index.md): the same entries, errors and
+  // counters as the walk, without listing a directory. A page resumed from a cursor walks cold.
+  const warm = startAfter === null ? (ctx.warm?.walker(plan) ?? null) : null;
+  if (warm !== null) {
+    yield* walkInThread(ctx, warm, room);
+    return;
+  }
   const { threads, first, split } = walkThreads(opts.needStats === true || plan.readsStats);
   if (threads === 0) {
-    yield* walkInThread(plan, ctx, startAfter, room);
+    yield* walkInThread(ctx, (c) => walk(plan, c, startAfter), room);
     return;
   }
   const pool = new Pool(plan, threads, opts.needStats === true, split);
@@ -482,25 +489,26 @@ async function* walkAll(
 }
 
 /**
- * walkBatches without workers: walk()'s entries gathered straight into batches (no items, no holes). An error
- * is reported while the walk produces the entry after it, so the batch before that entry goes out first.
- * @param plan the compiled walk
+ * walkBatches without workers: walk()'s entries (or a server's replay of them) gathered straight into batches
+ * (no items, no holes). An error is reported while the walk produces the entry after it, so the batch before
+ * that entry goes out first.
  * @param ctx the run context
- * @param startAfter a cursor key "root:rel", or null
+ * @param entriesOf the walk, given the context its errors go to
  * @param room the most entries the next batch may hold
  * @yields batches of selected entries
  */
 function* walkInThread(
-  plan: WalkPlan,
   ctx: RunContext,
-  startAfter: string | null,
+  entriesOf: (ctx: RunContext) => Iterator<Entry>,
   room: () => number,
 ): Generator<Entry[]> {
   const errors: ErrorInfo[] = [];
   const local: RunContext = { ...ctx, error: (info) => errors.push(info) };
   let max = Math.max(1, room());
   let batch: Entry[] = [];
-  for (const e of walk(plan, local, startAfter)) {
+  const entries = entriesOf(local);
+  for (let r = entries.next(); !r.done; r = entries.next()) {
+    const e = r.value;
     if (errors.length > 0) {
       if (batch.length > 0) {
         yield batch;

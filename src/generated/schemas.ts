@@ -5666,6 +5666,362 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     "additionalProperties": false,
     "description": "Files in walk order with their sizes, and the total size of the whole query."
   },
+  "index.input": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:index.input",
+    "title": "IndexInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "The tree to index (its real path keys the index).",
+        "default": "."
+      },
+      "status": {
+        "type": "boolean",
+        "description": "Report the tree's index (files, size, when built, how many indexed files changed since) without building it.",
+        "default": false
+      },
+      "remove": {
+        "type": "boolean",
+        "description": "Remove the tree's index.",
+        "default": false
+      },
+      "timeout_seconds": {
+        "type": "number",
+        "minimum": 0.01,
+        "description": "Stop after this many seconds with reason 'timeout' (nothing is written then)."
+      }
+    },
+    "required": [],
+    "additionalProperties": false,
+    "description": "Build, report or remove the persisted trigram index of a tree."
+  },
+  "index.output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:index.output",
+    "title": "IndexResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "root": {
+              "type": "string",
+              "description": "The tree's real path."
+            },
+            "index_path": {
+              "type": "string",
+              "description": "The index file, in rglob's cache directory."
+            },
+            "state": {
+              "enum": [
+                "built",
+                "present",
+                "absent",
+                "unusable",
+                "removed"
+              ],
+              "type": "string",
+              "description": "built: written now; present: there is a usable index; absent: there is none; unusable: there is one that grep does not use (corrupt, truncated, of another rglob version, format or tree; see reason); removed: deleted now."
+            },
+            "reason": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Why an index is unusable, else null."
+            },
+            "files": {
+              "anyOf": [
+                {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Files indexed."
+            },
+            "not_indexed": {
+              "anyOf": [
+                {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Files the build met and did not index (binary, over 10 MiB, UTF-16, unreadable, modified while indexed): grep always searches them."
+            },
+            "trigrams": {
+              "anyOf": [
+                {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Distinct trigrams."
+            },
+            "text_bytes": {
+              "anyOf": [
+                {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Bytes of text indexed."
+            },
+            "index_bytes": {
+              "anyOf": [
+                {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Size of the index file."
+            },
+            "built_at": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "When the index was built, ISO 8601 UTC with Z."
+            },
+            "build_ms": {
+              "anyOf": [
+                {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "How long the build took, in milliseconds."
+            },
+            "changed_files": {
+              "anyOf": [
+                {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "With status: indexed files whose size, mtime, ctime or inode changed since (or that are gone); grep searches them."
+            }
+          },
+          "required": [
+            "root",
+            "index_path",
+            "state",
+            "reason",
+            "files",
+            "not_indexed",
+            "trigrams",
+            "text_bytes",
+            "index_bytes",
+            "built_at",
+            "build_ms",
+            "changed_files"
+          ],
+          "additionalProperties": false,
+          "title": "IndexInfo",
+          "description": "A tree's persisted index."
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "skipped",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor"
+    ],
+    "additionalProperties": false,
+    "description": "The tree's index after the command (one record, none when stopped)."
+  },
   "ErrorInfo": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "urn:rglob:schema:1.0:ErrorInfo",
@@ -6679,5 +7035,155 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     ],
     "additionalProperties": false,
     "description": "A regular file and its size."
+  },
+  "IndexInfo": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:IndexInfo",
+    "title": "IndexInfo",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "root": {
+        "type": "string",
+        "description": "The tree's real path."
+      },
+      "index_path": {
+        "type": "string",
+        "description": "The index file, in rglob's cache directory."
+      },
+      "state": {
+        "enum": [
+          "built",
+          "present",
+          "absent",
+          "unusable",
+          "removed"
+        ],
+        "type": "string",
+        "description": "built: written now; present: there is a usable index; absent: there is none; unusable: there is one that grep does not use (corrupt, truncated, of another rglob version, format or tree; see reason); removed: deleted now."
+      },
+      "reason": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why an index is unusable, else null."
+      },
+      "files": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Files indexed."
+      },
+      "not_indexed": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Files the build met and did not index (binary, over 10 MiB, UTF-16, unreadable, modified while indexed): grep always searches them."
+      },
+      "trigrams": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Distinct trigrams."
+      },
+      "text_bytes": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Bytes of text indexed."
+      },
+      "index_bytes": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Size of the index file."
+      },
+      "built_at": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "When the index was built, ISO 8601 UTC with Z."
+      },
+      "build_ms": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "How long the build took, in milliseconds."
+      },
+      "changed_files": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "With status: indexed files whose size, mtime, ctime or inode changed since (or that are gone); grep searches them."
+      }
+    },
+    "required": [
+      "root",
+      "index_path",
+      "state",
+      "reason",
+      "files",
+      "not_indexed",
+      "trigrams",
+      "text_bytes",
+      "index_bytes",
+      "built_at",
+      "build_ms",
+      "changed_files"
+    ],
+    "additionalProperties": false,
+    "description": "A tree's persisted index."
   }
 };

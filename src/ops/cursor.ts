@@ -97,6 +97,7 @@ export function validOrderKey(op: string, input: Readonly<Record<string, unknown
     case "dupes":
       return /^[a-z0-9-]{1,20}:[0-9a-f]{8,128}$/.test(key);
     case "explain":
+    case "index":
       return key === "0";
     default:
       return true;

@@ -122,9 +122,10 @@ export interface RunContext {
   readonly warm?: WarmProvider;
 }
 
-/** Hints for MCP clients (all rglob operations are read-only). */
+/** Hints for MCP clients (every operation that is a tool is read-only). */
 export interface Annotations {
-  readonly readOnlyHint: true;
+  /** False only for index, which writes its index file to rglob's cache directory (never into a tree). */
+  readonly readOnlyHint: boolean;
   readonly idempotentHint: boolean;
   readonly openWorldHint: false;
   readonly destructiveHint: false;

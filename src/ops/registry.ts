@@ -6,6 +6,7 @@ import { dupes } from "./dupes/index.ts";
 import { explain } from "./explain/index.ts";
 import { find } from "./find/index.ts";
 import { grep } from "./grep/index.ts";
+import { index } from "./index/index.ts";
 import { lcount } from "./lcount/index.ts";
 import type { Operation } from "./operation.ts";
 import { stats } from "./stats/index.ts";
@@ -25,6 +26,7 @@ export const OPERATIONS: readonly Operation[] = [
   explain,
   lcount,
   tsize,
+  index,
 ];
 
 /**

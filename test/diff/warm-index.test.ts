@@ -1,4 +1,5 @@
-// Differential (#24): random greps through one warm `rglob mcp` against the cold CLI on a tree that a second
+// Differential (#24): random greps (and finds, counts, trees, tops and stats, which replay the remembered
+// walks) through one warm `rglob mcp` against the cold CLI on a tree that a second
 // process (test/diff/warm-editor.ts) edits between the rounds, and while the server builds its index: files
 // changed, added, removed, renamed, saved through a rename, directories renamed and created, ignore files
 // edited. Each round lets the edits settle 50 ms, then asks both and compares the whole result (records, order,
@@ -52,6 +53,20 @@ const QUERIES: ReadonlyArray<Record<string, unknown>> = [
   { pattern: "x" },
   { pattern: "needle", max_count: 3 },
   { pattern: "alpha", respect_gitignore: false },
+];
+
+/** The other walking tools, which take the server's remembered walk (their answers must be the cold ones). */
+const WALK_QUERIES: ReadonlyArray<readonly [string, string, Record<string, unknown>]> = [
+  ["find", "find_files", {}],
+  ["find", "find_files", { patterns: ["*.txt", "*.md"] }],
+  ["find", "find_files", { exclude: ["sub*"], respect_gitignore: false }],
+  ["find", "find_files", { sort: "size", reverse: true }],
+  ["count", "count_lines", {}],
+  ["count", "count_lines", { patterns: ["*.js"] }],
+  ["tree", "directory_tree", {}],
+  ["top", "largest_files", {}],
+  ["stats", "file_stats", {}],
+  ["dupes", "find_duplicates", {}],
 ];
 
 let dir: string;
@@ -157,6 +172,26 @@ async function scenario(): Promise<void> {
       }
       expect(warm).toEqual(cold);
     }
+    // One of the other walking tools per round (from the remembered walk when the server has it).
+    const [opId, tool, extra] = pick(WALK_QUERIES);
+    const input = {
+      ...extra,
+      base: dir,
+      hidden: true,
+      strict_base: true,
+      limit: 5000,
+      max_output_bytes: 5_000_000,
+      timeout_seconds: 30,
+    };
+    for (let twice = 0; twice < 2; twice++) {
+      const res = (await mcp.client.callTool({ name: tool, arguments: input })) as CallToolResult;
+      const { json: cold } = rglobJson([opId, "--json", ...argvOf(findOperation(opId), input)], { cwd: dir });
+      const warm = res.structuredContent as Record<string, unknown>;
+      if (JSON.stringify(warm) !== JSON.stringify(cold)) {
+        console.error(`round ${round} (seed ${SEED}) after ${did}, ${tool} ${JSON.stringify(input)}`);
+      }
+      expect(warm).toEqual(cold);
+    }
   }
   console.log(`warm-index: answers by source ${JSON.stringify(sources)}`);
   expect(sources.index ?? 0).toBeGreaterThan(0);
@@ -177,6 +212,31 @@ test.each([
   },
   120_000,
 );
+
+// Regression: a watch event on a `.gitignore` was taken for one inside `.git` and dropped, so editing an ignore
+// file (no entry created or removed) left the remembered walks as they were.
+test("an edited .gitignore alone is seen by the next call", async () => {
+  await setUp({});
+  try {
+    const op = findOperation("grep");
+    const input = { pattern: "alpha", base: dir, hidden: true, strict_base: true, limit: 5000 };
+    const same = async () => {
+      const res = (await mcp.client.callTool({ name: "grep_content", arguments: input })) as CallToolResult;
+      const { json: cold } = rglobJson(["grep", "--json", ...argvOf(op, input)], { cwd: dir });
+      const warm = { ...(res.structuredContent as Record<string, unknown>) };
+      delete warm.source;
+      warm.bytes_read = cold.bytes_read;
+      expect(warm).toEqual(cold);
+    };
+    await same();
+    await same();
+    writeFileSync(join(dir, ".gitignore"), "*.log\n*.md\n");
+    await Bun.sleep(50);
+    await same();
+  } finally {
+    await tearDown();
+  }
+});
 
 test("a tree over the index budget degrades to the warm file list and says so; answers stay exact", async () => {
   await setUp({ RGLOB_INDEX_BUDGET_MB: "0" });

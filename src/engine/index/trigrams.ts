@@ -43,6 +43,20 @@ export interface FileFacts {
   readonly ino: number;
 }
 
+/** The arrays of a frozen index (what a persisted copy holds besides paths and stat facts). */
+export interface FrozenParts {
+  /** Trigram keys in ascending order. */
+  readonly keys: Uint32Array<ArrayBuffer>;
+  /** Where each key's list starts in `data` (one more than the keys: the end). */
+  readonly starts: Uint32Array<ArrayBuffer>;
+  /** Posting lists: file ids as delta varints. */
+  readonly data: Uint8Array<ArrayBuffer>;
+  /** Per-file flags (a byte per file id). */
+  readonly flags: Uint8Array<ArrayBuffer>;
+  /** Bytes of text indexed. */
+  readonly textBytes: number;
+}
+
 /**
  * A trigram index over a set of files, built file by file (ids in the order added), then frozen.
  */
@@ -236,6 +250,55 @@ export class TrigramIndex {
     this.touched = new Uint32Array(0);
     this.flags = this.flags.slice(0, this.count);
     this.facts = this.facts.slice(0, this.count * 4);
+  }
+
+  /**
+   * The arrays of a frozen index, for a persisted copy (src/engine/index/persist.ts). Ids are in the order the
+   * files were added.
+   * @returns keys, list starts, posting bytes and per-file flags
+   */
+  frozenParts(): FrozenParts {
+    return {
+      keys: this.keys,
+      starts: this.starts,
+      data: this.data,
+      flags: this.flags,
+      textBytes: this.textBytes,
+    };
+  }
+
+  /**
+   * Makes a frozen index from the arrays of frozenParts() and the files' paths and facts, as read back from a
+   * persisted copy. The arrays are used as they are (not copied).
+   * @param paths the absolute path of each file id
+   * @param parts the arrays
+   * @param sizes the size of each file id (for the max_file_size check)
+   * @returns the index
+   */
+  static fromParts(paths: readonly string[], parts: FrozenParts, sizes: ArrayLike<number>): TrigramIndex {
+    const idx = new TrigramIndex();
+    const n = paths.length;
+    idx.table = new Int32Array(0);
+    idx.tableSlot = new Int32Array(0);
+    idx.lens = new Int32Array(0);
+    idx.lasts = new Int32Array(0);
+    idx.seen = new Uint32Array(0);
+    idx.touched = new Uint32Array(0);
+    idx.keys = parts.keys;
+    idx.starts = parts.starts;
+    idx.data = parts.data;
+    idx.flags = parts.flags;
+    idx.textBytes = parts.textBytes;
+    idx.postingBytes = parts.data.length;
+    idx.count = n;
+    idx.facts = new Float64Array(4 * n);
+    for (let id = 0; id < n; id++) {
+      const p = paths[id] as string;
+      idx.idOf.set(p, id);
+      idx.pathChars += p.length;
+      idx.facts[id * 4] = sizes[id] as number;
+    }
+    return idx;
   }
 
   /** The posting list of a trigram key (frozen index), or null. */

@@ -16,7 +16,7 @@ import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { Entry, type WalkPlan, walk } from "../walk.ts";
-import type { AnswerSource, WarmGrep, WarmProvider } from "./provider.ts";
+import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
@@ -192,12 +192,13 @@ export class WarmRoot implements WarmProvider {
       return;
     }
     const rel = String(name);
-    // Inside a repository's metadata only the exclude file (and the directory itself) matters to the walk.
-    const git = rel.indexOf(".git");
-    if (git >= 0 && (git === 0 || rel[git - 1] === path.sep)) {
-      const after = rel.slice(git + 4);
-      if (after !== "" && after !== `${path.sep}info` && after !== `${path.sep}info${path.sep}exclude`)
-        return;
+    // Inside a repository's metadata only the exclude file (and the directory itself) matters to the walk. A
+    // `.git` component, not a name that starts with it: a `.gitignore` is an ignore file.
+    const parts = rel.split(path.sep);
+    const git = parts.indexOf(".git");
+    if (git >= 0) {
+      const after = parts.slice(git + 1).join("/");
+      if (after !== "" && after !== "info" && after !== "info/exclude") return;
     }
     const abs = path.join(this.root, rel);
     for (const idx of [this.index, this.building]) idx?.invalidate(abs);
@@ -285,14 +286,7 @@ export class WarmRoot implements WarmProvider {
       source,
       walk: (p, ctx, after) => {
         if (after === null && key !== null) {
-          let m = this.memos.get(key);
-          if (m !== undefined && m.gen === this.gen) {
-            this.memos.delete(key);
-            this.memos.set(key, m); // most recently used last
-          } else {
-            if (m !== undefined) this.memos.delete(key);
-            m = this.remember(key, p, ctx);
-          }
+          const m = this.memoFor(key, p, ctx);
           if (!leaveOut || idx === null || candidates === null) return replay(m.steps, p, ctx, null);
           const ids = this.idsOf(m, idx);
           return replay(m.steps, p, ctx, (i) => {
@@ -305,6 +299,30 @@ export class WarmRoot implements WarmProvider {
       },
       ruledOut,
     };
+  }
+
+  /**
+   * Returns a walk of the plan through its remembered walk (replayed, or walked and remembered), or null when
+   * the plan's walk cannot be remembered.
+   * @param plan the run's compiled walk
+   * @returns a function that walks it with a run context, or null
+   */
+  walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
+    const key = this.memoKey(plan);
+    if (key === null) return null;
+    return (ctx) => replay(this.memoFor(key, plan, ctx).steps, plan, ctx, null);
+  }
+
+  /** The fresh remembered walk of a key, walked (and remembered) now when there is none. */
+  private memoFor(key: string, plan: WalkPlan, ctx: RunContext): Memo {
+    const m = this.memos.get(key);
+    if (m !== undefined && m.gen === this.gen) {
+      this.memos.delete(key);
+      this.memos.set(key, m); // most recently used last
+      return m;
+    }
+    if (m !== undefined) this.memos.delete(key);
+    return this.remember(key, plan, ctx);
   }
 
   /** The index ids of a remembered walk's entries (-1: not indexed), looked up once per index. */
@@ -320,14 +338,10 @@ export class WarmRoot implements WarmProvider {
   /** The index's candidate map for a run, or null when the index cannot narrow it. */
   private candidatesFor(plan: WalkPlan, spec: SearchSpec): Uint8Array | null {
     const idx = this.index;
-    const m = spec.matcher;
     if (idx === null || this.state !== "ready") return null;
-    if (m.literals === null || m.invert || spec.encoding !== null) return null;
-    if (!inside(plan.baseReal, this.root)) return null;
-    // Unicode case folding matches K (U+212A) with k and ſ (U+017F) with s: the searcher does not prefilter
-    // files holding them, and neither does the index.
-    const traps = m.literalsIgnoreCase && m.flags.includes("u") && m.literals.some((l) => /[ks]/i.test(l));
-    return idx.candidates({ literals: m.literals, traps });
+    const q = literalQueryOf(spec);
+    if (q === null || !inside(plan.baseReal, this.root)) return null;
+    return idx.candidates(q);
   }
 
   /**
@@ -478,11 +492,6 @@ export class WarmRoot implements WarmProvider {
   }
 }
 
-/** The entries of a walk but those left out (files ruled out by the index). */
-function* without(entries: Generator<Entry>, leftOut: (e: Entry) => boolean): Generator<Entry> {
-  for (const e of entries) if (!leftOut(e)) yield e;
-}
-
 /**
  * Replays a remembered walk: the same entries and calls on the run context, in the same order.
  * @param steps the remembered walk
@@ -569,6 +578,19 @@ export class WarmSet implements WarmProvider {
     }
     if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching);
     return { source: "cold", walk: (p, ctx, after) => walk(p, ctx, after), ruledOut: () => false };
+  }
+
+  /**
+   * Returns the remembered walk of the root that holds the run's base (the innermost), or null.
+   * @param plan the run's compiled walk
+   * @returns a function that walks it with a run context, or null
+   */
+  walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
+    let best: WarmRoot | null = null;
+    for (const w of this.roots.values()) {
+      if (inside(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
+    }
+    return best?.walker(plan) ?? null;
   }
 }
 

@@ -177,6 +177,7 @@ export async function* runCountLines(
 ): AsyncGenerator<Emitted[]> {
   const width = widthOfEncoding(input.encoding);
   const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat });
+  const walker = ctx.warm?.walker(plan) ?? null;
   const by = "by" in input ? input.by : undefined;
   for (const e of rootErrors) ctx.error(e);
   const options: LineCounterOptions = { binaryProbe: BINARY_PROBE, width, confine: plan.confine };
@@ -253,7 +254,8 @@ export async function* runCountLines(
   };
   const stage: CountStage = {
     threads: "threads" in input ? (input.threads as number | undefined) : undefined,
-    walk: (c) => walk(plan, c),
+    // A server's remembered walk when there is one (docs/decisions/0028-warm-index.md).
+    walk: (c) => walker?.(c) ?? walk(plan, c),
     prepare: (e, report) => !compat || regularOrReport(e, report),
     finish,
     counter,
@@ -285,6 +287,7 @@ const UNIT_POWER = { kb: 1, mb: 2, gb: 3, tb: 4 } as const;
  */
 export async function* runTsize(input: TsizeInput, ctx: RunContext): AsyncGenerator<Emitted[]> {
   const { plan, rootErrors } = compileWalk(input);
+  const walker = ctx.warm?.walker(plan) ?? null;
   for (const e of rootErrors) ctx.error(e);
   const totals = { files: 0, bytes: 0 };
   const map = (e: Entry, report: (info: ErrorInfo) => void): FileSize | null => {
@@ -299,7 +302,7 @@ export async function* runTsize(input: TsizeInput, ctx: RunContext): AsyncGenera
     return { path: e.abs, relative_path: e.rel, bytes: st.size };
   };
   try {
-    yield* drive((c) => walk(plan, c), ctx, map, "file");
+    yield* drive((c) => walker?.(c) ?? walk(plan, c), ctx, map, "file");
   } finally {
     ctx.summary("totals", totals);
     ctx.summary("unit", input.unit);

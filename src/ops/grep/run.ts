@@ -281,7 +281,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   // A server's warm state: a remembered walk and the files its index rules out (never read, nothing found).
   const warm =
     ctx.warm?.grep(plan, spec, input.max_bytes !== undefined, mode === "files_without_match") ?? null;
-  if (warm !== null) ctx.summary("source", warm.source);
+  if (warm !== null && warm.source !== null) ctx.summary("source", warm.source);
 
   const totals = { matches: 0, lines: 0, files: 0 };
   const skipped = { binary: 0, too_large: 0, unreadable: 0 };

@@ -205,6 +205,10 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     summary = await dispatch(op, input, sink, {
       signal: controller.signal,
       pathsOnly,
+      // grep uses the persisted index of the tree it searches, when `rglob index` made one.
+      ...(op.id === "grep"
+        ? { warm: new (await import("../../engine/index/persist.ts")).PersistedIndexes() }
+        : {}),
       ...(progress
         ? {
             onProgress: (n: number) => {

@@ -249,7 +249,7 @@ function flagRoff(f: FlagSpec): string {
 function opRoff(op: Operation): string {
   const examples = op.examples.map((e) => `.TP\n.B ${roff(e.cli)}\n${roff(e.description)}`).join("\n");
   return [
-    `.SS "rglob ${roff(op.id)} [OPTIONS] ${roff(synopsisOf(op))}"`,
+    `.SS "rglob ${roff(op.id)} [OPTIONS]${synopsisOf(op) ? ` ${roff(synopsisOf(op))}` : ""}"`,
     roff(op.summary),
     ".PP",
     roff(op.description),

@@ -13,6 +13,7 @@ import { DupesHumanSink } from "./dupes.ts";
 import { ExplainHumanSink } from "./explain.ts";
 import { FindHumanSink } from "./find.ts";
 import { GrepHumanSink } from "./grep.ts";
+import { IndexHumanSink } from "./index-info.ts";
 import type { Style } from "./paths.ts";
 import { StatsHumanSink } from "./stats.ts";
 import { TopHumanSink } from "./top.ts";
@@ -50,6 +51,7 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
   dupes: (out, style) => new DupesHumanSink(out.write, style),
   lcount: (out) => new LcountHumanSink(out.write),
   tsize: (out) => new TsizeHumanSink(out.write),
+  index: (out, style) => new IndexHumanSink(out.write, style),
   grep: (out, style, p, input) => {
     const n = (k: string) => (typeof input[k] === "number" ? (input[k] as number) : 0);
     return new GrepHumanSink(

@@ -1,0 +1,157 @@
+/*! Benchmark of the CLI's persisted index (a script, never a timed test): `rglob index` on a tree, then
+ * `rglob grep` with the index (its freshness check included: one lstat per file the index rules out) and
+ * without it (RGLOB_INDEX=0), each paired with `rg -n --hidden -g '!.git'` in alternating order, per query.
+ * Each query's answer is checked first: the same lines as rg's (sorted), and the same JSON result with and
+ * without the index (bytes_read and source aside). It also times the freshness check alone (an lstat of every
+ * indexed file, in this process) and the walk alone (`rglob find`), and prints the load average, since the
+ * ratios are paired within a run but not across machines. Usage: bun scripts/bench-index.ts [--runs=N]
+ * [--tree=DIR] (default tree: $RGLOB_BENCH_TREE, else ../bench/babel). */
+
+import { existsSync, lstatSync, mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { benchArgs } from "./bench-args.ts";
+
+const root = join(import.meta.dir, "..");
+const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
+const args = benchArgs("bun scripts/bench-index.ts [--runs=N] [--tree=DIR]", { tree: "text" }, 5);
+const { runs } = args;
+const tree = resolve(args.get("tree") ?? process.env.RGLOB_BENCH_TREE ?? join(root, "..", "bench", "babel"));
+if (!existsSync(bin)) {
+  console.error(`no binary at ${bin}: run \`npm run build\` first`);
+  process.exit(1);
+}
+if (!existsSync(tree)) {
+  console.error(`no tree at ${tree}: pass --tree=DIR (a checkout such as babel)`);
+  process.exit(1);
+}
+const rg = Bun.which("rg");
+if (rg === null) {
+  console.error("rg is not installed: nothing to compare with");
+  process.exit(1);
+}
+
+/** One query: rglob grep's arguments and rg's (after `rg -n --hidden -g !.git`). */
+interface Query {
+  readonly name: string;
+  readonly rglob: readonly string[];
+  readonly rg: readonly string[];
+}
+
+const QUERIES: readonly Query[] = [
+  { name: "rare identifier", rglob: ["isPrivateName"], rg: ["isPrivateName"] },
+  { name: "rare phrase", rglob: ["-F", "must be a function"], rg: ["-F", "must be a function"] },
+  { name: "-i -w word", rglob: ["-i", "-w", "sourcemap"], rg: ["-i", "-w", "sourcemap"] },
+  { name: "alternation", rglob: ["readJsonSync|writeJsonSync"], rg: ["readJsonSync|writeJsonSync"] },
+  { name: "common word", rglob: ["TODO"], rg: ["TODO"] },
+  { name: "no match", rglob: ["qzxqzxNeverThere"], rg: ["qzxqzxNeverThere"] },
+];
+
+const cache = mkdtempSync(join(tmpdir(), "rglob-bench-index-"));
+const env = { ...process.env, RGLOB_CACHE_DIR: cache, NO_COLOR: "1" };
+const cold = { ...env, RGLOB_INDEX: "0" };
+
+function run(cmd: readonly string[], e: Record<string, string | undefined>): { ms: number; out: string } {
+  const t = performance.now();
+  const r = Bun.spawnSync([...cmd], { cwd: tree, env: e, stdout: "pipe", stderr: "pipe" });
+  const ms = performance.now() - t;
+  if (r.exitCode !== 0 && r.exitCode !== 1)
+    throw new Error(`${cmd.join(" ")}: exit ${r.exitCode}\n${r.stderr}`);
+  return { ms, out: r.stdout.toString() };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+};
+const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+try {
+  console.log(`tree ${tree}; ${runs} paired runs per query; load average ${load()}`);
+  const built = run([bin, "index", "--json"], env);
+  const rec = (
+    JSON.parse(built.out) as {
+      results: Array<{
+        files: number;
+        not_indexed: number;
+        trigrams: number;
+        text_bytes: number;
+        index_bytes: number;
+      }>;
+    }
+  ).results[0];
+  if (rec === undefined) throw new Error("index gave no record");
+  console.log(
+    `index: ${rec.files} files (${rec.not_indexed} not indexed), ${rec.trigrams} trigrams, ${(rec.text_bytes / 1048576).toFixed(1)} MiB of text, index file ${(rec.index_bytes / 1048576).toFixed(1)} MiB (${(rec.index_bytes / rec.text_bytes).toFixed(2)}x), built in ${fmt(built.ms)}`,
+  );
+
+  // The freshness check alone: what grep adds per file the index rules out.
+  const status = JSON.parse(run([bin, "index", "--status", "--json"], env).out) as {
+    results: Array<{ index_path: string }>;
+  };
+  const paths = run([rg, "--files", "--hidden", "-g", "!.git"], env)
+    .out.split("\n")
+    .filter((p) => p !== "")
+    .map((p) => join(tree, p));
+  const checks: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    for (const p of paths) lstatSync(p, { bigint: true, throwIfNoEntry: false });
+    checks.push(performance.now() - t);
+  }
+  const walks: number[] = [];
+  for (let i = 0; i < runs; i++) walks.push(run([bin, "find"], env).ms);
+  console.log(
+    `freshness check alone: ${paths.length} lstat calls, median ${fmt(median(checks))}; the walk alone (rglob find): median ${fmt(median(walks))}; index file ${status.results[0]?.index_path}`,
+  );
+
+  const rows: string[] = [];
+  let sumRg = 0;
+  let sumIdx = 0;
+  let sumCold = 0;
+  for (const q of QUERIES) {
+    // Checked first: the same lines as rg, and the same result with and without the index.
+    const rgLines = run([rg, "-n", "--hidden", "-g", "!.git", ...q.rg], env)
+      .out.split("\n")
+      .sort()
+      .join("\n");
+    const ours = run([bin, "grep", ...q.rglob], env)
+      .out.split("\n")
+      .sort()
+      .join("\n");
+    if (ours !== rgLines) throw new Error(`${q.name}: rglob's lines differ from rg's`);
+    const a = JSON.parse(run([bin, "grep", "--json", ...q.rglob], env).out) as Record<string, unknown>;
+    const b = JSON.parse(run([bin, "grep", "--json", ...q.rglob], cold).out) as Record<string, unknown>;
+    const source = a.source;
+    const read = [a.bytes_read, b.bytes_read] as [number, number];
+    delete a.source;
+    a.bytes_read = b.bytes_read;
+    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${q.name}: the index changed the answer`);
+    const t = { rg: [] as number[], idx: [] as number[], cold: [] as number[] };
+    for (let i = 0; i < runs; i++) {
+      // Alternating order, so a burst of load falls on each side alike.
+      const order = i % 2 === 0 ? (["rg", "idx", "cold"] as const) : (["idx", "rg", "cold"] as const);
+      for (const who of order) {
+        if (who === "rg") t.rg.push(run([rg, "-n", "--hidden", "-g", "!.git", ...q.rg], env).ms);
+        else t[who].push(run([bin, "grep", ...q.rglob], who === "idx" ? env : cold).ms);
+      }
+    }
+    const [mr, mi, mc] = [median(t.rg), median(t.idx), median(t.cold)];
+    sumRg += mr;
+    sumIdx += mi;
+    sumCold += mc;
+    rows.push(
+      `${q.name.padEnd(16)} rg ${fmt(mr).padStart(7)}  index ${fmt(mi).padStart(7)} (${(mi / mr).toFixed(2)}x rg, source ${String(source)}, read ${(read[0] / 1048576).toFixed(1)} of ${(read[1] / 1048576).toFixed(1)} MiB)  cold ${fmt(mc).padStart(7)} (${(mc / mr).toFixed(2)}x rg)`,
+    );
+  }
+  console.log(rows.join("\n"));
+  console.log(
+    `sum of medians: rg ${fmt(sumRg)}, rglob grep with the index ${fmt(sumIdx)} = ${(sumIdx / sumRg).toFixed(2)}x rg (target 0.5x), without it ${fmt(sumCold)} = ${(sumCold / sumRg).toFixed(2)}x rg; load average ${load()}`,
+  );
+} finally {
+  rmSync(cache, { recursive: true, force: true });
+}

@@ -1,0 +1,464 @@
+/*! Engine, persisted index: the CLI's opt-in trigram index of a tree (`rglob index`), kept in the user's cache
+ * directory (never inside the tree), keyed by the tree's real path, and the provider through which `rglob grep`
+ * uses it. The index is the warm server's TrigramIndex, frozen and written as one file (a header, then the
+ * arrays), atomically. A grep run still walks the tree (new, deleted and newly ignored files are the walk's);
+ * a file is left unread only when the index rules it out and its size, mtime, ctime and inode are those it
+ * was indexed with. An index that is stale, corrupt, truncated, of another root, version or format is not
+ * used: the answer is then the cold one. docs/decisions/0028-warm-index.md. */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { RglobError } from "../../contract/errors.ts";
+import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import type { RunContext } from "../../ops/operation.ts";
+import { platform } from "../../platform/platform.ts";
+import type { SearchSpec } from "../search/search-file.ts";
+import { type Entry, type WalkPlan, walk } from "../walk.ts";
+import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
+import { TrigramIndex } from "./trigrams.ts";
+
+/** The on-disk format's version: a file of another version is not read. */
+export const INDEX_FORMAT = 1;
+const MAGIC = "RGLOBIDX";
+/** Bytes before the header's JSON: magic, format, JSON length, the body's hash (16 hex digits). */
+const PREFIX = 32;
+/** Files larger than this are not indexed (they are always searched). */
+export const INDEX_MAX_FILE_SIZE = 10 * 1024 * 1024;
+/**
+ * A file modified this close to the moment it was read is not indexed: a later write within the same tick of
+ * the file system's clock, of the same size, would leave its stats as they were (git's "racily clean" entries).
+ */
+const RACY_NS = 2_000_000_000n;
+/** Per-file facts: size, mtime (ns), ctime (ns), inode. */
+const FACTS = 4;
+
+/** The walk options an index is built with (the header records them). */
+export const INDEX_WALK = { hidden: true, respect_gitignore: true, follow_symlinks: false } as const;
+
+/** The JSON header of an index file. */
+export interface IndexHeader {
+  readonly format: number;
+  readonly rglob: string;
+  readonly root: string;
+  readonly options: typeof INDEX_WALK & { readonly max_file_size: number };
+  readonly built_at: string;
+  readonly build_ms: number;
+  readonly files: number;
+  readonly trigrams: number;
+  readonly text_bytes: number;
+  readonly posting_bytes: number;
+  readonly path_bytes: number;
+  /** Files the walk met that are not indexed (binary, too large, UTF-16, unreadable, just modified). */
+  readonly not_indexed: number;
+}
+
+/**
+ * Returns rglob's cache directory: RGLOB_CACHE_DIR when set; else XDG_CACHE_HOME/rglob or ~/.cache/rglob
+ * (Linux and other Unix), ~/Library/Caches/rglob (macOS), %LOCALAPPDATA%\rglob (Windows).
+ * @returns the directory (it may not exist yet)
+ */
+export function cacheDir(): string {
+  const env = process.env;
+  if (env.RGLOB_CACHE_DIR) return path.resolve(env.RGLOB_CACHE_DIR);
+  if (process.platform === "win32")
+    return path.join(env.LOCALAPPDATA || path.join(os.homedir(), "AppData", "Local"), "rglob");
+  if (process.platform === "darwin") return path.join(os.homedir(), "Library", "Caches", "rglob");
+  const xdg = env.XDG_CACHE_HOME;
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), ".cache"), "rglob");
+}
+
+/**
+ * Returns where the index of a tree is kept: a name derived from the tree's real path, in the cache directory.
+ * @param root the tree's real path
+ * @returns the index file's path
+ */
+export function indexPathFor(root: string): string {
+  const h = platform.createHasher();
+  h.update(Buffer.from(root, "utf8"));
+  return path.join(cacheDir(), "index", `${h.digest().slice(0, 32)}.rgi`);
+}
+
+function inside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+}
+
+/** The real path of a path that may not exist yet: its longest existing prefix resolved, the rest appended. */
+function realish(p: string): string {
+  const rest: string[] = [];
+  let at = path.resolve(p);
+  while (true) {
+    try {
+      return path.join(fs.realpathSync(at), ...rest.reverse());
+    } catch {
+      const up = path.dirname(at);
+      if (up === at) return path.join(at, ...rest.reverse());
+      rest.push(path.basename(at));
+      at = up;
+    }
+  }
+}
+
+/** What building an index gave. */
+export interface BuildReport {
+  readonly header: IndexHeader;
+  readonly indexPath: string;
+  readonly indexBytes: number;
+}
+
+/**
+ * Builds the index of a tree and writes it to the cache (a temporary file, then renamed over the old index).
+ * @param plan the walk of the tree (hidden files included, ignore rules on, symlinks not followed)
+ * @param ctx the run context (the walk's errors and skips, files searched, bytes read)
+ * @returns what was built, or null when the run was stopped (nothing is written then)
+ * @throws RglobError BAD_PREDICATE when the cache directory is inside the tree
+ */
+export function buildIndex(plan: WalkPlan, ctx: RunContext): BuildReport | null {
+  const root = plan.baseReal;
+  const file = indexPathFor(root);
+  const dir = path.dirname(file);
+  if (inside(realish(dir), root) || inside(path.resolve(dir), plan.base))
+    throw new RglobError(
+      "BAD_PREDICATE",
+      `the cache directory ${path.dirname(dir)} is inside the tree to index; set RGLOB_CACHE_DIR to a directory outside it`,
+      { path: dir },
+    );
+  const started = performance.now();
+  const idx = new TrigramIndex();
+  const facts: bigint[] = [];
+  const rels: string[] = [];
+  let notIndexed = 0;
+  let buf: Buffer = Buffer.alloc(64 * 1024);
+  for (const e of walk(plan, ctx, null)) {
+    if (ctx.shouldStop()) return null;
+    const bytes = readIndexable(e, plan, buf, (b) => {
+      buf = b;
+    });
+    if (bytes === null) {
+      notIndexed++;
+      continue;
+    }
+    ctx.read(bytes.view.length);
+    idx.add(e.abs, bytes.view, {
+      size: bytes.view.length,
+      mtimeMs: Number(bytes.st.mtimeNs / 1_000_000n),
+      ctimeMs: Number(bytes.st.ctimeNs / 1_000_000n),
+      ino: Number(bytes.st.ino),
+    });
+    facts.push(bytes.st.size, bytes.st.mtimeNs, bytes.st.ctimeNs, bytes.st.ino);
+    rels.push(path.relative(root, realOf(plan, e)).split(path.sep).join("/"));
+  }
+  if (ctx.shouldStop()) return null;
+  idx.freeze();
+  const parts = idx.frozenParts();
+  const pathBytes = Buffer.from(rels.join("\0"), "utf8");
+  const header: IndexHeader = {
+    format: INDEX_FORMAT,
+    rglob: PACKAGE_VERSION,
+    root,
+    options: { ...INDEX_WALK, max_file_size: INDEX_MAX_FILE_SIZE },
+    built_at: new Date().toISOString(),
+    build_ms: Math.round(performance.now() - started),
+    files: rels.length,
+    trigrams: parts.keys.length,
+    text_bytes: parts.textBytes,
+    posting_bytes: parts.data.length,
+    path_bytes: pathBytes.length,
+    not_indexed: notIndexed,
+  };
+  const body = serialize(header, BigInt64Array.from(facts), parts, pathBytes);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    fs.writeFileSync(tmp, body, { flag: "wx", mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    try {
+      fs.unlinkSync(tmp);
+    } catch {}
+    throw new RglobError("UNREADABLE", `cannot write the index: ${(err as Error).message}`, { path: file });
+  }
+  return { header, indexPath: file, indexBytes: body.length };
+}
+
+/** The real path of a walked entry (no symlink is followed below a root, so the root's real path leads). */
+function realOf(plan: WalkPlan, e: Entry): string {
+  const r = plan.roots[e.root];
+  if (r === undefined || !e.abs.startsWith(r.abs)) return "";
+  return r.real + e.abs.slice(r.abs.length);
+}
+
+/**
+ * Reads a file to index: a regular file up to the size cap, read whole, without a NUL byte (binary whatever
+ * the sniff window), not UTF-16, not modified in the last moments. Null when it is not indexed.
+ */
+function readIndexable(
+  e: Entry,
+  plan: WalkPlan,
+  buf: Buffer,
+  grow: (b: Buffer) => void,
+): { view: Buffer; st: fs.BigIntStats } | null {
+  let fd: number;
+  try {
+    fd = platform.open(e.abs, plan.confine);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fs.fstatSync(fd, { bigint: true });
+    if (!st.isFile() || st.size > BigInt(INDEX_MAX_FILE_SIZE)) return null;
+    const size = Number(st.size);
+    let b = buf;
+    if (b.length < size + 1) {
+      b = Buffer.alloc(size + 1 + (size >> 3));
+      grow(b);
+    }
+    let n = 0;
+    while (n < b.length) {
+      const r = platform.read(fd, b.subarray(n), b.length - n, null);
+      if (r <= 0) break;
+      n += r;
+    }
+    if (n !== size) return null;
+    const view = b.subarray(0, n);
+    if (view.indexOf(0) >= 0) return null;
+    if (n >= 2 && ((view[0] === 0xff && view[1] === 0xfe) || (view[0] === 0xfe && view[1] === 0xff)))
+      return null;
+    const now = BigInt(Date.now()) * 1_000_000n;
+    if (st.mtimeNs > now - RACY_NS) return null;
+    return { view, st };
+  } catch {
+    return null;
+  } finally {
+    try {
+      platform.close(fd);
+    } catch {}
+  }
+}
+
+const pad8 = (n: number) => (n + 7) & ~7;
+
+/** The byte layout of an index file's body (after the header), from the header's counts. */
+function layout(h: IndexHeader, start: number) {
+  const facts = pad8(start);
+  const keys = facts + h.files * FACTS * 8;
+  const starts = keys + h.trigrams * 4;
+  const flags = starts + (h.trigrams + 1) * 4;
+  const paths = flags + h.files;
+  const data = paths + h.path_bytes;
+  return { facts, keys, starts, flags, paths, data, end: data + h.posting_bytes };
+}
+
+function serialize(
+  h: IndexHeader,
+  facts: BigInt64Array,
+  parts: ReturnType<TrigramIndex["frozenParts"]>,
+  paths: Buffer,
+): Buffer {
+  const json = Buffer.from(JSON.stringify(h), "utf8");
+  const at = layout(h, PREFIX + json.length);
+  const out = Buffer.alloc(at.end);
+  out.write(MAGIC, 0, "latin1");
+  out.writeUInt32LE(INDEX_FORMAT, 8);
+  out.writeUInt32LE(json.length, 12);
+  json.copy(out, PREFIX);
+  out.set(new Uint8Array(facts.buffer, facts.byteOffset, facts.byteLength), at.facts);
+  out.set(new Uint8Array(parts.keys.buffer, parts.keys.byteOffset, parts.keys.byteLength), at.keys);
+  out.set(new Uint8Array(parts.starts.buffer, parts.starts.byteOffset, parts.starts.byteLength), at.starts);
+  out.set(parts.flags, at.flags);
+  out.set(paths, at.paths);
+  out.set(parts.data, at.data);
+  out.write(platform.hash64(out.subarray(PREFIX)), 16, "latin1");
+  return out;
+}
+
+/** An index read back and checked. */
+export interface LoadedIndex {
+  readonly header: IndexHeader;
+  readonly index: TrigramIndex;
+  /** Per file id: size, mtime (ns), ctime (ns), inode. */
+  readonly facts: BigInt64Array;
+  /** Relative paths (POSIX) of the file ids. */
+  readonly paths: readonly string[];
+  readonly bytes: number;
+}
+
+/**
+ * Reads the index of a tree and checks it: magic, format, rglob version, root, options, length and the hash
+ * of its body. Anything else is not used.
+ * @param root the tree's real path
+ * @param file the index file (default: the cache's)
+ * @returns the index, or the reason it is not used (null reason: there is none)
+ */
+export function loadIndex(
+  root: string,
+  file = indexPathFor(root),
+): { index: LoadedIndex; reason: null } | { index: null; reason: string | null } {
+  let raw: Buffer;
+  try {
+    raw = fs.readFileSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { index: null, reason: code === "ENOENT" ? null : `unreadable: ${(err as Error).message}` };
+  }
+  const bad = (why: string) => ({ index: null, reason: why });
+  if (raw.length < PREFIX || raw.toString("latin1", 0, 8) !== MAGIC) return bad("not an rglob index");
+  if (raw.readUInt32LE(8) !== INDEX_FORMAT) return bad(`format ${raw.readUInt32LE(8)}, not ${INDEX_FORMAT}`);
+  const jsonLen = raw.readUInt32LE(12);
+  if (PREFIX + jsonLen > raw.length) return bad("truncated");
+  if (raw.toString("latin1", 16, 32) !== platform.hash64(raw.subarray(PREFIX))) return bad("corrupt (hash)");
+  let h: IndexHeader;
+  try {
+    h = JSON.parse(raw.toString("utf8", PREFIX, PREFIX + jsonLen)) as IndexHeader;
+  } catch {
+    return bad("corrupt header");
+  }
+  if (h.format !== INDEX_FORMAT) return bad(`format ${h.format}, not ${INDEX_FORMAT}`);
+  if (h.rglob !== PACKAGE_VERSION) return bad(`built by rglob ${h.rglob}, this is ${PACKAGE_VERSION}`);
+  if (h.root !== root) return bad(`built for another tree (${h.root})`);
+  const o = h.options;
+  if (
+    o?.hidden !== INDEX_WALK.hidden ||
+    o.respect_gitignore !== INDEX_WALK.respect_gitignore ||
+    o.follow_symlinks !== INDEX_WALK.follow_symlinks ||
+    o.max_file_size !== INDEX_MAX_FILE_SIZE
+  )
+    return bad("built with other options");
+  const counts = [h.files, h.trigrams, h.text_bytes, h.posting_bytes, h.path_bytes];
+  if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return bad("corrupt header");
+  const at = layout(h, PREFIX + jsonLen);
+  if (at.end !== raw.length) return bad("truncated");
+  // Typed arrays need aligned offsets: the sections are 8-byte aligned within the file.
+  const buf = raw.byteOffset % 8 === 0 ? raw : Buffer.from(raw);
+  const ab = buf.buffer as ArrayBuffer;
+  const o0 = buf.byteOffset;
+  const facts = new BigInt64Array(ab, o0 + at.facts, h.files * FACTS);
+  const keys = new Uint32Array(ab, o0 + at.keys, h.trigrams);
+  const starts = new Uint32Array(ab, o0 + at.starts, h.trigrams + 1);
+  const flags = new Uint8Array(ab, o0 + at.flags, h.files);
+  const data = new Uint8Array(ab, o0 + at.data, h.posting_bytes);
+  const paths = h.files === 0 ? [] : buf.toString("utf8", at.paths, at.data).split("\0");
+  if (paths.length !== h.files || starts[h.trigrams] !== h.posting_bytes) return bad("corrupt sections");
+  // Paths are stored POSIX; the walk gives the platform's.
+  const sep = root.endsWith(path.sep) ? "" : path.sep;
+  const native = path.sep === "/" ? (p: string) => p : (p: string) => p.split("/").join(path.sep);
+  const abs = paths.map((p) => (p === "" ? root : root + sep + native(p)));
+  const sizes = new Float64Array(h.files);
+  for (let i = 0; i < h.files; i++) sizes[i] = Number(facts[i * FACTS]);
+  const index = TrigramIndex.fromParts(abs, { keys, starts, data, flags, textBytes: h.text_bytes }, sizes);
+  return { index: { header: h, index, facts, paths, bytes: raw.length }, reason: null };
+}
+
+/**
+ * Counts the indexed files whose stats changed since they were indexed (or that are gone).
+ * @param idx the index
+ * @returns the count
+ */
+export function changedFiles(idx: LoadedIndex): number {
+  let n = 0;
+  const root = idx.header.root;
+  for (let id = 0; id < idx.paths.length; id++) {
+    if (!unchanged(path.join(root, idx.paths[id] as string), idx.facts, id)) n++;
+  }
+  return n;
+}
+
+/** Whether a file's stats are those it was indexed with. */
+function unchanged(abs: string, facts: BigInt64Array, id: number): boolean {
+  let st: fs.BigIntStats | undefined;
+  try {
+    st = fs.lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+  const at = id * FACTS;
+  return (
+    st !== undefined &&
+    st.size === facts[at] &&
+    st.mtimeNs === facts[at + 1] &&
+    st.ctimeNs === facts[at + 2] &&
+    st.ino === facts[at + 3]
+  );
+}
+
+/**
+ * Removes the index of a tree.
+ * @param root the tree's real path
+ * @returns whether there was one
+ */
+export function removeIndex(root: string): boolean {
+  try {
+    fs.unlinkSync(indexPathFor(root));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw new RglobError("PERM", `cannot remove the index: ${(err as Error).message}`, {
+      path: indexPathFor(root),
+    });
+  }
+}
+
+/**
+ * The CLI's provider: for a grep run, the persisted index of the tree holding its first root that has one
+ * (the root itself or a directory above it), read once per process. RGLOB_INDEX=0 turns it off.
+ */
+export class PersistedIndexes implements WarmProvider {
+  private readonly loaded = new Map<string, LoadedIndex | null>();
+
+  private find(plan: WalkPlan): LoadedIndex | null {
+    for (const r of plan.roots) {
+      // An index covers a directory: a file root looks from the directory holding it.
+      let dir = r.type === "dir" ? r.real : path.dirname(r.real);
+      while (true) {
+        let hit = this.loaded.get(dir);
+        if (hit === undefined) {
+          hit = fs.existsSync(indexPathFor(dir)) ? loadIndex(dir).index : null;
+          this.loaded.set(dir, hit);
+        }
+        if (hit !== null) return hit;
+        const up = path.dirname(dir);
+        if (up === dir) break;
+        dir = up;
+      }
+    }
+    return null;
+  }
+
+  /** The CLI remembers no walk: every other operation walks cold. */
+  walker(): null {
+    return null;
+  }
+
+  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
+    const cold = (source: "cold" | null): WarmGrep => ({
+      source,
+      walk: (p, ctx, after) => walk(p, ctx, after),
+      ruledOut: () => false,
+    });
+    if (process.env.RGLOB_INDEX === "0") return cold(null);
+    const loaded = this.find(plan);
+    if (loaded === null) return cold(null);
+    const q = literalQueryOf(spec);
+    // Bounded by bytes read (max_bytes), a run must read what the cold run reads; a followed symlink may lead
+    // anywhere.
+    if (q === null || bounded || plan.follow) return cold("cold");
+    const idx = loaded.index;
+    const candidates = idx.candidates(q);
+    if (candidates === null) return cold("cold");
+    const facts = loaded.facts;
+    const maxFileSize = spec.maxFileSize;
+    const ruledOut = (e: Entry): boolean => {
+      const id = idx.idOfPath(realOf(plan, e));
+      if (id < 0 || candidates[id] === 1) return false;
+      // Over the query's size cap, the cold answer is its TOO_LARGE.
+      if (idx.sizeOf(id) > maxFileSize) return false;
+      return unchanged(e.abs, facts, id);
+    };
+    return {
+      source: "index",
+      // Ruled-out files give nothing (no record, error or skip) unless the run lists the files without a match.
+      walk: (p, ctx, after) =>
+        listsNonMatching ? walk(p, ctx, after) : without(walk(p, ctx, after), ruledOut),
+      ruledOut,
+    };
+  }
+}

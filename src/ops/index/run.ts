@@ -1,0 +1,91 @@
+/*! index: builds, reports or removes a tree's persisted index (engine/index/persist.ts) and yields one record. */
+import * as v from "valibot";
+import { RglobError } from "../../contract/errors.ts";
+import { WalkOptionsSchema } from "../../contract/walk-options.ts";
+import {
+  buildIndex,
+  changedFiles,
+  INDEX_WALK,
+  indexPathFor,
+  loadIndex,
+  removeIndex,
+} from "../../engine/index/persist.ts";
+import { compileWalk } from "../../engine/plan.ts";
+import type { Emitted, RunContext } from "../operation.ts";
+import type { IndexInfo, IndexInput } from "./schema.ts";
+
+const none = {
+  reason: null,
+  files: null,
+  not_indexed: null,
+  trigrams: null,
+  text_bytes: null,
+  index_bytes: null,
+  built_at: null,
+  build_ms: null,
+  changed_files: null,
+} as const;
+
+/**
+ * Runs index.
+ * @param input validated index input
+ * @param ctx the run context
+ * @yields one "index" record
+ */
+export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenerator<Emitted> {
+  if (input.status && input.remove)
+    throw new RglobError("BAD_PREDICATE", "status and remove exclude each other");
+  if (ctx.shouldStop()) return;
+  const cwd = process.cwd();
+  const { plan } = compileWalk(
+    v.parse(WalkOptionsSchema, { base: input.base, ...INDEX_WALK, strict_base: true }),
+    { filesOnly: true, cwd },
+  );
+  const root = plan.baseReal;
+  const index_path = indexPathFor(root);
+  const record = (r: IndexInfo): Emitted => ({ kind: "index", record: r, key: "0" });
+  if (input.remove) {
+    yield record({ root, index_path, state: removeIndex(root) ? "removed" : "absent", ...none });
+    return;
+  }
+  if (input.status) {
+    const { index, reason } = loadIndex(root, index_path);
+    if (index === null) {
+      yield record({ root, index_path, state: reason === null ? "absent" : "unusable", ...none, reason });
+      return;
+    }
+    const h = index.header;
+    yield record({
+      root,
+      index_path,
+      state: "present",
+      reason: null,
+      files: h.files,
+      not_indexed: h.not_indexed,
+      trigrams: h.trigrams,
+      text_bytes: h.text_bytes,
+      index_bytes: index.bytes,
+      built_at: h.built_at,
+      build_ms: h.build_ms,
+      changed_files: changedFiles(index),
+    });
+    return;
+  }
+  const built = buildIndex(plan, ctx);
+  if (built === null) return;
+  const h = built.header;
+  yield record({
+    root,
+    index_path: built.indexPath,
+    state: "built",
+    reason: null,
+    files: h.files,
+    not_indexed: h.not_indexed,
+    trigrams: h.trigrams,
+    text_bytes: h.text_bytes,
+    index_bytes: built.indexBytes,
+    built_at: h.built_at,
+    build_ms: h.build_ms,
+    changed_files: null,
+  });
+}

@@ -1,0 +1,34 @@
+/*! Human output of index: what the tree's index holds, one row a fact. */
+import type { ErrorInfo } from "../../../contract/errors.ts";
+import type { IndexInfo } from "../../../ops/index/schema.ts";
+import type { Sink, Summary } from "../../../sink/sink.ts";
+import { displayPath, type Style } from "./paths.ts";
+import { humanSize } from "./top.ts";
+
+/** Human sink for index records. */
+export class IndexHumanSink implements Sink {
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly style: Style,
+  ) {}
+
+  record(_kind: string, record: object): void {
+    const r = record as IndexInfo;
+    const out: string[] = [];
+    const row = (label: string, value: string) => out.push(`${label.padEnd(13)} ${value}`);
+    row("index", `${r.state}${r.reason !== null ? ` (${r.reason})` : ""}`);
+    row("tree", displayPath(r.root, this.style));
+    row("file", r.index_path);
+    if (r.files !== null) row("files", `${r.files} indexed, ${r.not_indexed ?? 0} not (always searched)`);
+    if (r.text_bytes !== null) row("text", humanSize(r.text_bytes));
+    if (r.index_bytes !== null) row("index size", humanSize(r.index_bytes));
+    if (r.trigrams !== null) row("trigrams", String(r.trigrams));
+    if (r.built_at !== null) row("built", `${r.built_at} in ${r.build_ms ?? 0} ms`);
+    if (r.changed_files !== null) row("changed since", `${r.changed_files} files (searched)`);
+    this.write(`${out.join("\n")}\n`);
+  }
+
+  error(_info: ErrorInfo): void {}
+
+  end(_summary: Summary): void {}
+}

@@ -1,0 +1,307 @@
+// Differential (#24): `rglob grep` with a persisted index (`rglob index`) against the same grep with the index
+// turned off (RGLOB_INDEX=0), on real temp trees through the compiled binary: random queries, then again after
+// edits the index does not know of (changed files, a file rewritten with the same size, its mtime put back,
+// new and deleted files, a changed .gitignore). The whole result must be equal (records, order, errors, skip
+// counts, totals, cursors); only bytes_read (smaller) and `source` differ. A corrupt, truncated or foreign
+// index is not used; the index is never written inside the tree. Seeded (RGLOB_INDEX_SEED). Each test runs
+// dozens of processes: its time limit is generous for a loaded machine (no timing is asserted).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findOperation } from "../../src/ops/registry.ts";
+import { prng, rglob, rglobJson } from "../helpers.ts";
+import { argvOf } from "../surface/mcp-helpers.ts";
+
+const SEED = Number(process.env.RGLOB_INDEX_SEED ?? 24);
+const rand = prng(SEED);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+const WORDS = ["alpha", "beta", "gamma", "needle", "Needle", "haystack", "TODO", "fixme", "kelvin", "fooBar"];
+function text(): string {
+  const lines: string[] = [];
+  for (let i = 0, n = 1 + Math.floor(rand() * 8); i < n; i++) {
+    const w: string[] = [];
+    for (let j = 0, m = 1 + Math.floor(rand() * 6); j < m; j++) w.push(pick(WORDS));
+    lines.push(w.join(" "));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Grep inputs the index narrows (literals, -i, -w, regexes with literals, -l, -c, paging) and some it cannot. */
+const QUERIES: ReadonlyArray<Record<string, unknown>> = [
+  { pattern: "needle" },
+  { pattern: "needle", ignore_case: true },
+  { pattern: "NEEDLE", ignore_case: true, word_regexp: true },
+  { pattern: "kelvin", ignore_case: true },
+  { pattern: "haystack", files_with_matches: true },
+  { pattern: "TODO", count: true },
+  { pattern: "fixme", files_without_match: true },
+  { pattern: "ga[m]+a" },
+  { pattern: "foo(Bar|_bar)" },
+  { pattern: "alpha beta" },
+  { pattern: "zeta42" },
+  { pattern: "caf\u00e9" },
+  { pattern: "needle", patterns: ["*.txt"] },
+  { pattern: "beta", exclude: ["sub*"] },
+  { pattern: "gamma", max_file_size: "60" },
+  { pattern: "ok", invert_match: true, files_with_matches: true },
+  { pattern: "x" },
+  { pattern: "needle", max_count: 3 },
+  { pattern: "alpha", respect_gitignore: false },
+  { pattern: "haystack", hidden: false },
+  { pattern: "needle", limit: 3 },
+  { pattern: "fixme", max_bytes: 2000 },
+];
+
+const op = findOperation("grep");
+let dir: string;
+let cache: string;
+const env = () => ({ RGLOB_CACHE_DIR: cache });
+
+/** Puts every file's mtime an hour back: a file modified in the last moments is not indexed (racy stats). */
+function ageTree(root: string): void {
+  const past = new Date(Date.now() - 3600_000);
+  const visit = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) visit(p);
+      else if (e.isFile()) utimesSync(p, past, past);
+    }
+  };
+  visit(root);
+}
+
+function grepBoth(
+  input: Record<string, unknown>,
+  cwd = dir,
+): { cold: Record<string, unknown>; hot: Record<string, unknown> } {
+  const args = ["grep", "--json", ...argvOf(op, input)];
+  const { json: cold } = rglobJson(args, { cwd, env: { ...env(), RGLOB_INDEX: "0" } });
+  const { json: hot } = rglobJson(args, { cwd, env: env() });
+  return { cold, hot };
+}
+
+/** Compares a query with and without the index, paging through to the end with its cursors. */
+function same(input: Record<string, unknown>): string | undefined {
+  let cursor: string | null = null;
+  let source: string | undefined;
+  for (let page = 0; page < 20; page++) {
+    const { cold, hot } = grepBoth(cursor === null ? input : { ...input, cursor });
+    expect(cold.source).toBeUndefined();
+    source ??= hot.source as string | undefined;
+    delete hot.source;
+    expect(hot.bytes_read as number).toBeLessThanOrEqual(cold.bytes_read as number);
+    hot.bytes_read = cold.bytes_read;
+    expect({ input, page, ...hot }).toEqual({ input, page, ...cold });
+    cursor = typeof cold.next_cursor === "string" ? cold.next_cursor : null;
+    if (cursor === null) break;
+  }
+  return source;
+}
+
+function index(args: string[] = [], cwd = dir) {
+  return rglobJson<{ results: Array<Record<string, unknown>> }>(["index", "--json", ...args], {
+    cwd,
+    env: env(),
+  });
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "rglob-pindex-"));
+  cache = mkdtempSync(join(tmpdir(), "rglob-pindex-cache-"));
+  mkdirSync(join(dir, ".git", "info"), { recursive: true });
+  for (let d = 0; d < 5; d++) {
+    for (let f = 0; f < 10; f++) {
+      const rel = `dir${d}/${d % 2 === 0 ? `inner${f % 3}/` : ""}f${f}${pick([".txt", ".md", ".log", ".js"])}`;
+      mkdirSync(join(dir, rel, ".."), { recursive: true });
+      writeFileSync(join(dir, rel), text());
+    }
+  }
+  writeFileSync(join(dir, ".gitignore"), "*.log\n");
+  writeFileSync(join(dir, ".hidden.txt"), "haystack needle\n");
+  writeFileSync(join(dir, "kelvin.txt"), "\u212aelvin\n");
+  writeFileSync(join(dir, "binary.bin"), Buffer.from([110, 101, 101, 100, 108, 101, 0, 1, 2]));
+  ageTree(dir);
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
+});
+
+describe("rglob grep with a persisted index", () => {
+  test("index builds in the cache, outside the tree, and reports its state", () => {
+    const before = rglob(["find", "--no-ignore"], { cwd: dir }).stdout;
+    const { json, run } = index();
+    expect(run.code).toBe(0);
+    const r = json.results[0] as Record<string, unknown>;
+    expect(r.state).toBe("built");
+    expect(r.root).toBe(realpathSync(dir));
+    expect((r.index_path as string).startsWith(cache)).toBe(true);
+    expect(existsSync(r.index_path as string)).toBe(true);
+    expect(r.files as number).toBeGreaterThan(40);
+    // The tree is as it was: nothing written into it.
+    expect(rglob(["find", "--no-ignore"], { cwd: dir }).stdout).toBe(before);
+    const status = index(["--status"]).json.results[0] as Record<string, unknown>;
+    expect([status.state, status.changed_files, status.files]).toEqual(["present", 0, r.files]);
+  }, 120_000);
+
+  test("random queries give the cold answer, from the index", () => {
+    const sources = new Set<string | undefined>();
+    for (const q of QUERIES) sources.add(same(q));
+    for (let i = 0; i < 12; i++) sources.add(same({ pattern: `${pick(WORDS)}`, ignore_case: rand() < 0.5 }));
+    expect(sources.has("index")).toBe(true);
+    expect(sources.has("cold")).toBe(true); // max_bytes, invert, no literal
+  }, 120_000);
+
+  test("after edits the index does not know of, answers are still the cold ones", () => {
+    const files = rglob(["find", "--type", "f", "--format", "{rel}"], { cwd: dir })
+      .stdout.split("\n")
+      .filter((f) => f.endsWith(".txt") || f.endsWith(".js"));
+    // A file rewritten with the same size, a word the index ruled out now in it.
+    const a = join(dir, files[0] as string);
+    const old = readFileSync(a, "utf8");
+    writeFileSync(a, `zeta42${old.slice(6)}`);
+    expect(readFileSync(a).length).toBe(Buffer.byteLength(old));
+    // The same, its mtime put back as it was (ctime still changes).
+    const b = join(dir, files[1] as string);
+    const bOld = readFileSync(b, "utf8");
+    const bTime = statSync(b).mtime;
+    writeFileSync(b, `zeta42${bOld.slice(6)}`);
+    utimesSync(b, bTime, bTime);
+    // New files, a deleted file, a changed .gitignore (logs searched now, markdown ignored).
+    writeFileSync(join(dir, "dir1", "new.txt"), "zeta42 needle haystack\n");
+    mkdirSync(join(dir, "fresh"), { recursive: true });
+    writeFileSync(join(dir, "fresh", "n.js"), "fooBar needle\n");
+    unlinkSync(join(dir, files[2] as string));
+    writeFileSync(join(dir, ".gitignore"), "*.md\n");
+    for (const q of QUERIES) same(q);
+    expect(same({ pattern: "zeta42" })).toBe("index");
+    const { cold } = grepBoth({ pattern: "zeta42", files_with_matches: true });
+    expect((cold.results as unknown[]).length).toBe(3);
+    const status = index(["--status"]).json.results[0] as Record<string, unknown>;
+    expect(status.changed_files as number).toBeGreaterThanOrEqual(3);
+  }, 120_000);
+
+  test("a grep below the indexed tree, or with the tree as a root operand, uses it", () => {
+    expect(same({ pattern: "needle", base: "dir0" })).toBe("index");
+    const args = ["grep", "--json", "needle", dir];
+    const { json: hot } = rglobJson(args, { cwd: tmpdir(), env: env() });
+    const { json: cold } = rglobJson(args, { cwd: tmpdir(), env: { ...env(), RGLOB_INDEX: "0" } });
+    expect(hot.source).toBe("index");
+    delete hot.source;
+    hot.bytes_read = cold.bytes_read;
+    expect(hot).toEqual(cold);
+  }, 120_000);
+
+  test("a corrupt, truncated or foreign index is not used", () => {
+    index();
+    const file = (index(["--status"]).json.results[0] as Record<string, unknown>).index_path as string;
+    const good = readFileSync(file);
+    const check = (bytes: Uint8Array, why: RegExp) => {
+      writeFileSync(file, bytes);
+      const s = index(["--status"]).json.results[0] as Record<string, unknown>;
+      expect(s.state).toBe("unusable");
+      expect(String(s.reason)).toMatch(why);
+      for (const q of QUERIES.slice(0, 6)) expect(same(q)).toBeUndefined();
+    };
+    // A flipped byte in the posting lists, a truncated file, garbage.
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 3] = (flipped[flipped.length - 3] as number) ^ 0x55;
+    check(flipped, /corrupt/);
+    check(good.subarray(0, good.length - 100), /truncated|corrupt/);
+    check(Buffer.from("not an index at all, just text"), /not an rglob index/);
+    // Another rglob version (the hash made right, so only the version tells).
+    const other = Buffer.from(good);
+    const at = other.indexOf('"rglob":"');
+    other.write("9", at + 9, "latin1");
+    other.write(Bun.hash.xxHash3(other.subarray(32)).toString(16).padStart(16, "0"), 16, "latin1");
+    check(other, /built by rglob 9/);
+    // Another tree's index under this tree's name.
+    const elsewhere = mkdtempSync(join(tmpdir(), "rglob-pindex-other-"));
+    try {
+      writeFileSync(join(elsewhere, "a.txt"), "needle\n");
+      ageTree(elsewhere);
+      const foreign = index([], elsewhere).json.results[0] as Record<string, unknown>;
+      check(readFileSync(foreign.index_path as string), /another tree/);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+    writeFileSync(file, good);
+    expect(same({ pattern: "needle" })).toBe("index");
+  }, 120_000);
+
+  test("index --remove deletes it; grep then says nothing of an index", () => {
+    expect((index(["--remove"]).json.results[0] as Record<string, unknown>).state).toBe("removed");
+    expect((index(["--status"]).json.results[0] as Record<string, unknown>).state).toBe("absent");
+    expect(same({ pattern: "needle" })).toBeUndefined();
+    expect((index(["--remove"]).json.results[0] as Record<string, unknown>).state).toBe("absent");
+  }, 120_000);
+
+  test("a cache directory inside the tree is refused (exit 2, nothing written)", () => {
+    const inner = join(dir, "cache-here");
+    const run = rglob(["index"], { cwd: dir, env: { RGLOB_CACHE_DIR: inner } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("inside the tree");
+    expect(run.stderr).not.toContain("    at ");
+    expect(existsSync(inner)).toBe(false);
+    const both = rglob(["index", "--status", "--remove"], { cwd: dir, env: env() });
+    expect(both.code).toBe(2);
+    expect(rglob(["index", "--base", join(dir, "nope")], { cwd: dir, env: env() }).code).toBe(2);
+  }, 120_000);
+
+  test("binary, UTF-16 and huge files are not indexed and are searched as cold", () => {
+    const t = mkdtempSync(join(tmpdir(), "rglob-pindex-big-"));
+    try {
+      writeFileSync(join(t, "small.txt"), "needle in a haystack\n");
+      writeFileSync(
+        join(t, "bin.dat"),
+        Buffer.concat([Buffer.from("needle\n"), Buffer.alloc(16), Buffer.from("x")]),
+      );
+      // A NUL far past the sniff window: grep searches it as text; the index leaves it out.
+      writeFileSync(
+        join(t, "late-nul.txt"),
+        Buffer.concat([Buffer.alloc(70_000, 0x61), Buffer.from([0]), Buffer.from("needle\n")]),
+      );
+      writeFileSync(
+        join(t, "utf16.txt"),
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("needle\n", "utf16le")]),
+      );
+      const huge = Buffer.alloc(11 * 1024 * 1024, 0x62);
+      for (let i = 100; i < huge.length; i += 100) huge[i] = 0x0a;
+      writeFileSync(join(t, "huge.txt"), Buffer.concat([huge, Buffer.from("needle at the end\n")]));
+      ageTree(t);
+      const r = index([], t).json.results[0] as Record<string, unknown>;
+      expect([r.state, r.files, r.not_indexed]).toEqual(["built", 1, 4]);
+      for (const input of [
+        { pattern: "needle" },
+        { pattern: "needle", text: true },
+        { pattern: "needle", files_with_matches: true },
+        { pattern: "zzz" },
+        { pattern: "needle", binary_sniff_bytes: 100_000 },
+      ]) {
+        const args = ["grep", "--json", ...argvOf(op, input)];
+        const { json: cold } = rglobJson(args, { cwd: t, env: { ...env(), RGLOB_INDEX: "0" } });
+        const { json: hot } = rglobJson(args, { cwd: t, env: env() });
+        expect(hot.source).toBe("index");
+        delete hot.source;
+        hot.bytes_read = cold.bytes_read;
+        expect(hot).toEqual(cold);
+      }
+    } finally {
+      rmSync(t, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
