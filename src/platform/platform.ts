@@ -68,6 +68,11 @@ export interface Platform {
    * (not following a final symlink) and checked before it is read, and what is listed is the directory opened.
    */
   listDir(path: string, confine?: Confinement | null): DirListing;
+  /**
+   * Opens a directory for listing as listDir opens it (checked under a confinement), returning a descriptor; the
+   * caller lists it through dir-fd.ts and closes it.
+   */
+  openDir(path: string, confine: Confinement): number;
   lstat(path: string): fs.Stats;
   stat(path: string): fs.Stats;
   realpath(path: string): string;
@@ -287,6 +292,8 @@ const common = {
       } catch {}
     }
   },
+  openDir: (path: string, confine: Confinement) =>
+    openChecked(path, C.O_RDONLY | O_DIRECTORY | O_NONBLOCK, confine),
   lstat: (path: string) => fs.lstatSync(path),
   stat: (path: string) => fs.statSync(path),
   realpath: (path: string) => fs.realpathSync.native(path),

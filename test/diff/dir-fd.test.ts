@@ -1,0 +1,128 @@
+/*! The descriptor route of the walk (src/platform/dir-fd.ts: openat from the parent's descriptor, getdents64;
+ * #23) against the path route it replaced (RGLOB_DIR_FD=0: every directory opened by path and checked through
+ * /proc/self/fd): on seeded random trees with ignore files, hidden entries, symlinks, a loop, a FIFO, a name
+ * that is not UTF-8 and a chain deeper than the descriptors a walk keeps open, the compiled binary gives the
+ * same bytes and exit code both ways, with and without walk workers. In process, a walk stopped early or run
+ * to its end leaves no descriptor open. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as v from "valibot";
+import type { ErrorInfo } from "../../src/contract/errors.ts";
+import { emptySkipped } from "../../src/contract/result.ts";
+import { compileWalk } from "../../src/engine/plan.ts";
+import { walk } from "../../src/engine/walk.ts";
+import type { RunContext } from "../../src/ops/operation.ts";
+import { findOperation } from "../../src/ops/registry.ts";
+import { BIN, prng, tempTree } from "../helpers.ts";
+
+const linux = process.platform === "linux";
+
+/** A random tree: nested ignore files, dot names, symlinks, a loop, a FIFO, a bad name, a deep chain. */
+function randomTree(seed: number): string {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const spec: Record<string, string | null> = {};
+  const dirs = [""];
+  const names = ["a", "b", "src", "build", ".hidden", "x y", "é", "tmp", "keep", "Z", "lib", "日本"];
+  const exts = [".ts", ".log", ".txt", "", ".tmp", ".md"];
+  for (let i = 0; i < 40; i++) {
+    const parent = pick(dirs);
+    const d = parent === "" ? `${pick(names)}${i}` : `${parent}/${pick(names)}${i}`;
+    dirs.push(d);
+    spec[d] = null;
+  }
+  for (let i = 0; i < 150; i++) {
+    const parent = pick(dirs);
+    const f = `${pick(names)}${i % 7}${pick(exts)}`;
+    spec[parent === "" ? f : `${parent}/${f}`] = `line x ${i}\n`.repeat(1 + Math.floor(rnd() * 3));
+  }
+  const rules = ["*.log", "build/", "!keep*.log", "/a*", "**/tmp*", "*.tmp", "!*.md", "src*/", "!.hidden*"];
+  for (const d of dirs) {
+    if (rnd() < 0.3) spec[d === "" ? ".gitignore" : `${d}/.gitignore`] = `${pick(rules)}\n${pick(rules)}\n`;
+  }
+  // Deeper than the 64 descriptors a walk keeps open.
+  spec[`${Array.from({ length: 90 }, (_, i) => `deep${i % 10}`).join("/")}/bottom.txt`] = "x at the bottom\n";
+  const { dir } = tempTree(spec);
+  mkdirSync(join(dir, ".git"));
+  const some = dirs.filter((d) => d !== "");
+  symlinkSync(join(dir, pick(some)), join(dir, "link-to-dir"));
+  symlinkSync("nowhere", join(dir, pick(some), "dangling"));
+  symlinkSync("..", join(dir, pick(some), "loop"));
+  writeFileSync(
+    Buffer.concat([Buffer.from(`${join(dir, pick(some))}/bad-`), Buffer.from([0xff, 0xfe])]),
+    "x\n",
+  );
+  if (linux) spawnSync("mkfifo", [join(dir, pick(some), "fifo")]);
+  return dir;
+}
+
+function run(args: string[], cwd: string, env: Record<string, string>): string {
+  const r = spawnSync(BIN, args, { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, timeout: 60_000 });
+  return `exit ${r.status}\n${r.stdout.toString()}\n${r.stderr.toString()}`;
+}
+
+const QUERIES: ReadonlyArray<readonly string[]> = [
+  ["find", "--jsonl"],
+  ["find", "-t", "f"],
+  ["find", "--no-ignore", "--no-hidden", "--jsonl"],
+  ["find", "-t", "d", "--max-depth", "40", "--jsonl"],
+  ["find", "--jsonl", "--limit", "9"],
+  ["find", "-L", "--jsonl"],
+  ["find", "--strict-base", "--jsonl", "--hidden"],
+  ["grep", "-n", "x"],
+  ["count", "--jsonl"],
+];
+
+describe("the descriptor route equals the path route", () => {
+  const trees: string[] = [];
+  beforeAll(() => {
+    for (let seed = 1; seed <= 5; seed++) trees.push(randomTree(seed));
+  });
+  afterAll(() => {
+    for (const t of trees) rmSync(t, { recursive: true, force: true });
+  });
+  for (let i = 0; i < 5; i++)
+    test.each(QUERIES.map((q) => [q.join(" "), q] as const))(`tree ${i + 1}: %s`, (_name, q) => {
+      const dir = trees[i] as string;
+      // Each with the reference of its own thread count (walk workers count skips ahead of a limit's cut).
+      for (const split of ["0", "3"]) {
+        const reference = run([...q], dir, { RGLOB_DIR_FD: "0", RGLOB_WALK_SPLIT: split });
+        expect(run([...q], dir, { RGLOB_WALK_SPLIT: split })).toBe(reference);
+      }
+    });
+});
+
+test.skipIf(!linux)("a walk stopped early or run to its end leaves no descriptor open", () => {
+  const dir = randomTree(7);
+  try {
+    const ctx: RunContext = {
+      skipped: emptySkipped(),
+      signal: new AbortController().signal,
+      resumeAfter: null,
+      error: (_info: ErrorInfo) => {},
+      searched: () => {},
+      read() {},
+      shouldStop: () => false,
+      stop() {},
+      summary() {},
+      progress() {},
+      batch: 512,
+    };
+    const open = () => readdirSync("/proc/self/fd").length;
+    const input = v.parse(findOperation("find").input, { base: dir }) as Record<string, unknown>;
+    const { plan } = compileWalk(input as never, { cwd: dir });
+    const before = open();
+    let n = 0;
+    for (const e of walk(plan, ctx)) if (e.rel.startsWith("deep0/deep1/deep2") && ++n === 3) break;
+    expect(n).toBe(3);
+    expect(open()).toBe(before);
+    let all = 0;
+    for (const _ of walk(plan, ctx)) all++;
+    expect(all).toBeGreaterThan(100);
+    expect(open()).toBe(before);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
