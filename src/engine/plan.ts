@@ -28,6 +28,11 @@ export interface PlanOptions {
   readonly cwd?: string;
   /** The instant relative times ('7d') count back from (default: now). */
   readonly now?: number;
+  /**
+   * The files selected will be opened and read (grep): listings keep each entry's inode, so that a file can be
+   * checked as the object listed (platform.openListed) rather than by reading its real path back.
+   */
+  readonly opensFiles?: boolean;
 }
 
 /** A compiled walk plus the problems found with its roots (reported at run time, not thrown). */
@@ -291,6 +296,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       !opts.filesOnly &&
       (kinds.length === 0 || kinds.includes("d") || kinds.includes("e") || kinds.includes("l")),
     readsStats,
+    listIds: opts.opensFiles === true,
     rootDevices: o.one_file_system
       ? roots.map((root) => {
           try {

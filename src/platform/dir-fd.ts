@@ -22,7 +22,9 @@ export interface DirFds {
    * Lists an open directory: every name but . and .., and the types of the entries that are not regular files.
    * @returns the listing, or null when the path route must list it (an error, a name not valid UTF-8)
    */
-  list(fd: number): DirListing | null;
+  list(fd: number, ids: boolean): DirListing | null;
+  /** Whether an open descriptor is the object of that device and inode (false too when fstat fails). */
+  isObject(fd: number, dev: number, ino: number): boolean;
   close(fd: number): void;
 }
 
@@ -52,6 +54,7 @@ function load(): DirFds | null {
     return f.dlopen("libc.so.6", {
       openat: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
       close: { args: [FFIType.i32], returns: FFIType.i32 },
+      fstat: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
       getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
     });
   }
@@ -61,7 +64,16 @@ function load(): DirFds | null {
   } catch {
     return null; // no glibc (musl names it differently), or no FFI: the path route serves
   }
-  const { openat, close, getdents64 } = lib.symbols;
+  const { openat, close, getdents64, fstat } = lib.symbols;
+  // struct stat begins with st_dev and st_ino (64 bits each) on x64 and on arm64's generic layout. They are read
+  // with ffi.read, not through a typed array: the optimising JIT may keep a typed array's element from before a
+  // native call that wrote it (seen: an fstat's st_ino read stale in a hot loop).
+  const statPtr = ffi.ptr(new Uint32Array(64));
+  const { read } = ffi;
+  const u64 = (lo: number, hi: number) => lo + hi * 0x100000000;
+  const field = (at: number) => u64(read.u32(statPtr, at), read.u32(statPtr, at + 4));
+  /** The device of an open descriptor, or -1. */
+  const devOf = (fd: number): number => (fstat(fd, statPtr) === 0 ? field(0) : -1);
   const C = fs.constants;
   const flags = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
   const records = Buffer.alloc(1 << 16);
@@ -75,39 +87,50 @@ function load(): DirFds | null {
       nameBuf[n] = 0;
       return openat(parent, namePtr, flags);
     },
-    list(fd: number): DirListing | null {
+    list(fd: number, ids: boolean): DirListing | null {
       const names: string[] = [];
       let others: Map<string, EntryType> | null = null;
+      const dev = ids ? devOf(fd) : -1;
+      const inos = dev >= 0 ? new Map<string, number>() : null;
       for (;;) {
         const got = Number(getdents64(fd, recordsPtr, records.length));
         if (got === 0) break;
         if (got < 0) return null;
+        // A new view after each call: the optimising JIT may keep an element of a typed array from before a
+        // native call that wrote it, and a view made after the call has no such element.
+        const rec = Buffer.from(records.buffer, records.byteOffset, got);
         let off = 0;
         while (off < got) {
-          const reclen = (records[off + 16] as number) | ((records[off + 17] as number) << 8);
-          const type = records[off + 18] as number;
+          const reclen = (rec[off + 16] as number) | ((rec[off + 17] as number) << 8);
+          const type = rec[off + 18] as number;
           const start = off + 19;
           let end = start;
           let high = 0;
-          for (let b = records[end] as number; b !== 0; b = records[++end] as number) high |= b;
+          for (let b = rec[end] as number; b !== 0; b = rec[++end] as number) high |= b;
           off += reclen;
           let name: string;
           if (high < 0x80) {
-            name = records.toString("latin1", start, end);
+            name = rec.toString("latin1", start, end);
             if (name === "." || name === "..") continue;
           } else {
-            const bytes = records.subarray(start, end);
-            if (!isUtf8(bytes)) return null; // lossy names and their counts: the path route's
-            name = records.toString("utf8", start, end);
+            if (!isUtf8(rec.subarray(start, end))) return null; // lossy names and their counts: the path route's
+            name = rec.toString("utf8", start, end);
           }
           names.push(name);
+          if (inos !== null) {
+            const at = off - reclen;
+            inos.set(name, u64(rec.readUInt32LE(at), rec.readUInt32LE(at + 4)));
+          }
           if (type !== DT_REG) {
             others ??= new Map();
             others.set(name, DT[type] ?? "unknown");
           }
         }
       }
-      return { names, others, invalid: null };
+      return { names, others, invalid: null, ids: inos === null ? null : { dev, inos } };
+    },
+    isObject(fd: number, dev: number, ino: number): boolean {
+      return fstat(fd, statPtr) === 0 && field(0) === dev && field(8) === ino;
     },
     close(fd: number): void {
       close(fd);

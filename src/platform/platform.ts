@@ -3,6 +3,7 @@
  * It never decides policy (ignore rules, bounds); the engine does. */
 import type * as NodeCrypto from "node:crypto";
 import * as fs from "node:fs";
+import { dirFds } from "./dir-fd.ts";
 
 /** The type of a directory entry, as listed (not followed). */
 export type EntryType = "file" | "dir" | "symlink" | "fifo" | "socket" | "block" | "char" | "unknown";
@@ -22,6 +23,8 @@ export interface DirListing {
    * is not counted here.
    */
   readonly invalid: ReadonlyMap<string, number> | null;
+  /** The directory's device and each name's inode, when the listing was asked for them (dir-fd.ts). */
+  readonly ids?: { readonly dev: number; readonly inos: ReadonlyMap<string, number> } | null;
 }
 
 /**
@@ -82,6 +85,13 @@ export interface Platform {
    * noFollow a final symlink is never followed (ELOOP).
    */
   open(path: string, confine?: Confinement | null, noFollow?: boolean): number;
+  /**
+   * Opens a file the walk listed, as open does, knowing the device and inode it was listed with: when the file
+   * opened (not following a final symlink) is that very object, the real path is not read back (the listing
+   * was of a checked directory); any other answer (another object, an unknown inode, a root) is checked as
+   * open checks it. dev and ino -1: unknown.
+   */
+  openListed(path: string, confine: Confinement | null, dev: number, ino: number): number;
   /** Returns the stats of an open descriptor (what was opened, not what the path names now). */
   fstat(fd: number): fs.Stats;
   /** Reads into buf at offset 0 from file position pos (null = current); returns bytes read. */
@@ -299,6 +309,21 @@ const common = {
   realpath: (path: string) => fs.realpathSync.native(path),
   open: (path: string, confine?: Confinement | null, noFollow?: boolean) =>
     openChecked(path, C.O_RDONLY | O_NONBLOCK, confine, noFollow),
+  openListed(path: string, confine: Confinement | null, dev: number, ino: number): number {
+    const fds = dirFds();
+    if (fds === null || ino < 0 || !confine || confine.follow || isRoot(path, confine))
+      return openChecked(path, C.O_RDONLY | O_NONBLOCK, confine);
+    const fd = fs.openSync(path, C.O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+    try {
+      if (!fds.isObject(fd, dev, ino)) checkOpened(fd, path, confine);
+    } catch (err) {
+      try {
+        fs.closeSync(fd);
+      } catch {}
+      throw err;
+    }
+    return fd;
+  },
   read: (fd: number, buf: Uint8Array, length: number, pos: number | null) =>
     fs.readSync(fd, buf, 0, length, pos),
   close: (fd: number) => fs.closeSync(fd),

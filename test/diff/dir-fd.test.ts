@@ -3,10 +3,21 @@
  * /proc/self/fd): on seeded random trees with ignore files, hidden entries, symlinks, a loop, a FIFO, a name
  * that is not UTF-8 and a chain deeper than the descriptors a walk keeps open, the compiled binary gives the
  * same bytes and exit code both ways, with and without walk workers. In process, a walk stopped early or run
- * to its end leaves no descriptor open. */
+ * to its end leaves no descriptor open, and in a hot loop the listings and the identities (device, inode) read
+ * through bun:ffi equal readdirSync's and lstat's. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import type { ErrorInfo } from "../../src/contract/errors.ts";
@@ -15,6 +26,7 @@ import { compileWalk } from "../../src/engine/plan.ts";
 import { walk } from "../../src/engine/walk.ts";
 import type { RunContext } from "../../src/ops/operation.ts";
 import { findOperation } from "../../src/ops/registry.ts";
+import { dirFds } from "../../src/platform/dir-fd.ts";
 import { BIN, prng, tempTree } from "../helpers.ts";
 
 const linux = process.platform === "linux";
@@ -124,5 +136,61 @@ test.skipIf(!linux)("a walk stopped early or run to its end leaves no descriptor
     expect(open()).toBe(before);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.skipIf(!linux)("in a hot loop, listings and identities equal readdirSync's and lstat's", () => {
+  const fds = dirFds();
+  expect(fds).not.toBeNull();
+  if (fds === null) return;
+  const spec: Record<string, string | null> = {};
+  for (let d = 0; d < 300; d++) {
+    spec[`d${d % 17}/s${d}/é${d}`] = null;
+    for (let f = 0; f < 6; f++) spec[`d${d % 17}/s${d}/f${f}-${"x".repeat(d % 40)}.txt`] = `${d} ${f}\n`;
+  }
+  const { dir, cleanup } = tempTree(spec);
+  try {
+    const dirs: string[] = [];
+    const collect = (d: string): void => {
+      dirs.push(d);
+      for (const e of readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) collect(join(d, e.name));
+    };
+    collect(dir);
+    let wrong = 0;
+    // Rounds enough for the optimising JIT to compile the loops that read getdents64's and fstat's buffers.
+    for (let round = 0; round < 8; round++)
+      for (const d of dirs) {
+        const fd = openSync(d, constants.O_RDONLY | constants.O_DIRECTORY);
+        try {
+          const l = fds.list(fd, true);
+          const want = readdirSync(d, { withFileTypes: true });
+          if (
+            l === null ||
+            [...l.names].sort().join("/") !==
+              want
+                .map((e) => e.name)
+                .sort()
+                .join("/")
+          ) {
+            wrong++;
+            continue;
+          }
+          for (const e of want) {
+            const st = lstatSync(join(d, e.name));
+            if ((l.others?.get(e.name) ?? "file") !== (e.isDirectory() ? "dir" : "file")) wrong++;
+            if (l.ids?.dev !== st.dev || l.ids?.inos.get(e.name) !== st.ino) wrong++;
+            if (e.isFile() && round % 4 === 0) {
+              const file = openSync(join(d, e.name), "r");
+              if (!fds.isObject(file, st.dev, st.ino) || fds.isObject(file, st.dev, st.ino + 1)) wrong++;
+              closeSync(file);
+            }
+          }
+        } finally {
+          fds.close(fd);
+        }
+      }
+    expect(wrong).toBe(0);
+  } finally {
+    cleanup();
   }
 });

@@ -64,7 +64,13 @@ export interface Searcher {
    * outcome then holds the hits after the last chunk, and the bytes read since it. Abandoning the generator
    * closes the file.
    */
-  steps(path: string): Generator<HitChunk, FileOutcome>;
+  steps(path: string, listed?: Listed | null): Generator<HitChunk, FileOutcome>;
+}
+
+/** The device and inode a file was listed with (a walk Entry), -1 when not known. */
+export interface Listed {
+  readonly listedDev: number;
+  readonly listedIno: number;
 }
 
 const FIRST_BLOCK = 64 * 1024;
@@ -205,7 +211,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
     search(path: string): FileOutcome {
       return drain(this.steps(path));
     },
-    *steps(path: string): Generator<HitChunk, FileOutcome> {
+    *steps(path: string, listed: Listed | null = null): Generator<HitChunk, FileOutcome> {
       // A buffer grown for one huge file is not kept: memory stays bounded across files.
       store.shrink(KEEP);
       let buf = store.bytes;
@@ -220,7 +226,10 @@ export function createSearcher(spec: SearchSpec): Searcher {
       };
       let fd: number;
       try {
-        fd = platform.open(path, spec.confine);
+        fd =
+          listed === null
+            ? platform.open(path, spec.confine)
+            : platform.openListed(path, spec.confine, listed.listedDev, listed.listedIno);
       } catch (err) {
         out.skip = "unreadable";
         out.error = fsError(err);

@@ -255,7 +255,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const { spec: unconfined, mode } = searchSpecOf(input, patterns);
   const { plan, rootErrors } = compileWalk(
     { ...input, paths, patterns: globs },
-    { filesOnly: true, namedFilesPastGlobs: true, cwd },
+    { filesOnly: true, namedFilesPastGlobs: true, cwd, opensFiles: true },
   );
   const spec: SearchSpec = { ...unconfined, confine: plan.confine };
   for (const e of rootErrors) ctx.error(e);
@@ -433,7 +433,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       if (item.outcome !== null) return item.outcome; // ruled out by the warm index
       // Between two windows of a file too, a deadline or a cancellation stops the run.
       if (item.steps !== null && ctx.shouldStop()) return null;
-      item.steps ??= local.steps(item.entry.abs);
+      item.steps ??= local.steps(item.entry.abs, item.entry);
       const r = item.steps.next();
       return r.done ? r.value : { chunk: r.value, taken: null };
     }
