@@ -84,6 +84,8 @@ export class Entry {
   /** The device and inode the entry was listed with (-1: not known), for platform.openListed. */
   listedDev = -1;
   listedIno = -1;
+  /** The directory it was listed in while the walk is in it (its descriptor is -1 once closed), for openListed. */
+  listedDir: { readonly fd: number } | null = null;
 
   constructor(
     readonly abs: string,
@@ -494,6 +496,7 @@ export function* walkTree(
         if (ids) {
           e.listedDev = ids.dev;
           e.listedIno = ids.inos.get(name) ?? -1;
+          e.listedDir = frame;
         }
         if (plan.select(e)) yield e;
         else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed

@@ -19,6 +19,12 @@ export interface DirFds {
    */
   openAt(parent: number, name: string): number;
   /**
+   * Opens the file `name` inside the directory open as `parent` for reading, not following a symlink (O_NONBLOCK:
+   * a FIFO put in its place does not block).
+   * @returns the descriptor, or -1 (the caller takes the path route, which reports the error)
+   */
+  openFileAt(parent: number, name: string): number;
+  /**
    * Lists an open directory: every name but . and .., and the types of the entries that are not regular files.
    * @returns the listing, or null when the path route must list it (an error, a name not valid UTF-8)
    */
@@ -76,6 +82,7 @@ function load(): DirFds | null {
   const devOf = (fd: number): number => (fstat(fd, statPtr) === 0 ? field(0) : -1);
   const C = fs.constants;
   const flags = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
+  const fileFlags = C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
   const records = Buffer.alloc(1 << 16);
   const recordsPtr = ffi.ptr(records);
   const nameBuf = Buffer.alloc(4096 * 3 + 1);
@@ -86,6 +93,12 @@ function load(): DirFds | null {
       const n = nameBuf.write(name, 0, "utf8");
       nameBuf[n] = 0;
       return openat(parent, namePtr, flags);
+    },
+    openFileAt(parent: number, name: string): number {
+      if (name.length > 4096) return -1;
+      const n = nameBuf.write(name, 0, "utf8");
+      nameBuf[n] = 0;
+      return openat(parent, namePtr, fileFlags);
     },
     list(fd: number, ids: boolean): DirListing | null {
       const names: string[] = [];

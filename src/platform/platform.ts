@@ -58,6 +58,14 @@ export interface Confinement {
   readonly follow: boolean;
 }
 
+/** Where the walk listed a file (a walk Entry): the device and inode it had (-1: not known), and its directory's
+ * descriptor while the walk is in it (-1 once closed). */
+export interface ListedFile {
+  readonly listedDev: number;
+  readonly listedIno: number;
+  readonly listedDir: { readonly fd: number } | null;
+}
+
 /** The error thrown when what was opened is not what was listed (code ECONFINE; reported as PERM). */
 export class ConfinementError extends Error {
   readonly code = "ECONFINE";
@@ -86,12 +94,13 @@ export interface Platform {
    */
   open(path: string, confine?: Confinement | null, noFollow?: boolean): number;
   /**
-   * Opens a file the walk listed, as open does, knowing the device and inode it was listed with: when the file
-   * opened (not following a final symlink) is that very object, the real path is not read back (the listing
-   * was of a checked directory); any other answer (another object, an unknown inode, a root) is checked as
-   * open checks it. dev and ino -1: unknown.
+   * Opens a file the walk listed, as open does, knowing where it was listed: while its directory is still open
+   * (the walk is in it) the file is opened from that descriptor without following a symlink, so it is the
+   * entry of the checked directory; otherwise, opened by path, when it is the very object listed (device and
+   * inode) the real path is not read back. Any other answer (another object, an unknown inode, a root) is
+   * checked as open checks it.
    */
-  openListed(path: string, confine: Confinement | null, dev: number, ino: number): number;
+  openListed(path: string, confine: Confinement | null, listed: ListedFile): number;
   /** Returns the stats of an open descriptor (what was opened, not what the path names now). */
   fstat(fd: number): fs.Stats;
   /** Reads into buf at offset 0 from file position pos (null = current); returns bytes read. */
@@ -309,13 +318,18 @@ const common = {
   realpath: (path: string) => fs.realpathSync.native(path),
   open: (path: string, confine?: Confinement | null, noFollow?: boolean) =>
     openChecked(path, C.O_RDONLY | O_NONBLOCK, confine, noFollow),
-  openListed(path: string, confine: Confinement | null, dev: number, ino: number): number {
+  openListed(path: string, confine: Confinement | null, listed: ListedFile): number {
     const fds = dirFds();
-    if (fds === null || ino < 0 || !confine || confine.follow || isRoot(path, confine))
+    if (fds === null || listed.listedIno < 0 || !confine || confine.follow || isRoot(path, confine))
       return openChecked(path, C.O_RDONLY | O_NONBLOCK, confine);
+    const dir = listed.listedDir;
+    if (dir !== null && dir.fd >= 0) {
+      const at = fds.openFileAt(dir.fd, path.slice(path.lastIndexOf(sep) + 1));
+      if (at >= 0) return at;
+    }
     const fd = fs.openSync(path, C.O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
     try {
-      if (!fds.isObject(fd, dev, ino)) checkOpened(fd, path, confine);
+      if (!fds.isObject(fd, listed.listedDev, listed.listedIno)) checkOpened(fd, path, confine);
     } catch (err) {
       try {
         fs.closeSync(fd);
