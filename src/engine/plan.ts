@@ -29,8 +29,8 @@ export interface PlanOptions {
   /** The instant relative times ('7d') count back from (default: now). */
   readonly now?: number;
   /**
-   * The files selected will be opened and read (grep): listings keep each entry's inode, so that a file can be
-   * checked as the object listed (platform.openListed) rather than by reading its real path back.
+   * The files selected will be opened and read (grep): entries refer to the directory they were listed in, so
+   * that a file can be opened from its descriptor (platform.openListed) rather than by path and checked.
    */
   readonly opensFiles?: boolean;
 }
@@ -296,7 +296,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       !opts.filesOnly &&
       (kinds.length === 0 || kinds.includes("d") || kinds.includes("e") || kinds.includes("l")),
     readsStats,
-    listIds: opts.opensFiles === true,
+    opensFiles: opts.opensFiles === true,
     rootDevices: o.one_file_system
       ? roots.map((root) => {
           try {

@@ -61,8 +61,8 @@ export interface WalkPlan {
   readonly rootDevices?: readonly (number | null)[] | null;
   /** Whether select reads the stats of the entries it tests (size, time, permission, owner, x or e). */
   readonly readsStats: boolean;
-  /** Whether entries carry the device and inode they were listed with (PlanOptions.opensFiles). */
-  readonly listIds?: boolean;
+  /** Whether entries refer to the directory they were listed in (PlanOptions.opensFiles). */
+  readonly opensFiles?: boolean;
   /** What the plan was compiled from, so that a walk worker can compile the same plan. */
   readonly source: PlanSource;
 }
@@ -81,9 +81,6 @@ export class Entry {
   private st: EntryStats | null | undefined;
   /** Why stats() returned null (e.g. the entry vanished after it was listed), for the walk to report. */
   statError: unknown = undefined;
-  /** The device and inode the entry was listed with (-1: not known), for platform.openListed. */
-  listedDev = -1;
-  listedIno = -1;
   /** The directory it was listed in while the walk is in it (its descriptor is -1 once closed), for openListed. */
   listedDir: { readonly fd: number } | null = null;
 
@@ -492,12 +489,7 @@ export function* walkTree(
       if (!isDir) ctx.searched();
       if (!descendOnly && depth >= plan.minDepth && (plan.selectDirs || !isDir)) {
         const e = new Entry(abs, rel, name, depth, type, target, r, plan.follow);
-        const ids = frame.listing.ids;
-        if (ids) {
-          e.listedDev = ids.dev;
-          e.listedIno = ids.inos.get(name) ?? -1;
-          e.listedDir = frame;
-        }
+        if (plan.opensFiles === true && frame.fd >= 0) e.listedDir = frame;
         if (plan.select(e)) yield e;
         else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed
       }
@@ -602,7 +594,7 @@ function listByFd(
     }
   }
   if (fd < 0) return null;
-  const listing = fds.list(fd, plan.listIds === true);
+  const listing = fds.list(fd);
   if (listing === null || !keep) {
     fds.close(fd);
     return listing === null ? null : { listing, fd: -1 };

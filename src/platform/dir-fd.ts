@@ -28,9 +28,7 @@ export interface DirFds {
    * Lists an open directory: every name but . and .., and the types of the entries that are not regular files.
    * @returns the listing, or null when the path route must list it (an error, a name not valid UTF-8)
    */
-  list(fd: number, ids: boolean): DirListing | null;
-  /** Whether an open descriptor is the object of that device and inode (false too when fstat fails). */
-  isObject(fd: number, dev: number, ino: number): boolean;
+  list(fd: number): DirListing | null;
   close(fd: number): void;
 }
 
@@ -60,7 +58,6 @@ function load(): DirFds | null {
     return f.dlopen("libc.so.6", {
       openat: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
       close: { args: [FFIType.i32], returns: FFIType.i32 },
-      fstat: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
       getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
     });
   }
@@ -70,16 +67,7 @@ function load(): DirFds | null {
   } catch {
     return null; // no glibc (musl names it differently), or no FFI: the path route serves
   }
-  const { openat, close, getdents64, fstat } = lib.symbols;
-  // struct stat begins with st_dev and st_ino (64 bits each) on x64 and on arm64's generic layout. They are read
-  // with ffi.read, not through a typed array: the optimising JIT may keep a typed array's element from before a
-  // native call that wrote it (seen: an fstat's st_ino read stale in a hot loop).
-  const statPtr = ffi.ptr(new Uint32Array(64));
-  const { read } = ffi;
-  const u64 = (lo: number, hi: number) => lo + hi * 0x100000000;
-  const field = (at: number) => u64(read.u32(statPtr, at), read.u32(statPtr, at + 4));
-  /** The device of an open descriptor, or -1. */
-  const devOf = (fd: number): number => (fstat(fd, statPtr) === 0 ? field(0) : -1);
+  const { openat, close, getdents64 } = lib.symbols;
   const C = fs.constants;
   const flags = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
   const fileFlags = C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
@@ -100,17 +88,16 @@ function load(): DirFds | null {
       nameBuf[n] = 0;
       return openat(parent, namePtr, fileFlags);
     },
-    list(fd: number, ids: boolean): DirListing | null {
+    list(fd: number): DirListing | null {
       const names: string[] = [];
       let others: Map<string, EntryType> | null = null;
-      const dev = ids ? devOf(fd) : -1;
-      const inos = dev >= 0 ? new Map<string, number>() : null;
       for (;;) {
         const got = Number(getdents64(fd, recordsPtr, records.length));
         if (got === 0) break;
         if (got < 0) return null;
         // A new view after each call: the optimising JIT may keep an element of a typed array from before a
-        // native call that wrote it, and a view made after the call has no such element.
+        // native call that wrote it (seen with fstat's buffer in a hot loop), and a view made after the call
+        // has no such element.
         const rec = Buffer.from(records.buffer, records.byteOffset, got);
         let off = 0;
         while (off < got) {
@@ -130,20 +117,13 @@ function load(): DirFds | null {
             name = rec.toString("utf8", start, end);
           }
           names.push(name);
-          if (inos !== null) {
-            const at = off - reclen;
-            inos.set(name, u64(rec.readUInt32LE(at), rec.readUInt32LE(at + 4)));
-          }
           if (type !== DT_REG) {
             others ??= new Map();
             others.set(name, DT[type] ?? "unknown");
           }
         }
       }
-      return { names, others, invalid: null, ids: inos === null ? null : { dev, inos } };
-    },
-    isObject(fd: number, dev: number, ino: number): boolean {
-      return fstat(fd, statPtr) === 0 && field(0) === dev && field(8) === ino;
+      return { names, others, invalid: null };
     },
     close(fd: number): void {
       close(fd);

@@ -23,8 +23,6 @@ export interface DirListing {
    * is not counted here.
    */
   readonly invalid: ReadonlyMap<string, number> | null;
-  /** The directory's device and each name's inode, when the listing was asked for them (dir-fd.ts). */
-  readonly ids?: { readonly dev: number; readonly inos: ReadonlyMap<string, number> } | null;
 }
 
 /**
@@ -58,11 +56,9 @@ export interface Confinement {
   readonly follow: boolean;
 }
 
-/** Where the walk listed a file (a walk Entry): the device and inode it had (-1: not known), and its directory's
- * descriptor while the walk is in it (-1 once closed). */
+/** Where the walk listed a file (a walk Entry): its directory's descriptor while the walk is in it (-1 once
+ * closed), or null. */
 export interface ListedFile {
-  readonly listedDev: number;
-  readonly listedIno: number;
   readonly listedDir: { readonly fd: number } | null;
 }
 
@@ -96,9 +92,8 @@ export interface Platform {
   /**
    * Opens a file the walk listed, as open does, knowing where it was listed: while its directory is still open
    * (the walk is in it) the file is opened from that descriptor without following a symlink, so it is the
-   * entry of the checked directory; otherwise, opened by path, when it is the very object listed (device and
-   * inode) the real path is not read back. Any other answer (another object, an unknown inode, a root) is
-   * checked as open checks it.
+   * entry of the checked directory and its real path is not read back. Otherwise (a closed directory, a
+   * failure, which then reports as open does) it is opened and checked as open does.
    */
   openListed(path: string, confine: Confinement | null, listed: ListedFile): number;
   /** Returns the stats of an open descriptor (what was opened, not what the path names now). */
@@ -320,23 +315,12 @@ const common = {
     openChecked(path, C.O_RDONLY | O_NONBLOCK, confine, noFollow),
   openListed(path: string, confine: Confinement | null, listed: ListedFile): number {
     const fds = dirFds();
-    if (fds === null || listed.listedIno < 0 || !confine || confine.follow || isRoot(path, confine))
-      return openChecked(path, C.O_RDONLY | O_NONBLOCK, confine);
     const dir = listed.listedDir;
-    if (dir !== null && dir.fd >= 0) {
+    if (fds !== null && dir !== null && dir.fd >= 0 && confine && !confine.follow && !isRoot(path, confine)) {
       const at = fds.openFileAt(dir.fd, path.slice(path.lastIndexOf(sep) + 1));
       if (at >= 0) return at;
     }
-    const fd = fs.openSync(path, C.O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
-    try {
-      if (!fds.isObject(fd, listed.listedDev, listed.listedIno)) checkOpened(fd, path, confine);
-    } catch (err) {
-      try {
-        fs.closeSync(fd);
-      } catch {}
-      throw err;
-    }
-    return fd;
+    return openChecked(path, C.O_RDONLY | O_NONBLOCK, confine);
   },
   read: (fd: number, buf: Uint8Array, length: number, pos: number | null) =>
     fs.readSync(fd, buf, 0, length, pos),

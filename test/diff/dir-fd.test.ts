@@ -3,13 +3,14 @@
  * /proc/self/fd): on seeded random trees with ignore files, hidden entries, symlinks, a loop, a FIFO, a name
  * that is not UTF-8 and a chain deeper than the descriptors a walk keeps open, the compiled binary gives the
  * same bytes and exit code both ways, with and without walk workers. In process, a walk stopped early or run
- * to its end leaves no descriptor open, and in a hot loop the listings and the identities (device, inode) read
- * through bun:ffi equal readdirSync's and lstat's. */
+ * to its end leaves no descriptor open, and in a hot loop the listings read through bun:ffi equal readdirSync's
+ * and a file opened at its directory's descriptor is the file listed. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import {
   closeSync,
   constants,
+  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -139,58 +140,70 @@ test.skipIf(!linux)("a walk stopped early or run to its end leaves no descriptor
   }
 });
 
-test.skipIf(!linux)("in a hot loop, listings and identities equal readdirSync's and lstat's", () => {
-  const fds = dirFds();
-  expect(fds).not.toBeNull();
-  if (fds === null) return;
-  const spec: Record<string, string | null> = {};
-  for (let d = 0; d < 300; d++) {
-    spec[`d${d % 17}/s${d}/é${d}`] = null;
-    for (let f = 0; f < 6; f++) spec[`d${d % 17}/s${d}/f${f}-${"x".repeat(d % 40)}.txt`] = `${d} ${f}\n`;
-  }
-  const { dir, cleanup } = tempTree(spec);
-  try {
-    const dirs: string[] = [];
-    const collect = (d: string): void => {
-      dirs.push(d);
-      for (const e of readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) collect(join(d, e.name));
-    };
-    collect(dir);
-    let wrong = 0;
-    // Rounds enough for the optimising JIT to compile the loops that read getdents64's and fstat's buffers.
-    for (let round = 0; round < 8; round++)
-      for (const d of dirs) {
-        const fd = openSync(d, constants.O_RDONLY | constants.O_DIRECTORY);
-        try {
-          const l = fds.list(fd, true);
-          const want = readdirSync(d, { withFileTypes: true });
-          if (
-            l === null ||
-            [...l.names].sort().join("/") !==
-              want
-                .map((e) => e.name)
-                .sort()
-                .join("/")
-          ) {
-            wrong++;
-            continue;
-          }
-          for (const e of want) {
-            const st = lstatSync(join(d, e.name));
-            if ((l.others?.get(e.name) ?? "file") !== (e.isDirectory() ? "dir" : "file")) wrong++;
-            if (l.ids?.dev !== st.dev || l.ids?.inos.get(e.name) !== st.ino) wrong++;
-            if (e.isFile() && round % 4 === 0) {
-              const file = openSync(join(d, e.name), "r");
-              if (!fds.isObject(file, st.dev, st.ino) || fds.isObject(file, st.dev, st.ino + 1)) wrong++;
-              closeSync(file);
+test.skipIf(!linux)(
+  "in a hot loop, listings equal readdirSync's and a file opened at its directory is it",
+  () => {
+    const fds = dirFds();
+    expect(fds).not.toBeNull();
+    if (fds === null) return;
+    const spec: Record<string, string | null> = {};
+    for (let d = 0; d < 300; d++) {
+      spec[`d${d % 17}/s${d}/é${d}`] = null;
+      for (let f = 0; f < 6; f++) spec[`d${d % 17}/s${d}/f${f}-${"x".repeat(d % 40)}.txt`] = `${d} ${f}\n`;
+    }
+    const { dir, cleanup } = tempTree(spec);
+    try {
+      const dirs: string[] = [];
+      const collect = (d: string): void => {
+        dirs.push(d);
+        for (const e of readdirSync(d, { withFileTypes: true }))
+          if (e.isDirectory()) collect(join(d, e.name));
+      };
+      collect(dir);
+      let wrong = 0;
+      // Rounds enough for the optimising JIT to compile the loop that reads getdents64's buffer.
+      for (let round = 0; round < 8; round++)
+        for (const d of dirs) {
+          const fd = openSync(d, constants.O_RDONLY | constants.O_DIRECTORY);
+          try {
+            const l = fds.list(fd);
+            const want = readdirSync(d, { withFileTypes: true });
+            if (
+              l === null ||
+              [...l.names].sort().join("/") !==
+                want
+                  .map((e) => e.name)
+                  .sort()
+                  .join("/")
+            ) {
+              wrong++;
+              continue;
             }
+            for (const e of want) {
+              if ((l.others?.get(e.name) ?? "file") !== (e.isDirectory() ? "dir" : "file")) wrong++;
+              if (e.isFile() && round % 4 === 0) {
+                const st = lstatSync(join(d, e.name));
+                const file = fds.openFileAt(fd, e.name);
+                const got = file >= 0 ? fstatSync(file) : null;
+                if (got === null || got.ino !== st.ino || got.dev !== st.dev) wrong++;
+                if (file >= 0) closeSync(file);
+              }
+            }
+          } finally {
+            fds.close(fd);
           }
-        } finally {
-          fds.close(fd);
         }
+      expect(wrong).toBe(0);
+      // A symlink is never followed from the directory's descriptor (ELOOP: the path route reports it).
+      symlinkSync(join(dir, "d0", "s0", "f0-.txt"), join(dir, "link.txt"));
+      const top = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+      try {
+        expect(fds.openFileAt(top, "link.txt")).toBe(-1);
+      } finally {
+        fds.close(top);
       }
-    expect(wrong).toBe(0);
-  } finally {
-    cleanup();
-  }
-});
+    } finally {
+      cleanup();
+    }
+  },
+);
