@@ -4,7 +4,8 @@
  * that is not UTF-8 and a chain deeper than the descriptors a walk keeps open, the compiled binary gives the
  * same bytes and exit code both ways, with and without walk workers. In process, a walk stopped early or run
  * to its end leaves no descriptor open, and in a hot loop the listings read through bun:ffi equal readdirSync's
- * and a file opened at its directory's descriptor is the file listed. */
+ * and a file opened at its directory's descriptor is the file listed; runs stopped by a limit (grep, find with
+ * and without walk workers, count) close the directories they held. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import {
@@ -15,6 +16,7 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readlinkSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -25,12 +27,25 @@ import type { ErrorInfo } from "../../src/contract/errors.ts";
 import { emptySkipped } from "../../src/contract/result.ts";
 import { compileWalk } from "../../src/engine/plan.ts";
 import { walk } from "../../src/engine/walk.ts";
+import { dispatch } from "../../src/ops/dispatch.ts";
 import type { RunContext } from "../../src/ops/operation.ts";
 import { findOperation } from "../../src/ops/registry.ts";
 import { dirFds } from "../../src/platform/dir-fd.ts";
 import { BIN, prng, tempTree } from "../helpers.ts";
 
 const linux = process.platform === "linux";
+
+/** How many descriptors of this process are open on something under a directory (the runtime's own, such as
+ * event loop and worker descriptors, are not counted). */
+function openIn(dir: string): number {
+  let n = 0;
+  for (const fd of readdirSync("/proc/self/fd")) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir)) n++;
+    } catch {}
+  }
+  return n;
+}
 
 /** A random tree: nested ignore files, dot names, symlinks, a loop, a FIFO, a bad name, a deep chain. */
 function randomTree(seed: number): string {
@@ -204,6 +219,37 @@ test.skipIf(!linux)(
       }
     } finally {
       cleanup();
+    }
+  },
+);
+
+test.skipIf(!linux)(
+  "runs stopped by a limit leave no directory open (a long-lived server runs many)",
+  async () => {
+    const dir = randomTree(8);
+    const saved = process.env.RGLOB_WALK_SPLIT;
+    try {
+      const sink = { record() {}, error() {}, end() {} };
+      const deep = { base: dir, limit: 2, patterns: ["**/deep5/**"] };
+      const before = openIn(dir);
+      for (const split of ["0", "3"]) {
+        process.env.RGLOB_WALK_SPLIT = split;
+        for (let i = 0; i < 3; i++) {
+          await dispatch("grep", { pattern: "x", paths: [dir], limit: 1, threads: 0 }, sink);
+          await dispatch("grep", { pattern: "bottom", paths: [dir], limit: 1, threads: 0 }, sink);
+          await dispatch("find", { ...deep }, sink);
+          await dispatch("find", { ...deep, min_size: "1" }, sink);
+          await dispatch("count", { base: dir, limit: 1 }, sink);
+        }
+      }
+      expect(before).toBe(0);
+      // A walk worker asked to end finishes the task it is in first (bounded), closing its directories then.
+      for (let i = 0; i < 250 && openIn(dir) > 0; i++) await Bun.sleep(20);
+      expect(openIn(dir)).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.RGLOB_WALK_SPLIT;
+      else process.env.RGLOB_WALK_SPLIT = saved;
+      rmSync(dir, { recursive: true, force: true });
     }
   },
 );

@@ -616,6 +616,8 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       }
     }
     pool?.close(boundStop || !ctx.shouldStop());
+    // A walk stopped early (a limit, a deadline) closes the directories it holds open.
+    entries.return?.(undefined);
     ctx.summary("total_matches", totals.matches);
     ctx.summary("matched_lines", totals.lines);
     ctx.summary("files_with_matches", totals.files);
