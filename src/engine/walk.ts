@@ -243,7 +243,12 @@ function notUtf8(invalid: Map<string, number>, name: string): boolean {
  * @param isDir whether it is a directory
  * @returns true when the last rule that matches it is a negation
  */
-function whitelisted(chain: readonly IgnoreFile[], key: string, name: string, isDir: boolean): boolean {
+export function whitelisted(
+  chain: readonly IgnoreFile[],
+  key: string,
+  name: string,
+  isDir: boolean,
+): boolean {
   for (let i = chain.length - 1; i >= 0; i--) {
     const f = chain[i] as IgnoreFile;
     const pl = f.prefix.length;
