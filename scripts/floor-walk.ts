@@ -1,6 +1,7 @@
 /*! The walk of the floor programs (floor-find.ts, floor-grep.ts; #23): pre-order from the current directory,
  * siblings by code point, rglob's own ignore engine (the repository's outer files, then each directory's
- * .gitignore and .ignore), VCS directories and (unless asked) dot names skipped. It calls back with each
+ * .gitignore and .ignore), VCS directories and (unless asked) dot names skipped, but for those an ignore file
+ * whitelists, as rglob walks them. It calls back with each
  * regular file's absolute and relative path and builds nothing else. Benchmarks only; never shipped. */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -11,7 +12,7 @@ import {
   loadIgnoreFile,
   repoContext,
 } from "../src/engine/ignore.ts";
-import { compareNames } from "../src/engine/walk.ts";
+import { compareNames, whitelisted } from "../src/engine/walk.ts";
 
 const VCS = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
 
@@ -49,10 +50,12 @@ export function floorWalk(
           if (loaded) next = [...next, loaded];
         }
     for (const name of names) {
-      if (VCS.has(name) || (!hidden && name.charCodeAt(0) === 46)) continue;
+      if (VCS.has(name)) continue;
       const isDir = dirs.has(name);
       const k = key + name;
-      if (respectIgnore && next.length > 0 && ignoredEntry(next, k, name, isDir)) continue;
+      if (!hidden && name.charCodeAt(0) === 46) {
+        if (!(respectIgnore && next.length > 0 && whitelisted(next, k, name, isDir))) continue;
+      } else if (respectIgnore && next.length > 0 && ignoredEntry(next, k, name, isDir)) continue;
       const r = rel === "" ? name : `${rel}/${name}`;
       if (isDir) walk(`${abs}/${name}`, r, `${k}/`, next);
       else if (files.has(name)) onFile(`${abs}/${name}`, r);

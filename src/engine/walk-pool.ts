@@ -270,7 +270,9 @@ class Pool {
 
   close(): void {
     for (const s of this.slots) {
-      if (!s.dead) s.worker.terminate();
+      // Asked to end after the task it is walking (a bounded one), not terminated in it: a walk stopped in the
+      // middle would leave the directories it holds open (ADR 0029) in this process.
+      if (!s.dead) s.worker.postMessage({ type: "close" } satisfies ToWalker);
       s.dead = true;
     }
     this.pending.length = 0;
@@ -398,6 +400,8 @@ async function* walkAll(
   const tally = { examined: 0 };
   const resume = parseWalkKey(startAfter);
   let batch: Entry[] = [];
+  // Each level is the walk of one subtree: items from this thread, or a worker's result being read.
+  let stack: Array<Iterator<Item> | { reader: ResultReader; task: Task }> = [];
   try {
     for (let r = 0; r < plan.roots.length; r++) {
       if (r < resume.root) continue;
@@ -424,12 +428,9 @@ async function* walkAll(
           return task;
         };
       };
-      // Each level is the walk of one subtree: items from this thread, or a worker's result being read.
       const help = (t: Task): void =>
         pool.complete(t, walkSubtree(plan, ignores.subtree(plan, t.msg), split, opts.needStats === true));
-      const stack: Array<Iterator<Item> | { reader: ResultReader; task: Task }> = [
-        firstHoleDrains(walkHere(plan, ctx, rootSub, first, tally, holesBelow([r]))),
-      ];
+      stack = [firstHoleDrains(walkHere(plan, ctx, rootSub, first, tally, holesBelow([r])))];
       while (stack.length > 0) {
         const top = stack[stack.length - 1] as Iterator<Item> | { reader: ResultReader; task: Task };
         let error: ErrorInfo | null = null;
@@ -485,6 +486,8 @@ async function* walkAll(
     if (batch.length > 0) yield batch;
   } finally {
     pool.close();
+    // Walks stopped early in this thread close the directories they hold open.
+    for (const top of stack) if (!("reader" in top)) top.return?.();
   }
 }
 
@@ -532,14 +535,18 @@ function* walkInThread(
 
 /** Passes items through until the first hole, then reads the rest at once, so every task is queued early. */
 function* firstHoleDrains(items: Iterator<Item>): Generator<Item> {
-  for (let it = items.next(); !it.done; it = items.next()) {
-    if (it.value.kind === ITEM_HOLE) {
-      const rest: Item[] = [it.value];
-      for (let r = items.next(); !r.done; r = items.next()) rest.push(r.value);
-      yield* rest;
-      return;
+  try {
+    for (let it = items.next(); !it.done; it = items.next()) {
+      if (it.value.kind === ITEM_HOLE) {
+        const rest: Item[] = [it.value];
+        for (let r = items.next(); !r.done; r = items.next()) rest.push(r.value);
+        yield* rest;
+        return;
+      }
+      yield it.value;
     }
-    yield it.value;
+  } finally {
+    items.return?.();
   }
 }
 

@@ -81,7 +81,8 @@ const NS = 7;
 /** Messages to a walk worker. */
 export type ToWalker =
   | { readonly type: "init"; readonly source: PlanSource; readonly needStats: boolean }
-  | { readonly type: "task"; readonly id: number; readonly sub: SubtreeMsg; readonly budget: number };
+  | { readonly type: "task"; readonly id: number; readonly sub: SubtreeMsg; readonly budget: number }
+  | { readonly type: "close" };
 
 /** Messages from a walk worker. */
 export type FromWalker =

@@ -8,6 +8,7 @@ import { type FromWalker, IgnoreCache, type ToWalker, walkSubtree } from "./walk
 declare const self: {
   onmessage: ((ev: MessageEvent<ToWalker>) => void) | null;
   postMessage(msg: FromWalker, transfer?: ArrayBuffer[]): void;
+  close(): void;
 };
 
 let plan: WalkPlan | null = null;
@@ -20,6 +21,12 @@ self.onmessage = (ev) => {
     if (msg.type === "init") {
       plan = compileWalk(msg.source.options, msg.source.plan).plan;
       needStats = msg.needStats;
+      return;
+    }
+    if (msg.type === "close") {
+      // After the tasks before it: every walk has ended and closed its directories.
+      self.onmessage = null;
+      self.close();
       return;
     }
     if (plan === null) throw new Error("walk worker used before init");

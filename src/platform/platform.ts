@@ -3,6 +3,7 @@
  * It never decides policy (ignore rules, bounds); the engine does. */
 import type * as NodeCrypto from "node:crypto";
 import * as fs from "node:fs";
+import { dirFds } from "./dir-fd.ts";
 
 /** The type of a directory entry, as listed (not followed). */
 export type EntryType = "file" | "dir" | "symlink" | "fifo" | "socket" | "block" | "char" | "unknown";
@@ -55,6 +56,12 @@ export interface Confinement {
   readonly follow: boolean;
 }
 
+/** Where the walk listed a file (a walk Entry): its directory's descriptor while the walk is in it (-1 once
+ * closed), or null. */
+export interface ListedFile {
+  readonly listedDir: { readonly fd: number } | null;
+}
+
 /** The error thrown when what was opened is not what was listed (code ECONFINE; reported as PERM). */
 export class ConfinementError extends Error {
   readonly code = "ECONFINE";
@@ -68,6 +75,11 @@ export interface Platform {
    * (not following a final symlink) and checked before it is read, and what is listed is the directory opened.
    */
   listDir(path: string, confine?: Confinement | null): DirListing;
+  /**
+   * Opens a directory for listing as listDir opens it (checked under a confinement), returning a descriptor; the
+   * caller lists it through dir-fd.ts and closes it.
+   */
+  openDir(path: string, confine: Confinement): number;
   lstat(path: string): fs.Stats;
   stat(path: string): fs.Stats;
   realpath(path: string): string;
@@ -77,6 +89,13 @@ export interface Platform {
    * noFollow a final symlink is never followed (ELOOP).
    */
   open(path: string, confine?: Confinement | null, noFollow?: boolean): number;
+  /**
+   * Opens a file the walk listed, as open does, knowing where it was listed: while its directory is still open
+   * (the walk is in it) the file is opened from that descriptor without following a symlink, so it is the
+   * entry of the checked directory and its real path is not read back. Otherwise (a closed directory, a
+   * failure, which then reports as open does) it is opened and checked as open does.
+   */
+  openListed(path: string, confine: Confinement | null, listed: ListedFile): number;
   /** Returns the stats of an open descriptor (what was opened, not what the path names now). */
   fstat(fd: number): fs.Stats;
   /** Reads into buf at offset 0 from file position pos (null = current); returns bytes read. */
@@ -287,11 +306,22 @@ const common = {
       } catch {}
     }
   },
+  openDir: (path: string, confine: Confinement) =>
+    openChecked(path, C.O_RDONLY | O_DIRECTORY | O_NONBLOCK, confine),
   lstat: (path: string) => fs.lstatSync(path),
   stat: (path: string) => fs.statSync(path),
   realpath: (path: string) => fs.realpathSync.native(path),
   open: (path: string, confine?: Confinement | null, noFollow?: boolean) =>
     openChecked(path, C.O_RDONLY | O_NONBLOCK, confine, noFollow),
+  openListed(path: string, confine: Confinement | null, listed: ListedFile): number {
+    const fds = dirFds();
+    const dir = listed.listedDir;
+    if (fds !== null && dir !== null && dir.fd >= 0 && confine && !confine.follow && !isRoot(path, confine)) {
+      const at = fds.openFileAt(dir.fd, path.slice(path.lastIndexOf(sep) + 1));
+      if (at >= 0) return at;
+    }
+    return openChecked(path, C.O_RDONLY | O_NONBLOCK, confine);
+  },
   read: (fd: number, buf: Uint8Array, length: number, pos: number | null) =>
     fs.readSync(fd, buf, 0, length, pos),
   close: (fd: number) => fs.closeSync(fd),

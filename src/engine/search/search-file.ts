@@ -4,7 +4,7 @@
  * LARGE_FILE window by window through search-large.ts), runs the literal prefilter on raw bytes (candidate
  * lines decoded one by one, or the whole text when a regex's literal is dense) and matches with search-text.
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
-import { type Confinement, platform } from "../../platform/platform.ts";
+import { type Confinement, type ListedFile, platform } from "../../platform/platform.ts";
 import { type ByteBuffer, createByteBuffer } from "../bytes.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import { drain, LARGE_FILE, searchLarge } from "./search-large.ts";
@@ -64,7 +64,7 @@ export interface Searcher {
    * outcome then holds the hits after the last chunk, and the bytes read since it. Abandoning the generator
    * closes the file.
    */
-  steps(path: string): Generator<HitChunk, FileOutcome>;
+  steps(path: string, listed?: ListedFile | null): Generator<HitChunk, FileOutcome>;
 }
 
 const FIRST_BLOCK = 64 * 1024;
@@ -205,7 +205,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
     search(path: string): FileOutcome {
       return drain(this.steps(path));
     },
-    *steps(path: string): Generator<HitChunk, FileOutcome> {
+    *steps(path: string, listed: ListedFile | null = null): Generator<HitChunk, FileOutcome> {
       // A buffer grown for one huge file is not kept: memory stays bounded across files.
       store.shrink(KEEP);
       let buf = store.bytes;
@@ -220,7 +220,10 @@ export function createSearcher(spec: SearchSpec): Searcher {
       };
       let fd: number;
       try {
-        fd = platform.open(path, spec.confine);
+        fd =
+          listed === null
+            ? platform.open(path, spec.confine)
+            : platform.openListed(path, spec.confine, listed);
       } catch (err) {
         out.skip = "unreadable";
         out.error = fsError(err);

@@ -175,6 +175,8 @@ export async function* countPipeline(stage: CountStage, ctx: RunContext): AsyncG
       if (!finished) for await (const _ of pump(false));
     } finally {
       (pool as CountPool | null)?.close();
+      // A walk stopped early (a deadline) closes the directories it holds open.
+      entries.return?.(undefined);
     }
   }
 }

@@ -255,7 +255,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const { spec: unconfined, mode } = searchSpecOf(input, patterns);
   const { plan, rootErrors } = compileWalk(
     { ...input, paths, patterns: globs },
-    { filesOnly: true, namedFilesPastGlobs: true, cwd },
+    { filesOnly: true, namedFilesPastGlobs: true, cwd, opensFiles: true },
   );
   const spec: SearchSpec = { ...unconfined, confine: plan.confine };
   for (const e of rootErrors) ctx.error(e);
@@ -398,16 +398,27 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     await sleep();
     return true;
   };
-  /** The next file in walk order (with workers: once it has a chunk or its outcome); null at the end or on a stop. */
-  const next = async (): Promise<Item | null> => {
+  /** The next file of an in-thread search from the walk (after the pause for the event loop when one is due). */
+  const pull = (): Item | null => {
+    const r = entries.next();
+    return r.done ? null : itemOf(r.value);
+  };
+  /**
+   * The next file in walk order (with workers: once it has a chunk or its outcome); null at the end or on a stop.
+   * In the calling thread it is no promise unless a pause for the event loop is due: an await per file cost
+   * about a microsecond of the search of a small file.
+   */
+  const next = (): Item | null | Promise<Item | null> => {
     if (local !== null) {
       const first = head < queue.length ? (queue[head++] as Item) : null;
       if (first !== null) return first;
       if (ctx.shouldStop()) return null;
-      if (due()) await tick();
-      const r = entries.next();
-      return r.done ? null : itemOf(r.value);
+      if (due()) return tick().then(pull);
+      return pull();
     }
+    return nextFromWorkers();
+  };
+  const nextFromWorkers = async (): Promise<Item | null> => {
     while (true) {
       // Outcomes already in are still delivered after a stop: they are what was found before it.
       if (head < queue.length) {
@@ -427,16 +438,20 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       if (!(await waitForWorkers())) return null;
     }
   };
-  /** The next piece of a file: hits given out before its end, or its outcome; null when the run must stop. */
-  const piece = async (item: Item): Promise<Piece | null> => {
+  /** The next piece of a file: hits given out before its end, or its outcome; null when the run must stop. In
+   * the calling thread it is no promise (the search runs here and now). */
+  const piece = (item: Item): Piece | null | Promise<Piece | null> => {
     if (local !== null) {
       if (item.outcome !== null) return item.outcome; // ruled out by the warm index
       // Between two windows of a file too, a deadline or a cancellation stops the run.
       if (item.steps !== null && ctx.shouldStop()) return null;
-      item.steps ??= local.steps(item.entry.abs);
+      item.steps ??= local.steps(item.entry.abs, item.entry);
       const r = item.steps.next();
       return r.done ? r.value : { chunk: r.value, taken: null };
     }
+    return pieceFromWorkers(item);
+  };
+  const pieceFromWorkers = async (item: Item): Promise<Piece | null> => {
     while (true) {
       const c = item.chunks.shift();
       if (c !== undefined) return c;
@@ -484,7 +499,11 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   let finished = false;
   let current: Item | null = null;
   try {
-    for (let item = await next(); item !== null; item = await next()) {
+    for (
+      let n = next(), item = n instanceof Promise ? await n : n;
+      item !== null;
+      n = next(), item = n instanceof Promise ? await n : n
+    ) {
       current = item;
       const e = item.entry;
       if (mode === "lines") {
@@ -496,7 +515,11 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         // stops the run there, its context goes on through the hits not given, as grep prints it.
         let held: Emitted | null = null;
         // The hits of a large file come in chunks, each before more of it is read; then its outcome.
-        for (let p = await piece(item); p !== null; p = await piece(item)) {
+        for (
+          let q = piece(item), p = q instanceof Promise ? await q : q;
+          p !== null;
+          q = piece(item), p = q instanceof Promise ? await q : q
+        ) {
           const chunk = "chunk" in p ? p.chunk : null;
           const o = chunk === null ? named(e, p as FileOutcome) : null;
           if (!account(chunk !== null ? chunk.bytes : (o as FileOutcome).bytes)) {
@@ -593,6 +616,8 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       }
     }
     pool?.close(boundStop || !ctx.shouldStop());
+    // A walk stopped early (a limit, a deadline) closes the directories it holds open.
+    entries.return?.(undefined);
     ctx.summary("total_matches", totals.matches);
     ctx.summary("matched_lines", totals.lines);
     ctx.summary("files_with_matches", totals.files);

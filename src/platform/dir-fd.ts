@@ -1,0 +1,144 @@
+/*! Platform: directories read through their descriptors (Linux under Bun; #21, #23). A directory below one
+ * already open is opened with openat(parent, name, O_NOFOLLOW | O_DIRECTORY), so it is the entry of the
+ * directory object opened before, never reached through a symlink, and it is listed with getdents64 on its own
+ * descriptor: the object opened is the object listed, with no path resolved again and no /proc/self/fd lookup
+ * per directory. Calls go to libc through bun:ffi. Anything unusual (an error, a name that is not valid UTF-8,
+ * no libc, Node) answers "not here" (-1 or null): the caller then takes platform.listDir, which reports errors
+ * and odd names as it always did. It never decides policy. */
+
+import type * as Ffi from "bun:ffi";
+import { isUtf8 } from "node:buffer";
+import * as fs from "node:fs";
+import type { DirListing, EntryType } from "./platform.ts";
+
+/** Descriptor-based directory access (see the file header). */
+export interface DirFds {
+  /**
+   * Opens the directory `name` inside the directory open as `parent`, not following a symlink.
+   * @returns the descriptor, or -1 (an error, or not a directory: the caller takes the path route)
+   */
+  openAt(parent: number, name: string): number;
+  /**
+   * Opens the file `name` inside the directory open as `parent` for reading, not following a symlink (O_NONBLOCK:
+   * a FIFO put in its place does not block).
+   * @returns the descriptor, or -1 (the caller takes the path route, which reports the error)
+   */
+  openFileAt(parent: number, name: string): number;
+  /**
+   * Lists an open directory: every name but . and .., and the types of the entries that are not regular files.
+   * @returns the listing, or null when the path route must list it (an error, a name not valid UTF-8)
+   */
+  list(fd: number): DirListing | null;
+  close(fd: number): void;
+}
+
+/** The getdents64 types (dirent.h DT_*) of the entries that are not regular files. */
+const DT: Record<number, EntryType> = {
+  0: "unknown",
+  1: "fifo",
+  2: "char",
+  4: "dir",
+  6: "block",
+  10: "symlink",
+  12: "socket",
+};
+const DT_REG = 8;
+/** O_CLOEXEC has the same value on every Linux architecture Bun builds for (x64, arm64). */
+const O_CLOEXEC = 0o2000000;
+
+function load(): DirFds | null {
+  if (typeof Bun === "undefined" || process.platform !== "linux") return null;
+  // RGLOB_DIR_FD=0: paths only (the reference the descriptor route is tested against, test/diff/dir-fd.test.ts).
+  if (process.env.RGLOB_DIR_FD === "0") return null;
+  if (process.arch !== "x64" && process.arch !== "arm64") return null; // getdents64 records read little-endian
+  let ffi: typeof Ffi;
+  let lib: ReturnType<typeof open>;
+  function open(f: typeof Ffi) {
+    const { FFIType } = f;
+    return f.dlopen("libc.so.6", {
+      openat: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+      close: { args: [FFIType.i32], returns: FFIType.i32 },
+      getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
+    });
+  }
+  try {
+    ffi = process.getBuiltinModule("bun:ffi") as typeof Ffi;
+    lib = open(ffi);
+  } catch {
+    return null; // no glibc (musl names it differently), or no FFI: the path route serves
+  }
+  const { openat, close, getdents64 } = lib.symbols;
+  const C = fs.constants;
+  const flags = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
+  const fileFlags = C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
+  const records = Buffer.alloc(1 << 16);
+  const recordsPtr = ffi.ptr(records);
+  const nameBuf = Buffer.alloc(4096 * 3 + 1);
+  const namePtr = ffi.ptr(nameBuf);
+  return {
+    openAt(parent: number, name: string): number {
+      if (name.length > 4096) return -1;
+      const n = nameBuf.write(name, 0, "utf8");
+      nameBuf[n] = 0;
+      return openat(parent, namePtr, flags);
+    },
+    openFileAt(parent: number, name: string): number {
+      if (name.length > 4096) return -1;
+      const n = nameBuf.write(name, 0, "utf8");
+      nameBuf[n] = 0;
+      return openat(parent, namePtr, fileFlags);
+    },
+    list(fd: number): DirListing | null {
+      const names: string[] = [];
+      let others: Map<string, EntryType> | null = null;
+      for (;;) {
+        const got = Number(getdents64(fd, recordsPtr, records.length));
+        if (got === 0) break;
+        if (got < 0) return null;
+        // A new view after each call: the optimising JIT may keep an element of a typed array from before a
+        // native call that wrote it (seen with fstat's buffer in a hot loop), and a view made after the call
+        // has no such element.
+        const rec = Buffer.from(records.buffer, records.byteOffset, got);
+        let off = 0;
+        while (off < got) {
+          const reclen = (rec[off + 16] as number) | ((rec[off + 17] as number) << 8);
+          const type = rec[off + 18] as number;
+          const start = off + 19;
+          let end = start;
+          let high = 0;
+          for (let b = rec[end] as number; b !== 0; b = rec[++end] as number) high |= b;
+          off += reclen;
+          let name: string;
+          if (high < 0x80) {
+            name = rec.toString("latin1", start, end);
+            if (name === "." || name === "..") continue;
+          } else {
+            if (!isUtf8(rec.subarray(start, end))) return null; // lossy names and their counts: the path route's
+            name = rec.toString("utf8", start, end);
+          }
+          names.push(name);
+          if (type !== DT_REG) {
+            others ??= new Map();
+            others.set(name, DT[type] ?? "unknown");
+          }
+        }
+      }
+      return { names, others, invalid: null };
+    },
+    close(fd: number): void {
+      close(fd);
+    },
+  };
+}
+
+let loaded: DirFds | null | undefined;
+
+/**
+ * Returns descriptor-based directory access in this process (libc is opened on the first call), or null where
+ * only paths serve (not Linux, not Bun, no glibc).
+ * @returns the access, or null
+ */
+export function dirFds(): DirFds | null {
+  if (loaded === undefined) loaded = load();
+  return loaded;
+}
