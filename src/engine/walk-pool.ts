@@ -510,27 +510,33 @@ function* walkInThread(
   let max = Math.max(1, room());
   let batch: Entry[] = [];
   const entries = entriesOf(local);
-  for (let r = entries.next(); !r.done; r = entries.next()) {
-    const e = r.value;
-    if (errors.length > 0) {
-      if (batch.length > 0) {
+  // Stopped early (a limit, a consumer that stops pulling), the walk is ended too: it closes the directories
+  // it holds (docs/decisions/0029-directories-by-descriptor.md).
+  try {
+    for (let r = entries.next(); !r.done; r = entries.next()) {
+      const e = r.value;
+      if (errors.length > 0) {
+        if (batch.length > 0) {
+          yield batch;
+          batch = [];
+          max = Math.max(1, room());
+        }
+        for (const info of errors.splice(0)) ctx.error(info);
+        if (ctx.shouldStop()) return;
+      }
+      batch.push(e);
+      if (batch.length >= max) {
         yield batch;
         batch = [];
         max = Math.max(1, room());
+        if (ctx.shouldStop()) return;
       }
-      for (const info of errors.splice(0)) ctx.error(info);
-      if (ctx.shouldStop()) return;
     }
-    batch.push(e);
-    if (batch.length >= max) {
-      yield batch;
-      batch = [];
-      max = Math.max(1, room());
-      if (ctx.shouldStop()) return;
-    }
+    if (batch.length > 0) yield batch;
+    for (const info of errors) ctx.error(info);
+  } finally {
+    entries.return?.();
   }
-  if (batch.length > 0) yield batch;
-  for (const info of errors) ctx.error(info);
 }
 
 /** Passes items through until the first hole, then reads the rest at once, so every task is queued early. */
