@@ -3,6 +3,9 @@
  * with NaN repetitions. `--runs` is common to every benchmark; it and every other "count" flag must be a whole
  * number ≥ 1. */
 
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+
 /** What a flag holds: a whole number ≥ 1, or any text. */
 export type FlagKind = "count" | "text";
 
@@ -67,4 +70,36 @@ export function benchArgs(
     console.error((err as Error).message);
     process.exit(2);
   }
+}
+
+/** What a benchmark over one tree against rg needs: the binary, the tree, rg, and the repetitions. */
+export interface TreeBench {
+  readonly bin: string;
+  readonly tree: string;
+  readonly rg: string;
+  readonly runs: number;
+}
+
+/**
+ * Reads `--runs` and `--tree` (default $RGLOB_BENCH_TREE, else ../bench/babel) and finds the binary
+ * (RGLOB_BIN, else dist/rglob) and rg; stops with a message (exit 1) when one is missing.
+ * @param usage the script's usage line
+ * @param defaultRuns repetitions when --runs is not given
+ * @returns the binary, tree, rg and runs
+ */
+export function treeBench(usage: string, defaultRuns: number): TreeBench {
+  const root = join(import.meta.dir, "..");
+  const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
+  const args = benchArgs(usage, { tree: "text" }, defaultRuns);
+  const tree = resolve(
+    args.get("tree") ?? process.env.RGLOB_BENCH_TREE ?? join(root, "..", "bench", "babel"),
+  );
+  const stop = (message: string): never => {
+    console.error(message);
+    process.exit(1);
+  };
+  if (!existsSync(bin)) stop(`no binary at ${bin}: run \`npm run build\` first`);
+  if (!existsSync(tree)) stop(`no tree at ${tree}: pass --tree=DIR (a checkout such as babel)`);
+  const rg = Bun.which("rg") ?? stop("rg is not installed: nothing to compare with");
+  return { bin, tree, rg, runs: args.runs };
 }

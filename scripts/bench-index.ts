@@ -7,29 +7,12 @@
  * ratios are paired within a run but not across machines. Usage: bun scripts/bench-index.ts [--runs=N]
  * [--tree=DIR] (default tree: $RGLOB_BENCH_TREE, else ../bench/babel). */
 
-import { existsSync, lstatSync, mkdtempSync, rmSync } from "node:fs";
+import { lstatSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { benchArgs } from "./bench-args.ts";
+import { join } from "node:path";
+import { treeBench } from "./bench-args.ts";
 
-const root = join(import.meta.dir, "..");
-const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
-const args = benchArgs("bun scripts/bench-index.ts [--runs=N] [--tree=DIR]", { tree: "text" }, 5);
-const { runs } = args;
-const tree = resolve(args.get("tree") ?? process.env.RGLOB_BENCH_TREE ?? join(root, "..", "bench", "babel"));
-if (!existsSync(bin)) {
-  console.error(`no binary at ${bin}: run \`npm run build\` first`);
-  process.exit(1);
-}
-if (!existsSync(tree)) {
-  console.error(`no tree at ${tree}: pass --tree=DIR (a checkout such as babel)`);
-  process.exit(1);
-}
-const rg = Bun.which("rg");
-if (rg === null) {
-  console.error("rg is not installed: nothing to compare with");
-  process.exit(1);
-}
+const { bin, tree, rg, runs } = treeBench("bun scripts/bench-index.ts [--runs=N] [--tree=DIR]", 5);
 
 /** One query: rglob grep's arguments and rg's (after `rg -n --hidden -g !.git`). */
 interface Query {

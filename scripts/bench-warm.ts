@@ -1,32 +1,7 @@
-/*! Benchmark of the warm index (a script, never a timed test): 20 agent-style greps through one `rglob mcp`
- * whose warm state is ready, against the same 20 as rg processes (the CLI's persisted index has its own:
- * scripts/bench-index.ts). Each MCP answer is checked first against rg's lines (paged to
- * the end, paths and line numbers; file lists and counts for -l and -c). Prints each ratio. Usage: bun
- * scripts/bench-warm.ts [--runs=N] [--tree=DIR] (default tree: $RGLOB_BENCH_TREE, else ../bench/babel). */
-
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { benchArgs } from "./bench-args.ts";
+import { treeBench } from "./bench-args.ts";
 import { RawMcpClient } from "./bench-mcp-client.ts";
 
-const root = join(import.meta.dir, "..");
-const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
-const args = benchArgs("bun scripts/bench-warm.ts [--runs=N] [--tree=DIR]", { tree: "text" }, 3);
-const { runs } = args;
-const tree = resolve(args.get("tree") ?? process.env.RGLOB_BENCH_TREE ?? join(root, "..", "bench", "babel"));
-if (!existsSync(bin)) {
-  console.error(`no binary at ${bin}: run \`npm run build\` first`);
-  process.exit(1);
-}
-if (!existsSync(tree)) {
-  console.error(`no tree at ${tree}: pass --tree=DIR (a checkout such as babel)`);
-  process.exit(1);
-}
-const rg = Bun.which("rg");
-if (rg === null) {
-  console.error("rg is not installed: nothing to compare with");
-  process.exit(1);
-}
+const { bin, tree, rg, runs } = treeBench("bun scripts/bench-warm.ts [--runs=N] [--tree=DIR]", 3);
 
 /** The raw MCP client with the calls this benchmark makes. */
 class Client extends RawMcpClient {

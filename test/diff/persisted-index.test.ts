@@ -24,42 +24,15 @@ import { join } from "node:path";
 import { findOperation } from "../../src/ops/registry.ts";
 import { prng, rglob, rglobJson } from "../helpers.ts";
 import { argvOf } from "../surface/mcp-helpers.ts";
+import { INDEX_QUERIES, WORDS, wordText } from "./index-corpus.ts";
 
 const SEED = Number(process.env.RGLOB_INDEX_SEED ?? 24);
 const rand = prng(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
-const WORDS = ["alpha", "beta", "gamma", "needle", "Needle", "haystack", "TODO", "fixme", "kelvin", "fooBar"];
-function text(): string {
-  const lines: string[] = [];
-  for (let i = 0, n = 1 + Math.floor(rand() * 8); i < n; i++) {
-    const w: string[] = [];
-    for (let j = 0, m = 1 + Math.floor(rand() * 6); j < m; j++) w.push(pick(WORDS));
-    lines.push(w.join(" "));
-  }
-  return `${lines.join("\n")}\n`;
-}
 
-/** Grep inputs the index narrows (literals, -i, -w, regexes with literals, -l, -c, paging) and some it cannot. */
+/** The index differentials' queries, and paging, hidden and byte bounds. */
 const QUERIES: ReadonlyArray<Record<string, unknown>> = [
-  { pattern: "needle" },
-  { pattern: "needle", ignore_case: true },
-  { pattern: "NEEDLE", ignore_case: true, word_regexp: true },
-  { pattern: "kelvin", ignore_case: true },
-  { pattern: "haystack", files_with_matches: true },
-  { pattern: "TODO", count: true },
-  { pattern: "fixme", files_without_match: true },
-  { pattern: "ga[m]+a" },
-  { pattern: "foo(Bar|_bar)" },
-  { pattern: "alpha beta" },
-  { pattern: "zeta42" },
-  { pattern: "caf\u00e9" },
-  { pattern: "needle", patterns: ["*.txt"] },
-  { pattern: "beta", exclude: ["sub*"] },
-  { pattern: "gamma", max_file_size: "60" },
-  { pattern: "ok", invert_match: true, files_with_matches: true },
-  { pattern: "x" },
-  { pattern: "needle", max_count: 3 },
-  { pattern: "alpha", respect_gitignore: false },
+  ...INDEX_QUERIES,
   { pattern: "haystack", hidden: false },
   { pattern: "needle", limit: 3 },
   { pattern: "fixme", max_bytes: 2000 },
@@ -126,7 +99,7 @@ beforeAll(() => {
     for (let f = 0; f < 10; f++) {
       const rel = `dir${d}/${d % 2 === 0 ? `inner${f % 3}/` : ""}f${f}${pick([".txt", ".md", ".log", ".js"])}`;
       mkdirSync(join(dir, rel, ".."), { recursive: true });
-      writeFileSync(join(dir, rel), text());
+      writeFileSync(join(dir, rel), wordText(rand));
     }
   }
   writeFileSync(join(dir, ".gitignore"), "*.log\n");

@@ -14,46 +14,13 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { findOperation } from "../../src/ops/registry.ts";
 import { prng, rglobJson } from "../helpers.ts";
 import { argvOf, type McpSession, startMcp } from "../surface/mcp-helpers.ts";
+import { INDEX_QUERIES, wordText } from "./index-corpus.ts";
 
 const SEED = Number(process.env.RGLOB_WARM_SEED ?? 24);
 const ROUNDS = 14;
 const QUERIES_PER_ROUND = 4;
 const rand = prng(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
-
-const WORDS = ["alpha", "beta", "gamma", "needle", "Needle", "haystack", "TODO", "fixme", "kelvin", "fooBar"];
-function text(): string {
-  const lines: string[] = [];
-  for (let i = 0, n = 1 + Math.floor(rand() * 8); i < n; i++) {
-    const w: string[] = [];
-    for (let j = 0, m = 1 + Math.floor(rand() * 6); j < m; j++) w.push(pick(WORDS));
-    lines.push(w.join(" "));
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-/** Grep inputs the index narrows (literals, -i, -w, regexes with literals, -l, -c) and some it cannot. */
-const QUERIES: ReadonlyArray<Record<string, unknown>> = [
-  { pattern: "needle" },
-  { pattern: "needle", ignore_case: true },
-  { pattern: "NEEDLE", ignore_case: true, word_regexp: true },
-  { pattern: "kelvin", ignore_case: true },
-  { pattern: "haystack", files_with_matches: true },
-  { pattern: "TODO", count: true },
-  { pattern: "fixme", files_without_match: true },
-  { pattern: "ga[m]+a" },
-  { pattern: "foo(Bar|_bar)" },
-  { pattern: "alpha beta" },
-  { pattern: "zeta42" },
-  { pattern: "caf\u00e9" },
-  { pattern: "needle", patterns: ["*.txt"] },
-  { pattern: "beta", exclude: ["sub*"] },
-  { pattern: "gamma", max_file_size: "60" },
-  { pattern: "ok", invert_match: true, files_with_matches: true },
-  { pattern: "x" },
-  { pattern: "needle", max_count: 3 },
-  { pattern: "alpha", respect_gitignore: false },
-];
 
 /** The other walking tools, which take the server's remembered walk (their answers must be the cold ones). */
 const WALK_QUERIES: ReadonlyArray<readonly [string, string, Record<string, unknown>]> = [
@@ -83,7 +50,7 @@ async function setUp(env: Record<string, string>): Promise<void> {
     for (let f = 0; f < 12; f++) {
       const rel = `dir${d}/${d % 2 === 0 ? `inner${f % 3}/` : ""}f${f}${pick([".txt", ".md", ".log", ".js"])}`;
       mkdirSync(join(dir, rel, ".."), { recursive: true });
-      writeFileSync(join(dir, rel), text());
+      writeFileSync(join(dir, rel), wordText(rand));
     }
   }
   writeFileSync(join(dir, ".gitignore"), "*.log\n");
@@ -146,7 +113,7 @@ async function scenario(): Promise<void> {
     await Bun.sleep(50);
     for (let q = 0; q < QUERIES_PER_ROUND; q++) {
       const input = {
-        ...pick(QUERIES),
+        ...pick(INDEX_QUERIES),
         base: dir,
         hidden: true,
         strict_base: true,
