@@ -101,16 +101,47 @@ function recordLines(op: Operation, r: Rec): string[] {
   }
 }
 
+/** Shows a path relative to the request's base when it is below it. */
+function shownPath(base: string | null): (p: unknown) => string {
+  return (p) => {
+    const text = str(p ?? "");
+    return base !== null && text.startsWith(`${base}/`) ? text.slice(base.length + 1) : text;
+  };
+}
+
+/** Error codes of files that were skipped, not failed: the skip ledger's reason that counts each. */
+const SKIP_REASONS: Readonly<Record<string, string>> = { BINARY: "binary", TOO_LARGE: "too_large" };
+
+/**
+ * Returns the skip ledger's line: each reason that counted something, and for binary and too large files the
+ * way to include them and a few examples (their error records say the same, so they are not repeated as
+ * errors), or null when nothing was skipped.
+ */
+function skippedLine(
+  skipped: Rec,
+  folded: ReadonlyMap<string, readonly Rec[]>,
+  base: string | null,
+): string | null {
+  const shown = shownPath(base);
+  const counted = Object.entries(skipped).filter(([, n]) => typeof n === "number" && n > 0);
+  if (counted.length === 0) return null;
+  const parts = counted.map(([reason, n]) => {
+    const list = folded.get(reason);
+    if (list === undefined || list.length === 0) return `${reason} ${str(n)}`;
+    const examples = list.slice(0, EXAMPLES_PER_CODE).map((e) => shown(e.path));
+    const more = list.length > EXAMPLES_PER_CODE ? ", …" : "";
+    return `${reason} ${str(n)} (${str(list[0]?.message)}: ${examples.join(", ")}${more})`;
+  });
+  return `skipped: ${parts.join(", ")}`;
+}
+
 /**
  * Returns the per-path errors as text: one line per error when few, else per code a count and a few examples.
  * @param errors the result's errors
  * @returns the lines
  */
 export function errorLines(errors: readonly Rec[], base: string | null = null): string[] {
-  const shown = (p: unknown): string => {
-    const text = str(p ?? "");
-    return base !== null && text.startsWith(`${base}/`) ? text.slice(base.length + 1) : text;
-  };
+  const shown = shownPath(base);
   const byCode = new Map<string, Rec[]>();
   for (const e of errors) {
     const code = str(e.code);
@@ -160,18 +191,33 @@ export function resultText(
     if (typeof result.next_cursor === "string") head.push(`next page: cursor=${result.next_cursor}`);
   }
   const lines = [head.join("; ")];
+  // Binary and too large files the ledger counts are said in its line, not as errors.
+  const skipped = (
+    typeof result.skipped === "object" && result.skipped !== null ? result.skipped : {}
+  ) as Rec;
+  const folded = new Map<string, Rec[]>();
+  const errors: Rec[] = [];
+  for (const e of allErrors) {
+    const reason = SKIP_REASONS[str(e.code)];
+    const counts =
+      reason !== undefined && typeof skipped[reason] === "number" && (skipped[reason] as number) > 0;
+    if (reason !== undefined && counts && e.path != null) {
+      const list = folded.get(reason) ?? [];
+      list.push(e);
+      folded.set(reason, list);
+    } else errors.push(e);
+  }
   for (const [k, v] of Object.entries(result)) {
     if (META.has(k) || v === null || v === undefined) continue;
     if (k === "skipped" && typeof v === "object") {
-      // The skip ledger: only the reasons that counted something.
-      const counted = Object.entries(v as Rec).filter(([, n]) => typeof n === "number" && n > 0);
-      if (counted.length > 0) lines.push(`skipped: ${counted.map(([r, n]) => `${r} ${str(n)}`).join(", ")}`);
+      const line = skippedLine(v as Rec, folded, base);
+      if (line !== null) lines.push(line);
       continue;
     }
     const line = `${k}: ${typeof v === "object" ? brief(v) : str(v)}`;
     lines.push(line.length > 2000 ? `${line.slice(0, 2000)}… (the structured result has it all)` : line);
   }
-  lines.push(...errorLines(allErrors, base));
+  lines.push(...errorLines(errors, base));
   let used = Buffer.byteLength(lines.join("\n"));
   for (const [i, r] of results.entries()) {
     const block = recordLines(op, r).join("\n");
