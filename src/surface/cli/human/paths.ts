@@ -32,7 +32,8 @@ export function styleFor(when: string | boolean | undefined): Style {
   return { color, escape: isTerminal(1), cwd: process.cwd() };
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/** Control characters, and the bytes of a name that are not valid UTF-8 (held as U+DC80 + byte, platform/names.ts). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\udc80-\udcff]/gu;
 
 /** The current directory displayPath last saw, and it with a trailing separator (one string for every path). */
 let prefixOf = "";
@@ -68,13 +69,13 @@ export function displayPath(abs: string, style: Style, normalized = false): stri
 }
 
 /**
- * Escapes control characters as \xNN (and \n, \t as such).
+ * Escapes control characters, and bytes that are not valid UTF-8, as \xNN (and \n, \t as such).
  * @param text the text
  * @returns the escaped text
  */
 export function escapeControls(text: string): string {
   return text.replace(CONTROL, (c) =>
-    c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+    c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${(c.charCodeAt(0) & 0xff).toString(16).padStart(2, "0")}`,
   );
 }
 
