@@ -94,6 +94,16 @@ run("names that are not valid UTF-8", () => {
     );
   });
 
+  test("outside the current directory the absolute path's raw bytes are written", () => {
+    const r = Bun.spawnSync([BIN, "find", "-t", "f", "--base", t.dir], {
+      cwd: import.meta.dir,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    const out = Buffer.from(r.stdout);
+    expect(out.includes(b(`${t.dir}/a`, [0xff], "b.txt\n"))).toBe(true);
+    expect(out.includes(b(`${t.dir}/d`, [0xfe], "/in", [0xc3], ".txt\n"))).toBe(true);
+  });
+
   test("on a terminal the bad bytes are escaped as \\xNN", () => {
     const r = Bun.spawnSync(["script", "-qec", `${BIN} find -t f`, "/dev/null"], { cwd: t.dir });
     if (r.exitCode !== 0) {

@@ -2,6 +2,7 @@
  * control characters on a terminal, and colour (TTY only, never with NO_COLOR). */
 import * as path from "node:path";
 import { leavesDir } from "../../../engine/plan.ts";
+import { relativePath } from "../../../platform/names.ts";
 import { isTerminal } from "../output.ts";
 
 /** How human output is styled. */
@@ -62,7 +63,7 @@ export function displayPath(abs: string, style: Style, normalized = false): stri
   if (tail) shown = abs.length === prefix.length ? "." : abs.slice(prefix.length);
   else {
     // Outside the current directory (`..`, `../x`, another drive) the absolute path is clearer.
-    const rel = path.relative(style.cwd, abs);
+    const rel = relativePath(style.cwd, abs);
     shown = rel === "" ? "." : leavesDir(rel) ? abs : rel;
   }
   return style.escape ? escapeControls(shown) : shown;
