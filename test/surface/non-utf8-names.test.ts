@@ -193,6 +193,16 @@ run("names that are not valid UTF-8", () => {
       expect(bytesOf(sc.results[0] as Rec)).toBe(Buffer.from(`${t.dir}/`).toString("hex") + BAD_FILE);
       const text = res.content.map((c) => (c.type === "text" ? c.text : "")).join("");
       expect(text).toContain((sc.results[0] as Rec).path_bytes as string);
+      // The warm server answers as a cold search: a bad name created after its first answer is found.
+      writeFileSync(b(`${t.dir}/late`, [0xff], ".txt"), "late needle\n");
+      const late = (await s.client.callTool({
+        name: "grep_content",
+        arguments: { pattern: "late needle", base: t.dir },
+      })) as CallToolResult;
+      const lr = (late.structuredContent as { results: Rec[] }).results;
+      expect(lr.map(bytesOf)).toEqual([
+        Buffer.from(`${t.dir}/`).toString("hex") + hex("late", [0xff], ".txt"),
+      ]);
     } finally {
       await s.close();
     }
