@@ -10,7 +10,8 @@ async function main(): Promise<number> {
     return 0;
   }
   const { runCli } = await import("./surface/cli/app.ts");
-  return runCli(argv);
+  const { losslessArgv } = await import("./platform/names.ts");
+  return runCli(losslessArgv(argv));
 }
 
 function isBrokenPipe(err: unknown): boolean {

@@ -20,7 +20,7 @@ export const ErrorCodeSchema = v.pipe(
   v.picklist(ERROR_CODES),
   v.title("ErrorCode"),
   v.description(
-    "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes).",
+    "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes).",
   ),
 );
 export type ErrorCode = v.InferOutput<typeof ErrorCodeSchema>;
@@ -31,6 +31,14 @@ export const ErrorInfoSchema = v.pipe(
     code: ErrorCodeSchema,
     message: v.pipe(v.string(), v.description("Human-readable explanation.")),
     path: v.pipe(v.nullable(v.string()), v.description("Absolute path concerned, or null.")),
+    path_bytes: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes).",
+        ),
+      ),
+    ),
   }),
   v.title("ErrorInfo"),
   v.description("A problem met during a request. Per-path problems never stop the other results."),

@@ -8,10 +8,26 @@ export const KINDS = ["f", "d", "l", "x", "e", "p", "s", "b", "c"] as const;
 export const KindSchema = v.picklist(KINDS);
 export type Kind = v.InferOutput<typeof KindSchema>;
 
+/**
+ * The lossless form of a path that is not valid UTF-8, in every record that has a `path`: spread it into the
+ * record's model. `path` and `relative_path` then hold U+FFFD for the bad bytes (as Buffer#toString gives).
+ */
+export const PATH_BYTES = {
+  path_bytes: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes).",
+      ),
+    ),
+  ),
+};
+
 /** The FileMatch record: one file system entry selected by a query. */
 export const FileMatchSchema = v.pipe(
   v.strictObject({
     path: v.pipe(v.string(), v.description("Absolute path.")),
+    ...PATH_BYTES,
     relative_path: v.pipe(
       v.string(),
       v.description("POSIX path relative to the request's base, never starting with ./"),

@@ -5,6 +5,7 @@
 import * as path from "node:path";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
+import { basenamePath, joinPath, relativePath } from "../platform/names.ts";
 import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { compilePerm } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
@@ -170,7 +171,7 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
 }
 
 function shown(file: string, base: string): string {
-  const rel = path.relative(base, file);
+  const rel = relativePath(base, file);
   return leavesDir(rel) ? file : toPosix(rel);
 }
 
@@ -233,12 +234,12 @@ function underRoot(
       };
     }
     notes.push({ stage: "root", detail: "an explicit root: searched even when hidden or ignored" });
-    const e = new Entry(root.abs, root.rel, path.basename(root.abs), 0, root.type, root.type, r, plan.follow);
+    const e = new Entry(root.abs, root.rel, basenamePath(root.abs), 0, root.type, root.type, r, plan.follow);
     return final(e, 0, false);
   }
   if (root.type !== "dir" || !isInside(abs, root.abs)) return null;
 
-  const parts = path.relative(root.abs, abs).split(path.sep);
+  const parts = relativePath(root.abs, abs).split(path.sep);
   let dirAbs = root.abs;
   let relDir = root.rel;
   let keyPrefix = root.repoPrefix;
@@ -262,7 +263,7 @@ function underRoot(
     const name = parts[i] as string;
     const last = i === parts.length - 1;
     const rel = relDir === "" ? name : `${relDir}/${name}`;
-    const compAbs = path.join(dirAbs, name);
+    const compAbs = joinPath(dirAbs, name);
     let listing: DirListing;
     try {
       listing = platform.listDir(dirAbs, plan.confine);
@@ -275,7 +276,7 @@ function underRoot(
     }
     for (const fileName of plan.ignoreNames) {
       if (listing.names.includes(fileName)) {
-        const f = loadTreeIgnoreFile(path.join(dirAbs, fileName), keyPrefix, report, plan.confine);
+        const f = loadTreeIgnoreFile(joinPath(dirAbs, fileName), keyPrefix, report, plan.confine);
         if (f) chain = [...chain, f];
       }
     }
@@ -295,8 +296,6 @@ function underRoot(
         detail: `${what} is hidden (name starts with '.') and hidden is off (--no-hidden)`,
       });
     }
-    if (name.includes("\ufffd") && listing.invalid?.has(name) === true)
-      block({ stage: "unreadable", detail: `${what} has a name that is not valid UTF-8` });
     let type: EntryType = typeIn(listing, name);
     let target: EntryType = type;
     try {

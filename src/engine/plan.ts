@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { type ErrorInfo, fsErrorInfo, RglobError } from "../contract/errors.ts";
 import type { Kind } from "../contract/records.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
+import { dirnamePath, relativePath, resolvePath } from "../platform/names.ts";
 import { type Confinement, platform, typeOfStats, typeWord } from "../platform/platform.ts";
 import { compileFileTypes } from "./filter/filetype.ts";
 import { compilePerm } from "./filter/perm.ts";
@@ -75,7 +76,7 @@ function isInside(child: string, parent: string): boolean {
 export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWalk {
   const cwd = opts.cwd ?? process.cwd();
   const now = opts.now ?? Date.now();
-  const base = path.resolve(cwd, o.base);
+  const base = resolvePath(cwd, o.base);
   let baseStat: ReturnType<typeof platform.stat>;
   try {
     baseStat = platform.stat(base);
@@ -91,7 +92,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
 
   const rootErrors: ErrorInfo[] = [];
   const roots: Root[] = [];
-  const wanted = o.paths.length === 0 ? [base] : o.paths.map((p) => path.resolve(base, p));
+  const wanted = o.paths.length === 0 ? [base] : o.paths.map((p) => resolvePath(base, p));
   const ignore: IgnoreSettings = {
     respect: o.respect_gitignore,
     vcs: o.ignore_vcs,
@@ -135,7 +136,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
         continue;
       }
     }
-    const dir = type === "dir" ? abs : path.dirname(abs);
+    const dir = type === "dir" ? abs : dirnamePath(abs);
     let ctxRepo = repoCache.get(dir);
     if (!ctxRepo) {
       ctxRepo =
@@ -151,11 +152,11 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
         }
       }
     }
-    const repoPrefix = toPosix(path.relative(ctxRepo.anchor, dir));
+    const repoPrefix = toPosix(relativePath(ctxRepo.anchor, dir));
     roots.push({
       abs,
       real,
-      rel: toPosix(path.relative(base, abs)),
+      rel: toPosix(relativePath(base, abs)),
       type,
       outer: ctxRepo.outer,
       repoPrefix: repoPrefix === "" ? "" : `${repoPrefix}/`,

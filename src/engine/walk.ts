@@ -9,6 +9,7 @@ import { fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import type { RunContext } from "../ops/operation.ts";
 import { dirFds } from "../platform/dir-fd.ts";
+import { basenamePath, joinPath } from "../platform/names.ts";
 import {
   type Confinement,
   type DirListing,
@@ -227,14 +228,6 @@ export function followedType(abs: string): EntryType {
  */
 export const VCS_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
 
-/** Takes one not-valid-UTF-8 entry listed under this (lossy) name, if any is left. */
-function notUtf8(invalid: Map<string, number>, name: string): boolean {
-  const n = invalid.get(name);
-  if (n === undefined || n === 0) return false;
-  invalid.set(name, n - 1);
-  return true;
-}
-
 /**
  * Tells whether the rule that decides an entry is a whitelist ('!pattern'), the nearest ignore file first.
  * @param chain the ignore files that apply, lowest priority first
@@ -321,7 +314,7 @@ export function rootSubtree(plan: WalkPlan, r: number, resume: readonly string[]
  */
 export function fileRootEntry(plan: WalkPlan, r: number): Entry {
   const root = plan.roots[r] as Root;
-  return new Entry(root.abs, root.rel, path.basename(root.abs), 0, root.type, root.type, r, plan.follow);
+  return new Entry(root.abs, root.rel, basenamePath(root.abs), 0, root.type, root.type, r, plan.follow);
 }
 
 /**
@@ -430,11 +423,6 @@ export function* walkTree(
       const rel = joinRel(frame.rel, name);
       const abs = frame.absPrefix + name;
       // A dot name that is only looked at for a whitelist reports no problem of its own: it would be skipped.
-      if (frame.listing.invalid !== null && notUtf8(frame.listing.invalid as Map<string, number>, name)) {
-        if (!dotName)
-          ctx.error({ code: "UNREADABLE", message: "name is not valid UTF-8; skipped", path: abs });
-        continue;
-      }
       let type = typeIn(frame.listing, name);
       let target = type;
       if (type === "unknown") {
@@ -639,7 +627,7 @@ function openDir(
   for (const fileName of plan.ignoreNames) {
     if (listing.names.includes(fileName)) {
       // Read only if it is a regular file, opened without following a symlink (refusals are records).
-      const f = loadTreeIgnoreFile(path.join(abs, fileName), keyPrefix, (e) => ctx.error(e), plan.confine);
+      const f = loadTreeIgnoreFile(joinPath(abs, fileName), keyPrefix, (e) => ctx.error(e), plan.confine);
       if (f) nextChain = nextChain === chain ? [...chain, f] : [...nextChain, f];
     }
   }

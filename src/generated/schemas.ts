@@ -273,6 +273,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               "type": "string",
               "description": "Absolute path."
             },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+            },
             "relative_path": {
               "type": "string",
               "description": "POSIX path relative to the request's base, never starting with ./"
@@ -423,7 +427,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -439,6 +443,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -893,6 +901,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                   "type": "string",
                   "description": "Absolute path."
                 },
+                "path_bytes": {
+                  "type": "string",
+                  "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+                },
                 "relative_path": {
                   "type": "string",
                   "description": "POSIX path relative to the request's base."
@@ -1031,6 +1043,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                   "type": "string",
                   "description": "Absolute path."
                 },
+                "path_bytes": {
+                  "type": "string",
+                  "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+                },
                 "relative_path": {
                   "type": "string",
                   "description": "POSIX path relative to the request's base."
@@ -1166,7 +1182,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -1182,6 +1198,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -1557,6 +1577,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               "type": "string",
               "description": "Absolute path."
             },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+            },
             "relative_path": {
               "type": "string",
               "description": "POSIX path relative to the request's base, never starting with ./"
@@ -1726,7 +1750,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -1742,6 +1766,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -2202,6 +2230,20 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               },
               "description": "Absolute paths, in walk order (hard links: one path)."
             },
+            "paths_bytes": {
+              "type": "array",
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "description": "Present only when a path is not valid UTF-8: per path, base64 of its raw bytes (null for a valid one)."
+            },
             "relative_paths": {
               "type": "array",
               "items": {
@@ -2340,7 +2382,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -2356,6 +2398,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -2672,6 +2718,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               "type": "string",
               "description": "Absolute path."
             },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+            },
             "relative_path": {
               "type": "string",
               "description": "POSIX path relative to the request's base, never starting with ./"
@@ -2835,7 +2885,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -2851,6 +2901,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -3167,6 +3221,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                   "type": "string",
                   "description": "Absolute path."
                 },
+                "path_bytes": {
+                  "type": "string",
+                  "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+                },
                 "relative_path": {
                   "type": "string",
                   "description": "POSIX path relative to the request's base, never starting with ./"
@@ -3221,6 +3279,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "path": {
                   "type": "string",
                   "description": "Absolute path."
+                },
+                "path_bytes": {
+                  "type": "string",
+                  "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
                 },
                 "relative_path": {
                   "type": "string",
@@ -3369,7 +3431,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -3385,6 +3447,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -3829,7 +3895,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -3845,6 +3911,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -3907,6 +3977,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "type": "string",
                 "description": "Absolute path."
               },
+              "path_bytes": {
+                "type": "string",
+                "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+              },
               "relative_path": {
                 "type": "string",
                 "description": "POSIX path relative to the request's base."
@@ -3940,6 +4014,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 "type": "string",
                 "description": "Absolute path."
               },
+              "path_bytes": {
+                "type": "string",
+                "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+              },
               "relative_path": {
                 "type": "string",
                 "description": "POSIX path relative to the request's base."
@@ -3972,6 +4050,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               "path": {
                 "type": "string",
                 "description": "Absolute path."
+              },
+              "path_bytes": {
+                "type": "string",
+                "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
               },
               "relative_path": {
                 "type": "string",
@@ -4283,6 +4365,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               "type": "string",
               "description": "Absolute path."
             },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+            },
             "relative_path": {
               "type": "string",
               "description": "POSIX path relative to the request's base (starts with ../ when outside it)."
@@ -4465,7 +4551,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -4481,6 +4567,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -4801,6 +4891,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               "type": "string",
               "description": "Absolute path."
             },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+            },
             "relative_path": {
               "type": "string",
               "description": "POSIX path relative to the request's base, never starting with ./"
@@ -4970,7 +5064,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -4986,6 +5080,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -5441,6 +5539,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               "type": "string",
               "description": "Absolute path."
             },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+            },
             "relative_path": {
               "type": "string",
               "description": "POSIX path relative to the request's base, never starting with ./"
@@ -5568,7 +5670,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -5584,6 +5686,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -5963,7 +6069,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               ],
               "type": "string",
               "title": "ErrorCode",
-              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
             },
             "message": {
               "type": "string",
@@ -5979,6 +6085,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
             }
           },
           "required": [
@@ -6043,7 +6153,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         ],
         "type": "string",
         "title": "ErrorCode",
-        "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+        "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
       },
       "message": {
         "type": "string",
@@ -6059,6 +6169,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           }
         ],
         "description": "Absolute path concerned, or null."
+      },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
       }
     },
     "required": [
@@ -6096,7 +6210,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             ],
             "type": "string",
             "title": "ErrorCode",
-            "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, not UTF-8 name, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+            "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
           },
           "message": {
             "type": "string",
@@ -6112,6 +6226,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
               }
             ],
             "description": "Absolute path concerned, or null."
+          },
+          "path_bytes": {
+            "type": "string",
+            "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
           }
         },
         "required": [
@@ -6141,6 +6259,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "path": {
         "type": "string",
         "description": "Absolute path."
+      },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
       },
       "relative_path": {
         "type": "string",
@@ -6397,6 +6519,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "type": "string",
         "description": "Absolute path."
       },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+      },
       "relative_path": {
         "type": "string",
         "description": "POSIX path relative to the request's base."
@@ -6538,6 +6664,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "type": "string",
         "description": "Absolute path."
       },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+      },
       "relative_path": {
         "type": "string",
         "description": "POSIX path relative to the request's base."
@@ -6576,6 +6706,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "type": "string",
         "description": "Absolute path."
       },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+      },
       "relative_path": {
         "type": "string",
         "description": "POSIX path relative to the request's base."
@@ -6610,6 +6744,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "path": {
         "type": "string",
         "description": "Absolute path."
+      },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
       },
       "relative_path": {
         "type": "string",
@@ -6694,6 +6832,20 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         },
         "description": "Absolute paths, in walk order (hard links: one path)."
       },
+      "paths_bytes": {
+        "type": "array",
+        "items": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "description": "Present only when a path is not valid UTF-8: per path, base64 of its raw bytes (null for a valid one)."
+      },
       "relative_paths": {
         "type": "array",
         "items": {
@@ -6733,6 +6885,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "path": {
         "type": "string",
         "description": "Absolute path."
+      },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
       },
       "relative_path": {
         "type": "string",
@@ -6799,6 +6955,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
         "type": "string",
         "description": "Absolute path."
       },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+      },
       "relative_path": {
         "type": "string",
         "description": "POSIX path relative to the request's base, never starting with ./"
@@ -6856,6 +7016,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "path": {
         "type": "string",
         "description": "Absolute path."
+      },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
       },
       "relative_path": {
         "type": "string",
@@ -6933,6 +7097,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "path": {
         "type": "string",
         "description": "Absolute path."
+      },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
       },
       "relative_path": {
         "type": "string",
@@ -7017,6 +7185,10 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "path": {
         "type": "string",
         "description": "Absolute path."
+      },
+      "path_bytes": {
+        "type": "string",
+        "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
       },
       "relative_path": {
         "type": "string",

@@ -11,6 +11,7 @@ import { recordJson, type Sink } from "../sink/sink.ts";
 import { decodeCursor, encodeCursor, fingerprint, validOrderKey } from "./cursor.ts";
 import type { Emitted, Operation, RunContext, StopReason } from "./operation.ts";
 import { findOperation } from "./registry.ts";
+import { wireError, wireRecord } from "./wire-names.ts";
 
 /** Records an op may gather per yield unless the caller asks for fewer: one await per batch, not per record. */
 const DEFAULT_BATCH = 512;
@@ -24,6 +25,11 @@ export interface DispatchOptions {
   readonly batch?: number;
   /** The sink reads only the paths of file records (the human find output): stats need not be read ahead. */
   readonly pathsOnly?: boolean;
+  /**
+   * The sink takes paths that are not valid UTF-8 losslessly, as the engine holds them (platform/names.ts; the
+   * human output writes their raw bytes); other sinks get the wire form (lossy paths plus `path_bytes`).
+   */
+  readonly rawNames?: boolean;
   /** A long-lived server's warm state (remembered walks, content index), for the operations that use it. */
   readonly warm?: WarmProvider;
 }
@@ -122,9 +128,11 @@ export async function dispatch(
   let lastProgress = 0;
   const progress = options.onProgress;
 
+  const rawNames = options.rawNames === true;
   const report = (info: ErrorInfo): void => {
-    meta.errors.push(info);
-    sink.error(info);
+    const wire = wireError(info);
+    meta.errors.push(wire);
+    sink.error(rawNames ? info : wire);
   };
   const ctx: RunContext = {
     signal: signal ?? new AbortController().signal,
@@ -174,18 +182,19 @@ export async function dispatch(
   outer: for await (const yielded of op.run(input, ctx)) {
     const batch: readonly Emitted[] = Array.isArray(yielded) ? yielded : [yielded as Emitted];
     for (const item of batch) {
+      const record = rawNames ? item.record : wireRecord(item.record);
       if (emitted >= limit) {
         cut = "limit";
         break outer;
       }
       if (maxOut !== Number.POSITIVE_INFINITY) {
-        const size = Buffer.byteLength(recordJson(item.record)) + 1;
+        const size = Buffer.byteLength(recordJson(record)) + 1;
         if (outBytes + size > maxOut) {
           cut = "max_output_bytes";
           // A page that cannot hold even its first record would stop a pager silently: say so. The cursor (when
           // there is one) resumes here, and max_output_bytes may change between pages.
           if (emitted === 0) {
-            const where = (item.record as { path?: unknown }).path;
+            const where = (record as { path?: unknown }).path;
             // Reported, not counted as a skip: the record exists, the page cannot hold it.
             report({
               code: "TOO_LARGE",
@@ -197,7 +206,7 @@ export async function dispatch(
         }
         outBytes += size;
       }
-      sink.record(item.kind, item.record);
+      sink.record(item.kind, record);
       emitted++;
       last = item;
     }

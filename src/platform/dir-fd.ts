@@ -2,13 +2,14 @@
  * already open is opened with openat(parent, name, O_NOFOLLOW | O_DIRECTORY), so it is the entry of the
  * directory object opened before, never reached through a symlink, and it is listed with getdents64 on its own
  * descriptor: the object opened is the object listed, with no path resolved again and no /proc/self/fd lookup
- * per directory. Calls go to libc through bun:ffi. Anything unusual (an error, a name that is not valid UTF-8,
- * no libc, Node) answers "not here" (-1 or null): the caller then takes platform.listDir, which reports errors
+ * per directory. Calls go to libc through bun:ffi. A name that is not valid UTF-8 is held losslessly
+ * (names.ts). Anything unusual (an error, no libc, Node) answers "not here" (-1 or null): the caller then takes platform.listDir, which reports errors
  * and odd names as it always did. It never decides policy. */
 
 import type * as Ffi from "bun:ffi";
 import { isUtf8 } from "node:buffer";
 import * as fs from "node:fs";
+import { decodeName, encodeName, hasRawBytes } from "./names.ts";
 import type { DirListing, EntryType } from "./platform.ts";
 
 /** Descriptor-based directory access (see the file header). */
@@ -75,17 +76,25 @@ function load(): DirFds | null {
   const recordsPtr = ffi.ptr(records);
   const nameBuf = Buffer.alloc(4096 * 3 + 1);
   const namePtr = ffi.ptr(nameBuf);
+  /** Writes a name NUL-terminated into nameBuf (its raw bytes when it holds any, names.ts). */
+  const writeName = (name: string): boolean => {
+    if (name.length > 4096) return false;
+    let n: number;
+    if (hasRawBytes(name)) {
+      const raw = encodeName(name);
+      if (raw.length > 4096) return false;
+      n = raw.copy(nameBuf, 0);
+    } else n = nameBuf.write(name, 0, "utf8");
+    nameBuf[n] = 0;
+    return true;
+  };
   return {
     openAt(parent: number, name: string): number {
-      if (name.length > 4096) return -1;
-      const n = nameBuf.write(name, 0, "utf8");
-      nameBuf[n] = 0;
+      if (!writeName(name)) return -1;
       return openat(parent, namePtr, flags);
     },
     openFileAt(parent: number, name: string): number {
-      if (name.length > 4096) return -1;
-      const n = nameBuf.write(name, 0, "utf8");
-      nameBuf[n] = 0;
+      if (!writeName(name)) return -1;
       return openat(parent, namePtr, fileFlags);
     },
     list(fd: number): DirListing | null {
@@ -113,8 +122,9 @@ function load(): DirFds | null {
             name = rec.toString("latin1", start, end);
             if (name === "." || name === "..") continue;
           } else {
-            if (!isUtf8(rec.subarray(start, end))) return null; // lossy names and their counts: the path route's
-            name = rec.toString("utf8", start, end);
+            const raw = rec.subarray(start, end);
+            // A name that is not valid UTF-8 is held losslessly (names.ts).
+            name = isUtf8(raw) ? rec.toString("utf8", start, end) : decodeName(raw);
           }
           names.push(name);
           if (type !== DT_REG) {
@@ -123,7 +133,7 @@ function load(): DirFds | null {
           }
         }
       }
-      return { names, others, invalid: null };
+      return { names, others };
     },
     close(fd: number): void {
       close(fd);

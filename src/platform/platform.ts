@@ -4,6 +4,7 @@
 import type * as NodeCrypto from "node:crypto";
 import * as fs from "node:fs";
 import { dirFds } from "./dir-fd.ts";
+import { decodeName, fsPath, hasRawBytes } from "./names.ts";
 
 /** The type of a directory entry, as listed (not followed). */
 export type EntryType = "file" | "dir" | "symlink" | "fifo" | "socket" | "block" | "char" | "unknown";
@@ -15,14 +16,9 @@ export type EntryType = "file" | "dir" | "symlink" | "fifo" | "socket" | "block"
 export interface DirListing {
   /** The names, in no particular order (the walk sorts them in place). */
   readonly names: string[];
-  /** Types of the entries that are not regular files (null when there are none). */
+  /** Types of the entries that are not regular files (null when there are none). A name that is not valid
+   * UTF-8 is held losslessly (names.ts) and listed as "unknown" (the walk reads its type). */
   readonly others: ReadonlyMap<string, EntryType> | null;
-  /**
-   * How many entries under each name are not valid UTF-8 (listed with U+FFFD in place of the bad bytes, so
-   * they cannot be opened by that name); null when every name is valid. A valid name that holds U+FFFD itself
-   * is not counted here.
-   */
-  readonly invalid: ReadonlyMap<string, number> | null;
 }
 
 /**
@@ -215,12 +211,13 @@ function checkOpened(fd: number, p: string, c: Confinement): void {
   let real: string;
   if (procFd !== null) {
     real = fs.readlinkSync(procFd + fd);
+    if (real.includes("\ufffd")) real = decodeName(fs.readlinkSync(procFd + fd, { encoding: "buffer" }));
   } else {
     // No way to ask what a descriptor is: the path's real path now must be the object opened (same device and
     // inode), and inside.
-    real = fs.realpathSync.native(p);
+    real = realpathOf(p);
     const a = fs.fstatSync(fd);
-    const b = fs.statSync(real);
+    const b = fs.statSync(fsPath(real));
     if (a.dev !== b.dev || a.ino !== b.ino) {
       throw new ConfinementError("changed since it was listed (a symlink swapped in?); not read");
     }
@@ -230,15 +227,23 @@ function checkOpened(fd: number, p: string, c: Confinement): void {
   }
 }
 
+/** The real path of a path, lossless (names.ts). */
+function realpathOf(p: string): string {
+  const fp = fsPath(p);
+  return typeof fp === "string" && !fp.includes("\ufffd")
+    ? fs.realpathSync.native(fp)
+    : decodeName(fs.realpathSync.native(fp, { encoding: "buffer" }));
+}
+
 function openChecked(p: string, flags: number, c: Confinement | null | undefined, noFollow = false): number {
   if (noFollow) {
     flags |= O_NOFOLLOW;
-    if (O_NOFOLLOW === 0 && fs.lstatSync(p).isSymbolicLink()) {
+    if (O_NOFOLLOW === 0 && fs.lstatSync(fsPath(p)).isSymbolicLink()) {
       throw Object.assign(new Error("ELOOP: a symlink"), { code: "ELOOP" });
     }
   }
-  if (!c) return fs.openSync(p, flags);
-  const fd = fs.openSync(p, c.follow || isRoot(p, c) ? flags : flags | O_NOFOLLOW);
+  if (!c) return fs.openSync(fsPath(p), flags);
+  const fd = fs.openSync(fsPath(p), c.follow || isRoot(p, c) ? flags : flags | O_NOFOLLOW);
   try {
     checkOpened(fd, p, c);
   } catch (err) {
@@ -250,52 +255,58 @@ function openChecked(p: string, flags: number, c: Confinement | null | undefined
   return fd;
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-/** Counts the names of a directory that are not valid UTF-8, by their lossy form (read again as bytes only when
- * some listed name holds U+FFFD). */
-function invalidNames(names: readonly string[], dir: string): Map<string, number> | null {
-  if (!names.some((n) => n.includes("\ufffd"))) return null;
-  let out: Map<string, number> | null = null;
-  for (const raw of fs.readdirSync(dir, { encoding: "buffer" })) {
-    try {
-      strictUtf8.decode(raw);
-    } catch {
-      const lossy = raw.toString("utf8");
-      out ??= new Map();
-      out.set(lossy, (out.get(lossy) ?? 0) + 1);
-    }
+/** Lists a directory's names again as bytes (only when some listed name holds U+FFFD): a name that is not
+ * valid UTF-8 is held losslessly (names.ts), its type left for the walk to read (Bun's Dirent has none for a
+ * name read as bytes). A valid name is kept with its listed type. */
+function rawNames(names: string[], others: Map<string, EntryType> | null, dir: string): DirListing {
+  const raw = fs.readdirSync(fsPath(dir), { encoding: "buffer" });
+  const lossyOfBad = new Set<string>();
+  const out: string[] = [];
+  for (const b of raw) {
+    const name = decodeName(b);
+    out.push(name);
+    if (name !== b.toString("utf8")) lossyOfBad.add(b.toString("utf8"));
   }
-  return out;
+  if (lossyOfBad.size === 0) return { names, others };
+  const types = new Map<string, EntryType>();
+  for (const name of out) {
+    const listed = others?.get(name);
+    // A bad name, or a valid one that a bad name's lossy form shadowed in the typed listing: read its type.
+    if (lossyOfBad.has(name) || hasRawBytes(name)) types.set(name, "unknown");
+    else if (listed !== undefined) types.set(name, listed);
+  }
+  return { names: out, others: types.size > 0 ? types : null };
 }
 
 function listing(dirents: fs.Dirent[], dir: string): DirListing {
   const n = dirents.length;
   const names = new Array<string>(n);
   let others: Map<string, EntryType> | null = null;
+  let odd = false;
   for (let i = 0; i < n; i++) {
     const d = dirents[i] as fs.Dirent;
     const name = d.name;
     names[i] = name;
+    if (!odd && name.includes("\ufffd")) odd = true;
     if (d.isFile()) continue;
     others ??= new Map();
     others.set(name, typeOf(d));
   }
-  return { names, others, invalid: invalidNames(names, dir) };
+  return odd ? rawNames(names, others, dir) : { names, others };
 }
 
 const common = {
   listDir(path: string, confine?: Confinement | null): DirListing {
     if (!confine || (confine.follow && confine.inside === null)) {
-      return listing(fs.readdirSync(path, { withFileTypes: true }), path);
+      return listing(fs.readdirSync(fsPath(path), { withFileTypes: true }), path);
     }
     const fd = openChecked(path, C.O_RDONLY | O_DIRECTORY | O_NONBLOCK, confine);
     try {
       if (procFd !== null) return listing(fs.readdirSync(procFd + fd, { withFileTypes: true }), procFd + fd);
       // Without /proc the directory is listed by path: it must still be the one opened after the listing.
-      const out = listing(fs.readdirSync(path, { withFileTypes: true }), path);
+      const out = listing(fs.readdirSync(fsPath(path), { withFileTypes: true }), path);
       const a = fs.fstatSync(fd);
-      const b = fs.statSync(path);
+      const b = fs.statSync(fsPath(path));
       if (a.dev !== b.dev || a.ino !== b.ino) {
         throw new ConfinementError("changed while it was listed (a symlink swapped in?); not read");
       }
@@ -308,9 +319,9 @@ const common = {
   },
   openDir: (path: string, confine: Confinement) =>
     openChecked(path, C.O_RDONLY | O_DIRECTORY | O_NONBLOCK, confine),
-  lstat: (path: string) => fs.lstatSync(path),
-  stat: (path: string) => fs.statSync(path),
-  realpath: (path: string) => fs.realpathSync.native(path),
+  lstat: (path: string) => fs.lstatSync(fsPath(path)),
+  stat: (path: string) => fs.statSync(fsPath(path)),
+  realpath: (path: string) => realpathOf(path),
   open: (path: string, confine?: Confinement | null, noFollow?: boolean) =>
     openChecked(path, C.O_RDONLY | O_NONBLOCK, confine, noFollow),
   openListed(path: string, confine: Confinement | null, listed: ListedFile): number {

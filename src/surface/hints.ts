@@ -7,6 +7,7 @@ import { SKIP_REASONS, type Skipped, type SkipReason } from "../contract/result.
 import { hasGlobSyntax } from "../engine/glob.ts";
 import { classifyOperands } from "../ops/grep/operands.ts";
 import type { Operation } from "../ops/operation.ts";
+import { fsPath, resolvePath } from "../platform/names.ts";
 import { escapeControls } from "./cli/human/paths.ts";
 
 type Request = Readonly<Record<string, unknown>>;
@@ -19,7 +20,7 @@ function baseOf(input: Request, cwd: string): string {
 /** What an absolute path is: a directory, a file, something else, or nothing. */
 function kindAt(abs: string): "dir" | "file" | "other" | null {
   try {
-    const st = fs.statSync(abs);
+    const st = fs.statSync(fsPath(abs));
     return st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
   } catch {
     return null;
@@ -40,7 +41,7 @@ export function directoryGlobs(input: Request, cwd: string): string[] {
   const out: string[] = [];
   for (const g of globs) {
     if (typeof g !== "string" || hasGlobSyntax(g)) continue;
-    const abs = path.resolve(base, g);
+    const abs = resolvePath(base, g);
     if (abs !== base && kindAt(abs) === "dir") out.push(g);
   }
   return out;
@@ -80,7 +81,7 @@ export function namedFiles(
   const named = new Set<string>();
   const base = baseOf(input, cwd);
   for (const operand of pathOrGlobOperands(op, operands, input, cwd)?.paths ?? []) {
-    const abs = path.resolve(base, operand);
+    const abs = resolvePath(base, operand);
     if (kindAt(abs) === "file") named.add(abs);
   }
   return named;
@@ -154,7 +155,7 @@ export function operandNotes(
       continue;
     }
     if (hasGlobSyntax(operand)) continue;
-    const abs = path.resolve(base, operand);
+    const abs = resolvePath(base, operand);
     const kind = kindAt(abs);
     if (!found && kind === null && !operand.includes("/")) {
       // fd's PATTERN matches anywhere in a name (`fd main`); a glob without wildcards is a whole name.

@@ -17,7 +17,14 @@ import { join } from "node:path";
 import { BIN, FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
 
 interface Result {
-  results: Array<{ path: string; relative_path: string; size: number; mtime: string; kinds: string[] }>;
+  results: Array<{
+    path: string;
+    path_bytes?: string;
+    relative_path: string;
+    size: number;
+    mtime: string;
+    kinds: string[];
+  }>;
   errors: Array<{ code: string; message: string; path: string | null }>;
   truncated: boolean;
   truncated_reason: string | null;
@@ -461,22 +468,34 @@ describe("problem entries", () => {
       t.cleanup();
     }
   });
-  test("a non-UTF-8 name is an UNREADABLE record and the walk goes on", () => {
+  test("a non-UTF-8 name is found, with path_bytes, and a directory so named is walked (#21)", () => {
     const t = tempTree({ "a.txt": "", "z/z.txt": "" });
     try {
-      writeFileSync(
-        Buffer.concat([Buffer.from(`${t.dir}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from(".txt")]),
-        "x",
-      );
-      mkdirSync(Buffer.concat([Buffer.from(`${t.dir}/dir-`), Buffer.from([0xc3])]));
+      const bad = Buffer.concat([
+        Buffer.from(`${t.dir}/bad-`),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(".txt"),
+      ]);
+      writeFileSync(bad, "x");
+      const dir = Buffer.concat([Buffer.from(`${t.dir}/dir-`), Buffer.from([0xc3])]);
+      mkdirSync(dir);
+      writeFileSync(Buffer.concat([dir, Buffer.from("/in.txt")]), "");
       const r = find(["-t", "f"], t.dir);
-      expect(rels(r)).toEqual(["a.txt", "z/z.txt"]);
-      expect(r.errors.map((e) => e.code)).toEqual(["UNREADABLE", "UNREADABLE"]);
+      expect(rels(r)).toEqual(["a.txt", "bad-\ufffd\ufffd.txt", "dir-\ufffd/in.txt", "z/z.txt"]);
+      expect(r.errors).toEqual([]);
+      expect(
+        r.results.map((x) => (x.path_bytes ? Buffer.from(x.path_bytes, "base64").toString("hex") : null)),
+      ).toEqual([
+        null,
+        bad.toString("hex"),
+        Buffer.concat([dir, Buffer.from("/in.txt")]).toString("hex"),
+        null,
+      ]);
     } finally {
       t.cleanup();
     }
   });
-  test("a valid UTF-8 name holding U+FFFD is found and searched, beside a non-UTF-8 one of the same look (#21)", () => {
+  test("a valid UTF-8 name holding U+FFFD and a non-UTF-8 one of the same look are both found and searched (#21)", () => {
     const t = tempTree({ "a\ufffd.txt": "needle\n" });
     try {
       writeFileSync(
@@ -484,12 +503,17 @@ describe("problem entries", () => {
         "needle\n",
       );
       const r = find(["-t", "f"], t.dir);
-      expect(rels(r)).toEqual(["a\ufffd.txt"]);
-      expect(r.errors.map((e) => e.code)).toEqual(["UNREADABLE"]);
+      // A byte that is not valid UTF-8 sorts after every character (U+FFFD included).
+      expect(rels(r)).toEqual(["a\ufffd.txt", "a\ufffd.txt"]);
+      expect(r.results.map((x) => x.path_bytes !== undefined)).toEqual([false, true]);
+      expect(r.errors).toEqual([]);
       const g = JSON.parse(rglob(["grep", "-l", "needle", "--json"], { cwd: t.dir }).stdout) as {
-        results: Array<{ relative_path: string }>;
+        results: Array<{ relative_path: string; path_bytes?: string }>;
       };
-      expect(g.results.map((x) => x.relative_path)).toEqual(["a\ufffd.txt"]);
+      expect(g.results.map((x) => [x.relative_path, x.path_bytes !== undefined])).toEqual([
+        ["a\ufffd.txt", false],
+        ["a\ufffd.txt", true],
+      ]);
     } finally {
       t.cleanup();
     }

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import type { RunContext } from "../../ops/operation.ts";
+import { fsPath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
@@ -366,7 +367,7 @@ export function changedFiles(idx: LoadedIndex): number {
 function unchanged(abs: string, facts: BigInt64Array, id: number): boolean {
   let st: fs.BigIntStats | undefined;
   try {
-    st = fs.lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+    st = fs.lstatSync(fsPath(abs), { bigint: true, throwIfNoEntry: false });
   } catch {
     return false;
   }

@@ -182,8 +182,9 @@ export class WarmRoot implements WarmProvider {
   }
 
   private changed(event: string, name: string | Buffer | null): void {
-    if (name === null || name === undefined) {
-      // The watch does not say what changed: forget everything.
+    // The watch does not say what changed, or names it lossily (a name that is not valid UTF-8 comes as U+FFFD,
+    // which cannot name the entry the walk holds): forget everything.
+    if (name === null || name === undefined || String(name).includes("\ufffd")) {
       this.gen++;
       this.memos.clear();
       this.index = null;

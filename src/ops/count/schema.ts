@@ -1,5 +1,6 @@
 /*! count: input and output models (also used by the lcount alias). Validation only; the run is run.ts. */
 import * as v from "valibot";
+import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -73,6 +74,7 @@ export type CountInput = v.InferOutput<typeof CountInputSchema>;
 export const CountFileSchema = v.pipe(
   v.strictObject({
     path: v.pipe(v.string(), v.description("Absolute path.")),
+    ...PATH_BYTES,
     relative_path: v.pipe(
       v.string(),
       v.description("POSIX path relative to the request's base, never starting with ./"),

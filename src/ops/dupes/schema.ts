@@ -35,6 +35,14 @@ export const DuplicateSchema = v.pipe(
       v.array(v.string()),
       v.description("Absolute paths, in walk order (hard links: one path)."),
     ),
+    paths_bytes: v.optional(
+      v.pipe(
+        v.array(v.nullable(v.string())),
+        v.description(
+          "Present only when a path is not valid UTF-8: per path, base64 of its raw bytes (null for a valid one).",
+        ),
+      ),
+    ),
     relative_paths: v.pipe(
       v.array(v.string()),
       v.description("POSIX paths relative to the request's base, in the order of `paths`."),

@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { fsErrorInfo, RglobError } from "../../contract/errors.ts";
 import { explainPath } from "../../engine/explain.ts";
 import { compileWalk, toPosix } from "../../engine/plan.ts";
+import { resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import type { ExplainInput, Explanation } from "./schema.ts";
@@ -18,7 +19,7 @@ import type { ExplainInput, Explanation } from "./schema.ts";
 export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGenerator<Emitted> {
   const { path: target, ...walkOptions } = input;
   const { plan, rootErrors } = compileWalk(walkOptions);
-  const abs = path.resolve(plan.base, target);
+  const abs = resolvePath(plan.base, target);
   try {
     platform.lstat(abs);
   } catch (err) {

@@ -1,5 +1,6 @@
 /*! explain: input, record and output models. Validation only; the reasoning is engine/explain.ts. */
 import * as v from "valibot";
+import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -66,6 +67,7 @@ export type ExplainReason = v.InferOutput<typeof ExplainReasonSchema>;
 export const ExplanationSchema = v.pipe(
   v.strictObject({
     path: v.pipe(v.string(), v.description("Absolute path.")),
+    ...PATH_BYTES,
     relative_path: v.pipe(
       v.string(),
       v.description("POSIX path relative to the request's base (starts with ../ when outside it)."),

@@ -1,5 +1,5 @@
 /*! grep: the registry entry (docs, CLI spelling, MCP tool, examples). */
-import * as path from "node:path";
+import { resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
@@ -69,7 +69,7 @@ export const grep = defineOperation({
       const pattern = operands[0] as string;
       const base = typeof input.base === "string" ? input.base : ".";
       try {
-        platform.lstat(path.resolve(cwd, base, pattern));
+        platform.lstat(resolvePath(cwd, base, pattern));
       } catch {
         return null;
       }

@@ -28,7 +28,12 @@ export function grepJsonlExpander(): JsonlExpander {
     const context = (c: ContextLine) => {
       if (c.line_number <= lastLine) return;
       lastLine = c.line_number;
-      out.push(["context", { path: m.path, relative_path: m.relative_path, ...c }]);
+      out.push([
+        "context",
+        m.path_bytes === undefined
+          ? { path: m.path, relative_path: m.relative_path, ...c }
+          : { path: m.path, path_bytes: m.path_bytes, relative_path: m.relative_path, ...c },
+      ]);
     };
     for (const c of before) context(c);
     out.push([kind, { ...m, before: [], after: [] }]);

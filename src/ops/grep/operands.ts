@@ -3,8 +3,8 @@
  * root when it exists on disk, or when it is plainly a path (it holds a `/` and no glob metacharacter), so a
  * mistyped path is a NOT_FOUND record instead of a glob that silently matches nothing; else a glob filter.
  * No walking, no reading. */
-import * as path from "node:path";
 import { hasGlobSyntax } from "../../engine/glob.ts";
+import { resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
 
 /** The patterns, roots and globs of a grep request. */
@@ -35,13 +35,13 @@ export function classifyOperands(
   patterns.push(...input.regexps);
   const rest = [...input.operands];
   if (patterns.length === 0 && rest.length > 0) patterns.push(rest.shift() as string);
-  const base = path.resolve(cwd, input.base);
+  const base = resolvePath(cwd, input.base);
   const paths = [...input.paths];
   const globs = [...input.patterns];
   for (const op of rest) {
     let exists = true;
     try {
-      platform.lstat(path.resolve(base, op));
+      platform.lstat(resolvePath(base, op));
     } catch {
       exists = false;
     }

@@ -15,6 +15,7 @@ import { createPool } from "../../engine/search/pool.ts";
 import { createSearcher, type FileOutcome, type SearchSpec } from "../../engine/search/search-file.ts";
 import type { ContextOut, HitChunk, HitOut } from "../../engine/search/search-text.ts";
 import { Entry, walk } from "../../engine/walk.ts";
+import { resolvePath } from "../../platform/names.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { tick, yielder } from "../walk-records.ts";
 import { classifyOperands } from "./operands.ts";
@@ -341,7 +342,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     const colon = resume.file.indexOf(":");
     const rootIdx = Number(resume.file.slice(0, colon));
     const rel = resume.file.slice(colon + 1);
-    const abs = path.resolve(plan.base, rel);
+    const abs = resolvePath(plan.base, rel);
     const item = itemOf(new Entry(abs, rel, path.basename(abs), 0, "file", "file", rootIdx, plan.follow));
     queue.push(item);
     batch.push(item);

@@ -1,6 +1,7 @@
 /*! grep: input, record and output models. Validation only; matchers are compiled in engine/search/matcher.ts
  * and operands are classified in ops/grep/operands.ts. */
 import * as v from "valibot";
+import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -151,6 +152,7 @@ export type ContextLine = v.InferOutput<typeof ContextLineSchema>;
 export const GrepContextSchema = v.pipe(
   v.strictObject({
     path: v.pipe(v.string(), v.description("Absolute path.")),
+    ...PATH_BYTES,
     relative_path: v.pipe(v.string(), v.description("POSIX path relative to the request's base.")),
     ...ContextLineSchema.pipe[0].entries,
   }),
@@ -165,6 +167,7 @@ export type GrepContext = v.InferOutput<typeof GrepContextSchema>;
 export const LineMatchSchema = v.pipe(
   v.strictObject({
     path: v.pipe(v.string(), v.description("Absolute path.")),
+    ...PATH_BYTES,
     relative_path: v.pipe(v.string(), v.description("POSIX path relative to the request's base.")),
     line_number: v.pipe(
       v.number(),
@@ -219,6 +222,7 @@ export type LineMatch = v.InferOutput<typeof LineMatchSchema>;
 export const GrepFileSchema = v.pipe(
   v.strictObject({
     path: v.pipe(v.string(), v.description("Absolute path.")),
+    ...PATH_BYTES,
     relative_path: v.pipe(v.string(), v.description("POSIX path relative to the request's base.")),
     count: v.pipe(
       v.nullable(v.number()),

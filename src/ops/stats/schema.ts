@@ -1,5 +1,6 @@
 /*! stats: input, record and output models. Validation only; the walk plan is engine/plan.ts. */
 import * as v from "valibot";
+import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -39,6 +40,7 @@ export type ExtensionStat = v.InferOutput<typeof ExtensionStatSchema>;
 export const TimedFileSchema = v.pipe(
   v.strictObject({
     path: abs,
+    ...PATH_BYTES,
     relative_path: rel,
     mtime: v.pipe(v.string(), v.description("Modification time, ISO 8601 UTC with Z.")),
   }),
@@ -47,7 +49,7 @@ export const TimedFileSchema = v.pipe(
 );
 /** Creates the model of a file named in the summary with its size. */
 export const SizedFileSchema = v.pipe(
-  v.strictObject({ path: abs, relative_path: rel, size: count("Size in bytes.") }),
+  v.strictObject({ path: abs, ...PATH_BYTES, relative_path: rel, size: count("Size in bytes.") }),
   v.title("SizedFile"),
   v.description("A file and its size."),
 );

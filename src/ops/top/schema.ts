@@ -1,6 +1,6 @@
 /*! top: input, record and output models. Validation only; the walk plan is engine/plan.ts. */
 import * as v from "valibot";
-import { FileMatchSchema } from "../../contract/records.ts";
+import { FileMatchSchema, PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -61,6 +61,7 @@ export type TopFile = v.InferOutput<typeof TopFileSchema>;
 export const TopDirectorySchema = v.pipe(
   v.strictObject({
     path: v.pipe(v.string(), v.description("Absolute path.")),
+    ...PATH_BYTES,
     relative_path: v.pipe(
       v.string(),
       v.description("POSIX path relative to the request's base, never starting with ./"),

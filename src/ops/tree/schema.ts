@@ -1,6 +1,6 @@
 /*! tree: input, record and output models. Validation only; the walk plan is engine/plan.ts. */
 import * as v from "valibot";
-import { KindSchema } from "../../contract/records.ts";
+import { KindSchema, PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -21,6 +21,7 @@ export type TreeInput = v.InferOutput<typeof TreeInputSchema>;
 export const TreeEntrySchema = v.pipe(
   v.strictObject({
     path: v.pipe(v.string(), v.description("Absolute path.")),
+    ...PATH_BYTES,
     relative_path: v.pipe(
       v.string(),
       v.description("POSIX path relative to the request's base, never starting with ./"),

@@ -1,5 +1,6 @@
 /*! tsize: input and output models of the total-size alias. Validation only; the run is count's. */
 import * as v from "valibot";
+import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 import { requiredPatterns } from "../lcount/schema.ts";
@@ -29,6 +30,7 @@ const int = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.d
 export const FileSizeSchema = v.pipe(
   v.strictObject({
     path: v.pipe(v.string(), v.description("Absolute path.")),
+    ...PATH_BYTES,
     relative_path: v.pipe(
       v.string(),
       v.description("POSIX path relative to the request's base, never starting with ./"),

@@ -205,6 +205,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     summary = await dispatch(op, input, sink, {
       signal: controller.signal,
       pathsOnly,
+      // Human output writes names that are not valid UTF-8 as their raw bytes; JSON gets the wire form.
+      rawNames: !machine,
       // grep uses the persisted index of the tree it searches, when `rglob index` made one.
       ...(op.id === "grep"
         ? { warm: new (await import("../../engine/index/persist.ts")).PersistedIndexes() }

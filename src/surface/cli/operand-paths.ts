@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Operation } from "../../ops/operation.ts";
+import { fsPath, resolvePath } from "../../platform/names.ts";
 
 /**
  * Returns the operands with every relative path operand that exists from the current directory made absolute,
@@ -32,9 +33,9 @@ export function cwdOperandPaths(
   else return operands;
   return operands.map((o, i) => {
     if (i < first || path.isAbsolute(o)) return o;
-    const abs = path.resolve(cwd, o);
+    const abs = resolvePath(cwd, o);
     try {
-      fs.lstatSync(abs);
+      fs.lstatSync(fsPath(abs));
       return abs;
     } catch {
       return o;

@@ -4,6 +4,7 @@
  * building each line as a string and encoding it. A closed pipe (`rglob … | head`) raises BrokenPipe, which
  * main.ts turns into a quiet exit: that is how ripgrep treats EPIPE too. */
 import * as fs from "node:fs";
+import { encodeName, hasRawBytes } from "../../platform/names.ts";
 
 /** Thrown when stdout's reader has gone away. */
 export class BrokenPipe extends Error {
@@ -132,6 +133,11 @@ export class Output implements Out {
 
   text(text: string): void {
     if (this.pending !== "") this.settle();
+    // A name that is not valid UTF-8 is written as its raw bytes (as rg and fd do; platform/names.ts).
+    if (hasRawBytes(text)) {
+      this.bytes(encodeName(text));
+      return;
+    }
     // At most 3 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes).
     if (this.fits(text.length * 3)) this.pos += utf8Write(this.buf, text, this.pos);
     else this.direct(Buffer.from(text));

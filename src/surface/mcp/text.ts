@@ -38,8 +38,20 @@ function nameOf(rel: string): string {
   return at < 0 ? rel : rel.slice(at + 1);
 }
 
-/** The text lines of one record: per operation, with a generic fallback. */
+/** The text lines of one record, and the raw bytes of a path that is not valid UTF-8 (the lossy path above
+ * cannot name it). */
 function recordLines(op: Operation, r: Rec): string[] {
+  const lines = linesOf(op, r);
+  if (typeof r.path_bytes === "string")
+    lines.push(`  (not valid UTF-8; path_bytes, base64 of the path: ${r.path_bytes})`);
+  if (Array.isArray(r.paths_bytes))
+    for (const x of r.paths_bytes)
+      if (typeof x === "string") lines.push(`  (not valid UTF-8; path_bytes, base64 of the path: ${x})`);
+  return lines;
+}
+
+/** The text lines of one record: per operation, with a generic fallback. */
+function linesOf(op: Operation, r: Rec): string[] {
   const rel = str(r.relative_path ?? "");
   switch (op.id) {
     case "grep":
@@ -91,7 +103,9 @@ function recordLines(op: Operation, r: Rec): string[] {
     }
     default: {
       if (typeof r.relative_path === "string") {
-        const rest = Object.entries(r).filter(([k]) => k !== "path" && k !== "relative_path");
+        const rest = Object.entries(r).filter(
+          ([k]) => k !== "path" && k !== "relative_path" && k !== "path_bytes",
+        );
         return [
           `${rel}: ${rest.map(([k, v]) => `${k} ${typeof v === "object" ? brief(v) : str(v)}`).join(", ")}`,
         ];

@@ -9,6 +9,7 @@ import type { ErrorInfo } from "../../../contract/errors.ts";
 import { SKIP_REASONS } from "../../../contract/result.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
 import type { GrepFile, LineMatch } from "../../../ops/grep/schema.ts";
+import { encodeName, fsPath } from "../../../platform/names.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { eprint, type Out } from "../output.ts";
 import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
@@ -53,7 +54,7 @@ function nulOffset(file: string, bytes: number): number {
   if (bytes <= 0) return -1;
   let fd: number | null = null;
   try {
-    fd = openSync(file, "r");
+    fd = openSync(fsPath(file), "r");
     const buf = Buffer.alloc(bytes);
     const n = readSync(fd, buf, 0, bytes, 0);
     return buf.subarray(0, n).indexOf(0);
@@ -97,7 +98,7 @@ export class GrepHumanSink implements Sink {
   private nameBytes(path: string): Uint8Array {
     if (path !== this.shownFor) {
       this.shownFor = path;
-      this.shown = Buffer.from(this.p.path(displayPath(path, this.style, true)));
+      this.shown = encodeName(this.p.path(displayPath(path, this.style, true)));
     }
     return this.shown;
   }

@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { compileMatcher } from "../../../engine/search/matcher.ts";
 import { classifyOperands } from "../../../ops/grep/operands.ts";
 import type { GrepInput } from "../../../ops/grep/schema.ts";
+import { fsPath, resolvePath } from "../../../platform/names.ts";
 import { JsonlSink } from "../../../sink/jsonl.ts";
 import type { Sink } from "../../../sink/sink.ts";
 import type { Out } from "../output.ts";
@@ -102,9 +103,9 @@ function grepExtras(
   const named = new Set<string>();
   if (g.text !== true)
     for (const p of c.paths) {
-      const abs = resolve(base, p);
+      const abs = resolvePath(base, p);
       try {
-        if (statSync(abs).isFile()) named.add(abs);
+        if (statSync(fsPath(abs)).isFile()) named.add(abs);
       } catch {}
     }
   const after = (g.after_context ?? g.context ?? 0) > 0 && g.only_matching !== true;
@@ -173,7 +174,7 @@ function isSingleFile(input: Readonly<Record<string, unknown>>): boolean {
   if (candidates.length !== 1) return false;
   const base = typeof input.base === "string" ? input.base : ".";
   try {
-    return statSync(resolve(base, candidates[0] as string)).isFile();
+    return statSync(fsPath(resolve(base, candidates[0] as string))).isFile();
   } catch {
     return false;
   }

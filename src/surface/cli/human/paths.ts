@@ -2,6 +2,7 @@
  * control characters on a terminal, and colour (TTY only, never with NO_COLOR). */
 import * as path from "node:path";
 import { leavesDir } from "../../../engine/plan.ts";
+import { relativePath } from "../../../platform/names.ts";
 import { isTerminal } from "../output.ts";
 
 /** How human output is styled. */
@@ -32,7 +33,8 @@ export function styleFor(when: string | boolean | undefined): Style {
   return { color, escape: isTerminal(1), cwd: process.cwd() };
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/** Control characters, and the bytes of a name that are not valid UTF-8 (held as U+DC80 + byte, platform/names.ts). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\udc80-\udcff]/gu;
 
 /** The current directory displayPath last saw, and it with a trailing separator (one string for every path). */
 let prefixOf = "";
@@ -61,20 +63,20 @@ export function displayPath(abs: string, style: Style, normalized = false): stri
   if (tail) shown = abs.length === prefix.length ? "." : abs.slice(prefix.length);
   else {
     // Outside the current directory (`..`, `../x`, another drive) the absolute path is clearer.
-    const rel = path.relative(style.cwd, abs);
+    const rel = relativePath(style.cwd, abs);
     shown = rel === "" ? "." : leavesDir(rel) ? abs : rel;
   }
   return style.escape ? escapeControls(shown) : shown;
 }
 
 /**
- * Escapes control characters as \xNN (and \n, \t as such).
+ * Escapes control characters, and bytes that are not valid UTF-8, as \xNN (and \n, \t as such).
  * @param text the text
  * @returns the escaped text
  */
 export function escapeControls(text: string): string {
   return text.replace(CONTROL, (c) =>
-    c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+    c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${(c.charCodeAt(0) & 0xff).toString(16).padStart(2, "0")}`,
   );
 }
 
