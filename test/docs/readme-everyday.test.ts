@@ -26,6 +26,7 @@ const t = tempTree({
   "app/lib/settings.py":
     "# Reads the settings.\ndef load_settings(path):\n    # FIXME: validate\n    return open(path).read()\n",
   "scripts/build.py": "# FIXME: outside lib, not listed\n",
+  "lib/top.py": "# FIXME: a top-level lib/ is under any lib/ folder too\n",
   "photos/a.jpg": jpg,
   "public/b.jpg": jpg,
   "deploy/charts/values.yaml": "a: 1\n",
@@ -38,7 +39,7 @@ afterAll(() => t.cleanup());
 /** What each command must print (the question's answer in this project), by its first words. */
 const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob find -e py --changed-within", ["app/lib/settings.py", "scripts/build.py"], 0],
-  ["rglob grep -w FIXME", ["app/lib/settings.py:3:"], 0],
+  ["rglob grep -w FIXME", ["app/lib/settings.py:3:", "lib/top.py:1:"], 0],
   ["rglob grep 'def load_settings", ["app/lib/settings.py:2:"], 0],
   ["rglob count --by language", ["Python", "reStructuredText"], 0],
   ["rglob count -e rst", ["2 files"], 0],
