@@ -6,7 +6,14 @@ import * as path from "node:path";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { basenamePath, joinPath, relativePath } from "../platform/names.ts";
-import { type DirListing, type EntryType, platform, typeIn, typeOfStats } from "../platform/platform.ts";
+import {
+  type DirListing,
+  type EntryType,
+  insideDir,
+  platform,
+  typeIn,
+  typeOfStats,
+} from "../platform/platform.ts";
 import { compilePerm } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
@@ -56,10 +63,6 @@ interface NamedCheck {
   readonly why: (e: Entry) => string | null;
   /** What a passing entry is told (patterns only). */
   readonly pass?: (e: Entry) => string | null;
-}
-
-function isInside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -237,7 +240,7 @@ function underRoot(
     const e = new Entry(root.abs, root.rel, basenamePath(root.abs), 0, root.type, root.type, r, plan.follow);
     return final(e, 0, false);
   }
-  if (root.type !== "dir" || !isInside(abs, root.abs)) return null;
+  if (root.type !== "dir" || !insideDir(abs, root.abs)) return null;
 
   const parts = relativePath(root.abs, abs).split(path.sep);
   let dirAbs = root.abs;
@@ -311,7 +314,7 @@ function underRoot(
       try {
         real = platform.realpath(compAbs);
       } catch {}
-      if (!isInside(real, plan.baseReal)) {
+      if (!insideDir(real, plan.baseReal)) {
         block({
           stage: "outside_base",
           detail: `${what} is a symlink that leads outside the base (${real}); not followed`,
@@ -422,7 +425,7 @@ export function explainPath(
     first ??= v;
   }
   if (first) return first;
-  if (!isInside(abs, plan.base)) {
+  if (!insideDir(abs, plan.base)) {
     return {
       included: false,
       reasons: [{ stage: "outside_base", detail: `it is outside the base ${plan.base}` }],

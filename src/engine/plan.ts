@@ -6,7 +6,7 @@ import { type ErrorInfo, fsErrorInfo, RglobError } from "../contract/errors.ts";
 import type { Kind } from "../contract/records.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { dirnamePath, relativePath, resolvePath } from "../platform/names.ts";
-import { type Confinement, platform, typeOfStats, typeWord } from "../platform/platform.ts";
+import { type Confinement, insideDir, platform, typeOfStats, typeWord } from "../platform/platform.ts";
 import { compileFileTypes } from "./filter/filetype.ts";
 import { compilePerm } from "./filter/perm.ts";
 import { fdSizeTest, sizeRange } from "./filter/size.ts";
@@ -59,11 +59,6 @@ export function toPosix(p: string): string {
  */
 export function leavesDir(rel: string): boolean {
   return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
-}
-
-function isInside(child: string, parent: string): boolean {
-  if (child === parent) return true;
-  return child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 }
 
 /**
@@ -131,7 +126,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       continue;
     }
     if (o.strict_base) {
-      if (!isInside(real, baseReal)) {
+      if (!insideDir(real, baseReal)) {
         rootErrors.push({ code: "PERM", message: `outside the base ${base}; not searched`, path: abs });
         continue;
       }

@@ -14,6 +14,7 @@ import {
   type Confinement,
   type DirListing,
   type EntryType,
+  insideDir,
   platform,
   typeIn,
   typeOfStats,
@@ -256,10 +257,6 @@ function joinRel(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
 
-function isInside(real: string, base: string): boolean {
-  return real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
-}
-
 /** A directory whose walk is deferred: the unit of work of the parallel walk (walk-pool.ts). */
 export interface Subtree {
   readonly root: number;
@@ -449,7 +446,7 @@ export function* walkTree(
             if (!dotName) ctx.error(fsErrorInfo(err, abs));
             continue;
           }
-          if (!isInside(real, plan.baseReal)) {
+          if (!insideDir(real, plan.baseReal)) {
             if (!dotName)
               ctx.error({
                 code: "PERM",

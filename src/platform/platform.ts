@@ -171,7 +171,13 @@ const procFd: string | null = (() => {
 /** Whether the platform checks the object opened exactly (Linux with /proc), for docs and tests. */
 export const exactOpenCheck: boolean = procFd !== null;
 
-function insideDir(real: string, dir: string): boolean {
+/**
+ * Whether a path is a directory's own path or below it (by its components, not a bare prefix).
+ * @param real the path
+ * @param dir the directory
+ * @returns true when real is dir or inside it
+ */
+export function insideDir(real: string, dir: string): boolean {
   return real === dir || real.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 

@@ -12,7 +12,7 @@ import { RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import type { RunContext } from "../../ops/operation.ts";
 import { fsPath } from "../../platform/names.ts";
-import { platform } from "../../platform/platform.ts";
+import { insideDir, platform } from "../../platform/platform.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
@@ -79,10 +79,6 @@ export function indexPathFor(root: string): string {
   return path.join(cacheDir(), "index", `${h.digest().slice(0, 32)}.rgi`);
 }
 
-function inside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
-}
-
 /** The real path of a path that may not exist yet: its longest existing prefix resolved, the rest appended. */
 function realish(p: string): string {
   const rest: string[] = [];
@@ -117,7 +113,7 @@ export function buildIndex(plan: WalkPlan, ctx: RunContext): BuildReport | null 
   const root = plan.baseReal;
   const file = indexPathFor(root);
   const dir = path.dirname(file);
-  if (inside(realish(dir), root) || inside(path.resolve(dir), plan.base))
+  if (insideDir(realish(dir), root) || insideDir(path.resolve(dir), plan.base))
     throw new RglobError(
       "BAD_PREDICATE",
       `the cache directory ${path.dirname(dir)} is inside the tree to index; set RGLOB_CACHE_DIR to a directory outside it`,

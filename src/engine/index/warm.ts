@@ -11,7 +11,7 @@ import type { ErrorInfo } from "../../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../../contract/result.ts";
 import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
 import type { RunContext } from "../../ops/operation.ts";
-import { platform } from "../../platform/platform.ts";
+import { insideDir, platform } from "../../platform/platform.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import type { SearchSpec } from "../search/search-file.ts";
@@ -80,10 +80,6 @@ const FIRST_BLOCK = 64 * 1024;
 /** Rebuild the index when this many of its files changed (and at least this share of them). */
 const REBUILD_DEAD = 256;
 const REBUILD_SHARE = 0.05;
-
-function inside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
-}
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -233,7 +229,7 @@ export class WarmRoot implements WarmProvider {
 
   /** Whether a plan's walk can be remembered and replayed (the watch sees every change it depends on). */
   private memoKey(plan: WalkPlan): string | null {
-    if (!this.watching || plan.readsStats || plan.follow || !inside(plan.baseReal, this.root)) return null;
+    if (!this.watching || plan.readsStats || plan.follow || !insideDir(plan.baseReal, this.root)) return null;
     const o = plan.source.options as unknown as Record<string, unknown>;
     const walkOptions: Record<string, unknown> = {};
     for (const k of WALK_KEYS) walkOptions[k] = o[k];
@@ -341,7 +337,7 @@ export class WarmRoot implements WarmProvider {
     const idx = this.index;
     if (idx === null || this.state !== "ready") return null;
     const q = literalQueryOf(spec);
-    if (q === null || !inside(plan.baseReal, this.root)) return null;
+    if (q === null || !insideDir(plan.baseReal, this.root)) return null;
     return idx.candidates(q);
   }
 
@@ -575,7 +571,7 @@ export class WarmSet implements WarmProvider {
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
     let best: WarmRoot | null = null;
     for (const w of this.roots.values()) {
-      if (inside(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
+      if (insideDir(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
     }
     if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching);
     return { source: "cold", walk: (p, ctx, after) => walk(p, ctx, after), ruledOut: () => false };
@@ -589,7 +585,7 @@ export class WarmSet implements WarmProvider {
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
     let best: WarmRoot | null = null;
     for (const w of this.roots.values()) {
-      if (inside(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
+      if (insideDir(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
     }
     return best?.walker(plan) ?? null;
   }
