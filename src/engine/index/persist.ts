@@ -16,6 +16,7 @@ import { insideDir, platform } from "../../platform/platform.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
+import { readIndexText, textBuffer } from "./text.ts";
 import { TrigramIndex } from "./trigrams.ts";
 
 /** The on-disk format's version: a file of another version is not read. */
@@ -204,22 +205,11 @@ function readIndexable(
     const st = fs.fstatSync(fd, { bigint: true });
     if (!st.isFile() || st.size > BigInt(INDEX_MAX_FILE_SIZE)) return null;
     const size = Number(st.size);
-    let b = buf;
-    if (b.length < size + 1) {
-      b = Buffer.alloc(size + 1 + (size >> 3));
-      grow(b);
-    }
-    let n = 0;
-    while (n < b.length) {
-      const r = platform.read(fd, b.subarray(n), b.length - n, null);
-      if (r <= 0) break;
-      n += r;
-    }
-    if (n !== size) return null;
-    const view = b.subarray(0, n);
-    if (view.indexOf(0) >= 0) return null;
-    if (n >= 2 && ((view[0] === 0xff && view[1] === 0xfe) || (view[0] === 0xfe && view[1] === 0xff)))
-      return null;
+    const b = textBuffer(buf, size);
+    if (b !== buf) grow(b);
+    // A NUL byte anywhere: binary, whatever the sniff window.
+    const view = readIndexText(fd, size, b, Number.POSITIVE_INFINITY);
+    if (view === null) return null;
     const now = BigInt(Date.now()) * 1_000_000n;
     if (st.mtimeNs > now - RACY_NS) return null;
     return { view, st };

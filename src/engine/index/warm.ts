@@ -17,6 +17,7 @@ import { compileWalk } from "../plan.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { Entry, type WalkPlan, walk } from "../walk.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
+import { readIndexText, textBuffer } from "./text.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
@@ -420,7 +421,7 @@ export class WarmRoot implements WarmProvider {
         }),
         { filesOnly: true, cwd: this.root },
       );
-      let buf = Buffer.alloc(FIRST_BLOCK);
+      let buf: Buffer = Buffer.alloc(FIRST_BLOCK);
       const budget = this.options.budgetBytes;
       for (const e of walk(plan, quietContext(stopped))) {
         if (performance.now() - slice > SLICE_MS) {
@@ -437,19 +438,10 @@ export class WarmRoot implements WarmProvider {
         try {
           const st = platform.fstat(fd);
           if (!st.isFile() || st.size > this.options.maxFileSize) continue;
-          if (buf.length < st.size + 1) buf = Buffer.alloc(st.size + 1 + (st.size >> 3));
-          let n = 0;
-          while (n < buf.length) {
-            const r = platform.read(fd, buf.subarray(n), buf.length - n, null);
-            if (r <= 0) break;
-            n += r;
-          }
+          buf = textBuffer(buf, st.size);
           // Grew past its size while read, binary (a NUL in the first block) or UTF-16: searched, not indexed.
-          if (n !== st.size) continue;
-          const view = buf.subarray(0, n);
-          if (view.subarray(0, FIRST_BLOCK).indexOf(0) >= 0) continue;
-          if (n >= 2 && ((view[0] === 0xff && view[1] === 0xfe) || (view[0] === 0xfe && view[1] === 0xff)))
-            continue;
+          const view = readIndexText(fd, st.size, buf, FIRST_BLOCK);
+          if (view === null) continue;
           idx.add(e.abs, view, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
           if (idx.postingSize > budget) {
             this.overBudget(idx, `the index would exceed ${Math.round(budget / 1048576)} MiB`);

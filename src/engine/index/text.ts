@@ -1,0 +1,38 @@
+/*! Engine, indexes: reading a file's text for a trigram index (the warm server's and the persisted one), whole,
+ * from a descriptor the caller opened and checked. */
+import { platform } from "../../platform/platform.ts";
+
+/**
+ * Returns a read buffer with room for a file of `size` bytes and one more (a longer read shows the file grew).
+ * @param buf the buffer so far
+ * @param size the file's size
+ * @returns buf, or a larger one
+ */
+export function textBuffer(buf: Buffer, size: number): Buffer {
+  return buf.length >= size + 1 ? buf : Buffer.alloc(size + 1 + (size >> 3));
+}
+
+/**
+ * Reads a whole file for an index: its bytes, or null when they are not indexed: another size than its stat's
+ * was read (it changed while read), a NUL byte within the first `nulScan` bytes (binary), or a UTF-16 byte
+ * order mark.
+ * @param fd the open file
+ * @param size its size from the stat taken on that descriptor
+ * @param buf a buffer from textBuffer(…, size)
+ * @param nulScan how many leading bytes are checked for a NUL byte (Infinity: all)
+ * @returns a view of buf holding the text, or null
+ */
+export function readIndexText(fd: number, size: number, buf: Buffer, nulScan: number): Buffer | null {
+  let n = 0;
+  while (n < buf.length) {
+    const r = platform.read(fd, buf.subarray(n), buf.length - n, null);
+    if (r <= 0) break;
+    n += r;
+  }
+  if (n !== size) return null;
+  const view = buf.subarray(0, n);
+  if (view.subarray(0, nulScan).indexOf(0) >= 0) return null;
+  if (n >= 2 && ((view[0] === 0xff && view[1] === 0xfe) || (view[0] === 0xfe && view[1] === 0xff)))
+    return null;
+  return view;
+}
