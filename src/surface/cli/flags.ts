@@ -129,6 +129,25 @@ export function offSpelling(f: FlagSpec): string {
   return `--no-${names[0] ?? f.long}`;
 }
 
+/**
+ * The notes help and the man page give after a flag's description: repeatable, its default, how to turn off a
+ * switch that is on by default.
+ * @param f the flag
+ * @returns the notes, in that order
+ */
+export function flagNotes(f: FlagSpec): string[] {
+  const notes: string[] = [];
+  if (f.kind === "strings" || f.kind === "enums") notes.push("repeatable");
+  if (
+    f.default !== undefined &&
+    !(Array.isArray(f.default) && f.default.length === 0) &&
+    f.kind !== "boolean"
+  )
+    notes.push(`default ${JSON.stringify(f.default)}`);
+  if (f.kind === "boolean" && f.default === true) notes.push(`on by default; ${offSpelling(f)} turns it off`);
+  return notes;
+}
+
 /** The result of parsing one command's argv. */
 export interface ParsedCommand {
   readonly input: Record<string, unknown>;

@@ -6,7 +6,7 @@ import { SCHEMAS } from "../../generated/schemas.ts";
 import { type Operation, operandKey } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
 import { synopsisOf } from "../introspect.ts";
-import { flagsOf, offSpelling } from "./flags.ts";
+import { flagNotes, flagsOf } from "./flags.ts";
 import { colorByDefault } from "./human/paths.ts";
 import { isTerminal } from "./output.ts";
 
@@ -154,17 +154,7 @@ export function commandOf(op: Operation): CommandDef {
   // (opHelp), and an operand's key may also be a flag's (find's GLOB operands are --patterns).
   const args: ArgsDef = {};
   for (const f of flagsOf(op)) {
-    const extra: string[] = [];
-    if (f.kind === "strings" || f.kind === "enums") extra.push("repeatable");
-    if (
-      f.default !== undefined &&
-      !(Array.isArray(f.default) && f.default.length === 0) &&
-      f.kind !== "boolean"
-    ) {
-      extra.push(`default ${JSON.stringify(f.default)}`);
-    }
-    if (f.kind === "boolean" && f.default === true)
-      extra.push(`on by default; ${offSpelling(f)} turns it off`);
+    const extra = flagNotes(f);
     for (const n of f.negations) extra.push(`--${n} sets it to false`);
     const description = f.description + (extra.length ? ` [${extra.join("; ")}]` : "");
     // citty prints every alias after one dash: a long alias gets the second dash here (`--glob`, not the

@@ -6,7 +6,7 @@ import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
 import { synopsisOf } from "../introspect.ts";
-import { type FlagSpec, flagsOf, offSpelling, UsageError } from "./flags.ts";
+import { type FlagSpec, flagNotes, flagsOf, UsageError } from "./flags.ts";
 import { helpWidth, layoutHelp, META_COMMANDS } from "./help.ts";
 
 /** The shells `rglob completions` writes a script for. */
@@ -233,15 +233,7 @@ function flagRoff(f: FlagSpec): string {
     .filter((s) => !s.startsWith("--no-"))
     .map((s) => `\\fB${roff(s)}\\fR`)
     .join(", ");
-  const extra: string[] = [];
-  if (f.kind === "strings" || f.kind === "enums") extra.push("repeatable");
-  if (
-    f.default !== undefined &&
-    f.kind !== "boolean" &&
-    !(Array.isArray(f.default) && f.default.length === 0)
-  )
-    extra.push(`default ${JSON.stringify(f.default)}`);
-  if (f.kind === "boolean" && f.default === true) extra.push(`on by default; ${offSpelling(f)} turns it off`);
+  const extra = flagNotes(f);
   const text = f.description + (extra.length > 0 ? ` [${extra.join("; ")}]` : "");
   return `.TP\n${names}${value}\n${roff(text)}`;
 }
