@@ -11,6 +11,7 @@ import ignore, { type Ignore } from "ignore";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, platform, typeOfStats, typeWord } from "../platform/platform.ts";
 import { type CompiledRules, compileRules, type IgnoreRule, lastMatchAt } from "./ignore-rules.ts";
+import { witness } from "./witness.ts";
 
 /** One ignore file, compiled. */
 export interface IgnoreFile {
@@ -63,6 +64,7 @@ export function readSmallFile(
   noFollow: boolean,
   confine: Confinement | null = null,
 ): SmallRead {
+  witness(file, !noFollow);
   let fd: number;
   try {
     fd = platform.open(file, confine, noFollow);
@@ -355,6 +357,7 @@ function configExcludesFile(cfg: string, home: string, errors: ErrorInfo[]): str
  * looking above it, and so does the walk, with a record saying why).
  */
 function gitEntry(dotGit: string, errors: ErrorInfo[]): "dir" | "file" | null {
+  witness(dotGit, true);
   let st: ReturnType<typeof platform.stat>;
   try {
     st = platform.stat(dotGit);

@@ -22,6 +22,7 @@ import {
 import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile } from "./ignore.ts";
 import { lastMatchAt } from "./ignore-rules.ts";
 import type { PlanOptions } from "./plan.ts";
+import { witness } from "./witness.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
 export interface Root {
@@ -605,6 +606,7 @@ function openDir(
   parentFd: number,
   keep: boolean,
 ): Frame | null {
+  witness(abs, true);
   let listing: DirListing;
   const byFd = listByFd(plan, abs, parentFd, keep);
   let fd = -1;

@@ -5941,6 +5941,22 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                 }
               ],
               "description": "With status: indexed files whose size, mtime, ctime or inode changed since (or that are gone); grep searches them."
+            },
+            "walk": {
+              "anyOf": [
+                {
+                  "enum": [
+                    "fresh",
+                    "stale",
+                    "none"
+                  ],
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "The walk of a plain grep (no path operands, no stat predicates) recorded with the index: fresh when every directory listed and every ignore, config and .git file read or looked for still has the stats it had (grep then replays it instead of walking), stale when one changed (grep walks), none when none was kept (the tree was changing while indexed, or names that are not valid UTF-8)."
             }
           },
           "required": [
@@ -5955,7 +5971,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "index_bytes",
             "built_at",
             "build_ms",
-            "changed_files"
+            "changed_files",
+            "walk"
           ],
           "additionalProperties": false,
           "title": "IndexInfo",
@@ -7339,6 +7356,22 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
           }
         ],
         "description": "With status: indexed files whose size, mtime, ctime or inode changed since (or that are gone); grep searches them."
+      },
+      "walk": {
+        "anyOf": [
+          {
+            "enum": [
+              "fresh",
+              "stale",
+              "none"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "The walk of a plain grep (no path operands, no stat predicates) recorded with the index: fresh when every directory listed and every ignore, config and .git file read or looked for still has the stats it had (grep then replays it instead of walking), stale when one changed (grep walks), none when none was kept (the tree was changing while indexed, or names that are not valid UTF-8)."
       }
     },
     "required": [
@@ -7353,7 +7386,8 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
       "index_bytes",
       "built_at",
       "build_ms",
-      "changed_files"
+      "changed_files",
+      "walk"
     ],
     "additionalProperties": false,
     "description": "A tree's persisted index."

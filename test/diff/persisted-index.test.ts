@@ -13,6 +13,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   statSync,
   unlinkSync,
@@ -129,6 +130,8 @@ describe("rglob grep with a persisted index", () => {
     expect(rglob(["find", "--no-ignore"], { cwd: dir }).stdout).toBe(before);
     const status = index(["--status"]).json.results[0] as Record<string, unknown>;
     expect([status.state, status.changed_files, status.files]).toEqual(["present", 0, r.files]);
+    // The walk of a plain grep is kept with it, and nothing it depends on changed: grep replays it.
+    expect([r.walk, status.walk]).toEqual(["fresh", "fresh"]);
   }, 120_000);
 
   test("random queries give the cold answer, from the index", () => {
@@ -166,6 +169,92 @@ describe("rglob grep with a persisted index", () => {
     expect((cold.results as unknown[]).length).toBe(3);
     const status = index(["--status"]).json.results[0] as Record<string, unknown>;
     expect(status.changed_files as number).toBeGreaterThanOrEqual(3);
+    expect(status.walk).toBe("stale");
+  }, 120_000);
+
+  test("the recorded walk is replayed only while nothing it depends on changed", () => {
+    // A tree inside a directory of its own, so that an ignore file can appear above it; git's global
+    // excludes file in a config directory of the test's own.
+    const outer = mkdtempSync(join(tmpdir(), "rglob-pindex-walk-"));
+    const t = join(outer, "tree");
+    const xdg = join(outer, "xdg");
+    const e = { ...env(), XDG_CONFIG_HOME: xdg, HOME: outer };
+    try {
+      mkdirSync(join(t, ".git", "info"), { recursive: true });
+      mkdirSync(join(xdg, "git"), { recursive: true });
+      for (const rel of ["a/one.txt", "a/b/two.md", "c/three.js", "c/d/e/four.log", "five.txt"]) {
+        mkdirSync(join(t, rel, ".."), { recursive: true });
+        writeFileSync(join(t, rel), `needle ${rel}\n`);
+      }
+      writeFileSync(join(t, "a", ".gitignore"), "*.log\n");
+      ageTree(t);
+      const both = (input: Record<string, unknown>) => {
+        const args = ["grep", "--json", ...argvOf(op, input)];
+        const { json: cold } = rglobJson(args, { cwd: t, env: { ...e, RGLOB_INDEX: "0" } });
+        const { json: hot } = rglobJson(args, { cwd: t, env: e });
+        expect(hot.source).toBe("index");
+        delete hot.source;
+        hot.bytes_read = cold.bytes_read;
+        expect(hot).toEqual(cold);
+        return cold;
+      };
+      const walkState = () =>
+        (
+          rglobJson<{ results: Array<Record<string, unknown>> }>(["index", "--status", "--json"], {
+            cwd: t,
+            env: e,
+          }).json.results[0] as Record<string, unknown>
+        ).walk;
+      const paths = (r: Record<string, unknown>) =>
+        (r.results as Array<{ relative_path: string }>).map((x) => x.relative_path).sort();
+      // Each change, made after a fresh index, must show in the next answer: the walk is not replayed then.
+      const changes: Array<[string, () => void, (r: Record<string, unknown>) => void]> = [
+        [
+          "a file created in a directory",
+          () => writeFileSync(join(t, "c", "d", "new.txt"), "needle new\n"),
+          (r) => expect(paths(r)).toContain("c/d/new.txt"),
+        ],
+        [
+          "a directory renamed",
+          () => renameSync(join(t, "c", "d"), join(t, "c", "dd")),
+          (r) => expect(paths(r)).toContain("c/dd/new.txt"),
+        ],
+        [
+          "an ignore file edited",
+          () => writeFileSync(join(t, "a", ".gitignore"), "*.md\n"),
+          (r) => expect(paths(r)).not.toContain("a/b/two.md"),
+        ],
+        [
+          "an ignore file created above the tree",
+          () => writeFileSync(join(outer, ".ignore"), "five.txt\n"),
+          (r) => expect(paths(r)).not.toContain("five.txt"),
+        ],
+        [
+          "info/exclude written",
+          () => writeFileSync(join(t, ".git", "info", "exclude"), "*.js\n"),
+          (r) => expect(paths(r)).not.toContain("c/three.js"),
+        ],
+        [
+          "the global excludes file written",
+          () => writeFileSync(join(xdg, "git", "ignore"), "one.txt\n"),
+          (r) => expect(paths(r)).not.toContain("a/one.txt"),
+        ],
+      ];
+      for (const [what, change, check] of changes) {
+        const built = rglobJson<{ results: Array<Record<string, unknown>> }>(["index", "--json"], {
+          cwd: t,
+          env: e,
+        }).json.results[0] as Record<string, unknown>;
+        expect({ what, walk: built.walk }).toEqual({ what, walk: "fresh" });
+        both({ pattern: "needle", files_with_matches: true });
+        change();
+        expect({ what, walk: walkState() }).toEqual({ what, walk: "stale" });
+        check(both({ pattern: "needle", files_with_matches: true }));
+        both({ pattern: "needle" });
+      }
+    } finally {
+      rmSync(outer, { recursive: true, force: true });
+    }
   }, 120_000);
 
   test("a grep below the indexed tree, or with the tree as a root operand, uses it", () => {

@@ -10,17 +10,20 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import { walkEntries } from "../../contract/walk-options.ts";
 import type { RunContext } from "../../ops/operation.ts";
 import { fsPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
+import { type Seen, sameSeen, seenOf, type Witnessed, witnessing } from "../witness.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
+import { type MemoryWalk, type Payload, PlainWalk, recordWalk, replay } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { TrigramIndex } from "./trigrams.ts";
 
 /** The on-disk format's version: a file of another version is not read. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 const MAGIC = "RGLOBIDX";
 /** Bytes before the header's JSON: magic, format, JSON length, the body's hash (16 hex digits). */
 const PREFIX = 32;
@@ -52,6 +55,21 @@ export interface IndexHeader {
   readonly path_bytes: number;
   /** Files the walk met that are not indexed (binary, too large, UTF-16, unreadable, just modified). */
   readonly not_indexed: number;
+  /** The recorded walk of a plain grep of the tree, or null when none could be kept. */
+  readonly walk: StoredWalkHeader | null;
+}
+
+/** What the header says of the recorded walk: its key and the lengths of its sections. */
+export interface StoredWalkHeader {
+  /** The walk it stands for (walkKeyOf): a grep run whose walk has this key may replay it. */
+  readonly key: string;
+  readonly entries: number;
+  readonly steps: number;
+  /** Paths whose stats it depends on (directories listed, ignore, config and .git files read or looked for). */
+  readonly witnessed: number;
+  readonly rel_bytes: number;
+  readonly witness_bytes: number;
+  readonly payload_bytes: number;
 }
 
 /**
@@ -107,10 +125,15 @@ export interface BuildReport {
  * Builds the index of a tree and writes it to the cache (a temporary file, then renamed over the old index).
  * @param plan the walk of the tree (hidden files included, ignore rules on, symlinks not followed)
  * @param ctx the run context (the walk's errors and skips, files searched, bytes read)
+ * @param grepWalk compiles the walk of a plain grep of the tree (its recording is kept with the index), or null
  * @returns what was built, or null when the run was stopped (nothing is written then)
  * @throws RglobError BAD_PREDICATE when the cache directory is inside the tree
  */
-export function buildIndex(plan: WalkPlan, ctx: RunContext): BuildReport | null {
+export function buildIndex(
+  plan: WalkPlan,
+  ctx: RunContext,
+  grepWalk: (() => WalkPlan) | null = null,
+): BuildReport | null {
   const root = plan.baseReal;
   const file = indexPathFor(root);
   const dir = path.dirname(file);
@@ -147,6 +170,8 @@ export function buildIndex(plan: WalkPlan, ctx: RunContext): BuildReport | null 
   }
   if (ctx.shouldStop()) return null;
   idx.freeze();
+  const recorded = grepWalk === null ? null : recordStoredWalk(grepWalk, ctx, idx);
+  if (ctx.shouldStop()) return null;
   const parts = idx.frozenParts();
   const pathBytes = Buffer.from(rels.join("\0"), "utf8");
   const header: IndexHeader = {
@@ -162,8 +187,9 @@ export function buildIndex(plan: WalkPlan, ctx: RunContext): BuildReport | null 
     posting_bytes: parts.data.length,
     path_bytes: pathBytes.length,
     not_indexed: notIndexed,
+    walk: recorded?.header ?? null,
   };
-  const body = serialize(header, BigInt64Array.from(facts), parts, pathBytes);
+  const body = serialize(header, BigInt64Array.from(facts), parts, pathBytes, recorded);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
@@ -226,20 +252,64 @@ const pad8 = (n: number) => (n + 7) & ~7;
 
 /** The byte layout of an index file's body (after the header), from the header's counts. */
 function layout(h: IndexHeader, start: number) {
-  const facts = pad8(start);
-  const keys = facts + h.files * FACTS * 8;
-  const starts = keys + h.trigrams * 4;
-  const flags = starts + (h.trigrams + 1) * 4;
-  const paths = flags + h.files;
-  const data = paths + h.path_bytes;
-  return { facts, keys, starts, flags, paths, data, end: data + h.posting_bytes };
+  const w = h.walk;
+  let at = pad8(start);
+  const take = (n: number) => {
+    const here = at;
+    at += n;
+    return here;
+  };
+  const facts = take(h.files * FACTS * 8);
+  const keys = take(h.trigrams * 4);
+  const starts = take((h.trigrams + 1) * 4);
+  const flags = take(h.files);
+  const paths = take(h.path_bytes);
+  const data = take(h.posting_bytes);
+  at = pad8(at);
+  // The recorded walk: 8-byte and 4-byte columns first (aligned), then bytes.
+  const seen = take((w?.witnessed ?? 0) * 4 * 8);
+  const args = take((w?.steps ?? 0) * 4);
+  const ids = take((w?.entries ?? 0) * 4);
+  const ops = take(w?.steps ?? 0);
+  const types = take(w?.entries ?? 0);
+  const follow = take(w?.witnessed ?? 0);
+  const rels = take(w?.rel_bytes ?? 0);
+  const witness = take(w?.witness_bytes ?? 0);
+  const payloads = take(w?.payload_bytes ?? 0);
+  return {
+    facts,
+    keys,
+    starts,
+    flags,
+    paths,
+    data,
+    walk: { seen, args, ids, ops, types, follow, rels, witness, payloads },
+    end: at,
+  };
 }
+
+/** A recorded walk as it is written: the header's part and the sections. */
+interface WalkSections {
+  readonly header: StoredWalkHeader;
+  readonly seen: BigInt64Array;
+  readonly args: Int32Array;
+  readonly ids: Int32Array;
+  readonly ops: Uint8Array;
+  readonly types: Uint8Array;
+  readonly follow: Uint8Array;
+  readonly rels: Buffer;
+  readonly witness: Buffer;
+  readonly payloads: Buffer;
+}
+
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 function serialize(
   h: IndexHeader,
   facts: BigInt64Array,
   parts: ReturnType<TrigramIndex["frozenParts"]>,
   paths: Buffer,
+  walkParts: WalkSections | null,
 ): Buffer {
   const json = Buffer.from(JSON.stringify(h), "utf8");
   const at = layout(h, PREFIX + json.length);
@@ -248,14 +318,180 @@ function serialize(
   out.writeUInt32LE(INDEX_FORMAT, 8);
   out.writeUInt32LE(json.length, 12);
   json.copy(out, PREFIX);
-  out.set(new Uint8Array(facts.buffer, facts.byteOffset, facts.byteLength), at.facts);
-  out.set(new Uint8Array(parts.keys.buffer, parts.keys.byteOffset, parts.keys.byteLength), at.keys);
-  out.set(new Uint8Array(parts.starts.buffer, parts.starts.byteOffset, parts.starts.byteLength), at.starts);
+  out.set(bytesOf(facts), at.facts);
+  out.set(bytesOf(parts.keys), at.keys);
+  out.set(bytesOf(parts.starts), at.starts);
   out.set(parts.flags, at.flags);
   out.set(paths, at.paths);
   out.set(parts.data, at.data);
+  if (walkParts !== null) {
+    const w = at.walk;
+    out.set(bytesOf(walkParts.seen), w.seen);
+    out.set(bytesOf(walkParts.args), w.args);
+    out.set(bytesOf(walkParts.ids), w.ids);
+    out.set(walkParts.ops, w.ops);
+    out.set(walkParts.types, w.types);
+    out.set(walkParts.follow, w.follow);
+    out.set(walkParts.rels, w.rels);
+    out.set(walkParts.witness, w.witness);
+    out.set(walkParts.payloads, w.payloads);
+  }
   out.write(platform.hash64(out.subarray(PREFIX)), 16, "latin1");
   return out;
+}
+
+const WALK_KEYS = Object.keys(walkEntries);
+
+/**
+ * Returns the key of a walk whose recording can be kept with an index, or null: one directory root, given as
+ * the base (no path operands), symlinks not followed, no predicate that reads stats (their answers change
+ * without a directory changing), on a platform with POSIX paths.
+ * @param plan the compiled walk
+ * @returns the key: the walk options (the base resolved), the cwd when globs are given, the plan's kind
+ */
+export function walkKeyOf(plan: WalkPlan): string | null {
+  const o = plan.source.options as unknown as Record<string, unknown>;
+  const root = plan.roots[0];
+  if (
+    path.sep !== "/" ||
+    plan.readsStats ||
+    plan.follow ||
+    plan.roots.length !== 1 ||
+    root === undefined ||
+    root.type !== "dir" ||
+    root.abs !== plan.base ||
+    (o.paths as readonly string[]).length > 0
+  )
+    return null;
+  const options: Record<string, unknown> = {};
+  for (const k of WALK_KEYS) options[k] = o[k];
+  options.base = plan.base;
+  const p = plan.source.plan;
+  const globs = (o.patterns as readonly string[]).length > 0 || (o.exclude as readonly string[]).length > 0;
+  return JSON.stringify([
+    options,
+    globs ? p.cwd : null,
+    p.filesOnly ?? false,
+    p.namedFilesPastGlobs ?? false,
+    p.opensFiles ?? false,
+  ]);
+}
+
+/** A lossless UTF-8 form of a string, or null when it holds a lone surrogate (a name's undecodable byte). */
+function utf8Exactly(s: string): Buffer | null {
+  const b = Buffer.from(s, "utf8");
+  return b.toString("utf8") === s ? b : null;
+}
+
+/** Encodes a path's stats as four int64 (an error: the size -1 when the path is absent, else -2). */
+function encodeSeen(seen: Seen, into: BigInt64Array, at: number): void {
+  if (seen.ok) {
+    into[at] = seen.size;
+    into[at + 1] = seen.mtimeNs;
+    into[at + 2] = seen.ctimeNs;
+    into[at + 3] = seen.ino;
+  } else into[at] = seen.absent ? -1n : -2n;
+}
+
+function decodeSeen(from: BigInt64Array, at: number): Seen {
+  const size = from[at] as bigint;
+  if (size < 0n) return { ok: false, absent: size === -1n };
+  return {
+    ok: true,
+    size,
+    mtimeNs: from[at + 1] as bigint,
+    ctimeNs: from[at + 2] as bigint,
+    ino: from[at + 3] as bigint,
+  };
+}
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Records the walk of a plain grep of the tree with the witness on, for the index file. A directory or file the
+ * walk depends on that changed less than RACY_NS before the walk began could change again within the same tick
+ * of the file system's clock without its stats showing it: then the walk is recorded again once that moment is
+ * RACY_NS old (a wait of at most that long), and not kept when the tree is still changing.
+ * @returns the sections, or null when no recording can be kept
+ */
+function recordStoredWalk(compile: () => WalkPlan, ctx: RunContext, idx: TrigramIndex): WalkSections | null {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const began = BigInt(Date.now()) * 1_000_000n;
+    const { value, witnessed } = witnessing(() => {
+      const plan = compile();
+      const key = walkKeyOf(plan);
+      return key === null ? null : { key, plan, rec: recordWalk(plan, ctx) };
+    });
+    if (value === null || ctx.shouldStop()) return null;
+    let newest = 0n;
+    for (const w of witnessed) {
+      if (!w.seen.ok) continue;
+      if (w.seen.mtimeNs > newest) newest = w.seen.mtimeNs;
+      if (w.seen.ctimeNs > newest) newest = w.seen.ctimeNs;
+    }
+    if (newest <= began - RACY_NS) return walkSections(value.key, value.plan, value.rec, witnessed, idx);
+    if (attempt === 0) {
+      const wait = Number((newest + RACY_NS - BigInt(Date.now()) * 1_000_000n) / 1_000_000n) + 1;
+      if (wait > 0) sleep(Math.min(wait, Number(RACY_NS / 1_000_000n) + 1));
+    }
+  }
+  return null;
+}
+
+function walkSections(
+  key: string,
+  plan: WalkPlan,
+  rec: MemoryWalk,
+  witnessed: readonly Witnessed[],
+  idx: TrigramIndex,
+): WalkSections | null {
+  const root = plan.roots[0];
+  if (root === undefined || !rec.plainBelow(root.abs)) return null;
+  const relList: string[] = [];
+  const ids = new Int32Array(rec.entries);
+  for (let i = 0; i < rec.entries; i++) {
+    relList.push(rec.relOf(i));
+    ids[i] = idx.idOfPath(rec.absOf(i));
+  }
+  const rels = utf8Exactly(relList.join("\0"));
+  const witness = utf8Exactly(witnessed.map((w) => w.path).join("\0"));
+  if (rels === null || witness === null) return null;
+  const seen = new BigInt64Array(witnessed.length * 4);
+  for (let i = 0; i < witnessed.length; i++) encodeSeen((witnessed[i] as Witnessed).seen, seen, i * 4);
+  const payloads = Buffer.from(JSON.stringify(rec.payloads), "utf8");
+  return {
+    header: {
+      key,
+      entries: rec.entries,
+      steps: rec.ops.length,
+      witnessed: witnessed.length,
+      rel_bytes: rels.length,
+      witness_bytes: witness.length,
+      payload_bytes: payloads.length,
+    },
+    seen,
+    args: rec.args,
+    ids,
+    ops: rec.ops,
+    types: rec.typeCodes(),
+    follow: Uint8Array.from(witnessed, (w) => (w.follow ? 1 : 0)),
+    rels,
+    witness,
+    payloads,
+  };
+}
+
+/** A recorded walk read back: its key, the replayable recording, the entries' index ids, what it depends on. */
+export interface StoredWalk {
+  readonly key: string;
+  /**
+   * The recording (parsed when first asked for).
+   * @param base the base its entries are below (the walk's key holds it)
+   */
+  recording(base: string): PlainWalk;
+  readonly ids: Int32Array;
+  /** Whether every path it depends on stats as it did (checked when first asked, then remembered). */
+  fresh(): boolean;
 }
 
 /** An index read back and checked. */
@@ -267,6 +503,8 @@ export interface LoadedIndex {
   /** Relative paths (POSIX) of the file ids. */
   readonly paths: readonly string[];
   readonly bytes: number;
+  /** The walk of a plain grep recorded with it, or null. */
+  readonly walk: StoredWalk | null;
 }
 
 /**
@@ -332,7 +570,58 @@ export function loadIndex(
   const sizes = new Float64Array(h.files);
   for (let i = 0; i < h.files; i++) sizes[i] = Number(facts[i * FACTS]);
   const index = TrigramIndex.fromParts(abs, { keys, starts, data, flags, textBytes: h.text_bytes }, sizes);
-  return { index: { header: h, index, facts, paths, bytes: raw.length }, reason: null };
+  const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at.walk, h.files);
+  if (stored === undefined) return bad("corrupt sections");
+  return { index: { header: h, index, facts, paths, bytes: raw.length, walk: stored }, reason: null };
+}
+
+/**
+ * Reads the recorded walk's sections (they are parsed when first used).
+ * @returns the walk, or undefined when its sections are not consistent
+ */
+function storedWalkOf(
+  w: StoredWalkHeader,
+  buf: Buffer,
+  at: ReturnType<typeof layout>["walk"],
+  files: number,
+): StoredWalk | undefined {
+  const ok = [w.entries, w.steps, w.witnessed, w.rel_bytes, w.witness_bytes, w.payload_bytes].every(
+    (n) => Number.isSafeInteger(n) && n >= 0,
+  );
+  if (!ok || typeof w.key !== "string") return undefined;
+  const ab = buf.buffer as ArrayBuffer;
+  const o0 = buf.byteOffset;
+  const ids = new Int32Array(ab, o0 + at.ids, w.entries);
+  for (const id of ids) if (id < -1 || id >= files) return undefined;
+  let recording: PlainWalk | null = null;
+  let fresh: boolean | null = null;
+  return {
+    key: w.key,
+    ids,
+    recording(base) {
+      if (recording !== null && recording.base === base) return recording;
+      const ops = new Uint8Array(ab, o0 + at.ops, w.steps);
+      const args = new Int32Array(ab, o0 + at.args, w.steps);
+      const rels = w.entries === 0 ? [] : buf.toString("utf8", at.rels, at.rels + w.rel_bytes).split("\0");
+      const payloads = JSON.parse(
+        buf.toString("utf8", at.payloads, at.payloads + w.payload_bytes),
+      ) as Payload[];
+      const types = new Uint8Array(ab, o0 + at.types, w.entries);
+      recording = new PlainWalk(ops, args, payloads, rels, types, base);
+      return recording;
+    },
+    fresh() {
+      if (fresh !== null) return fresh;
+      const seen = new BigInt64Array(ab, o0 + at.seen, w.witnessed * 4);
+      const follow = new Uint8Array(ab, o0 + at.follow, w.witnessed);
+      const paths =
+        w.witnessed === 0 ? [] : buf.toString("utf8", at.witness, at.witness + w.witness_bytes).split("\0");
+      fresh = paths.length === w.witnessed;
+      for (let i = 0; fresh && i < paths.length; i++)
+        fresh = sameSeen(seenOf(paths[i] as string, follow[i] === 1), decodeSeen(seen, i * 4));
+      return fresh;
+    },
+  };
 }
 
 /**
@@ -440,11 +729,30 @@ export class PersistedIndexes implements WarmProvider {
       if (idx.sizeOf(id) > maxFileSize) return false;
       return unchanged(e.abs, facts, id);
     };
+    // The walk recorded with the index stands for this run's walk when it is the same walk and nothing it
+    // depends on changed (a directory's listing, an ignore file, a .git entry): the tree is then not walked.
+    const stored = loaded.walk;
+    const replayable = stored !== null && stored.key === walkKeyOf(plan) && stored.fresh() ? stored : null;
     return {
       source: "index",
       // Ruled-out files give nothing (no record, error or skip) unless the run lists the files without a match.
-      walk: (p, ctx, after) =>
-        listsNonMatching ? walk(p, ctx, after) : without(walk(p, ctx, after), ruledOut),
+      walk: (p, ctx, after) => {
+        if (replayable !== null && after === null) {
+          const rec = replayable.recording(p.base);
+          if (listsNonMatching) return replay(rec, p, ctx, null);
+          const ids = replayable.ids;
+          return replay(rec, p, ctx, (i) => {
+            const id = ids[i] as number;
+            return (
+              id >= 0 &&
+              candidates[id] === 0 &&
+              idx.sizeOf(id) <= maxFileSize &&
+              unchanged(rec.absOf(i), facts, id)
+            );
+          });
+        }
+        return listsNonMatching ? walk(p, ctx, after) : without(walk(p, ctx, after), ruledOut);
+      },
       ruledOut,
     };
   }

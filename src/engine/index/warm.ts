@@ -7,16 +7,16 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as v from "valibot";
-import type { ErrorInfo } from "../../contract/errors.ts";
-import { emptySkipped, type Skipped } from "../../contract/result.ts";
+import { emptySkipped } from "../../contract/result.ts";
 import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
 import type { RunContext } from "../../ops/operation.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import type { SearchSpec } from "../search/search-file.ts";
-import { Entry, type WalkPlan, walk } from "../walk.ts";
+import { type Entry, type WalkPlan, walk } from "../walk.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
+import { type RecordedWalk, recordWalk, replay } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
@@ -55,24 +55,10 @@ export interface WarmOptions {
 /** A remembered walk, and the index ids of its entries (for the index they were looked up in). */
 interface Memo {
   readonly gen: number;
-  readonly steps: readonly Step[];
-  readonly entries: number;
+  readonly rec: RecordedWalk;
   ids: Int32Array | null;
   idsFor: TrigramIndex | null;
 }
-
-/** One step of a remembered walk: an entry, a run of counted entries, or a call on the run context. */
-type Step =
-  | {
-      readonly t: 0;
-      /** The entry's place among the remembered entries. */
-      readonly i: number;
-      readonly e: readonly [string, string, string, number, Entry["type"], Entry["type"], number];
-    }
-  | { readonly t: 1; readonly n: number }
-  | { readonly t: 2; readonly m: string; readonly a: readonly unknown[] }
-  /** Skip-ledger counts the walk added since the previous step (it counts by plain increments, not calls). */
-  | { readonly t: 3; readonly d: Readonly<Partial<Skipped>> };
 
 const WALK_KEYS = Object.keys(walkEntries);
 const MEMOS = 8;
@@ -285,9 +271,9 @@ export class WarmRoot implements WarmProvider {
       walk: (p, ctx, after) => {
         if (after === null && key !== null) {
           const m = this.memoFor(key, p, ctx);
-          if (!leaveOut || idx === null || candidates === null) return replay(m.steps, p, ctx, null);
+          if (!leaveOut || idx === null || candidates === null) return replay(m.rec, p, ctx, null);
           const ids = this.idsOf(m, idx);
-          return replay(m.steps, p, ctx, (i) => {
+          return replay(m.rec, p, ctx, (i) => {
             const id = ids[i] as number;
             return id >= 0 && candidates[id] === 0 && idx.isLive(id) && idx.sizeOf(id) <= maxFileSize;
           });
@@ -308,7 +294,7 @@ export class WarmRoot implements WarmProvider {
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
     const key = this.memoKey(plan);
     if (key === null) return null;
-    return (ctx) => replay(this.memoFor(key, plan, ctx).steps, plan, ctx, null);
+    return (ctx) => replay(this.memoFor(key, plan, ctx).rec, plan, ctx, null);
   }
 
   /** The fresh remembered walk of a key, walked (and remembered) now when there is none. */
@@ -326,8 +312,8 @@ export class WarmRoot implements WarmProvider {
   /** The index ids of a remembered walk's entries (-1: not indexed), looked up once per index. */
   private idsOf(m: Memo, idx: TrigramIndex): Int32Array {
     if (m.ids !== null && m.idsFor === idx) return m.ids;
-    const ids = new Int32Array(m.entries);
-    for (const s of m.steps) if (s.t === 0) ids[s.i] = idx.idOfPath(s.e[0]);
+    const ids = new Int32Array(m.rec.entries);
+    for (let i = 0; i < ids.length; i++) ids[i] = idx.idOfPath(m.rec.absOf(i));
     m.ids = ids;
     m.idsFor = idx;
     return ids;
@@ -349,50 +335,8 @@ export class WarmRoot implements WarmProvider {
    */
   private remember(key: string, plan: WalkPlan, ctx: RunContext): Memo {
     const startGen = this.gen;
-    const steps: Step[] = [];
-    let entries = 0;
-    let counted = 0;
-    // The walk's skip counts go to a ledger of the memo's own, remembered as deltas in walk order, so that a
-    // replay (this run's too) adds them to its context where the walk would have.
-    const ledger = emptySkipped();
-    const seen = emptySkipped();
-    const flushCount = () => {
-      if (counted > 0) steps.push({ t: 1, n: counted });
-      counted = 0;
-      let d: Partial<Skipped> | null = null;
-      for (const k of Object.keys(ledger) as (keyof Skipped)[]) {
-        if (ledger[k] !== seen[k]) {
-          d ??= {};
-          d[k] = ledger[k] - seen[k];
-          seen[k] = ledger[k];
-        }
-      }
-      if (d !== null) steps.push({ t: 3, d });
-    };
-    const recorder: RunContext = new Proxy(ctx, {
-      get(target, prop, receiver) {
-        if (prop === "skipped") return ledger;
-        const value = Reflect.get(target, prop, receiver);
-        if (typeof value !== "function" || typeof prop !== "string") return value;
-        if (prop === "shouldStop") return () => false;
-        if (prop === "searched") {
-          return (n = 1) => {
-            counted += n;
-          };
-        }
-        return (...args: unknown[]) => {
-          flushCount();
-          const copy = args.map((a) => (a !== null && typeof a === "object" ? { ...(a as ErrorInfo) } : a));
-          steps.push({ t: 2, m: prop, a: copy });
-        };
-      },
-    });
-    for (const e of walk(plan, recorder, null)) {
-      flushCount();
-      steps.push({ t: 0, i: entries++, e: [e.abs, e.rel, e.name, e.depth, e.type, e.target, e.root] });
-    }
-    flushCount();
-    const memo: Memo = { gen: startGen, steps, entries, ids: null, idsFor: null };
+    const rec = recordWalk(plan, ctx);
+    const memo: Memo = { gen: startGen, rec, ids: null, idsFor: null };
     if (this.gen === startGen && this.watching) {
       this.memos.set(key, memo);
       while (this.memos.size > MEMOS) {
@@ -479,48 +423,6 @@ export class WarmRoot implements WarmProvider {
     this.state = "warm_list";
     this.reason = why;
   }
-}
-
-/**
- * Replays a remembered walk: the same entries and calls on the run context, in the same order.
- * @param steps the remembered walk
- * @param plan the run's plan
- * @param ctx the run context
- * @param leftOut tells, by its place, an entry left out (a file ruled out by the index), or null
- */
-function* replay(
-  steps: readonly Step[],
-  plan: WalkPlan,
-  ctx: RunContext,
-  leftOut: ((i: number) => boolean) | null,
-): Generator<Entry> {
-  if (ctx.shouldStop()) return;
-  const calls = ctx as unknown as Record<string, (...a: unknown[]) => unknown>;
-  let n = 0;
-  // Entries counted since the last call, given to ctx.searched at once (it only adds them up).
-  let counted = 0;
-  for (const s of steps) {
-    if ((++n & 1023) === 0 && ctx.shouldStop()) return;
-    if (s.t === 1) {
-      counted += s.n;
-      continue;
-    }
-    if (s.t === 3) {
-      for (const k of Object.keys(s.d) as (keyof Skipped)[]) ctx.skipped[k] += s.d[k] ?? 0;
-      continue;
-    }
-    if (s.t === 0 && leftOut?.(s.i)) continue;
-    if (counted > 0) ctx.searched(counted);
-    counted = 0;
-    if (s.t === 0) {
-      const [abs, rel, name, depth, type, target, root] = s.e;
-      yield new Entry(abs, rel, name, depth, type, target, root, plan.follow);
-    } else {
-      const args = s.a.map((a) => (a !== null && typeof a === "object" ? { ...(a as ErrorInfo) } : a));
-      calls[s.m]?.(...args);
-    }
-  }
-  if (counted > 0) ctx.searched(counted);
 }
 
 /** The warm states of a server's roots. */

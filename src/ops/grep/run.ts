@@ -245,6 +245,26 @@ function defaultThreads(deadline: boolean, literal: boolean): number {
 }
 
 /**
+ * Compiles grep's walk: files only, named files past the globs, entries that open from their directory.
+ * @param input validated grep input
+ * @param paths the roots (classified operands and `paths`)
+ * @param globs the glob filters
+ * @param cwd the directory relative paths are taken from
+ * @returns the compiled walk
+ */
+export function compileGrepWalk(
+  input: GrepInput,
+  paths: string[],
+  globs: string[],
+  cwd: string,
+): ReturnType<typeof compileWalk> {
+  return compileWalk(
+    { ...input, paths, patterns: globs },
+    { filesOnly: true, namedFilesPastGlobs: true, cwd, opensFiles: true },
+  );
+}
+
+/**
  * Runs grep.
  * @param input validated grep input
  * @param ctx the run context
@@ -254,10 +274,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const cwd = process.cwd();
   const { patterns, paths, globs } = classifyOperands(input, cwd);
   const { spec: unconfined, mode } = searchSpecOf(input, patterns);
-  const { plan, rootErrors } = compileWalk(
-    { ...input, paths, patterns: globs },
-    { filesOnly: true, namedFilesPastGlobs: true, cwd, opensFiles: true },
-  );
+  const { plan, rootErrors } = compileGrepWalk(input, paths, globs, cwd);
   const spec: SearchSpec = { ...unconfined, confine: plan.confine };
   for (const e of rootErrors) ctx.error(e);
 

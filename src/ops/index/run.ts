@@ -11,6 +11,8 @@ import {
   removeIndex,
 } from "../../engine/index/persist.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import { compileGrepWalk } from "../grep/run.ts";
+import { GrepInputSchema } from "../grep/schema.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import type { IndexInfo, IndexInput } from "./schema.ts";
 
@@ -24,6 +26,7 @@ const none = {
   built_at: null,
   build_ms: null,
   changed_files: null,
+  walk: null,
 } as const;
 
 /**
@@ -68,10 +71,14 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
       built_at: h.built_at,
       build_ms: h.build_ms,
       changed_files: changedFiles(index),
+      walk: index.walk === null ? "none" : index.walk.fresh() ? "fresh" : "stale",
     });
     return;
   }
-  const built = buildIndex(plan, ctx);
+  // The walk of `rglob grep PATTERN` run in the tree, recorded with the index so such a run need not walk.
+  const grepWalk = () =>
+    compileGrepWalk(v.parse(GrepInputSchema, { pattern: "-", base: plan.base }), [], [], plan.base).plan;
+  const built = buildIndex(plan, ctx, grepWalk);
   if (built === null) return;
   const h = built.header;
   yield record({
@@ -87,5 +94,6 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
     built_at: h.built_at,
     build_ms: h.build_ms,
     changed_files: null,
+    walk: h.walk === null ? "none" : "fresh",
   });
 }

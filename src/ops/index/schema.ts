@@ -63,6 +63,12 @@ export const IndexInfoSchema = v.pipe(
     changed_files: count(
       "With status: indexed files whose size, mtime, ctime or inode changed since (or that are gone); grep searches them.",
     ),
+    walk: v.pipe(
+      v.nullable(v.picklist(["fresh", "stale", "none"])),
+      v.description(
+        "The walk of a plain grep (no path operands, no stat predicates) recorded with the index: fresh when every directory listed and every ignore, config and .git file read or looked for still has the stats it had (grep then replays it instead of walking), stale when one changed (grep walks), none when none was kept (the tree was changing while indexed, or names that are not valid UTF-8).",
+      ),
+    ),
   }),
   v.title("IndexInfo"),
   v.description("A tree's persisted index."),

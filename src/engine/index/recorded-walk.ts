@@ -1,0 +1,320 @@
+/*! Engine, recorded walks: a walk's entries and its calls on the run context, in order, kept so that a later
+ * run can replay them instead of walking (the warm server's remembered walks, the persisted index's walk). A
+ * replay makes the same calls with the same arguments at the same places and yields the same entries, so its
+ * answer is the walk's by construction, whatever the walk learns to report later. Kept in columns (a step
+ * kind and an argument per step; entries and call payloads beside them) so a recording can be written to a file
+ * and read back without an object per step. docs/decisions/0028-warm-index.md. */
+import type { ErrorInfo } from "../../contract/errors.ts";
+import { emptySkipped, type Skipped } from "../../contract/result.ts";
+import type { RunContext } from "../../ops/operation.ts";
+import type { EntryType } from "../../platform/platform.ts";
+import { Entry, type WalkPlan, walk } from "../walk.ts";
+
+/** A step's kind: an entry, a run of counted entries, a call on the run context, skip counts added. */
+export const STEP_ENTRY = 0;
+export const STEP_COUNTED = 1;
+export const STEP_CALL = 2;
+export const STEP_SKIPPED = 3;
+
+/** A call on the run context (method and arguments), or the skip counts the walk added since the last step. */
+export type Payload =
+  | { readonly m: string; readonly a: readonly unknown[] }
+  | { readonly d: Readonly<Partial<Skipped>> };
+
+/** A recorded walk: its steps in order, and what they refer to. */
+export interface RecordedWalk {
+  /** Per step, its kind (STEP_*). */
+  readonly ops: Uint8Array;
+  /** Per step: the entry's place (STEP_ENTRY), the count (STEP_COUNTED), the payload's place (the others). */
+  readonly args: Int32Array;
+  readonly payloads: readonly Payload[];
+  /** How many entries. */
+  readonly entries: number;
+  /**
+   * Returns an entry as the walk gave it.
+   * @param i its place among the entries
+   * @param follow whether the plan follows symlinks
+   */
+  entry(i: number, follow: boolean): Entry;
+  /** The absolute path of the entry at a place. */
+  absOf(i: number): string;
+}
+
+/** The entry types, by code (a recording written to a file stores the code). */
+export const ENTRY_TYPES: readonly EntryType[] = [
+  "file",
+  "dir",
+  "symlink",
+  "fifo",
+  "socket",
+  "block",
+  "char",
+  "unknown",
+];
+
+/** A recording held in memory: one column per entry field. */
+class MemoryWalk implements RecordedWalk {
+  constructor(
+    readonly ops: Uint8Array,
+    readonly args: Int32Array,
+    readonly payloads: readonly Payload[],
+    private readonly abs: readonly string[],
+    private readonly rel: readonly string[],
+    private readonly name: readonly string[],
+    private readonly depth: Int32Array,
+    private readonly type: readonly EntryType[],
+    private readonly target: readonly EntryType[],
+    private readonly root: Int32Array,
+  ) {}
+
+  get entries(): number {
+    return this.abs.length;
+  }
+
+  entry(i: number, follow: boolean): Entry {
+    return new Entry(
+      this.abs[i] as string,
+      this.rel[i] as string,
+      this.name[i] as string,
+      this.depth[i] as number,
+      this.type[i] as EntryType,
+      this.target[i] as EntryType,
+      this.root[i] as number,
+      follow,
+    );
+  }
+
+  absOf(i: number): string {
+    return this.abs[i] as string;
+  }
+
+  /** The relative path of the entry at a place. */
+  relOf(i: number): string {
+    return this.rel[i] as string;
+  }
+
+  /** Whether every entry is below the first root and named, placed and typed as its relative path says. */
+  plainBelow(rootAbs: string): boolean {
+    const prefix = rootAbs.endsWith("/") ? rootAbs : `${rootAbs}/`;
+    for (let i = 0; i < this.abs.length; i++) {
+      const rel = this.rel[i] as string;
+      const slash = rel.lastIndexOf("/");
+      if (
+        this.root[i] !== 0 ||
+        this.abs[i] !== prefix + rel ||
+        this.name[i] !== rel.slice(slash + 1) ||
+        this.depth[i] !== countSlashes(rel) + 1 ||
+        rel === ""
+      )
+        return false;
+    }
+    return true;
+  }
+
+  /** Type codes: the listed type in the high four bits, the followed type in the low four. */
+  typeCodes(): Uint8Array {
+    const out = new Uint8Array(this.abs.length);
+    for (let i = 0; i < out.length; i++)
+      out[i] =
+        (ENTRY_TYPES.indexOf(this.type[i] as EntryType) << 4) |
+        ENTRY_TYPES.indexOf(this.target[i] as EntryType);
+    return out;
+  }
+}
+
+function countSlashes(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("/"); i >= 0; i = s.indexOf("/", i + 1)) n++;
+  return n;
+}
+
+/**
+ * A recording read back from a file: entries below one root, each given by its relative path and type codes;
+ * its path, name and depth are derived when it is replayed.
+ */
+export class PlainWalk implements RecordedWalk {
+  private readonly prefix: string;
+  /** The root the entries are below. */
+  readonly base: string;
+
+  /**
+   * @param ops the step kinds
+   * @param args the steps' arguments
+   * @param payloads the calls and skip counts
+   * @param rels the entries' relative paths (POSIX)
+   * @param types the entries' type codes
+   * @param rootAbs the root the entries are below
+   */
+  constructor(
+    readonly ops: Uint8Array,
+    readonly args: Int32Array,
+    readonly payloads: readonly Payload[],
+    private readonly rels: readonly string[],
+    private readonly types: Uint8Array,
+    rootAbs: string,
+  ) {
+    this.base = rootAbs;
+    this.prefix = rootAbs.endsWith("/") ? rootAbs : `${rootAbs}/`;
+  }
+
+  get entries(): number {
+    return this.rels.length;
+  }
+
+  entry(i: number, follow: boolean): Entry {
+    const rel = this.rels[i] as string;
+    const code = this.types[i] as number;
+    return new Entry(
+      this.prefix + rel,
+      rel,
+      rel.slice(rel.lastIndexOf("/") + 1),
+      countSlashes(rel) + 1,
+      ENTRY_TYPES[code >> 4] as EntryType,
+      ENTRY_TYPES[code & 15] as EntryType,
+      0,
+      follow,
+    );
+  }
+
+  absOf(i: number): string {
+    return this.prefix + (this.rels[i] as string);
+  }
+}
+
+/**
+ * Walks the plan to its end, recording its entries and its calls on the run context. The calls are not made on
+ * the context given (a replay makes them); a stop asked for is not heeded, so a query that stops after a few
+ * records still leaves a whole walk.
+ * @param plan the compiled walk
+ * @param ctx the run context whose methods are recorded
+ * @returns the recording
+ */
+export function recordWalk(plan: WalkPlan, ctx: RunContext): MemoryWalk {
+  const ops: number[] = [];
+  const args: number[] = [];
+  const payloads: Payload[] = [];
+  const abs: string[] = [];
+  const rel: string[] = [];
+  const name: string[] = [];
+  const depth: number[] = [];
+  const type: EntryType[] = [];
+  const target: EntryType[] = [];
+  const root: number[] = [];
+  let counted = 0;
+  // The walk's skip counts go to a ledger of the recording's own, kept as deltas in walk order, so that a replay
+  // adds them to its context where the walk would have.
+  const ledger = emptySkipped();
+  const seen = emptySkipped();
+  const flushCount = () => {
+    if (counted > 0) {
+      ops.push(STEP_COUNTED);
+      args.push(counted);
+    }
+    counted = 0;
+    let d: Partial<Skipped> | null = null;
+    for (const k of Object.keys(ledger) as (keyof Skipped)[]) {
+      if (ledger[k] !== seen[k]) {
+        d ??= {};
+        d[k] = ledger[k] - seen[k];
+        seen[k] = ledger[k];
+      }
+    }
+    if (d !== null) {
+      ops.push(STEP_SKIPPED);
+      args.push(payloads.length);
+      payloads.push({ d });
+    }
+  };
+  const recorder: RunContext = new Proxy(ctx, {
+    get(target, prop, receiver) {
+      if (prop === "skipped") return ledger;
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== "function" || typeof prop !== "string") return value;
+      if (prop === "shouldStop") return () => false;
+      if (prop === "searched") {
+        return (n = 1) => {
+          counted += n;
+        };
+      }
+      return (...a: unknown[]) => {
+        flushCount();
+        const copy = a.map((x) => (x !== null && typeof x === "object" ? { ...(x as ErrorInfo) } : x));
+        ops.push(STEP_CALL);
+        args.push(payloads.length);
+        payloads.push({ m: prop, a: copy });
+      };
+    },
+  });
+  for (const e of walk(plan, recorder, null)) {
+    flushCount();
+    ops.push(STEP_ENTRY);
+    args.push(abs.length);
+    abs.push(e.abs);
+    rel.push(e.rel);
+    name.push(e.name);
+    depth.push(e.depth);
+    type.push(e.type);
+    target.push(e.target);
+    root.push(e.root);
+  }
+  flushCount();
+  return new MemoryWalk(
+    Uint8Array.from(ops),
+    Int32Array.from(args),
+    payloads,
+    abs,
+    rel,
+    name,
+    Int32Array.from(depth),
+    type,
+    target,
+    Int32Array.from(root),
+  );
+}
+
+export type { MemoryWalk };
+
+/**
+ * Replays a recorded walk: the same entries and calls on the run context, in the same order.
+ * @param rec the recording
+ * @param plan the run's plan
+ * @param ctx the run context
+ * @param leftOut tells, by its place, an entry left out (a file ruled out by an index), or null
+ * @yields the entries
+ */
+export function* replay(
+  rec: RecordedWalk,
+  plan: WalkPlan,
+  ctx: RunContext,
+  leftOut: ((i: number) => boolean) | null,
+): Generator<Entry> {
+  if (ctx.shouldStop()) return;
+  const calls = ctx as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const { ops, args, payloads } = rec;
+  // Entries counted since the last call, given to ctx.searched at once (it only adds them up).
+  let counted = 0;
+  for (let s = 0; s < ops.length; s++) {
+    if ((s & 1023) === 1023 && ctx.shouldStop()) return;
+    const op = ops[s] as number;
+    const arg = args[s] as number;
+    if (op === STEP_COUNTED) {
+      counted += arg;
+      continue;
+    }
+    if (op === STEP_SKIPPED) {
+      const d = (payloads[arg] as { d: Partial<Skipped> }).d;
+      for (const k of Object.keys(d) as (keyof Skipped)[]) ctx.skipped[k] += d[k] ?? 0;
+      continue;
+    }
+    if (op === STEP_ENTRY && leftOut?.(arg)) continue;
+    if (counted > 0) ctx.searched(counted);
+    counted = 0;
+    if (op === STEP_ENTRY) yield rec.entry(arg, plan.follow);
+    else {
+      const p = payloads[arg] as { m: string; a: readonly unknown[] };
+      const a = p.a.map((x) => (x !== null && typeof x === "object" ? { ...(x as ErrorInfo) } : x));
+      calls[p.m]?.(...a);
+    }
+  }
+  if (counted > 0) ctx.searched(counted);
+}
