@@ -12,11 +12,18 @@ import { RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { walkEntries } from "../../contract/walk-options.ts";
 import type { RunContext } from "../../ops/operation.ts";
-import { fsPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
+import {
+  newestTime,
+  STAT_OK,
+  STAT_WORDS,
+  sameWords,
+  statInto,
+  wordsOfStats,
+} from "../../platform/stat-words.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
-import { type Seen, sameSeen, seenOf, type Witnessed, witnessing } from "../witness.ts";
+import { type Witnessed, witnessing } from "../witness.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type MemoryWalk, type Payload, PlainWalk, recordWalk, replay } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
@@ -34,8 +41,9 @@ export const INDEX_MAX_FILE_SIZE = 10 * 1024 * 1024;
  * the file system's clock, of the same size, would leave its stats as they were (git's "racily clean" entries).
  */
 const RACY_NS = 2_000_000_000n;
-/** Per-file facts: size, mtime (ns), ctime (ns), inode. */
-const FACTS = 4;
+const RACY_S = 2;
+/** Per-file facts: size, mtime, ctime and inode as words (stat-words.ts). */
+const FACTS = STAT_WORDS;
 
 /** The walk options an index is built with (the header records them). */
 export const INDEX_WALK = { hidden: true, respect_gitignore: true, follow_symlinks: false } as const;
@@ -145,7 +153,7 @@ export function buildIndex(
     );
   const started = performance.now();
   const idx = new TrigramIndex();
-  const facts: bigint[] = [];
+  let facts = new Uint32Array(FACTS * 1024);
   const rels: string[] = [];
   let notIndexed = 0;
   let buf: Buffer = Buffer.alloc(64 * 1024);
@@ -165,12 +173,17 @@ export function buildIndex(
       ctimeMs: Number(bytes.st.ctimeNs / 1_000_000n),
       ino: Number(bytes.st.ino),
     });
-    facts.push(bytes.st.size, bytes.st.mtimeNs, bytes.st.ctimeNs, bytes.st.ino);
+    if ((rels.length + 1) * FACTS > facts.length) {
+      const grown = new Uint32Array(facts.length * 2);
+      grown.set(facts);
+      facts = grown;
+    }
+    wordsOfStats(bytes.st, facts, rels.length * FACTS);
     rels.push(path.relative(root, realOf(plan, e)).split(path.sep).join("/"));
   }
   if (ctx.shouldStop()) return null;
   idx.freeze();
-  const recorded = grepWalk === null ? null : recordStoredWalk(grepWalk, ctx, idx);
+  const recorded = grepWalk === null ? null : recordStoredWalk(grepWalk, ctx, idx, rels);
   if (ctx.shouldStop()) return null;
   const parts = idx.frozenParts();
   const pathBytes = Buffer.from(rels.join("\0"), "utf8");
@@ -189,7 +202,7 @@ export function buildIndex(
     not_indexed: notIndexed,
     walk: recorded?.header ?? null,
   };
-  const body = serialize(header, BigInt64Array.from(facts), parts, pathBytes, recorded);
+  const body = serialize(header, facts.subarray(0, rels.length * FACTS), parts, pathBytes, recorded);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
@@ -259,7 +272,7 @@ function layout(h: IndexHeader, start: number) {
     at += n;
     return here;
   };
-  const facts = take(h.files * FACTS * 8);
+  const facts = take(h.files * FACTS * 4);
   const keys = take(h.trigrams * 4);
   const starts = take((h.trigrams + 1) * 4);
   const flags = take(h.files);
@@ -267,7 +280,7 @@ function layout(h: IndexHeader, start: number) {
   const data = take(h.posting_bytes);
   at = pad8(at);
   // The recorded walk: 8-byte and 4-byte columns first (aligned), then bytes.
-  const seen = take((w?.witnessed ?? 0) * 4 * 8);
+  const seen = take((w?.witnessed ?? 0) * STAT_WORDS * 4);
   const args = take((w?.steps ?? 0) * 4);
   const ids = take((w?.entries ?? 0) * 4);
   const ops = take(w?.steps ?? 0);
@@ -291,7 +304,8 @@ function layout(h: IndexHeader, start: number) {
 /** A recorded walk as it is written: the header's part and the sections. */
 interface WalkSections {
   readonly header: StoredWalkHeader;
-  readonly seen: BigInt64Array;
+  /** Per witnessed path: its words. */
+  readonly seen: Uint32Array;
   readonly args: Int32Array;
   readonly ids: Int32Array;
   readonly ops: Uint8Array;
@@ -306,7 +320,7 @@ const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a
 
 function serialize(
   h: IndexHeader,
-  facts: BigInt64Array,
+  facts: Uint32Array,
   parts: ReturnType<TrigramIndex["frozenParts"]>,
   paths: Buffer,
   walkParts: WalkSections | null,
@@ -383,56 +397,36 @@ function utf8Exactly(s: string): Buffer | null {
   return b.toString("utf8") === s ? b : null;
 }
 
-/** Encodes a path's stats as four int64 (an error: the size -1 when the path is absent, else -2). */
-function encodeSeen(seen: Seen, into: BigInt64Array, at: number): void {
-  if (seen.ok) {
-    into[at] = seen.size;
-    into[at + 1] = seen.mtimeNs;
-    into[at + 2] = seen.ctimeNs;
-    into[at + 3] = seen.ino;
-  } else into[at] = seen.absent ? -1n : -2n;
-}
-
-function decodeSeen(from: BigInt64Array, at: number): Seen {
-  const size = from[at] as bigint;
-  if (size < 0n) return { ok: false, absent: size === -1n };
-  return {
-    ok: true,
-    size,
-    mtimeNs: from[at + 1] as bigint,
-    ctimeNs: from[at + 2] as bigint,
-    ino: from[at + 3] as bigint,
-  };
-}
-
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
  * Records the walk of a plain grep of the tree with the witness on, for the index file. A directory or file the
- * walk depends on that changed less than RACY_NS before the walk began could change again within the same tick
+ * walk depends on that changed less than RACY_S before the walk began could change again within the same tick
  * of the file system's clock without its stats showing it: then the walk is recorded again once that moment is
- * RACY_NS old (a wait of at most that long), and not kept when the tree is still changing.
+ * RACY_S old (a wait of at most that long), and not kept when the tree is still changing.
  * @returns the sections, or null when no recording can be kept
  */
-function recordStoredWalk(compile: () => WalkPlan, ctx: RunContext, idx: TrigramIndex): WalkSections | null {
+function recordStoredWalk(
+  compile: () => WalkPlan,
+  ctx: RunContext,
+  idx: TrigramIndex,
+  indexed: readonly string[],
+): WalkSections | null {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const began = BigInt(Date.now()) * 1_000_000n;
+    const began = Date.now() / 1000;
     const { value, witnessed } = witnessing(() => {
       const plan = compile();
       const key = walkKeyOf(plan);
       return key === null ? null : { key, plan, rec: recordWalk(plan, ctx) };
     });
     if (value === null || ctx.shouldStop()) return null;
-    let newest = 0n;
-    for (const w of witnessed) {
-      if (!w.seen.ok) continue;
-      if (w.seen.mtimeNs > newest) newest = w.seen.mtimeNs;
-      if (w.seen.ctimeNs > newest) newest = w.seen.ctimeNs;
-    }
-    if (newest <= began - RACY_NS) return walkSections(value.key, value.plan, value.rec, witnessed, idx);
+    let newest = 0;
+    for (const w of witnessed) if (w.outcome === STAT_OK) newest = Math.max(newest, newestTime(w.words, 0));
+    if (newest <= began - RACY_S)
+      return walkSections(value.key, value.plan, value.rec, witnessed, idx, indexed);
     if (attempt === 0) {
-      const wait = Number((newest + RACY_NS - BigInt(Date.now()) * 1_000_000n) / 1_000_000n) + 1;
-      if (wait > 0) sleep(Math.min(wait, Number(RACY_NS / 1_000_000n) + 1));
+      const wait = Math.ceil((newest + RACY_S) * 1000 - Date.now()) + 1;
+      if (wait > 0) sleep(Math.min(wait, RACY_S * 1000 + 1));
     }
   }
   return null;
@@ -444,20 +438,24 @@ function walkSections(
   rec: MemoryWalk,
   witnessed: readonly Witnessed[],
   idx: TrigramIndex,
+  indexed: readonly string[],
 ): WalkSections | null {
   const root = plan.roots[0];
   if (root === undefined || !rec.plainBelow(root.abs)) return null;
   const relList: string[] = [];
   const ids = new Int32Array(rec.entries);
   for (let i = 0; i < rec.entries; i++) {
-    relList.push(rec.relOf(i));
-    ids[i] = idx.idOfPath(rec.absOf(i));
+    const id = idx.idOfPath(rec.absOf(i));
+    ids[i] = id;
+    // An indexed file's relative path is in the index already (when the walk's base is the tree's real path).
+    const rel = rec.relOf(i);
+    relList.push(id >= 0 && indexed[id] === rel ? "" : rel);
   }
   const rels = utf8Exactly(relList.join("\0"));
   const witness = utf8Exactly(witnessed.map((w) => w.path).join("\0"));
   if (rels === null || witness === null) return null;
-  const seen = new BigInt64Array(witnessed.length * 4);
-  for (let i = 0; i < witnessed.length; i++) encodeSeen((witnessed[i] as Witnessed).seen, seen, i * 4);
+  const seen = new Uint32Array(witnessed.length * STAT_WORDS);
+  for (let i = 0; i < witnessed.length; i++) seen.set((witnessed[i] as Witnessed).words, i * STAT_WORDS);
   const payloads = Buffer.from(JSON.stringify(rec.payloads), "utf8");
   return {
     header: {
@@ -474,7 +472,8 @@ function walkSections(
     ids,
     ops: rec.ops,
     types: rec.typeCodes(),
-    follow: Uint8Array.from(witnessed, (w) => (w.follow ? 1 : 0)),
+    // Per witnessed path: bit 0 whether it was followed, bits 1-2 what its stat gave (stat-words.ts).
+    follow: Uint8Array.from(witnessed, (w) => (w.follow ? 1 : 0) | (w.outcome << 1)),
     rels,
     witness,
     payloads,
@@ -499,7 +498,7 @@ export interface LoadedIndex {
   readonly header: IndexHeader;
   readonly index: TrigramIndex;
   /** Per file id: size, mtime (ns), ctime (ns), inode. */
-  readonly facts: BigInt64Array;
+  readonly facts: Uint32Array;
   /** Relative paths (POSIX) of the file ids. */
   readonly paths: readonly string[];
   readonly bytes: number;
@@ -556,7 +555,7 @@ export function loadIndex(
   const buf = raw.byteOffset % 8 === 0 ? raw : Buffer.from(raw);
   const ab = buf.buffer as ArrayBuffer;
   const o0 = buf.byteOffset;
-  const facts = new BigInt64Array(ab, o0 + at.facts, h.files * FACTS);
+  const facts = new Uint32Array(ab, o0 + at.facts, h.files * FACTS);
   const keys = new Uint32Array(ab, o0 + at.keys, h.trigrams);
   const starts = new Uint32Array(ab, o0 + at.starts, h.trigrams + 1);
   const flags = new Uint8Array(ab, o0 + at.flags, h.files);
@@ -568,9 +567,10 @@ export function loadIndex(
   const native = path.sep === "/" ? (p: string) => p : (p: string) => p.split("/").join(path.sep);
   const abs = paths.map((p) => (p === "" ? root : root + sep + native(p)));
   const sizes = new Float64Array(h.files);
-  for (let i = 0; i < h.files; i++) sizes[i] = Number(facts[i * FACTS]);
+  for (let i = 0; i < h.files; i++)
+    sizes[i] = (facts[i * FACTS] as number) + (facts[i * FACTS + 1] as number) * 4294967296;
   const index = TrigramIndex.fromParts(abs, { keys, starts, data, flags, textBytes: h.text_bytes }, sizes);
-  const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at.walk, h.files);
+  const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at.walk, paths);
   if (stored === undefined) return bad("corrupt sections");
   return { index: { header: h, index, facts, paths, bytes: raw.length, walk: stored }, reason: null };
 }
@@ -583,7 +583,7 @@ function storedWalkOf(
   w: StoredWalkHeader,
   buf: Buffer,
   at: ReturnType<typeof layout>["walk"],
-  files: number,
+  paths: readonly string[],
 ): StoredWalk | undefined {
   const ok = [w.entries, w.steps, w.witnessed, w.rel_bytes, w.witness_bytes, w.payload_bytes].every(
     (n) => Number.isSafeInteger(n) && n >= 0,
@@ -592,7 +592,7 @@ function storedWalkOf(
   const ab = buf.buffer as ArrayBuffer;
   const o0 = buf.byteOffset;
   const ids = new Int32Array(ab, o0 + at.ids, w.entries);
-  for (const id of ids) if (id < -1 || id >= files) return undefined;
+  for (const id of ids) if (id < -1 || id >= paths.length) return undefined;
   let recording: PlainWalk | null = null;
   let fresh: boolean | null = null;
   return {
@@ -603,6 +603,8 @@ function storedWalkOf(
       const ops = new Uint8Array(ab, o0 + at.ops, w.steps);
       const args = new Int32Array(ab, o0 + at.args, w.steps);
       const rels = w.entries === 0 ? [] : buf.toString("utf8", at.rels, at.rels + w.rel_bytes).split("\0");
+      // An empty one is an indexed file's, whose relative path the index holds.
+      for (let i = 0; i < rels.length; i++) if (rels[i] === "") rels[i] = paths[ids[i] as number] as string;
       const payloads = JSON.parse(
         buf.toString("utf8", at.payloads, at.payloads + w.payload_bytes),
       ) as Payload[];
@@ -612,13 +614,22 @@ function storedWalkOf(
     },
     fresh() {
       if (fresh !== null) return fresh;
-      const seen = new BigInt64Array(ab, o0 + at.seen, w.witnessed * 4);
-      const follow = new Uint8Array(ab, o0 + at.follow, w.witnessed);
-      const paths =
+      const seen = new Uint32Array(ab, o0 + at.seen, w.witnessed * STAT_WORDS);
+      const flags = new Uint8Array(ab, o0 + at.follow, w.witnessed);
+      const witnessed =
         w.witnessed === 0 ? [] : buf.toString("utf8", at.witness, at.witness + w.witness_bytes).split("\0");
-      fresh = paths.length === w.witnessed;
-      for (let i = 0; fresh && i < paths.length; i++)
-        fresh = sameSeen(seenOf(paths[i] as string, follow[i] === 1), decodeSeen(seen, i * 4));
+      fresh = witnessed.length === w.witnessed;
+      const scratch = new Uint32Array(STAT_WORDS);
+      for (let i = 0; fresh && i < witnessed.length; i++) {
+        const p = witnessed[i] as string;
+        const f = flags[i] as number;
+        const follow = (f & 1) === 1;
+        const outcome = f >> 1;
+        fresh =
+          outcome === STAT_OK
+            ? sameWords(p, follow, seen, i * STAT_WORDS)
+            : statInto()(p, follow, scratch, 0) === outcome;
+      }
       return fresh;
     },
   };
@@ -638,22 +649,9 @@ export function changedFiles(idx: LoadedIndex): number {
   return n;
 }
 
-/** Whether a file's stats are those it was indexed with. */
-function unchanged(abs: string, facts: BigInt64Array, id: number): boolean {
-  let st: fs.BigIntStats | undefined;
-  try {
-    st = fs.lstatSync(fsPath(abs), { bigint: true, throwIfNoEntry: false });
-  } catch {
-    return false;
-  }
-  const at = id * FACTS;
-  return (
-    st !== undefined &&
-    st.size === facts[at] &&
-    st.mtimeNs === facts[at + 1] &&
-    st.ctimeNs === facts[at + 2] &&
-    st.ino === facts[at + 3]
-  );
+/** Whether a file's stats (not following a symlink) are those it was indexed with. */
+function unchanged(abs: string, facts: Uint32Array, id: number): boolean {
+  return sameWords(abs, false, facts, id * FACTS);
 }
 
 /**

@@ -1,0 +1,172 @@
+/*! Platform: what tells that a path changed (its size, mtime, ctime and inode) as ten 32-bit words, read and
+ * compared without an object per call: the persisted index checks tens of thousands of paths per grep
+ * (docs/decisions/0028-warm-index.md). On Linux under Bun through statx in libc (bun:ffi); elsewhere, or when
+ * that is not there, from Node's bigint stats. Both give the kernel's values, so words written by one compare
+ * equal with words read by the other. The words: size (low, high), mtime seconds (low, high), mtime
+ * nanoseconds, ctime seconds (low, high), ctime nanoseconds, inode (low, high). */
+
+import type * as Ffi from "bun:ffi";
+import * as fs from "node:fs";
+import { encodeName, fsPath, hasRawBytes } from "./names.ts";
+
+/** Words per path. */
+export const STAT_WORDS = 10;
+
+/** What a stat gave: the words were written, the path is absent (ENOENT, ENOTDIR), another error. */
+export const STAT_OK = 0;
+export const STAT_ABSENT = 1;
+export const STAT_ERROR = 2;
+export type StatOutcome = typeof STAT_OK | typeof STAT_ABSENT | typeof STAT_ERROR;
+
+const NS = 1_000_000_000n;
+const U32 = 0xffff_ffffn;
+
+/**
+ * Writes Node's bigint stats as words.
+ * @param st the stats
+ * @param out where to write them
+ * @param at the first word
+ */
+export function wordsOfStats(st: fs.BigIntStats, out: Uint32Array, at: number): void {
+  const put = (v: bigint, i: number) => {
+    const u = BigInt.asUintN(64, v);
+    out[at + i] = Number(u & U32);
+    out[at + i + 1] = Number(u >> 32n);
+  };
+  // Seconds rounded down and nanoseconds in [0, 1e9), as the kernel's timespec holds a time before 1970.
+  const time = (ns: bigint, i: number) => {
+    let sec = ns / NS;
+    let nsec = ns - sec * NS;
+    if (nsec < 0n) {
+      sec -= 1n;
+      nsec += NS;
+    }
+    put(sec, i);
+    out[at + i + 2] = Number(nsec);
+  };
+  put(st.size, 0);
+  time(st.mtimeNs, 2);
+  time(st.ctimeNs, 5);
+  put(st.ino, 8);
+}
+
+function nodeStat(p: string, follow: boolean, out: Uint32Array, at: number): StatOutcome {
+  try {
+    const st = follow ? fs.statSync(fsPath(p), { bigint: true }) : fs.lstatSync(fsPath(p), { bigint: true });
+    wordsOfStats(st, out, at);
+    return STAT_OK;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? STAT_ABSENT : STAT_ERROR;
+  }
+}
+
+/** Reads a path's words. */
+export type StatInto = (path: string, follow: boolean, out: Uint32Array, at: number) => StatOutcome;
+
+/** statx's struct offsets in 32-bit words (the same on every architecture). */
+const SX_MASK = 0;
+const SX_INO = 8;
+const SX_SIZE = 10;
+const SX_CTIME = 24;
+const SX_MTIME = 28;
+/** STATX_MTIME | STATX_CTIME | STATX_INO | STATX_SIZE: what must have been filled in. */
+const SX_NEEDED = 0x40 | 0x80 | 0x100 | 0x200;
+const AT_FDCWD = -100;
+const AT_SYMLINK_NOFOLLOW = 0x100;
+const AT_NO_AUTOMOUNT = 0x800;
+const STATX_BASIC_STATS = 0x7ff;
+
+function loadStatx(): StatInto | null {
+  if (typeof Bun === "undefined" || process.platform !== "linux") return null;
+  if (process.env.RGLOB_DIR_FD === "0") return null; // the paths-only reference (dir-fd.ts)
+  let ffi: typeof Ffi;
+  let statx: (dirfd: number, path: number, flags: number, mask: number, buf: number) => number;
+  try {
+    ffi = process.getBuiltinModule("bun:ffi") as typeof Ffi;
+    const { FFIType } = ffi;
+    const lib = ffi.dlopen("libc.so.6", {
+      statx: {
+        args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr],
+        returns: FFIType.i32,
+      },
+    });
+    statx = lib.symbols.statx as unknown as typeof statx;
+  } catch {
+    return null; // no glibc, or one without statx: Node's stats serve
+  }
+  // Storage of its own, fixed before its address is taken: a small typed array's storage may move (JSC moves
+  // it the first time its .buffer is asked for), and statx would then write where nothing reads.
+  const storage = new ArrayBuffer(256);
+  const bufPtr = ffi.ptr(new Uint8Array(storage));
+  const pathBuf = Buffer.from(new ArrayBuffer(4096 * 3 + 1));
+  const pathPtr = ffi.ptr(pathBuf);
+  return (p, follow, out, at) => {
+    let n: number;
+    if (p.length > 4096) return nodeStat(p, follow, out, at);
+    if (hasRawBytes(p)) {
+      const raw = encodeName(p);
+      if (raw.length > 4096) return nodeStat(p, follow, out, at);
+      n = raw.copy(pathBuf, 0);
+    } else n = pathBuf.write(p, 0, "utf8");
+    pathBuf[n] = 0;
+    const flags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    // An error (its kind from Node's stat, which reports the same), or fields the file system did not give.
+    if (statx(AT_FDCWD, pathPtr, flags, STATX_BASIC_STATS, bufPtr) !== 0) return nodeStat(p, follow, out, at);
+    // A view made after the call: the optimising JIT may keep an element read before a native call wrote it.
+    const w = new Uint32Array(storage, 0, 64);
+    if (((w[SX_MASK] as number) & SX_NEEDED) !== SX_NEEDED) return nodeStat(p, follow, out, at);
+    out[at] = w[SX_SIZE] as number;
+    out[at + 1] = w[SX_SIZE + 1] as number;
+    out[at + 2] = w[SX_MTIME] as number;
+    out[at + 3] = w[SX_MTIME + 1] as number;
+    out[at + 4] = w[SX_MTIME + 2] as number;
+    out[at + 5] = w[SX_CTIME] as number;
+    out[at + 6] = w[SX_CTIME + 1] as number;
+    out[at + 7] = w[SX_CTIME + 2] as number;
+    out[at + 8] = w[SX_INO] as number;
+    out[at + 9] = w[SX_INO + 1] as number;
+    return STAT_OK;
+  };
+}
+
+let loaded: StatInto | undefined;
+
+/**
+ * Returns the fastest way here to read a path's words (statx through bun:ffi on Linux, else Node's stats).
+ * @returns the reader
+ */
+export function statInto(): StatInto {
+  if (loaded === undefined) loaded = loadStatx() ?? nodeStat;
+  return loaded;
+}
+
+const scratch = new Uint32Array(STAT_WORDS);
+
+/**
+ * Tells whether a path's words are those given (an absent path or an error never is).
+ * @param p the path
+ * @param follow whether a final symlink is followed
+ * @param words the expected words
+ * @param at the first of them
+ * @returns whether they are the same
+ */
+export function sameWords(p: string, follow: boolean, words: Uint32Array, at: number): boolean {
+  if (statInto()(p, follow, scratch, 0) !== STAT_OK) return false;
+  for (let i = 0; i < STAT_WORDS; i++) if (scratch[i] !== words[at + i]) return false;
+  return true;
+}
+
+/**
+ * Returns the newer of the mtime and ctime in words, in seconds (for the racy-stats test).
+ * @param words the words
+ * @param at the first of them
+ * @returns the time in seconds since 1970
+ */
+export function newestTime(words: Uint32Array, at: number): number {
+  const secs = (i: number) => {
+    const hi = words[at + i + 1] as number;
+    return (hi | 0) * 4294967296 + (words[at + i] as number) + (words[at + i + 2] as number) / 1e9;
+  };
+  return Math.max(secs(2), secs(5));
+}

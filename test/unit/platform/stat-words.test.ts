@@ -1,0 +1,90 @@
+// stat-words.ts: the words statx gives (bun:ffi, Linux) are those Node's bigint stats give, for each of many
+// paths in turn, in a loop long enough for the optimising JIT; absent paths and errors are told apart. The
+// persisted index compares words written at build time with words read at grep time (#24).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  newestTime,
+  STAT_ABSENT,
+  STAT_OK,
+  STAT_WORDS,
+  sameWords,
+  statInto,
+  wordsOfStats,
+} from "../../../src/platform/stat-words.ts";
+
+let dir: string;
+const files: string[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "rglob-statwords-"));
+  mkdirSync(join(dir, "sub"));
+  for (let i = 0; i < 40; i++) {
+    const f = join(dir, i % 2 ? "sub" : "", `f${i}.txt`);
+    // Same size and times for every file: only the inode tells them apart.
+    writeFileSync(f, "abcdef");
+    utimesSync(f, new Date(1_600_000_000_000), new Date(1_600_000_000_000));
+    files.push(f);
+  }
+  // A time before 1970 (negative seconds, nanoseconds still in [0, 1e9)).
+  expect(Bun.spawnSync(["touch", "-m", "-d", "@-1.25", files[0] as string]).exitCode).toBe(0);
+  expect(lstatSync(files[0] as string, { bigint: true }).mtimeNs).toBe(-1_250_000_000n);
+  symlinkSync(files[1] as string, join(dir, "link"));
+  files.push(join(dir, "link"), join(dir, "sub"), join(dir, "sub", "f1.txt"));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test("statx words equal Node's for every path, in turn, many times over", () => {
+  const read = statInto();
+  const a = new Uint32Array(STAT_WORDS);
+  const b = new Uint32Array(STAT_WORDS);
+  const inodes = new Set<number>();
+  for (let round = 0; round < 300; round++) {
+    for (const f of files) {
+      for (const follow of [false, true]) {
+        expect(read(f, follow, a, 0)).toBe(STAT_OK);
+        wordsOfStats(follow ? statSync(f, { bigint: true }) : lstatSync(f, { bigint: true }), b, 0);
+        if (a.some((w, i) => w !== b[i]))
+          expect({ f, follow, got: [...a] }).toEqual({ f, follow, got: [...b] });
+        if (round === 0) inodes.add(a[8] as number);
+      }
+    }
+  }
+  expect(inodes.size).toBeGreaterThan(40);
+});
+
+test("sameWords: unchanged, changed by a write of the same size, absent", () => {
+  const f = files[2] as string;
+  const w = new Uint32Array(STAT_WORDS);
+  expect(statInto()(f, false, w, 0)).toBe(STAT_OK);
+  expect(sameWords(f, false, w, 0)).toBe(true);
+  writeFileSync(f, "ABCDEF");
+  expect(sameWords(f, false, w, 0)).toBe(false);
+  expect(statInto()(join(dir, "nope"), false, w, 0)).toBe(STAT_ABSENT);
+  expect(statInto()(join(files[3] as string, "under-a-file"), false, w, 0)).toBe(STAT_ABSENT);
+  expect(sameWords(join(dir, "nope"), false, w, 0)).toBe(false);
+});
+
+test("newestTime reads the later of mtime and ctime, before 1970 too", () => {
+  const w = new Uint32Array(STAT_WORDS);
+  statInto()(files[0] as string, false, w, 0);
+  const st = lstatSync(files[0] as string);
+  expect(newestTime(w, 0)).toBeCloseTo(Math.max(st.mtimeMs, st.ctimeMs) / 1000, 3);
+  // The mtime, -1.25 s: -2 seconds (both words) and 750,000,000 nanoseconds, as the kernel's timespec.
+  expect([w[2], w[3], w[4]]).toEqual([0xffff_fffe, 0xffff_ffff, 750_000_000]);
+  const old = new Uint32Array(STAT_WORDS);
+  statInto()(files[4] as string, false, old, 0);
+  expect(newestTime(old, 0)).toBeCloseTo(lstatSync(files[4] as string).ctimeMs / 1000, 3);
+});
