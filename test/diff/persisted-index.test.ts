@@ -252,6 +252,19 @@ describe("rglob grep with a persisted index", () => {
         check(both({ pattern: "needle", files_with_matches: true }));
         both({ pattern: "needle" });
       }
+      // Another home: git's global excludes file is looked for elsewhere, so the walk is not replayed.
+      rglobJson(["index", "--json"], { cwd: t, env: e });
+      mkdirSync(join(outer, "home2", ".config", "git"), { recursive: true });
+      writeFileSync(join(outer, "home2", ".config", "git", "ignore"), "*.txt\n");
+      const args = ["grep", "--json", "-l", "needle"];
+      const e2 = { ...e, HOME: join(outer, "home2"), XDG_CONFIG_HOME: "" };
+      const { json: cold } = rglobJson(args, { cwd: t, env: { ...e2, RGLOB_INDEX: "0" } });
+      const { json: hot } = rglobJson(args, { cwd: t, env: e2 });
+      expect(paths(cold).filter((p) => p.endsWith(".txt"))).toEqual([]);
+      expect(paths(cold).length).toBeGreaterThan(0);
+      delete hot.source;
+      hot.bytes_read = cold.bytes_read;
+      expect(hot).toEqual(cold);
     } finally {
       rmSync(outer, { recursive: true, force: true });
     }

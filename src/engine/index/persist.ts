@@ -361,7 +361,8 @@ const WALK_KEYS = Object.keys(walkEntries);
  * the base (no path operands), symlinks not followed, no predicate that reads stats (their answers change
  * without a directory changing), on a platform with POSIX paths.
  * @param plan the compiled walk
- * @returns the key: the walk options (the base resolved), the cwd when globs are given, the plan's kind
+ * @returns the key: the walk options (the base resolved), the cwd when globs are given, the plan's kind, and
+ * the environment that says where git's config files are
  */
 export function walkKeyOf(plan: WalkPlan): string | null {
   const o = plan.source.options as unknown as Record<string, unknown>;
@@ -382,12 +383,15 @@ export function walkKeyOf(plan: WalkPlan): string | null {
   options.base = plan.base;
   const p = plan.source.plan;
   const globs = (o.patterns as readonly string[]).length > 0 || (o.exclude as readonly string[]).length > 0;
+  // Where git's config and global excludes file are looked for (ignore.ts) is the environment's.
+  const env = process.env;
   return JSON.stringify([
     options,
     globs ? p.cwd : null,
     p.filesOnly ?? false,
     p.namedFilesPastGlobs ?? false,
     p.opensFiles ?? false,
+    [os.homedir(), env.XDG_CONFIG_HOME ?? null, env.GIT_CONFIG_NOSYSTEM ?? null],
   ]);
 }
 
