@@ -1,15 +1,19 @@
 /*! Benchmark of the CLI's persisted index (a script, never a timed test): `rglob index` on a tree, then
- * `rglob grep` with the index (its freshness check included: one lstat per file the index rules out) and
- * without it (RGLOB_INDEX=0), each paired with `rg -n --hidden -g '!.git'` in alternating order, per query.
- * Each query's answer is checked first: the same lines as rg's (sorted), and the same JSON result with and
- * without the index (bytes_read and source aside). It also times the freshness check alone (an lstat of every
- * indexed file, in this process) and the walk alone (`rglob find`), and prints the load average, since the
- * ratios are paired within a run but not across machines. Usage: bun scripts/bench-index.ts [--runs=N]
- * [--tree=DIR] (default tree: $RGLOB_BENCH_TREE, else ../bench/babel). */
+ * `rglob grep` with the index (its freshness checks included: a stat per file the index rules out, and per
+ * directory and ignore file of the recorded walk, which is replayed since the tree does not change during the
+ * run) and without it (RGLOB_INDEX=0), each paired with `rg -n --hidden -g '!.git'` in alternating order, per
+ * query. Each query's answer is checked first: the same lines as rg's (sorted), and the same JSON result with
+ * and without the index (bytes_read and source aside). It also times the checks alone in this process (loading
+ * the index, the recorded walk's stats, a stat of every indexed file) and the walk alone (`rglob find`), and
+ * prints the load average, since the ratios are paired within a run but not across machines.
+ * Usage: bun scripts/bench-index.ts [--runs=N] [--tree=DIR] (default tree: $RGLOB_BENCH_TREE, else
+ * ../bench/babel). */
 
-import { lstatSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadIndex } from "../src/engine/index/persist.ts";
+import { STAT_WORDS, statInto } from "../src/platform/stat-words.ts";
 import { treeBench } from "./bench-args.ts";
 
 const { bin, tree, rg, runs } = treeBench("bun scripts/bench-index.ts [--runs=N] [--tree=DIR]", 5);
@@ -72,24 +76,39 @@ try {
     `index: ${rec.files} files (${rec.not_indexed} not indexed), ${rec.trigrams} trigrams, ${(rec.text_bytes / 1048576).toFixed(1)} MiB of text, index file ${(rec.index_bytes / 1048576).toFixed(1)} MiB (${(rec.index_bytes / rec.text_bytes).toFixed(2)}x), built in ${fmt(built.ms)}`,
   );
 
-  // The freshness check alone: what grep adds per file the index rules out.
+  // The freshness checks alone, in this process, as grep makes them: loading the index, the recorded walk's
+  // witness (one stat per directory and ignore file it depends on), one stat per indexed file (each file the
+  // index rules out).
   const status = JSON.parse(run([bin, "index", "--status", "--json"], env).out) as {
-    results: Array<{ index_path: string }>;
+    results: Array<{ index_path: string; walk: string }>;
   };
-  const paths = run([rg, "--files", "--hidden", "-g", "!.git"], env)
-    .out.split("\n")
-    .filter((p) => p !== "")
-    .map((p) => join(tree, p));
+  process.env.RGLOB_CACHE_DIR = cache;
+  const loads: number[] = [];
+  const witness: number[] = [];
   const checks: number[] = [];
+  let dirs = 0;
+  let files = 0;
   for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    for (const p of paths) lstatSync(p, { bigint: true, throwIfNoEntry: false });
+    let t = performance.now();
+    const { index: loaded } = loadIndex(realpathSync(tree));
+    loads.push(performance.now() - t);
+    if (loaded === null) throw new Error("the index did not load");
+    t = performance.now();
+    if (loaded.walk !== null && !loaded.walk.fresh()) throw new Error("the recorded walk is stale");
+    witness.push(performance.now() - t);
+    dirs = loaded.header.walk?.witnessed ?? 0;
+    files = loaded.paths.length;
+    const root = loaded.header.root;
+    const words = new Uint32Array(STAT_WORDS);
+    const stat = statInto();
+    t = performance.now();
+    for (const p of loaded.paths) stat(`${root}/${p}`, false, words, 0);
     checks.push(performance.now() - t);
   }
   const walks: number[] = [];
   for (let i = 0; i < runs; i++) walks.push(run([bin, "find"], env).ms);
   console.log(
-    `freshness check alone: ${paths.length} lstat calls, median ${fmt(median(checks))}; the walk alone (rglob find): median ${fmt(median(walks))}; index file ${status.results[0]?.index_path}`,
+    `checks alone (medians): loading the index ${fmt(median(loads))}; the recorded walk (${status.results[0]?.walk}) ${dirs} stat calls ${fmt(median(witness))}; ${files} indexed files, one stat each ${fmt(median(checks))}; the walk alone (rglob find) ${fmt(median(walks))}; index file ${status.results[0]?.index_path}`,
   );
 
   const rows: string[] = [];
