@@ -2,10 +2,11 @@
  * no-ignore listing vs `fd -u`, grep (common literal, rare literal, `-i -w`, a regex with classes) vs `rg -n`,
  * dupes vs `fdupes -qrn`, count vs `xargs wc -l`, start-up vs rg's, and the peak memory of `find --jsonl` on
  * a small and a large generated tree. Beside each ratio: the target, and the ratio of the floor program (the
- * smallest Bun program doing the same work: floor-find.ts, floor-grep.ts, compiled here with the binary's
- * flags) from the same runs. Runs alternate the commands one by one, output into a pipe; wall and CPU
- * (user+sys, from /usr/bin/time) are medians. Outputs are compared (find: bytes with the floor, the set of
- * lines with fd; grep: the set of lines with rg and with the floor), and a mismatch is printed in the table.
+ * smallest Bun program doing the same work: floor-find.ts, floor-grep.ts, floor-dupes.ts, compiled here with
+ * the binary's flags) from the same runs. Runs alternate the commands one by one, output into a pipe; wall and
+ * CPU (user+sys, from /usr/bin/time) are medians. Outputs are compared (find: bytes with the floor, the set of
+ * lines with fd; grep: the set of lines with rg and with the floor; dupes: the groups of paths with fdupes,
+ * outside .git, and with the floor), and a mismatch is printed in the table.
  * Usage: bun scripts/bench-targets.ts [--runs=N] [--repo=PATH] [--mem-files=N] [--only=find|grep|other|mem]
  *   --repo adds a checkout (e.g. babel) before this repository's node_modules; --mem-files (default 200000) is
  *   the size of the large generated tree (the small one is a tenth of it). */
@@ -145,6 +146,48 @@ function lineSets(a: Buffer, b: Buffer, name: string): string {
     : `${name}: ${onlyA} lines only rglob's, ${onlyB} only ${name}'s`;
 }
 
+/** Groups of paths from `rglob dupes --jsonl` (relative paths; each group sorted, then joined). */
+function dupeGroupsOfJsonl(b: Buffer): Set<string> {
+  const out = new Set<string>();
+  for (const line of b.toString("utf8").split("\n")) {
+    if (!line.startsWith('{"kind":"duplicate"')) continue;
+    const r = JSON.parse(line) as { relative_paths: string[] };
+    out.add([...r.relative_paths].sort().join("\n"));
+  }
+  return out;
+}
+
+/**
+ * Groups of paths from text blocks separated by blank lines (fdupes' output: `./`-prefixed paths; the floor's:
+ * a header line per block and a closing line of totals). Paths inside a VCS directory are left out (fdupes
+ * walks .git, which rglob never lists), and a group left with one path with them.
+ * @param header lines to drop at the start of each block
+ */
+function dupeGroupsOfText(b: Buffer, header: number): Set<string> {
+  const out = new Set<string>();
+  for (const block of b.toString("utf8").split("\n\n")) {
+    const paths = block
+      .split("\n")
+      .filter(Boolean)
+      .slice(header)
+      .map((p) => p.replace(/^\.\//, ""))
+      .filter((p) => !/(^|\/)\.git\//.test(p));
+    if (paths.length > 1) out.add(paths.sort().join("\n"));
+  }
+  return out;
+}
+
+/** How two sets of duplicate groups compare: "same groups", or how many groups only one of them has. */
+function groupSets(ours: Set<string>, theirs: Set<string>, name: string): string {
+  let onlyA = 0;
+  let onlyB = 0;
+  for (const g of ours) if (!theirs.has(g)) onlyA++;
+  for (const g of theirs) if (!ours.has(g)) onlyB++;
+  return onlyA + onlyB === 0
+    ? `${name}: same groups (${ours.size})`
+    : `${name}: ${onlyA} groups only rglob's, ${onlyB} only ${name}'s`;
+}
+
 interface Row {
   corpus: string;
   what: string;
@@ -172,6 +215,7 @@ if (existsSync(join(root, "node_modules"))) corpora.push(["node_modules", join(r
 
 const floorFind = only === undefined || only === "find" ? floor("find") : null;
 const floorGrep = only === undefined || only === "grep" ? floor("grep") : null;
+const floorDupes = only === undefined || only === "other" ? floor("dupes") : null;
 console.log(`load average at start: ${loadNow()} (${runs} alternating runs per command, medians)`);
 for (const [name, dir] of corpora) {
   if (only === undefined || only === "find") {
@@ -257,10 +301,18 @@ for (const [name, dir] of corpora) {
     }
   }
   if (only === undefined || only === "other") {
-    const [d, f] = race(
-      [[bin, "dupes", "--no-ignore", "--hidden", "--jsonl"], fdupes ? [fdupes, "-qrn", "."] : null],
+    const [d, f, fl] = race(
+      [
+        [bin, "dupes", "--no-ignore", "--hidden", "--jsonl"],
+        fdupes ? [fdupes, "-qrn", "."] : null,
+        floorDupes ? [floorDupes, "--no-ignore", "--hidden"] : null,
+      ],
       dir,
     );
+    const ours = dupeGroupsOfJsonl((d as Timed).out);
+    const checks: string[] = [];
+    if (f) checks.push(groupSets(ours, dupeGroupsOfText(f.out, 0), "fdupes"));
+    if (fl) checks.push(groupSets(ours, dupeGroupsOfText(fl.out, 1), "floor"));
     rows.push({
       corpus: name,
       what: "dupes --no-ignore --hidden",
@@ -268,8 +320,8 @@ for (const [name, dir] of corpora) {
       peer: f ?? null,
       peerName: "fdupes -qrn",
       target: "≤ 0.7×",
-      floor: null,
-      check: "",
+      floor: fl ?? null,
+      check: checks.join(", "),
     });
     const [c, w] = race(
       [
