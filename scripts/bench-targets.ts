@@ -1,12 +1,13 @@
 /*! The targets of #23 from one run (a script, never a test): on each corpus, `find -t f` vs `fd --type f`, the
  * no-ignore listing vs `fd -u`, grep (common literal, rare literal, `-i -w`, a regex with classes) vs `rg -n`,
- * dupes vs `fdupes -qrn`, count vs `xargs wc -l`, start-up vs rg's, and the peak memory of `find --jsonl` on
- * a small and a large generated tree. Beside each ratio: the target, and the ratio of the floor program (the
- * smallest Bun program doing the same work: floor-find.ts, floor-grep.ts, floor-dupes.ts, compiled here with
- * the binary's flags) from the same runs. Runs alternate the commands one by one, output into a pipe; wall and
- * CPU (user+sys, from /usr/bin/time) are medians. Outputs are compared (find: bytes with the floor, the set of
- * lines with fd; grep: the set of lines with rg and with the floor; dupes: the groups of paths with fdupes,
- * outside .git, and with the floor), and a mismatch is printed in the table.
+ * dupes vs `fdupes -qrn`, count vs `xargs wc -l` (with .git pruned, as rglob never lists it), start-up vs
+ * rg's, and the peak memory of `find --jsonl` on a small and a large generated tree. Beside each ratio: the
+ * target, and the ratio of the floor program (the smallest Bun program doing the same work: floor-find.ts,
+ * floor-grep.ts, floor-dupes.ts, floor-count.ts, compiled here with the binary's flags) from the same runs.
+ * Runs alternate the commands one by one, output into a pipe; wall and CPU (user+sys, from /usr/bin/time) are
+ * medians. Outputs are compared (find: bytes with the floor, the set of lines with fd; grep: the set of lines
+ * with rg and with the floor; dupes: the groups of paths with fdupes, outside .git, and with the floor; count:
+ * each file's line count with the floor), and a mismatch is printed in the table.
  * Usage: bun scripts/bench-targets.ts [--runs=N] [--repo=PATH] [--mem-files=N] [--only=find|grep|other|mem]
  *   --repo adds a checkout (e.g. babel) before this repository's node_modules; --mem-files (default 200000) is
  *   the size of the large generated tree (the small one is a tenth of it). */
@@ -188,6 +189,27 @@ function groupSets(ours: Set<string>, theirs: Set<string>, name: string): string
     : `${name}: ${onlyA} groups only rglob's, ${onlyB} only ${name}'s`;
 }
 
+/** Compares each file's line count in `rglob count --jsonl` with the floor's `LINES PATH` lines. */
+function countsCompare(jsonl: Buffer, floorOut: Buffer): string {
+  const ours = new Map<string, number>();
+  for (const line of jsonl.toString("utf8").split("\n")) {
+    if (!line.startsWith('{"kind":"file"')) continue;
+    const r = JSON.parse(line) as { relative_path: string; lines: number };
+    ours.set(r.relative_path, r.lines);
+  }
+  let differ = 0;
+  let files = 0;
+  for (const line of floorOut.toString("utf8").split("\n")) {
+    const sp = line.indexOf(" ");
+    if (sp < 0 || line.startsWith("total: ")) continue;
+    files++;
+    if (ours.get(line.slice(sp + 1)) !== Number(line.slice(0, sp))) differ++;
+  }
+  return differ === 0 && files === ours.size
+    ? `floor: same counts (${files} files)`
+    : `floor: ${differ} files counted differently, ${files} files vs rglob's ${ours.size}`;
+}
+
 interface Row {
   corpus: string;
   what: string;
@@ -216,6 +238,7 @@ if (existsSync(join(root, "node_modules"))) corpora.push(["node_modules", join(r
 const floorFind = only === undefined || only === "find" ? floor("find") : null;
 const floorGrep = only === undefined || only === "grep" ? floor("grep") : null;
 const floorDupes = only === undefined || only === "other" ? floor("dupes") : null;
+const floorCount = only === undefined || only === "other" ? floor("count") : null;
 console.log(`load average at start: ${loadNow()} (${runs} alternating runs per command, medians)`);
 for (const [name, dir] of corpora) {
   if (only === undefined || only === "find") {
@@ -323,10 +346,27 @@ for (const [name, dir] of corpora) {
       floor: fl ?? null,
       check: checks.join(", "),
     });
-    const [c, w] = race(
+    const [c, w, flc] = race(
       [
         [bin, "count", "--no-ignore", "--hidden", "--jsonl"],
-        ["find", ".", "-type", "f", "-print0", "|", "xargs", "-0", "wc", "-l"],
+        // .git pruned: rglob never lists a VCS directory (a pack file is hundreds of MB of work it never does).
+        [
+          "find",
+          ".",
+          "-name",
+          ".git",
+          "-prune",
+          "-o",
+          "-type",
+          "f",
+          "-print0",
+          "|",
+          "xargs",
+          "-0",
+          "wc",
+          "-l",
+        ],
+        floorCount ? [floorCount, "--no-ignore", "--hidden"] : null,
       ],
       dir,
       true,
@@ -338,8 +378,8 @@ for (const [name, dir] of corpora) {
       peer: w ?? null,
       peerName: "xargs wc -l",
       target: "≤ 0.3×",
-      floor: null,
-      check: "",
+      floor: flc ?? null,
+      check: flc ? countsCompare((c as Timed).out, flc.out) : "",
     });
   }
 }
