@@ -288,20 +288,21 @@ for (const [name, dir] of corpora) {
     });
   }
   if (only === undefined || only === "grep") {
-    // [what, pattern and flags, whether rglob and the floor get -F (rg needs none for these literals)]
-    const cases: Array<[string, string[], boolean]> = [
-      ["grep common literal", ["function"], true],
-      ["grep rare literal", ["needle_zqx_rare"], true],
-      ["grep -i -w", ["-i", "-w", "error"], false],
-      ["grep regex with classes", ["[A-Z][a-z]+Error"], false],
+    // [what, pattern and flags, whether rglob and the floor get -F (rg needs none for these literals), the
+    // floor's prefilter (the literal rglob derives from the regex)]
+    const cases: Array<[string, string[], boolean, string[]]> = [
+      ["grep common literal", ["function"], true, []],
+      ["grep rare literal", ["needle_zqx_rare"], true, []],
+      ["grep -i -w", ["-i", "-w", "error"], false, []],
+      ["grep regex with classes", ["[A-Z][a-z]+Error"], false, ["--literal=Error"]],
     ];
-    for (const [what, pat, lit] of cases) {
+    for (const [what, pat, lit, pre] of cases) {
       const fixed = lit ? ["-F"] : [];
       const [ours, peer, fl] = race(
         [
           [bin, "grep", ...noHidden, ...fixed, ...pat],
           rg ? [rg, "-n", ...pat] : null,
-          floorGrep ? [floorGrep, ...fixed, ...pat] : null,
+          floorGrep ? [floorGrep, ...fixed, ...pat, ...pre] : null,
         ],
         dir,
       );

@@ -6,20 +6,21 @@
  *   UTF-8 keeps its bytes where rglob shows U+FFFD.
  * - Anything else (`-i`, `-w`, a regex): the pattern is the JavaScript RegExp rglob compiles for it (-w wraps it
  *   in rglob's lookarounds for Unicode word characters, flags `u` and, for -i, `i`), run with the `g` flag over
- *   each file decoded whole as UTF-8 (the literal prefilter rglob runs on the bytes first is left out: a regex
- *   over the whole text of every file is the simplest route, and on the corpora of bench-targets.ts it was no
- *   slower than prefiltering on a required literal). After a match the search goes on at the next line.
+ *   each file decoded whole as UTF-8; after a match the search goes on at the next line. With `--literal=TEXT`
+ *   (a literal every match holds, which rglob derives from the pattern and the caller names here) the literal
+ *   is found in the bytes as above and only the lines holding it are decoded and matched, as rglob's prefilter
+ *   does where the literal is rare. -i has no such prefilter here (no native case-insensitive byte search).
  *   A pattern that can match a newline, a UTF-16 file, a BOM and a regex JavaScriptCore gives up on are not
  *   handled (rglob handles them).
  * bench-targets.ts compiles it with the binary's build flags and compares line sets, not bytes.
- * Usage: floor-grep [-i] [-w] [-F] PATTERN [--no-ignore] [--hidden] */
+ * Usage: floor-grep [-i] [-w] [-F] PATTERN [--literal=TEXT] [--no-ignore] [--hidden] */
 import * as fs from "node:fs";
 import { floorWalk } from "./floor-walk.ts";
 
 const argv = process.argv.slice(2);
 const pattern = argv.find((a) => !a.startsWith("-"));
 if (pattern === undefined || pattern === "") {
-  console.error("usage: floor-grep [-i] [-w] [-F] PATTERN [--no-ignore] [--hidden]");
+  console.error("usage: floor-grep [-i] [-w] [-F] PATTERN [--literal=TEXT] [--no-ignore] [--hidden]");
   process.exit(2);
 }
 const ignoreCase = argv.includes("-i");
@@ -111,6 +112,40 @@ function regexFile(re: RegExp, buf: Buffer, rel: string): void {
   }
 }
 
+/** A regex through its required literal: only the lines holding the literal are decoded and matched. */
+function literalLines(needle: Buffer, re: RegExp, buf: Buffer, rel: string): void {
+  let hit = buf.indexOf(needle);
+  if (hit < 0) return;
+  let name: Buffer | null = null;
+  let line = 1;
+  let counted = 0;
+  while (hit >= 0) {
+    const start = buf.lastIndexOf(10, hit) + 1;
+    let end = buf.indexOf(10, hit);
+    if (end < 0) end = buf.length;
+    const textEnd = end > start && buf[end - 1] === 13 ? end - 1 : end;
+    const text = buf.toString("utf8", start, textEnd);
+    re.lastIndex = 0;
+    if (re.test(text)) {
+      for (let i = buf.indexOf(10, counted); i >= 0 && i < start; i = buf.indexOf(10, i + 1)) line++;
+      counted = start;
+      name ??= Buffer.from(`${rel}:`);
+      const digits = String(line);
+      if (used + name.length + digits.length + 2 + text.length * 3 > out.length) flush();
+      if (name.length + digits.length + 2 + text.length * 3 > out.length)
+        fs.writeSync(1, `${rel}:${digits}:${text}\n`);
+      else {
+        used += name.copy(out, used);
+        used += out.write(digits, used, "latin1");
+        out[used++] = 58;
+        used += out.write(text, used);
+        out[used++] = 10;
+      }
+    }
+    hit = end < buf.length ? buf.indexOf(needle, end + 1) : -1;
+  }
+}
+
 let onFile: (buf: Buffer, rel: string) => void;
 if (fixed && !ignoreCase && !word) {
   const needle = Buffer.from(pattern);
@@ -120,7 +155,10 @@ if (fixed && !ignoreCase && !word) {
   let source = fixed ? pattern.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&") : pattern;
   if (word) source = `(?<![\\p{L}\\p{N}_])(?:${source})(?![\\p{L}\\p{N}_])`;
   const re = new RegExp(source, `g${ignoreCase ? "i" : ""}u`);
-  onFile = (buf, rel) => regexFile(re, buf, rel);
+  const lit = argv.find((a) => a.startsWith("--literal="))?.slice("--literal=".length);
+  const pre = lit ? Buffer.from(lit) : null;
+  onFile =
+    pre === null ? (buf, rel) => regexFile(re, buf, rel) : (buf, rel) => literalLines(pre, re, buf, rel);
 }
 floorWalk(
   (abs, rel) => {
