@@ -1,11 +1,13 @@
 /*! The targets of #23 from one run (a script, never a test): on each corpus, `find -t f` vs `fd --type f`, the
  * no-ignore listing vs `fd -u`, grep (common literal, rare literal, `-i -w`, a regex with classes) vs `rg -n`,
- * dupes vs `fdupes -qrn`, count vs `xargs wc -l`, start-up vs rg's, and the peak memory of `find --jsonl` on
- * a small and a large generated tree. Beside each ratio: the target, and the ratio of the floor program (the
- * smallest Bun program doing the same work: floor-find.ts, floor-grep.ts, compiled here with the binary's
- * flags) from the same runs. Runs alternate the commands one by one, output into a pipe; wall and CPU
- * (user+sys, from /usr/bin/time) are medians. Outputs are compared (find: bytes with the floor, the set of
- * lines with fd; grep: the set of lines with rg), and a mismatch is printed in the table.
+ * dupes vs `fdupes -qrn`, count vs `xargs wc -l` (with .git pruned, as rglob never lists it), start-up vs
+ * rg's, and the peak memory of `find --jsonl` on a small and a large generated tree. Beside each ratio: the
+ * target, and the ratio of the floor program (the smallest Bun program doing the same work: floor-find.ts,
+ * floor-grep.ts, floor-dupes.ts, floor-count.ts, compiled here with the binary's flags) from the same runs.
+ * Runs alternate the commands one by one, output into a pipe; wall and CPU (user+sys, from /usr/bin/time) are
+ * medians. Outputs are compared (find: bytes with the floor, the set of lines with fd; grep: the set of lines
+ * with rg and with the floor; dupes: the groups of paths with fdupes, outside .git, and with the floor; count:
+ * each file's line count with the floor), and a mismatch is printed in the table.
  * Usage: bun scripts/bench-targets.ts [--runs=N] [--repo=PATH] [--mem-files=N] [--only=find|grep|other|mem]
  *   --repo adds a checkout (e.g. babel) before this repository's node_modules; --mem-files (default 200000) is
  *   the size of the large generated tree (the small one is a tenth of it). */
@@ -145,6 +147,69 @@ function lineSets(a: Buffer, b: Buffer, name: string): string {
     : `${name}: ${onlyA} lines only rglob's, ${onlyB} only ${name}'s`;
 }
 
+/** Groups of paths from `rglob dupes --jsonl` (relative paths; each group sorted, then joined). */
+function dupeGroupsOfJsonl(b: Buffer): Set<string> {
+  const out = new Set<string>();
+  for (const line of b.toString("utf8").split("\n")) {
+    if (!line.startsWith('{"kind":"duplicate"')) continue;
+    const r = JSON.parse(line) as { relative_paths: string[] };
+    out.add([...r.relative_paths].sort().join("\n"));
+  }
+  return out;
+}
+
+/**
+ * Groups of paths from text blocks separated by blank lines (fdupes' output: `./`-prefixed paths; the floor's:
+ * a header line per block and a closing line of totals). Paths inside a VCS directory are left out (fdupes
+ * walks .git, which rglob never lists), and a group left with one path with them.
+ * @param header lines to drop at the start of each block
+ */
+function dupeGroupsOfText(b: Buffer, header: number): Set<string> {
+  const out = new Set<string>();
+  for (const block of b.toString("utf8").split("\n\n")) {
+    const paths = block
+      .split("\n")
+      .filter(Boolean)
+      .slice(header)
+      .map((p) => p.replace(/^\.\//, ""))
+      .filter((p) => !/(^|\/)\.git\//.test(p));
+    if (paths.length > 1) out.add(paths.sort().join("\n"));
+  }
+  return out;
+}
+
+/** How two sets of duplicate groups compare: "same groups", or how many groups only one of them has. */
+function groupSets(ours: Set<string>, theirs: Set<string>, name: string): string {
+  let onlyA = 0;
+  let onlyB = 0;
+  for (const g of ours) if (!theirs.has(g)) onlyA++;
+  for (const g of theirs) if (!ours.has(g)) onlyB++;
+  return onlyA + onlyB === 0
+    ? `${name}: same groups (${ours.size})`
+    : `${name}: ${onlyA} groups only rglob's, ${onlyB} only ${name}'s`;
+}
+
+/** Compares each file's line count in `rglob count --jsonl` with the floor's `LINES PATH` lines. */
+function countsCompare(jsonl: Buffer, floorOut: Buffer): string {
+  const ours = new Map<string, number>();
+  for (const line of jsonl.toString("utf8").split("\n")) {
+    if (!line.startsWith('{"kind":"file"')) continue;
+    const r = JSON.parse(line) as { relative_path: string; lines: number };
+    ours.set(r.relative_path, r.lines);
+  }
+  let differ = 0;
+  let files = 0;
+  for (const line of floorOut.toString("utf8").split("\n")) {
+    const sp = line.indexOf(" ");
+    if (sp < 0 || line.startsWith("total: ")) continue;
+    files++;
+    if (ours.get(line.slice(sp + 1)) !== Number(line.slice(0, sp))) differ++;
+  }
+  return differ === 0 && files === ours.size
+    ? `floor: same counts (${files} files)`
+    : `floor: ${differ} files counted differently, ${files} files vs rglob's ${ours.size}`;
+}
+
 interface Row {
   corpus: string;
   what: string;
@@ -172,6 +237,8 @@ if (existsSync(join(root, "node_modules"))) corpora.push(["node_modules", join(r
 
 const floorFind = only === undefined || only === "find" ? floor("find") : null;
 const floorGrep = only === undefined || only === "grep" ? floor("grep") : null;
+const floorDupes = only === undefined || only === "other" ? floor("dupes") : null;
+const floorCount = only === undefined || only === "other" ? floor("count") : null;
 console.log(`load average at start: ${loadNow()} (${runs} alternating runs per command, medians)`);
 for (const [name, dir] of corpora) {
   if (only === undefined || only === "find") {
@@ -221,18 +288,21 @@ for (const [name, dir] of corpora) {
     });
   }
   if (only === undefined || only === "grep") {
-    const cases: Array<[string, string[], string | null]> = [
-      ["grep common literal", ["function"], "function"],
-      ["grep rare literal", ["needle_zqx_rare"], "needle_zqx_rare"],
-      ["grep -i -w", ["-i", "-w", "error"], null],
-      ["grep regex with classes", ["[A-Z][a-z]+Error"], null],
+    // [what, pattern and flags, whether rglob and the floor get -F (rg needs none for these literals), the
+    // floor's prefilter (the literal rglob derives from the regex)]
+    const cases: Array<[string, string[], boolean, string[]]> = [
+      ["grep common literal", ["function"], true, []],
+      ["grep rare literal", ["needle_zqx_rare"], true, []],
+      ["grep -i -w", ["-i", "-w", "error"], false, []],
+      ["grep regex with classes", ["[A-Z][a-z]+Error"], false, ["--literal=Error"]],
     ];
-    for (const [what, pat, lit] of cases) {
+    for (const [what, pat, lit, pre] of cases) {
+      const fixed = lit ? ["-F"] : [];
       const [ours, peer, fl] = race(
         [
-          [bin, "grep", ...noHidden, ...(lit ? ["-F"] : []), ...pat],
+          [bin, "grep", ...noHidden, ...fixed, ...pat],
           rg ? [rg, "-n", ...pat] : null,
-          floorGrep && lit ? [floorGrep, lit] : null,
+          floorGrep ? [floorGrep, ...fixed, ...pat, ...pre] : null,
         ],
         dir,
       );
@@ -255,10 +325,18 @@ for (const [name, dir] of corpora) {
     }
   }
   if (only === undefined || only === "other") {
-    const [d, f] = race(
-      [[bin, "dupes", "--no-ignore", "--hidden", "--jsonl"], fdupes ? [fdupes, "-qrn", "."] : null],
+    const [d, f, fl] = race(
+      [
+        [bin, "dupes", "--no-ignore", "--hidden", "--jsonl"],
+        fdupes ? [fdupes, "-qrn", "."] : null,
+        floorDupes ? [floorDupes, "--no-ignore", "--hidden"] : null,
+      ],
       dir,
     );
+    const ours = dupeGroupsOfJsonl((d as Timed).out);
+    const checks: string[] = [];
+    if (f) checks.push(groupSets(ours, dupeGroupsOfText(f.out, 0), "fdupes"));
+    if (fl) checks.push(groupSets(ours, dupeGroupsOfText(fl.out, 1), "floor"));
     rows.push({
       corpus: name,
       what: "dupes --no-ignore --hidden",
@@ -266,13 +344,30 @@ for (const [name, dir] of corpora) {
       peer: f ?? null,
       peerName: "fdupes -qrn",
       target: "≤ 0.7×",
-      floor: null,
-      check: "",
+      floor: fl ?? null,
+      check: checks.join(", "),
     });
-    const [c, w] = race(
+    const [c, w, flc] = race(
       [
         [bin, "count", "--no-ignore", "--hidden", "--jsonl"],
-        ["find", ".", "-type", "f", "-print0", "|", "xargs", "-0", "wc", "-l"],
+        // .git pruned: rglob never lists a VCS directory (a pack file is hundreds of MB of work it never does).
+        [
+          "find",
+          ".",
+          "-name",
+          ".git",
+          "-prune",
+          "-o",
+          "-type",
+          "f",
+          "-print0",
+          "|",
+          "xargs",
+          "-0",
+          "wc",
+          "-l",
+        ],
+        floorCount ? [floorCount, "--no-ignore", "--hidden"] : null,
       ],
       dir,
       true,
@@ -284,8 +379,8 @@ for (const [name, dir] of corpora) {
       peer: w ?? null,
       peerName: "xargs wc -l",
       target: "≤ 0.3×",
-      floor: null,
-      check: "",
+      floor: flc ?? null,
+      check: flc ? countsCompare((c as Timed).out, flc.out) : "",
     });
   }
 }

@@ -2,7 +2,7 @@
  * native byte search and classifies each line as blank, comment or code with the language's markers. It never
  * decodes text into strings and never splits decoded strings; only platform/ touches the file. */
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
-import { type Confinement, platform } from "../platform/platform.ts";
+import { type Confinement, type ListedFile, platform } from "../platform/platform.ts";
 import { createByteBuffer } from "./bytes.ts";
 import type { Language } from "./languages.ts";
 
@@ -127,9 +127,11 @@ export class LineCounter {
    * Counts the lines of a file.
    * @param path absolute path of a regular file
    * @param lang its language (null: only lines and blank lines are told apart; every other line is code)
+   * @param listed where the walk listed it: while its directory is still open the file is opened from that
+   *   descriptor (platform.openListed, ADR 0029) instead of by path with a check of what was opened
    * @returns the counts, or binary, or the problem met
    */
-  count(path: string, lang: Language | null): CountOutcome {
+  count(path: string, lang: Language | null, listed: ListedFile | null = null): CountOutcome {
     this.lines = 0;
     this.blank = 0;
     this.code = 0;
@@ -137,7 +139,10 @@ export class LineCounter {
     this.markers = lang ? markersOf(lang) : null;
     let fd: number;
     try {
-      fd = platform.open(path, this.opts.confine);
+      fd =
+        listed === null
+          ? platform.open(path, this.opts.confine)
+          : platform.openListed(path, this.opts.confine, listed);
     } catch (err) {
       return { kind: "error", info: fsErrorInfo(err, path), bytes: 0 };
     }

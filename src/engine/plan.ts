@@ -30,7 +30,7 @@ export interface PlanOptions {
   /** The instant relative times ('7d') count back from (default: now). */
   readonly now?: number;
   /**
-   * The files selected will be opened and read (grep): entries refer to the directory they were listed in, so
+   * The files selected will be opened and read (grep, count): entries refer to the directory they were listed in, so
    * that a file can be opened from its descriptor (platform.openListed) rather than by path and checked.
    */
   readonly opensFiles?: boolean;

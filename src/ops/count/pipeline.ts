@@ -21,6 +21,8 @@ export interface Item {
   readonly lang: Language | null;
   /** Problems met before this entry's outcome (the walker's, then the entry's own skip reason). */
   readonly before: ErrorInfo[];
+  /** Its outcome when it was counted as the walk gave it (a batch counted in this thread), else null. */
+  readonly out: CountOutcome | null;
 }
 
 interface Pending {
@@ -87,7 +89,11 @@ export async function* countPipeline(stage: CountStage, ctx: RunContext): AsyncG
   const queue: Pending[] = [];
   const due = yielder(4);
 
+  // A batch counted in this thread is counted entry by entry as the walk gives it, while the entry's directory
+  // is still open: the file is opened from that directory's descriptor (ADR 0029), not by path with a check of
+  // the object opened (a /proc/self/fd read-back per file). Workers get paths.
   const collect = (): Item[] => {
+    const inline = pool === null || turn % (threads + 1) === 0;
     const items: Item[] = [];
     let counted = 0;
     while (counted < BATCH) {
@@ -99,10 +105,13 @@ export async function* countPipeline(stage: CountStage, ctx: RunContext): AsyncG
       const e = r.value;
       const before = problems.splice(0);
       const count = stage.prepare(e, (info) => before.push(info));
-      items.push({ e, count, lang: count ? languageOf(e.name) : null, before });
+      const lang = count ? languageOf(e.name) : null;
+      const out = count && inline ? stage.counter.count(e.abs, lang, e) : null;
+      items.push({ e, count, lang, before, out });
       if (count) counted++;
     }
-    if (problems.length > 0) items.push({ e: null, count: false, lang: null, before: problems.splice(0) });
+    if (problems.length > 0)
+      items.push({ e: null, count: false, lang: null, before: problems.splice(0), out: null });
     return items;
   };
 
@@ -118,7 +127,8 @@ export async function* countPipeline(stage: CountStage, ctx: RunContext): AsyncG
       return { ...base, outcomes: null, wait: pool.count(paths) };
     }
     const outcomes: CountOutcome[] = [];
-    for (const it of items) if (it.count) outcomes.push(stage.counter.count((it.e as Entry).abs, it.lang));
+    for (const it of items)
+      if (it.count) outcomes.push(it.out ?? stage.counter.count((it.e as Entry).abs, it.lang));
     return { ...base, outcomes, wait: null };
   };
 

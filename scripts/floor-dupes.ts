@@ -1,0 +1,95 @@
+/*! The floor of `rglob dupes` (#23): the smallest Bun program that does the same work in one thread:
+ * floor-walk.ts's walk, a stat of each regular file (size, device and inode: a hard link to a file already
+ * seen is the same file, as rglob counts it), files of one size grouped, empty files left out (rglob's default
+ * and fdupes' -n); then, only in a group of two or more of one size, each file read whole and hashed with
+ * Bun.hash (wyhash, 64 bits), the files that share a hash compared byte by byte with the first file of their
+ * class (a hash is never trusted alone), and each group of identical files given rglob's digest, SHA-256 of its
+ * first member's bytes. Groups are printed as rglob prints them: `N files, SIZE bytes each, … sha256:DIGEST12`,
+ * then each member's path relative to the current directory, a blank line between groups, most wasted bytes
+ * first, and rglob's closing line of totals. rglob reads less of a large file (a hash of its first and last 4 KiB, then a comparison that stops at
+ * the first difference) and checks after hashing that no member changed (size, mtime, inode); this floor does
+ * neither: whole reads are the simplest route and cost no more where most candidates are small.
+ * bench-targets.ts compiles it with the binary's build flags and compares the groups (sets of paths) with
+ * rglob's and fdupes -qrn's. Usage: floor-dupes [--no-ignore] [--hidden] */
+import * as fs from "node:fs";
+import { floorWalk } from "./floor-walk.ts";
+
+interface File {
+  readonly abs: string;
+  readonly rel: string;
+  readonly order: number;
+}
+
+const bySize = new Map<number, File[]>();
+const inodes = new Set<string>();
+let order = 0;
+floorWalk(
+  (abs, rel) => {
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(abs);
+    } catch {
+      return;
+    }
+    if (st.size === 0 || !st.isFile()) return;
+    const inode = `${st.dev}:${st.ino}`;
+    if (inodes.has(inode)) return;
+    inodes.add(inode);
+    const f = { abs, rel, order: order++ };
+    const list = bySize.get(st.size);
+    if (list) list.push(f);
+    else bySize.set(st.size, [f]);
+  },
+  !process.argv.includes("--no-ignore"),
+  process.argv.includes("--hidden"),
+);
+
+interface Group {
+  readonly size: number;
+  readonly digest: string;
+  readonly members: File[];
+}
+const groups: Group[] = [];
+for (const [size, files] of bySize) {
+  if (files.length < 2) continue;
+  // Classes of identical contents, found through a 64-bit hash and confirmed byte by byte.
+  const byHash = new Map<bigint | number, Array<{ bytes: Buffer; members: File[] }>>();
+  for (const f of files) {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(f.abs);
+    } catch {
+      continue;
+    }
+    const h = Bun.hash(bytes);
+    const classes = byHash.get(h);
+    const same = classes?.find((c) => c.bytes.equals(bytes));
+    if (same) same.members.push(f);
+    else if (classes) classes.push({ bytes, members: [f] });
+    else byHash.set(h, [{ bytes, members: [f] }]);
+  }
+  for (const classes of byHash.values())
+    for (const c of classes)
+      if (c.members.length > 1) {
+        const digest = new Bun.CryptoHasher("sha256").update(c.bytes).digest("hex");
+        groups.push({ size, digest, members: c.members });
+      }
+}
+groups.sort(
+  (a, b) =>
+    b.size * (b.members.length - 1) - a.size * (a.members.length - 1) ||
+    (a.members[0] as File).order - (b.members[0] as File).order,
+);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+let text = "";
+let files = 0;
+let wasted = 0;
+for (const g of groups) {
+  const n = g.members.length;
+  files += n - 1;
+  wasted += g.size * (n - 1);
+  text += `${text === "" ? "" : "\n"}${n} files, ${g.size} bytes each, ${g.size * (n - 1)} bytes wasted, sha256:${g.digest.slice(0, 12)}\n`;
+  for (const m of g.members) text += `${m.rel}\n`;
+}
+text += `${groups.length > 0 ? "\n" : ""}${plural(groups.length, "group")}, ${plural(files, "duplicate file")}, ${wasted} bytes wasted\n`;
+fs.writeSync(1, text);
