@@ -22,7 +22,14 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as v from "valibot";
+import { loadIndex, walkKeyOf } from "../../src/engine/index/persist.ts";
+import { classifyOperands } from "../../src/ops/grep/operands.ts";
+import { compileGrepWalk } from "../../src/ops/grep/run.ts";
+import { GrepInputSchema } from "../../src/ops/grep/schema.ts";
 import { findOperation } from "../../src/ops/registry.ts";
+import { assignOperands, parseCommand } from "../../src/surface/cli/flags.ts";
+import { cwdOperandPaths } from "../../src/surface/cli/operand-paths.ts";
 import { prng, rglob, rglobJson } from "../helpers.ts";
 import { argvOf } from "../surface/mcp-helpers.ts";
 import { INDEX_QUERIES, WORDS, wordText } from "./index-corpus.ts";
@@ -132,6 +139,43 @@ describe("rglob grep with a persisted index", () => {
     expect([status.state, status.changed_files, status.files]).toEqual(["present", 0, r.files]);
     // The walk of a plain grep is kept with it, and nothing it depends on changed: grep replays it.
     expect([r.walk, status.walk]).toEqual(["fresh", "fresh"]);
+  }, 120_000);
+
+  test("a plain grep on the CLI compiles the walk recorded with the index (so it replays it), others do not", () => {
+    // The CLI's own parsing, operand handling and grep's walk compilation, in this process, as `rglob grep` run
+    // in the tree does them: a drift between the walk the index records and the one grep compiles would make
+    // every grep walk again, with the same answers, unseen by the comparisons below.
+    const keyOf = (argv: string[]) => {
+      const parsed = parseCommand(op, argv);
+      const operands = cwdOperandPaths(op, parsed.operands, parsed.input, dir);
+      assignOperands(op, operands, parsed.input);
+      const input = v.parse(GrepInputSchema, parsed.input);
+      const { paths, globs } = classifyOperands(input, dir);
+      return walkKeyOf(compileGrepWalk(input, paths, globs, dir).plan);
+    };
+    const saved = process.env.RGLOB_CACHE_DIR;
+    process.env.RGLOB_CACHE_DIR = cache;
+    try {
+      const stored = loadIndex(realpathSync(dir)).index?.walk?.key ?? null;
+      expect(typeof stored).toBe("string");
+      for (const argv of [
+        ["needle"],
+        ["-i", "-w", "needle"],
+        ["-l", "-c", "needle"],
+        ["-F", "a.b", "-C", "2"],
+      ])
+        expect({ argv, key: keyOf(argv) }).toEqual({ argv, key: stored });
+      for (const argv of [
+        ["needle", "-g", "*.txt"],
+        ["needle", "--no-hidden"],
+        ["needle", "dir0"],
+        ["-u", "x"],
+      ])
+        expect(keyOf(argv)).not.toBe(stored);
+    } finally {
+      if (saved === undefined) delete process.env.RGLOB_CACHE_DIR;
+      else process.env.RGLOB_CACHE_DIR = saved;
+    }
   }, 120_000);
 
   test("random queries give the cold answer, from the index", () => {
