@@ -32,7 +32,13 @@ export function floorWalk(
   // Directories are listed as rglob lists them where it can (dir-fd.ts: openat from the parent's descriptor,
   // getdents64 through bun:ffi), else with readdir.
   const fds = dirFds();
-  const walk = (abs: string, rel: string, key: string, chain: readonly IgnoreFile[], parentFd: number): void => {
+  const walk = (
+    abs: string,
+    rel: string,
+    key: string,
+    chain: readonly IgnoreFile[],
+    parentFd: number,
+  ): void => {
     let names: string[];
     let isDirName: (n: string) => boolean;
     let isFileName: (n: string) => boolean;

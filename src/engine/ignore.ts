@@ -11,7 +11,7 @@ import ignore, { type Ignore } from "ignore";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, platform, typeOfStats, typeWord } from "../platform/platform.ts";
 import { type CompiledRules, compileRules, type IgnoreRule, lastMatchAt } from "./ignore-rules.ts";
-import { witness } from "./witness.ts";
+import { witness, witnessKind } from "./witness.ts";
 
 /** One ignore file, compiled. */
 export interface IgnoreFile {
@@ -357,7 +357,7 @@ function configExcludesFile(cfg: string, home: string, errors: ErrorInfo[]): str
  * looking above it, and so does the walk, with a record saying why).
  */
 function gitEntry(dotGit: string, errors: ErrorInfo[]): "dir" | "file" | null {
-  witness(dotGit, true);
+  witnessKind(dotGit);
   let st: ReturnType<typeof platform.stat>;
   try {
     st = platform.stat(dotGit);

@@ -1,15 +1,26 @@
 /*! Engine, witness: while a walk is recorded to be replayed later (the persisted index), the stats of everything
  * its answer depends on, taken before each is read: every directory it lists, every ignore, config and `.git`
- * file it reads or looks for (above the roots too). A listing changes a directory's mtime and ctime, an edit a
+ * file it reads or looks for (above the roots too; of a `.git` entry only its kind). A listing changes a directory's mtime and ctime, an edit a
  * file's, and a file that appears where one was looked for exists; so while every witnessed path stats the
  * same, the walk would list the same names and read the same rules, and its recording can stand for it. Off
  * (one null test per directory) unless a recording is under way. docs/decisions/0028-warm-index.md. */
-import { STAT_WORDS, type StatOutcome, statInto } from "../platform/stat-words.ts";
+import * as fs from "node:fs";
+import { fsPath } from "../platform/names.ts";
+import {
+  STAT_ABSENT,
+  STAT_ERROR,
+  STAT_OK,
+  STAT_WORDS,
+  type StatOutcome,
+  statInto,
+} from "../platform/stat-words.ts";
 
 /** One path the walk depended on: how it was stat'ed (a symlink followed or not) and what that gave. */
 export interface Witnessed {
   readonly path: string;
   readonly follow: boolean;
+  /** Only its kind counts (witnessKind); the first word holds it. */
+  readonly kindOnly: boolean;
   readonly outcome: StatOutcome;
   /** Size, mtime, ctime and inode as words (stat-words.ts), when the outcome is STAT_OK. */
   readonly words: Uint32Array;
@@ -27,7 +38,38 @@ export function witness(abs: string, follow: boolean): void {
   const key = (follow ? "1" : "0") + abs;
   if (active.has(key)) return;
   const words = new Uint32Array(STAT_WORDS);
-  active.set(key, { path: abs, follow, outcome: statInto()(abs, follow, words, 0), words });
+  active.set(key, { path: abs, follow, kindOnly: false, outcome: statInto()(abs, follow, words, 0), words });
+}
+
+/**
+ * Notes a path whose kind alone the walk depends on (a `.git` entry: a directory, a file or neither), not its
+ * stats: git writes inside its directory on every commit and status, and that changes nothing the walk reads.
+ * @param abs the path (a final symlink followed)
+ */
+export function witnessKind(abs: string): void {
+  if (active === null) return;
+  const key = `k${abs}`;
+  if (active.has(key)) return;
+  const words = new Uint32Array(STAT_WORDS);
+  const outcome = kindInto(abs, words);
+  active.set(key, { path: abs, follow: true, kindOnly: true, outcome, words });
+}
+
+/**
+ * Reads a path's kind into the first word: 1 a directory, 2 a regular file, 3 anything else.
+ * @param abs the path (a final symlink followed)
+ * @param words where to write it
+ * @returns what the stat gave
+ */
+export function kindInto(abs: string, words: Uint32Array): StatOutcome {
+  try {
+    const st = fs.statSync(fsPath(abs));
+    words[0] = st.isDirectory() ? 1 : st.isFile() ? 2 : 3;
+    return STAT_OK;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? STAT_ABSENT : STAT_ERROR;
+  }
 }
 
 /**

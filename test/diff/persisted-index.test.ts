@@ -284,6 +284,13 @@ describe("rglob grep with a persisted index", () => {
           (r) => expect(paths(r)).not.toContain("a/one.txt"),
         ],
       ];
+      // git writes inside its directory on every status and commit: nothing the walk reads, so it is kept.
+      rglobJson(["index", "--json"], { cwd: t, env: e });
+      writeFileSync(join(t, ".git", "index.lock"), "x");
+      mkdirSync(join(t, ".git", "objects", "ab"), { recursive: true });
+      unlinkSync(join(t, ".git", "index.lock"));
+      expect(walkState()).toBe("fresh");
+      both({ pattern: "needle", files_with_matches: true });
       for (const [what, change, check] of changes) {
         const built = rglobJson<{ results: Array<Record<string, unknown>> }>(["index", "--json"], {
           cwd: t,

@@ -23,7 +23,7 @@ import {
 } from "../../platform/stat-words.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
-import { type Witnessed, witnessing } from "../witness.ts";
+import { kindInto, type Witnessed, witnessing } from "../witness.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type MemoryWalk, type Payload, PlainWalk, recordWalk, replay } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
@@ -425,7 +425,8 @@ function recordStoredWalk(
     });
     if (value === null || ctx.shouldStop()) return null;
     let newest = 0;
-    for (const w of witnessed) if (w.outcome === STAT_OK) newest = Math.max(newest, newestTime(w.words, 0));
+    for (const w of witnessed)
+      if (w.outcome === STAT_OK && !w.kindOnly) newest = Math.max(newest, newestTime(w.words, 0));
     if (newest <= began - RACY_S)
       return walkSections(value.key, value.plan, value.rec, witnessed, idx, indexed);
     if (attempt === 0) {
@@ -476,8 +477,9 @@ function walkSections(
     ids,
     ops: rec.ops,
     types: rec.typeCodes(),
-    // Per witnessed path: bit 0 whether it was followed, bits 1-2 what its stat gave (stat-words.ts).
-    follow: Uint8Array.from(witnessed, (w) => (w.follow ? 1 : 0) | (w.outcome << 1)),
+    // Per witnessed path: bit 0 whether it was followed, bits 1-2 what its stat gave (stat-words.ts), bit 3
+    // whether only its kind counts (the first word).
+    follow: Uint8Array.from(witnessed, (w) => (w.follow ? 1 : 0) | (w.outcome << 1) | (w.kindOnly ? 8 : 0)),
     rels,
     witness,
     payloads,
@@ -628,11 +630,15 @@ function storedWalkOf(
         const p = witnessed[i] as string;
         const f = flags[i] as number;
         const follow = (f & 1) === 1;
-        const outcome = f >> 1;
-        fresh =
-          outcome === STAT_OK
-            ? sameWords(p, follow, seen, i * STAT_WORDS)
-            : statInto()(p, follow, scratch, 0) === outcome;
+        const outcome = (f >> 1) & 3;
+        if ((f & 8) !== 0)
+          fresh =
+            kindInto(p, scratch) === outcome && (outcome !== STAT_OK || scratch[0] === seen[i * STAT_WORDS]);
+        else
+          fresh =
+            outcome === STAT_OK
+              ? sameWords(p, follow, seen, i * STAT_WORDS)
+              : statInto()(p, follow, scratch, 0) === outcome;
       }
       return fresh;
     },
