@@ -98,6 +98,9 @@ function addSkipped(to: Skipped, from: Skipped): void {
 /** Tasks answered by walk workers in this process (tests check that the workers did run). */
 export const walkWorkerTasks = { answered: 0 };
 
+/** Called with each subtree result as it is stored (tests hold weak references to see read results let go). */
+export const walkResultWatch: { seen: ((result: SubtreeResult) => void) | null } = { seen: null };
+
 /** An item of a walk in this thread; `gap` counts the entries examined since the item before, itself included. */
 type Item =
   | { readonly kind: typeof ITEM_ENTRY; readonly gap: number; readonly entry: Entry }
@@ -204,6 +207,7 @@ class Pool {
   /** Stores a task's result and queues the tasks of its holes. */
   complete(task: Task, result: SubtreeResult): void {
     task.result = result;
+    walkResultWatch.seen?.(result);
     this.ahead += result.depths.length;
     task.children = result.holes.map((msg, i) => this.task(msg, [...task.key, i]));
     for (const child of task.children) this.submit(child);
