@@ -1,7 +1,8 @@
 /*! The targets of #23 from one run (a script, never a test): on each corpus, `find -t f` vs `fd --type f`, the
  * no-ignore listing vs `fd -u`, grep (common literal, rare literal, `-i -w`, a regex with classes) vs `rg -n`,
  * dupes vs `fdupes -qrn`, count vs `xargs wc -l` (with .git pruned, as rglob never lists it), start-up vs
- * rg's, and the peak memory of `find --jsonl` on a small and a large generated tree. Beside each ratio: the
+ * rg's, and the peak memory of `find --jsonl` on a small and a large generated tree (bench-memory.ts's trees; it
+ * prints more sizes and commands). Beside each ratio: the
  * target, and the ratio of the floor program (the smallest Bun program doing the same work: floor-find.ts,
  * floor-grep.ts, floor-dupes.ts, floor-count.ts, compiled here with the binary's flags) from the same runs.
  * Runs alternate the commands one by one, output into a pipe; wall and CPU (user+sys, from /usr/bin/time) are
@@ -12,10 +13,11 @@
  *   --repo adds a checkout (e.g. babel) before this repository's node_modules; --mem-files (default 200000) is
  *   the size of the large generated tree (the small one is a tenth of it). */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchArgs } from "./bench-args.ts";
+import { memTree } from "./bench-memory.ts";
 
 const root = join(import.meta.dir, "..");
 const args = benchArgs(
@@ -398,19 +400,6 @@ if (only === undefined || only === "other") {
   });
 }
 
-/** A tree of `n` empty files in directories of 500 (cached under .bench/). */
-function memTree(n: number): string {
-  const dir = join(benchDir, `mem-tree-${n}`);
-  if (existsSync(join(dir, ".done"))) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  for (let i = 0; i < n; i++) {
-    const d = join(dir, `d${Math.floor(i / 50_000)}`, `s${Math.floor(i / 500) % 100}`);
-    if (i % 500 === 0) mkdirSync(d, { recursive: true });
-    writeFileSync(join(d, `f${i}.txt`), "");
-  }
-  writeFileSync(join(dir, ".done"), "");
-  return dir;
-}
 let mem = "";
 if ((only === undefined || only === "mem") && gnuTime) {
   const big = args.count("mem-files", 200_000);

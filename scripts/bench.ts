@@ -1,6 +1,6 @@
 /*! `npm run bench`: first the table of #23's targets (bench-targets.ts: every ratio beside its target and its
- * floor program's ratio, from one run), then every benchmark in turn (walk, grep, count, dupes, MCP), each
- * against its peers with the same number of alternating runs. One at a time, since two would share the cores. A benchmark that fails
+ * floor program's ratio, from one run), then every benchmark in turn (walk, grep, count, dupes, MCP, each
+ * against its peers; then the peak memory by tree size) with the same number of alternating runs. One at a time, since two would share the cores. A benchmark that fails
  * is reported and the others still run; the exit code is 1 when any failed. Never a test.
  * Usage: bun scripts/bench.ts [--runs=N] */
 import { spawnSync } from "node:child_process";
@@ -15,6 +15,7 @@ const BENCHMARKS = [
   "bench-count.ts",
   "bench-dupes.ts",
   "bench-mcp.ts",
+  "bench-memory.ts",
 ];
 
 const failed: string[] = [];

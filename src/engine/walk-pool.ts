@@ -98,6 +98,9 @@ function addSkipped(to: Skipped, from: Skipped): void {
 /** Tasks answered by walk workers in this process (tests check that the workers did run). */
 export const walkWorkerTasks = { answered: 0 };
 
+/** Called with each subtree result as it is stored (tests hold weak references to see read results let go). */
+export const walkResultWatch: { seen: ((result: SubtreeResult) => void) | null } = { seen: null };
+
 /** An item of a walk in this thread; `gap` counts the entries examined since the item before, itself included. */
 type Item =
   | { readonly kind: typeof ITEM_ENTRY; readonly gap: number; readonly entry: Entry }
@@ -204,6 +207,7 @@ class Pool {
   /** Stores a task's result and queues the tasks of its holes. */
   complete(task: Task, result: SubtreeResult): void {
     task.result = result;
+    walkResultWatch.seen?.(result);
     this.ahead += result.depths.length;
     task.children = result.holes.map((msg, i) => this.task(msg, [...task.key, i]));
     for (const child of task.children) this.submit(child);
@@ -442,8 +446,10 @@ async function* walkAll(
             batch.push(reader.entry());
             k = reader.peek();
           }
-          if (k === -1) stack.pop();
-          else if (k === ITEM_ERROR) error = reader.error();
+          if (k === -1) {
+            stack.pop();
+            release(top.task);
+          } else if (k === ITEM_ERROR) error = reader.error();
           else if (k === ITEM_HOLE) task = top.task.children[reader.holeIndex()] as Task;
         } else {
           const next = top.next();
@@ -539,14 +545,30 @@ function* walkInThread(
   }
 }
 
+/**
+ * Lets go of a task whose result the consumer has read to the end: its result (paths, stats) and the tasks of
+ * its holes, all read by then. A task stays referenced from its parent's children (or the items of a walk in
+ * this thread) until the parent is read, so without this every result of a walk would stay alive to its end.
+ */
+function release(task: Task): void {
+  task.result = null;
+  task.children = [];
+}
+
 /** Passes items through until the first hole, then reads the rest at once, so every task is queued early. */
 function* firstHoleDrains(items: Iterator<Item>): Generator<Item> {
   try {
     for (let it = items.next(); !it.done; it = items.next()) {
       if (it.value.kind === ITEM_HOLE) {
-        const rest: Item[] = [it.value];
+        const rest: Array<Item | undefined> = [it.value];
         for (let r = items.next(); !r.done; r = items.next()) rest.push(r.value);
-        yield* rest;
+        // Each item is let go once it is yielded: a hole's item holds its task, which the consumer lets go of
+        // (release) once it has read the task's result.
+        for (let i = 0; i < rest.length; i++) {
+          const item = rest[i] as Item;
+          rest[i] = undefined;
+          yield item;
+        }
         return;
       }
       yield it.value;

@@ -2,7 +2,8 @@
  * entries, symlinks to files and directories, a symlink loop, a dangling link, a name that is not UTF-8) and
  * under many query shapes and cursors, walkBatches with walk workers and a tiny split yields exactly walk()'s
  * entries, in the same order, with each error at the same place, the same stats and the same count of
- * entries examined. RGLOB_WALK_SPLIT forces the workers on however small the tree. */
+ * entries examined. RGLOB_WALK_SPLIT forces the workers on however small the tree. A result the consumer has
+ * read is collectable before the walk ends (weak references and forced collections). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import type { ErrorInfo } from "../../../src/contract/errors.ts";
 import { emptySkipped, type Skipped } from "../../../src/contract/result.ts";
 import { compileWalk } from "../../../src/engine/plan.ts";
 import { type Entry, walk } from "../../../src/engine/walk.ts";
-import { walkBatches, walkWorkerTasks } from "../../../src/engine/walk-pool.ts";
+import { walkBatches, walkResultWatch, walkWorkerTasks } from "../../../src/engine/walk-pool.ts";
 import type { RunContext } from "../../../src/ops/operation.ts";
 import { findOperation } from "../../../src/ops/registry.ts";
 import { prng, tempTree } from "../../helpers.ts";
@@ -181,5 +182,47 @@ describe("the parallel walk equals the single-threaded walk", () => {
     const want = serial(input, dir, null);
     const got = await parallel(input, dir, 1, 3, null);
     expect(got.events).toEqual(want.events);
+  });
+});
+
+describe("memory of the parallel walk", () => {
+  test("a result read to its end is let go while the walk goes on (it once stayed alive to the end)", async () => {
+    const spec: Record<string, string> = {};
+    for (let d = 0; d < 12; d++)
+      for (let s = 0; s < 20; s++) for (let f = 0; f < 5; f++) spec[`d${d}/s${s}/f${f}.txt`] = "";
+    const { dir, cleanup } = tempTree(spec);
+    const saved = process.env.RGLOB_WALK_SPLIT;
+    const refs: Array<WeakRef<object>> = [];
+    try {
+      const input = v.parse(findOperation("find").input, { base: dir }) as Record<string, unknown>;
+      const total = serial(input, dir, null).events.length;
+      process.env.RGLOB_WALK_SPLIT = "8";
+      walkResultWatch.seen = (r) => refs.push(new WeakRef(r));
+      const { plan } = compileWalk(input as never, { cwd: dir });
+      const rec = recorder();
+      let taken = 0;
+      let seen = -1;
+      let alive = -1;
+      for await (const entries of walkBatches(plan, rec.ctx, null, { batch: 16, needStats: true })) {
+        taken += entries.length;
+        if (seen < 0 && taken >= (total * 3) / 4) {
+          seen = refs.length;
+          for (let i = 0; i < 3; i++) {
+            Bun.gc(true);
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          alive = refs.slice(0, seen).filter((r) => r.deref() !== undefined).length;
+        }
+      }
+      expect(taken).toBe(total);
+      expect(seen).toBeGreaterThan(50);
+      // Results not read yet, and the few a conservative stack scan may keep, stay; the others are gone.
+      expect(alive).toBeLessThan(seen / 2);
+    } finally {
+      walkResultWatch.seen = null;
+      if (saved === undefined) delete process.env.RGLOB_WALK_SPLIT;
+      else process.env.RGLOB_WALK_SPLIT = saved;
+      cleanup();
+    }
   });
 });
