@@ -79,10 +79,11 @@ export interface FrozenParts {
 export class TrigramIndex {
   // While building: per file, the distinct keys it holds (deduplicated with the `seen` bitset over the 2^24 key
   // space, cleared key by key after each file), appended to `chunks` (4 bytes a posting, file after file), and
-  // every key seen in `all`. freeze() numbers the keys in ascending order from `all` (a rank: words before plus
-  // the bits below, no table and no sort) and writes the varint lists in two passes over the chunks: their
-  // lengths, then their bytes straight into the final array.
-  private all = new Uint32Array(WORDS);
+  // every key seen in `all` (a bitset over the key space: the bits of word w at 2w + 1; freeze() puts the rank
+  // of its first key at 2w, so that one lookup reads both). freeze() numbers the keys in ascending order from it
+  // (the rank of a key: keys in the words before plus the bits below; no table and no sort) and writes the
+  // varint lists in two passes over the chunks: their lengths, then their bytes straight into the final array.
+  private all = new Uint32Array(2 * WORDS);
   private seen = new Uint32Array(WORDS);
   private touched = new Uint32Array(TOUCHED);
   private chunks: Uint32Array[] = [];
@@ -181,7 +182,7 @@ export class TrigramIndex {
         const w = (touched[j] as number) >>> 5;
         const s = seen[w] as number;
         if (s !== 0) {
-          all[w] = (all[w] as number) | s;
+          all[2 * w + 1] = (all[2 * w + 1] as number) | s;
           seen[w] = 0;
         }
       }
@@ -190,7 +191,7 @@ export class TrigramIndex {
       for (let w = 0; w < WORDS; w++) {
         const s = seen[w] as number;
         if (s !== 0) {
-          all[w] = (all[w] as number) | s;
+          all[2 * w + 1] = (all[2 * w + 1] as number) | s;
           seen[w] = 0;
         }
       }
@@ -219,18 +220,15 @@ export class TrigramIndex {
 
   /** Turns the postings into the sorted keys, list starts and varint lists, and frees the build buffers. */
   freeze(): void {
-    const all = this.all;
-    // Per word w of the key bitset, side by side (one cache line per lookup): how many keys lie in the words
-    // before it (the rank of its first key), and its bits.
-    const rankOf = new Uint32Array(2 * WORDS);
+    // Per word w of the key bitset, beside its bits: how many keys lie in the words before it (the rank of its
+    // first key).
+    const rankOf = this.all;
     let n = 0;
     for (let w = 0; w < WORDS; w++) {
-      const bits = all[w] as number;
+      const bits = rankOf[2 * w + 1] as number;
       rankOf[2 * w] = n;
-      rankOf[2 * w + 1] = bits;
       if (bits !== 0) n += popcount(bits);
     }
-    this.all = new Uint32Array(0);
     const keys = new Uint32Array(n);
     let r = 0;
     for (let w = 0; w < WORDS; w++) {

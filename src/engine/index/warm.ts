@@ -419,7 +419,7 @@ export class WarmRoot implements WarmProvider {
           follow_symlinks: false,
           strict_base: true,
         }),
-        { filesOnly: true, cwd: this.root },
+        { filesOnly: true, cwd: this.root, opensFiles: true },
       );
       let buf: Buffer = Buffer.alloc(FIRST_BLOCK);
       const budget = this.options.budgetBytes;
@@ -431,7 +431,9 @@ export class WarmRoot implements WarmProvider {
         if (this.closed || this.building !== idx) return;
         let fd: number;
         try {
-          fd = platform.open(e.abs);
+          // From the descriptor of the directory the walk is in (no path to resolve, no symlink followed); by
+          // path and checked when it is closed.
+          fd = platform.openListed(e.abs, plan.confine, e);
         } catch {
           continue;
         }
