@@ -27,6 +27,19 @@ function popcount(x: number): number {
   return Math.imul(v, 0x01010101) >>> 24;
 }
 
+/** Postings per step of TrigramIndex.freezing(). */
+const FREEZE_STEP = 1 << 18;
+
+/** Where TrigramIndex.freezing() stands: the rank table, the per-rank state, the lists, the next posting. */
+interface Freezing {
+  readonly rankOf: Uint32Array;
+  readonly meta: Int32Array;
+  data: Uint8Array<ArrayBuffer>;
+  /** The chunk and the offset in it of the next posting. */
+  c: number;
+  i: number;
+}
+
 /** Per-file flags. */
 const FLAG_DEAD = 1;
 const FLAG_TRAP = 2;
@@ -220,6 +233,18 @@ export class TrigramIndex {
 
   /** Turns the postings into the sorted keys, list starts and varint lists, and frees the build buffers. */
   freeze(): void {
+    const steps = this.freezing();
+    let r = steps.next();
+    while (r.done !== true) r = steps.next();
+  }
+
+  /**
+   * freeze() a step at a time (about a quarter of a million postings each), for a caller that must keep
+   * answering meanwhile (the warm server). The index is not used until the last step is done; invalidate() may
+   * be called between steps.
+   * @yields after each step
+   */
+  *freezing(): Generator<void, void, void> {
     // Per word w of the key bitset, beside its bits: how many keys lie in the words before it (the rank of its
     // first key).
     const rankOf = this.all;
@@ -243,20 +268,70 @@ export class TrigramIndex {
     // its next byte goes (pass 2).
     const meta = new Int32Array(2 * n);
     for (let j = 0; j < n; j++) meta[2 * j] = -1;
+    const st: Freezing = { rankOf, meta, data: new Uint8Array(0), c: 0, i: 0 };
+    const files = this.count;
+    yield;
+    // Pass 1: each posting's key becomes its rank, and each list's length in bytes is counted.
+    for (let id = 0; id < files; ) {
+      const to = this.stepEnd(id);
+      this.countLists(st, id, to);
+      id = to;
+      yield;
+    }
+    const starts = new Uint32Array(n + 1);
+    let total = 0;
+    for (let j = 0; j < n; j++) {
+      starts[j] = total;
+      const len = meta[2 * j + 1] as number;
+      meta[2 * j] = -1;
+      meta[2 * j + 1] = total;
+      total += len;
+    }
+    starts[n] = total;
+    // Pass 2: the varints, straight into the final array.
+    st.data = new Uint8Array(total);
+    st.c = 0;
+    st.i = 0;
+    for (let id = 0; id < files; ) {
+      const to = this.stepEnd(id);
+      this.writeLists(st, id, to);
+      id = to;
+      yield;
+    }
+    this.keys = keys;
+    this.starts = starts;
+    this.data = st.data;
+    this.dropBuild();
+    this.postingBytes = total;
+    this.flags = this.flags.slice(0, this.count);
+    this.facts = this.facts.slice(0, this.count * 4);
+  }
+
+  /** The file id a step of freezing() that starts at `from` stops before. */
+  private stepEnd(from: number): number {
     const counts = this.counts;
     const files = this.count;
+    let to = from;
+    let sum = 0;
+    while (to < files && sum < FREEZE_STEP) sum += counts[to++] as number;
+    return to;
+  }
+
+  /** Pass 1 of freezing() over the postings of files [from, to). */
+  private countLists(st: Freezing, from: number, to: number): void {
+    const { rankOf, meta } = st;
+    const counts = this.counts;
     const chunks = this.chunks;
-    const lastFill = this.fill;
-    // Pass 1: each posting's key becomes its rank, and each list's length in bytes is counted.
-    let c = 0;
-    let chunk = chunks[0] ?? new Uint32Array(0);
-    let end = chunks.length === 1 ? lastFill : chunk.length;
-    let i = 0;
-    for (let id = 0; id < files; id++) {
+    const last = chunks.length - 1;
+    let c = st.c;
+    let i = st.i;
+    let chunk = chunks[c] ?? new Uint32Array(0);
+    let end = c === last ? this.fill : chunk.length;
+    for (let id = from; id < to; id++) {
       for (let m = counts[id] as number; m > 0; m--) {
         if (i === end) {
           chunk = chunks[++c] as Uint32Array;
-          end = c === chunks.length - 1 ? lastFill : chunk.length;
+          end = c === last ? this.fill : chunk.length;
           i = 0;
         }
         const key = chunk[i] as number;
@@ -271,27 +346,25 @@ export class TrigramIndex {
           (d < 0x80 ? 1 : d < 0x4000 ? 2 : d < 0x200000 ? 3 : d < 0x10000000 ? 4 : 5);
       }
     }
-    const starts = new Uint32Array(n + 1);
-    let total = 0;
-    for (let j = 0; j < n; j++) {
-      starts[j] = total;
-      const len = meta[2 * j + 1] as number;
-      meta[2 * j] = -1;
-      meta[2 * j + 1] = total;
-      total += len;
-    }
-    starts[n] = total;
-    // Pass 2: the varints, straight into the final array.
-    const data = new Uint8Array(total);
-    c = 0;
-    chunk = chunks[0] ?? new Uint32Array(0);
-    end = chunks.length === 1 ? lastFill : chunk.length;
-    i = 0;
-    for (let id = 0; id < files; id++) {
+    st.c = c;
+    st.i = i;
+  }
+
+  /** Pass 2 of freezing() over the postings (now ranks) of files [from, to). */
+  private writeLists(st: Freezing, from: number, to: number): void {
+    const { meta, data } = st;
+    const counts = this.counts;
+    const chunks = this.chunks;
+    const last = chunks.length - 1;
+    let c = st.c;
+    let i = st.i;
+    let chunk = chunks[c] ?? new Uint32Array(0);
+    let end = c === last ? this.fill : chunk.length;
+    for (let id = from; id < to; id++) {
       for (let m = counts[id] as number; m > 0; m--) {
         if (i === end) {
           chunk = chunks[++c] as Uint32Array;
-          end = c === chunks.length - 1 ? lastFill : chunk.length;
+          end = c === last ? this.fill : chunk.length;
           i = 0;
         }
         const at = (chunk[i++] as number) << 1;
@@ -306,13 +379,8 @@ export class TrigramIndex {
         meta[at + 1] = p;
       }
     }
-    this.keys = keys;
-    this.starts = starts;
-    this.data = data;
-    this.dropBuild();
-    this.postingBytes = total;
-    this.flags = this.flags.slice(0, this.count);
-    this.facts = this.facts.slice(0, this.count * 4);
+    st.c = c;
+    st.i = i;
   }
 
   /** Frees the build's buffers. */

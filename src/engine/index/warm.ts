@@ -456,7 +456,15 @@ export class WarmRoot implements WarmProvider {
           } catch {}
         }
       }
-      idx.freeze();
+      // Frozen a step at a time, between turns of the event loop as the walk was.
+      const steps = idx.freezing();
+      for (let r = steps.next(); r.done !== true; r = steps.next()) {
+        if (performance.now() - slice > SLICE_MS) {
+          await nextTurn();
+          slice = performance.now();
+        }
+        if (this.closed || this.building !== idx) return;
+      }
       const s = idx.stats();
       if (s.memoryBytes > s.textBytes * this.options.budgetRatio && s.memoryBytes > 1 << 20) {
         this.overBudget(
