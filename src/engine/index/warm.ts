@@ -56,6 +56,10 @@ export interface WarmOptions {
 interface Memo {
   readonly gen: number;
   readonly steps: readonly Step[];
+  /** Per step, its kind (Step["t"]) and, for an entry, its place among the entries; for a count, the count
+   * (typed arrays: a replay that leaves most entries out reads these, not the step objects). */
+  readonly kinds: Uint8Array;
+  readonly vals: Int32Array;
   readonly entries: number;
   ids: Int32Array | null;
   idsFor: TrigramIndex | null;
@@ -258,8 +262,10 @@ export class WarmRoot implements WarmProvider {
     // Files ruled out have no effect on the answer (no record, error or skip) unless it lists the files that
     // do not match: then they are given to the run as found empty; otherwise they are left out of the walk.
     const leaveOut = candidates !== null && !listsNonMatching;
+    // Set when the walk is a replay that leaves ruled-out entries out: every entry it gives was checked then.
+    let replayed = false;
     const ruledOut = (e: Entry): boolean => {
-      if (candidates === null || idx === null) return false;
+      if (candidates === null || idx === null || replayed) return false;
       const id = idx.idOfPath(e.abs);
       if (id < 0 || candidates[id] === 1) return false;
       const facts = idx.factsOf(id);
@@ -285,12 +291,16 @@ export class WarmRoot implements WarmProvider {
       walk: (p, ctx, after) => {
         if (after === null && key !== null) {
           const m = this.memoFor(key, p, ctx);
-          if (!leaveOut || idx === null || candidates === null) return replay(m.steps, p, ctx, null);
+          if (!leaveOut || idx === null || candidates === null) return replay(m, p, ctx, null);
+          // Entries the index rules out (whether each is still live is asked when the replay reaches it).
           const ids = this.idsOf(m, idx);
-          return replay(m.steps, p, ctx, (i) => {
+          const drop = new Uint8Array(m.entries);
+          for (let i = 0; i < ids.length; i++) {
             const id = ids[i] as number;
-            return id >= 0 && candidates[id] === 0 && idx.isLive(id) && idx.sizeOf(id) <= maxFileSize;
-          });
+            if (id >= 0 && candidates[id] === 0 && idx.sizeOf(id) <= maxFileSize) drop[i] = 1;
+          }
+          replayed = true;
+          return replay(m, p, ctx, { drop, ids, idx });
         }
         const cold = walk(p, ctx, after);
         return leaveOut ? without(cold, ruledOut) : cold;
@@ -308,7 +318,7 @@ export class WarmRoot implements WarmProvider {
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
     const key = this.memoKey(plan);
     if (key === null) return null;
-    return (ctx) => replay(this.memoFor(key, plan, ctx).steps, plan, ctx, null);
+    return (ctx) => replay(this.memoFor(key, plan, ctx), plan, ctx, null);
   }
 
   /** The fresh remembered walk of a key, walked (and remembered) now when there is none. */
@@ -392,7 +402,14 @@ export class WarmRoot implements WarmProvider {
       steps.push({ t: 0, i: entries++, e: [e.abs, e.rel, e.name, e.depth, e.type, e.target, e.root] });
     }
     flushCount();
-    const memo: Memo = { gen: startGen, steps, entries, ids: null, idsFor: null };
+    const kinds = new Uint8Array(steps.length);
+    const vals = new Int32Array(steps.length);
+    steps.forEach((s, j) => {
+      kinds[j] = s.t;
+      if (s.t === 0) vals[j] = s.i;
+      else if (s.t === 1) vals[j] = s.n;
+    });
+    const memo: Memo = { gen: startGen, steps, kinds, vals, entries, ids: null, idsFor: null };
     if (this.gen === startGen && this.watching) {
       this.memos.set(key, memo);
       while (this.memos.size > MEMOS) {
@@ -491,41 +508,50 @@ export class WarmRoot implements WarmProvider {
   }
 }
 
+/** The entries a replay leaves out: those `drop` marks (by place) whose index id is still live. */
+interface LeftOut {
+  readonly drop: Uint8Array;
+  readonly ids: Int32Array;
+  readonly idx: TrigramIndex;
+}
+
 /**
  * Replays a remembered walk: the same entries and calls on the run context, in the same order.
- * @param steps the remembered walk
+ * @param memo the remembered walk
  * @param plan the run's plan
  * @param ctx the run context
- * @param leftOut tells, by its place, an entry left out (a file ruled out by the index), or null
+ * @param leftOut the entries left out (files ruled out by the index), or null
  */
-function* replay(
-  steps: readonly Step[],
-  plan: WalkPlan,
-  ctx: RunContext,
-  leftOut: ((i: number) => boolean) | null,
-): Generator<Entry> {
+function* replay(memo: Memo, plan: WalkPlan, ctx: RunContext, leftOut: LeftOut | null): Generator<Entry> {
   if (ctx.shouldStop()) return;
+  const { steps, kinds, vals } = memo;
+  const drop = leftOut?.drop ?? null;
   const calls = ctx as unknown as Record<string, (...a: unknown[]) => unknown>;
-  let n = 0;
   // Entries counted since the last call, given to ctx.searched at once (it only adds them up).
   let counted = 0;
-  for (const s of steps) {
-    if ((++n & 1023) === 0 && ctx.shouldStop()) return;
-    if (s.t === 1) {
-      counted += s.n;
+  const len = kinds.length;
+  for (let j = 0; j < len; j++) {
+    if ((j & 1023) === 1023 && ctx.shouldStop()) return;
+    const kind = kinds[j] as number;
+    if (kind === 1) {
+      counted += vals[j] as number;
       continue;
     }
+    if (kind === 0 && drop !== null && drop[vals[j] as number] === 1) {
+      const l = leftOut as LeftOut;
+      if (l.idx.isLive(l.ids[vals[j] as number] as number)) continue;
+    }
+    const s = steps[j] as Step;
     if (s.t === 3) {
       for (const k of Object.keys(s.d) as (keyof Skipped)[]) ctx.skipped[k] += s.d[k] ?? 0;
       continue;
     }
-    if (s.t === 0 && leftOut?.(s.i)) continue;
     if (counted > 0) ctx.searched(counted);
     counted = 0;
     if (s.t === 0) {
       const [abs, rel, name, depth, type, target, root] = s.e;
       yield new Entry(abs, rel, name, depth, type, target, root, plan.follow);
-    } else {
+    } else if (s.t === 2) {
       const args = s.a.map((a) => (a !== null && typeof a === "object" ? { ...(a as ErrorInfo) } : a));
       calls[s.m]?.(...args);
     }
