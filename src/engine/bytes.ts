@@ -113,6 +113,13 @@ class WasmBytes implements ByteBuffer {
     if (this.needle !== null) new Uint8Array(this.memory.buffer).set(this.needle, data + ENDS_BYTES);
   }
 
+  /** Makes a given-back buffer ready for its next use: no needle, at least `size` bytes. */
+  reuse(size: number): void {
+    this.needle = null;
+    this.view();
+    this.grow(size);
+  }
+
   grow(size: number): Buffer {
     // memory.grow keeps every byte, so `keep` needs no copy.
     if (size <= this.bytes.length) return this.bytes;
@@ -203,12 +210,36 @@ class PlainBytes implements ByteBuffer {
 }
 
 /**
- * Creates a byte buffer (one per thread and use: it is not shared).
+ * Buffers given back (releaseByteBuffer), taken again by the next createByteBuffer of this thread. A new
+ * WebAssembly.Memory costs a full garbage collection of the thread's heap (JavaScriptCore reclaims memories
+ * before it reserves one): next to nothing in a CLI run, but 5-30 ms in a long-lived server whose heap holds
+ * an index and remembered walks, on every call that searched in its own thread.
+ */
+const spare: WasmBytes[] = [];
+const SPARE_MAX = 2;
+/** A buffer grown past this for a large file is not kept (a WebAssembly memory cannot shrink). */
+const SPARE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Creates a byte buffer (one per thread and use: it is not shared), or takes one given back.
  * @param size its initial size in bytes
  * @param plain use the fallback (plain Buffer and indexOf) even where WebAssembly is available
  * @returns the buffer
  */
 export function createByteBuffer(size: number, plain = false): ByteBuffer {
   const mod = plain ? null : compiledKernel();
-  return mod === null ? new PlainBytes(size) : new WasmBytes(mod, size);
+  if (mod === null) return new PlainBytes(size);
+  const b = spare.pop();
+  if (b === undefined) return new WasmBytes(mod, size);
+  b.reuse(size);
+  return b;
+}
+
+/**
+ * Gives a buffer back for a later createByteBuffer of the same thread. Its owner must not use it afterwards.
+ * @param b the buffer
+ */
+export function releaseByteBuffer(b: ByteBuffer): void {
+  if (!(b instanceof WasmBytes) || b.bytes.length > SPARE_BYTES || spare.length >= SPARE_MAX) return;
+  if (!spare.includes(b)) spare.push(b);
 }

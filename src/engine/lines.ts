@@ -3,7 +3,7 @@
  * decodes text into strings and never splits decoded strings; only platform/ touches the file. */
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, type ListedFile, platform } from "../platform/platform.ts";
-import { createByteBuffer } from "./bytes.ts";
+import { createByteBuffer, releaseByteBuffer } from "./bytes.ts";
 import type { Language } from "./languages.ts";
 
 /** The counts of one file. */
@@ -202,6 +202,11 @@ export class LineCounter {
       } catch {}
     }
     return { kind: "counted", counts: this.result(total) };
+  }
+
+  /** Gives its read buffer back for the thread's next one (see releaseByteBuffer); not used afterwards. */
+  release(): void {
+    releaseByteBuffer(this.store);
   }
 
   private result(bytes: number): LineCounts {

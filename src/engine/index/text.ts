@@ -25,9 +25,13 @@ export function textBuffer(buf: Buffer, size: number): Buffer {
 export function readIndexText(fd: number, size: number, buf: Buffer, nulScan: number): Buffer | null {
   let n = 0;
   while (n < buf.length) {
-    const r = platform.read(fd, buf.subarray(n), buf.length - n, null);
+    const want = buf.length - n;
+    const r = platform.read(fd, n === 0 ? buf : buf.subarray(n), want, null);
     if (r <= 0) break;
     n += r;
+    // A short read of a regular file ends at its end: no second call to read nothing (a write after it is one
+    // after the read, either way).
+    if (r < want && n >= size) break;
   }
   if (n !== size) return null;
   const view = buf.subarray(0, n);

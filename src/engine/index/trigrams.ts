@@ -11,6 +11,35 @@ for (let i = 0; i < 256; i++) FOLD[i] = i >= 65 && i <= 90 ? i + 32 : i;
 const KELVIN = Buffer.from("\u212a", "utf8");
 const LONG_S = Buffer.from("\u017f", "utf8");
 
+/** Words of a bitset over the 2^24 trigram keys (2 MiB). */
+const WORDS = 1 << 19;
+/** Distinct keys of a file gathered before they go to the chunks. */
+const TOUCHED = 1 << 16;
+/** Sizes of the chunks of postings (keys): from 64 KiB to 4 MiB, about half of what is held so far. */
+const CHUNK_MIN = 1 << 14;
+const CHUNK_MAX = 1 << 20;
+
+/** The number of bits set in a 32-bit word. */
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  v = (v + (v >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(v, 0x01010101) >>> 24;
+}
+
+/** Postings per step of TrigramIndex.freezing(). */
+const FREEZE_STEP = 1 << 18;
+
+/** Where TrigramIndex.freezing() stands: the rank table, the per-rank state, the lists, the next posting. */
+interface Freezing {
+  readonly rankOf: Uint32Array;
+  readonly meta: Int32Array;
+  data: Uint8Array<ArrayBuffer>;
+  /** The chunk and the offset in it of the next posting. */
+  c: number;
+  i: number;
+}
+
 /** Per-file flags. */
 const FLAG_DEAD = 1;
 const FLAG_TRAP = 2;
@@ -61,15 +90,22 @@ export interface FrozenParts {
  * A trigram index over a set of files, built file by file (ids in the order added), then frozen.
  */
 export class TrigramIndex {
-  // Posting lists while building: an open-addressing table from trigram key to slot, and per slot a growing
-  // buffer, its length and the last id (a Map of objects took about 1.5 times as long on babel).
-  private tableBits = 18;
-  private table = new Int32Array(1 << 18).fill(-1);
-  private tableSlot = new Int32Array(1 << 18);
-  private slots = 0;
-  private lens = new Int32Array(1 << 14);
-  private lasts = new Int32Array(1 << 14);
-  private bufs: Uint8Array[] = [];
+  // While building: per file, the distinct keys it holds (deduplicated with the `seen` bitset over the 2^24 key
+  // space, cleared key by key after each file), appended to `chunks` (4 bytes a posting, file after file), and
+  // every key seen in `all` (a bitset over the key space: the bits of word w at 2w + 1; freeze() puts the rank
+  // of its first key at 2w, so that one lookup reads both). freeze() numbers the keys in ascending order from it
+  // (the rank of a key: keys in the words before plus the bits below; no table and no sort) and writes the
+  // varint lists in two passes over the chunks: their lengths, then their bytes straight into the final array.
+  private all = new Uint32Array(2 * WORDS);
+  private seen = new Uint32Array(WORDS);
+  private touched = new Uint32Array(TOUCHED);
+  private chunks: Uint32Array[] = [];
+  private chunk = new Uint32Array(0);
+  private fill = 0;
+  /** Postings added (pairs of a file and a key it holds). */
+  private postings = 0;
+  /** Per file id, how many keys it holds (its run in the chunks). */
+  private counts = new Uint32Array(1024);
   // After freeze(), `keys`, `starts` and `data` hold the lists.
   /** Trigram keys in ascending order (after freeze). */
   private keys = new Uint32Array(0);
@@ -81,8 +117,6 @@ export class TrigramIndex {
   private pathChars = 0;
   private flags = new Uint8Array(1024);
   private facts = new Float64Array(4 * 1024);
-  private seen = new Uint32Array(1 << 19);
-  private touched = new Uint32Array(1 << 16);
   private postingBytes = 0;
   private textBytes = 0;
   /** Paths of directories renamed or created since the last query: their indexed descendants are stale. */
@@ -90,7 +124,7 @@ export class TrigramIndex {
   /** Files marked dead since the index was built. */
   dead = 0;
 
-  /** Bytes of posting lists so far. */
+  /** Bytes the posting lists take so far: while building, the pending postings (4 bytes each). */
   get postingSize(): number {
     return this.postingBytes;
   }
@@ -117,17 +151,25 @@ export class TrigramIndex {
       const g = new Float64Array(this.facts.length * 2);
       g.set(this.facts);
       this.facts = g;
+      const c = new Uint32Array(this.counts.length * 2);
+      c.set(this.counts);
+      this.counts = c;
     }
-    this.facts.set([facts.size, facts.mtimeMs, facts.ctimeMs, facts.ino], id * 4);
+    const at = id * 4;
+    this.facts[at] = facts.size;
+    this.facts[at + 1] = facts.mtimeMs;
+    this.facts[at + 2] = facts.ctimeMs;
+    this.facts[at + 3] = facts.ino;
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (buf.indexOf(KELVIN) >= 0 || buf.indexOf(LONG_S) >= 0) (this.flags[id] as number) |= FLAG_TRAP;
     this.textBytes += bytes.length;
     const n = bytes.length;
     if (n < 3) return;
-    if (this.touched.length < n) this.touched = new Uint32Array(Math.max(n, this.touched.length * 2));
     const seen = this.seen;
     const touched = this.touched;
+    const cap = touched.length;
     let t = 0;
+    let total = 0;
     let k = ((FOLD[bytes[0] as number] as number) << 8) | (FOLD[bytes[1] as number] as number);
     for (let i = 2; i < n; i++) {
       k = ((k << 8) | (FOLD[bytes[i] as number] as number)) & 0xffffff;
@@ -137,119 +179,219 @@ export class TrigramIndex {
       if ((s & bit) === 0) {
         seen[w] = s | bit;
         touched[t++] = k;
+        if (t === cap) {
+          this.append(t);
+          total += t;
+          t = 0;
+        }
       }
     }
-    const bufs = this.bufs;
-    for (let j = 0; j < t; j++) {
-      const key = touched[j] as number;
-      seen[key >>> 5] = 0;
-      const s = this.slotOf(key);
-      // Read after slotOf: a new slot may have grown these arrays.
-      const lens = this.lens;
-      const lasts = this.lasts;
-      let d = id - (lasts[s] as number);
-      lasts[s] = id;
-      let len = lens[s] as number;
-      let b = bufs[s] as Uint8Array;
-      if (len + 5 > b.length) {
-        const nb = new Uint8Array(b.length * 2);
-        nb.set(b.subarray(0, len));
-        this.postingBytes += nb.length - b.length;
-        bufs[s] = b = nb;
+    this.append(t);
+    total += t;
+    this.counts[id] = total;
+    const all = this.all;
+    if (total === t) {
+      for (let j = 0; j < t; j++) {
+        const w = (touched[j] as number) >>> 5;
+        const s = seen[w] as number;
+        if (s !== 0) {
+          all[2 * w + 1] = (all[2 * w + 1] as number) | s;
+          seen[w] = 0;
+        }
       }
-      while (d >= 0x80) {
-        b[len++] = (d & 0x7f) | 0x80;
-        d >>>= 7;
+    } else {
+      // More distinct keys than `touched` holds: sweep the whole bitset (2 MiB) once.
+      for (let w = 0; w < WORDS; w++) {
+        const s = seen[w] as number;
+        if (s !== 0) {
+          all[2 * w + 1] = (all[2 * w + 1] as number) | s;
+          seen[w] = 0;
+        }
       }
-      b[len++] = d;
-      lens[s] = len;
     }
   }
 
-  /** The slot of a trigram key, made when new (the table doubles at half full). */
-  private slotOf(key: number): number {
-    const mask = (1 << this.tableBits) - 1;
-    let h = Math.imul(key, 0x9e3779b1) >>> (32 - this.tableBits);
-    while (true) {
-      const k = this.table[h] as number;
-      if (k === key) return this.tableSlot[h] as number;
-      if (k === -1) break;
-      h = (h + 1) & mask;
+  /** Appends the first `t` keys of `touched` to the chunks. */
+  private append(t: number): void {
+    const touched = this.touched;
+    let j = 0;
+    while (j < t) {
+      if (this.fill === this.chunk.length) {
+        this.chunk = new Uint32Array(Math.min(CHUNK_MAX, Math.max(CHUNK_MIN, this.postings >>> 1)));
+        this.chunks.push(this.chunk);
+        this.fill = 0;
+      }
+      const chunk = this.chunk;
+      let fill = this.fill;
+      const stop = Math.min(t, j + chunk.length - fill);
+      while (j < stop) chunk[fill++] = touched[j++] as number;
+      this.postings += fill - this.fill;
+      this.fill = fill;
     }
-    const s = this.slots++;
-    this.table[h] = key;
-    this.tableSlot[h] = s;
-    if (s >= this.lens.length) {
-      const l = new Int32Array(this.lens.length * 2);
-      l.set(this.lens);
-      this.lens = l;
-      const q = new Int32Array(this.lasts.length * 2);
-      q.set(this.lasts);
-      this.lasts = q;
-    }
-    this.lasts[s] = -1;
-    this.bufs.push(new Uint8Array(4));
-    this.postingBytes += 4;
-    if (this.slots * 2 > 1 << this.tableBits) this.growTable();
-    return s;
+    this.postingBytes = this.postings * 4;
   }
 
-  private growTable(): void {
-    const oldKeys = this.table;
-    const oldSlots = this.tableSlot;
-    this.tableBits++;
-    const size = 1 << this.tableBits;
-    const mask = size - 1;
-    this.table = new Int32Array(size).fill(-1);
-    this.tableSlot = new Int32Array(size);
-    for (let i = 0; i < oldKeys.length; i++) {
-      const k = oldKeys[i] as number;
-      if (k === -1) continue;
-      let h = Math.imul(k, 0x9e3779b1) >>> (32 - this.tableBits);
-      while (this.table[h] !== -1) h = (h + 1) & mask;
-      this.table[h] = k;
-      this.tableSlot[h] = oldSlots[i] as number;
-    }
-  }
-
-  /** Shrinks every posting list to its length (once the build is done) and frees the build buffers. */
+  /** Turns the postings into the sorted keys, list starts and varint lists, and frees the build buffers. */
   freeze(): void {
-    // Keys are 24 bits and slots fewer than 2^24: one sort of key * 2^24 + slot orders the slots by key.
-    const order = new Float64Array(this.slots);
+    const steps = this.freezing();
+    let r = steps.next();
+    while (r.done !== true) r = steps.next();
+  }
+
+  /**
+   * freeze() a step at a time (about a quarter of a million postings each), for a caller that must keep
+   * answering meanwhile (the warm server). The index is not used until the last step is done; invalidate() may
+   * be called between steps.
+   * @yields after each step
+   */
+  *freezing(): Generator<void, void, void> {
+    // Per word w of the key bitset, beside its bits: how many keys lie in the words before it (the rank of its
+    // first key).
+    const rankOf = this.all;
     let n = 0;
-    for (let i = 0; i < this.table.length; i++) {
-      const k = this.table[i] as number;
-      if (k !== -1) order[n++] = k * 16777216 + (this.tableSlot[i] as number);
+    for (let w = 0; w < WORDS; w++) {
+      const bits = rankOf[2 * w + 1] as number;
+      rankOf[2 * w] = n;
+      if (bits !== 0) n += popcount(bits);
     }
-    order.sort();
     const keys = new Uint32Array(n);
+    let r = 0;
+    for (let w = 0; w < WORDS; w++) {
+      let b = rankOf[2 * w + 1] as number;
+      while (b !== 0) {
+        const low = b & -b;
+        keys[r++] = (w << 5) | (31 - Math.clz32(low));
+        b ^= low;
+      }
+    }
+    // Per rank, side by side: the last file id added to its list, and the list's length (pass 1), then where
+    // its next byte goes (pass 2).
+    const meta = new Int32Array(2 * n);
+    for (let j = 0; j < n; j++) meta[2 * j] = -1;
+    const st: Freezing = { rankOf, meta, data: new Uint8Array(0), c: 0, i: 0 };
+    const files = this.count;
+    yield;
+    // Pass 1: each posting's key becomes its rank, and each list's length in bytes is counted.
+    for (let id = 0; id < files; ) {
+      const to = this.stepEnd(id);
+      this.countLists(st, id, to);
+      id = to;
+      yield;
+    }
     const starts = new Uint32Array(n + 1);
     let total = 0;
-    for (let i = 0; i < n; i++) {
-      const v = order[i] as number;
-      keys[i] = Math.floor(v / 16777216);
-      starts[i] = total;
-      total += this.lens[v % 16777216] as number;
+    for (let j = 0; j < n; j++) {
+      starts[j] = total;
+      const len = meta[2 * j + 1] as number;
+      meta[2 * j] = -1;
+      meta[2 * j + 1] = total;
+      total += len;
     }
     starts[n] = total;
-    const data = new Uint8Array(total);
-    for (let i = 0; i < n; i++) {
-      const s = (order[i] as number) % 16777216;
-      data.set((this.bufs[s] as Uint8Array).subarray(0, this.lens[s] as number), starts[i] as number);
+    // Pass 2: the varints, straight into the final array.
+    st.data = new Uint8Array(total);
+    st.c = 0;
+    st.i = 0;
+    for (let id = 0; id < files; ) {
+      const to = this.stepEnd(id);
+      this.writeLists(st, id, to);
+      id = to;
+      yield;
     }
     this.keys = keys;
     this.starts = starts;
-    this.data = data;
-    this.table = new Int32Array(0);
-    this.tableSlot = new Int32Array(0);
-    this.lens = new Int32Array(0);
-    this.lasts = new Int32Array(0);
-    this.bufs = [];
+    this.data = st.data;
+    this.dropBuild();
     this.postingBytes = total;
-    this.seen = new Uint32Array(0);
-    this.touched = new Uint32Array(0);
     this.flags = this.flags.slice(0, this.count);
     this.facts = this.facts.slice(0, this.count * 4);
+  }
+
+  /** The file id a step of freezing() that starts at `from` stops before. */
+  private stepEnd(from: number): number {
+    const counts = this.counts;
+    const files = this.count;
+    let to = from;
+    let sum = 0;
+    while (to < files && sum < FREEZE_STEP) sum += counts[to++] as number;
+    return to;
+  }
+
+  /** Pass 1 of freezing() over the postings of files [from, to). */
+  private countLists(st: Freezing, from: number, to: number): void {
+    const { rankOf, meta } = st;
+    const counts = this.counts;
+    const chunks = this.chunks;
+    const last = chunks.length - 1;
+    let c = st.c;
+    let i = st.i;
+    let chunk = chunks[c] ?? new Uint32Array(0);
+    let end = c === last ? this.fill : chunk.length;
+    for (let id = from; id < to; id++) {
+      for (let m = counts[id] as number; m > 0; m--) {
+        if (i === end) {
+          chunk = chunks[++c] as Uint32Array;
+          end = c === last ? this.fill : chunk.length;
+          i = 0;
+        }
+        const key = chunk[i] as number;
+        const w2 = (key >>> 5) << 1;
+        const rank = (rankOf[w2] as number) + popcount((rankOf[w2 + 1] as number) & ~(-1 << (key & 31)));
+        chunk[i++] = rank;
+        const at = rank << 1;
+        const d = id - (meta[at] as number);
+        meta[at] = id;
+        meta[at + 1] =
+          (meta[at + 1] as number) +
+          (d < 0x80 ? 1 : d < 0x4000 ? 2 : d < 0x200000 ? 3 : d < 0x10000000 ? 4 : 5);
+      }
+    }
+    st.c = c;
+    st.i = i;
+  }
+
+  /** Pass 2 of freezing() over the postings (now ranks) of files [from, to). */
+  private writeLists(st: Freezing, from: number, to: number): void {
+    const { meta, data } = st;
+    const counts = this.counts;
+    const chunks = this.chunks;
+    const last = chunks.length - 1;
+    let c = st.c;
+    let i = st.i;
+    let chunk = chunks[c] ?? new Uint32Array(0);
+    let end = c === last ? this.fill : chunk.length;
+    for (let id = from; id < to; id++) {
+      for (let m = counts[id] as number; m > 0; m--) {
+        if (i === end) {
+          chunk = chunks[++c] as Uint32Array;
+          end = c === last ? this.fill : chunk.length;
+          i = 0;
+        }
+        const at = (chunk[i++] as number) << 1;
+        let d = id - (meta[at] as number);
+        meta[at] = id;
+        let p = meta[at + 1] as number;
+        while (d >= 0x80) {
+          data[p++] = (d & 0x7f) | 0x80;
+          d >>>= 7;
+        }
+        data[p++] = d;
+        meta[at + 1] = p;
+      }
+    }
+    st.c = c;
+    st.i = i;
+  }
+
+  /** Frees the build's buffers. */
+  private dropBuild(): void {
+    this.all = new Uint32Array(0);
+    this.seen = new Uint32Array(0);
+    this.touched = new Uint32Array(0);
+    this.chunks = [];
+    this.chunk = new Uint32Array(0);
+    this.fill = 0;
+    this.counts = new Uint32Array(0);
   }
 
   /**
@@ -278,12 +420,7 @@ export class TrigramIndex {
   static fromParts(paths: readonly string[], parts: FrozenParts, sizes: ArrayLike<number>): TrigramIndex {
     const idx = new TrigramIndex();
     const n = paths.length;
-    idx.table = new Int32Array(0);
-    idx.tableSlot = new Int32Array(0);
-    idx.lens = new Int32Array(0);
-    idx.lasts = new Int32Array(0);
-    idx.seen = new Uint32Array(0);
-    idx.touched = new Uint32Array(0);
+    idx.dropBuild();
     idx.keys = parts.keys;
     idx.starts = parts.starts;
     idx.data = parts.data;

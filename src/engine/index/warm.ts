@@ -244,8 +244,10 @@ export class WarmRoot implements WarmProvider {
     // Files ruled out have no effect on the answer (no record, error or skip) unless it lists the files that
     // do not match: then they are given to the run as found empty; otherwise they are left out of the walk.
     const leaveOut = candidates !== null && !listsNonMatching;
+    // Set when the walk is a replay that leaves ruled-out entries out: every entry it gives was checked then.
+    let replayed = false;
     const ruledOut = (e: Entry): boolean => {
-      if (candidates === null || idx === null) return false;
+      if (candidates === null || idx === null || replayed) return false;
       const id = idx.idOfPath(e.abs);
       if (id < 0 || candidates[id] === 1) return false;
       const facts = idx.factsOf(id);
@@ -272,11 +274,15 @@ export class WarmRoot implements WarmProvider {
         if (after === null && key !== null) {
           const m = this.memoFor(key, p, ctx);
           if (!leaveOut || idx === null || candidates === null) return replay(m.rec, p, ctx, null);
+          // Entries the index rules out (whether each is still live is asked when the replay reaches it).
           const ids = this.idsOf(m, idx);
-          return replay(m.rec, p, ctx, (i) => {
+          const drop = new Uint8Array(m.rec.entries);
+          for (let i = 0; i < ids.length; i++) {
             const id = ids[i] as number;
-            return id >= 0 && candidates[id] === 0 && idx.isLive(id) && idx.sizeOf(id) <= maxFileSize;
-          });
+            if (id >= 0 && candidates[id] === 0 && idx.sizeOf(id) <= maxFileSize) drop[i] = 1;
+          }
+          replayed = true;
+          return replay(m.rec, p, ctx, (i) => drop[i] === 1 && idx.isLive(ids[i] as number));
         }
         const cold = walk(p, ctx, after);
         return leaveOut ? without(cold, ruledOut) : cold;
@@ -363,7 +369,7 @@ export class WarmRoot implements WarmProvider {
           follow_symlinks: false,
           strict_base: true,
         }),
-        { filesOnly: true, cwd: this.root },
+        { filesOnly: true, cwd: this.root, opensFiles: true },
       );
       let buf: Buffer = Buffer.alloc(FIRST_BLOCK);
       const budget = this.options.budgetBytes;
@@ -375,7 +381,9 @@ export class WarmRoot implements WarmProvider {
         if (this.closed || this.building !== idx) return;
         let fd: number;
         try {
-          fd = platform.open(e.abs);
+          // From the descriptor of the directory the walk is in (no path to resolve, no symlink followed); by
+          // path and checked when it is closed.
+          fd = platform.openListed(e.abs, plan.confine, e);
         } catch {
           continue;
         }
@@ -398,7 +406,15 @@ export class WarmRoot implements WarmProvider {
           } catch {}
         }
       }
-      idx.freeze();
+      // Frozen a step at a time, between turns of the event loop as the walk was.
+      const steps = idx.freezing();
+      for (let r = steps.next(); r.done !== true; r = steps.next()) {
+        if (performance.now() - slice > SLICE_MS) {
+          await nextTurn();
+          slice = performance.now();
+        }
+        if (this.closed || this.building !== idx) return;
+      }
       const s = idx.stats();
       if (s.memoryBytes > s.textBytes * this.options.budgetRatio && s.memoryBytes > 1 << 20) {
         this.overBudget(

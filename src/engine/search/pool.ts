@@ -239,6 +239,8 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
     },
     close(keep) {
       closed = true;
+      local?.release();
+      local = null;
       for (const use of lent) {
         use.jobs.clear();
         const slot = use.slot;

@@ -5,7 +5,7 @@
  * lines decoded one by one, or the whole text when a regex's literal is dense) and matches with search-text.
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
 import { type Confinement, type ListedFile, platform } from "../../platform/platform.ts";
-import { type ByteBuffer, createByteBuffer } from "../bytes.ts";
+import { type ByteBuffer, createByteBuffer, releaseByteBuffer } from "../bytes.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import { drain, LARGE_FILE, searchLarge } from "./search-large.ts";
 import {
@@ -65,6 +65,8 @@ export interface Searcher {
    * closes the file.
    */
   steps(path: string, listed?: ListedFile | null): Generator<HitChunk, FileOutcome>;
+  /** Gives its read buffer back for the thread's next searcher; the searcher is not used afterwards. */
+  release(): void;
 }
 
 const FIRST_BLOCK = 64 * 1024;
@@ -204,6 +206,9 @@ export function createSearcher(spec: SearchSpec): Searcher {
   return {
     search(path: string): FileOutcome {
       return drain(this.steps(path));
+    },
+    release(): void {
+      releaseByteBuffer(store);
     },
     *steps(path: string, listed: ListedFile | null = null): Generator<HitChunk, FileOutcome> {
       // A buffer grown for one huge file is not kept: memory stays bounded across files.

@@ -267,6 +267,7 @@ export async function* runCountLines(
   try {
     yield* countPipeline(stage, ctx);
   } finally {
+    counter.release();
     ctx.summary("totals", totals);
     ctx.summary("by", by ?? null);
     ctx.summary(

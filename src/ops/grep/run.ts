@@ -634,6 +634,9 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       }
     }
     pool?.close(boundStop || !ctx.shouldStop());
+    local?.release();
+    // Assigned in `named` (a closure), which the compiler's narrowing does not see.
+    (asText as ReturnType<typeof createSearcher> | null)?.release();
     // A walk stopped early (a limit, a deadline) closes the directories it holds open.
     entries.return?.(undefined);
     ctx.summary("total_matches", totals.matches);

@@ -1,8 +1,9 @@
 // The read buffer's newline counter: the WebAssembly SIMD kernel against a plain byte loop on seeded random
 // buffers (every length and offset mix, runs long enough to flush its 8-bit lane counters), and the fallback
 // without WebAssembly the same way; growing keeps the bytes, shrinking gives the memory back.
+// A buffer given back is reused by the next one made in the thread (a new WebAssembly memory costs a full GC).
 import { describe, expect, test } from "bun:test";
-import { createByteBuffer, MAX_ENDS, MAX_NEEDLE } from "../../../src/engine/bytes.ts";
+import { createByteBuffer, MAX_ENDS, MAX_NEEDLE, releaseByteBuffer } from "../../../src/engine/bytes.ts";
 import { prng } from "../../helpers.ts";
 
 function byteLoop(b: Uint8Array, from: number, to: number): number {
@@ -123,5 +124,32 @@ describe.each([
     store.shrink(4096);
     expect(store.bytes.length).toBeLessThan(1 << 20);
     expect(store.bytes.length).toBeGreaterThanOrEqual(4096);
+  });
+});
+
+describe("releaseByteBuffer", () => {
+  test("a buffer given back is taken by the next one made, without its needle; a large one is not kept", () => {
+    const a = createByteBuffer(1024);
+    a.setNeedle("needle");
+    releaseByteBuffer(a);
+    const b = createByteBuffer(200_000);
+    expect(b).toBe(a);
+    expect(b.bytes.length).toBeGreaterThanOrEqual(200_000);
+    expect(() => b.findCaseless(0, 10)).toThrow("findCaseless before setNeedle");
+    b.bytes.write("x\nNEEDLE\ny", 0, "latin1");
+    expect(b.newlines(0, 10)).toBe(2);
+    b.setNeedle("needle");
+    expect(b.findCaseless(0, 10)).toBe(2);
+    // Made while it is in use: another buffer.
+    const c = createByteBuffer(1024);
+    expect(c).not.toBe(b);
+    releaseByteBuffer(b);
+    releaseByteBuffer(b); // twice: kept once
+    expect(createByteBuffer(16)).toBe(b);
+    expect(createByteBuffer(16)).not.toBe(b);
+    // Grown past 16 MiB for a large file: not kept (a WebAssembly memory cannot shrink).
+    c.grow(17 * 1024 * 1024, 0);
+    releaseByteBuffer(c);
+    expect(createByteBuffer(16)).not.toBe(c);
   });
 });

@@ -1,7 +1,8 @@
 // The trigram index (#24) against a plain search: on seeded random files, every file that holds a literal
 // (ASCII case folded) is a candidate, over files with enough distinct trigrams to grow the index's tables
 // inside one file (a slot table that grew while a file was added once lost that file's postings), varint
-// deltas of every width, and invalidation (by path and below a directory).
+// deltas of every width, and invalidation (by path and below a directory). The frozen arrays (what a persisted
+// index stores) equal those of a naive reference built from each file's set of folded trigrams, byte for byte.
 import { describe, expect, test } from "bun:test";
 import { TrigramIndex } from "../../../../src/engine/index/trigrams.ts";
 import { prng } from "../../../helpers.ts";
@@ -10,7 +11,7 @@ const FACTS = { size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0 };
 
 function randomBytes(r: () => number, n: number, alphabet: number): Buffer {
   const b = Buffer.alloc(n);
-  for (let i = 0; i < n; i++) b[i] = 32 + Math.floor(r() * alphabet);
+  for (let i = 0; i < n; i++) b[i] = 32 + Math.floor(r() * Math.min(alphabet, 224));
   return b;
 }
 
@@ -63,5 +64,66 @@ describe("TrigramIndex", () => {
     idx.candidates({ literals: ["needle"], traps: false });
     expect(idx.idOfPath("/b/z.txt")).toBe(-1);
     expect(idx.idOfPath("/a/y.txt")).toBe(1);
+  });
+
+  test.each([4, 5, 6])("frozen arrays equal a naive reference, byte for byte (seed %i)", (seed) => {
+    const r = prng(seed);
+    const files: Buffer[] = [];
+    for (let f = 0; f < 700; f++) {
+      const kind = f === 250 || f === 600 ? -1 : f % 97;
+      // Mostly small files over a few alphabets (upper case and bytes past 0x7f included), empty and 1-2 byte
+      // files, and two with more distinct trigrams than a file's gathering buffer (65,536) holds.
+      let b: Buffer;
+      if (kind === 3) b = Buffer.alloc(Math.floor(r() * 3), 65);
+      else if (kind === -1) {
+        b = Buffer.alloc(120_000);
+        for (let i = 0; i < b.length; i++) b[i] = 1 + Math.floor(r() * 255);
+      } else b = randomBytes(r, Math.floor(r() * 300), [20, 60, 200][f % 3] as number);
+      files.push(b);
+    }
+    const idx = new TrigramIndex();
+    files.forEach((b, f) => {
+      idx.add(`/r/${f}`, b, FACTS);
+    });
+    idx.freeze();
+    const got = idx.frozenParts();
+    // The reference: per key, the ids of the files holding it, as delta varints, keys in ascending order.
+    const lists = new Map<number, number[]>();
+    files.forEach((b, id) => {
+      const set = new Set<number>();
+      const low = Buffer.from(
+        b.toString("latin1").replace(/[A-Z]/g, (c) => c.toLowerCase()),
+        "latin1",
+      );
+      for (let i = 2; i < low.length; i++)
+        set.add(((low[i - 2] as number) << 16) | ((low[i - 1] as number) << 8) | (low[i] as number));
+      for (const k of set) {
+        const l = lists.get(k);
+        if (l === undefined) lists.set(k, [id]);
+        else l.push(id);
+      }
+    });
+    const keys = [...lists.keys()].sort((a, b) => a - b);
+    const starts: number[] = [];
+    const data: number[] = [];
+    for (const k of keys) {
+      starts.push(data.length);
+      let last = -1;
+      for (const id of lists.get(k) as number[]) {
+        let d = id - last;
+        last = id;
+        while (d >= 0x80) {
+          data.push((d & 0x7f) | 0x80);
+          d >>>= 7;
+        }
+        data.push(d);
+      }
+    }
+    starts.push(data.length);
+    expect(got.keys.length).toBe(keys.length);
+    expect(Buffer.from(got.keys.buffer).equals(Buffer.from(Uint32Array.from(keys).buffer))).toBe(true);
+    expect(Buffer.from(got.starts.buffer).equals(Buffer.from(Uint32Array.from(starts).buffer))).toBe(true);
+    expect(Buffer.from(got.data).equals(Buffer.from(data))).toBe(true);
+    expect(got.textBytes).toBe(files.reduce((n, b) => n + b.length, 0));
   });
 });
