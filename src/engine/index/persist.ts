@@ -236,7 +236,7 @@ function readIndexable(
 ): { view: Buffer; st: fs.BigIntStats } | null {
   let fd: number;
   try {
-    fd = platform.open(e.abs, plan.confine);
+    fd = platform.openListed(e.abs, plan.confine, e);
   } catch {
     return null;
   }
@@ -571,7 +571,7 @@ export function loadIndex(
   // Paths are stored POSIX; the walk gives the platform's.
   const sep = root.endsWith(path.sep) ? "" : path.sep;
   const native = path.sep === "/" ? (p: string) => p : (p: string) => p.split("/").join(path.sep);
-  const abs = paths.map((p) => (p === "" ? root : root + sep + native(p)));
+  const abs = () => paths.map((p) => (p === "" ? root : root + sep + native(p)));
   const sizes = new Float64Array(h.files);
   for (let i = 0; i < h.files; i++)
     sizes[i] = (facts[i * FACTS] as number) + (facts[i * FACTS + 1] as number) * 4294967296;
@@ -730,7 +730,10 @@ export class PersistedIndexes implements WarmProvider {
     if (candidates === null) return cold("cold");
     const facts = loaded.facts;
     const maxFileSize = spec.maxFileSize;
+    // Set when the walk is a replay that leaves ruled-out files out: every entry it gives was checked then.
+    let replayed = false;
     const ruledOut = (e: Entry): boolean => {
+      if (replayed) return false;
       const id = idx.idOfPath(realOf(plan, e));
       if (id < 0 || candidates[id] === 1) return false;
       // Over the query's size cap, the cold answer is its TOO_LARGE.
@@ -749,6 +752,7 @@ export class PersistedIndexes implements WarmProvider {
           const rec = replayable.recording(p.base);
           if (listsNonMatching) return replay(rec, p, ctx, null);
           const ids = replayable.ids;
+          replayed = true;
           return replay(rec, p, ctx, (i) => {
             const id = ids[i] as number;
             return (

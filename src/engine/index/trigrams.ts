@@ -113,6 +113,7 @@ export class TrigramIndex {
   private starts = new Uint32Array(1);
   private data = new Uint8Array(0);
   private readonly idOf = new Map<string, number>();
+  private pendingPaths: readonly string[] | (() => readonly string[]) | null = null;
   private count = 0;
   private pathChars = 0;
   private flags = new Uint8Array(1024);
@@ -417,9 +418,13 @@ export class TrigramIndex {
    * @param sizes the size of each file id (for the max_file_size check)
    * @returns the index
    */
-  static fromParts(paths: readonly string[], parts: FrozenParts, sizes: ArrayLike<number>): TrigramIndex {
+  static fromParts(
+    paths: readonly string[] | (() => readonly string[]),
+    parts: FrozenParts,
+    sizes: ArrayLike<number>,
+  ): TrigramIndex {
     const idx = new TrigramIndex();
-    const n = paths.length;
+    const n = sizes.length;
     idx.dropBuild();
     idx.keys = parts.keys;
     idx.starts = parts.starts;
@@ -429,13 +434,25 @@ export class TrigramIndex {
     idx.postingBytes = parts.data.length;
     idx.count = n;
     idx.facts = new Float64Array(4 * n);
-    for (let id = 0; id < n; id++) {
-      const p = paths[id] as string;
-      idx.idOf.set(p, id);
-      idx.pathChars += p.length;
-      idx.facts[id * 4] = sizes[id] as number;
-    }
+    for (let id = 0; id < n; id++) idx.facts[id * 4] = sizes[id] as number;
+    // The map from paths is built when first asked for: a grep that replays a recorded walk knows its ids.
+    idx.pendingPaths = paths;
     return idx;
+  }
+
+  /** The map from a path to its id (built from the paths fromParts was given, when first needed). */
+  private pathMap(): Map<string, number> {
+    const pending = this.pendingPaths;
+    if (pending !== null) {
+      this.pendingPaths = null;
+      const paths = typeof pending === "function" ? pending() : pending;
+      for (let id = 0; id < paths.length; id++) {
+        const p = paths[id] as string;
+        this.idOf.set(p, id);
+        this.pathChars += p.length;
+      }
+    }
+    return this.idOf;
   }
 
   /** The posting list of a trigram key (frozen index), or null. */
@@ -455,6 +472,7 @@ export class TrigramIndex {
 
   /** Sizes, for the budget and capabilities. */
   stats(): IndexStats {
+    this.pathMap();
     // A path is held once (its characters, a string header and a map entry: about 64 bytes); the frozen lists
     // are typed arrays (a key and a start per trigram).
     const memoryBytes =
@@ -478,7 +496,7 @@ export class TrigramIndex {
    * @param abs the file's absolute path
    */
   invalidate(abs: string): void {
-    const id = this.idOf.get(abs);
+    const id = this.pathMap().get(abs);
     if (id === undefined) return;
     this.idOf.delete(abs);
     this.flags[id] = (this.flags[id] as number) | FLAG_DEAD;
@@ -497,7 +515,7 @@ export class TrigramIndex {
   private applyPrefixes(): void {
     if (this.stalePrefixes.size === 0) return;
     const prefixes = this.stalePrefixes;
-    for (const [p, id] of this.idOf) {
+    for (const [p, id] of this.pathMap()) {
       let cut = p.lastIndexOf("/");
       while (cut > 0) {
         const dir = p.slice(0, cut);
@@ -519,7 +537,7 @@ export class TrigramIndex {
    * @returns the id or -1
    */
   idOfPath(abs: string): number {
-    return this.idOf.get(abs) ?? -1;
+    return this.pathMap().get(abs) ?? -1;
   }
 
   /**
