@@ -9,6 +9,7 @@ export const WORKER_ENTRYPOINTS: readonly string[] = [
   "src/engine/search/worker.ts",
   "src/engine/count-worker.ts",
   "src/engine/walk-worker.ts",
+  "src/engine/index/stat-worker.ts",
 ];
 
 /** The repository root. */

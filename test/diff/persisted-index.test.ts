@@ -321,6 +321,52 @@ describe("rglob grep with a persisted index", () => {
     }
   }, 120_000);
 
+  test("a tree of thousands of files (stats checked in two threads) gives the cold answers after edits", () => {
+    const t = mkdtempSync(join(tmpdir(), "rglob-pindex-many-"));
+    try {
+      const files: string[] = [];
+      for (let d = 0; d < 50; d++) {
+        mkdirSync(join(t, `d${String(d).padStart(2, "0")}`));
+        for (let f = 0; f < 100; f++) {
+          const rel = `d${String(d).padStart(2, "0")}/f${String(f).padStart(3, "0")}.txt`;
+          writeFileSync(join(t, rel), `alpha ${d} ${f}\n`);
+          files.push(rel);
+        }
+      }
+      ageTree(t);
+      const built = index([], t).json.results[0] as Record<string, unknown>;
+      expect([built.files, built.walk]).toEqual([5000, "fresh"]);
+      const check = (input: Record<string, unknown>) => {
+        const args = ["grep", "--json", ...argvOf(op, input)];
+        const { json: cold } = rglobJson(args, { cwd: t, env: { ...env(), RGLOB_INDEX: "0" } });
+        const { json: hot } = rglobJson(args, { cwd: t, env: env() });
+        expect(hot.source).toBe("index");
+        delete hot.source;
+        hot.bytes_read = cold.bytes_read;
+        expect(hot).toEqual(cold);
+        return cold;
+      };
+      check({ pattern: "alpha" });
+      expect((check({ pattern: "omega" }).results as unknown[]).length).toBe(0);
+      // Same-size rewrites with the mtime put back, early and late in the walk (this thread's part and the
+      // worker's): the index ruled them out for "omega"; their ctime tells they changed.
+      for (const rel of [files[3], files[1500], files[2600], files[4990]] as string[]) {
+        const p = join(t, rel);
+        const before = statSync(p);
+        const text = readFileSync(p, "utf8");
+        writeFileSync(p, `omega${text.slice(5)}`);
+        utimesSync(p, before.atime, before.mtime);
+      }
+      expect((index(["--status"], t).json.results[0] as Record<string, unknown>).walk).toBe("fresh");
+      const found = check({ pattern: "omega", files_with_matches: true });
+      expect((found.results as unknown[]).length).toBe(4);
+      check({ pattern: "omega", count: true });
+      check({ pattern: "alpha", files_without_match: true });
+    } finally {
+      rmSync(t, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   test("a grep below the indexed tree, or with the tree as a root operand, uses it", () => {
     expect(same({ pattern: "needle", base: "dir0" })).toBe("index");
     const args = ["grep", "--json", "needle", dir];

@@ -507,6 +507,8 @@ export interface LoadedIndex {
   readonly facts: Uint32Array;
   /** Relative paths (POSIX) of the file ids. */
   readonly paths: readonly string[];
+  /** The same, NUL-separated UTF-8 bytes (a view into the file read). */
+  readonly pathBytes: Uint8Array;
   readonly bytes: number;
   /** The walk of a plain grep recorded with it, or null. */
   readonly walk: StoredWalk | null;
@@ -578,7 +580,11 @@ export function loadIndex(
   const index = TrigramIndex.fromParts(abs, { keys, starts, data, flags, textBytes: h.text_bytes }, sizes);
   const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at.walk, paths);
   if (stored === undefined) return bad("corrupt sections");
-  return { index: { header: h, index, facts, paths, bytes: raw.length, walk: stored }, reason: null };
+  const pathBytes = new Uint8Array(ab, o0 + at.paths, h.path_bytes);
+  return {
+    index: { header: h, index, facts, paths, pathBytes, bytes: raw.length, walk: stored },
+    reason: null,
+  };
 }
 
 /**
@@ -664,6 +670,89 @@ function unchanged(abs: string, facts: Uint32Array, id: number): boolean {
   return sameWords(abs, false, facts, id * FACTS);
 }
 
+/** Below this many files the stats are checked in the calling thread only (a worker's start costs more). */
+const PARALLEL_STATS = 4096;
+
+function statWorkerUrl(): string {
+  // Bundled (the binary, or dist/lib), the holding module sits at the top and the worker entry is stored by
+  // its path under src/ with a .js extension (scripts/build.ts and build-lib.ts list it as an entrypoint).
+  return !import.meta.url.endsWith(".ts")
+    ? new URL("./engine/index/stat-worker.js", import.meta.url).href
+    : new URL("./stat-worker.ts", import.meta.url).href;
+}
+
+/** A worker started for checkStats before the index is read (its start-up overlaps the read), or null. */
+function startStatWorker(): Worker | null {
+  if (typeof Worker === "undefined" || typeof Bun === "undefined" || path.sep !== "/") return null;
+  if (os.availableParallelism() < 2) return null;
+  try {
+    const w = new Worker(statWorkerUrl());
+    w.unref(); // never what keeps the process alive
+    return w;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Checks which indexed files still have the stats they were indexed with, in two threads when there are
+ * many (the worker takes the later three fifths; this thread runs `meanwhile`, then the rest), else here.
+ * @param loaded the index
+ * @param ids the file ids to check
+ * @param worker a started stat worker, or null
+ * @param meanwhile work for this thread while the worker runs (the recorded walk's own checks)
+ * @returns per file id, 1 when its stats are unchanged (ids not asked for are 0)
+ */
+function checkStats(
+  loaded: LoadedIndex,
+  ids: readonly number[],
+  worker: Worker | null,
+  meanwhile: () => void,
+): Uint8Array {
+  const same = new Uint8Array(loaded.paths.length);
+  const root = loaded.header.root;
+  const sep = root.endsWith(path.sep) ? "" : path.sep;
+  const facts = loaded.facts;
+  const check = (from: number, to: number) => {
+    for (let k = from; k < to; k++) {
+      const id = ids[k] as number;
+      same[id] = sameWords(root + sep + (loaded.paths[id] as string), false, facts, id * FACTS) ? 1 : 0;
+    }
+  };
+  // This thread also has `meanwhile` to do (on babel about as many stat calls as half the files).
+  const split = Math.floor(ids.length * 0.4);
+  let out: SharedArrayBuffer | null = null;
+  if (worker !== null && ids.length >= PARALLEL_STATS) {
+    try {
+      out = new SharedArrayBuffer(4 + ids.length - split);
+      const job = {
+        root,
+        pathBytes: loaded.pathBytes.slice(),
+        facts: facts.slice(),
+        ids: Int32Array.from(ids.slice(split)),
+        out,
+      };
+      worker.postMessage(job, [job.pathBytes.buffer, job.facts.buffer, job.ids.buffer]);
+    } catch {
+      out = null;
+    }
+  }
+  meanwhile();
+  if (out === null) {
+    check(0, ids.length);
+    return same;
+  }
+  check(0, split);
+  const flag = new Int32Array(out, 0, 1);
+  // The worker answers in tens of milliseconds; one that has not answered in 10 s (or failed) is not waited for.
+  if (Atomics.load(flag, 0) === 0) Atomics.wait(flag, 0, 0, 10_000);
+  if (Atomics.load(flag, 0) === 1) {
+    const got = new Uint8Array(out, 4, ids.length - split);
+    for (let k = 0; k < got.length; k++) same[ids[split + k] as number] = got[k] as number;
+  } else check(split, ids.length);
+  return same;
+}
+
 /**
  * Removes the index of a tree.
  * @param root the tree's real path
@@ -687,6 +776,8 @@ export function removeIndex(root: string): boolean {
  */
 export class PersistedIndexes implements WarmProvider {
   private readonly loaded = new Map<string, LoadedIndex | null>();
+  /** The stat worker, started when an index file is found (before it is read); ended after the checks. */
+  private statWorker: Worker | null = null;
 
   private find(plan: WalkPlan): LoadedIndex | null {
     for (const r of plan.roots) {
@@ -695,7 +786,11 @@ export class PersistedIndexes implements WarmProvider {
       while (true) {
         let hit = this.loaded.get(dir);
         if (hit === undefined) {
-          hit = fs.existsSync(indexPathFor(dir)) ? loadIndex(dir).index : null;
+          const file = indexPathFor(dir);
+          const exists = fs.existsSync(file);
+          if (exists && this.statWorker === null && process.env.RGLOB_INDEX !== "0")
+            this.statWorker = startStatWorker();
+          hit = exists ? loadIndex(dir, file).index : null;
           this.loaded.set(dir, hit);
         }
         if (hit !== null) return hit;
@@ -713,6 +808,16 @@ export class PersistedIndexes implements WarmProvider {
   }
 
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
+    try {
+      return this.grepSeam(plan, spec, bounded, listsNonMatching);
+    } finally {
+      // The stat worker's part, if any, is done by now (checkStats waits for it).
+      this.statWorker?.terminate();
+      this.statWorker = null;
+    }
+  }
+
+  private grepSeam(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
     const cold = (source: "cold" | null): WarmGrep => ({
       source,
       walk: (p, ctx, after) => walk(p, ctx, after),
@@ -738,12 +843,27 @@ export class PersistedIndexes implements WarmProvider {
       if (id < 0 || candidates[id] === 1) return false;
       // Over the query's size cap, the cold answer is its TOO_LARGE.
       if (idx.sizeOf(id) > maxFileSize) return false;
-      return unchanged(e.abs, facts, id);
+      return unchangedId(id, e.abs);
     };
     // The walk recorded with the index stands for this run's walk when it is the same walk and nothing it
     // depends on changed (a directory's listing, an ignore file, a .git entry): the tree is then not walked.
+    // The same walk reaches every indexed file, so the files the index rules out are checked all at once, in
+    // two threads, while this one checks what the recorded walk depends on.
     const stored = loaded.walk;
-    const replayable = stored !== null && stored.key === walkKeyOf(plan) && stored.fresh() ? stored : null;
+    let replayable: StoredWalk | null = null;
+    let same: Uint8Array | null = null;
+    if (stored !== null && stored.key === walkKeyOf(plan)) {
+      const toCheck: number[] = [];
+      for (let id = 0; id < candidates.length; id++)
+        if (candidates[id] === 0 && idx.sizeOf(id) <= maxFileSize) toCheck.push(id);
+      let fresh = false;
+      same = checkStats(loaded, toCheck, this.statWorker, () => {
+        fresh = stored.fresh();
+      });
+      if (fresh) replayable = stored;
+    }
+    const unchangedId = (id: number, abs: string): boolean =>
+      same !== null ? same[id] === 1 : unchanged(abs, facts, id);
     return {
       source: "index",
       // Ruled-out files give nothing (no record, error or skip) unless the run lists the files without a match.
@@ -753,14 +873,11 @@ export class PersistedIndexes implements WarmProvider {
           if (listsNonMatching) return replay(rec, p, ctx, null);
           const ids = replayable.ids;
           replayed = true;
+          // Checked above: ruled out by the index, within the size cap, stats unchanged.
+          const checked = same as Uint8Array;
           return replay(rec, p, ctx, (i) => {
             const id = ids[i] as number;
-            return (
-              id >= 0 &&
-              candidates[id] === 0 &&
-              idx.sizeOf(id) <= maxFileSize &&
-              unchanged(rec.absOf(i), facts, id)
-            );
+            return id >= 0 && checked[id] === 1;
           });
         }
         return listsNonMatching ? walk(p, ctx, after) : without(walk(p, ctx, after), ruledOut);
