@@ -74,6 +74,25 @@ function grepBoth(
   return { cold, hot };
 }
 
+/**
+ * Runs a grep with and without the index and expects the same result (bytes_read and `source` aside), the
+ * indexed one from the index.
+ * @returns the cold result
+ */
+function fromIndex(
+  args: readonly string[],
+  cwd: string,
+  e: Record<string, string> = env(),
+): Record<string, unknown> {
+  const { json: cold } = rglobJson([...args], { cwd, env: { ...e, RGLOB_INDEX: "0" } });
+  const { json: hot } = rglobJson([...args], { cwd, env: e });
+  expect(hot.source).toBe("index");
+  delete hot.source;
+  hot.bytes_read = cold.bytes_read;
+  expect(hot).toEqual(cold);
+  return cold;
+}
+
 /** Compares a query with and without the index, paging through to the end with its cursors. */
 function same(input: Record<string, unknown>): string | undefined {
   let cursor: string | null = null;
@@ -232,16 +251,8 @@ describe("rglob grep with a persisted index", () => {
       }
       writeFileSync(join(t, "a", ".gitignore"), "*.log\n");
       ageTree(t);
-      const both = (input: Record<string, unknown>) => {
-        const args = ["grep", "--json", ...argvOf(op, input)];
-        const { json: cold } = rglobJson(args, { cwd: t, env: { ...e, RGLOB_INDEX: "0" } });
-        const { json: hot } = rglobJson(args, { cwd: t, env: e });
-        expect(hot.source).toBe("index");
-        delete hot.source;
-        hot.bytes_read = cold.bytes_read;
-        expect(hot).toEqual(cold);
-        return cold;
-      };
+      const both = (input: Record<string, unknown>) =>
+        fromIndex(["grep", "--json", ...argvOf(op, input)], t, e);
       const walkState = () =>
         (
           rglobJson<{ results: Array<Record<string, unknown>> }>(["index", "--status", "--json"], {
@@ -336,16 +347,8 @@ describe("rglob grep with a persisted index", () => {
       ageTree(t);
       const built = index([], t).json.results[0] as Record<string, unknown>;
       expect([built.files, built.walk]).toEqual([5000, "fresh"]);
-      const check = (input: Record<string, unknown>) => {
-        const args = ["grep", "--json", ...argvOf(op, input)];
-        const { json: cold } = rglobJson(args, { cwd: t, env: { ...env(), RGLOB_INDEX: "0" } });
-        const { json: hot } = rglobJson(args, { cwd: t, env: env() });
-        expect(hot.source).toBe("index");
-        delete hot.source;
-        hot.bytes_read = cold.bytes_read;
-        expect(hot).toEqual(cold);
-        return cold;
-      };
+      const check = (input: Record<string, unknown>) =>
+        fromIndex(["grep", "--json", ...argvOf(op, input)], t);
       check({ pattern: "alpha" });
       expect((check({ pattern: "omega" }).results as unknown[]).length).toBe(0);
       // Same-size rewrites with the mtime put back, early and late in the walk (this thread's part and the
@@ -369,13 +372,7 @@ describe("rglob grep with a persisted index", () => {
 
   test("a grep below the indexed tree, or with the tree as a root operand, uses it", () => {
     expect(same({ pattern: "needle", base: "dir0" })).toBe("index");
-    const args = ["grep", "--json", "needle", dir];
-    const { json: hot } = rglobJson(args, { cwd: tmpdir(), env: env() });
-    const { json: cold } = rglobJson(args, { cwd: tmpdir(), env: { ...env(), RGLOB_INDEX: "0" } });
-    expect(hot.source).toBe("index");
-    delete hot.source;
-    hot.bytes_read = cold.bytes_read;
-    expect(hot).toEqual(cold);
+    fromIndex(["grep", "--json", "needle", dir], tmpdir());
   }, 120_000);
 
   test("a corrupt, truncated or foreign index is not used", () => {
@@ -464,13 +461,7 @@ describe("rglob grep with a persisted index", () => {
         { pattern: "zzz" },
         { pattern: "needle", binary_sniff_bytes: 100_000 },
       ]) {
-        const args = ["grep", "--json", ...argvOf(op, input)];
-        const { json: cold } = rglobJson(args, { cwd: t, env: { ...env(), RGLOB_INDEX: "0" } });
-        const { json: hot } = rglobJson(args, { cwd: t, env: env() });
-        expect(hot.source).toBe("index");
-        delete hot.source;
-        hot.bytes_read = cold.bytes_read;
-        expect(hot).toEqual(cold);
+        fromIndex(["grep", "--json", ...argvOf(op, input)], t);
       }
     } finally {
       rmSync(t, { recursive: true, force: true });
