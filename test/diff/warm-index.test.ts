@@ -42,7 +42,7 @@ let editor: ReturnType<typeof Bun.spawn>;
 let editorOut: { read(): Promise<{ value?: Uint8Array | undefined; done: boolean }> };
 let pending = "";
 
-async function setUp(env: Record<string, string>): Promise<void> {
+async function setUp(env: Record<string, string>, more?: (root: string) => void): Promise<void> {
   dir = mkdtempSync(join(tmpdir(), "rglob-warm-"));
   // A repository (a .git directory is what the walk looks for), so the ignore files apply.
   mkdirSync(join(dir, ".git", "info"), { recursive: true });
@@ -55,6 +55,7 @@ async function setUp(env: Record<string, string>): Promise<void> {
   }
   writeFileSync(join(dir, ".gitignore"), "*.log\n");
   writeFileSync(join(dir, "binary.bin"), Buffer.from([110, 101, 101, 100, 108, 101, 0, 1, 2]));
+  more?.(dir);
   const saved = { ...process.env };
   Object.assign(process.env, env);
   mcp = await startMcp(["--root", dir], { cwd: dir });
@@ -204,6 +205,44 @@ test("an edited .gitignore alone is seen by the next call", async () => {
     await tearDown();
   }
 });
+
+test("a tree whose index would be over half its text gives up building early and says so", async () => {
+  // 34 MiB of text in 1 KiB files of random characters: a thousand distinct trigrams per file, so the index
+  // would take more than the text. The build is judged once 32 MiB are in, not carried to the end.
+  await setUp({}, (root) => {
+    const noise = Buffer.alloc(1 << 20);
+    for (let i = 0; i < noise.length; i++) noise[i] = i % 64 === 63 ? 10 : 33 + Math.floor(rand() * 94);
+    for (let d = 0; d < 34; d++) {
+      mkdirSync(join(root, "noise", `n${d}`), { recursive: true });
+      for (let f = 0; f < 1024; f++) {
+        const at = ((d * 1024 + f) * 4099) % (noise.length - 1024);
+        writeFileSync(join(root, "noise", `n${d}`, `f${f}.txt`), noise.subarray(at, at + 1024));
+      }
+    }
+  });
+  try {
+    let state = "building";
+    for (let i = 0; i < 600 && state === "building"; i++) {
+      state = await warmState();
+      if (state === "building") await Bun.sleep(50);
+    }
+    const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
+    const warm = (
+      JSON.parse((res.contents[0] as { text: string }).text) as {
+        mcp: { warm: Array<{ state: string; reason: string | null }> };
+      }
+    ).mcp.warm[0];
+    expect(warm?.state).toBe("warm_list");
+    expect(warm?.reason).toMatch(/over [0-9.]+x the text \(budget 0.5x; judged on the first 3[23] MiB\)/);
+    const call = (await mcp.client.callTool({
+      name: "grep_content",
+      arguments: { pattern: "needle", base: dir, hidden: true, limit: 5000 },
+    })) as CallToolResult;
+    expect((call.structuredContent as Record<string, unknown>).source).not.toBe("index");
+  } finally {
+    await tearDown();
+  }
+}, 120_000);
 
 test("a tree over the index budget degrades to the warm file list and says so; answers stay exact", async () => {
   await setUp({ RGLOB_INDEX_BUDGET_MB: "0" });

@@ -130,6 +130,19 @@ export class TrigramIndex {
     return this.postingBytes;
   }
 
+  /** Bytes of text added so far. */
+  get textSize(): number {
+    return this.textBytes;
+  }
+
+  /**
+   * A lower bound of the memory the frozen index will take (as stats() counts it), while building: a byte per
+   * posting (a delta varint takes at least one), the paths, and each file's facts, flags and map entry.
+   */
+  get frozenAtLeast(): number {
+    return this.postings + this.pathChars + this.count * (64 + 1 + 32);
+  }
+
   /** Number of files indexed. */
   get size(): number {
     return this.count;
