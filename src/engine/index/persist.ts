@@ -505,8 +505,10 @@ export interface LoadedIndex {
   readonly index: TrigramIndex;
   /** Per file id: size, mtime (ns), ctime (ns), inode. */
   readonly facts: Uint32Array;
-  /** Relative paths (POSIX) of the file ids. */
+  /** Relative paths (POSIX) of the file ids (decoded when first asked for). */
   readonly paths: readonly string[];
+  /** The relative path of one file id (without decoding the others). */
+  pathAt(id: number): string;
   /** The same, NUL-separated UTF-8 bytes (a view into the file read). */
   readonly pathBytes: Uint8Array;
   readonly bytes: number;
@@ -568,21 +570,53 @@ export function loadIndex(
   const starts = new Uint32Array(ab, o0 + at.starts, h.trigrams + 1);
   const flags = new Uint8Array(ab, o0 + at.flags, h.files);
   const data = new Uint8Array(ab, o0 + at.data, h.posting_bytes);
-  const paths = h.files === 0 ? [] : buf.toString("utf8", at.paths, at.data).split("\0");
-  if (paths.length !== h.files || starts[h.trigrams] !== h.posting_bytes) return bad("corrupt sections");
+  // Where each relative path starts (NUL-separated, in id order); they are decoded when asked for.
+  const pathStarts = new Int32Array(h.files + 1);
+  let nuls = 0;
+  if (h.files > 0) {
+    for (let i = buf.indexOf(0, at.paths); i >= 0 && i < at.data; i = buf.indexOf(0, i + 1)) {
+      if (++nuls >= h.files) break;
+      pathStarts[nuls] = i + 1 - at.paths;
+    }
+    pathStarts[h.files] = h.path_bytes + 1;
+  }
+  if ((h.files > 0 && nuls !== h.files - 1) || starts[h.trigrams] !== h.posting_bytes)
+    return bad("corrupt sections");
+  const pathAt = (id: number) =>
+    buf.toString(
+      "utf8",
+      at.paths + (pathStarts[id] as number),
+      at.paths + (pathStarts[id + 1] as number) - 1,
+    );
+  let pathList: string[] | null = null;
+  const pathsOf = (): string[] => {
+    pathList ??= h.files === 0 ? [] : buf.toString("utf8", at.paths, at.data).split("\0");
+    return pathList;
+  };
   // Paths are stored POSIX; the walk gives the platform's.
   const sep = root.endsWith(path.sep) ? "" : path.sep;
   const native = path.sep === "/" ? (p: string) => p : (p: string) => p.split("/").join(path.sep);
-  const abs = () => paths.map((p) => (p === "" ? root : root + sep + native(p)));
+  const abs = () => pathsOf().map((p) => (p === "" ? root : root + sep + native(p)));
   const sizes = new Float64Array(h.files);
   for (let i = 0; i < h.files; i++)
     sizes[i] = (facts[i * FACTS] as number) + (facts[i * FACTS + 1] as number) * 4294967296;
   const index = TrigramIndex.fromParts(abs, { keys, starts, data, flags, textBytes: h.text_bytes }, sizes);
-  const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at.walk, paths);
+  const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at.walk, h.files, pathAt);
   if (stored === undefined) return bad("corrupt sections");
   const pathBytes = new Uint8Array(ab, o0 + at.paths, h.path_bytes);
   return {
-    index: { header: h, index, facts, paths, pathBytes, bytes: raw.length, walk: stored },
+    index: {
+      header: h,
+      index,
+      facts,
+      get paths() {
+        return pathsOf();
+      },
+      pathAt,
+      pathBytes,
+      bytes: raw.length,
+      walk: stored,
+    },
     reason: null,
   };
 }
@@ -595,7 +629,8 @@ function storedWalkOf(
   w: StoredWalkHeader,
   buf: Buffer,
   at: ReturnType<typeof layout>["walk"],
-  paths: readonly string[],
+  files: number,
+  pathAt: (id: number) => string,
 ): StoredWalk | undefined {
   const ok = [w.entries, w.steps, w.witnessed, w.rel_bytes, w.witness_bytes, w.payload_bytes].every(
     (n) => Number.isSafeInteger(n) && n >= 0,
@@ -604,7 +639,7 @@ function storedWalkOf(
   const ab = buf.buffer as ArrayBuffer;
   const o0 = buf.byteOffset;
   const ids = new Int32Array(ab, o0 + at.ids, w.entries);
-  for (const id of ids) if (id < -1 || id >= paths.length) return undefined;
+  for (const id of ids) if (id < -1 || id >= files) return undefined;
   let recording: PlainWalk | null = null;
   let fresh: boolean | null = null;
   return {
@@ -616,7 +651,7 @@ function storedWalkOf(
       const args = new Int32Array(ab, o0 + at.args, w.steps);
       const rels = w.entries === 0 ? [] : buf.toString("utf8", at.rels, at.rels + w.rel_bytes).split("\0");
       // An empty one is an indexed file's, whose relative path the index holds.
-      for (let i = 0; i < rels.length; i++) if (rels[i] === "") rels[i] = paths[ids[i] as number] as string;
+      for (let i = 0; i < rels.length; i++) if (rels[i] === "") rels[i] = pathAt(ids[i] as number);
       const payloads = JSON.parse(
         buf.toString("utf8", at.payloads, at.payloads + w.payload_bytes),
       ) as Payload[];
@@ -696,7 +731,7 @@ function startStatWorker(): Worker | null {
 
 /**
  * Checks which indexed files still have the stats they were indexed with, in two threads when there are
- * many (the worker takes the later three fifths; this thread runs `meanwhile`, then the rest), else here.
+ * many (the worker takes the later seven tenths; this thread runs `meanwhile`, then the rest), else here.
  * @param loaded the index
  * @param ids the file ids to check
  * @param worker a started stat worker, or null
@@ -709,18 +744,19 @@ function checkStats(
   worker: Worker | null,
   meanwhile: () => void,
 ): Uint8Array {
-  const same = new Uint8Array(loaded.paths.length);
+  const same = new Uint8Array(loaded.header.files);
   const root = loaded.header.root;
   const sep = root.endsWith(path.sep) ? "" : path.sep;
   const facts = loaded.facts;
   const check = (from: number, to: number) => {
     for (let k = from; k < to; k++) {
       const id = ids[k] as number;
-      same[id] = sameWords(root + sep + (loaded.paths[id] as string), false, facts, id * FACTS) ? 1 : 0;
+      same[id] = sameWords(root + sep + loaded.pathAt(id), false, facts, id * FACTS) ? 1 : 0;
     }
   };
-  // This thread also has `meanwhile` to do (on babel about as many stat calls as half the files).
-  const split = Math.floor(ids.length * 0.4);
+  // This thread also has `meanwhile` to do (on babel about as many stat calls as half the files), and its part
+  // of the files; the worker starts a little later.
+  const split = Math.floor(ids.length * 0.3);
   let out: SharedArrayBuffer | null = null;
   if (worker !== null && ids.length >= PARALLEL_STATS) {
     try {
