@@ -7,7 +7,7 @@
 
 import type * as Ffi from "bun:ffi";
 import * as fs from "node:fs";
-import { encodeName, fsPath, hasRawBytes } from "./names.ts";
+import { decodeName, encodeName, fsPath, hasRawBytes } from "./names.ts";
 
 /** Words per path. */
 export const STAT_WORDS = 10;
@@ -64,6 +64,26 @@ function nodeStat(p: string, follow: boolean, out: Uint32Array, at: number): Sta
 /** Reads a path's words. */
 export type StatInto = (path: string, follow: boolean, out: Uint32Array, at: number) => StatOutcome;
 
+/**
+ * Reads the words of the path made of a prefix's bytes and a slice of other bytes (no string is made).
+ * @param prefix the first bytes of the path
+ * @param src the bytes the rest is taken from
+ * @param from where the rest starts in src
+ * @param to where it ends
+ */
+export type StatBytesInto = (
+  prefix: Uint8Array,
+  src: Uint8Array,
+  from: number,
+  to: number,
+  follow: boolean,
+  out: Uint32Array,
+  at: number,
+) => StatOutcome;
+
+const nodeStatBytes: StatBytesInto = (prefix, src, from, to, follow, out, at) =>
+  nodeStat(decodeName(Buffer.concat([prefix, src.subarray(from, to)])), follow, out, at);
+
 /** statx's struct offsets in 32-bit words (the same on every architecture). */
 const SX_MASK = 0;
 const SX_INO = 8;
@@ -77,7 +97,7 @@ const AT_SYMLINK_NOFOLLOW = 0x100;
 const AT_NO_AUTOMOUNT = 0x800;
 const STATX_BASIC_STATS = 0x7ff;
 
-function loadStatx(): StatInto | null {
+function loadStatx(): { str: StatInto; bytes: StatBytesInto } | null {
   if (typeof Bun === "undefined" || process.platform !== "linux") return null;
   if (process.env.RGLOB_DIR_FD === "0") return null; // the paths-only reference (dir-fd.ts)
   let ffi: typeof Ffi;
@@ -101,21 +121,14 @@ function loadStatx(): StatInto | null {
   const bufPtr = ffi.ptr(new Uint8Array(storage));
   const pathBuf = Buffer.from(new ArrayBuffer(4096 * 3 + 1));
   const pathPtr = ffi.ptr(pathBuf);
-  return (p, follow, out, at) => {
-    let n: number;
-    if (p.length > 4096) return nodeStat(p, follow, out, at);
-    if (hasRawBytes(p)) {
-      const raw = encodeName(p);
-      if (raw.length > 4096) return nodeStat(p, follow, out, at);
-      n = raw.copy(pathBuf, 0);
-    } else n = pathBuf.write(p, 0, "utf8");
-    pathBuf[n] = 0;
+  /** statx of the NUL-terminated path in pathBuf; false when Node's stat must answer. */
+  const call = (follow: boolean, out: Uint32Array, at: number): boolean => {
     const flags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
     // An error (its kind from Node's stat, which reports the same), or fields the file system did not give.
-    if (statx(AT_FDCWD, pathPtr, flags, STATX_BASIC_STATS, bufPtr) !== 0) return nodeStat(p, follow, out, at);
+    if (statx(AT_FDCWD, pathPtr, flags, STATX_BASIC_STATS, bufPtr) !== 0) return false;
     // A view made after the call: the optimising JIT may keep an element read before a native call wrote it.
     const w = new Uint32Array(storage, 0, 64);
-    if (((w[SX_MASK] as number) & SX_NEEDED) !== SX_NEEDED) return nodeStat(p, follow, out, at);
+    if (((w[SX_MASK] as number) & SX_NEEDED) !== SX_NEEDED) return false;
     out[at] = w[SX_SIZE] as number;
     out[at + 1] = w[SX_SIZE + 1] as number;
     out[at + 2] = w[SX_MTIME] as number;
@@ -126,19 +139,48 @@ function loadStatx(): StatInto | null {
     out[at + 7] = w[SX_CTIME + 2] as number;
     out[at + 8] = w[SX_INO] as number;
     out[at + 9] = w[SX_INO + 1] as number;
-    return STAT_OK;
+    return true;
   };
+  const str: StatInto = (p, follow, out, at) => {
+    let n: number;
+    if (p.length > 4096) return nodeStat(p, follow, out, at);
+    if (hasRawBytes(p)) {
+      const raw = encodeName(p);
+      if (raw.length > 4096) return nodeStat(p, follow, out, at);
+      n = raw.copy(pathBuf, 0);
+    } else n = pathBuf.write(p, 0, "utf8");
+    pathBuf[n] = 0;
+    return call(follow, out, at) ? STAT_OK : nodeStat(p, follow, out, at);
+  };
+  const bytes: StatBytesInto = (prefix, src, from, to, follow, out, at) => {
+    const n = prefix.length + to - from;
+    if (n > 4096 * 3) return nodeStatBytes(prefix, src, from, to, follow, out, at);
+    pathBuf.set(prefix, 0);
+    pathBuf.set(src.subarray(from, to), prefix.length);
+    pathBuf[n] = 0;
+    return call(follow, out, at) ? STAT_OK : nodeStatBytes(prefix, src, from, to, follow, out, at);
+  };
+  return { str, bytes };
 }
 
-let loaded: StatInto | undefined;
+let loaded: { str: StatInto; bytes: StatBytesInto } | undefined;
 
 /**
  * Returns the fastest way here to read a path's words (statx through bun:ffi on Linux, else Node's stats).
  * @returns the reader
  */
 export function statInto(): StatInto {
-  if (loaded === undefined) loaded = loadStatx() ?? nodeStat;
-  return loaded;
+  loaded ??= loadStatx() ?? { str: nodeStat, bytes: nodeStatBytes };
+  return loaded.str;
+}
+
+/**
+ * Returns the same for a path given as bytes (a prefix and a slice).
+ * @returns the reader
+ */
+export function statBytesInto(): StatBytesInto {
+  loaded ??= loadStatx() ?? { str: nodeStat, bytes: nodeStatBytes };
+  return loaded.bytes;
 }
 
 const scratch = new Uint32Array(STAT_WORDS);

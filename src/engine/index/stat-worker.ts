@@ -4,7 +4,8 @@
  * index is read (its own start-up overlaps that), gets the index's relative paths as bytes, the files' words
  * (stat-words.ts) and the ids to check, writes 1 (unchanged) or 0 per id into a shared array and wakes the
  * caller. */
-import { STAT_WORDS, sameWords } from "../../platform/stat-words.ts";
+import { encodeName } from "../../platform/names.ts";
+import { STAT_OK, STAT_WORDS, statBytesInto } from "../../platform/stat-words.ts";
 
 /** What the caller sends. */
 export interface StatJob {
@@ -31,12 +32,24 @@ self.onmessage = (e: MessageEvent<StatJob>) => {
     const starts: number[] = [0];
     for (let at = pathBytes.indexOf(0); at >= 0; at = pathBytes.indexOf(0, at + 1)) starts.push(at + 1);
     starts.push(pathBytes.length + 1);
-    const text = Buffer.from(pathBytes.buffer, pathBytes.byteOffset, pathBytes.length);
-    const prefix = root.endsWith("/") ? root : `${root}/`;
+    // Each path is the root's bytes and the relative path's, copied straight to the system call's buffer.
+    const prefix = encodeName(root.endsWith("/") ? root : `${root}/`);
+    const stat = statBytesInto();
+    const words = new Uint32Array(STAT_WORDS);
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k] as number;
-      const rel = text.toString("utf8", starts[id] as number, (starts[id + 1] as number) - 1);
-      same[k] = sameWords(prefix + rel, false, facts, id * STAT_WORDS) ? 1 : 0;
+      const ok = stat(
+        prefix,
+        pathBytes,
+        starts[id] as number,
+        (starts[id + 1] as number) - 1,
+        false,
+        words,
+        0,
+      );
+      let same1 = ok === STAT_OK;
+      for (let w = 0; same1 && w < STAT_WORDS; w++) same1 = words[w] === facts[id * STAT_WORDS + w];
+      same[k] = same1 ? 1 : 0;
     }
     Atomics.store(flag, 0, 1);
   } catch {

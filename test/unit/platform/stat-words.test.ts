@@ -20,6 +20,7 @@ import {
   STAT_OK,
   STAT_WORDS,
   sameWords,
+  statBytesInto,
   statInto,
   wordsOfStats,
 } from "../../../src/platform/stat-words.ts";
@@ -63,6 +64,24 @@ test("statx words equal Node's for every path, in turn, many times over", () => 
     }
   }
   expect(inodes.size).toBeGreaterThan(40);
+});
+
+test("a path given as bytes (a prefix and a slice) reads the same words", () => {
+  const a = new Uint32Array(STAT_WORDS);
+  const b = new Uint32Array(STAT_WORDS);
+  const prefix = Buffer.from(`${dir}/`);
+  const rels = Buffer.from(files.map((f) => f.slice(dir.length + 1)).join("\0"));
+  for (let round = 0; round < 200; round++) {
+    let from = 0;
+    for (const f of files) {
+      const to = rels.indexOf(0, from) < 0 ? rels.length : rels.indexOf(0, from);
+      expect(statBytesInto()(prefix, rels, from, to, false, a, 0)).toBe(STAT_OK);
+      statInto()(f, false, b, 0);
+      if (a.some((w, i) => w !== b[i])) expect({ f, got: [...a] }).toEqual({ f, got: [...b] });
+      from = to + 1;
+    }
+  }
+  expect(statBytesInto()(prefix, Buffer.from("nope"), 0, 4, false, a, 0)).toBe(STAT_ABSENT);
 });
 
 test("sameWords: unchanged, changed by a write of the same size, absent", () => {
