@@ -509,8 +509,8 @@ export interface LoadedIndex {
   readonly paths: readonly string[];
   /** The relative path of one file id (without decoding the others). */
   pathAt(id: number): string;
-  /** The same, NUL-separated UTF-8 bytes (a view into the file read). */
-  readonly pathBytes: Uint8Array;
+  /** The body's hash as the file's prefix holds it (checked). */
+  readonly hash: string;
   readonly bytes: number;
   /** The walk of a plain grep recorded with it, or null. */
   readonly walk: StoredWalk | null;
@@ -603,7 +603,7 @@ export function loadIndex(
   const index = TrigramIndex.fromParts(abs, { keys, starts, data, flags, textBytes: h.text_bytes }, sizes);
   const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at.walk, h.files, pathAt);
   if (stored === undefined) return bad("corrupt sections");
-  const pathBytes = new Uint8Array(ab, o0 + at.paths, h.path_bytes);
+  const hash = raw.toString("latin1", 16, 32);
   return {
     index: {
       header: h,
@@ -613,7 +613,7 @@ export function loadIndex(
         return pathsOf();
       },
       pathAt,
-      pathBytes,
+      hash,
       bytes: raw.length,
       walk: stored,
     },
@@ -729,63 +729,96 @@ function startStatWorker(): Worker | null {
   }
 }
 
+/** A job given to the stat worker before the index is read: the answers for ids `from` to the last. */
+interface EarlyStats {
+  readonly hash: string;
+  readonly from: number;
+  readonly out: SharedArrayBuffer;
+}
+
 /**
- * Checks which indexed files still have the stats they were indexed with, in two threads when there are
- * many (the worker takes the later seven tenths; this thread runs `meanwhile`, then the rest), else here.
+ * Reads an index file's header and gives the worker its part of the checks (ids from three tenths of the files
+ * to the last), so that it starts while this thread reads the whole file.
+ * @returns the job, or null when the header is not one to use (loadIndex will say why) or the worker refused it
+ */
+function startEarlyStats(worker: Worker, file: string, root: string): EarlyStats | null {
+  let fd = -1;
+  try {
+    fd = fs.openSync(file, "r");
+    const head = Buffer.alloc(64 * 1024);
+    const got = fs.readSync(fd, head, 0, head.length, 0);
+    if (got < PREFIX || head.toString("latin1", 0, 8) !== MAGIC || head.readUInt32LE(8) !== INDEX_FORMAT)
+      return null;
+    const jsonLen = head.readUInt32LE(12);
+    if (PREFIX + jsonLen > got) return null;
+    const h = JSON.parse(head.toString("utf8", PREFIX, PREFIX + jsonLen)) as IndexHeader;
+    if (h.root !== root || !Number.isSafeInteger(h.files) || h.files < PARALLEL_STATS) return null;
+    const at = layout(h, PREFIX + jsonLen);
+    const from = Math.floor(h.files * 0.3);
+    const hash = head.toString("latin1", 16, 32);
+    const out = new SharedArrayBuffer(4 + h.files - from);
+    worker.postMessage({
+      file,
+      hash,
+      root,
+      factsAt: at.facts,
+      pathsAt: at.paths,
+      pathBytes: h.path_bytes,
+      files: h.files,
+      from,
+      out,
+    });
+    return { hash, from, out };
+  } catch {
+    return null;
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Checks which indexed files still have the stats they were indexed with: the worker's part from its early
+ * job (when there is one, for the index read), this thread's after `meanwhile`.
  * @param loaded the index
  * @param ids the file ids to check
- * @param worker a started stat worker, or null
+ * @param early the stat worker's job for this index, or null
  * @param meanwhile work for this thread while the worker runs (the recorded walk's own checks)
  * @returns per file id, 1 when its stats are unchanged (ids not asked for are 0)
  */
 function checkStats(
   loaded: LoadedIndex,
   ids: readonly number[],
-  worker: Worker | null,
+  early: EarlyStats | null,
   meanwhile: () => void,
 ): Uint8Array {
   const same = new Uint8Array(loaded.header.files);
   const root = loaded.header.root;
   const sep = root.endsWith(path.sep) ? "" : path.sep;
   const facts = loaded.facts;
-  const check = (from: number, to: number) => {
-    for (let k = from; k < to; k++) {
-      const id = ids[k] as number;
-      same[id] = sameWords(root + sep + loaded.pathAt(id), false, facts, id * FACTS) ? 1 : 0;
-    }
+  const check = (k: number) => {
+    const id = ids[k] as number;
+    same[id] = sameWords(root + sep + loaded.pathAt(id), false, facts, id * FACTS) ? 1 : 0;
   };
-  // This thread also has `meanwhile` to do (on babel about as many stat calls as half the files), and its part
-  // of the files; the worker starts a little later.
-  const split = Math.floor(ids.length * 0.3);
-  let out: SharedArrayBuffer | null = null;
-  if (worker !== null && ids.length >= PARALLEL_STATS) {
-    try {
-      out = new SharedArrayBuffer(4 + ids.length - split);
-      const job = {
-        root,
-        pathBytes: loaded.pathBytes.slice(),
-        facts: facts.slice(),
-        ids: Int32Array.from(ids.slice(split)),
-        out,
-      };
-      worker.postMessage(job, [job.pathBytes.buffer, job.facts.buffer, job.ids.buffer]);
-    } catch {
-      out = null;
-    }
-  }
+  // The worker's answers hold for this index only (the file it read has the same hash).
+  const job = early !== null && early.hash === loaded.hash ? early : null;
   meanwhile();
-  if (out === null) {
-    check(0, ids.length);
-    return same;
+  let mine = ids.length;
+  if (job !== null) {
+    mine = 0;
+    while (mine < ids.length && (ids[mine] as number) < job.from) mine++;
   }
-  check(0, split);
-  const flag = new Int32Array(out, 0, 1);
+  for (let k = 0; k < mine; k++) check(k);
+  if (job === null) return same;
+  const flag = new Int32Array(job.out, 0, 1);
   // The worker answers in tens of milliseconds; one that has not answered in 10 s (or failed) is not waited for.
   if (Atomics.load(flag, 0) === 0) Atomics.wait(flag, 0, 0, 10_000);
   if (Atomics.load(flag, 0) === 1) {
-    const got = new Uint8Array(out, 4, ids.length - split);
-    for (let k = 0; k < got.length; k++) same[ids[split + k] as number] = got[k] as number;
-  } else check(split, ids.length);
+    const got = new Uint8Array(job.out, 4);
+    for (let k = mine; k < ids.length; k++) {
+      const id = ids[k] as number;
+      same[id] = got[id - job.from] as number;
+    }
+  } else for (let k = mine; k < ids.length; k++) check(k);
   return same;
 }
 
@@ -814,6 +847,8 @@ export class PersistedIndexes implements WarmProvider {
   private readonly loaded = new Map<string, LoadedIndex | null>();
   /** The stat worker, started when an index file is found (before it is read); ended after the checks. */
   private statWorker: Worker | null = null;
+  /** Its job, given from the index file's header before the file is read. */
+  private early: EarlyStats | null = null;
 
   private find(plan: WalkPlan): LoadedIndex | null {
     for (const r of plan.roots) {
@@ -824,8 +859,10 @@ export class PersistedIndexes implements WarmProvider {
         if (hit === undefined) {
           const file = indexPathFor(dir);
           const exists = fs.existsSync(file);
-          if (exists && this.statWorker === null && process.env.RGLOB_INDEX !== "0")
+          if (exists && this.statWorker === null && process.env.RGLOB_INDEX !== "0") {
             this.statWorker = startStatWorker();
+            if (this.statWorker !== null) this.early = startEarlyStats(this.statWorker, file, dir);
+          }
           hit = exists ? loadIndex(dir, file).index : null;
           this.loaded.set(dir, hit);
         }
@@ -850,6 +887,7 @@ export class PersistedIndexes implements WarmProvider {
       // The stat worker's part, if any, is done by now (checkStats waits for it).
       this.statWorker?.terminate();
       this.statWorker = null;
+      this.early = null;
     }
   }
 
@@ -893,7 +931,7 @@ export class PersistedIndexes implements WarmProvider {
       for (let id = 0; id < candidates.length; id++)
         if (candidates[id] === 0 && idx.sizeOf(id) <= maxFileSize) toCheck.push(id);
       let fresh = false;
-      same = checkStats(loaded, toCheck, this.statWorker, () => {
+      same = checkStats(loaded, toCheck, this.early, () => {
         fresh = stored.fresh();
       });
       if (fresh) replayable = stored;
