@@ -102,6 +102,17 @@ async function warmState(): Promise<string> {
   return caps.mcp.warm?.[0]?.state ?? "none";
 }
 
+/** Waits (up to `polls` times 50 ms) until the root's warm state is no longer building; returns it. */
+async function settledWarm(polls: number): Promise<{ state: string; reason: string | null } | undefined> {
+  for (let i = 0; i < polls && (await warmState()) === "building"; i++) await Bun.sleep(50);
+  const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
+  return (
+    JSON.parse((res.contents[0] as { text: string }).text) as {
+      mcp: { warm: Array<{ state: string; reason: string | null }> };
+    }
+  ).mcp.warm[0];
+}
+
 async function scenario(): Promise<void> {
   const op = findOperation("grep");
   const sources: Record<string, number> = {};
@@ -221,17 +232,7 @@ test("a tree whose index would be over half its text gives up building early and
     }
   });
   try {
-    let state = "building";
-    for (let i = 0; i < 600 && state === "building"; i++) {
-      state = await warmState();
-      if (state === "building") await Bun.sleep(50);
-    }
-    const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
-    const warm = (
-      JSON.parse((res.contents[0] as { text: string }).text) as {
-        mcp: { warm: Array<{ state: string; reason: string | null }> };
-      }
-    ).mcp.warm[0];
+    const warm = await settledWarm(600);
     expect(warm?.state).toBe("warm_list");
     expect(warm?.reason).toMatch(/over [0-9.]+x the text \(budget 0.5x; judged on the first 3[23] MiB\)/);
     const call = (await mcp.client.callTool({
@@ -247,17 +248,7 @@ test("a tree whose index would be over half its text gives up building early and
 test("a tree over the index budget degrades to the warm file list and says so; answers stay exact", async () => {
   await setUp({ RGLOB_INDEX_BUDGET_MB: "0" });
   try {
-    let state = "building";
-    for (let i = 0; i < 200 && state === "building"; i++) {
-      state = await warmState();
-      if (state === "building") await Bun.sleep(50);
-    }
-    const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
-    const warm = (
-      JSON.parse((res.contents[0] as { text: string }).text) as {
-        mcp: { warm: Array<{ state: string; reason: string | null }> };
-      }
-    ).mcp.warm[0];
+    const warm = await settledWarm(200);
     expect(warm?.state).toBe("warm_list");
     expect(warm?.reason).toContain("exceed");
     const op = findOperation("grep");
