@@ -1,5 +1,6 @@
 /*! Benchmarks: a minimal newline-delimited JSON-RPC client of one `rglob mcp` process, shared by bench-mcp.ts
  * and bench-warm.ts (raw stdio, no SDK, so the client's own cost stays out of the timings). */
+import { INITIALIZED, initializeRequest } from "./mcp-probe.ts";
 
 /** A newline-delimited JSON-RPC client of one `rglob mcp` process. */
 export class RawMcpClient {
@@ -59,12 +60,8 @@ export class RawMcpClient {
 
   /** Initializes the session. */
   async start(): Promise<void> {
-    await this.request("initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: this.clientName, version: "1" },
-    });
-    this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await this.request("initialize", initializeRequest(this.clientName).params);
+    this.send(INITIALIZED);
   }
 
   /** Ends the server. */

@@ -11,6 +11,28 @@ export type McpProbe =
 export const PROBE_PROTOCOL_VERSION = "2025-06-18";
 
 /**
+ * The initialize request a raw client opens a session with (newline-delimited JSON-RPC over stdio).
+ * @param clientName the client's name
+ * @param id the request's id
+ * @returns the message
+ */
+export function initializeRequest(clientName: string, id: number = 1) {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: {
+      protocolVersion: PROBE_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: clientName, version: "1" },
+    },
+  };
+}
+
+/** The notification a client sends once the server has answered initialize. */
+export const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" } as const;
+
+/**
  * Starts `BIN mcp`, lists its tools and stops it.
  * @param bin the rglob executable, or a command that runs it (e.g. an emulator and the executable)
  * @param options working directory, extra arguments after `mcp`, and a deadline in milliseconds
@@ -32,16 +54,7 @@ export async function probeMcp(
   };
   const timer = setTimeout(() => proc.kill(), options.timeoutMs ?? 10_000);
   try {
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: PROBE_PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: "rglob-probe", version: "1" },
-      },
-    });
+    send(initializeRequest("rglob-probe"));
     const decoder = new TextDecoder();
     let buffered = "";
     for await (const chunk of proc.stdout) {
@@ -59,7 +72,7 @@ export async function probeMcp(
         };
         if (message.id === 1) {
           if (message.error) return { ok: false, reason: `initialize failed: ${message.error.message}` };
-          send({ jsonrpc: "2.0", method: "notifications/initialized" });
+          send(INITIALIZED);
           send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
         } else if (message.id === 2) {
           if (message.error || !message.result?.tools) {

@@ -108,3 +108,60 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** What a random walk tree is made of (randomWalkTree). */
+export interface RandomWalkTree {
+  /** Directories to try to make (each under a random earlier one). */
+  readonly dirs: number;
+  /** No directory is made below one this many levels deep (none: no limit). */
+  readonly maxDepth?: number;
+  /** Files to make (each in a random directory). */
+  readonly files: number;
+  /** Names of directories and files (a number is appended). */
+  readonly names: readonly string[];
+  /** A file's content. */
+  content(rnd: () => number, i: number): string;
+  /** Adds a directory's ignore files, if any, to the spec. */
+  ignoreFiles(spec: TreeSpec, d: string, rnd: () => number, pick: <T>(xs: readonly T[]) => T): void;
+  /** Adds entries to the spec before the tree is made (a deep chain). */
+  more?(spec: TreeSpec): void;
+  /** Adds entries once the tree exists (a bad name, a FIFO): `some` are its directories but the root. */
+  after(dir: string, some: readonly string[], pick: <T>(xs: readonly T[]) => T): void;
+}
+
+/**
+ * Makes a seeded random tree for the walk differentials: random directories and files with ignore files, a
+ * `.git` directory, a symlink to a directory, a dangling one and a loop, plus what `o` adds.
+ * @param seed the seed
+ * @param o what the tree is made of
+ * @returns its directory
+ */
+export function randomWalkTree(seed: number, o: RandomWalkTree): string {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const spec: TreeSpec = {};
+  const dirs = [""];
+  const exts = [".ts", ".log", ".txt", "", ".tmp", ".md"];
+  for (let i = 0; i < o.dirs; i++) {
+    const parent = pick(dirs);
+    if (o.maxDepth !== undefined && parent.split("/").length > o.maxDepth) continue;
+    const d = parent === "" ? `${pick(o.names)}${i}` : `${parent}/${pick(o.names)}${i}`;
+    dirs.push(d);
+    spec[d] = null;
+  }
+  for (let i = 0; i < o.files; i++) {
+    const parent = pick(dirs);
+    const f = `${pick(o.names)}${i % 7}${pick(exts)}`;
+    spec[parent === "" ? f : `${parent}/${f}`] = o.content(rnd, i);
+  }
+  for (const d of dirs) o.ignoreFiles(spec, d, rnd, pick);
+  o.more?.(spec);
+  const { dir } = tempTree(spec);
+  mkdirSync(join(dir, ".git"));
+  const some = dirs.filter((d) => d !== "");
+  symlinkSync(join(dir, pick(some)), join(dir, "link-to-dir"));
+  symlinkSync("nowhere", join(dir, pick(some), "dangling"));
+  symlinkSync("..", join(dir, pick(some), "loop"));
+  o.after(dir, some, pick);
+  return dir;
+}

@@ -13,7 +13,6 @@ import {
   constants,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readlinkSync,
@@ -31,7 +30,7 @@ import { dispatch } from "../../src/ops/dispatch.ts";
 import type { RunContext } from "../../src/ops/operation.ts";
 import { findOperation } from "../../src/ops/registry.ts";
 import { dirFds } from "../../src/platform/dir-fd.ts";
-import { BIN, prng, tempTree } from "../helpers.ts";
+import { BIN, randomWalkTree, tempTree } from "../helpers.ts";
 
 const linux = process.platform === "linux";
 
@@ -49,41 +48,28 @@ function openIn(dir: string): number {
 
 /** A random tree: nested ignore files, dot names, symlinks, a loop, a FIFO, a bad name, a deep chain. */
 function randomTree(seed: number): string {
-  const rnd = prng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
-  const spec: Record<string, string | null> = {};
-  const dirs = [""];
-  const names = ["a", "b", "src", "build", ".hidden", "x y", "é", "tmp", "keep", "Z", "lib", "日本"];
-  const exts = [".ts", ".log", ".txt", "", ".tmp", ".md"];
-  for (let i = 0; i < 40; i++) {
-    const parent = pick(dirs);
-    const d = parent === "" ? `${pick(names)}${i}` : `${parent}/${pick(names)}${i}`;
-    dirs.push(d);
-    spec[d] = null;
-  }
-  for (let i = 0; i < 150; i++) {
-    const parent = pick(dirs);
-    const f = `${pick(names)}${i % 7}${pick(exts)}`;
-    spec[parent === "" ? f : `${parent}/${f}`] = `line x ${i}\n`.repeat(1 + Math.floor(rnd() * 3));
-  }
   const rules = ["*.log", "build/", "!keep*.log", "/a*", "**/tmp*", "*.tmp", "!*.md", "src*/", "!.hidden*"];
-  for (const d of dirs) {
-    if (rnd() < 0.3) spec[d === "" ? ".gitignore" : `${d}/.gitignore`] = `${pick(rules)}\n${pick(rules)}\n`;
-  }
-  // Deeper than the 64 descriptors a walk keeps open.
-  spec[`${Array.from({ length: 90 }, (_, i) => `deep${i % 10}`).join("/")}/bottom.txt`] = "x at the bottom\n";
-  const { dir } = tempTree(spec);
-  mkdirSync(join(dir, ".git"));
-  const some = dirs.filter((d) => d !== "");
-  symlinkSync(join(dir, pick(some)), join(dir, "link-to-dir"));
-  symlinkSync("nowhere", join(dir, pick(some), "dangling"));
-  symlinkSync("..", join(dir, pick(some), "loop"));
-  writeFileSync(
-    Buffer.concat([Buffer.from(`${join(dir, pick(some))}/bad-`), Buffer.from([0xff, 0xfe])]),
-    "x\n",
-  );
-  if (linux) spawnSync("mkfifo", [join(dir, pick(some), "fifo")]);
-  return dir;
+  return randomWalkTree(seed, {
+    dirs: 40,
+    files: 150,
+    names: ["a", "b", "src", "build", ".hidden", "x y", "é", "tmp", "keep", "Z", "lib", "日本"],
+    content: (rnd, i) => `line x ${i}\n`.repeat(1 + Math.floor(rnd() * 3)),
+    ignoreFiles(spec, d, rnd, pick) {
+      if (rnd() < 0.3) spec[d === "" ? ".gitignore" : `${d}/.gitignore`] = `${pick(rules)}\n${pick(rules)}\n`;
+    },
+    // Deeper than the 64 descriptors a walk keeps open.
+    more(spec) {
+      spec[`${Array.from({ length: 90 }, (_, i) => `deep${i % 10}`).join("/")}/bottom.txt`] =
+        "x at the bottom\n";
+    },
+    after(dir, some, pick) {
+      writeFileSync(
+        Buffer.concat([Buffer.from(`${join(dir, pick(some))}/bad-`), Buffer.from([0xff, 0xfe])]),
+        "x\n",
+      );
+      if (linux) spawnSync("mkfifo", [join(dir, pick(some), "fifo")]);
+    },
+  });
 }
 
 function run(args: string[], cwd: string, env: Record<string, string>): string {

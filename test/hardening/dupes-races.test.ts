@@ -13,6 +13,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { INITIALIZED, initializeRequest } from "../../scripts/mcp-probe.ts";
 import { BIN, tempTree } from "../helpers.ts";
 
 describe("dupes and the deadline (#21 item 5)", () => {
@@ -151,17 +152,8 @@ describe("dupes and the MCP server's event loop (#21 item 5)", () => {
     })();
     const guard = setTimeout(() => proc.kill(), 60_000);
     try {
-      send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "1" },
-        },
-      });
-      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send(initializeRequest("raw"));
+      send(INITIALIZED);
       send({
         jsonrpc: "2.0",
         id: 2,

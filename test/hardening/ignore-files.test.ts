@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { INITIALIZED, initializeRequest } from "../../scripts/mcp-probe.ts";
 import { BIN, tempTree } from "../helpers.ts";
 
 interface Result {
@@ -155,17 +156,8 @@ describe("FIFOs, devices and oversized files never block or balloon (item 4)", (
           if (answers.has(2) && answers.has(3) && answers.has(4)) break;
         }
       })();
-      send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "1" },
-        },
-      });
-      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send(initializeRequest("raw"));
+      send(INITIALIZED);
       send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "find_files", arguments: {} } });
       send({
         jsonrpc: "2.0",

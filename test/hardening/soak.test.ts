@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { initializeRequest } from "../../scripts/mcp-probe.ts";
 import { BIN, FIXTURE } from "../helpers.ts";
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), "rglob-soak-")));
@@ -108,14 +109,7 @@ test("a malformed JSON-RPC message gets an error response; the server lives on; 
   const notFound = await nextMessage();
   expect(notFound.id).toBe(7);
   expect((notFound.error as { code: number }).code).toBe(-32601);
-  send(
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id: 8,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  );
+  send(JSON.stringify(initializeRequest("raw", 8)));
   const init = await nextMessage();
   expect(init.id).toBe(8);
   expect(init.result).toBeDefined();

@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallToolResult, ListRootsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { INITIALIZED, initializeRequest } from "../../scripts/mcp-probe.ts";
 import { runAll } from "../../src/agent/index.ts";
 import { BIN, FIXTURE, rglob, rglobJson, tempTree } from "../helpers.ts";
 import { type McpSession, startMcp } from "./mcp-helpers.ts";
@@ -25,13 +26,7 @@ function failure(res: CallToolResult): { code: string; message: string } {
   return JSON.parse(textOf(res)).error;
 }
 
-const INIT = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-};
-const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
+const INIT = initializeRequest("raw");
 function toolCall(id: number, name: string, args: Record<string, unknown>) {
   return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
 }

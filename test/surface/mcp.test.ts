@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import Ajv from "ajv";
+import { INITIALIZED, initializeRequest } from "../../scripts/mcp-probe.ts";
 import { SCHEMAS } from "../../src/generated/schemas.ts";
 import { findOperation, OPERATIONS } from "../../src/ops/registry.ts";
 import { CLI_ONLY_KEYS, NOT_OFFERED_KEYS } from "../../src/surface/mcp/tools.ts";
@@ -309,17 +310,8 @@ describe("errors", () => {
   test("stdout carries JSON-RPC only, even for garbage input; the server ends when stdin closes", () => {
     const lines = [
       "garbage{",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "1" },
-        },
-      }),
-      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      JSON.stringify(initializeRequest("raw")),
+      JSON.stringify(INITIALIZED),
       JSON.stringify({
         jsonrpc: "2.0",
         id: 2,
@@ -341,12 +333,7 @@ describe("errors", () => {
   });
 
   test("requests in flight when stdin closes are answered; the last progress (the total) precedes the result", () => {
-    const init = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    };
+    const init = initializeRequest("raw");
     const find = (id: number, args: Record<string, unknown>) => ({
       jsonrpc: "2.0",
       id,
@@ -355,7 +342,7 @@ describe("errors", () => {
     });
     const lines = [
       init,
-      { jsonrpc: "2.0", method: "notifications/initialized" },
+      INITIALIZED,
       find(2, { limit: 10_000 }),
       find(3, { types: ["d"], limit: 10_000 }),
     ].map((m) => JSON.stringify(m));

@@ -5,7 +5,7 @@
  * entries examined. RGLOB_WALK_SPLIT forces the workers on however small the tree. A result the consumer has
  * read is collectable before the walk ends (weak references and forced collections). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import type { ErrorInfo } from "../../../src/contract/errors.ts";
@@ -15,7 +15,7 @@ import { type Entry, walk } from "../../../src/engine/walk.ts";
 import { walkBatches, walkResultWatch, walkWorkerTasks } from "../../../src/engine/walk-pool.ts";
 import type { RunContext } from "../../../src/ops/operation.ts";
 import { findOperation } from "../../../src/ops/registry.ts";
-import { prng, tempTree } from "../../helpers.ts";
+import { prng, randomWalkTree, tempTree } from "../../helpers.ts";
 
 type Event = string;
 
@@ -49,41 +49,28 @@ function describeEntry(e: Entry): Event {
 
 /** Builds a random tree; returns its directory. */
 function randomTree(seed: number): string {
-  const rnd = prng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
-  const spec: Record<string, string | null> = {};
-  const dirs = [""];
-  const names = ["a", "b", "src", "build", "node_modules", ".hidden", "x y", "é", "tmp", "keep", "Z", "lib"];
-  const exts = [".ts", ".log", ".txt", "", ".tmp", ".md"];
-  for (let i = 0; i < 25; i++) {
-    const parent = pick(dirs);
-    if (parent.split("/").length > 5) continue;
-    const d = parent === "" ? `${pick(names)}${i}` : `${parent}/${pick(names)}${i}`;
-    dirs.push(d);
-    spec[d] = null;
-  }
-  for (let i = 0; i < 90; i++) {
-    const parent = pick(dirs);
-    const f = `${pick(names)}${i % 7}${pick(exts)}`;
-    spec[parent === "" ? f : `${parent}/${f}`] = "x".repeat(Math.floor(rnd() * 40));
-  }
   const rules = ["*.log", "build/", "!keep*.log", "/a*", "**/tmp*", "*.tmp", "!*.md", "src*/", "b1*"];
-  for (const d of dirs) {
-    if (rnd() < 0.35) {
-      const lines = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(rules));
-      spec[d === "" ? ".gitignore" : `${d}/.gitignore`] = `${lines.join("\n")}\n`;
-    }
-    if (rnd() < 0.1) spec[d === "" ? ".ignore" : `${d}/.ignore`] = `${pick(rules)}\n`;
-  }
-  const { dir } = tempTree(spec);
-  mkdirSync(join(dir, ".git"));
-  const some = dirs.filter((d) => d !== "");
-  symlinkSync(join(dir, pick(some)), join(dir, "link-to-dir"));
-  symlinkSync("nowhere", join(dir, pick(some), "dangling"));
-  symlinkSync("..", join(dir, pick(some), "loop"));
-  writeFileSync(join(dir, pick(some), "target.txt"), "t");
-  writeFileSync(Buffer.concat([Buffer.from(`${join(dir, pick(some))}/bad-`), Buffer.from([0xff, 0xfe])]), "");
-  return dir;
+  return randomWalkTree(seed, {
+    dirs: 25,
+    maxDepth: 5,
+    files: 90,
+    names: ["a", "b", "src", "build", "node_modules", ".hidden", "x y", "é", "tmp", "keep", "Z", "lib"],
+    content: (rnd) => "x".repeat(Math.floor(rnd() * 40)),
+    ignoreFiles(spec, d, rnd, pick) {
+      if (rnd() < 0.35) {
+        const lines = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(rules));
+        spec[d === "" ? ".gitignore" : `${d}/.gitignore`] = `${lines.join("\n")}\n`;
+      }
+      if (rnd() < 0.1) spec[d === "" ? ".ignore" : `${d}/.ignore`] = `${pick(rules)}\n`;
+    },
+    after(dir, some, pick) {
+      writeFileSync(join(dir, pick(some), "target.txt"), "t");
+      writeFileSync(
+        Buffer.concat([Buffer.from(`${join(dir, pick(some))}/bad-`), Buffer.from([0xff, 0xfe])]),
+        "",
+      );
+    },
+  });
 }
 
 const QUERIES: ReadonlyArray<Record<string, unknown>> = [
