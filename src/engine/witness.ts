@@ -6,14 +6,7 @@
  * (one null test per directory) unless a recording is under way. docs/decisions/0028-warm-index.md. */
 import * as fs from "node:fs";
 import { fsPath } from "../platform/names.ts";
-import {
-  STAT_ABSENT,
-  STAT_ERROR,
-  STAT_OK,
-  STAT_WORDS,
-  type StatOutcome,
-  statInto,
-} from "../platform/stat-words.ts";
+import { STAT_OK, STAT_WORDS, type StatOutcome, statFailure, statInto } from "../platform/stat-words.ts";
 
 /** One path the walk depended on: how it was stat'ed (a symlink followed or not) and what that gave. */
 export interface Witnessed {
@@ -67,8 +60,7 @@ export function kindInto(abs: string, words: Uint32Array): StatOutcome {
     words[0] = st.isDirectory() ? 1 : st.isFile() ? 2 : 3;
     return STAT_OK;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ENOTDIR" ? STAT_ABSENT : STAT_ERROR;
+    return statFailure(err);
   }
 }
 

@@ -50,14 +50,23 @@ export function wordsOfStats(st: fs.BigIntStats, out: Uint32Array, at: number): 
   put(st.ino, 8);
 }
 
+/**
+ * Tells what a failed stat means here: the path is absent (ENOENT, ENOTDIR), or another error.
+ * @param err what the stat threw
+ * @returns STAT_ABSENT or STAT_ERROR
+ */
+export function statFailure(err: unknown): StatOutcome {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR" ? STAT_ABSENT : STAT_ERROR;
+}
+
 function nodeStat(p: string, follow: boolean, out: Uint32Array, at: number): StatOutcome {
   try {
     const st = follow ? fs.statSync(fsPath(p), { bigint: true }) : fs.lstatSync(fsPath(p), { bigint: true });
     wordsOfStats(st, out, at);
     return STAT_OK;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ENOTDIR" ? STAT_ABSENT : STAT_ERROR;
+    return statFailure(err);
   }
 }
 
@@ -194,7 +203,33 @@ const scratch = new Uint32Array(STAT_WORDS);
  * @returns whether they are the same
  */
 export function sameWords(p: string, follow: boolean, words: Uint32Array, at: number): boolean {
-  if (statInto()(p, follow, scratch, 0) !== STAT_OK) return false;
+  return statInto()(p, follow, scratch, 0) === STAT_OK && sameAsScratch(words, at);
+}
+
+/**
+ * The same for the path made of a prefix's bytes and a slice of other bytes (statBytesInto).
+ * @param prefix the first bytes of the path
+ * @param src the bytes the rest is taken from
+ * @param from where the rest starts in src
+ * @param to where it ends
+ * @param follow whether a final symlink is followed
+ * @param words the expected words
+ * @param at the first of them
+ * @returns whether they are the same
+ */
+export function sameWordsOfBytes(
+  prefix: Uint8Array,
+  src: Uint8Array,
+  from: number,
+  to: number,
+  follow: boolean,
+  words: Uint32Array,
+  at: number,
+): boolean {
+  return statBytesInto()(prefix, src, from, to, follow, scratch, 0) === STAT_OK && sameAsScratch(words, at);
+}
+
+function sameAsScratch(words: Uint32Array, at: number): boolean {
   for (let i = 0; i < STAT_WORDS; i++) if (scratch[i] !== words[at + i]) return false;
   return true;
 }

@@ -24,6 +24,7 @@ import {
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
 import { kindInto, type Witnessed, witnessing } from "../witness.ts";
+import { pathStarts } from "./paths-section.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type MemoryWalk, type Payload, PlainWalk, recordWalk, replay } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
@@ -499,6 +500,20 @@ export interface StoredWalk {
   fresh(): boolean;
 }
 
+/**
+ * Checks the prefix of an index file's first bytes (magic, format) and returns the length of its JSON header.
+ * @param b the bytes
+ * @param length how many of them were read
+ * @returns the header's length, or why the file is not used
+ */
+function headerLength(b: Buffer, length: number): number | string {
+  if (length < PREFIX || b.toString("latin1", 0, 8) !== MAGIC) return "not an rglob index";
+  const format = b.readUInt32LE(8);
+  if (format !== INDEX_FORMAT) return `format ${format}, not ${INDEX_FORMAT}`;
+  const jsonLen = b.readUInt32LE(12);
+  return PREFIX + jsonLen > length ? "truncated" : jsonLen;
+}
+
 /** An index read back and checked. */
 export interface LoadedIndex {
   readonly header: IndexHeader;
@@ -535,10 +550,8 @@ export function loadIndex(
     return { index: null, reason: code === "ENOENT" ? null : `unreadable: ${(err as Error).message}` };
   }
   const bad = (why: string) => ({ index: null, reason: why });
-  if (raw.length < PREFIX || raw.toString("latin1", 0, 8) !== MAGIC) return bad("not an rglob index");
-  if (raw.readUInt32LE(8) !== INDEX_FORMAT) return bad(`format ${raw.readUInt32LE(8)}, not ${INDEX_FORMAT}`);
-  const jsonLen = raw.readUInt32LE(12);
-  if (PREFIX + jsonLen > raw.length) return bad("truncated");
+  const jsonLen = headerLength(raw, raw.length);
+  if (typeof jsonLen === "string") return bad(jsonLen);
   if (raw.toString("latin1", 16, 32) !== platform.hash64(raw.subarray(PREFIX))) return bad("corrupt (hash)");
   let h: IndexHeader;
   try {
@@ -570,23 +583,14 @@ export function loadIndex(
   const starts = new Uint32Array(ab, o0 + at.starts, h.trigrams + 1);
   const flags = new Uint8Array(ab, o0 + at.flags, h.files);
   const data = new Uint8Array(ab, o0 + at.data, h.posting_bytes);
-  // Where each relative path starts (NUL-separated, in id order); they are decoded when asked for.
-  const pathStarts = new Int32Array(h.files + 1);
-  let nuls = 0;
-  if (h.files > 0) {
-    for (let i = buf.indexOf(0, at.paths); i >= 0 && i < at.data; i = buf.indexOf(0, i + 1)) {
-      if (++nuls >= h.files) break;
-      pathStarts[nuls] = i + 1 - at.paths;
-    }
-    pathStarts[h.files] = h.path_bytes + 1;
-  }
-  if ((h.files > 0 && nuls !== h.files - 1) || starts[h.trigrams] !== h.posting_bytes)
-    return bad("corrupt sections");
+  // Where each relative path starts; they are decoded when asked for.
+  const pathOffsets = pathStarts(buf.subarray(at.paths, at.data), h.files);
+  if (pathOffsets === null || starts[h.trigrams] !== h.posting_bytes) return bad("corrupt sections");
   const pathAt = (id: number) =>
     buf.toString(
       "utf8",
-      at.paths + (pathStarts[id] as number),
-      at.paths + (pathStarts[id + 1] as number) - 1,
+      at.paths + (pathOffsets[id] as number),
+      at.paths + (pathOffsets[id + 1] as number) - 1,
     );
   let pathList: string[] | null = null;
   const pathsOf = (): string[] => {
@@ -694,8 +698,8 @@ function storedWalkOf(
 export function changedFiles(idx: LoadedIndex): number {
   let n = 0;
   const root = idx.header.root;
-  for (let id = 0; id < idx.paths.length; id++) {
-    if (!unchanged(path.join(root, idx.paths[id] as string), idx.facts, id)) n++;
+  for (let id = 0; id < idx.header.files; id++) {
+    if (!unchanged(path.join(root, idx.pathAt(id)), idx.facts, id)) n++;
   }
   return n;
 }
@@ -731,28 +735,34 @@ function startStatWorker(): Worker | null {
 
 /** A job given to the stat worker before the index is read: the answers for ids `from` to the last. */
 interface EarlyStats {
+  readonly worker: Worker;
   readonly hash: string;
   readonly from: number;
   readonly out: SharedArrayBuffer;
 }
 
 /**
- * Reads an index file's header and gives the worker its part of the checks (ids from three tenths of the files
- * to the last), so that it starts while this thread reads the whole file.
- * @returns the job, or null when the header is not one to use (loadIndex will say why) or the worker refused it
+ * Reads an index file's header and, when its recorded walk is the one a grep is about to replay (same key) and
+ * the tree is large enough, starts the stat worker with its part of the checks (ids from three tenths of the
+ * files to the last), so that it works while this thread reads the whole file.
+ * @param file the index file
+ * @param root the tree's real path
+ * @param key the grep's walk key (walkKeyOf)
+ * @returns the job, or null when there is none to give (loadIndex says why a header is not used)
  */
-function startEarlyStats(worker: Worker, file: string, root: string): EarlyStats | null {
+function startEarlyStats(file: string, root: string, key: string): EarlyStats | null {
   let fd = -1;
+  let worker: Worker | null = null;
   try {
     fd = fs.openSync(file, "r");
     const head = Buffer.alloc(64 * 1024);
-    const got = fs.readSync(fd, head, 0, head.length, 0);
-    if (got < PREFIX || head.toString("latin1", 0, 8) !== MAGIC || head.readUInt32LE(8) !== INDEX_FORMAT)
-      return null;
-    const jsonLen = head.readUInt32LE(12);
-    if (PREFIX + jsonLen > got) return null;
+    const jsonLen = headerLength(head, fs.readSync(fd, head, 0, head.length, 0));
+    if (typeof jsonLen === "string") return null;
     const h = JSON.parse(head.toString("utf8", PREFIX, PREFIX + jsonLen)) as IndexHeader;
-    if (h.root !== root || !Number.isSafeInteger(h.files) || h.files < PARALLEL_STATS) return null;
+    if (h.root !== root || h.walk?.key !== key || !Number.isSafeInteger(h.files) || h.files < PARALLEL_STATS)
+      return null;
+    worker = startStatWorker();
+    if (worker === null) return null;
     const at = layout(h, PREFIX + jsonLen);
     const from = Math.floor(h.files * 0.3);
     const hash = head.toString("latin1", 16, 32);
@@ -768,8 +778,9 @@ function startEarlyStats(worker: Worker, file: string, root: string): EarlyStats
       from,
       out,
     });
-    return { hash, from, out };
+    return { worker, hash, from, out };
   } catch {
+    worker?.terminate();
     return null;
   } finally {
     if (fd >= 0) fs.closeSync(fd);
@@ -797,7 +808,7 @@ function checkStats(
   const facts = loaded.facts;
   const check = (k: number) => {
     const id = ids[k] as number;
-    same[id] = sameWords(root + sep + loaded.pathAt(id), false, facts, id * FACTS) ? 1 : 0;
+    same[id] = unchanged(root + sep + loaded.pathAt(id), facts, id) ? 1 : 0;
   };
   // The worker's answers hold for this index only (the file it read has the same hash).
   const job = early !== null && early.hash === loaded.hash ? early : null;
@@ -845,12 +856,16 @@ export function removeIndex(root: string): boolean {
  */
 export class PersistedIndexes implements WarmProvider {
   private readonly loaded = new Map<string, LoadedIndex | null>();
-  /** The stat worker, started when an index file is found (before it is read); ended after the checks. */
-  private statWorker: Worker | null = null;
-  /** Its job, given from the index file's header before the file is read. */
+  /** The stat worker's job, given from the index file's header before the file is read; ended after the checks. */
   private early: EarlyStats | null = null;
 
-  private find(plan: WalkPlan): LoadedIndex | null {
+  /**
+   * Finds the index of the tree holding the plan's first root that has one (read once per process).
+   * @param plan the grep's walk
+   * @param key the grep's walk key when the index may be able to rule files out (a stat worker may be started
+   * for a recorded walk of that key), else null
+   */
+  private find(plan: WalkPlan, key: string | null): LoadedIndex | null {
     for (const r of plan.roots) {
       // An index covers a directory: a file root looks from the directory holding it.
       let dir = r.type === "dir" ? r.real : path.dirname(r.real);
@@ -859,10 +874,7 @@ export class PersistedIndexes implements WarmProvider {
         if (hit === undefined) {
           const file = indexPathFor(dir);
           const exists = fs.existsSync(file);
-          if (exists && this.statWorker === null && process.env.RGLOB_INDEX !== "0") {
-            this.statWorker = startStatWorker();
-            if (this.statWorker !== null) this.early = startEarlyStats(this.statWorker, file, dir);
-          }
+          if (exists && key !== null && this.early === null) this.early = startEarlyStats(file, dir, key);
           hit = exists ? loadIndex(dir, file).index : null;
           this.loaded.set(dir, hit);
         }
@@ -885,8 +897,7 @@ export class PersistedIndexes implements WarmProvider {
       return this.grepSeam(plan, spec, bounded, listsNonMatching);
     } finally {
       // The stat worker's part, if any, is done by now (checkStats waits for it).
-      this.statWorker?.terminate();
-      this.statWorker = null;
+      this.early?.worker.terminate();
       this.early = null;
     }
   }
@@ -898,12 +909,14 @@ export class PersistedIndexes implements WarmProvider {
       ruledOut: () => false,
     });
     if (process.env.RGLOB_INDEX === "0") return cold(null);
-    const loaded = this.find(plan);
-    if (loaded === null) return cold(null);
     const q = literalQueryOf(spec);
     // Bounded by bytes read (max_bytes), a run must read what the cold run reads; a followed symlink may lead
     // anywhere.
-    if (q === null || bounded || plan.follow) return cold("cold");
+    const narrows = q !== null && !bounded && !plan.follow;
+    const key = walkKeyOf(plan);
+    const loaded = this.find(plan, narrows ? key : null);
+    if (loaded === null) return cold(null);
+    if (!narrows) return cold("cold");
     const idx = loaded.index;
     const candidates = idx.candidates(q);
     if (candidates === null) return cold("cold");
@@ -926,7 +939,7 @@ export class PersistedIndexes implements WarmProvider {
     const stored = loaded.walk;
     let replayable: StoredWalk | null = null;
     let same: Uint8Array | null = null;
-    if (stored !== null && stored.key === walkKeyOf(plan)) {
+    if (stored !== null && stored.key === key) {
       const toCheck: number[] = [];
       for (let id = 0; id < candidates.length; id++)
         if (candidates[id] === 0 && idx.sizeOf(id) <= maxFileSize) toCheck.push(id);

@@ -7,7 +7,8 @@
  * it reads is not the one the caller read the header of. */
 import * as fs from "node:fs";
 import { encodeName } from "../../platform/names.ts";
-import { STAT_OK, STAT_WORDS, statBytesInto } from "../../platform/stat-words.ts";
+import { STAT_WORDS, sameWordsOfBytes } from "../../platform/stat-words.ts";
+import { pathStarts } from "./paths-section.ts";
 
 /** What the caller sends. */
 export interface StatJob {
@@ -54,23 +55,16 @@ self.onmessage = (e: MessageEvent<StatJob>) => {
     const facts = new Uint32Array(factBytes.buffer, factBytes.byteOffset, n * STAT_WORDS);
     const paths = readAt(fd, job.pathBytes, job.pathsAt);
     if (hashOf() !== job.hash) throw new Error("another index file");
-    // Where each relative path starts (they are in id order, NUL-separated).
-    const starts = new Int32Array(job.files + 1);
-    let id = 0;
-    for (let at = paths.indexOf(0); at >= 0 && id < job.files; at = paths.indexOf(0, at + 1))
-      starts[++id] = at + 1;
-    starts[job.files] = job.pathBytes + 1;
+    const starts = pathStarts(paths, job.files);
+    if (starts === null) throw new Error("not the paths of this many files");
     const same = new Uint8Array(job.out, 4, n);
     // Each path is the root's bytes and the relative path's, copied straight to the system call's buffer.
     const prefix = encodeName(job.root.endsWith("/") ? job.root : `${job.root}/`);
-    const stat = statBytesInto();
-    const words = new Uint32Array(STAT_WORDS);
     for (let k = 0; k < n; k++) {
       const i = job.from + k;
-      let ok =
-        stat(prefix, paths, starts[i] as number, (starts[i + 1] as number) - 1, false, words, 0) === STAT_OK;
-      for (let w = 0; ok && w < STAT_WORDS; w++) ok = words[w] === facts[k * STAT_WORDS + w];
-      same[k] = ok ? 1 : 0;
+      const from = starts[i] as number;
+      const to = (starts[i + 1] as number) - 1;
+      same[k] = sameWordsOfBytes(prefix, paths, from, to, false, facts, k * STAT_WORDS) ? 1 : 0;
     }
     Atomics.store(flag, 0, 1);
   } catch {
