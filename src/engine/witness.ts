@@ -6,7 +6,15 @@
  * (one null test per directory) unless a recording is under way. docs/decisions/0028-warm-index.md. */
 import * as fs from "node:fs";
 import { fsPath } from "../platform/names.ts";
-import { STAT_OK, STAT_WORDS, type StatOutcome, statFailure, statInto } from "../platform/stat-words.ts";
+import {
+  STAT_OK,
+  STAT_WORDS,
+  type StatOutcome,
+  sameWordsOfBytes,
+  statBytesInto,
+  statFailure,
+  statInto,
+} from "../platform/stat-words.ts";
 
 /** One path the walk depended on: how it was stat'ed (a symlink followed or not) and what that gave. */
 export interface Witnessed {
@@ -46,6 +54,49 @@ export function witnessKind(abs: string): void {
   const words = new Uint32Array(STAT_WORDS);
   const outcome = kindInto(abs, words);
   active.set(key, { path: abs, follow: true, kindOnly: true, outcome, words });
+}
+
+/**
+ * A witnessed path's flags as a recording keeps them: bit 0 whether it was followed, bits 1-2 what its stat
+ * gave (stat-words.ts), bit 3 whether only its kind counts (the first word).
+ * @param w the witnessed path
+ * @returns the flags
+ */
+export function witnessFlags(w: Witnessed): number {
+  return (w.follow ? 1 : 0) | (w.outcome << 1) | (w.kindOnly ? 8 : 0);
+}
+
+const NO_PREFIX = new Uint8Array(0);
+const scratch = new Uint32Array(STAT_WORDS);
+
+/**
+ * Tells whether a witnessed path, given as the bytes of a recording, still stats as it did.
+ * @param bytes where the path lies (UTF-8)
+ * @param from where it starts
+ * @param to where it ends
+ * @param flags its flags (witnessFlags)
+ * @param seen the words it had
+ * @param at the first of them
+ * @returns whether nothing changed
+ */
+export function stillWitnessed(
+  bytes: Buffer,
+  from: number,
+  to: number,
+  flags: number,
+  seen: Uint32Array,
+  at: number,
+): boolean {
+  const follow = (flags & 1) === 1;
+  const outcome = (flags >> 1) & 3;
+  if ((flags & 8) !== 0)
+    return (
+      kindInto(bytes.toString("utf8", from, to), scratch) === outcome &&
+      (outcome !== STAT_OK || scratch[0] === seen[at])
+    );
+  return outcome === STAT_OK
+    ? sameWordsOfBytes(NO_PREFIX, bytes, from, to, follow, seen, at)
+    : statBytesInto()(NO_PREFIX, bytes, from, to, follow, scratch, 0) === outcome;
 }
 
 /**

@@ -158,6 +158,9 @@ describe("rglob grep with a persisted index", () => {
     expect([status.state, status.changed_files, status.files]).toEqual(["present", 0, r.files]);
     // The walk of a plain grep is kept with it, and nothing it depends on changed: grep replays it.
     expect([r.walk, status.walk]).toEqual(["fresh", "fresh"]);
+    // A person reading the status sees it too.
+    const human = rglob(["index", "--status"], { cwd: dir, env: env() }).stdout;
+    expect(human).toMatch(/^walk +fresh \(a plain grep replays it instead of walking\)$/m);
   }, 120_000);
 
   test("a plain grep on the CLI compiles the walk recorded with the index (so it replays it), others do not", () => {
@@ -332,43 +335,70 @@ describe("rglob grep with a persisted index", () => {
     }
   }, 120_000);
 
-  test("a tree of thousands of files (stats checked in two threads) gives the cold answers after edits", () => {
-    const t = mkdtempSync(join(tmpdir(), "rglob-pindex-many-"));
-    try {
-      const files: string[] = [];
-      for (let d = 0; d < 50; d++) {
-        mkdirSync(join(t, `d${String(d).padStart(2, "0")}`));
-        for (let f = 0; f < 100; f++) {
-          const rel = `d${String(d).padStart(2, "0")}/f${String(f).padStart(3, "0")}.txt`;
-          writeFileSync(join(t, rel), `alpha ${d} ${f}\n`);
-          files.push(rel);
+  // Both threads take chunks of files to check; with RGLOB_STAT_SPLIT=worker this one leaves them all to the
+  // worker, whose answers are then the only ones (here, where this thread has little else to do, it could
+  // otherwise take every chunk before the worker has started).
+  test.each(["both", "worker"])(
+    "a tree of thousands of files (stats checked in two threads, %s) gives the cold answers after edits",
+    (split) => {
+      const e = { ...env(), RGLOB_STAT_SPLIT: split };
+      const t = mkdtempSync(join(tmpdir(), "rglob-pindex-many-"));
+      try {
+        const files: string[] = [];
+        for (let d = 0; d < 50; d++) {
+          mkdirSync(join(t, `d${String(d).padStart(2, "0")}`));
+          for (let f = 0; f < 100; f++) {
+            const rel = `d${String(d).padStart(2, "0")}/f${String(f).padStart(3, "0")}.txt`;
+            writeFileSync(join(t, rel), `alpha ${d} ${f}\n`);
+            files.push(rel);
+          }
         }
+        writeFileSync(join(t, ".ignore"), "*.log\n");
+        ageTree(t);
+        const built = index([], t).json.results[0] as Record<string, unknown>;
+        expect([built.files, built.walk]).toEqual([5001, "fresh"]); // and .ignore
+        const check = (input: Record<string, unknown>) =>
+          fromIndex(["grep", "--json", ...argvOf(op, input)], t, e);
+        check({ pattern: "alpha" });
+        expect((check({ pattern: "omega" }).results as unknown[]).length).toBe(0);
+        // Same-size rewrites with the mtime put back, early and late in the walk: the index ruled them out for
+        // "omega"; their ctime tells they changed.
+        for (const rel of [files[3], files[1500], files[2600], files[4990]] as string[]) {
+          const p = join(t, rel);
+          const before = statSync(p);
+          const text = readFileSync(p, "utf8");
+          writeFileSync(p, `omega${text.slice(5)}`);
+          utimesSync(p, before.atime, before.mtime);
+        }
+        expect((index(["--status"], t).json.results[0] as Record<string, unknown>).walk).toBe("fresh");
+        const found = check({ pattern: "omega", files_with_matches: true });
+        expect((found.results as unknown[]).length).toBe(4);
+        check({ pattern: "omega", count: true });
+        check({ pattern: "alpha", files_without_match: true });
+        // What the recorded walk depends on is checked in the same chunks: a directory's listing, then an
+        // ignore file, each changed after a fresh index, shows in the next answer.
+        const changes: Array<[() => void, (r: Record<string, unknown>) => void]> = [
+          [
+            () => writeFileSync(join(t, "d10", "new.txt"), "omega new\n"),
+            (r) => expect(r.results as unknown[]).toHaveLength(5),
+          ],
+          [
+            () => writeFileSync(join(t, ".ignore"), "*.log\nd26/\n"),
+            (r) => expect(r.results as unknown[]).toHaveLength(4),
+          ],
+        ];
+        for (const [change, shows] of changes) {
+          ageTree(t);
+          expect((index([], t).json.results[0] as Record<string, unknown>).walk).toBe("fresh");
+          change();
+          shows(check({ pattern: "omega", files_with_matches: true }));
+        }
+      } finally {
+        rmSync(t, { recursive: true, force: true });
       }
-      ageTree(t);
-      const built = index([], t).json.results[0] as Record<string, unknown>;
-      expect([built.files, built.walk]).toEqual([5000, "fresh"]);
-      const check = (input: Record<string, unknown>) =>
-        fromIndex(["grep", "--json", ...argvOf(op, input)], t);
-      check({ pattern: "alpha" });
-      expect((check({ pattern: "omega" }).results as unknown[]).length).toBe(0);
-      // Same-size rewrites with the mtime put back, early and late in the walk (this thread's part and the
-      // worker's): the index ruled them out for "omega"; their ctime tells they changed.
-      for (const rel of [files[3], files[1500], files[2600], files[4990]] as string[]) {
-        const p = join(t, rel);
-        const before = statSync(p);
-        const text = readFileSync(p, "utf8");
-        writeFileSync(p, `omega${text.slice(5)}`);
-        utimesSync(p, before.atime, before.mtime);
-      }
-      expect((index(["--status"], t).json.results[0] as Record<string, unknown>).walk).toBe("fresh");
-      const found = check({ pattern: "omega", files_with_matches: true });
-      expect((found.results as unknown[]).length).toBe(4);
-      check({ pattern: "omega", count: true });
-      check({ pattern: "alpha", files_without_match: true });
-    } finally {
-      rmSync(t, { recursive: true, force: true });
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   test("a grep below the indexed tree, or with the tree as a root operand, uses it", () => {
     expect(same({ pattern: "needle", base: "dir0" })).toBe("index");

@@ -12,21 +12,33 @@ import { RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { walkEntries } from "../../contract/walk-options.ts";
 import type { RunContext } from "../../ops/operation.ts";
+import { encodeName } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import {
   newestTime,
   STAT_OK,
   STAT_WORDS,
   sameWords,
-  statInto,
+  sameWordsOfBytes,
   wordsOfStats,
 } from "../../platform/stat-words.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
-import { kindInto, type Witnessed, witnessing } from "../witness.ts";
+import { stillWitnessed, type Witnessed, witnessFlags, witnessing } from "../witness.ts";
 import { pathStarts } from "./paths-section.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type MemoryWalk, type Payload, PlainWalk, recordWalk, replay } from "./recorded-walk.ts";
+import {
+  jobMemory,
+  NOT_STARTED,
+  SAME,
+  STATE,
+  type StatJob,
+  TAKING,
+  takeChunks,
+  UNCHECKED,
+  viewsOf,
+} from "./stat-job.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { TrigramIndex } from "./trigrams.ts";
 
@@ -478,9 +490,8 @@ function walkSections(
     ids,
     ops: rec.ops,
     types: rec.typeCodes(),
-    // Per witnessed path: bit 0 whether it was followed, bits 1-2 what its stat gave (stat-words.ts), bit 3
-    // whether only its kind counts (the first word).
-    follow: Uint8Array.from(witnessed, (w) => (w.follow ? 1 : 0) | (w.outcome << 1) | (w.kindOnly ? 8 : 0)),
+    // Per witnessed path: how it was stat'ed and what counts (witnessFlags).
+    follow: Uint8Array.from(witnessed, witnessFlags),
     rels,
     witness,
     payloads,
@@ -496,6 +507,10 @@ export interface StoredWalk {
    */
   recording(base: string): PlainWalk;
   readonly ids: Int32Array;
+  /** How many paths it depends on. */
+  readonly witnessed: number;
+  /** Whether the i-th of them stats as it did (false when the recording's paths are not readable). */
+  stillWitnessed(i: number): boolean;
   /** Whether every path it depends on stats as it did (checked when first asked, then remembered). */
   fresh(): boolean;
 }
@@ -524,6 +539,8 @@ export interface LoadedIndex {
   readonly paths: readonly string[];
   /** The relative path of one file id (without decoding the others). */
   pathAt(id: number): string;
+  /** Whether a file id's stats are those it was indexed with (its path's bytes go to the stat call as they are). */
+  unchanged(id: number): boolean;
   /** The body's hash as the file's prefix holds it (checked). */
   readonly hash: string;
   readonly bytes: number;
@@ -592,6 +609,20 @@ export function loadIndex(
       at.paths + (pathOffsets[id] as number),
       at.paths + (pathOffsets[id + 1] as number) - 1,
     );
+  const pathSection = buf.subarray(at.paths, at.data);
+  const rootBytes = encodeName(root.endsWith("/") ? root : `${root}/`);
+  const unchangedId = (id: number) =>
+    path.sep === "/"
+      ? sameWordsOfBytes(
+          rootBytes,
+          pathSection,
+          pathOffsets[id] as number,
+          (pathOffsets[id + 1] as number) - 1,
+          false,
+          facts,
+          id * FACTS,
+        )
+      : unchanged(path.join(root, pathAt(id)), facts, id);
   let pathList: string[] | null = null;
   const pathsOf = (): string[] => {
     pathList ??= h.files === 0 ? [] : buf.toString("utf8", at.paths, at.data).split("\0");
@@ -617,6 +648,7 @@ export function loadIndex(
         return pathsOf();
       },
       pathAt,
+      unchanged: unchangedId,
       hash,
       bytes: raw.length,
       walk: stored,
@@ -646,6 +678,9 @@ function storedWalkOf(
   for (const id of ids) if (id < -1 || id >= files) return undefined;
   let recording: PlainWalk | null = null;
   let fresh: boolean | null = null;
+  // The witnessed paths' sections, and where each path starts in theirs (found when first needed).
+  let sections: { names: Buffer; offsets: Int32Array | null; seen: Uint32Array; flags: Uint8Array } | null =
+    null;
   return {
     key: w.key,
     ids,
@@ -663,28 +698,27 @@ function storedWalkOf(
       recording = new PlainWalk(ops, args, payloads, rels, types, base);
       return recording;
     },
+    witnessed: w.witnessed,
+    stillWitnessed(i) {
+      if (sections === null) {
+        const names = buf.subarray(at.witness, at.witness + w.witness_bytes);
+        sections = {
+          names,
+          offsets: pathStarts(names, w.witnessed),
+          seen: new Uint32Array(ab, o0 + at.seen, w.witnessed * STAT_WORDS),
+          flags: new Uint8Array(ab, o0 + at.follow, w.witnessed),
+        };
+      }
+      const { names, offsets, seen, flags } = sections;
+      if (offsets === null) return false;
+      const from = offsets[i] as number;
+      const to = (offsets[i + 1] as number) - 1;
+      return stillWitnessed(names, from, to, flags[i] as number, seen, i * STAT_WORDS);
+    },
     fresh() {
       if (fresh !== null) return fresh;
-      const seen = new Uint32Array(ab, o0 + at.seen, w.witnessed * STAT_WORDS);
-      const flags = new Uint8Array(ab, o0 + at.follow, w.witnessed);
-      const witnessed =
-        w.witnessed === 0 ? [] : buf.toString("utf8", at.witness, at.witness + w.witness_bytes).split("\0");
-      fresh = witnessed.length === w.witnessed;
-      const scratch = new Uint32Array(STAT_WORDS);
-      for (let i = 0; fresh && i < witnessed.length; i++) {
-        const p = witnessed[i] as string;
-        const f = flags[i] as number;
-        const follow = (f & 1) === 1;
-        const outcome = (f >> 1) & 3;
-        if ((f & 8) !== 0)
-          fresh =
-            kindInto(p, scratch) === outcome && (outcome !== STAT_OK || scratch[0] === seen[i * STAT_WORDS]);
-        else
-          fresh =
-            outcome === STAT_OK
-              ? sameWords(p, follow, seen, i * STAT_WORDS)
-              : statInto()(p, follow, scratch, 0) === outcome;
-      }
+      fresh = true;
+      for (let i = 0; fresh && i < w.witnessed; i++) fresh = this.stillWitnessed(i);
       return fresh;
     },
   };
@@ -697,10 +731,7 @@ function storedWalkOf(
  */
 export function changedFiles(idx: LoadedIndex): number {
   let n = 0;
-  const root = idx.header.root;
-  for (let id = 0; id < idx.header.files; id++) {
-    if (!unchanged(path.join(root, idx.pathAt(id)), idx.facts, id)) n++;
-  }
+  for (let id = 0; id < idx.header.files; id++) if (!idx.unchanged(id)) n++;
   return n;
 }
 
@@ -733,11 +764,10 @@ function startStatWorker(): Worker | null {
   }
 }
 
-/** A job given to the stat worker before the index is read: the answers for ids `from` to the last. */
+/** A job given to the stat worker before the index is read (stat-job.ts). */
 interface EarlyStats {
   readonly worker: Worker;
   readonly hash: string;
-  readonly from: number;
   readonly out: SharedArrayBuffer;
 }
 
@@ -764,10 +794,10 @@ function startEarlyStats(file: string, root: string, key: string): EarlyStats | 
     worker = startStatWorker();
     if (worker === null) return null;
     const at = layout(h, PREFIX + jsonLen);
-    const from = Math.floor(h.files * 0.3);
     const hash = head.toString("latin1", 16, 32);
-    const out = new SharedArrayBuffer(4 + h.files - from);
-    worker.postMessage({
+    const witnessed = h.walk.witnessed;
+    const out = jobMemory(witnessed + h.files);
+    const job: StatJob = {
       file,
       hash,
       root,
@@ -775,10 +805,15 @@ function startEarlyStats(file: string, root: string, key: string): EarlyStats | 
       pathsAt: at.paths,
       pathBytes: h.path_bytes,
       files: h.files,
-      from,
+      witnessed,
+      seenAt: at.walk.seen,
+      witnessFlagsAt: at.walk.follow,
+      witnessAt: at.walk.witness,
+      witnessBytes: h.walk.witness_bytes,
       out,
-    });
-    return { worker, hash, from, out };
+    };
+    worker.postMessage(job);
+    return { worker, hash, out };
   } catch {
     worker?.terminate();
     return null;
@@ -788,49 +823,60 @@ function startEarlyStats(file: string, root: string, key: string): EarlyStats | 
 }
 
 /**
- * Checks which indexed files still have the stats they were indexed with: the worker's part from its early
- * job (when there is one, for the index read), this thread's after `meanwhile`.
+ * Checks whether the paths a recorded walk depends on, and which indexed files, still stat as they did. With
+ * the stat worker's job for this index, this thread takes chunks of them from the counter the worker takes
+ * them from (the worker started first, while this thread read the index), and last checks itself what the
+ * worker left unanswered (it gave up, or has not answered in 10 s).
  * @param loaded the index
  * @param ids the file ids to check
  * @param early the stat worker's job for this index, or null
- * @param meanwhile work for this thread while the worker runs (the recorded walk's own checks)
- * @returns per file id, 1 when its stats are unchanged (ids not asked for are 0)
+ * @param stored the recorded walk
+ * @returns per file id, 1 when its stats are unchanged (ids not asked for are 0); whether the walk is fresh
  */
 function checkStats(
   loaded: LoadedIndex,
   ids: readonly number[],
   early: EarlyStats | null,
-  meanwhile: () => void,
-): Uint8Array {
-  const same = new Uint8Array(loaded.header.files);
-  const root = loaded.header.root;
-  const sep = root.endsWith(path.sep) ? "" : path.sep;
-  const facts = loaded.facts;
-  const check = (k: number) => {
-    const id = ids[k] as number;
-    same[id] = unchanged(root + sep + loaded.pathAt(id), facts, id) ? 1 : 0;
-  };
+  stored: StoredWalk,
+): { same: Uint8Array; fresh: boolean } {
+  const files = loaded.header.files;
+  const same = new Uint8Array(files);
   // The worker's answers hold for this index only (the file it read has the same hash).
   const job = early !== null && early.hash === loaded.hash ? early : null;
-  meanwhile();
-  let mine = ids.length;
-  if (job !== null) {
-    mine = 0;
-    while (mine < ids.length && (ids[mine] as number) < job.from) mine++;
+  if (job === null) {
+    const fresh = stored.fresh();
+    for (const id of ids) same[id] = loaded.unchanged(id) ? 1 : 0;
+    return { same, fresh };
   }
-  for (let k = 0; k < mine; k++) check(k);
-  if (job === null) return same;
-  const flag = new Int32Array(job.out, 0, 1);
-  // The worker answers in tens of milliseconds; one that has not answered in 10 s (or failed) is not waited for.
-  if (Atomics.load(flag, 0) === 0) Atomics.wait(flag, 0, 0, 10_000);
-  if (Atomics.load(flag, 0) === 1) {
-    const got = new Uint8Array(job.out, 4);
-    for (let k = mine; k < ids.length; k++) {
-      const id = ids[k] as number;
-      same[id] = got[id - job.from] as number;
-    }
-  } else for (let k = mine; k < ids.length; k++) check(k);
-  return same;
+  const w = stored.witnessed;
+  const wanted = new Uint8Array(files);
+  for (const id of ids) wanted[id] = 1;
+  const { control, answers } = viewsOf(job.out);
+  // RGLOB_STAT_SPLIT=worker leaves every chunk to the worker (tests make sure of its answers with it).
+  const leave = process.env.RGLOB_STAT_SPLIT === "worker";
+  if (!leave)
+    takeChunks(control, answers, w + files, (item) =>
+      item < w ? stored.stillWitnessed(item) : wanted[item - w] === 1 ? loaded.unchanged(item - w) : null,
+    );
+  // The chunk the worker holds, if any (a few hundred stat calls), or all of them. A worker that has not
+  // answered in 10 s (or failed) is not waited for.
+  const until = Date.now() + 10_000;
+  for (let s = Atomics.load(control, STATE); s === TAKING || (leave && s === NOT_STARTED); ) {
+    const left = until - Date.now();
+    if (left <= 0) break;
+    Atomics.wait(control, STATE, s, left);
+    s = Atomics.load(control, STATE);
+  }
+  let fresh = true;
+  for (let i = 0; fresh && i < w; i++) {
+    const answer = answers[i] as number;
+    fresh = answer === UNCHECKED ? stored.stillWitnessed(i) : answer === SAME;
+  }
+  for (const id of ids) {
+    const answer = answers[w + id] as number;
+    same[id] = (answer === UNCHECKED ? loaded.unchanged(id) : answer === SAME) ? 1 : 0;
+  }
+  return { same, fresh };
 }
 
 /**
@@ -943,11 +989,9 @@ export class PersistedIndexes implements WarmProvider {
       const toCheck: number[] = [];
       for (let id = 0; id < candidates.length; id++)
         if (candidates[id] === 0 && idx.sizeOf(id) <= maxFileSize) toCheck.push(id);
-      let fresh = false;
-      same = checkStats(loaded, toCheck, this.early, () => {
-        fresh = stored.fresh();
-      });
-      if (fresh) replayable = stored;
+      const checked = checkStats(loaded, toCheck, this.early, stored);
+      same = checked.same;
+      if (checked.fresh) replayable = stored;
     }
     const unchangedId = (id: number, abs: string): boolean =>
       same !== null ? same[id] === 1 : unchanged(abs, facts, id);

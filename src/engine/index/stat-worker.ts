@@ -1,38 +1,21 @@
-/*! Engine, persisted index: a worker thread that compares indexed files' stats with those they were indexed
- * with, for an indexed grep (persist.ts's checkStats), while the calling thread checks the others and what the
- * recorded walk depends on: on babel these stat calls are most of an indexed grep. It is started as soon as the
- * index file is found and given where its sections lie (from the header, read first), so it reads what it needs
- * and starts checking while the calling thread still reads the index. It checks the files from one id to the
- * end, writes 1 (unchanged) or 0 per id into a shared array and wakes the caller; it gives up (2) when the file
- * it reads is not the one the caller read the header of. */
+/*! Engine, persisted index: a worker thread that checks, for an indexed grep (persist.ts's checkStats), that
+ * the paths the recorded walk depends on and the indexed files stat as they did: on babel these stat calls are
+ * most of an indexed grep. It is started as soon as the index file is found and given where its sections lie
+ * (from the header, read first), so it reads what it needs and starts checking while the calling thread still
+ * reads the index; both take chunks of items from one counter (stat-job.ts). It gives up when the file it
+ * reads is not the one the caller read the header of. */
 import * as fs from "node:fs";
 import { encodeName } from "../../platform/names.ts";
 import { STAT_WORDS, sameWordsOfBytes } from "../../platform/stat-words.ts";
+import { stillWitnessed } from "../witness.ts";
 import { pathStarts } from "./paths-section.ts";
-
-/** What the caller sends. */
-export interface StatJob {
-  /** The index file. */
-  readonly file: string;
-  /** Its body's hash as its prefix holds it (bytes 16-32, latin1): the worker checks it read that file. */
-  readonly hash: string;
-  /** The tree's real path; the relative paths are below it. */
-  readonly root: string;
-  /** Where the facts (STAT_WORDS words per file) and the NUL-separated relative paths lie in the file. */
-  readonly factsAt: number;
-  readonly pathsAt: number;
-  readonly pathBytes: number;
-  readonly files: number;
-  /** The first id to check (the worker checks `from` to the last). */
-  readonly from: number;
-  /** One byte per id checked (the answers), after a 4-byte flag: 1 when all are written, 2 when given up. */
-  readonly out: SharedArrayBuffer;
-}
+import { ENDED, STATE, type StatJob, TAKING, takeChunks, viewsOf } from "./stat-job.ts";
 
 declare const self: Worker;
 
+/** Reads bytes of the file into memory of their own (aligned for a typed array over them). */
 function readAt(fd: number, length: number, pos: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
+  const buf = Buffer.from(new ArrayBuffer(length));
   let got = 0;
   while (got < length) {
     const n = fs.readSync(fd, buf, got, length - got, pos + got);
@@ -44,33 +27,51 @@ function readAt(fd: number, length: number, pos: number): Buffer {
 
 self.onmessage = (e: MessageEvent<StatJob>) => {
   const job = e.data;
-  const flag = new Int32Array(job.out, 0, 1);
+  const { control, answers } = viewsOf(job.out);
   let fd = -1;
   try {
     fd = fs.openSync(job.file, "r");
     const hashOf = () => readAt(fd, 32, 0).toString("latin1", 16, 32);
     if (hashOf() !== job.hash) throw new Error("another index file");
-    const n = job.files - job.from;
-    const factBytes = readAt(fd, n * STAT_WORDS * 4, job.factsAt + job.from * STAT_WORDS * 4);
-    const facts = new Uint32Array(factBytes.buffer, factBytes.byteOffset, n * STAT_WORDS);
+    const factBytes = readAt(fd, job.files * STAT_WORDS * 4, job.factsAt);
+    const facts = new Uint32Array(factBytes.buffer, factBytes.byteOffset, job.files * STAT_WORDS);
     const paths = readAt(fd, job.pathBytes, job.pathsAt);
+    const w = job.witnessed;
+    const seenBytes = readAt(fd, w * STAT_WORDS * 4, job.seenAt);
+    const seen = new Uint32Array(seenBytes.buffer, seenBytes.byteOffset, w * STAT_WORDS);
+    const flags = readAt(fd, w, job.witnessFlagsAt);
+    const names = readAt(fd, job.witnessBytes, job.witnessAt);
     if (hashOf() !== job.hash) throw new Error("another index file");
     const starts = pathStarts(paths, job.files);
-    if (starts === null) throw new Error("not the paths of this many files");
-    const same = new Uint8Array(job.out, 4, n);
+    const nameStarts = pathStarts(names, w);
+    if (starts === null || nameStarts === null) throw new Error("not the paths of this many files");
     // Each path is the root's bytes and the relative path's, copied straight to the system call's buffer.
     const prefix = encodeName(job.root.endsWith("/") ? job.root : `${job.root}/`);
-    for (let k = 0; k < n; k++) {
-      const i = job.from + k;
-      const from = starts[i] as number;
-      const to = (starts[i + 1] as number) - 1;
-      same[k] = sameWordsOfBytes(prefix, paths, from, to, false, facts, k * STAT_WORDS) ? 1 : 0;
-    }
-    Atomics.store(flag, 0, 1);
+    // Marked before a chunk is taken: the caller waits for the chunk in hand, never for one not taken.
+    Atomics.store(control, STATE, TAKING);
+    takeChunks(control, answers, w + job.files, (item) => {
+      if (item < w) {
+        const at = nameStarts[item] as number;
+        const end = (nameStarts[item + 1] as number) - 1;
+        return stillWitnessed(names, at, end, flags[item] as number, seen, item * STAT_WORDS);
+      }
+      const id = item - w;
+      const from = starts[id] as number;
+      return sameWordsOfBytes(
+        prefix,
+        paths,
+        from,
+        (starts[id + 1] as number) - 1,
+        false,
+        facts,
+        id * STAT_WORDS,
+      );
+    });
   } catch {
-    Atomics.store(flag, 0, 2); // the caller checks them itself
+    // Given up: the caller checks what is left unanswered itself.
   } finally {
     if (fd >= 0) fs.closeSync(fd);
+    Atomics.store(control, STATE, ENDED);
+    Atomics.notify(control, STATE);
   }
-  Atomics.notify(flag, 0);
 };

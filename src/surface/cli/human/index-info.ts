@@ -5,6 +5,13 @@ import type { Sink, Summary } from "../../../sink/sink.ts";
 import { displayPath, type Style } from "./paths.ts";
 import { humanSize } from "./top.ts";
 
+/** What the state of the recorded walk means for a grep. */
+const WALK_STATES = {
+  fresh: "fresh (a plain grep replays it instead of walking)",
+  stale: "stale (grep walks the tree; rglob index records it again)",
+  none: "none kept (grep walks the tree)",
+} as const;
+
 /** Human sink for index records. */
 export class IndexHumanSink implements Sink {
   constructor(
@@ -25,6 +32,7 @@ export class IndexHumanSink implements Sink {
     if (r.trigrams !== null) row("trigrams", String(r.trigrams));
     if (r.built_at !== null) row("built", `${r.built_at} in ${r.build_ms ?? 0} ms`);
     if (r.changed_files !== null) row("changed since", `${r.changed_files} files (searched)`);
+    if (r.walk !== null) row("walk", WALK_STATES[r.walk]);
     this.write(`${out.join("\n")}\n`);
   }
 
