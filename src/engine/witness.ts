@@ -7,10 +7,10 @@
 import * as fs from "node:fs";
 import { fsPath } from "../platform/names.ts";
 import {
+  type PathsChecker,
   STAT_OK,
   STAT_WORDS,
   type StatOutcome,
-  sameWordsOfBytes,
   statBytesInto,
   statFailure,
   statInto,
@@ -71,6 +71,7 @@ const scratch = new Uint32Array(STAT_WORDS);
 
 /**
  * Tells whether a witnessed path, given as the bytes of a recording, still stats as it did.
+ * @param checker a checker of the absolute paths in `bytes` (pathsChecker)
  * @param bytes where the path lies (UTF-8)
  * @param from where it starts
  * @param to where it ends
@@ -80,6 +81,7 @@ const scratch = new Uint32Array(STAT_WORDS);
  * @returns whether nothing changed
  */
 export function stillWitnessed(
+  checker: PathsChecker,
   bytes: Buffer,
   from: number,
   to: number,
@@ -95,7 +97,7 @@ export function stillWitnessed(
       (outcome !== STAT_OK || scratch[0] === seen[at])
     );
   return outcome === STAT_OK
-    ? sameWordsOfBytes(NO_PREFIX, bytes, from, to, follow, seen, at)
+    ? checker.same(from, to, follow, seen, at)
     : statBytesInto()(NO_PREFIX, bytes, from, to, follow, scratch, 0) === outcome;
 }
 

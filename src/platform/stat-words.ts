@@ -106,7 +106,14 @@ const AT_SYMLINK_NOFOLLOW = 0x100;
 const AT_NO_AUTOMOUNT = 0x800;
 const STATX_BASIC_STATS = 0x7ff;
 
-function loadStatx(): { str: StatInto; bytes: StatBytesInto } | null {
+/** What the statx reader gives: by string, by prefix and slice, and for many paths lying in one byte array. */
+interface Statx {
+  readonly str: StatInto;
+  readonly bytes: StatBytesInto;
+  readonly checker: (dir: string | null, bytes: Uint8Array) => PathsChecker | null;
+}
+
+function loadStatx(): Statx | null {
   if (typeof Bun === "undefined" || process.platform !== "linux") return null;
   if (process.env.RGLOB_DIR_FD === "0") return null; // the paths-only reference (dir-fd.ts)
   let ffi: typeof Ffi;
@@ -169,18 +176,104 @@ function loadStatx(): { str: StatInto; bytes: StatBytesInto } | null {
     pathBuf[n] = 0;
     return call(follow, out, at) ? STAT_OK : nodeStatBytes(prefix, src, from, to, follow, out, at);
   };
-  return { str, bytes };
+  const checker = (dir: string | null, src: Uint8Array): PathsChecker | null => {
+    const prefix = prefixOf(dir);
+    let dirfd = AT_FDCWD;
+    if (dir !== null) {
+      try {
+        dirfd = fs.openSync(fsPath(dir), fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+      } catch {
+        return null;
+      }
+    }
+    // The array's address, fixed: its storage is its ArrayBuffer's (asked for first), which does not move.
+    const base = src.buffer.byteLength >= 0 ? ffi.ptr(src) : 0;
+    const view = new Uint32Array(storage, 0, 64);
+    return {
+      same(from, to, follow, words, at) {
+        // A path ended by a NUL goes to statx where it lies (relative to the directory's descriptor).
+        if (to < src.length && src[to] === 0) {
+          const flags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
+          // Read after the call, which the JIT treats as writing anywhere.
+          if (
+            statx(dirfd, base + from, flags, STATX_BASIC_STATS, bufPtr) === 0 &&
+            ((view[SX_MASK] as number) & SX_NEEDED) === SX_NEEDED
+          )
+            return (
+              view[SX_SIZE] === words[at] &&
+              view[SX_SIZE + 1] === words[at + 1] &&
+              view[SX_MTIME] === words[at + 2] &&
+              view[SX_MTIME + 1] === words[at + 3] &&
+              view[SX_MTIME + 2] === words[at + 4] &&
+              view[SX_CTIME] === words[at + 5] &&
+              view[SX_CTIME + 1] === words[at + 6] &&
+              view[SX_CTIME + 2] === words[at + 7] &&
+              view[SX_INO] === words[at + 8] &&
+              view[SX_INO + 1] === words[at + 9]
+            );
+        }
+        // The last path (no NUL after it), an error, or fields not given: the path is made whole and stat'ed.
+        return sameWordsOfBytes(prefix, src, from, to, follow, words, at);
+      },
+      close() {
+        if (dirfd !== AT_FDCWD) fs.closeSync(dirfd);
+        dirfd = AT_FDCWD;
+      },
+    };
+  };
+  return { str, bytes, checker };
 }
 
-let loaded: { str: StatInto; bytes: StatBytesInto } | undefined;
+function prefixOf(dir: string | null): Uint8Array {
+  return dir === null ? new Uint8Array(0) : encodeName(dir.endsWith("/") ? dir : `${dir}/`);
+}
+
+/** Checks of many paths that lie in one byte array (pathsChecker). */
+export interface PathsChecker {
+  /**
+   * Tells whether the path at bytes [from, to) has the words given (an absent path or an error never has).
+   * @param from where it starts
+   * @param to where it ends (a NUL or the array's end)
+   * @param follow whether a final symlink is followed
+   * @param words the expected words
+   * @param at the first of them
+   */
+  same(from: number, to: number, follow: boolean, words: Uint32Array, at: number): boolean;
+  /** Lets the directory go. */
+  close(): void;
+}
+
+/**
+ * Returns a checker of paths lying in one byte array: relative to a directory, or absolute (dir null). Under
+ * Bun on Linux a path ended by a NUL goes to statx where it lies, relative to the directory's descriptor (no
+ * copy of the path per call); elsewhere each path is made whole first (sameWordsOfBytes).
+ * @param dir the directory the paths are relative to, or null
+ * @param bytes the paths' bytes
+ * @returns the checker (close it when done)
+ */
+export function pathsChecker(dir: string | null, bytes: Uint8Array): PathsChecker {
+  const fast = reader().checker(dir, bytes);
+  if (fast !== null) return fast;
+  const prefix = prefixOf(dir);
+  return {
+    same: (from, to, follow, words, at) => sameWordsOfBytes(prefix, bytes, from, to, follow, words, at),
+    close() {},
+  };
+}
+
+let loaded: Statx | undefined;
+
+function reader(): Statx {
+  loaded ??= loadStatx() ?? { str: nodeStat, bytes: nodeStatBytes, checker: () => null };
+  return loaded;
+}
 
 /**
  * Returns the fastest way here to read a path's words (statx through bun:ffi on Linux, else Node's stats).
  * @returns the reader
  */
 export function statInto(): StatInto {
-  loaded ??= loadStatx() ?? { str: nodeStat, bytes: nodeStatBytes };
-  return loaded.str;
+  return reader().str;
 }
 
 /**
@@ -188,8 +281,7 @@ export function statInto(): StatInto {
  * @returns the reader
  */
 export function statBytesInto(): StatBytesInto {
-  loaded ??= loadStatx() ?? { str: nodeStat, bytes: nodeStatBytes };
-  return loaded.bytes;
+  return reader().bytes;
 }
 
 const scratch = new Uint32Array(STAT_WORDS);

@@ -12,14 +12,14 @@ import { RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { walkEntries } from "../../contract/walk-options.ts";
 import type { RunContext } from "../../ops/operation.ts";
-import { encodeName } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import {
   newestTime,
+  type PathsChecker,
+  pathsChecker,
   STAT_OK,
   STAT_WORDS,
   sameWords,
-  sameWordsOfBytes,
   wordsOfStats,
 } from "../../platform/stat-words.ts";
 import type { SearchSpec } from "../search/search-file.ts";
@@ -530,6 +530,13 @@ function headerLength(b: Buffer, length: number): number | string {
 }
 
 /** An index read back and checked. */
+/** Checks of indexed files' stats (LoadedIndex.fileChecks). */
+export interface FileChecks {
+  /** Whether a file id's stats are those it was indexed with (its path's bytes go to the stat call as they are). */
+  unchanged(id: number): boolean;
+  close(): void;
+}
+
 export interface LoadedIndex {
   readonly header: IndexHeader;
   readonly index: TrigramIndex;
@@ -539,8 +546,8 @@ export interface LoadedIndex {
   readonly paths: readonly string[];
   /** The relative path of one file id (without decoding the others). */
   pathAt(id: number): string;
-  /** Whether a file id's stats are those it was indexed with (its path's bytes go to the stat call as they are). */
-  unchanged(id: number): boolean;
+  /** Checks of file ids' stats against those they were indexed with (close them when done). */
+  fileChecks(): FileChecks;
   /** The body's hash as the file's prefix holds it (checked). */
   readonly hash: string;
   readonly bytes: number;
@@ -610,19 +617,20 @@ export function loadIndex(
       at.paths + (pathOffsets[id + 1] as number) - 1,
     );
   const pathSection = buf.subarray(at.paths, at.data);
-  const rootBytes = encodeName(root.endsWith("/") ? root : `${root}/`);
-  const unchangedId = (id: number) =>
-    path.sep === "/"
-      ? sameWordsOfBytes(
-          rootBytes,
-          pathSection,
+  const fileChecks = (): FileChecks => {
+    const checker = pathsChecker(root, pathSection);
+    return {
+      unchanged: (id) =>
+        checker.same(
           pathOffsets[id] as number,
           (pathOffsets[id + 1] as number) - 1,
           false,
           facts,
           id * FACTS,
-        )
-      : unchanged(path.join(root, pathAt(id)), facts, id);
+        ),
+      close: () => checker.close(),
+    };
+  };
   let pathList: string[] | null = null;
   const pathsOf = (): string[] => {
     pathList ??= h.files === 0 ? [] : buf.toString("utf8", at.paths, at.data).split("\0");
@@ -648,7 +656,7 @@ export function loadIndex(
         return pathsOf();
       },
       pathAt,
-      unchanged: unchangedId,
+      fileChecks,
       hash,
       bytes: raw.length,
       walk: stored,
@@ -679,8 +687,13 @@ function storedWalkOf(
   let recording: PlainWalk | null = null;
   let fresh: boolean | null = null;
   // The witnessed paths' sections, and where each path starts in theirs (found when first needed).
-  let sections: { names: Buffer; offsets: Int32Array | null; seen: Uint32Array; flags: Uint8Array } | null =
-    null;
+  let sections: {
+    names: Buffer;
+    offsets: Int32Array | null;
+    seen: Uint32Array;
+    flags: Uint8Array;
+    checker: PathsChecker;
+  } | null = null;
   return {
     key: w.key,
     ids,
@@ -707,13 +720,15 @@ function storedWalkOf(
           offsets: pathStarts(names, w.witnessed),
           seen: new Uint32Array(ab, o0 + at.seen, w.witnessed * STAT_WORDS),
           flags: new Uint8Array(ab, o0 + at.follow, w.witnessed),
+          // Absolute paths: no directory is held open.
+          checker: pathsChecker(null, names),
         };
       }
-      const { names, offsets, seen, flags } = sections;
+      const { names, offsets, seen, flags, checker } = sections;
       if (offsets === null) return false;
       const from = offsets[i] as number;
       const to = (offsets[i + 1] as number) - 1;
-      return stillWitnessed(names, from, to, flags[i] as number, seen, i * STAT_WORDS);
+      return stillWitnessed(checker, names, from, to, flags[i] as number, seen, i * STAT_WORDS);
     },
     fresh() {
       if (fresh !== null) return fresh;
@@ -731,7 +746,12 @@ function storedWalkOf(
  */
 export function changedFiles(idx: LoadedIndex): number {
   let n = 0;
-  for (let id = 0; id < idx.header.files; id++) if (!idx.unchanged(id)) n++;
+  const checks = idx.fileChecks();
+  try {
+    for (let id = 0; id < idx.header.files; id++) if (!checks.unchanged(id)) n++;
+  } finally {
+    checks.close();
+  }
   return n;
 }
 
@@ -841,11 +861,28 @@ function checkStats(
 ): { same: Uint8Array; fresh: boolean } {
   const files = loaded.header.files;
   const same = new Uint8Array(files);
+  const checks = loaded.fileChecks();
+  try {
+    return checkWith(checks, files, same, loaded, ids, early, stored);
+  } finally {
+    checks.close();
+  }
+}
+
+function checkWith(
+  checks: FileChecks,
+  files: number,
+  same: Uint8Array,
+  loaded: LoadedIndex,
+  ids: readonly number[],
+  early: EarlyStats | null,
+  stored: StoredWalk,
+): { same: Uint8Array; fresh: boolean } {
   // The worker's answers hold for this index only (the file it read has the same hash).
   const job = early !== null && early.hash === loaded.hash ? early : null;
   if (job === null) {
     const fresh = stored.fresh();
-    for (const id of ids) same[id] = loaded.unchanged(id) ? 1 : 0;
+    for (const id of ids) same[id] = checks.unchanged(id) ? 1 : 0;
     return { same, fresh };
   }
   const w = stored.witnessed;
@@ -856,7 +893,7 @@ function checkStats(
   const leave = process.env.RGLOB_STAT_SPLIT === "worker";
   if (!leave)
     takeChunks(control, answers, w + files, (item) =>
-      item < w ? stored.stillWitnessed(item) : wanted[item - w] === 1 ? loaded.unchanged(item - w) : null,
+      item < w ? stored.stillWitnessed(item) : wanted[item - w] === 1 ? checks.unchanged(item - w) : null,
     );
   // The chunk the worker holds, if any (a few hundred stat calls), or all of them. A worker that has not
   // answered in 10 s (or failed) is not waited for.
@@ -874,7 +911,7 @@ function checkStats(
   }
   for (const id of ids) {
     const answer = answers[w + id] as number;
-    same[id] = (answer === UNCHECKED ? loaded.unchanged(id) : answer === SAME) ? 1 : 0;
+    same[id] = (answer === UNCHECKED ? checks.unchanged(id) : answer === SAME) ? 1 : 0;
   }
   return { same, fresh };
 }

@@ -5,8 +5,7 @@
  * reads the index; both take chunks of items from one counter (stat-job.ts). It gives up when the file it
  * reads is not the one the caller read the header of. */
 import * as fs from "node:fs";
-import { encodeName } from "../../platform/names.ts";
-import { STAT_WORDS, sameWordsOfBytes } from "../../platform/stat-words.ts";
+import { pathsChecker, STAT_WORDS } from "../../platform/stat-words.ts";
 import { stillWitnessed } from "../witness.ts";
 import { pathStarts } from "./paths-section.ts";
 import { ENDED, STATE, type StatJob, TAKING, takeChunks, viewsOf } from "./stat-job.ts";
@@ -45,28 +44,26 @@ self.onmessage = (e: MessageEvent<StatJob>) => {
     const starts = pathStarts(paths, job.files);
     const nameStarts = pathStarts(names, w);
     if (starts === null || nameStarts === null) throw new Error("not the paths of this many files");
-    // Each path is the root's bytes and the relative path's, copied straight to the system call's buffer.
-    const prefix = encodeName(job.root.endsWith("/") ? job.root : `${job.root}/`);
-    // Marked before a chunk is taken: the caller waits for the chunk in hand, never for one not taken.
-    Atomics.store(control, STATE, TAKING);
-    takeChunks(control, answers, w + job.files, (item) => {
-      if (item < w) {
-        const at = nameStarts[item] as number;
-        const end = (nameStarts[item + 1] as number) - 1;
-        return stillWitnessed(names, at, end, flags[item] as number, seen, item * STAT_WORDS);
-      }
-      const id = item - w;
-      const from = starts[id] as number;
-      return sameWordsOfBytes(
-        prefix,
-        paths,
-        from,
-        (starts[id + 1] as number) - 1,
-        false,
-        facts,
-        id * STAT_WORDS,
-      );
-    });
+    // The paths go to the stat calls where they lie: the files' relative to the tree's descriptor.
+    const fileChecks = pathsChecker(job.root, paths);
+    const nameChecks = pathsChecker(null, names);
+    try {
+      // Marked before a chunk is taken: the caller waits for the chunk in hand, never for one not taken.
+      Atomics.store(control, STATE, TAKING);
+      takeChunks(control, answers, w + job.files, (item) => {
+        if (item < w) {
+          const at = nameStarts[item] as number;
+          const end = (nameStarts[item + 1] as number) - 1;
+          return stillWitnessed(nameChecks, names, at, end, flags[item] as number, seen, item * STAT_WORDS);
+        }
+        const id = item - w;
+        const from = starts[id] as number;
+        return fileChecks.same(from, (starts[id + 1] as number) - 1, false, facts, id * STAT_WORDS);
+      });
+    } finally {
+      fileChecks.close();
+      nameChecks.close();
+    }
   } catch {
     // Given up: the caller checks what is left unanswered itself.
   } finally {

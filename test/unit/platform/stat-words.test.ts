@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   newestTime,
+  pathsChecker,
   STAT_ABSENT,
   STAT_OK,
   STAT_WORDS,
@@ -82,6 +83,49 @@ test("a path given as bytes (a prefix and a slice) reads the same words", () => 
     }
   }
   expect(statBytesInto()(prefix, Buffer.from("nope"), 0, 4, false, a, 0)).toBe(STAT_ABSENT);
+});
+
+test("pathsChecker: each path of a byte array, relative to a directory or absolute, has its own words only", () => {
+  // Node's words for every path; each path is checked against its own (same) and the next path's (not: the
+  // inode differs), in turn, in a loop long enough for the optimising JIT. The last path has no NUL after it.
+  const words = new Uint32Array(files.length * STAT_WORDS);
+  files.forEach((f, i) => wordsOfStats(lstatSync(f, { bigint: true }), words, i * STAT_WORDS));
+  const next = (i: number) => ((i + 1) % files.length) * STAT_WORDS;
+  for (const [base, paths] of [
+    [dir, files.map((f) => f.slice(dir.length + 1))],
+    [null, files],
+  ] as const) {
+    const bytes = Buffer.from(paths.join("\0"));
+    const checker = pathsChecker(base, bytes);
+    try {
+      for (let round = 0; round < 300; round++) {
+        let from = 0;
+        for (let i = 0; i < paths.length; i++) {
+          const end = bytes.indexOf(0, from);
+          const to = end < 0 ? bytes.length : end;
+          const got = [
+            checker.same(from, to, false, words, i * STAT_WORDS),
+            checker.same(from, to, false, words, next(i)),
+          ];
+          if (!got[0] || got[1])
+            expect({ path: paths[i], got }).toEqual({ path: paths[i], got: [true, false] });
+          from = to + 1;
+        }
+      }
+      // Followed, the link has its target's words; a path that is not there has none.
+      const link = paths.indexOf(base === null ? join(dir, "link") : "link");
+      const at = bytes.indexOf(Buffer.from(`${paths[link]}\0`));
+      const target = files.indexOf(files[1] as string) * STAT_WORDS;
+      expect(checker.same(at, at + (paths[link] as string).length, true, words, target)).toBe(true);
+      expect(checker.same(at, at + (paths[link] as string).length, false, words, target)).toBe(false);
+      const absent = Buffer.from(base === null ? `${dir}/nope\0` : "nope\0");
+      const other = pathsChecker(base, absent);
+      expect(other.same(0, absent.length - 1, false, words, 0)).toBe(false);
+      other.close();
+    } finally {
+      checker.close();
+    }
+  }
 });
 
 test("sameWords: unchanged, changed by a write of the same size, absent", () => {
