@@ -89,7 +89,7 @@ test("pathsChecker: each path of a byte array, relative to a directory or absolu
   // Node's words for every path; each path is checked against its own (same) and the next path's (not: the
   // inode differs), in turn, in a loop long enough for the optimising JIT. The last path has no NUL after it.
   const words = new Uint32Array(files.length * STAT_WORDS);
-  files.forEach((f, i) => wordsOfStats(lstatSync(f, { bigint: true }), words, i * STAT_WORDS));
+  for (const [i, f] of files.entries()) wordsOfStats(lstatSync(f, { bigint: true }), words, i * STAT_WORDS);
   const next = (i: number) => ((i + 1) % files.length) * STAT_WORDS;
   for (const [base, paths] of [
     [dir, files.map((f) => f.slice(dir.length + 1))],
