@@ -30,6 +30,13 @@ export interface DirFds {
    * @returns the listing, or null when the path route must list it (an error, a name not valid UTF-8)
    */
   list(fd: number): DirListing | null;
+  /**
+   * Opens a file by its absolute path with openat2 and RESOLVE_NO_SYMLINKS: no component of the path may be a
+   * symlink, so the object opened has that real path (when the path holds no `.` or `..` component).
+   * @returns the descriptor, or -1 (an error, a symlink met, or a kernel without openat2: the caller takes the
+   * path route, which reports the error as it is)
+   */
+  openNoSymlinks(abs: string, flags: number): number;
   close(fd: number): void;
 }
 
@@ -46,6 +53,10 @@ const DT: Record<number, EntryType> = {
 const DT_REG = 8;
 /** O_CLOEXEC has the same value on every Linux architecture Bun builds for (x64, arm64). */
 const O_CLOEXEC = 0o2000000;
+/** openat2's number (the same on x64 and arm64, Linux 5.6 and later) and its resolve flag. */
+const SYS_OPENAT2 = 437;
+const RESOLVE_NO_SYMLINKS = 0x04;
+const AT_FDCWD = -100;
 
 function load(): DirFds | null {
   if (typeof Bun === "undefined" || process.platform !== "linux") return null;
@@ -60,6 +71,11 @@ function load(): DirFds | null {
       openat: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
       close: { args: [FFIType.i32], returns: FFIType.i32 },
       getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
+      // openat2 has no glibc wrapper here: syscall(2), whose arguments are all integers and pointers.
+      syscall: {
+        args: [FFIType.i64, FFIType.i64, FFIType.ptr, FFIType.ptr, FFIType.u64],
+        returns: FFIType.i64,
+      },
     });
   }
   try {
@@ -68,7 +84,12 @@ function load(): DirFds | null {
   } catch {
     return null; // no glibc (musl names it differently), or no FFI: the path route serves
   }
-  const { openat, close, getdents64 } = lib.symbols;
+  const { openat, close, getdents64, syscall } = lib.symbols;
+  // struct open_how { u64 flags; u64 mode; u64 resolve; }, in memory of its own (a small typed array's
+  // storage may move, stat-words.ts).
+  const howStorage = new ArrayBuffer(24);
+  const how = new BigUint64Array(howStorage);
+  const howPtr = ffi.ptr(new Uint8Array(howStorage));
   const C = fs.constants;
   const flags = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
   const fileFlags = C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
@@ -134,6 +155,14 @@ function load(): DirFds | null {
         }
       }
       return { names, others };
+    },
+    openNoSymlinks(abs: string, openFlags: number): number {
+      if (!writeName(abs)) return -1;
+      how[0] = BigInt(openFlags | O_CLOEXEC);
+      how[1] = 0n;
+      how[2] = BigInt(RESOLVE_NO_SYMLINKS);
+      const fd = Number(syscall(SYS_OPENAT2, AT_FDCWD, namePtr, howPtr, 24));
+      return fd >= 0 ? fd : -1;
     },
     close(fd: number): void {
       close(fd);

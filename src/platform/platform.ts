@@ -241,6 +241,24 @@ function realpathOf(p: string): string {
     : decodeName(fs.realpathSync.native(fp, { encoding: "buffer" }));
 }
 
+/** A `.` or `..` component (a walk never gives one; a path it did not give is not opened this way). */
+const DOT_COMPONENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)/;
+
+/**
+ * Opens a walked path below a root (not a root itself) without a read-back of what was opened: by the real path
+ * it must have (the root's real path and the path walked below it), with openat2 refusing any symlink on the
+ * way, so the object opened has that real path (what checkOpened compares). -1 when it does not apply or
+ * fails: the path route then opens and checks it, and reports any error.
+ */
+function openWithoutSymlinks(p: string, flags: number, c: Confinement): number {
+  if (procFd === null) return -1;
+  const want = expectedReal(p, c);
+  // The root itself may be a symlink named by the user (followed); `.` and `..` would not name their path.
+  if (want === null || isRoot(p, c) || DOT_COMPONENT.test(want)) return -1;
+  const fds = dirFds();
+  return fds === null ? -1 : fds.openNoSymlinks(want, flags | O_NOFOLLOW);
+}
+
 function openChecked(p: string, flags: number, c: Confinement | null | undefined, noFollow = false): number {
   if (noFollow) {
     flags |= O_NOFOLLOW;
@@ -249,6 +267,10 @@ function openChecked(p: string, flags: number, c: Confinement | null | undefined
     }
   }
   if (!c) return fs.openSync(fsPath(p), flags);
+  if (!c.follow) {
+    const fd = openWithoutSymlinks(p, flags, c);
+    if (fd >= 0) return fd;
+  }
   const fd = fs.openSync(fsPath(p), c.follow || isRoot(p, c) ? flags : flags | O_NOFOLLOW);
   try {
     checkOpened(fd, p, c);

@@ -188,17 +188,16 @@ function loadStatx(): Statx | null {
     }
     // The array's address, fixed: its storage is its ArrayBuffer's (asked for first), which does not move.
     const base = src.buffer.byteLength >= 0 ? ffi.ptr(src) : 0;
-    const view = new Uint32Array(storage, 0, 64);
     return {
       same(from, to, follow, words, at) {
         // A path ended by a NUL goes to statx where it lies (relative to the directory's descriptor).
         if (to < src.length && src[to] === 0) {
           const flags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
-          // Read after the call, which the JIT treats as writing anywhere.
-          if (
-            statx(dirfd, base + from, flags, STATX_BASIC_STATS, bufPtr) === 0 &&
-            ((view[SX_MASK] as number) & SX_NEEDED) === SX_NEEDED
-          )
+          const ok = statx(dirfd, base + from, flags, STATX_BASIC_STATS, bufPtr) === 0;
+          // A view made after the call: the optimising JIT may keep an element read before a native call wrote
+          // it (as in `call` above).
+          const view = new Uint32Array(storage, 0, 64);
+          if (ok && ((view[SX_MASK] as number) & SX_NEEDED) === SX_NEEDED)
             return (
               view[SX_SIZE] === words[at] &&
               view[SX_SIZE + 1] === words[at + 1] &&

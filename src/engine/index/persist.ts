@@ -1010,6 +1010,7 @@ export class PersistedIndexes implements WarmProvider {
       source,
       walk: (p, ctx, after) => walk(p, ctx, after),
       ruledOut: () => false,
+      sizeOf: () => null,
     });
     if (process.env.RGLOB_INDEX === "0") return cold(null);
     const q = literalQueryOf(spec);
@@ -1071,6 +1072,10 @@ export class PersistedIndexes implements WarmProvider {
         return listsNonMatching ? walk(p, ctx, after) : without(walk(p, ctx, after), ruledOut);
       },
       ruledOut,
+      sizeOf: (e) => {
+        const id = idx.idOfPath(realOf(plan, e));
+        return id < 0 ? null : idx.sizeOf(id);
+      },
     };
   }
 }

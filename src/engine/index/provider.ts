@@ -30,6 +30,12 @@ export interface WarmGrep {
    * @returns true when the file is ruled out
    */
   ruledOut(entry: Entry): boolean;
+  /**
+   * Returns a file's size as the index holds it (it may have changed since), or null when the index does not
+   * hold it: the run gives a large file a batch of its own, so that two large files go to two workers.
+   * @param entry a file of the walk
+   */
+  sizeOf(entry: Entry): number | null;
 }
 
 /** The warm state a server passes into its runs. */

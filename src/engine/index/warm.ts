@@ -292,6 +292,10 @@ export class WarmRoot implements WarmProvider {
         return leaveOut ? without(cold, ruledOut) : cold;
       },
       ruledOut,
+      sizeOf: (e) => {
+        const id = idx === null ? -1 : idx.idOfPath(e.abs);
+        return id < 0 ? null : (idx as TrigramIndex).sizeOf(id);
+      },
     };
   }
 
@@ -502,7 +506,12 @@ export class WarmSet implements WarmProvider {
       if (insideDir(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
     }
     if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching);
-    return { source: "cold", walk: (p, ctx, after) => walk(p, ctx, after), ruledOut: () => false };
+    return {
+      source: "cold",
+      walk: (p, ctx, after) => walk(p, ctx, after),
+      ruledOut: () => false,
+      sizeOf: () => null,
+    };
   }
 
   /**

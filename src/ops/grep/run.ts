@@ -23,6 +23,8 @@ import type { GrepFile, GrepInput, LineMatch } from "./schema.ts";
 
 const BATCH = 32;
 const MAX_IN_FLIGHT = 512;
+/** Files at least this large (as the warm index knows them) are searched in a batch of their own. */
+const LARGE_ALONE = 256 * 1024;
 const POLL_MS = 50;
 
 /** Separates the file key from the line part of a cursor key (NUL never occurs in a path). */
@@ -376,9 +378,12 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       }
       const item = itemOf(r.value);
       queue.push(item);
+      // A file the warm index knows to be large is a batch of its own: the next goes to another worker.
+      const large = item.outcome === null && (warm?.sizeOf(item.entry) ?? 0) >= LARGE_ALONE;
+      if (large) flush();
       batch.push(item);
       // Batches grow 1, 2, 4 … BATCH, so a search of a few (large) files still uses every worker.
-      if (batch.length >= Math.min(BATCH, 1 << batches)) flush();
+      if (large || batch.length >= Math.min(BATCH, 1 << batches)) flush();
       n++;
     }
     flush();
