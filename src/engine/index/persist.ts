@@ -703,7 +703,10 @@ function storedWalkOf(
   const ab = buf.buffer as ArrayBuffer;
   const o0 = buf.byteOffset;
   const ids = new Int32Array(ab, o0 + at.ids, w.entries);
-  for (const id of ids) if (id < -1 || id >= files) return undefined;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
+    if (id < -1 || id >= files) return undefined;
+  }
   let recording: PlainWalk | null = null;
   let fresh: boolean | null = null;
   // The witnessed paths' sections, and where each path starts in theirs (found when first needed).
@@ -722,13 +725,12 @@ function storedWalkOf(
       const ops = new Uint8Array(ab, o0 + at.ops, w.steps);
       const args = new Int32Array(ab, o0 + at.args, w.steps);
       const rels = w.entries === 0 ? [] : buf.toString("utf8", at.rels, at.rels + w.rel_bytes).split("\0");
-      // An empty one is an indexed file's, whose relative path the index holds.
-      for (let i = 0; i < rels.length; i++) if (rels[i] === "") rels[i] = pathAt(ids[i] as number);
       const payloads = JSON.parse(
         buf.toString("utf8", at.payloads, at.payloads + w.payload_bytes),
       ) as Payload[];
       const types = new Uint8Array(ab, o0 + at.types, w.entries);
-      recording = new PlainWalk(ops, args, payloads, rels, types, base);
+      // An empty relative path is an indexed file's, which the index holds (decoded when replayed).
+      recording = new PlainWalk(ops, args, payloads, rels, types, base, (i) => pathAt(ids[i] as number));
       return recording;
     },
     witnessed: w.witnessed,

@@ -141,17 +141,20 @@ export class PlainWalk implements RecordedWalk {
    * @param ops the step kinds
    * @param args the steps' arguments
    * @param payloads the calls and skip counts
-   * @param rels the entries' relative paths (POSIX)
+   * @param rels the entries' relative paths (POSIX); an empty one is given by `indexedRel` when first asked for
    * @param types the entries' type codes
    * @param rootAbs the root the entries are below
+   * @param indexedRel the relative path of an entry whose `rels` item is empty (an indexed file's, which the index
+   * holds: most are never replayed, so most are never decoded)
    */
   constructor(
     readonly ops: Uint8Array,
     readonly args: Int32Array,
     readonly payloads: readonly Payload[],
-    private readonly rels: readonly string[],
+    private readonly rels: string[],
     private readonly types: Uint8Array,
     rootAbs: string,
+    private readonly indexedRel: (i: number) => string,
   ) {
     this.base = rootAbs;
     this.prefix = rootAbs.endsWith("/") ? rootAbs : `${rootAbs}/`;
@@ -161,8 +164,17 @@ export class PlainWalk implements RecordedWalk {
     return this.rels.length;
   }
 
+  private rel(i: number): string {
+    let rel = this.rels[i] as string;
+    if (rel === "") {
+      rel = this.indexedRel(i);
+      this.rels[i] = rel;
+    }
+    return rel;
+  }
+
   entry(i: number, follow: boolean): Entry {
-    const rel = this.rels[i] as string;
+    const rel = this.rel(i);
     const code = this.types[i] as number;
     return new Entry(
       this.prefix + rel,
@@ -177,7 +189,7 @@ export class PlainWalk implements RecordedWalk {
   }
 
   absOf(i: number): string {
-    return this.prefix + (this.rels[i] as string);
+    return this.prefix + this.rel(i);
   }
 }
 

@@ -96,9 +96,9 @@ export class TrigramIndex {
   // of its first key at 2w, so that one lookup reads both). freeze() numbers the keys in ascending order from it
   // (the rank of a key: keys in the words before plus the bits below; no table and no sort) and writes the
   // varint lists in two passes over the chunks: their lengths, then their bytes straight into the final array.
-  private all = new Uint32Array(2 * WORDS);
-  private seen = new Uint32Array(WORDS);
-  private touched = new Uint32Array(TOUCHED);
+  private all: Uint32Array;
+  private seen: Uint32Array;
+  private touched: Uint32Array;
   private chunks: Uint32Array[] = [];
   private chunk = new Uint32Array(0);
   private fill = 0;
@@ -124,6 +124,16 @@ export class TrigramIndex {
   private readonly stalePrefixes = new Set<string>();
   /** Files marked dead since the index was built. */
   dead = 0;
+
+  /**
+   * @param building whether files will be added (the build's tables, 6 MiB, are made only then: a frozen
+   * index read from a file has none)
+   */
+  constructor(building = true) {
+    this.all = new Uint32Array(building ? 2 * WORDS : 0);
+    this.seen = new Uint32Array(building ? WORDS : 0);
+    this.touched = new Uint32Array(building ? TOUCHED : 0);
+  }
 
   /** Bytes the posting lists take so far: while building, the pending postings (4 bytes each). */
   get postingSize(): number {
@@ -436,7 +446,7 @@ export class TrigramIndex {
     parts: FrozenParts,
     sizes: ArrayLike<number>,
   ): TrigramIndex {
-    const idx = new TrigramIndex();
+    const idx = new TrigramIndex(false);
     const n = sizes.length;
     idx.dropBuild();
     idx.keys = parts.keys;
