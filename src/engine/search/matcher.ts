@@ -57,6 +57,46 @@ const ESCAPE = /[.*+?^${}()|[\]\\/]/g;
 /** A character that is not itself in a regex (outside a class). */
 const REGEX_SYNTAX = /[.*+?^${}()|[\]\\]/;
 const SURROGATE = /[\ud800-\udfff]/;
+/** A pattern that is a literal spelt with escaped punctuation (`it\(`, `a\.b`): ASCII punctuation after a
+ * backslash stands for itself in ripgrep's dialect, as in JavaScript's. */
+const ESCAPED_LITERAL = /^(?:[^.*+?^${}()|[\]\\]|\\[!-/:-@[-`{-~])+$/;
+
+/**
+ * Returns the literal a regex pattern stands for when it holds no syntax but escaped punctuation, else null.
+ * @param p the pattern
+ * @returns the literal, or null
+ */
+function literalOf(p: string): string | null {
+  if (!REGEX_SYNTAX.test(p)) return p;
+  return ESCAPED_LITERAL.test(p) ? p.replace(/\\(.)/g, "$1") : null;
+}
+
+/**
+ * Returns the literals a regex pattern is an alternation of (`a|b\.c`, each a literal as literalOf reads it),
+ * else null. The alternation matches where the earliest of them does, the first listed on a tie, as the
+ * literal search does (search-text.ts literalSpans).
+ * @param p the pattern
+ * @returns the literals, or null
+ */
+function literalsOf(p: string): string[] | null {
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === "\\") i++;
+    else if (p[i] === "|") {
+      parts.push(p.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(p.slice(from));
+  const out: string[] = [];
+  for (const part of parts) {
+    const lit = literalOf(part);
+    if (lit === null || lit === "") return null;
+    out.push(lit);
+  }
+  return out;
+}
 
 /**
  * Escapes a string for use as a literal in a JavaScript regex.
@@ -356,13 +396,24 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
   // cannot be looked for in them.
   if (literals?.some((l) => l.includes("\ufffd"))) literals = null;
   if (literals !== null) literals = [...new Set(literals)];
+  // Literals spelt as regexes (`it\(`, `a|b`) are found as literals too.
+  const asLiterals: string[] = [];
+  for (const p of o.patterns) {
+    const lits = o.fixedStrings ? [p] : literalsOf(p);
+    if (lits === null) {
+      asLiterals.length = 0;
+      break;
+    }
+    asLiterals.push(...lits);
+  }
   const exact =
     !ignoreCase &&
     !o.wordRegexp &&
     !o.lineRegexp &&
     !o.multiline &&
-    o.patterns.every((p) => p !== "" && !SURROGATE.test(p) && (o.fixedStrings || !REGEX_SYNTAX.test(p)))
-      ? [...o.patterns]
+    asLiterals.length > 0 &&
+    asLiterals.every((p) => p !== "" && !SURROGATE.test(p))
+      ? asLiterals
       : null;
   return {
     source,

@@ -75,4 +75,28 @@ describe("compileMatcher", () => {
     const m = compileMatcher({ ...MATCHER_OFF, ...o });
     expect([m.source, m.flags, m.literals]).toEqual([source, flags, literals]);
   });
+  // A pattern that is a literal spelt with escaped punctuation is found as that literal (indexOf, and below
+  // four cores in the calling thread); any other syntax keeps the regex. Each literal is what the regex matches.
+  test.each([
+    [{ patterns: ["it\\("] }, ["it("]],
+    [{ patterns: ["a\\.b\\\\c", "x\\/y"] }, ["a.b\\c", "x/y"]],
+    [{ patterns: ["plain"] }, ["plain"]],
+    [
+      { patterns: ["readJsonSync|writeJsonSync", "b\\.c|ab"] },
+      ["readJsonSync", "writeJsonSync", "b.c", "ab"],
+    ],
+    [{ patterns: ["a\\|b"] }, ["a|b"]],
+    [{ patterns: ["a|"] }, null],
+    [{ patterns: ["(a|b)"] }, null],
+    [{ patterns: ["t\\.is[A-Z]"] }, null],
+    [{ patterns: ["\\d"] }, null],
+    [{ patterns: ["\\x41"] }, null],
+    [{ patterns: ["it\\(", "a+"] }, null],
+    [{ patterns: ["it\\("], ignoreCase: true }, null],
+    [{ patterns: ["it\\("], wordRegexp: true }, null],
+  ])("exact literals of %p", (o, exact) => {
+    const m = compileMatcher({ ...MATCHER_OFF, ...o });
+    expect(m.exact).toEqual(exact);
+    for (const lit of m.exact ?? []) expect(new RegExp(m.source, m.flags).exec(`>${lit}<`)?.[0]).toBe(lit);
+  });
 });
