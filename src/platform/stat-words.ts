@@ -177,6 +177,8 @@ function loadStatx(): Statx | null {
     return call(follow, out, at) ? STAT_OK : nodeStatBytes(prefix, src, from, to, follow, out, at);
   };
   const checker = (dir: string | null, src: Uint8Array): PathsChecker | null => {
+    // No memory to point at (bun:ffi gives no pointer to an empty array): no path to check either.
+    if (src.length === 0) return null;
     const prefix = prefixOf(dir);
     let dirfd = AT_FDCWD;
     if (dir !== null) {

@@ -529,7 +529,6 @@ function headerLength(b: Buffer, length: number): number | string {
   return PREFIX + jsonLen > length ? "truncated" : jsonLen;
 }
 
-/** An index read back and checked. */
 /** Checks of indexed files' stats (LoadedIndex.fileChecks). */
 export interface FileChecks {
   /** Whether a file id's stats are those it was indexed with (its path's bytes go to the stat call as they are). */
@@ -537,6 +536,7 @@ export interface FileChecks {
   close(): void;
 }
 
+/** An index read back and checked. */
 export interface LoadedIndex {
   readonly header: IndexHeader;
   readonly index: TrigramIndex;
