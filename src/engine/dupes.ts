@@ -168,6 +168,92 @@ function openOrReport(c: Candidate, ctx: RunContext, confine: Confinement | null
   }
 }
 
+/** A class representative up to this size is read whole once and kept, not reopened for each comparison. */
+const REP_WHOLE = 256 * 1024;
+
+/** Reports a file whose size changed while it was read. */
+function changedSize(x: Candidate, ctx: RunContext): void {
+  ctx.error({ code: "UNREADABLE", message: "file changed size while being read; skipped", path: x.abs });
+}
+
+/**
+ * The whole contents of a class representative, read once and kept (within the budget) when it is small
+ * enough: null when it is not kept, "bad" when it cannot be read whole (reported).
+ */
+function keepWhole(rep: Candidate, bufs: Buffers, ctx: RunContext): Uint8Array | "bad" | null {
+  const kept = bufs.kept.get(rep);
+  if (kept !== undefined) return kept;
+  if (rep.size > REP_WHOLE || bufs.keptBytes + rep.size > KEEP_BUDGET) return null;
+  const fd = openOrReport(rep, ctx, bufs.confine);
+  if (fd === null) return "bad";
+  try {
+    const buf = new Uint8Array(rep.size);
+    const n = readAt(fd, buf, rep.size, 0);
+    ctx.read(n);
+    bufs.readAt.set(rep, Date.now());
+    if (n !== rep.size || platform.read(fd, bufs.other, 1, rep.size) !== 0) {
+      changedSize(rep, ctx);
+      return "bad";
+    }
+    bufs.kept.set(rep, buf);
+    bufs.keptBytes += n;
+    return buf;
+  } catch (err) {
+    ctx.error(fsErrorInfo(err, rep.abs));
+    return "bad";
+  } finally {
+    try {
+      platform.close(fd);
+    } catch {}
+  }
+}
+
+/** Compares a file with a representative's kept contents, chunk by chunk (stopping at the first difference). */
+async function compareWith(
+  rep: Uint8Array,
+  c: Candidate,
+  bufs: Buffers,
+  ctx: RunContext,
+): Promise<Comparison> {
+  const fc = openOrReport(c, ctx, bufs.confine);
+  if (fc === null) return "bad-candidate";
+  const b = bufs.other;
+  const size = c.size;
+  try {
+    for (let pos = 0; pos < size; ) {
+      if (pos > 0 && bufs.chunkDue()) await tick();
+      if (ctx.shouldStop()) return "different";
+      const want = Math.min(b.length, size - pos);
+      let nb: number;
+      try {
+        nb = readAt(fc, b, want, pos);
+      } catch (err) {
+        ctx.error(fsErrorInfo(err, c.abs));
+        return "bad-candidate";
+      }
+      ctx.read(nb);
+      bufs.readAt.set(c, Date.now());
+      if (nb !== want) {
+        changedSize(c, ctx);
+        return "bad-candidate";
+      }
+      const va = Buffer.from(rep.buffer, rep.byteOffset + pos, want);
+      if (!va.equals(b.subarray(0, want))) return "different";
+      pos += want;
+    }
+    // A file that grew since its size was taken is not the file that was compared.
+    if (platform.read(fc, b, 1, size) !== 0) {
+      changedSize(c, ctx);
+      return "bad-candidate";
+    }
+    return "same";
+  } finally {
+    try {
+      platform.close(fc);
+    } catch {}
+  }
+}
+
 /** Compares two small files by the contents kept from the second round; null when either was not kept. */
 function compareKept(rep: Candidate, c: Candidate, bufs: Buffers): Comparison | null {
   const keptRep = bufs.kept.get(rep);
@@ -184,6 +270,9 @@ function compareKept(rep: Candidate, c: Candidate, bufs: Buffers): Comparison | 
 async function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunContext): Promise<Comparison> {
   const kept = compareKept(rep, c, bufs);
   if (kept !== null) return kept;
+  const whole = keepWhole(rep, bufs, ctx);
+  if (whole === "bad") return "bad-representative";
+  if (whole !== null) return compareWith(whole, c, bufs, ctx);
   const fr = openOrReport(rep, ctx, bufs.confine);
   if (fr === null) return "bad-representative";
   const fc = openOrReport(c, ctx, bufs.confine);
@@ -194,8 +283,7 @@ async function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunCont
   const a = bufs.stream;
   const b = bufs.other;
   const size = c.size;
-  const changed = (x: Candidate): void =>
-    ctx.error({ code: "UNREADABLE", message: "file changed size while being read; skipped", path: x.abs });
+  const changed = (x: Candidate): void => changedSize(x, ctx);
   try {
     for (let pos = 0; pos < size; ) {
       if (pos > 0 && bufs.chunkDue()) await tick();

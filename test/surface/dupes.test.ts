@@ -102,24 +102,28 @@ describe("dupes", () => {
     );
   });
 
-  test("same size, head and tail: six different middles, each twice, are six groups with their own digests", () => {
-    const spec: Record<string, string> = {};
-    const contents: string[] = [];
-    for (let k = 0; k < 6; k++) {
-      const body = `${"h".repeat(9_000)}${String(k).repeat(2_000)}${"t".repeat(9_000)}`;
-      contents.push(body);
-      spec[`a/${k}.dat`] = body;
-      spec[`b/${k}.dat`] = body;
-    }
-    const m = tempTree(spec);
-    try {
-      const { json } = rglobJson<DupResult>(["dupes", "--json"], { cwd: m.dir });
-      const byPath = json.results.map((r) => [r.relative_paths.join(" "), r.digest]).sort();
-      expect(byPath).toEqual(contents.map((c, k) => [`a/${k}.dat b/${k}.dat`, sha(c)]).sort());
-    } finally {
-      m.cleanup();
-    }
-  });
+  // 20 kB: the first member of a class is read once and kept; 600 kB: both files are read side by side.
+  test.each([9_000, 299_000])(
+    "same size, head and tail: six different middles, each twice, are six groups with their own digests (%p bytes each end)",
+    (end) => {
+      const spec: Record<string, string> = {};
+      const contents: string[] = [];
+      for (let k = 0; k < 6; k++) {
+        const body = `${"h".repeat(end)}${String(k).repeat(2_000)}${"t".repeat(end)}`;
+        contents.push(body);
+        spec[`a/${k}.dat`] = body;
+        spec[`b/${k}.dat`] = body;
+      }
+      const m = tempTree(spec);
+      try {
+        const { json } = rglobJson<DupResult>(["dupes", "--json"], { cwd: m.dir });
+        const byPath = json.results.map((r) => [r.relative_paths.join(" "), r.digest]).sort();
+        expect(byPath).toEqual(contents.map((c, k) => [`a/${k}.dat b/${k}.dat`, sha(c)]).sort());
+      } finally {
+        m.cleanup();
+      }
+    },
+  );
 
   test("no duplicates exits 1", () => {
     expect(rglob(["dupes", "--base", "near"], { cwd }).code).toBe(1);
