@@ -208,52 +208,6 @@ function keepWhole(rep: Candidate, bufs: Buffers, ctx: RunContext): Uint8Array |
   }
 }
 
-/** Compares a file with a representative's kept contents, chunk by chunk (stopping at the first difference). */
-async function compareWith(
-  rep: Uint8Array,
-  c: Candidate,
-  bufs: Buffers,
-  ctx: RunContext,
-): Promise<Comparison> {
-  const fc = openOrReport(c, ctx, bufs.confine);
-  if (fc === null) return "bad-candidate";
-  const b = bufs.other;
-  const size = c.size;
-  try {
-    for (let pos = 0; pos < size; ) {
-      if (pos > 0 && bufs.chunkDue()) await tick();
-      if (ctx.shouldStop()) return "different";
-      const want = Math.min(b.length, size - pos);
-      let nb: number;
-      try {
-        nb = readAt(fc, b, want, pos);
-      } catch (err) {
-        ctx.error(fsErrorInfo(err, c.abs));
-        return "bad-candidate";
-      }
-      ctx.read(nb);
-      bufs.readAt.set(c, Date.now());
-      if (nb !== want) {
-        changedSize(c, ctx);
-        return "bad-candidate";
-      }
-      const va = Buffer.from(rep.buffer, rep.byteOffset + pos, want);
-      if (!va.equals(b.subarray(0, want))) return "different";
-      pos += want;
-    }
-    // A file that grew since its size was taken is not the file that was compared.
-    if (platform.read(fc, b, 1, size) !== 0) {
-      changedSize(c, ctx);
-      return "bad-candidate";
-    }
-    return "same";
-  } finally {
-    try {
-      platform.close(fc);
-    } catch {}
-  }
-}
-
 /** Compares two small files by the contents kept from the second round; null when either was not kept. */
 function compareKept(rep: Candidate, c: Candidate, bufs: Buffers): Comparison | null {
   const keptRep = bufs.kept.get(rep);
@@ -265,36 +219,37 @@ function compareKept(rep: Candidate, c: Candidate, bufs: Buffers): Comparison | 
 /**
  * Compares two files of the same size byte by byte, chunk by chunk (stopping at the first difference), yielding
  * to the event loop between chunks. Reading from the page cache and comparing natively costs far less than
- * digesting every copy.
+ * digesting every copy. A representative small enough is read once and kept (keepWhole): its chunks are then
+ * views of its kept bytes.
  */
 async function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunContext): Promise<Comparison> {
   const kept = compareKept(rep, c, bufs);
   if (kept !== null) return kept;
   const whole = keepWhole(rep, bufs, ctx);
   if (whole === "bad") return "bad-representative";
-  if (whole !== null) return compareWith(whole, c, bufs, ctx);
-  const fr = openOrReport(rep, ctx, bufs.confine);
+  const fr = whole === null ? openOrReport(rep, ctx, bufs.confine) : -1;
   if (fr === null) return "bad-representative";
   const fc = openOrReport(c, ctx, bufs.confine);
   if (fc === null) {
-    platform.close(fr);
+    if (fr >= 0) platform.close(fr);
     return "bad-candidate";
   }
   const a = bufs.stream;
   const b = bufs.other;
   const size = c.size;
-  const changed = (x: Candidate): void => changedSize(x, ctx);
   try {
     for (let pos = 0; pos < size; ) {
       if (pos > 0 && bufs.chunkDue()) await tick();
       if (ctx.shouldStop()) return "different";
       const want = Math.min(a.length, size - pos);
-      let na: number;
-      try {
-        na = readAt(fr, a, want, pos);
-      } catch (err) {
-        ctx.error(fsErrorInfo(err, rep.abs));
-        return "bad-representative";
+      let na = want;
+      if (whole === null) {
+        try {
+          na = readAt(fr, a, want, pos);
+        } catch (err) {
+          ctx.error(fsErrorInfo(err, rep.abs));
+          return "bad-representative";
+        }
       }
       let nb: number;
       try {
@@ -303,32 +258,37 @@ async function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunCont
         ctx.error(fsErrorInfo(err, c.abs));
         return "bad-candidate";
       }
-      ctx.read(na + nb);
+      ctx.read((whole === null ? na : 0) + nb);
       const now = Date.now();
-      bufs.readAt.set(rep, now);
+      if (whole === null) bufs.readAt.set(rep, now);
       bufs.readAt.set(c, now);
       if (na !== want) {
-        changed(rep);
+        changedSize(rep, ctx);
         return "bad-representative";
       }
       if (nb !== want) {
-        changed(c);
+        changedSize(c, ctx);
         return "bad-candidate";
       }
-      const va = Buffer.from(a.buffer, a.byteOffset, want);
+      const va =
+        whole === null
+          ? Buffer.from(a.buffer, a.byteOffset, want)
+          : Buffer.from(whole.buffer, whole.byteOffset + pos, want);
       if (!va.equals(b.subarray(0, want))) return "different";
       pos += want;
     }
     // A file that grew since its size was taken is not the file that was compared.
     if (platform.read(fc, b, 1, size) !== 0) {
-      changed(c);
+      changedSize(c, ctx);
       return "bad-candidate";
     }
     return "same";
   } finally {
-    try {
-      platform.close(fr);
-    } catch {}
+    if (fr >= 0) {
+      try {
+        platform.close(fr);
+      } catch {}
+    }
     try {
       platform.close(fc);
     } catch {}
