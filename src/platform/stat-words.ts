@@ -188,8 +188,9 @@ function loadStatx(): Statx | null {
         return null;
       }
     }
-    // The array's address, fixed: its storage is its ArrayBuffer's (asked for first), which does not move.
-    const base = src.buffer.byteLength >= 0 ? ffi.ptr(src) : 0;
+    // The address through its ArrayBuffer, whose storage does not move (a small typed array's may, until its
+    // buffer is asked for).
+    const base = ffi.ptr(src.buffer, src.byteOffset);
     return {
       same(from, to, follow, words, at) {
         // A path ended by a NUL goes to statx where it lies (relative to the directory's descriptor).

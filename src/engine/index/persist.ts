@@ -881,25 +881,24 @@ function checkStats(
   early: EarlyStats | null,
   stored: StoredWalk,
 ): { same: Uint8Array; fresh: boolean } {
-  const files = loaded.header.files;
-  const same = new Uint8Array(files);
   const checks = loaded.fileChecks();
   try {
-    return checkWith(checks, files, same, loaded, ids, early, stored);
+    return checkWith(checks, loaded, ids, early, stored);
   } finally {
     checks.close();
   }
 }
 
+/** checkStats with the index's file checks open. */
 function checkWith(
   checks: FileChecks,
-  files: number,
-  same: Uint8Array,
   loaded: LoadedIndex,
   ids: readonly number[],
   early: EarlyStats | null,
   stored: StoredWalk,
 ): { same: Uint8Array; fresh: boolean } {
+  const files = loaded.header.files;
+  const same = new Uint8Array(files);
   // The worker's answers hold for this index only (the file it read has the same hash).
   const job = early !== null && early.hash === loaded.hash ? early : null;
   if (job === null) {

@@ -293,8 +293,9 @@ export class WarmRoot implements WarmProvider {
       },
       ruledOut,
       sizeOf: (e) => {
-        const id = idx === null ? -1 : idx.idOfPath(e.abs);
-        return id < 0 ? null : (idx as TrigramIndex).sizeOf(id);
+        if (idx === null) return null;
+        const id = idx.idOfPath(e.abs);
+        return id < 0 ? null : idx.sizeOf(id);
       },
     };
   }

@@ -397,21 +397,14 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
   if (literals?.some((l) => l.includes("\ufffd"))) literals = null;
   if (literals !== null) literals = [...new Set(literals)];
   // Literals spelt as regexes (`it\(`, `a|b`) are found as literals too.
-  const asLiterals: string[] = [];
-  for (const p of o.patterns) {
-    const lits = o.fixedStrings ? [p] : literalsOf(p);
-    if (lits === null) {
-      asLiterals.length = 0;
-      break;
-    }
-    asLiterals.push(...lits);
-  }
+  const perPattern = o.patterns.map((p) => (o.fixedStrings ? [p] : literalsOf(p)));
+  const asLiterals = perPattern.every((l) => l !== null) ? (perPattern as string[][]).flat() : null;
   const exact =
     !ignoreCase &&
     !o.wordRegexp &&
     !o.lineRegexp &&
     !o.multiline &&
-    asLiterals.length > 0 &&
+    asLiterals !== null &&
     asLiterals.every((p) => p !== "" && !SURROGATE.test(p))
       ? asLiterals
       : null;
