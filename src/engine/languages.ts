@@ -123,12 +123,23 @@ const TABLE: ReadonlyArray<
 /** The languages whose block comments nest, by their specifications. */
 const NESTED = new Set(["Haskell", "Rust", "Swift", "Scala", "Kotlin", "OCaml", "Dart"]);
 
-const BY_EXT = new Map<string, Language>();
-const BY_NAME = new Map<string, Language>();
-for (const [name, exts, names, line, block] of TABLE) {
-  const lang: Language = { name, line, block, nested: NESTED.has(name) };
-  for (const e of exts) BY_EXT.set(e, lang);
-  for (const n of names) BY_NAME.set(n, lang);
+/** The lookups by extension and by exact name, built on first use (module load stays cheap for commands that
+ * never ask for a language). */
+let lookups: { readonly byExt: Map<string, Language>; readonly byName: Map<string, Language> } | null = null;
+function languageLookups(): {
+  readonly byExt: Map<string, Language>;
+  readonly byName: Map<string, Language>;
+} {
+  if (lookups !== null) return lookups;
+  const byExt = new Map<string, Language>();
+  const byName = new Map<string, Language>();
+  for (const [name, exts, names, line, block] of TABLE) {
+    const lang: Language = { name, line, block, nested: NESTED.has(name) };
+    for (const e of exts) byExt.set(e, lang);
+    for (const n of names) byName.set(n, lang);
+  }
+  lookups = { byExt, byName };
+  return lookups;
 }
 
 /** The languages of the table, by name (for documentation and tests). */
@@ -150,10 +161,11 @@ export function extensionOf(name: string): string {
  * @returns the language, or null when the table does not know it
  */
 export function languageOf(name: string): Language | null {
-  const byName = BY_NAME.get(name);
-  if (byName) return byName;
+  const { byExt, byName } = languageLookups();
+  const named = byName.get(name);
+  if (named) return named;
   const ext = extensionOf(name);
-  return ext === "" ? null : (BY_EXT.get(ext.slice(1)) ?? null);
+  return ext === "" ? null : (byExt.get(ext.slice(1)) ?? null);
 }
 
 /**
@@ -234,19 +246,31 @@ export interface FileType {
   readonly globs: readonly string[];
 }
 
-/** Every built-in file type, in the table's order. */
-export const FILE_TYPES: readonly FileType[] = TABLE.map(([language, exts, names]) => {
-  const [name, ...aliases] = TYPE_NAMES[language] ?? [language.toLowerCase()];
-  return {
-    name: name as string,
-    aliases,
-    language,
-    globs: [...exts.map((e) => `*.${e}`), ...names],
-  };
-});
+let types: { readonly list: readonly FileType[]; readonly byName: Map<string, FileType> } | null = null;
+function typeTables(): { readonly list: readonly FileType[]; readonly byName: Map<string, FileType> } {
+  if (types !== null) return types;
+  const list = TABLE.map(([language, exts, names]): FileType => {
+    const [name, ...aliases] = TYPE_NAMES[language] ?? [language.toLowerCase()];
+    return {
+      name: name as string,
+      aliases,
+      language,
+      globs: [...exts.map((e) => `*.${e}`), ...names],
+    };
+  });
+  const byName = new Map<string, FileType>();
+  for (const t of list) for (const n of [t.name, ...t.aliases]) byName.set(n, t);
+  types = { list, byName };
+  return types;
+}
 
-const TYPE_BY_NAME = new Map<string, FileType>();
-for (const t of FILE_TYPES) for (const n of [t.name, ...t.aliases]) TYPE_BY_NAME.set(n, t);
+/**
+ * Returns every built-in file type, in the table's order (built on first use).
+ * @returns the types
+ */
+export function fileTypes(): readonly FileType[] {
+  return typeTables().list;
+}
 
 /**
  * Returns a built-in file type by its name or an alias.
@@ -254,5 +278,5 @@ for (const t of FILE_TYPES) for (const n of [t.name, ...t.aliases]) TYPE_BY_NAME
  * @returns the type, or undefined
  */
 export function fileTypeNamed(name: string): FileType | undefined {
-  return TYPE_BY_NAME.get(name);
+  return typeTables().byName.get(name);
 }

@@ -5,7 +5,7 @@
  * of a type: a type selects files, and every directory is still entered. */
 import { RglobError } from "../../contract/errors.ts";
 import { anyGlob, compileGlob, type GlobTest } from "../glob.ts";
-import { FILE_TYPES, fileTypeNamed, languageOf } from "../languages.ts";
+import { fileTypeNamed, fileTypes, languageOf } from "../languages.ts";
 
 /** A type as the filter uses it: the languages it names and the globs added to it. */
 interface TypeDef {
@@ -21,7 +21,7 @@ interface TypeDef {
  */
 export function typeTable(adds: readonly string[]): Map<string, TypeDef> {
   const table = new Map<string, TypeDef>();
-  for (const t of FILE_TYPES) {
+  for (const t of fileTypes()) {
     const def: TypeDef = { languages: new Set([t.language]), globs: [] };
     for (const n of [t.name, ...t.aliases]) table.set(n, def);
   }
@@ -51,7 +51,9 @@ export function typeTable(adds: readonly string[]): Map<string, TypeDef> {
 function unknownType(name: string, key: string): RglobError {
   return new RglobError(
     "BAD_PREDICATE",
-    `${key}: unknown file type '${name}' (the names: ${FILE_TYPES.map((t) => t.name).join(" ")}; --type-list shows their globs; type_add defines one)`,
+    `${key}: unknown file type '${name}' (the names: ${fileTypes()
+      .map((t) => t.name)
+      .join(" ")}; --type-list shows their globs; type_add defines one)`,
   );
 }
 
@@ -126,7 +128,7 @@ export function typeList(adds: readonly string[]): Array<{ name: string; globs: 
     .map(([name, def]) => ({
       name,
       globs: [
-        ...[...def.languages].flatMap((l) => FILE_TYPES.find((t) => t.language === l)?.globs ?? []),
+        ...[...def.languages].flatMap((l) => fileTypes().find((t) => t.language === l)?.globs ?? []),
         ...def.globs,
       ],
     }));

@@ -167,7 +167,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   if (pres.jsonl) inner = new JsonlSink(stdout.write, op.jsonlExpander?.());
   else if (pres.json) inner = new JsonSink(stdout.write);
   else {
-    const human = humanSinkFor(op.id)(stdout, styleFor(pres.color), pres, input);
+    const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
     pathsOnly = human.pathsOnly === true;
     inner = {
       record: (k, r) => {
