@@ -404,8 +404,7 @@ export function compileMatcher(o: MatcherOptions): MatcherSpec {
     !o.wordRegexp &&
     !o.lineRegexp &&
     !o.multiline &&
-    asLiterals !== null &&
-    asLiterals.every((p) => p !== "" && !SURROGATE.test(p))
+    asLiterals?.every((p) => p !== "" && !SURROGATE.test(p))
       ? asLiterals
       : null;
   return {
