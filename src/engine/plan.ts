@@ -29,11 +29,6 @@ export interface PlanOptions {
   readonly cwd?: string;
   /** The instant relative times ('7d') count back from (default: now). */
   readonly now?: number;
-  /**
-   * The files selected will be opened and read (grep, count): entries refer to the directory they were listed in, so
-   * that a file can be opened from its descriptor (platform.openListed) rather than by path and checked.
-   */
-  readonly opensFiles?: boolean;
 }
 
 /** A compiled walk plus the problems found with its roots (reported at run time, not thrown). */
@@ -292,7 +287,6 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       !opts.filesOnly &&
       (kinds.length === 0 || kinds.includes("d") || kinds.includes("e") || kinds.includes("l")),
     readsStats,
-    opensFiles: opts.opensFiles === true,
     rootDevices: o.one_file_system
       ? roots.map((root) => {
           try {

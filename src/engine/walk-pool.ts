@@ -292,6 +292,8 @@ class Pool {
  * @param budget entries to examine before directories become tasks
  * @param tally the running count of examined entries
  * @param hole makes and queues the task of a subtree left to walk
+ * @param statNow read each entry's stats as the walk gives it (the consumer wants them): the walk is then still
+ * in its directory, so they are read relative to it
  * @yields the items in walk order
  */
 function* walkHere(
@@ -301,6 +303,7 @@ function* walkHere(
   budget: number,
   tally: { examined: number },
   hole: (sub: Subtree) => Task,
+  statNow: boolean,
 ): Generator<Item> {
   // Errors and counts are kept with the items, so they reach the consumer at their place, not ahead of it.
   const errors: Array<{ info: ErrorInfo; gap: number }> = [];
@@ -322,8 +325,10 @@ function* walkHere(
     }
     const gap = since;
     since = 0;
-    if (x instanceof Entry) yield { kind: ITEM_ENTRY, gap, entry: x };
-    else yield { kind: ITEM_HOLE, gap, task: hole(x) };
+    if (x instanceof Entry) {
+      if (statNow) x.stats();
+      yield { kind: ITEM_ENTRY, gap, entry: x };
+    } else yield { kind: ITEM_HOLE, gap, task: hole(x) };
   }
   for (const { info, gap } of errors) yield { kind: ITEM_ERROR, gap, info };
   if (since > 0) yield { kind: ITEM_TAIL, gap: since };
@@ -391,12 +396,12 @@ async function* walkAll(
   // counters as the walk, without listing a directory. A page resumed from a cursor walks cold.
   const warm = startAfter === null ? (ctx.warm?.walker(plan) ?? null) : null;
   if (warm !== null) {
-    yield* walkInThread(ctx, warm, room);
+    yield* walkInThread(ctx, warm, room, false);
     return;
   }
   const { threads, first, split } = walkThreads(opts.needStats === true || plan.readsStats);
   if (threads === 0) {
-    yield* walkInThread(ctx, (c) => walk(plan, c, startAfter), room);
+    yield* walkInThread(ctx, (c) => walk(plan, c, startAfter), room, opts.needStats === true);
     return;
   }
   const pool = new Pool(plan, threads, opts.needStats === true, split);
@@ -434,7 +439,9 @@ async function* walkAll(
       };
       const help = (t: Task): void =>
         pool.complete(t, walkSubtree(plan, ignores.subtree(plan, t.msg), split, opts.needStats === true));
-      stack = [firstHoleDrains(walkHere(plan, ctx, rootSub, first, tally, holesBelow([r])))];
+      stack = [
+        firstHoleDrains(walkHere(plan, ctx, rootSub, first, tally, holesBelow([r]), opts.needStats === true)),
+      ];
       while (stack.length > 0) {
         const top = stack[stack.length - 1] as Iterator<Item> | { reader: ResultReader; task: Task };
         let error: ErrorInfo | null = null;
@@ -476,7 +483,11 @@ async function* walkAll(
         if (!here && task.result === null && !task.failed && !(await arrival(pool, task, ctx, help))) return;
         if (task.result === null) {
           const sub = ignores.subtree(plan, task.msg);
-          stack.push(firstHoleDrains(walkHere(plan, ctx, sub, split, tally, holesBelow(task.key))));
+          stack.push(
+            firstHoleDrains(
+              walkHere(plan, ctx, sub, split, tally, holesBelow(task.key), opts.needStats === true),
+            ),
+          );
           continue;
         }
         const res = task.result;
@@ -504,12 +515,14 @@ async function* walkAll(
  * @param ctx the run context
  * @param entriesOf the walk, given the context its errors go to
  * @param room the most entries the next batch may hold
+ * @param statNow read each entry's stats as the walk gives it (while the walk is still in its directory)
  * @yields batches of selected entries
  */
 function* walkInThread(
   ctx: RunContext,
   entriesOf: (ctx: RunContext) => Iterator<Entry>,
   room: () => number,
+  statNow: boolean,
 ): Generator<Entry[]> {
   const errors: ErrorInfo[] = [];
   const local: RunContext = { ...ctx, error: (info) => errors.push(info) };
@@ -530,6 +543,7 @@ function* walkInThread(
         for (const info of errors.splice(0)) ctx.error(info);
         if (ctx.shouldStop()) return;
       }
+      if (statNow) e.stats();
       batch.push(e);
       if (batch.length >= max) {
         yield batch;

@@ -19,6 +19,7 @@ import {
   typeIn,
   typeOfStats,
 } from "../platform/platform.ts";
+import { lstatAt } from "../platform/stat-words.ts";
 import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile } from "./ignore.ts";
 import { lastMatchAt } from "./ignore-rules.ts";
 import type { PlanOptions } from "./plan.ts";
@@ -64,8 +65,6 @@ export interface WalkPlan {
   readonly rootDevices?: readonly (number | null)[] | null;
   /** Whether select reads the stats of the entries it tests (size, time, permission, owner, x or e). */
   readonly readsStats: boolean;
-  /** Whether entries refer to the directory they were listed in (PlanOptions.opensFiles). */
-  readonly opensFiles?: boolean;
   /** What the plan was compiled from, so that a walk worker can compile the same plan. */
   readonly source: PlanSource;
 }
@@ -84,7 +83,8 @@ export class Entry {
   private st: EntryStats | null | undefined;
   /** Why stats() returned null (e.g. the entry vanished after it was listed), for the walk to report. */
   statError: unknown = undefined;
-  /** The directory it was listed in while the walk is in it (its descriptor is -1 once closed), for openListed. */
+  /** The directory it was listed in while the walk is in it (its descriptor is -1 once closed): its stats are read
+   * and its file opened (platform.openListed) relative to it. */
   listedDir: { readonly fd: number } | null = null;
 
   constructor(
@@ -104,6 +104,16 @@ export class Entry {
    * null when they cannot be read. */
   stats(): EntryStats | null {
     if (this.st === undefined) {
+      // While the walk is in its directory, the entry's own stats are read relative to it (not for a symlink
+      // that is followed: its target's are wanted). A failure takes the path, which reports the error.
+      const dir = this.listedDir;
+      if (dir !== null && dir.fd >= 0 && !(this.followLinks && this.type === "symlink")) {
+        const st = lstatAt(dir.fd, this.name);
+        if (st !== null) {
+          this.st = st;
+          return st;
+        }
+      }
       try {
         this.st =
           this.followLinks && this.type === "symlink" && this.target !== "symlink"
@@ -480,7 +490,7 @@ export function* walkTree(
       if (!isDir) ctx.searched();
       if (!descendOnly && depth >= plan.minDepth && (plan.selectDirs || !isDir)) {
         const e = new Entry(abs, rel, name, depth, type, target, r, plan.follow);
-        if (plan.opensFiles === true && frame.fd >= 0) e.listedDir = frame;
+        if (frame.fd >= 0) e.listedDir = frame;
         if (plan.select(e)) yield e;
         else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed
       }

@@ -70,11 +70,12 @@ function load(): DirFds | null {
     return f.dlopen("libc.so.6", {
       openat: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
       close: { args: [FFIType.i32], returns: FFIType.i32 },
-      getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
+      getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast },
       // openat2 has no glibc wrapper here: syscall(2), whose arguments are all integers and pointers.
       syscall: {
         args: [FFIType.i64, FFIType.i64, FFIType.ptr, FFIType.ptr, FFIType.u64],
-        returns: FFIType.i64,
+        // A number (no BigInt to make and convert per call): the results are small.
+        returns: FFIType.i64_fast,
       },
     });
   }
@@ -88,7 +89,9 @@ function load(): DirFds | null {
   // struct open_how { u64 flags; u64 mode; u64 resolve; }, in memory of its own (a small typed array's
   // storage may move, stat-words.ts).
   const howStorage = new ArrayBuffer(24);
-  const how = new BigUint64Array(howStorage);
+  // Written as little-endian 32-bit halves (no BigInt per call): flags and resolve fit in the low halves.
+  const how = new Uint32Array(howStorage);
+  how[4] = RESOLVE_NO_SYMLINKS;
   const howPtr = ffi.ptr(new Uint8Array(howStorage));
   const C = fs.constants;
   const flags = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
@@ -158,9 +161,7 @@ function load(): DirFds | null {
     },
     openNoSymlinks(abs: string, openFlags: number): number {
       if (!writeName(abs)) return -1;
-      how[0] = BigInt(openFlags | O_CLOEXEC);
-      how[1] = 0n;
-      how[2] = BigInt(RESOLVE_NO_SYMLINKS);
+      how[0] = openFlags | O_CLOEXEC;
       const fd = Number(syscall(SYS_OPENAT2, AT_FDCWD, namePtr, howPtr, 24));
       return fd >= 0 ? fd : -1;
     },

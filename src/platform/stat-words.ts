@@ -99,6 +99,14 @@ const SX_INO = 8;
 const SX_SIZE = 10;
 const SX_CTIME = 24;
 const SX_MTIME = 28;
+/** stx_uid, stx_gid, stx_mode (low half), stx_dev_major, stx_dev_minor. */
+const SX_UID = 5;
+const SX_GID = 6;
+const SX_MODE = 7;
+const SX_DEV_MAJOR = 34;
+const SX_DEV_MINOR = 35;
+/** STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID | STATX_MTIME | STATX_INO | STATX_SIZE: an entry's fields. */
+const SX_ENTRY = 0x1 | 0x2 | 0x8 | 0x10 | 0x40 | 0x100 | 0x200;
 /** STATX_MTIME | STATX_CTIME | STATX_INO | STATX_SIZE: what must have been filled in. */
 const SX_NEEDED = 0x40 | 0x80 | 0x100 | 0x200;
 const AT_FDCWD = -100;
@@ -111,6 +119,18 @@ interface Statx {
   readonly str: StatInto;
   readonly bytes: StatBytesInto;
   readonly checker: (dir: string | null, bytes: Uint8Array) => PathsChecker | null;
+  readonly at: (dirFd: number, name: string) => StatFields | null;
+}
+
+/** The fields of a file's own stats that the walk's consumers read, as Node's Stats names and computes them. */
+export interface StatFields {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly mode: number;
+  readonly uid: number;
+  readonly gid: number;
+  readonly dev: number;
+  readonly ino: number;
 }
 
 function loadStatx(): Statx | null {
@@ -223,7 +243,43 @@ function loadStatx(): Statx | null {
       },
     };
   };
-  return { str, bytes, checker };
+  const at = (dirFd: number, name: string): StatFields | null => {
+    let n: number;
+    if (hasRawBytes(name)) {
+      const raw = encodeName(name);
+      if (raw.length > 4096) return null;
+      n = raw.copy(pathBuf, 0);
+    } else {
+      if (name.length > 4096) return null;
+      n = pathBuf.write(name, 0, "utf8");
+    }
+    pathBuf[n] = 0;
+    if (statx(dirFd, pathPtr, AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, bufPtr) !== 0)
+      return null;
+    // A view made after the call (as in `call` above).
+    const w = new Uint32Array(storage, 0, 64);
+    if (((w[SX_MASK] as number) & SX_ENTRY) !== SX_ENTRY) return null;
+    const major = w[SX_DEV_MAJOR] as number;
+    const minor = w[SX_DEV_MINOR] as number;
+    return {
+      size: (w[SX_SIZE + 1] as number) * 2 ** 32 + (w[SX_SIZE] as number),
+      // Seconds are signed (the high word), nanoseconds added as Node adds them (sec * 1000 + nsec / 1e6).
+      mtimeMs:
+        (((w[SX_MTIME + 1] as number) | 0) * 2 ** 32 + (w[SX_MTIME] as number)) * 1000 +
+        (w[SX_MTIME + 2] as number) / 1e6,
+      mode: (w[SX_MODE] as number) & 0xffff,
+      uid: w[SX_UID] as number,
+      gid: w[SX_GID] as number,
+      // The kernel's encoding of a device number in stat(2)'s st_dev (glibc's makedev).
+      dev:
+        (minor & 0xff) +
+        (major & 0xfff) * 2 ** 8 +
+        Math.floor(minor / 2 ** 8) * 2 ** 20 +
+        Math.floor(major / 2 ** 12) * 2 ** 32,
+      ino: (w[SX_INO + 1] as number) * 2 ** 32 + (w[SX_INO] as number),
+    };
+  };
+  return { str, bytes, checker, at };
 }
 
 function prefixOf(dir: string | null): Uint8Array {
@@ -266,8 +322,21 @@ export function pathsChecker(dir: string | null, bytes: Uint8Array): PathsChecke
 let loaded: Statx | undefined;
 
 function reader(): Statx {
-  loaded ??= loadStatx() ?? { str: nodeStat, bytes: nodeStatBytes, checker: () => null };
+  loaded ??= loadStatx() ?? { str: nodeStat, bytes: nodeStatBytes, checker: () => null, at: () => null };
   return loaded;
+}
+
+/**
+ * Reads an entry's own stats (a symlink's, not its target's) relative to the directory it was listed in: one
+ * path component for the kernel to resolve instead of the whole path, and nothing on the way that a swapped
+ * parent could lead elsewhere. Null when this platform has no statx here or the call failed: the caller then
+ * stats the path (and reports what that says).
+ * @param dirFd the open directory
+ * @param name the entry's name in it
+ * @returns the fields, or null
+ */
+export function lstatAt(dirFd: number, name: string): StatFields | null {
+  return reader().at(dirFd, name);
 }
 
 /**

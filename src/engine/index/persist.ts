@@ -403,7 +403,6 @@ export function walkKeyOf(plan: WalkPlan): string | null {
     globs ? p.cwd : null,
     p.filesOnly ?? false,
     p.namedFilesPastGlobs ?? false,
-    p.opensFiles ?? false,
     [os.homedir(), env.XDG_CONFIG_HOME ?? null, env.GIT_CONFIG_NOSYSTEM ?? null],
   ]);
 }

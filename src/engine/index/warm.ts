@@ -378,7 +378,7 @@ export class WarmRoot implements WarmProvider {
           follow_symlinks: false,
           strict_base: true,
         }),
-        { filesOnly: true, cwd: this.root, opensFiles: true },
+        { filesOnly: true, cwd: this.root },
       );
       let buf: Buffer = Buffer.alloc(FIRST_BLOCK);
       const budget = this.options.budgetBytes;

@@ -176,8 +176,7 @@ export async function* runCountLines(
   compat = false,
 ): AsyncGenerator<Emitted[]> {
   const width = widthOfEncoding(input.encoding);
-  // opensFiles: a file is opened from the descriptor of the directory it was listed in (pipeline.ts).
-  const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat, opensFiles: true });
+  const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat });
   const walker = ctx.warm?.walker(plan) ?? null;
   const by = "by" in input ? input.by : undefined;
   for (const e of rootErrors) ctx.error(e);

@@ -262,7 +262,7 @@ export function compileGrepWalk(
 ): ReturnType<typeof compileWalk> {
   return compileWalk(
     { ...input, paths, patterns: globs },
-    { filesOnly: true, namedFilesPastGlobs: true, cwd, opensFiles: true },
+    { filesOnly: true, namedFilesPastGlobs: true, cwd },
   );
 }
 

@@ -42,7 +42,7 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
   const cwd = process.cwd();
   const { plan } = compileWalk(
     v.parse(WalkOptionsSchema, { base: input.base, ...INDEX_WALK, strict_base: true }),
-    { filesOnly: true, cwd, opensFiles: true },
+    { filesOnly: true, cwd },
   );
   const root = plan.baseReal;
   const index_path = indexPathFor(root);

@@ -3,9 +3,12 @@
 // persisted index compares words written at build time with words read at grep time (#24).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import {
+  closeSync,
+  constants as fsConstants,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -14,7 +17,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { decodeName, fsPath } from "../../../src/platform/names.ts";
 import {
+  lstatAt,
   newestTime,
   pathsChecker,
   STAT_ABSENT,
@@ -150,4 +155,54 @@ test("newestTime reads the later of mtime and ctime, before 1970 too", () => {
   const old = new Uint32Array(STAT_WORDS);
   statInto()(files[4] as string, false, old, 0);
   expect(newestTime(old, 0)).toBeCloseTo(lstatSync(files[4] as string).ctimeMs / 1000, 3);
+});
+
+test("lstatAt: an entry's fields relative to its directory equal Node's lstat of its path, every kind, in turn", () => {
+  const at = mkdtempSync(join(tmpdir(), "rglob-lstatat-"));
+  try {
+    // Times with nanoseconds, before 1970, sizes, modes, a directory, symlinks (one dangling), a FIFO, and names
+    // in UTF-8 and not (a byte that is no UTF-8 is held as names.ts holds it).
+    const names = ["plain.txt", "ünï.txt", "old", "dir", "link", "dangling", "fifo", "big.bin"];
+    writeFileSync(join(at, "plain.txt"), "x".repeat(1234));
+    writeFileSync(join(at, "ünï.txt"), "y");
+    writeFileSync(join(at, "old"), "");
+    mkdirSync(join(at, "dir"));
+    symlinkSync("plain.txt", join(at, "link"));
+    symlinkSync("nowhere", join(at, "dangling"));
+    expect(Bun.spawnSync(["mkfifo", join(at, "fifo")]).exitCode).toBe(0);
+    writeFileSync(join(at, "big.bin"), Buffer.alloc(70_000, 7));
+    expect(
+      Bun.spawnSync(["touch", "-h", "-m", "-d", "@1600000000.123456789", join(at, "plain.txt")]).exitCode,
+    ).toBe(0);
+    expect(Bun.spawnSync(["touch", "-m", "-d", "@-1.25", join(at, "old")]).exitCode).toBe(0);
+    expect(Bun.spawnSync(["chmod", "0751", join(at, "big.bin")]).exitCode).toBe(0);
+    const raw = Buffer.concat([Buffer.from("raw-"), Buffer.from([0xff, 0xfe]), Buffer.from(".txt")]);
+    writeFileSync(Buffer.concat([Buffer.from(`${at}/`), raw]), "z");
+    names.push(decodeName(raw));
+    const fd = openSync(at, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
+    try {
+      for (let round = 0; round < 300; round++) {
+        for (const name of names) {
+          const got = lstatAt(fd, name);
+          const want = lstatSync(fsPath(`${at}/${name}`));
+          const pick = (s: typeof want) => ({
+            size: s.size,
+            mtimeMs: s.mtimeMs,
+            mode: s.mode,
+            uid: s.uid,
+            gid: s.gid,
+            dev: s.dev,
+            ino: s.ino,
+          });
+          if (got === null || JSON.stringify({ name, ...got }) !== JSON.stringify({ name, ...pick(want) }))
+            expect({ name, ...got }).toEqual({ name, ...pick(want) });
+        }
+      }
+      expect(lstatAt(fd, "absent")).toBeNull();
+    } finally {
+      closeSync(fd);
+    }
+  } finally {
+    rmSync(at, { recursive: true, force: true });
+  }
 });
