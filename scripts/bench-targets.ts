@@ -1,6 +1,7 @@
 /*! The targets of #23 from one run (a script, never a test): on each corpus, `find -t f` vs `fd --type f`, the
  * no-ignore listing vs `fd -u`, grep (common literal, rare literal, `-i -w`, a regex with classes) vs `rg -n`,
- * dupes vs `fdupes -qrn`, count vs `xargs wc -l` (with .git pruned, as rglob never lists it), start-up vs
+ * dupes vs `fdupes -qrn`, count vs `xargs wc -l` (with .git pruned, as rglob never lists it; beside the line
+ * count's floor, a second row with the floor that classifies lines as rglob does), start-up vs
  * rg's, and the peak memory of `find --jsonl` on a small and a large generated tree (bench-memory.ts's trees; it
  * prints more sizes and commands). Beside each ratio: the
  * target, and the ratio of the floor program (the smallest Bun program doing the same work: floor-find.ts,
@@ -191,13 +192,14 @@ function groupSets(ours: Set<string>, theirs: Set<string>, name: string): string
     : `${name}: ${onlyA} groups only rglob's, ${onlyB} only ${name}'s`;
 }
 
-/** Compares each file's line count in `rglob count --jsonl` with the floor's `LINES PATH` lines. */
-function countsCompare(jsonl: Buffer, floorOut: Buffer): string {
-  const ours = new Map<string, number>();
+/** Compares each file's counts in `rglob count --jsonl` with the floor's `LINES PATH` lines (with --classify,
+ * `LINES,CODE,COMMENT PATH`). */
+function countsCompare(jsonl: Buffer, floorOut: Buffer, classify: boolean): string {
+  const ours = new Map<string, string>();
   for (const line of jsonl.toString("utf8").split("\n")) {
     if (!line.startsWith('{"kind":"file"')) continue;
-    const r = JSON.parse(line) as { relative_path: string; lines: number };
-    ours.set(r.relative_path, r.lines);
+    const r = JSON.parse(line) as { relative_path: string; lines: number; code: number; comment: number };
+    ours.set(r.relative_path, classify ? `${r.lines},${r.code},${r.comment}` : String(r.lines));
   }
   let differ = 0;
   let files = 0;
@@ -205,7 +207,7 @@ function countsCompare(jsonl: Buffer, floorOut: Buffer): string {
     const sp = line.indexOf(" ");
     if (sp < 0 || line.startsWith("total: ")) continue;
     files++;
-    if (ours.get(line.slice(sp + 1)) !== Number(line.slice(0, sp))) differ++;
+    if (ours.get(line.slice(sp + 1)) !== line.slice(0, sp)) differ++;
   }
   return differ === 0 && files === ours.size
     ? `floor: same counts (${files} files)`
@@ -349,7 +351,7 @@ for (const [name, dir] of corpora) {
       floor: fl ?? null,
       check: checks.join(", "),
     });
-    const [c, w, flc] = race(
+    const [c, w, flc, flk] = race(
       [
         [bin, "count", "--no-ignore", "--hidden", "--jsonl"],
         // .git pruned: rglob never lists a VCS directory (a pack file is hundreds of MB of work it never does).
@@ -370,6 +372,7 @@ for (const [name, dir] of corpora) {
           "-l",
         ],
         floorCount ? [floorCount, "--no-ignore", "--hidden"] : null,
+        floorCount ? [floorCount, "--no-ignore", "--hidden", "--classify"] : null,
       ],
       dir,
       true,
@@ -382,7 +385,18 @@ for (const [name, dir] of corpora) {
       peerName: "xargs wc -l",
       target: "≤ 0.3×",
       floor: flc ?? null,
-      check: flc ? countsCompare((c as Timed).out, flc.out) : "",
+      check: flc ? countsCompare((c as Timed).out, flc.out, false) : "",
+    });
+    // The same run against the floor that also tells code, comment and blank lines apart (rglob's work).
+    rows.push({
+      corpus: name,
+      what: "count, floor classifying too",
+      rglob: c as Timed,
+      peer: w ?? null,
+      peerName: "xargs wc -l",
+      target: "≤ 0.3×",
+      floor: flk ?? null,
+      check: flk ? countsCompare((c as Timed).out, flk.out, true) : "",
     });
   }
 }

@@ -6,10 +6,18 @@
  * rglob also tells blank, comment and code lines apart (per language, a byte scan of each line's start) and
  * writes a record per file; this floor does neither, so it is the floor of the line count that `wc -l` does,
  * not of the classification. A UTF-16 file is counted by rglob and skipped here as binary.
- * bench-targets.ts compiles it with the binary's build flags and compares each file's line count with rglob's.
- * Usage: floor-count [--no-ignore] [--hidden] */
+ * With --classify it does the classification too, with rglob's own counter (engine/lines.ts, the language from
+ * the file name as count takes it), and writes `LINES,CODE,COMMENT PATH` per file: the floor of the same work
+ * as `rglob count`, as floor-walk.ts is rglob's walk without its layers.
+ * bench-targets.ts compiles it with the binary's build flags and compares each file's counts with rglob's.
+ * Usage: floor-count [--no-ignore] [--hidden] [--classify] */
 import * as fs from "node:fs";
+import { languageOf } from "../src/engine/languages.ts";
+import { LineCounter } from "../src/engine/lines.ts";
 import { floorWalk } from "./floor-walk.ts";
+
+const classify = process.argv.includes("--classify");
+const counter = classify ? new LineCounter({ binaryProbe: 8192, width: "bytes", confine: null }) : null;
 
 const buf = Buffer.allocUnsafe(1 << 18);
 const out = Buffer.allocUnsafe(1 << 17);
@@ -19,6 +27,22 @@ let lines = 0;
 let bytes = 0;
 floorWalk(
   (abs, rel) => {
+    if (counter !== null) {
+      const got = counter.count(abs, languageOf(rel.slice(rel.lastIndexOf("/") + 1)));
+      if (got.kind !== "counted") return;
+      const c = got.counts;
+      files++;
+      lines += c.lines;
+      bytes += c.bytes;
+      if (used + rel.length * 3 + 48 > out.length) {
+        fs.writeSync(1, out, 0, used);
+        used = 0;
+      }
+      used += out.write(`${c.lines},${c.code},${c.nonBlank - c.code} `, used, "latin1");
+      used += out.write(rel, used);
+      out[used++] = 10;
+      return;
+    }
     let n = 0;
     let size = 0;
     let last = 10;
