@@ -1,7 +1,8 @@
 /*! The targets of #23 from one run (a script, never a test): on each corpus, `find -t f` vs `fd --type f`, the
  * no-ignore listing vs `fd -u`, grep (common literal, rare literal, `-i -w`, a regex with classes) vs `rg -n`,
  * dupes vs `fdupes -qrn`, count vs `xargs wc -l` (with .git pruned, as rglob never lists it; beside the line
- * count's floor, a second row with the floor that classifies lines as rglob does), start-up vs
+ * count's floor, a second row with the floor that classifies lines as rglob does; beside dupes' floor, a second
+ * row with the floor that runs rglob's own dupes engine), start-up vs
  * rg's, and the peak memory of `find --jsonl` on a small and a large generated tree (bench-memory.ts's trees; it
  * prints more sizes and commands). Beside each ratio: the
  * target, and the ratio of the floor program (the smallest Bun program doing the same work: floor-find.ts,
@@ -329,11 +330,12 @@ for (const [name, dir] of corpora) {
     }
   }
   if (only === undefined || only === "other") {
-    const [d, f, fl] = race(
+    const [d, f, fl, fle] = race(
       [
         [bin, "dupes", "--no-ignore", "--hidden", "--jsonl"],
         fdupes ? [fdupes, "-qrn", "."] : null,
         floorDupes ? [floorDupes, "--no-ignore", "--hidden"] : null,
+        floorDupes ? [floorDupes, "--no-ignore", "--hidden", "--engine"] : null,
       ],
       dir,
     );
@@ -350,6 +352,18 @@ for (const [name, dir] of corpora) {
       target: "≤ 0.7×",
       floor: fl ?? null,
       check: checks.join(", "),
+    });
+    // The same run against the floor that puts the same candidates through rglob's own engine (edges first,
+    // files opened without a symlink on the way, members checked unchanged after they were read).
+    rows.push({
+      corpus: name,
+      what: "dupes, floor with rglob's engine",
+      rglob: d as Timed,
+      peer: f ?? null,
+      peerName: "fdupes -qrn",
+      target: "≤ 0.7×",
+      floor: fle ?? null,
+      check: fle ? groupSets(ours, dupeGroupsOfText(fle.out, 1), "floor") : "",
     });
     const [c, w, flc, flk] = race(
       [

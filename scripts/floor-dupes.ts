@@ -10,14 +10,24 @@
  * the first difference) and checks after hashing that no member changed (size, mtime, inode); this floor does
  * neither: whole reads are the simplest route and cost no more where most candidates are small.
  * bench-targets.ts compiles it with the binary's build flags and compares the groups (sets of paths) with
- * rglob's and fdupes -qrn's. Usage: floor-dupes [--no-ignore] [--hidden] */
+ * rglob's and fdupes -qrn's. With --engine, the same candidates go through rglob's own engine (engine/dupes.ts:
+ * edges hashed first, files opened by the real path they must have without a symlink on the way, compared byte by
+ * byte, each member checked unchanged after it was read): the floor of the same work as `rglob dupes`, as
+ * floor-walk.ts is rglob's walk without its layers, with no dispatcher, records or options around it.
+ * Usage: floor-dupes [--no-ignore] [--hidden] [--engine] */
 import * as fs from "node:fs";
+import { emptySkipped } from "../src/contract/result.ts";
+import { type Candidate, findDuplicates } from "../src/engine/dupes.ts";
+import type { RunContext } from "../src/ops/operation.ts";
 import { floorWalk } from "./floor-walk.ts";
 
 interface File {
   readonly abs: string;
   readonly rel: string;
   readonly order: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly inode: string;
 }
 
 const bySize = new Map<number, File[]>();
@@ -35,7 +45,7 @@ floorWalk(
     const inode = `${st.dev}:${st.ino}`;
     if (inodes.has(inode)) return;
     inodes.add(inode);
-    const f = { abs, rel, order: order++ };
+    const f = { abs, rel, order: order++, size: st.size, mtimeMs: st.mtimeMs, inode };
     const list = bySize.get(st.size);
     if (list) list.push(f);
     else bySize.set(st.size, [f]);
@@ -50,30 +60,53 @@ interface Group {
   readonly members: File[];
 }
 const groups: Group[] = [];
-for (const [size, files] of bySize) {
-  if (files.length < 2) continue;
-  // Classes of identical contents, found through a 64-bit hash and confirmed byte by byte.
-  const byHash = new Map<bigint | number, Array<{ bytes: Buffer; members: File[] }>>();
-  for (const f of files) {
-    let bytes: Buffer;
-    try {
-      bytes = fs.readFileSync(f.abs);
-    } catch {
-      continue;
-    }
-    const h = Bun.hash(bytes);
-    const classes = byHash.get(h);
-    const same = classes?.find((c) => c.bytes.equals(bytes));
-    if (same) same.members.push(f);
-    else if (classes) classes.push({ bytes, members: [f] });
-    else byHash.set(h, [{ bytes, members: [f] }]);
-  }
-  for (const classes of byHash.values())
-    for (const c of classes)
-      if (c.members.length > 1) {
-        const digest = new Bun.CryptoHasher("sha256").update(c.bytes).digest("hex");
-        groups.push({ size, digest, members: c.members });
+if (process.argv.includes("--engine")) {
+  const cwd = process.cwd();
+  const ctx = {
+    signal: new AbortController().signal,
+    resumeAfter: null,
+    error() {},
+    searched() {},
+    skipped: emptySkipped(),
+    read() {},
+    shouldStop: () => false,
+    stop() {},
+    summary() {},
+    progress() {},
+    batch: 512,
+  } satisfies RunContext;
+  const candidates: Candidate[] = [];
+  for (const files of bySize.values()) if (files.length > 1) candidates.push(...files);
+  candidates.sort((a, b) => a.order - b.order);
+  const confine = { roots: [[cwd, fs.realpathSync(cwd)] as const], inside: null, follow: false };
+  for (const g of await findDuplicates(candidates, ctx, confine))
+    groups.push({ size: g.size, digest: g.digest.slice(g.digest.indexOf(":") + 1), members: [...g.members] });
+} else {
+  for (const [size, files] of bySize) {
+    if (files.length < 2) continue;
+    // Classes of identical contents, found through a 64-bit hash and confirmed byte by byte.
+    const byHash = new Map<bigint | number, Array<{ bytes: Buffer; members: File[] }>>();
+    for (const f of files) {
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(f.abs);
+      } catch {
+        continue;
       }
+      const h = Bun.hash(bytes);
+      const classes = byHash.get(h);
+      const same = classes?.find((c) => c.bytes.equals(bytes));
+      if (same) same.members.push(f);
+      else if (classes) classes.push({ bytes, members: [f] });
+      else byHash.set(h, [{ bytes, members: [f] }]);
+    }
+    for (const classes of byHash.values())
+      for (const c of classes)
+        if (c.members.length > 1) {
+          const digest = new Bun.CryptoHasher("sha256").update(c.bytes).digest("hex");
+          groups.push({ size, digest, members: c.members });
+        }
+  }
 }
 groups.sort(
   (a, b) =>
