@@ -2,7 +2,8 @@
  * no-ignore listing vs `fd -u`, grep (common literal, rare literal, `-i -w`, a regex with classes) vs `rg -n`,
  * dupes vs `fdupes -qrn`, count vs `xargs wc -l` (with .git pruned, as rglob never lists it; beside the line
  * count's floor, a second row with the floor that classifies lines as rglob does; beside dupes' floor, a second
- * row with the floor that runs rglob's own dupes engine), start-up vs
+ * row with the floor that runs rglob's own dupes engine; beside find's, the floor split between two threads),
+ * start-up vs
  * rg's, and the peak memory of `find --jsonl` on a small and a large generated tree (bench-memory.ts's trees; it
  * prints more sizes and commands). Beside each ratio: the
  * target, and the ratio of the floor program (the smallest Bun program doing the same work: floor-find.ts,
@@ -46,8 +47,9 @@ const timeFile = join(tmpdir(), `rglob-bench-targets-${process.pid}`);
 const benchDir = join(root, ".bench");
 mkdirSync(benchDir, { recursive: true });
 
-/** Compiles a floor program with the flags every rglob binary gets (scripts/build.ts). */
-function floor(name: string): string | null {
+/** Compiles a floor program with the flags every rglob binary gets (scripts/build.ts), its workers as extra
+ * entrypoints. */
+function floor(name: string, workers: readonly string[] = []): string | null {
   const out = join(benchDir, `floor-${name}`);
   const r = spawnSync(
     process.execPath,
@@ -61,6 +63,7 @@ function floor(name: string): string | null {
       "--bytecode",
       "--format=esm",
       join(import.meta.dir, `floor-${name}.ts`),
+      ...workers.map((w) => join(import.meta.dir, `${w}.ts`)),
       "--outfile",
       out,
     ],
@@ -241,17 +244,20 @@ if (repo) corpora.push([repo.replace(/\/+$/, "").split("/").pop() ?? repo, repo]
 if (existsSync(join(root, "node_modules"))) corpora.push(["node_modules", join(root, "node_modules")]);
 
 const floorFind = only === undefined || only === "find" ? floor("find") : null;
+const floorFindThreads =
+  only === undefined || only === "find" ? floor("find-threads", ["floor-find-thread"]) : null;
 const floorGrep = only === undefined || only === "grep" ? floor("grep") : null;
 const floorDupes = only === undefined || only === "other" ? floor("dupes") : null;
 const floorCount = only === undefined || only === "other" ? floor("count") : null;
 console.log(`load average at start: ${loadNow()} (${runs} alternating runs per command, medians)`);
 for (const [name, dir] of corpora) {
   if (only === undefined || only === "find") {
-    const [ours, peer, fl] = race(
+    const [ours, peer, fl, fl2t] = race(
       [
         [bin, "find", "-t", "f", ...noHidden],
         fd ? [fd, "--type", "f"] : null,
         floorFind ? [floorFind] : null,
+        floorFindThreads ? [floorFindThreads] : null,
       ],
       dir,
     );
@@ -266,6 +272,17 @@ for (const [name, dir] of corpora) {
       target: "≤ 0.8×",
       floor: fl ?? null,
       check: [same, setSame].filter(Boolean).join(", "),
+    });
+    // The same run against the floor split between two threads (the best case of a parallel walk).
+    rows.push({
+      corpus: name,
+      what: "find -t f, floor in two threads",
+      rglob: ours as Timed,
+      peer: peer ?? null,
+      peerName: "fd --type f",
+      target: "≤ 0.8×",
+      floor: fl2t ?? null,
+      check: fl2t ? lineSets((ours as Timed).out, fl2t.out, "floor") : "",
     });
     const [ours2, peer2, fl2] = race(
       [

@@ -23,11 +23,13 @@ const VCS = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
  * @param onFile called with the absolute path and the path relative to the current directory
  * @param respectIgnore whether ignore files apply
  * @param hidden whether dot names are walked
+ * @param skip entries left out, with all below them (floor-find-threads.ts splits a walk between two threads)
  */
 export function floorWalk(
   onFile: (abs: string, rel: string) => void,
   respectIgnore: boolean,
   hidden: boolean,
+  skip: ((rel: string) => boolean) | null = null,
 ): void {
   // Directories are listed as rglob lists them where it can (dir-fd.ts: openat from the parent's descriptor,
   // getdents64 through bun:ffi), else with readdir.
@@ -93,6 +95,7 @@ export function floorWalk(
         if (!(respectIgnore && next.length > 0 && whitelisted(next, k, name, isDir))) continue;
       } else if (respectIgnore && next.length > 0 && ignoredEntry(next, k, name, isDir)) continue;
       const r = rel === "" ? name : `${rel}/${name}`;
+      if (skip?.(r)) continue;
       if (isDir) walk(`${abs}/${name}`, r, `${k}/`, next, fd);
       else if (isFileName(name)) onFile(`${abs}/${name}`, r);
     }
