@@ -2,7 +2,8 @@
  * no-ignore listing vs `fd -u`, grep (common literal, rare literal, `-i -w`, a regex with classes) vs `rg -n`,
  * dupes vs `fdupes -qrn`, count vs `xargs wc -l` (with .git pruned, as rglob never lists it; beside the line
  * count's floor, a second row with the floor that classifies lines as rglob does; beside dupes' floor, a second
- * row with the floor that runs rglob's own dupes engine; beside find's, the floor split between two threads),
+ * row with the floor that runs rglob's own dupes engine; beside find's and grep's, the floor split between two
+ * threads),
  * start-up vs
  * rg's, and the peak memory of `find --jsonl` on a small and a large generated tree (bench-memory.ts's trees; it
  * prints more sizes and commands). Beside each ratio: the
@@ -246,7 +247,7 @@ if (existsSync(join(root, "node_modules"))) corpora.push(["node_modules", join(r
 const floorFind = only === undefined || only === "find" ? floor("find") : null;
 const floorFindThreads =
   only === undefined || only === "find" ? floor("find-threads", ["floor-find-thread"]) : null;
-const floorGrep = only === undefined || only === "grep" ? floor("grep") : null;
+const floorGrep = only === undefined || only === "grep" ? floor("grep", ["floor-grep-thread"]) : null;
 const floorDupes = only === undefined || only === "other" ? floor("dupes") : null;
 const floorCount = only === undefined || only === "other" ? floor("count") : null;
 console.log(`load average at start: ${loadNow()} (${runs} alternating runs per command, medians)`);
@@ -320,11 +321,12 @@ for (const [name, dir] of corpora) {
     ];
     for (const [what, pat, lit, pre] of cases) {
       const fixed = lit ? ["-F"] : [];
-      const [ours, peer, fl] = race(
+      const [ours, peer, fl, fl2t] = race(
         [
           [bin, "grep", ...noHidden, ...fixed, ...pat],
           rg ? [rg, "-n", ...pat] : null,
           floorGrep ? [floorGrep, ...fixed, ...pat, ...pre] : null,
+          floorGrep ? [floorGrep, ...fixed, ...pat, ...pre, "--threads"] : null,
         ],
         dir,
       );
@@ -343,6 +345,17 @@ for (const [name, dir] of corpora) {
         target: "≤ 1.0×",
         floor: fl ?? null,
         check: checks.filter(Boolean).join(", "),
+      });
+      // The same run against the floor split between two threads (rg searches in two on two cores).
+      rows.push({
+        corpus: name,
+        what: `${what}, floor in two threads`,
+        rglob: ours as Timed,
+        peer: peer ?? null,
+        peerName: "rg -n",
+        target: "≤ 1.0×",
+        floor: fl2t ?? null,
+        check: fl2t ? lineSets((ours as Timed).out, fl2t.out, "floor") : "",
       });
     }
   }

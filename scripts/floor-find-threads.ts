@@ -6,7 +6,7 @@
  * results but one buffer, no order to restore. Usage: floor-find-threads [--no-ignore] [--hidden] */
 import * as fs from "node:fs";
 import { Worker } from "node:worker_threads";
-import { PathBuffer, splitOf } from "./floor-find-thread.ts";
+import { PathBuffer, splitOf } from "./floor-split.ts";
 import { floorWalk } from "./floor-walk.ts";
 
 const respectIgnore = !process.argv.includes("--no-ignore");
