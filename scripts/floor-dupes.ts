@@ -16,9 +16,7 @@
  * floor-walk.ts is rglob's walk without its layers, with no dispatcher, records or options around it.
  * Usage: floor-dupes [--no-ignore] [--hidden] [--engine] */
 import * as fs from "node:fs";
-import { emptySkipped } from "../src/contract/result.ts";
-import { type Candidate, findDuplicates } from "../src/engine/dupes.ts";
-import type { RunContext } from "../src/ops/operation.ts";
+import type { Candidate } from "../src/engine/dupes.ts";
 import { floorWalk } from "./floor-walk.ts";
 
 interface File {
@@ -62,19 +60,10 @@ interface Group {
 const groups: Group[] = [];
 if (process.argv.includes("--engine")) {
   const cwd = process.cwd();
-  const ctx = {
-    signal: new AbortController().signal,
-    resumeAfter: null,
-    error() {},
-    searched() {},
-    skipped: emptySkipped(),
-    read() {},
-    shouldStop: () => false,
-    stop() {},
-    summary() {},
-    progress() {},
-    batch: 512,
-  } satisfies RunContext;
+  // Loaded only here: the whole-file floor does not pay for the engine's modules at start-up.
+  const { findDuplicates } = await import("../src/engine/dupes.ts");
+  const { quietContext } = await import("../src/ops/operation.ts");
+  const ctx = quietContext();
   const candidates: Candidate[] = [];
   for (const files of bySize.values()) if (files.length > 1) candidates.push(...files);
   candidates.sort((a, b) => a.order - b.order);

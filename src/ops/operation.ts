@@ -2,7 +2,7 @@
  * An operation never writes output or exits: it yields records; the dispatcher bounds them and the sink writes. */
 import type * as v from "valibot";
 import type { ErrorInfo } from "../contract/errors.ts";
-import type { Skipped } from "../contract/result.ts";
+import { emptySkipped, type Skipped } from "../contract/result.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
 
 /** A record yielded by an operation: its JSONL kind, the wire object and its order key (for cursors). */
@@ -203,3 +203,26 @@ export const READ_ONLY: Annotations = {
   openWorldHint: false,
   destructiveHint: false,
 };
+
+/**
+ * Returns a run context that records nothing (errors, counts and bytes are dropped) and stops when asked to: for
+ * a walk run outside a request (the warm index's build, tests, the floor programs).
+ * @param stopped says when to stop (default: never)
+ * @param batch the batch size it asks for (default 512)
+ * @returns the context
+ */
+export function quietContext(stopped: () => boolean = () => false, batch = 512): RunContext {
+  return {
+    signal: new AbortController().signal,
+    resumeAfter: null,
+    error() {},
+    searched() {},
+    read() {},
+    shouldStop: stopped,
+    stop() {},
+    summary() {},
+    progress() {},
+    batch,
+    skipped: emptySkipped(),
+  };
+}

@@ -22,12 +22,10 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import type { ErrorInfo } from "../../src/contract/errors.ts";
-import { emptySkipped } from "../../src/contract/result.ts";
 import { compileWalk } from "../../src/engine/plan.ts";
 import { walk } from "../../src/engine/walk.ts";
 import { dispatch } from "../../src/ops/dispatch.ts";
-import type { RunContext } from "../../src/ops/operation.ts";
+import { quietContext } from "../../src/ops/operation.ts";
 import { findOperation } from "../../src/ops/registry.ts";
 import { dirFds } from "../../src/platform/dir-fd.ts";
 import { BIN, randomWalkTree, tempTree } from "../helpers.ts";
@@ -111,19 +109,7 @@ describe("the descriptor route equals the path route", () => {
 test.skipIf(!linux)("a walk stopped early or run to its end leaves no descriptor open", () => {
   const dir = randomTree(7);
   try {
-    const ctx: RunContext = {
-      skipped: emptySkipped(),
-      signal: new AbortController().signal,
-      resumeAfter: null,
-      error: (_info: ErrorInfo) => {},
-      searched: () => {},
-      read() {},
-      shouldStop: () => false,
-      stop() {},
-      summary() {},
-      progress() {},
-      batch: 512,
-    };
+    const ctx = quietContext();
     const open = () => readdirSync("/proc/self/fd").length;
     const input = v.parse(findOperation("find").input, { base: dir }) as Record<string, unknown>;
     const { plan } = compileWalk(input as never, { cwd: dir });

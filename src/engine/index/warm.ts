@@ -7,9 +7,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as v from "valibot";
-import { emptySkipped } from "../../contract/result.ts";
 import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
-import type { RunContext } from "../../ops/operation.ts";
+import { quietContext, type RunContext } from "../../ops/operation.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
@@ -73,23 +72,6 @@ const EARLY_RATIO_TEXT = 32 * 1024 * 1024;
 const EARLY_RATIO_MARGIN = 1.25;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** A run context that records nothing and never stops (the index build's own walk). */
-function quietContext(stopped: () => boolean): RunContext {
-  return {
-    signal: new AbortController().signal,
-    resumeAfter: null,
-    error() {},
-    searched() {},
-    read() {},
-    shouldStop: stopped,
-    stop() {},
-    summary() {},
-    progress() {},
-    batch: 1,
-    skipped: emptySkipped(),
-  };
-}
 
 /**
  * Creates the warm state of one root.
@@ -382,7 +364,7 @@ export class WarmRoot implements WarmProvider {
       );
       let buf: Buffer = Buffer.alloc(FIRST_BLOCK);
       const budget = this.options.budgetBytes;
-      for (const e of walk(plan, quietContext(stopped))) {
+      for (const e of walk(plan, quietContext(stopped, 1))) {
         if (performance.now() - slice > SLICE_MS) {
           await nextTurn();
           slice = performance.now();
