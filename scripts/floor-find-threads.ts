@@ -5,28 +5,13 @@
  * floor-find's (bench-targets.ts compares sets); the order is not. The best case of a split walk: no tasks, no
  * results but one buffer, no order to restore. Usage: floor-find-threads [--no-ignore] [--hidden] */
 import * as fs from "node:fs";
-import { Worker } from "node:worker_threads";
-import { PathBuffer, splitOf } from "./floor-split.ts";
+import { PathBuffer, splitOf, workerOutput } from "./floor-split.ts";
 import { floorWalk } from "./floor-walk.ts";
 
 const respectIgnore = !process.argv.includes("--no-ignore");
 const hidden = process.argv.includes("--hidden");
 const split = splitOf(process.cwd());
-const url = new URL(
-  import.meta.url.endsWith(".ts") ? "./floor-find-thread.ts" : "./floor-find-thread.js",
-  import.meta.url,
-);
-const theirs =
-  split === null
-    ? null
-    : new Promise<Uint8Array>((resolve, reject) => {
-        const w = new Worker(url, { workerData: { respectIgnore, hidden } });
-        w.once("message", (m: Uint8Array) => {
-          resolve(m);
-          void w.terminate();
-        });
-        w.once("error", reject);
-      });
+const theirs = split === null ? null : workerOutput("floor-find-thread", { respectIgnore, hidden });
 const out = new PathBuffer();
 floorWalk(
   (_abs, rel) => out.put(rel),

@@ -18,9 +18,8 @@
  * bench-targets.ts compiles it with the binary's build flags and compares line sets, not bytes.
  * Usage: floor-grep [-i] [-w] [-F] PATTERN [--literal=TEXT] [--no-ignore] [--hidden] [--threads] */
 import * as fs from "node:fs";
-import { Worker } from "node:worker_threads";
 import { grepper } from "./floor-grep-thread.ts";
-import { splitOf } from "./floor-split.ts";
+import { splitOf, workerOutput } from "./floor-split.ts";
 import { floorWalk } from "./floor-walk.ts";
 
 const argv = process.argv.slice(2);
@@ -32,21 +31,7 @@ if (pattern === undefined || pattern === "") {
   process.exit(2);
 }
 const split = argv.includes("--threads") ? splitOf(process.cwd()) : null;
-const url = new URL(
-  import.meta.url.endsWith(".ts") ? "./floor-grep-thread.ts" : "./floor-grep-thread.js",
-  import.meta.url,
-);
-const theirs =
-  split === null
-    ? null
-    : new Promise<Uint8Array>((resolve, reject) => {
-        const w = new Worker(url, { workerData: { argv, pattern } });
-        w.once("message", (m: Uint8Array) => {
-          resolve(m);
-          void w.terminate();
-        });
-        w.once("error", reject);
-      });
+const theirs = split === null ? null : workerOutput("floor-grep-thread", { argv, pattern });
 const g = grepper(argv, pattern, (b) => fs.writeSync(1, b));
 floorWalk(
   g.onFile,

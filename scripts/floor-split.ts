@@ -1,6 +1,7 @@
 /*! What the two-thread floor programs share (floor-find-threads.ts, floor-grep.ts --threads; #23): where a walk
  * is split between the threads, and a growing buffer of paths. Benchmarks only; never shipped. */
 import * as fs from "node:fs";
+import { Worker } from "node:worker_threads";
 
 /** Paths, one per line, in a buffer that doubles when full. */
 export class PathBuffer {
@@ -57,4 +58,24 @@ export function splitOf(base: string): { readonly dir: string; theirs(rel: strin
       return odd.has(slash < 0 ? rel.slice(prefix.length) : rel.slice(prefix.length, slash));
     },
   };
+}
+
+/**
+ * Starts a floor program's worker (a file next to this one, an extra entrypoint of the compiled program) and
+ * returns the bytes it posts, once.
+ * @param name the worker's file name without extension, e.g. "floor-grep-thread"
+ * @param data its workerData
+ * @returns its output
+ */
+export function workerOutput(name: string, data: unknown): Promise<Uint8Array> {
+  // Source: this file's directory; compiled: the program's root, where the bundle keeps every entrypoint.
+  const url = new URL(import.meta.url.endsWith(".ts") ? `./${name}.ts` : `./${name}.js`, import.meta.url);
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const w = new Worker(url, { workerData: data });
+    w.once("message", (m: Uint8Array) => {
+      resolve(m);
+      void w.terminate();
+    });
+    w.once("error", reject);
+  });
 }
