@@ -5956,7 +5956,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
                   "type": "null"
                 }
               ],
-              "description": "The walk of a plain grep (no path operands, no stat predicates) recorded with the index: fresh when every directory listed and every ignore, config and .git file read or looked for still has the stats it had (grep then replays it instead of walking), stale when one changed (grep walks), none when none was kept (the tree was changing while indexed, or names that are not valid UTF-8)."
+              "description": "The walk of a plain grep (no path operands, no stat predicates) recorded with the index: fresh when every directory listed and every ignore, config and .git file read or looked for still has the stats it had and a plain grep here would make the walk recorded (grep then replays it instead of walking), stale when one changed or the walk was recorded under another HOME, XDG_CONFIG_HOME or GIT_CONFIG_NOSYSTEM (grep walks), none when none was kept (the tree was changing while indexed, or names that are not valid UTF-8)."
             }
           },
           "required": [
@@ -7371,7 +7371,7 @@ export const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>
             "type": "null"
           }
         ],
-        "description": "The walk of a plain grep (no path operands, no stat predicates) recorded with the index: fresh when every directory listed and every ignore, config and .git file read or looked for still has the stats it had (grep then replays it instead of walking), stale when one changed (grep walks), none when none was kept (the tree was changing while indexed, or names that are not valid UTF-8)."
+        "description": "The walk of a plain grep (no path operands, no stat predicates) recorded with the index: fresh when every directory listed and every ignore, config and .git file read or looked for still has the stats it had and a plain grep here would make the walk recorded (grep then replays it instead of walking), stale when one changed or the walk was recorded under another HOME, XDG_CONFIG_HOME or GIT_CONFIG_NOSYSTEM (grep walks), none when none was kept (the tree was changing while indexed, or names that are not valid UTF-8)."
       }
     },
     "required": [

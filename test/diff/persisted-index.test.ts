@@ -323,6 +323,16 @@ describe("rglob grep with a persisted index", () => {
       writeFileSync(join(outer, "home2", ".config", "git", "ignore"), "*.txt\n");
       const args = ["grep", "--json", "-l", "needle"];
       const e2 = { ...e, HOME: join(outer, "home2"), XDG_CONFIG_HOME: "" };
+      // The status says so too: under this HOME a plain grep makes another walk than the one recorded.
+      expect(walkState()).toBe("fresh");
+      const statusUnder = (env2: Record<string, string>) =>
+        (
+          rglobJson<{ results: Array<Record<string, unknown>> }>(["index", "--status", "--json"], {
+            cwd: t,
+            env: env2,
+          }).json.results[0] as Record<string, unknown>
+        ).walk;
+      expect(statusUnder(e2)).toBe("stale");
       const { json: cold } = rglobJson(args, { cwd: t, env: { ...e2, RGLOB_INDEX: "0" } });
       const { json: hot } = rglobJson(args, { cwd: t, env: e2 });
       expect(paths(cold).filter((p) => p.endsWith(".txt"))).toEqual([]);

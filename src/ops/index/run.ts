@@ -9,6 +9,7 @@ import {
   indexPathFor,
   loadIndex,
   removeIndex,
+  walkKeyOf,
 } from "../../engine/index/persist.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { compileGrepWalk } from "../grep/run.ts";
@@ -47,6 +48,9 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
   const root = plan.baseReal;
   const index_path = indexPathFor(root);
   const record = (r: IndexInfo): Emitted => ({ kind: "index", record: r, key: "0" });
+  // The walk of `rglob grep PATTERN` run in the tree, recorded with the index so such a run need not walk.
+  const grepWalk = () =>
+    compileGrepWalk(v.parse(GrepInputSchema, { pattern: "-", base: plan.base }), [], [], plan.base).plan;
   if (input.remove) {
     yield record({ root, index_path, state: removeIndex(root) ? "removed" : "absent", ...none });
     return;
@@ -71,13 +75,17 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
       built_at: h.built_at,
       build_ms: h.build_ms,
       changed_files: changedFiles(index),
-      walk: index.walk === null ? "none" : index.walk.fresh() ? "fresh" : "stale",
+      // Fresh only when a plain grep here would replay it: its paths stat as they did, and the walk it would
+      // make has the recorded key (another HOME or XDG_CONFIG_HOME looks for git's files elsewhere).
+      walk:
+        index.walk === null
+          ? "none"
+          : index.walk.key === walkKeyOf(grepWalk()) && index.walk.fresh()
+            ? "fresh"
+            : "stale",
     });
     return;
   }
-  // The walk of `rglob grep PATTERN` run in the tree, recorded with the index so such a run need not walk.
-  const grepWalk = () =>
-    compileGrepWalk(v.parse(GrepInputSchema, { pattern: "-", base: plan.base }), [], [], plan.base).plan;
   const built = buildIndex(plan, ctx, grepWalk);
   if (built === null) return;
   const h = built.header;
