@@ -13,22 +13,16 @@ import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { walkEntries } from "../../contract/walk-options.ts";
 import type { RunContext } from "../../ops/operation.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
-import {
-  newestTime,
-  type PathsChecker,
-  pathsChecker,
-  STAT_OK,
-  STAT_WORDS,
-  sameWords,
-  wordsOfStats,
-} from "../../platform/stat-words.ts";
+import { newestTime, STAT_OK, STAT_WORDS, sameWords, wordsOfStats } from "../../platform/stat-words.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
-import { stillWitnessed, type Witnessed, witnessFlags, witnessing } from "../witness.ts";
+import { type Witnessed, witnessFlags, witnessing } from "../witness.ts";
 import { pathStarts } from "./paths-section.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type MemoryWalk, type Payload, PlainWalk, recordWalk, replay } from "./recorded-walk.ts";
 import {
+  fileChecksOf,
+  type ItemChecks,
   jobMemory,
   NOT_STARTED,
   SAME,
@@ -38,6 +32,7 @@ import {
   takeChunks,
   UNCHECKED,
   viewsOf,
+  witnessChecksOf,
 } from "./stat-job.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { TrigramIndex } from "./trigrams.ts";
@@ -528,13 +523,6 @@ function headerLength(b: Buffer, length: number): number | string {
   return PREFIX + jsonLen > length ? "truncated" : jsonLen;
 }
 
-/** Checks of indexed files' stats (LoadedIndex.fileChecks). */
-export interface FileChecks {
-  /** Whether a file id's stats are those it was indexed with (its path's bytes go to the stat call as they are). */
-  unchanged(id: number): boolean;
-  close(): void;
-}
-
 /** An index read back and checked. */
 export interface LoadedIndex {
   readonly header: IndexHeader;
@@ -546,7 +534,7 @@ export interface LoadedIndex {
   /** The relative path of one file id (without decoding the others). */
   pathAt(id: number): string;
   /** Checks of file ids' stats against those they were indexed with (close them when done). */
-  fileChecks(): FileChecks;
+  fileChecks(): ItemChecks;
   /** The body's hash as the file's prefix holds it (checked). */
   readonly hash: string;
   readonly bytes: number;
@@ -636,20 +624,7 @@ export function loadIndex(
       at.paths + (pathOffsets[id + 1] as number) - 1,
     );
   const pathSection = buf.subarray(at.paths, at.data);
-  const fileChecks = (): FileChecks => {
-    const checker = pathsChecker(root, pathSection);
-    return {
-      unchanged: (id) =>
-        checker.same(
-          pathOffsets[id] as number,
-          (pathOffsets[id + 1] as number) - 1,
-          false,
-          facts,
-          id * FACTS,
-        ),
-      close: () => checker.close(),
-    };
-  };
+  const fileChecks = (): ItemChecks => fileChecksOf(root, pathSection, pathOffsets, facts);
   let pathList: string[] | null = null;
   const pathsOf = (): string[] => {
     pathList ??= h.files === 0 ? [] : buf.toString("utf8", at.paths, at.data).split("\0");
@@ -708,14 +683,8 @@ function storedWalkOf(
   }
   let recording: PlainWalk | null = null;
   let fresh: boolean | null = null;
-  // The witnessed paths' sections, and where each path starts in theirs (found when first needed).
-  let sections: {
-    names: Buffer;
-    offsets: Int32Array | null;
-    seen: Uint32Array;
-    flags: Uint8Array;
-    checker: PathsChecker;
-  } | null = null;
+  // The checks of the witnessed paths (made when first needed; null when their section is not readable).
+  let witnessChecks: ItemChecks | null | undefined;
   return {
     key: w.key,
     ids,
@@ -734,22 +703,20 @@ function storedWalkOf(
     },
     witnessed: w.witnessed,
     stillWitnessed(i) {
-      if (sections === null) {
+      if (witnessChecks === undefined) {
         const names = buf.subarray(at.witness, at.witness + w.witness_bytes);
-        sections = {
-          names,
-          offsets: pathStarts(names, w.witnessed),
-          seen: new Uint32Array(ab, o0 + at.seen, w.witnessed * STAT_WORDS),
-          flags: new Uint8Array(ab, o0 + at.follow, w.witnessed),
-          // Absolute paths: no directory is held open.
-          checker: pathsChecker(null, names),
-        };
+        const starts = pathStarts(names, w.witnessed);
+        witnessChecks =
+          starts === null
+            ? null
+            : witnessChecksOf(
+                names,
+                starts,
+                new Uint8Array(ab, o0 + at.follow, w.witnessed),
+                new Uint32Array(ab, o0 + at.seen, w.witnessed * STAT_WORDS),
+              );
       }
-      const { names, offsets, seen, flags, checker } = sections;
-      if (offsets === null) return false;
-      const from = offsets[i] as number;
-      const to = (offsets[i + 1] as number) - 1;
-      return stillWitnessed(checker, names, from, to, flags[i] as number, seen, i * STAT_WORDS);
+      return witnessChecks?.unchanged(i) === true;
     },
     fresh() {
       if (fresh !== null) return fresh;
@@ -890,7 +857,7 @@ function checkStats(
 
 /** checkStats with the index's file checks open. */
 function checkWith(
-  checks: FileChecks,
+  checks: ItemChecks,
   loaded: LoadedIndex,
   ids: readonly number[],
   early: EarlyStats | null,

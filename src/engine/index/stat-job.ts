@@ -3,6 +3,9 @@
  * witnessed paths first, then the files by id) that either thread takes from one shared counter, so the two
  * finish together whatever the caller has to do first (read the index) and however fast each thread runs. */
 
+import { pathsChecker, STAT_WORDS } from "../../platform/stat-words.ts";
+import { stillWitnessed } from "../witness.ts";
+
 /** What the caller sends. */
 export interface StatJob {
   /** The index file. */
@@ -82,4 +85,65 @@ export function takeChunks(
       if (same !== null) answers[item] = same ? SAME : CHANGED;
     }
   }
+}
+
+/** The checks of one section's items against what was recorded of them (close them when done). */
+export interface ItemChecks {
+  /** Whether item i still stats as it did. */
+  unchanged(i: number): boolean;
+  close(): void;
+}
+
+/**
+ * The indexed files' checks, as both sides make them from the sections each holds: file id i's relative path
+ * has the facts it was indexed with (a final symlink not followed), its bytes going to the stat call as they lie.
+ * @param root the tree's real path
+ * @param paths the section of relative paths
+ * @param starts where each path starts in it (pathStarts)
+ * @param facts STAT_WORDS words per file
+ * @returns the checks
+ */
+export function fileChecksOf(
+  root: string,
+  paths: Uint8Array,
+  starts: Int32Array,
+  facts: Uint32Array,
+): ItemChecks {
+  const checker = pathsChecker(root, paths);
+  return {
+    unchanged: (id) =>
+      checker.same(starts[id] as number, (starts[id + 1] as number) - 1, false, facts, id * STAT_WORDS),
+    close: () => checker.close(),
+  };
+}
+
+/**
+ * The checks of the paths a recorded walk depends on (absolute paths, so no directory is held open): each
+ * stats as it did, as its flags say it counts (stillWitnessed).
+ * @param names the section of their paths
+ * @param starts where each starts in it (pathStarts)
+ * @param flags per path (witnessFlags)
+ * @param seen STAT_WORDS words per path
+ * @returns the checks
+ */
+export function witnessChecksOf(
+  names: Buffer,
+  starts: Int32Array,
+  flags: Uint8Array,
+  seen: Uint32Array,
+): ItemChecks {
+  const checker = pathsChecker(null, names);
+  return {
+    unchanged: (i) =>
+      stillWitnessed(
+        checker,
+        names,
+        starts[i] as number,
+        (starts[i + 1] as number) - 1,
+        flags[i] as number,
+        seen,
+        i * STAT_WORDS,
+      ),
+    close: () => checker.close(),
+  };
 }

@@ -5,10 +5,18 @@
  * reads the index; both take chunks of items from one counter (stat-job.ts). It gives up when the file it
  * reads is not the one the caller read the header of. */
 import * as fs from "node:fs";
-import { pathsChecker, STAT_WORDS } from "../../platform/stat-words.ts";
-import { stillWitnessed } from "../witness.ts";
+import { STAT_WORDS } from "../../platform/stat-words.ts";
 import { pathStarts } from "./paths-section.ts";
-import { ENDED, STATE, type StatJob, TAKING, takeChunks, viewsOf } from "./stat-job.ts";
+import {
+  ENDED,
+  fileChecksOf,
+  STATE,
+  type StatJob,
+  TAKING,
+  takeChunks,
+  viewsOf,
+  witnessChecksOf,
+} from "./stat-job.ts";
 
 declare const self: Worker;
 
@@ -45,21 +53,14 @@ self.onmessage = (e: MessageEvent<StatJob>) => {
     const nameStarts = pathStarts(names, w);
     if (starts === null || nameStarts === null) throw new Error("not the paths of this many files");
     // The paths go to the stat calls where they lie: the files' relative to the tree's descriptor.
-    const fileChecks = pathsChecker(job.root, paths);
-    const nameChecks = pathsChecker(null, names);
+    const fileChecks = fileChecksOf(job.root, paths, starts, facts);
+    const nameChecks = witnessChecksOf(names, nameStarts, flags, seen);
     try {
       // Marked before a chunk is taken: the caller waits for the chunk in hand, never for one not taken.
       Atomics.store(control, STATE, TAKING);
-      takeChunks(control, answers, w + job.files, (item) => {
-        if (item < w) {
-          const at = nameStarts[item] as number;
-          const end = (nameStarts[item + 1] as number) - 1;
-          return stillWitnessed(nameChecks, names, at, end, flags[item] as number, seen, item * STAT_WORDS);
-        }
-        const id = item - w;
-        const from = starts[id] as number;
-        return fileChecks.same(from, (starts[id + 1] as number) - 1, false, facts, id * STAT_WORDS);
-      });
+      takeChunks(control, answers, w + job.files, (item) =>
+        item < w ? nameChecks.unchanged(item) : fileChecks.unchanged(item - w),
+      );
     } finally {
       fileChecks.close();
       nameChecks.close();
