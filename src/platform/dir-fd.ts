@@ -9,7 +9,7 @@
 import type * as Ffi from "bun:ffi";
 import { isUtf8 } from "node:buffer";
 import * as fs from "node:fs";
-import { decodeName, encodeName, hasRawBytes } from "./names.ts";
+import { C_NAME_MAX, decodeName, writeCName } from "./names.ts";
 import type { DirListing, EntryType } from "./platform.ts";
 
 /** Descriptor-based directory access (see the file header). */
@@ -98,20 +98,10 @@ function load(): DirFds | null {
   const fileFlags = C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | O_CLOEXEC;
   const records = Buffer.alloc(1 << 16);
   const recordsPtr = ffi.ptr(records);
-  const nameBuf = Buffer.alloc(4096 * 3 + 1);
+  const nameBuf = Buffer.alloc(C_NAME_MAX * 3 + 1);
   const namePtr = ffi.ptr(nameBuf);
   /** Writes a name NUL-terminated into nameBuf (its raw bytes when it holds any, names.ts). */
-  const writeName = (name: string): boolean => {
-    if (name.length > 4096) return false;
-    let n: number;
-    if (hasRawBytes(name)) {
-      const raw = encodeName(name);
-      if (raw.length > 4096) return false;
-      n = raw.copy(nameBuf, 0);
-    } else n = nameBuf.write(name, 0, "utf8");
-    nameBuf[n] = 0;
-    return true;
-  };
+  const writeName = (name: string): boolean => writeCName(name, nameBuf);
   return {
     openAt(parent: number, name: string): number {
       if (!writeName(name)) return -1;

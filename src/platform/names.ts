@@ -73,6 +73,28 @@ export function encodeName(s: string): Buffer {
   return Buffer.concat(chunks);
 }
 
+/** The longest name or path written for a system call (characters, or bytes of a name held raw). */
+export const C_NAME_MAX = 4096;
+
+/**
+ * Writes a name or path NUL-terminated into a buffer for a system call (bun:ffi): its raw bytes when it holds any
+ * (a name that is not valid UTF-8, held as names.ts holds it), else its UTF-8.
+ * @param s the name or path
+ * @param buf where it goes: at least C_NAME_MAX * 3 + 1 bytes
+ * @returns false when it is too long (over 4096 characters or raw bytes): the caller takes another route
+ */
+export function writeCName(s: string, buf: Buffer): boolean {
+  if (s.length > C_NAME_MAX) return false;
+  let n: number;
+  if (hasRawBytes(s)) {
+    const raw = encodeName(s);
+    if (raw.length > C_NAME_MAX) return false;
+    n = raw.copy(buf, 0);
+  } else n = buf.write(s, 0, "utf8");
+  buf[n] = 0;
+  return true;
+}
+
 /**
  * The argument a system call takes for a path: the string itself, or its raw bytes when it holds any.
  * @param s the path

@@ -7,7 +7,7 @@
 
 import type * as Ffi from "bun:ffi";
 import * as fs from "node:fs";
-import { decodeName, encodeName, fsPath, hasRawBytes } from "./names.ts";
+import { C_NAME_MAX, decodeName, encodeName, fsPath, writeCName } from "./names.ts";
 
 /** Words per path. */
 export const STAT_WORDS = 10;
@@ -155,7 +155,7 @@ function loadStatx(): Statx | null {
   // it the first time its .buffer is asked for), and statx would then write where nothing reads.
   const storage = new ArrayBuffer(256);
   const bufPtr = ffi.ptr(new Uint8Array(storage));
-  const pathBuf = Buffer.from(new ArrayBuffer(4096 * 3 + 1));
+  const pathBuf = Buffer.from(new ArrayBuffer(C_NAME_MAX * 3 + 1));
   const pathPtr = ffi.ptr(pathBuf);
   /** statx of the NUL-terminated path in pathBuf; false when Node's stat must answer. */
   const call = (follow: boolean, out: Uint32Array, at: number): boolean => {
@@ -177,20 +177,11 @@ function loadStatx(): Statx | null {
     out[at + 9] = w[SX_INO + 1] as number;
     return true;
   };
-  const str: StatInto = (p, follow, out, at) => {
-    let n: number;
-    if (p.length > 4096) return nodeStat(p, follow, out, at);
-    if (hasRawBytes(p)) {
-      const raw = encodeName(p);
-      if (raw.length > 4096) return nodeStat(p, follow, out, at);
-      n = raw.copy(pathBuf, 0);
-    } else n = pathBuf.write(p, 0, "utf8");
-    pathBuf[n] = 0;
-    return call(follow, out, at) ? STAT_OK : nodeStat(p, follow, out, at);
-  };
+  const str: StatInto = (p, follow, out, at) =>
+    writeCName(p, pathBuf) && call(follow, out, at) ? STAT_OK : nodeStat(p, follow, out, at);
   const bytes: StatBytesInto = (prefix, src, from, to, follow, out, at) => {
     const n = prefix.length + to - from;
-    if (n > 4096 * 3) return nodeStatBytes(prefix, src, from, to, follow, out, at);
+    if (n > C_NAME_MAX * 3) return nodeStatBytes(prefix, src, from, to, follow, out, at);
     pathBuf.set(prefix, 0);
     pathBuf.set(src.subarray(from, to), prefix.length);
     pathBuf[n] = 0;
@@ -244,16 +235,7 @@ function loadStatx(): Statx | null {
     };
   };
   const at = (dirFd: number, name: string): StatFields | null => {
-    let n: number;
-    if (hasRawBytes(name)) {
-      const raw = encodeName(name);
-      if (raw.length > 4096) return null;
-      n = raw.copy(pathBuf, 0);
-    } else {
-      if (name.length > 4096) return null;
-      n = pathBuf.write(name, 0, "utf8");
-    }
-    pathBuf[n] = 0;
+    if (!writeCName(name, pathBuf)) return null;
     if (statx(dirFd, pathPtr, AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, bufPtr) !== 0)
       return null;
     // A view made after the call (as in `call` above).
