@@ -123,13 +123,15 @@ const TABLE: ReadonlyArray<
 /** The languages whose block comments nest, by their specifications. */
 const NESTED = new Set(["Haskell", "Rust", "Swift", "Scala", "Kotlin", "OCaml", "Dart"]);
 
-/** The lookups by extension and by exact name, built on first use (module load stays cheap for commands that
- * never ask for a language). */
-let lookups: { readonly byExt: Map<string, Language>; readonly byName: Map<string, Language> } | null = null;
-function languageLookups(): {
+/** The languages by extension and by exact file name. */
+interface LanguageLookups {
   readonly byExt: Map<string, Language>;
   readonly byName: Map<string, Language>;
-} {
+}
+
+/** Built on first use (module load stays cheap for commands that never ask for a language). */
+let lookups: LanguageLookups | null = null;
+function languageLookups(): LanguageLookups {
   if (lookups !== null) return lookups;
   const byExt = new Map<string, Language>();
   const byName = new Map<string, Language>();
@@ -246,8 +248,15 @@ export interface FileType {
   readonly globs: readonly string[];
 }
 
-let types: { readonly list: readonly FileType[]; readonly byName: Map<string, FileType> } | null = null;
-function typeTables(): { readonly list: readonly FileType[]; readonly byName: Map<string, FileType> } {
+/** The file types in the table's order, and by name and alias. */
+interface TypeTables {
+  readonly list: readonly FileType[];
+  readonly byName: Map<string, FileType>;
+}
+
+/** Built on first use, as the language lookups are. */
+let types: TypeTables | null = null;
+function typeTables(): TypeTables {
   if (types !== null) return types;
   const list = TABLE.map(([language, exts, names]): FileType => {
     const [name, ...aliases] = TYPE_NAMES[language] ?? [language.toLowerCase()];

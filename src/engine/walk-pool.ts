@@ -399,12 +399,14 @@ async function* walkAll(
     yield* walkInThread(ctx, warm, room, false);
     return;
   }
-  const { threads, first, split } = walkThreads(opts.needStats === true || plan.readsStats);
+  // Every entry's stats are read ahead (in the workers, or here as the walk gives the entry).
+  const needStats = opts.needStats === true;
+  const { threads, first, split } = walkThreads(needStats || plan.readsStats);
   if (threads === 0) {
-    yield* walkInThread(ctx, (c) => walk(plan, c, startAfter), room, opts.needStats === true);
+    yield* walkInThread(ctx, (c) => walk(plan, c, startAfter), room, needStats);
     return;
   }
-  const pool = new Pool(plan, threads, opts.needStats === true, split);
+  const pool = new Pool(plan, threads, needStats, split);
   const ignores = new IgnoreCache();
   const tally = { examined: 0 };
   const resume = parseWalkKey(startAfter);
@@ -438,10 +440,8 @@ async function* walkAll(
         };
       };
       const help = (t: Task): void =>
-        pool.complete(t, walkSubtree(plan, ignores.subtree(plan, t.msg), split, opts.needStats === true));
-      stack = [
-        firstHoleDrains(walkHere(plan, ctx, rootSub, first, tally, holesBelow([r]), opts.needStats === true)),
-      ];
+        pool.complete(t, walkSubtree(plan, ignores.subtree(plan, t.msg), split, needStats));
+      stack = [firstHoleDrains(walkHere(plan, ctx, rootSub, first, tally, holesBelow([r]), needStats))];
       while (stack.length > 0) {
         const top = stack[stack.length - 1] as Iterator<Item> | { reader: ResultReader; task: Task };
         let error: ErrorInfo | null = null;
@@ -484,9 +484,7 @@ async function* walkAll(
         if (task.result === null) {
           const sub = ignores.subtree(plan, task.msg);
           stack.push(
-            firstHoleDrains(
-              walkHere(plan, ctx, sub, split, tally, holesBelow(task.key), opts.needStats === true),
-            ),
+            firstHoleDrains(walkHere(plan, ctx, sub, split, tally, holesBelow(task.key), needStats)),
           );
           continue;
         }
