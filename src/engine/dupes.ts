@@ -7,6 +7,7 @@ import { fsErrorInfo } from "../contract/errors.ts";
 import type { RunContext } from "../ops/operation.ts";
 import { tick, yielder } from "../ops/walk-records.ts";
 import { type Confinement, platform } from "../platform/platform.ts";
+import { statFields } from "../platform/stat-words.ts";
 
 /** A file that may have copies. */
 export interface Candidate {
@@ -37,6 +38,12 @@ const STREAM_BLOCK = 1024 * 1024;
 /** Contents of small files kept from the second round (so the third need not reopen them), up to this total. */
 const KEEP_BUDGET = 64 * 1024 * 1024;
 
+/** Descriptors of files larger than the edges kept open from the second round for the third, at most. */
+const MAX_HELD = 256;
+
+/** Size of the blocks the small files' kept contents are copied into (one allocation for many files). */
+const SLAB = 1024 * 1024;
+
 /** Classes of different contents tried per candidate group before the rest is told apart by digest alone. */
 const MAX_CLASSES = 4;
 
@@ -48,6 +55,14 @@ interface Buffers {
   readonly other: Uint8Array;
   readonly kept: Map<Candidate, Uint8Array>;
   keptBytes: number;
+  /** The block small files' contents are copied into, and how much of it is used. */
+  slab: Uint8Array;
+  slabUsed: number;
+  /**
+   * Descriptors opened in the second round and kept open for the rest of their size's rounds (files larger than
+   * the edges, which the third round compares or digests): each is opened once. Closed when the size is done.
+   */
+  readonly held: Map<Candidate, number>;
   /** When each file's contents were last read (Date.now()), for the racy-timestamp check. */
   readonly readAt: Map<Candidate, number>;
   /** Says when a loop over the chunks of a large file should yield to the event loop (every 25 ms of work). */
@@ -78,6 +93,7 @@ function edgeHash(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
     ctx.error(fsErrorInfo(err, c.abs));
     return null;
   }
+  let hold = false;
   try {
     const buf = bufs.edge;
     let n: number;
@@ -88,19 +104,62 @@ function edgeHash(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
     }
     ctx.read(n);
     bufs.readAt.set(c, Date.now());
-    if (c.size <= 2 * EDGE_BLOCK && n === c.size && bufs.keptBytes + n <= KEEP_BUDGET) {
-      bufs.kept.set(c, buf.slice(0, n));
-      bufs.keptBytes += n;
-    }
+    if (c.size <= 2 * EDGE_BLOCK && n === c.size && bufs.keptBytes + n <= KEEP_BUDGET)
+      keepSmall(c, buf, n, bufs);
+    hold = c.size > 2 * EDGE_BLOCK && bufs.held.size < MAX_HELD;
+    if (hold) bufs.held.set(c, fd);
     return platform.hash64(buf.subarray(0, n));
   } catch (err) {
     ctx.error(fsErrorInfo(err, c.abs));
     return null;
   } finally {
-    try {
-      platform.close(fd);
-    } catch {}
+    if (!hold) closeQuietly(fd);
   }
+}
+
+/** Keeps a small file's contents, copied into the current slab (a new one when it is full). */
+function keepSmall(c: Candidate, buf: Uint8Array, n: number, bufs: Buffers): void {
+  if (bufs.slabUsed + n > bufs.slab.length) {
+    bufs.slab = new Uint8Array(SLAB);
+    bufs.slabUsed = 0;
+  }
+  const at = bufs.slabUsed;
+  bufs.slab.set(buf.subarray(0, n), at);
+  bufs.kept.set(c, bufs.slab.subarray(at, at + n));
+  bufs.slabUsed += n;
+  bufs.keptBytes += n;
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    platform.close(fd);
+  } catch {}
+}
+
+/**
+ * A descriptor to read a file by: the one kept from the second round, else opened now (reported when it cannot
+ * be). Give it back with `release`.
+ */
+function openFor(c: Candidate, bufs: Buffers, ctx: RunContext): number | null {
+  const held = bufs.held.get(c);
+  if (held !== undefined) return held;
+  try {
+    return platform.open(c.abs, bufs.confine);
+  } catch (err) {
+    ctx.error(fsErrorInfo(err, c.abs));
+    return null;
+  }
+}
+
+/** Closes a descriptor from `openFor` unless it is one kept for the size's rounds. */
+function release(c: Candidate, fd: number, bufs: Buffers): void {
+  if (bufs.held.get(c) !== fd) closeQuietly(fd);
+}
+
+/** Closes the descriptors kept for a size's rounds. */
+function releaseHeld(bufs: Buffers): void {
+  for (const fd of bufs.held.values()) closeQuietly(fd);
+  bufs.held.clear();
 }
 
 /** Digests a small file's contents kept from the second round; undefined when they were not kept. */
@@ -120,18 +179,14 @@ function keptDigest(c: Candidate, bufs: Buffers): string | undefined {
 async function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): Promise<string | null> {
   const kept = keptDigest(c, bufs);
   if (kept !== undefined) return kept;
-  let fd: number;
-  try {
-    fd = platform.open(c.abs, bufs.confine);
-  } catch (err) {
-    ctx.error(fsErrorInfo(err, c.abs));
-    return null;
-  }
+  const fd = openFor(c, bufs, ctx);
+  if (fd === null) return null;
   try {
     const h = platform.createHasher();
     let total = 0;
     for (;;) {
-      const n = platform.read(fd, bufs.stream, bufs.stream.length, null);
+      // At a position: a descriptor kept from the second round may be read again (settle).
+      const n = platform.read(fd, bufs.stream, bufs.stream.length, total);
       if (n === 0) break;
       h.update(bufs.stream.subarray(0, n));
       total += n;
@@ -149,24 +204,12 @@ async function fullDigest(c: Candidate, bufs: Buffers, ctx: RunContext): Promise
     ctx.error(fsErrorInfo(err, c.abs));
     return null;
   } finally {
-    try {
-      platform.close(fd);
-    } catch {}
+    release(c, fd, bufs);
   }
 }
 
 /** How comparing a candidate with a class representative went. */
 type Comparison = "same" | "different" | "bad-candidate" | "bad-representative";
-
-/** Opens a file for comparison; reports and returns null when it cannot be opened. */
-function openOrReport(c: Candidate, ctx: RunContext, confine: Confinement | null): number | null {
-  try {
-    return platform.open(c.abs, confine);
-  } catch (err) {
-    ctx.error(fsErrorInfo(err, c.abs));
-    return null;
-  }
-}
 
 /** A class representative up to this size is read whole once and kept, not reopened for each comparison. */
 const REP_WHOLE = 256 * 1024;
@@ -184,7 +227,7 @@ function keepWhole(rep: Candidate, bufs: Buffers, ctx: RunContext): Uint8Array |
   const kept = bufs.kept.get(rep);
   if (kept !== undefined) return kept;
   if (rep.size > REP_WHOLE || bufs.keptBytes + rep.size > KEEP_BUDGET) return null;
-  const fd = openOrReport(rep, ctx, bufs.confine);
+  const fd = openFor(rep, bufs, ctx);
   if (fd === null) return "bad";
   try {
     const buf = new Uint8Array(rep.size);
@@ -202,9 +245,7 @@ function keepWhole(rep: Candidate, bufs: Buffers, ctx: RunContext): Uint8Array |
     ctx.error(fsErrorInfo(err, rep.abs));
     return "bad";
   } finally {
-    try {
-      platform.close(fd);
-    } catch {}
+    release(rep, fd, bufs);
   }
 }
 
@@ -227,11 +268,11 @@ async function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunCont
   if (kept !== null) return kept;
   const whole = keepWhole(rep, bufs, ctx);
   if (whole === "bad") return "bad-representative";
-  const fr = whole === null ? openOrReport(rep, ctx, bufs.confine) : -1;
+  const fr = whole === null ? openFor(rep, bufs, ctx) : -1;
   if (fr === null) return "bad-representative";
-  const fc = openOrReport(c, ctx, bufs.confine);
+  const fc = openFor(c, bufs, ctx);
   if (fc === null) {
-    if (fr >= 0) platform.close(fr);
+    if (fr >= 0) release(rep, fr, bufs);
     return "bad-candidate";
   }
   const a = bufs.stream;
@@ -284,14 +325,8 @@ async function compare(rep: Candidate, c: Candidate, bufs: Buffers, ctx: RunCont
     }
     return "same";
   } finally {
-    if (fr >= 0) {
-      try {
-        platform.close(fr);
-      } catch {}
-    }
-    try {
-      platform.close(fc);
-    } catch {}
+    if (fr >= 0) release(rep, fr, bufs);
+    release(c, fc, bufs);
   }
 }
 
@@ -370,12 +405,15 @@ function groupBy<K>(items: readonly Candidate[], keyOf: (c: Candidate) => K | nu
  * Checked after its contents were hashed, so a file rewritten before or while it was read is never a member.
  */
 function unchanged(c: Candidate, bufs: Buffers, ctx: RunContext): "same" | "changed" | "racy" {
-  let st: { size: number; mtimeMs: number; dev: number; ino: number };
-  try {
-    st = platform.stat(c.abs);
-  } catch (err) {
-    ctx.error(fsErrorInfo(err, c.abs));
-    return "changed";
+  // Without Node's stats object where statx is there (one per member); Node's stat reports a failure.
+  let st: { size: number; mtimeMs: number; dev: number; ino: number } | null = statFields(c.abs, true);
+  if (st === null) {
+    try {
+      st = platform.stat(c.abs);
+    } catch (err) {
+      ctx.error(fsErrorInfo(err, c.abs));
+      return "changed";
+    }
   }
   if (st.size !== c.size || st.mtimeMs !== c.mtimeMs || `${st.dev}:${st.ino}` !== c.inode) {
     ctx.error({ code: "UNREADABLE", message: CHANGED, path: c.abs });
@@ -453,43 +491,52 @@ export async function findDuplicates(
     other: new Uint8Array(STREAM_BLOCK),
     kept: new Map(),
     keptBytes: 0,
+    slab: new Uint8Array(0),
+    slabUsed: 0,
+    held: new Map(),
     readAt: new Map(),
     chunkDue: yielder(1),
     confine,
   };
   const groups: DuplicateGroup[] = [];
   outer: for (const [size, bySize] of groupBy(files, (c) => c.size)) {
-    if (due()) await tick();
-    if (ctx.shouldStop()) break;
-    const byEdge = new Map<string, Candidate[]>();
-    for (const c of bySize) {
+    try {
       if (due()) await tick();
-      if (ctx.shouldStop()) break outer;
-      const k = edgeHash(c, bufs, ctx);
-      if (k === null) continue;
-      const list = byEdge.get(k);
-      if (list) list.push(c);
-      else byEdge.set(k, [c]);
-    }
-    for (const edgeGroup of byEdge.values()) {
-      if (edgeGroup.length < 2) continue;
-      if (due()) await tick();
-      if (ctx.shouldStop()) break outer;
-      for (const [digest, same] of await confirm(edgeGroup, bufs, ctx, due)) {
-        let members: Candidate[] = [];
-        const racy: Candidate[] = [];
-        for (const c of same) {
-          if (due()) await tick();
-          if (ctx.shouldStop()) break outer;
-          const state = unchanged(c, bufs, ctx);
-          if (state !== "changed") members.push(c);
-          if (state === "racy") racy.push(c);
-        }
-        if (racy.length > 0 && members.length >= 2) members = await settle(members, racy, digest, bufs, ctx);
-        if (members.length < 2) continue;
-        members.sort((a, b) => a.order - b.order);
-        groups.push({ size, digest, members });
+      if (ctx.shouldStop()) break;
+      const byEdge = new Map<string, Candidate[]>();
+      for (const c of bySize) {
+        if (due()) await tick();
+        if (ctx.shouldStop()) break outer;
+        const k = edgeHash(c, bufs, ctx);
+        if (k === null) continue;
+        const list = byEdge.get(k);
+        if (list) list.push(c);
+        else byEdge.set(k, [c]);
       }
+      for (const edgeGroup of byEdge.values()) {
+        if (edgeGroup.length < 2) continue;
+        if (due()) await tick();
+        if (ctx.shouldStop()) break outer;
+        for (const [digest, same] of await confirm(edgeGroup, bufs, ctx, due)) {
+          let members: Candidate[] = [];
+          const racy: Candidate[] = [];
+          for (const c of same) {
+            if (due()) await tick();
+            if (ctx.shouldStop()) break outer;
+            const state = unchanged(c, bufs, ctx);
+            if (state !== "changed") members.push(c);
+            if (state === "racy") racy.push(c);
+          }
+          if (racy.length > 0 && members.length >= 2)
+            members = await settle(members, racy, digest, bufs, ctx);
+          if (members.length < 2) continue;
+          members.sort((a, b) => a.order - b.order);
+          groups.push({ size, digest, members });
+        }
+      }
+    } finally {
+      // The descriptors kept for this size's rounds (also when the rounds stop early).
+      releaseHeld(bufs);
     }
   }
   groups.sort(

@@ -119,7 +119,7 @@ interface Statx {
   readonly str: StatInto;
   readonly bytes: StatBytesInto;
   readonly checker: (dir: string | null, bytes: Uint8Array) => PathsChecker | null;
-  readonly at: (dirFd: number, name: string) => StatFields | null;
+  readonly at: (dirFd: number, name: string, follow: boolean) => StatFields | null;
 }
 
 /** The fields of a file's own stats that the walk's consumers read, as Node's Stats names and computes them. */
@@ -234,10 +234,10 @@ function loadStatx(): Statx | null {
       },
     };
   };
-  const at = (dirFd: number, name: string): StatFields | null => {
+  const at = (dirFd: number, name: string, follow: boolean): StatFields | null => {
     if (!writeCName(name, pathBuf)) return null;
-    if (statx(dirFd, pathPtr, AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, bufPtr) !== 0)
-      return null;
+    const flags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    if (statx(dirFd, pathPtr, flags, STATX_BASIC_STATS, bufPtr) !== 0) return null;
     // A view made after the call (as in `call` above).
     const w = new Uint32Array(storage, 0, 64);
     if (((w[SX_MASK] as number) & SX_ENTRY) !== SX_ENTRY) return null;
@@ -318,7 +318,19 @@ function reader(): Statx {
  * @returns the fields, or null
  */
 export function lstatAt(dirFd: number, name: string): StatFields | null {
-  return reader().at(dirFd, name);
+  return reader().at(dirFd, name, false);
+}
+
+/**
+ * Reads a path's stats (a final symlink followed or not) as fields, without the object Node's stat makes: the
+ * check of each duplicate after it was read. Null when this platform has no statx here or the call failed:
+ * the caller then stats the path with Node (and reports what that says).
+ * @param p the absolute path
+ * @param follow whether a final symlink is followed
+ * @returns the fields, or null
+ */
+export function statFields(p: string, follow: boolean): StatFields | null {
+  return reader().at(AT_FDCWD, p, follow);
 }
 
 /**

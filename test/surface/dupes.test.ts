@@ -2,7 +2,8 @@
 // symlinks (--follow), --min-size, paging, and the human output.
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { linkSync } from "node:fs";
+import { linkSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
 
@@ -128,6 +129,66 @@ describe("dupes", () => {
   test("no duplicates exits 1", () => {
     expect(rglob(["dupes", "--base", "near"], { cwd }).code).toBe(1);
     expect(rglob(["dupes", "hard/*"], { cwd }).code).toBe(1);
+  });
+
+  test("one size with more files than the engine keeps open: three classes and the near copies, each file read", () => {
+    // 330 files of 9,000 bytes (beyond the two edge blocks, so each is compared, not only hashed): the second
+    // round keeps the first 256 descriptors open for the third and opens the rest again.
+    const dir = mkdtempSync(join(tmpdir(), "rglob-dupes-many-"));
+    try {
+      const cls = [0, 1, 2].map((k) => Buffer.alloc(9_000, 65 + k));
+      for (let i = 0; i < 300; i++)
+        writeFileSync(join(dir, `f${String(i).padStart(3, "0")}.dat`), cls[i % 3] as Buffer);
+      // Same edges as class 0, another middle: a member of no group.
+      for (let i = 0; i < 30; i++) {
+        const near = Buffer.from(cls[0] as Buffer);
+        near[4_500 + i] = 90;
+        writeFileSync(join(dir, `near${i}.dat`), near);
+      }
+      const { json, run } = rglobJson<DupResult & { errors: unknown[] }>(["dupes", "--json", "--base", dir]);
+      expect(run.code).toBe(0);
+      expect(json.errors).toEqual([]);
+      expect(json.results.map((r) => [r.count, r.digest])).toEqual(
+        [0, 1, 2].map((k) => [
+          100,
+          `sha256:${createHash("sha256")
+            .update(cls[k] as Buffer)
+            .digest("hex")}`,
+        ]),
+      );
+      expect(json.results.flatMap((r) => r.relative_paths).some((p) => p.startsWith("near"))).toBe(false);
+      expect(json).toMatchObject({ groups: 3, duplicate_files: 297, bytes_read: expect.any(Number) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("files modified too shortly before they were read are read again once that has passed, and stay", () => {
+    // An mtime just ahead of the clock: the run cannot tell a later write from this one until it has passed,
+    // so it waits, reads each file again (a large one through the descriptor it kept) and keeps it unchanged.
+    const dir = mkdtempSync(join(tmpdir(), "rglob-dupes-racy-"));
+    try {
+      const ahead = new Date(Date.now() + 400);
+      const large = "L".repeat(300_000); // beyond what is kept whole: digested from its descriptor, twice
+      for (const [name, data] of [
+        ["large-a.dat", large],
+        ["large-b.dat", large],
+        ["small-a.txt", "tiny\n"],
+        ["small-b.txt", "tiny\n"],
+      ] as const) {
+        writeFileSync(join(dir, name), data);
+        utimesSync(join(dir, name), ahead, ahead);
+      }
+      const { json, run } = rglobJson<DupResult & { errors: unknown[] }>(["dupes", "--json", "--base", dir]);
+      expect(run.code).toBe(0);
+      expect(json.errors).toEqual([]);
+      expect(json.results.map((r) => r.relative_paths)).toEqual([
+        ["large-a.dat", "large-b.dat"],
+        ["small-a.txt", "small-b.txt"],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the fixture's duplicates/a.txt and b.txt are one group", () => {

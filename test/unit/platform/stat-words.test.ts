@@ -27,6 +27,7 @@ import {
   STAT_WORDS,
   sameWords,
   statBytesInto,
+  statFields,
   statInto,
   wordsOfStats,
 } from "../../../src/platform/stat-words.ts";
@@ -157,7 +158,7 @@ test("newestTime reads the later of mtime and ctime, before 1970 too", () => {
   expect(newestTime(old, 0)).toBeCloseTo(lstatSync(files[4] as string).ctimeMs / 1000, 3);
 });
 
-test("lstatAt: an entry's fields relative to its directory equal Node's lstat of its path, every kind, in turn", () => {
+test("lstatAt and statFields: an entry's fields (relative to its directory, or by path, a link followed or not) equal Node's, every kind, in turn", () => {
   const at = mkdtempSync(join(tmpdir(), "rglob-lstatat-"));
   try {
     // Times with nanoseconds, before 1970, sizes, modes, a directory, symlinks (one dangling), a FIFO, and names
@@ -196,9 +197,21 @@ test("lstatAt: an entry's fields relative to its directory equal Node's lstat of
           });
           if (got === null || JSON.stringify({ name, ...got }) !== JSON.stringify({ name, ...pick(want) }))
             expect({ name, ...got }).toEqual({ name, ...pick(want) });
+          // statFields by the absolute path: the link itself, or what it leads to (nothing for a dangling one).
+          const own = statFields(`${at}/${name}`, false);
+          if (own === null || JSON.stringify(own) !== JSON.stringify(pick(want)))
+            expect({ name, own }).toEqual({ name, own: pick(want) });
+          const target = statSync(fsPath(`${at}/${name}`), { throwIfNoEntry: false });
+          const followed = statFields(`${at}/${name}`, true);
+          const wantFollowed = target === undefined ? null : pick(target);
+          if (JSON.stringify(followed) !== JSON.stringify(wantFollowed))
+            expect({ name, followed }).toEqual({ name, followed: wantFollowed });
         }
       }
       expect(lstatAt(fd, "absent")).toBeNull();
+      expect(statFields(`${at}/absent`, true)).toBeNull();
+      expect(statFields(`${at}/link`, true)?.size).toBe(1234);
+      expect(statFields(`${at}/link`, false)?.size).toBe("plain.txt".length);
     } finally {
       closeSync(fd);
     }
