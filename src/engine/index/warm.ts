@@ -10,6 +10,7 @@ import * as v from "valibot";
 import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
 import { quietContext, type RunContext } from "../../ops/operation.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
+import { type TreeWatch, watchTree } from "../../platform/tree-watch.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import type { SearchSpec } from "../search/search-file.ts";
@@ -72,12 +73,17 @@ const EARLY_RATIO_TEXT = 32 * 1024 * 1024;
 const EARLY_RATIO_MARGIN = 1.25;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** How often the tree's own watch is read between calls. */
+const DRAIN_MS = 20;
 
 /**
  * Creates the warm state of one root.
  */
 export class WarmRoot implements WarmProvider {
-  private watcher: fs.FSWatcher | null = null;
+  /** The watch: the tree's own, read before each call (tree-watch.ts), or Bun's fs.watch where that is not there. */
+  private watcher: TreeWatch | fs.FSWatcher | null = null;
+  /** Whether the watch's events are all taken in by `settle()` (the tree's own watch). */
+  private synchronous = false;
   private watching = false;
   /** Bumped by every change to the tree's shape or its ignore files: remembered walks older than it are void. */
   private gen = 0;
@@ -89,6 +95,7 @@ export class WarmRoot implements WarmProvider {
   private buildMs: number | null = null;
   private closed = false;
   private rebuildPending = false;
+  private drainTimer: ReturnType<typeof setInterval> | null = null;
 
   /**
    * @param root the root's real path
@@ -108,9 +115,7 @@ export class WarmRoot implements WarmProvider {
   /** Stops watching and any build. */
   close(): void {
     this.closed = true;
-    this.watcher?.close();
-    this.watcher = null;
-    this.watching = false;
+    this.stopWatch();
   }
 
   /** The state as reported in capabilities. */
@@ -130,6 +135,19 @@ export class WarmRoot implements WarmProvider {
   }
 
   private startWatch(): void {
+    const own = watchTree(this.root, {
+      onEvent: (event, rel) => this.changed(event, rel),
+      onLost: (reason) => this.lostWatch(reason),
+    });
+    if (own !== null) {
+      this.watcher = own;
+      this.watching = true;
+      this.synchronous = true;
+      // Events also come in between calls, so the index is kept fresh while the server is idle.
+      this.drainTimer = setInterval(() => own.drain(), DRAIN_MS);
+      this.drainTimer.unref?.();
+      return;
+    }
     try {
       const w = fs.watch(this.root, { recursive: true }, (event, name) => this.changed(event, name));
       w.on("error", () => this.lostWatch());
@@ -141,13 +159,31 @@ export class WarmRoot implements WarmProvider {
   }
 
   /** A watch that failed: fall back to per-query checks, forgetting what it kept fresh. */
-  private lostWatch(): void {
+  private lostWatch(reason = "the watch failed"): void {
+    this.stopWatch();
+    this.gen++;
+    this.memos.clear();
+    this.reason = `${reason}; checking files per query`;
+  }
+
+  private stopWatch(): void {
+    if (this.drainTimer !== null) clearInterval(this.drainTimer);
+    this.drainTimer = null;
     this.watcher?.close();
     this.watcher = null;
     this.watching = false;
-    this.gen++;
-    this.memos.clear();
-    this.reason = "the watch failed; checking files per query";
+    this.synchronous = false;
+  }
+
+  /**
+   * Takes in every change made so far, when the watch can tell (the tree's own watch): a call answered after
+   * this has seen each change its client made before asking.
+   * @returns whether it could (false: Bun's fs.watch, whose events come later; or no watch)
+   */
+  settle(): boolean {
+    if (!this.synchronous) return !this.watching;
+    (this.watcher as TreeWatch).drain();
+    return true;
   }
 
   private changed(event: string, name: string | Buffer | null): void {
@@ -463,6 +499,16 @@ export class WarmSet implements WarmProvider {
       this.roots.set(r, w);
       w.start();
     }
+  }
+
+  /**
+   * Takes in every change made so far in each root (WarmRoot.settle).
+   * @returns whether every root could; when not, the caller gives watch events a turn of the event loop
+   */
+  settle(): boolean {
+    let all = true;
+    for (const w of this.roots.values()) all = w.settle() && all;
+    return all;
   }
 
   /** Stops every root's watch and build. */

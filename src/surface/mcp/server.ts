@@ -362,8 +362,10 @@ async function callOperation(
     }
     return lastSend;
   };
-  // Watch events already queued (an edit just before this call) are taken in before the warm state answers.
-  if (warm !== null) await new Promise((resolve) => setImmediate(resolve));
+  // Changes made before this call (an edit just before it) are taken in before the warm state answers: read
+  // from the tree's own watch; with Bun's fs.watch (where that is not there) one turn of the event loop lets in
+  // the events already handed over.
+  if (warm !== null && !warm.settle()) await new Promise((resolve) => setImmediate(resolve));
   const outcome = await collect(op, input, {
     ...(warm !== null ? { warm } : {}),
     signal: extra.signal,

@@ -1,0 +1,294 @@
+/*! Platform: a recursive watch of a tree whose events are read when asked for (Linux under Bun; ADR 0028). One
+ * inotify descriptor of its own, a watch on every directory of the tree (in `.git` only on `.git` and
+ * `.git/info`, all the walk reads there), read without blocking by `drain()`. The kernel queues an event before
+ * the system call that caused it returns, so a change made before `drain()` is called is in what it reads:
+ * a server that drains before each call answers from a state that has seen every change its client made
+ * before asking. (Bun's `fs.watch` reads inotify on a thread of its own and hands events over later, with no
+ * way to wait for them.) A directory created or moved in is watched when its event is read, and reported as
+ * a renamed directory, so what was made in it meanwhile is covered. A name that is not valid UTF-8 is given
+ * losslessly (names.ts). Anything unusual (no libc, a watch refused on a directory that is there, the queue
+ * overflowing) is reported as such; never a partial watch that claims to be whole. */
+
+import type * as Ffi from "bun:ffi";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { C_NAME_MAX, decodeName, fsPath, writeCName } from "./names.ts";
+import { platform } from "./platform.ts";
+
+/** What a change was: `rename` (an entry created, deleted or moved) or `change` (contents or attributes). */
+export type TreeEvent = "rename" | "change";
+
+/** A watch of a tree whose events are read synchronously. */
+export interface TreeWatch {
+  /** Reads every event queued so far, without blocking, and hands each to the watch's callback. */
+  drain(): void;
+  /** Stops watching (the descriptor is closed). */
+  close(): void;
+}
+
+/** Callbacks of a tree watch. */
+export interface TreeWatchHandlers {
+  /**
+   * A change below the root.
+   * @param event what kind of change
+   * @param rel the entry's path relative to the root, or null when the changes cannot be told (the queue
+   * overflowed, the root itself went away): everything must be assumed changed
+   */
+  onEvent(event: TreeEvent, rel: string | null): void;
+  /** The watch can no longer see every change (a directory could not be watched): it is closed. */
+  onLost(reason: string): void;
+}
+
+// inotify(7): flags of inotify_init1, the events asked for, and the bits of what is read.
+const IN_NONBLOCK = 0o4000;
+const IN_CLOEXEC = 0o2000000;
+const IN_MODIFY = 0x2;
+const IN_ATTRIB = 0x4;
+const IN_MOVED_FROM = 0x40;
+const IN_MOVED_TO = 0x80;
+const IN_CREATE = 0x100;
+const IN_DELETE = 0x200;
+const IN_DELETE_SELF = 0x400;
+const IN_MOVE_SELF = 0x800;
+const IN_Q_OVERFLOW = 0x4000;
+const IN_IGNORED = 0x8000;
+const IN_ONLYDIR = 0x1000000;
+const IN_DONT_FOLLOW = 0x2000000;
+const IN_EXCL_UNLINK = 0x4000000;
+const IN_ISDIR = 0x40000000;
+const MASK =
+  IN_MODIFY |
+  IN_ATTRIB |
+  IN_MOVED_FROM |
+  IN_MOVED_TO |
+  IN_CREATE |
+  IN_DELETE |
+  IN_DELETE_SELF |
+  IN_MOVE_SELF |
+  IN_ONLYDIR |
+  IN_DONT_FOLLOW |
+  IN_EXCL_UNLINK;
+const RENAMES = IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE;
+/** The size of struct inotify_event before its name. */
+const EVENT_HEAD = 16;
+
+interface Libc {
+  readonly ffi: typeof Ffi;
+  readonly init: (flags: number) => number;
+  readonly addWatch: (fd: number, path: number, mask: number) => number;
+  readonly read: (fd: number, buf: number, n: number) => number;
+  readonly close: (fd: number) => number;
+}
+
+let libc: Libc | null | undefined;
+
+function loadLibc(): Libc | null {
+  if (typeof Bun === "undefined" || process.platform !== "linux") return null;
+  // RGLOB_TREE_WATCH=0: Bun's fs.watch instead (the other route, kept for platforms without this one).
+  if (process.env.RGLOB_TREE_WATCH === "0") return null;
+  try {
+    const ffi = process.getBuiltinModule("bun:ffi") as typeof Ffi;
+    const { FFIType } = ffi;
+    const lib = ffi.dlopen("libc.so.6", {
+      inotify_init1: { args: [FFIType.i32], returns: FFIType.i32 },
+      inotify_add_watch: { args: [FFIType.i32, FFIType.ptr, FFIType.u32], returns: FFIType.i32 },
+      read: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast },
+      close: { args: [FFIType.i32], returns: FFIType.i32 },
+    });
+    const s = lib.symbols;
+    return {
+      ffi,
+      init: s.inotify_init1 as unknown as Libc["init"],
+      addWatch: s.inotify_add_watch as unknown as Libc["addWatch"],
+      read: (fd, buf, n) => Number(s.read(fd, buf, n)),
+      close: s.close as unknown as Libc["close"],
+    };
+  } catch {
+    return null; // no glibc, or no FFI: the caller takes fs.watch
+  }
+}
+
+/**
+ * Watches a tree (see the file header), or returns null where this route is not there (not Linux, not Bun, no
+ * glibc) or the root cannot be watched: the caller then takes `fs.watch`.
+ * @param root the root's real path
+ * @param handlers where events and a lost watch go
+ * @returns the watch, or null
+ */
+export function watchTree(root: string, handlers: TreeWatchHandlers): TreeWatch | null {
+  if (libc === undefined) libc = loadLibc();
+  if (libc === null) return null;
+  const w = new InotifyTree(libc, root, handlers);
+  return w.open() ? w : null;
+}
+
+class InotifyTree implements TreeWatch {
+  private fd = -1;
+  /** Each watch's directory, relative to the root ("" for the root). */
+  private readonly dirs = new Map<number, string>();
+  private readonly pathBuf = Buffer.alloc(C_NAME_MAX * 3 + 1);
+  private readonly pathPtr: number;
+  private readonly events = new Uint8Array(64 * 1024);
+  private readonly eventsPtr: number;
+  private closed = false;
+
+  constructor(
+    private readonly lib: Libc,
+    private readonly root: string,
+    private readonly handlers: TreeWatchHandlers,
+  ) {
+    this.pathPtr = lib.ffi.ptr(this.pathBuf);
+    this.eventsPtr = lib.ffi.ptr(this.events);
+  }
+
+  /** Opens the descriptor and watches the whole tree; false when the root cannot be watched. */
+  open(): boolean {
+    this.fd = this.lib.init(IN_NONBLOCK | IN_CLOEXEC);
+    if (this.fd < 0) return false;
+    if (this.watchBelow("") !== null) {
+      this.lib.close(this.fd);
+      this.fd = -1;
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Watches a directory and every directory below it (a watch is added before the directory is listed, so an
+   * entry made after the listing has its event).
+   * @returns null, or why a directory that is there could not be watched
+   */
+  private watchBelow(rel: string): string | null {
+    const pending = [rel];
+    while (pending.length > 0) {
+      const dir = pending.pop() as string;
+      const abs = dir === "" ? this.root : path.join(this.root, dir);
+      if (!writeCName(abs, this.pathBuf)) return `a path too long to watch: ${abs}`;
+      const wd = this.lib.addWatch(this.fd, this.pathPtr, MASK);
+      if (wd < 0) {
+        // Gone, or not a directory any more (its event says so), or one this process may not read (the walk
+        // cannot list it either; a change of its permissions is an event of its parent): nothing to watch.
+        if (!watchable(abs)) continue;
+        return `a directory could not be watched (the system's limit of inotify watches?): ${abs}`;
+      }
+      this.dirs.set(wd, dir);
+      const inGit = dir === ".git" || dir.endsWith("/.git");
+      let listing: ReturnType<typeof platform.listDir>;
+      try {
+        listing = platform.listDir(abs);
+      } catch {
+        continue; // vanished or unreadable since: its parent's watch reports it
+      }
+      for (const name of listing.names) {
+        // Inside a repository's metadata the walk reads only info/exclude.
+        if (inGit && name !== "info") continue;
+        const type = listing.others?.get(name);
+        if (type === "dir" || (type === "unknown" && isDir(path.join(abs, name))))
+          pending.push(dir === "" ? name : `${dir}/${name}`);
+      }
+    }
+    return null;
+  }
+
+  drain(): void {
+    while (!this.closed) {
+      const got = this.lib.read(this.fd, this.eventsPtr, this.events.length);
+      if (got <= 0) return; // EAGAIN: nothing queued (or an error: the next call tries again)
+      // A view made after the call (the optimising JIT may keep an element read before a native call wrote it).
+      const buf = Buffer.from(this.events.buffer, this.events.byteOffset, got);
+      for (let off = 0; off + EVENT_HEAD <= got && !this.closed; ) {
+        const wd = buf.readInt32LE(off);
+        const mask = buf.readUInt32LE(off + 4);
+        const len = buf.readUInt32LE(off + 12);
+        let end = off + EVENT_HEAD;
+        const limit = end + len;
+        while (end < limit && buf[end] !== 0) end++;
+        const name = len > 0 ? decodeName(buf.subarray(off + EVENT_HEAD, end)) : "";
+        off = limit;
+        this.event(wd, mask, name);
+      }
+    }
+  }
+
+  private event(wd: number, mask: number, name: string): void {
+    if (mask & IN_Q_OVERFLOW) {
+      // Events were lost: watch the tree again from scratch (directories may have come meanwhile), and say
+      // that anything may have changed.
+      this.rewatch();
+      return;
+    }
+    const dir = this.dirs.get(wd);
+    if (mask & IN_IGNORED) {
+      this.dirs.delete(wd);
+      return;
+    }
+    if (dir === undefined) return; // a watch already dropped (its directory moved or went away)
+    if (mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
+      // The root itself went away or moved: nothing below it is where it was.
+      if (dir === "") this.handlers.onEvent("rename", null);
+      return;
+    }
+    const rel = dir === "" ? name : `${dir}/${name}`;
+    if (mask & IN_ISDIR) {
+      // A directory moved away or deleted: its watches (and those below it) no longer name their paths.
+      if (mask & (IN_MOVED_FROM | IN_DELETE)) this.forgetBelow(rel);
+      // A directory made or moved in: watched now; what was made in it meanwhile is covered by reporting the
+      // directory as renamed (everything below it is taken as changed).
+      if (mask & (IN_MOVED_TO | IN_CREATE)) {
+        const lost = this.watchBelow(rel);
+        if (lost !== null) {
+          this.lose(lost);
+          return;
+        }
+      }
+    }
+    this.handlers.onEvent(mask & RENAMES ? "rename" : "change", rel);
+  }
+
+  /** Drops the watches of a directory and of those below it (their paths moved or went away). */
+  private forgetBelow(rel: string): void {
+    const prefix = `${rel}/`;
+    for (const [wd, dir] of this.dirs) if (dir === rel || dir.startsWith(prefix)) this.dirs.delete(wd);
+  }
+
+  private rewatch(): void {
+    this.lib.close(this.fd);
+    this.dirs.clear();
+    if (!this.open()) {
+      this.lose("the watch could not be made again after its queue overflowed");
+      return;
+    }
+    this.handlers.onEvent("rename", null);
+  }
+
+  private lose(reason: string): void {
+    this.close();
+    this.handlers.onLost(reason);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.fd >= 0) this.lib.close(this.fd);
+    this.fd = -1;
+    this.dirs.clear();
+  }
+}
+
+/** Whether a path is a directory this process may list (one it should have been able to watch). */
+function watchable(abs: string): boolean {
+  try {
+    fs.accessSync(fsPath(abs), fs.constants.R_OK | fs.constants.X_OK);
+    return isDir(abs);
+  } catch {
+    return false;
+  }
+}
+
+function isDir(abs: string): boolean {
+  try {
+    return platform.lstat(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
