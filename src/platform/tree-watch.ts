@@ -159,6 +159,7 @@ class InotifyTree implements TreeWatch {
    * @returns null, or why a directory that is there could not be watched
    */
   private watchBelow(rel: string): string | null {
+    if (!watched(rel)) return null;
     const pending = [rel];
     while (pending.length > 0) {
       const dir = pending.pop() as string;
@@ -172,7 +173,6 @@ class InotifyTree implements TreeWatch {
         return `a directory could not be watched (the system's limit of inotify watches?): ${abs}`;
       }
       this.dirs.set(wd, dir);
-      const inGit = dir === ".git" || dir.endsWith("/.git");
       let listing: ReturnType<typeof platform.listDir>;
       try {
         listing = platform.listDir(abs);
@@ -180,11 +180,10 @@ class InotifyTree implements TreeWatch {
         continue; // vanished or unreadable since: its parent's watch reports it
       }
       for (const name of listing.names) {
-        // Inside a repository's metadata the walk reads only info/exclude.
-        if (inGit && name !== "info") continue;
+        const sub = dir === "" ? name : `${dir}/${name}`;
+        if (!watched(sub)) continue;
         const type = listing.others?.get(name);
-        if (type === "dir" || (type === "unknown" && isDir(path.join(abs, name))))
-          pending.push(dir === "" ? name : `${dir}/${name}`);
+        if (type === "dir" || (type === "unknown" && isDir(path.join(abs, name)))) pending.push(sub);
       }
     }
     return null;
@@ -273,6 +272,18 @@ class InotifyTree implements TreeWatch {
     this.fd = -1;
     this.dirs.clear();
   }
+}
+
+/**
+ * Whether a directory of the tree is watched: all but those inside a repository's metadata, where the walk
+ * reads only info/exclude (`.git` and `.git/info` are watched).
+ * @param rel the directory relative to the root
+ * @returns whether it is watched
+ */
+function watched(rel: string): boolean {
+  const parts = rel.split("/");
+  const git = parts.indexOf(".git");
+  return git < 0 || git === parts.length - 1 || (git === parts.length - 2 && parts[git + 1] === "info");
 }
 
 /** Whether a path is a directory this process may list (one it should have been able to watch). */

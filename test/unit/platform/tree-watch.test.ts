@@ -1,0 +1,117 @@
+// The warm server's own tree watch (src/platform/tree-watch.ts, ADR 0028): every change made before drain() is
+// among the events drain() hands over, with the path relative to the root; directories made or moved in are
+// watched from their event on; in `.git` only what the walk reads is watched. Linux under Bun only (elsewhere
+// watchTree answers null and the server takes fs.watch).
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { decodeName } from "../../../src/platform/names.ts";
+import { type TreeWatch, watchTree } from "../../../src/platform/tree-watch.ts";
+
+const linux = process.platform === "linux";
+if (!linux) console.warn("SKIPPED: the tree watch is Linux only (tree-watch tests)");
+
+let dir: string;
+let watch: TreeWatch;
+let seen: Array<[string, string | null]>;
+let lost: string[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "rglob-treewatch-"));
+  mkdirSync(join(dir, "sub", "deep"), { recursive: true });
+  mkdirSync(join(dir, ".git", "objects", "ab"), { recursive: true });
+  mkdirSync(join(dir, ".git", "info"));
+  writeFileSync(join(dir, "sub", "deep", "old.txt"), "old\n");
+  seen = [];
+  lost = [];
+  const w = linux
+    ? watchTree(dir, { onEvent: (e, rel) => seen.push([e, rel]), onLost: (r) => lost.push(r) })
+    : null;
+  if (linux) expect(w).not.toBeNull();
+  watch = w as TreeWatch;
+});
+
+afterEach(() => {
+  watch?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The events drain() hands over now, as "event rel" strings. */
+function drained(): string[] {
+  seen = [];
+  watch.drain();
+  return seen.map(([e, rel]) => `${e} ${rel}`);
+}
+
+describe.skipIf(!linux)("tree watch", () => {
+  test("nothing changed: nothing to hand over", () => {
+    expect(drained()).toEqual([]);
+  });
+
+  test("a file created, written, removed: each change is there at once, by its path below the root", () => {
+    writeFileSync(join(dir, "sub", "deep", "new.txt"), "x");
+    expect(drained()).toContain("rename sub/deep/new.txt");
+    writeFileSync(join(dir, "sub", "deep", "old.txt"), "changed\n");
+    expect(drained()).toContain("change sub/deep/old.txt");
+    unlinkSync(join(dir, "sub", "deep", "new.txt"));
+    expect(drained()).toEqual(["rename sub/deep/new.txt"]);
+  });
+
+  test("a directory tree made at once: reported as a renamed directory, and watched from then on", () => {
+    mkdirSync(join(dir, "a", "b", "c"), { recursive: true });
+    // Made before its directories are watched: the report of "a" as renamed covers it.
+    writeFileSync(join(dir, "a", "b", "c", "early.txt"), "x");
+    expect(drained()).toContain("rename a");
+    writeFileSync(join(dir, "a", "b", "c", "late.txt"), "x");
+    expect(drained()).toContain("rename a/b/c/late.txt");
+  });
+
+  test("a directory moved: both names reported, and its files reported under the new one", () => {
+    renameSync(join(dir, "sub"), join(dir, "moved"));
+    expect(drained()).toEqual(["rename sub", "rename moved"]);
+    writeFileSync(join(dir, "moved", "deep", "old.txt"), "again\n");
+    expect(drained()).toContain("change moved/deep/old.txt");
+    // Moved out of the tree and back in.
+    const outside = mkdtempSync(join(tmpdir(), "rglob-treewatch-out-"));
+    try {
+      renameSync(join(dir, "moved"), join(outside, "x"));
+      expect(drained()).toEqual(["rename moved"]);
+      writeFileSync(join(outside, "x", "deep", "old.txt"), "outside\n");
+      expect(drained()).toEqual([]);
+      renameSync(join(outside, "x"), join(dir, "back"));
+      expect(drained()).toEqual(["rename back"]);
+      writeFileSync(join(dir, "back", "deep", "old.txt"), "inside\n");
+      expect(drained()).toContain("change back/deep/old.txt");
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  test("in .git only what the walk reads: info/exclude and the entries of .git itself", () => {
+    writeFileSync(join(dir, ".git", "objects", "ab", "cdef"), "blob");
+    expect(drained()).toEqual([]);
+    writeFileSync(join(dir, ".git", "info", "exclude"), "*.log\n");
+    expect(drained()).toContain("rename .git/info/exclude");
+    mkdirSync(join(dir, ".git", "logs"));
+    expect(drained()).toEqual(["rename .git/logs"]);
+    writeFileSync(join(dir, ".git", "logs", "HEAD"), "x");
+    expect(drained()).toEqual([]);
+  });
+
+  test("a name that is not valid UTF-8 comes losslessly", () => {
+    const raw = Buffer.concat([Buffer.from("bad-"), Buffer.from([0xff, 0xfe]), Buffer.from(".txt")]);
+    try {
+      writeFileSync(Buffer.concat([Buffer.from(`${dir}/sub/`), raw]), "x");
+    } catch {
+      return; // a file system that refuses such names
+    }
+    expect(drained()).toContain(`rename sub/${decodeName(raw)}`);
+  });
+
+  test("the root removed: everything may have changed", () => {
+    rmSync(dir, { recursive: true, force: true });
+    expect(drained()).toContain("rename null");
+    expect(lost).toEqual([]);
+  });
+});
