@@ -7,7 +7,7 @@ import { SCHEMA_VERSION } from "../contract/versions.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
 import { SCHEMAS } from "../generated/schemas.ts";
 import { dispatch } from "../ops/dispatch.ts";
-import type { Emitted, Operation, RunContext } from "../ops/operation.ts";
+import type { Operation, RunContext, Yielded } from "../ops/operation.ts";
 import { CollectSink, type Sink } from "../sink/sink.ts";
 
 /** How a call is controlled from outside: cancellation and progress. */
@@ -158,7 +158,7 @@ export function stream<R, M>(
   // The operation as the dispatcher sees it: the same, but it waits for room in the queue before each record.
   const paced: Operation = {
     ...op,
-    async *run(validated: object, ctx: RunContext): AsyncGenerator<Emitted | readonly Emitted[]> {
+    async *run(validated: object, ctx: RunContext): AsyncGenerator<Yielded> {
       for await (const item of op.run(validated, ctx)) {
         while (queue.length >= HIGH_WATER && !abort.signal.aborted) {
           await new Promise<void>((resolve) => {

@@ -9,7 +9,7 @@ import { SCHEMA_VERSION } from "../contract/versions.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
 import { recordJson, type Sink } from "../sink/sink.ts";
 import { decodeCursor, encodeCursor, fingerprint, validOrderKey } from "./cursor.ts";
-import type { Emitted, Operation, RunContext, StopReason } from "./operation.ts";
+import { type Emitted, EntryBatch, type Operation, type RunContext, type StopReason } from "./operation.ts";
 import { findOperation } from "./registry.ts";
 import { wireError, wireRecord } from "./wire-names.ts";
 
@@ -176,11 +176,34 @@ export async function dispatch(
   let emitted = 0;
   let outBytes = 0;
   // The last record handed to the sink; its key is read once at the end (a key may be built on demand).
-  let last: Emitted | null = null;
+  let last: Pick<Emitted, "key"> | null = null;
+  // A sink that writes walk entries itself takes them without records, unless an output-size bound must
+  // measure each record's JSON.
+  const writesEntries = maxOut === Number.POSITIVE_INFINITY ? sink.entries : undefined;
   let cut: TruncatedReason | null = null;
   // An operation may yield records one at a time or in batches (a batch costs one await, not one per record).
   outer: for await (const yielded of op.run(input, ctx)) {
-    const batch: readonly Emitted[] = Array.isArray(yielded) ? yielded : [yielded as Emitted];
+    if (yielded instanceof EntryBatch && writesEntries !== undefined) {
+      const { entries } = yielded;
+      const n = Math.min(entries.length, limit - emitted);
+      if (n > 0) {
+        writesEntries(entries, n);
+        emitted += n;
+        last = entries[n - 1] as Pick<Emitted, "key">; // an entry's key is its record's order key
+      }
+      // An entry past the limit: there is more (the look-ahead of the record path).
+      if (n < entries.length) {
+        cut = "limit";
+        break;
+      }
+      continue;
+    }
+    const batch: readonly Emitted[] =
+      yielded instanceof EntryBatch
+        ? yielded.emitted()
+        : Array.isArray(yielded)
+          ? yielded
+          : [yielded as Emitted];
     for (const item of batch) {
       const record = rawNames ? item.record : wireRecord(item.record);
       if (emitted >= limit) {

@@ -4,6 +4,7 @@ import type * as v from "valibot";
 import type { ErrorInfo } from "../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../contract/result.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
+import type { Entry } from "../engine/walk.ts";
 
 /** A record yielded by an operation: its JSONL kind, the wire object and its order key (for cursors). */
 export interface Emitted {
@@ -12,6 +13,30 @@ export interface Emitted {
   /** Order key of the record: a cursor resumes strictly after it. */
   readonly key: string;
 }
+
+/**
+ * Walk entries on their way to the dispatcher as records of one kind (find's stream). A sink that writes
+ * entries itself (`Sink.entries`: the human listing) takes them as they are; for any other sink the dispatcher
+ * has the records made (`emitted()`). Output that needs no record object gets none.
+ */
+export class EntryBatch {
+  /**
+   * @param entries the entries, in order
+   * @param toEmitted makes the record of one entry
+   */
+  constructor(
+    readonly entries: readonly Entry[],
+    private readonly toEmitted: (e: Entry) => Emitted,
+  ) {}
+
+  /** The batch as records. */
+  emitted(): Emitted[] {
+    return this.entries.map(this.toEmitted);
+  }
+}
+
+/** What an operation yields: a record, a batch of records, or a batch of walk entries. */
+export type Yielded = Emitted | readonly Emitted[] | EntryBatch;
 
 /** Turns one record into the JSONL lines (kind, object) that stand for it, or null when it is one line as it is. */
 export type JsonlExpander = (kind: string, record: object) => ReadonlyArray<readonly [string, object]> | null;
@@ -160,14 +185,14 @@ export interface Operation {
    */
   readonly jsonlExpander?: () => JsonlExpander;
   /** Runs the operation on validated input, yielding records in their final order. */
-  run(input: object, ctx: RunContext): AsyncIterable<Emitted | readonly Emitted[]>;
+  run(input: object, ctx: RunContext): AsyncIterable<Yielded>;
 }
 
 /** The typed definition of an operation, before its input type is erased. */
 export interface OperationDef<S extends v.GenericSchema<unknown, object>>
   extends Omit<Operation, "input" | "run"> {
   readonly input: S;
-  run(input: v.InferOutput<S>, ctx: RunContext): AsyncIterable<Emitted | readonly Emitted[]>;
+  run(input: v.InferOutput<S>, ctx: RunContext): AsyncIterable<Yielded>;
 }
 
 /**
@@ -180,7 +205,7 @@ export function defineOperation<S extends v.GenericSchema<unknown, object>>(def:
 }
 
 /** What runs an operation. */
-type Runner<I> = (input: I, ctx: RunContext) => AsyncIterable<Emitted | readonly Emitted[]>;
+type Runner<I> = (input: I, ctx: RunContext) => AsyncIterable<Yielded>;
 
 /**
  * Defers loading an operation's run module to its first run: a process loads the engine code of the one

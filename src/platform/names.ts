@@ -16,8 +16,13 @@ const RAW = /[\udc80-\udcff]/u;
  * @returns true when it must be turned back into bytes before a system call
  */
 export function hasRawBytes(s: string): boolean {
-  return RAW.test(s);
+  // A well-formed string holds no lone surrogate, so no raw byte: one native scan, several times cheaper than
+  // the regex, which runs only for the rare string that is not (it is asked of every path written or opened).
+  return !(s as WellFormed).isWellFormed() && RAW.test(s);
 }
+
+/** String#isWellFormed (ES2024; in every Bun and in Node 20). */
+type WellFormed = string & { isWellFormed(): boolean };
 
 /**
  * Decodes a name or path read as bytes: valid UTF-8 as such, every other byte as U+DC80 + byte.
@@ -101,7 +106,7 @@ export function writeCName(s: string, buf: Buffer): boolean {
  * @returns the string or a Buffer
  */
 export function fsPath(s: string): string | Buffer {
-  return RAW.test(s) ? encodeName(s) : s;
+  return hasRawBytes(s) ? encodeName(s) : s;
 }
 
 /**
@@ -110,7 +115,7 @@ export function fsPath(s: string): string | Buffer {
  * @returns the lossy string (s itself when it holds no raw bytes)
  */
 export function lossyName(s: string): string {
-  return RAW.test(s) ? encodeName(s).toString("utf8") : s;
+  return hasRawBytes(s) ? encodeName(s).toString("utf8") : s;
 }
 
 /**
@@ -147,14 +152,14 @@ export function losslessArgv(argv: string[]): string[] {
  * @returns the absolute path, lossless
  */
 export function resolvePath(...parts: string[]): string {
-  if (!parts.some((p) => RAW.test(p))) return nodePath.resolve(...parts);
+  if (!parts.some(hasRawBytes)) return nodePath.resolve(...parts);
   const latin = parts.map((p) => encodeName(p).toString("latin1"));
   return decodeName(Buffer.from(nodePath.resolve(...latin), "latin1"));
 }
 
 /** Applies a node:path function to lossless paths (on their bytes when they hold raw bytes, see resolvePath). */
 function onBytes(fn: (...parts: string[]) => string, parts: string[]): string {
-  if (!parts.some((p) => RAW.test(p))) return fn(...parts);
+  if (!parts.some(hasRawBytes)) return fn(...parts);
   const latin = parts.map((p) => encodeName(p).toString("latin1"));
   return decodeName(Buffer.from(fn(...latin), "latin1"));
 }

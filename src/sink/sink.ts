@@ -1,6 +1,7 @@
 /*! Sinks: where the dispatcher sends records. A sink never reads the file system and never decides bounds;
  * the dispatcher has already cut the stream. */
 import type { ErrorInfo } from "../contract/errors.ts";
+import type { Entry } from "../engine/walk.ts";
 
 /**
  * The key of a record's own serialiser: a record whose prototype has this method returns from it exactly what
@@ -44,6 +45,12 @@ export interface Sink {
   end(summary: Summary): void;
   /** True when it reads only the paths of file records (the walk then need not read stats ahead). */
   readonly pathsOnly?: boolean;
+  /**
+   * Writes the first `count` walk entries as it would write their "file" records (FileMatch), without the
+   * records being made; present only on a sink that reads nothing of a record but its path. The dispatcher
+   * has applied the bounds.
+   */
+  readonly entries?: (entries: readonly Entry[], count: number) => void;
 }
 
 /** A sink that builds the result object (library, MCP and `--json`). */

@@ -7,14 +7,16 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readSync,
   rmSync,
+  statSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BIN, FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
+import { BIN, FIXTURE, jsonl, randomWalkTree, rglob, rglobJson, tempTree } from "../helpers.ts";
 
 interface Result {
   results: Array<{
@@ -791,4 +793,59 @@ test("an explicit root inside an ignored directory is still searched", () => {
   } finally {
     rmSync(t.dir, { recursive: true, force: true });
   }
+});
+
+// The human listing is written from the walk's entries, without records (Sink.entries); with a --format template
+// it goes through the records. `--format '{}'` writes the same line, so the two routes must agree byte for byte.
+describe("the human listing written from walk entries", () => {
+  const tree = randomWalkTree(23, {
+    dirs: 30,
+    maxDepth: 5,
+    files: 120,
+    names: ["a", "src", "build", ".hidden", "x y", "é", "tmp", "keep", "lib"],
+    content: (rnd) => "x".repeat(Math.floor(rnd() * 40)),
+    ignoreFiles(spec, d, rnd, pick) {
+      if (rnd() < 0.3)
+        spec[d === "" ? ".gitignore" : `${d}/.gitignore`] =
+          `${pick(["*.log", "build/", "/a*", "*.tmp", "!keep*"])}\n`;
+    },
+    after(dir, some, pick) {
+      writeFileSync(
+        Buffer.concat([Buffer.from(`${join(dir, pick(some))}/bad-`), Buffer.from([0xff, 0xfe])]),
+        "",
+      );
+    },
+  });
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+  const run = (args: string[], cwd: string) => {
+    const r = Bun.spawnSync([BIN, "find", ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    return { code: r.exitCode, out: Buffer.from(r.stdout).toString("hex"), err: r.stderr.toString() };
+  };
+  const sub = readdirSync(tree).find((n) => statSync(join(tree, n)).isDirectory() && n !== ".git") as string;
+  const cases: Array<[string[], string]> = [
+    [[], tree],
+    [["-t", "f"], tree],
+    [["-0", "-H"], tree],
+    [["-a", "--no-ignore"], tree],
+    [["--limit", "7"], tree],
+    [["-L", "-t", "f"], tree],
+    [["*.txt", "-d", "3"], tree],
+    [["--base", ".."], join(tree, sub)],
+    [["-t", "f", "--max-output-bytes", "400"], tree],
+    [["-1"], tree],
+  ];
+  for (const [args, cwd] of cases) {
+    test(`find ${args.join(" ")}${cwd === tree ? "" : " (from a subdirectory)"}`, () => {
+      const direct = run(args, cwd);
+      expect(direct.out.length).toBeGreaterThan(0);
+      expect(direct).toEqual(run([...args, "--format", "{}"], cwd));
+    });
+  }
+  test("find --limit 5 --cursor (the second page)", () => {
+    const first = rglobJson<Result>(["find", "--limit", "5", "--json"], { cwd: tree }).json;
+    const args = ["--limit", "5", "--cursor", first.next_cursor as string];
+    const direct = run(args, tree);
+    expect(direct.out.length).toBeGreaterThan(0);
+    expect(direct).toEqual(run([...args, "--format", "{}"], tree));
+  });
 });

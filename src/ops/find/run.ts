@@ -5,7 +5,7 @@ import type { FileMatch } from "../../contract/records.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { compareNames, type Entry, type WalkPlan } from "../../engine/walk.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
-import type { Emitted, RunContext } from "../operation.ts";
+import { type Emitted, EntryBatch, type RunContext, type Yielded } from "../operation.ts";
 import { fileMatchOf, tick, yielder } from "../walk-records.ts";
 import type { FindInput } from "./schema.ts";
 
@@ -33,8 +33,8 @@ class WalkEmitted implements Emitted {
 }
 
 /**
- * Streams the walk's records in batches of up to ctx.batch (one await in the dispatcher per batch instead of one
- * per record). A batch never holds more records than the dispatcher can take (the limit plus its one
+ * Streams the walk's entries as records in batches of up to ctx.batch (one await in the dispatcher per batch
+ * instead of one per record); each batch makes its records only for a sink that needs them (EntryBatch). A batch never holds more records than the dispatcher can take (the limit plus its one
  * look-ahead record; one at a time when an output-size bound may cut anywhere), so the walk does no work past
  * the cut. Errors met while a batch fills are held back until the records before them are
  * out, so the stream keeps walk order.
@@ -49,14 +49,15 @@ async function* streamInPathOrder(
   input: FindInput,
   ctx: RunContext,
   due: () => boolean,
-): AsyncGenerator<Emitted[]> {
+): AsyncGenerator<EntryBatch> {
   let room = typeof input.limit === "number" ? input.limit + 1 : Number.POSITIVE_INFINITY;
   const cap = typeof input.max_output_bytes === "number" ? 1 : ctx.batch;
   const held: ErrorInfo[] = [];
   const walkCtx: RunContext = { ...ctx, error: (info) => held.push(info) };
-  let batch: Emitted[] = [];
+  let batch: Entry[] = [];
   let size = Math.min(cap, room);
   const pathsOnly = ctx.pathsOnly === true;
+  const toEmitted = (e: Entry): Emitted => new WalkEmitted(fileMatchOf(e, pathsOnly), e);
   // The walk gathers no more than this batch can still take before the cut.
   const opts = { batch: () => Math.max(1, size - batch.length), needStats: !pathsOnly };
   for await (const entries of walkBatches(plan, walkCtx, ctx.resumeAfter, opts))
@@ -64,23 +65,23 @@ async function* streamInPathOrder(
       if (held.length > 0) {
         if (batch.length > 0) {
           room -= batch.length;
-          yield batch;
+          yield new EntryBatch(batch, toEmitted);
           batch = [];
           size = Math.min(cap, room);
         }
         for (const info of held.splice(0)) ctx.error(info);
       }
-      batch.push(new WalkEmitted(fileMatchOf(e, pathsOnly), e));
+      batch.push(e);
       const late = due();
       if (batch.length >= size || late) {
         room -= batch.length;
-        yield batch;
+        yield new EntryBatch(batch, toEmitted);
         batch = [];
         size = Math.min(cap, room);
         if (late) await tick();
       }
     }
-  if (batch.length > 0) yield batch;
+  if (batch.length > 0) yield new EntryBatch(batch, toEmitted);
   for (const info of held) ctx.error(info);
 }
 
@@ -90,10 +91,7 @@ async function* streamInPathOrder(
  * @param ctx the run context
  * @yields "file" records
  */
-export async function* runFind(
-  input: FindInput,
-  ctx: RunContext,
-): AsyncGenerator<Emitted | readonly Emitted[]> {
+export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerator<Yielded> {
   const { plan, rootErrors } = compileWalk(input);
   for (const e of rootErrors) ctx.error(e);
   const due = yielder();

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { VERSION_LINE } from "../../contract/versions.ts";
+import type { Entry } from "../../engine/walk.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { dispatch } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
@@ -92,7 +93,15 @@ class CountingSink implements Sink {
   count = 0;
   /** Per-path errors that make the exit code 2 (rg and grep: an error occurred, even with matches). */
   failures = 0;
-  constructor(private readonly inner: Sink) {}
+  readonly entries?: (entries: readonly Entry[], count: number) => void;
+  constructor(private readonly inner: Sink) {
+    const write = inner.entries;
+    if (write !== undefined)
+      this.entries = (entries, count) => {
+        this.count += count;
+        write(entries, count);
+      };
+  }
   record(kind: string, record: object): void {
     this.count++;
     this.inner.record(kind, record);
@@ -169,7 +178,15 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   else {
     const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
     pathsOnly = human.pathsOnly === true;
+    const writeEntries = human.entries;
     inner = {
+      ...(writeEntries !== undefined
+        ? {
+            entries: (entries: readonly Entry[], count: number) => {
+              if (!quiet) writeEntries(entries, count);
+            },
+          }
+        : {}),
       record: (k, r) => {
         if (!quiet) human.record(k, r);
       },

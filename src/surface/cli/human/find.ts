@@ -2,6 +2,7 @@
  * size, mtime or kinds only when the template or the colour asks for them (they cost a stat). */
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
+import type { Entry } from "../../../engine/walk.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import type { Out } from "../output.ts";
 import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
@@ -20,6 +21,8 @@ export class FindHumanSink implements Sink {
   private readonly absolute: boolean;
   /** Whether it reads only the paths of records (no colour, no template field that costs a stat). */
   readonly pathsOnly: boolean;
+  /** Writes walk entries as their records' lines, when a line is the path alone (no template, no colour). */
+  readonly entries?: (entries: readonly Entry[], count: number) => void;
 
   /**
    * Creates the sink.
@@ -38,15 +41,27 @@ export class FindHumanSink implements Sink {
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
     this.dir = style.color ? paint(style).dir : null;
     this.pathsOnly = this.dir === null && !/\{(size|mtime|kinds)\}/.test(this.template ?? "");
+    if (this.template === undefined && this.dir === null) this.entries = (es, n) => this.paths(es, n);
+  }
+
+  /** The line of each of the first n entries: what record() writes for their records (path = the entry's). */
+  private paths(entries: readonly Entry[], n: number): void {
+    for (let i = 0; i < n; i++) {
+      this.out.text(this.shown((entries[i] as Entry).abs));
+      this.out.byte(this.sep);
+    }
+    this.out.end();
+  }
+
+  /** How a record's absolute path is shown. */
+  private shown(abs: string): string {
+    if (!this.absolute) return displayPath(abs, this.style, true);
+    return this.style.escape ? escapeControls(abs) : abs;
   }
 
   record(_kind: string, record: object): void {
     const r = record as FileMatch;
-    const shown = this.absolute
-      ? this.style.escape
-        ? escapeControls(r.path)
-        : r.path
-      : displayPath(r.path, this.style, true);
+    const shown = this.shown(r.path);
     if (this.template !== undefined) {
       const text = this.template.replace(/\{(\w*|\/|\/\/|\.|\/\.)\}/g, (m, k: string) => {
         const name = r.relative_path.slice(r.relative_path.lastIndexOf("/") + 1);
