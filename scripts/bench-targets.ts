@@ -2,8 +2,8 @@
  * no-ignore listing vs `fd -u`, grep (common literal, rare literal, `-i -w`, a regex with classes) vs `rg -n`,
  * dupes vs `fdupes -qrn`, count vs `xargs wc -l` (with .git pruned, as rglob never lists it; beside the line
  * count's floor, a second row with the floor that classifies lines as rglob does; beside dupes' floor, a second
- * row with the floor that runs rglob's own dupes engine; beside find's and grep's, the floor split between two
- * threads),
+ * rows with the floor that runs rglob's own dupes engine and with the whole-file floor that makes rglob's checks
+ * (floor-dupes --checked); beside find's and grep's, the floor split between two threads),
  * start-up vs
  * rg's, and the peak memory of `find --jsonl` on a small and a large generated tree (bench-memory.ts's trees; it
  * prints more sizes and commands). Beside each ratio: the
@@ -360,12 +360,13 @@ for (const [name, dir] of corpora) {
     }
   }
   if (only === undefined || only === "other") {
-    const [d, f, fl, fle] = race(
+    const [d, f, fl, fle, flw] = race(
       [
         [bin, "dupes", "--no-ignore", "--hidden", "--jsonl"],
         fdupes ? [fdupes, "-qrn", "."] : null,
         floorDupes ? [floorDupes, "--no-ignore", "--hidden"] : null,
         floorDupes ? [floorDupes, "--no-ignore", "--hidden", "--engine"] : null,
+        floorDupes ? [floorDupes, "--no-ignore", "--hidden", "--checked"] : null,
       ],
       dir,
     );
@@ -394,6 +395,18 @@ for (const [name, dir] of corpora) {
       target: "≤ 0.7×",
       floor: fle ?? null,
       check: fle ? groupSets(ours, dupeGroupsOfText(fle.out, 1), "floor") : "",
+    });
+    // And against the whole-file floor that makes rglob's checks (files opened with no symlink on the way,
+    // members stat'ed again after the reads): the same work by the simplest route.
+    rows.push({
+      corpus: name,
+      what: "dupes, whole-file floor with rglob's checks",
+      rglob: d as Timed,
+      peer: f ?? null,
+      peerName: "fdupes -qrn",
+      target: "≤ 0.7×",
+      floor: flw ?? null,
+      check: flw ? groupSets(ours, dupeGroupsOfText(flw.out, 1), "floor") : "",
     });
     const [c, w, flc, flk] = race(
       [

@@ -14,7 +14,9 @@
  * edges hashed first, files opened by the real path they must have without a symlink on the way, compared byte by
  * byte, each member checked unchanged after it was read): the floor of the same work as `rglob dupes`, as
  * floor-walk.ts is rglob's walk without its layers, with no dispatcher, records or options around it.
- * Usage: floor-dupes [--no-ignore] [--hidden] [--engine] */
+ * With --checked, the whole-file route makes rglob's checks: each file opened as rglob opens it (no symlink on
+ * the way) and each member of a group stat'ed again after the reads.
+ * Usage: floor-dupes [--no-ignore] [--hidden] [--engine | --checked] */
 import * as fs from "node:fs";
 import type { Candidate } from "../src/engine/dupes.ts";
 import { floorWalk } from "./floor-walk.ts";
@@ -71,6 +73,29 @@ if (process.argv.includes("--engine")) {
   for (const g of await findDuplicates(candidates, ctx, confine))
     groups.push({ size: g.size, digest: g.digest.slice(g.digest.indexOf(":") + 1), members: [...g.members] });
 } else {
+  // --checked: each file opened as rglob opens it (openat2 with no symlink on the way, dir-fd.ts) and read
+  // whole with one read, and each member of a group stat'ed again after the reads (statx, as rglob's check
+  // that it is still the file the walk saw): the whole-file route with the checks rglob makes.
+  const checked = process.argv.includes("--checked");
+  const fds = checked ? (await import("../src/platform/dir-fd.ts")).dirFds() : null;
+  const statFields = checked ? (await import("../src/platform/stat-words.ts")).statFields : null;
+  const flags = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+  const read = (f: File): Buffer => {
+    if (fds === null) return fs.readFileSync(f.abs);
+    const fd = fds.openNoSymlinks(f.abs, flags);
+    if (fd < 0) throw new Error(`cannot open ${f.abs}`);
+    try {
+      const bytes = Buffer.allocUnsafe(f.size);
+      if (fs.readSync(fd, bytes, 0, f.size, 0) !== f.size) throw new Error(`short read of ${f.abs}`);
+      return bytes;
+    } finally {
+      fds.close(fd);
+    }
+  };
+  const unchanged = (f: File): boolean => {
+    const st = statFields?.(f.abs, true);
+    return st != null && st.size === f.size && st.mtimeMs === f.mtimeMs && `${st.dev}:${st.ino}` === f.inode;
+  };
   for (const [size, files] of bySize) {
     if (files.length < 2) continue;
     // Classes of identical contents, found through a 64-bit hash and confirmed byte by byte.
@@ -78,7 +103,7 @@ if (process.argv.includes("--engine")) {
     for (const f of files) {
       let bytes: Buffer;
       try {
-        bytes = fs.readFileSync(f.abs);
+        bytes = read(f);
       } catch {
         continue;
       }
@@ -90,11 +115,13 @@ if (process.argv.includes("--engine")) {
       else byHash.set(h, [{ bytes, members: [f] }]);
     }
     for (const classes of byHash.values())
-      for (const c of classes)
+      for (const c of classes) {
+        if (checked) c.members = c.members.filter(unchanged);
         if (c.members.length > 1) {
           const digest = new Bun.CryptoHasher("sha256").update(c.bytes).digest("hex");
           groups.push({ size, digest, members: c.members });
         }
+      }
   }
 }
 groups.sort(
