@@ -49,8 +49,9 @@ export class FindHumanSink implements Sink {
     for (let i = 0; i < n; i++) {
       this.out.text(this.shown((entries[i] as Entry).abs));
       this.out.byte(this.sep);
+      // Per line, as record() does: the output is flushed on the same lines (a pager sees them as soon).
+      this.out.end();
     }
-    this.out.end();
   }
 
   /** How a record's absolute path is shown. */
