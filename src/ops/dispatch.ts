@@ -162,6 +162,13 @@ export async function dispatch(
     },
     batch: Math.max(1, Math.floor(options.batch ?? DEFAULT_BATCH)),
     pathsOnly: options.pathsOnly === true,
+    // Lines written by the search itself are not counted here: no bound may depend on their number.
+    ...(sink.lines !== undefined &&
+    limit === Number.POSITIVE_INFINITY &&
+    maxOut === Number.POSITIVE_INFINITY &&
+    resumeAfter === null
+      ? { lines: sink.lines }
+      : {}),
     ...(options.warm ? { warm: options.warm } : {}),
     progress(scanned: number) {
       if (!progress) return;

@@ -4,6 +4,7 @@ import type * as v from "valibot";
 import type { ErrorInfo } from "../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../contract/result.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
+import type { DirectLines } from "../engine/search/search-text.ts";
 import type { Entry } from "../engine/walk.ts";
 
 /** A record yielded by an operation: its JSONL kind, the wire object and its order key (for cursors). */
@@ -145,6 +146,11 @@ export interface RunContext {
   readonly pathsOnly?: boolean;
   /** A long-lived server's warm state (docs/decisions/0028-warm-index.md); absent in one-shot runs. */
   readonly warm?: WarmProvider;
+  /**
+   * Where grep may write plain matching lines itself (Sink.lines), given when no bound can cut the output and
+   * nothing is resumed: lines written so give no record.
+   */
+  readonly lines?: DirectLines;
 }
 
 /** Hints for MCP clients (every operation that is a tool is read-only). */

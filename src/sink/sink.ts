@@ -1,6 +1,7 @@
 /*! Sinks: where the dispatcher sends records. A sink never reads the file system and never decides bounds;
  * the dispatcher has already cut the stream. */
 import type { ErrorInfo } from "../contract/errors.ts";
+import type { DirectLines } from "../engine/search/search-text.ts";
 import type { Entry } from "../engine/walk.ts";
 
 /**
@@ -51,6 +52,12 @@ export interface Sink {
    * has applied the bounds.
    */
   readonly entries?: (entries: readonly Entry[], count: number) => void;
+  /**
+   * Writes grep's matching lines as it would write their "match" records, as the search finds them (no record
+   * is made); present only on a sink that shows nothing of a match but its file, number and line. The
+   * dispatcher offers it to a run only when no bound can cut the output.
+   */
+  readonly lines?: DirectLines;
 }
 
 /** A sink that builds the result object (library, MCP and `--json`). */

@@ -1,7 +1,7 @@
 // grep's command line keeps grep's habits where they do not clash with the walk's letters: `-n` (line numbers,
 // the default) and `-r` (recursion, always on) are accepted, `--no-line-number` hides line numbers; `--limit` has
 // no short letter outside `top -n`.
-import { expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { BIN, FIXTURE, rglob, tempTree } from "../helpers.ts";
 
 test.each([
@@ -123,4 +123,69 @@ test("an open, silent stdin socket does not make grep wait", async () => {
   expect(code).toBe(0);
   expect(await new Response(proc.stdout).text()).toContain("docs/notes.txt");
   proc.stdin.end();
+});
+
+// Plain human lines of an exact literal are written by the search as it finds them (DirectLines), not through
+// records; any bound on the output (here --max-output-bytes) takes the record route. The two must agree byte for
+// byte, with the exit code and the messages.
+describe("grep's plain lines written by the search", () => {
+  const big = Buffer.concat(
+    Array.from({ length: 40_000 }, (_, i) =>
+      Buffer.from(i % 997 === 0 ? `${"x".repeat(i % 50)} needle ${i}\n` : `filler line ${i}\n`),
+    ),
+  );
+  const t = tempTree({
+    "a.txt": "one needle\ntwo\nneedle needle three\n",
+    "crlf.txt": "needle with crlf\r\nplain\r\nlast needle\r",
+    "bom.txt": Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("needle after a BOM\n")]),
+    "bad.txt": Buffer.concat([
+      Buffer.from("needle "),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(" bytes\nneedle ok\n"),
+    ]),
+    "ünï/ção.txt": "needle in a name beyond ASCII\n",
+    "bin.dat": Buffer.concat([Buffer.from("needle"), Buffer.from([0, 1, 2])]),
+    "large/big.log": big,
+    "large/long.txt": `${"y".repeat(200_000)} needle ${"z".repeat(100_000)}\nneedle\n`,
+    "none.txt": "nothing here\n",
+  });
+  afterAll(() => t.cleanup());
+  const run = (args: string[]) => {
+    const r = Bun.spawnSync([BIN, "grep", ...args], { cwd: t.dir, env: { ...process.env, NO_COLOR: "1" } });
+    return { code: r.exitCode, out: Buffer.from(r.stdout).toString("hex"), err: r.stderr.toString() };
+  };
+  for (const args of [
+    ["needle"],
+    ["-F", "needle"],
+    ["--no-line-number", "needle"],
+    ["--no-with-filename", "needle"],
+    ["needle", "a.txt"],
+    ["needle", "large"],
+    ["-m", "2", "needle"],
+    ["--max-per-file", "1", "needle"],
+    ["-w", "needle"],
+    ["nothing-matches-this"],
+  ]) {
+    test(`grep ${args.join(" ")}`, () => {
+      const direct = run(args);
+      expect(direct).toEqual(run([...args, "--max-output-bytes", "100000000000"]));
+    });
+  }
+  test("the lines are all there: a large file's windows, CRLF, a BOM, bytes that are not UTF-8", () => {
+    const lines = Buffer.from(run(["needle"]).out, "hex")
+      .toString()
+      .split("\n");
+    for (const want of [
+      "crlf.txt:1:needle with crlf",
+      "crlf.txt:3:last needle\r",
+      "bom.txt:1:needle after a BOM",
+      "bad.txt:1:needle \ufffd\ufffd bytes",
+      "large/big.log:39881:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx needle 39880",
+      "large/long.txt:2:needle",
+      "ünï/ção.txt:1:needle in a name beyond ASCII",
+    ])
+      expect({ want, found: lines.includes(want) }).toEqual({ want, found: true });
+    expect(lines.filter((l) => l.startsWith("large/big.log:"))).toHaveLength(41);
+    expect(lines.filter((l) => l.startsWith("large/long.txt:1:")).map((l) => l.length)).toEqual([300_025]);
+  });
 });

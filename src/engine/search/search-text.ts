@@ -1,6 +1,7 @@
 /*! Search: matching inside one decoded text. Finds the matching lines (a whole-text scan proposes a line, a
  * line-local match confirms it), numbers lines only where there is a hit, attaches grep-style context, clips
  * long lines. Pure and synchronous: it runs in a worker (or in the calling thread) and never reads files. */
+import { isUtf8 } from "node:buffer";
 import { RE2JS } from "re2js";
 import { codePointCount, codePointsAhead, pairAt } from "./code-points.ts";
 import { type MatcherSpec, WORD_OPEN } from "./matcher.ts";
@@ -17,6 +18,22 @@ export interface TextOptions {
   readonly firstOnly: boolean;
   /** Count only (no line records are built). */
   readonly countOnly: boolean;
+  /**
+   * Where a matching line of an exact literal goes straight to the output instead of becoming a hit (the human
+   * listing of plain lines, in the calling thread): set only when the caller needs nothing of a hit but its
+   * line, with no context, no limit and no per-match output.
+   */
+  readonly direct?: DirectLines;
+}
+
+/** Writes matching lines as the human listing shows them (`path:line:text`), without a hit or a record. */
+export interface DirectLines {
+  /** The file the next lines are of (its absolute path, as the walk gives it). */
+  file(abs: string): void;
+  /** A line whose bytes [from, to) of buf are valid UTF-8 (its line end left out). */
+  line(n: number, buf: Uint8Array, from: number, to: number): void;
+  /** A line given as its decoded text (bytes that are not valid UTF-8 shown as U+FFFD, as in a record). */
+  text(n: number, text: string): void;
 }
 
 /** One submatch: code-point and UTF-8 byte columns from the start of the line. */
@@ -589,6 +606,16 @@ export function searchBytes(
   const single = m.spec.exact !== null && m.spec.exact.length === 1 ? (m.spec.exact[0] as string) : null;
   const litLen = single === null ? 0 : Buffer.byteLength(single);
   const at: number[] = [];
+  // Lines go straight out (no hit, no decoding of a valid line) when the caller asks and no line can be clipped;
+  // then every line of the file does (window after window of a large one), so they keep their order.
+  const writer =
+    o.direct !== undefined &&
+    !o.countOnly &&
+    !o.firstOnly &&
+    !m.spec.onlyMatching &&
+    o.maxColumns === Number.POSITIVE_INFINITY
+      ? o.direct
+      : null;
   while (lines < cap && from < len) {
     const p = find(from);
     if (p < 0) break;
@@ -606,6 +633,16 @@ export function searchBytes(
           lines++;
           matches += at.length;
         }
+        from = e + 1;
+        continue;
+      }
+      if (writer !== null) {
+        lines++;
+        matches += at.length;
+        lineNo += newlines(countedTo, s);
+        countedTo = s;
+        if (isUtf8(buf.subarray(s, lineEnd))) writer.line(lineNo, buf, s, lineEnd);
+        else writer.text(lineNo, utf8Of(buf, s, lineEnd));
         from = e + 1;
         continue;
       }

@@ -289,9 +289,27 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   // Workers search ahead of the consumer; without them each file is searched when its turn comes, window by
   // window, so a file's hits never pile up in memory.
   const pool = threads > 0 ? createPool(spec, threads) : null;
-  const local = pool === null ? createSearcher(spec) : null;
+  // A sink that writes plain lines itself takes them from the search in this thread, as they are found
+  // (DirectLines): nothing of a hit is wanted but its line, no bound can cut inside a file, nothing is resumed.
+  const direct =
+    ctx.lines !== undefined &&
+    pool === null &&
+    mode === "lines" &&
+    spec.text.before === 0 &&
+    spec.text.after === 0 &&
+    !input.only_matching &&
+    input.max_count === undefined &&
+    input.max_bytes === undefined &&
+    resume === null
+      ? ctx.lines
+      : null;
+  const local =
+    pool === null
+      ? createSearcher(direct === null ? spec : { ...spec, text: { ...spec.text, direct } })
+      : null;
   // A binary file named as a root is searched all the same, as rg searches a file it is given by name (its
-  // human output then says "binary file matches"); binary files met by the walk are skipped.
+  // human output then says "binary file matches"); binary files met by the walk are skipped. Its lines are
+  // records (the human output says so instead of showing them).
   let asText: ReturnType<typeof createSearcher> | null = null;
   const named = (e: Entry, o: FileOutcome): FileOutcome => {
     if (o.skip !== "binary" || e.depth !== 0 || spec.binaryAsText) return o;
@@ -468,7 +486,10 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       if (item.outcome !== null) return item.outcome; // ruled out by the warm index
       // Between two windows of a file too, a deadline or a cancellation stops the run.
       if (item.steps !== null && ctx.shouldStop()) return null;
-      item.steps ??= local.steps(item.entry.abs, item.entry);
+      if (item.steps === null) {
+        direct?.file(item.entry.abs);
+        item.steps = local.steps(item.entry.abs, item.entry);
+      }
       const r = item.steps.next();
       return r.done ? r.value : { chunk: r.value, taken: null };
     }

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { VERSION_LINE } from "../../contract/versions.ts";
+import type { DirectLines } from "../../engine/search/search-text.ts";
 import type { Entry } from "../../engine/walk.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { dispatch } from "../../ops/dispatch.ts";
@@ -94,12 +95,26 @@ class CountingSink implements Sink {
   /** Per-path errors that make the exit code 2 (rg and grep: an error occurred, even with matches). */
   failures = 0;
   readonly entries?: (entries: readonly Entry[], count: number) => void;
+  readonly lines?: DirectLines;
   constructor(private readonly inner: Sink) {
     const write = inner.entries;
     if (write !== undefined)
       this.entries = (entries, count) => {
         this.count += count;
         write(entries, count);
+      };
+    const lines = inner.lines;
+    if (lines !== undefined)
+      this.lines = {
+        file: (abs) => lines.file(abs),
+        line: (n, buf, from, to) => {
+          this.count++;
+          lines.line(n, buf, from, to);
+        },
+        text: (n, text) => {
+          this.count++;
+          lines.text(n, text);
+        },
       };
   }
   record(kind: string, record: object): void {
@@ -180,6 +195,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     pathsOnly = human.pathsOnly === true;
     const writeEntries = human.entries;
     inner = {
+      // -q writes nothing (its limit of 1 keeps lines from being offered anyway).
+      ...(human.lines !== undefined && !quiet ? { lines: human.lines } : {}),
       ...(writeEntries !== undefined
         ? {
             entries: (entries: readonly Entry[], count: number) => {

@@ -85,6 +85,8 @@ export interface Out {
    * when a name is given, the number and its separator when it is not negative.
    */
   line(name: Uint8Array | null, sep: number, n: number, text: string): void;
+  /** The same line with its text given as bytes [from, to) of buf (valid UTF-8), copied as they are. */
+  lineBytes(name: Uint8Array | null, sep: number, n: number, buf: Uint8Array, from: number, to: number): void;
 }
 
 /** Bytes gathered before they are written. */
@@ -195,6 +197,50 @@ export class Output implements Out {
       buf[pos++] = sep;
     }
     pos += utf8Write(buf, text, pos);
+    buf[pos++] = NEWLINE;
+    this.pos = pos;
+    this.end();
+  }
+
+  lineBytes(
+    name: Uint8Array | null,
+    sep: number,
+    n: number,
+    src: Uint8Array,
+    from: number,
+    to: number,
+  ): void {
+    if (this.pending !== "") this.settle();
+    const room = (name === null ? 0 : name.length + 1) + 18 + (to - from);
+    if (room > CHUNK) {
+      // A very long line: piece by piece (its bytes may go out directly).
+      if (name !== null) {
+        this.bytes(name);
+        this.byte(sep);
+      }
+      if (n >= 0) {
+        this.uint(n);
+        this.byte(sep);
+      }
+      this.bytes(src.subarray(from, to));
+      this.byte(NEWLINE);
+      this.end();
+      return;
+    }
+    this.fits(room);
+    const buf = this.buf;
+    let pos = this.pos;
+    if (name !== null) {
+      buf.set(name, pos);
+      pos += name.length;
+      buf[pos++] = sep;
+    }
+    if (n >= 0) {
+      pos = digits(buf, pos, n);
+      buf[pos++] = sep;
+    }
+    buf.set(src.subarray(from, to), pos);
+    pos += to - from;
     buf[pos++] = NEWLINE;
     this.pos = pos;
     this.end();

@@ -8,6 +8,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import { SKIP_REASONS } from "../../../contract/result.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
+import type { DirectLines } from "../../../engine/search/search-text.ts";
 import type { GrepFile, LineMatch } from "../../../ops/grep/schema.ts";
 import { encodeName, fsPath } from "../../../platform/names.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
@@ -82,6 +83,8 @@ export class GrepHumanSink implements Sink {
 
   /** Whether lines start with their file's name (grep's rule unless forced). */
   private readonly showName: boolean;
+  /** Writes matching lines as the search finds them, when a line shows nothing but its name, number and text. */
+  readonly lines?: DirectLines;
 
   constructor(
     private readonly out: Out,
@@ -92,6 +95,30 @@ export class GrepHumanSink implements Sink {
   ) {
     this.p = paint(style);
     this.showName = opts.withFilename ?? !singleFile;
+    const plain =
+      !style.color &&
+      !style.escape &&
+      !opts.nul &&
+      !opts.column &&
+      !opts.heading &&
+      !opts.vimgrep &&
+      opts.replace === undefined &&
+      !contextShown &&
+      (opts.named?.size ?? 0) === 0;
+    if (plain) {
+      // What put() writes for a match record without colour: `name:line:text` (no escaping off a terminal).
+      // The name is made at the file's first line (most files searched have none).
+      let file = "";
+      const name = () => (this.showName ? this.nameBytes(file) : null);
+      const n = (line: number) => (opts.lineNumber ? line : -1);
+      this.lines = {
+        file: (abs) => {
+          file = abs;
+        },
+        line: (line, buf, from, to) => out.lineBytes(name(), COLON, n(line), buf, from, to),
+        text: (line, text) => out.line(name(), COLON, n(line), text),
+      };
+    }
   }
 
   /** The name shown for a path, as bytes (kept while the records of one file come). */
