@@ -125,8 +125,7 @@ test("an open, silent stdin socket does not make grep wait", async () => {
   proc.stdin.end();
 });
 
-// Plain human lines of an exact literal are written by the search as it finds them (DirectLines), not through
-// records; any bound on the output (here --max-output-bytes) takes the record route. The two must agree byte for
+// Plain human lines are written by the search as it finds them (DirectLines), not through records; any bound on the output (here --max-output-bytes) takes the record route. The two must agree byte for
 // byte, with the exit code and the messages.
 describe("grep's plain lines written by the search", () => {
   const big = Buffer.concat(
@@ -164,6 +163,11 @@ describe("grep's plain lines written by the search", () => {
     ["-m", "2", "needle"],
     ["--max-per-file", "1", "needle"],
     ["-w", "needle"],
+    ["nee+dle [0-9]+"],
+    ["-i", "NEEDLE"],
+    ["-v", "needle", "a.txt", "crlf.txt", "bad.txt"],
+    ["(needle|filler line 1)$"],
+    ["--encoding", "latin1", "needle"],
     ["nothing-matches-this"],
   ]) {
     test(`grep ${args.join(" ")}`, () => {

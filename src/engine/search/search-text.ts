@@ -606,16 +606,7 @@ export function searchBytes(
   const single = m.spec.exact !== null && m.spec.exact.length === 1 ? (m.spec.exact[0] as string) : null;
   const litLen = single === null ? 0 : Buffer.byteLength(single);
   const at: number[] = [];
-  // Lines go straight out (no hit, no decoding of a valid line) when the caller asks and no line can be clipped;
-  // then every line of the file does (window after window of a large one), so they keep their order.
-  const writer =
-    o.direct !== undefined &&
-    !o.countOnly &&
-    !o.firstOnly &&
-    !m.spec.onlyMatching &&
-    o.maxColumns === Number.POSITIVE_INFINITY
-      ? o.direct
-      : null;
+  const writer = directOf(o, m);
   while (lines < cap && from < len) {
     const p = find(from);
     if (p < 0) break;
@@ -664,7 +655,8 @@ export function searchBytes(
       if (!o.countOnly && !o.firstOnly) {
         lineNo += newlines(countedTo, s);
         countedTo = s;
-        if (spans === null) hits.push(literalHit(lineNo, line, at, litLen));
+        if (writer !== null) writer.text(lineNo, line);
+        else if (spans === null) hits.push(literalHit(lineNo, line, at, litLen));
         else if (m.spec.onlyMatching) pushOnlyMatching(hits, lineNo, line, spans);
         else hits.push(makeHit(lineNo, line, spans, o.maxColumns, ascii));
       }
@@ -672,6 +664,25 @@ export function searchBytes(
     from = e + 1;
   }
   return { hits, lines, matches, shownUpTo: hits.at(-1)?.line_number ?? 0 };
+}
+
+/**
+ * Where a search writes its matching lines itself (TextOptions.direct): when the caller asks, no line can be
+ * clipped and a line is all a match shows. Then every line of the file goes there (window after window of a
+ * large one), so they keep their order; otherwise null.
+ * @param o result shaping
+ * @param m the compiled matcher
+ * @returns the writer, or null
+ */
+function directOf(o: TextOptions, m: CompiledMatcher): DirectLines | null {
+  return o.direct !== undefined &&
+    !o.countOnly &&
+    !o.firstOnly &&
+    !m.spec.onlyMatching &&
+    !m.spec.multiline &&
+    o.maxColumns === Number.POSITIVE_INFINITY
+    ? o.direct
+    : null;
 }
 
 /**
@@ -796,6 +807,11 @@ export function searchText(
     }
   }
   if (o.countOnly || o.firstOnly) return { hits: [], lines, matches, shownUpTo: 0 };
+  const writer = directOf(o, m);
+  if (writer !== null) {
+    for (const f of found) writer.text(f.n, text.slice(f.s, f.e));
+    return { hits: [], lines, matches, shownUpTo: found.at(-1)?.last ?? 0 };
+  }
   const { hits, shownUpTo } = hitsOf(text, end, found, m, o, win, asciiBytes !== undefined);
   return { hits, lines, matches, shownUpTo };
 }
