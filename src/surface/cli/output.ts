@@ -167,39 +167,10 @@ export class Output implements Out {
   }
 
   line(name: Uint8Array | null, sep: number, n: number, text: string): void {
-    if (this.pending !== "") this.settle();
-    const room = (name === null ? 0 : name.length + 1) + 18 + text.length * 3;
-    if (room > CHUNK) {
-      // A very long line: piece by piece (its text may go out directly).
-      if (name !== null) {
-        this.bytes(name);
-        this.byte(sep);
-      }
-      if (n >= 0) {
-        this.uint(n);
-        this.byte(sep);
-      }
-      this.text(text);
-      this.byte(NEWLINE);
-      this.end();
-      return;
-    }
-    this.fits(room);
-    const buf = this.buf;
-    let pos = this.pos;
-    if (name !== null) {
-      buf.set(name, pos);
-      pos += name.length;
-      buf[pos++] = sep;
-    }
-    if (n >= 0) {
-      pos = digits(buf, pos, n);
-      buf[pos++] = sep;
-    }
-    pos += utf8Write(buf, text, pos);
-    buf[pos++] = NEWLINE;
-    this.pos = pos;
-    this.end();
+    // At most 3 bytes per UTF-16 unit; a very long line goes piece by piece (its text may go out directly).
+    if (!this.lineHead(name, sep, n, text.length * 3)) this.text(text);
+    else this.pos += utf8Write(this.buf, text, this.pos);
+    this.lineEnd();
   }
 
   lineBytes(
@@ -210,10 +181,23 @@ export class Output implements Out {
     from: number,
     to: number,
   ): void {
+    if (!this.lineHead(name, sep, n, to - from)) this.bytes(src.subarray(from, to));
+    else {
+      this.buf.set(src.subarray(from, to), this.pos);
+      this.pos += to - from;
+    }
+    this.lineEnd();
+  }
+
+  /**
+   * Writes the `name<sep>number<sep>` of a grep line: into the buffer, with room made for a text of up to
+   * `textBytes` after it (true); or, when the line would not fit a chunk, as pieces (false: the caller writes the
+   * text as a piece too).
+   */
+  private lineHead(name: Uint8Array | null, sep: number, n: number, textBytes: number): boolean {
     if (this.pending !== "") this.settle();
-    const room = (name === null ? 0 : name.length + 1) + 18 + (to - from);
+    const room = (name === null ? 0 : name.length + 1) + 18 + textBytes;
     if (room > CHUNK) {
-      // A very long line: piece by piece (its bytes may go out directly).
       if (name !== null) {
         this.bytes(name);
         this.byte(sep);
@@ -222,10 +206,7 @@ export class Output implements Out {
         this.uint(n);
         this.byte(sep);
       }
-      this.bytes(src.subarray(from, to));
-      this.byte(NEWLINE);
-      this.end();
-      return;
+      return false;
     }
     this.fits(room);
     const buf = this.buf;
@@ -239,10 +220,13 @@ export class Output implements Out {
       pos = digits(buf, pos, n);
       buf[pos++] = sep;
     }
-    buf.set(src.subarray(from, to), pos);
-    pos += to - from;
-    buf[pos++] = NEWLINE;
     this.pos = pos;
+    return true;
+  }
+
+  /** Ends a grep line: its newline, and the buffer goes out when it is due. */
+  private lineEnd(): void {
+    this.byte(NEWLINE);
     this.end();
   }
 
