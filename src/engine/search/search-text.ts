@@ -1,6 +1,7 @@
 /*! Search: matching inside one decoded text. Finds the matching lines (a whole-text scan proposes a line, a
  * line-local match confirms it), numbers lines only where there is a hit, attaches grep-style context, clips
- * long lines. Pure and synchronous: it runs in a worker (or in the calling thread) and never reads files. */
+ * long lines. Synchronous: it runs in a worker (or in the calling thread) and never reads files; in the calling
+ * thread it may hand matching lines to a writer of the output as it finds them (TextOptions.direct). */
 import { isUtf8 } from "node:buffer";
 import { RE2JS } from "re2js";
 import { codePointCount, codePointsAhead, pairAt } from "./code-points.ts";
@@ -19,9 +20,9 @@ export interface TextOptions {
   /** Count only (no line records are built). */
   readonly countOnly: boolean;
   /**
-   * Where a matching line of an exact literal goes straight to the output instead of becoming a hit (the human
-   * listing of plain lines, in the calling thread): set only when the caller needs nothing of a hit but its
-   * line, with no context, no limit and no per-match output.
+   * Where matching lines go straight to the output instead of becoming hits (the human listing of plain lines,
+   * in the calling thread): set only when the caller needs nothing of a hit but its line, with no context and
+   * no limit; used where no line can be clipped and a match shows whole lines (directOf).
    */
   readonly direct?: DirectLines;
 }
