@@ -74,7 +74,7 @@ const EARLY_RATIO_MARGIN = 1.25;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** How often the tree's own watch is read between calls. */
-const DRAIN_MS = 20;
+const DRAIN_MS = 100;
 
 /**
  * Creates the warm state of one root.
