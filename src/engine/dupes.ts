@@ -86,13 +86,8 @@ function readAt(fd: number, buf: Uint8Array, length: number, pos: number): numbe
  * Only files that still share a key afterwards get the full-content digest.
  */
 function edgeHash(c: Candidate, bufs: Buffers, ctx: RunContext): string | null {
-  let fd: number;
-  try {
-    fd = platform.open(c.abs, bufs.confine);
-  } catch (err) {
-    ctx.error(fsErrorInfo(err, c.abs));
-    return null;
-  }
+  const fd = openFor(c, bufs, ctx);
+  if (fd === null) return null;
   let hold = false;
   try {
     const buf = bufs.edge;

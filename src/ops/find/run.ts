@@ -34,10 +34,10 @@ class WalkEmitted implements Emitted {
 
 /**
  * Streams the walk's entries as records in batches of up to ctx.batch (one await in the dispatcher per batch
- * instead of one per record); each batch makes its records only for a sink that needs them (EntryBatch). A batch never holds more records than the dispatcher can take (the limit plus its one
- * look-ahead record; one at a time when an output-size bound may cut anywhere), so the walk does no work past
- * the cut. Errors met while a batch fills are held back until the records before them are
- * out, so the stream keeps walk order.
+ * instead of one per record); each batch makes its records only for a sink that needs them (EntryBatch). A batch
+ * never holds more records than the dispatcher can take (the limit plus its one look-ahead record; one at a time
+ * when an output-size bound may cut anywhere), so the walk does no work past the cut. Errors met while a batch
+ * fills are held back until the records before them are out, so the stream keeps walk order.
  * @param plan the compiled walk
  * @param input the find input (limit and max_output_bytes bound the batch size)
  * @param ctx the run context

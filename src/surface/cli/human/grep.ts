@@ -106,17 +106,24 @@ export class GrepHumanSink implements Sink {
       !contextShown &&
       (opts.named?.size ?? 0) === 0;
     if (plain) {
-      // What put() writes for a match record without colour: `name:line:text` (no escaping off a terminal).
-      // The name is made at the file's first line (most files searched have none).
+      // What put() writes for a match record without colour (no escaping off a terminal): `name:line:text`,
+      // a text through put() itself, bytes as put() would write their text. The name is made at the file's
+      // first line (most files searched have none).
       let file = "";
-      const name = () => (this.showName ? this.nameBytes(file) : null);
-      const n = (line: number) => (opts.lineNumber ? line : -1);
       this.lines = {
         file: (abs) => {
           file = abs;
         },
-        line: (line, buf, from, to) => out.lineBytes(name(), COLON, n(line), buf, from, to),
-        text: (line, text) => out.line(name(), COLON, n(line), text),
+        line: (line, buf, from, to) =>
+          out.lineBytes(
+            this.showName ? this.nameBytes(file) : null,
+            COLON,
+            opts.lineNumber ? line : -1,
+            buf,
+            from,
+            to,
+          ),
+        text: (line, text) => this.put(file, line, COLON, text),
       };
     }
   }
