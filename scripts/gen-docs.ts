@@ -3,8 +3,7 @@
  * when a file is stale. Never edits README text outside its generated markers. */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { toJsonSchema } from "@valibot/to-json-schema";
-import { SCHEMAS } from "../src/generated/schemas.ts";
+import { RECORD_SCHEMAS, SCHEMAS } from "../src/generated/schemas.ts";
 import type { Operation } from "../src/ops/operation.ts";
 import { OPERATIONS } from "../src/ops/registry.ts";
 import { describeOp } from "../src/surface/introspect.ts";
@@ -132,9 +131,8 @@ function fieldTable(schema: Json, skip: readonly string[] = []): string[] {
 }
 
 function recordSchema(op: Operation, kind: string): Json {
-  const model = op.records[kind];
-  if (!model) return {};
-  return toJsonSchema(model, { target: "draft-2020-12" }) as Json;
+  const stem = RECORD_SCHEMAS[op.id]?.[kind];
+  return ((stem === undefined ? undefined : SCHEMAS[stem]) ?? {}) as Json;
 }
 
 /**
@@ -152,7 +150,7 @@ export function renderOpPage(op: Operation): string {
   const presentation = d.flags.filter((f) => f.input_key === null);
   const output = (SCHEMAS[`${op.id}.output`] ?? {}) as Json;
   const outputTitle = typeof output.title === "string" ? output.title : `${op.id} output`;
-  const kinds = Object.keys(op.records);
+  const kinds = Object.keys(RECORD_SCHEMAS[op.id] ?? {});
   const lines: string[] = [
     HEADER,
     "",

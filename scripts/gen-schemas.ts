@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { buildSchemas, renderSchemasModule } from "../src/contract/schemas.ts";
 
 const target = join(import.meta.dir, "..", "src", "generated", "schemas.ts");
-const text = renderSchemasModule(buildSchemas());
+const text = renderSchemasModule(await buildSchemas());
 if (process.argv.includes("--check")) {
   let current = "";
   try {

@@ -41,8 +41,8 @@ export interface DispatchOptions {
  * @returns the validated input with defaults applied
  * @throws RglobError BAD_PREDICATE naming the first bad key
  */
-export function validateInput(op: Operation, raw: unknown): Record<string, unknown> {
-  const parsed = v.safeParse(op.input, raw);
+export async function validateInput(op: Operation, raw: unknown): Promise<Record<string, unknown>> {
+  const parsed = v.safeParse((await op.models()).input, raw);
   if (parsed.success) return parsed.output as Record<string, unknown>;
   const issue = parsed.issues[0];
   const where = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
@@ -94,7 +94,7 @@ export async function dispatch(
   options: DispatchOptions = {},
 ): Promise<Record<string, unknown>> {
   const op = typeof opOrId === "string" ? findOperation(opOrId) : opOrId;
-  const validated = validateInput(op, raw);
+  const validated = await validateInput(op, raw);
   const input = op.normalize ? op.normalize(validated) : validated;
   // The query's fingerprint (a SHA-256) is needed only to read or write a cursor.
   let fpText: string | null = null;

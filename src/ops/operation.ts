@@ -162,6 +162,14 @@ export interface Annotations {
   readonly destructiveHint: false;
 }
 
+/** The valibot models of an operation: the contract its surfaces validate against and schemas are made from. */
+export interface OperationModels<S extends v.GenericSchema = v.GenericSchema> {
+  readonly input: S;
+  readonly output: v.GenericSchema;
+  /** JSONL record kinds this operation emits, with their models. */
+  readonly records: Readonly<Record<string, v.GenericSchema>>;
+}
+
 /** An operation with its input type erased, as the registry holds it. */
 export interface Operation {
   /** Operation id: the CLI subcommand, library function family and schema stem. */
@@ -169,10 +177,12 @@ export interface Operation {
   readonly summary: string;
   /** A longer description, written for models (when to use it, how to page). */
   readonly description: string;
-  readonly input: v.GenericSchema;
-  readonly output: v.GenericSchema;
-  /** JSONL record kinds this operation emits, with their models. */
-  readonly records: Readonly<Record<string, v.GenericSchema>>;
+  /**
+   * Loads the operation's valibot models, built on first use (memoized): a process builds the models of the
+   * operation it validates, not of all of them. Code that only needs their JSON Schemas or record kinds reads
+   * the generated SCHEMAS and RECORD_SCHEMAS instead.
+   */
+  models(): Promise<OperationModels>;
   readonly cli: CliSpec;
   /** MCP tool name, or null when the operation is not a tool. */
   readonly mcpTool: string | null;
@@ -196,18 +206,28 @@ export interface Operation {
 
 /** The typed definition of an operation, before its input type is erased. */
 export interface OperationDef<S extends v.GenericSchema<unknown, object>>
-  extends Omit<Operation, "input" | "run"> {
-  readonly input: S;
+  extends Omit<Operation, "models" | "run"> {
+  /** Imports the schema module and returns its models (called once). */
+  models(): Promise<OperationModels<S>>;
   run(input: v.InferOutput<S>, ctx: RunContext): AsyncIterable<Yielded>;
 }
 
 /**
  * Creates a registry operation from its typed definition.
  * @param def the operation definition
- * @returns the operation with its input type erased (the dispatcher validates input before run)
+ * @returns the operation with its input type erased (the dispatcher validates input before run) and its models
+ *   loaded once
  */
 export function defineOperation<S extends v.GenericSchema<unknown, object>>(def: OperationDef<S>): Operation {
-  return { ...def, run: (input, ctx) => def.run(input as v.InferOutput<S>, ctx) };
+  let models: Promise<OperationModels> | null = null;
+  return {
+    ...def,
+    models: () => {
+      models ??= def.models();
+      return models;
+    },
+    run: (input, ctx) => def.run(input as v.InferOutput<S>, ctx),
+  };
 }
 
 /** What runs an operation. */

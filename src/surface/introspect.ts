@@ -2,7 +2,7 @@
  * schemas. Pure data; the CLI prints it as JSON and the MCP server serves it. */
 import { type CapabilityReport, capabilityReport } from "../contract/capabilities.ts";
 import { AGENT_API_VERSION, PACKAGE_VERSION, SCHEMA_VERSION } from "../contract/versions.ts";
-import { SCHEMAS } from "../generated/schemas.ts";
+import { RECORD_SCHEMAS, SCHEMAS } from "../generated/schemas.ts";
 import { type Operation, operandKey } from "../ops/operation.ts";
 import { OPERATIONS } from "../ops/registry.ts";
 import { flagsOf } from "./cli/flags.ts";
@@ -65,7 +65,7 @@ export function describeOp(op: Operation): Record<string, unknown> {
       repeatable: f.kind === "strings" || f.kind === "enums",
       description: f.description,
     })),
-    record_kinds: Object.keys(op.records),
+    record_kinds: Object.keys(RECORD_SCHEMAS[op.id] ?? {}),
     default_limits: { cli: {}, agent: op.agentDefaults },
     mcp_tool: op.mcpTool,
     annotations: op.annotations,

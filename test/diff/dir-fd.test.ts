@@ -106,12 +106,15 @@ describe("the descriptor route equals the path route", () => {
     });
 });
 
-test.skipIf(!linux)("a walk stopped early or run to its end leaves no descriptor open", () => {
+test.skipIf(!linux)("a walk stopped early or run to its end leaves no descriptor open", async () => {
   const dir = randomTree(7);
   try {
     const ctx = quietContext();
     const open = () => readdirSync("/proc/self/fd").length;
-    const input = v.parse(findOperation("find").input, { base: dir }) as Record<string, unknown>;
+    const input = v.parse((await findOperation("find").models()).input, { base: dir }) as Record<
+      string,
+      unknown
+    >;
     const { plan } = compileWalk(input as never, { cwd: dir });
     const before = open();
     let n = 0;

@@ -3,8 +3,7 @@
 // validated against its generated schema, and every JSONL record against its record model.
 import { describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
-import { SCHEMAS } from "../../src/generated/schemas.ts";
-import { findOperation } from "../../src/ops/registry.ts";
+import { RECORD_SCHEMAS, SCHEMAS } from "../../src/generated/schemas.ts";
 import { FIXTURE, jsonl, rglob } from "../helpers.ts";
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });
@@ -17,17 +16,11 @@ function validate(stem: string, value: unknown): void {
   if (!fn(value)) throw new Error(`${stem}: ${JSON.stringify(fn.errors)} in ${JSON.stringify(value)}`);
 }
 
-/** The record model's schema stem of a JSONL kind of an operation (its title, as gen-schemas names it). */
+/** The schema stem of a JSONL kind of an operation (as gen-schemas recorded it from the record model). */
 function recordStem(op: string, kind: string): string {
-  const titled = Object.entries(SCHEMAS).find(
-    ([stem, s]) => !stem.includes(".") && s.title === recordTitle(op, kind),
-  );
-  return titled ? titled[0] : `${op}.${kind}`;
-}
-
-function recordTitle(op: string, kind: string): string {
-  const model = findOperation(op).records[kind] as { pipe?: Array<{ type: string; title?: string }> };
-  return model.pipe?.find((p) => p.type === "title")?.title ?? "";
+  const stem = RECORD_SCHEMAS[op]?.[kind];
+  if (stem === undefined) throw new Error(`${op} has no record kind ${kind}`);
+  return stem;
 }
 
 /** Replaces what depends on the checkout: the fixture's absolute path and modification times. */

@@ -163,7 +163,7 @@ describe("streaming stops the walk", () => {
       // explain looks at one path and answers in full; every other operation examines nothing.
       if (op.id === "explain") expect(result.included).toBe(true);
       else expect([result.truncated_reason, result.total_files_searched]).toEqual(["cancelled", 0]);
-      const parsed = v.safeParse(op.output, result);
+      const parsed = v.safeParse((await op.models()).output, result);
       expect(parsed.issues?.map((i) => `${i.path?.map((p) => p.key).join(".")}: ${i.message}`) ?? []).toEqual(
         [],
       );

@@ -1,7 +1,6 @@
 /*! count: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { TYPE_LIST_FLAG, UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { CountFileSchema, CountInputSchema, CountResultSchema } from "./schema.ts";
 
 /** The count operation. */
 export const count = defineOperation({
@@ -9,9 +8,10 @@ export const count = defineOperation({
   summary: "Count files, lines, bytes, code, comment and blank lines, with an optional breakdown.",
   description:
     "Count the lines (newline bytes, plus a last line without a newline), bytes, non-blank lines, code, comment and blank lines (comment-aware for 62 languages) of the selected files, with `by` = ext, language or dir for a breakdown. Binary files (a NUL byte in the first 8 KiB) are skipped and counted in totals.binary_files. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. `totals` and `breakdown` always cover the whole query, so `limit` 0 gives exact totals alone; when `truncated` is true and `next_cursor` is set, call again with `cursor` for the next page of per-file records.",
-  input: CountInputSchema,
-  output: CountResultSchema,
-  records: { file: CountFileSchema },
+  models: async () => {
+    const m = await import("./schema.ts");
+    return { input: m.CountInputSchema, output: m.CountResultSchema, records: { file: m.CountFileSchema } };
+  },
   cli: {
     synopsis: "[GLOB...]",
     operands: ["patterns..."],

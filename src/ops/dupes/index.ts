@@ -1,7 +1,6 @@
 /*! dupes: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { DupesInputSchema, DuplicateSchema, DuplicateSearchResultSchema } from "./schema.ts";
 
 /** The dupes operation. */
 export const dupes = defineOperation({
@@ -9,9 +8,14 @@ export const dupes = defineOperation({
   summary: "Find groups of files with identical contents (size, head/tail hash, full digest).",
   description:
     "Find duplicate files: files are grouped by size, then by a hash of their first and last 4 KiB, then by a full-content digest (reported as 'sha256:…'). Hard links to one inode count as one file; symlinks are not followed unless follow_symlinks; empty files are skipped unless include_empty. Groups come most wasted bytes first; the summary's groups, duplicate_files and wasted_bytes cover the whole query. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. When `truncated` is true and `next_cursor` is set, call again with `cursor` for the next groups.",
-  input: DupesInputSchema,
-  output: DuplicateSearchResultSchema,
-  records: { duplicate: DuplicateSchema },
+  models: async () => {
+    const m = await import("./schema.ts");
+    return {
+      input: m.DupesInputSchema,
+      output: m.DuplicateSearchResultSchema,
+      records: { duplicate: m.DuplicateSchema },
+    };
+  },
   cli: {
     synopsis: "[GLOB...]",
     operands: ["patterns..."],

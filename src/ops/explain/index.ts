@@ -1,7 +1,6 @@
 /*! explain: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { ExplainInputSchema, ExplainResultSchema, ExplanationSchema } from "./schema.ts";
 
 /** The explain operation. */
 export const explain = defineOperation({
@@ -9,9 +8,14 @@ export const explain = defineOperation({
   summary: "Explain why a path is or is not in the results of a query (ignore rule, hidden, depth, …).",
   description:
     "Say whether find, with the same walk options, would list a path, and why: the ignore file, line and pattern that matched (nested .gitignore, .ignore, .git/info/exclude, global excludes), a hidden component (with hidden=false), an exclude glob, too deep or too shallow, outside the base, a symlink that is not followed, an unreadable directory, or the predicate that rejects it (globs, type, size, time, permissions, owner). Use it when a file you expect is missing from find, grep, count or dupes results. The path is relative to base or absolute and must exist (NOT_FOUND otherwise).",
-  input: ExplainInputSchema,
-  output: ExplainResultSchema,
-  records: { explanation: ExplanationSchema },
+  models: async () => {
+    const m = await import("./schema.ts");
+    return {
+      input: m.ExplainInputSchema,
+      output: m.ExplainResultSchema,
+      records: { explanation: m.ExplanationSchema },
+    };
+  },
   cli: {
     operands: ["path"],
     hidden: ["path"],

@@ -1,8 +1,6 @@
 /*! find: the registry entry (docs, CLI spelling, MCP tool, examples). */
-import { FileMatchSchema } from "../../contract/records.ts";
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { TYPE_LIST_FLAG, UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { FileSearchResultSchema, FindInputSchema } from "./schema.ts";
 
 /** The find operation. */
 export const find = defineOperation({
@@ -10,9 +8,14 @@ export const find = defineOperation({
   summary: "Find files and directories by glob, type, size, time, permissions and owner.",
   description:
     "Find files and directories under a base directory by glob patterns and find-style predicates (type, size, modification time, permissions, owner, depth). Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. Results come in walk order (pre-order, names by code point). When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
-  input: FindInputSchema,
-  output: FileSearchResultSchema,
-  records: { file: FileMatchSchema },
+  models: async () => {
+    const m = await import("./schema.ts");
+    return {
+      input: m.FindInputSchema,
+      output: m.FileSearchResultSchema,
+      records: { file: m.FileMatchSchema },
+    };
+  },
   cli: {
     synopsis: "[GLOB...]",
     operands: ["patterns..."],

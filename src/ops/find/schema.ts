@@ -4,6 +4,9 @@ import { FileMatchSchema } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
+/** find's record is the shared FileMatch (also top's file record). */
+export { FileMatchSchema };
+
 /** Sort keys of find. */
 export const SORT_KEYS = ["path", "size", "mtime", "name"] as const;
 

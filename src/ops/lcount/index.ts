@@ -1,10 +1,8 @@
 /*! lcount: the registry entry of the line-count alias of the original CLI (`Total lines: N`). CLI only: agents
  * use count. */
 
-import { CountFileSchema, CountResultSchema } from "../count/schema.ts";
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { LcountInputSchema } from "./schema.ts";
 
 /** The lcount operation (an alias of count). */
 export const lcount = defineOperation({
@@ -12,9 +10,10 @@ export const lcount = defineOperation({
   summary: "Total lines of the files matching PATTERN (alias of count; prints `Total lines: N`).",
   description:
     "The line-count command of the original CLI, kept as an alias of count: the same per-file records and CountResult, and `Total lines: N` as human output. A matched directory, an unfollowed symlink or a broken symlink is skipped with an error record. Prefer count.",
-  input: LcountInputSchema,
-  output: CountResultSchema,
-  records: { file: CountFileSchema },
+  models: async () => {
+    const [m, r] = await Promise.all([import("../count/schema.ts"), import("./schema.ts")]);
+    return { input: r.LcountInputSchema, output: m.CountResultSchema, records: { file: m.CountFileSchema } };
+  },
   cli: {
     synopsis: "PATTERN...",
     operands: ["patterns..."],

@@ -1,7 +1,6 @@
 /*! top: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { TopDirectorySchema, TopFileSchema, TopInputSchema, TopResultSchema } from "./schema.ts";
 
 /** The top operation. */
 export const top = defineOperation({
@@ -9,9 +8,14 @@ export const top = defineOperation({
   summary: "Rank the largest files, or the largest directories by the total size of their files.",
   description:
     "Rank the selected files by size, largest first (ties by path), each with its rank; with dirs=true rank directories by the total size of the selected files anywhere below them. Globs and predicates select files as in find; .gitignore/.ignore are respected, hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. `limit` is the N of the top N and defaults to 10; the summary holds exact totals (total_files, total_size, total_ranked) for the whole query. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next ranks.",
-  input: TopInputSchema,
-  output: TopResultSchema,
-  records: { file: TopFileSchema, directory: TopDirectorySchema },
+  models: async () => {
+    const m = await import("./schema.ts");
+    return {
+      input: m.TopInputSchema,
+      output: m.TopResultSchema,
+      records: { file: m.TopFileSchema, directory: m.TopDirectorySchema },
+    };
+  },
   cli: {
     synopsis: "[GLOB...]",
     operands: ["patterns..."],

@@ -1,7 +1,6 @@
 /*! tree: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { TreeEntrySchema, TreeInputSchema, TreeResultSchema } from "./schema.ts";
 
 /** The tree operation. */
 export const tree = defineOperation({
@@ -9,9 +8,10 @@ export const tree = defineOperation({
   summary: "Show a directory tree: selected entries with the directories above them.",
   description:
     "List the entries under a base directory as a tree, in walk order (pre-order, names by code point), each with its depth, kinds and size (files). Globs and predicates select entries as in find; the directories above a selected entry are listed too, with matched=false, so a filtered tree shows where its matches are. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed; use max_depth to keep it shallow. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
-  input: TreeInputSchema,
-  output: TreeResultSchema,
-  records: { entry: TreeEntrySchema },
+  models: async () => {
+    const m = await import("./schema.ts");
+    return { input: m.TreeInputSchema, output: m.TreeResultSchema, records: { entry: m.TreeEntrySchema } };
+  },
   cli: {
     synopsis: "[GLOB...]",
     operands: ["patterns..."],

@@ -1,7 +1,6 @@
 /*! tsize: the registry entry of the total-size alias of the original CLI (`Total size: X.XX MB`). CLI only. */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
-import { FileSizeSchema, SizeResultSchema, TsizeInputSchema } from "./schema.ts";
 
 /** The tsize operation (an alias of count that reads metadata only). */
 export const tsize = defineOperation({
@@ -9,9 +8,10 @@ export const tsize = defineOperation({
   summary: "Total size of the files matching PATTERN (alias of count; prints `Total size: X.XX MB`).",
   description:
     "The total-size command of the original CLI, kept as an alias of count that reads no contents: per-file sizes and the total in `unit` (powers of 1024). A matched directory, an unfollowed symlink or a broken symlink is skipped with an error record. Prefer count (totals.bytes).",
-  input: TsizeInputSchema,
-  output: SizeResultSchema,
-  records: { file: FileSizeSchema },
+  models: async () => {
+    const m = await import("./schema.ts");
+    return { input: m.TsizeInputSchema, output: m.SizeResultSchema, records: { file: m.FileSizeSchema } };
+  },
   cli: {
     synopsis: "PATTERN...",
     operands: ["patterns..."],

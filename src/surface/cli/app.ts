@@ -17,9 +17,7 @@ import { JsonSink } from "../../sink/json.ts";
 import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
 import { namedFiles, operandNotes, skipNote } from "../hints.ts";
-import { agentVersion, capabilities, describeOp, schemaOf } from "../introspect.ts";
 import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
-import { opHelp, rootHelp } from "./help.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
 import { cwdOperandPaths } from "./operand-paths.ts";
@@ -44,12 +42,17 @@ function opOrFail(id: string | undefined): Operation | RglobError {
   }
 }
 
+/** The introspection module, loaded by the commands that print it (not part of a search's start-up). */
+const introspect = () => import("../introspect.ts");
+/** The help renderer (citty's command tree and the layout), loaded when help is printed. */
+const help = () => import("./help.ts");
+
 async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
   switch (cmd) {
     case "describe": {
       const op = opOrFail(rest[0]);
       if (op instanceof RglobError) return failJson(op);
-      printJson(describeOp(op));
+      printJson((await introspect()).describeOp(op));
       return 0;
     }
     case "schema": {
@@ -59,14 +62,14 @@ async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
       }
       const op = opOrFail(rest[0]);
       if (op instanceof RglobError) return failJson(op);
-      printJson(schemaOf(op));
+      printJson((await introspect()).schemaOf(op));
       return 0;
     }
     case "capabilities":
-      printJson(capabilities());
+      printJson((await introspect()).capabilities());
       return 0;
     case "agent-version":
-      printJson(agentVersion());
+      printJson((await introspect()).agentVersion());
       return 0;
     case "mcp": {
       const { serveMcp } = await import("../mcp/server.ts");
@@ -133,7 +136,7 @@ class CountingSink implements Sink {
 async function runOperation(op: Operation, argv: string[]): Promise<number> {
   const parsed = parseCommand(op, argv);
   if (parsed.help) {
-    stdout.write(`${await opHelp(op)}\n`);
+    stdout.write(`${await (await help()).opHelp(op)}\n`);
     return 0;
   }
   if (parsed.presentation.type_list === true) {
@@ -390,11 +393,12 @@ export async function runCli(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     if (cmd === undefined) {
-      eprint(await rootHelp(2));
+      eprint(await (await help()).rootHelp(2));
       return 2;
     }
     if (cmd === "--help" || cmd === "-h" || cmd === "help") {
       const op = rest[0] ? opOrFail(rest[0]) : null;
+      const { opHelp, rootHelp } = await help();
       stdout.write(`${op && !(op instanceof RglobError) ? await opHelp(op) : await rootHelp()}\n`);
       return 0;
     }

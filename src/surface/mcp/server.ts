@@ -322,7 +322,7 @@ async function callOperation(
   const wrong = unknownArgument(op, args);
   if (wrong) return failure(wrong);
   try {
-    validateInput(op, args);
+    await validateInput(op, args);
   } catch (err) {
     if (err instanceof RglobError) {
       const info = err.toInfo();

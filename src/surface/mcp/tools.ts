@@ -5,7 +5,7 @@
  * spellings) stay out. The full text of every argument and record field is one `describe_tool` call away.
  * Pure data and text; it never runs an operation (server.ts does, through the agent core). */
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
-import { SCHEMAS } from "../../generated/schemas.ts";
+import { RECORD_SCHEMAS, SCHEMAS } from "../../generated/schemas.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
 
@@ -325,10 +325,8 @@ export function describeTool(op: Operation): Record<string, unknown> {
     args[key] = entry;
   }
   const records: Json = {};
-  for (const [kind, model] of Object.entries(op.records)) {
-    const title = titleOf(model);
-    records[kind] = fieldTexts(SCHEMAS[title ?? ""] ?? SCHEMAS[`${op.id}.${kind}`]);
-  }
+  for (const [kind, stem] of Object.entries(RECORD_SCHEMAS[op.id] ?? {}))
+    records[kind] = fieldTexts(SCHEMAS[stem]);
   return {
     tool: op.mcpTool,
     description: op.description,
@@ -336,11 +334,4 @@ export function describeTool(op: Operation): Record<string, unknown> {
     result: fieldTexts(SCHEMAS[`${op.id}.output`]),
     records,
   };
-}
-
-/** The title of a valibot model (its `v.title` action), which names its generated schema. */
-function titleOf(model: unknown): string | null {
-  const pipe = (model as { pipe?: ReadonlyArray<{ type?: string; title?: unknown }> }).pipe;
-  const t = pipe?.find((a) => a.type === "title")?.title;
-  return typeof t === "string" ? t : null;
 }

@@ -134,7 +134,7 @@ describe("the parallel walk equals the single-threaded walk", () => {
       const dir = trees[seed - 1] as string;
       const rnd = prng(seed * 7919);
       for (const q of QUERIES) {
-        const input = v.parse(find.input, { ...q, base: dir }) as Record<string, unknown>;
+        const input = v.parse((await find.models()).input, { ...q, base: dir }) as Record<string, unknown>;
         const want = serial(input, dir, null);
         expect(want.events.length).toBeGreaterThan(0);
         for (const split of [1, 2, 3, 4]) {
@@ -162,10 +162,10 @@ describe("the parallel walk equals the single-threaded walk", () => {
 
   test("paths given as roots (a file, two directories) keep their order", async () => {
     const dir = trees[0] as string;
-    const input = v.parse(find.input, { base: dir, paths: ["link-to-dir", ".", "target-missing"] }) as Record<
-      string,
-      unknown
-    >;
+    const input = v.parse((await find.models()).input, {
+      base: dir,
+      paths: ["link-to-dir", ".", "target-missing"],
+    }) as Record<string, unknown>;
     const want = serial(input, dir, null);
     const got = await parallel(input, dir, 1, 3, null);
     expect(got.events).toEqual(want.events);
@@ -181,7 +181,10 @@ describe("memory of the parallel walk", () => {
     const saved = process.env.RGLOB_WALK_SPLIT;
     const refs: Array<WeakRef<object>> = [];
     try {
-      const input = v.parse(findOperation("find").input, { base: dir }) as Record<string, unknown>;
+      const input = v.parse((await findOperation("find").models()).input, { base: dir }) as Record<
+        string,
+        unknown
+      >;
       const total = serial(input, dir, null).events.length;
       process.env.RGLOB_WALK_SPLIT = "8";
       walkResultWatch.seen = (r) => refs.push(new WeakRef(r));
