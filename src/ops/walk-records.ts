@@ -3,7 +3,7 @@
 import type { FileMatch } from "../contract/records.ts";
 import { kindsOf } from "../engine/filter/type.ts";
 import type { Entry } from "../engine/walk.ts";
-
+import { hasRawBytes } from "../platform/names.ts";
 import { RECORD_JSON } from "../sink/sink.ts";
 
 const EPOCH = new Date(0).toISOString();
@@ -60,11 +60,36 @@ export function isoOf(ms: number): string {
 const FILE_MATCH_PROTO: object = Object.create(Object.prototype, {
   [RECORD_JSON]: {
     value(this: FileMatch, head = "{"): string {
-      const kinds = this.kinds;
-      return `${head}"path":${jsonString(this.path)},"relative_path":${jsonString(this.relative_path)},"size":${this.size},"mtime":"${this.mtime}","kinds":${kinds.length === 0 ? "[]" : `["${kinds.join('","')}"]`}}`;
+      return fileMatchText(head, this.path, this.relative_path, this.size, this.mtime, this.kinds);
     },
   },
 });
+
+/** A FileMatch's JSON text after `head` (`{`, or a JSONL line's `{"kind":"file",`), fields in the model's order. */
+function fileMatchText(
+  head: string,
+  path: string,
+  rel: string,
+  size: number,
+  mtime: string,
+  kinds: readonly string[],
+): string {
+  return `${head}"path":${jsonString(path)},"relative_path":${jsonString(rel)},"size":${size},"mtime":"${mtime}","kinds":${kinds.length === 0 ? "[]" : `["${kinds.join('","')}"]`}}`;
+}
+
+/**
+ * Returns the JSON text of an entry's FileMatch record after `head`, as its record's serialiser writes it, with
+ * no record made (a sink writing walk entries: JSONL); null when its path is not valid UTF-8, whose wire form
+ * (a lossy path and path_bytes) the record route writes.
+ * @param e the entry (its stats read, or read now)
+ * @param head what comes before the fields
+ * @returns the text, or null
+ */
+export function fileMatchJsonOf(e: Entry, head: string): string | null {
+  if (hasRawBytes(e.abs)) return null;
+  const st = e.stats();
+  return fileMatchText(head, e.abs, e.rel, st?.size ?? 0, st ? isoOf(st.mtimeMs) : EPOCH, kindsOf(e));
+}
 
 /** Characters JSON.stringify would escape in a string (surrogates included, to leave lone ones to it). */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;

@@ -2,15 +2,55 @@
  * ("file", "match", "context", "duplicate", …), "error" lines as problems happen, and exactly one final
  * {"kind":"summary", …} line with the result metadata (everything of the JSON result but `results`). */
 import type { ErrorInfo } from "../contract/errors.ts";
+import type { Entry } from "../engine/walk.ts";
 import type { JsonlExpander } from "../ops/operation.ts";
+import { fileMatchJsonOf, fileMatchOf } from "../ops/walk-records.ts";
+import { wireRecord } from "../ops/wire-names.ts";
 import { recordJsonAfter, type Sink, type Summary } from "./sink.ts";
+
+/** A writer that takes a line in pieces, written into its buffer at once (the CLI's stdout). */
+export interface LinePieces {
+  text(text: string): void;
+  byte(b: number): void;
+  /** Ends a line written in pieces. */
+  end(): void;
+}
 
 /** Writes JSONL lines to a text writer. */
 export class JsonlSink implements Sink {
+  /**
+   * Writes walk entries as their "file" lines with no record made (find's batches), when the sink was given a
+   * writer of pieces: the same bytes as the records' lines.
+   */
+  readonly entries?: (entries: readonly Entry[], count: number) => void;
+
+  /**
+   * @param write where whole texts go
+   * @param expand the operation's JSONL expansion of its records (grep's context lines)
+   * @param pieces the same output taking a line in pieces (walk entries are then written without records)
+   */
   constructor(
     private readonly write: (text: string) => void,
     private readonly expand?: JsonlExpander,
-  ) {}
+    pieces?: LinePieces,
+  ) {
+    if (pieces !== undefined) this.entries = (entries, count) => this.fileLines(entries, count, pieces);
+  }
+
+  private fileLines(entries: readonly Entry[], count: number, out: LinePieces): void {
+    const head = this.headOf("file");
+    for (let i = 0; i < count; i++) {
+      const e = entries[i] as Entry;
+      const text = fileMatchJsonOf(e, head);
+      // A path that is not valid UTF-8: its wire record (a lossy path and path_bytes), as the dispatcher gives it.
+      if (text === null) this.record("file", wireRecord(fileMatchOf(e)));
+      else {
+        out.text(text);
+        out.byte(10);
+        out.end();
+      }
+    }
+  }
 
   record(kind: string, record: object): void {
     const lines = this.expand?.(kind, record) ?? null;
@@ -21,13 +61,17 @@ export class JsonlSink implements Sink {
   /** The '{"kind":…,' opening of each kind's lines, built once per kind. */
   private readonly heads = new Map<string, string>();
 
-  private line(kind: string, record: object): void {
+  private headOf(kind: string): string {
     let head = this.heads.get(kind);
     if (head === undefined) {
       head = `{"kind":${JSON.stringify(kind)},`;
       this.heads.set(kind, head);
     }
-    this.write(`${recordJsonAfter(record, head)}\n`);
+    return head;
+  }
+
+  private line(kind: string, record: object): void {
+    this.write(`${recordJsonAfter(record, this.headOf(kind))}\n`);
   }
 
   error(info: ErrorInfo): void {

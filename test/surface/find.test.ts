@@ -797,7 +797,7 @@ test("an explicit root inside an ignored directory is still searched", () => {
 
 // The human listing is written from the walk's entries, without records (Sink.entries); with a --format template
 // it goes through the records. `--format '{}'` writes the same line, so the two routes must agree byte for byte.
-describe("the human listing written from walk entries", () => {
+describe("listings written from walk entries (human and JSONL)", () => {
   const tree = randomWalkTree(23, {
     dirs: 30,
     maxDepth: 5,
@@ -847,5 +847,32 @@ describe("the human listing written from walk entries", () => {
     const direct = run(args, tree);
     expect(direct.out.length).toBeGreaterThan(0);
     expect(direct).toEqual(run([...args, "--format", "{}"], tree));
+  });
+  // JSONL lines are written from the entries too; an output-size bound (even one nothing reaches) makes the
+  // dispatcher measure records, so the record route writes the same lines.
+  const jsonlCases: Array<[string[], string]> = [
+    [[], tree],
+    [["-t", "f", "-a"], tree],
+    [["-u"], tree],
+    [["-L"], tree],
+    [["--limit", "9"], tree],
+    [["-t", "e"], tree],
+    [["--base", ".."], join(tree, sub)],
+  ];
+  for (const [args, cwd] of jsonlCases) {
+    test(`find --jsonl ${args.join(" ")}${cwd === tree ? "" : " (from a subdirectory)"}`, () => {
+      const direct = run([...args, "--jsonl"], cwd);
+      const lines = Buffer.from(direct.out, "hex").toString("utf8").trim().split("\n");
+      expect(lines.length).toBeGreaterThan(2);
+      expect(direct).toEqual(run([...args, "--jsonl", "--max-output-bytes", "100000000000"], cwd));
+    });
+  }
+  test("find --jsonl writes a name that is not UTF-8 as its wire record (path_bytes)", () => {
+    const lines = Buffer.from(run(["--jsonl", "-u"], tree).out, "hex").toString("utf8").trim().split("\n");
+    const bad = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => "path_bytes" in r);
+    expect(bad.length).toBe(1);
+    expect(Buffer.from(bad[0]?.path_bytes as string, "base64").subarray(-6)).toEqual(
+      Buffer.concat([Buffer.from("bad-"), Buffer.from([0xff, 0xfe])]),
+    );
   });
 });
