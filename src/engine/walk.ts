@@ -69,6 +69,30 @@ export interface WalkPlan {
   readonly source: PlanSource;
 }
 
+/**
+ * Says whether the walk gives an entry it reached: a root that is a file when the plan selects it; an entry
+ * below a root when it is at min_depth or deeper, is not a directory unless directories can be selected, and the
+ * plan selects it (walkTree tests the first two before it makes the entry). A walk recorded with nothing
+ * selected out is filtered by it when it is replayed for a plan (index/recorded-walk.ts).
+ * @param plan the plan
+ * @param e an entry its walk reached
+ * @returns whether the walk of the plan yields it
+ */
+export function gives(plan: WalkPlan, e: Entry): boolean {
+  if (e.depth === 0) return plan.select(e);
+  return e.depth >= plan.minDepth && (plan.selectDirs || e.target !== "dir") && plan.select(e);
+}
+
+/**
+ * Returns the plan that walks as `plan` does (roots, ignore rules, excludes, depth, links) but selects every
+ * entry it reaches: the walk several plans that differ only in what they select share.
+ * @param plan the plan
+ * @returns the plan with nothing selected out
+ */
+export function selectingAll(plan: WalkPlan): WalkPlan {
+  return { ...plan, select: () => true, selectDirs: true, minDepth: 0, readsStats: false };
+}
+
 /** The inputs of compileWalk, in full (cwd and the instant relative times count from are fixed). */
 export interface PlanSource {
   readonly options: WalkOptions;

@@ -8,7 +8,7 @@ import type { ErrorInfo } from "../../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../../contract/result.ts";
 import type { RunContext } from "../../ops/operation.ts";
 import type { EntryType } from "../../platform/platform.ts";
-import { Entry, type WalkPlan, walk } from "../walk.ts";
+import { Entry, gives, type WalkPlan, walk } from "../walk.ts";
 
 /** A step's kind: an entry, a run of counted entries, a call on the run context, skip counts added. */
 export const STEP_ENTRY = 0;
@@ -292,6 +292,8 @@ export type { MemoryWalk };
  * @param plan the run's plan
  * @param ctx the run context
  * @param leftOut tells, by its place, an entry left out (a file ruled out by an index), or null
+ * @param select the recording selected every entry (`selectingAll`): each is given only when the run's plan
+ * gives it (`gives`); the calls and counts are the walk's either way, since selecting makes none
  * @yields the entries
  */
 export function* replay(
@@ -299,6 +301,7 @@ export function* replay(
   plan: WalkPlan,
   ctx: RunContext,
   leftOut: ((i: number) => boolean) | null,
+  select = false,
 ): Generator<Entry> {
   if (ctx.shouldStop()) return;
   const calls = ctx as unknown as Record<string, (...a: unknown[]) => unknown>;
@@ -319,9 +322,15 @@ export function* replay(
       continue;
     }
     if (op === STEP_ENTRY && leftOut?.(arg)) continue;
+    let e: Entry | null = null;
+    if (op === STEP_ENTRY) {
+      e = rec.entry(arg, plan.follow);
+      // Not given: its counts stay pending, as an entry left out, for the next entry given or call.
+      if (select && !gives(plan, e)) continue;
+    }
     if (counted > 0) ctx.searched(counted);
     counted = 0;
-    if (op === STEP_ENTRY) yield rec.entry(arg, plan.follow);
+    if (e !== null) yield e;
     else {
       const p = payloads[arg] as { m: string; a: readonly unknown[] };
       const a = p.a.map((x) => (x !== null && typeof x === "object" ? { ...(x as ErrorInfo) } : x));

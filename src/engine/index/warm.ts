@@ -14,7 +14,8 @@ import { type TreeWatch, watchTree } from "../../platform/tree-watch.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import type { SearchSpec } from "../search/search-file.ts";
-import { type Entry, type WalkPlan, walk } from "../walk.ts";
+import { isNegated } from "../glob.ts";
+import { type Entry, selectingAll, type WalkPlan, walk } from "../walk.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type RecordedWalk, recordWalk, replay } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
@@ -61,6 +62,20 @@ interface Memo {
 }
 
 const WALK_KEYS = Object.keys(walkEntries);
+/**
+ * Walk options that only select among the entries a walk reaches (plan.ts puts them in `select`, `selectDirs`
+ * and `minDepth`): left out of a remembered walk's key. The walk is recorded selecting every entry and each run's
+ * plan selects as it is replayed, so queries that differ only in their globs or types share one walk. A negated
+ * glob excludes (a directory is not entered): those stay in the key.
+ */
+const SELECT_ONLY: ReadonlySet<string> = new Set([
+  "types",
+  "extensions",
+  "file_types",
+  "file_types_not",
+  "type_add",
+  "min_depth",
+]);
 const MEMOS = 8;
 const SLICE_MS = 8;
 const FIRST_BLOCK = 64 * 1024;
@@ -241,9 +256,13 @@ export class WarmRoot implements WarmProvider {
     if (!this.watching || plan.readsStats || plan.follow || !insideDir(plan.baseReal, this.root)) return null;
     const o = plan.source.options as unknown as Record<string, unknown>;
     const walkOptions: Record<string, unknown> = {};
-    for (const k of WALK_KEYS) walkOptions[k] = o[k];
+    for (const k of WALK_KEYS) {
+      if (SELECT_ONLY.has(k)) continue;
+      walkOptions[k] = k === "patterns" ? (o.patterns as readonly string[]).filter(isNegated) : o[k];
+    }
     const p = plan.source.plan;
-    return JSON.stringify([walkOptions, p.cwd, p.filesOnly ?? false, p.namedFilesPastGlobs ?? false]);
+    // filesOnly decides which roots are walked (a named FIFO is not); namedFilesPastGlobs only selects.
+    return JSON.stringify([walkOptions, p.cwd, p.filesOnly ?? false]);
   }
 
   /**
@@ -295,7 +314,7 @@ export class WarmRoot implements WarmProvider {
       walk: (p, ctx, after) => {
         if (after === null && key !== null) {
           const m = this.memoFor(key, p, ctx);
-          if (!leaveOut || idx === null || candidates === null) return replay(m.rec, p, ctx, null);
+          if (!leaveOut || idx === null || candidates === null) return replay(m.rec, p, ctx, null, true);
           // Entries the index rules out (whether each is still live is asked when the replay reaches it).
           const ids = this.idsOf(m, idx);
           const drop = new Uint8Array(m.rec.entries);
@@ -304,7 +323,7 @@ export class WarmRoot implements WarmProvider {
             if (id >= 0 && candidates[id] === 0 && idx.sizeOf(id) <= maxFileSize) drop[i] = 1;
           }
           replayed = true;
-          return replay(m.rec, p, ctx, (i) => drop[i] === 1 && idx.isLive(ids[i] as number));
+          return replay(m.rec, p, ctx, (i) => drop[i] === 1 && idx.isLive(ids[i] as number), true);
         }
         const cold = walk(p, ctx, after);
         return leaveOut ? without(cold, ruledOut) : cold;
@@ -327,7 +346,7 @@ export class WarmRoot implements WarmProvider {
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
     const key = this.memoKey(plan);
     if (key === null) return null;
-    return (ctx) => replay(this.memoFor(key, plan, ctx).rec, plan, ctx, null);
+    return (ctx) => replay(this.memoFor(key, plan, ctx).rec, plan, ctx, null, true);
   }
 
   /** The fresh remembered walk of a key, walked (and remembered) now when there is none. */
@@ -362,13 +381,14 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * Walks the plan to its end, remembering its entries and its calls on the run context (not made on the run's
-   * context: the replay makes them). A query that stops after a few records still leaves a whole walk to replay.
-   * Kept when the tree did not change meanwhile.
+   * Walks the plan to its end selecting every entry (`selectingAll`: the walk of every plan with this key),
+   * remembering its entries and its calls on the run context (not made on the run's context: the replay makes
+   * them). A query that stops after a few records still leaves a whole walk to replay. Kept when the tree did
+   * not change meanwhile.
    */
   private remember(key: string, plan: WalkPlan, ctx: RunContext): Memo {
     const startGen = this.gen;
-    const rec = recordWalk(plan, ctx);
+    const rec = recordWalk(selectingAll(plan), ctx);
     const memo: Memo = { gen: startGen, rec, ids: null, idsFor: null };
     if (this.gen === startGen && this.watching) {
       this.memos.set(key, memo);
