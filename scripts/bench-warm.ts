@@ -254,7 +254,101 @@ const mcpMs = median(mcpTotals);
 console.log(
   `\n20 greps: rg processes ${rgMs.toFixed(0)} ms, warm rglob mcp ${mcpMs.toFixed(1)} ms (agent defaults): ${(mcpMs / rgMs).toFixed(3)}x rg (target <= 0.05x)`,
 );
+
+// find_files: ten listings that differ in their globs, types, extensions or depth, as an agent asks them one after
+// another, against fd processes. A remembered walk is keyed by what decides the entries reached (ADR 0028): the
+// server walks once for the default depth and once for max_depth 2, and every other query is its replay.
+interface FindQuery {
+  readonly name: string;
+  readonly mcp: Record<string, unknown>;
+  /** fd arguments after `fd --hidden --exclude .git --color never`. */
+  readonly fd: readonly string[];
+}
+const FIND_QUERIES: readonly FindQuery[] = [
+  { name: "*.md", mcp: { patterns: ["*.md"] }, fd: ["--type", "f", "--glob", "*.md"] },
+  { name: "*.json", mcp: { patterns: ["*.json"] }, fd: ["--type", "f", "--glob", "*.json"] },
+  {
+    name: "extension ts",
+    mcp: { extensions: ["ts"], types: ["f"] },
+    fd: ["--type", "f", "--extension", "ts"],
+  },
+  { name: "directories", mcp: { types: ["d"] }, fd: ["--type", "d"] },
+  {
+    name: "package.json",
+    mcp: { patterns: ["package.json"] },
+    fd: ["--type", "f", "--glob", "package.json"],
+  },
+  { name: "*.mjs", mcp: { patterns: ["*.mjs"] }, fd: ["--type", "f", "--glob", "*.mjs"] },
+  {
+    name: "*.ts, depth 3+",
+    mcp: { patterns: ["*.ts"], min_depth: 3 },
+    fd: ["--min-depth", "3", "--glob", "*.ts"],
+  },
+  { name: "*.yml", mcp: { patterns: ["*.yml"] }, fd: ["--type", "f", "--glob", "*.yml"] },
+  { name: "files, depth <= 2", mcp: { types: ["f"], max_depth: 2 }, fd: ["--type", "f", "--max-depth", "2"] },
+  { name: "*.cjs", mcp: { extensions: ["cjs"] }, fd: ["--extension", "cjs"] },
+];
+const fd = Bun.which("fd") ?? Bun.which("fdfind");
+
+async function fdRun(q: FindQuery): Promise<string> {
+  const proc = Bun.spawn([fd as string, "--hidden", "--exclude", ".git", "--color", "never", ...q.fd], {
+    cwd: tree,
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  const text = await new Response(proc.stdout).text();
+  await proc.exited;
+  return text;
+}
+
+async function findCall(c: RawMcpClient, q: FindQuery): Promise<string[]> {
+  const answer = await c.request("tools/call", {
+    name: "find_files",
+    arguments: { ...q.mcp, hidden: true, limit: 1_000_000, max_output_bytes: 9_000_000 },
+  });
+  const sc = (answer.result as { structuredContent?: { results: Array<{ relative_path: string }> } })
+    .structuredContent;
+  if (sc === undefined) throw new Error(`no result: ${JSON.stringify(answer)}`);
+  return sc.results.map((r) => r.relative_path);
+}
+
+if (fd !== null) {
+  // A fresh server, so that the first round asks each listing for the first time.
+  const finder = new RawMcpClient(bin, tree, "bench-warm-find");
+  await finder.start();
+  for (let r = 0; r <= runs; r++) {
+    let fdMs = 0;
+    let mcpMs = 0;
+    for (const q of FIND_QUERIES) {
+      const t0 = performance.now();
+      const fdText = await fdRun(q);
+      const t1 = performance.now();
+      const got = await findCall(finder, q);
+      const t2 = performance.now();
+      fdMs += t1 - t0;
+      mcpMs += t2 - t1;
+      if (r === 0) {
+        const want = fdText
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => l.replace(/^\.\//, "").replace(/\/$/, ""))
+          .sort();
+        const mine = [...got].sort();
+        const same = want.length === mine.length && want.every((l, i) => l === mine[i]);
+        if (!same) failures++;
+        console.log(
+          `  ${same ? "same as fd" : "DIFFERS from fd"}: find ${q.name} (${want.length} paths against ${mine.length}), first asked: ${(t2 - t1).toFixed(1)} ms`,
+        );
+      }
+    }
+    console.log(
+      `${r === 0 ? "\n10 listings, each asked for the first time" : `10 listings, asked again (run ${r})`}: fd processes ${fdMs.toFixed(0)} ms, warm rglob mcp ${mcpMs.toFixed(1)} ms: ${(mcpMs / fdMs).toFixed(3)}x fd`,
+    );
+  }
+  finder.stop();
+}
+
 if (failures > 0) {
-  console.log(`${failures} answers differ from rg`);
+  console.log(`${failures} answers differ from rg or fd`);
   process.exitCode = 1;
 }
