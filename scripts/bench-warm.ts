@@ -301,15 +301,31 @@ async function fdRun(q: FindQuery): Promise<string> {
   return text;
 }
 
+/** The server's whole answer (paged when it is cut) as relative paths. */
 async function findCall(c: RawMcpClient, q: FindQuery): Promise<string[]> {
-  const answer = await c.request("tools/call", {
-    name: "find_files",
-    arguments: { ...q.mcp, hidden: true, limit: 1_000_000, max_output_bytes: 9_000_000 },
-  });
-  const sc = (answer.result as { structuredContent?: { results: Array<{ relative_path: string }> } })
-    .structuredContent;
-  if (sc === undefined) throw new Error(`no result: ${JSON.stringify(answer)}`);
-  return sc.results.map((r) => r.relative_path);
+  const out: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const answer = await c.request("tools/call", {
+      name: "find_files",
+      arguments: {
+        ...q.mcp,
+        hidden: true,
+        limit: 1_000_000,
+        max_output_bytes: 9_000_000,
+        ...(cursor !== null ? { cursor } : {}),
+      },
+    });
+    const sc = (
+      answer.result as {
+        structuredContent?: { results: Array<{ relative_path: string }>; next_cursor: string | null };
+      }
+    ).structuredContent;
+    if (sc === undefined) throw new Error(`no result: ${JSON.stringify(answer)}`);
+    for (const r of sc.results) out.push(r.relative_path);
+    cursor = sc.next_cursor;
+  } while (cursor !== null);
+  return out;
 }
 
 if (fd !== null) {

@@ -296,6 +296,62 @@ describe("process edge", () => {
     expect(r.stderr.toString()).toBe("");
   });
 
+  test("a reader slower than the output on a non-blocking stdout gets every byte (rglob mcp's answer)", async () => {
+    // The MCP server's stdout is non-blocking (its stdin is read as a stream): an answer larger than the pipe
+    // holds meets EAGAIN whenever the client reads slower than the server writes, and the server waits until the
+    // client takes more (platform/poll.ts) instead of failing or losing bytes.
+    const spec: Record<string, string> = {};
+    for (let d = 0; d < 40; d++)
+      for (let f = 0; f < 60; f++) spec[`directory-${d}/a-rather-long-file-name-${f}.txt`] = "";
+    const { dir, cleanup } = tempTree(spec);
+    const server = Bun.spawn([BIN, "mcp", "--root", dir], {
+      cwd: dir,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      const send = (m: object) => {
+        server.stdin.write(`${JSON.stringify(m)}\n`);
+        server.stdin.flush();
+      };
+      send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "slow", version: "1" },
+        },
+      });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      const args = { types: ["f"], hidden: true, limit: 100_000, max_output_bytes: 9_000_000 };
+      send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "find_files", arguments: args } });
+      await Bun.sleep(300); // the server has written all it could: its pipe is full
+      const reader = server.stdout.getReader();
+      const decoder = new TextDecoder();
+      let text = "";
+      while (!/\n\{[^\n]*"id":2[^\n]*\n/.test(`\n${text}`)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+        await Bun.sleep(2); // slower than the server
+      }
+      const line = text.split("\n").find((l) => l.includes('"id":2')) as string;
+      const answer = JSON.parse(line) as {
+        result: { structuredContent: { results: unknown[]; truncated: boolean } };
+      };
+      expect(line.length).toBeGreaterThan(400_000);
+      expect(answer.result.structuredContent.results).toHaveLength(2400);
+      expect(answer.result.structuredContent.truncated).toBe(false);
+    } finally {
+      server.kill();
+      cleanup();
+    }
+    expect(await new Response(server.stderr as ReadableStream).text()).not.toContain("EAGAIN");
+  });
+
   test("the binary runs from another directory with the sources moved away", () => {
     const dir = mkdtempSync(join(tmpdir(), "rglob-bin-"));
     try {

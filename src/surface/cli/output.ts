@@ -5,6 +5,7 @@
  * main.ts turns into a quiet exit: that is how ripgrep treats EPIPE too. */
 import * as fs from "node:fs";
 import { encodeName, hasRawBytes } from "../../platform/names.ts";
+import { waitWritable } from "../../platform/poll.ts";
 
 /** Thrown when stdout's reader has gone away. */
 export class BrokenPipe extends Error {
@@ -14,7 +15,8 @@ export class BrokenPipe extends Error {
 const wait = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Writes every byte to a file descriptor before it returns (waiting out EAGAIN on a non-blocking pipe).
+ * Writes every byte to a file descriptor before it returns (on a non-blocking pipe, waiting after EAGAIN until
+ * it takes more: platform/poll.ts).
  * @throws BrokenPipe when the reader has gone away
  */
 export function writeAll(fd: number, bytes: Uint8Array): void {
@@ -27,7 +29,8 @@ export function writeAll(fd: number, bytes: Uint8Array): void {
       const code = (err as { code?: string }).code;
       if (code === "EPIPE") throw new BrokenPipe("stdout closed");
       if (code === "EAGAIN") {
-        Atomics.wait(wait, 0, 0, 2);
+        // Until the reader has taken some (poll), else a short sleep.
+        if (!waitWritable(fd, 1000)) Atomics.wait(wait, 0, 0, 1);
         continue;
       }
       throw err;

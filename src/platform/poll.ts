@@ -1,0 +1,52 @@
+/*! Waiting until a descriptor takes more bytes: poll(2) through bun:ffi on Linux. A writer to a non-blocking
+ * pipe or socket (a host that spawned rglob with one: Bun's, an MCP host's) gets EAGAIN whenever the reader is
+ * behind; it then waits exactly until the reader has taken some, where a fixed sleep waited up to 2 ms per full
+ * pipe (64 KiB). Elsewhere (another system, Node without bun:ffi) the caller sleeps briefly instead. */
+import type * as Ffi from "bun:ffi";
+
+/** poll's "writable" event (the same value on Linux and the BSDs). */
+const POLLOUT = 4;
+
+type Poll = (fds: number, nfds: number, timeout: number) => number;
+
+interface Poller {
+  readonly poll: Poll;
+  readonly view: DataView;
+  readonly ptr: number;
+}
+
+let loaded: Poller | null | undefined;
+
+function load(): Poller | null {
+  if (typeof Bun === "undefined" || process.platform !== "linux") return null;
+  try {
+    const ffi = process.getBuiltinModule("bun:ffi") as typeof Ffi;
+    const { FFIType } = ffi;
+    const lib = ffi.dlopen("libc.so.6", {
+      poll: { args: [FFIType.ptr, FFIType.u64, FFIType.i32], returns: FFIType.i32 },
+    });
+    // struct pollfd { int fd; short events; short revents; }, in memory of its own (a small typed array's
+    // storage may move: stat-words.ts).
+    const storage = new ArrayBuffer(8);
+    const ptr = ffi.ptr(new Uint8Array(storage));
+    return { poll: lib.symbols.poll as unknown as Poll, view: new DataView(storage), ptr };
+  } catch {
+    return null; // no glibc, or no FFI: the caller sleeps
+  }
+}
+
+/**
+ * Waits until a descriptor can be written, the reader went away (the next write says so) or the time is up.
+ * @param fd the descriptor
+ * @param timeoutMs the longest wait
+ * @returns false when it could not wait (no poll here, or poll failed): the caller sleeps instead
+ */
+export function waitWritable(fd: number, timeoutMs: number): boolean {
+  if (loaded === undefined) loaded = load();
+  if (loaded === null) return false;
+  const { poll, view, ptr } = loaded;
+  view.setInt32(0, fd, true);
+  view.setInt16(4, POLLOUT, true);
+  view.setInt16(6, 0, true);
+  return poll(ptr, 1, timeoutMs) >= 0;
+}
