@@ -868,7 +868,10 @@ describe("listings written from walk entries (human and JSONL)", () => {
     });
   }
   test("find --jsonl writes a name that is not UTF-8 as its wire record (path_bytes)", () => {
-    const lines = Buffer.from(run(["--jsonl", "-u"], tree).out, "hex").toString("utf8").trim().split("\n");
+    const lines = Buffer.from(run(["--jsonl", "-u"], tree).out, "hex")
+      .toString("utf8")
+      .trim()
+      .split("\n");
     const bad = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => "path_bytes" in r);
     expect(bad.length).toBe(1);
     expect(Buffer.from(bad[0]?.path_bytes as string, "base64").subarray(-6)).toEqual(
