@@ -1,5 +1,9 @@
 /*! Sink: one JSON document (the operation's result model), written as the records come. */
 import type { ErrorInfo } from "../contract/errors.ts";
+import type { Entry } from "../engine/walk.ts";
+import { fileMatchJsonOf, fileMatchOf } from "../ops/walk-records.ts";
+import { wireRecord } from "../ops/wire-names.ts";
+import type { LinePieces } from "./jsonl.ts";
 import { recordJson, type Sink, type Summary } from "./sink.ts";
 
 /**
@@ -12,7 +16,36 @@ export class JsonSink implements Sink {
   /** Whether the document has begun (a failure can no longer be printed in its place). */
   opened = false;
 
-  constructor(private readonly write: (text: string) => void) {}
+  /**
+   * Writes walk entries as their FileMatch records' text with no record made (find's batches), when the sink was
+   * given a writer of pieces: the same bytes as the records'.
+   */
+  readonly entries?: (entries: readonly Entry[], count: number) => void;
+
+  /**
+   * @param write where texts go
+   * @param pieces the same output taking text in pieces (walk entries are then written without records)
+   */
+  constructor(
+    private readonly write: (text: string) => void,
+    pieces?: LinePieces,
+  ) {
+    if (pieces !== undefined) this.entries = (entries, count) => this.files(entries, count, pieces);
+  }
+
+  private files(entries: readonly Entry[], count: number, out: LinePieces): void {
+    for (let i = 0; i < count; i++) {
+      const e = entries[i] as Entry;
+      const text = fileMatchJsonOf(e, this.opened ? ",{" : '{"results":[{');
+      // A path that is not valid UTF-8: its wire record (a lossy path and path_bytes), as the dispatcher gives it.
+      if (text === null) this.record("file", wireRecord(fileMatchOf(e)));
+      else {
+        this.opened = true;
+        out.text(text);
+        out.end();
+      }
+    }
+  }
 
   record(_kind: string, record: object): void {
     const text = recordJson(record);

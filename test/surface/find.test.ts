@@ -859,23 +859,26 @@ describe("listings written from walk entries (human and JSONL)", () => {
     [["-t", "e"], tree],
     [["--base", ".."], join(tree, sub)],
   ];
-  for (const [args, cwd] of jsonlCases) {
-    test(`find --jsonl ${args.join(" ")}${cwd === tree ? "" : " (from a subdirectory)"}`, () => {
-      const direct = run([...args, "--jsonl"], cwd);
-      const lines = Buffer.from(direct.out, "hex").toString("utf8").trim().split("\n");
-      expect(lines.length).toBeGreaterThan(2);
-      expect(direct).toEqual(run([...args, "--jsonl", "--max-output-bytes", "100000000000"], cwd));
-    });
-  }
-  test("find --jsonl writes a name that is not UTF-8 as its wire record (path_bytes)", () => {
-    const lines = Buffer.from(run(["--jsonl", "-u"], tree).out, "hex")
-      .toString("utf8")
-      .trim()
-      .split("\n");
-    const bad = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => "path_bytes" in r);
-    expect(bad.length).toBe(1);
-    expect(Buffer.from(bad[0]?.path_bytes as string, "base64").subarray(-6)).toEqual(
-      Buffer.concat([Buffer.from("bad-"), Buffer.from([0xff, 0xfe])]),
-    );
+  for (const [args, cwd] of jsonlCases)
+    for (const format of ["--jsonl", "--json"]) {
+      test(`find ${format} ${args.join(" ")}${cwd === tree ? "" : " (from a subdirectory)"}`, () => {
+        const direct = run([...args, format], cwd);
+        const text = Buffer.from(direct.out, "hex").toString("utf8");
+        if (format === "--jsonl") expect(text.trim().split("\n").length).toBeGreaterThan(2);
+        else expect((JSON.parse(text) as Result).results.length).toBeGreaterThan(1);
+        expect(direct).toEqual(run([...args, format, "--max-output-bytes", "100000000000"], cwd));
+      });
+    }
+  test("find --jsonl and --json write a name that is not UTF-8 as its wire record (path_bytes)", () => {
+    const text = (format: string) => Buffer.from(run([format, "-u"], tree).out, "hex").toString("utf8");
+    const lines = text("--jsonl").trim().split("\n");
+    const json = JSON.parse(text("--json")) as { results: Array<Record<string, unknown>> };
+    for (const records of [lines.map((l) => JSON.parse(l) as Record<string, unknown>), json.results]) {
+      const bad = records.filter((r) => "path_bytes" in r);
+      expect(bad.length).toBe(1);
+      expect(Buffer.from(bad[0]?.path_bytes as string, "base64").subarray(-6)).toEqual(
+        Buffer.concat([Buffer.from("bad-"), Buffer.from([0xff, 0xfe])]),
+      );
+    }
   });
 });

@@ -191,9 +191,10 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   let inner: Sink;
   let pathsOnly = false;
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
-  // Walk entries (find's batches) are written as their lines with no record made; stdout takes the pieces.
+  // Walk entries (find's batches) are written as their records' text with no record made; stdout takes the
+  // pieces.
   if (pres.jsonl) inner = new JsonlSink(stdout.write, op.jsonlExpander?.(), stdout);
-  else if (pres.json) inner = new JsonSink(stdout.write);
+  else if (pres.json) inner = new JsonSink(stdout.write, stdout);
   else {
     const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
     pathsOnly = human.pathsOnly === true;
