@@ -10,7 +10,7 @@ import * as v from "valibot";
 import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
 import { quietContext, type RunContext } from "../../ops/operation.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
-import { type TreeWatch, watchTree } from "../../platform/tree-watch.ts";
+import { type TreeWatch, watchTreeInSlices } from "../../platform/tree-watch.ts";
 import { isNegated } from "../glob.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
@@ -88,6 +88,8 @@ const EARLY_RATIO_TEXT = 32 * 1024 * 1024;
 const EARLY_RATIO_MARGIN = 1.25;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** How long one slice of the watch's set-up may take before the server answers what has come. */
+const WATCH_SLICE_MS = 20;
 /** How often the tree's own watch is read between calls. */
 const DRAIN_MS = 100;
 
@@ -121,10 +123,20 @@ export class WarmRoot implements WarmProvider {
     private readonly options: WarmOptions,
   ) {}
 
-  /** Starts watching and builds the index in the background. */
+  /**
+   * Starts watching (a slice of directories at a time: calls are answered meanwhile, walking cold) and then builds
+   * the index in the background.
+   */
   start(): void {
-    if (this.options.watch) this.startWatch();
-    void this.build();
+    if (!this.options.watch) {
+      void this.build();
+      return;
+    }
+    void this.startWatch()
+      .catch((err: unknown) => {
+        this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
+      })
+      .then(() => this.build());
   }
 
   /** Stops watching and any build. */
@@ -149,11 +161,17 @@ export class WarmRoot implements WarmProvider {
     };
   }
 
-  private startWatch(): void {
-    const own = watchTree(this.root, {
-      onEvent: (event, rel) => this.changed(event, rel),
-      onLost: (reason) => this.lostWatch(reason),
-    });
+  private async startWatch(): Promise<void> {
+    const own = await watchTreeInSlices(
+      this.root,
+      { onEvent: (event, rel) => this.changed(event, rel), onLost: (reason) => this.lostWatch(reason) },
+      WATCH_SLICE_MS,
+      () => this.closed,
+    );
+    if (this.closed) {
+      own?.close();
+      return;
+    }
     if (own !== null) {
       this.watcher = own;
       this.watching = true;

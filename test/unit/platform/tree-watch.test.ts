@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeName } from "../../../src/platform/names.ts";
-import { type TreeWatch, watchTree } from "../../../src/platform/tree-watch.ts";
+import { type TreeWatch, watchTree, watchTreeInSlices } from "../../../src/platform/tree-watch.ts";
 
 const linux = process.platform === "linux";
 if (!linux) console.warn("SKIPPED: the tree watch is Linux only (tree-watch tests)");
@@ -113,5 +113,60 @@ describe.skipIf(!linux)("tree watch", () => {
     rmSync(dir, { recursive: true, force: true });
     expect(drained()).toContain("rename null");
     expect(lost).toEqual([]);
+  });
+});
+
+describe.skipIf(!linux)("tree watch set up in slices", () => {
+  /** 300 directories, two levels, and a file in the last one. */
+  function wideTree(root: string): void {
+    for (let a = 0; a < 20; a++)
+      for (let b = 0; b < 15; b++) mkdirSync(join(root, `d${a}`, `e${b}`), { recursive: true });
+    writeFileSync(join(root, "d19", "e14", "f.txt"), "x");
+  }
+
+  test("slices of no time at all: the event loop turns between them, and every directory ends up watched", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rglob-treewatch-sliced-"));
+    try {
+      wideTree(root);
+      const events: string[] = [];
+      let turns = 0;
+      const ticker = setInterval(() => turns++, 0);
+      const w = await watchTreeInSlices(
+        root,
+        { onEvent: (e, rel) => events.push(`${e} ${rel}`), onLost: (r) => events.push(`lost ${r}`) },
+        0,
+        () => false,
+      );
+      clearInterval(ticker);
+      expect(w).not.toBeNull();
+      // Set up over several turns (16 directories a slice), so timers ran meanwhile.
+      expect(turns).toBeGreaterThan(0);
+      try {
+        for (let a = 0; a < 20; a += 7) writeFileSync(join(root, `d${a}`, "e14", "new.txt"), "x");
+        writeFileSync(join(root, "d19", "e14", "f.txt"), "changed");
+        (w as TreeWatch).drain();
+        expect(events).toContain("rename d0/e14/new.txt");
+        expect(events).toContain("rename d7/e14/new.txt");
+        expect(events).toContain("rename d14/e14/new.txt");
+        expect(events).toContain("change d19/e14/f.txt");
+      } finally {
+        w?.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("stopped while it is set up: no watch", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rglob-treewatch-sliced-"));
+    try {
+      wideTree(root);
+      let asked = 0;
+      const w = await watchTreeInSlices(root, { onEvent: () => {}, onLost: () => {} }, 0, () => ++asked > 2);
+      expect(w).toBeNull();
+      expect(asked).toBe(3);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
