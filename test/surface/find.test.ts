@@ -797,7 +797,8 @@ test("an explicit root inside an ignored directory is still searched", () => {
 
 // The human listing is written from the walk's entries, without records (Sink.entries); with a --format template
 // it goes through the records. `--format '{}'` writes the same line, so the two routes must agree byte for byte.
-describe("listings written from walk entries (human and JSONL)", () => {
+// JSON and JSONL are written from entries too, and through records when max_output_bytes must measure them.
+describe("listings written from walk entries (human, JSON and JSONL)", () => {
   const tree = randomWalkTree(23, {
     dirs: 30,
     maxDepth: 5,
