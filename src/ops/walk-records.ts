@@ -5,6 +5,7 @@ import { kindsOf } from "../engine/filter/type.ts";
 import type { Entry } from "../engine/walk.ts";
 import { hasRawBytes } from "../platform/names.ts";
 import { RECORD_JSON } from "../sink/sink.ts";
+import { wireRecord } from "./wire-names.ts";
 
 const EPOCH = new Date(0).toISOString();
 
@@ -79,14 +80,14 @@ function fileMatchText(
 
 /**
  * Returns the JSON text of an entry's FileMatch record after `head`, as its record's serialiser writes it, with
- * no record made (a sink writing walk entries: JSONL); null when its path is not valid UTF-8, whose wire form
- * (a lossy path and path_bytes) the record route writes.
+ * no record made (a sink writing walk entries: JSON and JSONL); when its path is not valid UTF-8, its wire
+ * record instead (a lossy path and path_bytes, as the dispatcher gives it), for the sink's record route.
  * @param e the entry (its stats read, or read now)
  * @param head what comes before the fields
- * @returns the text, or null
+ * @returns the text, or the wire record
  */
-export function fileMatchJsonOf(e: Entry, head: string): string | null {
-  if (hasRawBytes(e.abs)) return null;
+export function fileMatchJsonOf(e: Entry, head: string): string | object {
+  if (hasRawBytes(e.abs)) return wireRecord(fileMatchOf(e));
   const st = e.stats();
   return fileMatchText(head, e.abs, e.rel, st?.size ?? 0, st ? isoOf(st.mtimeMs) : EPOCH, kindsOf(e));
 }

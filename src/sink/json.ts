@@ -1,8 +1,7 @@
 /*! Sink: one JSON document (the operation's result model), written as the records come. */
 import type { ErrorInfo } from "../contract/errors.ts";
 import type { Entry } from "../engine/walk.ts";
-import { fileMatchJsonOf, fileMatchOf } from "../ops/walk-records.ts";
-import { wireRecord } from "../ops/wire-names.ts";
+import { fileMatchJsonOf } from "../ops/walk-records.ts";
 import type { LinePieces } from "./jsonl.ts";
 import { recordJson, type Sink, type Summary } from "./sink.ts";
 
@@ -37,8 +36,7 @@ export class JsonSink implements Sink {
     for (let i = 0; i < count; i++) {
       const e = entries[i] as Entry;
       const text = fileMatchJsonOf(e, this.opened ? ",{" : '{"results":[{');
-      // A path that is not valid UTF-8: its wire record (a lossy path and path_bytes), as the dispatcher gives it.
-      if (text === null) this.record("file", wireRecord(fileMatchOf(e)));
+      if (typeof text !== "string") this.record("file", text);
       else {
         this.opened = true;
         out.text(text);

@@ -4,8 +4,7 @@
 import type { ErrorInfo } from "../contract/errors.ts";
 import type { Entry } from "../engine/walk.ts";
 import type { JsonlExpander } from "../ops/operation.ts";
-import { fileMatchJsonOf, fileMatchOf } from "../ops/walk-records.ts";
-import { wireRecord } from "../ops/wire-names.ts";
+import { fileMatchJsonOf } from "../ops/walk-records.ts";
 import { recordJsonAfter, type Sink, type Summary } from "./sink.ts";
 
 /** A writer that takes a line in pieces, written into its buffer at once (the CLI's stdout). */
@@ -42,8 +41,7 @@ export class JsonlSink implements Sink {
     for (let i = 0; i < count; i++) {
       const e = entries[i] as Entry;
       const text = fileMatchJsonOf(e, head);
-      // A path that is not valid UTF-8: its wire record (a lossy path and path_bytes), as the dispatcher gives it.
-      if (text === null) this.record("file", wireRecord(fileMatchOf(e)));
+      if (typeof text !== "string") this.record("file", text);
       else {
         out.text(text);
         out.byte(10);
