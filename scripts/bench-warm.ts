@@ -9,8 +9,8 @@ class Client extends RawMcpClient {
     super(bin, serveRoot, "bench-warm");
   }
 
-  async call(args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const answer = await this.request("tools/call", { name: "grep_content", arguments: args });
+  async call(args: Record<string, unknown>, tool = "grep_content"): Promise<Record<string, unknown>> {
+    const answer = await this.request("tools/call", { name: tool, arguments: args });
     const result = answer.result as { structuredContent?: Record<string, unknown> } | undefined;
     if (result?.structuredContent === undefined) throw new Error(`no result: ${JSON.stringify(answer)}`);
     return result.structuredContent;
@@ -302,35 +302,29 @@ async function fdRun(q: FindQuery): Promise<string> {
 }
 
 /** The server's whole answer (paged when it is cut) as relative paths. */
-async function findCall(c: RawMcpClient, q: FindQuery): Promise<string[]> {
+async function findCall(c: Client, q: FindQuery): Promise<string[]> {
   const out: string[] = [];
   let cursor: string | null = null;
   do {
-    const answer = await c.request("tools/call", {
-      name: "find_files",
-      arguments: {
+    const sc = await c.call(
+      {
         ...q.mcp,
         hidden: true,
         limit: 1_000_000,
         max_output_bytes: 9_000_000,
         ...(cursor !== null ? { cursor } : {}),
       },
-    });
-    const sc = (
-      answer.result as {
-        structuredContent?: { results: Array<{ relative_path: string }>; next_cursor: string | null };
-      }
-    ).structuredContent;
-    if (sc === undefined) throw new Error(`no result: ${JSON.stringify(answer)}`);
-    for (const r of sc.results) out.push(r.relative_path);
-    cursor = sc.next_cursor;
+      "find_files",
+    );
+    for (const r of sc.results as Array<{ relative_path: string }>) out.push(r.relative_path);
+    cursor = typeof sc.next_cursor === "string" ? sc.next_cursor : null;
   } while (cursor !== null);
   return out;
 }
 
 if (fd !== null) {
   // A fresh server, so that the first round asks each listing for the first time.
-  const finder = new RawMcpClient(bin, tree, "bench-warm-find");
+  const finder = new Client(tree);
   await finder.start();
   for (let r = 0; r <= runs; r++) {
     let fdMs = 0;

@@ -118,6 +118,8 @@ export class WarmRoot implements WarmProvider {
   private closed = false;
   private rebuildPending = false;
   private drainTimer: ReturnType<typeof setInterval> | null = null;
+  /** The watch's set-up (start), resolved at once when there is none. */
+  private watchSetUp: Promise<void> = Promise.resolve();
 
   /**
    * @param root the root's real path
@@ -129,19 +131,26 @@ export class WarmRoot implements WarmProvider {
   ) {}
 
   /**
-   * Starts watching (a slice of directories at a time: calls are answered meanwhile, walking cold) and then builds
-   * the index in the background.
+   * Starts watching (a slice of directories at a time, so the server answers `initialize` and other requests
+   * meanwhile; a call waits for it: `ready`) and then builds the index in the background.
    */
   start(): void {
     if (!this.options.watch) {
       void this.build();
       return;
     }
-    void this.startWatch()
-      .catch((err: unknown) => {
-        this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
-      })
-      .then(() => this.build());
+    this.watchSetUp = this.startWatch().catch((err: unknown) => {
+      this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
+    });
+    void this.watchSetUp.then(() => this.build());
+  }
+
+  /**
+   * Resolves once the watch is set up (or given up): a call waits for it, then answers from the remembered walks
+   * as a call after it does, instead of walking cold while the set-up's slices take turns with it.
+   */
+  ready(): Promise<void> {
+    return this.watchSetUp;
   }
 
   /** Stops watching and any build. */
@@ -552,6 +561,11 @@ export class WarmSet implements WarmProvider {
       this.roots.set(r, w);
       w.start();
     }
+  }
+
+  /** Resolves once every root's watch is set up (WarmRoot.ready). */
+  async ready(): Promise<void> {
+    await Promise.all([...this.roots.values()].map((w) => w.ready()));
   }
 
   /**

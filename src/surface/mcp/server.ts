@@ -365,6 +365,7 @@ async function callOperation(
   // Changes made before this call (an edit just before it) are taken in before the warm state answers: read
   // from the tree's own watch; with Bun's fs.watch (where that is not there) one turn of the event loop lets in
   // the events already handed over.
+  if (warm !== null) await warm.ready(); // a watch still being set up (a large tree just after the start)
   if (warm !== null && !warm.settle()) await new Promise((resolve) => setImmediate(resolve));
   const outcome = await collect(op, input, {
     ...(warm !== null ? { warm } : {}),
