@@ -122,6 +122,9 @@ export function watchTree(root: string, handlers: TreeWatchHandlers): TreeWatch 
   return w.open() ? w : null;
 }
 
+/** A turn of the event loop. */
+const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Watches a tree as `watchTree` does, a slice of directories at a time between turns of the event loop: a server
  * answers while a large tree is being watched (babel's 13k directories take 170-470 ms; a tree of hundreds of
@@ -131,6 +134,8 @@ export function watchTree(root: string, handlers: TreeWatchHandlers): TreeWatch 
  * @param handlers where events and a lost watch go
  * @param sliceMs how long a slice may take
  * @param stopped says when to give up (the watch is then closed and null given)
+ * @param turn what is awaited between slices: a turn of the event loop, or longer (a server holds the set-up
+ *   back while it answers a call)
  * @returns the watch, or null
  */
 export async function watchTreeInSlices(
@@ -138,11 +143,12 @@ export async function watchTreeInSlices(
   handlers: TreeWatchHandlers,
   sliceMs: number,
   stopped: () => boolean,
+  turn: () => Promise<void> = nextTurn,
 ): Promise<TreeWatch | null> {
   if (libc === undefined) libc = loadLibc();
   if (libc === null) return null;
   const w = new InotifyTree(libc, root, handlers);
-  return (await w.openInSlices(sliceMs, stopped)) ? w : null;
+  return (await w.openInSlices(sliceMs, stopped, turn)) ? w : null;
 }
 
 class InotifyTree implements TreeWatch {
@@ -173,14 +179,14 @@ class InotifyTree implements TreeWatch {
   }
 
   /** The same, a slice of directories at a time between turns of the event loop (watchTreeInSlices). */
-  async openInSlices(sliceMs: number, stopped: () => boolean): Promise<boolean> {
+  async openInSlices(sliceMs: number, stopped: () => boolean, turn: () => Promise<void>): Promise<boolean> {
     this.fd = this.lib.init(IN_NONBLOCK | IN_CLOEXEC);
     if (this.fd < 0) return false;
     const pending = [""];
     for (;;) {
       if (this.watchPending(pending, performance.now() + sliceMs) !== null) return this.unopened();
       if (pending.length === 0) return true;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await turn();
       if (stopped() || this.closed) return this.unopened();
     }
   }

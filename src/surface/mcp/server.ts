@@ -362,16 +362,23 @@ async function callOperation(
     }
     return lastSend;
   };
-  // Changes made before this call (an edit just before it) are taken in before the warm state answers: read
-  // from the tree's own watch; with Bun's fs.watch (where that is not there) one turn of the event loop lets in
-  // the events already handed over.
-  if (warm !== null) await warm.ready(); // a watch still being set up (a large tree just after the start)
-  if (warm !== null && !warm.settle()) await new Promise((resolve) => setImmediate(resolve));
-  const outcome = await collect(op, input, {
-    ...(warm !== null ? { warm } : {}),
-    signal: extra.signal,
-    ...(token !== undefined ? { onProgress: (n: number) => void notify(n) } : {}),
-  });
+  // The background work (the watch's set-up, the index build) waits while the call is answered: it would take
+  // turns with it on this thread. Until the watch is set up (a large tree just after the start) the call walks
+  // cold, as the CLI does. Changes made before this call (an edit just before it) are taken in before the warm
+  // state answers: read from the tree's own watch; with Bun's fs.watch (where that is not there) one turn of the
+  // event loop lets in the events already handed over.
+  const release = warm?.hold() ?? null;
+  let outcome: Awaited<ReturnType<typeof collect>>;
+  try {
+    if (warm !== null && !warm.settle()) await new Promise((resolve) => setImmediate(resolve));
+    outcome = await collect(op, input, {
+      ...(warm !== null ? { warm } : {}),
+      signal: extra.signal,
+      ...(token !== undefined ? { onProgress: (n: number) => void notify(n) } : {}),
+    });
+  } finally {
+    release?.();
+  }
   if (!outcome.ok) return failure(outcome.error);
   if (extra.signal.aborted) {
     log(`${op.mcpTool} cancelled after ${outcome.result.total_files_searched} entries`);
