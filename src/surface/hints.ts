@@ -112,6 +112,8 @@ function hiddenGlobNotes(globs: readonly string[], input: Request): string[] {
  * @param input the request (its base, and for grep whether the pattern came by flag)
  * @param found whether the run gave any record
  * @param cwd what a relative base is relative to
+ * @param skippedSome whether the run left entries out (ignored, hidden, excluded, too deep…): a name it did not
+ *   find may then be among them, and a note says only that no name searched is it
  * @returns the notes, in operand order
  */
 export function operandNotes(
@@ -120,6 +122,7 @@ export function operandNotes(
   input: Request,
   found: boolean,
   cwd: string,
+  skippedSome = false,
 ): string[] {
   const mixed = pathOrGlobOperands(op, operands, input, cwd);
   if (mixed !== null) {
@@ -160,7 +163,7 @@ export function operandNotes(
     if (!found && kind === null && !operand.includes("/")) {
       // fd's PATTERN matches anywhere in a name (`fd main`); a glob without wildcards is a whole name.
       notes.push(
-        `no name is '${shown}': a glob is matched against whole names (fd's PATTERN matches anywhere in the name); for names that contain it, use '*${shown}*'`,
+        `no name ${skippedSome ? "searched " : ""}is '${shown}': a glob is matched against whole names (fd's PATTERN matches anywhere in the name); for names that contain it, use '*${shown}*'`,
       );
       continue;
     }

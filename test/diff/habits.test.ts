@@ -483,11 +483,20 @@ describe("habits, asserted on their own", () => {
   });
 
   test("fd's PATTERN is a glob here: a run that finds nothing says so and gives the glob", () => {
+    // Under sub/ nothing is left out: no name is 'up'. In the whole tree, ignored and hidden entries are: the
+    // name may be among them, so the note says only that no name searched is it, and the next line says what
+    // was not searched.
+    const whole = run("find", "up", "--base", "sub");
+    expect(whole.code).toBe(1);
+    expect(whole.stderr).toBe(
+      "rglob: note: no name is 'up': a glob is matched against whole names (fd's PATTERN matches anywhere in the name); for names that contain it, use '*up*'\n",
+    );
     const word = run("find", "up", "--no-hidden");
     expect(word.code).toBe(1);
     expect(word.stderr).toContain(
-      "no name is 'up': a glob is matched against whole names (fd's PATTERN matches anywhere in the name); for names that contain it, use '*up*'",
+      "no name searched is 'up': a glob is matched against whole names (fd's PATTERN matches anywhere in the name); for names that contain it, use '*up*'",
     );
+    expect(word.stderr).toContain("nothing found; not searched: 1 entry ignored by .gitignore/.ignore rules");
     const re = run("find", "\\.md$");
     expect(re.code).toBe(1);
     expect(re.stderr).toContain("not a regular expression as fd's PATTERN: for the same names, use '*.md'");

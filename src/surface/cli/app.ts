@@ -290,7 +290,9 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   // A summary that counted files (count --limit 0: totals alone) is an answer too.
   const totals = summary?.totals as { files?: unknown } | undefined;
   const found = sink.count > 0 || (typeof totals?.files === "number" && totals.files > 0);
-  for (const note of operandNotes(op, operands, input, found, process.cwd())) {
+  const skipped = summary?.skipped as Readonly<Record<string, number>> | undefined;
+  const skippedSome = Object.entries(skipped ?? {}).some(([reason, n]) => reason !== "vcs" && n > 0);
+  for (const note of operandNotes(op, operands, input, found, process.cwd(), skippedSome)) {
     eprint(`rglob: note: ${note}`);
   }
   // Nothing skipped silently: an empty answer says what was left out and which flag includes it.
