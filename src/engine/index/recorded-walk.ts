@@ -202,6 +202,26 @@ export class PlainWalk implements RecordedWalk {
  * @returns the recording
  */
 export function recordWalk(plan: WalkPlan, ctx: RunContext): MemoryWalk {
+  let rec: MemoryWalk | null = null;
+  for (const _ of recordingWalk(plan, ctx, (r) => {
+    rec = r;
+  }));
+  return rec as unknown as MemoryWalk;
+}
+
+/**
+ * The same walk as `recordWalk`, giving each entry as it is recorded: a consumer walks the tree for itself and
+ * leaves its recording behind (the warm server's index build), in slices if it likes.
+ * @param plan the compiled walk
+ * @param ctx the run context whose methods are recorded
+ * @param done given the recording once the walk has reached its end (not when the consumer stops early)
+ * @yields the entries, as the walk gives them
+ */
+export function* recordingWalk(
+  plan: WalkPlan,
+  ctx: RunContext,
+  done: (rec: MemoryWalk) => void,
+): Generator<Entry, void, undefined> {
   const ops: number[] = [];
   const args: number[] = [];
   const payloads: Payload[] = [];
@@ -268,19 +288,22 @@ export function recordWalk(plan: WalkPlan, ctx: RunContext): MemoryWalk {
     type.push(e.type);
     target.push(e.target);
     root.push(e.root);
+    yield e;
   }
   flushCount();
-  return new MemoryWalk(
-    Uint8Array.from(ops),
-    Int32Array.from(args),
-    payloads,
-    abs,
-    rel,
-    name,
-    Int32Array.from(depth),
-    type,
-    target,
-    Int32Array.from(root),
+  done(
+    new MemoryWalk(
+      Uint8Array.from(ops),
+      Int32Array.from(args),
+      payloads,
+      abs,
+      rel,
+      name,
+      Int32Array.from(depth),
+      type,
+      target,
+      Int32Array.from(root),
+    ),
   );
 }
 

@@ -15,9 +15,9 @@ import { isNegated } from "../glob.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import type { SearchSpec } from "../search/search-file.ts";
-import { type Entry, selectingAll, type WalkPlan, walk } from "../walk.ts";
+import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
-import { type RecordedWalk, recordWalk, replay } from "./recorded-walk.ts";
+import { type MemoryWalk, type RecordedWalk, recordingWalk, recordWalk, replay } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
@@ -312,8 +312,14 @@ export class WarmRoot implements WarmProvider {
     }, 200);
   }
 
-  /** Whether a plan's walk can be remembered and replayed (the watch sees every change it depends on). */
-  private memoKey(plan: WalkPlan): string | null {
+  /**
+   * The key of a plan's remembered walk, or null when its walk cannot be remembered and replayed (the watch must
+   * see every change it depends on).
+   * @param plan the plan
+   * @param filesOnly the key of the same walk for a plan with this filesOnly (which only decides which roots are
+   *   walked: the same for a walk of directories alone)
+   */
+  private memoKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
     if (!this.watching || plan.readsStats || plan.follow || !insideDir(plan.baseReal, this.root)) return null;
     const o = plan.source.options as unknown as Record<string, unknown>;
     const walkOptions: Record<string, unknown> = {};
@@ -323,7 +329,7 @@ export class WarmRoot implements WarmProvider {
     }
     const p = plan.source.plan;
     // filesOnly decides which roots are walked (a named FIFO is not); namedFilesPastGlobs only selects.
-    return JSON.stringify([walkOptions, p.cwd, p.filesOnly ?? false]);
+    return JSON.stringify([walkOptions, p.cwd, filesOnly]);
   }
 
   /**
@@ -449,25 +455,36 @@ export class WarmRoot implements WarmProvider {
    */
   private remember(key: string, plan: WalkPlan, ctx: RunContext): Memo {
     const startGen = this.gen;
-    const rec = recordWalk(selectingAll(plan), ctx);
-    const memo: Memo = { gen: startGen, rec, ids: null, idsFor: null };
-    if (this.gen === startGen && this.watching && rec.entries <= this.options.rememberedEntries) {
-      this.memos.set(key, memo);
-      let held = 0;
-      for (const m of this.memos.values()) held += m.rec.entries;
-      while (this.memos.size > MEMOS || held > this.options.rememberedEntries) {
-        const oldest = this.memos.keys().next().value as string;
-        held -= (this.memos.get(oldest) as Memo).rec.entries;
-        this.memos.delete(oldest);
-      }
-    }
+    const memo: Memo = { gen: startGen, rec: recordWalk(selectingAll(plan), ctx), ids: null, idsFor: null };
+    this.keep(key, memo);
     return memo;
   }
 
-  /** The walks remembered now and the entries they hold (tests and the budget's check). */
+  /**
+   * Keeps a remembered walk when it is still fresh (no change to the tree's shape since it began) and within the
+   * budget, letting go of the least recently used past it.
+   */
+  private keep(key: string, memo: Memo): void {
+    if (memo.gen !== this.gen || !this.watching || memo.rec.entries > this.options.rememberedEntries) return;
+    this.memos.delete(key);
+    this.memos.set(key, memo);
+    while (this.memos.size > MEMOS || this.remembered().entries > this.options.rememberedEntries) {
+      this.memos.delete(this.memos.keys().next().value as string);
+    }
+  }
+
+  /**
+   * The keys remembered now and the entries their walks hold (tests and the budget's check): a walk kept for two
+   * keys (the index build's) counts once.
+   */
   remembered(): { readonly walks: number; readonly entries: number } {
     let entries = 0;
-    for (const m of this.memos.values()) entries += m.rec.entries;
+    const counted = new Set<RecordedWalk>();
+    for (const m of this.memos.values()) {
+      if (counted.has(m.rec)) continue;
+      counted.add(m.rec);
+      entries += m.rec.entries;
+    }
     return { walks: this.memos.size, entries };
   }
 
@@ -492,12 +509,22 @@ export class WarmRoot implements WarmProvider {
       );
       let buf: Buffer = Buffer.alloc(FIRST_BLOCK);
       const budget = this.options.budgetBytes;
-      for (const e of walk(plan, quietContext(stopped, 1))) {
+      // The walk is recorded as it goes, selecting every entry (the files to index are those the plan gives):
+      // whole and still fresh at its end, it is the remembered walk of the plan's key, which is a grep's and a
+      // count's with the server's defaults, and of find's with them (filesOnly decides only which roots are walked;
+      // here the one root is a directory). The first of those calls then need not walk the tree again.
+      const gen = this.gen;
+      let recorded: MemoryWalk | null = null;
+      const walked = recordingWalk(selectingAll(plan), quietContext(stopped, 1), (rec) => {
+        recorded = rec;
+      });
+      for (const e of walked) {
         if (performance.now() - slice > sliceMs) {
           await this.turn();
           slice = performance.now();
         }
         if (this.closed || this.building !== idx) return;
+        if (!gives(plan, e)) continue;
         let fd: number;
         try {
           // From the descriptor of the directory the walk is in (no path to resolve, no symlink followed); by
@@ -537,6 +564,14 @@ export class WarmRoot implements WarmProvider {
           try {
             platform.close(fd);
           } catch {}
+        }
+      }
+      if (recorded !== null) {
+        const memo: Memo = { gen, rec: recorded, ids: null, idsFor: null };
+        for (const filesOnly of [true, false]) {
+          const key = this.memoKey(plan, filesOnly);
+          const had = key === null ? undefined : this.memos.get(key);
+          if (key !== null && (had === undefined || had.gen !== this.gen)) this.keep(key, memo);
         }
       }
       // Frozen a step at a time, between turns of the event loop as the walk was.
