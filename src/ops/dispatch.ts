@@ -188,8 +188,19 @@ export async function dispatch(
   // measure each record's JSON.
   const writesEntries = maxOut === Number.POSITIVE_INFINITY ? sink.entries : undefined;
   let cut: TruncatedReason | null = null;
+  // A limit of 0 asks for the summary alone: the run goes to its end (its totals and skip ledger whole, as a
+  // run without a limit has them) and gives no record; truncated then says whether there were any.
+  const summaryAlone = limit === 0;
   // An operation may yield records one at a time or in batches (a batch costs one await, not one per record).
   outer: for await (const yielded of op.run(input, ctx)) {
+    if (summaryAlone) {
+      const some =
+        yielded instanceof EntryBatch
+          ? yielded.entries.length > 0
+          : !Array.isArray(yielded) || yielded.length > 0;
+      if (some) cut = "limit";
+      continue;
+    }
     if (yielded instanceof EntryBatch && writesEntries !== undefined) {
       const { entries } = yielded;
       const n = Math.min(entries.length, limit - emitted);

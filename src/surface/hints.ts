@@ -276,6 +276,8 @@ export function skipNote(
 ): string | null {
   const skipped = summary.skipped as Partial<Skipped> | undefined;
   if (skipped === undefined || skipped === null) return null;
+  // Cut by the limit: something was found (limit 0 asks for the summary alone).
+  if (summary.truncated_reason === "limit") return null;
   const keys = inputKeys(op);
   const parts: string[] = [];
   for (const reason of SKIP_REASONS) {

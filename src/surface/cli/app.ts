@@ -287,9 +287,13 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     // A deadline is already reported as a TIMEOUT error line; only its cursor is news.
     if (reason !== "timeout" || cursor !== "") eprint(`rglob: truncated (${reason})${cursor}`);
   }
-  // A summary that counted files (count --limit 0: totals alone) is an answer too.
+  // A summary that counted files (count --limit 0: totals alone) is an answer too, as is a run whose every
+  // record the limit held back (--limit 0: it says there were some).
   const totals = summary?.totals as { files?: unknown } | undefined;
-  const found = sink.count > 0 || (typeof totals?.files === "number" && totals.files > 0);
+  const found =
+    sink.count > 0 ||
+    (typeof totals?.files === "number" && totals.files > 0) ||
+    summary?.truncated_reason === "limit";
   const skipped = summary?.skipped as Readonly<Record<string, number>> | undefined;
   const skippedSome = Object.entries(skipped ?? {}).some(([reason, n]) => reason !== "vcs" && n > 0);
   for (const note of operandNotes(op, operands, input, found, process.cwd(), skippedSome)) {
