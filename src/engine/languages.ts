@@ -1,6 +1,8 @@
 /*! Engine: the built-in language table (name, extensions, file names, comment markers) used by count to tell
  * code lines from comment lines. Pure data and lookups: it never reads a file. */
 
+import type { ByKey } from "../contract/breakdown.ts";
+
 /** A language: how its files are named and how its comments are written. */
 export interface Language {
   readonly name: string;
@@ -155,6 +157,21 @@ export const LANGUAGE_NAMES: readonly string[] = TABLE.map((t) => t[0]);
 export function extensionOf(name: string): string {
   const dot = name.lastIndexOf(".");
   return dot > 0 ? name.slice(dot).toLowerCase() : "";
+}
+
+/**
+ * Returns a file's breakdown key (count --by, grep --by).
+ * @param by what the breakdown groups by
+ * @param rel the file's path relative to the base
+ * @param name its name
+ * @param language its language (from the built-in table), or null
+ * @returns the extension ('(none)' without one), language ('(unknown)') or first directory ('.')
+ */
+export function breakdownKey(by: ByKey, rel: string, name: string, language: string | null): string {
+  if (by === "ext") return extensionOf(name) || "(none)";
+  if (by === "language") return language ?? "(unknown)";
+  const slash = rel.indexOf("/");
+  return slash < 0 ? "." : rel.slice(0, slash);
 }
 
 /**

@@ -880,6 +880,15 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "integer",
         "minimum": 0,
         "description": "Worker threads that match files (0 = in the calling thread). Default: 2, at most the cores, on 4 cores or more, or when timeout_seconds is set and the pattern is a regex (not an exact literal); else 0."
+      },
+      "by": {
+        "enum": [
+          "ext",
+          "language",
+          "dir"
+        ],
+        "type": "string",
+        "description": "Break the totals (matches, matching lines, files with matches) down by ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it): `breakdown` in the result. With limit 0, of the whole search and without the lines (\"TODOs per top-level directory\")."
       }
     },
     "required": [],
@@ -1265,6 +1274,40 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         ],
         "additionalProperties": false,
         "description": "Files not searched, by reason (binary, too_large, unreadable including permission denied)."
+      },
+      "breakdown": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "key": {
+              "type": "string",
+              "description": "The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."
+            },
+            "total_matches": {
+              "type": "integer",
+              "description": "Matches in its files."
+            },
+            "matched_lines": {
+              "type": "integer",
+              "description": "Matching lines in its files."
+            },
+            "files_with_matches": {
+              "type": "integer",
+              "description": "Its files with at least one match."
+            }
+          },
+          "required": [
+            "key",
+            "total_matches",
+            "matched_lines",
+            "files_with_matches"
+          ],
+          "additionalProperties": false,
+          "title": "GrepGroup",
+          "description": "The totals of the files searched that share a breakdown key (only keys with a match)."
+        },
+        "description": "With `by`: the totals per key, most matching lines first (then by key); they cover the files the totals cover."
       },
       "source": {
         "enum": [

@@ -2,7 +2,7 @@
 // `rglob`, on a small project where each question has an answer. An agent copies these lines: a flag that stops
 // parsing, or a command that finds nothing where the comment promises an answer, fails here.
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BIN, ROOT, tempTree } from "../helpers.ts";
 
@@ -35,6 +35,9 @@ const t = tempTree({
   "logs/app.log": "12:00 connection reset by peer\n",
 });
 afterAll(() => t.cleanup());
+// The file changed last (the others were written within the same instant).
+const later = new Date(Date.now() + 10_000);
+utimesSync(join(t.dir, "app/lib/settings.py"), later, later);
 
 /** What each command must print (the question's answer in this project), by its first words. */
 const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
@@ -42,6 +45,9 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob grep -w FIXME", ["app/lib/settings.py:3:", "lib/top.py:1:"], 0],
   ["rglob grep 'def load_settings", ["app/lib/settings.py:2:"], 0],
   ["rglob count --by language", ["Python", "reStructuredText"], 0],
+  // app/ 1, scripts/ 1, lib/ 1 (the ignored log holds none); then the totals.
+  ["rglob grep 'TODO|FIXME' --by dir", ["app ", "lib ", "scripts ", "total: 3 matching lines"], 0],
+  ["rglob find -t f --sort mtime", ["app/lib/settings.py\n"], 0],
   ["rglob count -e rst", ["2 files"], 0],
   ["rglob top -n 3", ["photos/a.jpg", "public/b.jpg"], 0],
   ["rglob dupes -e jpg", ["photos/a.jpg", "public/b.jpg"], 0],
@@ -71,5 +77,9 @@ describe("README: everyday questions, one command each", () => {
     expect({ code: r.exitCode, stderr: r.stderr.toString() }).toEqual({ code, stderr: expect.any(String) });
     for (const text of expected) expect(out).toContain(text);
     if (command.startsWith("rglob grep -w FIXME")) expect(out).not.toContain("scripts/build.py");
+    if (command.startsWith("rglob find -t f --sort mtime")) {
+      expect(out.split("\n")[0]).toBe("app/lib/settings.py");
+      expect(out.trim().split("\n")).toHaveLength(5);
+    }
   });
 });

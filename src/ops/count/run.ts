@@ -1,8 +1,9 @@
 /*! count: plan → records, in walk order (lcount and tsize run here too). Totals cover the whole query: after a
  * bound stops the listing, the rest is still counted without output; a cursor resumes the listing only.
  * It never reads a file itself: engine/lines.ts does. */
+
 import { type ErrorInfo, RglobError } from "../../contract/errors.ts";
-import { extensionOf } from "../../engine/languages.ts";
+import { breakdownKey } from "../../engine/languages.ts";
 import {
   type CountOutcome,
   LineCounter,
@@ -61,13 +62,6 @@ export function keyAfter(key: string, after: string): boolean {
     if (c !== 0) return c > 0;
   }
   return pa.length > pb.length;
-}
-
-function breakdownKey(by: CountInput["by"], e: Entry, language: string | null): string {
-  if (by === "ext") return extensionOf(e.name) || "(none)";
-  if (by === "language") return language ?? "(unknown)";
-  const slash = e.rel.indexOf("/");
-  return slash < 0 ? "." : e.rel.slice(0, slash);
 }
 
 /**
@@ -236,7 +230,7 @@ export async function* runCountLines(
     totals.comment += rec.comment;
     totals.blank += rec.blank;
     if (by !== undefined) {
-      const key = breakdownKey(by, e, rec.language);
+      const key = breakdownKey(by, e.rel, e.name, rec.language);
       let g = groups.get(key);
       if (!g) {
         g = { key, files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0, comment: 0, blank: 0 };

@@ -1,11 +1,9 @@
 /*! count: input and output models (also used by the lcount alias). Validation only; the run is run.ts. */
 import * as v from "valibot";
+import { BY_KEYS, BY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
-
-/** Breakdown keys of count --by. */
-export const BY_KEYS = ["ext", "language", "dir"] as const;
 
 const int = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
 
@@ -56,14 +54,7 @@ export const CountInputSchema = v.pipe(
         ),
       ),
     ),
-    by: v.optional(
-      v.pipe(
-        v.picklist(BY_KEYS),
-        v.description(
-          "Break the totals down by ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it).",
-        ),
-      ),
-    ),
+    by: v.optional(v.pipe(v.picklist(BY_KEYS), v.description(`Break the totals down by ${BY_TEXT}.`))),
   }),
   v.title("CountInput"),
   v.description("Count files, lines, bytes, non-blank, code, comment and blank lines of the selected files."),

@@ -181,6 +181,11 @@ export const grep = defineOperation({
       cli: "rglob grep -c '[A-Z][a-z]+Error' --json",
       input: { pattern: "[A-Z][a-z]+Error", count: true },
     },
+    {
+      description: "TODO and FIXME notes per top-level directory, with the totals",
+      cli: "rglob grep 'TODO|FIXME' --by dir",
+      input: { pattern: "TODO|FIXME", by: "dir", limit: 0 },
+    },
   ],
   jsonlExpander: grepJsonlExpander,
   normalize: (input) => {

@@ -6,9 +6,11 @@
 
 import { availableParallelism } from "node:os";
 import * as path from "node:path";
+import type { ByKey } from "../../contract/breakdown.ts";
 import type { ErrorCode } from "../../contract/errors.ts";
 import { RglobError } from "../../contract/errors.ts";
 import { sizeRange } from "../../engine/filter/size.ts";
+import { breakdownKey, languageOf } from "../../engine/languages.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { compileMatcher } from "../../engine/search/matcher.ts";
 import { createPool } from "../../engine/search/pool.ts";
@@ -19,7 +21,7 @@ import { resolvePath } from "../../platform/names.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { tick, yielder } from "../walk-records.ts";
 import { classifyOperands } from "./operands.ts";
-import type { GrepFile, GrepInput, LineMatch } from "./schema.ts";
+import type { GrepFile, GrepGroup, GrepInput, LineMatch } from "./schema.ts";
 
 const BATCH = 32;
 const MAX_IN_FLIGHT = 512;
@@ -322,6 +324,9 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   if (warm !== null && warm.source !== null) ctx.summary("source", warm.source);
 
   const totals = { matches: 0, lines: 0, files: 0 };
+  // With `by`: the totals per breakdown key (files with a match only).
+  const by = input.by;
+  const groups = by === undefined ? null : new Map<string, GrepGroup>();
   const skipped = { binary: 0, too_large: 0, unreadable: 0 };
   let bytes = 0;
   let emittedLines = resume?.count ?? fileResume?.count ?? 0;
@@ -521,6 +526,18 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     totals.matches += o.matches;
     totals.lines += o.lines;
     if (o.lines > 0) totals.files++;
+    if (groups !== null && o.lines > 0) {
+      const e = item.entry;
+      const key = breakdownKey(by as ByKey, e.rel, e.name, languageOf(e.name)?.name ?? null);
+      const g = groups.get(key);
+      if (g === undefined)
+        groups.set(key, { key, total_matches: o.matches, matched_lines: o.lines, files_with_matches: 1 });
+      else {
+        g.total_matches += o.matches;
+        g.matched_lines += o.lines;
+        g.files_with_matches++;
+      }
+    }
   };
   // A run that stops by its own bounds leaves its workers usable; one stopped by a deadline or a cancellation
   // may have one stuck in a regex, so they are terminated.
@@ -669,5 +686,12 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     ctx.summary("matched_lines", totals.lines);
     ctx.summary("files_with_matches", totals.files);
     ctx.summary("files_skipped", skipped);
+    if (groups !== null)
+      ctx.summary(
+        "breakdown",
+        [...groups.values()].sort(
+          (a, b) => b.matched_lines - a.matched_lines || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+        ),
+      );
   }
 }

@@ -1,6 +1,7 @@
 /*! grep: input, record and output models. Validation only; matchers are compiled in engine/search/matcher.ts
  * and operands are classified in ops/grep/operands.ts. */
 import * as v from "valibot";
+import { BY_KEYS, BY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
@@ -109,6 +110,14 @@ export const GrepInputSchema = v.pipe(
       int(
         0,
         "Worker threads that match files (0 = in the calling thread). Default: 2, at most the cores, on 4 cores or more, or when timeout_seconds is set and the pattern is a regex (not an exact literal); else 0.",
+      ),
+    ),
+    by: v.optional(
+      v.pipe(
+        v.picklist(BY_KEYS),
+        v.description(
+          `Break the totals (matches, matching lines, files with matches) down by ${BY_TEXT}: \`breakdown\` in the result. With limit 0, of the whole search and without the lines ("TODOs per top-level directory").`,
+        ),
       ),
     ),
   }),
@@ -246,6 +255,22 @@ export const SkipCountsSchema = v.pipe(
   v.description("Files not searched, by reason (binary, too_large, unreadable including permission denied)."),
 );
 
+/** One row of a grep breakdown. */
+export const GrepGroupSchema = v.pipe(
+  v.strictObject({
+    key: v.pipe(
+      v.string(),
+      v.description("The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."),
+    ),
+    total_matches: v.pipe(v.number(), v.integer(), v.description("Matches in its files.")),
+    matched_lines: v.pipe(v.number(), v.integer(), v.description("Matching lines in its files.")),
+    files_with_matches: v.pipe(v.number(), v.integer(), v.description("Its files with at least one match.")),
+  }),
+  v.title("GrepGroup"),
+  v.description("The totals of the files searched that share a breakdown key (only keys with a match)."),
+);
+export type GrepGroup = v.InferOutput<typeof GrepGroupSchema>;
+
 /** Creates the LineSearchResult model (the output of grep). */
 export const LineSearchResultSchema = v.pipe(
   v.strictObject({
@@ -259,6 +284,14 @@ export const LineSearchResultSchema = v.pipe(
     matched_lines: v.pipe(v.number(), v.integer(), v.description("Matching lines in the files searched.")),
     files_with_matches: v.pipe(v.number(), v.integer(), v.description("Files with at least one match.")),
     files_skipped: SkipCountsSchema,
+    breakdown: v.optional(
+      v.pipe(
+        v.array(GrepGroupSchema),
+        v.description(
+          "With `by`: the totals per key, most matching lines first (then by key); they cover the files the totals cover.",
+        ),
+      ),
+    ),
     source: v.optional(
       v.pipe(
         v.picklist(["index", "warm_list", "cold"]),

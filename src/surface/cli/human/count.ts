@@ -3,11 +3,10 @@
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { CountFile, CountGroup, CountTotals } from "../../../ops/count/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
-import { displayPath, paint, type Style } from "./paths.ts";
+import { displayPath, paint, plural, type Style } from "./paths.ts";
 
 const W = 10;
 const num = (n: number) => String(n).padStart(W);
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /** Human sink for count records. */
 export class CountHumanSink implements Sink {

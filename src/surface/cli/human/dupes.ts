@@ -3,9 +3,7 @@
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { Duplicate } from "../../../ops/dupes/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
-import { displayPath, paint, type Style } from "./paths.ts";
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+import { displayPath, paint, plural, type Style } from "./paths.ts";
 
 /** Human sink for dupes records. */
 export class DupesHumanSink implements Sink {

@@ -24,6 +24,7 @@ export const grepHuman: HumanFactory = (out, style, p, input) => {
       column: p.column === true,
       vimgrep: p.vimgrep === true,
       heading: p.heading === true,
+      by: typeof input.by === "string" ? input.by : undefined,
       ...grepExtras(input, typeof p.replace === "string" ? p.replace : undefined),
     },
     n("context") + n("before_context") + n("after_context") > 0,

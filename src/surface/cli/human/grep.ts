@@ -9,11 +9,11 @@ import type { ErrorInfo } from "../../../contract/errors.ts";
 import { SKIP_REASONS } from "../../../contract/result.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
 import type { DirectLines } from "../../../engine/search/search-text.ts";
-import type { GrepFile, LineMatch } from "../../../ops/grep/schema.ts";
+import type { GrepFile, GrepGroup, LineMatch } from "../../../ops/grep/schema.ts";
 import { encodeName, fsPath } from "../../../platform/names.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { eprint, type Out } from "../output.ts";
-import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
+import { displayPath, escapeControls, paint, plural, type Style } from "./paths.ts";
 
 /** Presentation options of grep's human output. */
 export interface GrepHumanOptions {
@@ -39,6 +39,8 @@ export interface GrepHumanOptions {
   readonly heading?: boolean;
   /** rg's -r/--replace (as --replace): how a line shows with each match replaced, or undefined. */
   readonly replace?: ((line: string, r: LineMatch) => string) | undefined;
+  /** --by: the answer is the breakdown table and the totals (as count's), not the lines. */
+  readonly by?: string | undefined;
 }
 
 const COLON = 58;
@@ -104,7 +106,8 @@ export class GrepHumanSink implements Sink {
       !opts.vimgrep &&
       opts.replace === undefined &&
       !contextShown &&
-      (opts.named?.size ?? 0) === 0;
+      (opts.named?.size ?? 0) === 0 &&
+      opts.by === undefined;
     if (plain) {
       // What put() writes for a match record without colour (no escaping off a terminal): `name:line:text`,
       // a text through put() itself, bytes as put() would write their text. The name is made at the file's
@@ -209,6 +212,7 @@ export class GrepHumanSink implements Sink {
   }
 
   record(kind: string, record: object): void {
+    if (this.opts.by !== undefined) return; // the answer is the breakdown (end)
     if (kind === "file") {
       const f = record as GrepFile;
       const shown = this.p.path(displayPath(f.path, this.style));
@@ -279,7 +283,26 @@ export class GrepHumanSink implements Sink {
 
   error(_info: ErrorInfo): void {}
 
+  /** --by: one row per key (files, matching lines, matches), most lines first, then the totals. */
+  private breakdown(summary: Summary): void {
+    const groups = (summary.breakdown as GrepGroup[] | undefined) ?? [];
+    const W = 10;
+    const keyWidth = Math.max(8, ...groups.map((g) => g.key.length));
+    const num = (n: number) => String(n).padStart(W);
+    let text = "";
+    if (groups.length > 0) {
+      text += `${this.p.dim(`${(this.opts.by ?? "key").padEnd(keyWidth)}${"files".padStart(W)}${"lines".padStart(W)}${"matches".padStart(W)}`)}\n`;
+      for (const g of groups)
+        text += `${g.key.padEnd(keyWidth)}${num(g.files_with_matches)}${num(g.matched_lines)}${num(g.total_matches)}\n`;
+      text += "\n";
+    }
+    const n = (k: string) => (typeof summary[k] === "number" ? (summary[k] as number) : 0);
+    text += `total: ${plural(n("matched_lines"), "matching line")} (${plural(n("total_matches"), "match", "matches")}) in ${plural(n("files_with_matches"), "file")}\n`;
+    this.out.write(text);
+  }
+
   end(summary: Summary): void {
+    if (this.opts.by !== undefined) this.breakdown(summary);
     if (!this.opts.stats) return;
     const s = summary as Record<string, unknown>;
     const skipped = (s.skipped ?? {}) as Record<string, number>;

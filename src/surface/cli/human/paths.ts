@@ -85,3 +85,14 @@ export function paint(style: Style) {
   const wrap = (code: string) => (s: string) => (style.color ? `\u001b[${code}m${s}\u001b[0m` : s);
   return { path: wrap("35"), line: wrap("32"), match: wrap("1;31"), dim: wrap("2"), dir: wrap("1;34") };
 }
+
+/**
+ * A count with its noun: "1 file", "2 files".
+ * @param n the count
+ * @param one the noun for one
+ * @param many the noun for other counts (default: one + "s")
+ * @returns the text
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

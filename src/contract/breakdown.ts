@@ -1,0 +1,11 @@
+/*! Breakdown keys (count --by, grep --by): how a file is grouped in a summary's `breakdown`. */
+
+/** The keys a breakdown groups files by. */
+export const BY_KEYS = ["ext", "language", "dir"] as const;
+
+/** One of BY_KEYS. */
+export type ByKey = (typeof BY_KEYS)[number];
+
+/** What `by` means, for the input models' descriptions. */
+export const BY_TEXT =
+  "ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it)";
