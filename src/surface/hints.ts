@@ -64,6 +64,38 @@ function pathOrGlobOperands(
   return classifyOperands({ pattern, regexps, operands, paths: [], patterns: [], base }, cwd);
 }
 
+/** An operator escaped as GNU grep's basic syntax escapes it (`\|`, `\?`, `\+`, `\(`, `\)`, `\{`, `\}`). */
+const BRE_OPERATOR = /\\[|?+(){}]/;
+
+/**
+ * Returns notes on grep patterns written in GNU grep's basic syntax, for a search that found nothing: there
+ * `\|` is alternation and `\?` an optional item, here (as in rg and JavaScript) they match `|` and `?`
+ * themselves. `rglob grep 'api[_-]\?key'` found nothing and its note on ignored files sent an agent the wrong way.
+ * @param op the operation (grep only)
+ * @param operands the CLI operands (none over MCP)
+ * @param input the request (its pattern, regexps and fixed_strings)
+ * @param cwd what a relative base is relative to
+ * @returns the notes, one per such pattern
+ */
+export function patternNotes(
+  op: Operation,
+  operands: readonly string[],
+  input: Request,
+  cwd: string,
+): string[] {
+  if (op.id !== "grep" || input.fixed_strings === true) return [];
+  const regexps = Array.isArray(input.regexps) ? input.regexps.filter((r) => typeof r === "string") : [];
+  const pattern = typeof input.pattern === "string" ? input.pattern : undefined;
+  const base = typeof input.base === "string" ? input.base : ".";
+  const { patterns } = classifyOperands({ pattern, regexps, operands, paths: [], patterns: [], base }, cwd);
+  return patterns
+    .filter((p) => BRE_OPERATOR.test(p))
+    .map(
+      (p) =>
+        `'${escapeControls(p)}' escapes operators as GNU grep's basic syntax does; here patterns are rg's regular expressions, where \\| \\? \\+ \\( \\) \\{ match those characters themselves: for alternation, optional or repeated items and groups, use '${escapeControls(p.replace(/\\([|?+(){}])/g, "$1"))}'`,
+    );
+}
+
 /**
  * Returns the absolute paths of the CLI operands that name files (grep's PATH_OR_GLOB operands).
  * @param op the operation

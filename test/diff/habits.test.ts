@@ -594,4 +594,26 @@ describe("habits, asserted on their own", () => {
       await mcp.close();
     }
   });
+
+  test("GNU grep's escaped operators (\\| \\? \\( \\)): a search that found nothing says how rg spells them", async () => {
+    const note =
+      "'foo\\|zzz' escapes operators as GNU grep's basic syntax does; here patterns are rg's regular expressions, where \\| \\? \\+ \\( \\) \\{ match those characters themselves: for alternation, optional or repeated items and groups, use 'foo|zzz'";
+    const bre = run("grep", "foo\\|zzz", "--no-hidden");
+    expect(bre.code).toBe(1);
+    expect(bre.stderr).toContain(`rglob: note: ${note}`);
+    // The spelling it gives finds the lines.
+    expect(run("grep", "-c", "foo|zzz", "--no-hidden").code).toBe(0);
+    // A literal (-F) gets no such note.
+    expect(run("grep", "-F", "foo\\|zzz", "--no-hidden").stderr).not.toContain("basic syntax");
+    const mcp = await startMcp(["--root", t.dir]);
+    try {
+      const res = (await mcp.client.callTool({
+        name: "grep_content",
+        arguments: { base: t.dir, pattern: "foo\\|zzz" },
+      })) as CallToolResult;
+      expect((res.content[0] as { text: string }).text).toContain(`note: ${note}`);
+    } finally {
+      await mcp.close();
+    }
+  });
 });

@@ -21,7 +21,7 @@ import { SCHEMAS } from "../../generated/schemas.ts";
 import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { flagsOf, UsageError } from "../cli/flags.ts";
-import { directoryGlobs, skipNote } from "../hints.ts";
+import { directoryGlobs, patternNotes, skipNote } from "../hints.ts";
 import { capabilities } from "../introspect.ts";
 import { confine, resolveRoots } from "./confine.ts";
 import { resultText } from "./text.ts";
@@ -392,6 +392,8 @@ async function callOperation(
     for (const g of directoryGlobs(input, process.cwd())) {
       tail += `\nnote: '${g}' in patterns is a glob matched against entry names, not a directory to search; to search inside it, pass paths: ["${g}"] (or base)`;
     }
+    if (result.truncated_reason !== "limit")
+      for (const note of patternNotes(op, [], input, process.cwd())) tail += `\nnote: ${note}`;
   }
   const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];
   const base = typeof input.base === "string" ? input.base : null;
