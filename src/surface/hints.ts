@@ -195,7 +195,9 @@ export function operandNotes(
     if (!found && kind === null && !operand.includes("/")) {
       // fd's PATTERN matches anywhere in a name (`fd main`); a glob without wildcards is a whole name.
       notes.push(
-        `no name ${skippedSome ? "searched " : ""}is '${shown}': a glob is matched against whole names (fd's PATTERN matches anywhere in the name); for names that contain it, use '*${shown}*'`,
+        skippedSome
+          ? `no name searched is '${shown}', but it may be among the entries not searched (next line); a glob is matched against whole names (fd's PATTERN matches anywhere in the name): for names that contain it, use '*${shown}*'`
+          : `no name is '${shown}': a glob is matched against whole names (fd's PATTERN matches anywhere in the name); for names that contain it, use '*${shown}*'`,
       );
       continue;
     }

@@ -494,7 +494,7 @@ describe("habits, asserted on their own", () => {
     const word = run("find", "up", "--no-hidden");
     expect(word.code).toBe(1);
     expect(word.stderr).toContain(
-      "no name searched is 'up': a glob is matched against whole names (fd's PATTERN matches anywhere in the name); for names that contain it, use '*up*'",
+      "no name searched is 'up', but it may be among the entries not searched (next line); a glob is matched against whole names (fd's PATTERN matches anywhere in the name): for names that contain it, use '*up*'",
     );
     expect(word.stderr).toContain("nothing found; not searched: 1 entry ignored by .gitignore/.ignore rules");
     const re = run("find", "\\.md$");
