@@ -221,14 +221,17 @@ describe.skipIf(!hasGit)("the skip ledger against independent counts", () => {
 });
 
 describe.skipIf(!hasGit)("nothing skipped silently: an empty result names what was skipped", () => {
-  test("a string only in an ignored log: exit 1 and one line naming --no-ignore (human mode)", () => {
+  test("a string only in an ignored log: exit 1, a line naming --no-ignore, and one naming the log and its rule (human mode)", () => {
     const run = rglob(["grep", "-F", "ONLY_IN_LOG"], { cwd: repo, env });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     const lines = run.stderr.trim().split("\n");
-    expect(lines.length).toBe(1);
+    expect(lines.length).toBe(2);
     expect(lines[0]).toMatch(
       /^rglob: nothing found; not searched: \d+ entries ignored by .*\(--no-ignore includes them\)/,
+    );
+    expect(lines[1]).toMatch(
+      /^rglob: among the ignored entries, the same query finds: (\S+\/)?debug\.log:\d+ \(ignored by \S*\.gitignore:\d+: /,
     );
     // The flag it names finds it.
     const again = rglob(["grep", "-F", "ONLY_IN_LOG", "--no-ignore"], { cwd: repo, env });

@@ -305,6 +305,10 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   if (!found && !quiet && summary !== null) {
     const note = skipNote(op, summary, "cli");
     if (note !== null) eprint(`rglob: ${note}`);
+    // What the query finds among the ignored entries, and the rule that ignores each.
+    const { ignoredHits, ignoredHitsNote } = await import("../ignored.ts");
+    const among = ignoredHitsNote(await ignoredHits(op, input, summary));
+    if (among !== null) eprint(`rglob: ${escapeControls(among)}`);
   }
   // explain always gives its one record: its exit code is the verdict (0 included, 1 excluded), as grep's is.
   if (typeof summary?.included === "boolean") return summary.included ? 0 : 1;

@@ -22,6 +22,7 @@ import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { flagsOf, UsageError } from "../cli/flags.ts";
 import { directoryGlobs, patternNotes, skipNote } from "../hints.ts";
+import { ignoredHits, ignoredHitsNote } from "../ignored.ts";
 import { capabilities } from "../introspect.ts";
 import { confine, resolveRoots } from "./confine.ts";
 import { resultText } from "./text.ts";
@@ -389,6 +390,8 @@ async function callOperation(
   if (Array.isArray(result.results) && result.results.length === 0) {
     const note = skipNote(op, result, "mcp");
     if (note !== null) tail += `\n${note}`;
+    const among = ignoredHitsNote(await ignoredHits(op, input, result));
+    if (among !== null) tail += `\n${among}`;
     for (const g of directoryGlobs(input, process.cwd())) {
       tail += `\nnote: '${g}' in patterns is a glob matched against entry names, not a directory to search; to search inside it, pass paths: ["${g}"] (or base)`;
     }
