@@ -104,7 +104,9 @@ describe("count", () => {
   test("the human table ends with the totals", () => {
     const r = rglob(["count", "--by", "language", "--files"], { cwd });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("lines      code     bytes  path");
+    // Each file's row names its breakdown key (which files make up "(unknown)").
+    expect(r.stdout).toContain("lines      code     bytes  language      path");
+    expect(rglob(["count", "--files"], { cwd }).stdout).toContain("lines      code     bytes  path");
     expect(r.stdout).toMatch(
       /total: 6 files, 13 lines \(\d+ code, \d+ comment, \d+ blank; \d+ non-blank\), \d+ bytes; 1 binary file skipped/,
     );

@@ -1,11 +1,16 @@
-/*! Human output of count: one row per file (lines, code, bytes, path) as records arrive (with a breakdown
- * only when asked for), then the breakdown table and the totals. Never reads the file system. */
+/*! Human output of count: one row per file (lines, code, bytes, path; with --by --files its breakdown key too)
+ * as records arrive (with a breakdown only when asked for), then the breakdown table and the totals. Never
+ * reads the file system. */
+import type { ByKey } from "../../../contract/breakdown.ts";
 import type { ErrorInfo } from "../../../contract/errors.ts";
+import { breakdownKey } from "../../../engine/languages.ts";
 import type { CountFile, CountGroup, CountTotals } from "../../../ops/count/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { displayPath, paint, plural, type Style } from "./paths.ts";
 
 const W = 10;
+/** The width of a file row's breakdown key (a longer key widens its row only). */
+const KEY = 12;
 const num = (n: number) => String(n).padStart(W);
 
 /** Human sink for count records. */
@@ -17,23 +22,31 @@ export class CountHumanSink implements Sink {
    * @param style colour and escaping
    * @param leftOut the kinds of line `lines` leaves out ("blank", "comment"), said in the totals: without it a
    * total of lines below the non-blank count reads as a mistake
+   * @param perFile whether a row is printed per file
+   * @param by the breakdown key, shown in each file's row (which files make `(unknown)`, `(none)`)
    */
   constructor(
     private readonly write: (text: string) => void,
     private readonly style: Style,
     private readonly leftOut: readonly string[] = [],
     private readonly perFile = true,
+    private readonly by: ByKey | undefined = undefined,
   ) {}
 
   record(_kind: string, record: object): void {
     if (!this.perFile) return;
     const r = record as CountFile;
     const p = paint(this.style);
+    const by = this.by;
     if (!this.header) {
       this.header = true;
-      this.write(p.dim(`${"lines".padStart(W)}${"code".padStart(W)}${"bytes".padStart(W)}  path\n`));
+      const key = by === undefined ? "" : `  ${by.padEnd(KEY)}`;
+      this.write(p.dim(`${"lines".padStart(W)}${"code".padStart(W)}${"bytes".padStart(W)}${key}  path\n`));
     }
-    this.write(`${num(r.lines)}${num(r.code)}${num(r.bytes)}  ${displayPath(r.path, this.style)}\n`);
+    const name = r.relative_path.slice(r.relative_path.lastIndexOf("/") + 1);
+    const key =
+      by === undefined ? "" : `  ${breakdownKey(by, r.relative_path, name, r.language).padEnd(KEY)}`;
+    this.write(`${num(r.lines)}${num(r.code)}${num(r.bytes)}${key}  ${displayPath(r.path, this.style)}\n`);
   }
 
   error(_info: ErrorInfo): void {}

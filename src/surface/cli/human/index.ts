@@ -1,5 +1,6 @@
 /*! Human formatters by operation id. An operation without one prints its records as JSON Lines. */
 
+import type { ByKey } from "../../../contract/breakdown.ts";
 import { JsonlSink } from "../../../sink/jsonl.ts";
 import type { Sink } from "../../../sink/sink.ts";
 import type { Out } from "../output.ts";
@@ -41,6 +42,7 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
       [...(input.no_empty === true ? ["blank"] : []), ...(input.no_comments === true ? ["comment"] : [])],
       // With a breakdown the answer is the breakdown: the per-file table only when asked for.
       input.by === undefined || p.files === true,
+      input.by as ByKey | undefined,
     ),
   dupes: (out, style) => new DupesHumanSink(out.write, style),
   lcount: (out) => new LcountHumanSink(out.write),
