@@ -96,6 +96,59 @@ export function patternNotes(
     );
 }
 
+/** A character that is surely not a word character where a regex starts or ends: an escaped punctuation mark
+ * (`\(`, `\.`) or one that is no regex operator (`:`, `=`, `<`). */
+const EDGE_START = /^(?:\\([^\p{L}\p{N}_\s])|([^\p{L}\p{N}_\s.^$*+?()[\]{}|\\]))/u;
+const EDGE_END = /(?:(?<!\\)(?:\\\\)*\\([^\p{L}\p{N}_\s])|([^\p{L}\p{N}_\s.^$*+?()[\]{}|\\]))$/u;
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+/**
+ * Returns notes on grep patterns that `-w` cannot match as meant, whatever the run found: -w asks for a non-word
+ * character (or the line's edge) just outside the match, so a pattern that starts or ends with a non-word
+ * character (`parseConfig\s*\(`) matches only where another one is next to it: `parseConfig(raw)` is not a match.
+ * An agent trial's `grep -w 'parseConfig\s*\('` missed four of eleven calls and nothing said so.
+ * @param op the operation (grep only)
+ * @param operands the CLI operands (none over MCP)
+ * @param input the request
+ * @param cwd what a relative base is relative to
+ * @returns the notes, one per such pattern
+ */
+export function wordEdgeNotes(
+  op: Operation,
+  operands: readonly string[],
+  input: Request,
+  cwd: string,
+): string[] {
+  if (op.id !== "grep" || input.word_regexp !== true || input.line_regexp === true) return [];
+  const fixed = input.fixed_strings === true;
+  const regexps = Array.isArray(input.regexps) ? input.regexps.filter((r) => typeof r === "string") : [];
+  const pattern = typeof input.pattern === "string" ? input.pattern : undefined;
+  const base = typeof input.base === "string" ? input.base : ".";
+  const { patterns } = classifyOperands({ pattern, regexps, operands, paths: [], patterns: [], base }, cwd);
+  const notes: string[] = [];
+  for (const p of patterns) {
+    const first = fixed
+      ? p.slice(0, 1)
+      : (EDGE_START.exec(p)
+          ?.slice(1)
+          .find((x) => x !== undefined) ?? "");
+    const last = fixed
+      ? p.slice(-1)
+      : (EDGE_END.exec(p)
+          ?.slice(1)
+          .find((x) => x !== undefined) ?? "");
+    const starts = first !== "" && !WORD_CHAR.test(first);
+    const ends = last !== "" && !WORD_CHAR.test(last);
+    if (!starts && !ends) continue;
+    const edge = ends ? `ends with '${last}'` : `starts with '${first}'`;
+    const shown = escapeControls(p);
+    notes.push(
+      `-w wants a non-word character (or the line's edge) just outside each match, and '${shown}' ${edge}, not a word character: it matches only where another non-word character is next to it; for a word ${ends ? "followed" : "preceded"} by it, drop -w and put \\b on the word's side${fixed ? " (without -F)" : ""}`,
+    );
+  }
+  return notes;
+}
+
 /**
  * Returns the absolute paths of the CLI operands that name files (grep's PATH_OR_GLOB operands).
  * @param op the operation

@@ -616,4 +616,31 @@ describe("habits, asserted on their own", () => {
       await mcp.close();
     }
   });
+
+  test("-w with a pattern that starts or ends with a non-word character: a note, whatever was found", async () => {
+    const note = (shown: string, edge: string, side: string, fixed = "") =>
+      `rglob: note: -w wants a non-word character (or the line's edge) just outside each match, and '${shown}' ${edge}, not a word character: it matches only where another non-word character is next to it; for a word ${side} by it, drop -w and put \\b on the word's side${fixed}`;
+    expect(run("grep", "-w", "foo\\s*=", "--no-hidden").stderr).toContain(
+      note("foo\\s*=", "ends with '='", "followed"),
+    );
+    expect(run("grep", "-w", "-F", "foo:", "--no-hidden").stderr).toContain(
+      note("foo:", "ends with ':'", "followed", " (without -F)"),
+    );
+    expect(run("grep", "-w", "\\(foo", "--no-hidden").stderr).toContain(
+      note("\\(foo", "starts with '('", "preceded"),
+    );
+    // Word characters, or a regex operator at the edge (whose match may be a word character): no note.
+    for (const p of ["foo", "foo.", "fo+", "[a-z]+foo", "foo\\b"])
+      expect(run("grep", "-w", p, "--no-hidden").stderr).not.toContain("-w wants");
+    const mcp = await startMcp(["--root", t.dir]);
+    try {
+      const res = (await mcp.client.callTool({
+        name: "grep_content",
+        arguments: { base: t.dir, pattern: "foo\\s*=", word_regexp: true },
+      })) as CallToolResult;
+      expect((res.content[0] as { text: string }).text).toContain("note: -w wants a non-word character");
+    } finally {
+      await mcp.close();
+    }
+  });
 });

@@ -16,7 +16,7 @@ import { findOperation, OPERATIONS } from "../../ops/registry.ts";
 import { JsonSink } from "../../sink/json.ts";
 import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
-import { namedFiles, operandNotes, patternNotes, skipNote } from "../hints.ts";
+import { namedFiles, operandNotes, patternNotes, skipNote, wordEdgeNotes } from "../hints.ts";
 import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
@@ -301,6 +301,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   }
   if (!found)
     for (const note of patternNotes(op, operands, input, process.cwd())) eprint(`rglob: note: ${note}`);
+  if (!quiet)
+    for (const note of wordEdgeNotes(op, operands, input, process.cwd())) eprint(`rglob: note: ${note}`);
   // Nothing skipped silently: an empty answer says what was left out and which flag includes it.
   if (!found && !quiet && summary !== null) {
     const note = skipNote(op, summary, "cli");

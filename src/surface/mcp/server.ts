@@ -21,7 +21,7 @@ import { SCHEMAS } from "../../generated/schemas.ts";
 import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { flagsOf, UsageError } from "../cli/flags.ts";
-import { directoryGlobs, patternNotes, skipNote } from "../hints.ts";
+import { directoryGlobs, patternNotes, skipNote, wordEdgeNotes } from "../hints.ts";
 import { ignoredHits, ignoredHitsNote } from "../ignored.ts";
 import { capabilities } from "../introspect.ts";
 import { confine, resolveRoots } from "./confine.ts";
@@ -398,6 +398,7 @@ async function callOperation(
     if (result.truncated_reason !== "limit")
       for (const note of patternNotes(op, [], input, process.cwd())) tail += `\nnote: ${note}`;
   }
+  for (const note of wordEdgeNotes(op, [], input, process.cwd())) tail += `\nnote: ${note}`;
   const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];
   const base = typeof input.base === "string" ? input.base : null;
   let text = resultText(op, op.mcpTool as string, result, room - Buffer.byteLength(tail), allErrors, base);
