@@ -97,7 +97,7 @@ describe("dupes", () => {
         "small/three.txt",
         "small/two.txt",
         "",
-        "2 groups, 3 duplicate files, 10010 bytes wasted",
+        "2 groups (5 files, 3 of them extra copies), 10010 bytes wasted",
         "",
       ].join("\n"),
     );

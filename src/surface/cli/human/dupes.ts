@@ -30,8 +30,13 @@ export class DupesHumanSink implements Sink {
 
   end(summary: Summary): void {
     if (typeof summary.groups !== "number") return;
+    // The files in the groups and, of them, the copies beyond each group's first (duplicate_files): "9 duplicate
+    // files" alone was read as the files in the groups.
+    const groups = summary.groups;
+    const copies = Number(summary.duplicate_files);
+    const members = groups > 0 ? ` (${plural(groups + copies, "file")}, ${copies} of them extra copies)` : "";
     this.write(
-      `${this.groups > 0 ? "\n" : ""}${plural(Number(summary.groups), "group")}, ${plural(Number(summary.duplicate_files), "duplicate file")}, ${summary.wasted_bytes} bytes wasted\n`,
+      `${this.groups > 0 ? "\n" : ""}${plural(groups, "group")}${members}, ${summary.wasted_bytes} bytes wasted\n`,
     );
   }
 }
