@@ -140,6 +140,7 @@ for (const g of groups) {
   text += `${text === "" ? "" : "\n"}${n} files, ${g.size} bytes each, ${g.size * (n - 1)} bytes wasted, sha256:${g.digest.slice(0, 12)}\n`;
   for (const m of g.members) text += `${m.rel}\n`;
 }
-const members = groups.length > 0 ? ` (${plural(groups.length + files, "file")}, ${files} of them extra copies)` : "";
+const members =
+  groups.length > 0 ? ` (${plural(groups.length + files, "file")}, ${files} of them extra copies)` : "";
 text += `${groups.length > 0 ? "\n" : ""}${plural(groups.length, "group")}${members}, ${wasted} bytes wasted\n`;
 fs.writeSync(1, text);
