@@ -64,6 +64,14 @@ function pathOrGlobOperands(
   return classifyOperands({ pattern, regexps, operands, paths: [], patterns: [], base }, cwd);
 }
 
+/** grep's patterns as its run takes them (the pattern, `-e` patterns, or the first CLI operand). */
+function grepPatterns(operands: readonly string[], input: Request, cwd: string): readonly string[] {
+  const regexps = Array.isArray(input.regexps) ? input.regexps.filter((r) => typeof r === "string") : [];
+  const pattern = typeof input.pattern === "string" ? input.pattern : undefined;
+  const base = typeof input.base === "string" ? input.base : ".";
+  return classifyOperands({ pattern, regexps, operands, paths: [], patterns: [], base }, cwd).patterns;
+}
+
 /** An operator escaped as GNU grep's basic syntax escapes it (`\|`, `\?`, `\+`, `\(`, `\)`, `\{`, `\}`). */
 const BRE_OPERATOR = /\\[|?+(){}]/;
 
@@ -84,10 +92,7 @@ export function patternNotes(
   cwd: string,
 ): string[] {
   if (op.id !== "grep" || input.fixed_strings === true) return [];
-  const regexps = Array.isArray(input.regexps) ? input.regexps.filter((r) => typeof r === "string") : [];
-  const pattern = typeof input.pattern === "string" ? input.pattern : undefined;
-  const base = typeof input.base === "string" ? input.base : ".";
-  const { patterns } = classifyOperands({ pattern, regexps, operands, paths: [], patterns: [], base }, cwd);
+  const patterns = grepPatterns(operands, input, cwd);
   return patterns
     .filter((p) => BRE_OPERATOR.test(p))
     .map(
@@ -121,10 +126,7 @@ export function wordEdgeNotes(
 ): string[] {
   if (op.id !== "grep" || input.word_regexp !== true || input.line_regexp === true) return [];
   const fixed = input.fixed_strings === true;
-  const regexps = Array.isArray(input.regexps) ? input.regexps.filter((r) => typeof r === "string") : [];
-  const pattern = typeof input.pattern === "string" ? input.pattern : undefined;
-  const base = typeof input.base === "string" ? input.base : ".";
-  const { patterns } = classifyOperands({ pattern, regexps, operands, paths: [], patterns: [], base }, cwd);
+  const patterns = grepPatterns(operands, input, cwd);
   const notes: string[] = [];
   for (const p of patterns) {
     const first = fixed
