@@ -56,20 +56,12 @@ function pathOrGlobOperands(
   operands: readonly string[],
   input: Request,
   cwd: string,
-): { readonly paths: readonly string[]; readonly globs: readonly string[] } | null {
+): ReturnType<typeof classifyOperands> | null {
   if (op.cli.operands[0] !== "operands...") return null;
   const regexps = Array.isArray(input.regexps) ? input.regexps.filter((r) => typeof r === "string") : [];
   const pattern = typeof input.pattern === "string" ? input.pattern : undefined;
   const base = typeof input.base === "string" ? input.base : ".";
   return classifyOperands({ pattern, regexps, operands, paths: [], patterns: [], base }, cwd);
-}
-
-/** grep's patterns as its run takes them (the pattern, `-e` patterns, or the first CLI operand). */
-function grepPatterns(operands: readonly string[], input: Request, cwd: string): readonly string[] {
-  const regexps = Array.isArray(input.regexps) ? input.regexps.filter((r) => typeof r === "string") : [];
-  const pattern = typeof input.pattern === "string" ? input.pattern : undefined;
-  const base = typeof input.base === "string" ? input.base : ".";
-  return classifyOperands({ pattern, regexps, operands, paths: [], patterns: [], base }, cwd).patterns;
 }
 
 /** An operator escaped as GNU grep's basic syntax escapes it (`\|`, `\?`, `\+`, `\(`, `\)`, `\{`, `\}`). */
@@ -92,7 +84,7 @@ export function patternNotes(
   cwd: string,
 ): string[] {
   if (op.id !== "grep" || input.fixed_strings === true) return [];
-  const patterns = grepPatterns(operands, input, cwd);
+  const patterns = pathOrGlobOperands(op, operands, input, cwd)?.patterns ?? [];
   return patterns
     .filter((p) => BRE_OPERATOR.test(p))
     .map(
@@ -126,7 +118,7 @@ export function wordEdgeNotes(
 ): string[] {
   if (op.id !== "grep" || input.word_regexp !== true || input.line_regexp === true) return [];
   const fixed = input.fixed_strings === true;
-  const patterns = grepPatterns(operands, input, cwd);
+  const patterns = pathOrGlobOperands(op, operands, input, cwd)?.patterns ?? [];
   const notes: string[] = [];
   for (const p of patterns) {
     const first = fixed
@@ -350,6 +342,43 @@ const SKIP_UNDO: Readonly<
 };
 
 /**
+ * The reasons a run left entries out for, with their counts (VCS directories aside: they are never searched, so
+ * naming them would be noise).
+ * @param summary the result summary (its `skipped` ledger)
+ * @returns the reasons with a count, in ledger order
+ */
+function leftOut(summary: Readonly<Record<string, unknown>>): Array<[Exclude<SkipReason, "vcs">, number]> {
+  const skipped = summary.skipped as Partial<Skipped> | null | undefined;
+  const out: Array<[Exclude<SkipReason, "vcs">, number]> = [];
+  for (const reason of SKIP_REASONS) {
+    const n = skipped?.[reason] ?? 0;
+    if (reason !== "vcs" && n > 0) out.push([reason, n]);
+  }
+  return out;
+}
+
+/**
+ * Says whether a run left entries out that what it did not find may be among (ignored, hidden, excluded…).
+ * @param summary the result summary
+ * @returns true when its ledger counts any
+ */
+export function skippedSome(summary: Readonly<Record<string, unknown>>): boolean {
+  return leftOut(summary).length > 0;
+}
+
+/**
+ * Says whether a run found nothing, the condition of the notes for an empty answer: no record, no file counted
+ * (count --limit 0 gives totals alone) and no record held back by the limit (limit 0 gives the summary alone).
+ * @param summary the result summary
+ * @param records the records given
+ * @returns true when nothing was found
+ */
+export function nothingFound(summary: Readonly<Record<string, unknown>>, records: number): boolean {
+  const files = (summary.totals as { files?: unknown } | undefined)?.files;
+  return records === 0 && !(typeof files === "number" && files > 0) && summary.truncated_reason !== "limit";
+}
+
+/**
  * Returns the one line that says a run which found nothing left entries out, by reason, each with what
  * includes them: `nothing found; not searched: 1 entry ignored by .gitignore/.ignore rules (--no-ignore)`.
  * VCS directories are left out of it (they are never searched, so naming them would be noise).
@@ -363,16 +392,9 @@ export function skipNote(
   summary: Readonly<Record<string, unknown>>,
   surface: "cli" | "mcp",
 ): string | null {
-  const skipped = summary.skipped as Partial<Skipped> | undefined;
-  if (skipped === undefined || skipped === null) return null;
-  // Cut by the limit: something was found (limit 0 asks for the summary alone).
-  if (summary.truncated_reason === "limit") return null;
   const keys = inputKeys(op);
   const parts: string[] = [];
-  for (const reason of SKIP_REASONS) {
-    if (reason === "vcs") continue;
-    const n = skipped[reason] ?? 0;
-    if (n <= 0) continue;
+  for (const [reason, n] of leftOut(summary)) {
     const undo = SKIP_UNDO[reason];
     const how = surface === "cli" ? undo.cli : undo.key;
     const applies = undo.needs === undefined || keys.has(undo.needs);

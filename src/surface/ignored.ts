@@ -35,7 +35,7 @@ export async function ignoredHits(
   const none = { hits: [], more: false };
   if ((op.id !== "find" && op.id !== "grep") || input.respect_gitignore === false) return none;
   const ignored = (summary.skipped as { ignored?: unknown } | undefined)?.ignored;
-  if (typeof ignored !== "number" || ignored === 0 || summary.truncated_reason === "limit") return none;
+  if (typeof ignored !== "number" || ignored === 0) return none;
   const { cursor: _cursor, max_output_bytes: _bytes, ...query } = input;
   // In this thread (grep's workers would cost more to start than the look may take).
   const again = await collect(op, {

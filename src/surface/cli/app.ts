@@ -16,7 +16,15 @@ import { findOperation, OPERATIONS } from "../../ops/registry.ts";
 import { JsonSink } from "../../sink/json.ts";
 import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
-import { namedFiles, operandNotes, patternNotes, skipNote, wordEdgeNotes } from "../hints.ts";
+import {
+  namedFiles,
+  nothingFound,
+  operandNotes,
+  patternNotes,
+  skipNote,
+  skippedSome,
+  wordEdgeNotes,
+} from "../hints.ts";
 import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
@@ -289,14 +297,9 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   }
   // A summary that counted files (count --limit 0: totals alone) is an answer too, as is a run whose every
   // record the limit held back (--limit 0: it says there were some).
-  const totals = summary?.totals as { files?: unknown } | undefined;
-  const found =
-    sink.count > 0 ||
-    (typeof totals?.files === "number" && totals.files > 0) ||
-    summary?.truncated_reason === "limit";
-  const skipped = summary?.skipped as Readonly<Record<string, number>> | undefined;
-  const skippedSome = Object.entries(skipped ?? {}).some(([reason, n]) => reason !== "vcs" && n > 0);
-  for (const note of operandNotes(op, operands, input, found, process.cwd(), skippedSome)) {
+  const found = summary === null ? sink.count > 0 : !nothingFound(summary, sink.count);
+  const skipped = summary !== null && skippedSome(summary);
+  for (const note of operandNotes(op, operands, input, found, process.cwd(), skipped)) {
     eprint(`rglob: note: ${note}`);
   }
   if (!found)

@@ -21,7 +21,7 @@ import { SCHEMAS } from "../../generated/schemas.ts";
 import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { flagsOf, UsageError } from "../cli/flags.ts";
-import { directoryGlobs, patternNotes, skipNote, wordEdgeNotes } from "../hints.ts";
+import { directoryGlobs, nothingFound, patternNotes, skipNote, wordEdgeNotes } from "../hints.ts";
 import { ignoredHits, ignoredHitsNote } from "../ignored.ts";
 import { capabilities } from "../introspect.ts";
 import { confine, resolveRoots } from "./confine.ts";
@@ -388,15 +388,16 @@ async function callOperation(
   const room = budget - jsonBytes(result);
   let tail = notes.join("\n");
   if (Array.isArray(result.results) && result.results.length === 0) {
-    const note = skipNote(op, result, "mcp");
+    // Notes for an answer with nothing in it (not a count's totals alone, nor records held back by limit 0).
+    const none = nothingFound(result, 0);
+    const note = none ? skipNote(op, result, "mcp") : null;
     if (note !== null) tail += `\n${note}`;
-    const among = ignoredHitsNote(await ignoredHits(op, input, result));
+    const among = none ? ignoredHitsNote(await ignoredHits(op, input, result)) : null;
     if (among !== null) tail += `\n${among}`;
     for (const g of directoryGlobs(input, process.cwd())) {
       tail += `\nnote: '${g}' in patterns is a glob matched against entry names, not a directory to search; to search inside it, pass paths: ["${g}"] (or base)`;
     }
-    if (result.truncated_reason !== "limit")
-      for (const note of patternNotes(op, [], input, process.cwd())) tail += `\nnote: ${note}`;
+    if (none) for (const note of patternNotes(op, [], input, process.cwd())) tail += `\nnote: ${note}`;
   }
   for (const note of wordEdgeNotes(op, [], input, process.cwd())) tail += `\nnote: ${note}`;
   const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];
