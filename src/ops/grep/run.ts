@@ -6,7 +6,6 @@
 
 import { availableParallelism } from "node:os";
 import * as path from "node:path";
-import type { ByKey } from "../../contract/breakdown.ts";
 import type { ErrorCode } from "../../contract/errors.ts";
 import { RglobError } from "../../contract/errors.ts";
 import { sizeRange } from "../../engine/filter/size.ts";
@@ -16,7 +15,7 @@ import { compileMatcher } from "../../engine/search/matcher.ts";
 import { createPool } from "../../engine/search/pool.ts";
 import { createSearcher, type FileOutcome, type SearchSpec } from "../../engine/search/search-file.ts";
 import type { ContextOut, HitChunk, HitOut } from "../../engine/search/search-text.ts";
-import { Entry, walk } from "../../engine/walk.ts";
+import { compareNames, Entry, walk } from "../../engine/walk.ts";
 import { resolvePath } from "../../platform/names.ts";
 import type { Emitted, RunContext } from "../operation.ts";
 import { tick, yielder } from "../walk-records.ts";
@@ -326,7 +325,9 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const totals = { matches: 0, lines: 0, files: 0 };
   // With `by`: the totals per breakdown key (files with a match only).
   const by = input.by;
-  const groups = by === undefined ? null : new Map<string, GrepGroup>();
+  const keyOf =
+    by === undefined ? null : (e: Entry) => breakdownKey(by, e.rel, e.name, languageOf(e.name)?.name ?? null);
+  const groups = new Map<string, GrepGroup>();
   const skipped = { binary: 0, too_large: 0, unreadable: 0 };
   let bytes = 0;
   let emittedLines = resume?.count ?? fileResume?.count ?? 0;
@@ -526,9 +527,8 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     totals.matches += o.matches;
     totals.lines += o.lines;
     if (o.lines > 0) totals.files++;
-    if (groups !== null && o.lines > 0) {
-      const e = item.entry;
-      const key = breakdownKey(by as ByKey, e.rel, e.name, languageOf(e.name)?.name ?? null);
+    if (keyOf !== null && o.lines > 0) {
+      const key = keyOf(item.entry);
       const g = groups.get(key);
       if (g === undefined)
         groups.set(key, { key, total_matches: o.matches, matched_lines: o.lines, files_with_matches: 1 });
@@ -686,12 +686,11 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     ctx.summary("matched_lines", totals.lines);
     ctx.summary("files_with_matches", totals.files);
     ctx.summary("files_skipped", skipped);
-    if (groups !== null)
+    // Ordered as count's breakdown: most lines first, then by key (code points).
+    if (keyOf !== null)
       ctx.summary(
         "breakdown",
-        [...groups.values()].sort(
-          (a, b) => b.matched_lines - a.matched_lines || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
-        ),
+        [...groups.values()].sort((a, b) => b.matched_lines - a.matched_lines || compareNames(a.key, b.key)),
       );
   }
 }

@@ -6,7 +6,7 @@ import type { ErrorInfo } from "../../../contract/errors.ts";
 import { breakdownKey } from "../../../engine/languages.ts";
 import type { CountFile, CountGroup, CountTotals } from "../../../ops/count/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
-import { displayPath, paint, plural, type Style } from "./paths.ts";
+import { breakdownTable, displayPath, paint, plural, type Style } from "./paths.ts";
 
 const W = 10;
 /** The width of a file row's breakdown key (a longer key widens its row only). */
@@ -56,17 +56,13 @@ export class CountHumanSink implements Sink {
     if (!t) return;
     const groups = summary.breakdown as CountGroup[] | null | undefined;
     if (groups && groups.length > 0) {
-      const keyWidth = Math.max(8, ...groups.map((g) => g.key.length));
-      const head = String(summary.by ?? "key").padEnd(keyWidth);
-      this.write(
-        `${this.header ? "\n" : ""}${head}${"files".padStart(W)}${"lines".padStart(W)}${"code".padStart(W)}${"comment".padStart(W)}${"blank".padStart(W)}${"bytes".padStart(W)}\n`,
+      const { head, body } = breakdownTable(
+        String(summary.by ?? "key"),
+        ["files", "lines", "code", "comment", "blank", "bytes"],
+        groups.map((g) => [g.key, [g.files, g.lines, g.code, g.comment, g.blank, g.bytes]]),
       );
+      this.write(`${this.header ? "\n" : ""}${head}${body}`);
       this.header = true;
-      for (const g of groups) {
-        this.write(
-          `${g.key.padEnd(keyWidth)}${num(g.files)}${num(g.lines)}${num(g.code)}${num(g.comment)}${num(g.blank)}${num(g.bytes)}\n`,
-        );
-      }
     }
     const binary = t.binary_files > 0 ? `; ${plural(t.binary_files, "binary file")} skipped` : "";
     const lines =

@@ -13,7 +13,7 @@ import type { GrepFile, GrepGroup, LineMatch } from "../../../ops/grep/schema.ts
 import { encodeName, fsPath } from "../../../platform/names.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { eprint, type Out } from "../output.ts";
-import { displayPath, escapeControls, paint, plural, type Style } from "./paths.ts";
+import { breakdownTable, displayPath, escapeControls, paint, plural, type Style } from "./paths.ts";
 
 /** Presentation options of grep's human output. */
 export interface GrepHumanOptions {
@@ -286,15 +286,14 @@ export class GrepHumanSink implements Sink {
   /** --by: one row per key (files, matching lines, matches), most lines first, then the totals. */
   private breakdown(summary: Summary): void {
     const groups = (summary.breakdown as GrepGroup[] | undefined) ?? [];
-    const W = 10;
-    const keyWidth = Math.max(8, ...groups.map((g) => g.key.length));
-    const num = (n: number) => String(n).padStart(W);
     let text = "";
     if (groups.length > 0) {
-      text += `${this.p.dim(`${(this.opts.by ?? "key").padEnd(keyWidth)}${"files".padStart(W)}${"lines".padStart(W)}${"matches".padStart(W)}`)}\n`;
-      for (const g of groups)
-        text += `${g.key.padEnd(keyWidth)}${num(g.files_with_matches)}${num(g.matched_lines)}${num(g.total_matches)}\n`;
-      text += "\n";
+      const { head, body } = breakdownTable(
+        this.opts.by ?? "key",
+        ["files", "lines", "matches"],
+        groups.map((g) => [g.key, [g.files_with_matches, g.matched_lines, g.total_matches]]),
+      );
+      text += `${this.p.dim(head.slice(0, -1))}\n${body}\n`;
     }
     const n = (k: string) => (typeof summary[k] === "number" ? (summary[k] as number) : 0);
     text += `total: ${plural(n("matched_lines"), "matching line")} (${plural(n("total_matches"), "match", "matches")}) in ${plural(n("files_with_matches"), "file")}\n`;

@@ -96,3 +96,24 @@ export function paint(style: Style) {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/**
+ * A breakdown table (count --by, grep --by): the key column, as wide as its longest key and at least 8, then a
+ * number column of 10 per name, right-aligned.
+ * @param by the key's name (the head of its column)
+ * @param columns the names of the number columns
+ * @param rows each key with its numbers, in column order
+ * @returns the head line and the rows' lines, each ending in a newline
+ */
+export function breakdownTable(
+  by: string,
+  columns: readonly string[],
+  rows: ReadonlyArray<readonly [string, readonly number[]]>,
+): { head: string; body: string } {
+  const keyWidth = Math.max(8, ...rows.map(([key]) => key.length));
+  const head = `${by.padEnd(keyWidth)}${columns.map((c) => c.padStart(10)).join("")}\n`;
+  const body = rows
+    .map(([key, values]) => `${key.padEnd(keyWidth)}${values.map((n) => String(n).padStart(10)).join("")}\n`)
+    .join("");
+  return { head, body };
+}
