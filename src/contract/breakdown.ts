@@ -9,3 +9,7 @@ export type ByKey = (typeof BY_KEYS)[number];
 /** What `by` means, for the input models' descriptions. */
 export const BY_TEXT =
   "ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it)";
+
+/** What a breakdown row's key is, for the output models' descriptions (breakdownKey in engine/languages.ts). */
+export const KEY_TEXT =
+  "The extension ('(none)' without one), language ('(unknown)') or first directory ('.').";

@@ -1,6 +1,6 @@
 /*! count: input and output models (also used by the lcount alias). Validation only; the run is run.ts. */
 import * as v from "valibot";
-import { BY_KEYS, BY_TEXT } from "../../contract/breakdown.ts";
+import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
@@ -118,10 +118,7 @@ export type CountTotals = v.InferOutput<typeof CountTotalsSchema>;
 /** One row of a count breakdown. */
 export const CountGroupSchema = v.pipe(
   v.strictObject({
-    key: v.pipe(
-      v.string(),
-      v.description("The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."),
-    ),
+    key: v.pipe(v.string(), v.description(KEY_TEXT)),
     ...countEntries,
   }),
   v.title("CountGroup"),

@@ -1,7 +1,7 @@
 /*! grep: input, record and output models. Validation only; matchers are compiled in engine/search/matcher.ts
  * and operands are classified in ops/grep/operands.ts. */
 import * as v from "valibot";
-import { BY_KEYS, BY_TEXT } from "../../contract/breakdown.ts";
+import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
@@ -258,10 +258,7 @@ export const SkipCountsSchema = v.pipe(
 /** One row of a grep breakdown. */
 export const GrepGroupSchema = v.pipe(
   v.strictObject({
-    key: v.pipe(
-      v.string(),
-      v.description("The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."),
-    ),
+    key: v.pipe(v.string(), v.description(KEY_TEXT)),
     total_matches: v.pipe(v.number(), v.integer(), v.description("Matches in its files.")),
     matched_lines: v.pipe(v.number(), v.integer(), v.description("Matching lines in its files.")),
     files_with_matches: v.pipe(v.number(), v.integer(), v.description("Its files with at least one match.")),
