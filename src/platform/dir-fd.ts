@@ -6,9 +6,9 @@
  * (names.ts). Anything unusual (an error, no libc, Node) answers "not here" (-1 or null): the caller then takes platform.listDir, which reports errors
  * and odd names as it always did. It never decides policy. */
 
-import type * as Ffi from "bun:ffi";
 import { isUtf8 } from "node:buffer";
 import * as fs from "node:fs";
+import { openLibc } from "./libc.ts";
 import { C_NAME_MAX, decodeName, writeCName } from "./names.ts";
 import type { DirListing, EntryType } from "./platform.ts";
 
@@ -59,33 +59,23 @@ const RESOLVE_NO_SYMLINKS = 0x04;
 const AT_FDCWD = -100;
 
 function load(): DirFds | null {
-  if (typeof Bun === "undefined" || process.platform !== "linux") return null;
   // RGLOB_DIR_FD=0: paths only (the reference the descriptor route is tested against, test/diff/dir-fd.test.ts).
   if (process.env.RGLOB_DIR_FD === "0") return null;
   if (process.arch !== "x64" && process.arch !== "arm64") return null; // getdents64 records read little-endian
-  let ffi: typeof Ffi;
-  let lib: ReturnType<typeof open>;
-  function open(f: typeof Ffi) {
-    const { FFIType } = f;
-    return f.dlopen("libc.so.6", {
-      openat: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
-      close: { args: [FFIType.i32], returns: FFIType.i32 },
-      getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast },
-      // openat2 has no glibc wrapper here: syscall(2), whose arguments are all integers and pointers.
-      syscall: {
-        args: [FFIType.i64, FFIType.i64, FFIType.ptr, FFIType.ptr, FFIType.u64],
-        // A number (no BigInt to make and convert per call): the results are small.
-        returns: FFIType.i64_fast,
-      },
-    });
-  }
-  try {
-    ffi = process.getBuiltinModule("bun:ffi") as typeof Ffi;
-    lib = open(ffi);
-  } catch {
-    return null; // no glibc (musl names it differently), or no FFI: the path route serves
-  }
-  const { openat, close, getdents64, syscall } = lib.symbols;
+  const libc = openLibc((t) => ({
+    openat: { args: [t.i32, t.ptr, t.i32], returns: t.i32 },
+    close: { args: [t.i32], returns: t.i32 },
+    getdents64: { args: [t.i32, t.ptr, t.u64], returns: t.i64_fast },
+    // openat2 has no glibc wrapper here: syscall(2), whose arguments are all integers and pointers.
+    syscall: {
+      args: [t.i64, t.i64, t.ptr, t.ptr, t.u64],
+      // A number (no BigInt to make and convert per call): the results are small.
+      returns: t.i64_fast,
+    },
+  }));
+  if (libc === null) return null; // the path route serves
+  const { ffi } = libc;
+  const { openat, close, getdents64, syscall } = libc.lib.symbols;
   // struct open_how { u64 flags; u64 mode; u64 resolve; }, in memory of its own (a small typed array's
   // storage may move, stat-words.ts).
   const howStorage = new ArrayBuffer(24);

@@ -2,7 +2,7 @@
  * pipe or socket (a host that spawned rglob with one: Bun's, an MCP host's) gets EAGAIN whenever the reader is
  * behind; it then waits exactly until the reader has taken some, where a fixed sleep waited up to 2 ms per full
  * pipe (64 KiB). Elsewhere (another system, Node without bun:ffi) the caller sleeps briefly instead. */
-import type * as Ffi from "bun:ffi";
+import { openLibc } from "./libc.ts";
 
 /** poll's "writable" event (the same value on Linux and the BSDs). */
 const POLLOUT = 4;
@@ -18,21 +18,13 @@ interface Poller {
 let loaded: Poller | null | undefined;
 
 function load(): Poller | null {
-  if (typeof Bun === "undefined" || process.platform !== "linux") return null;
-  try {
-    const ffi = process.getBuiltinModule("bun:ffi") as typeof Ffi;
-    const { FFIType } = ffi;
-    const lib = ffi.dlopen("libc.so.6", {
-      poll: { args: [FFIType.ptr, FFIType.u64, FFIType.i32], returns: FFIType.i32 },
-    });
-    // struct pollfd { int fd; short events; short revents; }, in memory of its own (a small typed array's
-    // storage may move: stat-words.ts).
-    const storage = new ArrayBuffer(8);
-    const ptr = ffi.ptr(new Uint8Array(storage));
-    return { poll: lib.symbols.poll as unknown as Poll, view: new DataView(storage), ptr };
-  } catch {
-    return null; // no glibc, or no FFI: the caller sleeps
-  }
+  const libc = openLibc((t) => ({ poll: { args: [t.ptr, t.u64, t.i32], returns: t.i32 } }));
+  if (libc === null) return null; // the caller sleeps
+  // struct pollfd { int fd; short events; short revents; }, in memory of its own (a small typed array's storage
+  // may move: stat-words.ts).
+  const storage = new ArrayBuffer(8);
+  const ptr = libc.ffi.ptr(new Uint8Array(storage));
+  return { poll: libc.lib.symbols.poll as unknown as Poll, view: new DataView(storage), ptr };
 }
 
 /**

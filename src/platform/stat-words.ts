@@ -5,8 +5,8 @@
  * equal with words read by the other. The words: size (low, high), mtime seconds (low, high), mtime
  * nanoseconds, ctime seconds (low, high), ctime nanoseconds, inode (low, high). */
 
-import type * as Ffi from "bun:ffi";
 import * as fs from "node:fs";
+import { openLibc } from "./libc.ts";
 import { C_NAME_MAX, decodeName, encodeName, fsPath, writeCName } from "./names.ts";
 
 /** Words per path. */
@@ -134,23 +134,17 @@ export interface StatFields {
 }
 
 function loadStatx(): Statx | null {
-  if (typeof Bun === "undefined" || process.platform !== "linux") return null;
   if (process.env.RGLOB_DIR_FD === "0") return null; // the paths-only reference (dir-fd.ts)
-  let ffi: typeof Ffi;
-  let statx: (dirfd: number, path: number, flags: number, mask: number, buf: number) => number;
-  try {
-    ffi = process.getBuiltinModule("bun:ffi") as typeof Ffi;
-    const { FFIType } = ffi;
-    const lib = ffi.dlopen("libc.so.6", {
-      statx: {
-        args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr],
-        returns: FFIType.i32,
-      },
-    });
-    statx = lib.symbols.statx as unknown as typeof statx;
-  } catch {
-    return null; // no glibc, or one without statx: Node's stats serve
-  }
+  const libc = openLibc((t) => ({ statx: { args: [t.i32, t.ptr, t.i32, t.u32, t.ptr], returns: t.i32 } }));
+  if (libc === null) return null; // (or a glibc without statx) Node's stats serve
+  const { ffi } = libc;
+  const statx = libc.lib.symbols.statx as unknown as (
+    dirfd: number,
+    path: number,
+    flags: number,
+    mask: number,
+    buf: number,
+  ) => number;
   // Storage of its own, fixed before its address is taken: a small typed array's storage may move (JSC moves
   // it the first time its .buffer is asked for), and statx would then write where nothing reads.
   const storage = new ArrayBuffer(256);

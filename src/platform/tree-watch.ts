@@ -12,6 +12,7 @@
 import type * as Ffi from "bun:ffi";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { openLibc } from "./libc.ts";
 import { C_NAME_MAX, decodeName, fsPath, writeCName } from "./names.ts";
 import { platform } from "./platform.ts";
 
@@ -83,29 +84,23 @@ interface Libc {
 let libc: Libc | null | undefined;
 
 function loadLibc(): Libc | null {
-  if (typeof Bun === "undefined" || process.platform !== "linux") return null;
   // RGLOB_TREE_WATCH=0: Bun's fs.watch instead (the other route, kept for platforms without this one).
   if (process.env.RGLOB_TREE_WATCH === "0") return null;
-  try {
-    const ffi = process.getBuiltinModule("bun:ffi") as typeof Ffi;
-    const { FFIType } = ffi;
-    const lib = ffi.dlopen("libc.so.6", {
-      inotify_init1: { args: [FFIType.i32], returns: FFIType.i32 },
-      inotify_add_watch: { args: [FFIType.i32, FFIType.ptr, FFIType.u32], returns: FFIType.i32 },
-      read: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast },
-      close: { args: [FFIType.i32], returns: FFIType.i32 },
-    });
-    const s = lib.symbols;
-    return {
-      ffi,
-      init: s.inotify_init1 as unknown as Libc["init"],
-      addWatch: s.inotify_add_watch as unknown as Libc["addWatch"],
-      read: (fd, buf, n) => Number(s.read(fd, buf, n)),
-      close: s.close as unknown as Libc["close"],
-    };
-  } catch {
-    return null; // no glibc, or no FFI: the caller takes fs.watch
-  }
+  const libc = openLibc((t) => ({
+    inotify_init1: { args: [t.i32], returns: t.i32 },
+    inotify_add_watch: { args: [t.i32, t.ptr, t.u32], returns: t.i32 },
+    read: { args: [t.i32, t.ptr, t.u64], returns: t.i64_fast },
+    close: { args: [t.i32], returns: t.i32 },
+  }));
+  if (libc === null) return null; // the caller takes fs.watch
+  const s = libc.lib.symbols;
+  return {
+    ffi: libc.ffi,
+    init: s.inotify_init1 as unknown as Libc["init"],
+    addWatch: s.inotify_add_watch as unknown as Libc["addWatch"],
+    read: (fd, buf, n) => Number(s.read(fd, buf, n)),
+    close: s.close as unknown as Libc["close"],
+  };
 }
 
 /**
