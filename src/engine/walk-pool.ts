@@ -9,7 +9,7 @@
 import { availableParallelism } from "node:os";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { SKIP_REASONS, type Skipped } from "../contract/result.ts";
-import type { RunContext } from "../ops/operation.ts";
+import type { RunContext } from "./run.ts";
 import {
   Entry,
   fileRootEntry,

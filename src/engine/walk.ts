@@ -7,22 +7,15 @@ import type * as fs from "node:fs";
 import * as path from "node:path";
 import { fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
-import type { RunContext } from "../ops/operation.ts";
 import { dirFds } from "../platform/dir-fd.ts";
+import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath } from "../platform/names.ts";
-import {
-  type Confinement,
-  type DirListing,
-  type EntryType,
-  insideDir,
-  platform,
-  typeIn,
-  typeOfStats,
-} from "../platform/platform.ts";
+import { type Confinement, insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { lstatAt } from "../platform/stat-words.ts";
 import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile } from "./ignore.ts";
 import { lastMatchAt } from "./ignore-rules.ts";
 import type { PlanOptions } from "./plan.ts";
+import type { RunContext } from "./run.ts";
 import { witness } from "./witness.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */

@@ -11,14 +11,15 @@ import { RglobError } from "../../contract/errors.ts";
 import { sizeRange } from "../../engine/filter/size.ts";
 import { breakdownKey, languageOf } from "../../engine/languages.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import type { RunContext } from "../../engine/run.ts";
+import { tick, yielder } from "../../engine/run.ts";
 import { compileMatcher } from "../../engine/search/matcher.ts";
 import { createPool } from "../../engine/search/pool.ts";
 import { createSearcher, type FileOutcome, type SearchSpec } from "../../engine/search/search-file.ts";
 import type { ContextOut, HitChunk, HitOut } from "../../engine/search/search-text.ts";
 import { compareNames, Entry, walk } from "../../engine/walk.ts";
 import { resolvePath } from "../../platform/names.ts";
-import type { Emitted, RunContext } from "../operation.ts";
-import { tick, yielder } from "../walk-records.ts";
+import type { Emitted } from "../operation.ts";
 import { classifyOperands } from "./operands.ts";
 import type { GrepFile, GrepGroup, GrepInput, LineMatch } from "./schema.ts";
 

@@ -6,8 +6,8 @@ import { compileMatcher } from "../../../engine/search/matcher.ts";
 import { classifyOperands } from "../../../ops/grep/operands.ts";
 import type { GrepInput } from "../../../ops/grep/schema.ts";
 import { fsPath, resolvePath } from "../../../platform/names.ts";
+import type { HumanFactory } from "./factory.ts";
 import { GrepHumanSink } from "./grep.ts";
-import type { HumanFactory } from "./index.ts";
 
 /** grep's human sink. */
 export const grepHuman: HumanFactory = (out, style, p, input) => {
