@@ -69,35 +69,34 @@ describe("completions", () => {
     }
   });
 
-  test("bash: the script parses, and compgen completes commands and every flag spelling of every operation", () => {
-    if (!which("bash")) {
-      console.warn("SKIPPED LOUDLY: bash is not installed");
-      return;
-    }
-    const script = join(dir, "rglob.bash");
-    writeFileSync(script, rglob(["completions", "bash"]).stdout);
-    expect(spawnSync("bash", ["-n", script]).status).toBe(0);
-    const complete = (...words: string[]) => {
-      const shell = `source ${JSON.stringify(script)}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _rglob; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      const r = spawnSync("bash", ["-c", shell], { encoding: "utf8" });
-      expect(r.stderr).toBe("");
-      return r.stdout.split("\n").filter(Boolean);
-    };
-    expect(complete("rglob", "gr")).toEqual(["grep"]);
-    expect(complete("rglob", "")).toEqual(expect.arrayContaining([...ops, "completions", "man"]));
-    expect(complete("rglob", "completions", "")).toEqual(["bash", "zsh", "fish"]);
-    for (const op of ops) {
-      const flags = rglobJson<{ flags: DescribedFlag[] }>(["describe", op]).json.flags;
-      const offered = complete("rglob", op, "-");
-      for (const f of flags) {
-        for (const spelling of [f.name, ...f.aliases, ...(f.short ? [f.short] : [])])
-          expect(`${op}: ${offered.includes(spelling) ? spelling : `missing ${spelling}`}`).toBe(
-            `${op}: ${spelling}`,
-          );
+  test.skipIf(!which("bash"))(
+    "bash: the script parses, and compgen completes commands and every flag spelling of every operation (skipped without bash)",
+    () => {
+      const script = join(dir, "rglob.bash");
+      writeFileSync(script, rglob(["completions", "bash"]).stdout);
+      expect(spawnSync("bash", ["-n", script]).status).toBe(0);
+      const complete = (...words: string[]) => {
+        const shell = `source ${JSON.stringify(script)}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _rglob; printf '%s\\n' "\${COMPREPLY[@]}"`;
+        const r = spawnSync("bash", ["-c", shell], { encoding: "utf8" });
+        expect(r.stderr).toBe("");
+        return r.stdout.split("\n").filter(Boolean);
+      };
+      expect(complete("rglob", "gr")).toEqual(["grep"]);
+      expect(complete("rglob", "")).toEqual(expect.arrayContaining([...ops, "completions", "man"]));
+      expect(complete("rglob", "completions", "")).toEqual(["bash", "zsh", "fish"]);
+      for (const op of ops) {
+        const flags = rglobJson<{ flags: DescribedFlag[] }>(["describe", op]).json.flags;
+        const offered = complete("rglob", op, "-");
+        for (const f of flags) {
+          for (const spelling of [f.name, ...f.aliases, ...(f.short ? [f.short] : [])])
+            expect(`${op}: ${offered.includes(spelling) ? spelling : `missing ${spelling}`}`).toBe(
+              `${op}: ${spelling}`,
+            );
+        }
       }
-    }
-    expect(complete("rglob", "find", "--types", "")).toEqual(["f", "d", "l", "x", "e", "p", "s", "b", "c"]);
-  });
+      expect(complete("rglob", "find", "--types", "")).toEqual(["f", "d", "l", "x", "e", "p", "s", "b", "c"]);
+    },
+  );
 
   test.each(["zsh", "fish"])("%s: the script parses", (shell) => {
     if (!which(shell)) {
