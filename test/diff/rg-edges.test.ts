@@ -122,6 +122,13 @@ const ROWS: Row[] = [
     code: 0,
     peer: ["rg", ["-n", "-U", "--replace", "[$1]", "o\\n(t)", "m.txt"], "exact"],
   },
+  {
+    what: "-U --replace with a line break in the pattern itself",
+    args: ["grep", "-U", "--replace", "<$0>", "o\nt", "m.txt"],
+    stdout: "2:tw<o\n3:t>hree\n",
+    code: 0,
+    peer: ["rg", ["-n", "-U", "--replace", "<$0>", "o\nt", "m.txt"], "exact"],
+  },
   // 3. --vimgrep: -N and --no-column; a multiline match's first line only, each match on its own line.
   {
     what: "--vimgrep -N leaves the line number out",
