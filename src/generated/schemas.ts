@@ -784,7 +784,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "only_matching": {
         "type": "boolean",
-        "description": "One record per match, whose content is the matched text only.",
+        "description": "One record per match, whose content is the matched text only. Context lines are given as rg gives them with -o: the line's first match holds its before-context, its last match its after-context.",
         "default": false
       },
       "before_context": {

@@ -61,6 +61,8 @@ export interface PresentationFlag {
   readonly hint?: string;
   /** The long spelling when it is not the key in kebab-case. */
   readonly long?: string;
+  /** A short spelling that sets the boolean to false (rg's -N, --no-line-number). */
+  readonly offShort?: string;
   /**
    * A shorthand for input values (rg's -u, -uu, -uuu; grep's -s): the n-th time the flag is given sets the input
    * values of the n-th entry (cumulative; a repeat past the last sets the last entry's values again). As in rg, the last flag that sets

@@ -368,7 +368,9 @@ function stepOver(re: Finder, text: string, i: number): number {
 }
 
 /**
- * Adds to `out` the spans of the matches in a line from index `from` on (`lineSpans` from 0).
+ * Adds to `out` the spans of the matches in a line from index `from` on (`lineSpans` from 0). An empty match
+ * where the previous match ended is not one, as in rg (Rust's regex crate): `.*` matches `a` once, not `a` and
+ * the empty string after it, and `a*` in `ab` matches `a` and the empty string before the end only.
  * @returns out
  */
 function spansAfter(
@@ -378,10 +380,12 @@ function spansAfter(
   from: number,
 ): Array<[number, number]> {
   re.lastIndex = from;
+  let prevEnd = out.length > 0 ? (out[out.length - 1] as [number, number])[1] : -1;
   for (let m = re.exec(line); m !== null; m = re.exec(line)) {
     const s = m.index;
     const e = s + m[0].length;
-    out.push([s, e]);
+    if (e !== s || s !== prevEnd) out.push([s, e]);
+    prevEnd = e;
     if (e === s) {
       if (re.lastIndex >= line.length) break;
       re.lastIndex = stepOver(re, line, s);
@@ -839,11 +843,22 @@ function hitsOf(
   for (let k = 0; k < found.length; k++) {
     const f = found[k] as Located;
     const line = text.slice(f.s, f.e);
+    // With only_matching a line gives one hit per match: the first takes the line's before-context, the last
+    // its after-context (rg prints context lines with -o too, and every line with --passthru -o).
+    let hit: HitOut;
+    let last: HitOut;
     if (m.spec.onlyMatching && !m.spec.invert) {
+      const from = hits.length;
       pushOnlyMatching(hits, f.n, line, f.spans, ascii ? ASCII_COLUMNS : columns(line));
-      continue;
+      if (o.before === 0 && o.after === 0) continue;
+      if (hits.length === from) continue;
+      hit = hits[from] as HitOut;
+      last = hits[hits.length - 1] as HitOut;
+    } else {
+      hit = makeHit(f.n, line, f.spans, o.maxColumns, ascii);
+      last = hit;
+      hits.push(hit);
     }
-    const hit = makeHit(f.n, line, f.spans, o.maxColumns, ascii);
     if (o.before > 0) {
       const ctx: ContextOut[] = [];
       let e = f.s - 1;
@@ -857,7 +872,8 @@ function hitsOf(
     shownUpTo = f.last;
     shownEnd = f.e;
     if (o.after > 0) {
-      hit.after = [];
+      const after: ContextOut[] = [];
+      last.after = after;
       const next = found[k + 1];
       let s = shownEnd + 1;
       for (let n = f.last + 1; n <= f.last + o.after && s <= end && (next === undefined || n < next.n); n++) {
@@ -869,14 +885,13 @@ function hitsOf(
           m.line.lastIndex = 0;
           if (m.line.test(text.slice(s, e)) !== m.spec.invert) break;
         }
-        hit.after.push(contextLine(text, s, e, n, o.maxColumns));
+        after.push(contextLine(text, s, e, n, o.maxColumns));
         shownUpTo = n;
         shownEnd = e;
         if (e >= len) break;
         s = e + 1;
       }
     }
-    hits.push(hit);
   }
   return { hits, shownUpTo };
 }
@@ -896,11 +911,15 @@ function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextO
   let last: Located | null = null;
   const re = m.text;
   re.lastIndex = 0;
+  let prevEnd = -1;
   for (let hit = re.exec(text); hit !== null; hit = re.exec(text)) {
     const a = hit.index;
     const b = a + hit[0].length;
     if (b === a) re.lastIndex = stepOver(re, text, a);
     if (a === text.length && end !== text.length) break;
+    // An empty match where the previous one ended is not one, as in rg (spansAfter).
+    if (b === a && a === prevEnd) continue;
+    prevEnd = b;
     const lineEnd = (): number => {
       const e = b > a && text.charCodeAt(b - 1) === 10 ? b - 1 : text.indexOf("\n", b);
       return e < 0 ? text.length : e;

@@ -204,8 +204,8 @@ export function searchSpecOf(
   const spec: SearchSpec = {
     matcher,
     text: {
-      before: input.only_matching ? 0 : (input.before_context ?? ctxN),
-      after: input.only_matching ? 0 : (input.after_context ?? ctxN),
+      before: input.before_context ?? ctxN,
+      after: input.after_context ?? ctxN,
       maxPerFile: input.max_per_file ?? Number.POSITIVE_INFINITY,
       maxColumns: input.max_columns ?? Number.POSITIVE_INFINITY,
       firstOnly: mode === "files_with_matches" || mode === "files_without_match",

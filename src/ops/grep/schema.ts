@@ -55,7 +55,9 @@ export const GrepInputSchema = v.pipe(
     multiline: flag(
       "Let a match span lines (the record holds every line it spans, and a match that starts in those lines joins it; '.' still stops at a newline). A record counts as one matching line for count and max_count; invert_match selects the lines outside every match. Without it a pattern holding a newline character is refused (REGEX): no single line holds one.",
     ),
-    only_matching: flag("One record per match, whose content is the matched text only."),
+    only_matching: flag(
+      "One record per match, whose content is the matched text only. Context lines are given as rg gives them with -o: the line's first match holds its before-context, its last match its after-context.",
+    ),
     before_context: v.optional(int(0, "Lines of context before each match (records: `before`).")),
     after_context: v.optional(int(0, "Lines of context after each match (records: `after`).")),
     context: v.optional(int(0, "Lines of context before and after each match.")),

@@ -30,6 +30,7 @@ import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
 import { cwdOperandPaths } from "./operand-paths.ts";
 import { eprint, isTerminal, stdout } from "./output.ts";
+import { addPatternFile, applyMaxResults, applyPassthru, grepFound } from "./peer-args.ts";
 
 function printJson(value: unknown): void {
   stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -160,22 +161,9 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     return 0;
   }
   const input = parsed.input;
-  if (typeof parsed.presentation.file === "string") {
-    // rg's and grep's -f: patterns from a file, one a line; then every operand is a path.
-    const source = parsed.presentation.file;
-    let text: string;
-    try {
-      text = readFileSync(source === "-" ? 0 : source, "utf8");
-    } catch (err) {
-      throw new UsageError(`-f ${source}: ${(err as Error).message}`);
-    }
-    const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
-    if (lines.at(-1) === "") lines.pop();
-    if (lines.length === 0) throw new UsageError(`-f ${source}: the pattern file holds no pattern`);
-    input.regexps = [...((input.regexps as string[] | undefined) ?? []), ...lines];
-  }
-  // rg's --passthru: every line, the non-matching ones as context.
-  if (parsed.presentation.passthru === true) input.context = 2 ** 31 - 1;
+  // rg's and grep's -f: patterns from a file, one a line; then every operand is a path. rg's --passthru.
+  if (typeof parsed.presentation.file === "string") addPatternFile(parsed.presentation.file, input);
+  applyPassthru(parsed, input);
   // Path operands are relative to the current directory whatever --base says (ADR 0015).
   const operands = cwdOperandPaths(op, parsed.operands, input, process.cwd());
   if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(operands, process.cwd()));
@@ -183,7 +171,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   const misuse = op.cli.misuse?.(input, process.cwd());
   if (misuse) throw new UsageError(misuse);
   // rg's stdin: `cmd | rglob grep x` (no path given, stdin a pipe or a file) and `-` as an operand.
-  const stdinFile = op.id === "grep" ? stdinAsFile(input) : null;
+  // Not when -f - took stdin for the patterns: then the current directory is searched, as rg does.
+  const stdinFile = op.id === "grep" ? stdinAsFile(input, parsed.presentation.file === "-") : null;
   const pres = parsed.presentation;
   if (pres.json && pres.jsonl) throw new UsageError("--json and --jsonl exclude each other");
   if (pres.color !== undefined && !["auto", "always", "never"].includes(String(pres.color))) {
@@ -196,6 +185,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   if (quiet) input.limit = 1;
   // fd's -1: the first result only.
   if (pres.one === true) input.limit = 1;
+  // fd's --max-results N (0: no limit, as in fd).
+  applyMaxResults(parsed, input);
   let inner: Sink;
   let pathsOnly = false;
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
@@ -297,7 +288,9 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   }
   // A summary that counted files (count --limit 0: totals alone) is an answer too, as is a run whose every
   // record the limit held back (--limit 0: it says there were some).
-  const found = summary === null ? sink.count > 0 : !nothingFound(summary, sink.count);
+  const counted = summary === null ? sink.count > 0 : !nothingFound(summary, sink.count);
+  // grep --count --include-zero that gives only counts of 0 found nothing, as rg answers.
+  const found = op.id === "grep" ? grepFound(input, summary, counted) : counted;
   const skipped = summary !== null && skippedSome(summary);
   for (const note of operandNotes(op, operands, input, found, process.cwd(), skipped)) {
     eprint(`rglob: note: ${note}`);
@@ -329,18 +322,21 @@ const STDIN_NAME = "<stdin>";
 /**
  * Copies standard input to a private temporary file when grep is to search it, as rg does: when `-` is an
  * operand (it is replaced by the copy), or when no path is given and stdin is a pipe or a file (not a terminal,
- * not /dev/null). The engine searches files by path, so stdin becomes one; its records are named `<stdin>`.
+ * not /dev/null), unless -f - read the patterns from it. The engine searches files by path, so stdin becomes
+ * one; its records are named `<stdin>`.
  * @param input the grep input, operands assigned (changed in place)
+ * @param patternsRead -f - has read stdin as the patterns
  * @returns the copy's path, or null when stdin is not searched
  */
-function stdinAsFile(input: Record<string, unknown>): string | null {
+function stdinAsFile(input: Record<string, unknown>, patternsRead: boolean): string | null {
   const operands = (input.operands as string[] | undefined) ?? [];
   const viaFlags =
     typeof input.pattern === "string" || ((input.regexps as string[] | undefined) ?? []).length > 0;
   const rest = viaFlags ? operands : operands.slice(1);
   const dash = rest.includes("-");
   if (!dash) {
-    if (rest.length > 0 || ((input.paths as string[] | undefined) ?? []).length > 0) return null;
+    if (patternsRead || rest.length > 0 || ((input.paths as string[] | undefined) ?? []).length > 0)
+      return null;
     let st: ReturnType<typeof fstatSync>;
     try {
       st = fstatSync(0);

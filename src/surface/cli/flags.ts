@@ -39,6 +39,8 @@ export interface FlagSpec {
   readonly presentation: boolean;
   /** A shorthand's input values per occurrence (PresentationFlag.sets), or undefined. */
   readonly sets: ReadonlyArray<Readonly<Record<string, unknown>>> | undefined;
+  /** A short spelling that sets the boolean to false (PresentationFlag.offShort), or undefined. */
+  readonly offShort?: string | undefined;
 }
 
 /** Output flags every operation command has. */
@@ -113,6 +115,7 @@ export function flagsOf(op: Operation): FlagSpec[] {
       hint: f.hint,
       presentation: true,
       sets: f.sets,
+      offShort: f.offShort,
     });
   }
   return out;
@@ -154,6 +157,8 @@ export interface ParsedCommand {
   readonly operands: string[];
   readonly presentation: Record<string, string | boolean>;
   readonly help: boolean;
+  /** Where each key (input or presentation) was last set by a flag: its index in argv (the later flag wins). */
+  readonly setAt: ReadonlyMap<string, number>;
 }
 
 function parseNumber(flag: string, text: string, integer: boolean): number {
@@ -204,7 +209,9 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
   const byLong = new Map<string, FlagSpec>();
   const byShort = new Map<string, FlagSpec>();
   const byNegation = new Map<string, FlagSpec>();
+  const byShortOff = new Map<string, FlagSpec>();
   for (const s of specs) {
+    if (s.offShort) byShortOff.set(s.offShort, s);
     byLong.set(s.long, s);
     for (const a of s.aliases) byLong.set(a, s);
     for (const n of s.negations) byNegation.set(n, s);
@@ -219,6 +226,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
 
   // Where each input key was last set by a flag, and each use of a shorthand (applied after, by position).
   const setAt = new Map<string, number>();
+  const lastAt = new Map<string, number>();
   const times = new Map<FlagSpec, number>();
   const shorthands: Array<{ values: Readonly<Record<string, unknown>>; at: number }> = [];
   let at = 0;
@@ -231,6 +239,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       if (values !== undefined) shorthands.push({ values, at });
       return;
     }
+    lastAt.set(spec.key, at);
     if (!spec.presentation) setAt.set(spec.key, at);
     const target = spec.presentation ? presentation : input;
     if (spec.kind === "strings" || spec.kind === "enums") {
@@ -295,12 +304,21 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       assign(spec, `--${name}`, value);
       continue;
     }
-    const foreign = foreignSpelling(arg, usage, (f) => f.length === 2 && byShort.has(f[1] as string));
+    const foreign = foreignSpelling(
+      arg,
+      usage,
+      (f) => f.length === 2 && (byShort.has(f[1] as string) || byShortOff.has(f[1] as string)),
+    );
     if (foreign !== null) throw new UsageError(foreign);
     if (arg.startsWith("-") && arg.length > 1) {
       // Short flags: booleans may be bundled (-iw); a value may be attached (-n10) or follow (-n 10).
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j] as string;
+        const off = byShortOff.get(letter);
+        if (off !== undefined && !byShort.has(letter)) {
+          assign(off, `-${letter}`, false);
+          continue;
+        }
         const spec = byShort.get(letter);
         if (!spec)
           throw new UsageError(`unknown flag '-${letter}' for '${op.id}' (see 'rglob ${op.id} --help')`);
@@ -325,7 +343,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
   for (const { values, at: where } of shorthands) {
     for (const [key, value] of Object.entries(values)) if ((setAt.get(key) ?? -1) < where) input[key] = value;
   }
-  return { input, operands, presentation, help };
+  return { input, operands, presentation, help, setAt: lastAt };
 }
 
 /**
