@@ -93,3 +93,17 @@ test("when Bun's postinstall did not run, the build says why and how to fix it (
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the README opens with the two set-up commands, a search and the tests, and their npm scripts exist", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => (m[1] as string).trim());
+  expect(blocks.slice(0, 2)).toEqual([
+    "npm ci && npm run build && ./dist/rglob grep -w RglobError src --max-total 3",
+    "npm ci && npm test",
+  ]);
+  // Nothing but the title and one paragraph before them.
+  expect(readme.indexOf("```sh")).toBeLessThan(readme.indexOf("\n## "));
+  expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(["build", "test"]));
+  // .ci/run runs the second.
+  expect(readFileSync(join(ROOT, ".ci", "run"), "utf8")).toContain("npm ci --no-audit --no-fund\nnpm test\n");
+});
