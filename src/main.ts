@@ -1,7 +1,10 @@
 /*! Process entry: argv → the CLI (or the MCP server via `rglob mcp`). The only place that exits. A closed
  * stdout ends quietly with 0; any other unexpected error prints one line (no stack trace unless
  * RGLOB_DEBUG is set) and exits 2. `--version` answers before anything heavy is imported. */
+import { watchLauncher } from "./platform/launcher-watch.ts";
+
 const argv = process.argv.slice(2);
+watchLauncher(); // started by the npm launcher: end when it is killed (src/platform/launcher-watch.ts)
 
 async function main(): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
