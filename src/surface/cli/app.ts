@@ -95,6 +95,23 @@ async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
   }
 }
 
+/** The signals that stop a run. */
+const INTERRUPTS = ["SIGINT", "SIGTERM"] as const;
+type InterruptSignal = (typeof INTERRUPTS)[number];
+
+/**
+ * A run stopped by SIGINT or SIGTERM, its output flushed up to its last whole line: main.ts ends the process by
+ * the same signal, so a shell sees 130 (143) and a loop stops, as after rg and fd.
+ */
+export class Interrupted extends Error {
+  override readonly name = "Interrupted";
+
+  /** @param signal the signal that stopped the run */
+  constructor(readonly signal: InterruptSignal) {
+    super(`interrupted by ${signal}`);
+  }
+}
+
 /**
  * Error codes that are skips or bounds, not failures, for the exit code: a binary or too large file is passed
  * over as rg passes it over (exit 0 or 1), and a deadline cuts the result as a limit does (truncated_reason).
@@ -236,15 +253,25 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         eprint(`rglob: ${info.code}: ${info.path ? `${escapeControls(info.path)}: ` : ""}${info.message}`);
       },
       end: (s) => {
+        // An interrupted run adds nothing to what it printed (tree's drawing, count's table, --stats).
+        if (controller.signal.aborted) return;
         if (!quiet || pres.stats === true) human.end(s);
       },
     };
   }
   if (stdinFile !== null) inner = renamed(inner, stdinFile);
   const sink = new CountingSink(inner);
+  // Ctrl-C and SIGTERM stop the run (docs/decisions/0030-cli-edges.md): the output keeps the whole lines
+  // written so far (JSON and JSONL close with their summary, truncated_reason "cancelled"), human output adds
+  // nothing, and main.ts ends the process by the signal, as rg and fd end. A second signal kills at once.
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once("SIGINT", onSignal);
+  let interrupted: InterruptSignal | null = null;
+  const onSignal = (signal: InterruptSignal) => {
+    interrupted ??= signal;
+    for (const s of INTERRUPTS) process.off(s, onSignal);
+    controller.abort();
+  };
+  for (const s of INTERRUPTS) process.once(s, onSignal);
   const progress = !machine && isTerminal(2);
   let shownProgress = false;
   let summary: Record<string, unknown> | null = null;
@@ -278,10 +305,11 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     }
     throw spelled;
   } finally {
-    process.off("SIGINT", onSignal);
+    for (const s of INTERRUPTS) process.off(s, onSignal);
     if (shownProgress) process.stderr.write("\r\u001b[2K");
     if (stdinFile !== null) rmSync(path.dirname(stdinFile), { recursive: true, force: true });
   }
+  if (interrupted !== null) throw new Interrupted(interrupted);
   // Human output does not show the result's metadata: say when a bound that is not a count of lines (a deadline,
   // bytes read, output size) cut it, since the lines shown then look like all there is, and how to go on.
   const reason = summary?.truncated_reason;
