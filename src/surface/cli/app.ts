@@ -25,6 +25,7 @@ import {
   skippedSome,
   wordEdgeNotes,
 } from "../hints.ts";
+import { closest } from "../suggest.ts";
 import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
@@ -199,6 +200,17 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   else assignOperands(op, operands, input);
   const misuse = op.cli.misuse?.(input, process.cwd());
   if (misuse) throw new UsageError(misuse);
+  // grep without a pattern is a usage mistake for a person (rg's "required arguments were not provided"); JSON
+  // modes keep the failure envelope with its code, which programs test.
+  const pattern =
+    input.pattern ??
+    ((input.regexps as string[] | undefined) ?? [])[0] ??
+    (input.operands as string[] | undefined)?.[0];
+  const machineOut = parsed.presentation.json === true || parsed.presentation.jsonl === true;
+  if (op.cli.synopsis?.startsWith("PATTERN ") && pattern === undefined && !machineOut)
+    throw new UsageError(
+      `missing PATTERN: rglob ${op.id} ${op.cli.synopsis} (-e PATTERN or -f FILE give it too; see 'rglob ${op.id} --help')`,
+    );
   // rg's stdin: `cmd | rglob grep x` (no path given, stdin a pipe or a file) and `-` as an operand.
   const stdinFile = op.id === "grep" ? stdinAsFile(input) : null;
   const pres = parsed.presentation;
@@ -420,11 +432,6 @@ function withFlagSpelling(op: Operation, err: RglobError): RglobError {
 }
 
 /**
- * Runs the CLI.
- * @param argv the arguments after the program name
- * @returns the exit code
- */
-/**
  * The stderr line of a failure: its code, the path it concerns (as error records print it) unless the message
  * already names it (or its last component), and the message.
  * @param err the failure
@@ -436,6 +443,35 @@ function failureLine(err: RglobError): string {
   return `rglob: ${err.code}: ${where}${err.message}`;
 }
 
+/** The commands that are not operations (runMeta's, and help). */
+const META_COMMANDS: readonly string[] = [
+  "help",
+  "describe",
+  "schema",
+  "capabilities",
+  "agent-version",
+  "mcp",
+  "completions",
+  "man",
+];
+
+/**
+ * The usage error of a command that does not exist, naming the one probably meant (`gerp` → `grep`), as rg
+ * names a mistyped flag.
+ * @param cmd what was typed
+ * @returns the error
+ */
+function unknownCommand(cmd: string): UsageError {
+  const guess = cmd.startsWith("-") ? null : closest(cmd, [...OPERATIONS.map((o) => o.id), ...META_COMMANDS]);
+  const meant = guess === null ? "" : `: did you mean '${guess}'?`;
+  return new UsageError(`unknown command '${cmd}'${meant} (run 'rglob --help')`);
+}
+
+/**
+ * Runs the CLI.
+ * @param argv the arguments after the program name
+ * @returns the exit code
+ */
 export async function runCli(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
@@ -445,6 +481,9 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     if (cmd === "--help" || cmd === "-h" || cmd === "help") {
       const op = rest[0] ? opOrFail(rest[0]) : null;
+      // `rglob help gerp`: the command it meant, rather than the overview.
+      if (op instanceof RglobError && !META_COMMANDS.includes(rest[0] as string))
+        throw unknownCommand(rest[0] as string);
       const { opHelp, rootHelp } = await help();
       stdout.write(`${op && !(op instanceof RglobError) ? await opHelp(op) : await rootHelp()}\n`);
       return 0;
@@ -456,7 +495,7 @@ export async function runCli(argv: string[]): Promise<number> {
     const meta = await runMeta(cmd, rest);
     if (meta !== null) return meta;
     const op = OPERATIONS.find((o) => o.id === cmd);
-    if (!op) throw new UsageError(`unknown command '${cmd}' (run 'rglob --help')`);
+    if (!op) throw unknownCommand(cmd);
     return await runOperation(op, rest);
   } catch (err) {
     if (err instanceof UsageError) {

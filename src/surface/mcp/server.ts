@@ -24,6 +24,7 @@ import { flagsOf, UsageError } from "../cli/flags.ts";
 import { directoryGlobs, nothingFound, patternNotes, skipNote, wordEdgeNotes } from "../hints.ts";
 import { ignoredHits, ignoredHitsNote } from "../ignored.ts";
 import { capabilities } from "../introspect.ts";
+import { closest } from "../suggest.ts";
 import { confine, resolveRoots } from "./confine.ts";
 import { resultText } from "./text.ts";
 import {
@@ -172,23 +173,6 @@ interface Extra {
   }) => Promise<void>;
 }
 
-/** Edit distance of two short strings (for "did you mean"). */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(
-        (prev[j] as number) + 1,
-        (cur[j - 1] as number) + 1,
-        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length] as number;
-}
-
 /**
  * Returns the argument a caller probably meant by an unknown key: its snake_case form, the key of a CLI
  * spelling (`--max-count`, `-m`, `--no-hidden`), the plural or singular, or a close spelling.
@@ -215,16 +199,7 @@ export function suggestArgument(op: Operation, key: string, keys: readonly strin
   }
   if (keys.includes(`${norm}s`)) return `${norm}s`;
   if (norm.endsWith("s") && keys.includes(norm.slice(0, -1))) return norm.slice(0, -1);
-  let best: string | null = null;
-  let bestD = norm.length <= 4 ? 1 : 2;
-  for (const k of keys) {
-    const d = distance(norm, k);
-    if (d <= bestD && (best === null || d < bestD)) {
-      best = k;
-      bestD = d;
-    }
-  }
-  return best;
+  return closest(norm, keys);
 }
 
 /** The tool error for an argument the tool does not have, naming the one probably meant. */
