@@ -3,7 +3,7 @@
 // expose every file. Each call is then refused with how to serve it (`--root /` names it explicitly). Driven by
 // the official MCP SDK client over stdio. SIGINT and SIGTERM end the server cleanly.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -90,6 +90,26 @@ describe("no --root and no client roots", () => {
       expect(paths.map((r) => r.relative_path)).toEqual(["marker-39.txt"]);
     } finally {
       await client.close();
+    }
+  });
+
+  test("started in a directory that was deleted: refused, saying so", async () => {
+    const gone = mkdtempSync(join(tmpdir(), "rglob-gone-"));
+    const transport = new StdioClientTransport({
+      command: "sh",
+      args: ["-c", `cd "$0" && rmdir "$0" && exec "$1" mcp`, gone, BIN],
+      stderr: "pipe",
+      env: { ...(process.env as Record<string, string>), RGLOB_WARM: "0" },
+    });
+    const client = new Client({ name: "no-roots", version: "1" }, { capabilities: {} });
+    await client.connect(transport);
+    try {
+      expect(refusal(await findMarker(client, tree.dir))).toContain("the working directory no longer exists");
+    } finally {
+      await client.close();
+      try {
+        rmdirSync(gone);
+      } catch {}
     }
   });
 });

@@ -2,7 +2,7 @@
  * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
  * whatever the TTY. Exit 2 also when a per-path error occurred (rg and grep), except a binary or too large file
  * skipped and a deadline. No search logic here: every operation runs through ops/dispatch.ts. */
-import { fstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
@@ -96,6 +96,80 @@ async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
   }
 }
 
+/**
+ * Says whether the working directory was deleted (`mkdir d; cd d; rmdir ../d`), and if so lets the run go on
+ * without it: process.cwd() then answers the path it had (which no longer exists, so no path is shown relative
+ * to it, and no operand is found in it), and needsNoCwd refuses a request that needed it.
+ * @returns the path the working directory had, or null when it exists
+ */
+function deletedCwd(): string | null {
+  try {
+    process.cwd();
+    return null;
+  } catch {}
+  let was = process.env.PWD && path.isAbsolute(process.env.PWD) ? process.env.PWD : "/";
+  try {
+    was = readlinkSync("/proc/self/cwd").replace(/ \(deleted\)$/, "");
+  } catch {}
+  process.cwd = () => was;
+  return was;
+}
+
+/**
+ * Refuses a request that needs the working directory when it was deleted: a walk from it (no --base, or a
+ * relative one) with no absolute path to search, or a relative path operand, as fd refuses one without a root.
+ * A request that names its trees by absolute paths goes on, its base (when not given) the first of them.
+ * @param op the operation
+ * @param input the request, operands assigned (its base set when it was left to the working directory)
+ * @param was the path the working directory had
+ * @throws UsageError naming what needs it and how to go on
+ */
+function needsNoCwd(op: Operation, input: Record<string, unknown>, was: string): void {
+  // grep's operands after its pattern that are absolute paths are roots (a relative one names nothing in a
+  // deleted directory, so it is a glob, as any operand that names nothing).
+  const operands = (input.operands as string[] | undefined) ?? [];
+  const byFlag =
+    typeof input.pattern === "string" || ((input.regexps as string[] | undefined) ?? []).length > 0;
+  const roots = op.cli.operands[0] === "operands..." ? operands.slice(byFlag ? 0 : 1).filter(isAbsolute) : [];
+  const paths = [
+    ...((input.paths as string[] | undefined) ?? []),
+    ...(typeof input.path === "string" ? [input.path] : []),
+  ];
+  const base = typeof input.base === "string" ? input.base : undefined;
+  const relative = paths.find((p) => !isAbsolute(p));
+  let what: string | null = null;
+  if (relative !== undefined) what = `'${relative}' is relative to it`;
+  else if (base !== undefined && !isAbsolute(base)) what = `--base ${base} is relative to it`;
+  else if (base === undefined && paths.length + roots.length === 0 && hasBase(op))
+    what = `without ${op.id === "grep" ? "a PATH or " : ""}--base, ${op.id} searches it`;
+  if (what === null) {
+    // The base defaults to the working directory: the first tree named stands in for it (a file's directory), so
+    // relative_path is relative to something that exists, as an MCP call's is to its first root.
+    const first = roots[0] ?? paths[0];
+    if (base === undefined && first !== undefined && hasBase(op)) {
+      let dir = first;
+      try {
+        if (!statSync(first).isDirectory()) dir = path.dirname(first);
+      } catch {}
+      input.base = dir;
+    }
+    return;
+  }
+  throw new UsageError(
+    `the current directory (${was}) was deleted, and ${what}: cd to a directory that exists, or name the tree by its absolute path (${op.id === "grep" ? "rglob grep PATTERN /abs/dir, or " : ""}--base /abs/dir)`,
+  );
+}
+
+/** Whether a path is absolute. */
+const isAbsolute = (p: string): boolean => path.isAbsolute(p);
+
+/** Whether an operation walks from a base (every walking one; the default base is the working directory). */
+function hasBase(op: Operation): boolean {
+  const props = (SCHEMAS[`${op.id}.input`] as { properties?: Record<string, unknown> } | undefined)
+    ?.properties;
+  return props !== undefined && "base" in props;
+}
+
 /** The signals that stop a run. */
 const INTERRUPTS = ["SIGINT", "SIGTERM"] as const;
 type InterruptSignal = (typeof INTERRUPTS)[number];
@@ -165,6 +239,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     stdout.write(`${await (await help()).opHelp(op)}\n`);
     return 0;
   }
+  const gone = deletedCwd();
   if (parsed.presentation.type_list === true) {
     // rg's --type-list: the file types with their globs, --type-add applied.
     const { typeList, typeListLines } = await import("../../engine/filter/filetype.ts");
@@ -200,6 +275,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   else assignOperands(op, operands, input);
   const misuse = op.cli.misuse?.(input, process.cwd());
   if (misuse) throw new UsageError(misuse);
+  if (gone !== null) needsNoCwd(op, input, gone);
   // grep without a pattern is a usage mistake for a person (rg's "required arguments were not provided"); JSON
   // modes keep the failure envelope with its code, which programs test.
   const pattern =
