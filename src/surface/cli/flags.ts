@@ -49,7 +49,12 @@ export const OUTPUT_FLAGS: Readonly<Record<string, PresentationFlag>> = {
     type: "boolean",
     description: "Stream JSON Lines: one record per line with a `kind`, then one final `summary` line.",
   },
-  color: { type: "string", description: "Colour: auto (TTY and no NO_COLOR), always, never.", hint: "WHEN" },
+  color: {
+    type: "string",
+    description:
+      "Colour: auto (a terminal, or forced by CLICOLOR_FORCE or FORCE_COLOR; never with NO_COLOR), always, never. Paths by LS_COLORS.",
+    hint: "WHEN",
+  },
 };
 
 const kebab = (key: string) => key.replaceAll("_", "-");
