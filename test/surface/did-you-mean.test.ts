@@ -14,12 +14,13 @@ describe("did you mean", () => {
     [["grep", "--no-ignroe", "x"], "unknown flag '--no-ignroe' for 'grep': did you mean '--no-ignore'?"],
     [["find", "--exlude", "x"], "unknown flag '--exlude' for 'find': did you mean '--exclude'?"],
     [["find", "--max-dpeth=2"], "unknown flag '--max-dpeth' for 'find': did you mean '--max-depth'?"],
+    [["mcp", "--roots", "."], "unknown argument '--roots': did you mean '--root'?"],
   ])("rglob %p", (args, message) => {
     const r = rglob(args, { cwd: FIXTURE });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(message);
-    expect(r.stderr).toMatch(/\(run 'rglob --help'\)|\(see 'rglob (grep|find) --help'\)/);
+    expect(r.stderr).toMatch(/\(run 'rglob (mcp )?--help'\)|\(see 'rglob (grep|find) --help'\)/);
   });
 
   test.each([

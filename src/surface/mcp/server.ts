@@ -76,7 +76,11 @@ export function parseMcpArgs(argv: readonly string[]): { roots: string[] } | "he
       if (value === undefined) throw new UsageError("--root needs a value");
       roots.push(value);
     } else if (a.startsWith("--root=")) roots.push(a.slice("--root=".length));
-    else throw new UsageError(`rglob mcp: unknown argument '${a}' (run 'rglob mcp --help')`);
+    else {
+      const guess = closest(a.replace(/=.*$/, ""), ["--root", "--help"]);
+      const meant = guess === null ? "" : `: did you mean '${guess}'?`;
+      throw new UsageError(`rglob mcp: unknown argument '${a}'${meant} (run 'rglob mcp --help')`);
+    }
   }
   return { roots };
 }
