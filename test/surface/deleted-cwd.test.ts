@@ -70,6 +70,22 @@ describe("commands that do not need the working directory", () => {
     expect(dir.stdout).toBe(`${root}/a.txt:1:needle one\n${root}/sub/b.txt:1:needle two\n`);
   });
 
+  test("grep searches piped standard input, as rg does", () => {
+    const gone = mkdtempSync(join(tmpdir(), "rglob-deleted-cwd-"));
+    const r = spawnSync(
+      "sh",
+      ["-c", 'cd "$1" && rmdir "$1" && printf "a needle\\nhay\\n" | "$2" grep needle', "sh", gone, BIN],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 0,
+      stdout: "1:a needle\n",
+      stderr: "",
+    });
+  });
+
   test("grep --jsonl: relative_path is relative to the tree named", () => {
     const r = rglob("grep", "needle", join(root, "sub"), "--jsonl");
     expect(r.code).toBe(0);

@@ -275,7 +275,6 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   else assignOperands(op, operands, input);
   const misuse = op.cli.misuse?.(input, process.cwd());
   if (misuse) throw new UsageError(misuse);
-  if (gone !== null) needsNoCwd(op, input, gone);
   // grep without a pattern is a usage mistake for a person (rg's "required arguments were not provided"); JSON
   // modes keep the failure envelope with its code, which programs test.
   const pattern =
@@ -289,6 +288,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     );
   // rg's stdin: `cmd | rglob grep x` (no path given, stdin a pipe or a file) and `-` as an operand.
   const stdinFile = op.id === "grep" ? stdinAsFile(input) : null;
+  // Standard input searched is a path given: a deleted working directory is not needed then.
+  if (gone !== null) needsNoCwd(op, input, gone);
   const pres = parsed.presentation;
   if (pres.json && pres.jsonl) throw new UsageError("--json and --jsonl exclude each other");
   if (pres.color !== undefined && !["auto", "always", "never"].includes(String(pres.color))) {
