@@ -6,6 +6,7 @@
 import { boundMessage } from "../../contract/errors.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { type Operation, operandKey, type PresentationFlag } from "../../ops/operation.ts";
+import { closest } from "../suggest.ts";
 import { fdKindLetter, fileTypeSpelling, foreignSpelling } from "./foreign.ts";
 
 /** A mistake in the command line (exit 2, message on stderr). */
@@ -50,7 +51,12 @@ export const OUTPUT_FLAGS: Readonly<Record<string, PresentationFlag>> = {
     type: "boolean",
     description: "Stream JSON Lines: one record per line with a `kind`, then one final `summary` line.",
   },
-  color: { type: "string", description: "Colour: auto (TTY and no NO_COLOR), always, never.", hint: "WHEN" },
+  color: {
+    type: "string",
+    description:
+      "Colour: auto (a terminal, or forced by CLICOLOR_FORCE or FORCE_COLOR; never with NO_COLOR), always, never. Paths by LS_COLORS.",
+    hint: "WHEN",
+  },
 };
 
 const kebab = (key: string) => key.replaceAll("_", "-");
@@ -198,6 +204,23 @@ function convert(spec: FlagSpec, flag: string, text: string): unknown {
 }
 
 /**
+ * Says which long flag a mistyped one probably meant (`--ignore-cas` → `--ignore-case`), as rg does.
+ * @param name the flag typed, without its dashes and value
+ * @param specs the command's flags
+ * @returns `: did you mean '--x'?`, or "" when no flag is close
+ */
+function meant(name: string, specs: readonly FlagSpec[]): string {
+  const known = ["help"];
+  for (const s of specs) {
+    const names = [s.long, ...s.aliases];
+    known.push(...names, ...s.negations);
+    if (s.kind === "boolean") known.push(...names.map((n) => `no-${n}`));
+  }
+  const guess = closest(name, known);
+  return guess === null ? "" : `: did you mean '--${guess}'?`;
+}
+
+/**
  * Parses a command's argv strictly.
  * @param op the operation
  * @param argv the arguments after the subcommand
@@ -284,7 +307,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       if (!spec)
         throw new UsageError(
           foreignSpelling(arg, usage, () => false) ??
-            `unknown flag '--${name}' for '${op.id}' (see 'rglob ${op.id} --help')`,
+            `unknown flag '--${name}' for '${op.id}'${meant(name, specs)} (see 'rglob ${op.id} --help')`,
         );
       if (spec.kind === "boolean") {
         if (eq >= 0) {
