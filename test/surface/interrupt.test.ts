@@ -12,8 +12,7 @@ import { BIN } from "../helpers.ts";
 let dir = "";
 
 beforeAll(() => {
-  // 3000 files of 40 matching lines: megabytes of grep output, hundreds of kilobytes of find -a output (the pipe
-  // and rglob's buffer hold 192 KiB).
+  // 3000 files of 40 matching lines: megabytes of grep output (the pipe and rglob's buffer hold 192 KiB).
   dir = mkdtempSync(join(tmpdir(), "rglob-interrupt-"));
   const body = "hello interrupted world\n".repeat(40);
   for (let d = 0; d < 30; d++) {
@@ -21,6 +20,14 @@ beforeAll(() => {
     mkdirSync(sub);
     for (let f = 0; f < 100; f++)
       writeFileSync(join(sub, `file-with-a-longer-name-${String(f).padStart(3, "0")}.txt`), body);
+  }
+  // And 12,000 empty files: about a megabyte of find output, far more than a pipe, rglob's buffer and what the
+  // test's reader takes ahead hold, so a listing is still being written when the signal comes.
+  for (let d = 30; d < 42; d++) {
+    const sub = join(dir, `directory-with-a-longer-name-${String(d).padStart(3, "0")}`);
+    mkdirSync(sub);
+    for (let f = 0; f < 1000; f++)
+      writeFileSync(join(sub, `file-with-a-longer-name-${String(f).padStart(3, "0")}.txt`), "");
   }
 });
 afterAll(() => {
