@@ -7,7 +7,7 @@
 import { availableParallelism } from "node:os";
 import type { ErrorCode } from "../../contract/errors.ts";
 import { RglobError } from "../../contract/errors.ts";
-import { sizeRange } from "../../engine/filter/size.ts";
+import { parseSize } from "../../engine/filter/size.ts";
 import { breakdownKey, languageOf } from "../../engine/languages.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { compileMatcher } from "../../engine/search/matcher.ts";
@@ -157,15 +157,20 @@ function modeOf(input: GrepInput): Mode {
   return "lines";
 }
 
+/**
+ * Returns the largest size of a file grep reads: rglob's sizes ('10k' = 10240), or fd's signed form for at most
+ * ('-10k' = 10000, fd's units). fd's '+10k' means at least 10000 bytes, which no maximum is: refused, where it
+ * used to lift every limit.
+ */
 function maxFileSizeOf(value: GrepInput["max_file_size"]): number {
   if (value === undefined) return Number.POSITIVE_INFINITY;
-  try {
-    const range = sizeRange(undefined, value);
-    return range ? range[1] : Number.POSITIVE_INFINITY;
-  } catch (err) {
-    const message = err instanceof Error ? err.message.replace(/^max_size/, "max_file_size") : String(err);
-    throw new RglobError("BAD_PREDICATE", message);
-  }
+  const b = parseSize(value, "max_file_size");
+  if (b.sign === "+")
+    throw new RglobError(
+      "BAD_PREDICATE",
+      `max_file_size: '${value}' is fd's "at least ${b.bytes} bytes", and a maximum cannot be a minimum; give the largest size to search: 10k (10240 bytes), 10kb (10000), or fd's -10k (at most 10000)`,
+    );
+  return b.bytes;
 }
 
 /**
