@@ -159,6 +159,8 @@ describe("the index file", () => {
     ["a link to /dev/zero", (p: string) => symlinkSync("/dev/zero", p)],
     ["a link to the index itself", (p: string) => symlinkSync(`${p}.real`, p)],
     ["a directory", (p: string) => mkdirSync(p)],
+    // Not read whole (its first bytes are not an index's), so not 4 GiB of memory.
+    ["a 4 GiB sparse file", (p: string) => execFileSync("truncate", ["-s", "4G", p])],
   ])("%s at its path: grep answers cold, --status says why, neither hangs", (_what, make) => {
     rmSync(file, { recursive: true, force: true });
     if (_what === "a link to the index itself") {
@@ -170,7 +172,9 @@ describe("the index file", () => {
       expect(sameAsCold(["needle"], root, cache)).toBeUndefined();
       const status = index(["--status"], root, cache);
       expect(status.state).toBe("unusable");
-      expect(status.reason).toMatch(/^not an index file \(a (FIFO|symlink|directory)\)$/);
+      expect(status.reason).toMatch(
+        /^not an index file \(a (FIFO|symlink|directory)\)$|^not an rglob index$/,
+      );
     } finally {
       rmSync(file, { recursive: true, force: true });
       rmSync(`${file}.real`, { force: true });

@@ -584,14 +584,19 @@ export interface LoadedIndex {
  * costs a few milliseconds per 10 MB (docs/decisions/0028-warm-index.md, measured on a 51 MB index).
  * @param fd the open file
  * @param size its size when it was opened
- * @returns its bytes, or null when it became shorter while read (it is then not used)
+ * @returns its bytes, or why it is not used (not an index, another format, shorter than when opened)
  */
-function readIndexFile(fd: number, size: number): Buffer | null {
+function readIndexFile(fd: number, size: number): Buffer | string {
+  // The prefix first: a file that is not an index (or of another format) is not read whole, however large.
+  const head = Buffer.alloc(PREFIX);
+  const prefix = headerLength(head, size < PREFIX ? 0 : fs.readSync(fd, head, 0, PREFIX, 0));
+  if (typeof prefix === "string" && prefix !== "truncated") return prefix;
+  if (PREFIX + head.readUInt32LE(12) > size) return "truncated";
   const buf = Buffer.from(new ArrayBuffer(size));
   let got = 0;
   while (got < size) {
     const n = fs.readSync(fd, buf, got, size - got, got);
-    if (n <= 0) return null;
+    if (n <= 0) return "truncated";
     got += n;
   }
   return buf;
@@ -610,7 +615,7 @@ export function loadIndex(
 ): { index: LoadedIndex; reason: null } | { index: null; reason: string | null } {
   const opened = typeof file === "string" ? openIndexFile(file) : file;
   if ("reason" in opened) return { index: null, reason: opened.reason };
-  let read: Buffer | null;
+  let read: Buffer | string;
   try {
     read = readIndexFile(opened.fd, opened.size);
   } catch (err) {
@@ -619,7 +624,7 @@ export function loadIndex(
     if (typeof file === "string") fs.closeSync(opened.fd);
   }
   const bad = (why: string) => ({ index: null, reason: why });
-  if (read === null) return bad("truncated");
+  if (typeof read === "string") return bad(read);
   const raw = read;
   const jsonLen = headerLength(raw, raw.length);
   if (typeof jsonLen === "string") return bad(jsonLen);
