@@ -853,7 +853,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K'."
+        "description": "Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K' (K = 1024); fd's '-10k' is at most 10000 bytes. A '+' size (fd's at least) is refused."
       },
       "max_columns": {
         "type": "integer",

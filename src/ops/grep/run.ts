@@ -5,10 +5,9 @@
  * not awaited, when it passes. */
 
 import { availableParallelism } from "node:os";
-import * as path from "node:path";
 import type { ErrorCode } from "../../contract/errors.ts";
 import { RglobError } from "../../contract/errors.ts";
-import { sizeRange } from "../../engine/filter/size.ts";
+import { parseSize } from "../../engine/filter/size.ts";
 import { breakdownKey, languageOf } from "../../engine/languages.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
@@ -17,8 +16,7 @@ import { compileMatcher } from "../../engine/search/matcher.ts";
 import { createPool } from "../../engine/search/pool.ts";
 import { createSearcher, type FileOutcome, type SearchSpec } from "../../engine/search/search-file.ts";
 import type { ContextOut, HitChunk, HitOut } from "../../engine/search/search-text.ts";
-import { compareNames, Entry, walk } from "../../engine/walk.ts";
-import { resolvePath } from "../../platform/names.ts";
+import { compareNames, type Entry, walk } from "../../engine/walk.ts";
 import type { Emitted } from "../operation.ts";
 import { classifyOperands } from "./operands.ts";
 import type { GrepFile, GrepGroup, GrepInput, LineMatch } from "./schema.ts";
@@ -160,15 +158,20 @@ function modeOf(input: GrepInput): Mode {
   return "lines";
 }
 
+/**
+ * Returns the largest size of a file grep reads: rglob's sizes ('10k' = 10240), or fd's signed form for at most
+ * ('-10k' = 10000, fd's units). fd's '+10k' means at least 10000 bytes, which no maximum is: refused, where it
+ * used to lift every limit.
+ */
 function maxFileSizeOf(value: GrepInput["max_file_size"]): number {
   if (value === undefined) return Number.POSITIVE_INFINITY;
-  try {
-    const range = sizeRange(undefined, value);
-    return range ? range[1] : Number.POSITIVE_INFINITY;
-  } catch (err) {
-    const message = err instanceof Error ? err.message.replace(/^max_size/, "max_file_size") : String(err);
-    throw new RglobError("BAD_PREDICATE", message);
-  }
+  const b = parseSize(value, "max_file_size");
+  if (b.sign === "+")
+    throw new RglobError(
+      "BAD_PREDICATE",
+      `max_file_size: '${value}' is fd's "at least ${b.bytes} bytes", and a maximum cannot be a minimum; give the largest size to search: 10k (10240 bytes), 10kb (10000), or fd's -10k (at most 10000)`,
+    );
+  return b.bytes;
 }
 
 /**
@@ -285,7 +288,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const resume = mode === "lines" ? parseResume(ctx.resumeAfter) : null;
   // A file record's key is its walk key and the records given so far (so max_count holds across pages).
   const fileResume = mode !== "lines" ? parseFileResume(ctx.resumeAfter) : null;
-  const walkAfter = resume !== null ? resume.file : fileResume !== null ? fileResume.walk : ctx.resumeAfter;
+  const walkAfter = fileResume !== null ? fileResume.walk : ctx.resumeAfter;
   const threads =
     input.threads ?? defaultThreads(input.timeout_seconds !== undefined, spec.matcher.exact !== null);
   // Workers search ahead of the consumer; without them each file is searched when its turn comes, window by
@@ -372,8 +375,14 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       },
     );
   };
+  // A page resumed inside a file walks from that file on, the file included when the walk still gives it: a
+  // cursor's path is never opened unless the walk gives it (its key is checked against the roots first).
   const entries: Iterator<Entry> =
-    warm !== null ? warm.walk(plan, ctx, walkAfter) : walk(plan, ctx, walkAfter);
+    resume !== null
+      ? walk(plan, ctx, resume.file, true)
+      : warm !== null
+        ? warm.walk(plan, ctx, walkAfter)
+        : walk(plan, ctx, walkAfter);
   let walkDone = false;
   const itemOf = (entry: Entry): Item => ({
     entry,
@@ -381,16 +390,6 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     outcome: warm?.ruledOut(entry) ? ruledOut() : null,
     steps: null,
   });
-  if (resume !== null) {
-    // The file the cursor points into is searched again; hits up to the cursor are skipped below.
-    const colon = resume.file.indexOf(":");
-    const rootIdx = Number(resume.file.slice(0, colon));
-    const rel = resume.file.slice(colon + 1);
-    const abs = resolvePath(plan.base, rel);
-    const item = itemOf(new Entry(abs, rel, path.basename(abs), 0, "file", "file", rootIdx, plan.follow));
-    queue.push(item);
-    batch.push(item);
-  }
   const due = yielder(BATCH * 4);
   /** Pulls walk entries into batches (a few batches at a time, so outcomes are consumed while walking). */
   const feed = () => {

@@ -86,7 +86,9 @@ export const GrepInputSchema = v.pipe(
     ),
     max_bytes: v.optional(int(1, "Stop before reading more content bytes than this (reason 'max_bytes').")),
     max_file_size: v.optional(
-      sizeValue("Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K'."),
+      sizeValue(
+        "Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K' (K = 1024); fd's '-10k' is at most 10000 bytes. A '+' size (fd's at least) is refused.",
+      ),
     ),
     max_columns: v.optional(
       int(
