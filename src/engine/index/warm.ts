@@ -10,7 +10,7 @@ import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
 import { quietContext, type RunContext } from "../../ops/operation.ts";
 import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
-import { STAT_OK, STAT_WORDS, statInto } from "../../platform/stat-words.ts";
+import { STAT_OK, STAT_WORDS, statInto, wordsOfStats } from "../../platform/stat-words.ts";
 import { type TreeWatch, watchTreeInSlices } from "../../platform/tree-watch.ts";
 import { isNegated } from "../glob.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
@@ -21,7 +21,7 @@ import { kindInto, type Witnessed, witnessingInto } from "../witness.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type MemoryWalk, type RecordedWalk, recordingWalk, replay } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
-import { type FileFacts, type IndexStats, TrigramIndex } from "./trigrams.ts";
+import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
 export type WarmState = "building" | "ready" | "warm_list";
@@ -212,22 +212,23 @@ function stillSo(w: Witnessed): boolean {
 }
 
 /**
- * Whether a file still stats as the index holds it: size, mtime, ctime and inode, the persisted index's promise.
- * Asked of every file the index would rule out, at each query, watch or no watch: an edit through another hard
- * link or a write through a shared mapping sends no event for this name, but changes the inode's mtime and ctime.
+ * The stat words of the files an index holds (size, mtime and ctime to the nanosecond, inode; stat-words.ts), by
+ * id, STAT_WORDS each: what the file was when it was read for the index.
  */
-function sameFacts(abs: string, facts: FileFacts): boolean {
-  try {
-    const st = platform.stat(abs);
-    return (
-      st.size === facts.size &&
-      st.mtimeMs === facts.mtimeMs &&
-      st.ctimeMs === facts.ctimeMs &&
-      st.ino === facts.ino
-    );
-  } catch {
-    return false;
-  }
+const indexedWords = new WeakMap<TrigramIndex, Uint32Array>();
+
+/**
+ * Whether a file still stats as it did when it was indexed (size, mtime, ctime and inode: the persisted index's
+ * promise), its final symlink not followed. Asked of every file the index would rule out, at each query, watch
+ * or no watch: an edit through another hard link or a write through a shared mapping sends no event for this
+ * name, but changes the inode's mtime and ctime. One statx per file, no object made.
+ */
+function sameAsIndexed(idx: TrigramIndex, id: number, abs: string): boolean {
+  const words = indexedWords.get(idx);
+  if (words === undefined || statInto()(abs, false, scratch, 0) !== STAT_OK) return false;
+  const at = id * STAT_WORDS;
+  for (let i = 0; i < STAT_WORDS; i++) if (scratch[i] !== words[at + i]) return false;
+  return true;
 }
 
 /**
@@ -553,10 +554,9 @@ export class WarmRoot implements WarmProvider {
       if (candidates === null || idx === null || replayed) return false;
       const id = idx.idOfPath(e.abs);
       if (id < 0 || candidates[id] === 1) return false;
-      const facts = idx.factsOf(id);
-      if (facts.size > maxFileSize) return false;
+      if (idx.sizeOf(id) > maxFileSize) return false;
       // The watch only narrows: a file is ruled out when it also still stats as it did when indexed.
-      return sameFacts(e.abs, facts);
+      return sameAsIndexed(idx, id, e.abs);
     };
     return {
       source,
@@ -579,7 +579,7 @@ export class WarmRoot implements WarmProvider {
             (i) =>
               drop[i] === 1 &&
               idx.isLive(ids[i] as number) &&
-              sameFacts(m.rec.absOf(i), idx.factsOf(ids[i] as number)),
+              sameAsIndexed(idx, ids[i] as number, m.rec.absOf(i)),
             true,
           );
         }
@@ -778,6 +778,8 @@ export class WarmRoot implements WarmProvider {
   private async build(): Promise<void> {
     const started = performance.now();
     const idx = new TrigramIndex();
+    let words = new Uint32Array(1024 * STAT_WORDS);
+    indexedWords.set(idx, words);
     this.building = idx;
     if (this.index === null) this.state = "building";
     let slice = performance.now();
@@ -828,13 +830,28 @@ export class WarmRoot implements WarmProvider {
             continue;
           }
           try {
-            const st = platform.fstat(fd);
-            if (!st.isFile() || st.size > this.options.maxFileSize) continue;
+            // Its words from the descriptor read (the words checked at each query are the file's as read).
+            const big = fs.fstatSync(fd, { bigint: true });
+            if (!big.isFile() || big.size > BigInt(this.options.maxFileSize)) continue;
+            const st = {
+              size: Number(big.size),
+              mtimeMs: Number(big.mtimeNs) / 1e6,
+              ctimeMs: Number(big.ctimeNs) / 1e6,
+              ino: Number(big.ino),
+            };
             buf = textBuffer(buf, st.size);
             // Grew past its size while read, binary (a NUL in the first block) or UTF-16: searched, not indexed.
             const view = readIndexText(fd, st.size, buf, FIRST_BLOCK);
             if (view === null) continue;
-            idx.add(e.abs, view, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
+            const id = idx.size;
+            if ((id + 1) * STAT_WORDS > words.length) {
+              const more = new Uint32Array(words.length * 2);
+              more.set(words);
+              words = more;
+              indexedWords.set(idx, words);
+            }
+            wordsOfStats(big, words, id * STAT_WORDS);
+            idx.add(e.abs, view, st);
             if (idx.postingSize > budget) {
               this.overBudget(idx, `the index would exceed ${Math.round(budget / 1048576)} MiB`);
               return;
