@@ -5,8 +5,9 @@
  * a server that drains before each call answers from a state that has seen every change its client made
  * before asking. (Bun's `fs.watch` reads inotify on a thread of its own and hands events over later, with no
  * way to wait for them.) A directory created or moved in is watched when its event is read, and reported as
- * a renamed directory, so what was made in it meanwhile is covered. A name that is not valid UTF-8 is given
- * losslessly (names.ts). Anything unusual (no libc, a watch refused on a directory that is there, the queue
+ * a renamed directory, so what was made in it meanwhile is covered. A directory this process could not read
+ * when it was met is tried again at each drain, and reported as renamed once watched. A name that is not valid
+ * UTF-8 is given losslessly (names.ts), and joined so (never through Bun's path functions). Anything unusual (no libc, a watch refused on a directory that is there, the queue
  * overflowing) is reported as such; never a partial watch that claims to be whole. */
 
 import type * as Ffi from "bun:ffi";

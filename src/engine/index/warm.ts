@@ -698,7 +698,10 @@ export class WarmRoot implements WarmProvider {
   private finish(key: string, r: Recording): Memo | null {
     if (this.recordings.get(key) === r) this.recordings.delete(key);
     if (r.over || r.rec === null) {
-      if (r.over) this.tooLarge.set(key, r.gen);
+      if (r.over) {
+        if (this.tooLarge.size >= 64) this.tooLarge.clear();
+        this.tooLarge.set(key, r.gen);
+      }
       return null;
     }
     const memo: Memo = {
