@@ -547,7 +547,9 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>, warm: WarmS
     roots.ready = roots.refreshFrom(server);
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-    roots.ready = roots.refreshFrom(server);
+    // The warm state of roots no longer served is let go at once (an inotify descriptor each), not at the next
+    // call: a client that changes its roots often would otherwise hold the user's inotify instances.
+    roots.ready = roots.refreshFrom(server).then(() => warm?.ensure(roots.list));
   });
   server.onerror = (err) => log(`protocol error: ${err.message}`);
   return server;
