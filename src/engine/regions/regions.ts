@@ -38,11 +38,11 @@ const blk = (open: string, close: string, nested = false, at: LineRule["at"] = "
 });
 const q = (
   open: string,
-  escape: QuoteRule["escape"] = "backslash",
+  esc: QuoteRule["escape"] = "backslash",
   multiline = false,
   close = open,
   at: QuoteRule["at"] = "any",
-): QuoteRule => ({ open, close, escape, multiline, at });
+): QuoteRule => ({ open, close, escape: esc, multiline, at });
 
 const C_COMMENTS = { line: [ln("//")], block: [blk("/*", "*/")] };
 const C_NESTED = { line: [ln("//")], block: [blk("/*", "*/", true)] };
