@@ -18,13 +18,8 @@ import {
   scanWith,
 } from "./scan.ts";
 
+export { REGION_NAMES, type RegionName } from "../../contract/regions.ts";
 export { CODE, COMMENT, STRING };
-
-/** A region's name, as grep's `in` option spells it. */
-export type RegionName = "code" | "comment" | "string";
-
-/** The region names in the order of their codes (CODE, COMMENT, STRING). */
-export const REGION_NAMES: readonly RegionName[] = ["code", "comment", "string"];
 
 /** A lexer: classifies a decoded text into a Uint8Array of region codes, one per UTF-16 unit. */
 export type RegionLexer = (t: string) => Uint8Array;
