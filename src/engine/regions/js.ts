@@ -5,7 +5,7 @@
 import { COMMENT, isIdent, lineEnd, STRING } from "./scan.ts";
 
 /** Words after which `/` starts a regex literal and `<` a JSX element (an expression is expected). */
-const EXPRESSION_BEFORE = new Set([
+const EXPRESSION_BEFORE = [
   "return",
   "typeof",
   "instanceof",
@@ -20,7 +20,22 @@ const EXPRESSION_BEFORE = new Set([
   "else",
   "yield",
   "await",
-]);
+];
+/** The same words by length (no string is made per identifier: they are compared in place). */
+const BY_LENGTH: string[][] = [];
+for (const w of EXPRESSION_BEFORE) {
+  const words = BY_LENGTH[w.length] ?? [];
+  words.push(w);
+  BY_LENGTH[w.length] = words;
+}
+
+/** Whether t[i, j) is one of the words after which an expression is expected. */
+function expressionBefore(t: string, i: number, j: number): boolean {
+  const words = BY_LENGTH[j - i];
+  if (words === undefined) return false;
+  for (const w of words) if (t.startsWith(w, i)) return true;
+  return false;
+}
 
 /** What a frame of the stack is: code in `${…}`, code in JSX's `{…}`, a JSX tag, a JSX element's children. */
 const TEMPLATE = 0;
@@ -262,7 +277,7 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean): void {
       let j = i + 1;
       while (j < n && (isIdent(t.charCodeAt(j)) || t.charCodeAt(j) === 92)) j++;
       const prevDot = i > 0 && t.charCodeAt(i - 1) === 46;
-      regexOk = !prevDot && EXPRESSION_BEFORE.has(t.slice(i, j));
+      regexOk = !prevDot && expressionBefore(t, i, j);
       i = j;
       continue;
     }

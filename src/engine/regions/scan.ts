@@ -252,7 +252,14 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array): void {
         if (!isIdent(d) && (extra === "" || !extra.includes(t[j] as string))) break;
         j++;
       }
-      if (prefixes !== undefined && j - i <= 3 && prefixes.includes(t.slice(i, j).toLowerCase())) {
+      // A prefix is short and right before a quote: only then is a string made of it.
+      if (
+        prefixes !== undefined &&
+        j - i <= 3 &&
+        j < n &&
+        first[t.charCodeAt(j)] === 1 &&
+        prefixes.includes(t.slice(i, j).toLowerCase())
+      ) {
         for (const q of quotes) {
           if (t.startsWith(q.open, j)) {
             const e = quoteEnd(t, j + q.open.length, q);
