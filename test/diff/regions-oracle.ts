@@ -25,7 +25,7 @@ function scriptKind(name: string): ts.ScriptKind {
  * Classifies a JavaScript or TypeScript text with the TypeScript compiler: the parser decides what is a regex,
  * a template part or JSX; every token's trivia gives the comments (getTrailingCommentRanges and getLeadingCommentRanges).
  * String literals and template heads, middles and tails (their `${` and `}` included) are strings; a regex
- * literal and JSX text are code.
+ * literal, JSX text and a shebang line are code.
  * @returns the regions, and whether the parser reported syntax errors (such a file is not compared)
  */
 export function tsRegions(text: string, name: string): { regions: Uint8Array; errors: number } {
@@ -39,8 +39,6 @@ export function tsRegions(text: string, name: string): { regions: Uint8Array; er
     for (const r of ts.getLeadingCommentRanges(text, pos) ?? [])
       if (r.end <= start) out.fill(COMMENT, r.pos, r.end);
   };
-  const shebang = ts.getShebang(text);
-  if (shebang !== undefined) out.fill(COMMENT, 0, shebang.length);
   const visit = (node: ts.Node): void => {
     if (node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode) return;
     const kids = node.getChildren(sf);

@@ -5,7 +5,8 @@
 // literals, template literals nested in substitutions). Python: python3's tokenize module over a sample of the
 // standard library and the cases below (skipped loudly when python3 is missing).
 // Documented rules, the same on both sides (so no divergence is left): a regex literal and JSX text are code; a
-// template literal's `${` and `}` are string, the expression between them code; a shebang line is a comment; a
+// template literal's `${` and `}` are string, the expression between them code; a shebang line is code (as count
+// has counted it); a
 // Python f-string is one string (tokenize before 3.12 gives it as one STRING token), replacement fields too.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";

@@ -129,10 +129,9 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean): void {
   const depths: number[] = [];
   let regexOk = true;
   let i = 0;
-  if (t.startsWith("#!")) {
-    i = lineEnd(t, 0);
-    out.fill(COMMENT, 0, i);
-  }
+  // A shebang line is code, as count has always counted it (the interpreter's directive, not a comment; the
+  // TypeScript scanner makes it trivia of its own).
+  if (t.startsWith("#!")) i = lineEnd(t, 0);
   while (i < n) {
     const top = kinds.length === 0 ? -1 : (kinds[kinds.length - 1] as number);
     const c = t.charCodeAt(i);

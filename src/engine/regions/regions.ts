@@ -104,10 +104,10 @@ const swiftRaw: Hook = (t, i, out) => {
 const luaLong: Hook = (t, i, out) => {
   const comment = t.startsWith("--", i);
   const b = comment ? i + 2 : i;
-  if (t[b] !== "[") return -1;
   let j = b + 1;
   while (t[j] === "=") j++;
-  if (t[j] !== "[") {
+  if (t[b] !== "[" || t[j] !== "[") {
+    // Not a long bracket: `--` comments out the rest of the line; a lone `[` is code.
     if (!comment) return -1;
     const e = lineEnd(t, i);
     out.fill(COMMENT, i, e);
