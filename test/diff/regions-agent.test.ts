@@ -23,6 +23,7 @@ const JS_PIECES: Piece[] = [
   { text: "// TODO: split this\n", todo: [0] },
   { text: "/* a note\n * TODO later */\n", todo: [1] },
   { text: 'const status = "TODO";\n' },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text as test data
   { text: "const label = `TODO ${n} left`; // done\n" },
   { text: "const TODO_LIMIT = 3;\n" },
   { text: 'import pad from "left-pad";\n', import: [0] },

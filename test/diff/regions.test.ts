@@ -80,10 +80,12 @@ function report(what: string, t: Tally): void {
 
 const JS_CASES: Record<string, string> = {
   "template.ts":
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text as test data
     "const a = `x ${b ? `in ${c + '}'} // no` : \"s\"} y`; // after\nconst d = `${{ k: 1 }.k}`;\n",
   "regex.js":
     "const r = /\\/\\/ not a comment [/*]/g.test(s) / 2;\nif (x) y = a / b / c; // division\nreturn /'/.source;\nconst z = (1) / 2 /* c */;\n",
   "jsx.jsx":
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text as test data
     "const e = <div className=\"a // b\" title='q'>\n  Don't // text, not a comment\n  {/* a comment */ x ? <b>it's</b> : 'str'}\n  <br/>{`t ${y}`}\n</div>;\nconst f = <>{a}</>;\n",
   "comp.tsx":
     "export function C(p: Props) {\n  return (\n    <ul>\n      {p.items.map((i) => (\n        <li key={i.id}>{i.name} // x</li>\n      ))}\n    </ul>\n  );\n}\n",

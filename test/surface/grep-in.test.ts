@@ -15,6 +15,7 @@ const t = tempTree({
   "src/a.ts": [
     'const status = "TODO";',
     "// TODO: split this function",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text as test data
     "function todo() { return `TODO ${x /* TODO inner */} done`; }",
     "/* a block",
     "   TODO: in the block */ const TODO_LIMIT = 3;",

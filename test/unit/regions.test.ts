@@ -101,8 +101,10 @@ const CASES: Array<[string, string, Array<[string, R]>]> = [
   ],
   [
     "a.sh",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text as test data
     'echo ${#arr} a#b "x # y" # c\n',
     [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text as test data
       ["${#arr} a#b", "code"],
       ['"x # y"', "string"],
       ["# c", "comment"],

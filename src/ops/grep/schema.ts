@@ -126,6 +126,7 @@ export const GrepInputSchema = v.pipe(
         v.array(v.picklist(REGION_NAMES)),
         v.minLength(1),
         v.description(
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the description quotes a template literal's ${
           "Keep only the matches that start in these regions of the source code: code, comment, string (a string literal with its quotes and prefix; a template literal's text with its `${` and `}`, the expression inside being code); one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript incl. JSX and regex literals, Python, Go, Rust, Java, Kotlin, C/C++, C#, Ruby, PHP, shell, CSS, HTML/XML, YAML, TOML, SQL and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions. Files are matched first and only those with a match are lexed.",
         ),
       ),
