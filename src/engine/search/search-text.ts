@@ -723,6 +723,33 @@ function lineCounter(
   };
 }
 
+/**
+ * grep's `in` option for one text: a match is kept when the region of its first unit is one asked for (code,
+ * comment, string; engine/regions). The text is lexed when its first match asks, so only files with a match pay.
+ */
+export interface RegionKeep {
+  /** Bit r set: keep a match that starts in region r (CODE 0, COMMENT 1, STRING 2). */
+  readonly keep: number;
+  /** The text's regions, one per UTF-16 unit (lexed on the first call). */
+  readonly map: () => Uint8Array;
+}
+
+/**
+ * Tells whether a match starting at an offset is kept. An empty match at the end of the text takes the region of
+ * code.
+ */
+function keptAt(rk: RegionKeep, at: number): boolean {
+  const map = rk.map();
+  return ((rk.keep >> (at < map.length ? (map[at] as number) : 0)) & 1) === 1;
+}
+
+/** The spans of a line (offsets from its start s) that start in a region asked for. */
+function keptSpans(rk: RegionKeep, s: number, spans: Array<[number, number]>): Array<[number, number]> {
+  let all = true;
+  for (const [a] of spans) if (!keptAt(rk, s + a)) all = false;
+  return all ? spans : spans.filter(([a]) => keptAt(rk, s + a));
+}
+
 /** A selected record's place in the text: its first line number, offsets and spans (from s). */
 interface Located {
   readonly n: number;
@@ -751,11 +778,12 @@ export function searchText(
   o: TextOptions,
   win?: TextWindow,
   asciiBytes?: (from: number, to: number) => number,
+  regions?: RegionKeep,
 ): TextResult {
   const len = text.length;
   // The text after a final newline is not a line (as in grep); an empty file has no lines.
   const end = len > 0 && text.charCodeAt(len - 1) === 10 ? len - 1 : len;
-  if (m.spec.multiline) return searchMultiline(text, end, m, o);
+  if (m.spec.multiline) return searchMultiline(text, end, m, o, regions);
   const cap = o.firstOnly ? 1 : o.maxPerFile;
   const start = win?.from ?? 0;
   const stop = win?.to ?? len + 1;
@@ -772,7 +800,12 @@ export function searchText(
       if (e < 0) e = len;
       n++;
       m.line.lastIndex = 0;
-      if (!m.line.test(text.slice(s, e))) {
+      // With regions, a line is selected when none of its matches starts in a region asked for.
+      const selected =
+        regions === undefined
+          ? !m.line.test(text.slice(s, e))
+          : keptSpans(regions, s, m.spans(text.slice(s, e))).length === 0;
+      if (selected) {
         lines++;
         matches++;
         if (!o.countOnly) found.push({ n, last: n, s, e, spans: [] });
@@ -796,10 +829,11 @@ export function searchText(
       const b = a + hit[0].length;
       // The whole-text match is the line's first when the pattern cannot tell a line's end from the text's
       // (no lookaround of its own) and the match stays in the line: only the rest of the line is matched again.
-      const spans =
+      const all =
         m.firstFromText && hit.index + hit[0].length <= e
           ? spansAfter(m.line, line, [[a, b]], b > a ? b : stepOver(m.line, line, a))
           : m.spans(line);
+      const spans = regions === undefined ? all : keptSpans(regions, s, all);
       if (spans.length > 0) {
         lines++;
         matches += spans.length;
@@ -902,7 +936,13 @@ function hitsOf(
  * counts matches in multiline mode), and with invert every line outside all records is selected. Context as
  * for lines.
  */
-function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextOptions): TextResult {
+function searchMultiline(
+  text: string,
+  end: number,
+  m: CompiledMatcher,
+  o: TextOptions,
+  regions: RegionKeep | undefined,
+): TextResult {
   const cap = o.firstOnly ? 1 : o.maxPerFile;
   const invert = m.spec.invert;
   const found: Located[] = [];
@@ -920,6 +960,8 @@ function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextO
     // An empty match where the previous one ended is not one, as in rg (spansAfter).
     if (b === a && a === prevEnd) continue;
     prevEnd = b;
+    // With regions, a match is kept by the region of its first unit, wherever it ends.
+    if (regions !== undefined && !keptAt(regions, a)) continue;
     const lineEnd = (): number => {
       const e = b > a && text.charCodeAt(b - 1) === 10 ? b - 1 : text.indexOf("\n", b);
       return e < 0 ? text.length : e;

@@ -7,9 +7,12 @@
 import { availableParallelism } from "node:os";
 import type { ErrorCode } from "../../contract/errors.ts";
 import { RglobError } from "../../contract/errors.ts";
+import { REGION_NAMES } from "../../contract/regions.ts";
+import type { SkippedWithRegions } from "../../contract/result.ts";
 import { parseSize } from "../../engine/filter/size.ts";
 import { breakdownKey, languageOf } from "../../engine/languages.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import { regionLexer } from "../../engine/regions/regions.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { tick, yielder } from "../../engine/run.ts";
 import { compileMatcher } from "../../engine/search/matcher.ts";
@@ -219,8 +222,29 @@ export function searchSpecOf(
     encoding: input.encoding ?? null,
     maxFileSize: maxFileSizeOf(input.max_file_size),
     confine: null,
+    regions: regionBits(input.in),
   };
   return { spec, mode };
+}
+
+/** grep's `in` as the searcher's bits (bit r keeps region r; 0 keeps every match). */
+function regionBits(names: GrepInput["in"]): number {
+  let bits = 0;
+  for (const n of names ?? []) bits |= 1 << REGION_NAMES.indexOf(n);
+  return bits;
+}
+
+/** A file left out by `in` because no lexer knows its language: counted in the ledger, never read. */
+function unknownLanguage(): FileOutcome {
+  return {
+    bytes: 0,
+    skip: "unknown_language",
+    error: null,
+    lines: 0,
+    matches: 0,
+    hits: [],
+    encoding: "utf-8",
+  };
 }
 
 function parseResume(key: string | null): { file: string; line: number; sub: number; count: number } | null {
@@ -332,7 +356,12 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const keyOf =
     by === undefined ? null : (e: Entry) => breakdownKey(by, e.rel, e.name, languageOf(e.name)?.name ?? null);
   const groups = new Map<string, GrepGroup>();
-  const skipped = { binary: 0, too_large: 0, unreadable: 0 };
+  const skipped: { binary: number; too_large: number; unreadable: number; unknown_language: number } = {
+    binary: 0,
+    too_large: 0,
+    unreadable: 0,
+    unknown_language: 0,
+  };
   let bytes = 0;
   let emittedLines = resume?.count ?? fileResume?.count ?? 0;
   const maxCount = input.max_count ?? Number.POSITIVE_INFINITY;
@@ -359,7 +388,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     const items = batch;
     batch = [];
     batches++;
-    const toSearch = warm === null ? items : items.filter((i) => i.outcome === null);
+    const toSearch = warm === null && spec.regions === 0 ? items : items.filter((i) => i.outcome === null);
     if (toSearch.length === 0) return;
     inFlight += toSearch.length;
     pool.submit(
@@ -384,10 +413,15 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
         ? warm.walk(plan, ctx, walkAfter)
         : walk(plan, ctx, walkAfter);
   let walkDone = false;
+  // With `in`, a file no lexer knows is left out before it is read (skipped.unknown_language).
+  const unlexed =
+    spec.regions === 0 ? null : (e: Entry) => regionLexer(languageOf(e.name)?.name ?? null, e.name) === null;
+  const ledger: SkippedWithRegions = ctx.skipped;
+  if (unlexed !== null) ledger.unknown_language = 0;
   const itemOf = (entry: Entry): Item => ({
     entry,
     chunks: [],
-    outcome: warm?.ruledOut(entry) ? ruledOut() : null,
+    outcome: unlexed?.(entry) ? unknownLanguage() : warm?.ruledOut(entry) ? ruledOut() : null,
     steps: null,
   });
   const due = yielder(BATCH * 4);
@@ -523,7 +557,10 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     if (o.error !== null) {
       ctx.error({ code: o.error.code as ErrorCode, message: o.error.message, path: item.entry.abs });
     }
-    if (o.skip !== null) skipped[o.skip]++;
+    if (o.skip === "unknown_language") {
+      skipped.unknown_language++;
+      ledger.unknown_language = (ledger.unknown_language ?? 0) + 1;
+    } else if (o.skip !== null) skipped[o.skip]++;
     totals.matches += o.matches;
     totals.lines += o.lines;
     if (o.lines > 0) totals.files++;
@@ -685,7 +722,9 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     ctx.summary("total_matches", totals.matches);
     ctx.summary("matched_lines", totals.lines);
     ctx.summary("files_with_matches", totals.files);
-    ctx.summary("files_skipped", skipped);
+    // unknown_language is in the ledger only when `in` asked for regions.
+    const { unknown_language, ...readSkips } = skipped;
+    ctx.summary("files_skipped", spec.regions === 0 ? readSkips : skipped);
     // Ordered as count's breakdown: most lines first, then by key (code points).
     if (keyOf !== null)
       ctx.summary(
