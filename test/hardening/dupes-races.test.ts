@@ -74,9 +74,25 @@ describe("dupes and files that change during the run (#21 item 10)", () => {
       }`;
     const writer = Bun.spawn([process.execPath, "-e", script], { stdout: "ignore", stderr: "inherit" });
     const runs: Array<{ start: number; end: number; grouped: number; changed: number }> = [];
+    /** The runs during which the rewriter kept writing every moving file at least every 20 ms. */
+    const conclusiveOf = (done: typeof runs) => {
+      const rounds = readFileSync(log, "utf8").split("\n").filter(Boolean).map(Number);
+      return done.filter((r) => {
+        const inside = rounds.filter((x) => x >= r.start - 100 && x <= r.end + 20);
+        if (inside.length < 2 || (inside[0] as number) > r.start - 80 || (inside.at(-1) as number) < r.end)
+          return false;
+        return inside.every((x, k) => k === 0 || x - (inside[k - 1] as number) < 20);
+      });
+    };
     try {
       await Bun.sleep(200);
-      for (let run = 0; run < 40; run++) {
+      // 40 runs, and on a machine too loaded for the rewriter to keep pace, more until one is conclusive (at most
+      // 400 in all, within the test's time).
+      for (
+        let run = 0;
+        run < 400 && (run < 40 || (run % 20 !== 0 ? true : conclusiveOf(runs).length === 0));
+        run++
+      ) {
         const start = Date.now();
         const proc = Bun.spawn([BIN, "dupes", "--json", "--base", t.dir], { stdout: "pipe", stderr: "pipe" });
         const guard = setTimeout(() => proc.kill(), 30_000);
@@ -98,19 +114,13 @@ describe("dupes and files that change during the run (#21 item 10)", () => {
       writer.kill();
       await writer.exited;
     }
-    const rounds = readFileSync(log, "utf8").split("\n").filter(Boolean).map(Number);
+    const conclusive = conclusiveOf(runs);
     rmSync(log, { force: true });
-    const conclusive = runs.filter((r) => {
-      const inside = rounds.filter((x) => x >= r.start - 100 && x <= r.end + 20);
-      if (inside.length < 2 || (inside[0] as number) > r.start - 80 || (inside.at(-1) as number) < r.end)
-        return false;
-      return inside.every((x, k) => k === 0 || x - (inside[k - 1] as number) < 20);
-    });
     if (conclusive.length === 0) console.warn("dupes rewrite stress: the rewriter stalled in every run");
     expect(conclusive.length).toBeGreaterThan(0);
     expect(conclusive.map((r) => r.grouped)).toEqual(conclusive.map(() => 0));
     expect(runs.reduce((n, r) => n + r.changed, 0)).toBeGreaterThan(0);
-  }, 120_000);
+  }, 240_000);
 });
 
 // #21 item 5, the event loop: dupes compared and digested a large file in one synchronous loop, and yielded only
