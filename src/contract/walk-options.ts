@@ -187,6 +187,21 @@ export const walkEntries = {
   ),
 };
 
+/** The sorts of symlinks `links` selects. */
+export const LINK_SELECTORS = ["broken", "escaping"] as const;
+
+/** The link selector of the operations that list entries (find, tree, stats, explain). */
+export const linkEntries = {
+  links: v.optional(
+    v.pipe(
+      v.array(v.picklist(LINK_SELECTORS)),
+      v.description(
+        "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes.",
+      ),
+    ),
+  ),
+};
+
 /** The entries that bound a request. */
 export const budgetEntries = {
   limit: v.optional(
@@ -209,6 +224,6 @@ export const budgetEntries = {
 };
 
 /** Creates the walk options object model (used to infer the WalkOptions type). */
-export const WalkOptionsSchema = v.object(walkEntries);
+export const WalkOptionsSchema = v.object({ ...walkEntries, ...linkEntries });
 /** The validated walk options. */
 export type WalkOptions = v.InferOutput<typeof WalkOptionsSchema>;

@@ -20,6 +20,7 @@ import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
 import { type IgnoreFile, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
+import { linkOf } from "./links.ts";
 import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
 
@@ -40,6 +41,7 @@ export type ExplainStage =
   | "time"
   | "perm"
   | "owner"
+  | "links"
   | "selected";
 
 /** One reason of a verdict. */
@@ -154,6 +156,19 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
         return test(st.mode)
           ? null
           : `its mode ${(st.mode & 0o7777).toString(8)} does not satisfy --perm ${perm}`;
+      },
+    });
+  }
+  const links = o.links ?? [];
+  if (links.length > 0) {
+    out.push({
+      stage: "links",
+      why: (e) => {
+        const link = linkOf(e);
+        if (link === null) return `it is not a symlink (--link ${links.join(",")})`;
+        if (links.includes("broken") && !link.exists) return null;
+        if (links.includes("escaping") && link.escapes) return null;
+        return `its link (-> ${link.target}) is not ${links.join(" or ")}`;
       },
     });
   }
@@ -314,11 +329,19 @@ function underRoot(
       try {
         real = platform.realpath(compAbs);
       } catch {}
+      // As in the walk: such a link is listed as a link (link_escapes), never followed.
       if (!insideDir(real, plan.baseReal)) {
-        block({
-          stage: "outside_base",
-          detail: `${what} is a symlink that leads outside the base (${real}); not followed`,
-        });
+        target = "symlink";
+        if (last)
+          notes.push({
+            stage: "symlink",
+            detail: `it is a symlink that leads outside the base (${real}): listed as a link, not followed`,
+          });
+        else
+          block({
+            stage: "outside_base",
+            detail: `${what} is a symlink that leads outside the base (${real}); not followed`,
+          });
       }
     }
     const isDir = target === "dir";

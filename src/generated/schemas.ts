@@ -220,6 +220,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
       },
+      "links": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "broken",
+            "escaping"
+          ],
+          "type": "string"
+        },
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
+      },
       "limit": {
         "type": "integer",
         "minimum": 0,
@@ -309,6 +320,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "type": "string"
               },
               "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
+            },
+            "entry_type": {
+              "enum": [
+                "file",
+                "dir",
+                "symlink",
+                "fifo",
+                "socket",
+                "block",
+                "char"
+              ],
+              "type": "string",
+              "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+            },
+            "link_target": {
+              "type": "string",
+              "description": "Symlinks only: the target as written in the link (readlink)."
+            },
+            "link_target_exists": {
+              "type": "boolean",
+              "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+            },
+            "link_escapes": {
+              "type": "boolean",
+              "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
             }
           },
           "required": [
@@ -316,7 +352,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "relative_path",
             "size",
             "mtime",
-            "kinds"
+            "kinds",
+            "entry_type"
           ],
           "additionalProperties": false,
           "title": "FileMatch",
@@ -2724,6 +2761,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
       },
+      "links": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "broken",
+            "escaping"
+          ],
+          "type": "string"
+        },
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
+      },
       "limit": {
         "type": "integer",
         "minimum": 0,
@@ -2809,6 +2857,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "matched": {
               "type": "boolean",
               "description": "True when the query selected this entry; false for a directory shown only because it holds selected entries."
+            },
+            "entry_type": {
+              "enum": [
+                "file",
+                "dir",
+                "symlink",
+                "fifo",
+                "socket",
+                "block",
+                "char"
+              ],
+              "type": "string",
+              "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+            },
+            "link_target": {
+              "type": "string",
+              "description": "Symlinks only: the target as written in the link (readlink)."
+            },
+            "link_target_exists": {
+              "type": "boolean",
+              "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+            },
+            "link_escapes": {
+              "type": "boolean",
+              "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
             }
           },
           "required": [
@@ -2817,7 +2890,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "depth",
             "kinds",
             "size",
-            "matched"
+            "matched",
+            "entry_type"
           ],
           "additionalProperties": false,
           "title": "TreeEntry",
@@ -3301,6 +3375,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                   },
                   "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
                 },
+                "entry_type": {
+                  "enum": [
+                    "file",
+                    "dir",
+                    "symlink",
+                    "fifo",
+                    "socket",
+                    "block",
+                    "char"
+                  ],
+                  "type": "string",
+                  "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+                },
+                "link_target": {
+                  "type": "string",
+                  "description": "Symlinks only: the target as written in the link (readlink)."
+                },
+                "link_target_exists": {
+                  "type": "boolean",
+                  "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+                },
+                "link_escapes": {
+                  "type": "boolean",
+                  "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+                },
                 "rank": {
                   "type": "integer",
                   "minimum": 1,
@@ -3313,6 +3412,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "size",
                 "mtime",
                 "kinds",
+                "entry_type",
                 "rank"
               ],
               "additionalProperties": false,
@@ -3773,6 +3873,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
       },
+      "links": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "broken",
+            "escaping"
+          ],
+          "type": "string"
+        },
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
+      },
       "limit": {
         "type": "integer",
         "minimum": 0,
@@ -4004,6 +4115,21 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "minimum": 0,
         "description": "Selected entries that are neither: unfollowed symlinks, FIFOs, sockets, devices."
       },
+      "symlinks": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected symlinks, followed or not (a followed one counts as its target too: file or directory)."
+      },
+      "broken_symlinks": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected symlinks whose target does not exist (or that loop)."
+      },
+      "escaping_symlinks": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected symlinks that lead outside the base."
+      },
       "total_size": {
         "type": "integer",
         "minimum": 0,
@@ -4140,6 +4266,9 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "files",
       "directories",
       "others",
+      "symlinks",
+      "broken_symlinks",
+      "escaping_symlinks",
       "total_size",
       "extensions",
       "newest",
@@ -4369,6 +4498,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
       },
+      "links": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "broken",
+            "escaping"
+          ],
+          "type": "string"
+        },
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
+      },
       "limit": {
         "type": "integer",
         "minimum": 0,
@@ -4445,10 +4585,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                       "time",
                       "perm",
                       "owner",
+                      "links",
                       "selected"
                     ],
                     "type": "string",
-                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected."
                   },
                   "detail": {
                     "type": "string",
@@ -6356,6 +6497,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string"
         },
         "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
+      },
+      "entry_type": {
+        "enum": [
+          "file",
+          "dir",
+          "symlink",
+          "fifo",
+          "socket",
+          "block",
+          "char"
+        ],
+        "type": "string",
+        "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+      },
+      "link_target": {
+        "type": "string",
+        "description": "Symlinks only: the target as written in the link (readlink)."
+      },
+      "link_target_exists": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+      },
+      "link_escapes": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
       }
     },
     "required": [
@@ -6363,7 +6529,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "relative_path",
       "size",
       "mtime",
-      "kinds"
+      "kinds",
+      "entry_type"
     ],
     "additionalProperties": false,
     "description": "A file system entry selected by the query."
@@ -6994,6 +7161,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "matched": {
         "type": "boolean",
         "description": "True when the query selected this entry; false for a directory shown only because it holds selected entries."
+      },
+      "entry_type": {
+        "enum": [
+          "file",
+          "dir",
+          "symlink",
+          "fifo",
+          "socket",
+          "block",
+          "char"
+        ],
+        "type": "string",
+        "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+      },
+      "link_target": {
+        "type": "string",
+        "description": "Symlinks only: the target as written in the link (readlink)."
+      },
+      "link_target_exists": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+      },
+      "link_escapes": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
       }
     },
     "required": [
@@ -7002,7 +7194,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "depth",
       "kinds",
       "size",
-      "matched"
+      "matched",
+      "entry_type"
     ],
     "additionalProperties": false,
     "description": "One entry of a tree, in walk order (pre-order, names by code point)."
@@ -7052,6 +7245,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
       },
+      "entry_type": {
+        "enum": [
+          "file",
+          "dir",
+          "symlink",
+          "fifo",
+          "socket",
+          "block",
+          "char"
+        ],
+        "type": "string",
+        "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+      },
+      "link_target": {
+        "type": "string",
+        "description": "Symlinks only: the target as written in the link (readlink)."
+      },
+      "link_target_exists": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+      },
+      "link_escapes": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+      },
       "rank": {
         "type": "integer",
         "minimum": 1,
@@ -7064,6 +7282,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "size",
       "mtime",
       "kinds",
+      "entry_type",
       "rank"
     ],
     "additionalProperties": false,
@@ -7195,10 +7414,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "time",
                 "perm",
                 "owner",
+                "links",
                 "selected"
               ],
               "type": "string",
-              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected."
             },
             "detail": {
               "type": "string",

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
-import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+import { budgetEntries, linkEntries, walkEntries } from "../../contract/walk-options.ts";
 
 /** The stages of the walk that can keep a path out of the results (or let it in), in the order it meets them. */
 export const EXPLAIN_STAGES = [
@@ -21,6 +21,7 @@ export const EXPLAIN_STAGES = [
   "time",
   "perm",
   "owner",
+  "links",
   "selected",
 ] as const;
 
@@ -33,6 +34,7 @@ export const ExplainInputSchema = v.pipe(
       v.description("The path to explain: relative to base, or absolute. It must exist."),
     ),
     ...walkEntries,
+    ...linkEntries,
     ...budgetEntries,
   }),
   v.title("ExplainInput"),
@@ -46,7 +48,7 @@ export const ExplainReasonSchema = v.pipe(
     stage: v.pipe(
       v.picklist(EXPLAIN_STAGES),
       v.description(
-        "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected.",
+        "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected.",
       ),
     ),
     detail: v.pipe(v.string(), v.description("What happened, in one sentence.")),

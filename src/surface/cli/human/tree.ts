@@ -40,7 +40,9 @@ export class TreeHumanSink implements Sink {
     const name = (n: Node, full: boolean) => {
       const text = full ? n.rec.relative_path : (n.rec.relative_path.split("/").pop() ?? "");
       const shown = this.style.escape ? escapeControls(text) : text;
-      return n.rec.kinds.includes("d") ? p.dir(shown) : shown;
+      const target = n.rec.link_target;
+      const arrow = target === undefined ? "" : ` -> ${this.style.escape ? escapeControls(target) : target}`;
+      return (n.rec.kinds.includes("d") ? p.dir(shown) : shown) + arrow;
     };
     const draw = (nodes: readonly Node[], prefix: string, full: boolean) => {
       nodes.forEach((n, i) => {
