@@ -4290,6 +4290,29 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "minLength": 1,
         "description": "The path to explain: relative to base, or absolute. It must exist."
       },
+      "targets": {
+        "type": "array",
+        "items": {
+          "type": "string",
+          "minLength": 1
+        },
+        "description": "More paths to explain in the same call, each relative to base or absolute; one that does not exist is a NOT_FOUND error and the others are explained.",
+        "default": []
+      },
+      "under": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; VCS directories are left out."
+      },
+      "only": {
+        "enum": [
+          "included",
+          "excluded",
+          "ignored"
+        ],
+        "type": "string",
+        "description": "Keep only these explanations: included, excluded, or ignored (an ignore rule keeps it out; the reason has the file, line and pattern)."
+      },
       "base": {
         "type": "string",
         "minLength": 1,
@@ -4529,9 +4552,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "The next_cursor of a previous page of the same query."
       }
     },
-    "required": [
-      "path"
-    ],
+    "required": [],
     "additionalProperties": false,
     "description": "Explain why a path is or is not in the results of the query given by the walk options."
   }),
@@ -4788,7 +4809,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "included": {
         "type": "boolean",
-        "description": "The verdict of the one explanation."
+        "description": "True when every path explained is included (the verdict of the one path, given one)."
+      },
+      "explained": {
+        "type": "integer",
+        "description": "Paths explained, before `only` (the records are those `only` keeps)."
       }
     },
     "required": [
@@ -4801,10 +4826,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "errors",
       "schema_version",
       "next_cursor",
-      "included"
+      "included",
+      "explained"
     ],
     "additionalProperties": false,
-    "description": "One explanation: whether the path is in the results of the query, and why."
+    "description": "Explanations: whether each path is in the results of the query, and why."
   }),
   "lcount.input": () => ({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
