@@ -40,7 +40,7 @@ export const walkEntries = {
     v.pipe(
       v.array(KindSchema),
       v.description(
-        "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
       ),
     ),
     [],
@@ -92,7 +92,9 @@ export const walkEntries = {
   perm: v.optional(
     v.pipe(
       v.string(),
-      v.description("Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."),
+      v.description(
+        "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111').",
+      ),
     ),
   ),
   uid: v.optional(int(0, "Owner user id (POSIX).")),

@@ -58,7 +58,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -141,7 +141,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -603,7 +603,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -686,7 +686,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -1427,7 +1427,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -1510,7 +1510,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -2094,7 +2094,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -2177,7 +2177,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -2599,7 +2599,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -2682,7 +2682,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -3131,7 +3131,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -3214,7 +3214,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -3711,7 +3711,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -3794,7 +3794,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -4359,7 +4359,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -4442,7 +4442,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -4886,7 +4886,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -4969,7 +4969,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -5539,7 +5539,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -5622,7 +5622,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
