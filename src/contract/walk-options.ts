@@ -204,6 +204,19 @@ export const linkEntries = {
   ),
 };
 
+/** The option of the operations that read contents (grep, count): skipped binary files listed, not only counted. */
+export const binaryListEntries = {
+  list_binary: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "List each skipped binary file as a BINARY error record; by default they are only counted (skipped.binary).",
+      ),
+    ),
+    false,
+  ),
+};
+
 /** The entries that bound a request. */
 export const budgetEntries = {
   limit: v.optional(

@@ -902,6 +902,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Search binary files as text (a NUL byte in the first 8 KiB means binary otherwise).",
         "default": false
       },
+      "list_binary": {
+        "type": "boolean",
+        "description": "List each skipped binary file as a BINARY error record; by default they are only counted (skipped.binary).",
+        "default": false
+      },
       "binary_sniff_bytes": {
         "type": "integer",
         "minimum": 0,
@@ -1588,6 +1593,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "case_sensitive": {
         "type": "boolean",
         "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "list_binary": {
+        "type": "boolean",
+        "description": "List each skipped binary file as a BINARY error record; by default they are only counted (skipped.binary).",
+        "default": false
       },
       "limit": {
         "type": "integer",

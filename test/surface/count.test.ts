@@ -44,7 +44,10 @@ describe("count", () => {
     expect(byPath["lib/d.txt"]).toMatchObject({ lines: 1, non_blank: 1 });
     expect(byPath["w16.txt"]).toMatchObject({ lines: 2, non_blank: 2 });
     expect(json.totals).toMatchObject({ files: 6, lines: 13, binary_files: 1 });
-    expect(json.errors).toEqual([
+    // Counted, not listed (#37); --list-binary lists them.
+    expect(json.errors).toEqual([]);
+    const listed = rglobJson<CountResult>(["count", "--json", "--list-binary"], { cwd }).json;
+    expect(listed.errors).toEqual([
       expect.objectContaining({ code: "BINARY", path: expect.stringContaining("e.bin") }),
     ]);
   });

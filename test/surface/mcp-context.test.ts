@@ -113,11 +113,15 @@ describe("text content carries the answer", () => {
     try {
       const res = await call("grep_content", { pattern: "needle" }, s);
       const lines = textOf(res).split("\n");
-      // Skipped, not failed: said once, in the ledger's line, with the way to search them and examples.
+      // Skipped, not failed: said once, in the ledger's line, with the way to search or list them; no BINARY
+      // record per file in the structured result (#37).
       const binary = lines.filter((l) => /binary/i.test(l));
-      expect(binary).toEqual([
-        "skipped: binary 35 (binary file (NUL byte); use text to search it: bin00.dat, bin01.dat, bin02.dat, …)",
-      ]);
+      expect(binary).toEqual(["skipped: binary 35 (text: true searches them, list_binary: true lists them)"]);
+      const sc = res.structuredContent as { errors: unknown[]; skipped: { binary: number } };
+      expect(sc.errors).toEqual([]);
+      expect(sc.skipped.binary).toBe(35);
+      const listed = await call("grep_content", { pattern: "needle", list_binary: true }, s);
+      expect((listed.structuredContent as { errors: unknown[] }).errors).toHaveLength(35);
       const at = lines.indexOf("z-last.txt:1:needle here");
       expect(at).toBeGreaterThan(0);
       expect(at).toBeLessThan(8);

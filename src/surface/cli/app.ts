@@ -136,6 +136,9 @@ class CountingSink implements Sink {
     if (!NOT_FAILURES.has(info.code)) this.failures++;
     this.inner.error(info);
   }
+  binarySkipped(info: ErrorInfo): void {
+    this.inner.binarySkipped?.(info);
+  }
   end(summary: Record<string, unknown>): void {
     this.inner.end(summary);
   }
@@ -219,6 +222,14 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         : {}),
       record: (k, r) => {
         if (!quiet) human.record(k, r);
+      },
+      binarySkipped: (info) => {
+        named ??= namedFiles(op, operands, input, process.cwd());
+        if (info.path !== null && named.has(info.path)) {
+          eprint(
+            `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
+          );
+        }
       },
       error: (info) => {
         human.error(info);

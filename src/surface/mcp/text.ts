@@ -141,7 +141,10 @@ function skippedLine(
   if (counted.length === 0) return null;
   const parts = counted.map(([reason, n]) => {
     const list = folded.get(reason);
-    if (list === undefined || list.length === 0) return `${reason} ${str(n)}`;
+    if (list === undefined || list.length === 0)
+      return reason === "binary"
+        ? `binary ${str(n)} (text: true searches them, list_binary: true lists them)`
+        : `${reason} ${str(n)}`;
     const examples = list.slice(0, EXAMPLES_PER_CODE).map((e) => shown(e.path));
     const more = list.length > EXAMPLES_PER_CODE ? ", …" : "";
     return `${reason} ${str(n)} (${str(list[0]?.message)}: ${examples.join(", ")}${more})`;
