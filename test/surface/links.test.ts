@@ -218,3 +218,32 @@ describe("links outside the base", () => {
     }
   });
 });
+
+describe("MCP text", () => {
+  test("a find_files text separates files, directories and symlinks, and shows each link with its target", async () => {
+    const { base } = linkTree(11);
+    symlinkSync("../outside/nope", join(base, "aa-broken-out"));
+    const s = await startMcp(["--root", base]);
+    try {
+      const res = (await s.client.callTool({
+        name: "find_files",
+        arguments: { max_depth: 1, limit: 1000 },
+      })) as unknown as {
+        content: Array<{ text: string }>;
+        structuredContent: { results: Array<{ entry_type: string }> };
+      };
+      const text = res.content[0]?.text ?? "";
+      const recs = res.structuredContent.results;
+      const n = (t: string, one: string, many: string) => {
+        const k = recs.filter((r) => r.entry_type === t).length;
+        return `${k} ${k === 1 ? one : many}`;
+      };
+      expect(text.split("\n")[0]).toContain(
+        `${recs.length} record(s) (${n("file", "file", "files")}, ${n("dir", "directory", "directories")}, ${n("symlink", "symlink", "symlinks")})`,
+      );
+      expect(text).toContain("aa-broken-out -> ../outside/nope (broken, outside the base)");
+    } finally {
+      await s.close();
+    }
+  });
+});
