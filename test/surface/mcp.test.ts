@@ -86,7 +86,10 @@ describe("tools/list", () => {
       expect(offered).toEqual(keys.filter((k) => !CLI_ONLY_KEYS.has(k)));
       for (const k of offered)
         if (!NOT_OFFERED_KEYS.has(k) && !SHARED.has(k))
-          expect({ k, d: (t.inputSchema.properties?.[k] as { description?: string }).description }).toEqual({
+          expect({
+            k,
+            d: (t.inputSchema.properties?.[k] as { description?: string } | undefined)?.description,
+          }).toEqual({
             k,
             d: expect.stringMatching(/[^…]$/),
           });
