@@ -108,8 +108,10 @@ describe("count", () => {
     const r = rglob(["count", "--by", "language", "--files"], { cwd });
     expect(r.code).toBe(0);
     // Each file's row names its breakdown key (which files make up "(unknown)").
-    expect(r.stdout).toContain("lines      code     bytes  language      path");
-    expect(rglob(["count", "--files"], { cwd }).stdout).toContain("lines      code     bytes  path");
+    expect(r.stdout).toContain("lines      code   comment     blank     bytes  language      path");
+    expect(rglob(["count", "--files"], { cwd }).stdout).toContain(
+      "lines      code   comment     blank     bytes  path",
+    );
     expect(r.stdout).toMatch(
       /total: 6 files, 13 lines \(\d+ code, \d+ comment, \d+ blank; \d+ non-blank\), \d+ bytes; 1 binary file skipped/,
     );
