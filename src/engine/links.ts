@@ -2,7 +2,7 @@
  * whether the path it leads to leaves the base. It reads links and stats only; it never opens or follows a link
  * into a walk (walk.ts decides that). */
 import * as path from "node:path";
-import type { EntryType } from "../platform/platform.ts";
+import type { EntryType } from "../platform/listing.ts";
 import { insideDir, platform } from "../platform/platform.ts";
 
 /** A symlink's facts, as its records carry them (link_target, link_target_exists, link_escapes). */

@@ -6,11 +6,12 @@ import * as path from "node:path";
 import { fsErrorInfo, RglobError } from "../../contract/errors.ts";
 import { explainMemo, explainPath, type PathVerdict } from "../../engine/explain.ts";
 import { compileWalk, toPosix } from "../../engine/plan.ts";
+import type { RunContext } from "../../engine/run.ts";
+import { tick, yielder } from "../../engine/run.ts";
 import { compareNames, VCS_DIRS } from "../../engine/walk.ts";
 import { joinPath, resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
-import type { Emitted, RunContext } from "../operation.ts";
-import { tick, yielder } from "../walk-records.ts";
+import type { Emitted } from "../operation.ts";
 import type { ExplainInput, Explanation } from "./schema.ts";
 
 /**
