@@ -8,6 +8,46 @@ export const KINDS = ["f", "d", "l", "x", "e", "p", "s", "b", "c"] as const;
 export const KindSchema = v.picklist(KINDS);
 export type Kind = v.InferOutput<typeof KindSchema>;
 
+/** What an entry is itself (lstat): a symlink is "symlink" whether or not it is followed (its kinds then carry the
+ * target's letter too). The JSONL `kind` of a FileMatch stays "file": it names the record, not the entry. */
+export const ENTRY_TYPES = ["file", "dir", "symlink", "fifo", "socket", "block", "char"] as const;
+/** Creates the EntryType model. */
+export const EntryTypeSchema = v.picklist(ENTRY_TYPES);
+export type EntryTypeName = v.InferOutput<typeof EntryTypeSchema>;
+
+/** The entry's own type, in every record of a walk entry (find, top, tree): spread it into the record's model. */
+export const ENTRY_TYPE = {
+  entry_type: v.pipe(
+    EntryTypeSchema,
+    v.description(
+      "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry.",
+    ),
+  ),
+};
+
+/** A symlink's facts, present only on the record of a symlink: spread them into the record's model. */
+export const LINK_FIELDS = {
+  link_target: v.optional(
+    v.pipe(v.string(), v.description("Symlinks only: the target as written in the link (readlink).")),
+  ),
+  link_target_exists: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop).",
+      ),
+    ),
+  ),
+  link_escapes: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base.",
+      ),
+    ),
+  ),
+};
+
 /**
  * The lossless form of a path that is not valid UTF-8, in every record that has a `path`: spread it into the
  * record's model. `path` and `relative_path` then hold U+FFFD for the bad bytes (as Buffer#toString gives).
@@ -44,6 +84,8 @@ export const FileMatchSchema = v.pipe(
         "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices.",
       ),
     ),
+    ...ENTRY_TYPE,
+    ...LINK_FIELDS,
   }),
   v.title("FileMatch"),
   v.description("A file system entry selected by the query."),

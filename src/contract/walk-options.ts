@@ -40,7 +40,7 @@ export const walkEntries = {
     v.pipe(
       v.array(KindSchema),
       v.description(
-        "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
       ),
     ),
     [],
@@ -92,7 +92,9 @@ export const walkEntries = {
   perm: v.optional(
     v.pipe(
       v.string(),
-      v.description("Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."),
+      v.description(
+        "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111').",
+      ),
     ),
   ),
   uid: v.optional(int(0, "Owner user id (POSIX).")),
@@ -187,6 +189,34 @@ export const walkEntries = {
   ),
 };
 
+/** The sorts of symlinks `links` selects. */
+export const LINK_SELECTORS = ["broken", "escaping"] as const;
+
+/** The link selector of the operations that list entries (find, tree, stats, explain). */
+export const linkEntries = {
+  links: v.optional(
+    v.pipe(
+      v.array(v.picklist(LINK_SELECTORS)),
+      v.description(
+        "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes.",
+      ),
+    ),
+  ),
+};
+
+/** The option of the operations that read contents (grep, count): skipped binary files listed, not only counted. */
+export const binaryListEntries = {
+  list_binary: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "List each skipped binary file as a BINARY error record; by default they are only counted (skipped.binary).",
+      ),
+    ),
+    false,
+  ),
+};
+
 /** The entries that bound a request. */
 export const budgetEntries = {
   limit: v.optional(
@@ -209,6 +239,6 @@ export const budgetEntries = {
 };
 
 /** Creates the walk options object model (used to infer the WalkOptions type). */
-export const WalkOptionsSchema = v.object(walkEntries);
+export const WalkOptionsSchema = v.object({ ...walkEntries, ...linkEntries });
 /** The validated walk options. */
 export type WalkOptions = v.InferOutput<typeof WalkOptionsSchema>;

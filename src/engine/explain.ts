@@ -14,6 +14,7 @@ import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
 import { type IgnoreFile, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
+import { linkOf } from "./links.ts";
 import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
 
@@ -34,6 +35,7 @@ export type ExplainStage =
   | "time"
   | "perm"
   | "owner"
+  | "links"
   | "selected";
 
 /** One reason of a verdict. */
@@ -151,6 +153,19 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
       },
     });
   }
+  const links = o.links ?? [];
+  if (links.length > 0) {
+    out.push({
+      stage: "links",
+      why: (e) => {
+        const link = linkOf(e);
+        if (link === null) return `it is not a symlink (--link ${links.join(",")})`;
+        if (links.includes("broken") && !link.exists) return null;
+        if (links.includes("escaping") && link.escapes) return null;
+        return `its link (-> ${link.target}) is not ${links.join(" or ")}`;
+      },
+    });
+  }
   const { uid, gid } = o;
   if (uid !== undefined || gid !== undefined) {
     out.push({
@@ -172,6 +187,47 @@ function shown(file: string, base: string): string {
   return leavesDir(rel) ? file : toPosix(rel);
 }
 
+/** The listings and ignore files one call reads, read once for all the paths it explains. */
+export interface ExplainMemo {
+  list(dir: string): DirListing;
+  ignoreFile(file: string, keyPrefix: string, report: (info: ErrorInfo) => void): IgnoreFile | null;
+}
+
+/**
+ * Creates the memo of the directories and ignore files a call to explain reads (many paths share their
+ * directories: each is listed, and each ignore file read, once).
+ * @param plan the compiled walk (its confinement)
+ * @returns the memo
+ */
+export function explainMemo(plan: WalkPlan): ExplainMemo {
+  const listings = new Map<string, DirListing | { error: unknown }>();
+  const files = new Map<string, IgnoreFile | null>();
+  return {
+    list(dir) {
+      let l = listings.get(dir);
+      if (l === undefined) {
+        try {
+          l = platform.listDir(dir, plan.confine);
+        } catch (error) {
+          l = { error };
+        }
+        listings.set(dir, l);
+      }
+      if ("error" in l) throw l.error;
+      return l;
+    },
+    ignoreFile(file, keyPrefix, report) {
+      const key = `${keyPrefix}\0${file}`;
+      let f = files.get(key);
+      if (f === undefined) {
+        f = loadTreeIgnoreFile(file, keyPrefix, report, plan.confine) ?? null;
+        files.set(key, f);
+      }
+      return f;
+    },
+  };
+}
+
 /**
  * Explains one path under one root: replays the walk's tests from the root down to the path.
  * @returns the verdict, or null when the path is not under this root
@@ -184,6 +240,7 @@ function underRoot(
   r: number,
   abs: string,
   report: (info: ErrorInfo) => void,
+  memo: ExplainMemo,
 ): PathVerdict | null {
   const out: Reason[] = [];
   const notes: Reason[] = [];
@@ -263,7 +320,7 @@ function underRoot(
     const compAbs = joinPath(dirAbs, name);
     let listing: DirListing;
     try {
-      listing = platform.listDir(dirAbs, plan.confine);
+      listing = memo.list(dirAbs);
     } catch (err) {
       block({
         stage: "unreadable",
@@ -273,7 +330,7 @@ function underRoot(
     }
     for (const fileName of plan.ignoreNames) {
       if (listing.names.includes(fileName)) {
-        const f = loadTreeIgnoreFile(joinPath(dirAbs, fileName), keyPrefix, report, plan.confine);
+        const f = memo.ignoreFile(joinPath(dirAbs, fileName), keyPrefix, report);
         if (f) chain = [...chain, f];
       }
     }
@@ -308,11 +365,19 @@ function underRoot(
       try {
         real = platform.realpath(compAbs);
       } catch {}
+      // As in the walk: such a link is listed as a link (link_escapes), never followed.
       if (!insideDir(real, plan.baseReal)) {
-        block({
-          stage: "outside_base",
-          detail: `${what} is a symlink that leads outside the base (${real}); not followed`,
-        });
+        target = "symlink";
+        if (last)
+          notes.push({
+            stage: "symlink",
+            detail: `it is a symlink that leads outside the base (${real}): listed as a link, not followed`,
+          });
+        else
+          block({
+            stage: "outside_base",
+            detail: `${what} is a symlink that leads outside the base (${real}); not followed`,
+          });
       }
     }
     const isDir = target === "dir";
@@ -409,11 +474,12 @@ export function explainPath(
   o: WalkOptions,
   abs: string,
   report: (info: ErrorInfo) => void = () => {},
+  memo: ExplainMemo = explainMemo(plan),
 ): PathVerdict {
   const checks = namedChecks(o, plan.base);
   let first: PathVerdict | null = null;
   for (let r = 0; r < plan.roots.length; r++) {
-    const v = underRoot(plan, o, checks, plan.roots[r] as Root, r, abs, report);
+    const v = underRoot(plan, o, checks, plan.roots[r] as Root, r, abs, report, memo);
     if (v === null) continue;
     if (v.included) return v;
     first ??= v;

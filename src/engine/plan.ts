@@ -14,6 +14,7 @@ import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
 import { type IgnoreSettings, ignoreNamesOf, type RepoContext, repoContext } from "./ignore.ts";
+import { linkOf } from "./links.ts";
 import type { Entry, Root, WalkPlan } from "./walk.ts";
 
 /** Options of the plan that the operation decides (not the caller). */
@@ -234,6 +235,15 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     preds.push((e) => {
       const st = e.stats();
       return st !== null && test(st.mode);
+    });
+  }
+  const links = o.links ?? [];
+  if (links.length > 0) {
+    const broken = links.includes("broken");
+    const escaping = links.includes("escaping");
+    preds.push((e) => {
+      const link = linkOf(e);
+      return link !== null && ((broken && !link.exists) || (escaping && link.escapes));
     });
   }
   if (o.uid !== undefined || o.gid !== undefined) {

@@ -1,7 +1,7 @@
 /*! Engine: the walk. An iterative, pre-order, sorted (by code point) traversal of the plan's roots that prunes
  * VCS directories, hidden (when asked), excluded, ignored and too-deep directories (each counted once in the
  * skip ledger), follows symlinks only when asked (with loop detection
- * and strict-base containment), and turns every per-entry problem into an ErrorInfo. Pull-based: a sync
+ * and strict-base containment: a link leading outside the base is given as a link, not followed), and turns every per-entry problem into an ErrorInfo. Pull-based: a sync
  * generator, so a consumer that stops pulling stops the walk. It never matches contents or writes output. */
 import type * as fs from "node:fs";
 import * as path from "node:path";
@@ -524,15 +524,9 @@ export function* walkTree(
             if (!dotName) ctx.error(fsErrorInfo(err, abs));
             continue;
           }
-          if (!insideDir(real, plan.baseReal)) {
-            if (!dotName)
-              ctx.error({
-                code: "PERM",
-                message: `symlink leads outside the base (${real}); not followed`,
-                path: abs,
-              });
-            continue;
-          }
+          // A link that leads outside the base is not followed: it is an entry as a link (its record says
+          // link_escapes), never an error.
+          if (!insideDir(real, plan.baseReal)) target = "symlink";
         }
       }
       const isDir = target === "dir";

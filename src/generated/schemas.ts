@@ -58,7 +58,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -141,7 +141,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -219,6 +219,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "case_sensitive": {
         "type": "boolean",
         "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "links": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "broken",
+            "escaping"
+          ],
+          "type": "string"
+        },
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -309,6 +320,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "type": "string"
               },
               "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
+            },
+            "entry_type": {
+              "enum": [
+                "file",
+                "dir",
+                "symlink",
+                "fifo",
+                "socket",
+                "block",
+                "char"
+              ],
+              "type": "string",
+              "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+            },
+            "link_target": {
+              "type": "string",
+              "description": "Symlinks only: the target as written in the link (readlink)."
+            },
+            "link_target_exists": {
+              "type": "boolean",
+              "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+            },
+            "link_escapes": {
+              "type": "boolean",
+              "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
             }
           },
           "required": [
@@ -316,7 +352,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "relative_path",
             "size",
             "mtime",
-            "kinds"
+            "kinds",
+            "entry_type"
           ],
           "additionalProperties": false,
           "title": "FileMatch",
@@ -571,7 +608,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -654,7 +691,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -868,6 +905,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "text": {
         "type": "boolean",
         "description": "Search binary files as text (a NUL byte in the first 8 KiB means binary otherwise).",
+        "default": false
+      },
+      "list_binary": {
+        "type": "boolean",
+        "description": "List each skipped binary file as a BINARY error record; by default they are only counted (skipped.binary).",
         "default": false
       },
       "binary_sniff_bytes": {
@@ -1416,7 +1458,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -1499,7 +1541,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -1577,6 +1619,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "case_sensitive": {
         "type": "boolean",
         "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "list_binary": {
+        "type": "boolean",
+        "description": "List each skipped binary file as a BINARY error record; by default they are only counted (skipped.binary).",
+        "default": false
       },
       "limit": {
         "type": "integer",
@@ -2088,7 +2135,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -2171,7 +2218,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -2598,7 +2645,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -2681,7 +2728,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -2759,6 +2806,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "case_sensitive": {
         "type": "boolean",
         "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "links": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "broken",
+            "escaping"
+          ],
+          "type": "string"
+        },
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -2845,6 +2903,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "matched": {
               "type": "boolean",
               "description": "True when the query selected this entry; false for a directory shown only because it holds selected entries."
+            },
+            "entry_type": {
+              "enum": [
+                "file",
+                "dir",
+                "symlink",
+                "fifo",
+                "socket",
+                "block",
+                "char"
+              ],
+              "type": "string",
+              "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+            },
+            "link_target": {
+              "type": "string",
+              "description": "Symlinks only: the target as written in the link (readlink)."
+            },
+            "link_target_exists": {
+              "type": "boolean",
+              "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+            },
+            "link_escapes": {
+              "type": "boolean",
+              "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
             }
           },
           "required": [
@@ -2853,7 +2936,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "depth",
             "kinds",
             "size",
-            "matched"
+            "matched",
+            "entry_type"
           ],
           "additionalProperties": false,
           "title": "TreeEntry",
@@ -3098,7 +3182,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -3181,7 +3265,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -3342,6 +3426,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                   },
                   "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
                 },
+                "entry_type": {
+                  "enum": [
+                    "file",
+                    "dir",
+                    "symlink",
+                    "fifo",
+                    "socket",
+                    "block",
+                    "char"
+                  ],
+                  "type": "string",
+                  "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+                },
+                "link_target": {
+                  "type": "string",
+                  "description": "Symlinks only: the target as written in the link (readlink)."
+                },
+                "link_target_exists": {
+                  "type": "boolean",
+                  "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+                },
+                "link_escapes": {
+                  "type": "boolean",
+                  "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+                },
                 "rank": {
                   "type": "integer",
                   "minimum": 1,
@@ -3354,6 +3463,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "size",
                 "mtime",
                 "kinds",
+                "entry_type",
                 "rank"
               ],
               "additionalProperties": false,
@@ -3657,7 +3767,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -3740,7 +3850,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -3818,6 +3928,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "case_sensitive": {
         "type": "boolean",
         "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+      },
+      "links": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "broken",
+            "escaping"
+          ],
+          "type": "string"
+        },
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -4055,6 +4176,21 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "minimum": 0,
         "description": "Selected entries that are neither: unfollowed symlinks, FIFOs, sockets, devices."
       },
+      "symlinks": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected symlinks, followed or not (a followed one counts as its target too: file or directory)."
+      },
+      "broken_symlinks": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected symlinks whose target does not exist (or that loop)."
+      },
+      "escaping_symlinks": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Selected symlinks that lead outside the base."
+      },
       "total_size": {
         "type": "integer",
         "minimum": 0,
@@ -4191,6 +4327,9 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "files",
       "directories",
       "others",
+      "symlinks",
+      "broken_symlinks",
+      "escaping_symlinks",
       "total_size",
       "extensions",
       "newest",
@@ -4211,6 +4350,29 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "minLength": 1,
         "description": "The path to explain: relative to base, or absolute. It must exist."
+      },
+      "targets": {
+        "type": "array",
+        "items": {
+          "type": "string",
+          "minLength": 1
+        },
+        "description": "More paths to explain in the same call, each relative to base or absolute; one that does not exist is a NOT_FOUND error and the others are explained.",
+        "default": []
+      },
+      "under": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; VCS directories are left out."
+      },
+      "only": {
+        "enum": [
+          "included",
+          "excluded",
+          "ignored"
+        ],
+        "type": "string",
+        "description": "Keep only these explanations: included, excluded, or ignored (an ignore rule keeps it out; the reason has the file, line and pattern)."
       },
       "base": {
         "type": "string",
@@ -4258,7 +4420,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -4341,7 +4503,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -4420,6 +4582,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
       },
+      "links": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "broken",
+            "escaping"
+          ],
+          "type": "string"
+        },
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
+      },
       "limit": {
         "type": "integer",
         "minimum": 0,
@@ -4440,9 +4613,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "The next_cursor of a previous page of the same query."
       }
     },
-    "required": [
-      "path"
-    ],
+    "required": [],
     "additionalProperties": false,
     "description": "Explain why a path is or is not in the results of the query given by the walk options."
   }),
@@ -4496,10 +4667,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                       "time",
                       "perm",
                       "owner",
+                      "links",
                       "selected"
                     ],
                     "type": "string",
-                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected."
                   },
                   "detail": {
                     "type": "string",
@@ -4703,7 +4875,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "included": {
         "type": "boolean",
-        "description": "The verdict of the one explanation."
+        "description": "True when every path explained is included (the verdict of the one path, given one)."
+      },
+      "explained": {
+        "type": "integer",
+        "description": "Paths explained, before `only` (the records are those `only` keeps)."
       }
     },
     "required": [
@@ -4716,10 +4892,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "errors",
       "schema_version",
       "next_cursor",
-      "included"
+      "included",
+      "explained"
     ],
     "additionalProperties": false,
-    "description": "One explanation: whether the path is in the results of the query, and why."
+    "description": "Explanations: whether each path is in the results of the query, and why."
   }),
   "lcount.input": () => ({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -4775,7 +4952,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -4858,7 +5035,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -5433,7 +5610,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -5516,7 +5693,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits: '644' exactly, '-111' all of these bits, '/222' any of these bits."
+        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -6427,6 +6604,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string"
         },
         "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
+      },
+      "entry_type": {
+        "enum": [
+          "file",
+          "dir",
+          "symlink",
+          "fifo",
+          "socket",
+          "block",
+          "char"
+        ],
+        "type": "string",
+        "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+      },
+      "link_target": {
+        "type": "string",
+        "description": "Symlinks only: the target as written in the link (readlink)."
+      },
+      "link_target_exists": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+      },
+      "link_escapes": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
       }
     },
     "required": [
@@ -6434,7 +6636,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "relative_path",
       "size",
       "mtime",
-      "kinds"
+      "kinds",
+      "entry_type"
     ],
     "additionalProperties": false,
     "description": "A file system entry selected by the query."
@@ -7065,6 +7268,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "matched": {
         "type": "boolean",
         "description": "True when the query selected this entry; false for a directory shown only because it holds selected entries."
+      },
+      "entry_type": {
+        "enum": [
+          "file",
+          "dir",
+          "symlink",
+          "fifo",
+          "socket",
+          "block",
+          "char"
+        ],
+        "type": "string",
+        "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+      },
+      "link_target": {
+        "type": "string",
+        "description": "Symlinks only: the target as written in the link (readlink)."
+      },
+      "link_target_exists": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+      },
+      "link_escapes": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
       }
     },
     "required": [
@@ -7073,7 +7301,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "depth",
       "kinds",
       "size",
-      "matched"
+      "matched",
+      "entry_type"
     ],
     "additionalProperties": false,
     "description": "One entry of a tree, in walk order (pre-order, names by code point)."
@@ -7123,6 +7352,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
       },
+      "entry_type": {
+        "enum": [
+          "file",
+          "dir",
+          "symlink",
+          "fifo",
+          "socket",
+          "block",
+          "char"
+        ],
+        "type": "string",
+        "description": "What the entry is itself: file, dir, symlink (followed or not), fifo, socket, block or char. JSONL's kind names the record, not the entry."
+      },
+      "link_target": {
+        "type": "string",
+        "description": "Symlinks only: the target as written in the link (readlink)."
+      },
+      "link_target_exists": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+      },
+      "link_escapes": {
+        "type": "boolean",
+        "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+      },
       "rank": {
         "type": "integer",
         "minimum": 1,
@@ -7135,6 +7389,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "size",
       "mtime",
       "kinds",
+      "entry_type",
       "rank"
     ],
     "additionalProperties": false,
@@ -7266,10 +7521,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "time",
                 "perm",
                 "owner",
+                "links",
                 "selected"
               ],
               "type": "string",
-              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected."
+              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected."
             },
             "detail": {
               "type": "string",

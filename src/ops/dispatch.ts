@@ -140,6 +140,13 @@ export async function dispatch(
     resumeAfter,
     error(info: ErrorInfo) {
       countSkip(meta.skipped, info);
+      // A skipped binary file is counted (skipped.binary), not listed, unless list_binary asks (#37): one record
+      // per binary file was most of a repository-wide answer. A sink that says so still hears of it (the CLI
+      // notes a binary file named on the command line).
+      if (info.code === "BINARY" && input.list_binary !== true) {
+        sink.binarySkipped?.(info);
+        return;
+      }
       report(info);
     },
     skipped: meta.skipped,

@@ -24,6 +24,7 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   extensions: { long: "extension", short: "e", hint: "EXT" },
   newer_than_file: { hint: "FILE" },
   perm: { hint: "MODE" },
+  links: { long: "link", hint: "WHICH" },
   max_depth: { short: "d", hint: "N" },
   min_depth: { hint: "N" },
   hidden: { short: "H" },

@@ -1,7 +1,8 @@
 /*! Shared by the metadata operations: turning walk entries into FileMatch records, and a cooperative yield
  * so that timers, cancellation and output flushing run during a long synchronous walk. */
-import type { FileMatch } from "../contract/records.ts";
+import type { EntryTypeName, FileMatch } from "../contract/records.ts";
 import { kindsOf } from "../engine/filter/type.ts";
+import { type LinkInfo, linkOf } from "../engine/links.ts";
 import type { Entry } from "../engine/walk.ts";
 import { hasRawBytes } from "../platform/names.ts";
 import { RECORD_JSON } from "../sink/sink.ts";
@@ -61,7 +62,24 @@ export function isoOf(ms: number): string {
 const FILE_MATCH_PROTO: object = Object.create(Object.prototype, {
   [RECORD_JSON]: {
     value(this: FileMatch, head = "{"): string {
-      return fileMatchText(head, this.path, this.relative_path, this.size, this.mtime, this.kinds);
+      const link =
+        this.link_target === undefined
+          ? null
+          : {
+              target: this.link_target,
+              exists: this.link_target_exists === true,
+              escapes: this.link_escapes === true,
+            };
+      return fileMatchText(
+        head,
+        this.path,
+        this.relative_path,
+        this.size,
+        this.mtime,
+        this.kinds,
+        this.entry_type,
+        link,
+      );
     },
   },
 });
@@ -74,8 +92,37 @@ function fileMatchText(
   size: number,
   mtime: string,
   kinds: readonly string[],
+  entryType: string,
+  link: LinkInfo | null,
 ): string {
-  return `${head}"path":${jsonString(path)},"relative_path":${jsonString(rel)},"size":${size},"mtime":"${mtime}","kinds":${kinds.length === 0 ? "[]" : `["${kinds.join('","')}"]`}}`;
+  const tail =
+    link === null
+      ? "}"
+      : `,"link_target":${jsonString(link.target)},"link_target_exists":${link.exists},"link_escapes":${link.escapes}}`;
+  return `${head}"path":${jsonString(path)},"relative_path":${jsonString(rel)},"size":${size},"mtime":"${mtime}","kinds":${kinds.length === 0 ? "[]" : `["${kinds.join('","')}"]`},"entry_type":"${entryType}"${tail}`;
+}
+
+/**
+ * Returns what an entry is itself, as records name it (an entry whose type could not be read counts as a file).
+ * @param e the entry
+ * @returns its entry_type
+ */
+export function entryTypeOf(e: Entry): EntryTypeName {
+  return e.type === "unknown" ? "file" : e.type;
+}
+
+/**
+ * Adds a symlink's facts (link_target, link_target_exists, link_escapes) to a record being built, for a symlink
+ * entry whose link can be read.
+ * @param rec the record
+ * @param e its entry
+ */
+export function addLinkFields(rec: Record<string, unknown>, e: Entry): void {
+  const link = linkOf(e);
+  if (link === null) return;
+  rec.link_target = link.target;
+  rec.link_target_exists = link.exists;
+  rec.link_escapes = link.escapes;
 }
 
 /**
@@ -89,7 +136,16 @@ function fileMatchText(
 export function fileMatchJsonOf(e: Entry, head: string): string | object {
   if (hasRawBytes(e.abs)) return wireRecord(fileMatchOf(e));
   const st = e.stats();
-  return fileMatchText(head, e.abs, e.rel, st?.size ?? 0, st ? isoOf(st.mtimeMs) : EPOCH, kindsOf(e));
+  return fileMatchText(
+    head,
+    e.abs,
+    e.rel,
+    st?.size ?? 0,
+    st ? isoOf(st.mtimeMs) : EPOCH,
+    kindsOf(e),
+    entryTypeOf(e),
+    linkOf(e),
+  );
 }
 
 /** Characters JSON.stringify would escape in a string (surrogates included, to leave lone ones to it). */
@@ -111,6 +167,10 @@ class FileMatchData {
   readonly size: number;
   readonly mtime: string;
   readonly kinds: FileMatch["kinds"];
+  readonly entry_type: EntryTypeName;
+  declare readonly link_target?: string;
+  declare readonly link_target_exists?: boolean;
+  declare readonly link_escapes?: boolean;
 
   constructor(e: Entry) {
     const st = e.stats();
@@ -119,6 +179,8 @@ class FileMatchData {
     this.size = st?.size ?? 0;
     this.mtime = st ? isoOf(st.mtimeMs) : EPOCH;
     this.kinds = kindsOf(e);
+    this.entry_type = entryTypeOf(e);
+    addLinkFields(this as unknown as Record<string, unknown>, e);
   }
 }
 
@@ -129,12 +191,26 @@ class FileMatchData {
 class FileMatchPaths {
   readonly path: string;
   readonly relative_path: string;
+  readonly entry_type: EntryTypeName;
   readonly #entry: Entry;
 
   constructor(e: Entry) {
     this.path = e.abs;
     this.relative_path = e.rel;
+    this.entry_type = entryTypeOf(e);
     this.#entry = e;
+  }
+
+  get link_target(): string | undefined {
+    return linkOf(this.#entry)?.target;
+  }
+
+  get link_target_exists(): boolean | undefined {
+    return linkOf(this.#entry)?.exists;
+  }
+
+  get link_escapes(): boolean | undefined {
+    return linkOf(this.#entry)?.escapes;
   }
 
   get size(): number {
@@ -174,7 +250,7 @@ export function fileMatchOf(e: Entry, pathsOnly = false): FileMatch {
   if (pathsOnly) return new FileMatchPaths(e) as unknown as FileMatch;
   let mtime: string | undefined;
   let kinds: FileMatch["kinds"] | undefined;
-  return {
+  const rec = {
     __proto__: FILE_MATCH_PROTO,
     path: e.abs,
     relative_path: e.rel,
@@ -192,5 +268,8 @@ export function fileMatchOf(e: Entry, pathsOnly = false): FileMatch {
       kinds ??= kindsOf(e);
       return kinds;
     },
-  } as FileMatch;
+    entry_type: entryTypeOf(e),
+  };
+  addLinkFields(rec, e);
+  return rec as unknown as FileMatch;
 }

@@ -65,6 +65,8 @@ export interface Platform {
   lstat(path: string): fs.Stats;
   stat(path: string): fs.Stats;
   realpath(path: string): string;
+  /** Returns a symlink's target text, as readlink(2) gives it (not resolved). */
+  readlink(path: string): string;
   /**
    * Opens a file for reading (non-blocking), returning a descriptor. With a confinement the final component is
    * not followed (except for a root named as such) and the object opened is checked (ConfinementError); with
@@ -227,6 +229,12 @@ function realpathOf(p: string): string {
     : decodeName(fs.realpathSync.native(fp, { encoding: "buffer" }));
 }
 
+function readlinkOf(p: string): string {
+  const fp = fsPath(p);
+  const raw = fs.readlinkSync(fp, { encoding: "buffer" });
+  return decodeName(raw);
+}
+
 /** A `.` or `..` component (a walk never gives one; a path it did not give is not opened this way). */
 const DOT_COMPONENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)/;
 
@@ -336,6 +344,7 @@ const common = {
   lstat: (path: string) => fs.lstatSync(fsPath(path)),
   stat: (path: string) => fs.statSync(fsPath(path)),
   realpath: (path: string) => realpathOf(path),
+  readlink: (path: string) => readlinkOf(path),
   open: (path: string, confine?: Confinement | null, noFollow?: boolean) =>
     openChecked(path, C.O_RDONLY | O_NONBLOCK, confine, noFollow),
   openListed(path: string, confine: Confinement | null, listed: ListedFile): number {

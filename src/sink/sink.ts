@@ -43,6 +43,8 @@ export type Summary = Record<string, unknown>;
 export interface Sink {
   record(kind: string, record: object): void;
   error(info: ErrorInfo): void;
+  /** Hears of a skipped binary file that is counted, not listed as an error (list_binary off). */
+  binarySkipped?(info: ErrorInfo): void;
   end(summary: Summary): void;
   /** True when it reads only the paths of file records (the walk then need not read stats ahead). */
   readonly pathsOnly?: boolean;

@@ -67,6 +67,8 @@ const lineSet = (s: string) =>
     .split("\n")
     .filter(Boolean)
     .map((l) => l.replace(/^\.\//, "").replace(/\/$/, "")) // fd marks directories with a trailing '/'
+    // Documented divergence (#37): rglob's listing shows a symlink as `path -> target`, fd's the path alone.
+    .map((l) => l.replace(/ -> .*$/, ""))
     .sort();
 
 type Compare = "lines" | "exact" | "code";

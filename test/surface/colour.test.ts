@@ -62,8 +62,8 @@ describe("paths coloured by LS_COLORS", () => {
   test("find: the parent in the directory colour, the name by kind or suffix", () => {
     const r = run(["find"], { LS_COLORS: KNOWN, CLICOLOR_FORCE: "1" });
     expect(r.stdout.split("\n")).toEqual([
-      `${ESC}[40;31;01mbroken${ESC}[0m`,
-      `${ESC}[01;36mlink${ESC}[0m`,
+      `${ESC}[40;31;01mbroken${ESC}[0m -> nowhere`,
+      `${ESC}[01;36mlink${ESC}[0m -> plain`,
       `${ESC}[00;33mnotes.md${ESC}[0m`,
       "plain",
       `${ESC}[01;34msrc${ESC}[0m`,
@@ -79,7 +79,7 @@ describe("paths coloured by LS_COLORS", () => {
     expect(r.stdout).toContain(`── ${ESC}[01;34msub${ESC}[0m\n`);
     expect(r.stdout).toContain(`── ${ESC}[01;32mrun${ESC}[0m\n`);
     expect(r.stdout).toContain(`── ${ESC}[00;33mnotes.md${ESC}[0m\n`);
-    expect(r.stdout).toContain(`── ${ESC}[40;31;01mbroken${ESC}[0m\n`);
+    expect(r.stdout).toContain(`── ${ESC}[40;31;01mbroken${ESC}[0m -> nowhere\n`);
     expect(r.stdout).toContain("── plain\n");
   });
 
@@ -128,6 +128,9 @@ function styled(text: string): string[][] {
     .sort();
 }
 
+/** Our listing without the links' ` -> target` (fd shows none: a documented difference, ADR 0027). */
+const noArrows = (text: string) => text.replace(/ -> [^\n]*/g, "");
+
 describe("as fd 8.6 colours them", () => {
   const fd = ["fdfind", "fd"].find((c) => spawnSync("sh", ["-c", `command -v ${c}`]).status === 0);
   if (fd === undefined) console.warn("skipped: fd is not installed (apt-get install fd-find)");
@@ -140,7 +143,7 @@ describe("as fd 8.6 colours them", () => {
 
   test.skipIf(fd === undefined)("with a known LS_COLORS", () => {
     const ours = run(["find"], { LS_COLORS: KNOWN, CLICOLOR_FORCE: "1" }).stdout;
-    expect(styled(ours)).toEqual(styled(fdRun({ LS_COLORS: KNOWN })));
+    expect(styled(noArrows(ours))).toEqual(styled(fdRun({ LS_COLORS: KNOWN })));
   });
 
   test.skipIf(fd === undefined)("with LS_COLORS unset (kinds; fd's theme also colours extensions)", () => {
@@ -152,6 +155,6 @@ describe("as fd 8.6 colours them", () => {
       env,
     });
     const ours = run(["find", "-E", "*.*"], { CLICOLOR_FORCE: "1" }).stdout;
-    expect(styled(ours)).toEqual(styled(theirs.stdout));
+    expect(styled(noArrows(ours))).toEqual(styled(theirs.stdout));
   });
 });

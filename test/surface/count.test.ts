@@ -44,7 +44,10 @@ describe("count", () => {
     expect(byPath["lib/d.txt"]).toMatchObject({ lines: 1, non_blank: 1 });
     expect(byPath["w16.txt"]).toMatchObject({ lines: 2, non_blank: 2 });
     expect(json.totals).toMatchObject({ files: 6, lines: 13, binary_files: 1 });
-    expect(json.errors).toEqual([
+    // Counted, not listed (#37); --list-binary lists them.
+    expect(json.errors).toEqual([]);
+    const listed = rglobJson<CountResult>(["count", "--json", "--list-binary"], { cwd }).json;
+    expect(listed.errors).toEqual([
       expect.objectContaining({ code: "BINARY", path: expect.stringContaining("e.bin") }),
     ]);
   });
@@ -105,8 +108,10 @@ describe("count", () => {
     const r = rglob(["count", "--by", "language", "--files"], { cwd });
     expect(r.code).toBe(0);
     // Each file's row names its breakdown key (which files make up "(unknown)").
-    expect(r.stdout).toContain("lines      code     bytes  language      path");
-    expect(rglob(["count", "--files"], { cwd }).stdout).toContain("lines      code     bytes  path");
+    expect(r.stdout).toContain("lines      code   comment     blank     bytes  language      path");
+    expect(rglob(["count", "--files"], { cwd }).stdout).toContain(
+      "lines      code   comment     blank     bytes  path",
+    );
     expect(r.stdout).toMatch(
       /total: 6 files, 13 lines \(\d+ code, \d+ comment, \d+ blank; \d+ non-blank\), \d+ bytes; 1 binary file skipped/,
     );

@@ -142,7 +142,8 @@ describe("grep output", () => {
   test("JSONL streams match lines and ends with one summary holding totals and skip counts", () => {
     const r = rglob(["grep", "TODO", "--jsonl"], { cwd: FIXTURE });
     const rows = jsonl(r.stdout);
-    expect(rows.map((x) => x.kind)).toEqual(["error", "match", "match", "summary"]);
+    // The skipped binary file is counted in the summary, not an error line (#37).
+    expect(rows.map((x) => x.kind)).toEqual(["match", "match", "summary"]);
     const summary = rows.at(-1) as Record<string, unknown>;
     expect(summary.files_skipped).toEqual({ binary: 1, too_large: 0, unreadable: 0 });
     expect(summary.files_with_matches).toBe(2);
@@ -434,12 +435,17 @@ describe("grep bounds and paging", () => {
 });
 
 describe("grep files", () => {
-  test("binary files are skipped as BINARY unless -a", () => {
+  test("binary files are skipped unless -a: counted, listed as BINARY only with --list-binary (#37)", () => {
     const t = tempTree({ "b.bin": new Uint8Array([104, 105, 116, 0, 10, 104, 105, 116, 10]) });
     try {
-      const skipped = rglobJson<Result>(["grep", "hit", "--json"], { cwd: t.dir });
+      const skipped = rglobJson<Result & { skipped: { binary: number } }>(["grep", "hit", "--json"], {
+        cwd: t.dir,
+      });
       expect(skipped.run.code).toBe(1);
-      expect(skipped.json.errors.map((e) => e.code)).toEqual(["BINARY"]);
+      expect(skipped.json.errors).toEqual([]);
+      expect(skipped.json.skipped.binary).toBe(1);
+      const listed = rglobJson<Result>(["grep", "hit", "--list-binary", "--json"], { cwd: t.dir });
+      expect(listed.json.errors.map((e) => e.code)).toEqual(["BINARY"]);
       const { json } = rglobJson<Result>(["grep", "hit", "-a", "--json"], { cwd: t.dir });
       expect(lines(json)).toEqual(["b.bin:1", "b.bin:2"]);
     } finally {

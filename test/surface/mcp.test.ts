@@ -9,9 +9,13 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import Ajv from "ajv";
 import { INITIALIZED, initializeRequest } from "../../scripts/mcp-probe.ts";
+import { budgetEntries, walkEntries } from "../../src/contract/walk-options.ts";
 import { SCHEMAS } from "../../src/generated/schemas.ts";
 import { findOperation, OPERATIONS } from "../../src/ops/registry.ts";
 import { CLI_ONLY_KEYS, NOT_OFFERED_KEYS } from "../../src/surface/mcp/tools.ts";
+
+const SHARED = new Set([...Object.keys(walkEntries), ...Object.keys(budgetEntries)]);
+
 import { FIXTURE, rglob, rglobJson, tempTree } from "../helpers.ts";
 import { coverage, type McpSession, SAMPLES, startMcp } from "./mcp-helpers.ts";
 
@@ -69,7 +73,7 @@ describe("tools/list", () => {
     expect(tools.map((t) => t.name)).toEqual(expected);
   });
 
-  test("schemas compile with a Draft-07 validator and offer every input key but the CLI-only ones", () => {
+  test("schemas compile with a Draft-07 validator and declare every input key but the CLI-only ones (#37)", () => {
     const ajv = new Ajv({ allErrors: true });
     for (const t of tools) {
       ajv.compile(t.inputSchema);
@@ -78,7 +82,17 @@ describe("tools/list", () => {
       if (!op) continue;
       const keys = Object.keys((SCHEMAS[`${op.id}.input`] as { properties: object }).properties);
       const offered = Object.keys(t.inputSchema.properties ?? {});
-      expect(offered).toEqual(keys.filter((k) => !CLI_ONLY_KEYS.has(k) && !NOT_OFFERED_KEYS.has(k)));
+      // Every argument the server accepts is declared (the rare ones with their type alone).
+      expect(offered).toEqual(keys.filter((k) => !CLI_ONLY_KEYS.has(k)));
+      for (const k of offered)
+        if (!NOT_OFFERED_KEYS.has(k) && !SHARED.has(k))
+          expect({
+            k,
+            d: (t.inputSchema.properties?.[k] as { description?: string } | undefined)?.description,
+          }).toEqual({
+            k,
+            d: expect.stringMatching(/[^…]$/),
+          });
       expect(JSON.stringify(t)).not.toMatch(/operand|--[a-z]|CLI/);
     }
   });
@@ -475,5 +489,29 @@ describe("resources", () => {
     const one = await mcp.client.readResource({ uri: "rglob://schema/FileMatch" });
     expect(JSON.parse((one.contents[0] as { text: string }).text)).toEqual(SCHEMAS.FileMatch);
     expect(await rejection(mcp.client.readResource({ uri: "rglob://nope" }))).toBeInstanceOf(McpError);
+  });
+});
+
+describe("tools/list declares what the server accepts (#37)", () => {
+  test("every declared argument is accepted, and an unknown one is a tool error naming it", async () => {
+    for (const t of tools) {
+      if (t.name === "describe_tool") continue;
+      const props = Object.keys(t.inputSchema.properties ?? {});
+      expect(props.length).toBeGreaterThan(10);
+      const bad = await call(t.name, {
+        not_an_argument: 1,
+        ...(t.name === "grep_content" ? { pattern: "x" } : {}),
+      });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toContain("not_an_argument");
+    }
+    // Rarely needed arguments are declared and accepted.
+    const res = await call("find_files", {
+      ignore_vcs: false,
+      one_file_system: true,
+      size: ["+0b"],
+      type_add: ["x:*.x"],
+    });
+    expect(res.isError ?? false).toBe(false);
   });
 });

@@ -184,7 +184,7 @@ describe("streaming stops the walk", () => {
 });
 
 describe("defaults and introspection", () => {
-  test("strict_base is on by default: a followed link out of the base is not emitted", async () => {
+  test("strict_base is on by default: a followed link out of the base is a link record, not followed", async () => {
     const outside = tempTree({ "secret.txt": "x" });
     const { dir, cleanup } = tempTree({ "a.txt": "", out: { symlink: outside.dir } });
     try {
@@ -192,7 +192,12 @@ describe("defaults and introspection", () => {
       const loose = await searchAll({ base: dir, follow_symlinks: true, strict_base: false });
       const rels = (r: { results: readonly FileMatch[] }) => r.results.map((f) => f.relative_path);
       expect(rels(strict)).not.toContain("out/secret.txt");
-      expect(strict.errors.map((e) => e.code)).toContain("PERM");
+      // #37: the link itself is a result that says it leaves the base (no PERM error record).
+      expect(strict.errors.map((e) => e.code)).not.toContain("PERM");
+      expect(strict.results.find((f) => f.relative_path === "out")).toMatchObject({
+        entry_type: "symlink",
+        link_escapes: true,
+      });
       expect(rels(loose)).toContain("out/secret.txt");
     } finally {
       cleanup();

@@ -70,9 +70,15 @@ describe("FileMatch serialisation", () => {
       expect(recordJson(r)).toBe(JSON.stringify(r));
       expect(recordJsonAfter(r, '{"kind":"file",')).toBe(`{"kind":"file",${JSON.stringify(r).slice(1)}`);
     }
-    // Records look plain to the library: keys, spreading and equality see only the five fields.
+    // Records look plain to the library: keys, spreading and equality see only the model's fields (a symlink's
+    // record also its three link fields).
+    const five = ["path", "relative_path", "size", "mtime", "kinds", "entry_type"];
     for (const r of records)
-      expect(Object.keys(r)).toEqual(["path", "relative_path", "size", "mtime", "kinds"]);
+      expect(Object.keys(r)).toEqual(
+        (r as { entry_type: string }).entry_type === "symlink"
+          ? [...five, "link_target", "link_target_exists", "link_escapes"]
+          : five,
+      );
     expect({ ...(records[0] as object) }).toEqual(JSON.parse(JSON.stringify(records[0])));
   });
 

@@ -73,8 +73,10 @@ describe("generated schemas", () => {
 
   test("a record that breaks the contract is rejected (the validator is not vacuous)", () => {
     const fn = ajv().compile(SCHEMAS.FileMatch as object);
-    expect(fn({ path: "/x", relative_path: "x", size: 1, mtime: "t", kinds: ["f"] })).toBe(true);
-    expect(fn({ path: "/x", relative_path: "x", size: 1, mtime: "t", kinds: ["f"], extra: 1 })).toBe(false);
-    expect(fn({ path: "/x", relative_path: "x", size: "1", mtime: "t", kinds: ["f"] })).toBe(false);
+    const rec = { path: "/x", relative_path: "x", size: 1, mtime: "t", kinds: ["f"], entry_type: "file" };
+    expect(fn(rec)).toBe(true);
+    expect(fn({ ...rec, extra: 1 })).toBe(false);
+    expect(fn({ ...rec, size: "1" })).toBe(false);
+    expect(fn({ ...rec, entry_type: "link" })).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
-import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+import { binaryListEntries, budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
 const int = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
 
@@ -41,6 +41,7 @@ export const lineEntries = {
 export const CountInputSchema = v.pipe(
   v.strictObject({
     ...walkEntries,
+    ...binaryListEntries,
     ...budgetEntries,
     ...lineEntries,
     threads: v.optional(

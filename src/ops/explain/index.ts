@@ -7,7 +7,7 @@ export const explain = defineOperation({
   id: "explain",
   summary: "Explain why a path is or is not in the results of a query (ignore rule, hidden, depth, …).",
   description:
-    "Say whether find, with the same walk options, would list a path, and why: the ignore file, line and pattern that matched (nested .gitignore, .ignore, .git/info/exclude, global excludes), a hidden component (with hidden=false), an exclude glob, too deep or too shallow, outside the base, a symlink that is not followed, an unreadable directory, or the predicate that rejects it (globs, type, size, time, permissions, owner). Use it when a file you expect is missing from find, grep, count or dupes results. The path is relative to base or absolute and must exist (NOT_FOUND otherwise).",
+    "Say whether find, with the same walk options, would list a path, and why: the ignore file, line and pattern that matched (nested .gitignore, .ignore, .git/info/exclude, global excludes), a hidden component (with hidden=false), an exclude glob, too deep or too shallow, outside the base, a symlink that is not followed, an unreadable directory, or the predicate that rejects it (globs, type, size, time, permissions, owner). Use it when a file you expect is missing from find, grep, count or dupes results. The path is relative to base or absolute and must exist (NOT_FOUND otherwise). Several paths (targets) or every entry below a directory (under) are explained in one call; only=ignored keeps the entries an ignore rule leaves out, each with its file, line and pattern (as git check-ignore -v).",
   models: async () => {
     const m = await import("./schema.ts");
     return {
@@ -17,10 +17,23 @@ export const explain = defineOperation({
     };
   },
   cli: {
-    operands: ["path"],
-    hidden: ["path"],
-    flags: WALK_CLI_FLAGS,
-    presentation: UNRESTRICTED_FLAG,
+    synopsis: "[PATH...]",
+    operands: ["targets..."],
+    hidden: ["path", "targets"],
+    flags: {
+      ...WALK_CLI_FLAGS,
+      under: { hint: "DIR" },
+      only: { hint: "VERDICT" },
+    },
+    presentation: {
+      ...UNRESTRICTED_FLAG,
+      all: {
+        type: "boolean",
+        description:
+          "Explain every entry below the base, ignored ones included (--under .); with --only ignored, the ignored entries with the rule of each.",
+        sets: [{ under: "." }],
+      },
+    },
   },
   mcpTool: "explain_path",
   agentDefaults: { timeout_seconds: 30, strict_base: true },
@@ -30,6 +43,11 @@ export const explain = defineOperation({
       description: "Why is this file not found?",
       cli: "rglob explain build/out.log",
       input: { path: "build/out.log" },
+    },
+    {
+      description: "Every ignored entry of the tree, with the rule of each",
+      cli: "rglob explain --all --only ignored",
+      input: { under: ".", only: "ignored" },
     },
     {
       description: "Would find '*.py' --max-depth 2 list this file?",

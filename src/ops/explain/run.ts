@@ -1,44 +1,130 @@
-/*! explain: input → one "explanation" record. Resolves the path against the base, compiles the same walk
- * plan as find, and asks engine/explain.ts for the verdict. A path that does not exist is a request failure
- * (NOT_FOUND), thrown before anything is yielded. */
+/*! explain: input → "explanation" records. Resolves the paths against the base (the one `path`, the `targets`,
+ * every entry below `under`), compiles the same walk plan as find, and asks engine/explain.ts for each verdict,
+ * with the directories and ignore files they share read once. One `path` alone that does not exist is a request
+ * failure (NOT_FOUND), thrown before anything is yielded; among several, it is a NOT_FOUND error record. */
 import * as path from "node:path";
 import { fsErrorInfo, RglobError } from "../../contract/errors.ts";
-import { explainPath } from "../../engine/explain.ts";
+import { explainMemo, explainPath, type PathVerdict } from "../../engine/explain.ts";
 import { compileWalk, toPosix } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
-import { resolvePath } from "../../platform/names.ts";
+import { tick, yielder } from "../../engine/run.ts";
+import { compareNames, VCS_DIRS } from "../../engine/walk.ts";
+import { joinPath, resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
 import type { Emitted } from "../operation.ts";
 import type { ExplainInput, Explanation } from "./schema.ts";
 
 /**
+ * Lists every entry below a directory in walk order (pre-order, names by code point), not following symlinks and
+ * leaving VCS directories out: what `under` explains.
+ * @param dir the directory's absolute path
+ * @param report receives a directory that cannot be listed
+ * @yields absolute paths
+ */
+function* below(dir: string, report: (err: unknown, abs: string) => void): Generator<string> {
+  let names: string[];
+  try {
+    names = [...platform.listDir(dir).names].sort(compareNames);
+  } catch (err) {
+    report(err, dir);
+    return;
+  }
+  for (const name of names) {
+    if (VCS_DIRS.has(name)) continue;
+    const abs = joinPath(dir, name);
+    yield abs;
+    let isDir = false;
+    try {
+      isDir = platform.lstat(abs).isDirectory();
+    } catch {}
+    if (isDir) yield* below(abs, report);
+  }
+}
+
+/** Whether an ignore rule keeps the path out (a blocking reason of stage ignore, not a re-inclusion note). */
+function ignoredBy(v: PathVerdict): boolean {
+  return !v.included && v.reasons.some((r) => r.stage === "ignore");
+}
+
+/**
  * Runs explain.
  * @param input validated explain input
  * @param ctx the run context
- * @yields one "explanation" record
+ * @yields "explanation" records
  */
 export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGenerator<Emitted> {
-  const { path: target, ...walkOptions } = input;
+  const { path: target, targets, under, only, ...walkOptions } = input;
+  if (target === undefined && targets.length === 0 && under === undefined)
+    throw new RglobError(
+      "BAD_PREDICATE",
+      "explain needs a path: give one or more PATHs, --under DIR or --all (MCP: path, targets or under)",
+    );
   const { plan, rootErrors } = compileWalk(walkOptions);
-  const abs = resolvePath(plan.base, target);
-  try {
-    platform.lstat(abs);
-  } catch (err) {
-    // Only a path that does not exist is a failure; one that cannot be reached (a directory on its way cannot
-    // be searched) is explained by the replay, which names that directory.
-    const info = fsErrorInfo(err, abs);
-    if (info.code === "NOT_FOUND")
-      throw new RglobError("NOT_FOUND", `does not exist: ${target}`, { path: abs });
-  }
-  for (const e of rootErrors) ctx.error(e);
-  const verdict = explainPath(plan, walkOptions, abs, (e) => ctx.error(e));
-  ctx.summary("included", verdict.included);
-  ctx.searched();
-  const record: Explanation = {
-    path: abs,
-    relative_path: toPosix(path.relative(plan.base, abs)),
-    included: verdict.included,
-    reasons: verdict.reasons,
+  const single = (target === undefined ? 0 : 1) + targets.length === 1 && under === undefined;
+  const missing = (abs: string, given: string): boolean => {
+    try {
+      platform.lstat(abs);
+      return false;
+    } catch (err) {
+      // Only a path that does not exist is a failure; one that cannot be reached (a directory on its way cannot
+      // be searched) is explained by the replay, which names that directory.
+      const info = fsErrorInfo(err, abs);
+      if (info.code !== "NOT_FOUND") return false;
+      if (single) throw new RglobError("NOT_FOUND", `does not exist: ${given}`, { path: abs });
+      ctx.error({ code: "NOT_FOUND", message: `does not exist: ${given}`, path: abs });
+      return true;
+    }
   };
-  yield { kind: "explanation", record, key: "0" };
+  const given = [...(target === undefined ? [] : [target]), ...targets];
+  const named = given.map((g) => ({ abs: resolvePath(plan.base, g), g }));
+  for (const n of named) if (single) missing(n.abs, n.g);
+  for (const e of rootErrors) ctx.error(e);
+  let underAbs: string | null = null;
+  if (under !== undefined) {
+    underAbs = resolvePath(plan.base, under);
+    if (!missing(underAbs, under)) {
+      try {
+        if (!platform.stat(underAbs).isDirectory())
+          throw new RglobError("BAD_PREDICATE", `under: '${under}' is not a directory`, { path: underAbs });
+      } catch (err) {
+        if (err instanceof RglobError) throw err;
+        ctx.error(fsErrorInfo(err, underAbs));
+        underAbs = null;
+      }
+    } else underAbs = null;
+  }
+  const memo = explainMemo(plan);
+  const start = ctx.resumeAfter === null ? 0 : Number(ctx.resumeAfter) + 1;
+  let allIncluded = true;
+  let explained = 0;
+  ctx.summary("included", true);
+  ctx.summary("explained", 0);
+  const due = yielder(64);
+  function* paths(): Generator<string> {
+    for (const n of named) if (single || !missing(n.abs, n.g)) yield n.abs;
+    if (underAbs !== null) yield* below(underAbs, (err, abs) => ctx.error(fsErrorInfo(err, abs)));
+  }
+  let i = -1;
+  for (const abs of paths()) {
+    i++;
+    if (ctx.shouldStop()) return;
+    const verdict = explainPath(plan, walkOptions, abs, (e) => ctx.error(e), memo);
+    explained++;
+    ctx.searched();
+    if (!verdict.included) allIncluded = false;
+    ctx.summary("included", allIncluded);
+    ctx.summary("explained", explained);
+    if (i < start) continue;
+    if (only === "included" && !verdict.included) continue;
+    if (only === "excluded" && verdict.included) continue;
+    if (only === "ignored" && !ignoredBy(verdict)) continue;
+    const record: Explanation = {
+      path: abs,
+      relative_path: toPosix(path.relative(plan.base, abs)),
+      included: verdict.included,
+      reasons: verdict.reasons,
+    };
+    yield { kind: "explanation", record, key: String(i) };
+    if (due()) await tick();
+  }
 }

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
-import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+import { budgetEntries, linkEntries, walkEntries } from "../../contract/walk-options.ts";
 
 /** The stages of the walk that can keep a path out of the results (or let it in), in the order it meets them. */
 export const EXPLAIN_STAGES = [
@@ -21,18 +21,48 @@ export const EXPLAIN_STAGES = [
   "time",
   "perm",
   "owner",
+  "links",
   "selected",
 ] as const;
 
 /** Creates the explain input model. */
 export const ExplainInputSchema = v.pipe(
   v.strictObject({
-    path: v.pipe(
-      v.string(),
-      v.minLength(1),
-      v.description("The path to explain: relative to base, or absolute. It must exist."),
+    path: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description("The path to explain: relative to base, or absolute. It must exist."),
+      ),
+    ),
+    targets: v.optional(
+      v.pipe(
+        v.array(v.pipe(v.string(), v.minLength(1))),
+        v.description(
+          "More paths to explain in the same call, each relative to base or absolute; one that does not exist is a NOT_FOUND error and the others are explained.",
+        ),
+      ),
+      [],
+    ),
+    under: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description(
+          "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; VCS directories are left out.",
+        ),
+      ),
+    ),
+    only: v.optional(
+      v.pipe(
+        v.picklist(["included", "excluded", "ignored"]),
+        v.description(
+          "Keep only these explanations: included, excluded, or ignored (an ignore rule keeps it out; the reason has the file, line and pattern).",
+        ),
+      ),
     ),
     ...walkEntries,
+    ...linkEntries,
     ...budgetEntries,
   }),
   v.title("ExplainInput"),
@@ -46,7 +76,7 @@ export const ExplainReasonSchema = v.pipe(
     stage: v.pipe(
       v.picklist(EXPLAIN_STAGES),
       v.description(
-        "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, selected.",
+        "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected.",
       ),
     ),
     detail: v.pipe(v.string(), v.description("What happened, in one sentence.")),
@@ -90,9 +120,17 @@ export const ExplainResultSchema = v.pipe(
   v.strictObject({
     results: v.array(ExplanationSchema),
     ...resultMetaEntries,
-    included: v.pipe(v.boolean(), v.description("The verdict of the one explanation.")),
+    included: v.pipe(
+      v.boolean(),
+      v.description("True when every path explained is included (the verdict of the one path, given one)."),
+    ),
+    explained: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description("Paths explained, before `only` (the records are those `only` keeps)."),
+    ),
   }),
   v.title("ExplainResult"),
-  v.description("One explanation: whether the path is in the results of the query, and why."),
+  v.description("Explanations: whether each path is in the results of the query, and why."),
 );
 export type ExplainResult = v.InferOutput<typeof ExplainResultSchema>;

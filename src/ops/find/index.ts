@@ -33,12 +33,13 @@ export const find = defineOperation({
       print0: {
         type: "boolean",
         short: "0",
-        description: "Separate paths with NUL instead of newline (for xargs -0).",
+        description:
+          "Separate paths with NUL instead of newline (for xargs -0); symlinks without their ' -> target'.",
       },
       format: {
         type: "string",
         description:
-          "Print each entry with a template: {path} {rel} {abs} {name} {size} {mtime} {kinds}, and fd's {} (path), {/} (name), {//} (parent directory), {.} (path without extension), {/.} (name without extension).",
+          "Print each entry with a template: {path} {rel} {abs} {name} {size} {mtime} {kinds} {type} (entry_type) {target} (a symlink's target, else empty), and fd's {} (path), {/} (name), {//} (parent directory), {.} (path without extension), {/.} (name without extension).",
         hint: "TEMPLATE",
       },
       absolute_path: {
@@ -60,7 +61,7 @@ export const find = defineOperation({
     },
   },
   mcpTool: "find_files",
-  agentDefaults: { limit: 200, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
+  agentDefaults: { limit: 150, max_output_bytes: 60_000, timeout_seconds: 30, strict_base: true },
   annotations: READ_ONLY,
   examples: [
     {

@@ -128,7 +128,7 @@ export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerato
     let after: Item;
     try {
       const [root, rel, size, mtime] = JSON.parse(ctx.resumeAfter) as [number, string, number, string];
-      after = { root, rec: { path: "", relative_path: rel, size, mtime, kinds: [] } };
+      after = { root, rec: { path: "", relative_path: rel, size, mtime, kinds: [], entry_type: "file" } };
     } catch {
       throw new RglobError("BAD_PREDICATE", "cursor is not a valid rglob cursor");
     }

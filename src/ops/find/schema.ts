@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { FileMatchSchema } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
-import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+import { budgetEntries, linkEntries, walkEntries } from "../../contract/walk-options.ts";
 
 /** find's record is the shared FileMatch (also top's file record). */
 export { FileMatchSchema };
@@ -14,6 +14,7 @@ export const SORT_KEYS = ["path", "size", "mtime", "name"] as const;
 export const FindInputSchema = v.pipe(
   v.strictObject({
     ...walkEntries,
+    ...linkEntries,
     ...budgetEntries,
     sort: v.optional(
       v.pipe(

@@ -5,7 +5,7 @@ import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { REGION_NAMES } from "../../contract/regions.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
-import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+import { binaryListEntries, budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
 const int = (min: number, text: string) =>
   v.pipe(v.number(), v.integer(), v.minValue(min), v.description(text));
@@ -98,6 +98,7 @@ export const GrepInputSchema = v.pipe(
       ),
     ),
     text: flag("Search binary files as text (a NUL byte in the first 8 KiB means binary otherwise)."),
+    ...binaryListEntries,
     binary_sniff_bytes: v.optional(
       int(0, "How many leading bytes are checked for a NUL byte to call a file binary (0 disables)."),
       8192,

@@ -1,6 +1,7 @@
 /*! stats: plan → records. Walks the whole selection first (totals must be exact whatever the page), puts the
  * totals in the summary, then yields one record per extension in ranking order from the cursor on. */
 import { RglobError } from "../../contract/errors.ts";
+import { linkOf } from "../../engine/links.ts";
 import { comparePaths, extensionOf } from "../../engine/order.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
@@ -51,6 +52,9 @@ export async function* runStats(input: StatsInput, ctx: RunContext): AsyncGenera
   let files = 0;
   let directories = 0;
   let others = 0;
+  let symlinks = 0;
+  let broken = 0;
+  let escaping = 0;
   let totalSize = 0;
   let newest: Pick | null = null;
   let oldest: Pick | null = null;
@@ -61,6 +65,9 @@ export async function* runStats(input: StatsInput, ctx: RunContext): AsyncGenera
     ctx.summary("files", files);
     ctx.summary("directories", directories);
     ctx.summary("others", others);
+    ctx.summary("symlinks", symlinks);
+    ctx.summary("broken_symlinks", broken);
+    ctx.summary("escaping_symlinks", escaping);
     ctx.summary("total_size", totalSize);
     ctx.summary("extensions", byExt.size);
     const timed = (p: Pick | null) =>
@@ -76,6 +83,12 @@ export async function* runStats(input: StatsInput, ctx: RunContext): AsyncGenera
 
   for await (const batch of walkBatches(plan, ctx, null, { needStats: true }))
     for (const e of batch) {
+      const link = linkOf(e);
+      if (link !== null) {
+        symlinks++;
+        if (!link.exists) broken++;
+        if (link.escapes) escaping++;
+      }
       if (e.target === "dir") directories++;
       else if (e.target !== "file") others++;
       else {

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
-import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+import { budgetEntries, linkEntries, walkEntries } from "../../contract/walk-options.ts";
 
 const count = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
 const abs = v.pipe(v.string(), v.description("Absolute path."));
@@ -12,6 +12,7 @@ const rel = v.pipe(v.string(), v.description("POSIX path relative to the request
 export const StatsInputSchema = v.pipe(
   v.strictObject({
     ...walkEntries,
+    ...linkEntries,
     ...budgetEntries,
   }),
   v.title("StatsInput"),
@@ -62,6 +63,11 @@ export const StatsResultSchema = v.pipe(
     files: count("Selected regular files (exact for the whole query, whatever the limit)."),
     directories: count("Selected directories."),
     others: count("Selected entries that are neither: unfollowed symlinks, FIFOs, sockets, devices."),
+    symlinks: count(
+      "Selected symlinks, followed or not (a followed one counts as its target too: file or directory).",
+    ),
+    broken_symlinks: count("Selected symlinks whose target does not exist (or that loop)."),
+    escaping_symlinks: count("Selected symlinks that lead outside the base."),
     total_size: count("Total size in bytes of the selected files."),
     extensions: count("Distinct extensions (the length of the unpaged listing)."),
     newest: v.pipe(

@@ -20,7 +20,7 @@ export const tree = defineOperation({
   },
   mcpTool: "directory_tree",
   agentDefaults: {
-    limit: 500,
+    limit: 200,
     max_depth: 4,
     max_output_bytes: 60_000,
     timeout_seconds: 30,

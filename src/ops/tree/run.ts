@@ -10,6 +10,7 @@ import { Entry, type Root } from "../../engine/walk.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
 import { platform, typeOfStats } from "../../platform/platform.ts";
 import type { Emitted } from "../operation.ts";
+import { addLinkFields, entryTypeOf } from "../walk-records.ts";
 import type { TreeEntry, TreeInput } from "./schema.ts";
 
 /**
@@ -27,14 +28,17 @@ export function treeKey(root: number, rel: string, isDir: boolean): string {
 function recordOf(e: Entry, matched: boolean): TreeEntry {
   const isDir = e.target === "dir";
   const st = isDir ? null : e.stats();
-  return {
+  const rec: TreeEntry = {
     path: e.abs,
     relative_path: e.rel,
     depth: e.depth,
     kinds: kindsOf(e),
     size: isDir ? null : st ? st.size : 0,
     matched,
+    entry_type: entryTypeOf(e),
   };
+  addLinkFields(rec as Record<string, unknown>, e);
+  return rec;
 }
 
 /** Whether directory `dir` (a relative path) is a proper ancestor of `rel`. */

@@ -1,13 +1,14 @@
 /*! tree: input, record and output models. Validation only; the walk plan is engine/plan.ts. */
 import * as v from "valibot";
-import { KindSchema, PATH_BYTES } from "../../contract/records.ts";
+import { ENTRY_TYPE, KindSchema, LINK_FIELDS, PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
-import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+import { budgetEntries, linkEntries, walkEntries } from "../../contract/walk-options.ts";
 
 /** Creates the tree input model. */
 export const TreeInputSchema = v.pipe(
   v.strictObject({
     ...walkEntries,
+    ...linkEntries,
     ...budgetEntries,
   }),
   v.title("TreeInput"),
@@ -46,6 +47,8 @@ export const TreeEntrySchema = v.pipe(
         "True when the query selected this entry; false for a directory shown only because it holds selected entries.",
       ),
     ),
+    ...ENTRY_TYPE,
+    ...LINK_FIELDS,
   }),
   v.title("TreeEntry"),
   v.description("One entry of a tree, in walk order (pre-order, names by code point)."),

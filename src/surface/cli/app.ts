@@ -229,6 +229,9 @@ class CountingSink implements Sink {
     if (!NOT_FAILURES.has(info.code)) this.failures++;
     this.inner.error(info);
   }
+  binarySkipped(info: ErrorInfo): void {
+    this.inner.binarySkipped?.(info);
+  }
   end(summary: Record<string, unknown>): void {
     this.inner.end(summary);
   }
@@ -316,6 +319,14 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         : {}),
       record: (k, r) => {
         if (!quiet) human.record(k, r);
+      },
+      binarySkipped: (info) => {
+        named ??= namedFiles(op, operands, input, process.cwd());
+        if (info.path !== null && named.has(info.path)) {
+          eprint(
+            `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
+          );
+        }
       },
       error: (info) => {
         human.error(info);
@@ -425,8 +436,9 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     const among = ignoredHitsNote(await ignoredHits(op, input, summary));
     if (among !== null) eprint(`rglob: ${escapeControls(among)}`);
   }
-  // explain always gives its one record: its exit code is the verdict (0 included, 1 excluded), as grep's is.
-  if (typeof summary?.included === "boolean") return summary.included ? 0 : 1;
+  // explain: its exit code is the verdict (0 every path included, 1 one is not), as grep's is; 2 when a path it
+  // was given does not exist.
+  if (typeof summary?.included === "boolean") return sink.failures > 0 ? 2 : summary.included ? 0 : 1;
   // As rg and grep: 2 when an error occurred (an unreadable file, a missing root), even with results; but -q
   // that found a match answers 0 (its question was answered).
   if (sink.failures > 0 && !(quiet && found)) return 2;

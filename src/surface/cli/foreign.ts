@@ -23,7 +23,7 @@ const FIND_PRIMARIES: Readonly<Record<string, string>> = {
   "-mtime": "use --newer-than / --older-than with a duration or a date (e.g. --newer-than 7d)",
   "-mmin": "use --newer-than / --older-than with a duration (e.g. --newer-than 30m)",
   "-newer": "use --newer-than-file FILE",
-  "-perm": "use --perm (644, -111 all bits, /222 any bit)",
+  "-perm": "use --perm (644, -111 all bits, /222 any bit, !/111 none of them)",
   "-user": "use --uid N",
   "-group": "use --gid N",
   "-empty": "use -t e",

@@ -206,7 +206,8 @@ export async function opHelp(op: Operation, fd: 1 | 2 = 1): Promise<string> {
         );
   const examples = op.examples.map((e) => `  ${e.cli}\n      ${e.description}`).join("\n");
   return layoutHelp(
-    `${withArgs}\n\nEXAMPLES\n\n${examples}\n\nExit codes: 0 results found, 1 nothing found, 2 error.`,
+    // The operation's full description (for count, its counting rules, #37) after the examples.
+    `${withArgs}\n\nEXAMPLES\n\n${examples}\n\nABOUT\n\n  ${op.description}\n\nExit codes: 0 results found, 1 nothing found, 2 error.`,
     helpWidth(fd),
   );
 }

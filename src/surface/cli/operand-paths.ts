@@ -1,6 +1,6 @@
 /*! CLI surface: path operands are relative to the current directory, as in every shell command, whatever
  * --base says (docs/decisions/0015-one-relativity-rule.md). The input keys behind them (`paths`, explain's
- * `path`) are relative to the base, so a relative operand that names an existing entry from here is handed on
+ * `path` and `targets`) are relative to the base, so a relative operand that names an existing entry from here is handed on
  * as an absolute path. Globs and operands that name nothing here are left as they are. Reads only whether a
  * path exists. */
 import * as fs from "node:fs";
@@ -29,7 +29,7 @@ export function cwdOperandPaths(
     const byFlag =
       typeof input.pattern === "string" || (Array.isArray(input.regexps) && input.regexps.length > 0);
     first = byFlag ? 0 : 1;
-  } else if (op.cli.operands[0] === "path") first = 0;
+  } else if (op.cli.operands[0] === "path" || op.cli.operands[0] === "targets...") first = 0;
   else return operands;
   return operands.map((o, i) => {
     if (i < first || path.isAbsolute(o)) return o;

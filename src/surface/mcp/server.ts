@@ -351,8 +351,10 @@ async function callOperation(
   try {
     const withAgent = withDefaults(op, args, op.agentDefaults);
     if (keys.has("strict_base")) withAgent.strict_base = true;
-    // The records take at most half of the response; the text, errors and summary share the rest.
-    if (keys.has("max_output_bytes")) withAgent.max_output_bytes = Math.max(1, Math.floor(budget / 2));
+    // The records take at most three quarters of the response (so that a default page of `limit` records
+    // fits: ADR 0016); the text (a summary first, then the records as far as it has room), errors and summary
+    // share the rest.
+    if (keys.has("max_output_bytes")) withAgent.max_output_bytes = Math.max(1, Math.floor((budget * 3) / 4));
     input = confine(withAgent, roots, keys.has("base"));
   } catch (err) {
     if (err instanceof RglobError) return failure(err.toInfo());
@@ -396,7 +398,7 @@ async function callOperation(
   if (extra.signal.aborted) {
     log(`${op.mcpTool} cancelled after ${outcome.result.total_files_searched} entries`);
   } else await notify(Math.max(sent, Number(outcome.result.total_files_searched) || 0));
-  const { result, notes } = boundResult(outcome.result, Math.floor((budget * 3) / 4));
+  const { result, notes } = boundResult(outcome.result, Math.floor((budget * 7) / 8));
   const room = budget - jsonBytes(result);
   let tail = notes.join("\n");
   if (Array.isArray(result.results) && result.results.length === 0) {

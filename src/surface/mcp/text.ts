@@ -38,6 +38,14 @@ function nameOf(rel: string): string {
   return at < 0 ? rel : rel.slice(at + 1);
 }
 
+/** What a symlink's text line adds: whether it is broken, whether it leads outside the base. */
+function linkNote(r: Rec): string {
+  const notes: string[] = [];
+  if (r.link_target_exists === false) notes.push("broken");
+  if (r.link_escapes === true) notes.push("outside the base");
+  return notes.length === 0 ? "" : ` (${notes.join(", ")})`;
+}
+
 /** The text lines of one record, and the raw bytes of a path that is not valid UTF-8 (the lossy path above
  * cannot name it). */
 function recordLines(op: Operation, r: Rec): string[] {
@@ -68,6 +76,7 @@ function linesOf(op: Operation, r: Rec): string[] {
     case "find": {
       // The path, then the size (files) and the modification time, so a text-only host can answer "how large"
       // and "changed when" without a second call.
+      if (typeof r.link_target === "string") return [`${rel} -> ${r.link_target}${linkNote(r)}`];
       if ((r.kinds as string[] | undefined)?.includes("d")) return [`${rel}/`];
       const size = typeof r.size === "number" ? `  ${r.size} bytes` : "";
       const mtime = typeof r.mtime === "string" ? `  ${r.mtime}` : "";
@@ -77,7 +86,8 @@ function linesOf(op: Operation, r: Rec): string[] {
       const depth = typeof r.depth === "number" ? r.depth : 1;
       const dir = (r.kinds as string[] | undefined)?.includes("d");
       const size = typeof r.size === "number" ? ` (${r.size} bytes)` : "";
-      return [`${"  ".repeat(Math.max(0, depth - 1))}${nameOf(rel)}${dir ? "/" : size}`];
+      const link = typeof r.link_target === "string" ? ` -> ${r.link_target}${linkNote(r)}` : "";
+      return [`${"  ".repeat(Math.max(0, depth - 1))}${nameOf(rel)}${dir ? "/" : link || size}`];
     }
     case "top":
       return [
@@ -141,7 +151,10 @@ function skippedLine(
   if (counted.length === 0) return null;
   const parts = counted.map(([reason, n]) => {
     const list = folded.get(reason);
-    if (list === undefined || list.length === 0) return `${reason} ${str(n)}`;
+    if (list === undefined || list.length === 0)
+      return reason === "binary"
+        ? `binary ${str(n)} (text: true searches them, list_binary: true lists them)`
+        : `${reason} ${str(n)}`;
     const examples = list.slice(0, EXAMPLES_PER_CODE).map((e) => shown(e.path));
     const more = list.length > EXAMPLES_PER_CODE ? ", …" : "";
     return `${reason} ${str(n)} (${str(list[0]?.message)}: ${examples.join(", ")}${more})`;
@@ -179,6 +192,32 @@ export function errorLines(errors: readonly Rec[], base: string | null = null): 
 }
 
 /**
+ * Returns how records of walk entries split into files, directories, symlinks and others (" (3 files, 1 directory)"),
+ * or "" for records without entry_type.
+ * @param results the records
+ * @returns the text
+ */
+function entryTypes(results: readonly Rec[]): string {
+  const n = { file: 0, dir: 0, symlink: 0, other: 0 };
+  let any = false;
+  for (const r of results) {
+    const t = r.entry_type;
+    if (typeof t !== "string") continue;
+    any = true;
+    if (t === "file" || t === "dir" || t === "symlink") n[t]++;
+    else n.other++;
+  }
+  if (!any) return "";
+  const parts = [
+    `${n.file} ${n.file === 1 ? "file" : "files"}`,
+    `${n.dir} ${n.dir === 1 ? "directory" : "directories"}`,
+  ];
+  if (n.symlink > 0) parts.push(`${n.symlink} ${n.symlink === 1 ? "symlink" : "symlinks"}`);
+  if (n.other > 0) parts.push(`${n.other} other`);
+  return ` (${parts.join(", ")})`;
+}
+
+/**
  * Creates the text of a result: a header line (records, files searched, truncation and how to page), the
  * summary fields, the errors grouped by code, then the records, cut at a record boundary when the text would
  * pass `budget` bytes (a last line says how many records the text leaves out).
@@ -199,7 +238,9 @@ export function resultText(
   base: string | null = null,
 ): string {
   const results = Array.isArray(result.results) ? (result.results as Rec[]) : [];
-  const head = [`${tool}: ${results.length} record(s), ${result.total_files_searched} files searched`];
+  const head = [
+    `${tool}: ${results.length} record(s)${entryTypes(results)}, ${result.total_files_searched} files searched`,
+  ];
   if (result.truncated) {
     head.push(`truncated (${result.truncated_reason})`);
     if (typeof result.next_cursor === "string") head.push(`next page: cursor=${result.next_cursor}`);

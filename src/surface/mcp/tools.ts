@@ -22,10 +22,10 @@ const SHARED_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Arguments accepted over MCP but not offered in tools/list: strict_base (always on here), the rarely needed
+ * Arguments tools/list declares with their type alone: strict_base (always on here: `const: true`), the rarely needed
  * ignore-file and file-system switches of the CLI, fd's size form (min_size/max_size say the same) and
- * execution details (threads, binary_sniff_bytes). They keep the tool list small; the instructions name them
- * once and describe_tool explains them.
+ * execution details (threads, binary_sniff_bytes). Their text would make the tool list large; the instructions
+ * name them once and describe_tool explains them.
  */
 export const NOT_OFFERED_KEYS: ReadonlySet<string> = new Set([
   "strict_base",
@@ -132,14 +132,21 @@ export function shortText(text: string, max = 100): string {
     if (cut >= 0) head = head.slice(0, cut + 20);
   }
   if (head.length <= max) return head;
-  const space = head.lastIndexOf(" ", max - 1);
-  return `${head.slice(0, space > max / 2 ? space : max - 1).replace(/[,;:]$/, "")}…`;
+  // Cut at the last clause boundary (a comma, a colon, a dash) that keeps a readable clause; never mid-word and
+  // never with an ellipsis (#37: a cut text read as a broken one).
+  const clause = Math.max(
+    head.lastIndexOf(", ", max),
+    head.lastIndexOf(": ", max),
+    head.lastIndexOf(" - ", max),
+    head.lastIndexOf(" or ", max),
+  );
+  return clause > max / 3 ? head.slice(0, clause) : head;
 }
 
 /**
  * Returns the MCP input schema of an operation: every argument with its type, the defaults this server
  * applies, and a short description for the operation's own arguments (the shared ones are described once in
- * the instructions). CLI-only keys are left out, and so is strict_base, always on here (still accepted).
+ * the instructions). CLI-only keys are left out; every other key the server accepts is declared.
  * @param op the operation
  * @returns the schema
  */
@@ -150,8 +157,13 @@ export function toolInputSchema(op: Operation): ToolSchema {
     if (CLI_ONLY_KEYS.has(key)) continue;
     const node = raw as Json;
     const out = typeOnly(node, 1);
-    // Accepted, not offered (the instructions name them; strict_base is always on here).
-    if (NOT_OFFERED_KEYS.has(key)) continue;
+    // Declared with their type alone (the instructions name them once; strict_base is always on here): every
+    // argument the server accepts is in the list (#37), the rare ones without text.
+    if (NOT_OFFERED_KEYS.has(key)) {
+      props[key] = key === "strict_base" ? { type: "boolean", const: true } : out;
+      if (SHARED_KEYS.has(key) && out.type === "array") delete out.items;
+      continue;
+    }
     // The item types of the shared lists are said once, in the instructions.
     if (SHARED_KEYS.has(key) && out.type === "array") delete out.items;
     // `base` defaults to the first root here, not to ".".

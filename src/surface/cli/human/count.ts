@@ -41,12 +41,18 @@ export class CountHumanSink implements Sink {
     if (!this.header) {
       this.header = true;
       const key = by === undefined ? "" : `  ${by.padEnd(KEY)}`;
-      this.write(p.dim(`${"lines".padStart(W)}${"code".padStart(W)}${"bytes".padStart(W)}${key}  path\n`));
+      this.write(
+        p.dim(
+          `${"lines".padStart(W)}${"code".padStart(W)}${"comment".padStart(W)}${"blank".padStart(W)}${"bytes".padStart(W)}${key}  path\n`,
+        ),
+      );
     }
     const name = r.relative_path.slice(r.relative_path.lastIndexOf("/") + 1);
     const key =
       by === undefined ? "" : `  ${breakdownKey(by, r.relative_path, name, r.language).padEnd(KEY)}`;
-    this.write(`${num(r.lines)}${num(r.code)}${num(r.bytes)}${key}  ${displayPath(r.path, this.style)}\n`);
+    this.write(
+      `${num(r.lines)}${num(r.code)}${num(r.comment)}${num(r.blank)}${num(r.bytes)}${key}  ${displayPath(r.path, this.style)}\n`,
+    );
   }
 
   error(_info: ErrorInfo): void {}

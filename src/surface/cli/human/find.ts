@@ -3,6 +3,7 @@
  * colour asks for them (they cost a stat). */
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
+import { linkOf } from "../../../engine/links.ts";
 import type { Entry } from "../../../engine/walk.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import type { Out } from "../output.ts";
@@ -10,7 +11,17 @@ import { colorPath, type LsColors, lsColorsFrom } from "./ls-colors.ts";
 import { displayPath, escapeControls, type Style } from "./paths.ts";
 
 /** Template fields of --format. */
-export const FORMAT_FIELDS = ["path", "rel", "abs", "name", "size", "mtime", "kinds"] as const;
+export const FORMAT_FIELDS = [
+  "path",
+  "rel",
+  "abs",
+  "name",
+  "size",
+  "mtime",
+  "kinds",
+  "type",
+  "target",
+] as const;
 
 /** Human sink for find records. */
 export class FindHumanSink implements Sink {
@@ -50,11 +61,19 @@ export class FindHumanSink implements Sink {
   /** The line of each of the first n entries: what record() writes for their records (path = the entry's). */
   private paths(entries: readonly Entry[], n: number): void {
     for (let i = 0; i < n; i++) {
-      this.out.text(this.shown((entries[i] as Entry).abs));
+      const e = entries[i] as Entry;
+      this.out.text(this.shown(e.abs));
+      if (e.type === "symlink") this.arrow(linkOf(e)?.target);
       this.out.byte(this.sep);
       // Per line, as record() does: the output is flushed on the same lines (a pager sees them as soon).
       this.out.end();
     }
+  }
+
+  /** A symlink's ` -> target` after its path (not with -0: a NUL-separated list is for xargs). */
+  private arrow(target: string | undefined): void {
+    if (target === undefined || this.sep === 0) return;
+    this.out.text(` -> ${this.style.escape ? escapeControls(target) : target}`);
   }
 
   /** How a record's absolute path is shown. */
@@ -98,12 +117,19 @@ export class FindHumanSink implements Sink {
             return r.mtime;
           case "kinds":
             return r.kinds.join("");
+          case "type":
+            return r.entry_type;
+          case "target":
+            return r.link_target ?? "";
           default:
             return m;
         }
       });
       this.out.text(text);
-    } else this.out.text(this.ls !== null ? colorPath(this.ls, shown, r.kinds, r.path) : shown);
+    } else {
+      this.out.text(this.ls !== null ? colorPath(this.ls, shown, r.kinds, r.path) : shown);
+      if (r.entry_type === "symlink") this.arrow(r.link_target);
+    }
     this.out.byte(this.sep);
     this.out.end();
   }

@@ -28,6 +28,11 @@ export class StatsHumanSink implements Sink {
     row("files", String(s.files ?? 0));
     row("directories", String(s.directories ?? 0));
     if (s.others) row("others", String(s.others));
+    if (s.symlinks)
+      row(
+        "symlinks",
+        `${s.symlinks} (${s.broken_symlinks ?? 0} broken, ${s.escaping_symlinks ?? 0} leading outside the base)`,
+      );
     row("total size", `${humanSize(s.total_size ?? 0)} (${s.total_size ?? 0} bytes)`);
     if (s.newest) row("newest", `${s.newest.mtime}  ${displayPath(s.newest.path, this.style)}`);
     if (s.oldest) row("oldest", `${s.oldest.mtime}  ${displayPath(s.oldest.path, this.style)}`);

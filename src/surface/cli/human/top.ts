@@ -1,5 +1,6 @@
 /*! Human output of top: one line per entry, "rank  size  path" (full paths relative to the current
- * directory, never bare names); directories end in '/' and show how many files they hold. */
+ * directory, never bare names; a size of 1 KiB or more also in exact bytes: "1.5 KiB (1536 B)"); directories end in
+ * '/' and show how many files they hold. */
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { TopDirectory, TopFile } from "../../../ops/top/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
@@ -37,7 +38,8 @@ export class TopHumanSink implements Sink {
 
   record(kind: string, record: object): void {
     const r = record as TopFile | TopDirectory;
-    const size = humanSize(r.size).padStart(10);
+    // The exact bytes beside a rounded size (a question that asks for bytes needs no second call, #37).
+    const size = (r.size < 1024 ? `${r.size} B` : `${humanSize(r.size)} (${r.size} B)`).padStart(10);
     const rank = String(r.rank).padStart(4);
     if (kind === "directory") {
       const d = r as TopDirectory;

@@ -43,7 +43,9 @@ export class TreeHumanSink implements Sink {
     const name = (n: Node, full: boolean) => {
       const text = full ? n.rec.relative_path : (n.rec.relative_path.split("/").pop() ?? "");
       const shown = this.style.escape ? escapeControls(text) : text;
-      return ls === null ? shown : colorPath(ls, shown, n.rec.kinds, n.rec.path);
+      const target = n.rec.link_target;
+      const arrow = target === undefined ? "" : ` -> ${this.style.escape ? escapeControls(target) : target}`;
+      return (ls === null ? shown : colorPath(ls, shown, n.rec.kinds, n.rec.path)) + arrow;
     };
     const draw = (nodes: readonly Node[], prefix: string, full: boolean) => {
       nodes.forEach((n, i) => {

@@ -1,0 +1,133 @@
+/*! Engine: what a symlink the walk met says and where it leads: its target text, whether the target exists, and
+ * whether the path it leads to leaves the base. It reads links and stats only; it never opens or follows a link
+ * into a walk (walk.ts decides that). */
+import * as path from "node:path";
+import type { EntryType } from "../platform/listing.ts";
+import { insideDir, platform } from "../platform/platform.ts";
+
+/** A symlink's facts, as its records carry them (link_target, link_target_exists, link_escapes). */
+export interface LinkInfo {
+  /** The target text, as readlink(2) gives it (not resolved). */
+  readonly target: string;
+  /** Whether the target exists once every link on the way is followed (test -e; false for a loop). */
+  readonly exists: boolean;
+  /** Whether the path the link leads to (resolved as GNU realpath -m does) is outside the base's real path. */
+  readonly escapes: boolean;
+}
+
+/**
+ * Resolves a path as GNU `realpath -m` does: every symlink on the way is followed, components past the first missing
+ * one are taken as written (`..` then removes the previous component), and a symlink met a second time (a loop) is
+ * kept as a name.
+ * @param p an absolute path
+ * @returns the resolved path
+ */
+export function resolveMissing(p: string): string {
+  const queue = p.split(path.sep).filter((c) => c !== "");
+  let cur: string = path.sep;
+  let missing = false;
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const c = queue.shift() as string;
+    if (c === ".") continue;
+    if (c === "..") {
+      cur = path.dirname(cur);
+      continue;
+    }
+    const next = cur === path.sep ? cur + c : cur + path.sep + c;
+    if (missing) {
+      cur = next;
+      continue;
+    }
+    let isLink = false;
+    try {
+      isLink = platform.lstat(next).isSymbolicLink();
+    } catch {
+      missing = true;
+      cur = next;
+      continue;
+    }
+    if (!isLink || seen.has(next)) {
+      cur = next;
+      continue;
+    }
+    seen.add(next);
+    let text: string;
+    try {
+      text = platform.readlink(next);
+    } catch {
+      missing = true;
+      cur = next;
+      continue;
+    }
+    if (path.isAbsolute(text)) cur = path.sep;
+    queue.unshift(...text.split(path.sep).filter((x) => x !== ""));
+  }
+  return cur;
+}
+
+/**
+ * Returns the base directory a walk entry's relative path is relative to: its absolute path without the relative
+ * path, or null when the relative path climbs out of the base (a root given outside it).
+ * @param abs the entry's absolute path
+ * @param rel its POSIX path relative to the base
+ * @returns the base's absolute path, or null
+ */
+export function baseOf(abs: string, rel: string): string | null {
+  if (rel === "") return abs;
+  if (rel === ".." || rel.startsWith("../")) return null;
+  const tail = path.sep === "/" ? rel : rel.split("/").join(path.sep);
+  if (!abs.endsWith(path.sep + tail)) return null;
+  const base = abs.slice(0, abs.length - tail.length - 1);
+  return base === "" ? path.sep : base;
+}
+
+/**
+ * Reads a symlink's facts.
+ * @param abs the link's absolute path
+ * @param rel its POSIX path relative to the request's base (the base is found from the two)
+ * @returns the facts, or null when it is not a symlink (any more) or cannot be read
+ */
+export function linkInfo(abs: string, rel: string): LinkInfo | null {
+  let target: string;
+  try {
+    target = platform.readlink(abs);
+  } catch {
+    return null;
+  }
+  let exists = true;
+  try {
+    platform.stat(abs);
+  } catch {
+    exists = false;
+  }
+  const base = baseOf(abs, rel);
+  // A link that is itself outside the base (a root given outside it): whatever it leads to is outside too.
+  let escapes = true;
+  if (base !== null) {
+    escapes = !insideDir(resolveMissing(abs), resolveMissing(base));
+  }
+  return { target, exists, escapes };
+}
+
+/** The facts of each symlink entry, read once (the predicate and the record both ask). */
+const cache = new WeakMap<object, LinkInfo | null>();
+
+/**
+ * Returns the facts of an entry that is a symlink, read once per entry.
+ * @param e the walk entry (its listed type, absolute and relative paths)
+ * @returns the facts, or null for an entry that is not a symlink
+ */
+export function linkOf(e: {
+  readonly abs: string;
+  readonly rel: string;
+  readonly type: EntryType;
+}): LinkInfo | null {
+  if (e.type !== "symlink") return null;
+  let info = cache.get(e);
+  if (info === undefined) {
+    info = linkInfo(e.abs, e.rel);
+    cache.set(e, info);
+  }
+  return info;
+}

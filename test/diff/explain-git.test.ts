@@ -1,0 +1,199 @@
+// Ignore verdicts in bulk (#37): `rglob explain --all` over seeded random trees against
+// `git check-ignore -v -n --no-index` over every path of the tree: the same paths ignored, each by the same file,
+// line and pattern; `--only ignored` lists exactly those; several paths in one call give the same verdicts.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { prng, rglob, rglobJson } from "../helpers.ts";
+
+let home = "";
+let env: Record<string, string> = {};
+const hasGit = Bun.which("git") !== null;
+
+beforeAll(() => {
+  // An isolated HOME/XDG so the machine's global excludes and config never take part.
+  home = mkdtempSync(join(tmpdir(), "rglob-home-"));
+  env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), GIT_CONFIG_NOSYSTEM: "1" };
+});
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+const NAMES = ["a", "b", "src", "lib", "build", "keep", "x.log", "y.txt", "z.o", "doc.md"];
+const RULES = [
+  "*.log",
+  "!keep*",
+  "build/",
+  "/a",
+  "src/**/y.txt",
+  "**/lib",
+  "*.o",
+  "!z.o",
+  "doc.*",
+  "b/*",
+  "!b/keep",
+  "# comment",
+  "[ab]",
+  "l?b/",
+];
+
+function randomRepo(seed: number): { dir: string; paths: string[] } {
+  const r = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+  const dir = mkdtempSync(join(tmpdir(), "rglob-explain-git-"));
+  Bun.spawnSync(["git", "init", "-q"], { cwd: dir, env: { ...process.env, ...env } });
+  const dirs = [""];
+  for (let i = 0; i < 45; i++) {
+    const parent = pick(dirs);
+    const rel = parent === "" ? `${pick(NAMES)}${i % 3}` : `${parent}/${pick(NAMES)}`;
+    const abs = join(dir, rel);
+    try {
+      if (r() < 0.35 && parent.split("/").length < 4) {
+        mkdirSync(abs, { recursive: true });
+        dirs.push(rel);
+      } else {
+        mkdirSync(dirname(abs), { recursive: true });
+        writeFileSync(abs, "");
+      }
+    } catch {} // a name taken by the other kind
+  }
+  for (const d of dirs) {
+    if (r() < 0.4) continue;
+    const lines = Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick(RULES));
+    try {
+      writeFileSync(join(dir, d, ".gitignore"), `${lines.join("\n")}\n`);
+    } catch {}
+  }
+  const paths: string[] = [];
+  const list = (rel: string) => {
+    for (const name of readdirSync(join(dir, rel)).sort()) {
+      if (name === ".git") continue;
+      const p = rel === "" ? name : `${rel}/${name}`;
+      paths.push(p);
+      if (statSync(join(dir, p)).isDirectory()) list(p);
+    }
+  };
+  list("");
+  return { dir, paths };
+}
+
+/** git's verdict of each path: the deciding rule (file relative to the repository, line, pattern), if any. */
+function gitVerdicts(dir: string, paths: readonly string[]) {
+  const res = Bun.spawnSync(["git", "check-ignore", "-v", "-n", "-z", "--no-index", "--stdin"], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdin: Buffer.from(paths.join("\0")),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const f = res.stdout.toString().split("\0");
+  const out = new Map<string, { ignored: boolean; file: string; line: number; pattern: string } | null>();
+  for (let i = 0; i + 3 < f.length; i += 4) {
+    const source = f[i] as string;
+    const line = f[i + 1] as string;
+    const pattern = f[i + 2] as string;
+    const p = f[i + 3] as string;
+    out.set(
+      p,
+      source === "" ? null : { ignored: !pattern.startsWith("!"), file: source, line: Number(line), pattern },
+    );
+  }
+  return out;
+}
+
+interface Reason {
+  stage: string;
+  detail: string;
+  file?: string;
+  line?: number;
+  pattern?: string;
+}
+interface Explained {
+  relative_path: string;
+  included: boolean;
+  reasons: Reason[];
+}
+
+describe.if(hasGit)("explain --all against git check-ignore -v over every path", () => {
+  let ignoredTotal = 0;
+  afterAll(() => expect(ignoredTotal).toBeGreaterThan(50));
+  for (const seed of [11, 12, 13, 14, 15, 16, 17, 18]) {
+    test(`seed ${seed}`, () => {
+      const { dir, paths } = randomRepo(seed);
+      try {
+        const git = gitVerdicts(dir, paths);
+        const { json } = rglobJson<{ results: Explained[]; explained: number }>(
+          ["explain", "--all", "--json", "--limit", "100000"],
+          { cwd: dir, env },
+        );
+        expect(json.results.map((r) => r.relative_path).sort()).toEqual([...paths].sort());
+        expect(json.explained).toBe(paths.length);
+        const ours = new Map(json.results.map((r) => [r.relative_path, r]));
+        const ignored: string[] = [];
+        for (const p of paths) {
+          const g = git.get(p) ?? null;
+          const r = ours.get(p) as Explained;
+          const rule = r.reasons.find((x) => x.stage === "ignore");
+          const mine =
+            rule === undefined
+              ? null
+              : {
+                  ignored: !r.included,
+                  file: (rule.file as string).slice(dir.length + 1),
+                  line: rule.line,
+                  pattern: rule.pattern,
+                };
+          // git names a re-including rule with its '!'; ours names the rule's pattern in the record.
+          const want = g === null ? null : { ...g, pattern: g.pattern.replace(/^!/, "") };
+          if (mine !== null) mine.pattern = (mine.pattern as string).replace(/^!/, "");
+          expect({ seed, p, verdict: mine }).toEqual({ seed, p, verdict: want });
+          if (g?.ignored) ignored.push(p);
+        }
+        ignoredTotal += ignored.length;
+        // --only ignored: exactly the paths git ignores, each with its rule.
+        const only = rglobJson<{ results: Explained[] }>(
+          ["explain", "--all", "--only", "ignored", "--json", "--limit", "100000"],
+          { cwd: dir, env },
+        ).json.results;
+        expect(only.map((r) => r.relative_path).sort()).toEqual(ignored.sort());
+        // Several paths in one call: the same verdicts as one by one.
+        const some = paths.filter((_, i) => i % 5 === 0);
+        const many = rglobJson<{ results: Explained[] }>(["explain", ...some, "--json"], {
+          cwd: dir,
+          env,
+        }).json.results;
+        expect(many.map((r) => r.relative_path)).toEqual(some);
+        for (const r of many.slice(0, 3)) {
+          const one = rglobJson<{ results: Explained[] }>(["explain", r.relative_path, "--json"], {
+            cwd: dir,
+            env,
+          }).json.results[0];
+          expect(one).toEqual(r);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+describe("bulk explain on the CLI", () => {
+  test("exit codes: 0 every path included, 1 one is not, 2 one does not exist (the others explained)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rglob-explain-bulk-"));
+    try {
+      writeFileSync(join(dir, ".gitignore"), "*.log\n");
+      writeFileSync(join(dir, "a.txt"), "");
+      writeFileSync(join(dir, "b.log"), "");
+      expect(rglob(["explain", "a.txt"], { cwd: dir }).code).toBe(0);
+      expect(rglob(["explain", "a.txt", "b.log"], { cwd: dir }).code).toBe(1);
+      const missing = rglob(["explain", "a.txt", "nope", "--json"], { cwd: dir });
+      expect(missing.code).toBe(2);
+      const json = JSON.parse(missing.stdout) as { results: Explained[]; errors: Array<{ code: string }> };
+      expect(json.results.map((r) => r.relative_path)).toEqual(["a.txt"]);
+      expect(json.errors.map((e) => e.code)).toEqual(["NOT_FOUND"]);
+      const human = rglob(["explain", "--all", "--only", "ignored"], { cwd: dir });
+      expect(human.stdout).toBe("b.log: not included\n  ignored by .gitignore:1: *.log\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,249 @@
+// Symlink records (#37): link_target, link_target_exists and link_escapes of every link on random trees with
+// dangling, chained, looping and escaping links, against readlink(2), stat(2) and GNU `realpath -m`; the
+// `links` selector; escaping links as results under strict_base with follow; the human `link -> target`.
+import { afterAll, describe, expect, test } from "bun:test";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { jsonl, prng, rglob } from "../helpers.ts";
+import { startMcp } from "./mcp-helpers.ts";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A random tree in `<tmp>/base`, with `<tmp>/outside` next to it: files, directories and links of every sort. */
+function linkTree(seed: number): { top: string; base: string } {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const top = mkdtempSync(join(tmpdir(), "rglob-links-"));
+  made.push(top);
+  const base = join(top, "base");
+  const outside = join(top, "outside");
+  mkdirSync(join(outside, "od"), { recursive: true });
+  writeFileSync(join(outside, "of"), "x");
+  const dirs = [""];
+  for (let i = 0; i < 6; i++) {
+    const d = join(pick(dirs), `d${i}`);
+    mkdirSync(join(base, d), { recursive: true });
+    dirs.push(d);
+  }
+  mkdirSync(base, { recursive: true });
+  const files: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const f = join(pick(dirs), `f${i}`);
+    writeFileSync(join(base, f), "y");
+    files.push(f);
+  }
+  const links: string[] = [];
+  for (let i = 0; i < 14; i++) {
+    const d = pick(dirs);
+    const name = join(d, `l${i}`);
+    const up = d === "" ? "" : "../".repeat(d.split("/").length);
+    const kind = Math.floor(rnd() * 9);
+    let target: string;
+    if (kind === 0)
+      target = `${up}${pick(files)}`; // inside, to a file
+    else if (kind === 1)
+      target = `${up}${pick(dirs) || "."}`; // inside, to a directory
+    else if (kind === 2)
+      target = `missing${i}`; // dangling
+    else if (kind === 3 && links.length > 0)
+      target = `${up}${pick(links)}`; // chained (maybe dangling, maybe a loop)
+    else if (kind === 4)
+      target = `l${i}`; // a loop on itself
+    else if (kind === 5)
+      target = `${up}../outside/${pick(["of", "od", "nope"])}`; // escaping (maybe dangling)
+    else if (kind === 6) target = pick([join(outside, "of"), "/nonexistent/x", join(base, pick(files))]);
+    else if (kind === 7) target = `${up}${pick(dirs) || "."}/../${pick(["f0", "d0", "zz"])}`;
+    else target = `${up}..`; // the base's parent: escaping
+    symlinkSync(target, join(base, name));
+    links.push(name);
+  }
+  // A two-link loop and a chain through a directory link.
+  symlinkSync("loopB", join(base, "loopA"));
+  symlinkSync("loopA", join(base, "loopB"));
+  symlinkSync(".", join(base, "selfdir"));
+  symlinkSync("selfdir/selfdir/f-none", join(base, "through"));
+  return { top, base };
+}
+
+/** Every symlink under dir (not entering linked directories), by POSIX path relative to dir. */
+function linksOnDisk(dir: string, rel = "", out: string[] = []): string[] {
+  for (const name of readdirSync(join(dir, rel))) {
+    const r = rel === "" ? name : `${rel}/${name}`;
+    const st = lstatSync(join(dir, r));
+    if (st.isSymbolicLink()) out.push(r);
+    else if (st.isDirectory()) linksOnDisk(dir, r, out);
+  }
+  return out.sort();
+}
+
+function realpathM(p: string): string {
+  const res = Bun.spawnSync(["realpath", "-m", "--", p]);
+  expect(res.exitCode).toBe(0);
+  return res.stdout.toString().replace(/\n$/, "");
+}
+
+function expected(base: string, rel: string) {
+  const abs = join(base, rel);
+  let exists = true;
+  try {
+    statSync(abs);
+  } catch {
+    exists = false;
+  }
+  const led = realpathM(abs);
+  const baseReal = realpathM(base);
+  return {
+    link_target: readlinkSync(abs),
+    link_target_exists: exists,
+    link_escapes: !(led === baseReal || led.startsWith(`${baseReal}/`)),
+  };
+}
+
+const hasRealpath = Bun.spawnSync(["realpath", "-m", "/"]).exitCode === 0;
+
+describe.if(hasRealpath)("link records against readlink, stat and realpath -m", () => {
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    test(`seed ${seed}`, () => {
+      const { base } = linkTree(seed);
+      const run = rglob(["find", "-t", "l", "--base", base, "--jsonl"]);
+      const recs = jsonl(run.stdout).filter((r) => r.kind === "file");
+      const disk = linksOnDisk(base);
+      expect(recs.map((r) => r.relative_path).sort()).toEqual(disk);
+      for (const r of recs) {
+        const rel = r.relative_path as string;
+        expect(r.entry_type).toBe("symlink");
+        expect({
+          rel,
+          link_target: r.link_target,
+          link_target_exists: r.link_target_exists,
+          link_escapes: r.link_escapes,
+        }).toEqual({ rel, ...expected(base, rel) });
+      }
+      // The selectors, each in one call.
+      const sel = (which: string) =>
+        rglob(["find", "--link", which, "--base", base, "--format", "{rel}"])
+          .stdout.split("\n")
+          .filter((l) => l !== "")
+          .sort();
+      expect(sel("broken")).toEqual(disk.filter((rel) => !expected(base, rel).link_target_exists));
+      expect(sel("escaping")).toEqual(disk.filter((rel) => expected(base, rel).link_escapes));
+      expect(sel("broken,escaping")).toEqual(
+        disk.filter((rel) => {
+          const x = expected(base, rel);
+          return !x.link_target_exists || x.link_escapes;
+        }),
+      );
+    });
+  }
+});
+
+describe("links outside the base", () => {
+  test("with --follow under --strict-base they are results (not followed), not PERM errors", () => {
+    const { base, top } = linkTree(7);
+    symlinkSync("../outside", join(base, "zz-out"));
+    const run = rglob(["find", "-L", "--strict-base", "--base", base, "--jsonl"]);
+    const lines = jsonl(run.stdout);
+    const summary = lines.find((r) => r.kind === "summary") as { errors: Array<{ code: string }> };
+    expect(summary.errors.filter((e) => e.code === "PERM")).toEqual([]);
+    const out = lines.find((r) => r.relative_path === "zz-out");
+    expect(out).toMatchObject({ entry_type: "symlink", link_target: "../outside", link_escapes: true });
+    // Never followed out of the base: nothing below the link is listed.
+    expect(lines.some((r) => String(r.relative_path).startsWith("zz-out/"))).toBe(false);
+    expect(relative(base, top)).toBe("..");
+  });
+
+  test("kind stays the record's name; entry_type says what the entry is", () => {
+    const { base } = linkTree(8);
+    const recs = jsonl(rglob(["find", "--base", base, "--jsonl"]).stdout).filter((r) => r.kind === "file");
+    const byType = (t: string) => recs.filter((r) => r.entry_type === t).length;
+    expect(byType("dir")).toBeGreaterThan(0);
+    expect(byType("symlink")).toBe(linksOnDisk(base).length);
+    for (const r of recs) {
+      const kinds = r.kinds as string[];
+      if (r.entry_type === "dir") expect(kinds).toContain("d");
+      if (r.entry_type === "file") expect(kinds).toContain("f");
+      if (kinds.includes("l")) expect(r.entry_type).toBe("symlink");
+    }
+  });
+
+  test("human output: find, --format {target} {type}, tree and stats show links as links", () => {
+    const { base } = linkTree(9);
+    symlinkSync("../outside/of", join(base, "aa-out"));
+    const find = rglob(["find", "aa-out", "--base", base], { cwd: base });
+    expect(find.stdout).toBe("aa-out -> ../outside/of\n");
+    const fmt = rglob(["find", "aa-out", "--base", base, "--format", "{rel}\t{type}\t{target}"]);
+    expect(fmt.stdout).toBe("aa-out\tsymlink\t../outside/of\n");
+    const print0 = rglob(["find", "aa-out", "--base", base, "-0"], { cwd: base });
+    expect(print0.stdout).toBe("aa-out\0");
+    const tree = rglob(["tree", "--base", base, "--max-depth", "1"], { cwd: base });
+    expect(tree.stdout).toContain("├── aa-out -> ../outside/of\n");
+    const stats = rglob(["stats", "--base", base, "--json"]);
+    const s = JSON.parse(stats.stdout) as Record<string, number>;
+    const disk = linksOnDisk(base);
+    expect(s.symlinks).toBe(disk.length);
+    expect(s.escaping_symlinks).toBe(disk.filter((rel) => expected(base, rel).link_escapes).length);
+    expect(s.broken_symlinks).toBe(disk.filter((rel) => !expected(base, rel).link_target_exists).length);
+  });
+
+  test("MCP: find_files with links: ['escaping'] answers in one call with the same records", async () => {
+    const { base } = linkTree(10);
+    const cli = jsonl(rglob(["find", "--link", "escaping", "--base", base, "--jsonl"]).stdout)
+      .filter((r) => r.kind === "file")
+      .map(({ kind: _k, ...r }) => r);
+    const s = await startMcp(["--root", base]);
+    try {
+      const res = (await s.client.callTool({
+        name: "find_files",
+        arguments: { links: ["escaping"], limit: 1000 },
+      })) as unknown as { structuredContent: { results: unknown[] }; isError?: boolean };
+      expect(res.isError ?? false).toBe(false);
+      expect(res.structuredContent.results).toEqual(cli);
+      expect(cli.length).toBeGreaterThan(0);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("MCP text", () => {
+  test("a find_files text separates files, directories and symlinks, and shows each link with its target", async () => {
+    const { base } = linkTree(11);
+    symlinkSync("../outside/nope", join(base, "aa-broken-out"));
+    const s = await startMcp(["--root", base]);
+    try {
+      const res = (await s.client.callTool({
+        name: "find_files",
+        arguments: { max_depth: 1, limit: 1000 },
+      })) as unknown as {
+        content: Array<{ text: string }>;
+        structuredContent: { results: Array<{ entry_type: string }> };
+      };
+      const text = res.content[0]?.text ?? "";
+      const recs = res.structuredContent.results;
+      const n = (t: string, one: string, many: string) => {
+        const k = recs.filter((r) => r.entry_type === t).length;
+        return `${k} ${k === 1 ? one : many}`;
+      };
+      expect(text.split("\n")[0]).toContain(
+        `${recs.length} record(s) (${n("file", "file", "files")}, ${n("dir", "directory", "directories")}, ${n("symlink", "symlink", "symlinks")})`,
+      );
+      expect(text).toContain("aa-broken-out -> ../outside/nope (broken, outside the base)");
+    } finally {
+      await s.close();
+    }
+  });
+});
