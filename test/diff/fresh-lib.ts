@@ -1,0 +1,457 @@
+/*! The freshness differential (#34), shared by test/diff/fresh-differential.test.ts (bounded, one case per
+ * change class) and scripts/fuzz-fresh.ts (long runs): a real git repository with two branches, indexed with
+ * `rglob index` and served by `rglob mcp` (the SDK's client over stdio), which a second process
+ * (test/diff/fresh-editor.ts) changes in one class at a time. After each batch of changes every warm answer (the
+ * MCP tools) and every persisted-index answer (`rglob grep` in the tree) is compared with the cold one: the CLI
+ * with RGLOB_INDEX=0, a fresh process with no warm state. The whole result must be equal (records in walk
+ * order, errors, skip counts, totals, cursors); only `source` and bytes_read (the index reads fewer files, so
+ * never more) may differ. Not a test file (no .test.ts). */
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { findOperation } from "../../src/ops/registry.ts";
+import { prng, rglobJson } from "../helpers.ts";
+import { argvOf, type McpSession, startMcp } from "../surface/mcp-helpers.ts";
+import { wordText } from "./index-corpus.ts";
+
+/** The change classes, each a case of the test (and of `mixed`, which draws from most of them). */
+export const CLASSES = [
+  "edit",
+  "append",
+  "truncate",
+  "rename-replace",
+  "same-size",
+  "hardlink-outside",
+  "hardlink-inside",
+  "mmap",
+  "create-delete",
+  "dir-rename",
+  "ancestor-rename",
+  "root-recreate",
+  "gitignore",
+  "git-checkout",
+  "non-utf8",
+  "long-paths",
+] as const;
+
+/** What one class does to the tree (printed with its results). */
+export const CLASS_NOTES: Readonly<Record<string, string>> = {
+  edit: "a file rewritten in place (another size)",
+  append: "a line appended (same inode)",
+  truncate: "a file truncated in place",
+  "rename-replace": "saved through a rename (a temporary file renamed over it)",
+  "same-size": "rewritten twice with the same size, atime and mtime put back to the ns (touch -r)",
+  "hardlink-outside": "a store file outside the tree edited in place; its hard link in the tree shows it",
+  "hardlink-inside": "one of two names of a file inside the tree edited; the other shows it",
+  mmap: "bytes written through a MAP_SHARED mapping and msync'd (no write(2))",
+  "create-delete": "files and directories created and deleted",
+  "dir-rename": "directories renamed, moved and swapped",
+  "ancestor-rename": "the root's parent moved away and a fresh copy put at its path, then edited",
+  "root-recreate": "the root deleted (or moved away) and made again, then edited",
+  gitignore: "nested .gitignore/.ignore files with negated rules written and removed",
+  "git-checkout": "git checkout -f of the other branch (or back)",
+  "non-utf8": "files and directories named with bytes that are not UTF-8, created, edited and renamed",
+  "long-paths": "files past 4096 bytes of path (a chain of 24 directories) edited and created",
+  mixed: "a random class each change",
+};
+
+/** The greps asked of the warm server (MCP input; the same as CLI flags for the cold answer). */
+const WARM_GREPS: ReadonlyArray<Record<string, unknown>> = [
+  { pattern: "zeta42" },
+  { pattern: "quartz", files_with_matches: true },
+  { pattern: "needle", ignore_case: true },
+  { pattern: "NEEDLE", ignore_case: true, word_regexp: true },
+  { pattern: "zeta42", count: true },
+  { pattern: "qu[a]rtz|zeta4[2]" },
+  { pattern: "caf\u00e9" },
+  { pattern: "quartz", files_without_match: true },
+  { pattern: "haystack", patterns: ["*.txt"] },
+  { pattern: "zeta42", respect_gitignore: false },
+  { pattern: "alpha beta" },
+];
+
+/** The other walking tools, which replay the server's remembered walks. */
+const WARM_WALKS: ReadonlyArray<readonly [string, string, Record<string, unknown>]> = [
+  ["find", "find_files", {}],
+  ["find", "find_files", { patterns: ["*.txt"] }],
+  ["find", "find_files", { types: ["d"] }],
+  ["count", "count_lines", {}],
+  ["tree", "directory_tree", {}],
+];
+
+/** The greps run on the CLI in the tree (a plain grep replays the walk recorded with the index). */
+const INDEX_GREPS: ReadonlyArray<readonly string[]> = [
+  ["zeta42"],
+  ["-i", "NEEDLE"],
+  ["-l", "quartz"],
+  ["-c", "zeta42"],
+  ["-w", "needle"],
+  ["qu[a]rtz|zeta4[2]"],
+  ["-l", "caf\u00e9"],
+  ["--files-without-match", "quartz"],
+  ["haystack"],
+];
+
+/** One difference: where, after what, and how the answers differ. */
+export interface Difference {
+  readonly cls: string;
+  readonly round: number;
+  readonly surface: "warm" | "index";
+  readonly query: string;
+  readonly after: string;
+  readonly how: string;
+}
+
+/** The counts of a run of one class. */
+export interface ClassReport {
+  readonly cls: string;
+  readonly rounds: number;
+  compared: number;
+  readonly sources: Record<string, number>;
+  readonly differences: Difference[];
+  /** What the set-up did, and the rounds' changes. */
+  readonly log: string[];
+}
+
+/** How a run goes: seed, rounds, changes a round, and whether the editor runs while queries are in flight. */
+export interface FreshOptions {
+  readonly seed: number;
+  readonly rounds: number;
+  /** Changes a round: 1 to this many. */
+  readonly changes?: number;
+  /** Warm greps, walks and index greps a round. */
+  readonly warmGreps?: number;
+  readonly warmWalks?: number;
+  readonly indexGreps?: number;
+  /** Let the editor change the tree while queries are in flight, then stop it and compare. */
+  readonly concurrent?: boolean;
+  /** Ask each walking tool twice a round (a walk remembered, then replayed). */
+  readonly walkTwice?: boolean;
+  /** Run `rglob index` again every this many rounds (0: never). */
+  readonly reindexEvery?: number;
+}
+
+/** A stable number of a class name, mixed into the seed so that each class has its own sequence. */
+const classSeed = (seed: number, cls: string): number => {
+  let h = seed >>> 0;
+  for (const c of cls) h = Math.imul(h ^ c.charCodeAt(0), 0x9e3779b1) >>> 0;
+  return h;
+};
+
+const git = (args: string[], cwd: string) => {
+  const r = Bun.spawnSync(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+    cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+  });
+  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
+};
+
+/** The tree, the server and the editor of one class's run. */
+export class FreshTree {
+  readonly outer: string;
+  readonly root: string;
+  readonly cache: string;
+  readonly seed: number;
+  mcp!: McpSession;
+  private editor!: ReturnType<typeof Bun.spawn>;
+  private editorOut!: ReadableStreamDefaultReader<Uint8Array>;
+  private pending = "";
+
+  /** What the set-up did. */
+  readonly log: string[] = [];
+
+  /**
+   * @param cls the change class
+   * @param seed the run's seed (mixed with the class's name)
+   */
+  constructor(
+    readonly cls: string,
+    seed: number,
+  ) {
+    this.seed = classSeed(seed, cls);
+    this.outer = realpathSync(mkdtempSync(join(tmpdir(), "rglob-fresh-")));
+    this.root = join(this.outer, "work", "proj");
+    this.cache = join(this.outer, "cache");
+  }
+
+  /**
+   * Makes the repository (two branches), its template copy and the class's set-up, files aged. The index build
+   * waits until no directory changed in the last 2 s (persist.ts): trees are prepared ahead of their runs.
+   */
+  prepare(log: string[] = this.log): FreshTree {
+    const rand = prng(this.seed);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+    for (let d = 0; d < 4; d++) {
+      for (let f = 0; f < 8; f++) {
+        const rel = `dir${d}/${d % 2 === 0 ? `inner${f % 3}/` : ""}f${f}${pick([".txt", ".md", ".log", ".js"])}`;
+        mkdirSync(join(this.root, rel, ".."), { recursive: true });
+        writeFileSync(join(this.root, rel), wordText(rand));
+      }
+    }
+    writeFileSync(join(this.root, ".gitignore"), "*.log\n");
+    mkdirSync(this.cache);
+    git(["init", "-q", "-b", "main"], this.root);
+    git(["add", "-A"], this.root);
+    git(["commit", "-qm", "base"], this.root);
+    // The other branch: a file with the new words, one removed, a directory added and one renamed.
+    git(["checkout", "-qb", "other"], this.root);
+    writeFileSync(join(this.root, "dir0", "f0.txt"), "quartz zeta42 on the other branch\nneedle\n");
+    Bun.spawnSync(["rm", "-r", join(this.root, "dir1")]);
+    mkdirSync(join(this.root, "dir9"));
+    writeFileSync(join(this.root, "dir9", "only-other.txt"), "zeta42 haystack\n");
+    Bun.spawnSync(["mv", join(this.root, "dir2"), join(this.root, "dir2b")]);
+    writeFileSync(join(this.root, ".gitignore"), "*.md\n");
+    git(["add", "-A"], this.root);
+    git(["commit", "-qm", "other"], this.root);
+    git(["checkout", "-q", "main"], this.root);
+    Bun.spawnSync(["cp", "-a", this.root, join(this.outer, "template")]);
+    const setup = Bun.spawnSync(
+      [process.execPath, join(import.meta.dir, "fresh-editor.ts"), this.outer, this.root, String(this.seed), this.cls],
+      { cwd: this.outer, stdout: "pipe", stderr: "inherit" },
+    );
+    log.push(`setup: ${setup.stdout.toString().trim()}`);
+    return this;
+  }
+
+  /** Indexes the tree, serves it, and starts the editor. */
+  async start(log: string[]): Promise<void> {
+    const t0 = performance.now();
+    const ms = () => `${Math.round(performance.now() - t0)} ms`;
+    this.editor = Bun.spawn(
+      [process.execPath, join(import.meta.dir, "fresh-editor.ts"), this.outer, this.root, String(this.seed)],
+      { cwd: this.outer, stdin: "pipe", stdout: "pipe", stderr: "inherit" },
+    );
+    this.editorOut = (this.editor.stdout as ReadableStream<Uint8Array>).getReader();
+    this.index(log);
+    log.push(`indexed at ${ms()}`);
+    this.mcp = await startMcp(["--root", this.root], { cwd: this.outer });
+    const warm = await this.settledWarm(400);
+    log.push(`server ${warm?.state} at ${ms()}: ${JSON.stringify(warm)}`);
+  }
+
+  /** `rglob index` in the tree. */
+  index(log: string[]): void {
+    const { json } = rglobJson<{ results: Array<Record<string, unknown>> }>(["index", "--json"], {
+      cwd: this.root,
+      env: { RGLOB_CACHE_DIR: this.cache },
+    });
+    const r = json.results[0] ?? {};
+    log.push(`index: ${r.state} ${r.files} files, walk ${r.walk}`);
+  }
+
+  /** Sends the editor a line and waits for its answer. */
+  async ask(line: string): Promise<string> {
+    const stdin = this.editor.stdin as import("bun").FileSink;
+    stdin.write(`${line}\n`);
+    stdin.flush();
+    for (;;) {
+      const nl = this.pending.indexOf("\n");
+      if (nl >= 0) {
+        const got = this.pending.slice(0, nl);
+        this.pending = this.pending.slice(nl + 1);
+        if (got.startsWith("done ")) return got.slice(5);
+        continue;
+      }
+      const { value, done } = await this.editorOut.read();
+      if (done) throw new Error("the editor ended");
+      this.pending += new TextDecoder().decode(value);
+    }
+  }
+
+  /** Starts the editor's changes without waiting (`run`); `ask("stop")` ends them. */
+  run(): void {
+    const stdin = this.editor.stdin as import("bun").FileSink;
+    stdin.write(`run ${this.cls}\n`);
+    stdin.flush();
+  }
+
+  private async warmStatus(): Promise<{ state: string; reason: string | null } | undefined> {
+    const res = await this.mcp.client.readResource({ uri: "rglob://capabilities" });
+    return (
+      JSON.parse((res.contents[0] as { text: string }).text) as {
+        mcp: { warm?: Array<{ state: string; reason: string | null }> };
+      }
+    ).mcp.warm?.[0];
+  }
+
+  /** Waits (up to `polls` times 25 ms) until the root's warm state is no longer building. */
+  async settledWarm(polls: number): Promise<{ state: string; reason: string | null } | undefined> {
+    for (let i = 0; i < polls && (await this.warmStatus())?.state === "building"; i++) await Bun.sleep(25);
+    return this.warmStatus();
+  }
+
+  /** Ends the editor and the server and removes the tree (a tree only prepared too). */
+  async stop(): Promise<void> {
+    this.editor?.kill();
+    await this.mcp?.close();
+    // `rm -rf`: the deep chain is past what a path may name.
+    Bun.spawnSync(["rm", "-rf", this.outer]);
+  }
+}
+
+/** Where two results differ, in a line: records missing and extra (by path and line), then other fields. */
+function howTheyDiffer(got: Record<string, unknown>, cold: Record<string, unknown>): string {
+  const key = (r: Record<string, unknown>) =>
+    `${String(r.relative_path ?? r.path ?? "")}${r.line_number !== undefined ? `:${r.line_number}` : ""}${
+      r.count !== undefined ? `=${r.count}` : r.lines !== undefined ? `=${r.lines}` : ""
+    }`;
+  const g = ((got.results as Array<Record<string, unknown>>) ?? []).map(key);
+  const c = ((cold.results as Array<Record<string, unknown>>) ?? []).map(key);
+  const gs = new Set(g);
+  const cs = new Set(c);
+  const missing = c.filter((k) => !gs.has(k));
+  const extra = g.filter((k) => !cs.has(k));
+  const parts: string[] = [];
+  const short = (xs: string[]) =>
+    xs
+      .slice(0, 3)
+      .map((x) => (x.length > 90 ? `${x.slice(0, 40)}…${x.slice(-40)}` : x))
+      .join(", ") + (xs.length > 3 ? ` (+${xs.length - 3})` : "");
+  if (missing.length > 0) parts.push(`missing ${short(missing)}`);
+  if (extra.length > 0) parts.push(`extra ${short(extra)}`);
+  if (missing.length === 0 && extra.length === 0 && JSON.stringify(g) !== JSON.stringify(c))
+    parts.push("records in another order or with other fields");
+  for (const k of new Set([...Object.keys(got), ...Object.keys(cold)])) {
+    if (k === "results") continue;
+    if (JSON.stringify(got[k]) !== JSON.stringify(cold[k]))
+      parts.push(`${k}: ${JSON.stringify(got[k])?.slice(0, 160)} vs cold ${JSON.stringify(cold[k])?.slice(0, 160)}`);
+  }
+  return parts.join("; ") || "equal";
+}
+
+const grepOp = findOperation("grep");
+
+/** An operation's agent defaults (what the MCP server applies to a call), written out for both sides. */
+const agentDefaults = (opId: string): Record<string, unknown> => ({ ...findOperation(opId).agentDefaults });
+
+/**
+ * Runs one class: the tree set up, then `rounds` rounds of changes and queries, each answer compared with the
+ * cold one.
+ * @param cls the class
+ * @param o the seed, rounds and sizes
+ * @param onRound called after each round (progress of long runs)
+ * @param prepared the class's tree, prepared ahead (FreshTree.prepare); else prepared now
+ * @returns the counts and differences
+ */
+export async function runClass(
+  cls: string,
+  o: FreshOptions,
+  onRound?: (report: ClassReport, round: number) => void,
+  prepared?: FreshTree,
+): Promise<ClassReport> {
+  const t = prepared ?? new FreshTree(cls, o.seed).prepare();
+  const rand = prng(t.seed ^ 0x5eed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+  const report: ClassReport = { cls, rounds: o.rounds, compared: 0, sources: {}, differences: [], log: [...t.log] };
+  const base = {
+    base: t.root,
+    hidden: true,
+    strict_base: true,
+    limit: 5000,
+    max_output_bytes: 5_000_000,
+    timeout_seconds: 30,
+  };
+  const coldEnv = { RGLOB_CACHE_DIR: t.cache, RGLOB_INDEX: "0" };
+  let after = "setup";
+  let round = -1;
+
+  const warmGrep = async (q: Record<string, unknown>, compare: boolean) => {
+    const input = { ...agentDefaults("grep"), ...q, ...base };
+    const res = (await t.mcp.client.callTool({ name: "grep_content", arguments: input })) as CallToolResult;
+    if (!compare) return;
+    const { json: cold } = rglobJson(["grep", "--json", ...argvOf(grepOp, input)], { cwd: t.outer, env: coldEnv });
+    const warm = { ...(res.structuredContent as Record<string, unknown>) };
+    const source = `warm:${String(warm.source)}`;
+    report.sources[source] = (report.sources[source] ?? 0) + 1;
+    delete warm.source;
+    if (typeof warm.bytes_read === "number" && warm.bytes_read <= (cold.bytes_read as number))
+      warm.bytes_read = cold.bytes_read;
+    note("warm", `grep_content ${JSON.stringify(q)}`, warm, cold);
+  };
+  const warmWalk = async ([opId, tool, extra]: readonly [string, string, Record<string, unknown>]) => {
+    const input = { ...agentDefaults(opId), ...base, ...extra };
+    // Once, or twice: the first may walk and remember, the second replays.
+    for (let n = 0; n < (o.walkTwice ? 2 : 1); n++) {
+      const res = (await t.mcp.client.callTool({ name: tool, arguments: input })) as CallToolResult;
+      const { json: cold } = rglobJson([opId, "--json", ...argvOf(findOperation(opId), input)], {
+        cwd: t.outer,
+        env: coldEnv,
+      });
+      note("warm", `${tool} ${JSON.stringify(extra)}`, res.structuredContent as Record<string, unknown>, cold);
+    }
+  };
+  const indexGrep = (argv: readonly string[]) => {
+    const args = ["grep", "--json", ...argv];
+    const { json: cold } = rglobJson(args, { cwd: t.root, env: coldEnv });
+    const { json: hot } = rglobJson(args, { cwd: t.root, env: { RGLOB_CACHE_DIR: t.cache } });
+    const source = `index:${String(hot.source)}`;
+    report.sources[source] = (report.sources[source] ?? 0) + 1;
+    delete hot.source;
+    if (typeof hot.bytes_read === "number" && hot.bytes_read <= (cold.bytes_read as number))
+      hot.bytes_read = cold.bytes_read;
+    note("index", `rglob ${args.filter((x) => x !== "--json").join(" ")}`, hot, cold);
+  };
+  const note = (
+    surface: "warm" | "index",
+    query: string,
+    got: Record<string, unknown>,
+    cold: Record<string, unknown>,
+  ) => {
+    report.compared++;
+    if (JSON.stringify(got) === JSON.stringify(cold)) return;
+    report.differences.push({ cls, round, surface, query, after, how: howTheyDiffer(got, cold) });
+  };
+
+  try {
+    const t0 = performance.now();
+    await t.start(report.log);
+    report.log.push(`set up in ${Math.round(performance.now() - t0)} ms`);
+    // Round -1: the answers before any change, which also leaves remembered walks to replay.
+    for (const q of WARM_GREPS.slice(0, 2)) await warmGrep(q, true);
+    await warmWalk(WARM_WALKS[0] as (typeof WARM_WALKS)[number]);
+    indexGrep(INDEX_GREPS[0] as readonly string[]);
+    for (round = 0; round < o.rounds; round++) {
+      const n = 1 + Math.floor(rand() * (o.changes ?? 3));
+      const greps = Array.from({ length: o.warmGreps ?? 2 }, () => pick(WARM_GREPS));
+      const walks = Array.from({ length: o.warmWalks ?? 1 }, () => pick(WARM_WALKS));
+      const indexed = Array.from({ length: o.indexGreps ?? 2 }, () => pick(INDEX_GREPS));
+      if (o.concurrent) {
+        // The editor changes the tree while these are answered (not compared: the tree moves under both).
+        t.run();
+        for (const q of greps) await warmGrep(q, false);
+        for (const w of walks) await t.mcp.client.callTool({ name: w[1], arguments: { ...base, ...w[2] } });
+        after = (await t.ask("stop")).slice(0, 2000);
+      } else after = (await t.ask(`edit ${cls} ${n}`)).slice(0, 2000);
+      report.log.push(`round ${round}: ${after}`);
+      if (o.reindexEvery && round % o.reindexEvery === o.reindexEvery - 1) t.index(report.log);
+      for (const q of greps) await warmGrep(q, true);
+      for (const w of walks) await warmWalk(w);
+      for (const argv of indexed) indexGrep(argv);
+      report.log.push(`round ${round} done at ${Math.round(performance.now() - t0)} ms`);
+      onRound?.(report, round);
+    }
+  } finally {
+    await t.stop();
+  }
+  return report;
+}
+
+/**
+ * Prints a run's counts per class and surface.
+ * @param reports the classes' reports
+ * @returns the lines
+ */
+export function summary(reports: readonly ClassReport[]): string[] {
+  const lines: string[] = [];
+  for (const r of reports) {
+    const warm = r.differences.filter((d) => d.surface === "warm").length;
+    const index = r.differences.filter((d) => d.surface === "index").length;
+    lines.push(
+      `${r.cls.padEnd(17)} ${String(r.compared).padStart(5)} compared, warm ${String(warm).padStart(4)} different, index ${String(index).padStart(4)} different  ${JSON.stringify(r.sources)}`,
+    );
+  }
+  return lines;
+}
