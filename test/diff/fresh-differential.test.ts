@@ -9,7 +9,7 @@
 // `source` and a smaller bytes_read differ). Seeded (RGLOB_FRESH_SEED), bounded in rounds (RGLOB_FRESH_ROUNDS);
 // the long run is scripts/fuzz-fresh.ts. The harness is test/diff/fresh-lib.ts.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { CLASS_NOTES, CLASSES, FreshTree, runClass, summary } from "./fresh-lib.ts";
+import { CLASS_NOTES, CLASSES, type FreshTree, prepareAll, runClass, summary } from "./fresh-lib.ts";
 
 const SEED = Number(process.env.RGLOB_FRESH_SEED ?? 34);
 const ROUNDS = Number(process.env.RGLOB_FRESH_ROUNDS ?? 3);
@@ -17,9 +17,9 @@ console.log(`fresh-differential: seed ${SEED}, ${ROUNDS} rounds per class`);
 
 // Every class's tree is made first: `rglob index` waits until no directory of the tree changed in the last 2 s,
 // which by the time a class runs the earlier ones have taken.
-const trees = new Map<string, FreshTree>();
-beforeAll(() => {
-  for (const cls of CLASSES) trees.set(cls, new FreshTree(cls, SEED).prepare());
+let trees = new Map<string, FreshTree>();
+beforeAll(async () => {
+  trees = await prepareAll(CLASSES, SEED);
 }, 120_000);
 afterAll(async () => {
   for (const t of trees.values()) await t.stop();

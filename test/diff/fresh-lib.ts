@@ -6,13 +6,14 @@
  * with RGLOB_INDEX=0, a fresh process with no warm state. The whole result must be equal (records in walk
  * order, errors, skip counts, totals, cursors); only `source` and bytes_read (the index reads fewer files, so
  * never more) may differ. Not a test file (no .test.ts). */
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { findOperation } from "../../src/ops/registry.ts";
-import { prng, rglobJson } from "../helpers.ts";
+import { BIN, prng } from "../helpers.ts";
 import { argvOf, type McpSession, startMcp } from "../surface/mcp-helpers.ts";
+import { changer } from "./fresh-changes.ts";
 import { wordText } from "./index-corpus.ts";
 
 /** The change classes, each a case of the test (and of `mixed`, which draws from most of them). */
@@ -97,6 +98,7 @@ const INDEX_GREPS: ReadonlyArray<readonly string[]> = [
 export interface Difference {
   readonly cls: string;
   readonly round: number;
+  /** warm: the warm server against the cold CLI; index: `rglob grep` with the index against RGLOB_INDEX=0. */
   readonly surface: "warm" | "index";
   readonly query: string;
   readonly after: string;
@@ -139,15 +141,76 @@ const classSeed = (seed: number, cls: string): number => {
   return h;
 };
 
-const git = (args: string[], cwd: string) => {
-  const r = Bun.spawnSync(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+/**
+ * Runs a process to its end without blocking the others (runs overlap: the cold answers of a round are
+ * computed together, and the trees are prepared together).
+ */
+async function spawn(cmd: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+  const p = Bun.spawn([...cmd], {
     cwd,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
-    env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
   });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
-};
+  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  const code = await p.exited;
+  if (code !== 0 && cmd[0] !== BIN) throw new Error(`${cmd.join(" ")} (exit ${code}): ${err}`);
+  if (cmd[0] === BIN && code === 2 && !out.startsWith("{"))
+    throw new Error(`${cmd.join(" ")}: ${err.slice(0, 500)}`);
+  return out;
+}
+
+/** Runs the compiled binary and parses its JSON. */
+async function rglobJson(args: readonly string[], cwd: string, env: Record<string, string>) {
+  const out = await spawn([BIN, ...args], cwd, env);
+  try {
+    return JSON.parse(out) as Record<string, unknown>;
+  } catch {
+    throw new Error(`rglob ${args.join(" ")}: not JSON: ${out.slice(0, 300)}`);
+  }
+}
+
+const git = (args: string[], cwd: string) =>
+  spawn(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], cwd, {
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+  });
+
+/**
+ * Makes the repository every class's tree is a copy of: four directories of files of words, a `.gitignore`, and
+ * two branches (`other`: a file with the new words, a directory removed, one added and one renamed, another
+ * `.gitignore`), `main` checked out.
+ * @param seed the seed
+ * @returns its directory (remove its parent when done)
+ */
+export async function makeRepository(seed: number): Promise<string> {
+  const root = join(realpathSync(mkdtempSync(join(tmpdir(), "rglob-fresh-repo-"))), "proj");
+  const rand = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+  for (let d = 0; d < 4; d++) {
+    for (let f = 0; f < 8; f++) {
+      const rel = `dir${d}/${d % 2 === 0 ? `inner${f % 3}/` : ""}f${f}${pick([".txt", ".md", ".log", ".js"])}`;
+      mkdirSync(join(root, rel, ".."), { recursive: true });
+      writeFileSync(join(root, rel), wordText(rand));
+    }
+  }
+  writeFileSync(join(root, ".gitignore"), "*.log\n");
+  await git(["init", "-q", "-b", "main"], root);
+  await git(["add", "-A"], root);
+  await git(["commit", "-qm", "base"], root);
+  await git(["checkout", "-qb", "other"], root);
+  writeFileSync(join(root, "dir0", "f0.txt"), "quartz zeta42 on the other branch\nneedle\n");
+  rmSync(join(root, "dir1"), { recursive: true });
+  mkdirSync(join(root, "dir9"));
+  writeFileSync(join(root, "dir9", "only-other.txt"), "zeta42 haystack\n");
+  renameSync(join(root, "dir2"), join(root, "dir2b"));
+  writeFileSync(join(root, ".gitignore"), "*.md\n");
+  await git(["add", "-A"], root);
+  await git(["commit", "-qm", "other"], root);
+  await git(["checkout", "-q", "main"], root);
+  return root;
+}
 
 /** The tree, the server and the editor of one class's run. */
 export class FreshTree {
@@ -157,8 +220,9 @@ export class FreshTree {
   readonly seed: number;
   mcp!: McpSession;
   private editor!: ReturnType<typeof Bun.spawn>;
-  private editorOut!: ReadableStreamDefaultReader<Uint8Array>;
+  private editorOut!: { read(): Promise<{ value?: Uint8Array | undefined; done: boolean }> };
   private pending = "";
+  private stopped = false;
 
   /** What the set-up did. */
   readonly log: string[] = [];
@@ -178,41 +242,19 @@ export class FreshTree {
   }
 
   /**
-   * Makes the repository (two branches), its template copy and the class's set-up, files aged. The index build
-   * waits until no directory changed in the last 2 s (persist.ts): trees are prepared ahead of their runs.
+   * Copies the repository (`cp -a`) and makes the class's set-up, every file aged an hour (the index leaves out
+   * files modified in the last 2 s). The index build also waits until no directory changed in the last 2 s
+   * (persist.ts): trees are prepared ahead of their runs.
+   * @param golden the repository to copy (makeRepository)
    */
-  prepare(log: string[] = this.log): FreshTree {
-    const rand = prng(this.seed);
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
-    for (let d = 0; d < 4; d++) {
-      for (let f = 0; f < 8; f++) {
-        const rel = `dir${d}/${d % 2 === 0 ? `inner${f % 3}/` : ""}f${f}${pick([".txt", ".md", ".log", ".js"])}`;
-        mkdirSync(join(this.root, rel, ".."), { recursive: true });
-        writeFileSync(join(this.root, rel), wordText(rand));
-      }
-    }
-    writeFileSync(join(this.root, ".gitignore"), "*.log\n");
+  async prepare(golden: string): Promise<FreshTree> {
+    mkdirSync(join(this.outer, "work"));
     mkdirSync(this.cache);
-    git(["init", "-q", "-b", "main"], this.root);
-    git(["add", "-A"], this.root);
-    git(["commit", "-qm", "base"], this.root);
-    // The other branch: a file with the new words, one removed, a directory added and one renamed.
-    git(["checkout", "-qb", "other"], this.root);
-    writeFileSync(join(this.root, "dir0", "f0.txt"), "quartz zeta42 on the other branch\nneedle\n");
-    Bun.spawnSync(["rm", "-r", join(this.root, "dir1")]);
-    mkdirSync(join(this.root, "dir9"));
-    writeFileSync(join(this.root, "dir9", "only-other.txt"), "zeta42 haystack\n");
-    Bun.spawnSync(["mv", join(this.root, "dir2"), join(this.root, "dir2b")]);
-    writeFileSync(join(this.root, ".gitignore"), "*.md\n");
-    git(["add", "-A"], this.root);
-    git(["commit", "-qm", "other"], this.root);
-    git(["checkout", "-q", "main"], this.root);
-    Bun.spawnSync(["cp", "-a", this.root, join(this.outer, "template")]);
-    const setup = Bun.spawnSync(
-      [process.execPath, join(import.meta.dir, "fresh-editor.ts"), this.outer, this.root, String(this.seed), this.cls],
-      { cwd: this.outer, stdout: "pipe", stderr: "inherit" },
-    );
-    log.push(`setup: ${setup.stdout.toString().trim()}`);
+    await spawn(["cp", "-a", golden, this.root], this.outer);
+    // What the root is made again from (root-recreate).
+    await spawn(["cp", "-a", this.root, join(this.outer, "template")], this.outer);
+    const c = changer(this.outer, this.root, this.seed);
+    this.log.push(`setup: ${c.setup(this.cls)}; ${c.age()}`);
     return this;
   }
 
@@ -225,7 +267,7 @@ export class FreshTree {
       { cwd: this.outer, stdin: "pipe", stdout: "pipe", stderr: "inherit" },
     );
     this.editorOut = (this.editor.stdout as ReadableStream<Uint8Array>).getReader();
-    this.index(log);
+    await this.index(log);
     log.push(`indexed at ${ms()}`);
     this.mcp = await startMcp(["--root", this.root], { cwd: this.outer });
     const warm = await this.settledWarm(400);
@@ -233,12 +275,9 @@ export class FreshTree {
   }
 
   /** `rglob index` in the tree. */
-  index(log: string[]): void {
-    const { json } = rglobJson<{ results: Array<Record<string, unknown>> }>(["index", "--json"], {
-      cwd: this.root,
-      env: { RGLOB_CACHE_DIR: this.cache },
-    });
-    const r = json.results[0] ?? {};
+  async index(log: string[]): Promise<void> {
+    const json = await rglobJson(["index", "--json"], this.root, { RGLOB_CACHE_DIR: this.cache });
+    const r = (json.results as Array<Record<string, unknown>>)[0] ?? {};
     log.push(`index: ${r.state} ${r.files} files, walk ${r.walk}`);
   }
 
@@ -285,10 +324,12 @@ export class FreshTree {
 
   /** Ends the editor and the server and removes the tree (a tree only prepared too). */
   async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
     this.editor?.kill();
     await this.mcp?.close();
     // `rm -rf`: the deep chain is past what a path may name.
-    Bun.spawnSync(["rm", "-rf", this.outer]);
+    await spawn(["rm", "-rf", this.outer], tmpdir());
   }
 }
 
@@ -317,12 +358,12 @@ function howTheyDiffer(got: Record<string, unknown>, cold: Record<string, unknow
   for (const k of new Set([...Object.keys(got), ...Object.keys(cold)])) {
     if (k === "results") continue;
     if (JSON.stringify(got[k]) !== JSON.stringify(cold[k]))
-      parts.push(`${k}: ${JSON.stringify(got[k])?.slice(0, 160)} vs cold ${JSON.stringify(cold[k])?.slice(0, 160)}`);
+      parts.push(
+        `${k}: ${JSON.stringify(got[k])?.slice(0, 160)} vs cold ${JSON.stringify(cold[k])?.slice(0, 160)}`,
+      );
   }
   return parts.join("; ") || "equal";
 }
-
-const grepOp = findOperation("grep");
 
 /** An operation's agent defaults (what the MCP server applies to a call), written out for both sides. */
 const agentDefaults = (opId: string): Record<string, unknown> => ({ ...findOperation(opId).agentDefaults });
@@ -342,10 +383,18 @@ export async function runClass(
   onRound?: (report: ClassReport, round: number) => void,
   prepared?: FreshTree,
 ): Promise<ClassReport> {
-  const t = prepared ?? new FreshTree(cls, o.seed).prepare();
+  const t = prepared ?? (await prepareAll([cls], o.seed)).get(cls);
+  if (t === undefined) throw new Error(`no tree for ${cls}`);
   const rand = prng(t.seed ^ 0x5eed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
-  const report: ClassReport = { cls, rounds: o.rounds, compared: 0, sources: {}, differences: [], log: [...t.log] };
+  const report: ClassReport = {
+    cls,
+    rounds: o.rounds,
+    compared: 0,
+    sources: {},
+    differences: [],
+    log: [...t.log],
+  };
   const base = {
     base: t.root,
     hidden: true,
@@ -358,11 +407,19 @@ export async function runClass(
   let after = "setup";
   let round = -1;
 
+  // Each comparison's cold answer runs beside the next calls; a round waits for them all before the next changes.
+  let jobs: Array<Promise<void>> = [];
+  /** The cold answer: the CLI (a fresh process, no index) with the same input. */
+  const coldAnswer = (opId: string, input: Record<string, unknown>) =>
+    rglobJson([opId, "--json", ...argvOf(findOperation(opId), input)], t.outer, coldEnv);
   const warmGrep = async (q: Record<string, unknown>, compare: boolean) => {
     const input = { ...agentDefaults("grep"), ...q, ...base };
+    const coldRun = compare ? coldAnswer("grep", input) : null;
     const res = (await t.mcp.client.callTool({ name: "grep_content", arguments: input })) as CallToolResult;
-    if (!compare) return;
-    const { json: cold } = rglobJson(["grep", "--json", ...argvOf(grepOp, input)], { cwd: t.outer, env: coldEnv });
+    if (coldRun === null) return;
+    jobs.push(coldRun.then((cold) => compareGrep(q, res, cold)));
+  };
+  const compareGrep = (q: Record<string, unknown>, res: CallToolResult, cold: Record<string, unknown>) => {
     const warm = { ...(res.structuredContent as Record<string, unknown>) };
     const source = `warm:${String(warm.source)}`;
     report.sources[source] = (report.sources[source] ?? 0) + 1;
@@ -374,19 +431,35 @@ export async function runClass(
   const warmWalk = async ([opId, tool, extra]: readonly [string, string, Record<string, unknown>]) => {
     const input = { ...agentDefaults(opId), ...base, ...extra };
     // Once, or twice: the first may walk and remember, the second replays.
+    const coldRun = coldAnswer(opId, input);
     for (let n = 0; n < (o.walkTwice ? 2 : 1); n++) {
       const res = (await t.mcp.client.callTool({ name: tool, arguments: input })) as CallToolResult;
-      const { json: cold } = rglobJson([opId, "--json", ...argvOf(findOperation(opId), input)], {
-        cwd: t.outer,
-        env: coldEnv,
-      });
-      note("warm", `${tool} ${JSON.stringify(extra)}`, res.structuredContent as Record<string, unknown>, cold);
+      jobs.push(
+        coldRun.then((cold) =>
+          note(
+            "warm",
+            `${tool} ${JSON.stringify(extra)}`,
+            res.structuredContent as Record<string, unknown>,
+            cold,
+          ),
+        ),
+      );
     }
   };
   const indexGrep = (argv: readonly string[]) => {
     const args = ["grep", "--json", ...argv];
-    const { json: cold } = rglobJson(args, { cwd: t.root, env: coldEnv });
-    const { json: hot } = rglobJson(args, { cwd: t.root, env: { RGLOB_CACHE_DIR: t.cache } });
+    jobs.push(
+      Promise.all([
+        rglobJson(args, t.root, coldEnv),
+        rglobJson(args, t.root, { RGLOB_CACHE_DIR: t.cache }),
+      ]).then(([cold, hot]) => compareIndex(args, cold, hot)),
+    );
+  };
+  const compareIndex = (
+    args: readonly string[],
+    cold: Record<string, unknown>,
+    hot: Record<string, unknown>,
+  ) => {
     const source = `index:${String(hot.source)}`;
     report.sources[source] = (report.sources[source] ?? 0) + 1;
     delete hot.source;
@@ -395,7 +468,7 @@ export async function runClass(
     note("index", `rglob ${args.filter((x) => x !== "--json").join(" ")}`, hot, cold);
   };
   const note = (
-    surface: "warm" | "index",
+    surface: Difference["surface"],
     query: string,
     got: Record<string, unknown>,
     cold: Record<string, unknown>,
@@ -403,6 +476,12 @@ export async function runClass(
     report.compared++;
     if (JSON.stringify(got) === JSON.stringify(cold)) return;
     report.differences.push({ cls, round, surface, query, after, how: howTheyDiffer(got, cold) });
+  };
+
+  const settle = async () => {
+    const all = jobs;
+    jobs = [];
+    await Promise.all(all);
   };
 
   try {
@@ -413,11 +492,12 @@ export async function runClass(
     for (const q of WARM_GREPS.slice(0, 2)) await warmGrep(q, true);
     await warmWalk(WARM_WALKS[0] as (typeof WARM_WALKS)[number]);
     indexGrep(INDEX_GREPS[0] as readonly string[]);
+    await settle();
     for (round = 0; round < o.rounds; round++) {
       const n = 1 + Math.floor(rand() * (o.changes ?? 3));
       const greps = Array.from({ length: o.warmGreps ?? 2 }, () => pick(WARM_GREPS));
       const walks = Array.from({ length: o.warmWalks ?? 1 }, () => pick(WARM_WALKS));
-      const indexed = Array.from({ length: o.indexGreps ?? 2 }, () => pick(INDEX_GREPS));
+      const indexed = Array.from({ length: o.indexGreps ?? 1 }, () => pick(INDEX_GREPS));
       if (o.concurrent) {
         // The editor changes the tree while these are answered (not compared: the tree moves under both).
         t.run();
@@ -426,10 +506,11 @@ export async function runClass(
         after = (await t.ask("stop")).slice(0, 2000);
       } else after = (await t.ask(`edit ${cls} ${n}`)).slice(0, 2000);
       report.log.push(`round ${round}: ${after}`);
-      if (o.reindexEvery && round % o.reindexEvery === o.reindexEvery - 1) t.index(report.log);
+      if (o.reindexEvery && round % o.reindexEvery === o.reindexEvery - 1) await t.index(report.log);
+      for (const argv of indexed) indexGrep(argv);
       for (const q of greps) await warmGrep(q, true);
       for (const w of walks) await warmWalk(w);
-      for (const argv of indexed) indexGrep(argv);
+      await settle();
       report.log.push(`round ${round} done at ${Math.round(performance.now() - t0)} ms`);
       onRound?.(report, round);
     }
@@ -454,4 +535,25 @@ export function summary(reports: readonly ClassReport[]): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Prepares the trees of classes, a few at a time.
+ * @param classes the classes
+ * @param seed the run's seed
+ * @returns each class's tree
+ */
+export async function prepareAll(classes: readonly string[], seed: number): Promise<Map<string, FreshTree>> {
+  const trees = new Map<string, FreshTree>();
+  const golden = await makeRepository(seed);
+  try {
+    for (let i = 0; i < classes.length; i += 4) {
+      const some = classes.slice(i, i + 4).map((c) => new FreshTree(c, seed));
+      await Promise.all(some.map((t) => t.prepare(golden)));
+      for (const t of some) trees.set(t.cls, t);
+    }
+  } finally {
+    rmSync(join(golden, ".."), { recursive: true, force: true });
+  }
+  return trees;
 }
