@@ -3,7 +3,7 @@
  * Usage: bun fresh-editor.ts OUTER ROOT SEED. Lines on stdin:
  * - `edit CLASS N`: N seeded changes of the class;
  * - `run CLASS` … `stop`: changes of the class, one every few milliseconds, until `stop`.
- * Each answers one line `done JSON` (what it did). Not a test file (no .test.ts). */
+ * Each answers one line `done JSON` (what it did; `run`: "running", once its first change is made). Not a test file (no .test.ts). */
 import { changer } from "./fresh-changes.ts";
 
 const [outer, root, seedText] = process.argv.slice(2) as [string, string, string];
@@ -39,6 +39,7 @@ for await (const chunk of Bun.stdin.stream()) {
         }
         return did;
       })();
+      reply("running");
     } else if (cmd === "stop") {
       stop = true;
       reply((await running) ?? []);

@@ -110,6 +110,8 @@ export interface ClassReport {
   readonly cls: string;
   readonly rounds: number;
   compared: number;
+  /** Changes the editor made. */
+  changes: number;
   readonly sources: Record<string, number>;
   readonly differences: Difference[];
   /** What the set-up did, and the rounds' changes. */
@@ -300,11 +302,9 @@ export class FreshTree {
     }
   }
 
-  /** Starts the editor's changes without waiting (`run`); `ask("stop")` ends them. */
-  run(): void {
-    const stdin = this.editor.stdin as import("bun").FileSink;
-    stdin.write(`run ${this.cls}\n`);
-    stdin.flush();
+  /** Starts the editor's changes (`run`), which go on until `ask("stop")`. */
+  async run(): Promise<void> {
+    await this.ask(`run ${this.cls}`);
   }
 
   private async warmStatus(): Promise<{ state: string; reason: string | null } | undefined> {
@@ -391,6 +391,7 @@ export async function runClass(
     cls,
     rounds: o.rounds,
     compared: 0,
+    changes: 0,
     sources: {},
     differences: [],
     log: [...t.log],
@@ -500,12 +501,14 @@ export async function runClass(
       const indexed = Array.from({ length: o.indexGreps ?? 1 }, () => pick(INDEX_GREPS));
       if (o.concurrent) {
         // The editor changes the tree while these are answered (not compared: the tree moves under both).
-        t.run();
+        await t.run();
         for (const q of greps) await warmGrep(q, false);
         for (const w of walks) await t.mcp.client.callTool({ name: w[1], arguments: { ...base, ...w[2] } });
-        after = (await t.ask("stop")).slice(0, 2000);
-      } else after = (await t.ask(`edit ${cls} ${n}`)).slice(0, 2000);
+        after = await t.ask("stop");
+      } else after = await t.ask(`edit ${cls} ${n}`);
       report.log.push(`round ${round}: ${after}`);
+      report.changes += (JSON.parse(after) as unknown[]).length;
+      if (after.length > 2000) after = `${after.slice(0, 2000)}…`;
       if (o.reindexEvery && round % o.reindexEvery === o.reindexEvery - 1) await t.index(report.log);
       for (const argv of indexed) indexGrep(argv);
       for (const q of greps) await warmGrep(q, true);
@@ -531,7 +534,7 @@ export function summary(reports: readonly ClassReport[]): string[] {
     const warm = r.differences.filter((d) => d.surface === "warm").length;
     const index = r.differences.filter((d) => d.surface === "index").length;
     lines.push(
-      `${r.cls.padEnd(17)} ${String(r.compared).padStart(5)} compared, warm ${String(warm).padStart(4)} different, index ${String(index).padStart(4)} different  ${JSON.stringify(r.sources)}`,
+      `${r.cls.padEnd(17)} ${String(r.changes).padStart(5)} changes, ${String(r.compared).padStart(5)} compared, warm ${String(warm).padStart(4)} different, index ${String(index).padStart(4)} different  ${JSON.stringify(r.sources)}`,
     );
   }
   return lines;
