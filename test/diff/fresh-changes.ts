@@ -154,18 +154,21 @@ export function changer(outer: string, root: string, seed: number): Changer {
 
   /** A few random lines of words, the new ones (zeta42, quartz) among them. */
   function text(): string {
-    const lines: string[] = [];
-    for (let i = 0, n = 1 + Math.floor(rand() * 5); i < n; i++) {
+    // One of the words no file holds before a change first (the queries ask for them), on a random line.
+    const lines: string[] = [pick(["zeta42", "quartz", "caf\u00e9 zeta42", "Needle quartz"])];
+    for (let i = 0, n = Math.floor(rand() * 5); i < n; i++) {
       const w: string[] = [];
       for (let j = 0, m = 1 + Math.floor(rand() * 6); j < m; j++) w.push(pick(FRESH_WORDS));
       lines.push(w.join(" "));
     }
+    const at = Math.floor(rand() * lines.length);
+    [lines[0], lines[at]] = [lines[at] as string, lines[0] as string];
     return `${lines.join("\n")}\n`;
   }
 
   /** Text of exactly n bytes (words, cut or padded with spaces), for same-size rewrites. */
   function sameSize(n: number): Buffer {
-    let t = "";
+    let t = `${pick(["zeta42", "quartz"])} `;
     while (Buffer.byteLength(t) < n) t += `${pick(FRESH_WORDS.filter((w) => /^[\x20-\x7e]+$/.test(w)))} `;
     const b = Buffer.from(t).subarray(0, n);
     if (n > 0) b[n - 1] = 10;

@@ -498,7 +498,7 @@ export async function runClass(
       const n = 1 + Math.floor(rand() * (o.changes ?? 3));
       const greps = Array.from({ length: o.warmGreps ?? 2 }, () => pick(WARM_GREPS));
       const walks = Array.from({ length: o.warmWalks ?? 1 }, () => pick(WARM_WALKS));
-      const indexed = Array.from({ length: o.indexGreps ?? 1 }, () => pick(INDEX_GREPS));
+      const indexed = Array.from({ length: o.indexGreps ?? 2 }, () => pick(INDEX_GREPS));
       if (o.concurrent) {
         // The editor changes the tree while these are answered (not compared: the tree moves under both).
         await t.run();
