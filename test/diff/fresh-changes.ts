@@ -227,7 +227,7 @@ export function changer(outer: string, root: string, seed: number): Changer {
   ];
   const STORE = () => join(outer, "store");
   const LINKS = () => join(root, "links");
-  const TWINS = 4;
+  const TWINS = 6;
 
   // ── Set-up per class ──
 
@@ -392,12 +392,13 @@ export function changer(outer: string, root: string, seed: number): Changer {
         return `store s${i}.txt rewritten (links/ext${i}.txt)`;
       }
       case "hardlink-inside": {
-        // One name of a pair edited in place; the other shows it too.
+        // One name of a pair edited in place (mostly the same one: the other is then never named by an event);
+        // the other shows it too.
         const i = Math.floor(rand() * TWINS);
         const [x, y] =
-          rand() < 0.5
-            ? [join(LINKS(), `twin${i}.txt`), join(root, "dir1", `twin${i}-b.txt`)]
-            : [join(root, "dir1", `twin${i}-b.txt`), join(LINKS(), `twin${i}.txt`)];
+          rand() < 0.8
+            ? [join(root, "dir1", `twin${i}-b.txt`), join(LINKS(), `twin${i}.txt`)]
+            : [join(LINKS(), `twin${i}.txt`), join(root, "dir1", `twin${i}-b.txt`)];
         if (!existsSync(x)) return "none";
         writeFileSync(x, text(), { flag: rand() < 0.3 ? "a" : "w" });
         return `edit ${rel(x)} (also ${rel(y)})`;
