@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import { join, relative } from "node:path";
 import { FRESH_WORDS } from "./fresh-words.ts";
+import { WORDS } from "./index-corpus.ts";
 
 /** What changes a tree: seeded, one per class. */
 export interface Changer {
@@ -166,6 +167,19 @@ export function changer(outer: string, root: string, seed: number): Changer {
     return `${lines.join("\n")}\n`;
   }
 
+  /** The text of a file made before the index (set-up): the tree's words only, none of the new ones. */
+  function baseText(): string {
+    const lines: string[] = [];
+    for (let i = 0, n = 1 + Math.floor(rand() * 5); i < n; i++) {
+      const w: string[] = [];
+      for (let j = 0, m = 1 + Math.floor(rand() * 6); j < m; j++) w.push(pick(WORDS));
+      lines.push(w.join(" "));
+    }
+    const at = Math.floor(rand() * lines.length);
+    [lines[0], lines[at]] = [lines[at] as string, lines[0] as string];
+    return `${lines.join("\n")}\n`;
+  }
+
   /** Text of exactly n bytes (words, cut or padded with spaces), for same-size rewrites. */
   function sameSize(n: number): Buffer {
     let t = `${pick(["zeta42", "quartz"])} `;
@@ -239,7 +253,7 @@ export function changer(outer: string, root: string, seed: number): Changer {
         // pnpm's store, `cp -al`: each file has a second name outside the tree.
         for (let i = 0; i < 6; i++) {
           const s = join(STORE(), `s${i}.txt`);
-          writeFileSync(s, text());
+          writeFileSync(s, baseText());
           sh(["ln", s, join(LINKS(), `ext${i}.txt`)]);
         }
         return "store of 6 files linked into links/";
@@ -248,7 +262,7 @@ export function changer(outer: string, root: string, seed: number): Changer {
         mkdirSync(LINKS(), { recursive: true });
         for (let i = 0; i < TWINS; i++) {
           const x = join(LINKS(), `twin${i}.txt`);
-          writeFileSync(x, text());
+          writeFileSync(x, baseText());
           mkdirSync(join(root, "dir1"), { recursive: true });
           sh(["ln", x, join(root, "dir1", `twin${i}-b.txt`)]);
         }
@@ -256,10 +270,10 @@ export function changer(outer: string, root: string, seed: number): Changer {
       }
       case "non-utf8": {
         for (let i = 0; i < 3; i++) {
-          writeFileSync(badName(root, i, ".txt"), text());
+          writeFileSync(badName(root, i, ".txt"), baseText());
           const d = badName(root, i + 10, "");
           mkdirSync(d, { recursive: true });
-          writeFileSync(Buffer.concat([d, Buffer.from(`/in${i}.txt`)]), text());
+          writeFileSync(Buffer.concat([d, Buffer.from(`/in${i}.txt`)]), baseText());
         }
         return "3 files and 3 directories with names not UTF-8";
       }
