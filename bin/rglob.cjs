@@ -67,18 +67,43 @@ if (!binary) {
   );
 }
 
-const child = spawn(binary, process.argv.slice(2), { stdio: "inherit", windowsHide: true });
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => {
-    if (child.exitCode === null) child.kill(signal);
-  });
+// Signals sent to the launcher are passed on to the binary (a terminal's Ctrl-C reaches both: the binary then
+// gets SIGINT twice, which ends it the same way). SIGKILL cannot be caught: RGLOB_LAUNCHER_PID tells the binary
+// whose child it is, and the binary ends itself (SIGTERM) when its parent is no longer this process
+// (src/platform/launcher-watch.ts).
+const FORWARD = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGBREAK"];
+const env = { ...process.env, RGLOB_LAUNCHER_PID: String(process.pid) };
+const child = spawn(binary, process.argv.slice(2), { stdio: "inherit", windowsHide: true, env });
+const listening = [];
+for (const signal of FORWARD) {
+  try {
+    process.on(signal, () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    });
+    listening.push(signal);
+  } catch {
+    // a signal this platform does not have
+  }
 }
 child.on("error", (err) => fail(`could not run ${binary}: ${err.message}`));
 child.on("exit", (code, signal) => {
-  if (signal) {
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
-    return;
+  if (!signal) process.exit(code === null ? 2 : code);
+  // Die of the binary's signal, as a shell reports it (exit 128+n). Node ignores SIGPIPE and starts its debugger
+  // on SIGUSR1; a listener added and removed hands the signal back to its default action (libuv restores
+  // SIG_DFL), so re-raising it ends this process too. If it still does not, exit with the status a shell gives.
+  for (const s of listening) process.removeAllListeners(s);
+  if (process.platform !== "win32") {
+    try {
+      process.on(signal, () => {});
+      process.removeAllListeners(signal);
+    } catch {
+      // SIGKILL and SIGSTOP take no listener (and need none)
+    }
+    try {
+      process.kill(process.pid, signal);
+    } catch {
+      // not a signal Node can raise here
+    }
   }
-  process.exit(code === null ? 2 : code);
+  process.exit(128 + (require("node:os").constants.signals[signal] ?? 0));
 });

@@ -65,6 +65,9 @@ export function buildArgs(options: BuildOptions): string[] {
     "--compile",
     "--no-compile-autoload-dotenv",
     "--no-compile-autoload-bunfig",
+    // With exec arguments the executable starts from a deleted working directory (without, Bun 1.4 refuses to
+    // start, even for --version); --no-deprecation also keeps runtime deprecation warnings off stderr.
+    "--compile-exec-argv=--no-deprecation",
     "--minify",
     "--sourcemap=none",
     "--bytecode",

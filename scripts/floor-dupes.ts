@@ -64,7 +64,7 @@ if (process.argv.includes("--engine")) {
   const cwd = process.cwd();
   // Loaded only here: the whole-file floor does not pay for the engine's modules at start-up.
   const { findDuplicates } = await import("../src/engine/dupes.ts");
-  const { quietContext } = await import("../src/ops/operation.ts");
+  const { quietContext } = await import("../src/engine/run.ts");
   const ctx = quietContext();
   const candidates: Candidate[] = [];
   for (const files of bySize.values()) if (files.length > 1) candidates.push(...files);

@@ -1,5 +1,6 @@
 /*! The npm packages of a release, the way esbuild and biome ship a native tool: a small main package `rglob`
- * (the library in dist/lib, its declarations, and the plain-JS launcher bin/rglob.cjs) whose
+ * (the library in dist/lib, its declarations, the plain-JS launcher bin/rglob.cjs, the man page and the shell
+ * completions) whose
  * optionalDependencies name one package per platform, `@rglob/<os>-<arch>[-musl]`, each holding one binary and
  * declaring `os`, `cpu` (and `libc` on Linux) so that npm installs only the one that fits. The main package's
  * package.json is generated from the repository's (scripts and devDependencies dropped, optionalDependencies
@@ -10,6 +11,7 @@ import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, rmSync, writeF
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { ROOT } from "./build.ts";
+import { writeShellFiles } from "./shell-files.ts";
 
 /** The platform facts of one npm platform package. */
 export interface NpmPlatform {
@@ -63,15 +65,18 @@ function npmPack(dir: string, dest: string): void {
 }
 
 /**
- * Returns the main package's package.json: the repository's, without scripts and devDependencies, with one
- * optional dependency per platform at the same version.
+ * Returns the main package's package.json: the repository's, without scripts, devDependencies and allowScripts
+ * (the repository's own install policy), with one optional dependency per platform at the same version, and the
+ * man page and completions (scripts/shell-files.ts) among its files, the page linked by `npm install -g`.
  * @param platforms every platform a release ships
  * @returns the manifest
  */
 export function mainManifest(platforms: readonly NpmPlatform[]): Record<string, unknown> {
-  const { scripts: _s, devDependencies: _d, ...rest } = pkg as Record<string, unknown>;
+  const { scripts: _s, devDependencies: _d, allowScripts: _a, ...rest } = pkg as Record<string, unknown>;
   return {
     ...rest,
+    files: [...pkg.files, "man", "complete"],
+    man: ["./man/rglob.1"],
     optionalDependencies: Object.fromEntries(platforms.map((p) => [platformPackageName(p), pkg.version])),
   };
 }
@@ -119,6 +124,7 @@ export function writeNpmPackages(
     copyFileSync(join(ROOT, "bin", "rglob.cjs"), join(main, "bin", "rglob.cjs"));
     chmodSync(join(main, "bin", "rglob.cjs"), 0o755);
     for (const f of ["README.md", "LICENSE", "CHANGELOG.md"]) copyFileSync(join(ROOT, f), join(main, f));
+    writeShellFiles(main);
     writeFileSync(join(main, "package.json"), `${JSON.stringify(mainManifest(platforms), null, 2)}\n`);
     npmPack(main, dest);
     tarballs.push(join(dest, tarballName(pkg.name, pkg.version)));

@@ -21,6 +21,7 @@ import pkg from "../package.json" with { type: "json" };
 import { buildBinary, buildCommit, ROOT, schemasFresh } from "./build.ts";
 import { probeMcp } from "./mcp-probe.ts";
 import { type NpmPlatform, writeNpmPackages } from "./npm-packages.ts";
+import { writeShellFiles } from "./shell-files.ts";
 
 /** One release target: the name part of the file, the Bun compile target and its npm platform package. */
 export interface ReleaseTarget {
@@ -67,6 +68,38 @@ export const RELEASE_DIR = join(ROOT, "dist", "release");
  */
 export function binaryName(t: ReleaseTarget, version: string): string {
   return `rglob-${version}-${targetKey(t)}${t.os === "windows" ? ".exe" : ""}`;
+}
+
+/**
+ * Returns the file name of the archive of the man page and the shell completions.
+ * @param version the package version
+ * @returns e.g. rglob-0.1.0-shell.tar.gz (rglob-0.1.0/man/rglob.1, rglob-0.1.0/complete/…)
+ */
+export function shellArchiveName(version: string): string {
+  return `rglob-${version}-shell.tar.gz`;
+}
+
+/**
+ * Writes the archive of the man page and the shell completions (scripts/shell-files.ts) into a directory.
+ * @param dest the directory
+ * @param version the package version, the name of the archive's top directory
+ * @returns the files in it, relative to the top directory
+ * @throws Error when tar fails
+ */
+export function writeShellArchive(dest: string, version: string): string[] {
+  const stage = mkdtempSync(join(tmpdir(), "rglob-shell-"));
+  try {
+    const written = writeShellFiles(join(stage, `rglob-${version}`));
+    const tar = run(
+      ["tar"],
+      ["czf", join(dest, shellArchiveName(version)), "-C", stage, `rglob-${version}`],
+      stage,
+    );
+    if (tar.code !== 0) throw new Error(`tar of ${shellArchiveName(version)}: ${tar.stderr.trim()}`);
+    return written;
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
 }
 
 /** Whether this process runs on a musl Linux (Node and Bun report no glibc version there). */
@@ -357,8 +390,19 @@ async function main(): Promise<number> {
     failedEarly = true;
   }
 
+  // The man page and completions, as rg and fd ship them beside the binary (the npm package has them too).
+  const shell = shellArchiveName(version);
+  try {
+    const written = writeShellArchive(RELEASE_DIR, version);
+    console.log(`  ✓ ${shell} (${written.join(", ")})`);
+  } catch (err) {
+    console.log(`release: FAILED: ${(err as Error).message}`);
+    failedEarly = true;
+  }
+
   const files = [
     ...built.map(({ target }) => binaryName(target, version)),
+    ...(existsSync(join(RELEASE_DIR, shell)) ? [shell] : []),
     ...tarballs.map((t) => `npm/${basename(t)}`),
   ];
   const sums = files.map((f) => `${sha256(join(RELEASE_DIR, f))}  ${f}\n`).join("");

@@ -1,7 +1,11 @@
 /*! Process entry: argv → the CLI (or the MCP server via `rglob mcp`). The only place that exits. A closed
- * stdout ends quietly with 0; any other unexpected error prints one line (no stack trace unless
- * RGLOB_DEBUG is set) and exits 2. `--version` answers before anything heavy is imported. */
+ * stdout ends quietly with 0; a run stopped by SIGINT or SIGTERM ends by that signal (as rg and fd: a shell
+ * sees 130 or 143); any other unexpected error prints one line (no stack trace unless RGLOB_DEBUG is set) and
+ * exits 2. `--version` answers before anything heavy is imported. */
+import { watchLauncher } from "./platform/launcher-watch.ts";
+
 const argv = process.argv.slice(2);
+watchLauncher(); // started by the npm launcher: end when it is killed (src/platform/launcher-watch.ts)
 
 async function main(): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -21,9 +25,29 @@ function isBrokenPipe(err: unknown): boolean {
   );
 }
 
+/** The signal that stopped a run (surface/cli/app.ts Interrupted), or null. */
+function interruptOf(err: unknown): "SIGINT" | "SIGTERM" | null {
+  if ((err as { name?: string } | null)?.name !== "Interrupted") return null;
+  const signal = (err as { signal?: unknown }).signal;
+  return signal === "SIGINT" || signal === "SIGTERM" ? signal : null;
+}
+
+/**
+ * Ends the process by a signal, as a program without a handler for it ends: its handlers are gone (the CLI's
+ * are removed once the run stopped), so raising it again takes the default action. Where that does not end the
+ * process (a platform without such signals), it exits with the shell's number for it, 128 + the signal's.
+ */
+function dieBy(signal: "SIGINT" | "SIGTERM"): void {
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+  setTimeout(() => process.exit(signal === "SIGINT" ? 130 : 143), 1000);
+}
+
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
+    const signal = interruptOf(err);
+    if (signal !== null) return dieBy(signal);
     if (isBrokenPipe(err)) process.exit(0);
     const detail = process.env.RGLOB_DEBUG && err instanceof Error ? err.stack : String(err);
     process.stderr.write(`rglob: internal error: ${detail}\n`);

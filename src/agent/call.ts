@@ -5,9 +5,10 @@ import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { emptySkipped } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
+import type { RunContext } from "../engine/run.ts";
 import { SCHEMAS } from "../generated/schemas.ts";
 import { dispatch } from "../ops/dispatch.ts";
-import type { Operation, RunContext, Yielded } from "../ops/operation.ts";
+import type { Operation, Yielded } from "../ops/operation.ts";
 import { CollectSink, type Sink } from "../sink/sink.ts";
 
 /** How a call is controlled from outside: cancellation and progress. */

@@ -58,6 +58,11 @@ export const SkippedSchema = v.pipe(
     vcs: count(
       "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched.",
     ),
+    unknown_language: v.optional(
+      count(
+        "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string.",
+      ),
+    ),
   }),
   v.description(
     "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped.",
@@ -65,6 +70,8 @@ export const SkippedSchema = v.pipe(
 );
 /** The skip ledger: counts by reason. */
 export type Skipped = { -readonly [K in SkipReason]: number };
+/** The ledger of a grep with `in`: files of no language with code regions too. */
+export type SkippedWithRegions = Skipped & { unknown_language?: number };
 
 /**
  * Creates an empty skip ledger.

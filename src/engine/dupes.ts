@@ -4,10 +4,10 @@
  * looked at it is an error, never a member. It yields to the event loop and stops at the deadline. It never
  * writes; it reads only through platform/. */
 import { fsErrorInfo } from "../contract/errors.ts";
-import type { RunContext } from "../ops/operation.ts";
-import { tick, yielder } from "../ops/walk-records.ts";
 import { type Confinement, platform } from "../platform/platform.ts";
 import { statFields } from "../platform/stat-words.ts";
+import type { RunContext } from "./run.ts";
+import { tick, yielder } from "./run.ts";
 
 /** A file that may have copies. */
 export interface Candidate {

@@ -5,15 +5,9 @@
 import * as path from "node:path";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
+import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath, relativePath } from "../platform/names.ts";
-import {
-  type DirListing,
-  type EntryType,
-  insideDir,
-  platform,
-  typeIn,
-  typeOfStats,
-} from "../platform/platform.ts";
+import { insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { compilePerm } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";

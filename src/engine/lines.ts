@@ -1,10 +1,14 @@
-/*! Engine: line counting on raw bytes. Reads a file in chunks into one reused buffer, finds line ends with a
- * native byte search and classifies each line as blank, comment or code with the language's markers. It never
- * decodes text into strings and never splits decoded strings; only platform/ touches the file. */
+/*! Engine: line counting. A file whose language has a region lexer (engine/regions, shared with grep's `in`)
+ * is read whole, decoded and lexed: a comment line is one whose every non-blank unit lies in a comment. Other
+ * files (and files over LEX_MAX) are read in chunks into one reused buffer, line ends found with a native byte
+ * search, and each line classified as blank, comment or code with the language's markers, without decoding.
+ * Only platform/ touches the file. */
+import { basename } from "node:path";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, type ListedFile, platform } from "../platform/platform.ts";
 import { createByteBuffer, releaseByteBuffer } from "./bytes.ts";
 import type { Language } from "./languages.ts";
+import { COMMENT, type RegionLexer, regionLexer } from "./regions/regions.ts";
 
 /** The counts of one file. */
 export interface LineCounts {
@@ -76,6 +80,8 @@ function markersOf(lang: Language): Markers {
 }
 
 const INITIAL = 256 * 1024;
+/** The largest file read whole to be lexed (engine/regions); a larger one is classified by the markers. */
+const LEX_MAX = 64 * 1024 * 1024;
 /**
  * The longest line held whole (the buffer grows up to this). A longer line (a minified bundle, a 1 GiB line) is
  * classified by its first MAX_LINE bytes and the rest is only scanned for its end: memory stays bounded.
@@ -106,6 +112,8 @@ export class LineCounter {
   /** Levels of the open block comment (more than 1 only in a language whose comments nest). */
   private depth = 0;
   private markers: Markers | null = null;
+  /** The region lexer of the file's language (engine/regions), or null: then the markers classify lines. */
+  private lexer: RegionLexer | null = null;
   /** The scanned chunk. */
   private chunk: Uint8Array = new Uint8Array(0);
   /** The chunk as a Buffer (same memory) for native multi-byte searches, made on first use. */
@@ -137,6 +145,7 @@ export class LineCounter {
     this.code = 0;
     this.inBlock = -1;
     this.markers = lang ? markersOf(lang) : null;
+    this.lexer = lang === null ? null : regionLexer(lang.name, basename(path));
     let fd: number;
     try {
       fd =
@@ -183,6 +192,10 @@ export class LineCounter {
             return { kind: "binary", bytes: total };
           }
           if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
+          // A language with a region lexer is classified by it, as grep's `in` sees the file.
+          // (A file over LEX_MAX is counted by the markers, line by line, in bounded memory.)
+          if (this.lexer !== null && (n < buf.length || platform.fstat(fd).size <= LEX_MAX))
+            return this.countLexed(fd, n, start, total);
         }
         const avail = carry + n;
         // A short read of a regular file means its end: skip the extra read that would return 0.
@@ -201,6 +214,58 @@ export class LineCounter {
         platform.close(fd);
       } catch {}
     }
+    return { kind: "counted", counts: this.result(total) };
+  }
+
+  /**
+   * Counts a file whose language has a region lexer: reads the rest of it, decodes it (UTF-8) and lexes it; a
+   * comment line is a line whose every non-blank unit lies in a comment, so count and grep's `in` agree.
+   * @param fd the open file, its first `n` bytes in the store
+   * @param n the bytes read so far (the first read, not at its end when it filled the buffer)
+   * @param start where the text starts (after a byte order mark)
+   * @param readSoFar bytes read so far
+   */
+  private countLexed(fd: number, n: number, start: number, readSoFar: number): CountOutcome {
+    let buf = this.store.bytes;
+    let len = n;
+    let total = readSoFar;
+    // A short first read is the whole file (a regular file), as in count().
+    if (n === buf.length) {
+      for (;;) {
+        if (len === buf.length) buf = this.store.grow(buf.length * 2, len);
+        const k = platform.read(fd, buf.subarray(len), buf.length - len, null);
+        if (k <= 0) break;
+        len += k;
+        total += k;
+      }
+    }
+    const text = Buffer.from(buf.buffer, buf.byteOffset, len).toString("utf8", start);
+    const regions = (this.lexer as RegionLexer)(text);
+    const end = text.length;
+    let lines = 0;
+    let blank = 0;
+    let code = 0;
+    for (let i = 0; i < end; ) {
+      let e = text.indexOf("\n", i);
+      if (e < 0) e = end;
+      let filled = false;
+      let coded = false;
+      for (let k = i; k < e; k++) {
+        if (isSpace(text.charCodeAt(k))) continue;
+        filled = true;
+        if (regions[k] !== COMMENT) {
+          coded = true;
+          break;
+        }
+      }
+      lines++;
+      if (!filled) blank++;
+      else if (coded) code++;
+      i = e + 1;
+    }
+    this.lines = lines;
+    this.blank = blank;
+    this.code = code;
     return { kind: "counted", counts: this.result(total) };
   }
 

@@ -265,7 +265,9 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   const maxDepth = o.max_depth ?? Number.POSITIVE_INFINITY;
   if (minDepth > maxDepth) throw new RglobError("BAD_PREDICATE", "min_depth is greater than max_depth");
   const confine: Confinement = {
-    roots: roots.map((r) => [r.abs, r.real] as const),
+    // The deepest root first: a path under two roots (`.` and a link `./sym` named after it) is checked against
+    // the one it was walked from, the link's target, not against `.`'s real path.
+    roots: roots.map((r) => [r.abs, r.real] as const).sort((a, b) => b[0].length - a[0].length),
     inside: o.strict_base ? baseReal : null,
     follow: o.follow_symlinks,
   };

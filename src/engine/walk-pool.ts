@@ -9,7 +9,7 @@
 import { availableParallelism } from "node:os";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { SKIP_REASONS, type Skipped } from "../contract/result.ts";
-import type { RunContext } from "../ops/operation.ts";
+import type { RunContext } from "./run.ts";
 import {
   Entry,
   fileRootEntry,
@@ -409,7 +409,7 @@ async function* walkAll(
   const pool = new Pool(plan, threads, needStats, split);
   const ignores = new IgnoreCache();
   const tally = { examined: 0 };
-  const resume = parseWalkKey(startAfter);
+  const resume = parseWalkKey(plan, startAfter);
   let batch: Entry[] = [];
   // Each level is the walk of one subtree: items from this thread, or a worker's result being read.
   let stack: Array<Iterator<Item> | { reader: ResultReader; task: Task }> = [];

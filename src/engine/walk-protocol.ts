@@ -4,9 +4,9 @@
 import * as path from "node:path";
 import type { ErrorInfo } from "../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../contract/result.ts";
-import type { RunContext } from "../ops/operation.ts";
-import type { EntryType } from "../platform/platform.ts";
+import type { EntryType } from "../platform/listing.ts";
 import { type IgnoreFile, loadTreeIgnoreFile } from "./ignore.ts";
+import type { RunContext } from "./run.ts";
 import {
   Entry,
   type EntryStats,

@@ -5,24 +5,17 @@
  * generator, so a consumer that stops pulling stops the walk. It never matches contents or writes output. */
 import type * as fs from "node:fs";
 import * as path from "node:path";
-import { fsErrorInfo } from "../contract/errors.ts";
+import { fsErrorInfo, RglobError } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
-import type { RunContext } from "../ops/operation.ts";
 import { dirFds } from "../platform/dir-fd.ts";
+import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath } from "../platform/names.ts";
-import {
-  type Confinement,
-  type DirListing,
-  type EntryType,
-  insideDir,
-  platform,
-  typeIn,
-  typeOfStats,
-} from "../platform/platform.ts";
+import { type Confinement, insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { lstatAt } from "../platform/stat-words.ts";
 import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile } from "./ignore.ts";
 import { lastMatchAt } from "./ignore-rules.ts";
 import type { PlanOptions } from "./plan.ts";
+import type { RunContext } from "./run.ts";
 import { witness } from "./witness.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
@@ -219,6 +212,8 @@ interface Frame {
   readonly sameKey: boolean;
   /** Remaining cursor components when this directory is on the cursor's path, else null. */
   readonly resume: readonly string[] | null;
+  /** Whether the cursor's own entry is given again (when the walk still gives it), not only what follows it. */
+  readonly including?: boolean;
   /** Device/inode pairs of the directories from the root to here (only when following symlinks). */
   readonly ancestors: readonly string[] | null;
   /** The directory's open descriptor while it is walked (its subdirectories are opened from it), or -1. */
@@ -304,16 +299,50 @@ export interface Subtree {
   readonly keyPrefix: string;
   /** Remaining cursor components when this directory is on the cursor's path, else null. */
   readonly resume: readonly string[] | null;
+  /** Whether the cursor's own entry is given again (when the walk still gives it), not only what follows it. */
+  readonly including?: boolean;
   /** Device/inode pairs of the directories above it (only when following symlinks). */
   readonly ancestors: readonly string[] | null;
 }
 
-/** Parses a cursor key "root:rel" into the root index and the components of rel. */
-export function parseWalkKey(key: string | null): { root: number; parts: string[] | null } {
+/**
+ * Parses a cursor key "root:rel" (rel relative to the base, as entries' `rel`) into the root index and the
+ * components of the path below that root, checking it against the plan's roots before anything is walked or
+ * opened: the root is one of the plan's, and the path is the root's own or below it, one name per component
+ * (none empty, `.` or `..`; a final `/` marks a directory, as tree's keys do). A key forged to lead elsewhere
+ * is refused.
+ * @param plan the compiled walk
+ * @param key the cursor's walk key, or null
+ * @returns the root index and the components below it (-1 and null when there is no key)
+ * @throws RglobError BAD_PREDICATE for a key outside the plan's roots
+ */
+export function parseWalkKey(plan: WalkPlan, key: string | null): { root: number; parts: string[] | null } {
   if (key === null) return { root: -1, parts: null };
   const colon = key.indexOf(":");
-  const rel = key.slice(colon + 1);
-  return { root: Number(key.slice(0, colon)), parts: rel === "" ? [] : rel.split("/") };
+  const r = colon > 0 ? Number(key.slice(0, colon)) : -1;
+  const root = Number.isSafeInteger(r) && r >= 0 ? plan.roots[r] : undefined;
+  const parts = root === undefined ? null : partsBelow(root, key.slice(colon + 1));
+  if (parts === null)
+    throw new RglobError(
+      "BAD_PREDICATE",
+      "cursor is not a valid rglob cursor (its order key is not below the query's roots): repeat the query that returned it",
+    );
+  return { root: r, parts };
+}
+
+/** The components of a key's path below a root, or null when it is not the root's own path or below it. */
+function partsBelow(root: Root, rel: string): string[] | null {
+  let rest: string;
+  if (root.rel === "") rest = rel;
+  else if (rel === root.rel) return [];
+  else if (root.type === "dir" && rel.startsWith(`${root.rel}/`)) rest = rel.slice(root.rel.length + 1);
+  else return null;
+  if (rest === "") return [];
+  const parts = rest.split("/");
+  const names = parts.at(-1) === "" ? parts.slice(0, -1) : parts;
+  if (root.type !== "dir" || !names.every((n) => n !== "" && n !== "." && n !== ".." && !n.includes("\0")))
+    return null;
+  return parts;
 }
 
 /**
@@ -354,18 +383,30 @@ export function fileRootEntry(plan: WalkPlan, r: number): Entry {
  * @param plan the compiled walk
  * @param ctx the run context (errors, counters, deadline)
  * @param startAfter a cursor key "root:rel": entries up to and including it are skipped, pruning what can be
+ * @param including the cursor's own entry is not skipped: it is given again when the walk gives it (grep resumes
+ * inside that file), so a file is opened only when the walk itself gives it, whatever the cursor names
  * @yields the selected entries, pre-order, siblings by code point
  */
-export function* walk(plan: WalkPlan, ctx: RunContext, startAfter: string | null = null): Generator<Entry> {
+export function* walk(
+  plan: WalkPlan,
+  ctx: RunContext,
+  startAfter: string | null = null,
+  including = false,
+): Generator<Entry> {
   // A request cancelled (or past its deadline) before it starts examines nothing.
   if (ctx.shouldStop()) return;
-  const resume = parseWalkKey(startAfter);
+  const resume = parseWalkKey(plan, startAfter);
   const tally = { examined: 0 };
   for (let r = 0; r < plan.roots.length; r++) {
     if (r < resume.root) continue;
     const sub = rootSubtree(plan, r, r === resume.root ? resume.parts : null);
+    if (sub !== null && r === resume.root && including) {
+      yield* walkTree(plan, ctx, { ...sub, including }, Number.POSITIVE_INFINITY, tally) as Generator<Entry>;
+      if (ctx.shouldStop()) return;
+      continue;
+    }
     if (sub === null) {
-      if (r === resume.root) continue; // the single file was already returned
+      if (r === resume.root && !including) continue; // the single file was already returned
       const e = fileRootEntry(plan, r);
       ctx.searched();
       if (plan.select(e)) yield e;
@@ -395,6 +436,7 @@ export function* walkTree(
   tally: { examined: number },
 ): Generator<Entry | Subtree> {
   const r = start.root;
+  const including = start.including === true;
   // A directory at max_depth is not listed: its entries would be one level too deep (max_depth 0 keeps a
   // directory root's entries out; a root that is a single file is at depth 0 and never comes here).
   if (start.depth >= plan.maxDepth) {
@@ -438,8 +480,9 @@ export function* walkTree(
         const c = compareNames(name, frame.resume[0] as string);
         if (c < 0) continue;
         // The entry on the cursor's path (or the cursor's own entry, already emitted): not emitted again, but
-        // entered, since a directory's children come after it in pre-order.
-        if (c === 0) descendOnly = true;
+        // entered, since a directory's children come after it in pre-order. Its own entry is given when asked
+        // (`including`).
+        if (c === 0) descendOnly = !(including && frame.resume.length === 1);
       }
       if (name.charCodeAt(0) === 46 && VCS_DIRS.has(name)) {
         ctx.skipped.vcs++;

@@ -133,3 +133,20 @@ export function witnessing<T>(fn: () => T): { value: T; witnessed: Witnessed[] }
     active = outer;
   }
 }
+
+/**
+ * Runs one step of a walk with the witness on, adding what it witnesses to `into` (a recording made a slice at a
+ * time, between turns of the event loop: the warm server's).
+ * @param into the paths witnessed so far, by key (kept across the steps)
+ * @param fn the step
+ * @returns its value
+ */
+export function witnessingInto<T>(into: Map<string, Witnessed>, fn: () => T): T {
+  const outer = active;
+  active = into;
+  try {
+    return fn();
+  } finally {
+    active = outer;
+  }
+}

@@ -392,6 +392,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [
@@ -784,7 +789,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "only_matching": {
         "type": "boolean",
-        "description": "One record per match, whose content is the matched text only.",
+        "description": "One record per match, whose content is the matched text only. Context lines are given as rg gives them with -o: the line's first match holds its before-context, its last match its after-context.",
         "default": false
       },
       "before_context": {
@@ -853,7 +858,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K'."
+        "description": "Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K' (K = 1024); fd's '-10k' is at most 10000 bytes. A '+' size (fd's at least) is refused."
       },
       "max_columns": {
         "type": "integer",
@@ -889,6 +894,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         ],
         "type": "string",
         "description": "Break the totals (matches, matching lines, files with matches) down by ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it): `breakdown` in the result. With limit 0, of the whole search and without the lines (\"TODOs per top-level directory\")."
+      },
+      "in": {
+        "type": "array",
+        "items": {
+          "enum": [
+            "code",
+            "comment",
+            "string"
+          ],
+          "type": "string"
+        },
+        "minItems": 1,
+        "description": "Keep only the matches that start in these regions of the source code: code, comment, string (a string literal with its quotes and prefix; a template literal's text with its `${` and `}`, the expression inside being code); one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript incl. JSX and regex literals, Python, Go, Rust, Java, Kotlin, C/C++, C#, Ruby, PHP, shell, CSS, HTML/XML, YAML, TOML, SQL and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions. Files are matched first and only those with a match are lexed."
       }
     },
     "required": [],
@@ -1156,6 +1174,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [
@@ -1265,6 +1288,9 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           },
           "unreadable": {
             "type": "integer"
+          },
+          "unknown_language": {
+            "type": "integer"
           }
         },
         "required": [
@@ -1273,7 +1299,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "unreadable"
         ],
         "additionalProperties": false,
-        "description": "Files not searched, by reason (binary, too_large, unreadable including permission denied)."
+        "description": "Files not searched, by reason (binary, too_large, unreadable including permission denied; with `in`, unknown_language: files of no language with code regions)."
       },
       "breakdown": {
         "type": "array",
@@ -1758,6 +1784,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [
@@ -2390,6 +2421,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [
@@ -2893,6 +2929,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [
@@ -3439,6 +3480,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [
@@ -3903,6 +3949,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [
@@ -4559,6 +4610,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [
@@ -5072,6 +5128,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [
@@ -5678,6 +5739,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [
@@ -6094,6 +6160,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
           }
         },
         "required": [

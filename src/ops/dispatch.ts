@@ -7,9 +7,10 @@ import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { emptySkipped, type ResultMeta, type Skipped, type TruncatedReason } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
+import type { RunContext, StopReason } from "../engine/run.ts";
 import { recordJson, type Sink } from "../sink/sink.ts";
 import { decodeCursor, encodeCursor, fingerprint, validOrderKey } from "./cursor.ts";
-import { type Emitted, EntryBatch, type Operation, type RunContext, type StopReason } from "./operation.ts";
+import { type Emitted, EntryBatch, type Operation } from "./operation.ts";
 import { findOperation } from "./registry.ts";
 import { wireError, wireRecord } from "./wire-names.ts";
 

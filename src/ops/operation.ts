@@ -1,10 +1,7 @@
 /*! Operations: the shape every operation in the registry has, and the run context the dispatcher gives it.
  * An operation never writes output or exits: it yields records; the dispatcher bounds them and the sink writes. */
 import type * as v from "valibot";
-import type { ErrorInfo } from "../contract/errors.ts";
-import { emptySkipped, type Skipped } from "../contract/result.ts";
-import type { WarmProvider } from "../engine/index/provider.ts";
-import type { DirectLines } from "../engine/search/search-text.ts";
+import type { RunContext } from "../engine/run.ts";
 import type { Entry } from "../engine/walk.ts";
 
 /** A record yielded by an operation: its JSONL kind, the wire object and its order key (for cursors). */
@@ -42,9 +39,6 @@ export type Yielded = Emitted | readonly Emitted[] | EntryBatch;
 /** Turns one record into the JSONL lines (kind, object) that stand for it, or null when it is one line as it is. */
 export type JsonlExpander = (kind: string, record: object) => ReadonlyArray<readonly [string, object]> | null;
 
-/** Why an operation stopped by itself before its end. */
-export type StopReason = "timeout" | "cancelled" | "max_count" | "max_bytes";
-
 /** How a CLI flag of an operation is spelled (the type, default and description come from the input model). */
 export interface CliFlag {
   /** The long spelling when it is not the key in kebab-case (e.g. "max-count" for max_per_file, as rg spells it). */
@@ -67,6 +61,8 @@ export interface PresentationFlag {
   readonly hint?: string;
   /** The long spelling when it is not the key in kebab-case. */
   readonly long?: string;
+  /** A short spelling that sets the boolean to false (rg's -N, --no-line-number). */
+  readonly offShort?: string;
   /**
    * A shorthand for input values (rg's -u, -uu, -uuu; grep's -s): the n-th time the flag is given sets the input
    * values of the n-th entry (cumulative; a repeat past the last sets the last entry's values again). As in rg, the last flag that sets
@@ -110,47 +106,6 @@ export interface Example {
   readonly description: string;
   readonly cli: string;
   readonly input: Readonly<Record<string, unknown>>;
-}
-
-/** The context of one run: deadline, cancellation, error reporting, counters and the resume point. */
-export interface RunContext {
-  readonly signal: AbortSignal;
-  /** The key after which to resume (from a cursor), or null. */
-  readonly resumeAfter: string | null;
-  /** Reports a per-path problem (it is streamed and collected; the run goes on). */
-  error(info: ErrorInfo): void;
-  /** Counts a file examined (total_files_searched; directories are not counted). */
-  searched(n?: number): void;
-  /**
-   * The skip ledger, counted where the walk decides (a plain increment, e.g. `ctx.skipped.ignored++`). The
-   * reasons that come with an error (binary, too_large, unreadable) are counted by the dispatcher from the
-   * error's code, so an operation only reports the error.
-   */
-  readonly skipped: Skipped;
-  /** Counts content bytes read (bytes_read). */
-  read(bytes: number): void;
-  /** True once the deadline passed or the request was cancelled; the op should return soon. */
-  shouldStop(): boolean;
-  /** Records that the op stopped early by itself, and why. */
-  stop(reason: StopReason): void;
-  /** Sets an operation-specific summary field (e.g. totals), merged into the result. */
-  summary(key: string, value: unknown): void;
-  /** Counts progress for long requests (files scanned). */
-  readonly progress: (scanned: number) => void;
-  /**
-   * The most records an op should gather before yielding them as one batch (1: yield each record as it
-   * comes, for a consumer that paces the walk record by record, like the library's streaming iterator).
-   */
-  readonly batch: number;
-  /** The consumer reads only the paths of file records (no size, mtime or kinds): stats need not be read. */
-  readonly pathsOnly?: boolean;
-  /** A long-lived server's warm state (docs/decisions/0028-warm-index.md); absent in one-shot runs. */
-  readonly warm?: WarmProvider;
-  /**
-   * Where grep may write plain matching lines itself (Sink.lines), given when no bound can cut the output and
-   * nothing is resumed: lines written so give no record.
-   */
-  readonly lines?: DirectLines;
 }
 
 /** Hints for MCP clients (every operation that is a tool is read-only). */
@@ -254,26 +209,3 @@ export const READ_ONLY: Annotations = {
   openWorldHint: false,
   destructiveHint: false,
 };
-
-/**
- * Returns a run context that records nothing (errors, counts and bytes are dropped) and stops when asked to: for
- * a walk run outside a request (the warm index's build, tests, the floor programs).
- * @param stopped says when to stop (default: never)
- * @param batch the batch size it asks for (default 512)
- * @returns the context
- */
-export function quietContext(stopped: () => boolean = () => false, batch = 512): RunContext {
-  return {
-    signal: new AbortController().signal,
-    resumeAfter: null,
-    error() {},
-    searched() {},
-    read() {},
-    shouldStop: stopped,
-    stop() {},
-    summary() {},
-    progress() {},
-    batch,
-    skipped: emptySkipped(),
-  };
-}

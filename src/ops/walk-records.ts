@@ -194,26 +194,3 @@ export function fileMatchOf(e: Entry, pathsOnly = false): FileMatch {
     },
   } as FileMatch;
 }
-
-/** Returns a promise that resolves after pending I/O and timers had a chance to run. */
-export function tick(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * Creates a counter that says when to yield to the event loop (every `every` calls or 25 ms).
- * @param every how many calls between yields at most
- * @returns a function returning true when the caller should `await tick()`
- */
-export function yielder(every = 512): () => boolean {
-  let n = 0;
-  let last = performance.now();
-  return () => {
-    if (++n < every) return false;
-    n = 0;
-    const now = performance.now();
-    if (now - last < 25) return false;
-    last = now;
-    return true;
-  };
-}

@@ -9,8 +9,8 @@
 import { isUtf8 } from "node:buffer";
 import * as fs from "node:fs";
 import { openLibc } from "./libc.ts";
+import type { DirListing, EntryType } from "./listing.ts";
 import { C_NAME_MAX, decodeName, writeCName } from "./names.ts";
-import type { DirListing, EntryType } from "./platform.ts";
 
 /** Descriptor-based directory access (see the file header). */
 export interface DirFds {

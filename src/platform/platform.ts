@@ -4,22 +4,8 @@
 import type * as NodeCrypto from "node:crypto";
 import * as fs from "node:fs";
 import { dirFds } from "./dir-fd.ts";
+import type { DirListing, EntryType } from "./listing.ts";
 import { decodeName, fsPath, hasRawBytes } from "./names.ts";
-
-/** The type of a directory entry, as listed (not followed). */
-export type EntryType = "file" | "dir" | "symlink" | "fifo" | "socket" | "block" | "char" | "unknown";
-
-/**
- * A directory's entries: every name, and the types of the entries that are not regular files. Most entries are
- * files, so the walk looks a name up only among the few others, and no object is made per entry.
- */
-export interface DirListing {
-  /** The names, in no particular order (the walk sorts them in place). */
-  readonly names: string[];
-  /** Types of the entries that are not regular files (null when there are none). A name that is not valid
-   * UTF-8 is held losslessly (names.ts) and listed as "unknown" (the walk reads its type). */
-  readonly others: ReadonlyMap<string, EntryType> | null;
-}
 
 /**
  * Returns the listed type of one name of a listing.

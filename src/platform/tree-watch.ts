@@ -5,15 +5,15 @@
  * a server that drains before each call answers from a state that has seen every change its client made
  * before asking. (Bun's `fs.watch` reads inotify on a thread of its own and hands events over later, with no
  * way to wait for them.) A directory created or moved in is watched when its event is read, and reported as
- * a renamed directory, so what was made in it meanwhile is covered. A name that is not valid UTF-8 is given
- * losslessly (names.ts). Anything unusual (no libc, a watch refused on a directory that is there, the queue
+ * a renamed directory, so what was made in it meanwhile is covered. A directory this process could not read
+ * when it was met is tried again at each drain, and reported as renamed once watched. A name that is not valid
+ * UTF-8 is given losslessly (names.ts), and joined so (never through Bun's path functions). Anything unusual (no libc, a watch refused on a directory that is there, the queue
  * overflowing) is reported as such; never a partial watch that claims to be whole. */
 
 import type * as Ffi from "bun:ffi";
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { openLibc } from "./libc.ts";
-import { C_NAME_MAX, decodeName, fsPath, writeCName } from "./names.ts";
+import { C_NAME_MAX, decodeName, fsPath, joinPath, writeCName } from "./names.ts";
 import { platform } from "./platform.ts";
 
 /** What a change was: `rename` (an entry created, deleted or moved) or `change` (contents or attributes). */
@@ -155,6 +155,8 @@ class InotifyTree implements TreeWatch {
   private readonly events = new Uint8Array(64 * 1024);
   private readonly eventsPtr: number;
   private closed = false;
+  /** Directories of the tree that could not be watched because this process may not read them (relative). */
+  private readonly unwatched = new Set<string>();
 
   constructor(
     private readonly lib: Libc,
@@ -190,6 +192,7 @@ class InotifyTree implements TreeWatch {
     if (this.fd >= 0) this.lib.close(this.fd);
     this.fd = -1;
     this.dirs.clear();
+    this.unwatched.clear();
     return false;
   }
 
@@ -212,13 +215,16 @@ class InotifyTree implements TreeWatch {
     for (let n = 1; pending.length > 0; n++) {
       if ((n & 15) === 0 && performance.now() > until) return null;
       const dir = pending.pop() as string;
-      const abs = dir === "" ? this.root : path.join(this.root, dir);
+      const abs = dir === "" ? this.root : joinPath(this.root, dir);
       if (!writeCName(abs, this.pathBuf)) return `a path too long to watch: ${abs}`;
       const wd = this.lib.addWatch(this.fd, this.pathPtr, MASK);
       if (wd < 0) {
-        // Gone, or not a directory any more (its event says so), or one this process may not read (the walk
-        // cannot list it either; a change of its permissions is an event of its parent): nothing to watch.
-        if (!watchable(abs)) continue;
+        // Gone, or not a directory any more (its event says so): nothing to watch. One this process may not
+        // read (the walk cannot list it either) is tried again at each drain, and watched once it can be.
+        if (!watchable(abs)) {
+          if (isDir(abs)) this.unwatched.add(dir);
+          continue;
+        }
         return `a directory could not be watched (the system's limit of inotify watches?): ${abs}`;
       }
       this.dirs.set(wd, dir);
@@ -232,13 +238,42 @@ class InotifyTree implements TreeWatch {
         const sub = dir === "" ? name : `${dir}/${name}`;
         if (!watched(sub)) continue;
         const type = listing.others?.get(name);
-        if (type === "dir" || (type === "unknown" && isDir(path.join(abs, name)))) pending.push(sub);
+        if (type === "dir" || (type === "unknown" && isDir(joinPath(abs, name)))) pending.push(sub);
       }
     }
     return null;
   }
 
   drain(): void {
+    this.readEvents();
+    this.retryUnwatched();
+  }
+
+  /**
+   * Watches the directories that could not be read when they were met and can be now (a chmod, or another
+   * user's rights): each is reported as renamed, so what is in it is taken as changed. One that is gone is
+   * dropped (its parent's event said so).
+   */
+  private retryUnwatched(): void {
+    if (this.unwatched.size === 0 || this.closed) return;
+    for (const rel of [...this.unwatched]) {
+      const abs = joinPath(this.root, rel);
+      if (!isDir(abs)) {
+        this.unwatched.delete(rel);
+        continue;
+      }
+      if (!watchable(abs)) continue;
+      this.unwatched.delete(rel);
+      const lost = this.watchBelow(rel);
+      if (lost !== null) {
+        this.lose(lost);
+        return;
+      }
+      this.handlers.onEvent("rename", rel);
+    }
+  }
+
+  private readEvents(): void {
     while (!this.closed) {
       const got = this.lib.read(this.fd, this.eventsPtr, this.events.length);
       if (got <= 0) return; // EAGAIN: nothing queued (or an error: the next call tries again)
@@ -297,11 +332,13 @@ class InotifyTree implements TreeWatch {
   private forgetBelow(rel: string): void {
     const prefix = `${rel}/`;
     for (const [wd, dir] of this.dirs) if (dir === rel || dir.startsWith(prefix)) this.dirs.delete(wd);
+    for (const dir of this.unwatched) if (dir === rel || dir.startsWith(prefix)) this.unwatched.delete(dir);
   }
 
   private rewatch(): void {
     this.lib.close(this.fd);
     this.dirs.clear();
+    this.unwatched.clear();
     if (!this.open()) {
       this.lose("the watch could not be made again after its queue overflowed");
       return;

@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { inputKeys } from "../agent/call.ts";
-import { SKIP_REASONS, type Skipped, type SkipReason } from "../contract/result.ts";
+import { SKIP_REASONS, type SkippedWithRegions, type SkipReason } from "../contract/result.ts";
 import { hasGlobSyntax } from "../engine/glob.ts";
 import { classifyOperands } from "../ops/grep/operands.ts";
 import type { Operation } from "../ops/operation.ts";
@@ -302,7 +302,7 @@ export function globForRegex(re: string): string | null {
 /** How each skip reason is undone, by surface: the CLI flag, the MCP/library input key; null when none is. */
 const SKIP_UNDO: Readonly<
   Record<
-    Exclude<SkipReason, "vcs">,
+    Exclude<SkipReason, "vcs"> | "unknown_language",
     { what: (n: number) => string; cli: string | null; key: string | null; needs?: string }
   >
 > = {
@@ -339,6 +339,11 @@ const SKIP_UNDO: Readonly<
     needs: "max_file_size",
   },
   unreadable: { what: (n) => `${n} unreadable (see the errors)`, cli: null, key: null },
+  unknown_language: {
+    what: (n) => `${n} ${n === 1 ? "file" : "files"} of no language with code regions`,
+    cli: "searched without --in",
+    key: "searched without in",
+  },
 };
 
 /**
@@ -347,13 +352,18 @@ const SKIP_UNDO: Readonly<
  * @param summary the result summary (its `skipped` ledger)
  * @returns the reasons with a count, in ledger order
  */
-function leftOut(summary: Readonly<Record<string, unknown>>): Array<[Exclude<SkipReason, "vcs">, number]> {
-  const skipped = summary.skipped as Partial<Skipped> | null | undefined;
-  const out: Array<[Exclude<SkipReason, "vcs">, number]> = [];
+function leftOut(
+  summary: Readonly<Record<string, unknown>>,
+): Array<[Exclude<SkipReason, "vcs"> | "unknown_language", number]> {
+  const skipped = summary.skipped as Partial<SkippedWithRegions> | null | undefined;
+  const out: Array<[Exclude<SkipReason, "vcs"> | "unknown_language", number]> = [];
   for (const reason of SKIP_REASONS) {
     const n = skipped?.[reason] ?? 0;
     if (reason !== "vcs" && n > 0) out.push([reason, n]);
   }
+  // grep's `in`: files no lexer knows.
+  const unknown = skipped?.unknown_language ?? 0;
+  if (unknown > 0) out.push(["unknown_language", unknown]);
   return out;
 }
 

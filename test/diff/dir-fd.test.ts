@@ -23,9 +23,9 @@ import {
 import { join } from "node:path";
 import * as v from "valibot";
 import { compileWalk } from "../../src/engine/plan.ts";
+import { quietContext } from "../../src/engine/run.ts";
 import { walk } from "../../src/engine/walk.ts";
 import { dispatch } from "../../src/ops/dispatch.ts";
-import { quietContext } from "../../src/ops/operation.ts";
 import { findOperation } from "../../src/ops/registry.ts";
 import { dirFds } from "../../src/platform/dir-fd.ts";
 import { BIN, randomWalkTree, tempTree } from "../helpers.ts";

@@ -148,8 +148,11 @@ function linesOf(bytes: Buffer): string[] {
 function matchCount(re: RegExp, line: string): number {
   const g = new RegExp(re.source, `${re.flags}g`);
   let n = 0;
+  let prevEnd = -1;
   for (let m = g.exec(line); m !== null; m = g.exec(line)) {
-    n++;
+    // An empty match where the previous match ended is not one, as in rg (#39).
+    if (m[0].length > 0 || m.index !== prevEnd) n++;
+    prevEnd = m.index + m[0].length;
     if (m[0].length === 0) {
       if (g.lastIndex >= line.length) break;
       // Over a whole surrogate pair with 'u' (an index inside one is moved back to its start).

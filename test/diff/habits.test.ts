@@ -6,7 +6,7 @@
 // unfollowed link by its target's size (rglob leaves links out of size bounds), file types use rglob's language
 // table, naive dates are UTC.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -248,7 +248,7 @@ const FD_CASES: Array<[string, string[], string[], Compare]> = [
 
 describe("rg habits", () => {
   if (!RG) {
-    test("rg is missing", () => console.warn("SKIPPED: rg is not installed; rg habit differentials skipped"));
+    test.skip("rg is not installed: the rg habit differentials are skipped", () => {});
     return;
   }
   test.each(RG_CASES)("%s", (_what, mine, theirs, compare) => {
@@ -276,8 +276,11 @@ describe("-u / --unrestricted, as rg and fd", () => {
     expect(rglob(["grep", "-n", "-uuu", "foo2"], { cwd: t.dir }).stdout).toContain("bin.dat:2:foo2");
     // An explicit flag wins over the shorthand.
     expect(rglob(["grep", "-n", "-u", "--ignore", "foo"], { cwd: t.dir }).stdout).not.toContain("x.log");
-    if (!RG) return console.warn("SKIPPED: rg is not installed; the -u differential against rg");
-    expect(lineSet(u.stdout)).toEqual(lineSet(peer(RG, ["-n", "-uu", "foo"]).stdout));
+  });
+  test.skipIf(!RG)("grep -u prints the lines rg -uu prints (skipped where rg is not installed)", () => {
+    const u = rglob(["grep", "-n", "-u", "foo"], { cwd: t.dir });
+    expect(lineSet(u.stdout)).toContain("logs/x.log:1:foo in an ignored log");
+    expect(lineSet(u.stdout)).toEqual(lineSet(peer(RG as string, ["-n", "-uu", "foo"]).stdout));
   });
   test("find -u lists ignored entries as fd -u does; count, top and tree take -u too", () => {
     const u = rglob(["find", "-u"], { cwd: t.dir });
@@ -289,8 +292,11 @@ describe("-u / --unrestricted, as rg and fd", () => {
       expect(JSON.parse(all.stdout).skipped.ignored).toBe(0);
       expect(JSON.parse(plain).skipped.ignored).toBeGreaterThan(0);
     }
-    if (!FD) return console.warn("SKIPPED: fd is not installed; the -u differential against fd");
-    expect(lineSet(u.stdout)).toEqual(lineSet(peer(FD, ["-u"]).stdout));
+  });
+  test.skipIf(!FD)("find -u lists what fd -u lists (skipped where fd is not installed)", () => {
+    const u = rglob(["find", "-u"], { cwd: t.dir });
+    expect(lineSet(u.stdout)).toContain("logs/x.log");
+    expect(lineSet(u.stdout)).toEqual(lineSet(peer(FD as string, ["-u"]).stdout));
   });
   test("-e EXT on every walking operation but grep (where -e is a pattern, as in rg)", () => {
     const found = JSON.parse(rglob(["count", "-e", "md", "--json"], { cwd: t.dir }).stdout);
@@ -307,8 +313,7 @@ describe("-u / --unrestricted, as rg and fd", () => {
 
 describe("rg output flags", () => {
   if (!RG) {
-    test("rg is missing", () =>
-      console.warn("SKIPPED: rg is not installed; rg output differentials skipped"));
+    test.skip("rg is not installed: the rg output differentials are skipped", () => {});
     return;
   }
   test.each(RG_OUTPUT)("%s", (_what, mine, theirs) => {
@@ -332,7 +337,7 @@ describe("rg output flags", () => {
 
 describe("fd habits", () => {
   if (!FD) {
-    test("fd is missing", () => console.warn("SKIPPED: fd is not installed; fd habit differentials skipped"));
+    test.skip("fd is not installed: the fd habit differentials are skipped", () => {});
     return;
   }
   // fd's times: every file was just written; one is old, so --changed-before has an answer.
@@ -345,31 +350,26 @@ describe("fd habits", () => {
       expect(lineSet(a.stdout).length).toBe(lineSet(b.stdout).length);
     } else expect(lineSet(a.stdout)).toEqual(lineSet(b.stdout));
   });
-  test("--one-file-system does not enter a directory on another device (a tmpfs reached by -L)", () => {
-    let shm: string;
-    try {
-      shm = mkdtempSync("/dev/shm/rglob-ofs-");
-    } catch {
-      console.warn("SKIPPED: no /dev/shm; --one-file-system differential skipped");
-      return;
-    }
-    const d = tempTree({ "sub/a.txt": "x\n", shm: { symlink: shm } });
-    try {
-      writeFileSync(join(shm, "inner.txt"), "hi\n");
-      if (statSync(shm).dev === statSync(d.dir).dev) {
-        console.warn("SKIPPED: /dev/shm is on the temp dir's device; --one-file-system differential skipped");
-        return;
+  // A tmpfs on another device than the temp directory: /dev/shm where it is one.
+  const shmOnOtherDevice = existsSync("/dev/shm") && statSync("/dev/shm").dev !== statSync(tmpdir()).dev;
+  test.skipIf(!shmOnOtherDevice)(
+    "--one-file-system does not enter a directory on another device, a tmpfs reached by -L (skipped without a /dev/shm on another device)",
+    () => {
+      const shm = mkdtempSync("/dev/shm/rglob-ofs-");
+      const d = tempTree({ "sub/a.txt": "x\n", shm: { symlink: shm } });
+      try {
+        writeFileSync(join(shm, "inner.txt"), "hi\n");
+        const a = rglob(["find", "-L", "--one-file-system"], { cwd: d.dir });
+        const b = Bun.spawnSync([FD as string, "-L", "--one-file-system"], { cwd: d.dir, stdout: "pipe" });
+        expect(lineSet(a.stdout)).toEqual(lineSet(b.stdout.toString()));
+        expect(lineSet(a.stdout)).not.toContain("shm/inner.txt");
+        expect(lineSet(rglob(["find", "-L"], { cwd: d.dir }).stdout)).toContain("shm/inner.txt");
+      } finally {
+        d.cleanup();
+        rmSync(shm, { recursive: true, force: true });
       }
-      const a = rglob(["find", "-L", "--one-file-system"], { cwd: d.dir });
-      const b = Bun.spawnSync([FD as string, "-L", "--one-file-system"], { cwd: d.dir, stdout: "pipe" });
-      expect(lineSet(a.stdout)).toEqual(lineSet(b.stdout.toString()));
-      expect(lineSet(a.stdout)).not.toContain("shm/inner.txt");
-      expect(lineSet(rglob(["find", "-L"], { cwd: d.dir }).stdout)).toContain("shm/inner.txt");
-    } finally {
-      d.cleanup();
-      rmSync(shm, { recursive: true, force: true });
-    }
-  });
+    },
+  );
   test("-a prints absolute paths, as fd -a", () => {
     const a = rglob(["find", "-a", "-e", "md", "--no-hidden"], { cwd: t.dir });
     const b = peer(FD as string, ["-a", "-e", "md"]);

@@ -11,6 +11,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -113,6 +114,19 @@ describe("npm packages", () => {
     expect(list).toContain("package/bin/rglob.cjs");
     expect(list).toContain("package/dist/lib/agent/index.js");
     expect(list).toContain("package/dist/lib/engine/search/worker.js");
+    // The man page and the completions, as `rglob man` and `rglob completions SHELL` print them.
+    for (const [file, args] of [
+      ["man/rglob.1", ["man"]],
+      ["complete/rglob.bash", ["completions", "bash"]],
+      ["complete/_rglob", ["completions", "zsh"]],
+      ["complete/rglob.fish", ["completions", "fish"]],
+      ["complete/_rglob.ps1", ["completions", "powershell"]],
+    ] as const) {
+      expect(list).toContain(`package/${file}`);
+      expect(readFileSync(join(project, "node_modules", "rglob", file), "utf8")).toBe(
+        rglob([...args]).stdout,
+      );
+    }
     expect(list.filter((f) => /\/rglob(\.exe)?$/.test(f))).toEqual([]);
     const installed = join(project, "node_modules", "rglob");
     let biggest = 0;

@@ -11,9 +11,9 @@ import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { walkEntries } from "../../contract/walk-options.ts";
-import type { RunContext } from "../../ops/operation.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { newestTime, STAT_OK, STAT_WORDS, sameWords, wordsOfStats } from "../../platform/stat-words.ts";
+import type { RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
 import { type Witnessed, witnessFlags, witnessing } from "../witness.ts";
@@ -25,6 +25,8 @@ import {
   type ItemChecks,
   jobMemory,
   NOT_STARTED,
+  type OpenedIndex,
+  openIndexFile,
   SAME,
   STATE,
   type StatJob,
@@ -38,7 +40,7 @@ import { readIndexText, textBuffer } from "./text.ts";
 import { TrigramIndex } from "./trigrams.ts";
 
 /** The on-disk format's version: a file of another version is not read. */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 const MAGIC = "RGLOBIDX";
 /** Bytes before the header's JSON: magic, format, JSON length, the body's hash (16 hex digits). */
 const PREFIX = 32;
@@ -211,7 +213,11 @@ export function buildIndex(
     walk: recorded?.header ?? null,
   };
   const body = serialize(header, facts.subarray(0, rels.length * FACTS), parts, pathBytes, recorded);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw cacheError(err, `cannot make the cache directory ${dir}`, dir);
+  }
   const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     fs.writeFileSync(tmp, body, { flag: "wx", mode: 0o600 });
@@ -220,9 +226,28 @@ export function buildIndex(
     try {
       fs.unlinkSync(tmp);
     } catch {}
-    throw new RglobError("UNREADABLE", `cannot write the index: ${(err as Error).message}`, { path: file });
+    throw cacheError(err, "cannot write the index", file);
   }
   return { header, indexPath: file, indexBytes: body.length };
+}
+
+/**
+ * The error of a cache directory or index file that cannot be made, written or removed: PERM when permission
+ * is denied or the file system is read-only, else UNREADABLE; the system's code in the message.
+ * @param err what the call threw
+ * @param what what could not be done
+ * @param at the path concerned
+ * @returns the error to throw
+ */
+export function cacheError(err: unknown, what: string, at: string): RglobError {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const denied = code === "EACCES" || code === "EPERM" || code === "EROFS";
+  const detail = code === undefined ? String((err as Error)?.message ?? err) : code;
+  return new RglobError(
+    denied ? "PERM" : "UNREADABLE",
+    `${what}: ${detail}; RGLOB_CACHE_DIR sets rglob's cache directory`,
+    { path: at, cause: err },
+  );
 }
 
 /** The real path of a walked entry (no symlink is followed below a root, so the root's real path leads). */
@@ -444,6 +469,12 @@ function recordStoredWalk(
   return null;
 }
 
+/** The longest path, in bytes, the system takes whole (Linux's PATH_MAX, its NUL included). */
+const PATH_MAX = 4096;
+
+/** Whether a path is too long to be opened or stat'ed by its path (ENAMETOOLONG). */
+const tooLong = (p: string): boolean => p.length >= PATH_MAX / 3 && Buffer.byteLength(p, "utf8") >= PATH_MAX;
+
 function walkSections(
   key: string,
   plan: WalkPlan,
@@ -454,9 +485,13 @@ function walkSections(
 ): WalkSections | null {
   const root = plan.roots[0];
   if (root === undefined || !rec.plainBelow(root.abs)) return null;
+  // A path the system cannot take whole (PATH_MAX) cannot be checked or opened by its path: the walk reaches
+  // it from its directory's descriptor, a replay could not, so no walk is kept.
+  for (const w of witnessed) if (tooLong(w.path)) return null;
   const relList: string[] = [];
   const ids = new Int32Array(rec.entries);
   for (let i = 0; i < rec.entries; i++) {
+    if (tooLong(rec.absOf(i))) return null;
     const id = idx.idOfPath(rec.absOf(i));
     ids[i] = id;
     // An indexed file's relative path is in the index already (when the walk's base is the tree's real path).
@@ -543,44 +578,54 @@ export interface LoadedIndex {
 }
 
 /**
- * Reads an index file: mapped under Bun (no copy of its megabytes into fresh memory, which took most of an
- * indexed grep's reading of it), read elsewhere or when it cannot be mapped (an empty file). A mapped file
- * must not shrink while it is read: an index file is only ever replaced whole (written aside, then renamed
- * over it), never written in place, so the mapping keeps the file that was opened.
- * @param file the index file
- * @returns its bytes
+ * Reads an opened index file into memory of its own (8-byte aligned for the typed-array views). Not mapped: a
+ * mapping faults (SIGBUS, which kills the process) when the file is truncated while it is read, and an index
+ * file in the user's cache can be truncated or rewritten in place by anything running as the user. The copy
+ * costs a few milliseconds per 10 MB (docs/decisions/0028-warm-index.md, measured on a 51 MB index).
+ * @param fd the open file
+ * @param size its size when it was opened
+ * @returns its bytes, or why it is not used (not an index, another format, shorter than when opened)
  */
-function readIndexFile(file: string): Buffer {
-  if (typeof Bun !== "undefined" && typeof Bun.mmap === "function") {
-    try {
-      const m = Bun.mmap(file, { shared: false });
-      return Buffer.from(m.buffer, m.byteOffset, m.byteLength);
-    } catch {
-      // Read instead: the error, if any, is the read's.
-    }
+function readIndexFile(fd: number, size: number): Buffer | string {
+  // The prefix first: a file that is not an index (or of another format) is not read whole, however large.
+  const head = Buffer.alloc(PREFIX);
+  const prefix = headerLength(head, size < PREFIX ? 0 : fs.readSync(fd, head, 0, PREFIX, 0));
+  if (typeof prefix === "string" && prefix !== "truncated") return prefix;
+  if (PREFIX + head.readUInt32LE(12) > size) return "truncated";
+  const buf = Buffer.from(new ArrayBuffer(size));
+  let got = 0;
+  while (got < size) {
+    const n = fs.readSync(fd, buf, got, size - got, got);
+    if (n <= 0) return "truncated";
+    got += n;
   }
-  return fs.readFileSync(file);
+  return buf;
 }
 
 /**
  * Reads the index of a tree and checks it: magic, format, rglob version, root, options, length and the hash
  * of its body. Anything else is not used.
  * @param root the tree's real path
- * @param file the index file (default: the cache's)
+ * @param file the index file (default: the cache's), or the file as openIndexFile opened it (left open)
  * @returns the index, or the reason it is not used (null reason: there is none)
  */
 export function loadIndex(
   root: string,
-  file = indexPathFor(root),
+  file: string | OpenedIndex = indexPathFor(root),
 ): { index: LoadedIndex; reason: null } | { index: null; reason: string | null } {
-  let raw: Buffer;
+  const opened = typeof file === "string" ? openIndexFile(file) : file;
+  if ("reason" in opened) return { index: null, reason: opened.reason };
+  let read: Buffer | string;
   try {
-    raw = readIndexFile(file);
+    read = readIndexFile(opened.fd, opened.size);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { index: null, reason: code === "ENOENT" ? null : `unreadable: ${(err as Error).message}` };
+    return { index: null, reason: `unreadable: ${(err as Error).message}` };
+  } finally {
+    if (typeof file === "string") fs.closeSync(opened.fd);
   }
   const bad = (why: string) => ({ index: null, reason: why });
+  if (typeof read === "string") return bad(read);
+  const raw = read;
   const jsonLen = headerLength(raw, raw.length);
   if (typeof jsonLen === "string") return bad(jsonLen);
   if (raw.toString("latin1", 16, 32) !== platform.hash64(raw.subarray(PREFIX))) return bad("corrupt (hash)");
@@ -605,8 +650,8 @@ export function loadIndex(
   if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return bad("corrupt header");
   const at = layout(h, PREFIX + jsonLen);
   if (at.end !== raw.length) return bad("truncated");
-  // Typed arrays need aligned offsets: the sections are 8-byte aligned within the file.
-  const buf = raw.byteOffset % 8 === 0 ? raw : Buffer.from(raw);
+  // Typed arrays need aligned offsets: the sections are 8-byte aligned within the file (read at offset 0).
+  const buf = raw;
   const ab = buf.buffer as ArrayBuffer;
   const o0 = buf.byteOffset;
   const facts = new Uint32Array(ab, o0 + at.facts, h.files * FACTS);
@@ -783,16 +828,15 @@ interface EarlyStats {
  * Reads an index file's header and, when its recorded walk is the one a grep is about to replay (same key) and
  * the tree is large enough, starts the stat worker with its part of the checks (ids from three tenths of the
  * files to the last), so that it works while this thread reads the whole file.
- * @param file the index file
+ * @param file the index file (the worker opens it as openIndexFile does and checks it has the same hash)
+ * @param fd the index file as opened here (openIndexFile)
  * @param root the tree's real path
  * @param key the grep's walk key (walkKeyOf)
  * @returns the job, or null when there is none to give (loadIndex says why a header is not used)
  */
-function startEarlyStats(file: string, root: string, key: string): EarlyStats | null {
-  let fd = -1;
+function startEarlyStats(file: string, fd: number, root: string, key: string): EarlyStats | null {
   let worker: Worker | null = null;
   try {
-    fd = fs.openSync(file, "r");
     const head = Buffer.alloc(64 * 1024);
     const jsonLen = headerLength(head, fs.readSync(fd, head, 0, head.length, 0));
     if (typeof jsonLen === "string") return null;
@@ -825,8 +869,6 @@ function startEarlyStats(file: string, root: string, key: string): EarlyStats | 
   } catch {
     worker?.terminate();
     return null;
-  } finally {
-    if (fd >= 0) fs.closeSync(fd);
   }
 }
 
@@ -913,10 +955,9 @@ export function removeIndex(root: string): boolean {
     fs.unlinkSync(indexPathFor(root));
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw new RglobError("PERM", `cannot remove the index: ${(err as Error).message}`, {
-      path: indexPathFor(root),
-    });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    throw cacheError(err, "cannot remove the index", indexPathFor(root));
   }
 }
 
@@ -943,9 +984,18 @@ export class PersistedIndexes implements WarmProvider {
         let hit = this.loaded.get(dir);
         if (hit === undefined) {
           const file = indexPathFor(dir);
-          const exists = fs.existsSync(file);
-          if (exists && key !== null && this.early === null) this.early = startEarlyStats(file, dir, key);
-          hit = exists ? loadIndex(dir, file).index : null;
+          // Opened once (a regular file of this user, never a FIFO or a device): the header, then the whole.
+          const opened = openIndexFile(file);
+          hit = null;
+          if (!("reason" in opened)) {
+            try {
+              if (key !== null && this.early === null)
+                this.early = startEarlyStats(file, opened.fd, dir, key);
+              hit = loadIndex(dir, opened).index;
+            } finally {
+              fs.closeSync(opened.fd);
+            }
+          }
           this.loaded.set(dir, hit);
         }
         if (hit !== null) return hit;

@@ -2,7 +2,7 @@
  * one grep run. A run asks the provider for a walk (a replay of a remembered walk, or the walk itself) and for
  * the files the index rules out; everything else is the cold path. The types, and what both providers share:
  * the literal query of a search and a walk without the files ruled out. */
-import type { RunContext } from "../../ops/operation.ts";
+import type { RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import type { Entry, WalkPlan } from "../walk.ts";
 import type { LiteralQuery } from "./trigrams.ts";

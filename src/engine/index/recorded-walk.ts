@@ -6,8 +6,8 @@
  * and read back without an object per step. docs/decisions/0028-warm-index.md. */
 import type { ErrorInfo } from "../../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../../contract/result.ts";
-import type { RunContext } from "../../ops/operation.ts";
-import type { EntryType } from "../../platform/platform.ts";
+import type { EntryType } from "../../platform/listing.ts";
+import type { RunContext } from "../run.ts";
 import { Entry, gives, type WalkPlan, walk } from "../walk.ts";
 
 /** A step's kind: an entry, a run of counted entries, a call on the run context, skip counts added. */

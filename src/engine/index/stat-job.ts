@@ -1,8 +1,11 @@
 /*! Engine, persisted index: what the stat worker (stat-worker.ts) and the caller (persist.ts's checkStats)
  * share. The paths the recorded walk depends on and the indexed files are checked in chunks of items (the
  * witnessed paths first, then the files by id) that either thread takes from one shared counter, so the two
- * finish together whatever the caller has to do first (read the index) and however fast each thread runs. */
+ * finish together whatever the caller has to do first (read the index) and however fast each thread runs. Both
+ * open the index file the same way (openIndexFile). */
 
+import * as fs from "node:fs";
+import { typeOfStats, typeWord } from "../../platform/platform.ts";
 import { pathsChecker, STAT_WORDS } from "../../platform/stat-words.ts";
 import { stillWitnessed } from "../witness.ts";
 
@@ -146,4 +149,43 @@ export function witnessChecksOf(
       ),
     close: () => checker.close(),
   };
+}
+
+/** An index file opened for reading, or why it is not read (null reason: there is none). */
+export type OpenedIndex =
+  | { readonly fd: number; readonly size: number }
+  | { readonly fd: -1; readonly reason: string | null };
+
+/**
+ * Opens an index file for reading only when it is a regular file owned by this user: a final symlink is not
+ * followed (O_NOFOLLOW), a FIFO or a device put at its path does not block the open (O_NONBLOCK), and what was
+ * opened is checked on its descriptor (fstat), so a link to /dev/zero or a FIFO is never read.
+ * @param file the index file
+ * @returns the descriptor and size (close it when done), or why the file is not read
+ */
+export function openIndexFile(file: string): OpenedIndex {
+  const C = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(file, C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { fd: -1, reason: null };
+    if (code === "ELOOP") return { fd: -1, reason: "not an index file (a symlink)" };
+    return { fd: -1, reason: `unreadable: ${(err as Error).message}` };
+  }
+  let why: string;
+  try {
+    const st = fs.fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!st.isFile()) why = `not an index file (a ${typeWord(typeOfStats(st))})`;
+    else if (uid !== undefined && st.uid !== uid)
+      why = `not an index file (owned by uid ${st.uid}, not ${uid})`;
+    else if (!Number.isSafeInteger(st.size)) why = "not an index file (too large)";
+    else return { fd, size: st.size };
+  } catch (err) {
+    why = `unreadable: ${(err as Error).message}`;
+  }
+  fs.closeSync(fd);
+  return { fd: -1, reason: why };
 }

@@ -10,6 +10,7 @@ import { pathStarts } from "./paths-section.ts";
 import {
   ENDED,
   fileChecksOf,
+  openIndexFile,
   STATE,
   type StatJob,
   TAKING,
@@ -37,7 +38,10 @@ self.onmessage = (e: MessageEvent<StatJob>) => {
   const { control, answers } = viewsOf(job.out);
   let fd = -1;
   try {
-    fd = fs.openSync(job.file, "r");
+    // A regular file of this user only (a FIFO or a device swapped in does not block it).
+    const opened = openIndexFile(job.file);
+    if ("reason" in opened) throw new Error("not an index file");
+    fd = opened.fd;
     const hashOf = () => readAt(fd, 32, 0).toString("latin1", 16, 32);
     if (hashOf() !== job.hash) throw new Error("another index file");
     const factBytes = readAt(fd, job.files * STAT_WORDS * 4, job.factsAt);

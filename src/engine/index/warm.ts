@@ -5,19 +5,21 @@
  * index (it is searched again). Without a watch, walks are not remembered and each file the index would rule
  * out is compared with its indexed stats first. It never writes anything. */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import * as v from "valibot";
 import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
-import { quietContext, type RunContext } from "../../ops/operation.ts";
+import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
+import { STAT_OK, STAT_WORDS, statInto, wordsOfStats } from "../../platform/stat-words.ts";
 import { type TreeWatch, watchTreeInSlices } from "../../platform/tree-watch.ts";
 import { isNegated } from "../glob.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
+import { quietContext, type RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts";
+import { kindInto, type Witnessed, witnessingInto } from "../witness.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
-import { type MemoryWalk, type RecordedWalk, recordingWalk, recordWalk, replay } from "./recorded-walk.ts";
+import { type MemoryWalk, type RecordedWalk, recordingWalk, replay } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
@@ -67,8 +69,24 @@ export interface WarmOptions {
 interface Memo {
   readonly gen: number;
   readonly rec: RecordedWalk;
+  /** What the walk read that the watch does not vouch for (uncovered): stat'ed again before each replay. */
+  readonly checks: readonly Witnessed[];
   ids: Int32Array | null;
   idsFor: TrigramIndex | null;
+}
+
+/** A walk being recorded for a key: pumped a slice at a time, in the call that asked for it and then between
+ * calls (a new key on a large tree heeds the call's deadline and lets the server answer meanwhile). */
+interface Recording {
+  readonly gen: number;
+  readonly epoch: number;
+  readonly steps: Iterator<Entry>;
+  readonly seen: Map<string, Witnessed>;
+  rec: MemoryWalk | null;
+  entries: number;
+  /** Past the budget of remembered entries: given up (it could not be kept). */
+  over: boolean;
+  background: boolean;
 }
 
 const WALK_KEYS = Object.keys(walkEntries);
@@ -102,6 +120,116 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const WATCH_SLICE_MS = 20;
 /** How often the tree's own watch is read between calls. */
 const DRAIN_MS = 100;
+/** How long a call records a new walk itself before it walks cold and leaves the rest to the time between calls. */
+const INLINE_RECORD_MS = 50;
+
+/**
+ * The identity of the directory at the root's path (device and inode), or why there is none. Taken by path at
+ * each call: the path is resolved through every directory above the root, so a root removed and made again, a
+ * directory above it renamed and another put in its place, or a file system mounted over it gives another.
+ * @param root the root's real path
+ * @returns the identity
+ */
+function identityOf(root: string): string {
+  try {
+    const st = fs.statSync(fsPath(root));
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : "not a directory";
+  } catch (err) {
+    return `absent (${(err as NodeJS.ErrnoException).code ?? "error"})`;
+  }
+}
+
+/**
+ * The mounts at or below the root (id, device and mount point from /proc/self/mountinfo; "" where there is no
+ * such file): a mount sends no inotify event, and one over a directory of the tree hides what the watch holds.
+ * @param root the root's real path
+ * @returns the mounts, one a line
+ */
+function mountsAt(root: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync("/proc/self/mountinfo", "latin1");
+  } catch {
+    return "";
+  }
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    const f = line.split(" ");
+    const escaped = f[4];
+    if (escaped === undefined) continue;
+    // The mount point's bytes, octal escapes undone, read as names are (names.ts).
+    const raw = escaped.replace(/\\([0-7]{3})/g, (_, o: string) =>
+      String.fromCharCode(Number.parseInt(o, 8)),
+    );
+    const at = decodeName(Buffer.from(raw, "latin1"));
+    if (at === root || at.startsWith(prefix)) out.push(`${f[0]} ${f[2]} ${at}`);
+  }
+  return out.join("\n");
+}
+
+/**
+ * The paths a recorded walk read that the watch does not vouch for: those outside the tree (ignore files above
+ * it, files named by ignore_files or by git's configuration), those inside a repository's metadata (its config,
+ * commondir, info/exclude), and the ignore files that are there (an edit through a hard link elsewhere, or a
+ * write through a shared mapping, sends no event). A directory listed or a file looked for and not found inside
+ * the tree is the watch's: a listing changes only through an entry's event.
+ * @param root the root's real path
+ * @param seen what the recording witnessed
+ * @returns the paths to stat again before each replay
+ */
+function uncovered(root: string, seen: Iterable<Witnessed>): Witnessed[] {
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  const out: Witnessed[] = [];
+  for (const w of seen) {
+    if (!w.path.startsWith(prefix)) {
+      if (w.path !== root) out.push(w);
+      continue;
+    }
+    const parts = w.path.slice(prefix.length).split("/");
+    const git = parts.indexOf(".git");
+    if (w.kindOnly) continue;
+    if (
+      (git >= 0 && git < parts.length - 1) ||
+      (w.outcome === STAT_OK &&
+        (IGNORE_FILE_NAMES as readonly string[]).includes(parts[parts.length - 1] as string))
+    )
+      out.push(w);
+  }
+  return out;
+}
+
+const scratch = new Uint32Array(STAT_WORDS);
+
+/** Whether a witnessed path stats as it did (its kind alone for a `.git` entry). */
+function stillSo(w: Witnessed): boolean {
+  const got = w.kindOnly ? kindInto(w.path, scratch) : statInto()(w.path, w.follow, scratch, 0);
+  if (got !== w.outcome) return false;
+  if (got !== STAT_OK) return true;
+  if (w.kindOnly) return scratch[0] === w.words[0];
+  for (let i = 0; i < STAT_WORDS; i++) if (scratch[i] !== w.words[i]) return false;
+  return true;
+}
+
+/**
+ * The stat words of the files an index holds (size, mtime and ctime to the nanosecond, inode; stat-words.ts), by
+ * id, STAT_WORDS each: what the file was when it was read for the index.
+ */
+const indexedWords = new WeakMap<TrigramIndex, Uint32Array>();
+
+/**
+ * Whether a file still stats as it did when it was indexed (size, mtime, ctime and inode: the persisted index's
+ * promise), its final symlink not followed. Asked of every file the index would rule out, at each query, watch
+ * or no watch: an edit through another hard link or a write through a shared mapping sends no event for this
+ * name, but changes the inode's mtime and ctime. One statx per file, no object made.
+ */
+function sameAsIndexed(idx: TrigramIndex, id: number, abs: string): boolean {
+  const words = indexedWords.get(idx);
+  if (words === undefined || statInto()(abs, false, scratch, 0) !== STAT_OK) return false;
+  const at = id * STAT_WORDS;
+  for (let i = 0; i < STAT_WORDS; i++) if (scratch[i] !== words[at + i]) return false;
+  return true;
+}
 
 /**
  * Creates the warm state of one root.
@@ -115,6 +243,15 @@ export class WarmRoot implements WarmProvider {
   /** Bumped by every change to the tree's shape or its ignore files: remembered walks older than it are void. */
   private gen = 0;
   private readonly memos = new Map<string, Memo>();
+  /** Walks being recorded, by key (at most one of them between calls). */
+  private readonly recordings = new Map<string, Recording>();
+  /** Keys whose walk holds more entries than the budget, at the generation it was found (not recorded again). */
+  private readonly tooLarge = new Map<string, number>();
+  /** Bumped when the warm state starts again from scratch (restart): work of an older epoch stops. */
+  private epoch = 0;
+  /** The root's identity and its mounts when the watch was set up (verify). */
+  private rootId = "";
+  private mounts = "";
   private index: TrigramIndex | null = null;
   private building: TrigramIndex | null = null;
   private state: WarmState = "building";
@@ -141,15 +278,61 @@ export class WarmRoot implements WarmProvider {
    * meanwhile) and then builds the index in the background. Both wait while calls are in flight (`hold`).
    */
   start(): void {
+    this.rootId = identityOf(this.root);
+    this.mounts = mountsAt(this.root);
     if (!this.options.watch) {
       void this.build();
       return;
     }
+    const epoch = this.epoch;
     void this.startWatch()
       .catch((err: unknown) => {
         this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
       })
-      .then(() => this.build());
+      .then(() => {
+        if (epoch === this.epoch && !this.closed) void this.build();
+      });
+  }
+
+  /**
+   * Checks at each call what no watch reports (docs/decisions/0032-freshness-model.md): the directory at the
+   * root's path is the one watched (same device and inode: not removed and made again, not replaced through a
+   * directory above it, nothing mounted over it) and the mounts at or below it are those it had. On any
+   * difference everything is forgotten and the root is watched and indexed again from its path; meanwhile calls
+   * walk cold.
+   */
+  private verify(): void {
+    if (this.closed) return;
+    const id = identityOf(this.root);
+    const mounts = mountsAt(this.root);
+    if (id === this.rootId && mounts === this.mounts) return;
+    this.restart(
+      id !== this.rootId ? `the root's directory changed (${id})` : "a mount changed at or below the root",
+    );
+  }
+
+  /** Forgets everything and starts again from the root's path (a new watch, a new index). */
+  private restart(why: string): void {
+    this.epoch++;
+    this.stopWatch();
+    this.forgetWalks();
+    this.index = null;
+    this.building = null;
+    this.state = "building";
+    this.reason = `${why}: watched and indexed again`;
+    this.restarts++;
+    this.start();
+  }
+
+  /** How many times the warm state started again from scratch (tests). */
+  restarts = 0;
+
+  /** Forgets the remembered walks and those being recorded. */
+  private forgetWalks(): void {
+    this.gen++;
+    this.memos.clear();
+    for (const r of this.recordings.values()) r.steps.return?.();
+    this.recordings.clear();
   }
 
   /**
@@ -184,6 +367,9 @@ export class WarmRoot implements WarmProvider {
   close(): void {
     this.closed = true;
     this.stopWatch();
+    this.forgetWalks();
+    this.index = null;
+    this.building = null;
     this.resume();
   }
 
@@ -204,14 +390,16 @@ export class WarmRoot implements WarmProvider {
   }
 
   private async startWatch(): Promise<void> {
+    const epoch = this.epoch;
+    const stopped = () => this.closed || this.epoch !== epoch;
     const own = await watchTreeInSlices(
       this.root,
       { onEvent: (event, rel) => this.changed(event, rel), onLost: (reason) => this.lostWatch(reason) },
       this.options.sliceMs ?? WATCH_SLICE_MS,
-      () => this.closed,
+      stopped,
       () => this.turn(),
     );
-    if (this.closed) {
+    if (stopped()) {
       own?.close();
       return;
     }
@@ -237,8 +425,7 @@ export class WarmRoot implements WarmProvider {
   /** A watch that failed: fall back to per-query checks, forgetting what it kept fresh. */
   private lostWatch(reason = "the watch failed"): void {
     this.stopWatch();
-    this.gen++;
-    this.memos.clear();
+    this.forgetWalks();
     this.reason = `${reason}; checking files per query`;
   }
 
@@ -257,17 +444,18 @@ export class WarmRoot implements WarmProvider {
    * @returns whether it could (false: Bun's fs.watch, whose events come later; or no watch)
    */
   settle(): boolean {
+    this.verify();
     if (!this.synchronous) return !this.watching;
     (this.watcher as TreeWatch).drain();
     return true;
   }
 
   private changed(event: string, name: string | Buffer | null): void {
-    // The watch does not say what changed, or names it lossily (a name that is not valid UTF-8 comes as U+FFFD,
-    // which cannot name the entry the walk holds): forget everything.
-    if (name === null || name === undefined || String(name).includes("\ufffd")) {
-      this.gen++;
-      this.memos.clear();
+    // The watch does not say what changed, or names it lossily (Bun's fs.watch gives a name that is not valid
+    // UTF-8 with U+FFFD, which cannot name the entry the walk holds; the tree's own watch gives it losslessly,
+    // names.ts): forget everything.
+    if (name === null || name === undefined || (!this.synchronous && String(name).includes("\ufffd"))) {
+      this.forgetWalks();
       this.index = null;
       if (this.state === "ready") this.state = "building";
       this.scheduleRebuild();
@@ -276,13 +464,14 @@ export class WarmRoot implements WarmProvider {
     const rel = String(name);
     // Inside a repository's metadata only the exclude file (and the directory itself) matters to the walk. A
     // `.git` component, not a name that starts with it: a `.gitignore` is an ignore file.
-    const parts = rel.split(path.sep);
+    const parts = rel.split("/");
     const git = parts.indexOf(".git");
     if (git >= 0) {
       const after = parts.slice(git + 1).join("/");
       if (after !== "" && after !== "info" && after !== "info/exclude") return;
     }
-    const abs = path.join(this.root, rel);
+    // Joined losslessly (Bun's path.join writes a lone surrogate, a byte that is not UTF-8, as U+FFFD).
+    const abs = joinPath(this.root, rel);
     for (const idx of [this.index, this.building]) idx?.invalidate(abs);
     let isDir = false;
     try {
@@ -292,7 +481,7 @@ export class WarmRoot implements WarmProvider {
     if (
       event === "rename" ||
       isDir ||
-      (IGNORE_FILE_NAMES as readonly string[]).includes(path.basename(rel)) ||
+      (IGNORE_FILE_NAMES as readonly string[]).includes(rel.slice(rel.lastIndexOf("/") + 1)) ||
       git >= 0
     )
       this.gen++;
@@ -328,8 +517,17 @@ export class WarmRoot implements WarmProvider {
       walkOptions[k] = k === "patterns" ? (o.patterns as readonly string[]).filter(isNegated) : o[k];
     }
     const p = plan.source.plan;
+    // The ignore files that apply from above the roots, files given in ignore_files and git's excludes file, as
+    // this call's plan read them: the walk was filtered by them, so a walk recorded under other rules (one of
+    // them edited, made or removed since) has another key.
+    const outer = plan.roots.map((r) => [
+      r.abs,
+      r.type,
+      r.repoPrefix,
+      r.outer.map((f) => [f.file, f.prefix, f.lines]),
+    ]);
     // filesOnly decides which roots are walked (a named FIFO is not); namedFilesPastGlobs only selects.
-    return JSON.stringify([walkOptions, p.cwd, filesOnly]);
+    return JSON.stringify([walkOptions, p.cwd, filesOnly, outer]);
   }
 
   /**
@@ -342,13 +540,11 @@ export class WarmRoot implements WarmProvider {
    */
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
     const key = this.memoKey(plan);
-    const memo = key === null ? undefined : this.memos.get(key);
-    const fresh = memo !== undefined && memo.gen === this.gen;
+    const fresh = key !== null && this.freshMemo(key) !== null;
     const candidates = bounded ? null : this.candidatesFor(plan, spec);
     const source: AnswerSource = candidates !== null ? "index" : fresh ? "warm_list" : "cold";
     const idx = this.index;
     const maxFileSize = spec.maxFileSize;
-    const checkStats = !this.watching;
     // Files ruled out have no effect on the answer (no record, error or skip) unless it lists the files that
     // do not match: then they are given to the run as found empty; otherwise they are left out of the walk.
     const leaveOut = candidates !== null && !listsNonMatching;
@@ -358,29 +554,15 @@ export class WarmRoot implements WarmProvider {
       if (candidates === null || idx === null || replayed) return false;
       const id = idx.idOfPath(e.abs);
       if (id < 0 || candidates[id] === 1) return false;
-      const facts = idx.factsOf(id);
-      if (facts.size > maxFileSize) return false;
-      if (checkStats) {
-        try {
-          const st = platform.stat(e.abs);
-          if (
-            st.size !== facts.size ||
-            st.mtimeMs !== facts.mtimeMs ||
-            st.ctimeMs !== facts.ctimeMs ||
-            st.ino !== facts.ino
-          )
-            return false;
-        } catch {
-          return false;
-        }
-      }
-      return true;
+      if (idx.sizeOf(id) > maxFileSize) return false;
+      // The watch only narrows: a file is ruled out when it also still stats as it did when indexed.
+      return sameAsIndexed(idx, id, e.abs);
     };
     return {
       source,
       walk: (p, ctx, after) => {
-        if (after === null && key !== null) {
-          const m = this.memoFor(key, p, ctx);
+        const m = after === null && key !== null ? this.memoFor(key, p, ctx) : null;
+        if (m !== null) {
           if (!leaveOut || idx === null || candidates === null) return replay(m.rec, p, ctx, null, true);
           // Entries the index rules out (whether each is still live is asked when the replay reaches it).
           const ids = this.idsOf(m, idx);
@@ -390,7 +572,16 @@ export class WarmRoot implements WarmProvider {
             if (id >= 0 && candidates[id] === 0 && idx.sizeOf(id) <= maxFileSize) drop[i] = 1;
           }
           replayed = true;
-          return replay(m.rec, p, ctx, (i) => drop[i] === 1 && idx.isLive(ids[i] as number), true);
+          return replay(
+            m.rec,
+            p,
+            ctx,
+            (i) =>
+              drop[i] === 1 &&
+              idx.isLive(ids[i] as number) &&
+              sameAsIndexed(idx, ids[i] as number, m.rec.absOf(i)),
+            true,
+          );
         }
         const cold = walk(p, ctx, after);
         return leaveOut ? without(cold, ruledOut) : cold;
@@ -413,19 +604,131 @@ export class WarmRoot implements WarmProvider {
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
     const key = this.memoKey(plan);
     if (key === null) return null;
-    return (ctx) => replay(this.memoFor(key, plan, ctx).rec, plan, ctx, null, true);
+    return (ctx) => {
+      const m = this.memoFor(key, plan, ctx);
+      return m !== null ? replay(m.rec, plan, ctx, null, true) : walk(plan, ctx, null);
+    };
   }
 
-  /** The fresh remembered walk of a key, walked (and remembered) now when there is none. */
-  private memoFor(key: string, plan: WalkPlan, ctx: RunContext): Memo {
+  /**
+   * The remembered walk of a key when it is fresh: no change to the tree's shape since it began (the watch
+   * says), and every path it read that the watch does not vouch for stats as it did (uncovered). A stale one is
+   * let go.
+   */
+  private freshMemo(key: string): Memo | null {
     const m = this.memos.get(key);
-    if (m !== undefined && m.gen === this.gen) {
+    if (m === undefined) return null;
+    if (m.gen === this.gen && m.checks.every(stillSo)) return m;
+    this.memos.delete(key);
+    return null;
+  }
+
+  /**
+   * The fresh remembered walk of a key; else its walk is recorded, for at most INLINE_RECORD_MS and while the
+   * call's deadline and cancellation allow, and given when done; else null (the call walks cold) and the
+   * recording goes on between calls, a slice at a time, to be remembered when it ends.
+   */
+  private memoFor(key: string, plan: WalkPlan, ctx: RunContext): Memo | null {
+    const m = this.freshMemo(key);
+    if (m !== null) {
       this.memos.delete(key);
       this.memos.set(key, m); // most recently used last
       return m;
     }
-    if (m !== undefined) this.memos.delete(key);
-    return this.remember(key, plan, ctx);
+    if (this.tooLarge.get(key) === this.gen) return null;
+    let r = this.recordings.get(key);
+    if (r !== undefined && (r.gen !== this.gen || r.epoch !== this.epoch)) {
+      r.steps.return?.();
+      this.recordings.delete(key);
+      r = undefined;
+    }
+    if (r === undefined) {
+      // One recording goes on between calls at a time: another key's waits for it to end.
+      for (const other of this.recordings.values()) if (other.background) return null;
+      r = this.record(key, plan);
+    }
+    if (r.background) return null;
+    const until = performance.now() + INLINE_RECORD_MS;
+    this.pump(r, () => ctx.shouldStop() || performance.now() > until);
+    if (r.rec !== null || r.over) return this.finish(key, r);
+    r.background = true;
+    void this.recordBetweenCalls(key, r);
+    return null;
+  }
+
+  /** Starts the recording of a key's walk (selecting every entry: the walk of every plan with this key). */
+  private record(key: string, plan: WalkPlan): Recording {
+    const r: Recording = {
+      gen: this.gen,
+      epoch: this.epoch,
+      steps: recordingWalk(
+        selectingAll(plan),
+        quietContext(() => this.closed, 1),
+        (rec) => {
+          r.rec = rec;
+        },
+      ),
+      seen: new Map(),
+      rec: null,
+      entries: 0,
+      over: false,
+      background: false,
+    };
+    this.recordings.set(key, r);
+    return r;
+  }
+
+  /** Takes steps of a recording until it ends, grows past the budget, or `stop` says so. */
+  private pump(r: Recording, stop: () => boolean): void {
+    const budget = this.options.rememberedEntries;
+    witnessingInto(r.seen, () => {
+      for (let n = 1; r.rec === null; n++) {
+        if ((n & 63) === 0 && stop()) return;
+        if (r.steps.next().done === true) return;
+        if (++r.entries > budget) {
+          r.over = true;
+          r.steps.return?.();
+          return;
+        }
+      }
+    });
+  }
+
+  /** A recording that ended: remembered (when still fresh and within the budget) and given. */
+  private finish(key: string, r: Recording): Memo | null {
+    if (this.recordings.get(key) === r) this.recordings.delete(key);
+    if (r.over || r.rec === null) {
+      if (r.over) {
+        if (this.tooLarge.size >= 64) this.tooLarge.clear();
+        this.tooLarge.set(key, r.gen);
+      }
+      return null;
+    }
+    const memo: Memo = {
+      gen: r.gen,
+      rec: r.rec,
+      checks: uncovered(this.root, r.seen.values()),
+      ids: null,
+      idsFor: null,
+    };
+    this.keep(key, memo);
+    return memo;
+  }
+
+  /** Goes on with a recording a slice at a time between calls (turn), until it ends or goes stale. */
+  private async recordBetweenCalls(key: string, r: Recording): Promise<void> {
+    const sliceMs = this.options.sliceMs ?? SLICE_MS;
+    while (r.rec === null && !r.over) {
+      await this.turn();
+      if (this.closed || this.recordings.get(key) !== r || r.gen !== this.gen || r.epoch !== this.epoch) {
+        r.steps.return?.();
+        if (this.recordings.get(key) === r) this.recordings.delete(key);
+        return;
+      }
+      const until = performance.now() + sliceMs;
+      this.pump(r, () => performance.now() > until);
+    }
+    this.finish(key, r);
   }
 
   /** The index ids of a remembered walk's entries (-1: not indexed), looked up once per index. */
@@ -445,19 +748,6 @@ export class WarmRoot implements WarmProvider {
     const q = literalQueryOf(spec);
     if (q === null || !insideDir(plan.baseReal, this.root)) return null;
     return idx.candidates(q);
-  }
-
-  /**
-   * Walks the plan to its end selecting every entry (`selectingAll`: the walk of every plan with this key),
-   * remembering its entries and its calls on the run context (not made on the run's context: the replay makes
-   * them). A query that stops after a few records still leaves a whole walk to replay. Kept when the tree did
-   * not change meanwhile.
-   */
-  private remember(key: string, plan: WalkPlan, ctx: RunContext): Memo {
-    const startGen = this.gen;
-    const memo: Memo = { gen: startGen, rec: recordWalk(selectingAll(plan), ctx), ids: null, idsFor: null };
-    this.keep(key, memo);
-    return memo;
   }
 
   /**
@@ -491,6 +781,8 @@ export class WarmRoot implements WarmProvider {
   private async build(): Promise<void> {
     const started = performance.now();
     const idx = new TrigramIndex();
+    let words = new Uint32Array(1024 * STAT_WORDS);
+    indexedWords.set(idx, words);
     this.building = idx;
     if (this.index === null) this.state = "building";
     let slice = performance.now();
@@ -518,56 +810,87 @@ export class WarmRoot implements WarmProvider {
       const walked = recordingWalk(selectingAll(plan), quietContext(stopped, 1), (rec) => {
         recorded = rec;
       });
-      for (const e of walked) {
-        if (performance.now() - slice > sliceMs) {
-          await this.turn();
-          slice = performance.now();
-        }
-        if (this.closed || this.building !== idx) return;
-        if (!gives(plan, e)) continue;
-        let fd: number;
-        try {
-          // From the descriptor of the directory the walk is in (no path to resolve, no symlink followed); by
-          // path and checked when it is closed.
-          fd = platform.openListed(e.abs, plan.confine, e);
-        } catch {
-          continue;
-        }
-        try {
-          const st = platform.fstat(fd);
-          if (!st.isFile() || st.size > this.options.maxFileSize) continue;
-          buf = textBuffer(buf, st.size);
-          // Grew past its size while read, binary (a NUL in the first block) or UTF-16: searched, not indexed.
-          const view = readIndexText(fd, st.size, buf, FIRST_BLOCK);
-          if (view === null) continue;
-          idx.add(e.abs, view, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
-          if (idx.postingSize > budget) {
-            this.overBudget(idx, `the index would exceed ${Math.round(budget / 1048576)} MiB`);
-            return;
+      const seen = new Map<string, Witnessed>();
+      // Stepped by hand (the paths it reads are witnessed a step at a time): ended below however the loop ends,
+      // so the directories it holds open are closed.
+      try {
+        for (;;) {
+          const step = witnessingInto(seen, () => walked.next());
+          if (step.done === true) break;
+          const e = step.value;
+          if (performance.now() - slice > sliceMs) {
+            await this.turn();
+            slice = performance.now();
           }
-          // A tree whose index is already clearly over the ratio (many small files: paths and per-file facts
-          // weigh on them) is not built to the end: its pending postings would hold several times the final
-          // index meanwhile (a generated tree of 500,000 files of 350 bytes peaked at 677 MiB).
-          if (
-            (idx.size & 1023) === 0 &&
-            idx.textSize >= EARLY_RATIO_TEXT &&
-            idx.frozenAtLeast > idx.textSize * this.options.budgetRatio * EARLY_RATIO_MARGIN
-          ) {
-            this.overBudget(
-              idx,
-              `the index would take over ${(idx.frozenAtLeast / idx.textSize).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; judged on the first ${Math.round(idx.textSize / 1048576)} MiB)`,
-            );
-            return;
-          }
-        } catch {
-        } finally {
+          if (this.closed || this.building !== idx) return;
+          if (!gives(plan, e)) continue;
+          let fd: number;
           try {
-            platform.close(fd);
-          } catch {}
+            // From the descriptor of the directory the walk is in (no path to resolve, no symlink followed); by
+            // path and checked when it is closed.
+            fd = platform.openListed(e.abs, plan.confine, e);
+          } catch {
+            continue;
+          }
+          try {
+            // Its words from the descriptor read (the words checked at each query are the file's as read).
+            const big = fs.fstatSync(fd, { bigint: true });
+            if (!big.isFile() || big.size > BigInt(this.options.maxFileSize)) continue;
+            const st = {
+              size: Number(big.size),
+              mtimeMs: Number(big.mtimeNs) / 1e6,
+              ctimeMs: Number(big.ctimeNs) / 1e6,
+              ino: Number(big.ino),
+            };
+            buf = textBuffer(buf, st.size);
+            // Grew past its size while read, binary (a NUL in the first block) or UTF-16: searched, not indexed.
+            const view = readIndexText(fd, st.size, buf, FIRST_BLOCK);
+            if (view === null) continue;
+            const id = idx.size;
+            if ((id + 1) * STAT_WORDS > words.length) {
+              const more = new Uint32Array(words.length * 2);
+              more.set(words);
+              words = more;
+              indexedWords.set(idx, words);
+            }
+            wordsOfStats(big, words, id * STAT_WORDS);
+            idx.add(e.abs, view, st);
+            if (idx.postingSize > budget) {
+              this.overBudget(idx, `the index would exceed ${Math.round(budget / 1048576)} MiB`);
+              return;
+            }
+            // A tree whose index is already clearly over the ratio (many small files: paths and per-file facts
+            // weigh on them) is not built to the end: its pending postings would hold several times the final
+            // index meanwhile (a generated tree of 500,000 files of 350 bytes peaked at 677 MiB).
+            if (
+              (idx.size & 1023) === 0 &&
+              idx.textSize >= EARLY_RATIO_TEXT &&
+              idx.frozenAtLeast > idx.textSize * this.options.budgetRatio * EARLY_RATIO_MARGIN
+            ) {
+              this.overBudget(
+                idx,
+                `the index would take over ${(idx.frozenAtLeast / idx.textSize).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; judged on the first ${Math.round(idx.textSize / 1048576)} MiB)`,
+              );
+              return;
+            }
+          } catch {
+          } finally {
+            try {
+              platform.close(fd);
+            } catch {}
+          }
         }
+      } finally {
+        walked.return();
       }
       if (recorded !== null) {
-        const memo: Memo = { gen, rec: recorded, ids: null, idsFor: null };
+        const memo: Memo = {
+          gen,
+          rec: recorded,
+          checks: uncovered(this.root, seen.values()),
+          ids: null,
+          idsFor: null,
+        };
         for (const filesOnly of [true, false]) {
           const key = this.memoKey(plan, filesOnly);
           const had = key === null ? undefined : this.memos.get(key);
@@ -616,10 +939,17 @@ export class WarmSet implements WarmProvider {
   constructor(private readonly options: WarmOptions) {}
 
   /**
-   * Starts the warm state of each root not yet warm.
+   * Serves these roots: starts the warm state of each root not yet warm, and lets go of those of roots no longer
+   * served (their watch, index and remembered walks).
    * @param roots real paths of the roots
    */
   ensure(roots: readonly string[]): void {
+    // Roots no longer served are let go: their watch (an inotify descriptor), index and remembered walks.
+    for (const [r, w] of this.roots) {
+      if (roots.includes(r)) continue;
+      w.close();
+      this.roots.delete(r);
+    }
     for (const r of roots) {
       if (this.roots.has(r)) continue;
       const w = new WarmRoot(r, this.options);

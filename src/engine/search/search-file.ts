@@ -4,8 +4,11 @@
  * LARGE_FILE window by window through search-large.ts), runs the literal prefilter on raw bytes (candidate
  * lines decoded one by one, or the whole text when a regex's literal is dense) and matches with search-text.
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
+import { basename } from "node:path";
 import { type Confinement, type ListedFile, platform } from "../../platform/platform.ts";
 import { type ByteBuffer, createByteBuffer, releaseByteBuffer } from "../bytes.ts";
+import { languageOf } from "../languages.ts";
+import { regionLexer } from "../regions/regions.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import { drain, LARGE_FILE, searchLarge } from "./search-large.ts";
 import {
@@ -18,6 +21,7 @@ import {
   type HitOut,
   isAsciiText,
   type LiteralFinder,
+  type RegionKeep,
   searchBytes,
   searchText,
   type TextOptions,
@@ -37,10 +41,16 @@ export interface SearchSpec {
   readonly maxFileSize: number;
   /** What each file opened must be (the walk plan's), or null. */
   readonly confine: Confinement | null;
+  /**
+   * grep's `in`: bit r set keeps the matches that start in region r (CODE 0, COMMENT 1, STRING 2,
+   * engine/regions); 0 keeps every match. A file is then read and decoded whole (never by window, never by
+   * the byte path), and lexed only when it has a match.
+   */
+  readonly regions: number;
 }
 
 /** Why a file was not searched. */
-export type SkipReason = "binary" | "too_large" | "unreadable";
+export type SkipReason = "binary" | "too_large" | "unreadable" | "unknown_language";
 
 /** The outcome of searching one file. */
 export interface FileOutcome {
@@ -161,6 +171,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
       ? new RegExp(lits.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi")
       : null;
   const byteMode =
+    spec.regions === 0 &&
     (byteLits !== null || ciLits !== null) &&
     spec.text.before === 0 &&
     spec.text.after === 0 &&
@@ -203,6 +214,23 @@ export function createSearcher(spec: SearchSpec): Searcher {
           return finder === null || dense(finder, bytes.length) ? null : finder;
         };
 
+  // grep's `in`: the lexer of each file's language, run on its text when its first match asks.
+  const regionKeep = (path: string, text: string): RegionKeep | undefined => {
+    if (spec.regions === 0) return undefined;
+    const name = basename(path);
+    const lexer = regionLexer(languageOf(name)?.name ?? null, name);
+    // grep leaves a file without a lexer out before searching it (unknown_language); one named alone too.
+    // No match is kept there: its text is never taken as all code.
+    if (lexer === null) return { keep: 0, map: () => new Uint8Array(0) };
+    let map: Uint8Array | null = null;
+    return {
+      keep: spec.regions,
+      map: () => {
+        map ??= lexer(text);
+        return map;
+      },
+    };
+  };
   return {
     search(path: string): FileOutcome {
       return drain(this.steps(path));
@@ -265,7 +293,8 @@ export function createSearcher(spec: SearchSpec): Searcher {
           st.size > LARGE_FILE &&
           labelIsUtf8 &&
           !bom16 &&
-          !spec.matcher.multiline
+          !spec.matcher.multiline &&
+          spec.regions === 0
         ) {
           // A large file is searched window by window, in bounded memory.
           const bom = utf8Bom(buf, length);
@@ -344,10 +373,8 @@ export function createSearcher(spec: SearchSpec): Searcher {
         out.encoding = (decoder as TextDecoder).encoding;
         text = (decoder as TextDecoder).decode(view);
       }
-      const r =
-        asciiLines === undefined
-          ? searchText(foldCrlf(text), matcher, spec.text)
-          : searchText(text, matcher, spec.text, undefined, asciiLines);
+      const folded = asciiLines === undefined ? foldCrlf(text) : text;
+      const r = searchText(folded, matcher, spec.text, undefined, asciiLines, regionKeep(path, folded));
       out.lines = r.lines;
       out.matches = r.matches;
       out.hits = r.hits;

@@ -368,7 +368,9 @@ function stepOver(re: Finder, text: string, i: number): number {
 }
 
 /**
- * Adds to `out` the spans of the matches in a line from index `from` on (`lineSpans` from 0).
+ * Adds to `out` the spans of the matches in a line from index `from` on (`lineSpans` from 0). An empty match
+ * where the previous match ended is not one, as in rg (Rust's regex crate): `.*` matches `a` once, not `a` and
+ * the empty string after it, and `a*` in `ab` matches `a` and the empty string before the end only.
  * @returns out
  */
 function spansAfter(
@@ -378,10 +380,12 @@ function spansAfter(
   from: number,
 ): Array<[number, number]> {
   re.lastIndex = from;
+  let prevEnd = out.length > 0 ? (out[out.length - 1] as [number, number])[1] : -1;
   for (let m = re.exec(line); m !== null; m = re.exec(line)) {
     const s = m.index;
     const e = s + m[0].length;
-    out.push([s, e]);
+    if (e !== s || s !== prevEnd) out.push([s, e]);
+    prevEnd = e;
     if (e === s) {
       if (re.lastIndex >= line.length) break;
       re.lastIndex = stepOver(re, line, s);
@@ -719,6 +723,33 @@ function lineCounter(
   };
 }
 
+/**
+ * grep's `in` option for one text: a match is kept when the region of its first unit is one asked for (code,
+ * comment, string; engine/regions). The text is lexed when its first match asks, so only files with a match pay.
+ */
+export interface RegionKeep {
+  /** Bit r set: keep a match that starts in region r (CODE 0, COMMENT 1, STRING 2). */
+  readonly keep: number;
+  /** The text's regions, one per UTF-16 unit (lexed on the first call). */
+  readonly map: () => Uint8Array;
+}
+
+/**
+ * Tells whether a match starting at an offset is kept. An empty match at the end of the text takes the region of
+ * code.
+ */
+function keptAt(rk: RegionKeep, at: number): boolean {
+  const map = rk.map();
+  return ((rk.keep >> (at < map.length ? (map[at] as number) : 0)) & 1) === 1;
+}
+
+/** The spans of a line (offsets from its start s) that start in a region asked for. */
+function keptSpans(rk: RegionKeep, s: number, spans: Array<[number, number]>): Array<[number, number]> {
+  let all = true;
+  for (const [a] of spans) if (!keptAt(rk, s + a)) all = false;
+  return all ? spans : spans.filter(([a]) => keptAt(rk, s + a));
+}
+
 /** A selected record's place in the text: its first line number, offsets and spans (from s). */
 interface Located {
   readonly n: number;
@@ -747,11 +778,12 @@ export function searchText(
   o: TextOptions,
   win?: TextWindow,
   asciiBytes?: (from: number, to: number) => number,
+  regions?: RegionKeep,
 ): TextResult {
   const len = text.length;
   // The text after a final newline is not a line (as in grep); an empty file has no lines.
   const end = len > 0 && text.charCodeAt(len - 1) === 10 ? len - 1 : len;
-  if (m.spec.multiline) return searchMultiline(text, end, m, o);
+  if (m.spec.multiline) return searchMultiline(text, end, m, o, regions);
   const cap = o.firstOnly ? 1 : o.maxPerFile;
   const start = win?.from ?? 0;
   const stop = win?.to ?? len + 1;
@@ -768,7 +800,12 @@ export function searchText(
       if (e < 0) e = len;
       n++;
       m.line.lastIndex = 0;
-      if (!m.line.test(text.slice(s, e))) {
+      // With regions, a line is selected when none of its matches starts in a region asked for.
+      const selected =
+        regions === undefined
+          ? !m.line.test(text.slice(s, e))
+          : keptSpans(regions, s, m.spans(text.slice(s, e))).length === 0;
+      if (selected) {
         lines++;
         matches++;
         if (!o.countOnly) found.push({ n, last: n, s, e, spans: [] });
@@ -792,10 +829,11 @@ export function searchText(
       const b = a + hit[0].length;
       // The whole-text match is the line's first when the pattern cannot tell a line's end from the text's
       // (no lookaround of its own) and the match stays in the line: only the rest of the line is matched again.
-      const spans =
+      const all =
         m.firstFromText && hit.index + hit[0].length <= e
           ? spansAfter(m.line, line, [[a, b]], b > a ? b : stepOver(m.line, line, a))
           : m.spans(line);
+      const spans = regions === undefined ? all : keptSpans(regions, s, all);
       if (spans.length > 0) {
         lines++;
         matches += spans.length;
@@ -839,11 +877,22 @@ function hitsOf(
   for (let k = 0; k < found.length; k++) {
     const f = found[k] as Located;
     const line = text.slice(f.s, f.e);
+    // With only_matching a line gives one hit per match: the first takes the line's before-context, the last
+    // its after-context (rg prints context lines with -o too, and every line with --passthru -o).
+    let hit: HitOut;
+    let last: HitOut;
     if (m.spec.onlyMatching && !m.spec.invert) {
+      const from = hits.length;
       pushOnlyMatching(hits, f.n, line, f.spans, ascii ? ASCII_COLUMNS : columns(line));
-      continue;
+      if (o.before === 0 && o.after === 0) continue;
+      if (hits.length === from) continue;
+      hit = hits[from] as HitOut;
+      last = hits[hits.length - 1] as HitOut;
+    } else {
+      hit = makeHit(f.n, line, f.spans, o.maxColumns, ascii);
+      last = hit;
+      hits.push(hit);
     }
-    const hit = makeHit(f.n, line, f.spans, o.maxColumns, ascii);
     if (o.before > 0) {
       const ctx: ContextOut[] = [];
       let e = f.s - 1;
@@ -857,7 +906,8 @@ function hitsOf(
     shownUpTo = f.last;
     shownEnd = f.e;
     if (o.after > 0) {
-      hit.after = [];
+      const after: ContextOut[] = [];
+      last.after = after;
       const next = found[k + 1];
       let s = shownEnd + 1;
       for (let n = f.last + 1; n <= f.last + o.after && s <= end && (next === undefined || n < next.n); n++) {
@@ -869,14 +919,13 @@ function hitsOf(
           m.line.lastIndex = 0;
           if (m.line.test(text.slice(s, e)) !== m.spec.invert) break;
         }
-        hit.after.push(contextLine(text, s, e, n, o.maxColumns));
+        after.push(contextLine(text, s, e, n, o.maxColumns));
         shownUpTo = n;
         shownEnd = e;
         if (e >= len) break;
         s = e + 1;
       }
     }
-    hits.push(hit);
   }
   return { hits, shownUpTo };
 }
@@ -887,7 +936,13 @@ function hitsOf(
  * counts matches in multiline mode), and with invert every line outside all records is selected. Context as
  * for lines.
  */
-function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextOptions): TextResult {
+function searchMultiline(
+  text: string,
+  end: number,
+  m: CompiledMatcher,
+  o: TextOptions,
+  regions: RegionKeep | undefined,
+): TextResult {
   const cap = o.firstOnly ? 1 : o.maxPerFile;
   const invert = m.spec.invert;
   const found: Located[] = [];
@@ -896,11 +951,17 @@ function searchMultiline(text: string, end: number, m: CompiledMatcher, o: TextO
   let last: Located | null = null;
   const re = m.text;
   re.lastIndex = 0;
+  let prevEnd = -1;
   for (let hit = re.exec(text); hit !== null; hit = re.exec(text)) {
     const a = hit.index;
     const b = a + hit[0].length;
     if (b === a) re.lastIndex = stepOver(re, text, a);
     if (a === text.length && end !== text.length) break;
+    // An empty match where the previous one ended is not one, as in rg (spansAfter).
+    if (b === a && a === prevEnd) continue;
+    prevEnd = b;
+    // With regions, a match is kept by the region of its first unit, wherever it ends.
+    if (regions !== undefined && !keptAt(regions, a)) continue;
     const lineEnd = (): number => {
       const e = b > a && text.charCodeAt(b - 1) === 10 ? b - 1 : text.indexOf("\n", b);
       return e < 0 ? text.length : e;

@@ -5,9 +5,10 @@ import type { ErrorInfo } from "../../contract/errors.ts";
 import { type CountPool, createCountPool } from "../../engine/count-pool.ts";
 import { type Language, languageOf } from "../../engine/languages.ts";
 import type { CountOutcome, LineCounter, LineCounterOptions } from "../../engine/lines.ts";
+import type { RunContext } from "../../engine/run.ts";
+import { tick, yielder } from "../../engine/run.ts";
 import type { Entry } from "../../engine/walk.ts";
-import type { Emitted, RunContext } from "../operation.ts";
-import { tick, yielder } from "../walk-records.ts";
+import type { Emitted } from "../operation.ts";
 
 /** Files counted per batch (one await per batch, one message to a worker). */
 const BATCH = 256;

@@ -11,12 +11,13 @@ import {
   type TextWidth,
 } from "../../engine/lines.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import type { RunContext } from "../../engine/run.ts";
+import { tick, yielder } from "../../engine/run.ts";
 import { compareNames, type Entry, walk } from "../../engine/walk.ts";
 import { platform } from "../../platform/platform.ts";
 import type { LcountInput } from "../lcount/schema.ts";
-import type { Emitted, RunContext } from "../operation.ts";
+import type { Emitted } from "../operation.ts";
 import type { FileSize, TsizeInput } from "../tsize/schema.ts";
-import { tick, yielder } from "../walk-records.ts";
 import { type CountStage, countPipeline, type Item } from "./pipeline.ts";
 import type { CountFile, CountGroup, CountInput, CountTotals } from "./schema.ts";
 

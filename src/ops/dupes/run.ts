@@ -3,9 +3,10 @@
  * (a group is known only at the end), so records appear after the walk. */
 import { type Candidate, findDuplicates } from "../../engine/dupes.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import type { RunContext } from "../../engine/run.ts";
+import { tick, yielder } from "../../engine/run.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
-import type { Emitted, RunContext } from "../operation.ts";
-import { tick, yielder } from "../walk-records.ts";
+import type { Emitted } from "../operation.ts";
 import type { DupesInput, Duplicate } from "./schema.ts";
 
 /**

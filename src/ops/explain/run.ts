@@ -5,9 +5,10 @@ import * as path from "node:path";
 import { fsErrorInfo, RglobError } from "../../contract/errors.ts";
 import { explainPath } from "../../engine/explain.ts";
 import { compileWalk, toPosix } from "../../engine/plan.ts";
+import type { RunContext } from "../../engine/run.ts";
 import { resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
-import type { Emitted, RunContext } from "../operation.ts";
+import type { Emitted } from "../operation.ts";
 import type { ExplainInput, Explanation } from "./schema.ts";
 
 /**

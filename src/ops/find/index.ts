@@ -23,7 +23,7 @@ export const find = defineOperation({
       ...WALK_CLI_FLAGS,
       extensions: { long: "extension", short: "e", hint: "EXT" },
       size: { short: "S", hint: "SIZE" },
-      limit: { aliases: ["max-results"], hint: "N" },
+      limit: { hint: "N" },
       sort: { hint: "KEY" },
       reverse: { short: "r" },
     },
@@ -49,7 +49,13 @@ export const find = defineOperation({
       one: {
         type: "boolean",
         short: "1",
-        description: "Stop after the first result, as fd's -1 (--limit 1; --max-results N is --limit N).",
+        description: "Stop after the first result, as fd's -1 (--limit 1).",
+      },
+      max_results: {
+        type: "string",
+        description:
+          "fd's --max-results N: the first N results (--limit N), but 0 means no limit, as in fd (--limit 0 gives the summary alone).",
+        hint: "N",
       },
     },
   },

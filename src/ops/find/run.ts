@@ -3,10 +3,11 @@
 import { type ErrorInfo, RglobError } from "../../contract/errors.ts";
 import type { FileMatch } from "../../contract/records.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import { type RunContext, tick, yielder } from "../../engine/run.ts";
 import { compareNames, type Entry, type WalkPlan } from "../../engine/walk.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
-import { type Emitted, EntryBatch, type RunContext, type Yielded } from "../operation.ts";
-import { fileMatchOf, tick, yielder } from "../walk-records.ts";
+import { type Emitted, EntryBatch, type Yielded } from "../operation.ts";
+import { fileMatchOf } from "../walk-records.ts";
 import type { FindInput } from "./schema.ts";
 
 function comparePaths(a: string, b: string): number {

@@ -93,8 +93,9 @@ export const grep = defineOperation({
       line_number: {
         type: "boolean",
         short: "n",
+        offShort: "N",
         description:
-          "Print line numbers (the default, so -n is accepted as in grep; --no-line-number hides them).",
+          "Print line numbers (the default, so -n is accepted as in grep; -N or --no-line-number hides them, as in rg).",
       },
       quiet: {
         type: "boolean",

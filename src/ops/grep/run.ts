@@ -5,20 +5,22 @@
  * not awaited, when it passes. */
 
 import { availableParallelism } from "node:os";
-import * as path from "node:path";
 import type { ErrorCode } from "../../contract/errors.ts";
 import { RglobError } from "../../contract/errors.ts";
-import { sizeRange } from "../../engine/filter/size.ts";
+import { REGION_NAMES } from "../../contract/regions.ts";
+import type { SkippedWithRegions } from "../../contract/result.ts";
+import { parseSize } from "../../engine/filter/size.ts";
 import { breakdownKey, languageOf } from "../../engine/languages.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import { regionLexer } from "../../engine/regions/regions.ts";
+import type { RunContext } from "../../engine/run.ts";
+import { tick, yielder } from "../../engine/run.ts";
 import { compileMatcher } from "../../engine/search/matcher.ts";
 import { createPool } from "../../engine/search/pool.ts";
 import { createSearcher, type FileOutcome, type SearchSpec } from "../../engine/search/search-file.ts";
 import type { ContextOut, HitChunk, HitOut } from "../../engine/search/search-text.ts";
-import { compareNames, Entry, walk } from "../../engine/walk.ts";
-import { resolvePath } from "../../platform/names.ts";
-import type { Emitted, RunContext } from "../operation.ts";
-import { tick, yielder } from "../walk-records.ts";
+import { compareNames, type Entry, walk } from "../../engine/walk.ts";
+import type { Emitted } from "../operation.ts";
 import { classifyOperands } from "./operands.ts";
 import type { GrepFile, GrepGroup, GrepInput, LineMatch } from "./schema.ts";
 
@@ -159,15 +161,20 @@ function modeOf(input: GrepInput): Mode {
   return "lines";
 }
 
+/**
+ * Returns the largest size of a file grep reads: rglob's sizes ('10k' = 10240), or fd's signed form for at most
+ * ('-10k' = 10000, fd's units). fd's '+10k' means at least 10000 bytes, which no maximum is: refused, where it
+ * used to lift every limit.
+ */
 function maxFileSizeOf(value: GrepInput["max_file_size"]): number {
   if (value === undefined) return Number.POSITIVE_INFINITY;
-  try {
-    const range = sizeRange(undefined, value);
-    return range ? range[1] : Number.POSITIVE_INFINITY;
-  } catch (err) {
-    const message = err instanceof Error ? err.message.replace(/^max_size/, "max_file_size") : String(err);
-    throw new RglobError("BAD_PREDICATE", message);
-  }
+  const b = parseSize(value, "max_file_size");
+  if (b.sign === "+")
+    throw new RglobError(
+      "BAD_PREDICATE",
+      `max_file_size: '${value}' is fd's "at least ${b.bytes} bytes", and a maximum cannot be a minimum; give the largest size to search: 10k (10240 bytes), 10kb (10000), or fd's -10k (at most 10000)`,
+    );
+  return b.bytes;
 }
 
 /**
@@ -203,8 +210,8 @@ export function searchSpecOf(
   const spec: SearchSpec = {
     matcher,
     text: {
-      before: input.only_matching ? 0 : (input.before_context ?? ctxN),
-      after: input.only_matching ? 0 : (input.after_context ?? ctxN),
+      before: input.before_context ?? ctxN,
+      after: input.after_context ?? ctxN,
       maxPerFile: input.max_per_file ?? Number.POSITIVE_INFINITY,
       maxColumns: input.max_columns ?? Number.POSITIVE_INFINITY,
       firstOnly: mode === "files_with_matches" || mode === "files_without_match",
@@ -215,8 +222,29 @@ export function searchSpecOf(
     encoding: input.encoding ?? null,
     maxFileSize: maxFileSizeOf(input.max_file_size),
     confine: null,
+    regions: regionBits(input.in),
   };
   return { spec, mode };
+}
+
+/** grep's `in` as the searcher's bits (bit r keeps region r; 0 keeps every match). */
+function regionBits(names: GrepInput["in"]): number {
+  let bits = 0;
+  for (const n of names ?? []) bits |= 1 << REGION_NAMES.indexOf(n);
+  return bits;
+}
+
+/** A file left out by `in` because no lexer knows its language: counted in the ledger, never read. */
+function unknownLanguage(): FileOutcome {
+  return {
+    bytes: 0,
+    skip: "unknown_language",
+    error: null,
+    lines: 0,
+    matches: 0,
+    hits: [],
+    encoding: "utf-8",
+  };
 }
 
 function parseResume(key: string | null): { file: string; line: number; sub: number; count: number } | null {
@@ -284,7 +312,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const resume = mode === "lines" ? parseResume(ctx.resumeAfter) : null;
   // A file record's key is its walk key and the records given so far (so max_count holds across pages).
   const fileResume = mode !== "lines" ? parseFileResume(ctx.resumeAfter) : null;
-  const walkAfter = resume !== null ? resume.file : fileResume !== null ? fileResume.walk : ctx.resumeAfter;
+  const walkAfter = fileResume !== null ? fileResume.walk : ctx.resumeAfter;
   const threads =
     input.threads ?? defaultThreads(input.timeout_seconds !== undefined, spec.matcher.exact !== null);
   // Workers search ahead of the consumer; without them each file is searched when its turn comes, window by
@@ -328,7 +356,12 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
   const keyOf =
     by === undefined ? null : (e: Entry) => breakdownKey(by, e.rel, e.name, languageOf(e.name)?.name ?? null);
   const groups = new Map<string, GrepGroup>();
-  const skipped = { binary: 0, too_large: 0, unreadable: 0 };
+  const skipped: { binary: number; too_large: number; unreadable: number; unknown_language: number } = {
+    binary: 0,
+    too_large: 0,
+    unreadable: 0,
+    unknown_language: 0,
+  };
   let bytes = 0;
   let emittedLines = resume?.count ?? fileResume?.count ?? 0;
   const maxCount = input.max_count ?? Number.POSITIVE_INFINITY;
@@ -355,7 +388,7 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     const items = batch;
     batch = [];
     batches++;
-    const toSearch = warm === null ? items : items.filter((i) => i.outcome === null);
+    const toSearch = warm === null && spec.regions === 0 ? items : items.filter((i) => i.outcome === null);
     if (toSearch.length === 0) return;
     inFlight += toSearch.length;
     pool.submit(
@@ -371,25 +404,26 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
       },
     );
   };
+  // A page resumed inside a file walks from that file on, the file included when the walk still gives it: a
+  // cursor's path is never opened unless the walk gives it (its key is checked against the roots first).
   const entries: Iterator<Entry> =
-    warm !== null ? warm.walk(plan, ctx, walkAfter) : walk(plan, ctx, walkAfter);
+    resume !== null
+      ? walk(plan, ctx, resume.file, true)
+      : warm !== null
+        ? warm.walk(plan, ctx, walkAfter)
+        : walk(plan, ctx, walkAfter);
   let walkDone = false;
+  // With `in`, a file no lexer knows is left out before it is read (skipped.unknown_language).
+  const unlexed =
+    spec.regions === 0 ? null : (e: Entry) => regionLexer(languageOf(e.name)?.name ?? null, e.name) === null;
+  const ledger: SkippedWithRegions = ctx.skipped;
+  if (unlexed !== null) ledger.unknown_language = 0;
   const itemOf = (entry: Entry): Item => ({
     entry,
     chunks: [],
-    outcome: warm?.ruledOut(entry) ? ruledOut() : null,
+    outcome: unlexed?.(entry) ? unknownLanguage() : warm?.ruledOut(entry) ? ruledOut() : null,
     steps: null,
   });
-  if (resume !== null) {
-    // The file the cursor points into is searched again; hits up to the cursor are skipped below.
-    const colon = resume.file.indexOf(":");
-    const rootIdx = Number(resume.file.slice(0, colon));
-    const rel = resume.file.slice(colon + 1);
-    const abs = resolvePath(plan.base, rel);
-    const item = itemOf(new Entry(abs, rel, path.basename(abs), 0, "file", "file", rootIdx, plan.follow));
-    queue.push(item);
-    batch.push(item);
-  }
   const due = yielder(BATCH * 4);
   /** Pulls walk entries into batches (a few batches at a time, so outcomes are consumed while walking). */
   const feed = () => {
@@ -523,7 +557,10 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     if (o.error !== null) {
       ctx.error({ code: o.error.code as ErrorCode, message: o.error.message, path: item.entry.abs });
     }
-    if (o.skip !== null) skipped[o.skip]++;
+    if (o.skip === "unknown_language") {
+      skipped.unknown_language++;
+      ledger.unknown_language = (ledger.unknown_language ?? 0) + 1;
+    } else if (o.skip !== null) skipped[o.skip]++;
     totals.matches += o.matches;
     totals.lines += o.lines;
     if (o.lines > 0) totals.files++;
@@ -685,7 +722,9 @@ export async function* runGrep(input: GrepInput, ctx: RunContext): AsyncGenerato
     ctx.summary("total_matches", totals.matches);
     ctx.summary("matched_lines", totals.lines);
     ctx.summary("files_with_matches", totals.files);
-    ctx.summary("files_skipped", skipped);
+    // unknown_language is in the ledger only when `in` asked for regions.
+    const { unknown_language, ...readSkips } = skipped;
+    ctx.summary("files_skipped", spec.regions === 0 ? readSkips : skipped);
     // Ordered as count's breakdown: most lines first, then by key (code points).
     if (keyOf !== null)
       ctx.summary(

@@ -3,6 +3,7 @@
 import * as v from "valibot";
 import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
+import { REGION_NAMES } from "../../contract/regions.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -55,7 +56,9 @@ export const GrepInputSchema = v.pipe(
     multiline: flag(
       "Let a match span lines (the record holds every line it spans, and a match that starts in those lines joins it; '.' still stops at a newline). A record counts as one matching line for count and max_count; invert_match selects the lines outside every match. Without it a pattern holding a newline character is refused (REGEX): no single line holds one.",
     ),
-    only_matching: flag("One record per match, whose content is the matched text only."),
+    only_matching: flag(
+      "One record per match, whose content is the matched text only. Context lines are given as rg gives them with -o: the line's first match holds its before-context, its last match its after-context.",
+    ),
     before_context: v.optional(int(0, "Lines of context before each match (records: `before`).")),
     after_context: v.optional(int(0, "Lines of context after each match (records: `after`).")),
     context: v.optional(int(0, "Lines of context before and after each match.")),
@@ -84,7 +87,9 @@ export const GrepInputSchema = v.pipe(
     ),
     max_bytes: v.optional(int(1, "Stop before reading more content bytes than this (reason 'max_bytes').")),
     max_file_size: v.optional(
-      sizeValue("Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K'."),
+      sizeValue(
+        "Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K' (K = 1024); fd's '-10k' is at most 10000 bytes. A '+' size (fd's at least) is refused.",
+      ),
     ),
     max_columns: v.optional(
       int(
@@ -117,6 +122,16 @@ export const GrepInputSchema = v.pipe(
         v.picklist(BY_KEYS),
         v.description(
           `Break the totals (matches, matching lines, files with matches) down by ${BY_TEXT}: \`breakdown\` in the result. With limit 0, of the whole search and without the lines ("TODOs per top-level directory").`,
+        ),
+      ),
+    ),
+    in: v.optional(
+      v.pipe(
+        v.array(v.picklist(REGION_NAMES)),
+        v.minLength(1),
+        v.description(
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the description quotes a template literal's ${
+          "Keep only the matches that start in these regions of the source code: code, comment, string (a string literal with its quotes and prefix; a template literal's text with its `${` and `}`, the expression inside being code); one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript incl. JSX and regex literals, Python, Go, Rust, Java, Kotlin, C/C++, C#, Ruby, PHP, shell, CSS, HTML/XML, YAML, TOML, SQL and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions. Files are matched first and only those with a match are lexed.",
         ),
       ),
     ),
@@ -251,8 +266,11 @@ export const SkipCountsSchema = v.pipe(
     binary: v.pipe(v.number(), v.integer()),
     too_large: v.pipe(v.number(), v.integer()),
     unreadable: v.pipe(v.number(), v.integer()),
+    unknown_language: v.optional(v.pipe(v.number(), v.integer())),
   }),
-  v.description("Files not searched, by reason (binary, too_large, unreadable including permission denied)."),
+  v.description(
+    "Files not searched, by reason (binary, too_large, unreadable including permission denied; with `in`, unknown_language: files of no language with code regions).",
+  ),
 );
 
 /** One row of a grep breakdown. */

@@ -12,9 +12,10 @@ import {
   walkKeyOf,
 } from "../../engine/index/persist.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import type { RunContext } from "../../engine/run.ts";
 import { compileGrepWalk } from "../grep/run.ts";
 import { GrepInputSchema } from "../grep/schema.ts";
-import type { Emitted, RunContext } from "../operation.ts";
+import type { Emitted } from "../operation.ts";
 import type { IndexInfo, IndexInput } from "./schema.ts";
 
 const none = {

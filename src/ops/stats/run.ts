@@ -3,10 +3,11 @@
 import { RglobError } from "../../contract/errors.ts";
 import { comparePaths, extensionOf } from "../../engine/order.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import type { RunContext } from "../../engine/run.ts";
+import { tick, yielder } from "../../engine/run.ts";
 import { compareNames } from "../../engine/walk.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
-import type { Emitted, RunContext } from "../operation.ts";
-import { tick, yielder } from "../walk-records.ts";
+import type { Emitted } from "../operation.ts";
 import type { ExtensionStat, StatsInput } from "./schema.ts";
 
 function compareStats(a: ExtensionStat, b: ExtensionStat): number {

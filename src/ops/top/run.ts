@@ -5,10 +5,12 @@ import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import { comparePaths } from "../../engine/order.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import type { RunContext } from "../../engine/run.ts";
+import { tick, yielder } from "../../engine/run.ts";
 import type { Entry, Root } from "../../engine/walk.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
-import type { Emitted, RunContext } from "../operation.ts";
-import { fileMatchOf, tick, yielder } from "../walk-records.ts";
+import type { Emitted } from "../operation.ts";
+import { fileMatchOf } from "../walk-records.ts";
 import type { TopDirectory, TopInput } from "./schema.ts";
 
 /** The sort fields of a ranked entry. */

@@ -4,11 +4,12 @@
 import * as path from "node:path";
 import { kindsOf } from "../../engine/filter/type.ts";
 import { compileWalk } from "../../engine/plan.ts";
+import type { RunContext } from "../../engine/run.ts";
+import { tick, yielder } from "../../engine/run.ts";
 import { Entry, type Root } from "../../engine/walk.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
 import { platform, typeOfStats } from "../../platform/platform.ts";
-import type { Emitted, RunContext } from "../operation.ts";
-import { tick, yielder } from "../walk-records.ts";
+import type { Emitted } from "../operation.ts";
 import type { TreeEntry, TreeInput } from "./schema.ts";
 
 /**

@@ -2,7 +2,7 @@
  * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
  * whatever the TTY. Exit 2 also when a per-path error occurred (rg and grep), except a binary or too large file
  * skipped and a deadline. No search logic here: every operation runs through ops/dispatch.ts. */
-import { fstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
@@ -25,11 +25,13 @@ import {
   skippedSome,
   wordEdgeNotes,
 } from "../hints.ts";
+import { closest } from "../suggest.ts";
 import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
 import { cwdOperandPaths } from "./operand-paths.ts";
 import { eprint, isTerminal, stdout } from "./output.ts";
+import { addPatternFile, applyMaxResults, applyPassthru, grepFound } from "./peer-args.ts";
 
 function printJson(value: unknown): void {
   stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -96,6 +98,97 @@ async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
 }
 
 /**
+ * Says whether the working directory was deleted (`mkdir d; cd d; rmdir ../d`), and if so lets the run go on
+ * without it: process.cwd() then answers the path it had (which no longer exists, so no path is shown relative
+ * to it, and no operand is found in it), and needsNoCwd refuses a request that needed it.
+ * @returns the path the working directory had, or null when it exists
+ */
+function deletedCwd(): string | null {
+  try {
+    process.cwd();
+    return null;
+  } catch {}
+  let was = process.env.PWD && path.isAbsolute(process.env.PWD) ? process.env.PWD : "/";
+  try {
+    was = readlinkSync("/proc/self/cwd").replace(/ \(deleted\)$/, "");
+  } catch {}
+  process.cwd = () => was;
+  return was;
+}
+
+/**
+ * Refuses a request that needs the working directory when it was deleted: a walk from it (no --base, or a
+ * relative one) with no absolute path to search, or a relative path operand, as fd refuses one without a root.
+ * A request that names its trees by absolute paths goes on, its base (when not given) the first of them.
+ * @param op the operation
+ * @param input the request, operands assigned (its base set when it was left to the working directory)
+ * @param was the path the working directory had
+ * @throws UsageError naming what needs it and how to go on
+ */
+function needsNoCwd(op: Operation, input: Record<string, unknown>, was: string): void {
+  // grep's operands after its pattern that are absolute paths are roots (a relative one names nothing in a
+  // deleted directory, so it is a glob, as any operand that names nothing).
+  const operands = (input.operands as string[] | undefined) ?? [];
+  const byFlag =
+    typeof input.pattern === "string" || ((input.regexps as string[] | undefined) ?? []).length > 0;
+  const roots = op.cli.operands[0] === "operands..." ? operands.slice(byFlag ? 0 : 1).filter(isAbsolute) : [];
+  const paths = [
+    ...((input.paths as string[] | undefined) ?? []),
+    ...(typeof input.path === "string" ? [input.path] : []),
+  ];
+  const base = typeof input.base === "string" ? input.base : undefined;
+  const relative = paths.find((p) => !isAbsolute(p));
+  let what: string | null = null;
+  if (relative !== undefined) what = `'${relative}' is relative to it`;
+  else if (base !== undefined && !isAbsolute(base)) what = `--base ${base} is relative to it`;
+  else if (base === undefined && paths.length + roots.length === 0 && hasBase(op))
+    what = `without ${op.id === "grep" ? "a PATH or " : ""}--base, ${op.id} searches it`;
+  if (what === null) {
+    // The base defaults to the working directory: the first tree named stands in for it (a file's directory), so
+    // relative_path is relative to something that exists, as an MCP call's is to its first root.
+    const first = roots[0] ?? paths[0];
+    if (base === undefined && first !== undefined && hasBase(op)) {
+      let dir = first;
+      try {
+        if (!statSync(first).isDirectory()) dir = path.dirname(first);
+      } catch {}
+      input.base = dir;
+    }
+    return;
+  }
+  throw new UsageError(
+    `the current directory (${was}) was deleted, and ${what}: cd to a directory that exists, or name the tree by its absolute path (${op.id === "grep" ? "rglob grep PATTERN /abs/dir, or " : ""}--base /abs/dir)`,
+  );
+}
+
+/** Whether a path is absolute. */
+const isAbsolute = (p: string): boolean => path.isAbsolute(p);
+
+/** Whether an operation walks from a base (every walking one; the default base is the working directory). */
+function hasBase(op: Operation): boolean {
+  const props = (SCHEMAS[`${op.id}.input`] as { properties?: Record<string, unknown> } | undefined)
+    ?.properties;
+  return props !== undefined && "base" in props;
+}
+
+/** The signals that stop a run. */
+const INTERRUPTS = ["SIGINT", "SIGTERM"] as const;
+type InterruptSignal = (typeof INTERRUPTS)[number];
+
+/**
+ * A run stopped by SIGINT or SIGTERM, its output flushed up to its last whole line: main.ts ends the process by
+ * the same signal, so a shell sees 130 (143) and a loop stops, as after rg and fd.
+ */
+export class Interrupted extends Error {
+  override readonly name = "Interrupted";
+
+  /** @param signal the signal that stopped the run */
+  constructor(readonly signal: InterruptSignal) {
+    super(`interrupted by ${signal}`);
+  }
+}
+
+/**
  * Error codes that are skips or bounds, not failures, for the exit code: a binary or too large file is passed
  * over as rg passes it over (exit 0 or 1), and a deadline cuts the result as a limit does (truncated_reason).
  */
@@ -147,6 +240,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     stdout.write(`${await (await help()).opHelp(op)}\n`);
     return 0;
   }
+  const gone = deletedCwd();
   if (parsed.presentation.type_list === true) {
     // rg's --type-list: the file types with their globs, --type-add applied.
     const { typeList, typeListLines } = await import("../../engine/filter/filetype.ts");
@@ -160,30 +254,31 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     return 0;
   }
   const input = parsed.input;
-  if (typeof parsed.presentation.file === "string") {
-    // rg's and grep's -f: patterns from a file, one a line; then every operand is a path.
-    const source = parsed.presentation.file;
-    let text: string;
-    try {
-      text = readFileSync(source === "-" ? 0 : source, "utf8");
-    } catch (err) {
-      throw new UsageError(`-f ${source}: ${(err as Error).message}`);
-    }
-    const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
-    if (lines.at(-1) === "") lines.pop();
-    if (lines.length === 0) throw new UsageError(`-f ${source}: the pattern file holds no pattern`);
-    input.regexps = [...((input.regexps as string[] | undefined) ?? []), ...lines];
-  }
-  // rg's --passthru: every line, the non-matching ones as context.
-  if (parsed.presentation.passthru === true) input.context = 2 ** 31 - 1;
+  // rg's and grep's -f: patterns from a file, one a line; then every operand is a path. rg's --passthru.
+  if (typeof parsed.presentation.file === "string") addPatternFile(parsed.presentation.file, input);
+  applyPassthru(parsed, input);
   // Path operands are relative to the current directory whatever --base says (ADR 0015).
   const operands = cwdOperandPaths(op, parsed.operands, input, process.cwd());
   if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(operands, process.cwd()));
   else assignOperands(op, operands, input);
   const misuse = op.cli.misuse?.(input, process.cwd());
   if (misuse) throw new UsageError(misuse);
+  // grep without a pattern is a usage mistake for a person (rg's "required arguments were not provided"); JSON
+  // modes keep the failure envelope with its code, which programs test.
+  const pattern =
+    input.pattern ??
+    ((input.regexps as string[] | undefined) ?? [])[0] ??
+    (input.operands as string[] | undefined)?.[0];
+  const machineOut = parsed.presentation.json === true || parsed.presentation.jsonl === true;
+  if (op.cli.synopsis?.startsWith("PATTERN ") && pattern === undefined && !machineOut)
+    throw new UsageError(
+      `missing PATTERN: rglob ${op.id} ${op.cli.synopsis} (-e PATTERN or -f FILE give it too; see 'rglob ${op.id} --help')`,
+    );
   // rg's stdin: `cmd | rglob grep x` (no path given, stdin a pipe or a file) and `-` as an operand.
-  const stdinFile = op.id === "grep" ? stdinAsFile(input) : null;
+  // Not when -f - took stdin for the patterns: then the current directory is searched, as rg does.
+  const stdinFile = op.id === "grep" ? stdinAsFile(input, parsed.presentation.file === "-") : null;
+  // Standard input searched is a path given: a deleted working directory is not needed then.
+  if (gone !== null) needsNoCwd(op, input, gone);
   const pres = parsed.presentation;
   if (pres.json && pres.jsonl) throw new UsageError("--json and --jsonl exclude each other");
   if (pres.color !== undefined && !["auto", "always", "never"].includes(String(pres.color))) {
@@ -196,6 +291,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   if (quiet) input.limit = 1;
   // fd's -1: the first result only.
   if (pres.one === true) input.limit = 1;
+  // fd's --max-results N (0: no limit, as in fd).
+  applyMaxResults(parsed, input);
   let inner: Sink;
   let pathsOnly = false;
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
@@ -236,15 +333,25 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         eprint(`rglob: ${info.code}: ${info.path ? `${escapeControls(info.path)}: ` : ""}${info.message}`);
       },
       end: (s) => {
+        // An interrupted run adds nothing to what it printed (tree's drawing, count's table, --stats).
+        if (controller.signal.aborted) return;
         if (!quiet || pres.stats === true) human.end(s);
       },
     };
   }
   if (stdinFile !== null) inner = renamed(inner, stdinFile);
   const sink = new CountingSink(inner);
+  // Ctrl-C and SIGTERM stop the run (docs/decisions/0030-cli-edges.md): the output keeps the whole lines
+  // written so far (JSON and JSONL close with their summary, truncated_reason "cancelled"), human output adds
+  // nothing, and main.ts ends the process by the signal, as rg and fd end. A second signal kills at once.
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once("SIGINT", onSignal);
+  let interrupted: InterruptSignal | null = null;
+  const onSignal = (signal: InterruptSignal) => {
+    interrupted ??= signal;
+    for (const s of INTERRUPTS) process.off(s, onSignal);
+    controller.abort();
+  };
+  for (const s of INTERRUPTS) process.once(s, onSignal);
   const progress = !machine && isTerminal(2);
   let shownProgress = false;
   let summary: Record<string, unknown> | null = null;
@@ -278,10 +385,11 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     }
     throw spelled;
   } finally {
-    process.off("SIGINT", onSignal);
+    for (const s of INTERRUPTS) process.off(s, onSignal);
     if (shownProgress) process.stderr.write("\r\u001b[2K");
     if (stdinFile !== null) rmSync(path.dirname(stdinFile), { recursive: true, force: true });
   }
+  if (interrupted !== null) throw new Interrupted(interrupted);
   // Human output does not show the result's metadata: say when a bound that is not a count of lines (a deadline,
   // bytes read, output size) cut it, since the lines shown then look like all there is, and how to go on.
   const reason = summary?.truncated_reason;
@@ -297,7 +405,9 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   }
   // A summary that counted files (count --limit 0: totals alone) is an answer too, as is a run whose every
   // record the limit held back (--limit 0: it says there were some).
-  const found = summary === null ? sink.count > 0 : !nothingFound(summary, sink.count);
+  const counted = summary === null ? sink.count > 0 : !nothingFound(summary, sink.count);
+  // grep --count --include-zero that gives only counts of 0 found nothing, as rg answers.
+  const found = op.id === "grep" ? grepFound(input, summary, counted) : counted;
   const skipped = summary !== null && skippedSome(summary);
   for (const note of operandNotes(op, operands, input, found, process.cwd(), skipped)) {
     eprint(`rglob: note: ${note}`);
@@ -329,18 +439,21 @@ const STDIN_NAME = "<stdin>";
 /**
  * Copies standard input to a private temporary file when grep is to search it, as rg does: when `-` is an
  * operand (it is replaced by the copy), or when no path is given and stdin is a pipe or a file (not a terminal,
- * not /dev/null). The engine searches files by path, so stdin becomes one; its records are named `<stdin>`.
+ * not /dev/null), unless -f - read the patterns from it. The engine searches files by path, so stdin becomes
+ * one; its records are named `<stdin>`.
  * @param input the grep input, operands assigned (changed in place)
+ * @param patternsRead -f - has read stdin as the patterns
  * @returns the copy's path, or null when stdin is not searched
  */
-function stdinAsFile(input: Record<string, unknown>): string | null {
+function stdinAsFile(input: Record<string, unknown>, patternsRead: boolean): string | null {
   const operands = (input.operands as string[] | undefined) ?? [];
   const viaFlags =
     typeof input.pattern === "string" || ((input.regexps as string[] | undefined) ?? []).length > 0;
   const rest = viaFlags ? operands : operands.slice(1);
   const dash = rest.includes("-");
   if (!dash) {
-    if (rest.length > 0 || ((input.paths as string[] | undefined) ?? []).length > 0) return null;
+    if (patternsRead || rest.length > 0 || ((input.paths as string[] | undefined) ?? []).length > 0)
+      return null;
     let st: ReturnType<typeof fstatSync>;
     try {
       st = fstatSync(0);
@@ -392,11 +505,6 @@ function withFlagSpelling(op: Operation, err: RglobError): RglobError {
 }
 
 /**
- * Runs the CLI.
- * @param argv the arguments after the program name
- * @returns the exit code
- */
-/**
  * The stderr line of a failure: its code, the path it concerns (as error records print it) unless the message
  * already names it (or its last component), and the message.
  * @param err the failure
@@ -408,6 +516,35 @@ function failureLine(err: RglobError): string {
   return `rglob: ${err.code}: ${where}${err.message}`;
 }
 
+/** The commands that are not operations (runMeta's, and help). */
+const META_COMMANDS: readonly string[] = [
+  "help",
+  "describe",
+  "schema",
+  "capabilities",
+  "agent-version",
+  "mcp",
+  "completions",
+  "man",
+];
+
+/**
+ * The usage error of a command that does not exist, naming the one probably meant (`gerp` → `grep`), as rg
+ * names a mistyped flag.
+ * @param cmd what was typed
+ * @returns the error
+ */
+function unknownCommand(cmd: string): UsageError {
+  const guess = cmd.startsWith("-") ? null : closest(cmd, [...OPERATIONS.map((o) => o.id), ...META_COMMANDS]);
+  const meant = guess === null ? "" : `: did you mean '${guess}'?`;
+  return new UsageError(`unknown command '${cmd}'${meant} (run 'rglob --help')`);
+}
+
+/**
+ * Runs the CLI.
+ * @param argv the arguments after the program name
+ * @returns the exit code
+ */
 export async function runCli(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
@@ -417,6 +554,9 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     if (cmd === "--help" || cmd === "-h" || cmd === "help") {
       const op = rest[0] ? opOrFail(rest[0]) : null;
+      // `rglob help gerp`: the command it meant, rather than the overview.
+      if (op instanceof RglobError && !META_COMMANDS.includes(rest[0] as string))
+        throw unknownCommand(rest[0] as string);
       const { opHelp, rootHelp } = await help();
       stdout.write(`${op && !(op instanceof RglobError) ? await opHelp(op) : await rootHelp()}\n`);
       return 0;
@@ -428,7 +568,7 @@ export async function runCli(argv: string[]): Promise<number> {
     const meta = await runMeta(cmd, rest);
     if (meta !== null) return meta;
     const op = OPERATIONS.find((o) => o.id === cmd);
-    if (!op) throw new UsageError(`unknown command '${cmd}' (run 'rglob --help')`);
+    if (!op) throw unknownCommand(cmd);
     return await runOperation(op, rest);
   } catch (err) {
     if (err instanceof UsageError) {

@@ -6,6 +6,7 @@
 import { boundMessage } from "../../contract/errors.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { type Operation, operandKey, type PresentationFlag } from "../../ops/operation.ts";
+import { closest } from "../suggest.ts";
 import { fdKindLetter, fileTypeSpelling, foreignSpelling } from "./foreign.ts";
 
 /** A mistake in the command line (exit 2, message on stderr). */
@@ -39,6 +40,8 @@ export interface FlagSpec {
   readonly presentation: boolean;
   /** A shorthand's input values per occurrence (PresentationFlag.sets), or undefined. */
   readonly sets: ReadonlyArray<Readonly<Record<string, unknown>>> | undefined;
+  /** A short spelling that sets the boolean to false (PresentationFlag.offShort), or undefined. */
+  readonly offShort?: string | undefined;
 }
 
 /** Output flags every operation command has. */
@@ -48,7 +51,12 @@ export const OUTPUT_FLAGS: Readonly<Record<string, PresentationFlag>> = {
     type: "boolean",
     description: "Stream JSON Lines: one record per line with a `kind`, then one final `summary` line.",
   },
-  color: { type: "string", description: "Colour: auto (TTY and no NO_COLOR), always, never.", hint: "WHEN" },
+  color: {
+    type: "string",
+    description:
+      "Colour: auto (a terminal, or forced by CLICOLOR_FORCE or FORCE_COLOR; never with NO_COLOR), always, never. Paths by LS_COLORS.",
+    hint: "WHEN",
+  },
 };
 
 const kebab = (key: string) => key.replaceAll("_", "-");
@@ -113,6 +121,7 @@ export function flagsOf(op: Operation): FlagSpec[] {
       hint: f.hint,
       presentation: true,
       sets: f.sets,
+      offShort: f.offShort,
     });
   }
   return out;
@@ -154,6 +163,8 @@ export interface ParsedCommand {
   readonly operands: string[];
   readonly presentation: Record<string, string | boolean>;
   readonly help: boolean;
+  /** Where each key (input or presentation) was last set by a flag: its index in argv (the later flag wins). */
+  readonly setAt: ReadonlyMap<string, number>;
 }
 
 function parseNumber(flag: string, text: string, integer: boolean): number {
@@ -193,6 +204,23 @@ function convert(spec: FlagSpec, flag: string, text: string): unknown {
 }
 
 /**
+ * Says which long flag a mistyped one probably meant (`--ignore-cas` → `--ignore-case`), as rg does.
+ * @param name the flag typed, without its dashes and value
+ * @param specs the command's flags
+ * @returns `: did you mean '--x'?`, or "" when no flag is close
+ */
+function meant(name: string, specs: readonly FlagSpec[]): string {
+  const known = ["help"];
+  for (const s of specs) {
+    const names = [s.long, ...s.aliases];
+    known.push(...names, ...s.negations);
+    if (s.kind === "boolean") known.push(...names.map((n) => `no-${n}`));
+  }
+  const guess = closest(name, known);
+  return guess === null ? "" : `: did you mean '--${guess}'?`;
+}
+
+/**
  * Parses a command's argv strictly.
  * @param op the operation
  * @param argv the arguments after the subcommand
@@ -204,7 +232,9 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
   const byLong = new Map<string, FlagSpec>();
   const byShort = new Map<string, FlagSpec>();
   const byNegation = new Map<string, FlagSpec>();
+  const byShortOff = new Map<string, FlagSpec>();
   for (const s of specs) {
+    if (s.offShort) byShortOff.set(s.offShort, s);
     byLong.set(s.long, s);
     for (const a of s.aliases) byLong.set(a, s);
     for (const n of s.negations) byNegation.set(n, s);
@@ -219,6 +249,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
 
   // Where each input key was last set by a flag, and each use of a shorthand (applied after, by position).
   const setAt = new Map<string, number>();
+  const lastAt = new Map<string, number>();
   const times = new Map<FlagSpec, number>();
   const shorthands: Array<{ values: Readonly<Record<string, unknown>>; at: number }> = [];
   let at = 0;
@@ -231,6 +262,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       if (values !== undefined) shorthands.push({ values, at });
       return;
     }
+    lastAt.set(spec.key, at);
     if (!spec.presentation) setAt.set(spec.key, at);
     const target = spec.presentation ? presentation : input;
     if (spec.kind === "strings" || spec.kind === "enums") {
@@ -275,7 +307,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       if (!spec)
         throw new UsageError(
           foreignSpelling(arg, usage, () => false) ??
-            `unknown flag '--${name}' for '${op.id}' (see 'rglob ${op.id} --help')`,
+            `unknown flag '--${name}' for '${op.id}'${meant(name, specs)} (see 'rglob ${op.id} --help')`,
         );
       if (spec.kind === "boolean") {
         if (eq >= 0) {
@@ -295,12 +327,21 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       assign(spec, `--${name}`, value);
       continue;
     }
-    const foreign = foreignSpelling(arg, usage, (f) => f.length === 2 && byShort.has(f[1] as string));
+    const foreign = foreignSpelling(
+      arg,
+      usage,
+      (f) => f.length === 2 && (byShort.has(f[1] as string) || byShortOff.has(f[1] as string)),
+    );
     if (foreign !== null) throw new UsageError(foreign);
     if (arg.startsWith("-") && arg.length > 1) {
       // Short flags: booleans may be bundled (-iw); a value may be attached (-n10) or follow (-n 10).
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j] as string;
+        const off = byShortOff.get(letter);
+        if (off !== undefined && !byShort.has(letter)) {
+          assign(off, `-${letter}`, false);
+          continue;
+        }
         const spec = byShort.get(letter);
         if (!spec)
           throw new UsageError(`unknown flag '-${letter}' for '${op.id}' (see 'rglob ${op.id} --help')`);
@@ -325,7 +366,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
   for (const { values, at: where } of shorthands) {
     for (const [key, value] of Object.entries(values)) if ((setAt.get(key) ?? -1) < where) input[key] = value;
   }
-  return { input, operands, presentation, help };
+  return { input, operands, presentation, help, setAt: lastAt };
 }
 
 /**

@@ -132,8 +132,8 @@ export const META_COMMANDS: ReadonlyArray<{ name: string; summary: string; usage
   { name: "mcp", summary: "Serve every operation as an MCP tool over stdio.", usage: "mcp [--root DIR]..." },
   {
     name: "completions",
-    summary: "Print a shell completion script (bash, zsh or fish), generated from the registry.",
-    usage: "completions bash|zsh|fish",
+    summary: "Print a shell completion script (bash, zsh, fish or PowerShell), generated from the registry.",
+    usage: "completions bash|zsh|fish|powershell",
   },
   { name: "man", summary: "Print the man page (roff), generated from the registry.", usage: "man" },
 ];

@@ -1,6 +1,7 @@
 /*! MCP surface: `rglob mcp`, a stdio server on the SDK's low-level Server, driven by the registry. Each tool
  * call runs through the agent core (the library's dispatcher path) with the operation's agentDefaults, strict
  * base forced on, confined to the roots. stdout carries the protocol only: every log line goes to stderr. */
+import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -24,6 +25,7 @@ import { flagsOf, UsageError } from "../cli/flags.ts";
 import { directoryGlobs, nothingFound, patternNotes, skipNote, wordEdgeNotes } from "../hints.ts";
 import { ignoredHits, ignoredHitsNote } from "../ignored.ts";
 import { capabilities } from "../introspect.ts";
+import { closest } from "../suggest.ts";
 import { confine, resolveRoots } from "./confine.ts";
 import { resultText } from "./text.ts";
 import {
@@ -41,7 +43,8 @@ const USAGE = `usage: rglob mcp [--root DIR]...
 
 Serves rglob's operations as MCP tools over stdio (stdout carries the protocol only; logs go to stderr).
 Roots: every --root DIR; without any, the client's MCP roots when it offers the roots capability (none that
-is a local directory: every call is refused); a client without roots: the working directory.
+is a local directory: every call is refused); a client without roots: the working directory, unless it is / or
+the home directory (refused: name it with --root to serve it).
 Paths outside the roots are refused with PERM.`;
 
 /** How to give the server roots, in every refusal for want of them. */
@@ -73,9 +76,38 @@ export function parseMcpArgs(argv: readonly string[]): { roots: string[] } | "he
       if (value === undefined) throw new UsageError("--root needs a value");
       roots.push(value);
     } else if (a.startsWith("--root=")) roots.push(a.slice("--root=".length));
-    else throw new UsageError(`rglob mcp: unknown argument '${a}' (run 'rglob mcp --help')`);
+    else {
+      const guess = closest(a.replace(/=.*$/, ""), ["--root", "--help"]);
+      const meant = guess === null ? "" : `: did you mean '${guess}'?`;
+      throw new UsageError(`rglob mcp: unknown argument '${a}'${meant} (run 'rglob mcp --help')`);
+    }
   }
   return { roots };
+}
+
+/**
+ * The root of a server given no --root by a client that offers no roots: the working directory, unless it is
+ * the file system's root or the home directory, where hosts start servers and where serving it would expose
+ * every file (then why it is refused, and how to serve it anyway). A working directory that no longer exists is
+ * refused too.
+ * @returns the directory's real path, or the refusal
+ */
+function defaultRoot(): string | { refused: string } {
+  let cwd: string;
+  try {
+    [cwd] = resolveRoots([process.cwd()]) as [string];
+  } catch {
+    return { refused: "the working directory no longer exists" };
+  }
+  let home: string | null = null;
+  try {
+    home = process.env.HOME ? (resolveRoots([process.env.HOME])[0] ?? null) : null;
+  } catch {}
+  if (cwd !== path.parse(cwd).root && cwd !== home) return cwd;
+  const what = cwd === home ? "the home directory" : "the file system's root";
+  return {
+    refused: `the working directory ${cwd} is ${what}, which is not served unless named (--root ${cwd} serves it)`,
+  };
 }
 
 /**
@@ -116,8 +148,14 @@ class Roots {
     this.initialized = true;
     if (this.fixed) return;
     if (!server.getClientCapabilities()?.roots) {
-      this.current = resolveRoots([process.cwd()]);
-      log(`the client offers no roots: serving the working directory ${this.current.join(", ")}`);
+      const fallback = defaultRoot();
+      this.current = typeof fallback === "string" ? [fallback] : [];
+      this.problem = typeof fallback === "string" ? null : fallback.refused;
+      log(
+        typeof fallback === "string"
+          ? `the client offers no roots: serving the working directory ${fallback}`
+          : `the client offers no roots; refusing calls: ${fallback.refused}`,
+      );
       return;
     }
     try {
@@ -172,23 +210,6 @@ interface Extra {
   }) => Promise<void>;
 }
 
-/** Edit distance of two short strings (for "did you mean"). */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(
-        (prev[j] as number) + 1,
-        (cur[j - 1] as number) + 1,
-        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length] as number;
-}
-
 /**
  * Returns the argument a caller probably meant by an unknown key: its snake_case form, the key of a CLI
  * spelling (`--max-count`, `-m`, `--no-hidden`), the plural or singular, or a close spelling.
@@ -215,16 +236,7 @@ export function suggestArgument(op: Operation, key: string, keys: readonly strin
   }
   if (keys.includes(`${norm}s`)) return `${norm}s`;
   if (norm.endsWith("s") && keys.includes(norm.slice(0, -1))) return norm.slice(0, -1);
-  let best: string | null = null;
-  let bestD = norm.length <= 4 ? 1 : 2;
-  for (const k of keys) {
-    const d = distance(norm, k);
-    if (d <= bestD && (best === null || d < bestD)) {
-      best = k;
-      bestD = d;
-    }
-  }
-  return best;
+  return closest(norm, keys);
 }
 
 /** The tool error for an argument the tool does not have, naming the one probably meant. */
@@ -535,7 +547,9 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>, warm: WarmS
     roots.ready = roots.refreshFrom(server);
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-    roots.ready = roots.refreshFrom(server);
+    // The warm state of roots no longer served is let go at once (an inotify descriptor each), not at the next
+    // call: a client that changes its roots often would otherwise hold the user's inotify instances.
+    roots.ready = roots.refreshFrom(server).then(() => warm?.ensure(roots.list));
   });
   server.onerror = (err) => log(`protocol error: ${err.message}`);
   return server;

@@ -11,9 +11,9 @@ import * as v from "valibot";
 import type { ErrorInfo } from "../../../src/contract/errors.ts";
 import { emptySkipped, type Skipped } from "../../../src/contract/result.ts";
 import { compileWalk } from "../../../src/engine/plan.ts";
+import type { RunContext } from "../../../src/engine/run.ts";
 import { type Entry, walk } from "../../../src/engine/walk.ts";
 import { walkBatches, walkResultWatch, walkWorkerTasks } from "../../../src/engine/walk-pool.ts";
-import type { RunContext } from "../../../src/ops/operation.ts";
 import { findOperation } from "../../../src/ops/registry.ts";
 import { prng, randomWalkTree, tempTree } from "../../helpers.ts";
 

@@ -1,11 +1,13 @@
-/*! Human output of find: one path per line, or NUL-separated (-0), or a --format template. It reads a record's
- * size, mtime or kinds only when the template or the colour asks for them (they cost a stat). */
+/*! Human output of find: one path per line, or NUL-separated (-0), or a --format template; in colour, paths
+ * coloured by LS_COLORS as fd colours them. It reads a record's size, mtime or kinds only when the template or the
+ * colour asks for them (they cost a stat). */
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
 import type { Entry } from "../../../engine/walk.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import type { Out } from "../output.ts";
-import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
+import { colorPath, type LsColors, lsColorsFrom } from "./ls-colors.ts";
+import { displayPath, escapeControls, type Style } from "./paths.ts";
 
 /** Template fields of --format. */
 export const FORMAT_FIELDS = ["path", "rel", "abs", "name", "size", "mtime", "kinds"] as const;
@@ -16,7 +18,8 @@ export class FindHumanSink implements Sink {
   private readonly sep: number;
   private readonly style: Style;
   private readonly template: string | undefined;
-  private readonly dir: ((s: string) => string) | null;
+  /** The colours of paths (LS_COLORS, else fd's), when colour is on. */
+  private readonly ls: LsColors | null;
   /** fd's -a: absolute paths. */
   private readonly absolute: boolean;
   /** Whether it reads only the paths of records (no colour, no template field that costs a stat). */
@@ -39,9 +42,9 @@ export class FindHumanSink implements Sink {
     this.sep = opts.print0 ? 0 : 10;
     this.style = opts.print0 ? { ...style, escape: false } : style;
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
-    this.dir = style.color ? paint(style).dir : null;
-    this.pathsOnly = this.dir === null && !/\{(size|mtime|kinds)\}/.test(this.template ?? "");
-    if (this.template === undefined && this.dir === null) this.entries = (es, n) => this.paths(es, n);
+    this.ls = style.color ? lsColorsFrom(process.env) : null;
+    this.pathsOnly = this.ls === null && !/\{(size|mtime|kinds)\}/.test(this.template ?? "");
+    if (this.template === undefined && this.ls === null) this.entries = (es, n) => this.paths(es, n);
   }
 
   /** The line of each of the first n entries: what record() writes for their records (path = the entry's). */
@@ -100,7 +103,7 @@ export class FindHumanSink implements Sink {
         }
       });
       this.out.text(text);
-    } else this.out.text(this.dir !== null && r.kinds.includes("d") ? this.dir(shown) : shown);
+    } else this.out.text(this.ls !== null ? colorPath(this.ls, shown, r.kinds, r.path) : shown);
     this.out.byte(this.sep);
     this.out.end();
   }

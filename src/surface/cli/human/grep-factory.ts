@@ -4,10 +4,10 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { compileMatcher } from "../../../engine/search/matcher.ts";
 import { classifyOperands } from "../../../ops/grep/operands.ts";
-import type { GrepInput } from "../../../ops/grep/schema.ts";
+import type { GrepInput, LineMatch } from "../../../ops/grep/schema.ts";
 import { fsPath, resolvePath } from "../../../platform/names.ts";
+import type { HumanFactory } from "./factory.ts";
 import { GrepHumanSink } from "./grep.ts";
-import type { HumanFactory } from "./index.ts";
 
 /** grep's human sink. */
 export const grepHuman: HumanFactory = (out, style, p, input) => {
@@ -23,6 +23,7 @@ export const grepHuman: HumanFactory = (out, style, p, input) => {
       nul: p.null === true,
       column: p.column === true,
       vimgrep: p.vimgrep === true,
+      noColumn: p.column === false,
       heading: p.heading === true,
       by: typeof input.by === "string" ? input.by : undefined,
       ...grepExtras(input, typeof p.replace === "string" ? p.replace : undefined),
@@ -41,7 +42,7 @@ function grepExtras(
   selects: ((line: string) => boolean) | undefined;
   named: ReadonlySet<string>;
   sniffBytes: number;
-  replace: ((line: string) => string) | undefined;
+  replace: ((line: string, r: LineMatch) => string) | undefined;
 } {
   const g = input as unknown as GrepInput;
   const cwd = process.cwd();
@@ -67,11 +68,11 @@ function grepExtras(
     }
   const after = (g.after_context ?? g.context ?? 0) > 0 && g.only_matching !== true;
   let selects: ((line: string) => boolean) | undefined;
-  let replace: ((line: string) => string) | undefined;
+  let replace: ((line: string, r: LineMatch) => string) | undefined;
   const needSelects = after && (g.max_per_file !== undefined || g.max_count !== undefined);
   if ((needSelects || replacement !== undefined) && c.patterns.length > 0) {
     try {
-      const spec = compileMatcher({
+      const options = {
         patterns: c.patterns,
         fixedStrings: g.fixed_strings === true,
         ignoreCase: g.ignore_case === true,
@@ -81,18 +82,66 @@ function grepExtras(
         invert: g.invert_match === true,
         multiline: false,
         onlyMatching: false,
-      });
-      const re = new RegExp(spec.source, spec.flags);
-      if (needSelects) selects = (line) => re.test(line) !== spec.invert;
-      if (replacement !== undefined && !spec.invert) {
-        const all = new RegExp(spec.source, `${spec.flags}g`);
-        replace = (line) => line.replace(all, (...args: unknown[]) => expandReplacement(replacement, args));
+      };
+      if (needSelects) {
+        const spec = compileMatcher(options);
+        const re = new RegExp(spec.source, spec.flags);
+        selects = (line) => re.test(line) !== spec.invert;
+      }
+      if (replacement !== undefined && g.invert_match !== true) {
+        // The matcher of the search itself (multiline too: a pattern that can match a line break is refused
+        // without it), whose groups fill the template at each match the search found.
+        const spec = compileMatcher({ ...options, multiline: g.multiline === true });
+        const re = new RegExp(spec.source, `${spec.flags}g${spec.multiline ? "m" : ""}`);
+        replace = (line, r) => replaceMatches(line, r, re, replacement);
       }
     } catch {
       selects = undefined; // a bad pattern fails the run itself
     }
   }
   return { selects, named, sniffBytes: g.binary_sniff_bytes ?? 8192, replace };
+}
+
+/**
+ * Replaces each match of a record's content with the expanded template, as rg's --replace shows it: the matches
+ * are the record's submatches (those the search found, so an empty match right after a match is not one, and
+ * a multiline match is replaced whole); the regex, run again where each starts, gives its groups.
+ * @param content the content shown (a line, a multiline match's lines, or with -o the match)
+ * @param r the record
+ * @param re the search's regex ('g', and 'm' in multiline mode)
+ * @param template the --replace text
+ * @returns the content with every match replaced
+ */
+function replaceMatches(content: string, r: LineMatch, re: RegExp, template: string): string {
+  // Submatch columns count code points from the line's start; content starts at content_offset. The columns
+  // come in increasing order, so the count goes on from the last one asked for.
+  let cp = 0;
+  let i = 0;
+  const index = (to: number): number => {
+    if (to < cp) {
+      cp = 0;
+      i = 0;
+    }
+    for (; cp < to && i < content.length; cp++) i += (content.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
+    return i;
+  };
+  let out = "";
+  let at = 0;
+  for (const sub of r.submatches) {
+    const a = index(sub.start - r.content_offset);
+    const b = index(sub.end - r.content_offset);
+    if (sub.start < r.content_offset || a < at || b < a) continue;
+    re.lastIndex = a;
+    const m = re.exec(content);
+    // The match with its groups where the regex finds the same span again, else the span alone.
+    const args: unknown[] =
+      m !== null && m.index === a && m[0].length === b - a
+        ? [...m, m.index, content, ...(m.groups !== undefined ? [m.groups] : [])]
+        : [content.slice(a, b), a, content];
+    out += content.slice(at, a) + expandReplacement(template, args);
+    at = b;
+  }
+  return out + content.slice(at);
 }
 
 /**

@@ -35,6 +35,8 @@ export interface GrepHumanOptions {
   readonly column?: boolean;
   /** rg's --vimgrep: one `path:line:column:content` line per match. */
   readonly vimgrep?: boolean;
+  /** --no-column given: --vimgrep leaves the column out, as rg does. */
+  readonly noColumn?: boolean;
   /** rg's --heading: the file name on a line of its own above its lines, a blank line between files. */
   readonly heading?: boolean;
   /** rg's -r/--replace (as --replace): how a line shows with each match replaced, or undefined. */
@@ -158,7 +160,7 @@ export class GrepHumanSink implements Sink {
         }
       } else if (this.showName || o.vimgrep)
         s += `${this.p.path(displayPath(path, this.style, true))}${o.nul ? "\0" : ch}`;
-      if (o.lineNumber || o.vimgrep) s += `${this.p.line(String(line))}${ch}`;
+      if (o.lineNumber) s += `${this.p.line(String(line))}${ch}`;
       if (col >= 0) s += `${col}${ch}`;
       this.out.write(`${s}${text}\n`);
       return;
@@ -243,10 +245,7 @@ export class GrepHumanSink implements Sink {
       for (const c of r.before ?? []) this.put(r.path, c.line_number, DASH, this.text(c.content));
     }
     if (this.opts.vimgrep) {
-      // One line per match, with its column (1-based, in bytes, as rg counts it); context is not shown.
-      for (const m of r.submatches)
-        this.put(r.path, r.line_number, COLON, this.shownText(r), m.byte_start + 1);
-      if (r.submatches.length === 0) this.put(r.path, r.line_number, COLON, this.shownText(r), 1);
+      this.vimgrepLines(r);
       this.lastPath = r.path;
       this.lastLine = r.line_number;
       this.printedGroup = true;
@@ -255,9 +254,10 @@ export class GrepHumanSink implements Sink {
     let spanned = 1;
     if (r.content.includes("\n")) {
       // A multiline match (-U): each line it spans gets its own `path:line:`, as ripgrep prints them, so every
-      // output line can be traced to its file and line.
-      const lines = r.content.split("\n");
-      spanned = lines.length;
+      // output line can be traced to its file and line; --replace applies to the whole match first, as in rg.
+      spanned = r.content.split("\n").length;
+      const replace = this.opts.replace;
+      const lines = (replace === undefined ? r.content : replace(r.content, r)).split("\n");
       for (let i = 0; i < lines.length; i++)
         this.put(r.path, r.line_number + i, COLON, this.text(lines[i] as string));
     } else
@@ -279,6 +279,38 @@ export class GrepHumanSink implements Sink {
     this.lastPath = r.path;
     this.lastLine = last;
     this.printedGroup = true;
+  }
+
+  /**
+   * rg's --vimgrep: one line per match, with its column (1-based, in bytes, as rg counts it) unless --no-column,
+   * and its line number unless -N; context is not shown. A match of a multiline record is given on the line it
+   * starts on, with that line only, as rg prints only a match's first line.
+   */
+  private vimgrepLines(r: LineMatch): void {
+    const noColumn = this.opts.noColumn === true;
+    if (!r.content.includes("\n")) {
+      for (const m of r.submatches)
+        this.put(r.path, r.line_number, COLON, this.shownText(r), noColumn ? -1 : m.byte_start + 1);
+      if (r.submatches.length === 0)
+        this.put(r.path, r.line_number, COLON, this.shownText(r), noColumn ? -1 : 1);
+      return;
+    }
+    const bytes = Buffer.from(r.content, "utf8");
+    const lines = r.content.split("\n");
+    for (const m of r.submatches) {
+      let k = 0;
+      let lineStart = 0;
+      for (
+        let nl = bytes.indexOf(NEWLINE);
+        nl >= 0 && nl < m.byte_start;
+        nl = bytes.indexOf(NEWLINE, nl + 1)
+      ) {
+        k++;
+        lineStart = nl + 1;
+      }
+      const text = this.text(lines[k] ?? "");
+      this.put(r.path, r.line_number + k, COLON, text, noColumn ? -1 : m.byte_start - lineStart + 1);
+    }
   }
 
   error(_info: ErrorInfo): void {}

@@ -2,25 +2,15 @@
 
 import type { ByKey } from "../../../contract/breakdown.ts";
 import { JsonlSink } from "../../../sink/jsonl.ts";
-import type { Sink } from "../../../sink/sink.ts";
-import type { Out } from "../output.ts";
 import { CountHumanSink, LcountHumanSink, TsizeHumanSink } from "./count.ts";
 import { DupesHumanSink } from "./dupes.ts";
 import { ExplainHumanSink } from "./explain.ts";
+import type { HumanFactory } from "./factory.ts";
 import { FindHumanSink } from "./find.ts";
 import { IndexHumanSink } from "./index-info.ts";
-import type { Style } from "./paths.ts";
 import { StatsHumanSink } from "./stats.ts";
 import { TopHumanSink } from "./top.ts";
 import { TreeHumanSink } from "./tree.ts";
-
-/** Creates the human sink of an operation. */
-export type HumanFactory = (
-  out: Out,
-  style: Style,
-  presentation: Readonly<Record<string, string | boolean>>,
-  input: Readonly<Record<string, unknown>>,
-) => Sink;
 
 /** Human formatters, keyed by operation id. */
 export const HUMAN: Readonly<Record<string, HumanFactory>> = {

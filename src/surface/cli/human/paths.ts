@@ -1,5 +1,6 @@
 /*! Human output helpers: display paths (relative to the current directory when under it), escaping of
- * control characters on a terminal, and colour (TTY only, never with NO_COLOR). */
+ * control characters on a terminal, and colour (on a TTY, or forced by CLICOLOR_FORCE or FORCE_COLOR; never
+ * with NO_COLOR). */
 import * as path from "node:path";
 import { leavesDir } from "../../../engine/plan.ts";
 import { relativePath } from "../../../platform/names.ts";
@@ -14,12 +15,21 @@ export interface Style {
 }
 
 /**
- * Returns whether colour is allowed on an output by default: a terminal, NO_COLOR unset or empty, TERM not dumb.
+ * Returns whether colour is written on an output when --color does not say (docs/decisions/0030-cli-edges.md),
+ * in this order: NO_COLOR set and not empty turns it off (no-color.org); CLICOLOR_FORCE set and not `0`, or
+ * FORCE_COLOR set and not empty, `0` or `false`, turns it on, terminal or not (bixense.com/clicolors,
+ * force-color.org); CLICOLOR=0 turns it off; else a terminal whose TERM is not dumb has colour.
  * @param fd 1 (stdout) or 2 (stderr)
+ * @param env the environment
  * @returns true when colour may be written
  */
-export function colorByDefault(fd: 1 | 2): boolean {
-  return isTerminal(fd) && !process.env.NO_COLOR && process.env.TERM !== "dumb";
+export function colorByDefault(fd: 1 | 2, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
+  if ((env.CLICOLOR_FORCE && env.CLICOLOR_FORCE !== "0") || (force && force !== "0" && force !== "false"))
+    return true;
+  if (env.CLICOLOR === "0") return false;
+  return isTerminal(fd) && env.TERM !== "dumb";
 }
 
 /**

@@ -3,7 +3,8 @@
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { TopDirectory, TopFile } from "../../../ops/top/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
-import { displayPath, paint, type Style } from "./paths.ts";
+import { colorPath, type LsColors, lsColorsFrom } from "./ls-colors.ts";
+import { displayPath, type Style } from "./paths.ts";
 
 /**
  * Formats a byte count for people (binary units, one decimal).
@@ -24,23 +25,30 @@ export function humanSize(bytes: number): string {
 
 /** Human sink for top records. */
 export class TopHumanSink implements Sink {
+  /** The colours of paths (LS_COLORS, else fd's), when colour is on. */
+  private readonly ls: LsColors | null;
+
   constructor(
     private readonly write: (text: string) => void,
     private readonly style: Style,
-  ) {}
+  ) {
+    this.ls = style.color ? lsColorsFrom(process.env) : null;
+  }
 
   record(kind: string, record: object): void {
-    const p = paint(this.style);
     const r = record as TopFile | TopDirectory;
     const size = humanSize(r.size).padStart(10);
     const rank = String(r.rank).padStart(4);
     if (kind === "directory") {
       const d = r as TopDirectory;
-      const shown = p.dir(`${displayPath(d.path, this.style)}/`);
+      const text = `${displayPath(d.path, this.style)}/`;
+      const shown = this.ls === null ? text : colorPath(this.ls, text, ["d"], d.path);
       this.write(`${rank}  ${size}  ${shown}  (${d.files} ${d.files === 1 ? "file" : "files"})\n`);
       return;
     }
-    this.write(`${rank}  ${size}  ${displayPath(r.path, this.style)}\n`);
+    const text = displayPath(r.path, this.style);
+    const f = r as TopFile;
+    this.write(`${rank}  ${size}  ${this.ls === null ? text : colorPath(this.ls, text, f.kinds, f.path)}\n`);
   }
 
   error(_info: ErrorInfo): void {}

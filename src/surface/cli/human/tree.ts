@@ -1,10 +1,12 @@
-/*! Human output of tree: draws the branches (├── └── │) like tree(1), then "N directories, M files".
+/*! Human output of tree: draws the branches (├── └── │) like tree(1), then "N directories, M files"; in colour,
+ * names coloured by LS_COLORS as fd colours them.
  * It buffers the records because a branch can only be drawn once it is known whether a later sibling follows. */
 import * as path from "node:path";
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { TreeEntry } from "../../../ops/tree/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
-import { displayPath, escapeControls, paint, type Style } from "./paths.ts";
+import { colorPath, lsColorsFrom } from "./ls-colors.ts";
+import { displayPath, escapeControls, type Style } from "./paths.ts";
 
 interface Node {
   readonly rec: TreeEntry;
@@ -35,12 +37,13 @@ export class TreeHumanSink implements Sink {
   error(_info: ErrorInfo): void {}
 
   end(summary: Summary): void {
-    const p = paint(this.style);
-    const lines: string[] = [displayPath(path.resolve(this.style.cwd, this.base), this.style)];
+    const ls = this.style.color ? lsColorsFrom(process.env) : null;
+    const root = displayPath(path.resolve(this.style.cwd, this.base), this.style);
+    const lines: string[] = [ls === null ? root : colorPath(ls, root, ["d"], root)];
     const name = (n: Node, full: boolean) => {
       const text = full ? n.rec.relative_path : (n.rec.relative_path.split("/").pop() ?? "");
       const shown = this.style.escape ? escapeControls(text) : text;
-      return n.rec.kinds.includes("d") ? p.dir(shown) : shown;
+      return ls === null ? shown : colorPath(ls, shown, n.rec.kinds, n.rec.path);
     };
     const draw = (nodes: readonly Node[], prefix: string, full: boolean) => {
       nodes.forEach((n, i) => {

@@ -9,8 +9,8 @@ import * as v from "valibot";
 import { WalkOptionsSchema } from "../../../../src/contract/walk-options.ts";
 import { WarmRoot } from "../../../../src/engine/index/warm.ts";
 import { compileWalk } from "../../../../src/engine/plan.ts";
+import { quietContext } from "../../../../src/engine/run.ts";
 import type { Entry } from "../../../../src/engine/walk.ts";
-import { quietContext } from "../../../../src/ops/operation.ts";
 import { tempTree } from "../../../helpers.ts";
 
 const linux = process.platform === "linux" && typeof Bun !== "undefined";

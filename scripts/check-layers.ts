@@ -1,0 +1,128 @@
+/*! The layering check (`bun scripts/check-layers.ts`, run by `npm run lint`): reads every import of `src/`
+ * (static, `export … from`, and dynamic `import()`; type-only imports count too, since they are arrows a reader
+ * follows) and reports the arrows the codemap forbids and every import cycle. `src/engine/` may import only
+ * `src/contract/`, `src/platform/`, `src/generated/` and itself; a cycle is a strongly connected set of files.
+ * What is already known stands in `scripts/layers-known.json` (the renovation removes it line by line): the check
+ * fails on an arrow or cycle not listed there, and on a listed one that is gone (so the list only shrinks).
+ * `--write` rewrites that list from the tree. Never edits `src/`. */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const src = join(root, "src");
+const knownFile = join(import.meta.dir, "layers-known.json");
+
+/** Where `src/engine/` may point (besides itself). */
+const ENGINE_MAY_IMPORT = ["src/contract/", "src/platform/", "src/generated/", "src/engine/"];
+
+interface Known {
+  readonly arrows: readonly string[];
+  readonly cycles: readonly string[];
+}
+
+/** Lists every `.ts` file under a directory, as POSIX paths relative to the repository. */
+function tsFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...tsFiles(full));
+    else if (name.endsWith(".ts")) out.push(relative(root, full).split("\\").join("/"));
+  }
+  return out;
+}
+
+const IMPORT_RE = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm;
+
+/** Reads the relative imports of one file, resolved to repository paths of files that exist. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), "utf8");
+  const out = new Set<string>();
+  for (const m of text.matchAll(IMPORT_RE)) {
+    const spec = m[1] ?? "";
+    if (!spec.startsWith(".")) continue;
+    const target = resolve(dirname(join(root, file)), spec);
+    const candidates = [target, `${target}.ts`, join(target, "index.ts")];
+    const hit = candidates.find((c) => existsSync(c) && statSync(c).isFile());
+    if (hit !== undefined) out.add(relative(root, hit).split("\\").join("/"));
+  }
+  return [...out].sort();
+}
+
+/** Finds the strongly connected sets of more than one file (Tarjan), each sorted, the sets sorted. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const set: string[] = [];
+      let w: string | undefined;
+      do {
+        w = stack.pop();
+        if (w === undefined) break;
+        onStack.delete(w);
+        set.push(w);
+      } while (w !== v);
+      if (set.length > 1) found.push(set.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return found.sort((a, b) => (a[0] ?? "").localeCompare(b[0] ?? ""));
+}
+
+const files = tsFiles(src);
+const graph = new Map(files.map((f) => [f, importsOf(f)] as const));
+const arrows: string[] = [];
+for (const [file, targets] of graph) {
+  if (!file.startsWith("src/engine/")) continue;
+  for (const t of targets) {
+    if (!ENGINE_MAY_IMPORT.some((p) => t.startsWith(p))) arrows.push(`${file} -> ${t}`);
+  }
+}
+const cycleLines = cycles(graph).map((set) => set.join(" "));
+
+if (process.argv.includes("--write")) {
+  writeFileSync(knownFile, `${JSON.stringify({ arrows, cycles: cycleLines }, null, 2)}\n`);
+  console.log(`check-layers: wrote ${arrows.length} arrows and ${cycleLines.length} cycles as known`);
+  process.exit(0);
+}
+
+const known: Known = existsSync(knownFile)
+  ? (JSON.parse(readFileSync(knownFile, "utf8")) as Known)
+  : { arrows: [], cycles: [] };
+const problems: string[] = [];
+const compare = (what: string, now: readonly string[], before: readonly string[]): void => {
+  const was = new Set(before);
+  const is = new Set(now);
+  for (const line of now) if (!was.has(line)) problems.push(`new ${what}: ${line}`);
+  for (const line of before)
+    if (!is.has(line)) problems.push(`${what} gone (remove it from the known list): ${line}`);
+};
+compare("engine arrow", arrows, known.arrows);
+compare("import cycle", cycleLines, known.cycles);
+if (problems.length > 0) {
+  for (const p of problems) console.error(`check-layers: ${p}`);
+  console.error(
+    "check-layers: src/engine may import only contract/, platform/, generated/ and itself, and no file may be in an import cycle (docs/architecture.md)",
+  );
+  process.exit(1);
+}
+console.log(
+  `check-layers: ${files.length} files; ${arrows.length} known engine arrows and ${cycleLines.length} known cycles remain, nothing new`,
+);

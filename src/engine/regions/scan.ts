@@ -1,0 +1,307 @@
+/*! Regions: the shared machinery of the region lexers. A lexer classifies every UTF-16 unit of a decoded text
+ * as code, comment or string (one byte each in a Uint8Array); this file holds the table-driven scanner most
+ * language families use. Pure: it never reads a file and never allocates per character. */
+
+/** A unit in code (also whitespace between tokens). */
+export const CODE = 0;
+/** A unit in a comment, its markers included. */
+export const COMMENT = 1;
+/** A unit in a string literal, its quotes (and prefix) included. */
+export const STRING = 2;
+
+/** Where a marker counts: anywhere, after white space or a shell separator, or with only white space before it on its line. */
+export type Place = "any" | "word" | "line" | "col0";
+
+/** A marker that comments out the rest of its line. */
+export interface LineRule {
+  readonly text: string;
+  readonly at: Place;
+}
+
+/** A block comment. */
+export interface BlockRule {
+  readonly open: string;
+  readonly close: string;
+  readonly nested: boolean;
+  readonly at: Place;
+}
+
+/** A string literal's delimiters and escapes. */
+export interface QuoteRule {
+  readonly open: string;
+  readonly close: string;
+  /** backslash: `\` escapes the next unit; double: the close doubled stands for itself; none: no escape. */
+  readonly escape: "backslash" | "double" | "none";
+  /** False: an unterminated literal ends at its line's end (the line break is code). */
+  readonly multiline: boolean;
+  /**
+   * any: wherever it occurs; char: a character literal only when it holds one unit (or an escape), as 'x' or
+   * '\n' (else the quote is code: Rust lifetimes, OCaml type variables, Ada attributes); value: YAML, only where
+   * a scalar starts (first on the line or after `:`, `-`, `[`, `{`, `,`, `?`).
+   */
+  readonly at: "any" | "char" | "value";
+}
+
+/**
+ * A hook for what tables cannot say (raw strings, long brackets, prefixes): called at a unit its `hookFirst`
+ * names; returns the end of the construct it classified in `out`, or -1 to let the tables decide.
+ */
+export type Hook = (t: string, i: number, out: Uint8Array) => number;
+
+/** A language family's syntax, as the table-driven scanner reads it. */
+export interface Syntax {
+  readonly line: readonly LineRule[];
+  readonly block: readonly BlockRule[];
+  readonly quotes: readonly QuoteRule[];
+  /** Units that are part of an identifier besides letters, digits, `_` and non-ASCII ("'" in Haskell). */
+  readonly identExtra?: string;
+  /** String prefixes (lowercase) that may stand right before a quote: Python's r, b, f, rb… */
+  readonly prefixes?: readonly string[];
+  readonly hook?: Hook;
+  /** The units the hook is called at. */
+  readonly hookFirst?: string;
+}
+
+/**
+ * Tells whether a unit is part of an identifier (ASCII letters, digits, `_`, `$`, and anything non-ASCII).
+ * @param c a UTF-16 unit
+ * @returns true for identifier units
+ */
+export function isIdent(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c >= 128
+  );
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 11 || c === 12;
+}
+
+/** True when only blanks stand between the start of i's line and i. */
+export function lineStart(t: string, i: number): boolean {
+  for (let k = i - 1; k >= 0; k--) {
+    const c = t.charCodeAt(k);
+    if (c === 10 || c === 13) return true;
+    if (!isBlank(c)) return false;
+  }
+  return true;
+}
+
+function placed(t: string, i: number, at: Place): boolean {
+  if (at === "any") return true;
+  if (at === "col0") return i === 0 || t.charCodeAt(i - 1) === 10;
+  if (at === "line") return lineStart(t, i);
+  // word: first on its line, or after white space or a shell separator.
+  if (i === 0) return true;
+  const p = t.charCodeAt(i - 1);
+  return p === 10 || p === 13 || isBlank(p) || p === 59 || p === 38 || p === 124 || p === 40 || p === 41;
+}
+
+/** The end of a line comment starting at i: its line break (LF or CR) or the end of the text. */
+export function lineEnd(t: string, i: number): number {
+  for (let k = i; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (c === 10 || c === 13) return k;
+  }
+  return t.length;
+}
+
+/**
+ * Scans a block comment or nested comment from just after its opener.
+ * @returns the offset after its closer, or the end of the text
+ */
+export function blockEnd(t: string, from: number, open: string, close: string, nested: boolean): number {
+  if (!nested) {
+    const j = t.indexOf(close, from);
+    return j < 0 ? t.length : j + close.length;
+  }
+  let depth = 1;
+  let i = from;
+  while (depth > 0) {
+    const c = t.indexOf(close, i);
+    if (c < 0) return t.length;
+    const o = t.indexOf(open, i);
+    if (o >= 0 && o < c) {
+      depth++;
+      i = o + open.length;
+    } else {
+      depth--;
+      i = c + close.length;
+    }
+  }
+  return i;
+}
+
+/**
+ * Scans a string literal's body from just after its opener.
+ * @returns the offset after its closer (or its line's end when unterminated and single-line, or the text's end)
+ */
+export function quoteEnd(t: string, from: number, q: QuoteRule): number {
+  const n = t.length;
+  const c0 = q.close.charCodeAt(0);
+  let i = from;
+  while (i < n) {
+    const c = t.charCodeAt(i);
+    if (c === 92 && q.escape === "backslash") {
+      // A CRLF after a backslash is one line continuation.
+      i += t.charCodeAt(i + 1) === 13 && t.charCodeAt(i + 2) === 10 ? 3 : 2;
+      continue;
+    }
+    if ((c === 10 || c === 13) && !q.multiline) return i;
+    if (c === c0 && (q.close.length === 1 || t.startsWith(q.close, i))) {
+      if (q.escape === "double" && t.startsWith(q.close, i + q.close.length)) {
+        i += 2 * q.close.length;
+        continue;
+      }
+      return i + q.close.length;
+    }
+    i++;
+  }
+  return n;
+}
+
+/** The end of a character literal at i ('x', '\n', '\u{1F600}'), or -1 when the quote is not one. */
+function charEnd(t: string, i: number): number {
+  const c = t.charCodeAt(i + 1);
+  if (c === 92) {
+    const j = t.indexOf("'", i + 3);
+    const nl = lineEnd(t, i + 1);
+    return j >= 0 && j < nl ? j + 1 : -1;
+  }
+  if (Number.isNaN(c) || c === 10 || c === 13 || c === 39) return -1;
+  const w = c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+  return t.charCodeAt(i + 1 + w) === 39 ? i + 2 + w : -1;
+}
+
+/** Whether a YAML quote at i starts a scalar: first on its line, or after `:`, `-`, `[`, `{`, `,`, `?`. */
+function valueStart(t: string, i: number): boolean {
+  for (let k = i - 1; k >= 0; k--) {
+    const c = t.charCodeAt(k);
+    if (c === 10 || c === 13) return true;
+    if (isBlank(c)) continue;
+    return c === 58 || c === 45 || c === 91 || c === 123 || c === 44 || c === 63;
+  }
+  return true;
+}
+
+/** A compiled syntax: its rules plus the table of units that may start one. */
+interface Compiled {
+  readonly syntax: Syntax;
+  readonly first: Uint8Array;
+  readonly hookAt: Uint8Array;
+  readonly identAt: Uint8Array;
+  readonly quotes: readonly QuoteRule[];
+}
+
+const compiledCache = new WeakMap<Syntax, Compiled>();
+
+function compile(s: Syntax): Compiled {
+  const hit = compiledCache.get(s);
+  if (hit !== undefined) return hit;
+  const first = new Uint8Array(128);
+  const hookAt = new Uint8Array(128);
+  const identAt = new Uint8Array(128);
+  for (const r of s.line) first[r.text.charCodeAt(0)] = 1;
+  for (const b of s.block) first[b.open.charCodeAt(0)] = 1;
+  for (const q of s.quotes) first[q.open.charCodeAt(0)] = 1;
+  for (const ch of s.hookFirst ?? "") {
+    first[ch.charCodeAt(0)] = 1;
+    hookAt[ch.charCodeAt(0)] = 1;
+  }
+  // Identifiers are skipped whole (a quote inside one is not a string: Haskell's x', and prefixes are found).
+  if (s.identExtra !== undefined || s.prefixes !== undefined) {
+    for (let c = 0; c < 128; c++) if (isIdent(c) && !(c >= 48 && c <= 57)) identAt[c] = 1;
+    for (let c = 0; c < 128; c++) if (identAt[c] === 1 && hookAt[c] !== 1) first[c] = 1;
+  }
+  // Longer openers first (""" before ").
+  const quotes = [...s.quotes].sort((a, b) => b.open.length - a.open.length);
+  const c: Compiled = { syntax: s, first, hookAt, identAt, quotes };
+  compiledCache.set(s, c);
+  return c;
+}
+
+/**
+ * Classifies every unit of a text with a table-driven syntax.
+ * @param t the decoded text
+ * @param s the syntax
+ * @param out one entry per unit of t, all CODE on entry; comments and strings are filled in
+ */
+export function scanWith(t: string, s: Syntax, out: Uint8Array): void {
+  const { first, hookAt, identAt, quotes } = compile(s);
+  const extra = s.identExtra ?? "";
+  const prefixes = s.prefixes;
+  const n = t.length;
+  let i = 0;
+  outer: while (i < n) {
+    const c = t.charCodeAt(i);
+    if (c >= 128 || first[c] === 0) {
+      i++;
+      continue;
+    }
+    if (hookAt[c] === 1 && s.hook !== undefined) {
+      const j = s.hook(t, i, out);
+      if (j > i) {
+        i = j;
+        continue;
+      }
+    }
+    if (identAt[c] === 1) {
+      let j = i + 1;
+      while (j < n) {
+        const d = t.charCodeAt(j);
+        if (!isIdent(d) && (extra === "" || !extra.includes(t[j] as string))) break;
+        j++;
+      }
+      // A prefix is short and right before a quote: only then is a string made of it.
+      if (
+        prefixes !== undefined &&
+        j - i <= 3 &&
+        j < n &&
+        first[t.charCodeAt(j)] === 1 &&
+        prefixes.includes(t.slice(i, j).toLowerCase())
+      ) {
+        for (const q of quotes) {
+          if (t.startsWith(q.open, j)) {
+            const e = quoteEnd(t, j + q.open.length, q);
+            out.fill(STRING, i, e);
+            i = e;
+            continue outer;
+          }
+        }
+      }
+      i = j;
+      continue;
+    }
+    for (const b of s.block) {
+      if (c === b.open.charCodeAt(0) && t.startsWith(b.open, i) && placed(t, i, b.at)) {
+        let e: number;
+        if (b.at === "col0") {
+          // Ruby's =begin … =end and Perl's POD: the closer is a line of its own.
+          const j = t.indexOf(`\n${b.close}`, i);
+          e = j < 0 ? n : lineEnd(t, j + 1);
+        } else e = blockEnd(t, i + b.open.length, b.open, b.close, b.nested);
+        out.fill(COMMENT, i, e);
+        i = e;
+        continue outer;
+      }
+    }
+    for (const r of s.line) {
+      if (c === r.text.charCodeAt(0) && t.startsWith(r.text, i) && placed(t, i, r.at)) {
+        const e = lineEnd(t, i);
+        out.fill(COMMENT, i, e);
+        i = e;
+        continue outer;
+      }
+    }
+    for (const q of quotes) {
+      if (c !== q.open.charCodeAt(0) || !t.startsWith(q.open, i)) continue;
+      if (q.at === "value" && !valueStart(t, i)) continue;
+      const e = q.at === "char" ? charEnd(t, i) : quoteEnd(t, i + q.open.length, q);
+      if (e < 0) continue;
+      out.fill(STRING, i, e);
+      i = e;
+      continue outer;
+    }
+    i++;
+  }
+}

@@ -1,0 +1,139 @@
+// Agent-style questions (#38), each answered by one grep call on a generated tree, each answer equal to an
+// oracle computed with an independent tokenizer (the TypeScript compiler; python3's tokenize for Python files)
+// and to the truth the generator wrote: TODO comments only (not the 'TODO' status string, a template literal or
+// TODO_LIMIT); imports of a package in any form, not a mention in a comment or a string; empty catch blocks
+// across lines, not inside template literals or comments.
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { prng, rglobJson, type TreeSpec, tempTree } from "../helpers.ts";
+import { pythonRegions, tsRegions } from "./regions-oracle.ts";
+
+type Question = "todo" | "import" | "catch";
+
+/** A piece of a file: its text and, per question, the offsets of the lines (in the piece) that answer it. */
+interface Piece {
+  readonly text: string;
+  readonly todo?: number[];
+  readonly import?: number[];
+  readonly catch?: number[];
+}
+
+const JS_PIECES: Piece[] = [
+  { text: "// TODO: split this\n", todo: [0] },
+  { text: "/* a note\n * TODO later */\n", todo: [1] },
+  { text: 'const status = "TODO";\n' },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text as test data
+  { text: "const label = `TODO ${n} left`; // done\n" },
+  { text: "const TODO_LIMIT = 3;\n" },
+  { text: 'import pad from "left-pad";\n', import: [0] },
+  { text: "import { a, b } from 'left-pad';\n", import: [0] },
+  { text: 'const p = require("left-pad");\n', import: [0] },
+  { text: 'const lazy = await import("left-pad");\n', import: [0] },
+  { text: 'export * from "left-pad";\n', import: [0] },
+  { text: '// import old from "left-pad";\n' },
+  { text: "const doc = \"import x from 'left-pad'\";\n" },
+  { text: 'const tpl = `require("left-pad")`;\n' },
+  { text: "try {\n  run();\n} catch (e) {\n}\n", catch: [2] },
+  { text: "try { run(); } catch {\n\n}\n", catch: [0] },
+  { text: "try { run(); } catch (err) { log(err); }\n" },
+  { text: "const snippet = `try { x(); } catch (e) {\n}`;\n" },
+  { text: "/* try { x(); } catch (e) {\n} */\n" },
+  { text: "const re = /TODO|catch \\{\\}/;\n" },
+];
+
+const PY_PIECES: Piece[] = [
+  { text: "# TODO: python note\n", todo: [0] },
+  { text: 'status = "TODO"\n' },
+  { text: 'doc = """\nTODO in a docstring\n"""\n' },
+  { text: "TODO_LIMIT = 3  # TODO tune\n", todo: [0] },
+  { text: "import left_pad\n", import: [0] },
+  { text: "from left_pad import pad\n", import: [0] },
+  { text: "# import left_pad\n" },
+  { text: "s = 'from left_pad import pad'\n" },
+];
+
+const PATTERNS: Record<Question, { args: string[]; re: RegExp }> = {
+  todo: { args: ["TODO", "--in", "comment"], re: /TODO/g },
+  import: {
+    args: [
+      "(\\bimport\\b|\\brequire\\b|\\bfrom\\b)[^'\"\\n;]*['\"]left-pad['\"]|\\b(import|from) left_pad\\b",
+      "--in",
+      "code",
+    ],
+    re: /(\bimport\b|\brequire\b|\bfrom\b)[^'"\n;]*['"]left-pad['"]|\b(import|from) left_pad\b/g,
+  },
+  catch: {
+    args: ["-U", "catch\\s*(\\([^)]*\\))?\\s*\\{\\s*\\}", "--in", "code"],
+    re: /catch\s*(\([^)]*\))?\s*\{\s*\}/g,
+  },
+};
+const REGION: Record<Question, number> = { todo: 1, import: 0, catch: 0 };
+
+/** The generated tree and, per question, the truth: `rel:line` of every answer. */
+function generate(seed: number): { spec: TreeSpec; truth: Record<Question, string[]> } {
+  const rnd = prng(seed);
+  const spec: TreeSpec = {};
+  const truth: Record<Question, string[]> = { todo: [], import: [], catch: [] };
+  const exts = ["ts", "tsx", "js", "mjs", "py"];
+  for (let f = 0; f < 40; f++) {
+    const ext = exts[f % exts.length] as string;
+    const rel = `pkg${f % 4}/file${f}.${ext}`;
+    const pieces = ext === "py" ? PY_PIECES : JS_PIECES;
+    let text = ext === "py" ? "" : "async function main() {\n";
+    let line = ext === "py" ? 1 : 2;
+    for (let k = 0; k < 12; k++) {
+      const p = pieces[Math.floor(rnd() * pieces.length)] as Piece;
+      for (const q of ["todo", "import", "catch"] as const)
+        for (const off of p[q] ?? []) truth[q].push(`${rel}:${line + off}`);
+      text += p.text;
+      line += p.text.split("\n").length - 1;
+    }
+    if (ext !== "py") text += "}\n";
+    spec[rel] = text;
+  }
+  return { spec, truth };
+}
+
+const { spec, truth } = generate(38);
+const t = tempTree(spec);
+afterAll(() => t.cleanup());
+
+const sortKeys = (xs: string[]) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** The oracle: the question's regex on each file, a match kept where the independent tokenizer puts its start. */
+function oracle(q: Question): string[] {
+  const out: string[] = [];
+  const rels = Object.keys(spec);
+  const py = pythonRegions(rels.filter((r) => r.endsWith(".py")).map((r) => join(t.dir, r)));
+  for (const rel of rels) {
+    const text = readFileSync(join(t.dir, rel), "utf8");
+    const regions = rel.endsWith(".py")
+      ? (py.get(join(t.dir, rel))?.regions ?? null)
+      : tsRegions(text, rel).regions;
+    if (regions === null) throw new Error(`the tokenizer rejected ${rel}`);
+    const re = new RegExp(PATTERNS[q].re.source, "g");
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (regions[m.index] !== REGION[q]) continue;
+      out.push(`${rel}:${text.slice(0, m.index).split("\n").length}`);
+    }
+  }
+  return sortKeys(out);
+}
+
+const hasPython = Bun.spawnSync(["python3", "--version"], { stdout: "pipe", stderr: "pipe" }).exitCode === 0;
+if (!hasPython) console.warn("SKIPPED: python3 is not installed; the agent-style region cases did not run");
+
+describe.skipIf(!hasPython)("agent-style questions, one call each", () => {
+  test.each(["todo", "import", "catch"] as const)("%s: the answer is the tokenizers' and the truth", (q) => {
+    const r = rglobJson<{ results: Array<{ relative_path: string; line_number: number }> }>(
+      ["grep", ...PATTERNS[q].args, "--json"],
+      { cwd: t.dir },
+    );
+    expect(r.run.code).toBe(0);
+    const answer = sortKeys(r.json.results.map((m) => `${m.relative_path}:${m.line_number}`));
+    expect(truth[q].length).toBeGreaterThan(10);
+    expect(oracle(q)).toEqual(sortKeys(truth[q]));
+    expect(answer).toEqual(sortKeys(truth[q]));
+  });
+});

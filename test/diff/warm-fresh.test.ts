@@ -1,0 +1,395 @@
+// The warm server's freshness model (#34, docs/decisions/0032-freshness-model.md): the watch only narrows what
+// must be checked; a check at each call decides. Each case changes a real tree in a way the watch does not
+// report (or reports for another name, or another directory object) while one `rglob mcp` serves it with its
+// index ready, then asks the server and the cold CLI the same question: the answers must be the same.
+import { afterEach, expect, test } from "bun:test";
+import {
+  chmodSync,
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { type CallToolResult, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { findOperation } from "../../src/ops/registry.ts";
+import { BIN, rglobJson } from "../helpers.ts";
+import { argvOf, type McpSession, startMcp } from "../surface/mcp-helpers.ts";
+
+const linux = process.platform === "linux";
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A fresh directory (real path), removed after the test. */
+function scratch(prefix = "rglob-fresh-"): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes files below a directory (making their directories). */
+function put(dir: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(dir, rel, ".."), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+}
+
+/** Twenty ordinary files, so that the index has something to rule out. */
+function filler(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < 20; i++) out[`fill/f${i}.txt`] = `ordinary words number ${i}\nnothing to see\n`;
+  return out;
+}
+
+async function serve(root: string, extraArgs: readonly string[] = []): Promise<McpSession> {
+  const mcp = await startMcp(["--root", root, ...extraArgs], { cwd: root });
+  cleanups.push(() => mcp.close());
+  return mcp;
+}
+
+interface WarmStatus {
+  state: string;
+  watching: boolean;
+  reason: string | null;
+}
+
+async function status(mcp: McpSession): Promise<WarmStatus | undefined> {
+  const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
+  return (JSON.parse((res.contents[0] as { text: string }).text) as { mcp: { warm?: WarmStatus[] } }).mcp
+    .warm?.[0];
+}
+
+/** Waits until the index is ready and the tree watched (polling capabilities; no time limit is asserted). */
+async function ready(mcp: McpSession): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    const s = await status(mcp);
+    if (s?.state === "ready" && s.watching) return;
+    await Bun.sleep(25);
+  }
+  throw new Error(`the index never got ready: ${JSON.stringify(await status(mcp))}`);
+}
+
+const TOOLS: Record<string, string> = { grep: "grep_content", find: "find_files" };
+
+/**
+ * Asks the server and the cold CLI the same question and expects the same answer (but `source`, and the bytes
+ * read, which the index lowers). Returns the server's answer.
+ */
+async function same(
+  mcp: McpSession,
+  opId: "grep" | "find",
+  root: string,
+  input: Record<string, unknown>,
+  cwd = root,
+): Promise<Record<string, unknown>> {
+  const full = { base: root, hidden: true, strict_base: true, limit: 5000, timeout_seconds: 60, ...input };
+  const res = (await mcp.client.callTool({ name: TOOLS[opId] as string, arguments: full })) as CallToolResult;
+  const warm = { ...(res.structuredContent as Record<string, unknown>) };
+  expect(res.isError ?? false).toBe(false);
+  const { json: cold } = rglobJson([opId, "--json", ...argvOf(findOperation(opId), full)], { cwd });
+  const answer = { ...warm };
+  delete warm.source;
+  if (opId === "grep") warm.bytes_read = cold.bytes_read;
+  expect(warm).toEqual(cold);
+  return answer;
+}
+
+const paths = (answer: Record<string, unknown>): string[] =>
+  [...new Set((answer.results as Array<{ relative_path: string }>).map((r) => r.relative_path))].sort();
+
+test.skipIf(!linux)(
+  "a hard-linked file edited through a name outside the tree is searched again",
+  async () => {
+    const root = scratch();
+    const outside = scratch("rglob-fresh-out-");
+    put(root, { ...filler(), "linked.txt": "plain text here\n" });
+    linkSync(join(root, "linked.txt"), join(outside, "store.txt"));
+    const mcp = await serve(root);
+    await ready(mcp);
+    // Ruled out by the index (no trigram of the needle).
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    // Rewritten in place through the other name: no event reaches the tree's watch.
+    writeFileSync(join(outside, "store.txt"), "now a NEEDLEWORD here\n");
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["linked.txt"]);
+  },
+);
+
+test.skipIf(!linux)(
+  "of two hard links inside the tree, the one not written to is searched again",
+  async () => {
+    const root = scratch();
+    put(root, { ...filler(), "a/one.txt": "plain text here\n" });
+    mkdirSync(join(root, "b"));
+    linkSync(join(root, "a/one.txt"), join(root, "b/two.txt"));
+    const mcp = await serve(root);
+    await ready(mcp);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    // The event names b/two.txt only; a/one.txt is the same inode.
+    writeFileSync(join(root, "b/two.txt"), "now a NEEDLEWORD here\n");
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([
+      "a/one.txt",
+      "b/two.txt",
+    ]);
+  },
+);
+
+const python = Bun.which("python3");
+test.skipIf(!linux)(
+  "a file written through a shared mapping (same size, no event) is searched again",
+  async () => {
+    if (python === null) {
+      console.warn("SKIPPED: no python3 to write through a shared mapping");
+      return;
+    }
+    const root = scratch();
+    put(root, { ...filler(), "mapped.dat": "hello world, plain text\n" });
+    const mcp = await serve(root);
+    await ready(mcp);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLE" }))).toEqual([]);
+    // MAP_SHARED, written and msync'ed: no IN_MODIFY, the same size; the kernel updates mtime and ctime.
+    const script =
+      "import mmap,sys\nf=open(sys.argv[1],'r+b')\nm=mmap.mmap(f.fileno(),0,mmap.MAP_SHARED)\nm[0:6]=b'NEEDLE'\nm.flush()\nm.close()\nf.close()";
+    const run = Bun.spawnSync([python, "-c", script, join(root, "mapped.dat")]);
+    expect(run.exitCode).toBe(0);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLE" }))).toEqual(["mapped.dat"]);
+  },
+);
+
+test.skipIf(!linux)("a root removed and made again is watched again: later edits are seen", async () => {
+  const parent = scratch();
+  const root = join(parent, "proj");
+  put(root, { ...filler(), "old.txt": "old contents\n" });
+  const mcp = await serve(root);
+  await ready(mcp);
+  expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+  rmSync(root, { recursive: true });
+  put(root, { ...filler(), "new.txt": "fresh contents\n" });
+  await same(mcp, "find", root, {});
+  await ready(mcp);
+  // Edits in the new directory: seen only if the watch follows the path, not the removed directory.
+  writeFileSync(join(root, "fill/f3.txt"), "now a NEEDLEWORD here\n");
+  put(root, { "added/later.txt": "another NEEDLEWORD\n" });
+  expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([
+    "added/later.txt",
+    "fill/f3.txt",
+  ]);
+  await same(mcp, "find", root, {});
+});
+
+test.skipIf(!linux)(
+  "a directory above the root renamed and replaced by a copy: the copy is served",
+  async () => {
+    const top = scratch();
+    const root = join(top, "work", "proj");
+    put(root, { ...filler(), "only-old.txt": "old NEEDLEWORD\n" });
+    const mcp = await serve(root);
+    await ready(mcp);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["only-old.txt"]);
+    await same(mcp, "find", root, {});
+    // No event reaches the watches (they are on the directories now under work.bak).
+    renameSync(join(top, "work"), join(top, "work.bak"));
+    put(root, { ...filler(), "only-new.txt": "new NEEDLEWORD\n" });
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["only-new.txt"]);
+    await same(mcp, "find", root, {});
+    await ready(mcp);
+    writeFileSync(join(root, "fill/f1.txt"), "edited NEEDLEWORD\n");
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([
+      "fill/f1.txt",
+      "only-new.txt",
+    ]);
+  },
+);
+
+test.skipIf(!linux)("a directory whose name is not UTF-8, made while serving, is watched", async () => {
+  const root = scratch();
+  put(root, filler());
+  const mcp = await serve(root);
+  await ready(mcp);
+  await same(mcp, "find", root, {});
+  // mkdir with a raw 0xFE byte in the name (the shell writes the bytes as they are).
+  expect(Bun.spawnSync(["bash", "-c", `mkdir "$1"/$'bad\\xfedir'`, "_", root]).exitCode).toBe(0);
+  await same(mcp, "find", root, {}); // the directory's event is read here; its walk is remembered anew
+  expect(
+    Bun.spawnSync(["bash", "-c", `printf 'a NEEDLEWORD\\n' > "$1"/$'bad\\xfedir'/inside.txt`, "_", root])
+      .exitCode,
+  ).toBe(0);
+  const found = await same(mcp, "find", root, { patterns: ["inside.txt"] });
+  expect((found.results as unknown[]).length).toBe(1);
+  expect(
+    Bun.spawnSync(["bash", "-c", `printf 'b NEEDLEWORD\\n' > "$1"/$'\\xff'.txt`, "_", root]).exitCode,
+  ).toBe(0);
+  const grep = await same(mcp, "grep", root, { pattern: "NEEDLEWORD" });
+  expect((grep.results as unknown[]).length).toBe(2);
+});
+
+test.skipIf(!linux)("a file system mounted over a directory of the tree is noticed", async () => {
+  const root = scratch();
+  put(root, { ...filler(), "sub/hidden-by-mount.txt": "a NEEDLEWORD\n" });
+  const mcp = await serve(root);
+  await ready(mcp);
+  expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([
+    "sub/hidden-by-mount.txt",
+  ]);
+  await same(mcp, "find", root, {});
+  const mounted = Bun.spawnSync(["mount", "-t", "tmpfs", "rglob-test", join(root, "sub")]);
+  if (mounted.exitCode !== 0) {
+    console.warn(`SKIPPED: mount -t tmpfs is not permitted here (${mounted.stderr.toString().trim()})`);
+    return;
+  }
+  cleanups.push(() => void Bun.spawnSync(["umount", join(root, "sub")]));
+  writeFileSync(join(root, "sub/on-tmpfs.txt"), "plain\n");
+  expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+  await same(mcp, "find", root, {});
+  await ready(mcp);
+  writeFileSync(join(root, "sub/on-tmpfs.txt"), "now a NEEDLEWORD\n");
+  expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["sub/on-tmpfs.txt"]);
+});
+
+test.skipIf(!linux)("ignore files other than the tree's own are checked like them", async () => {
+  const root = scratch();
+  const outside = scratch("rglob-fresh-out-");
+  // A file given in ignore_files (the server takes it inside its roots), and the file core.excludesFile names.
+  mkdirSync(join(root, "rules"));
+  const extra = join(root, "rules", "extra-ignore");
+  const excludes = join(outside, "excludes");
+  writeFileSync(extra, "*.log\n");
+  writeFileSync(excludes, "*.tmp\n");
+  put(root, {
+    ...filler(),
+    "a.log": "log NEEDLEWORD\n",
+    "b.tmp": "tmp NEEDLEWORD\n",
+    "c.txt": "txt NEEDLEWORD\n",
+    ".git/config": `[core]\n\texcludesFile = ${excludes}\n`,
+  });
+  mkdirSync(join(root, ".git/info"), { recursive: true });
+  const mcp = await serve(root);
+  await ready(mcp);
+  const q = { pattern: "NEEDLEWORD", ignore_files: [extra] };
+  const f = { ignore_files: [extra] };
+  expect(paths(await same(mcp, "grep", root, q))).toEqual(["c.txt"]);
+  await same(mcp, "find", root, f);
+  // The file given in ignore_files, edited.
+  writeFileSync(extra, "# nothing\n");
+  expect(paths(await same(mcp, "grep", root, q))).toEqual(["a.log", "c.txt"]);
+  await same(mcp, "find", root, f);
+  // ... and the excludes file: both old rules gone.
+  writeFileSync(excludes, "# nothing\n");
+  expect(paths(await same(mcp, "grep", root, q))).toEqual(["a.log", "b.tmp", "c.txt"]);
+  await same(mcp, "find", root, f);
+  // The file core.excludesFile names, edited.
+  writeFileSync(excludes, "*.txt\n");
+  expect(paths(await same(mcp, "grep", root, q))).toEqual(["a.log", "b.tmp"]);
+  await same(mcp, "find", root, f);
+  // The repository's config, edited to name no excludes file.
+  writeFileSync(join(root, ".git/config"), "[core]\n");
+  await same(mcp, "grep", root, q);
+  await same(mcp, "find", root, f);
+});
+
+test.skipIf(!linux)(
+  "a directory unreadable when the watch was set up is watched once it is readable",
+  async () => {
+    if (Bun.which("setpriv") === null || process.getuid?.() !== 0) {
+      console.warn(
+        "SKIPPED: needs root and setpriv to run the server as another user (root reads any directory)",
+      );
+      return;
+    }
+    // The server runs as nobody (root reads any directory whatever its mode): the binary and the tree where
+    // nobody can reach them.
+    const root = scratch();
+    chmodSync(root, 0o777);
+    const bin = join(scratch("rglob-fresh-bin-"), "rglob");
+    copyFileSync(BIN, bin);
+    chmodSync(bin, 0o755);
+    chmodSync(join(bin, ".."), 0o755);
+    put(root, { ...filler(), "locked/old.txt": "old\n" });
+    for (const d of ["fill", "locked"]) chmodSync(join(root, d), 0o777);
+    chmodSync(join(root, "locked"), 0o000);
+    const transport = new StdioClientTransport({
+      command: "setpriv",
+      args: ["--reuid=nobody", "--regid=nogroup", "--clear-groups", bin, "mcp", "--root", root],
+      cwd: root,
+      stderr: "pipe",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1", HOME: root },
+    });
+    const client = new Client({ name: "rglob-tests", version: "1.0.0" });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    const mcp = { client } as unknown as McpSession;
+    await ready(mcp);
+    const ask = async () =>
+      (
+        (await client.callTool({
+          name: "find_files",
+          arguments: { base: root, hidden: true, strict_base: true, types: ["f"], patterns: ["locked/**"] },
+        })) as CallToolResult
+      ).structuredContent as { results: Array<{ relative_path: string }> };
+    expect((await ask()).results).toEqual([]);
+    chmodSync(join(root, "locked"), 0o777);
+    expect((await ask()).results.map((r) => r.relative_path)).toEqual(["locked/old.txt"]);
+    // Made after the directory became readable: seen only if it is watched now.
+    writeFileSync(join(root, "locked/new.txt"), "new\n");
+    expect((await ask()).results.map((r) => r.relative_path).sort()).toEqual([
+      "locked/new.txt",
+      "locked/old.txt",
+    ]);
+  },
+);
+
+test.skipIf(!linux)("roots that change: the watches of roots no longer served are let go", async () => {
+  const dirs = Array.from({ length: 40 }, () => {
+    const d = scratch();
+    put(d, { "a.txt": "some text\n" });
+    return d;
+  });
+  let current: string[] = [dirs[0] as string];
+  const transport = new StdioClientTransport({
+    command: BIN,
+    args: ["mcp"],
+    stderr: "pipe",
+    env: { ...(process.env as Record<string, string>), NO_COLOR: "1" },
+  });
+  const client = new Client(
+    { name: "rglob-tests", version: "1.0.0" },
+    { capabilities: { roots: { listChanged: true } } },
+  );
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({
+    roots: current.map((r) => ({ uri: pathToFileURL(r).href, name: r })),
+  }));
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  const pid = transport.pid as number;
+  const inotify = () =>
+    readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`).includes("inotify");
+      } catch {
+        return false;
+      }
+    }).length;
+  const call = (base: string) => client.callTool({ name: "find_files", arguments: { base } });
+  await call(dirs[0] as string);
+  const before = readdirSync(`/proc/${pid}/fd`).length;
+  for (let i = 0; i < 200; i++) {
+    current = [dirs[i % dirs.length] as string, dirs[(i + 1) % dirs.length] as string];
+    await client.sendRootsListChanged();
+    await call(current[0] as string);
+  }
+  // Two roots served: at most two watches' descriptors (one each), whatever was served before.
+  expect(inotify()).toBeLessThanOrEqual(2);
+  expect(readdirSync(`/proc/${pid}/fd`).length).toBeLessThanOrEqual(before + 4);
+});
