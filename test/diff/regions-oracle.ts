@@ -41,7 +41,11 @@ export function tsRegions(text: string, name: string): { regions: Uint8Array; er
   };
   const visit = (node: ts.Node): void => {
     if (node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode) return;
-    const kids = node.getChildren(sf);
+    // A JSDoc comment is a child of the node it documents (the end-of-file token's too, in a file of comments
+    // only): it is trivia here, so a node whose only children are JSDoc is a leaf.
+    const isDoc = (k: ts.Node) =>
+      k.kind >= ts.SyntaxKind.FirstJSDocNode && k.kind <= ts.SyntaxKind.LastJSDocNode;
+    const kids = node.getChildren(sf).filter((k) => !isDoc(k));
     if (kids.length === 0 || STRING_KINDS.has(node.kind)) {
       // JSX text has no trivia: `// x` in it is text.
       if (node.kind === ts.SyntaxKind.JsxText) return;
