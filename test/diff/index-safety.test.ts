@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -269,6 +270,42 @@ describe("a cache directory that cannot be made", () => {
     } finally {
       chmodSync(cache, 0o755);
     }
+  });
+  // Root ignores a directory's modes, so as root the same case runs as another user (setpriv), with a copy of
+  // the binary that user may run.
+  const asNobody = process.getuid?.() === 0 && Bun.which("setpriv") !== null;
+  test.skipIf(!asNobody)("read-only, as another user: index fails with PERM, grep runs cold", () => {
+    const home = join(scratch, "as-nobody");
+    mkdirSync(home);
+    chmodSync(scratch, 0o755);
+    chmodSync(home, 0o755);
+    const bin = join(home, "rglob");
+    copyFileSync(BIN, bin);
+    chmodSync(bin, 0o755);
+    const root = smallTree(join(home, "tree"));
+    execFileSync("chmod", ["-R", "a+rX", root]);
+    const cache = join(home, "read-only-cache");
+    mkdirSync(cache);
+    chmodSync(cache, 0o555);
+    const nobody = (args: readonly string[]) => {
+      const r = Bun.spawnSync(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, ...args], {
+        cwd: root,
+        env: { ...process.env, NO_COLOR: "1", HOME: "/nonexistent", RGLOB_CACHE_DIR: cache },
+        stdout: "pipe",
+        stderr: "pipe",
+        timeout: 30_000,
+      });
+      return { code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+    };
+    const built = nobody(["index", "--json"]);
+    expect(built.code).toBe(2);
+    const envelope = JSON.parse(built.stdout) as { ok: boolean; error: { code: string } };
+    expect(envelope.ok).toBe(false);
+    expect(envelope.error.code).toBe("PERM");
+    expect(built.stderr).not.toContain("internal error");
+    const grep = nobody(["grep", "-l", "needle"]);
+    expect(grep.code).toBe(0);
+    expect(grep.stdout.split("\n").filter(Boolean).sort()).toEqual(["a.txt", "sub/c.txt"]);
   });
 });
 
