@@ -17,6 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, relative } from "node:path";
+import { prng } from "../helpers.ts";
 import { FRESH_WORDS } from "./fresh-words.ts";
 import { WORDS } from "./index-corpus.ts";
 
@@ -40,15 +41,7 @@ export interface Changer {
  * @returns the changer
  */
 export function changer(outer: string, root: string, seed: number): Changer {
-  let a = seed >>> 0;
-  /** mulberry32, as test/helpers.ts prng. */
-  const rand = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = prng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
 
   // ── libc through bun:ffi: what Bun's fs cannot do (paths past PATH_MAX, shared mappings, times to the ns) ──
