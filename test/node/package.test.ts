@@ -33,7 +33,13 @@ beforeAll(() => {
   }
   const dry = sh(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], stage);
   expect(dry.code).toBe(0);
-  const files = (JSON.parse(dry.stdout) as Array<{ files: Array<{ path: string }> }>)[0]?.files ?? [];
+  // npm 11 prints an array of packages, npm 12 an object keyed by the package's name.
+  const packed = JSON.parse(dry.stdout) as unknown;
+  const entry = (Array.isArray(packed) ? packed[0] : Object.values(packed as Record<string, unknown>)[0]) as
+    | { files?: Array<{ path: string }> }
+    | undefined;
+  const files = entry?.files ?? [];
+  expect(files.length).toBeGreaterThan(0);
   project = mkdtempSync(join(tmpdir(), "rglob-downstream-"));
   const installed = join(project, "node_modules", "rglob");
   for (const { path } of files) {
