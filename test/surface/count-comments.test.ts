@@ -163,7 +163,8 @@ describe("count --by language in human mode", () => {
     const withFiles = rglob(["count", "--by", "language", "--files"], { cwd: dir });
     expect(withFiles.stdout).toContain("a.ts");
     // Each file's row has its language: which files a breakdown row counts.
-    expect(withFiles.stdout).toMatch(/^\s+\d+\s+\d+\s+\d+ {2}TypeScript\s+a\.ts$/m);
+    // (lines, code, comment, blank and bytes: #37 put the comment and blank columns in the per-file rows)
+    expect(withFiles.stdout).toMatch(/^\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+ {2}TypeScript\s+a\.ts$/m);
     expect(withFiles.stdout).toMatch(/^language\s+files/m);
   });
 

@@ -188,8 +188,12 @@ describe("responses are bounded whole", () => {
       errors: Array<{ code: string; message: string }>;
     };
     expect(sc.results.length).toBe(1);
-    expect(sc.errors.at(-1)?.message).toMatch(/^\d+ more BINARY error\(s\) not listed/);
-    expect(textOf(res)).toMatch(/^skipped: .*binary 5000 \(binary file .*: bin\d\/binary-file-\d+\.dat, /m);
+    // Skipped binary files are counted, not listed one error record each (#37).
+    expect(sc.errors).toEqual([]);
+    expect((res.structuredContent as { skipped: { binary: number } }).skipped.binary).toBe(5000);
+    expect(textOf(res)).toMatch(
+      /^skipped: .*binary 5000 \(text: true searches them, list_binary: true lists them\)$/m,
+    );
     expect(textOf(res)).not.toContain("BINARY");
   });
 
@@ -233,7 +237,9 @@ describe("responses are bounded whole", () => {
       // The binary files' errors of the shared tree, with a small bound.
       const errs = await call(s, "count_lines", { max_output_bytes: 3_000 });
       expect(Buffer.byteLength(JSON.stringify(errs))).toBeLessThanOrEqual(3_000 + 1_000);
-      expect(textOf(errs)).toMatch(/^skipped: .*binary 5000 \(binary file .*not counted: /m);
+      expect(textOf(errs)).toMatch(
+        /^skipped: .*binary 5000 \(text: true searches them, list_binary: true lists them\)/m,
+      );
     } finally {
       await session.close();
       cleanup();

@@ -135,6 +135,8 @@ function needsNoCwd(op: Operation, input: Record<string, unknown>, was: string):
   const paths = [
     ...((input.paths as string[] | undefined) ?? []),
     ...(typeof input.path === "string" ? [input.path] : []),
+    // explain's several paths (its --under is relative to the base, which is checked below)
+    ...((input.targets as string[] | undefined) ?? []),
   ];
   const base = typeof input.base === "string" ? input.base : undefined;
   const relative = paths.find((p) => !isAbsolute(p));

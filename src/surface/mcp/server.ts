@@ -416,7 +416,14 @@ async function callOperation(
   for (const note of wordEdgeNotes(op, [], input, process.cwd())) tail += `\nnote: ${note}`;
   const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];
   const base = typeof input.base === "string" ? input.base : null;
-  let text = resultText(op, op.mcpTool as string, result, room - Buffer.byteLength(tail), allErrors, base);
+  // The text travels JSON-escaped (a newline is two bytes there, a quote two): while the escaped text is over its
+  // room, it is made again with less (the room it took too much, twice at most).
+  let textRoom = room - jsonBytes(tail);
+  let text = resultText(op, op.mcpTool as string, result, textRoom, allErrors, base);
+  for (let i = 0; i < 2 && jsonBytes(text) > textRoom; i++) {
+    textRoom -= jsonBytes(text) - textRoom;
+    text = resultText(op, op.mcpTool as string, result, textRoom, allErrors, base);
+  }
   if (tail.trim() !== "") text += `\n${tail.trim()}`;
   return { structuredContent: result, content: [{ type: "text", text }] };
 }
