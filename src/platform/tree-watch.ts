@@ -38,6 +38,11 @@ export interface TreeWatchHandlers {
   onEvent(event: TreeEvent, rel: string | null): void;
   /** The watch can no longer see every change (a directory could not be watched): it is closed. */
   onLost(reason: string): void;
+  /**
+   * The root's directory itself was deleted or moved away: the watch follows a directory object that no longer
+   * has the root's path (a directory made again at that path may even have the same inode number).
+   */
+  onRootGone?(): void;
 }
 
 // inotify(7): flags of inotify_init1, the events asked for, and the bits of what is read.
@@ -308,7 +313,10 @@ class InotifyTree implements TreeWatch {
     if (dir === undefined) return; // a watch already dropped (its directory moved or went away)
     if (mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
       // The root itself went away or moved: nothing below it is where it was.
-      if (dir === "") this.handlers.onEvent("rename", null);
+      if (dir === "") {
+        this.handlers.onEvent("rename", null);
+        this.handlers.onRootGone?.();
+      }
       return;
     }
     const rel = dir === "" ? name : `${dir}/${name}`;

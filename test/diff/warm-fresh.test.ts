@@ -14,6 +14,7 @@ import {
   realpathSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -188,6 +189,29 @@ test.skipIf(!linux)("a root removed and made again is watched again: later edits
   ]);
   await same(mcp, "find", root, {});
 });
+
+test.skipIf(!linux)(
+  "a root removed and made again with the same inode number (ext4 and tmpfs reuse it) is watched again",
+  async () => {
+    const parent = scratch();
+    const root = join(parent, "proj");
+    put(root, { "a.txt": "plain words\n" });
+    // Started from the parent: a server whose working directory is the removed root is another case.
+    const mcp = await startMcp(["--root", root], { cwd: parent });
+    cleanups.push(() => mcp.close());
+    await ready(mcp);
+    const before = statSync(root).ino;
+    rmSync(root, { recursive: true });
+    mkdirSync(root);
+    // Where the file system gave the path its old inode number, only the watch's event for the root itself
+    // says the directory is another one.
+    console.log(`root re-made: inode ${before} -> ${statSync(root).ino}`);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    writeFileSync(join(root, "b.txt"), "a NEEDLEWORD\n");
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["b.txt"]);
+    await same(mcp, "find", root, {});
+  },
+);
 
 test.skipIf(!linux)(
   "a directory above the root renamed and replaced by a copy: the copy is served",

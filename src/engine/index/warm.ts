@@ -251,6 +251,8 @@ export class WarmRoot implements WarmProvider {
   private epoch = 0;
   /** The root's identity and its mounts when the watch was set up (verify). */
   private rootId = "";
+  /** The watch saw the root's directory deleted or moved away (verify starts again, whatever the identity says). */
+  private rootGone = false;
   private mounts = "";
   private index: TrigramIndex | null = null;
   private building: TrigramIndex | null = null;
@@ -305,9 +307,13 @@ export class WarmRoot implements WarmProvider {
     if (this.closed) return;
     const id = identityOf(this.root);
     const mounts = mountsAt(this.root);
-    if (id === this.rootId && mounts === this.mounts) return;
+    if (id === this.rootId && mounts === this.mounts && !this.rootGone) return;
     this.restart(
-      id !== this.rootId ? `the root's directory changed (${id})` : "a mount changed at or below the root",
+      id !== this.rootId
+        ? `the root's directory changed (${id})`
+        : this.rootGone
+          ? "the root's directory was deleted or moved away (a directory now at its path may reuse its inode)"
+          : "a mount changed at or below the root",
     );
   }
 
@@ -321,6 +327,7 @@ export class WarmRoot implements WarmProvider {
     this.state = "building";
     this.reason = `${why}: watched and indexed again`;
     this.restarts++;
+    this.rootGone = false;
     this.start();
   }
 
@@ -394,7 +401,13 @@ export class WarmRoot implements WarmProvider {
     const stopped = () => this.closed || this.epoch !== epoch;
     const own = await watchTreeInSlices(
       this.root,
-      { onEvent: (event, rel) => this.changed(event, rel), onLost: (reason) => this.lostWatch(reason) },
+      {
+        onEvent: (event, rel) => this.changed(event, rel),
+        onLost: (reason) => this.lostWatch(reason),
+        onRootGone: () => {
+          this.rootGone = true;
+        },
+      },
       this.options.sliceMs ?? WATCH_SLICE_MS,
       stopped,
       () => this.turn(),
@@ -444,9 +457,11 @@ export class WarmRoot implements WarmProvider {
    * @returns whether it could (false: Bun's fs.watch, whose events come later; or no watch)
    */
   settle(): boolean {
+    // The events first: one of them may say the root's directory went away, which its identity by path cannot
+    // tell when a directory made again at the path reuses the inode number.
+    if (this.synchronous) (this.watcher as TreeWatch).drain();
     this.verify();
     if (!this.synchronous) return !this.watching;
-    (this.watcher as TreeWatch).drain();
     return true;
   }
 

@@ -401,6 +401,14 @@ async function callOperation(
   const { result, notes } = boundResult(outcome.result, Math.floor((budget * 7) / 8));
   const room = budget - jsonBytes(result);
   let tail = notes.join("\n");
+  // Where the notes take relative operands from: the server's working directory, or the base when that
+  // directory was deleted (a root removed and made again that the server was started in).
+  let here: string;
+  try {
+    here = process.cwd();
+  } catch {
+    here = typeof input.base === "string" ? input.base : "/";
+  }
   if (Array.isArray(result.results) && result.results.length === 0) {
     // Notes for an answer with nothing in it (not a count's totals alone, nor records held back by limit 0).
     const none = nothingFound(result, 0);
@@ -408,12 +416,12 @@ async function callOperation(
     if (note !== null) tail += `\n${note}`;
     const among = none ? ignoredHitsNote(await ignoredHits(op, input, result)) : null;
     if (among !== null) tail += `\n${among}`;
-    for (const g of directoryGlobs(input, process.cwd())) {
+    for (const g of directoryGlobs(input, here)) {
       tail += `\nnote: '${g}' in patterns is a glob matched against entry names, not a directory to search; to search inside it, pass paths: ["${g}"] (or base)`;
     }
-    if (none) for (const note of patternNotes(op, [], input, process.cwd())) tail += `\nnote: ${note}`;
+    if (none) for (const note of patternNotes(op, [], input, here)) tail += `\nnote: ${note}`;
   }
-  for (const note of wordEdgeNotes(op, [], input, process.cwd())) tail += `\nnote: ${note}`;
+  for (const note of wordEdgeNotes(op, [], input, here)) tail += `\nnote: ${note}`;
   const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];
   const base = typeof input.base === "string" ? input.base : null;
   // The text travels JSON-escaped (a newline is two bytes there, a quote two): while the escaped text is over its
