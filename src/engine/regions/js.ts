@@ -128,6 +128,16 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean): void {
   const kinds: number[] = [];
   const depths: number[] = [];
   let regexOk = true;
+  /** Reads a template's text from the backquote or `}` at i; a `${` it ends with opens an expression. */
+  const templateText = (at: number): number => {
+    const [e, opened] = templatePart(t, at, at + 1, out);
+    if (opened) {
+      kinds.push(TEMPLATE);
+      depths.push(0);
+    }
+    regexOk = opened;
+    return e;
+  };
   let i = 0;
   // A shebang line is code, as count has always counted it (the interpreter's directive, not a comment; the
   // TypeScript scanner makes it trivia of its own).
@@ -212,13 +222,7 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean): void {
       continue;
     }
     if (c === 96) {
-      const [e, opened] = templatePart(t, i, i + 1, out);
-      i = e;
-      if (opened) {
-        kinds.push(TEMPLATE);
-        depths.push(0);
-        regexOk = true;
-      } else regexOk = false;
+      i = templateText(i);
       continue;
     }
     if (c === 123) {
@@ -232,13 +236,7 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean): void {
       if (d === 0 && top === TEMPLATE) {
         kinds.pop();
         depths.pop();
-        const [e, opened] = templatePart(t, i, i + 1, out);
-        i = e;
-        if (opened) {
-          kinds.push(TEMPLATE);
-          depths.push(0);
-          regexOk = true;
-        } else regexOk = false;
+        i = templateText(i);
         continue;
       }
       if (d === 0 && top === JSX_EXPR) {
