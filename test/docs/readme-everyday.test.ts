@@ -52,8 +52,10 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob top -n 3", ["photos/a.jpg", "public/b.jpg"], 0],
   ["rglob dupes -e jpg", ["photos/a.jpg", "public/b.jpg"], 0],
   ["rglob find -e yaml --base", ["deploy/charts/values.yaml", "deploy/charts/web/values.yaml"], 0],
+  ["rglob explain --all", ["build/out/app.js", "ignored by .gitignore:2: *.log"], 1],
   ["rglob explain", [".gitignore:1"], 1],
   ["rglob grep -u -F", ["logs/app.log:1:"], 0],
+  ["rglob grep -F 'connection reset' --only-ignored", ["logs/app.log:1:"], 0],
   ["rglob stats", ["files"], 0],
 ];
 
