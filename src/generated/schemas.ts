@@ -141,7 +141,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -700,7 +700,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -1563,7 +1563,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -2240,7 +2240,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -2750,7 +2750,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -3287,7 +3287,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -3876,7 +3876,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -4529,7 +4529,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -5061,7 +5061,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -5719,7 +5719,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",

@@ -43,9 +43,9 @@ export const NOT_OFFERED_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** The most characters of a shared argument's description in tools/list (each is repeated in every tool). */
-const SHARED_TEXT = 50;
+const SHARED_TEXT = 72;
 /** The most characters of an operation's own argument's description in tools/list. */
-const OWN_TEXT = 64;
+const OWN_TEXT = 90;
 
 /** Keywords that Draft-07 validators do not know and that MCP tool schemas therefore must not use. */
 const NOT_DRAFT_07 = ["prefixItems", "$defs", "$ref", "dependentSchemas", "unevaluatedProperties", "$anchor"];
@@ -162,7 +162,8 @@ function structure(node: unknown): Json {
  * @returns the one-line text
  */
 export function toolText(text: string, max: number): string {
-  const plain = text.replace(/ ?\([^()]*(?:--[a-z]|\bCLI\b)[^()]*\)/g, "");
+  // A list the registry ends with "…" ('md'…) is said with "and more": an ellipsis reads as a cut text (#37).
+  const plain = text.replace(/ ?\([^()]*(?:--[a-z]|\bCLI\b)[^()]*\)/g, "").replace(/…/g, " and more");
   return shortText(plain, max);
 }
 
@@ -175,7 +176,14 @@ export function toolText(text: string, max: number): string {
 export function shortText(text: string, max = 100): string {
   const sentence = text.search(/(?<=[a-z0-9')\]`])\. /);
   let head = (sentence > 0 ? text.slice(0, sentence) : text).replace(/\.$/, "");
-  if (head.length > max) head = head.replace(/ \([^()]*\)/g, "");
+  // Parentheses go, the longest first, until the text fits (a short one, "(empty)", often says the most).
+  for (;;) {
+    if (head.length <= max) break;
+    const groups = [...head.matchAll(/ \([^()]*\)/g)].map((m) => m[0]);
+    if (groups.length === 0) break;
+    const longest = groups.reduce((a, b) => (b.length > a.length ? b : a));
+    head = head.replace(longest, "");
+  }
   if (head.length > max) {
     const cut = head.slice(20).search(/; /);
     if (cut >= 0) head = head.slice(0, cut + 20);
