@@ -58,10 +58,14 @@ export class RawMcpClient {
     }
   }
 
-  /** Initializes the session. */
-  async start(): Promise<void> {
-    await this.request("initialize", initializeRequest(this.clientName).params);
+  /**
+   * Initializes the session.
+   * @returns the server's answer to `initialize`
+   */
+  async start(): Promise<Record<string, unknown>> {
+    const answer = await this.request("initialize", initializeRequest(this.clientName).params);
     this.send(INITIALIZED);
+    return answer;
   }
 
   /** Ends the server. */

@@ -52,6 +52,31 @@ export const LINK_FIELDS = {
  * The lossless form of a path that is not valid UTF-8, in every record that has a `path`: spread it into the
  * record's model. `path` and `relative_path` then hold U+FFFD for the bad bytes (as Buffer#toString gives).
  */
+/** The field a record carries under only_ignored: the ignore rule that leaves its path out (#37). */
+export const IGNORED_BY = {
+  ignored_by: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it).",
+      ),
+    ),
+  ),
+};
+
+/** The input entry of the operations that can list what the ignore rules leave out (find, grep). */
+export const onlyIgnoredEntries = {
+  only_ignored: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Only what the ignore rules leave out: the query runs over the ignored entries alone (the other filters apply), and each record says which rule ignores it (ignored_by: FILE:LINE:PATTERN).",
+      ),
+    ),
+    false,
+  ),
+};
+
 export const PATH_BYTES = {
   path_bytes: v.optional(
     v.pipe(
@@ -86,6 +111,7 @@ export const FileMatchSchema = v.pipe(
     ),
     ...ENTRY_TYPE,
     ...LINK_FIELDS,
+    ...IGNORED_BY,
   }),
   v.title("FileMatch"),
   v.description("A file system entry selected by the query."),

@@ -93,7 +93,7 @@ export const walkEntries = {
     v.pipe(
       v.string(),
       v.description(
-        "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111').",
+        "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111').",
       ),
     ),
   ),

@@ -141,7 +141,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -230,6 +230,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string"
         },
         "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
+      },
+      "only_ignored": {
+        "type": "boolean",
+        "description": "Only what the ignore rules leave out: the query runs over the ignored entries alone (the other filters apply), and each record says which rule ignores it (ignored_by: FILE:LINE:PATTERN).",
+        "default": false
       },
       "limit": {
         "type": "integer",
@@ -345,6 +350,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "link_escapes": {
               "type": "boolean",
               "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+            },
+            "ignored_by": {
+              "type": "string",
+              "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
             }
           },
           "required": [
@@ -691,7 +700,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -912,6 +921,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "List each skipped binary file as a BINARY error record; by default they are only counted (skipped.binary).",
         "default": false
       },
+      "only_ignored": {
+        "type": "boolean",
+        "description": "Only what the ignore rules leave out: the query runs over the ignored entries alone (the other filters apply), and each record says which rule ignores it (ignored_by: FILE:LINE:PATTERN).",
+        "default": false
+      },
       "binary_sniff_bytes": {
         "type": "integer",
         "minimum": 0,
@@ -1092,6 +1106,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "encoding": {
                   "type": "string",
                   "description": "How the file was decoded: utf-8, utf-16le, utf-16be or a label."
+                },
+                "ignored_by": {
+                  "type": "string",
+                  "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
                 }
               },
               "required": [
@@ -1133,6 +1151,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                     }
                   ],
                   "description": "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null."
+                },
+                "ignored_by": {
+                  "type": "string",
+                  "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
                 }
               },
               "required": [
@@ -1541,7 +1563,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -1963,7 +1985,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "binary_files": {
             "type": "integer",
             "minimum": 0,
-            "description": "Binary files (a NUL byte in the first 8 KiB): skipped, reported as BINARY errors."
+            "description": "Binary files (a NUL byte in the first 8 KiB): skipped and counted here (listed as BINARY errors only with list_binary)."
           }
         },
         "required": [
@@ -2218,7 +2240,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -2728,7 +2750,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -3265,7 +3287,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -3450,6 +3472,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "link_escapes": {
                   "type": "boolean",
                   "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+                },
+                "ignored_by": {
+                  "type": "string",
+                  "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
                 },
                 "rank": {
                   "type": "integer",
@@ -3850,7 +3876,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -4503,7 +4529,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -5035,7 +5061,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -5437,7 +5463,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "binary_files": {
             "type": "integer",
             "minimum": 0,
-            "description": "Binary files (a NUL byte in the first 8 KiB): skipped, reported as BINARY errors."
+            "description": "Binary files (a NUL byte in the first 8 KiB): skipped and counted here (listed as BINARY errors only with list_binary)."
           }
         },
         "required": [
@@ -5693,7 +5719,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits, as find -perm: '644' exactly, '-111' all of these bits, '/222' any of these bits; a leading '!' negates ('!/111': no execute bit at all, the complement of '/111')."
+        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
       },
       "uid": {
         "type": "integer",
@@ -6629,6 +6655,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "link_escapes": {
         "type": "boolean",
         "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+      },
+      "ignored_by": {
+        "type": "string",
+        "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
       }
     },
     "required": [
@@ -6975,6 +7005,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "encoding": {
         "type": "string",
         "description": "How the file was decoded: utf-8, utf-16le, utf-16be or a label."
+      },
+      "ignored_by": {
+        "type": "string",
+        "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
       }
     },
     "required": [
@@ -7061,6 +7095,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null."
+      },
+      "ignored_by": {
+        "type": "string",
+        "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
       }
     },
     "required": [
@@ -7376,6 +7414,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "link_escapes": {
         "type": "boolean",
         "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+      },
+      "ignored_by": {
+        "type": "string",
+        "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
       },
       "rank": {
         "type": "integer",

@@ -2,6 +2,7 @@
  * them (the first three, within a quarter of a second), each with the rule that ignores it (explain's reason). "Why is
  * icons.ts not there?" is then answered by the empty result itself: trial agents spent a call or two on `-u` and
  * `explain` for it (CLI stderr and MCP text; the structured result is unchanged). */
+import * as path from "node:path";
 import { collect, inputKeys } from "../agent/call.ts";
 import type { Operation } from "../ops/operation.ts";
 import { findOperation } from "../ops/registry.ts";
@@ -83,4 +84,27 @@ export function ignoredHitsNote(found: { hits: readonly IgnoredHit[]; more: bool
   if (found.hits.length === 0) return null;
   const list = found.hits.map((h) => (h.why === null ? h.shown : `${h.shown} (${h.why})`)).join("; ");
   return `among the ignored entries, the same query finds${found.more ? ", first" : ""}: ${list}`;
+}
+
+/**
+ * The notes that give, after a human listing of --only-ignored, the rule that ignores each path listed: one line
+ * per rule (FILE:LINE:PATTERN, as git check-ignore -v), with the paths it ignores (the first ten, and how many
+ * more), relative to the current directory as the listing is.
+ * @param seen each record's rule and absolute path, in output order (a grep file once per line)
+ * @param cwd the current directory
+ * @returns the notes' texts (without a prefix)
+ */
+export function ignoredRulesNotes(seen: ReadonlyArray<readonly [string, string]>, cwd: string): string[] {
+  const byRule = new Map<string, string[]>();
+  for (const [rule, abs] of seen) {
+    const list = byRule.get(rule) ?? [];
+    const rel = path.relative(cwd, abs);
+    const shown = rel === "" ? "." : rel.startsWith("..") ? abs : rel;
+    if (list[list.length - 1] !== shown) list.push(shown);
+    byRule.set(rule, list);
+  }
+  return [...byRule].map(([rule, paths]) => {
+    const more = paths.length > 10 ? `, and ${paths.length - 10} more` : "";
+    return `ignored by ${rule}: ${paths.slice(0, 10).join(", ")}${more}`;
+  });
 }

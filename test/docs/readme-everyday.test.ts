@@ -2,7 +2,7 @@
 // `rglob`, on a small project where each question has an answer. An agent copies these lines: a flag that stops
 // parsing, or a command that finds nothing where the comment promises an answer, fails here.
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, utimesSync } from "node:fs";
+import { chmodSync, readFileSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BIN, ROOT, tempTree } from "../helpers.ts";
 
@@ -26,6 +26,8 @@ const t = tempTree({
   "app/lib/settings.py":
     "# Reads the settings.\ndef load_settings(path):\n    # FIXME: validate\n    return open(path).read()\n",
   "scripts/build.py": "# FIXME: outside lib, not listed\n",
+  "scripts/run.sh": "#!/bin/sh\n",
+  "scripts/old.sh": { symlink: "missing.sh" },
   "lib/top.py": "# FIXME: a top-level lib/ is under any lib/ folder too\n",
   "photos/a.jpg": jpg,
   "public/b.jpg": jpg,
@@ -38,12 +40,15 @@ afterAll(() => t.cleanup());
 // The file changed last (the others were written within the same instant).
 const later = new Date(Date.now() + 10_000);
 utimesSync(join(t.dir, "app/lib/settings.py"), later, later);
+chmodSync(join(t.dir, "scripts/build.py"), 0o644);
+chmodSync(join(t.dir, "scripts/run.sh"), 0o744);
 
 /** What each command must print (the question's answer in this project), by its first words. */
 const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob find -e py --changed-within", ["app/lib/settings.py", "scripts/build.py"], 0],
   ["rglob grep -w FIXME", ["app/lib/settings.py:3:", "lib/top.py:1:"], 0],
   ["rglob grep 'def load_settings", ["app/lib/settings.py:2:"], 0],
+  ["rglob grep FIXME --in comment", ["app/lib/settings.py:3:", "scripts/build.py:1:"], 0],
   ["rglob count --by language", ["Python", "reStructuredText"], 0],
   // app/ 1, scripts/ 1, lib/ 1 (the ignored log holds none); then the totals.
   ["rglob grep 'TODO|FIXME' --by dir", ["app ", "lib ", "scripts ", "total: 3 matching lines"], 0],
@@ -52,8 +57,12 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob top -n 3", ["photos/a.jpg", "public/b.jpg"], 0],
   ["rglob dupes -e jpg", ["photos/a.jpg", "public/b.jpg"], 0],
   ["rglob find -e yaml --base", ["deploy/charts/values.yaml", "deploy/charts/web/values.yaml"], 0],
+  ["rglob find -t l --link broken", ["scripts/old.sh -> missing.sh\n"], 0],
+  ["rglob find -t f --perm '!/111'", ["scripts/build.py\n"], 0],
+  ["rglob explain --all", ["build/out/app.js", "ignored by .gitignore:2: *.log"], 1],
   ["rglob explain", [".gitignore:1"], 1],
   ["rglob grep -u -F", ["logs/app.log:1:"], 0],
+  ["rglob grep -F 'connection reset' --only-ignored", ["logs/app.log:1:"], 0],
   ["rglob stats", ["files"], 0],
 ];
 

@@ -109,7 +109,9 @@ const countEntries = {
 export const CountTotalsSchema = v.pipe(
   v.strictObject({
     ...countEntries,
-    binary_files: int("Binary files (a NUL byte in the first 8 KiB): skipped, reported as BINARY errors."),
+    binary_files: int(
+      "Binary files (a NUL byte in the first 8 KiB): skipped and counted here (listed as BINARY errors only with list_binary).",
+    ),
   }),
   v.title("CountTotals"),
   v.description("Totals over every selected file of the query (not only the returned page)."),

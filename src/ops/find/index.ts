@@ -80,5 +80,8 @@ export const find = defineOperation({
       input: { types: ["f"], min_size: "1M", sort: "size", reverse: true },
     },
   ],
-  run: lazyRun(async () => (await import("./run.ts")).runFind),
+  // only_ignored (#37) wraps the run: the ignored entries alone, each with its rule.
+  run: lazyRun(async () =>
+    (await import("../only-ignored.ts")).withOnlyIgnored((await import("./run.ts")).runFind),
+  ),
 });

@@ -1,6 +1,6 @@
 /*! find: input and output models. Validation only; the plan is engine/plan.ts. */
 import * as v from "valibot";
-import { FileMatchSchema } from "../../contract/records.ts";
+import { FileMatchSchema, onlyIgnoredEntries } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, linkEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -15,6 +15,7 @@ export const FindInputSchema = v.pipe(
   v.strictObject({
     ...walkEntries,
     ...linkEntries,
+    ...onlyIgnoredEntries,
     ...budgetEntries,
     sort: v.optional(
       v.pipe(

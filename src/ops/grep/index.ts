@@ -12,7 +12,7 @@ export const grep = defineOperation({
   id: "grep",
   summary: "Search file contents by regular expression or literal, with context, counts and file lists.",
   description:
-    "Search the contents of files under a base directory for a regular expression, in ripgrep's syntax or JavaScript's (or a literal with fixed_strings). Files are selected as by find: .gitignore/.ignore are respected, hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed; every find filter (globs, types, size, time) applies, but a file named in paths is searched whatever the globs say, since they filter the walk. Binary files (a NUL byte in the first 8 KiB) are skipped and reported as BINARY unless text is set. A line ends at LF and a CR before it is not part of the line (content, `$` and line_regexp see a CRLF file as an LF file). Each match is a LineMatch with line_number, content, the character and byte columns of every submatch and optional before/after context; use files_with_matches or count for a compact overview first, and max_columns to keep minified files short. Results come in walk order. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page; `truncated_reason` says why it stopped (limit, max_count, max_bytes, max_output_bytes, timeout).",
+    "Search the contents of files under a base directory for a regular expression, in ripgrep's syntax or JavaScript's (or a literal with fixed_strings). Files are selected as by find: .gitignore/.ignore are respected, hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed; every find filter (globs, types, size, time) applies, but a file named in paths is searched whatever the globs say, since they filter the walk. Binary files (a NUL byte in the first 8 KiB) are skipped unless `text` is set, and counted in skipped.binary (each listed as a BINARY error with list_binary). A line ends at LF and a CR before it is not part of the line (content, `$` and line_regexp see a CRLF file as an LF file). Each match is a LineMatch with line_number, content, the character and byte columns of every submatch and optional before/after context; use files_with_matches or count for a compact overview first, and max_columns to keep minified files short. Results come in walk order. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page; `truncated_reason` says why it stopped ('limit', 'max_count', 'max_bytes', 'max_output_bytes', 'timeout').",
   models: async () => {
     const m = await import("./schema.ts");
     return {
@@ -196,5 +196,8 @@ export const grep = defineOperation({
     const { pattern: _pattern, ...rest } = input;
     return { ...rest, regexps: c.patterns, operands: [], paths: c.paths, patterns: c.globs };
   },
-  run: lazyRun(async () => (await import("./run.ts")).runGrep),
+  // only_ignored (#37) wraps the run: the ignored entries alone, each with its rule.
+  run: lazyRun(async () =>
+    (await import("../only-ignored.ts")).withOnlyIgnored((await import("./run.ts")).runGrep),
+  ),
 });

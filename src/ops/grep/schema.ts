@@ -2,7 +2,7 @@
  * and operands are classified in ops/grep/operands.ts. */
 import * as v from "valibot";
 import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
-import { PATH_BYTES } from "../../contract/records.ts";
+import { IGNORED_BY, onlyIgnoredEntries, PATH_BYTES } from "../../contract/records.ts";
 import { REGION_NAMES } from "../../contract/regions.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { binaryListEntries, budgetEntries, walkEntries } from "../../contract/walk-options.ts";
@@ -99,6 +99,7 @@ export const GrepInputSchema = v.pipe(
     ),
     text: flag("Search binary files as text (a NUL byte in the first 8 KiB means binary otherwise)."),
     ...binaryListEntries,
+    ...onlyIgnoredEntries,
     binary_sniff_bytes: v.optional(
       int(0, "How many leading bytes are checked for a NUL byte to call a file binary (0 disables)."),
       8192,
@@ -237,6 +238,7 @@ export const LineMatchSchema = v.pipe(
       v.string(),
       v.description("How the file was decoded: utf-8, utf-16le, utf-16be or a label."),
     ),
+    ...IGNORED_BY,
   }),
   v.title("LineMatch"),
   v.description("A matching line of a file."),
@@ -255,6 +257,7 @@ export const GrepFileSchema = v.pipe(
         "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null.",
       ),
     ),
+    ...IGNORED_BY,
   }),
   v.title("GrepFile"),
   v.description("A file listed by files_with_matches, files_without_match or count."),

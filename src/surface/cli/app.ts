@@ -29,7 +29,7 @@ import { closest } from "../suggest.ts";
 import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
-import { cwdOperandPaths } from "./operand-paths.ts";
+import { cwdOperandPaths, cwdUnder } from "./operand-paths.ts";
 import { eprint, isTerminal, stdout } from "./output.ts";
 import { addPatternFile, applyMaxResults, applyPassthru, grepFound } from "./peer-args.ts";
 
@@ -242,7 +242,8 @@ class CountingSink implements Sink {
 async function runOperation(op: Operation, argv: string[]): Promise<number> {
   const parsed = parseCommand(op, argv);
   if (parsed.help) {
-    stdout.write(`${await (await help()).opHelp(op)}\n`);
+    const h = await help();
+    stdout.write(`${parsed.briefHelp ? h.opShortHelp(op) : await h.opHelp(op)}\n`);
     return 0;
   }
   const gone = deletedCwd();
@@ -264,6 +265,15 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   applyPassthru(parsed, input);
   // Path operands are relative to the current directory whatever --base says (ADR 0015).
   const operands = cwdOperandPaths(op, parsed.operands, input, process.cwd());
+  const underAt = parsed.setAt.get("under");
+  if (underAt !== undefined) {
+    const flag = argv[underAt] as string;
+    cwdUnder(
+      input,
+      flag.includes("=") ? flag.slice(flag.indexOf("=") + 1) : argv[underAt + 1],
+      process.cwd(),
+    );
+  }
   if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(operands, process.cwd()));
   else assignOperands(op, operands, input);
   const misuse = op.cli.misuse?.(input, process.cwd());
@@ -299,6 +309,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   // fd's --max-results N (0: no limit, as in fd).
   applyMaxResults(parsed, input);
   let inner: Sink;
+  // --only-ignored in human output: the rule of each path listed, said once per rule on stderr after the run.
+  const rulesSeen: Array<[string, string]> = [];
   let pathsOnly = false;
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
   // Walk entries (find's batches) are written as their records' text with no record made; stdout takes the
@@ -321,6 +333,8 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
         : {}),
       record: (k, r) => {
         if (!quiet) human.record(k, r);
+        const rule = (r as { ignored_by?: unknown }).ignored_by;
+        if (typeof rule === "string") rulesSeen.push([rule, (r as { path: string }).path]);
       },
       binarySkipped: (info) => {
         named ??= namedFiles(op, operands, input, process.cwd());
@@ -403,6 +417,10 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     if (stdinFile !== null) rmSync(path.dirname(stdinFile), { recursive: true, force: true });
   }
   if (interrupted !== null) throw new Interrupted(interrupted);
+  if (rulesSeen.length > 0) {
+    const { ignoredRulesNotes } = await import("../ignored.ts");
+    for (const note of ignoredRulesNotes(rulesSeen, process.cwd())) eprint(`rglob: ${escapeControls(note)}`);
+  }
   // Human output does not show the result's metadata: say when a bound that is not a count of lines (a deadline,
   // bytes read, output size) cut it, since the lines shown then look like all there is, and how to go on.
   const reason = summary?.truncated_reason;
@@ -571,8 +589,14 @@ export async function runCli(argv: string[]): Promise<number> {
       // `rglob help gerp`: the command it meant, rather than the overview.
       if (op instanceof RglobError && !META_COMMANDS.includes(rest[0] as string))
         throw unknownCommand(rest[0] as string);
-      const { opHelp, rootHelp } = await help();
-      stdout.write(`${op && !(op instanceof RglobError) ? await opHelp(op) : await rootHelp()}\n`);
+      const { opHelp, opShortHelp, rootHelp } = await help();
+      const text =
+        op && !(op instanceof RglobError)
+          ? cmd === "-h"
+            ? opShortHelp(op)
+            : await opHelp(op)
+          : await rootHelp();
+      stdout.write(`${text}\n`);
       return 0;
     }
     if (cmd === "--version" || cmd === "-V") {

@@ -163,6 +163,8 @@ export interface ParsedCommand {
   readonly operands: string[];
   readonly presentation: Record<string, string | boolean>;
   readonly help: boolean;
+  /** True when the help asked for is the short one (-h, a screen); --help is the full reference. */
+  readonly briefHelp: boolean;
   /** Where each key (input or presentation) was last set by a flag: its index in argv (the later flag wins). */
   readonly setAt: ReadonlyMap<string, number>;
 }
@@ -246,6 +248,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
   const presentation: Record<string, string | boolean> = {};
   const operands: string[] = [];
   let help = false;
+  let briefHelp = false;
 
   // Where each input key was last set by a flag, and each use of a shorthand (applied after, by position).
   const setAt = new Map<string, number>();
@@ -285,6 +288,8 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
       break;
     }
     if (arg === "--help" || arg === "-h") {
+      // The last one given decides which help, as in rg.
+      briefHelp = arg === "-h";
       help = true;
       continue;
     }
@@ -366,7 +371,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
   for (const { values, at: where } of shorthands) {
     for (const [key, value] of Object.entries(values)) if ((setAt.get(key) ?? -1) < where) input[key] = value;
   }
-  return { input, operands, presentation, help, setAt: lastAt };
+  return { input, operands, presentation, help, briefHelp, setAt: lastAt };
 }
 
 /**

@@ -2,11 +2,12 @@
  * help; parsing is flags.ts (citty has no numbers or repeatable flags and accepts unknown ones). */
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage } from "citty";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
-import { SCHEMAS } from "../../generated/schemas.ts";
+import { RECORD_SCHEMAS, SCHEMAS } from "../../generated/schemas.ts";
 import { type Operation, operandKey } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
 import { synopsisOf } from "../introspect.ts";
-import { flagNotes, flagsOf } from "./flags.ts";
+import { shortText } from "../mcp/tools.ts";
+import { type FlagSpec, flagNotes, flagsOf, offSpelling } from "./flags.ts";
 import { colorByDefault } from "./human/paths.ts";
 import { isTerminal } from "./output.ts";
 
@@ -156,7 +157,7 @@ export function commandOf(op: Operation): CommandDef {
   for (const f of flagsOf(op)) {
     const extra = flagNotes(f);
     for (const n of f.negations) extra.push(`--${n} sets it to false`);
-    const description = f.description + (extra.length ? ` [${extra.join("; ")}]` : "");
+    const description = cliText(op, f.description) + (extra.length ? ` [${extra.join("; ")}]` : "");
     // citty prints every alias after one dash: a long alias gets the second dash here (`--glob`, not the
     // `-glob` that the parser refuses as a find(1) spelling).
     const alias = [...(f.short ? [f.short] : []), ...f.aliases.map((a) => `-${a}`)];
@@ -171,7 +172,9 @@ export function commandOf(op: Operation): CommandDef {
 /** Creates the root command, with every operation and meta command as a subcommand. */
 export function rootCommand(): CommandDef {
   const subCommands: Record<string, CommandDef> = {};
-  for (const op of OPERATIONS) subCommands[op.id] = commandOf(op);
+  // The overview lists each command by its summary: its flags are built by its own help only.
+  for (const op of OPERATIONS)
+    subCommands[op.id] = defineCommand({ meta: { name: op.id, description: op.summary } });
   for (const m of META_COMMANDS)
     subCommands[m.name] = defineCommand({ meta: { name: m.name, description: m.summary } });
   return defineCommand({
@@ -207,7 +210,7 @@ export async function opHelp(op: Operation, fd: 1 | 2 = 1): Promise<string> {
   const examples = op.examples.map((e) => `  ${e.cli}\n      ${e.description}`).join("\n");
   return layoutHelp(
     // The operation's full description (for count, its counting rules, #37) after the examples.
-    `${withArgs}\n\nEXAMPLES\n\n${examples}\n\nABOUT\n\n  ${op.description}\n\nExit codes: 0 results found, 1 nothing found, 2 error.`,
+    `${withArgs}\n\nEXAMPLES\n\n${examples}\n\nABOUT\n\n  ${cliText(op, op.description)}\n\nExit codes: 0 results found, 1 nothing found, 2 error.`,
     helpWidth(fd),
   );
 }
@@ -223,12 +226,12 @@ function operandLines(op: Operation, synopsis: string): string {
     const key = operandKey(raw);
     const description = schema.properties?.[key]?.description;
     const label = op.cli.operands.length === 1 ? synopsis : key.toUpperCase();
-    if (typeof description === "string") rows.push([label, description]);
+    if (typeof description === "string") rows.push([label, cliText(op, description)]);
   }
   // A PATTERN in the synopsis is the `pattern` input key (grep): its model says which regex dialect it is.
   const pattern = schema.properties?.pattern?.description;
   if (/\bPATTERN\b/.test(synopsis) && typeof pattern === "string" && !rows.some(([k]) => k === "PATTERN")) {
-    rows.push(["PATTERN", pattern]);
+    rows.push(["PATTERN", cliText(op, pattern)]);
   }
   const width = Math.max(0, ...rows.map(([k]) => k.length));
   return rows.map(([k, d]) => `  ${k.padEnd(width)}    ${d}`).join("\n");
@@ -246,7 +249,149 @@ export async function rootHelp(fd: 1 | 2 = 1): Promise<string> {
     "",
   );
   return layoutHelp(
-    `${text}\nRun 'rglob <command> --help' for a command's flags, 'rglob describe <command>' for its JSON manifest.`,
+    `${text}\nRun 'rglob <command> -h' for a command's flags used most, 'rglob <command> --help' for all of them, 'rglob describe <command>' for its JSON manifest.`,
+    helpWidth(fd),
+  );
+}
+
+/** The names of an operation's result and record fields (what --json prints): kept as they are in its help. */
+function fieldNames(op: Operation): Set<string> {
+  const names = new Set<string>();
+  const add = (stem: string | undefined) => {
+    const props = (stem === undefined ? undefined : SCHEMAS[stem])?.properties;
+    if (props && typeof props === "object") for (const k of Object.keys(props)) names.add(k);
+  };
+  add(`${op.id}.output`);
+  for (const stem of Object.values(RECORD_SCHEMAS[op.id] ?? {})) add(stem);
+  return names;
+}
+
+/** Per operation, the flags by key and the field names cliText reads (built once per process). */
+const VOCABULARY = new Map<Operation, { flags: Map<string, FlagSpec>; fields: Set<string> }>();
+
+/** Each input key of an operation with a flag, and the flag that sets it. */
+function flagByKey(op: Operation): Map<string, FlagSpec> {
+  const map = new Map<string, FlagSpec>();
+  for (const f of flagsOf(op)) if (!f.presentation) map.set(f.key, f);
+  return map;
+}
+
+/**
+ * Rewrites a text of the registry (written with the input keys every surface shares) in the CLI's words: an input
+ * key becomes its flag (`max_per_file` → `--max-count`, `hidden=false` → `--no-hidden`, `` `limit` `` → `--limit`),
+ * and an "error record" is an error. The names of result and record fields (what --json prints), and a key
+ * in quotes (a value such as the reason 'max_count'), stay as they are.
+ * @param op the operation whose help it is
+ * @param text the text
+ * @returns the text for the CLI
+ */
+export function cliText(op: Operation, text: string): string {
+  let known = VOCABULARY.get(op);
+  if (known === undefined) {
+    known = { flags: flagByKey(op), fields: fieldNames(op) };
+    VOCABULARY.set(op, known);
+  }
+  const { flags, fields } = known;
+  const on = (f: FlagSpec) => `--${f.long}`;
+  let out = text
+    .replace(
+      /call again with (?:the same arguments plus |)`cursor`/g,
+      "run the same command again with --cursor NEXT_CURSOR",
+    )
+    .replace(/\b([a-z][a-z_]*)=(true|false|[a-z0-9]+)\b/g, (whole, key: string, value: string) => {
+      const f = flags.get(key);
+      if (f === undefined) return whole;
+      if (f.kind === "boolean") return value === "false" ? offSpelling(f) : value === "true" ? on(f) : whole;
+      return `${on(f)} ${value}`;
+    });
+  out = out.replace(/`([a-z][a-z_]*)`( = )?/g, (whole, key: string, eq: string | undefined) => {
+    const f = flags.get(key);
+    if (f === undefined || fields.has(key)) return whole;
+    return eq === undefined ? on(f) : `${on(f)} `;
+  });
+  out = out.replace(
+    /(?<![\w.'`-])([a-z]+(?:_[a-z]+)+)( is (?:false|true|set))?(?![\w'`-])/g,
+    (whole, key: string, is) => {
+      const f = flags.get(key);
+      if (f === undefined) return whole;
+      if (is === " is false" && f.kind === "boolean") return `${offSpelling(f)} is given`;
+      if (is !== undefined) return `${on(f)} is given`;
+      return on(f);
+    },
+  );
+  return out.replace(
+    /\b(an? )?([A-Z_]+ )?error record(s?)\b/g,
+    (_w, art: string | undefined, code: string | undefined, s: string) =>
+      `${art === undefined ? "" : code === undefined ? art : "an "}error${s}${code === undefined ? "" : ` (${code.trim()})`}`,
+  );
+}
+
+/**
+ * The flags a command's short help (-h) shows, by input or presentation key, in this order: those a person
+ * reaches for first (rg's and fd's -h show about as many). Every other flag is in --help.
+ */
+export const BRIEF_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  // biome-ignore format: one command a line
+  find: ["extensions", "types", "patterns", "exclude", "base", "max_depth", "min_size", "newer_than", "perm", "links", "sort", "format", "only_ignored", "unrestricted", "json"],
+  // biome-ignore format: one command a line
+  grep: ["fixed_strings", "ignore_case", "word_regexp", "patterns", "file_types", "context", "files_with_matches", "count", "max_per_file", "max_count", "in", "by", "only_ignored", "unrestricted", "json"],
+  // biome-ignore format: one command a line
+  count: ["by", "files", "extensions", "file_types", "patterns", "exclude", "base", "no_comments", "unrestricted", "json"],
+  dupes: ["extensions", "min_size", "include_empty", "patterns", "exclude", "base", "unrestricted", "json"],
+  tree: ["max_depth", "types", "patterns", "exclude", "links", "base", "unrestricted", "json"],
+  top: ["limit", "dirs", "extensions", "patterns", "exclude", "base", "unrestricted", "json"],
+  stats: ["extensions", "patterns", "exclude", "links", "base", "unrestricted", "json"],
+  explain: ["under", "all", "only", "base", "patterns", "unrestricted", "json"],
+  lcount: ["extensions", "patterns", "exclude", "base", "json"],
+  tsize: ["extensions", "patterns", "exclude", "base", "unit", "json"],
+  index: ["base", "status", "remove", "json"],
+};
+
+/** A flag's spellings as the short help shows them: `-e, --extension EXT`. */
+function briefName(f: FlagSpec): string {
+  const value = f.kind === "boolean" ? "" : ` ${typeHint(f.kind, f.hint, f.choices)}`;
+  // The shortest long spelling, as rg and fd name it (--glob, --type, --link), or how to turn a default off.
+  const shortest = [f.long, ...f.aliases].sort((a, b) => a.length - b.length)[0] ?? f.long;
+  const long = f.kind === "boolean" && f.default === true ? offSpelling(f) : `--${shortest}`;
+  return `${f.short && !(f.kind === "boolean" && f.default === true) ? `-${f.short}, ` : ""}${long}${value}`;
+}
+
+/**
+ * Renders the short help of an operation (-h): a screen with the usage, the flags of BRIEF_FLAGS with the first
+ * sentence of each, two examples, and where the rest is. --help stays the full reference.
+ * @param op the operation
+ * @param fd where it is written
+ * @returns the text
+ */
+export function opShortHelp(op: Operation, fd: 1 | 2 = 1): string {
+  const flags = flagsOf(op);
+  const rows: Array<[string, string]> = [];
+  for (const key of BRIEF_FLAGS[op.id] ?? []) {
+    const f = flags.find((x) => x.key === key);
+    if (f === undefined) continue;
+    rows.push([briefName(f), cliText(op, f.description)]);
+  }
+  const column = Math.max(...rows.map(([n]) => n.length));
+  // One line each: the first sentence, cut at a clause to the width left.
+  const room = Math.max(30, helpWidth(fd) - column - 6);
+  for (const row of rows) row[1] = shortText(row[1], room);
+  const examples = op.examples.slice(0, 2).map((e) => `  ${e.cli}\n      ${e.description}`);
+  return layoutHelp(
+    [
+      `${op.summary}`,
+      "",
+      `USAGE: rglob ${op.id} [OPTIONS] ${synopsisOf(op)}`.trimEnd(),
+      "",
+      "OPTIONS (the ones used most)",
+      "",
+      ...rows.map(([n, d]) => `  ${n.padEnd(column)}    ${d}`),
+      "",
+      "EXAMPLES",
+      "",
+      ...examples,
+      "",
+      `'rglob ${op.id} --help' lists all ${flags.length} flags with the rules; exit codes: 0 found, 1 nothing, 2 error.`,
+    ].join("\n"),
     helpWidth(fd),
   );
 }

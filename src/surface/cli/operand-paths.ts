@@ -42,3 +42,21 @@ export function cwdOperandPaths(
     }
   });
 }
+
+/**
+ * Takes explain's `--under DIR` from the current directory, as its PATH operands are (ADR 0015): a relative DIR
+ * that exists from here is handed on as an absolute path. `--all` (under the base itself) is left as it is.
+ * @param input the flags parsed (changed in place)
+ * @param byFlag the value `--under` was given on the command line, or undefined
+ * @param cwd the current directory
+ */
+export function cwdUnder(input: Record<string, unknown>, byFlag: string | undefined, cwd: string): void {
+  const under = input.under;
+  if (typeof under !== "string" || under !== byFlag || path.isAbsolute(under)) return;
+  if (typeof input.base !== "string" || path.resolve(cwd, input.base) === cwd) return;
+  const abs = resolvePath(cwd, under);
+  try {
+    fs.lstatSync(fsPath(abs));
+    input.under = abs;
+  } catch {}
+}

@@ -1,9 +1,10 @@
 /*! MCP tools from the registry: one tool per operation with an `mcpTool` name, plus `describe_tool`. The tool
- * list is sized for a model's context: what every tool shares (bounds, paging, paths, the walk arguments) is
- * said once in the server instructions, input schemas carry a short description for each operation-specific
- * argument only, output schemas carry structure without descriptions, and CLI-only notions (operands, flag
- * spellings) stay out. The full text of every argument and record field is one `describe_tool` call away.
- * Pure data and text; it never runs an operation (server.ts does, through the agent core). */
+ * list answers ordinary questions alone (#37): each tool's description is its operation's (rules included), every
+ * argument the server accepts is declared with a one-line description, and each output schema types the records
+ * and the operation's summary fields all the way down (structure, no text). What every tool shares (bounds,
+ * paging, paths, the long text of the walk arguments) is said once in the server instructions; CLI-only notions
+ * (operands, flag spellings) stay out. `describe_tool` keeps the long text of every argument and record field.
+ * Sizes: scripts/bench-mcp-size.ts. Pure data and text; it never runs an operation (server.ts does). */
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 import { RECORD_SCHEMAS, SCHEMAS } from "../../generated/schemas.ts";
 import type { Operation } from "../../ops/operation.ts";
@@ -22,10 +23,10 @@ const SHARED_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Arguments tools/list declares with their type alone: strict_base (always on here: `const: true`), the rarely needed
- * ignore-file and file-system switches of the CLI, fd's size form (min_size/max_size say the same) and
- * execution details (threads, binary_sniff_bytes). Their text would make the tool list large; the instructions
- * name them once and describe_tool explains them.
+ * The rarely needed arguments: strict_base (always on here: `const: true`), the ignore-file and file-system
+ * switches of the CLI, fd's size form (min_size/max_size say the same) and execution details (threads,
+ * binary_sniff_bytes). tools/list declares and describes them as every other; the instructions, which give the
+ * long text of the shared arguments, only name them.
  */
 export const NOT_OFFERED_KEYS: ReadonlySet<string> = new Set([
   "strict_base",
@@ -40,6 +41,11 @@ export const NOT_OFFERED_KEYS: ReadonlySet<string> = new Set([
   "threads",
   "binary_sniff_bytes",
 ]);
+
+/** The most characters of a shared argument's description in tools/list (each is repeated in every tool). */
+const SHARED_TEXT = 72;
+/** The most characters of an operation's own argument's description in tools/list. */
+const OWN_TEXT = 90;
 
 /** Keywords that Draft-07 validators do not know and that MCP tool schemas therefore must not use. */
 const NOT_DRAFT_07 = ["prefixItems", "$defs", "$ref", "dependentSchemas", "unevaluatedProperties", "$anchor"];
@@ -118,6 +124,50 @@ function typeOnly(node: unknown, depth: number): Json {
 }
 
 /**
+ * The structure of a schema node, all the way down: types, enums, consts, unions, items, properties and their
+ * required lists, without text or bounds (what a client validates structuredContent with, #37). Open objects
+ * stay open: a field added in a minor version validates.
+ */
+function structure(node: unknown): Json {
+  const out = typeOnly(node, 0);
+  if (node === null || typeof node !== "object") return out;
+  const n = node as Json;
+  if (Array.isArray(n.anyOf)) {
+    const types = n.anyOf.map(structure);
+    if (types.every((t) => Object.keys(t).length === 1 && typeof t.type === "string")) {
+      out.type = [...new Set(types.map((t) => t.type as string))];
+      delete out.anyOf;
+    } else {
+      delete out.type;
+      out.anyOf = types;
+    }
+  }
+  if (n.items !== undefined && !Array.isArray(n.items)) out.items = structure(n.items);
+  if (n.properties && typeof n.properties === "object") {
+    out.properties = Object.fromEntries(
+      Object.entries(n.properties as Json).map(([k, v]) => [k, structure(v)]),
+    );
+    if (Array.isArray(n.required) && n.required.length > 0) out.required = n.required;
+  }
+  if (n.additionalProperties !== undefined && typeof n.additionalProperties === "object")
+    out.additionalProperties = structure(n.additionalProperties);
+  return out;
+}
+
+/**
+ * A registry text for the tool list: without the parentheses that name CLI spellings (`(rg's --type-not)`),
+ * which an MCP caller cannot use, then cut to one line by shortText.
+ * @param text the description
+ * @param max the most characters
+ * @returns the one-line text
+ */
+export function toolText(text: string, max: number): string {
+  // A list the registry ends with "…" ('md'…) is said with "and more": an ellipsis reads as a cut text (#37).
+  const plain = text.replace(/ ?\([^()]*(?:--[a-z]|\bCLI\b)[^()]*\)/g, "").replace(/…/g, " and more");
+  return shortText(plain, max);
+}
+
+/**
  * Returns the first sentence of a description, cut further at a parenthesis or semicolon when it is long.
  * @param text the description
  * @param max the most characters
@@ -126,7 +176,14 @@ function typeOnly(node: unknown, depth: number): Json {
 export function shortText(text: string, max = 100): string {
   const sentence = text.search(/(?<=[a-z0-9')\]`])\. /);
   let head = (sentence > 0 ? text.slice(0, sentence) : text).replace(/\.$/, "");
-  if (head.length > max) head = head.replace(/ \([^()]*\)/g, "");
+  // Parentheses go, the longest first, until the text fits (a short one, "(empty)", often says the most).
+  for (;;) {
+    if (head.length <= max) break;
+    const groups = [...head.matchAll(/ \([^()]*\)/g)].map((m) => m[0]);
+    if (groups.length === 0) break;
+    const longest = groups.reduce((a, b) => (b.length > a.length ? b : a));
+    head = head.replace(longest, "");
+  }
   if (head.length > max) {
     const cut = head.slice(20).search(/; /);
     if (cut >= 0) head = head.slice(0, cut + 20);
@@ -140,7 +197,12 @@ export function shortText(text: string, max = 100): string {
     head.lastIndexOf(" - ", max),
     head.lastIndexOf(" or ", max),
   );
-  return clause > max / 3 ? head.slice(0, clause) : head;
+  if (clause > max / 3) return head.slice(0, clause);
+  // No boundary within the limit: the first clause that ends after it, when it is still one line (100).
+  const later = [", ", ": ", " - "]
+    .map((b) => head.indexOf(b, Math.floor(max / 3)))
+    .filter((i) => i > 0 && i <= 100);
+  return later.length > 0 ? head.slice(0, Math.min(...later)) : head;
 }
 
 /**
@@ -157,21 +219,19 @@ export function toolInputSchema(op: Operation): ToolSchema {
     if (CLI_ONLY_KEYS.has(key)) continue;
     const node = raw as Json;
     const out = typeOnly(node, 1);
-    // Declared with their type alone (the instructions name them once; strict_base is always on here): every
-    // argument the server accepts is in the list (#37), the rare ones without text.
-    if (NOT_OFFERED_KEYS.has(key)) {
-      props[key] = key === "strict_base" ? { type: "boolean", const: true } : out;
-      if (SHARED_KEYS.has(key) && out.type === "array") delete out.items;
+    // Every argument the server accepts is declared with a one-line description (#37); strict_base is always on.
+    if (key === "strict_base") {
+      props[key] = { type: "boolean", const: true, description: "Always on here: nothing outside the roots" };
       continue;
     }
-    // The item types of the shared lists are said once, in the instructions.
-    if (SHARED_KEYS.has(key) && out.type === "array") delete out.items;
+    // A list of strings says so; the item type of an enum list is kept.
+    if (SHARED_KEYS.has(key) && out.type === "array" && !(out.items as Json | undefined)?.enum)
+      delete out.items;
     // `base` defaults to the first root here, not to ".".
     const def = key === "base" ? undefined : key in op.agentDefaults ? op.agentDefaults[key] : node.default;
     if (def !== undefined && !(Array.isArray(def) && def.length === 0) && def !== false) out.default = def;
-    if (!SHARED_KEYS.has(key) && typeof node.description === "string") {
-      out.description = shortText(node.description, 72);
-    }
+    if (typeof node.description === "string")
+      out.description = toolText(node.description, SHARED_KEYS.has(key) ? SHARED_TEXT : OWN_TEXT);
     props[key] = out;
   }
   const required = Array.isArray(doc.required) ? doc.required.filter((k) => !CLI_ONLY_KEYS.has(k)) : [];
@@ -194,23 +254,20 @@ export function toolOutputSchema(op: Operation): ToolSchema {
   const doc = mcpSchema(`${op.id}.output`);
   const props: Json = {};
   for (const [key, node] of Object.entries((doc.properties ?? {}) as Json)) {
-    // The metadata every result has is described once, in the instructions.
-    if (COMMON_RESULT_KEYS.has(key)) continue;
-    props[key] = typeOnly(node, key === "results" ? 1 : 0);
+    // The metadata every result has is typed at its top level (the instructions say what it holds); the records
+    // and the operation's own summary fields are typed all the way down.
+    props[key] = COMMON_RESULT_KEYS.has(key) ? typeOnly(node, 0) : structure(node);
   }
   return {
     type: "object",
-    properties: {
-      truncated: { type: "boolean" },
-      next_cursor: { type: ["string", "null"] },
-      ...props,
-    },
+    properties: props,
     required: ["results", "truncated", "next_cursor"],
   };
 }
 
 /** Result fields every tool's result has (said once in the instructions, not in each output schema). */
 const COMMON_RESULT_KEYS: ReadonlySet<string> = new Set([
+  "skipped",
   "truncated",
   "truncated_reason",
   "total_files_searched",
@@ -221,14 +278,19 @@ const COMMON_RESULT_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Returns the description of an operation's tool: what it does (the registry's summary). The bounds this
- * server applies are the defaults in its input schema; paging, paths and the shared arguments are in the
- * instructions.
+ * Returns the description of an operation's tool: what it does and its rules (the registry's description). The
+ * bounds this server applies are the defaults in its input schema; paging and paths are in the instructions.
  * @param op the operation
  * @returns the description text
  */
 export function toolDescription(op: Operation): string {
-  return op.summary;
+  // The operation's full description (count's counting rules, explain's verdicts: #37), without its sentence on
+  // paging, which the instructions say once for every tool.
+  return op.description
+    .replace(/;? ?[Ww]hen `truncated` is true[^.]*(?:\.(?! )[^.]*)*\.?/g, (m) =>
+      m.startsWith(";") ? "." : "",
+    )
+    .replace(/\s+$/, "");
 }
 
 /**
@@ -258,10 +320,16 @@ export function buildTools(): ToolDef[] {
   tools.push({
     name: DESCRIBE_TOOL,
     description:
-      "The full reference of one tool: what it does, every argument (type, default, meaning) and every field of its records and result.",
+      "The long text of one tool's arguments and of every field of its records and result (tools/list already gives each argument a one-line description and each result its schema).",
     inputSchema: {
       type: "object",
-      properties: { name: { type: "string", enum: ops.map((op) => op.mcpTool as string) } },
+      properties: {
+        name: {
+          type: "string",
+          enum: ops.map((op) => op.mcpTool as string),
+          description: "The tool to describe",
+        },
+      },
       required: ["name"],
       additionalProperties: false,
     },
@@ -279,7 +347,7 @@ function sharedArguments(): string {
     if (!NOT_OFFERED_KEYS.has(key) && typeof d === "string") lines.push(`- ${key}: ${shortText(d, 400)}.`);
   }
   const more = [...NOT_OFFERED_KEYS].filter((k) => k !== "strict_base");
-  lines.push(`- also accepted, rarely needed (${DESCRIBE_TOOL} explains them): ${more.join(", ")}.`);
+  lines.push(`- rarely needed (each described in the tool's input schema): ${more.join(", ")}.`);
   return lines.join("\n");
 }
 
@@ -293,10 +361,10 @@ export function instructions(): string {
     "Paths: `base` defaults to the first root this server serves; relative `base` and `paths` are taken from it. Anything outside the roots (after resolving symlinks) is refused with PERM; strict_base is always on. Records carry `path` (absolute) and `relative_path` (POSIX, relative to base).",
     "Selection: ignore rules (.gitignore, .ignore, git excludes) apply; hidden entries (dot names) are included, `hidden: false` skips them; VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed or searched.",
     "Bounds: every tool has a small default limit, max_output_bytes (it bounds the whole response, text and errors included), and timeout_seconds; pass larger values to get more. Paging: when `truncated` is true and `next_cursor` is a string, call the same tool with the same arguments plus `cursor` (limit may change between pages); a cursor from other arguments is refused with BAD_PREDICATE. `errors` lists per-path problems; they never stop the other results.",
-    "Every result has `results`, `truncated`, `truncated_reason` (limit, max_count, max_bytes, max_output_bytes, timeout, cancelled or null), `next_cursor`, `total_files_searched`, `bytes_read`, `errors` ([{code, message, path}]; codes PERM UNREADABLE BINARY TIMEOUT REGEX BAD_PREDICATE UNSUPPORTED_PLATFORM NOT_FOUND TOO_LARGE) and `schema_version`, besides the fields its output schema lists.",
+    "Every result has `results`, `truncated`, `truncated_reason` (limit, max_count, max_bytes, max_output_bytes, timeout, cancelled or null), `next_cursor`, `total_files_searched`, `bytes_read`, `errors` ([{code, message, path}]; codes PERM UNREADABLE BINARY TIMEOUT REGEX BAD_PREDICATE UNSUPPORTED_PLATFORM NOT_FOUND TOO_LARGE), `skipped` (counts by reason: ignored, hidden, excluded, too_deep, binary, too_large, unreadable, vcs, unknown_language; a skipped binary file is counted, not listed, unless list_binary) and `schema_version`; its output schema types the records and the tool's own fields.",
     "Arguments shared by the tools that walk (paths, patterns, exclude and types are lists of strings):",
     sharedArguments(),
-    `${DESCRIBE_TOOL} {name} gives the full reference of a tool's arguments and records.`,
+    `${DESCRIBE_TOOL} {name} gives the long text of a tool's arguments and record fields, rarely needed.`,
   ].join("\n");
 }
 
