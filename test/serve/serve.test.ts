@@ -100,6 +100,12 @@ beforeAll(() => {
   writeFileSync(join(root, "debug.log"), "TODO in an ignored file\n");
   writeFileSync(join(root, "blob.bin"), Buffer.from([0, 1, 2, 84, 79, 68, 79]));
   writeFileSync(join(root, "big.txt"), "line of text\n".repeat(200_000));
+  // 1,500 files of 40 matching lines: a grep is still writing when a signal comes (test/surface/interrupt.test.ts).
+  for (let d = 0; d < 15; d++) {
+    mkdirSync(join(root, "many", `d${d}`), { recursive: true });
+    for (let f = 0; f < 100; f++)
+      writeFileSync(join(root, "many", `d${d}`, `f${f}.txt`), "hello interrupted world\n".repeat(40));
+  }
   const started = run(["serve", "--detach", "--idle-seconds", "600", "--json"]);
   expect(started.code).toBe(0);
   // Until the index is built, calls are answered from the walk (or cold): either way the cold answer.
@@ -189,6 +195,37 @@ describe("rglob serve", () => {
     expect(warm).toBe(sh("0"));
     expect(warm).toBe("1:line of text\n2:line of text\nexit 0\n");
     // The server is still there.
+    sameAsCold(["grep", "-c", "line"]);
+  });
+
+  test("Ctrl-C stops a served run as a cold one: whole lines, the summary says cancelled, death by SIGINT", async () => {
+    const before = calls();
+    const proc = Bun.spawn([BIN, "grep", "hello", "many", "--jsonl"], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const reader = proc.stdout.getReader();
+    const chunks: Uint8Array[] = [];
+    const first = await reader.read();
+    if (first.value) chunks.push(first.value);
+    proc.kill("SIGINT");
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      chunks.push(r.value);
+    }
+    await proc.exited;
+    expect(proc.signalCode).toBe("SIGINT");
+    const lines = Buffer.concat(chunks).toString().split("\n");
+    expect(lines.pop()).toBe("");
+    const last = JSON.parse(lines.at(-1) as string) as Record<string, unknown>;
+    expect(last.kind).toBe("summary");
+    expect(last.truncated_reason).toBe("cancelled");
+    expect(lines.length).toBeLessThan(60_001);
+    expect(calls()).toBe(before + 1);
     sameAsCold(["grep", "-c", "line"]);
   });
 
