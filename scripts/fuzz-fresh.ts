@@ -4,7 +4,8 @@
  * prints the seed, the rounds and the differences per class and surface (warm: `rglob mcp` against the cold
  * CLI; index: `rglob grep` with `rglob index` against RGLOB_INDEX=0), then the first differences of each class.
  * `--concurrent` lets the editor change the tree while each round's queries are in flight, then stops it and
- * compares; `--reindex=N` runs `rglob index` again every N rounds. Exits 1 if any answer differed. */
+ * compares; `--reindex=N` runs `rglob index` again every N rounds; `--served` asks the warm questions as CLI calls
+ * in the tree answered by `rglob serve` instead of `rglob mcp`'s tools. Exits 1 if any answer differed. */
 import { CLASSES, type ClassReport, prepareAll, runClass, summary } from "../test/diff/fresh-lib.ts";
 
 const arg = (name: string): string | undefined => {
@@ -17,16 +18,17 @@ const arg = (name: string): string | undefined => {
 const seed = Number(arg("seed") ?? Date.now() & 0xffff);
 const rounds = Number(arg("rounds") ?? 100);
 const concurrent = process.argv.includes("--concurrent");
+const served = process.argv.includes("--served");
 const reindexEvery = Number(arg("reindex") ?? 0);
 const classes = arg("classes")?.split(",") ?? [...CLASSES, "mixed"];
 if (!Number.isInteger(seed) || !Number.isInteger(rounds) || rounds < 1) {
   console.error(
-    "usage: bun scripts/fuzz-fresh.ts --seed=N --rounds=N [--concurrent] [--classes=a,b] [--reindex=N]",
+    "usage: bun scripts/fuzz-fresh.ts --seed=N --rounds=N [--concurrent] [--served] [--classes=a,b] [--reindex=N]",
   );
   process.exit(2);
 }
 console.log(
-  `fuzz-fresh: seed ${seed}, ${rounds} rounds per class, ${concurrent ? "concurrent" : "changes then queries"}, classes ${classes.join(" ")}`,
+  `fuzz-fresh: seed ${seed}, ${rounds} rounds per class, ${concurrent ? "concurrent" : "changes then queries"}, warm answers ${served ? "from the CLI served by rglob serve" : "from rglob mcp"}, classes ${classes.join(" ")}`,
 );
 
 const started = performance.now();
@@ -36,7 +38,7 @@ for (const cls of classes) {
   const t0 = performance.now();
   const report = await runClass(
     cls,
-    { seed, rounds, concurrent, reindexEvery, walkTwice: true, indexGreps: 2, changes: 3 },
+    { seed, rounds, concurrent, reindexEvery, walkTwice: true, indexGreps: 2, changes: 3, served },
     (r, round) => {
       if ((round + 1) % 25 === 0)
         console.error(

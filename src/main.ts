@@ -1,10 +1,25 @@
 /*! Process entry: argv → the CLI (or the MCP server via `rglob mcp`). The only place that exits. A closed
  * stdout ends quietly with 0; a run stopped by SIGINT or SIGTERM ends by that signal (as rg and fd: a shell
  * sees 130 or 143); any other unexpected error prints one line (no stack trace unless RGLOB_DEBUG is set) and
- * exits 2. `--version` answers before anything heavy is imported. */
+ * exits 2. `--version` answers before anything heavy is imported, and so does a call a running warm server takes
+ * (`rglob serve`: src/surface/serve/client.ts; RGLOB_SERVE=0 runs every call in this process). */
 import { watchLauncher } from "./platform/launcher-watch.ts";
 
 const argv = process.argv.slice(2);
+
+/** The commands a warm server may answer: those that read a tree (not index, serve, mcp, help, describe…). */
+const SERVED: ReadonlySet<string> = new Set([
+  "find",
+  "grep",
+  "count",
+  "dupes",
+  "tree",
+  "top",
+  "stats",
+  "explain",
+  "lcount",
+  "tsize",
+]);
 watchLauncher(); // started by the npm launcher: end when it is killed (src/platform/launcher-watch.ts)
 
 async function main(): Promise<number> {
@@ -12,6 +27,12 @@ async function main(): Promise<number> {
     const { VERSION_LINE } = await import("./contract/versions.ts");
     console.log(VERSION_LINE); // the cheapest write there is: no fs module, no stream object
     return 0;
+  }
+  if (SERVED.has(argv[0] as string) && process.env.RGLOB_SERVE !== "0") {
+    const end = await (await import("./surface/serve/client.ts")).served(argv);
+    if (typeof end === "number") return end;
+    if (end !== null)
+      throw Object.assign(new Error("interrupted"), { name: "Interrupted", signal: end.signal });
   }
   const { runCli } = await import("./surface/cli/app.ts");
   const { losslessArgv } = await import("./platform/names.ts");

@@ -6272,6 +6272,77 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 }
               ],
               "description": "The walk of a plain grep (no path operands, no stat predicates) recorded with the index: fresh when every directory listed and every ignore, config and .git file read or looked for still has the stats it had and a plain grep here would make the walk recorded (grep then replays it instead of walking), stale when one changed or the walk was recorded under another HOME, XDG_CONFIG_HOME or GIT_CONFIG_NOSYSTEM (grep walks), none when none was kept (the tree was changing while indexed, or names that are not valid UTF-8)."
+            },
+            "servers": {
+              "anyOf": [
+                {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "root": {
+                        "type": "string",
+                        "description": "The tree it keeps warm (a real path)."
+                      },
+                      "pid": {
+                        "type": "integer",
+                        "description": "Its process id."
+                      },
+                      "socket": {
+                        "type": "string",
+                        "description": "The Unix socket it answers on."
+                      },
+                      "since": {
+                        "type": "string",
+                        "description": "When it started, ISO 8601 UTC with Z."
+                      },
+                      "state": {
+                        "enum": [
+                          "starting",
+                          "building",
+                          "ready",
+                          "warm_list",
+                          "stopped"
+                        ],
+                        "type": "string",
+                        "description": "starting: the watch is being set up (calls are answered cold meanwhile); building: the index is being built (calls use the remembered walks); ready: calls use the index; warm_list: no index (over its memory budget), calls use the remembered walks; stopped: stopped now."
+                      },
+                      "calls": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "Calls it has answered."
+                      },
+                      "idle_seconds": {
+                        "anyOf": [
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ],
+                        "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+                      }
+                    },
+                    "required": [
+                      "root",
+                      "pid",
+                      "socket",
+                      "since",
+                      "state",
+                      "calls",
+                      "idle_seconds"
+                    ],
+                    "additionalProperties": false,
+                    "title": "ServerInfo",
+                    "description": "A running warm server."
+                  }
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "With status: every warm server of this user that is running (`rglob serve`), whatever its tree; null otherwise."
             }
           },
           "required": [
@@ -6287,7 +6358,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "built_at",
             "build_ms",
             "changed_files",
-            "walk"
+            "walk",
+            "servers"
           ],
           "additionalProperties": false,
           "title": "IndexInfo",
@@ -6468,6 +6540,284 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
     ],
     "additionalProperties": false,
     "description": "The tree's index after the command (one record, none when stopped)."
+  }),
+  "serve.input": () => ({
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:serve.input",
+    "title": "ServeInput",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "base": {
+        "type": "string",
+        "minLength": 1,
+        "description": "The tree to keep warm (its real path names the server); with stop, a directory in the tree whose server to stop.",
+        "default": "."
+      },
+      "detach": {
+        "type": "boolean",
+        "description": "Start the server in the background and return once it listens (idle_seconds defaults to 1800 then); a server already running for the tree is reported, not started again.",
+        "default": false
+      },
+      "stop": {
+        "type": "boolean",
+        "description": "Stop the server that keeps the tree holding base warm (after the call it is answering).",
+        "default": false
+      },
+      "idle_seconds": {
+        "type": "number",
+        "minimum": 1,
+        "description": "Exit after this many seconds without a call (default: never in the foreground, 1800 with detach)."
+      }
+    },
+    "required": [],
+    "additionalProperties": false,
+    "description": "Keep a tree warm for CLI calls made in it, or stop the server that does."
+  }),
+  "serve.output": () => ({
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:serve.output",
+    "title": "ServeResult",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "results": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "root": {
+              "type": "string",
+              "description": "The tree it keeps warm (a real path)."
+            },
+            "pid": {
+              "type": "integer",
+              "description": "Its process id."
+            },
+            "socket": {
+              "type": "string",
+              "description": "The Unix socket it answers on."
+            },
+            "since": {
+              "type": "string",
+              "description": "When it started, ISO 8601 UTC with Z."
+            },
+            "state": {
+              "enum": [
+                "starting",
+                "building",
+                "ready",
+                "warm_list",
+                "stopped"
+              ],
+              "type": "string",
+              "description": "starting: the watch is being set up (calls are answered cold meanwhile); building: the index is being built (calls use the remembered walks); ready: calls use the index; warm_list: no index (over its memory budget), calls use the remembered walks; stopped: stopped now."
+            },
+            "calls": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Calls it has answered."
+            },
+            "idle_seconds": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+            }
+          },
+          "required": [
+            "root",
+            "pid",
+            "socket",
+            "since",
+            "state",
+            "calls",
+            "idle_seconds"
+          ],
+          "additionalProperties": false,
+          "title": "ServerInfo",
+          "description": "A running warm server."
+        }
+      },
+      "truncated": {
+        "type": "boolean",
+        "description": "True only when more results existed than were returned."
+      },
+      "truncated_reason": {
+        "anyOf": [
+          {
+            "enum": [
+              "limit",
+              "max_count",
+              "max_bytes",
+              "max_output_bytes",
+              "timeout",
+              "cancelled"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete."
+      },
+      "total_files_searched": {
+        "type": "integer",
+        "description": "Files the walk examined: entries other than directories that no ignore, hidden, exclude, VCS or depth rule left out, each tested against the query's globs and predicates (a grep or count reads only those selected). Directories are not counted."
+      },
+      "skipped": {
+        "type": "object",
+        "properties": {
+          "ignored": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them."
+          },
+          "hidden": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries whose name starts with '.' left out because hidden is false (CLI --no-hidden); a hidden directory counts once. Always 0 with the default hidden: true."
+          },
+          "excluded": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries left out by an exclude glob; an excluded directory counts once."
+          },
+          "too_deep": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Directories at max_depth that were not entered (their contents are beyond max_depth)."
+          },
+          "binary": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not searched or counted because they are binary (BINARY errors)."
+          },
+          "too_large": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Files not read because they exceed max_file_size (TOO_LARGE errors)."
+          },
+          "unreadable": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries that could not be listed, read or followed (PERM, UNREADABLE and NOT_FOUND errors with a path)."
+          },
+          "vcs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Version-control metadata directories (.git, .hg, .svn, .bzr, .jj, .sl) met by the walk; never listed or searched."
+          },
+          "unknown_language": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Present with grep's `in` only: files not searched because their language is unknown or has no code regions (plain text, CSV), so no match in them could be placed in code, a comment or a string."
+          }
+        },
+        "required": [
+          "ignored",
+          "hidden",
+          "excluded",
+          "too_deep",
+          "binary",
+          "too_large",
+          "unreadable",
+          "vcs"
+        ],
+        "additionalProperties": false,
+        "description": "The skip ledger: entries left out of the answer, counted by reason (entries the query's globs and predicates did not select are not skips). Covers what the walk examined, up to where it stopped."
+      },
+      "bytes_read": {
+        "type": "integer",
+        "description": "Content bytes actually read."
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "enum": [
+                "PERM",
+                "UNREADABLE",
+                "BINARY",
+                "TIMEOUT",
+                "REGEX",
+                "BAD_PREDICATE",
+                "UNSUPPORTED_PLATFORM",
+                "NOT_FOUND",
+                "TOO_LARGE"
+              ],
+              "type": "string",
+              "title": "ErrorCode",
+              "description": "Stable machine-readable error code: PERM (permission denied or outside the allowed base), UNREADABLE (read failed, vanished, loop), BINARY (skipped binary file), TIMEOUT, REGEX (bad pattern), BAD_PREDICATE (bad option, value or cursor), UNSUPPORTED_PLATFORM, NOT_FOUND (a root or reference file does not exist), TOO_LARGE (skipped by max_file_size, or a record that does not fit max_output_bytes)."
+            },
+            "message": {
+              "type": "string",
+              "description": "Human-readable explanation."
+            },
+            "path": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Absolute path concerned, or null."
+            },
+            "path_bytes": {
+              "type": "string",
+              "description": "Base64 of the path's raw bytes; present only when the path is not valid UTF-8 (`path` then has U+FFFD for the bad bytes)."
+            }
+          },
+          "required": [
+            "code",
+            "message",
+            "path"
+          ],
+          "additionalProperties": false,
+          "title": "ErrorInfo",
+          "description": "A problem met during a request. Per-path problems never stop the other results."
+        },
+        "description": "Per-path problems; they never stop the other results."
+      },
+      "schema_version": {
+        "const": "1.0",
+        "description": "Version of this result's schema."
+      },
+      "next_cursor": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Opaque token: pass it back as `cursor` (CLI --cursor) with the same query for the next page."
+      }
+    },
+    "required": [
+      "results",
+      "truncated",
+      "truncated_reason",
+      "total_files_searched",
+      "skipped",
+      "bytes_read",
+      "errors",
+      "schema_version",
+      "next_cursor"
+    ],
+    "additionalProperties": false,
+    "description": "The server started, found running, or stopped (none when there was none to stop)."
   }),
   "ErrorInfo": () => ({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -7787,6 +8137,77 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "The walk of a plain grep (no path operands, no stat predicates) recorded with the index: fresh when every directory listed and every ignore, config and .git file read or looked for still has the stats it had and a plain grep here would make the walk recorded (grep then replays it instead of walking), stale when one changed or the walk was recorded under another HOME, XDG_CONFIG_HOME or GIT_CONFIG_NOSYSTEM (grep walks), none when none was kept (the tree was changing while indexed, or names that are not valid UTF-8)."
+      },
+      "servers": {
+        "anyOf": [
+          {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "root": {
+                  "type": "string",
+                  "description": "The tree it keeps warm (a real path)."
+                },
+                "pid": {
+                  "type": "integer",
+                  "description": "Its process id."
+                },
+                "socket": {
+                  "type": "string",
+                  "description": "The Unix socket it answers on."
+                },
+                "since": {
+                  "type": "string",
+                  "description": "When it started, ISO 8601 UTC with Z."
+                },
+                "state": {
+                  "enum": [
+                    "starting",
+                    "building",
+                    "ready",
+                    "warm_list",
+                    "stopped"
+                  ],
+                  "type": "string",
+                  "description": "starting: the watch is being set up (calls are answered cold meanwhile); building: the index is being built (calls use the remembered walks); ready: calls use the index; warm_list: no index (over its memory budget), calls use the remembered walks; stopped: stopped now."
+                },
+                "calls": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Calls it has answered."
+                },
+                "idle_seconds": {
+                  "anyOf": [
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ],
+                  "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+                }
+              },
+              "required": [
+                "root",
+                "pid",
+                "socket",
+                "since",
+                "state",
+                "calls",
+                "idle_seconds"
+              ],
+              "additionalProperties": false,
+              "title": "ServerInfo",
+              "description": "A running warm server."
+            }
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "With status: every warm server of this user that is running (`rglob serve`), whatever its tree; null otherwise."
       }
     },
     "required": [
@@ -7802,10 +8223,74 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "built_at",
       "build_ms",
       "changed_files",
-      "walk"
+      "walk",
+      "servers"
     ],
     "additionalProperties": false,
     "description": "A tree's persisted index."
+  }),
+  "ServerInfo": () => ({
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:ServerInfo",
+    "title": "ServerInfo",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "root": {
+        "type": "string",
+        "description": "The tree it keeps warm (a real path)."
+      },
+      "pid": {
+        "type": "integer",
+        "description": "Its process id."
+      },
+      "socket": {
+        "type": "string",
+        "description": "The Unix socket it answers on."
+      },
+      "since": {
+        "type": "string",
+        "description": "When it started, ISO 8601 UTC with Z."
+      },
+      "state": {
+        "enum": [
+          "starting",
+          "building",
+          "ready",
+          "warm_list",
+          "stopped"
+        ],
+        "type": "string",
+        "description": "starting: the watch is being set up (calls are answered cold meanwhile); building: the index is being built (calls use the remembered walks); ready: calls use the index; warm_list: no index (over its memory budget), calls use the remembered walks; stopped: stopped now."
+      },
+      "calls": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Calls it has answered."
+      },
+      "idle_seconds": {
+        "anyOf": [
+          {
+            "type": "number"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+      }
+    },
+    "required": [
+      "root",
+      "pid",
+      "socket",
+      "since",
+      "state",
+      "calls",
+      "idle_seconds"
+    ],
+    "additionalProperties": false,
+    "description": "A running warm server."
   }),
 });
 
@@ -7846,5 +8331,8 @@ export const RECORD_SCHEMAS: Readonly<Record<string, Readonly<Record<string, str
   },
   "index": {
     "index": "IndexInfo"
+  },
+  "serve": {
+    "server": "ServerInfo"
   }
 };

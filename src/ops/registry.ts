@@ -9,6 +9,7 @@ import { grep } from "./grep/index.ts";
 import { index } from "./index/index.ts";
 import { lcount } from "./lcount/index.ts";
 import type { Operation } from "./operation.ts";
+import { serve } from "./serve/index.ts";
 import { stats } from "./stats/index.ts";
 import { top } from "./top/index.ts";
 import { tree } from "./tree/index.ts";
@@ -27,6 +28,7 @@ export const OPERATIONS: readonly Operation[] = [
   lcount,
   tsize,
   index,
+  serve,
 ];
 
 /**

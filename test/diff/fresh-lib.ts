@@ -5,7 +5,8 @@
  * MCP tools) and every persisted-index answer (`rglob grep` in the tree) is compared with the cold one: the CLI
  * with RGLOB_INDEX=0, a fresh process with no warm state. The whole result must be equal (records in walk
  * order, errors, skip counts, totals, cursors); only `source` and bytes_read (the index reads fewer files, so
- * never more) may differ. Not a test file (no .test.ts). */
+ * never more) may differ. With `served`, the warm answers are CLI calls in the tree answered by `rglob serve`
+ * (ADR 0033) instead of MCP tool calls. Not a test file (no .test.ts). */
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -134,7 +135,12 @@ export interface FreshOptions {
   readonly walkTwice?: boolean;
   /** Run `rglob index` again every this many rounds (0: never). */
   readonly reindexEvery?: number;
+  /** The warm answers from CLI calls in the tree served by `rglob serve` instead of the MCP server's tools. */
+  readonly served?: boolean;
 }
+
+/** The environment of the served CLI calls and of their server (the same RGLOB_* settings, or it declines). */
+const servedEnv = (cache: string): Record<string, string> => ({ RGLOB_CACHE_DIR: cache, RGLOB_INDEX: "0" });
 
 /** A stable number of a class name, mixed into the seed so that each class has its own sequence. */
 const classSeed = (seed: number, cls: string): number => {
@@ -221,6 +227,8 @@ export class FreshTree {
   readonly cache: string;
   readonly seed: number;
   mcp!: McpSession;
+  /** Serve the tree with `rglob serve` (its CLI calls) rather than `rglob mcp`. */
+  served = false;
   private editor!: ReturnType<typeof Bun.spawn>;
   private editorOut!: { read(): Promise<{ value?: Uint8Array | undefined; done: boolean }> };
   private pending = "";
@@ -271,6 +279,12 @@ export class FreshTree {
     this.editorOut = (this.editor.stdout as ReadableStream<Uint8Array>).getReader();
     await this.index(log);
     log.push(`indexed at ${ms()}`);
+    if (this.served) {
+      await spawn([BIN, "serve", "--detach", "--idle-seconds", "3600"], this.root, servedEnv(this.cache));
+      const warm = await this.settledWarm(400);
+      log.push(`rglob serve ${warm?.state} at ${ms()}: ${JSON.stringify(warm)}`);
+      return;
+    }
     this.mcp = await startMcp(["--root", this.root], { cwd: this.outer });
     const warm = await this.settledWarm(400);
     log.push(`server ${warm?.state} at ${ms()}: ${JSON.stringify(warm)}`);
@@ -308,6 +322,13 @@ export class FreshTree {
   }
 
   private async warmStatus(): Promise<{ state: string; reason: string | null } | undefined> {
+    if (this.served) {
+      const status = await rglobJson(["index", "--status", "--json"], this.outer, servedEnv(this.cache));
+      const servers = (status.results as Array<{ servers: Array<{ state: string; root: string }> }>)[0]
+        ?.servers;
+      const mine = servers?.find((s) => s.root === this.root);
+      return mine === undefined ? undefined : { state: mine.state, reason: null };
+    }
     const res = await this.mcp.client.readResource({ uri: "rglob://capabilities" });
     return (
       JSON.parse((res.contents[0] as { text: string }).text) as {
@@ -328,6 +349,10 @@ export class FreshTree {
     this.stopped = true;
     this.editor?.kill();
     await this.mcp?.close();
+    if (this.served) {
+      mkdirSync(this.root, { recursive: true });
+      await spawn([BIN, "serve", "--stop", "--base", this.root], this.outer, servedEnv(this.cache));
+    }
     // `rm -rf`: the deep chain is past what a path may name.
     await spawn(["rm", "-rf", this.outer], tmpdir());
   }
@@ -385,6 +410,7 @@ export async function runClass(
 ): Promise<ClassReport> {
   const t = prepared ?? (await prepareAll([cls], o.seed)).get(cls);
   if (t === undefined) throw new Error(`no tree for ${cls}`);
+  t.served = o.served === true;
   const rand = prng(t.seed ^ 0x5eed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
   const report: ClassReport = {
@@ -404,7 +430,8 @@ export async function runClass(
     max_output_bytes: 5_000_000,
     timeout_seconds: 30,
   };
-  const coldEnv = { RGLOB_CACHE_DIR: t.cache, RGLOB_INDEX: "0" };
+  // RGLOB_SERVE=0: a cold answer is never a served one (with `served`, a server keeps the tree).
+  const coldEnv = { RGLOB_CACHE_DIR: t.cache, RGLOB_INDEX: "0", RGLOB_SERVE: "0" };
   let after = "setup";
   let round = -1;
 
@@ -413,16 +440,27 @@ export async function runClass(
   /** The cold answer: the CLI (a fresh process, no index) with the same input. */
   const coldAnswer = (opId: string, input: Record<string, unknown>) =>
     rglobJson([opId, "--json", ...argvOf(findOperation(opId), input)], t.outer, coldEnv);
+  /** The warm answer: an MCP tool call, or (served) the CLI run in the tree, answered by `rglob serve`. */
+  const warmAnswer = async (opId: string, tool: string, input: Record<string, unknown>) =>
+    o.served
+      ? await rglobJson([opId, "--json", ...argvOf(findOperation(opId), input)], t.root, servedEnv(t.cache))
+      : (((await t.mcp.client.callTool({ name: tool, arguments: input })) as CallToolResult)
+          .structuredContent as Record<string, unknown>);
   const warmGrep = async (q: Record<string, unknown>, compare: boolean) => {
     const input = { ...agentDefaults("grep"), ...q, ...base };
     const coldRun = compare ? coldAnswer("grep", input) : null;
-    const res = (await t.mcp.client.callTool({ name: "grep_content", arguments: input })) as CallToolResult;
+    const res = await warmAnswer("grep", "grep_content", input);
     if (coldRun === null) return;
     jobs.push(coldRun.then((cold) => compareGrep(q, res, cold)));
   };
-  const compareGrep = (q: Record<string, unknown>, res: CallToolResult, cold: Record<string, unknown>) => {
-    const warm = { ...(res.structuredContent as Record<string, unknown>) };
-    const source = `warm:${String(warm.source)}`;
+  const compareGrep = (
+    q: Record<string, unknown>,
+    res: Record<string, unknown>,
+    cold: Record<string, unknown>,
+  ) => {
+    const warm = { ...res };
+    // A served call that ran cold (the server declined it) has no source.
+    const source = `${o.served ? "served" : "warm"}:${String(warm.source)}`;
     report.sources[source] = (report.sources[source] ?? 0) + 1;
     delete warm.source;
     if (typeof warm.bytes_read === "number" && warm.bytes_read <= (cold.bytes_read as number))
@@ -434,17 +472,8 @@ export async function runClass(
     // Once, or twice: the first may walk and remember, the second replays.
     const coldRun = coldAnswer(opId, input);
     for (let n = 0; n < (o.walkTwice ? 2 : 1); n++) {
-      const res = (await t.mcp.client.callTool({ name: tool, arguments: input })) as CallToolResult;
-      jobs.push(
-        coldRun.then((cold) =>
-          note(
-            "warm",
-            `${tool} ${JSON.stringify(extra)}`,
-            res.structuredContent as Record<string, unknown>,
-            cold,
-          ),
-        ),
-      );
+      const res = await warmAnswer(opId, tool, input);
+      jobs.push(coldRun.then((cold) => note("warm", `${tool} ${JSON.stringify(extra)}`, res, cold)));
     }
   };
   const indexGrep = (argv: readonly string[]) => {
@@ -452,7 +481,7 @@ export async function runClass(
     jobs.push(
       Promise.all([
         rglobJson(args, t.root, coldEnv),
-        rglobJson(args, t.root, { RGLOB_CACHE_DIR: t.cache }),
+        rglobJson(args, t.root, { RGLOB_CACHE_DIR: t.cache, RGLOB_SERVE: "0" }),
       ]).then(([cold, hot]) => compareIndex(args, cold, hot)),
     );
   };
@@ -503,7 +532,7 @@ export async function runClass(
         // The editor changes the tree while these are answered (not compared: the tree moves under both).
         await t.run();
         for (const q of greps) await warmGrep(q, false);
-        for (const w of walks) await t.mcp.client.callTool({ name: w[1], arguments: { ...base, ...w[2] } });
+        for (const w of walks) await warmAnswer(w[0], w[1], { ...base, ...w[2] });
         after = await t.ask("stop");
       } else after = await t.ask(`edit ${cls} ${n}`);
       report.log.push(`round ${round}: ${after}`);

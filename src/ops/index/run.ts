@@ -29,6 +29,7 @@ const none = {
   build_ms: null,
   changed_files: null,
   walk: null,
+  servers: null,
 } as const;
 
 /**
@@ -58,8 +59,17 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
   }
   if (input.status) {
     const { index, reason } = loadIndex(root, index_path);
+    // The warm servers running, so that none is a process nobody sees (docs/decisions/0033-warm-server.md).
+    const servers = await (await import("../../surface/serve/server.ts")).runningServers();
     if (index === null) {
-      yield record({ root, index_path, state: reason === null ? "absent" : "unusable", ...none, reason });
+      yield record({
+        root,
+        index_path,
+        state: reason === null ? "absent" : "unusable",
+        ...none,
+        reason,
+        servers,
+      });
       return;
     }
     const h = index.header;
@@ -84,6 +94,7 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
           : index.walk.key === walkKeyOf(grepWalk()) && index.walk.fresh()
             ? "fresh"
             : "stale",
+      servers,
     });
     return;
   }
@@ -104,5 +115,6 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
     build_ms: h.build_ms,
     changed_files: null,
     walk: h.walk === null ? "none" : "fresh",
+    servers: null,
   });
 }

@@ -2,6 +2,7 @@
  * engine/index/persist.ts. */
 import * as v from "valibot";
 import { resultMetaEntries } from "../../contract/result.ts";
+import { ServerInfoSchema } from "../serve/schema.ts";
 
 const count = (text: string) =>
   v.pipe(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))), v.description(text));
@@ -67,6 +68,12 @@ export const IndexInfoSchema = v.pipe(
       v.nullable(v.picklist(["fresh", "stale", "none"])),
       v.description(
         "The walk of a plain grep (no path operands, no stat predicates) recorded with the index: fresh when every directory listed and every ignore, config and .git file read or looked for still has the stats it had and a plain grep here would make the walk recorded (grep then replays it instead of walking), stale when one changed or the walk was recorded under another HOME, XDG_CONFIG_HOME or GIT_CONFIG_NOSYSTEM (grep walks), none when none was kept (the tree was changing while indexed, or names that are not valid UTF-8).",
+      ),
+    ),
+    servers: v.pipe(
+      v.nullable(v.array(ServerInfoSchema)),
+      v.description(
+        "With status: every warm server of this user that is running (`rglob serve`), whatever its tree; null otherwise.",
       ),
     ),
   }),

@@ -25,12 +25,13 @@ import {
   skippedSome,
   wordEdgeNotes,
 } from "../hints.ts";
+import { NotServed, type ServedCall, setCliRunner } from "../serve/served.ts";
 import { closest } from "../suggest.ts";
 import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
 import { cwdOperandPaths, cwdUnder } from "./operand-paths.ts";
-import { eprint, isTerminal, stdout } from "./output.ts";
+import { eprint, ewrite, isTerminal, stdout } from "./output.ts";
 import { addPatternFile, applyMaxResults, applyPassthru, grepFound } from "./peer-args.ts";
 
 function printJson(value: unknown): void {
@@ -239,7 +240,7 @@ class CountingSink implements Sink {
   }
 }
 
-async function runOperation(op: Operation, argv: string[]): Promise<number> {
+async function runOperation(op: Operation, argv: string[], served?: ServedCall): Promise<number> {
   const parsed = parseCommand(op, argv);
   if (parsed.help) {
     const h = await help();
@@ -261,6 +262,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
   }
   const input = parsed.input;
   // rg's and grep's -f: patterns from a file, one a line; then every operand is a path. rg's --passthru.
+  if (served !== undefined && parsed.presentation.file === "-") throw new NotServed();
   if (typeof parsed.presentation.file === "string") addPatternFile(parsed.presentation.file, input);
   applyPassthru(parsed, input);
   // Path operands are relative to the current directory whatever --base says (ADR 0015).
@@ -291,7 +293,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     );
   // rg's stdin: `cmd | rglob grep x` (no path given, stdin a pipe or a file) and `-` as an operand.
   // Not when -f - took stdin for the patterns: then the current directory is searched, as rg does.
-  const stdinFile = op.id === "grep" ? stdinAsFile(input, parsed.presentation.file === "-") : null;
+  const stdinFile = op.id === "grep" ? stdinAsFile(input, parsed.presentation.file === "-", served) : null;
   // Standard input searched is a path given: a deleted working directory is not needed then.
   if (gone !== null) needsNoCwd(op, input, gone);
   const pres = parsed.presentation;
@@ -378,7 +380,10 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     for (const s of INTERRUPTS) process.off(s, onSignal);
     controller.abort();
   };
-  for (const s of INTERRUPTS) process.once(s, onSignal);
+  if (served !== undefined) {
+    if (!served.covers(op, input)) throw new NotServed();
+    served.cancelled(onSignal);
+  } else for (const s of INTERRUPTS) process.once(s, onSignal);
   const progress = !machine && isTerminal(2);
   let shownProgress = false;
   let summary: Record<string, unknown> | null = null;
@@ -388,15 +393,18 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
       pathsOnly,
       // Human output writes names that are not valid UTF-8 as their raw bytes; JSON gets the wire form.
       rawNames: !machine,
-      // grep uses the persisted index of the tree it searches, when `rglob index` made one.
-      ...(op.id === "grep"
-        ? { warm: new (await import("../../engine/index/persist.ts")).PersistedIndexes() }
-        : {}),
+      // grep uses the persisted index of the tree it searches, when `rglob index` made one; a served call the
+      // server's warm state.
+      ...(served !== undefined
+        ? { warm: served.warm }
+        : op.id === "grep"
+          ? { warm: new (await import("../../engine/index/persist.ts")).PersistedIndexes() }
+          : {}),
       ...(progress
         ? {
             onProgress: (n: number) => {
               shownProgress = true;
-              process.stderr.write(`\r\u001b[2Kscanned ${n} entries…`);
+              ewrite(`\r\u001b[2Kscanned ${n} entries…`);
             },
           }
         : {}),
@@ -413,7 +421,7 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     throw spelled;
   } finally {
     for (const s of INTERRUPTS) process.off(s, onSignal);
-    if (shownProgress) process.stderr.write("\r\u001b[2K");
+    if (shownProgress) ewrite("\r\u001b[2K");
     if (stdinFile !== null) rmSync(path.dirname(stdinFile), { recursive: true, force: true });
   }
   if (interrupted !== null) throw new Interrupted(interrupted);
@@ -475,17 +483,27 @@ const STDIN_NAME = "<stdin>";
  * one; its records are named `<stdin>`.
  * @param input the grep input, operands assigned (changed in place)
  * @param patternsRead -f - has read stdin as the patterns
+ * @param served a served call: its client's stdin is not this process's, so a call that reads it is not served
  * @returns the copy's path, or null when stdin is not searched
  */
-function stdinAsFile(input: Record<string, unknown>, patternsRead: boolean): string | null {
+function stdinAsFile(
+  input: Record<string, unknown>,
+  patternsRead: boolean,
+  served?: ServedCall,
+): string | null {
   const operands = (input.operands as string[] | undefined) ?? [];
   const viaFlags =
     typeof input.pattern === "string" || ((input.regexps as string[] | undefined) ?? []).length > 0;
   const rest = viaFlags ? operands : operands.slice(1);
   const dash = rest.includes("-");
+  if (dash && served !== undefined) throw new NotServed();
   if (!dash) {
     if (patternsRead || rest.length > 0 || ((input.paths as string[] | undefined) ?? []).length > 0)
       return null;
+    if (served !== undefined) {
+      if (served.stdin === "other") return null;
+      throw new NotServed();
+    }
     let st: ReturnType<typeof fstatSync>;
     try {
       st = fstatSync(0);
@@ -575,11 +593,13 @@ function unknownCommand(cmd: string): UsageError {
 /**
  * Runs the CLI.
  * @param argv the arguments after the program name
+ * @param served a call a warm server answers for a client (src/surface/serve/server.ts)
  * @returns the exit code
  */
-export async function runCli(argv: string[]): Promise<number> {
+export async function runCli(argv: string[], served?: ServedCall): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
+    if (served !== undefined && !OPERATIONS.some((o) => o.id === cmd)) throw new NotServed();
     if (cmd === undefined) {
       eprint(await (await help()).rootHelp(2));
       return 2;
@@ -607,7 +627,9 @@ export async function runCli(argv: string[]): Promise<number> {
     if (meta !== null) return meta;
     const op = OPERATIONS.find((o) => o.id === cmd);
     if (!op) throw unknownCommand(cmd);
-    return await runOperation(op, rest);
+    // A served call runs the operations that read a tree, not the server's own commands.
+    if (served !== undefined && (op.id === "index" || op.id === "serve")) throw new NotServed();
+    return await runOperation(op, rest, served);
   } catch (err) {
     if (err instanceof UsageError) {
       eprint(`rglob: usage: ${err.message}`);
@@ -622,3 +644,6 @@ export async function runCli(argv: string[]): Promise<number> {
     stdout.flush();
   }
 }
+
+// A warm server runs calls through this entry (src/surface/serve/server.ts), which it does not import.
+setCliRunner(runCli);

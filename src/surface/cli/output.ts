@@ -14,6 +14,30 @@ export class BrokenPipe extends Error {
 
 const wait = new Int32Array(new SharedArrayBuffer(4));
 
+/** Where fd 1 and 2 go while a warm server answers a client's call (src/surface/serve/server.ts), else null. */
+let route: ((fd: 1 | 2, bytes: Uint8Array) => void) | null = null;
+/** The client's answers to "is stdout / stderr a terminal" while its call is answered, else null. */
+let routeTtys: readonly [boolean, boolean] | null = null;
+
+/**
+ * Sends what the CLI writes to stdout and stderr elsewhere (a warm server's client), with the client's
+ * terminals, or back to the process's own (null). Standard output's buffer starts afresh.
+ */
+export function routeOutput(
+  to: ((fd: 1 | 2, bytes: Uint8Array) => void) | null,
+  ttys: readonly [boolean, boolean] | null,
+): void {
+  route = to;
+  routeTtys = ttys;
+  stdout.restart();
+}
+
+/** Writes to stdout (1) or stderr (2): the process's, or the client's while a call is served. */
+function emit(fd: 1 | 2, bytes: Uint8Array): void {
+  if (route !== null) route(fd, bytes);
+  else writeAll(fd, bytes);
+}
+
 /**
  * Writes every byte to a file descriptor before it returns (on a non-blocking pipe, waiting after EAGAIN until
  * it takes more: platform/poll.ts).
@@ -110,7 +134,16 @@ export class Output implements Out {
   private wrote = false;
   private writes = 0;
 
-  constructor(private readonly fd: number) {}
+  constructor(private readonly fd: 1 | 2) {}
+
+  /** Forgets what is buffered and when it last wrote (a served call starts as a new process would). */
+  restart(): void {
+    this.pending = "";
+    this.pos = 0;
+    this.lastFlush = 0;
+    this.wrote = false;
+    this.writes = 0;
+  }
 
   /**
    * Appends text; flushes when a chunk is full, on the first write, or when 50 ms passed (the clock is read
@@ -245,7 +278,7 @@ export class Output implements Out {
   private direct(bytes: Uint8Array): void {
     this.wrote = true;
     this.lastFlush = performance.now();
-    writeAll(this.fd, bytes);
+    emit(this.fd, bytes);
   }
 
   private writeBuffer(): void {
@@ -271,7 +304,17 @@ export const stdout = new Output(1);
  */
 export function eprint(text: string): void {
   try {
-    writeAll(2, Buffer.from(`${text}\n`));
+    emit(2, Buffer.from(`${text}\n`));
+  } catch {}
+}
+
+/**
+ * Writes text to stderr at once, as it is (progress lines).
+ * @param text the text
+ */
+export function ewrite(text: string): void {
+  try {
+    emit(2, Buffer.from(text));
   } catch {}
 }
 
@@ -285,6 +328,7 @@ let nullDevice: number | null | undefined;
  * @returns true on a terminal
  */
 export function isTerminal(fd: 1 | 2): boolean {
+  if (routeTtys !== null) return routeTtys[fd - 1] === true;
   let rdev: number;
   try {
     const st = fs.fstatSync(fd);

@@ -329,6 +329,18 @@ export const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: 
   },
   { name: "RGLOB_INDEX", text: "0: grep ignores the index that rglob index wrote and searches cold." },
   {
+    name: "RGLOB_SERVE",
+    text: "0: every call runs in its own process, even in a tree a running rglob serve keeps warm.",
+  },
+  {
+    name: "RGLOB_SERVE_WAIT_MS",
+    text: "How long a call waits for a busy rglob serve to take it before it runs in its own process (default 200).",
+  },
+  {
+    name: "XDG_RUNTIME_DIR",
+    text: "Where rglob serve's sockets are (in rglob/ under it) when RGLOB_CACHE_DIR is not set; else the cache directory's serve/.",
+  },
+  {
     name: "RGLOB_WARM",
     text: "0: rglob mcp keeps no warm state (no in-memory index, no remembered walks); every answer is a cold search.",
   },
@@ -369,6 +381,10 @@ export const FILES: ReadonlyArray<{ readonly path: string; readonly text: string
   {
     path: "$RGLOB_CACHE_DIR/index/HASH.rgi",
     text: "The index of one tree, written by rglob index (HASH: of the tree's real path), read by rglob grep, shown by rglob index --status and deleted by rglob index --remove.",
+  },
+  {
+    path: "$XDG_RUNTIME_DIR/rglob/HASH.sock",
+    text: "The socket of the rglob serve that keeps one tree warm (HASH: of the tree's real path), in a directory only its user can reach ($RGLOB_CACHE_DIR/serve when that is set); listed by rglob index --status, removed by rglob serve --stop.",
   },
   {
     path: ".gitignore, .ignore, .git/info/exclude, core.excludesFile",

@@ -2,6 +2,7 @@
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { IndexInfo } from "../../../ops/index/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
+import { serverLine } from "../../serve/human.ts";
 import { displayPath, type Style } from "./paths.ts";
 import { humanSize } from "./top.ts";
 
@@ -33,6 +34,8 @@ export class IndexHumanSink implements Sink {
     if (r.built_at !== null) row("built", `${r.built_at} in ${r.build_ms ?? 0} ms`);
     if (r.changed_files !== null) row("changed since", `${r.changed_files} files (searched)`);
     if (r.walk !== null) row("walk", WALK_STATES[r.walk]);
+    if (r.servers !== null && r.servers.length === 0) row("servers", "none running");
+    for (const s of r.servers ?? []) row("server", serverLine(s, this.style));
     this.write(`${out.join("\n")}\n`);
   }
 

@@ -2,6 +2,7 @@
 
 import type { ByKey } from "../../../contract/breakdown.ts";
 import { JsonlSink } from "../../../sink/jsonl.ts";
+import { ServeHumanSink } from "../../serve/human.ts";
 import { CountHumanSink, LcountHumanSink, TsizeHumanSink } from "./count.ts";
 import { DupesHumanSink } from "./dupes.ts";
 import { ExplainHumanSink } from "./explain.ts";
@@ -38,6 +39,7 @@ export const HUMAN: Readonly<Record<string, HumanFactory>> = {
   lcount: (out) => new LcountHumanSink(out.write),
   tsize: (out) => new TsizeHumanSink(out.write),
   index: (out, style) => new IndexHumanSink(out.write, style),
+  serve: (out, style) => new ServeHumanSink(out.write, style),
 };
 
 /**

@@ -1,0 +1,203 @@
+/*! Warm server, client side: a CLI call in a tree a running `rglob serve` keeps warm is sent to it, and its
+ * answer (stdout and stderr bytes, in order, then the exit code) is written out as it comes. Anything short of a
+ * server that takes the call within a short deadline answers null: the call then runs cold in this process, as
+ * if no server existed (no socket, a stale socket file, a socket of another user or in a directory others can
+ * reach, a busy server, another build, a call the server does not serve). Loaded before any engine module
+ * (src/main.ts): it imports where.ts, node:fs and node:tty only. docs/decisions/0033-warm-server.md. */
+import * as fs from "node:fs";
+import { isatty } from "node:tty";
+import { VERSION_LINE } from "../../contract/versions.ts";
+import { buildId, FRAME, PROTOCOL, privateDirProblem, socketDir, socketsFor } from "./where.ts";
+
+/** How long a client waits for a server to take its call before it runs the call itself (RGLOB_SERVE_WAIT_MS). */
+const WAIT_MS = 200;
+
+/** What a served call ended with: an exit code, or the signal that stopped it (the client then dies of it). */
+export type ServedEnd = number | { readonly signal: "SIGINT" | "SIGTERM" };
+
+/** The kind of standard input: grep reads a pipe or a file when no path is given, which a server cannot. */
+function stdinKind(): "fifo" | "file" | "other" {
+  try {
+    const st = fs.fstatSync(0);
+    return st.isFIFO() ? "fifo" : st.isFile() ? "file" : "other";
+  } catch {
+    return "other";
+  }
+}
+
+/** Whether a standard stream is a terminal (isatty: no stream object is made). */
+function tty(fd: 1 | 2): boolean {
+  try {
+    return isatty(fd);
+  } catch {
+    return false;
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes all of bytes to fd 1 or 2. A reader gone away ends the process quietly with 0, as a cold run does
+ * (src/main.ts).
+ */
+function writeOut(fd: number, bytes: Uint8Array): void {
+  let buf = bytes;
+  while (buf.length > 0) {
+    try {
+      buf = buf.subarray(fs.writeSync(fd, buf));
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === "EAGAIN") {
+        Atomics.wait(pause, 0, 0, 1);
+        continue;
+      }
+      if (code === "EPIPE" && fd === 1) process.exit(0);
+      if (fd === 2) return; // stderr gone: the rest of the run still goes on, as eprint's
+      throw err;
+    }
+  }
+}
+
+/**
+ * Sends a CLI call to the server that keeps the working directory's tree warm, if one takes it.
+ * @param argv the arguments after the program name
+ * @returns how the call ended, or null: run it cold
+ */
+export async function served(argv: readonly string[]): Promise<ServedEnd | null> {
+  // Help (laid out to the terminal) and names that are not valid UTF-8 (held as raw bytes by the cold path)
+  // are not sent.
+  if (argv.some((a) => a === "--help" || a === "-h" || a.includes("\uFFFD"))) return null;
+  let cwd: string;
+  try {
+    cwd = process.cwd();
+  } catch {
+    return null; // a deleted working directory: the cold path knows what to say
+  }
+  if (cwd.includes("\uFFFD")) return null;
+  const dir = socketDir();
+  if (privateDirProblem(dir) !== null) return null;
+  const found = socketsFor(cwd, dir)[0];
+  if (found === undefined) return null;
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const request = {
+    v: PROTOCOL,
+    build: buildId(VERSION_LINE),
+    type: "call",
+    argv,
+    cwd,
+    env,
+    tty: [tty(1), tty(2)],
+    stdin: stdinKind(),
+  };
+  const wait = Number(process.env.RGLOB_SERVE_WAIT_MS ?? WAIT_MS);
+  return await call(found[1], `${JSON.stringify(request)}\n`, Number.isFinite(wait) ? wait : WAIT_MS);
+}
+
+/**
+ * Connects, sends the request and plays the answer.
+ * @param sock the socket's path
+ * @param request the request line
+ * @param waitMs how long to wait for the server to take the call
+ */
+function call(sock: string, request: string, waitMs: number): Promise<ServedEnd | null> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let accepted = false;
+    let wrote = false;
+    let pending = new Uint8Array(0);
+    let socket: { write(d: string): number; end(): void } | null = null;
+    const signals: Array<"SIGINT" | "SIGTERM"> = ["SIGINT", "SIGTERM"];
+    const onSignal = (sig: "SIGINT" | "SIGTERM") => {
+      // The server stops the run and closes its output as a cold run would; a second signal kills at once.
+      for (const s of signals) process.off(s, onSignal);
+      socket?.write(`${JSON.stringify({ type: "cancel", signal: sig })}\n`);
+    };
+    const finish = (end: ServedEnd | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      for (const s of signals) process.off(s, onSignal);
+      try {
+        socket?.end();
+      } catch {}
+      resolve(end);
+    };
+    // A server that does not take the call in time (busy with another, or stuck) is left: the call runs cold.
+    const timer = setTimeout(() => {
+      if (!accepted) finish(null);
+    }, waitMs);
+    const frames = (data: Uint8Array) => {
+      let buf: Uint8Array = data;
+      if (pending.length > 0) {
+        const all = new Uint8Array(pending.length + data.length);
+        all.set(pending);
+        all.set(data, pending.length);
+        buf = all;
+      }
+      let at = 0;
+      while (!settled && buf.length - at >= 5) {
+        const type = buf[at] as number;
+        const len =
+          (((buf[at + 1] as number) << 24) >>> 0) +
+          ((buf[at + 2] as number) << 16) +
+          ((buf[at + 3] as number) << 8) +
+          (buf[at + 4] as number);
+        if (buf.length - at - 5 < len) break;
+        const body = buf.subarray(at + 5, at + 5 + len);
+        at += 5 + len;
+        switch (type) {
+          case FRAME.accepted:
+            accepted = true;
+            clearTimeout(timer);
+            for (const s of signals) process.on(s, onSignal);
+            break;
+          case FRAME.declined:
+            if (!wrote) finish(null);
+            break;
+          case FRAME.stdout:
+          case FRAME.stderr:
+            wrote = true;
+            writeOut(type === FRAME.stdout ? 1 : 2, body);
+            break;
+          case FRAME.exit:
+            finish(Number(new TextDecoder().decode(body)) || 0);
+            break;
+          case FRAME.signal:
+            finish({ signal: new TextDecoder().decode(body) === "SIGINT" ? "SIGINT" : "SIGTERM" });
+            break;
+        }
+      }
+      pending = buf.slice(at);
+    };
+    const closed = () => {
+      if (settled) return;
+      // The server went away mid-answer: what it wrote is out, and the call failed; before any output the call
+      // runs cold.
+      if (!wrote) finish(null);
+      else {
+        writeOut(
+          2,
+          new TextEncoder().encode("rglob: the warm server closed the connection before the end\n"),
+        );
+        finish(2);
+      }
+    };
+    Bun.connect({
+      unix: sock,
+      socket: {
+        open(s) {
+          socket = s;
+          s.write(request);
+        },
+        data(_s, data) {
+          frames(data);
+        },
+        close: closed,
+        error: closed,
+        connectError: () => finish(null),
+        end: closed,
+      },
+    }).catch(() => finish(null));
+  });
+}

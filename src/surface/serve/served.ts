@@ -1,0 +1,41 @@
+/*! Warm server: what the CLI (surface/cli/app.ts) and the server (server.ts) share about a served call, without
+ * either importing the other: the call's seam, the decline, and the CLI's entry, which app.ts hands over here
+ * when it loads. */
+import type { WarmProvider } from "../../engine/index/provider.ts";
+import type { Operation } from "../../ops/operation.ts";
+
+/**
+ * A call answered by a running warm server rather than by a process of its own: the server's warm state, the
+ * client's standard input, and how the client stops it. The server has made the client's working directory,
+ * environment and terminals this process's for the call.
+ */
+export interface ServedCall {
+  readonly warm: WarmProvider;
+  /** The client's stdin: grep would read a pipe or a file, which only the client can. */
+  readonly stdin: "fifo" | "file" | "other";
+  /** Says whether the server keeps every tree the request reads (checked before the run). */
+  readonly covers: (op: Operation, input: Record<string, unknown>) => boolean;
+  /** Hands over the function that stops the run, for the client's SIGINT or SIGTERM. */
+  readonly cancelled: (stop: (signal: "SIGINT" | "SIGTERM") => void) => void;
+}
+
+/** Thrown before any output when a served call is the cold path's (the client then runs it itself). */
+export class NotServed extends Error {
+  override readonly name = "NotServed";
+}
+
+/** The CLI's entry (runCli), set when surface/cli/app.ts loads. */
+export type CliRunner = (argv: string[], served?: ServedCall) => Promise<number>;
+
+let runner: CliRunner | null = null;
+
+/** Hands over the CLI's entry (app.ts, at load). */
+export function setCliRunner(run: CliRunner): void {
+  runner = run;
+}
+
+/** The CLI's entry; the server runs inside a CLI run (`rglob serve`), so it is set. */
+export function cliRunner(): CliRunner {
+  if (runner === null) throw new Error("the CLI is not loaded");
+  return runner;
+}

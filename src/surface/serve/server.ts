@@ -1,0 +1,546 @@
+/*! Warm server, server side (`rglob serve`): keeps one tree warm (the WarmSet of `rglob mcp`: remembered walks,
+ * the trigram index, the watch and the freshness checks of ADR 0032) and answers CLI calls made in it over a Unix
+ * socket. A call runs the CLI itself (surface/cli/app.ts runCli) in this process, with the client's working
+ * directory, environment and terminals, its stdout and stderr sent back as frames as they are written, so the
+ * answer is the cold run's byte for byte. One call at a time; a client that waits too long runs cold. Only
+ * connections of this user are taken (SO_PEERCRED). docs/decisions/0033-warm-server.md. */
+import * as fs from "node:fs";
+import { RglobError } from "../../contract/errors.ts";
+import { VERSION_LINE } from "../../contract/versions.ts";
+import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
+import type { Operation } from "../../ops/operation.ts";
+import { openLibc } from "../../platform/libc.ts";
+import { routeOutput, writeAll } from "../cli/output.ts";
+import { cliRunner, NotServed } from "./served.ts";
+import {
+  buildId,
+  FRAME,
+  ownSocket,
+  PROTOCOL,
+  privateDirProblem,
+  SOCKET_PATH_MAX,
+  socketDir,
+  socketName,
+  socketsFor,
+  uid,
+} from "./where.ts";
+
+/** A running server as `rglob serve` and `rglob index --status` report it. */
+export interface ServerInfo {
+  readonly root: string;
+  readonly pid: number;
+  readonly socket: string;
+  /** When it started, ISO 8601 UTC. */
+  readonly since: string;
+  /** starting (watch being set up), building (index being built), ready, warm_list (walks only), stopped. */
+  readonly state: "starting" | "building" | "ready" | "warm_list" | "stopped";
+  /** Calls answered so far. */
+  readonly calls: number;
+  /** It exits after this many seconds without a call (null: it runs until stopped). */
+  readonly idle_seconds: number | null;
+}
+
+interface Request {
+  readonly v?: unknown;
+  readonly build?: unknown;
+  readonly type?: unknown;
+  readonly argv?: unknown;
+  readonly cwd?: unknown;
+  readonly env?: unknown;
+  readonly tty?: unknown;
+  readonly stdin?: unknown;
+  readonly signal?: unknown;
+}
+
+interface BunSocket {
+  write(data: string | Uint8Array): number;
+  end(): void;
+  readonly fd?: number;
+  data: Conn;
+}
+
+/** A client connection. */
+interface Conn {
+  sock: BunSocket | null;
+  fd: number;
+  buf: string;
+  closed: boolean;
+  /** Stops the call being answered for it (the client's signal, or the client gone). */
+  cancel: ((signal: "SIGINT" | "SIGTERM") => void) | null;
+}
+
+/** Writes one frame on a connection's descriptor, whole (waiting while the client reads). */
+function frame(fd: number, type: number, body: Uint8Array | string = ""): void {
+  const bytes = typeof body === "string" ? Buffer.from(body) : body;
+  const out = Buffer.allocUnsafe(5 + bytes.length);
+  out[0] = type;
+  out.writeUInt32BE(bytes.length, 1);
+  out.set(bytes, 5);
+  writeAll(fd, out);
+}
+
+type PeerCred = (fd: number) => number | null;
+let peerUidFn: PeerCred | null | undefined;
+
+/** The user id of a connected Unix socket's peer (SO_PEERCRED through libc), or null when it cannot be read. */
+function peerUid(fd: number): number | null {
+  if (peerUidFn === undefined) {
+    const libc = openLibc((T) => ({
+      getsockopt: { args: [T.i32, T.i32, T.i32, T.ptr, T.ptr], returns: T.i32 },
+    }));
+    peerUidFn =
+      libc === null
+        ? null
+        : (sfd) => {
+            const cred = new Int32Array(3); // struct ucred: pid, uid, gid
+            const len = new Uint32Array([12]);
+            // SOL_SOCKET 1, SO_PEERCRED 17 (Linux)
+            const rc = libc.lib.symbols.getsockopt(sfd, 1, 17, libc.ffi.ptr(cred), libc.ffi.ptr(len));
+            return rc === 0 ? (cred[1] as number) : null;
+          };
+  }
+  return peerUidFn === null ? null : peerUidFn(fd);
+}
+
+/** The RGLOB_* settings a call must share with the server (some are read once, when a module loads). */
+function settingsOf(env: Readonly<Record<string, string | undefined>>): string {
+  return Object.keys(env)
+    .filter((k) => k.startsWith("RGLOB_") && !k.startsWith("RGLOB_SERVE"))
+    .sort()
+    .map((k) => `${k}=${env[k]}`)
+    .join("\n");
+}
+
+/** A running warm server for one tree. */
+export class WarmServer {
+  readonly since = new Date().toISOString();
+  private readonly warm = new WarmSet(warmOptions());
+  private readonly queue: Conn[] = [];
+  private busy = false;
+  private calls = 0;
+  private last = Date.now();
+  private stopped = false;
+  private listener: { stop(closeActive?: boolean): void } | null = null;
+  private socketIno = 0;
+  private idleTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly settings = settingsOf(process.env);
+  private readonly build = buildId(VERSION_LINE);
+  private readonly home = process.cwd();
+  private resolveDone: () => void = () => {};
+  /** Settles when the server has stopped. */
+  readonly done = new Promise<void>((r) => {
+    this.resolveDone = r;
+  });
+
+  private constructor(
+    readonly root: string,
+    readonly socket: string,
+    private readonly idleSeconds: number | null,
+  ) {}
+
+  /**
+   * Starts a server for a tree: its socket in the user's socket directory (made 0700 when missing, refused when
+   * another user owns it or others can reach it), a stale socket file of a server gone replaced.
+   * @param root the tree's real path
+   * @param idleSeconds exit after this long without a call (null: never)
+   * @throws RglobError when another server keeps the tree, or the socket cannot be made safely
+   */
+  static async start(root: string, idleSeconds: number | null): Promise<WarmServer> {
+    if (process.platform !== "linux" || !openLibcOk())
+      throw new RglobError(
+        "UNSUPPORTED_PLATFORM",
+        "rglob serve runs on Linux only (it checks its peers with SO_PEERCRED)",
+      );
+    const dir = socketDir();
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new RglobError("PERM", `cannot make the socket directory: ${(err as Error).message}`, {
+        path: dir,
+      });
+    }
+    const problem = privateDirProblem(dir);
+    if (problem !== null)
+      throw new RglobError("PERM", `the socket directory is not private: ${problem}`, { path: dir });
+    const socket = `${dir}/${socketName(root)}.sock`;
+    if (Buffer.byteLength(socket) > SOCKET_PATH_MAX)
+      throw new RglobError(
+        "BAD_PREDICATE",
+        `the socket path is longer than ${SOCKET_PATH_MAX} bytes: set XDG_RUNTIME_DIR or RGLOB_CACHE_DIR to a shorter directory`,
+        { path: socket },
+      );
+    if (fs.existsSync(socket)) {
+      const running = await ask(socket, "status");
+      if (running !== null)
+        throw new RglobError(
+          "BAD_PREDICATE",
+          `a server already keeps ${root} warm (pid ${running.pid}); 'rglob serve --stop --base ${root}' stops it`,
+          { path: root },
+        );
+      // Nobody listens: a server that died. Only this user's socket file is removed.
+      if (!ownSocket(socket))
+        throw new RglobError("PERM", "a file that is not this user's socket holds the socket's name", {
+          path: socket,
+        });
+      fs.rmSync(socket, { force: true });
+    }
+    const server = new WarmServer(root, socket, idleSeconds);
+    server.listen();
+    return server;
+  }
+
+  private listen(): void {
+    this.listener = Bun.listen<Conn>({
+      unix: this.socket,
+      socket: {
+        open: (s) => {
+          const sock = s as unknown as BunSocket;
+          const fd = sock.fd ?? -1;
+          // Only this user's processes are answered: the peer's credentials, as the kernel gives them.
+          if (fd < 0 || peerUid(fd) !== uid()) {
+            s.end();
+            return;
+          }
+          s.data = { sock, fd, buf: "", closed: false, cancel: null };
+        },
+        data: (s, data) => {
+          const conn = s.data as Conn | undefined;
+          if (conn !== undefined) this.received(conn, data);
+        },
+        close: (s) => this.gone(s.data as Conn | undefined),
+        error: (s) => this.gone(s.data as Conn | undefined),
+      },
+    });
+    fs.chmodSync(this.socket, 0o600);
+    this.socketIno = fs.statSync(this.socket).ino;
+    this.warm.ensure([this.root]);
+    // Every few seconds: the idle exit, and the socket still its own. A server whose socket file was removed or
+    // taken by another (git's fsmonitor calls it stolen) can be reached by no client, nor listed: it exits.
+    const every = Math.max(50, Math.min(5_000, ((this.idleSeconds ?? 20) * 1000) / 4));
+    this.idleTimer = setInterval(() => {
+      let ours = false;
+      try {
+        ours = fs.lstatSync(this.socket).ino === this.socketIno;
+      } catch {}
+      const idle =
+        this.idleSeconds !== null &&
+        !this.busy &&
+        this.queue.length === 0 &&
+        Date.now() - this.last >= this.idleSeconds * 1000;
+      if (!ours || idle) this.stop();
+    }, every);
+  }
+
+  private gone(conn: Conn | undefined): void {
+    if (conn === undefined || conn.closed) return;
+    conn.closed = true;
+    conn.cancel?.("SIGTERM");
+  }
+
+  private received(conn: Conn, data: Uint8Array): void {
+    conn.buf += Buffer.from(data).toString("utf8");
+    let nl = conn.buf.indexOf("\n");
+    while (nl >= 0) {
+      const line = conn.buf.slice(0, nl);
+      conn.buf = conn.buf.slice(nl + 1);
+      let req: Request;
+      try {
+        req = JSON.parse(line) as Request;
+      } catch {
+        conn.sock?.end();
+        return;
+      }
+      this.request(conn, req);
+      nl = conn.buf.indexOf("\n");
+    }
+  }
+
+  private request(conn: Conn, req: Request): void {
+    switch (req.type) {
+      case "status":
+        this.reply(conn, this.info());
+        return;
+      case "stop":
+        this.reply(conn, { ...this.info(), state: "stopped" });
+        this.stop();
+        return;
+      case "cancel":
+        conn.cancel?.(req.signal === "SIGINT" ? "SIGINT" : "SIGTERM");
+        return;
+      case "call":
+        // Another protocol or build must not answer: the client runs cold.
+        if (req.v !== PROTOCOL || req.build !== this.build || this.stopped) {
+          this.decline(conn);
+          return;
+        }
+        this.queue.push(Object.assign(conn, { request: req }));
+        this.pump();
+        return;
+      default:
+        conn.sock?.end();
+    }
+  }
+
+  private reply(conn: Conn, value: object): void {
+    try {
+      frame(conn.fd, FRAME.json, JSON.stringify(value));
+    } catch {}
+    conn.sock?.end();
+  }
+
+  private decline(conn: Conn): void {
+    try {
+      frame(conn.fd, FRAME.declined);
+    } catch {}
+    conn.sock?.end();
+  }
+
+  private pump(): void {
+    if (this.busy) return;
+    const conn = this.queue.shift();
+    if (conn === undefined) return;
+    if (conn.closed) {
+      this.pump();
+      return;
+    }
+    this.busy = true;
+    void this.answer(conn, (conn as Conn & { request: Request }).request).finally(() => {
+      this.busy = false;
+      this.last = Date.now();
+      conn.sock?.end();
+      if (this.stopped) this.finish();
+      else setImmediate(() => this.pump());
+    });
+  }
+
+  /** Answers one call: the CLI run with the client's directory, environment and terminals. */
+  private async answer(conn: Conn, req: Request): Promise<void> {
+    const argv =
+      Array.isArray(req.argv) && req.argv.every((a) => typeof a === "string") ? (req.argv as string[]) : null;
+    const env = typeof req.env === "object" && req.env !== null ? (req.env as Record<string, string>) : null;
+    const cwd = typeof req.cwd === "string" ? req.cwd : null;
+    const ttys = Array.isArray(req.tty)
+      ? ([req.tty[0] === true, req.tty[1] === true] as const)
+      : ([false, false] as const);
+    // A call whose RGLOB_* settings differ from the server's is the cold path's (some are read once).
+    if (argv === null || env === null || cwd === null || settingsOf(env) !== this.settings) {
+      this.decline(conn);
+      return;
+    }
+    try {
+      process.chdir(cwd);
+    } catch {
+      this.decline(conn);
+      return;
+    }
+    const runCli = cliRunner();
+    const saved = { ...process.env };
+    swapEnv(env);
+    const release = this.warm.hold();
+    let out = false;
+    routeOutput((fd, bytes) => {
+      out = true;
+      frame(conn.fd, fd === 1 ? FRAME.stdout : FRAME.stderr, bytes);
+    }, ttys);
+    let end: { type: number; body: string } | null = null;
+    try {
+      frame(conn.fd, FRAME.accepted);
+      if (!this.warm.settle()) await new Promise((r) => setImmediate(r));
+      const code = await runCli(argv, {
+        warm: this.warm,
+        stdin: req.stdin === "fifo" || req.stdin === "file" ? req.stdin : "other",
+        covers: (op, input) => this.covers(op, input),
+        cancelled: (stop) => {
+          conn.cancel = stop;
+        },
+      });
+      end = { type: FRAME.exit, body: String(code) };
+    } catch (err) {
+      const name = (err as { name?: string } | null)?.name;
+      if (err instanceof NotServed || name === "NotServed")
+        end = out ? { type: FRAME.exit, body: "2" } : { type: FRAME.declined, body: "" };
+      else if (name === "Interrupted")
+        end = { type: FRAME.signal, body: String((err as { signal?: unknown }).signal) };
+      else if (name === "BrokenPipe" || (err as { code?: string } | null)?.code === "EPIPE") end = null;
+      else {
+        const detail = env.RGLOB_DEBUG && err instanceof Error ? err.stack : String(err);
+        try {
+          frame(conn.fd, FRAME.stderr, `rglob: internal error: ${detail}\n`);
+        } catch {}
+        end = { type: FRAME.exit, body: "2" };
+      }
+    } finally {
+      routeOutput(null, null);
+      conn.cancel = null;
+      release();
+      swapEnv(saved);
+      try {
+        process.chdir(this.home);
+      } catch {}
+    }
+    if (end === null || end.type !== FRAME.declined) this.calls++;
+    if (end !== null)
+      try {
+        frame(conn.fd, end.type, end.body);
+      } catch {}
+  }
+
+  /**
+   * Says whether this server keeps every tree a request reads: its base (the working directory by default) and
+   * every path operand that exists inside the server's root. A tree outside it is not watched, so its answer is
+   * the cold path's.
+   */
+  private covers(_op: Operation, input: Record<string, unknown>): boolean {
+    const inside = (p: string): boolean => {
+      let real: string;
+      try {
+        real = fs.realpathSync(p);
+      } catch {
+        return false;
+      }
+      return real === this.root || real.startsWith(this.root === "/" ? "/" : `${this.root}/`);
+    };
+    if (!inside(typeof input.base === "string" ? input.base : ".")) return false;
+    const named: unknown[] = [input.path, input.paths, input.targets, input.operands].flat();
+    for (const p of named) {
+      if (typeof p !== "string" || p === "") continue;
+      let exists = false;
+      try {
+        fs.lstatSync(p);
+        exists = true;
+      } catch {}
+      if (exists && !inside(p)) return false;
+    }
+    return true;
+  }
+
+  /** The server as reported. */
+  info(): ServerInfo {
+    const status = this.warm.status()[0];
+    const state = this.stopped
+      ? "stopped"
+      : status === undefined || (!status.watching && status.state === "building")
+        ? "starting"
+        : status.state;
+    return {
+      root: this.root,
+      pid: process.pid,
+      socket: this.socket,
+      since: this.since,
+      state,
+      calls: this.calls,
+      idle_seconds: this.idleSeconds,
+    };
+  }
+
+  /** Stops taking calls, ends after the call being answered, removes its socket file. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    try {
+      this.listener?.stop(false);
+    } catch {}
+    // Its own socket only: a new server may have taken the name since (it made a new inode).
+    try {
+      if (fs.statSync(this.socket).ino === this.socketIno) fs.rmSync(this.socket, { force: true });
+    } catch {}
+    for (const c of this.queue.splice(0)) this.decline(c);
+    if (!this.busy) this.finish();
+  }
+
+  private finish(): void {
+    if (this.idleTimer !== null) clearInterval(this.idleTimer);
+    this.warm.close();
+    this.resolveDone();
+  }
+}
+
+/** Whether libc can be opened for SO_PEERCRED. */
+function openLibcOk(): boolean {
+  peerUid(-1);
+  return peerUidFn !== null;
+}
+
+/** Makes process.env hold exactly these variables. */
+function swapEnv(env: Readonly<Record<string, string | undefined>>): void {
+  for (const k of Object.keys(process.env)) if (!(k in env)) delete process.env[k];
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
+}
+
+/**
+ * Asks a server for its status, or to stop.
+ * @param socket the socket's path
+ * @param type what to ask
+ * @param timeoutMs how long to wait for the answer
+ * @returns its answer, or null when nobody answered (a stale socket file)
+ */
+export function ask(socket: string, type: "status" | "stop", timeoutMs = 2000): Promise<ServerInfo | null> {
+  if (!ownSocket(socket)) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let buf = Buffer.alloc(0);
+    let done = false;
+    const finish = (v: ServerInfo | null) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(v);
+    };
+    const timer = setTimeout(() => finish(null), timeoutMs);
+    Bun.connect({
+      unix: socket,
+      socket: {
+        open: (s) => void s.write(`${JSON.stringify({ type })}\n`),
+        data: (_s, d) => {
+          buf = Buffer.concat([buf, d]);
+          if (buf.length >= 5 && buf[0] === FRAME.json) {
+            const len = buf.readUInt32BE(1);
+            if (buf.length >= 5 + len) {
+              try {
+                finish(JSON.parse(buf.subarray(5, 5 + len).toString("utf8")) as ServerInfo);
+              } catch {
+                finish(null);
+              }
+            }
+          }
+        },
+        close: () => finish(null),
+        error: () => finish(null),
+        connectError: () => finish(null),
+      },
+    }).catch(() => finish(null));
+  });
+}
+
+/**
+ * Every running server of this user, with its status (stale socket files are left out).
+ * @returns their status, by root
+ */
+export async function runningServers(): Promise<ServerInfo[]> {
+  const dir = socketDir();
+  if (privateDirProblem(dir) !== null) return [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith(".sock"));
+  } catch {
+    return [];
+  }
+  const all = await Promise.all(names.map((n) => ask(`${dir}/${n}`, "status", 1000)));
+  return all
+    .filter((s): s is ServerInfo => s !== null)
+    .sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0));
+}
+
+/**
+ * The socket of the server that keeps a directory warm: its own or the innermost above it, if one answers.
+ * @param dir a real path
+ * @returns the server's status, or null
+ */
+export async function serverFor(dir: string): Promise<ServerInfo | null> {
+  const sockets = socketDir();
+  if (privateDirProblem(sockets) !== null) return null;
+  for (const [, sock] of socketsFor(dir, sockets)) {
+    const info = await ask(sock, "status", 1000);
+    if (info !== null) return info;
+  }
+  return null;
+}

@@ -1,0 +1,143 @@
+/*! Warm server: where servers listen, and what a client checks before it connects. Loaded by every CLI call that
+ * could be served (src/main.ts), so it imports node:fs and node:os only: no engine, no registry, no valibot.
+ * One Unix socket per tree, named by a hash of the tree's real path, in a directory only its user can reach
+ * (docs/decisions/0033-warm-server.md). */
+import * as fs from "node:fs";
+import * as os from "node:os";
+
+/** The wire protocol's version: a client and a server of different versions never talk (the server declines). */
+export const PROTOCOL = 1;
+
+/** The longest path a Unix socket's address holds on Linux (sun_path is 108 bytes with its NUL). */
+export const SOCKET_PATH_MAX = 107;
+
+/**
+ * Returns the directory of the user's server sockets: `RGLOB_CACHE_DIR/serve` when RGLOB_CACHE_DIR is set (one
+ * setting moves all of rglob's state); else `$XDG_RUNTIME_DIR/rglob` (a per-user directory of the session, on a
+ * tmpfs, removed at logout, where sockets belong); else the cache directory's `serve`
+ * (`$XDG_CACHE_HOME/rglob/serve` or `~/.cache/rglob/serve`).
+ * @returns an absolute path (it may not exist yet)
+ */
+export function socketDir(env: NodeJS.ProcessEnv = process.env): string {
+  const abs = (p: string | undefined): p is string => p?.startsWith("/") === true;
+  if (env.RGLOB_CACHE_DIR) return `${resolve(env.RGLOB_CACHE_DIR)}/serve`;
+  if (abs(env.XDG_RUNTIME_DIR)) return `${trimSlash(env.XDG_RUNTIME_DIR)}/rglob`;
+  const cache = abs(env.XDG_CACHE_HOME) ? trimSlash(env.XDG_CACHE_HOME) : `${os.homedir()}/.cache`;
+  return `${cache}/rglob/serve`;
+}
+
+function trimSlash(p: string): string {
+  return p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p;
+}
+
+function resolve(p: string): string {
+  if (p.startsWith("/")) return trimSlash(p);
+  return `${process.cwd()}/${p}`.replace(/\/\.?(?=\/|$)/g, "");
+}
+
+/**
+ * Returns the file name (without extension) of a tree's socket: a hash of its real path, so that a client finds
+ * the server of a directory by hashing it and its parents.
+ * @param root a real path
+ */
+export function socketName(root: string): string {
+  return `${Bun.hash.wyhash(root, 0x7267n).toString(16).padStart(16, "0")}`;
+}
+
+/** The user id of this process (undefined where there is none). */
+export function uid(): number | undefined {
+  return typeof process.getuid === "function" ? process.getuid() : undefined;
+}
+
+/**
+ * Says whether a directory is one only this user can reach: a real directory (not a symlink), owned by the
+ * user, with no permission for group or others.
+ * @param dir the directory
+ * @returns null when it is, else why not (it may not exist)
+ */
+export function privateDirProblem(dir: string): string | null {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(dir);
+  } catch {
+    return "missing";
+  }
+  if (!st.isDirectory()) return `${dir} is not a directory`;
+  if (st.uid !== uid()) return `${dir} belongs to another user (uid ${st.uid})`;
+  if ((st.mode & 0o077) !== 0)
+    return `${dir} can be reached by other users (mode ${(st.mode & 0o777).toString(8)})`;
+  return null;
+}
+
+/**
+ * Says whether a socket file may be connected to: a socket, owned by this user.
+ * @param file its path
+ */
+export function ownSocket(file: string): boolean {
+  try {
+    const st = fs.lstatSync(file);
+    return st.isSocket() && st.uid === uid();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The sockets a call in `dir` may be served by: the sockets of dir and of each directory above it, innermost
+ * first, that exist in the socket directory, belong to this user and are sockets. The socket directory is read
+ * once (a call in a tree no server keeps costs that readdir and a hash per directory above it).
+ * @param dir the call's working directory (a real path)
+ * @param sockets the socket directory, already checked by privateDirProblem
+ * @returns [tree, socket path] pairs
+ */
+export function socketsFor(dir: string, sockets: string): Array<[string, string]> {
+  let names: Set<string>;
+  try {
+    names = new Set(fs.readdirSync(sockets));
+  } catch {
+    return [];
+  }
+  if (names.size === 0) return [];
+  const out: Array<[string, string]> = [];
+  for (let at = dir; ; ) {
+    const name = `${socketName(at)}.sock`;
+    if (names.has(name) && ownSocket(`${sockets}/${name}`)) out.push([at, `${sockets}/${name}`]);
+    if (at === "/") break;
+    const up = at.slice(0, at.lastIndexOf("/")) || "/";
+    at = up;
+  }
+  return out;
+}
+
+/**
+ * This build's identity: a server answers only clients of the same protocol, version and binary (a rebuilt or
+ * upgraded binary at the same path has another inode, size or mtime).
+ * @param version the version line
+ */
+export function buildId(version: string): string {
+  let exe = process.execPath;
+  try {
+    const st = fs.statSync(exe);
+    exe = `${exe}:${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {}
+  const main = typeof Bun !== "undefined" && !Bun.main.startsWith("/$bunfs") ? `:${Bun.main}` : "";
+  return `${PROTOCOL}|${version}|${exe}${main}`;
+}
+
+/** Frame types, server → client: one byte, then a 4-byte big-endian length, then the payload. */
+export const FRAME = {
+  /** The server took the call: output follows. */
+  accepted: 0x41, // A
+  /** The server will not answer this call (the client runs it cold); only before any output. */
+  declined: 0x44, // D
+  /** Bytes for the client's stdout. */
+  stdout: 0x4f, // O
+  /** Bytes for the client's stderr. */
+  stderr: 0x45, // E
+  /** The exit code (payload: decimal). */
+  exit: 0x58, // X
+  /** The run was stopped by the client's signal (payload: SIGINT or SIGTERM): the client dies of it. */
+  signal: 0x53, // S
+  /** A JSON answer to a status or stop request. */
+  json: 0x4a, // J
+} as const;

@@ -1,0 +1,395 @@
+/*! `rglob serve`: CLI calls in a tree a running server keeps warm are answered by it, byte for byte as a cold
+ * run (stdout, stderr, exit code), after edits too; every doubt runs the call cold (a stale socket file, a socket
+ * nobody answers on, another user's socket, a directory others can reach, another build, RGLOB_SERVE=0); the
+ * server is listed by `rglob index --status` and stopped by `rglob serve --stop`. The compiled binary, real trees,
+ * real processes. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { socketName } from "../../src/surface/serve/where.ts";
+import { BIN } from "../helpers.ts";
+
+interface Out {
+  readonly code: number;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+}
+
+const outer = realpathSync(mkdtempSync(join(tmpdir(), "rglob-serve-")));
+const cache = join(outer, "cache");
+const root = join(outer, "proj");
+const env = { RGLOB_CACHE_DIR: cache };
+
+/** Runs the binary in cwd with the test's cache directory (and so its servers). */
+function run(args: readonly string[], cwd = root, extra: Record<string, string> = {}): Out {
+  const res = Bun.spawnSync([BIN, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "", ...env, ...extra },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return { code: res.exitCode ?? -1, stdout: res.stdout, stderr: res.stderr.toString() };
+}
+
+/** The running servers `rglob index --status` lists. */
+function servers(): Array<Record<string, unknown>> {
+  const out = run(["index", "--status", "--json"]);
+  const r = (
+    JSON.parse(out.stdout.toString()) as { results: Array<{ servers: Array<Record<string, unknown>> }> }
+  ).results[0];
+  return r?.servers ?? [];
+}
+
+/** Calls the server of the tree answered so far. */
+function calls(): number {
+  return Number(servers().find((s) => s.root === root)?.calls ?? -1);
+}
+
+/** grep's JSON summary says where the answer came from and how much it read: the rest is the cold answer's. */
+function comparable(args: readonly string[], stdout: Buffer): string {
+  const text = stdout.toString();
+  if (args[0] !== "grep" || !(args.includes("--json") || args.includes("--jsonl"))) return text;
+  const strip = (o: Record<string, unknown>) => {
+    delete o.source;
+    delete o.bytes_read;
+    return o;
+  };
+  if (args.includes("--json")) return JSON.stringify(strip(JSON.parse(text) as Record<string, unknown>));
+  return text
+    .split("\n")
+    .map((l) => (l.includes('"kind":"summary"') ? JSON.stringify(strip(JSON.parse(l))) : l))
+    .join("\n");
+}
+
+/** Asserts a call is served (the server's count grows) and answers as the cold run does. */
+function sameAsCold(args: readonly string[], cwd = root, extra: Record<string, string> = {}): Out {
+  const before = calls();
+  const warm = run(args, cwd, extra);
+  expect(calls()).toBe(before + 1);
+  const cold = run(args, cwd, { ...extra, RGLOB_SERVE: "0" });
+  expect({ args, code: warm.code, stderr: warm.stderr }).toEqual({
+    args,
+    code: cold.code,
+    stderr: cold.stderr,
+  });
+  expect(comparable(args, warm.stdout)).toBe(comparable(args, cold.stdout));
+  if (comparable(args, warm.stdout) === warm.stdout.toString())
+    expect(warm.stdout.equals(cold.stdout)).toBe(true);
+  return warm;
+}
+
+beforeAll(() => {
+  mkdirSync(join(root, "src", "deep"), { recursive: true });
+  mkdirSync(join(root, "docs"), { recursive: true });
+  writeFileSync(join(root, ".gitignore"), "*.log\nbuild/\n");
+  writeFileSync(join(root, "src", "a.ts"), "const a = 1; // TODO: name it\nexport function alpha() {}\n");
+  writeFileSync(join(root, "src", "b.py"), "# TODO fix\ndef beta():\n    return 'TODO'\n");
+  writeFileSync(join(root, "src", "deep", "c.md"), "# Title\n\nsome TODO text\nmore lines\nend\n");
+  writeFileSync(join(root, "docs", "notes.txt"), "no marker here\n");
+  writeFileSync(join(root, "debug.log"), "TODO in an ignored file\n");
+  writeFileSync(join(root, "blob.bin"), Buffer.from([0, 1, 2, 84, 79, 68, 79]));
+  writeFileSync(join(root, "big.txt"), "line of text\n".repeat(200_000));
+  // 1,500 files of 40 matching lines: a grep is still writing when a signal comes (test/surface/interrupt.test.ts).
+  for (let d = 0; d < 15; d++) {
+    mkdirSync(join(root, "many", `d${d}`), { recursive: true });
+    for (let f = 0; f < 100; f++)
+      writeFileSync(join(root, "many", `d${d}`, `f${f}.txt`), "hello interrupted world\n".repeat(40));
+  }
+  const started = run(["serve", "--detach", "--idle-seconds", "600", "--json"]);
+  expect(started.code).toBe(0);
+  // Until the index is built, calls are answered from the walk (or cold): either way the cold answer.
+  for (let i = 0; i < 400 && servers()[0]?.state !== "ready"; i++) Bun.sleepSync(25);
+});
+
+afterAll(() => {
+  run(["serve", "--stop"]);
+  rmSync(outer, { recursive: true, force: true });
+});
+
+describe("rglob serve", () => {
+  test("index --status lists the running server: pid, root, since, state", () => {
+    const s = servers();
+    expect(s.length).toBe(1);
+    const [one] = s as [Record<string, unknown>];
+    expect(one.root).toBe(root);
+    expect(typeof one.pid).toBe("number");
+    expect(() => process.kill(one.pid as number, 0)).not.toThrow();
+    expect(String(one.since)).toMatch(/Z$/);
+    expect(one.state).toBe("ready");
+    expect(String(one.socket)).toBe(join(cache, "serve", `${socketName(root)}.sock`));
+    const human = run(["index", "--status"]).stdout.toString();
+    expect(human).toContain(`server        serving . (pid ${one.pid}`);
+  });
+
+  test("grep, find and count answer as cold runs: human, --json, --jsonl, exit codes, stderr notes", () => {
+    const cases: string[][] = [
+      ["grep", "TODO"],
+      ["grep", "TODO", "--json"],
+      ["grep", "TODO", "--jsonl"],
+      ["grep", "-c", "TODO"],
+      ["grep", "-l", "TODO"],
+      ["grep", "-C1", "TODO", "src"],
+      ["grep", "-i", "todo", "--color", "always"],
+      ["grep", "TODO", "src/b.py", "src/deep"],
+      ["grep", "nowhere-zzz"], // exit 1, notes of what was skipped
+      ["grep", "nowhere-zzz", "--json"],
+      ["grep", "(unclosed"], // exit 2, a regex error
+      ["grep", "(unclosed", "--json"],
+      ["grep", "TODO", "missing-dir"], // exit 2 with results
+      ["grep", "TODO", "--include", "*.ts"], // a foreign flag: usage error with the rglob spelling
+      ["grep"], // missing pattern
+      ["find", "*.md"],
+      ["find", "--json"],
+      ["find", "--jsonl", "--no-hidden"],
+      ["find", "nothing-like-this"],
+      ["count"],
+      ["count", "--json"],
+      ["count", "--jsonl", "--by", "ext"],
+      ["tree"],
+      ["grep", "--max-total", "3", "line", "big.txt"],
+    ];
+    for (const args of cases) sameAsCold(args);
+    // From a directory below the root: paths relative to it, as cold.
+    sameAsCold(["grep", "TODO"], join(root, "src"));
+    sameAsCold(["find", "--base", ".."], join(root, "src"));
+    // The client's terminal settings travel with the call.
+    sameAsCold(["find", "--color", "always"], root, { LS_COLORS: "di=01;34:*.md=01;35" });
+  });
+
+  test("edits between calls are in the next answer", () => {
+    const file = join(root, "src", "new.ts");
+    writeFileSync(file, "const freshMarker = 1;\n");
+    expect(sameAsCold(["grep", "freshMarker"]).stdout.toString()).toContain("src/new.ts:1:");
+    writeFileSync(file, "const other = 2;\n");
+    expect(sameAsCold(["grep", "freshMarker"]).code).toBe(1);
+    writeFileSync(join(root, "src", "deep", "c.md"), "# Title\n\nfreshMarker now here\n");
+    expect(sameAsCold(["grep", "-l", "freshMarker"]).stdout.toString()).toBe("src/deep/c.md\n");
+    rmSync(file);
+    sameAsCold(["find", "*.ts"]);
+    writeFileSync(join(root, ".gitignore"), "*.log\nbuild/\n*.md\n");
+    expect(sameAsCold(["grep", "-l", "freshMarker"]).code).toBe(1);
+    writeFileSync(join(root, ".gitignore"), "*.log\nbuild/\n");
+    sameAsCold(["count"]);
+  });
+
+  test("a broken pipe ends the call as a cold run's does", () => {
+    const sh = (serve: string) =>
+      Bun.spawnSync(["bash", "-c", `${BIN} grep line big.txt | head -2; echo "exit \${PIPESTATUS[0]}"`], {
+        cwd: root,
+        env: { ...process.env, ...env, RGLOB_SERVE: serve },
+      }).stdout.toString();
+    const before = calls();
+    const warm = sh("1");
+    expect(calls()).toBe(before + 1);
+    expect(warm).toBe(sh("0"));
+    expect(warm).toBe("1:line of text\n2:line of text\nexit 0\n");
+    // The server is still there.
+    sameAsCold(["grep", "-c", "line"]);
+  });
+
+  test("Ctrl-C stops a served run as a cold one: whole lines, the summary says cancelled, death by SIGINT", async () => {
+    const before = calls();
+    const proc = Bun.spawn([BIN, "grep", "hello", "many", "--jsonl"], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const reader = proc.stdout.getReader();
+    const chunks: Uint8Array[] = [];
+    const first = await reader.read();
+    if (first.value) chunks.push(first.value);
+    proc.kill("SIGINT");
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      chunks.push(r.value);
+    }
+    await proc.exited;
+    expect(proc.signalCode).toBe("SIGINT");
+    const lines = Buffer.concat(chunks).toString().split("\n");
+    expect(lines.pop()).toBe("");
+    const last = JSON.parse(lines.at(-1) as string) as Record<string, unknown>;
+    expect(last.kind).toBe("summary");
+    expect(last.truncated_reason).toBe("cancelled");
+    expect(lines.length).toBeLessThan(60_001);
+    expect(calls()).toBe(before + 1);
+    sameAsCold(["grep", "-c", "line"]);
+  });
+
+  test("RGLOB_SERVE=0, another RGLOB_ setting, standard input read and a tree outside run cold", () => {
+    const before = calls();
+    expect(run(["grep", "TODO"], root, { RGLOB_SERVE: "0" }).code).toBe(0);
+    expect(run(["grep", "TODO"], root, { RGLOB_WALK_SPLIT: "0" }).code).toBe(0);
+    const piped = Bun.spawnSync([BIN, "grep", "TODO"], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdin: Buffer.from("a TODO from stdin\n"),
+    });
+    expect(piped.stdout.toString()).toBe("1:a TODO from stdin\n");
+    expect(run(["grep", "TODO", outer]).code).toBe(0);
+    expect(calls()).toBe(before);
+  });
+
+  test("a garbage request and another build's call do not disturb the server", async () => {
+    const sock = join(cache, "serve", `${socketName(root)}.sock`);
+    const first = (line: string) =>
+      new Promise<number | null>((resolve) => {
+        Bun.connect({
+          unix: sock,
+          socket: {
+            open: (s) => void s.write(line),
+            data: (_s, d) => resolve(d[0] ?? null),
+            close: () => resolve(null),
+            error: () => resolve(null),
+          },
+        });
+      });
+    expect(await first("not json\n")).toBeNull();
+    const other = { v: 1, build: "another build", type: "call", argv: ["grep", "x"], cwd: root, env: {} };
+    expect(await first(`${JSON.stringify(other)}\n`)).toBe("D".charCodeAt(0));
+    sameAsCold(["grep", "TODO"]);
+  });
+
+  test("bad input is a clear error, no stack trace", () => {
+    for (const args of [
+      ["serve", "--idle-seconds", "soon"],
+      ["serve", "--stop", "--detach"],
+      ["serve", "--base", join(outer, "missing")],
+      ["serve", "--bogus"],
+      ["serve"], // a server already keeps this tree
+    ]) {
+      const r = run(args);
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.stderr).toMatch(/^rglob: /);
+      expect(r.stderr).not.toMatch(/\n\s+at |internal error/);
+    }
+  });
+});
+
+describe("fallback to cold", () => {
+  /** A tree with a socket file of its own name in a socket directory of its own. */
+  function fallbackTree(): { dir: string; sockets: string; sock: string; cleanup: () => void } {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "rglob-serve-fb-")));
+    writeFileSync(join(dir, "a.txt"), "TODO here\n");
+    const sockets = join(dir, "cache", "serve");
+    mkdirSync(sockets, { recursive: true, mode: 0o700 });
+    chmodSync(sockets, 0o700);
+    return {
+      dir,
+      sockets,
+      sock: join(sockets, `${socketName(dir)}.sock`),
+      cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const cold = (dir: string) => run(["grep", "TODO", "--json"], dir, { RGLOB_CACHE_DIR: join(dir, "cache") });
+
+  test("a stale socket file (its server died) and a socket nobody answers on", () => {
+    const t = fallbackTree();
+    try {
+      // A socket file left by a process that exited.
+      Bun.spawnSync([
+        "python3",
+        "-c",
+        `import socket; s=socket.socket(socket.AF_UNIX); s.bind(${JSON.stringify(t.sock)})`,
+      ]);
+      expect(existsSync(t.sock)).toBe(true);
+      const r = cold(t.dir);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout.toString()).results.length).toBe(1);
+      rmSync(t.sock);
+      // A process that listens and never answers: the client waits its deadline, then runs cold.
+      const py = Bun.spawn(
+        [
+          "python3",
+          "-c",
+          `import socket,time; s=socket.socket(socket.AF_UNIX); s.bind(${JSON.stringify(t.sock)}); s.listen(8); print('up', flush=True); time.sleep(60)`,
+        ],
+        { stdout: "pipe" },
+      );
+      for (let i = 0; i < 200 && !existsSync(t.sock); i++) Bun.sleepSync(10);
+      Bun.sleepSync(50);
+      const r2 = cold(t.dir);
+      py.kill();
+      expect(r2.code).toBe(0);
+      expect(JSON.parse(r2.stdout.toString()).source).toBeUndefined();
+      expect(r2.stderr).toBe("");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  test("another user's socket, or a socket directory others can reach, is not used", () => {
+    const t = fallbackTree();
+    try {
+      const start = run(["serve", "--detach", "--idle-seconds", "60"], t.dir, {
+        RGLOB_CACHE_DIR: join(t.dir, "cache"),
+      });
+      expect(start.code).toBe(0);
+      const count = () =>
+        JSON.parse(
+          run(["index", "--status", "--json"], t.dir, {
+            RGLOB_CACHE_DIR: join(t.dir, "cache"),
+          }).stdout.toString(),
+        ).results[0].servers[0].calls as number;
+      expect(cold(t.dir).code).toBe(0);
+      expect(count()).toBe(1);
+      if (process.getuid?.() === 0) {
+        chownSync(t.sock, 65534, 65534); // another user's socket
+        expect(cold(t.dir).code).toBe(0);
+        chownSync(t.sock, 0, 0);
+        expect(count()).toBe(1);
+      }
+      chmodSync(t.sockets, 0o755); // others can reach the directory
+      expect(JSON.parse(cold(t.dir).stdout.toString()).source).toBeUndefined();
+      const refused = run(["serve", "--stop"], t.dir, { RGLOB_CACHE_DIR: join(t.dir, "cache") });
+      expect(refused.code).toBe(1); // not found there: it is not trusted
+      chmodSync(t.sockets, 0o700);
+      expect(count()).toBe(1);
+    } finally {
+      run(["serve", "--stop"], t.dir, { RGLOB_CACHE_DIR: join(t.dir, "cache") });
+      t.cleanup();
+    }
+  });
+
+  test("serve --stop stops the server: its process ends, its socket goes, status lists none", () => {
+    const t = fallbackTree();
+    const e = { RGLOB_CACHE_DIR: join(t.dir, "cache") };
+    try {
+      const started = JSON.parse(run(["serve", "--detach", "--json"], t.dir, e).stdout.toString()).results[0];
+      expect(existsSync(started.socket)).toBe(true);
+      const stopped = run(["serve", "--stop", "--json"], join(t.dir), e);
+      expect(stopped.code).toBe(0);
+      expect(JSON.parse(stopped.stdout.toString()).results[0].state).toBe("stopped");
+      let alive = true;
+      for (let i = 0; i < 200 && alive; i++) {
+        try {
+          process.kill(started.pid, 0);
+          Bun.sleepSync(25);
+        } catch {
+          alive = false;
+        }
+      }
+      expect(alive).toBe(false);
+      expect(existsSync(started.socket)).toBe(false);
+      expect(
+        JSON.parse(run(["index", "--status", "--json"], t.dir, e).stdout.toString()).results[0].servers,
+      ).toEqual([]);
+      expect(run(["serve", "--stop"], t.dir, e).code).toBe(1);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
