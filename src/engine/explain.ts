@@ -19,7 +19,7 @@ import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
 
 /** A stage of the walk that decides about a path. */
-export type ExplainStage =
+type ExplainStage =
   | "root"
   | "outside_base"
   | "unreadable"
@@ -188,7 +188,7 @@ function shown(file: string, base: string): string {
 }
 
 /** The listings and ignore files one call reads, read once for all the paths it explains. */
-export interface ExplainMemo {
+interface ExplainMemo {
   list(dir: string): DirListing;
   ignoreFile(file: string, keyPrefix: string, report: (info: ErrorInfo) => void): IgnoreFile | null;
 }

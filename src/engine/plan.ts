@@ -33,7 +33,7 @@ export interface PlanOptions {
 }
 
 /** A compiled walk plus the problems found with its roots (reported at run time, not thrown). */
-export interface CompiledWalk {
+interface CompiledWalk {
   readonly plan: WalkPlan;
   readonly rootErrors: readonly ErrorInfo[];
 }

@@ -49,7 +49,7 @@ const PER_WORKER = 2;
 const MAX_WORKERS = 4;
 
 /** Options of a batched walk. */
-export interface WalkBatchOptions {
+interface WalkBatchOptions {
   /**
    * The most entries per batch (default 512), or a function asked before each batch: a consumer that will
    * stop at a limit asks for no more than it can take, so that nothing past the cut is counted or reported.
@@ -67,7 +67,7 @@ export interface WalkBatchOptions {
  * that outgrows N entries, even where they do not pay, which tests use), or null when it is not set.
  * @returns entries per thread before directories become tasks, or null
  */
-export function walkSplitOverride(): number | null {
+function walkSplitOverride(): number | null {
   const raw = process.env.RGLOB_WALK_SPLIT;
   if (raw === undefined || raw === "") return null;
   const n = Number(raw);
