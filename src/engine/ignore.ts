@@ -210,14 +210,8 @@ export function ignoredEntry(
   name: string,
   isDir: boolean,
 ): boolean {
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const f = chain[i] as IgnoreFile;
-    const pl = f.prefix.length;
-    if (pl > 0 && !key.startsWith(f.prefix)) continue;
-    const idx = lastMatchAt(f.rules, key, pl, name, isDir);
-    if (idx >= 0) return !(f.rules.rules[idx] as IgnoreRule).negate;
-  }
-  return false;
+  const m = matchChain(chain, key, name, isDir);
+  return m !== null && !m.rule.negate;
 }
 
 function splitKey(key: string): { path: string; name: string; isDir: boolean } {

@@ -3,17 +3,22 @@
  * skip ledger), follows symlinks only when asked (with loop detection
  * and strict-base containment: a link leading outside the base is given as a link, not followed), and turns every per-entry problem into an ErrorInfo. Pull-based: a sync
  * generator, so a consumer that stops pulling stops the walk. It never matches contents or writes output. */
-import type * as fs from "node:fs";
 import * as path from "node:path";
 import { fsErrorInfo, RglobError } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { dirFds } from "../platform/dir-fd.ts";
 import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath } from "../platform/names.ts";
-import { type Confinement, insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
+import {
+  type Confinement,
+  type FileStats,
+  insideDir,
+  platform,
+  typeIn,
+  typeOfStats,
+} from "../platform/platform.ts";
 import { lstatAt } from "../platform/stat-words.ts";
-import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile } from "./ignore.ts";
-import { lastMatchAt } from "./ignore-rules.ts";
+import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
 import type { PlanOptions } from "./plan.ts";
 import type { RunContext } from "./run.ts";
 import { witness } from "./witness.ts";
@@ -93,7 +98,7 @@ export interface PlanSource {
 }
 
 /** The stats of an entry that the operations use (what a walk worker sends along with an entry). */
-export type EntryStats = Pick<fs.Stats, "size" | "mtimeMs" | "mode" | "uid" | "gid" | "dev" | "ino">;
+export type EntryStats = Pick<FileStats, "size" | "mtimeMs" | "mode" | "uid" | "gid" | "dev" | "ino">;
 
 /** One entry met by the walk. Stats are read lazily, once. */
 export class Entry {
@@ -273,14 +278,7 @@ export function whitelisted(
   name: string,
   isDir: boolean,
 ): boolean {
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const f = chain[i] as IgnoreFile;
-    const pl = f.prefix.length;
-    if (pl > 0 && !key.startsWith(f.prefix)) continue;
-    const idx = lastMatchAt(f.rules, key, pl, name, isDir);
-    if (idx >= 0) return f.rules.rules[idx]?.negate === true;
-  }
-  return false;
+  return matchChain(chain, key, name, isDir)?.rule.negate === true;
 }
 
 function joinRel(dir: string, name: string): string {

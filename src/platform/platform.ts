@@ -49,6 +49,9 @@ class ConfinementError extends Error {
   readonly code = "ECONFINE";
 }
 
+/** A file's stats as the platform gives them (Node's shape, which Bun's implements too). */
+export type FileStats = fs.Stats;
+
 /** The file system and hashing primitives the engine needs. */
 export interface Platform {
   readonly name: "bun" | "node";
