@@ -2,11 +2,14 @@
  * (static, `export … from`, and dynamic `import()`; type-only imports count too, since they are arrows a reader
  * follows) and reports the arrows the codemap forbids and every import cycle. `src/engine/` may import only
  * `src/contract/`, `src/platform/`, `src/generated/` and itself; a cycle is a strongly connected set of files.
+ * It also parses every file (the TypeScript compiler's parser) and reports each function, method or arrow longer
+ * than `MAX_FUNCTION_LINES` lines, nested functions counted in their owner's length, outside `src/generated/`.
  * What is already known stands in `scripts/layers-known.json` (the renovation removes it line by line): the check
- * fails on an arrow or cycle not listed there, and on a listed one that is gone (so the list only shrinks).
- * `--write` rewrites that list from the tree. Never edits `src/`. */
+ * fails on an arrow, cycle or long function not listed there, and on a listed one that is gone (so the list only
+ * shrinks). `--write` rewrites that list from the tree. Never edits `src/`. */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 
 const root = join(import.meta.dir, "..");
 const src = join(root, "src");
@@ -15,9 +18,13 @@ const knownFile = join(import.meta.dir, "layers-known.json");
 /** Where `src/engine/` may point (besides itself). */
 const ENGINE_MAY_IMPORT = ["src/contract/", "src/platform/", "src/generated/", "src/engine/"];
 
+/** The longest a function may be, in lines from its first to its last (its nested functions included). */
+const MAX_FUNCTION_LINES = 150;
+
 interface Known {
   readonly arrows: readonly string[];
   readonly cycles: readonly string[];
+  readonly longFunctions?: readonly string[];
 }
 
 /** Lists every `.ts` file under a directory, as POSIX paths relative to the repository. */
@@ -86,6 +93,37 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return found.sort((a, b) => (a[0] ?? "").localeCompare(b[0] ?? ""));
 }
 
+/** Names a function node: its own name, else the variable or property it is assigned to, else `<anonymous>`. */
+function functionName(node: ts.FunctionLikeDeclaration): string {
+  if (node.name !== undefined && ts.isIdentifier(node.name)) return node.name.text;
+  if (ts.isConstructorDeclaration(node)) return "constructor";
+  const parent = node.parent;
+  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && ts.isIdentifier(parent.name))
+    return parent.name.text;
+  return "<anonymous>";
+}
+
+/** Lists the functions of one file longer than MAX_FUNCTION_LINES, as `file owner.name` lines. */
+function longFunctionsOf(file: string): string[] {
+  const sf = ts.createSourceFile(file, readFileSync(join(root, file), "utf8"), ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const visit = (node: ts.Node, owner: string): void => {
+    let name = owner;
+    if (ts.isFunctionLike(node) && "body" in node && node.body !== undefined) {
+      const fn = node as ts.FunctionLikeDeclaration;
+      name = owner === "" ? functionName(fn) : `${owner}.${functionName(fn)}`;
+      const first = sf.getLineAndCharacterOfPosition(fn.getStart(sf)).line;
+      const last = sf.getLineAndCharacterOfPosition(fn.end).line;
+      if (last - first + 1 > MAX_FUNCTION_LINES) out.push(`${file} ${name}`);
+    } else if (ts.isClassDeclaration(node) && node.name !== undefined) {
+      name = owner === "" ? node.name.text : `${owner}.${node.name.text}`;
+    }
+    ts.forEachChild(node, (child) => visit(child, name));
+  };
+  visit(sf, "");
+  return out;
+}
+
 const files = tsFiles(src);
 const graph = new Map(files.map((f) => [f, importsOf(f)] as const));
 const arrows: string[] = [];
@@ -96,10 +134,13 @@ for (const [file, targets] of graph) {
   }
 }
 const cycleLines = cycles(graph).map((set) => set.join(" "));
+const longFunctions = files.filter((f) => !f.startsWith("src/generated/")).flatMap(longFunctionsOf);
 
 if (process.argv.includes("--write")) {
-  writeFileSync(knownFile, `${JSON.stringify({ arrows, cycles: cycleLines }, null, 2)}\n`);
-  console.log(`check-layers: wrote ${arrows.length} arrows and ${cycleLines.length} cycles as known`);
+  writeFileSync(knownFile, `${JSON.stringify({ arrows, cycles: cycleLines, longFunctions }, null, 2)}\n`);
+  console.log(
+    `check-layers: wrote ${arrows.length} arrows, ${cycleLines.length} cycles and ${longFunctions.length} long functions as known`,
+  );
   process.exit(0);
 }
 
@@ -116,13 +157,14 @@ const compare = (what: string, now: readonly string[], before: readonly string[]
 };
 compare("engine arrow", arrows, known.arrows);
 compare("import cycle", cycleLines, known.cycles);
+compare(`function over ${MAX_FUNCTION_LINES} lines`, longFunctions, known.longFunctions ?? []);
 if (problems.length > 0) {
   for (const p of problems) console.error(`check-layers: ${p}`);
   console.error(
-    "check-layers: src/engine may import only contract/, platform/, generated/ and itself, and no file may be in an import cycle (docs/architecture.md)",
+    `check-layers: src/engine may import only contract/, platform/, generated/ and itself, no file may be in an import cycle, and no function may be over ${MAX_FUNCTION_LINES} lines (docs/architecture.md)`,
   );
   process.exit(1);
 }
 console.log(
-  `check-layers: ${files.length} files; ${arrows.length} known engine arrows and ${cycleLines.length} known cycles remain, nothing new`,
+  `check-layers: ${files.length} files; ${arrows.length} known engine arrows, ${cycleLines.length} known cycles and ${longFunctions.length} known long functions remain, nothing new`,
 );

@@ -16,7 +16,7 @@ export const ERROR_CODES = [
 ] as const;
 
 /** Creates the ErrorCode model. */
-export const ErrorCodeSchema = v.pipe(
+const ErrorCodeSchema = v.pipe(
   v.picklist(ERROR_CODES),
   v.title("ErrorCode"),
   v.description(

@@ -12,7 +12,7 @@ export type Kind = v.InferOutput<typeof KindSchema>;
  * target's letter too). The JSONL `kind` of a FileMatch stays "file": it names the record, not the entry. */
 export const ENTRY_TYPES = ["file", "dir", "symlink", "fifo", "socket", "block", "char"] as const;
 /** Creates the EntryType model. */
-export const EntryTypeSchema = v.picklist(ENTRY_TYPES);
+const EntryTypeSchema = v.picklist(ENTRY_TYPES);
 export type EntryTypeName = v.InferOutput<typeof EntryTypeSchema>;
 
 /** The entry's own type, in every record of a walk entry (find, top, tree): spread it into the record's model. */

@@ -15,7 +15,7 @@ export const TRUNCATED_REASONS = [
 ] as const;
 
 /** Creates the TruncatedReason model. */
-export const TruncatedReasonSchema = v.pipe(
+const TruncatedReasonSchema = v.pipe(
   v.nullable(v.picklist(TRUNCATED_REASONS)),
   v.description(
     "Why the result stopped before the end: limit, max_count, max_bytes, max_output_bytes, timeout, cancelled; null when complete.",
@@ -40,7 +40,7 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 const count = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
 
 /** Creates the skip ledger model: what was left out, counted by reason. */
-export const SkippedSchema = v.pipe(
+const SkippedSchema = v.pipe(
   v.strictObject({
     ignored: count(
       "Entries left out by an ignore rule (.gitignore, .ignore, .git/info/exclude, global excludes); an ignored directory counts once, since it is not entered. respect_gitignore: false (CLI --no-ignore) includes them.",

@@ -10,7 +10,7 @@ import { FileMatchSchema } from "./records.ts";
 import { SCHEMA_ID_PREFIX, SCHEMA_VERSION } from "./versions.ts";
 
 /** A JSON Schema document, as plain JSON. */
-export type JsonSchemaDoc = Record<string, unknown>;
+type JsonSchemaDoc = Record<string, unknown>;
 
 function convert(stem: string, model: v.GenericSchema, fallbackTitle: string): JsonSchemaDoc {
   const body = toJsonSchema(model, { target: "draft-2020-12", errorMode: "throw" }) as JsonSchemaDoc;
@@ -25,7 +25,7 @@ function convert(stem: string, model: v.GenericSchema, fallbackTitle: string): J
 }
 
 /** What generation produces: the schemas, and the schema stem of each record kind of each operation. */
-export interface GeneratedSchemas {
+interface GeneratedSchemas {
   /** Every public schema, keyed by stem: `<op>.input`, `<op>.output`, and the shared models by name. */
   readonly schemas: Record<string, JsonSchemaDoc>;
   /** Per operation, its JSONL record kinds in the models' order, each with the stem of its schema. */

@@ -190,7 +190,7 @@ export const walkEntries = {
 };
 
 /** The sorts of symlinks `links` selects. */
-export const LINK_SELECTORS = ["broken", "escaping"] as const;
+const LINK_SELECTORS = ["broken", "escaping"] as const;
 
 /** The link selector of the operations that list entries (find, tree, stats, explain). */
 export const linkEntries = {

@@ -4,6 +4,7 @@
  * next count of the process (an MCP server runs many), which then pays neither their start nor their
  * compilation again. It never walks, never orders batches (the caller does) and never writes. */
 import type { ErrorInfo } from "../contract/errors.ts";
+import { workersAvailable, workerUrl } from "../platform/workers.ts";
 import { languageOf } from "./languages.ts";
 import { type CountOutcome, LineCounter, type LineCounterOptions } from "./lines.ts";
 
@@ -119,14 +120,6 @@ interface Slot {
 const idle: Worker[] = [];
 const MAX_IDLE = 4;
 
-function workerUrl(): string {
-  // Bundled (the binary, or dist/lib), the holding module sits at the top and the worker entry is stored by
-  // its path under src/ with a .js extension (scripts/build.ts and build-lib.ts list it as an entrypoint).
-  return !import.meta.url.endsWith(".ts")
-    ? new URL("./engine/count-worker.js", import.meta.url).href
-    : new URL("./count-worker.ts", import.meta.url).href;
-}
-
 /**
  * Creates a counting pool.
  * @param opts the line counter options (sent with every batch)
@@ -144,11 +137,11 @@ export function createCountPool(opts: LineCounterOptions, threads: number): Coun
     for (const job of slot.jobs.values()) job.resolve(inThread(job.paths));
     slot.jobs.clear();
   };
-  if (typeof Bun !== "undefined") {
+  if (workersAvailable) {
     for (let i = 0; i < threads; i++) {
       let worker: Worker;
       try {
-        worker = idle.pop() ?? new Worker(workerUrl());
+        worker = idle.pop() ?? new Worker(workerUrl("engine/count-worker"));
       } catch {
         break;
       }

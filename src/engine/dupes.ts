@@ -23,7 +23,7 @@ export interface Candidate {
 }
 
 /** A group of files with the same contents. */
-export interface DuplicateGroup {
+interface DuplicateGroup {
   readonly size: number;
   /** Algorithm-prefixed digest of the contents, e.g. "sha256:…". */
   readonly digest: string;
@@ -32,7 +32,7 @@ export interface DuplicateGroup {
 }
 
 /** Bytes hashed at each end of a file in the second round. */
-export const EDGE_BLOCK = 4096;
+const EDGE_BLOCK = 4096;
 const STREAM_BLOCK = 1024 * 1024;
 
 /** Contents of small files kept from the second round (so the third need not reopen them), up to this total. */

@@ -19,7 +19,7 @@ import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
 
 /** A stage of the walk that decides about a path. */
-export type ExplainStage =
+type ExplainStage =
   | "root"
   | "outside_base"
   | "unreadable"
@@ -188,7 +188,7 @@ function shown(file: string, base: string): string {
 }
 
 /** The listings and ignore files one call reads, read once for all the paths it explains. */
-export interface ExplainMemo {
+interface ExplainMemo {
   list(dir: string): DirListing;
   ignoreFile(file: string, keyPrefix: string, report: (info: ErrorInfo) => void): IgnoreFile | null;
 }
@@ -228,6 +228,223 @@ export function explainMemo(plan: WalkPlan): ExplainMemo {
   };
 }
 
+/** What the explanation of one path gathers: the reasons that keep it out, and notes on what let it in. */
+interface Findings {
+  readonly out: Reason[];
+  readonly notes: Reason[];
+  /** Adds a reason that keeps the path out, the first of each stage only (the one nearest the root). */
+  readonly block: (reason: Reason) => void;
+}
+
+/** Starts the findings of one path. */
+function newFindings(): Findings {
+  const out: Reason[] = [];
+  const seen = new Set<ExplainStage>();
+  return {
+    out,
+    notes: [],
+    block: (reason) => {
+      if (seen.has(reason.stage)) return;
+      seen.add(reason.stage);
+      out.push(reason);
+    },
+  };
+}
+
+/**
+ * Judges the path's own entry, once every directory above it let it through: depth, then the predicates by
+ * name, then whether directories can be selected at all.
+ * @returns the verdict, with the findings of the directories above
+ */
+function verdictOnEntry(
+  plan: WalkPlan,
+  o: WalkOptions,
+  checks: readonly NamedCheck[],
+  e: Entry,
+  isDir: boolean,
+  found: Findings,
+): PathVerdict {
+  const { out, notes } = found;
+  const depth = e.depth;
+  if (depth > plan.maxDepth) {
+    out.push({
+      stage: "depth",
+      detail: `too deep: at depth ${depth} below its root, max_depth is ${plan.maxDepth}`,
+    });
+  }
+  if (depth < plan.minDepth) {
+    out.push({
+      stage: "depth",
+      detail: `too shallow: at depth ${depth} below its root, min_depth is ${plan.minDepth}`,
+    });
+  }
+  const selected = plan.select(e);
+  if (!selected) {
+    const failed = checks
+      .map((c) => ({ stage: c.stage, why: c.why(e) }))
+      .filter((x): x is { stage: ExplainStage; why: string } => x.why !== null);
+    if (failed.length === 0)
+      out.push({ stage: "patterns", detail: "not selected by the query's predicates" });
+    for (const f of failed) out.push({ stage: f.stage, detail: f.why });
+  }
+  // The walk does not even test directories when --type cannot select one.
+  if (isDir && !plan.selectDirs && !out.some((x) => x.stage === "types")) {
+    out.push({ stage: "types", detail: `directories are not selected by --type ${o.types.join(",")}` });
+  }
+  if (out.length > 0) return { included: false, reasons: out };
+  for (const c of checks) {
+    const note = c.pass?.(e);
+    if (note) notes.push({ stage: c.stage, detail: note });
+  }
+  notes.push({ stage: "selected", detail: "listed by find with these options" });
+  return { included: true, reasons: notes };
+}
+
+/**
+ * Tells which exclude glob (or negated glob) a component matches, when the plan's exclude does.
+ * @returns the reason, or null when it is not excluded
+ */
+function excludeReason(
+  plan: WalkPlan,
+  o: WalkOptions,
+  rel: string,
+  name: string,
+  isDir: boolean,
+  what: string,
+): Reason | null {
+  if (!plan.exclude?.(rel, name, isDir)) return null;
+  const cs = o.case_sensitive ?? defaultCaseSensitive();
+  const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name, isDir));
+  const neg = o.patterns.find(
+    (x) => isNegated(x) && anyGlob([compileGlob(x.slice(1), cs)])(rel, name, isDir),
+  );
+  const detail =
+    g === undefined && neg !== undefined
+      ? `${what} matches the negated glob '${neg}'`
+      : `${what} matches --exclude '${g ?? ""}'`;
+  return { stage: "exclude", detail, pattern: g ?? neg ?? "" };
+}
+
+/**
+ * Tests one component against the ignore chain as the walk does: only the component itself (its ancestors
+ * below the root were tested as components already, and those above the root are not tested at all: a walk
+ * that starts inside an ignored directory lists what is below it).
+ * @returns the rule that ignores it (`block`) or re-includes the path itself (`note`), or null for no rule
+ */
+function ignoreFinding(
+  chain: readonly IgnoreFile[],
+  key: string,
+  name: string,
+  isDir: boolean,
+  rel: string,
+  last: boolean,
+  base: string,
+): { readonly block?: Reason; readonly note?: Reason } | null {
+  const m = matchChain(chain, key, name, isDir);
+  if (m === null) return null;
+  const rule = { file: m.file.file, line: m.rule.line, pattern: m.rule.pattern };
+  const where = `${shown(rule.file, base)}:${rule.line}`;
+  if (!m.rule.negate) {
+    const detail = last
+      ? `ignored by ${where}: ${rule.pattern}`
+      : `its directory '${rel}' is ignored by ${where}: ${rule.pattern}`;
+    return { block: { stage: "ignore", detail, ...rule } };
+  }
+  return last
+    ? { note: { stage: "ignore", detail: `re-included by ${where}: ${rule.pattern}`, ...rule } }
+    : {};
+}
+
+/**
+ * Tells why the walk would not enter a directory component on the way to the path: it is not one, it is a
+ * link not followed, or (following links) it is a filesystem loop; records its identity on the path.
+ * @param onPath device/inode pairs of the directories from the root down (following links only)
+ * @returns the reason, or null when the walk enters it
+ */
+function descentReason(
+  plan: WalkPlan,
+  type: EntryType,
+  isDir: boolean,
+  compAbs: string,
+  rel: string,
+  onPath: string[],
+): Reason | null {
+  if (!isDir) {
+    return {
+      stage: "symlink",
+      detail:
+        type === "symlink"
+          ? `its directory '${rel}' is reached through a symlink, which is not followed; use --follow`
+          : `'${rel}' is not a directory`,
+    };
+  }
+  if (!plan.follow) return null;
+  try {
+    const st = platform.stat(compAbs);
+    const id = `${st.dev}:${st.ino}`;
+    const loop = onPath.includes(id);
+    onPath.push(id);
+    if (loop)
+      return {
+        stage: "symlink",
+        detail: `its directory '${rel}' is a filesystem loop (already on the path); the walk does not enter it`,
+      };
+    return null;
+  } catch (err) {
+    return { stage: "unreadable", detail: `'${rel}' cannot be read: ${fsErrorInfo(err, compAbs).message}` };
+  }
+}
+
+/**
+ * Resolves a component's type as the walk sees it (from the listing, else lstat; a followed link's target), and
+ * under a strict base turns a followed link that leads outside it into a link that is not followed.
+ * @returns the type and target, or null when the component cannot be read (a reason is added)
+ */
+function componentTypes(
+  plan: WalkPlan,
+  listing: DirListing,
+  name: string,
+  compAbs: string,
+  what: string,
+  last: boolean,
+  found: Findings,
+): { readonly type: EntryType; readonly target: EntryType } | null {
+  let type: EntryType = typeIn(listing, name);
+  let target: EntryType = type;
+  try {
+    if (type === "unknown") type = target = typeOfStats(platform.lstat(compAbs));
+    if (type === "symlink" && plan.follow) target = followedType(compAbs);
+  } catch (err) {
+    found.block({
+      stage: "unreadable",
+      detail: `${what} cannot be read: ${fsErrorInfo(err, compAbs).message}`,
+    });
+    return null;
+  }
+  // As in the walk, a dangling link (target "symlink") is not judged: nothing is read through it.
+  if (type === "symlink" && plan.follow && plan.strictBase && target !== "symlink") {
+    let real = compAbs;
+    try {
+      real = platform.realpath(compAbs);
+    } catch {}
+    // As in the walk: such a link is listed as a link (link_escapes), never followed.
+    if (!insideDir(real, plan.baseReal)) {
+      target = "symlink";
+      if (last)
+        found.notes.push({
+          stage: "symlink",
+          detail: `it is a symlink that leads outside the base (${real}): listed as a link, not followed`,
+        });
+      else
+        found.block({
+          stage: "outside_base",
+          detail: `${what} is a symlink that leads outside the base (${real}); not followed`,
+        });
+    }
+  }
+  return { type, target };
+}
+
 /**
  * Explains one path under one root: replays the walk's tests from the root down to the path.
  * @returns the verdict, or null when the path is not under this root
@@ -242,43 +459,8 @@ function underRoot(
   report: (info: ErrorInfo) => void,
   memo: ExplainMemo,
 ): PathVerdict | null {
-  const out: Reason[] = [];
-  const notes: Reason[] = [];
-  const final = (e: Entry, depth: number, isDir: boolean): PathVerdict => {
-    if (depth > plan.maxDepth) {
-      out.push({
-        stage: "depth",
-        detail: `too deep: at depth ${depth} below its root, max_depth is ${plan.maxDepth}`,
-      });
-    }
-    if (depth < plan.minDepth) {
-      out.push({
-        stage: "depth",
-        detail: `too shallow: at depth ${depth} below its root, min_depth is ${plan.minDepth}`,
-      });
-    }
-    const selected = plan.select(e);
-    if (!selected) {
-      const failed = checks
-        .map((c) => ({ stage: c.stage, why: c.why(e) }))
-        .filter((x): x is { stage: ExplainStage; why: string } => x.why !== null);
-      if (failed.length === 0)
-        out.push({ stage: "patterns", detail: "not selected by the query's predicates" });
-      for (const f of failed) out.push({ stage: f.stage, detail: f.why });
-    }
-    // The walk does not even test directories when --type cannot select one.
-    if (isDir && !plan.selectDirs && !out.some((x) => x.stage === "types")) {
-      out.push({ stage: "types", detail: `directories are not selected by --type ${o.types.join(",")}` });
-    }
-    if (out.length > 0) return { included: false, reasons: out };
-    for (const c of checks) {
-      const note = c.pass?.(e);
-      if (note) notes.push({ stage: c.stage, detail: note });
-    }
-    notes.push({ stage: "selected", detail: "listed by find with these options" });
-    return { included: true, reasons: notes };
-  };
-
+  const found = newFindings();
+  const { out, notes, block } = found;
   if (abs === root.abs) {
     if (root.type === "dir") {
       const what = root.abs === plan.base ? "the base" : "a root directory";
@@ -289,7 +471,7 @@ function underRoot(
     }
     notes.push({ stage: "root", detail: "an explicit root: searched even when hidden or ignored" });
     const e = new Entry(root.abs, root.rel, basenamePath(root.abs), 0, root.type, root.type, r, plan.follow);
-    return final(e, 0, false);
+    return verdictOnEntry(plan, o, checks, e, false, found);
   }
   if (root.type !== "dir" || !insideDir(abs, root.abs)) return null;
 
@@ -307,12 +489,6 @@ function underRoot(
       onPath.push(`${st.dev}:${st.ino}`);
     } catch {}
   }
-  const seen = new Set<ExplainStage>();
-  const block = (reason: Reason) => {
-    if (seen.has(reason.stage)) return;
-    seen.add(reason.stage);
-    out.push(reason);
-  };
   for (let i = 0; i < parts.length; i++) {
     const name = parts[i] as string;
     const last = i === parts.length - 1;
@@ -350,110 +526,25 @@ function underRoot(
         detail: `${what} is hidden (name starts with '.') and hidden is off (--no-hidden)`,
       });
     }
-    let type: EntryType = typeIn(listing, name);
-    let target: EntryType = type;
-    try {
-      if (type === "unknown") type = target = typeOfStats(platform.lstat(compAbs));
-      if (type === "symlink" && plan.follow) target = followedType(compAbs);
-    } catch (err) {
-      block({ stage: "unreadable", detail: `${what} cannot be read: ${fsErrorInfo(err, compAbs).message}` });
-      return { included: false, reasons: out };
-    }
-    // As in the walk, a dangling link (target "symlink") is not judged: nothing is read through it.
-    if (type === "symlink" && plan.follow && plan.strictBase && target !== "symlink") {
-      let real = compAbs;
-      try {
-        real = platform.realpath(compAbs);
-      } catch {}
-      // As in the walk: such a link is listed as a link (link_escapes), never followed.
-      if (!insideDir(real, plan.baseReal)) {
-        target = "symlink";
-        if (last)
-          notes.push({
-            stage: "symlink",
-            detail: `it is a symlink that leads outside the base (${real}): listed as a link, not followed`,
-          });
-        else
-          block({
-            stage: "outside_base",
-            detail: `${what} is a symlink that leads outside the base (${real}); not followed`,
-          });
-      }
-    }
+    const types = componentTypes(plan, listing, name, compAbs, what, last, found);
+    if (types === null) return { included: false, reasons: out };
+    const { type, target } = types;
     const isDir = target === "dir";
-    if (plan.exclude?.(rel, name, isDir)) {
-      const cs = o.case_sensitive ?? defaultCaseSensitive();
-      const g = o.exclude.find((x) => anyGlob([compileGlob(x, cs)])(rel, name, isDir));
-      const neg = o.patterns.find(
-        (x) => isNegated(x) && anyGlob([compileGlob(x.slice(1), cs)])(rel, name, isDir),
-      );
-      const detail =
-        g === undefined && neg !== undefined
-          ? `${what} matches the negated glob '${neg}'`
-          : `${what} matches --exclude '${g ?? ""}'`;
-      block({ stage: "exclude", detail, pattern: g ?? neg ?? "" });
-    }
+    const excluded = excludeReason(plan, o, rel, name, isDir, what);
+    if (excluded !== null) block(excluded);
     if (!ignoredAbove && chain.length > 0) {
-      // Only the component itself is tested, as the walk tests it: its ancestors below the root were tested as
-      // components already, and those above the root are not tested at all (a walk that starts inside an
-      // ignored directory lists what is below it).
-      const m = matchChain(chain, keyPrefix + name, name, isDir);
-      const v =
-        m === null
-          ? null
-          : { ignored: !m.rule.negate, file: m.file.file, line: m.rule.line, pattern: m.rule.pattern };
-      if (v?.ignored) {
+      const v = ignoreFinding(chain, keyPrefix + name, name, isDir, rel, last, plan.base);
+      if (v?.block !== undefined) {
         ignoredAbove = true;
-        const where = `${shown(v.file, plan.base)}:${v.line}`;
-        block({
-          stage: "ignore",
-          detail: last
-            ? `ignored by ${where}: ${v.pattern}`
-            : `its directory '${rel}' is ignored by ${where}: ${v.pattern}`,
-          file: v.file,
-          line: v.line,
-          pattern: v.pattern,
-        });
-      } else if (v && last) {
-        notes.push({
-          stage: "ignore",
-          detail: `re-included by ${shown(v.file, plan.base)}:${v.line}: ${v.pattern}`,
-          file: v.file,
-          line: v.line,
-          pattern: v.pattern,
-        });
-      }
+        block(v.block);
+      } else if (v?.note !== undefined) notes.push(v.note);
     }
     if (last) {
       const e = new Entry(compAbs, rel, name, i + 1, type, target, r, plan.follow);
-      return final(e, i + 1, isDir);
+      return verdictOnEntry(plan, o, checks, e, isDir, found);
     }
-    if (!isDir) {
-      block({
-        stage: "symlink",
-        detail:
-          type === "symlink"
-            ? `its directory '${rel}' is reached through a symlink, which is not followed; use --follow`
-            : `'${rel}' is not a directory`,
-      });
-    } else if (plan.follow) {
-      try {
-        const st = platform.stat(compAbs);
-        const id = `${st.dev}:${st.ino}`;
-        if (onPath.includes(id)) {
-          block({
-            stage: "symlink",
-            detail: `its directory '${rel}' is a filesystem loop (already on the path); the walk does not enter it`,
-          });
-        }
-        onPath.push(id);
-      } catch (err) {
-        block({
-          stage: "unreadable",
-          detail: `'${rel}' cannot be read: ${fsErrorInfo(err, compAbs).message}`,
-        });
-      }
-    }
+    const stop = descentReason(plan, type, isDir, compAbs, rel, onPath);
+    if (stop !== null) block(stop);
     dirAbs = compAbs;
     relDir = rel;
     keyPrefix = `${keyPrefix}${name}/`;

@@ -42,7 +42,7 @@ export interface CompiledRules {
 
 /** What a rule's literal parts require of an entry; a guard that fails means the rule's RegExp cannot match,
  * so the RegExp runs only when every part holds. Derived from the pattern by `guardOf`. */
-export interface RuleGuard {
+interface RuleGuard {
   /** The name must start with this ("" for no condition). */
   readonly namePrefix: string;
   /** The name must end with this. */
@@ -103,7 +103,7 @@ function escapeChar(c: string): string {
 
 /** A bracket expression parsed: its RegExp source (for the flags "s" or "su") and the index after it, or why
  * it is malformed. */
-export type BracketParse = { readonly source: string; readonly next: number } | { readonly error: string };
+type BracketParse = { readonly source: string; readonly next: number } | { readonly error: string };
 
 /**
  * Parses a bracket expression as git's wildmatch does: `!` or `^` negates, a leading `]` is literal, `\x`
@@ -193,7 +193,7 @@ export function parseBracket(p: string, start: number, strict: boolean): Bracket
  * @param p the pattern (no leading '/', no trailing '/')
  * @returns the source anchored at both ends, or null when the pattern can never match
  */
-export function wildmatchSource(p: string): string | null {
+function wildmatchSource(p: string): string | null {
   let out = "";
   let i = 0;
   while (i < p.length) {

@@ -28,7 +28,7 @@ export interface IgnoreFile {
 }
 
 /** The verdict of the rules on one path, with the rule that decided it. */
-export interface IgnoreVerdict {
+interface IgnoreVerdict {
   readonly ignored: boolean;
   readonly file: string;
   readonly line: number;
@@ -45,10 +45,10 @@ export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"] as const;
  * says so, and its rules do not apply): a file that size is not a list of patterns someone wrote, and reading
  * a device or a growing file must end.
  */
-export const IGNORE_FILE_CAP = 1 << 20;
+const IGNORE_FILE_CAP = 1 << 20;
 
 /** What reading a small file gave: its text, nothing (it does not exist), or why it was refused. */
-export type SmallRead = { readonly text: string } | { readonly error: ErrorInfo } | null;
+type SmallRead = { readonly text: string } | { readonly error: ErrorInfo } | null;
 
 /**
  * Reads a small configuration file (an ignore file, a git config, a `.git` file) so that nothing can block it
@@ -59,11 +59,7 @@ export type SmallRead = { readonly text: string } | { readonly error: ErrorInfo 
  * @param confine what the object opened must be (an in-tree file), or null
  * @returns the text, null when the file does not exist, or the refusal
  */
-export function readSmallFile(
-  file: string,
-  noFollow: boolean,
-  confine: Confinement | null = null,
-): SmallRead {
+function readSmallFile(file: string, noFollow: boolean, confine: Confinement | null = null): SmallRead {
   witness(file, !noFollow);
   let fd: number;
   try {
@@ -214,14 +210,8 @@ export function ignoredEntry(
   name: string,
   isDir: boolean,
 ): boolean {
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const f = chain[i] as IgnoreFile;
-    const pl = f.prefix.length;
-    if (pl > 0 && !key.startsWith(f.prefix)) continue;
-    const idx = lastMatchAt(f.rules, key, pl, name, isDir);
-    if (idx >= 0) return !(f.rules.rules[idx] as IgnoreRule).negate;
-  }
-  return false;
+  const m = matchChain(chain, key, name, isDir);
+  return m !== null && !m.rule.negate;
 }
 
 function splitKey(key: string): { path: string; name: string; isDir: boolean } {
@@ -294,7 +284,7 @@ export interface IgnoreSettings {
 }
 
 /** The settings of a walk that reads every kind of ignore file. */
-export const ALL_IGNORE_FILES: IgnoreSettings = {
+const ALL_IGNORE_FILES: IgnoreSettings = {
   respect: true,
   vcs: true,
   dot: true,

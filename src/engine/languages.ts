@@ -258,7 +258,7 @@ const TYPE_NAMES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** A file type: its name, aliases, the language it selects and that language's globs (for --type-list). */
-export interface FileType {
+interface FileType {
   readonly name: string;
   readonly aliases: readonly string[];
   readonly language: string;

@@ -11,7 +11,7 @@ import type { Language } from "./languages.ts";
 import { COMMENT, type RegionLexer, regionLexer } from "./regions/regions.ts";
 
 /** The counts of one file. */
-export interface LineCounts {
+interface LineCounts {
   /** Lines: newline bytes, plus one for a last line without a newline. */
   readonly lines: number;
   /** Lines holding something other than white space. */

@@ -22,7 +22,7 @@ export interface LinkInfo {
  * @param p an absolute path
  * @returns the resolved path
  */
-export function resolveMissing(p: string): string {
+function resolveMissing(p: string): string {
   const queue = p.split(path.sep).filter((c) => c !== "");
   let cur: string = path.sep;
   let missing = false;
@@ -88,7 +88,7 @@ export function baseOf(abs: string, rel: string): string | null {
  * @param rel its POSIX path relative to the request's base (the base is found from the two)
  * @returns the facts, or null when it is not a symlink (any more) or cannot be read
  */
-export function linkInfo(abs: string, rel: string): LinkInfo | null {
+function linkInfo(abs: string, rel: string): LinkInfo | null {
   let target: string;
   try {
     target = platform.readlink(abs);

@@ -33,7 +33,7 @@ export interface PlanOptions {
 }
 
 /** A compiled walk plus the problems found with its roots (reported at run time, not thrown). */
-export interface CompiledWalk {
+interface CompiledWalk {
   readonly plan: WalkPlan;
   readonly rootErrors: readonly ErrorInfo[];
 }
@@ -67,7 +67,86 @@ export function leavesDir(rel: string): boolean {
 export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWalk {
   const cwd = opts.cwd ?? process.cwd();
   const now = opts.now ?? Date.now();
-  const base = resolvePath(cwd, o.base);
+  const { base, baseReal } = openBase(resolvePath(cwd, o.base));
+  const caseSensitive = o.case_sensitive ?? defaultCaseSensitive();
+  const ignore: IgnoreSettings = {
+    respect: o.respect_gitignore,
+    vcs: o.ignore_vcs,
+    dot: o.ignore_dot,
+    parent: o.ignore_parent,
+    global: o.global_ignore_file,
+    extra: o.ignore_files.map((f) => path.resolve(base, f)),
+    extraAnchor: base,
+  };
+  const { roots, rootErrors } = resolveRoots(o, opts, { base, baseReal }, ignore);
+  const names = namePredicates(o, opts, caseSensitive);
+  const statTests = statPredicates(o, base, now);
+  const preds = [...names.preds, ...statTests];
+  // Every predicate but globs and plain types reads an entry's stats (x and e need its mode and size).
+  const readsStats = statTests.length > 0 || names.typeKinds.includes("x") || names.typeKinds.includes("e");
+  let select: (e: Entry) => boolean;
+  if (preds.length === 0) select = () => true;
+  else if (preds.length === 1) select = preds[0] as (e: Entry) => boolean;
+  else select = (e) => preds.every((p) => p(e));
+
+  const excludes = [...o.exclude, ...names.negated];
+  const exclude = excludes.length > 0 ? anyGlob(excludes.map((g) => compileGlob(g, caseSensitive))) : null;
+  const minDepth = o.min_depth ?? 0;
+  const maxDepth = o.max_depth ?? Number.POSITIVE_INFINITY;
+  if (minDepth > maxDepth) throw new RglobError("BAD_PREDICATE", "min_depth is greater than max_depth");
+  const confine: Confinement = {
+    // The deepest root first: a path under two roots (`.` and a link `./sym` named after it) is checked against
+    // the one it was walked from, the link's target, not against `.`'s real path.
+    roots: roots.map((r) => [r.abs, r.real] as const).sort((a, b) => b[0].length - a[0].length),
+    inside: o.strict_base ? baseReal : null,
+    follow: o.follow_symlinks,
+  };
+  const kinds = names.kinds;
+  const plan: WalkPlan = {
+    base,
+    baseReal,
+    roots,
+    confine,
+    hidden: o.hidden,
+    respectIgnore: o.respect_gitignore,
+    ignoreNames: ignoreNamesOf(ignore),
+    follow: o.follow_symlinks,
+    strictBase: o.strict_base,
+    maxDepth,
+    minDepth,
+    exclude,
+    select,
+    selectDirs:
+      !opts.filesOnly &&
+      (kinds.length === 0 || kinds.includes("d") || kinds.includes("e") || kinds.includes("l")),
+    readsStats,
+    rootDevices: o.one_file_system
+      ? roots.map((root) => {
+          try {
+            return platform.stat(root.abs).dev;
+          } catch {
+            return null;
+          }
+        })
+      : null,
+    source: { options: o, plan: { ...opts, cwd, now } },
+  };
+  return { plan, rootErrors };
+}
+
+/** The request's base directory, checked to exist and be a directory, with its real path. */
+interface Base {
+  readonly base: string;
+  readonly baseReal: string;
+}
+
+/**
+ * Checks the base directory and resolves its real path.
+ * @param base the absolute base
+ * @returns the base and its real path
+ * @throws RglobError when it is missing, unreadable or not a directory
+ */
+function openBase(base: string): Base {
   let baseStat: ReturnType<typeof platform.stat>;
   try {
     baseStat = platform.stat(base);
@@ -78,21 +157,29 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   }
   if (!baseStat.isDirectory())
     throw new RglobError("BAD_PREDICATE", `base is not a directory: ${base}`, { path: base });
-  const baseReal = platform.realpath(base);
-  const caseSensitive = o.case_sensitive ?? defaultCaseSensitive();
+  return { base, baseReal: platform.realpath(base) };
+}
 
+/**
+ * Resolves the requested paths (the base when none) into walk roots, each with its type, real path and the
+ * ignore files of the repository around it; a root that is missing, unreadable, not a regular file where one is
+ * read, or outside a strict base becomes a root problem instead.
+ * @param o the validated walk options
+ * @param opts what the operation decides
+ * @param where the base and its real path
+ * @param ignore the ignore settings
+ * @returns the roots in the order given and the problems found
+ */
+function resolveRoots(
+  o: WalkOptions,
+  opts: PlanOptions,
+  where: Base,
+  ignore: IgnoreSettings,
+): { roots: Root[]; rootErrors: ErrorInfo[] } {
+  const { base, baseReal } = where;
   const rootErrors: ErrorInfo[] = [];
   const roots: Root[] = [];
   const wanted = o.paths.length === 0 ? [base] : o.paths.map((p) => resolvePath(base, p));
-  const ignore: IgnoreSettings = {
-    respect: o.respect_gitignore,
-    vcs: o.ignore_vcs,
-    dot: o.ignore_dot,
-    parent: o.ignore_parent,
-    global: o.global_ignore_file,
-    extra: o.ignore_files.map((f) => path.resolve(base, f)),
-    extraAnchor: base,
-  };
   const repoCache = new Map<string, RepoContext>();
   const seenErrors = new Set<string>();
   for (const abs of wanted) {
@@ -153,7 +240,29 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
       repoPrefix: repoPrefix === "" ? "" : `${repoPrefix}/`,
     });
   }
+  return { roots, rootErrors };
+}
 
+/** The predicates on an entry's name and type (no stats read), with what the rest of the plan needs of them. */
+interface NamePredicates {
+  readonly preds: Array<(e: Entry) => boolean>;
+  /** The entry kinds selected (files only for an operation that reads files). */
+  readonly kinds: readonly Kind[];
+  /** The kinds the type predicate tests. */
+  readonly typeKinds: readonly Kind[];
+  /** The globs given with a leading '!', without it: excludes. */
+  readonly negated: readonly string[];
+}
+
+/**
+ * Compiles the predicates that look at an entry's name and type only: globs, types, extensions, file types.
+ * @param o the validated walk options
+ * @param opts what the operation decides
+ * @param caseSensitive whether globs match case-sensitively
+ * @returns the predicates and the kinds
+ * @throws RglobError for a bad glob, type or extension
+ */
+function namePredicates(o: WalkOptions, opts: PlanOptions, caseSensitive: boolean): NamePredicates {
   const preds: Array<(e: Entry) => boolean> = [];
   // A glob that begins with '!' is a negation, as in rg -g '!*.md': it excludes what it matches (a directory is
   // not entered), like --exclude. '\!' begins a glob with a literal '!'.
@@ -194,6 +303,19 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   }
   const fileType = compileFileTypes(o.file_types, o.file_types_not, o.type_add, caseSensitive);
   if (fileType !== null) preds.push((e) => fileType(e.name, e.target === "file"));
+  return { preds, kinds, typeKinds, negated };
+}
+
+/**
+ * Compiles the predicates that read an entry's stats or its link: sizes, times, permissions, links, owners.
+ * @param o the validated walk options
+ * @param base the base a reference file resolves against
+ * @param now the instant relative times count back from
+ * @returns the predicates, in a fixed order
+ * @throws RglobError for a bad value or a reference file that cannot be read
+ */
+function statPredicates(o: WalkOptions, base: string, now: number): Array<(e: Entry) => boolean> {
+  const preds: Array<(e: Entry) => boolean> = [];
   const range = sizeRange(o.min_size, o.max_size);
   if (range) {
     const [lo, hi] = range;
@@ -254,61 +376,5 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     if (uid !== undefined) preds.push((e) => e.stats()?.uid === uid);
     if (gid !== undefined) preds.push((e) => e.stats()?.gid === gid);
   }
-  // Every predicate but globs and plain types reads an entry's stats (x and e need its mode and size).
-  const readsStats =
-    preds.length >
-      (positive.length > 0 ? 1 : 0) +
-        (fileType !== null ? 1 : 0) +
-        (o.extensions.length > 0 ? 1 : 0) +
-        (typeKinds.length > 0 ? 1 : 0) +
-        (opts.filesOnly ? 1 : 0) ||
-    typeKinds.includes("x") ||
-    typeKinds.includes("e");
-  let select: (e: Entry) => boolean;
-  if (preds.length === 0) select = () => true;
-  else if (preds.length === 1) select = preds[0] as (e: Entry) => boolean;
-  else select = (e) => preds.every((p) => p(e));
-
-  const excludes = [...o.exclude, ...negated];
-  const exclude = excludes.length > 0 ? anyGlob(excludes.map((g) => compileGlob(g, caseSensitive))) : null;
-  const minDepth = o.min_depth ?? 0;
-  const maxDepth = o.max_depth ?? Number.POSITIVE_INFINITY;
-  if (minDepth > maxDepth) throw new RglobError("BAD_PREDICATE", "min_depth is greater than max_depth");
-  const confine: Confinement = {
-    // The deepest root first: a path under two roots (`.` and a link `./sym` named after it) is checked against
-    // the one it was walked from, the link's target, not against `.`'s real path.
-    roots: roots.map((r) => [r.abs, r.real] as const).sort((a, b) => b[0].length - a[0].length),
-    inside: o.strict_base ? baseReal : null,
-    follow: o.follow_symlinks,
-  };
-  const plan: WalkPlan = {
-    base,
-    baseReal,
-    roots,
-    confine,
-    hidden: o.hidden,
-    respectIgnore: o.respect_gitignore,
-    ignoreNames: ignoreNamesOf(ignore),
-    follow: o.follow_symlinks,
-    strictBase: o.strict_base,
-    maxDepth,
-    minDepth,
-    exclude,
-    select,
-    selectDirs:
-      !opts.filesOnly &&
-      (kinds.length === 0 || kinds.includes("d") || kinds.includes("e") || kinds.includes("l")),
-    readsStats,
-    rootDevices: o.one_file_system
-      ? roots.map((root) => {
-          try {
-            return platform.stat(root.abs).dev;
-          } catch {
-            return null;
-          }
-        })
-      : null,
-    source: { options: o, plan: { ...opts, cwd, now } },
-  };
-  return { plan, rootErrors };
+  return preds;
 }

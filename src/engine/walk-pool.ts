@@ -9,6 +9,7 @@
 import { availableParallelism } from "node:os";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { SKIP_REASONS, type Skipped } from "../contract/result.ts";
+import { workersAvailable, workerUrl } from "../platform/workers.ts";
 import type { RunContext } from "./run.ts";
 import {
   Entry,
@@ -49,7 +50,7 @@ const PER_WORKER = 2;
 const MAX_WORKERS = 4;
 
 /** Options of a batched walk. */
-export interface WalkBatchOptions {
+interface WalkBatchOptions {
   /**
    * The most entries per batch (default 512), or a function asked before each batch: a consumer that will
    * stop at a limit asks for no more than it can take, so that nothing past the cut is counted or reported.
@@ -67,7 +68,7 @@ export interface WalkBatchOptions {
  * that outgrows N entries, even where they do not pay, which tests use), or null when it is not set.
  * @returns entries per thread before directories become tasks, or null
  */
-export function walkSplitOverride(): number | null {
+function walkSplitOverride(): number | null {
   const raw = process.env.RGLOB_WALK_SPLIT;
   if (raw === undefined || raw === "") return null;
   const n = Number(raw);
@@ -83,7 +84,7 @@ export function walkSplitOverride(): number | null {
 function walkThreads(heavy: boolean): { threads: number; first: number; split: number } {
   const forced = walkSplitOverride();
   const none = { threads: 0, first: Number.POSITIVE_INFINITY, split: 0 };
-  if (typeof Bun === "undefined" || forced === 0) return none;
+  if (!workersAvailable || forced === 0) return none;
   const cores = availableParallelism();
   const threads = Math.max(1, Math.min(MAX_WORKERS, cores - 1));
   if (forced !== null) return { threads, first: forced, split: forced };
@@ -133,14 +134,6 @@ function before(a: readonly number[], b: readonly number[]): boolean {
   return a.length < b.length;
 }
 
-function workerUrl(): string {
-  // Bundled (the binary, or dist/lib), the holding module sits at the top and the worker entry is stored by
-  // its path under src/ with a .js extension (scripts/build.ts and build-lib.ts list it as an entrypoint).
-  return !import.meta.url.endsWith(".ts")
-    ? new URL("./engine/walk-worker.js", import.meta.url).href
-    : new URL("./walk-worker.ts", import.meta.url).href;
-}
-
 interface Slot {
   readonly worker: Worker;
   readonly tasks: Map<number, Task>;
@@ -175,12 +168,12 @@ class Pool {
 
   private start(): void {
     this.started = true;
-    if (typeof Bun === "undefined") return;
+    if (!workersAvailable) return;
     const init: ToWalker = { type: "init", source: this.plan.source, needStats: this.needStats };
     for (let i = 0; i < this.threads; i++) {
       let worker: Worker;
       try {
-        worker = new Worker(workerUrl());
+        worker = new Worker(workerUrl("engine/walk-worker"));
       } catch {
         break;
       }

@@ -3,17 +3,22 @@
  * skip ledger), follows symlinks only when asked (with loop detection
  * and strict-base containment: a link leading outside the base is given as a link, not followed), and turns every per-entry problem into an ErrorInfo. Pull-based: a sync
  * generator, so a consumer that stops pulling stops the walk. It never matches contents or writes output. */
-import type * as fs from "node:fs";
 import * as path from "node:path";
 import { fsErrorInfo, RglobError } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { dirFds } from "../platform/dir-fd.ts";
 import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath } from "../platform/names.ts";
-import { type Confinement, insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
+import {
+  type Confinement,
+  type FileStats,
+  insideDir,
+  platform,
+  typeIn,
+  typeOfStats,
+} from "../platform/platform.ts";
 import { lstatAt } from "../platform/stat-words.ts";
-import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile } from "./ignore.ts";
-import { lastMatchAt } from "./ignore-rules.ts";
+import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
 import type { PlanOptions } from "./plan.ts";
 import type { RunContext } from "./run.ts";
 import { witness } from "./witness.ts";
@@ -93,7 +98,7 @@ export interface PlanSource {
 }
 
 /** The stats of an entry that the operations use (what a walk worker sends along with an entry). */
-export type EntryStats = Pick<fs.Stats, "size" | "mtimeMs" | "mode" | "uid" | "gid" | "dev" | "ino">;
+export type EntryStats = Pick<FileStats, "size" | "mtimeMs" | "mode" | "uid" | "gid" | "dev" | "ino">;
 
 /** One entry met by the walk. Stats are read lazily, once. */
 export class Entry {
@@ -273,14 +278,7 @@ export function whitelisted(
   name: string,
   isDir: boolean,
 ): boolean {
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const f = chain[i] as IgnoreFile;
-    const pl = f.prefix.length;
-    if (pl > 0 && !key.startsWith(f.prefix)) continue;
-    const idx = lastMatchAt(f.rules, key, pl, name, isDir);
-    if (idx >= 0) return f.rules.rules[idx]?.negate === true;
-  }
-  return false;
+  return matchChain(chain, key, name, isDir)?.rule.negate === true;
 }
 
 function joinRel(dir: string, name: string): string {
@@ -500,34 +498,10 @@ export function* walkTree(
       // A dot name that is only looked at for a whitelist reports no problem of its own: it would be skipped.
       let type = typeIn(frame.listing, name);
       let target = type;
-      if (type === "unknown") {
-        try {
-          type = target = typeOfStats(platform.lstat(abs));
-        } catch (err) {
-          if (!dotName) ctx.error(fsErrorInfo(err, abs));
-          continue;
-        }
-      }
-      if (type === "symlink" && plan.follow) {
-        try {
-          target = followedType(abs);
-        } catch (err) {
-          if (!dotName) ctx.error(fsErrorInfo(err, abs));
-          continue;
-        }
-        // A dangling link (target "symlink") leads nowhere: nothing is read through it, so it cannot leave the base.
-        if (plan.strictBase && target !== "symlink") {
-          let real: string;
-          try {
-            real = platform.realpath(abs);
-          } catch (err) {
-            if (!dotName) ctx.error(fsErrorInfo(err, abs));
-            continue;
-          }
-          // A link that leads outside the base is not followed: it is an entry as a link (its record says
-          // link_escapes), never an error.
-          if (!insideDir(real, plan.baseReal)) target = "symlink";
-        }
+      if (type === "unknown" || (type === "symlink" && plan.follow)) {
+        const types = statTypes(plan, ctx, abs, type, dotName);
+        if (types === null) continue;
+        [type, target] = types;
       }
       const isDir = target === "dir";
       if (plan.exclude?.(rel, name, isDir)) {
@@ -557,48 +531,8 @@ export function* walkTree(
       }
       if (isDir && depth >= plan.maxDepth) ctx.skipped.too_deep++;
       else if (isDir) {
-        const rootDev = plan.rootDevices?.[r];
-        if (rootDev !== undefined && rootDev !== null) {
-          // --one-file-system: a directory on another device is listed, not entered.
-          let dev: number;
-          try {
-            dev = platform.stat(abs).dev;
-          } catch (err) {
-            if (!dotName) ctx.error(fsErrorInfo(err, abs));
-            continue;
-          }
-          if (dev !== rootDev) continue;
-        }
-        let ancestors: string[] | null = null;
-        if (frame.ancestors !== null) {
-          let id: string;
-          try {
-            const st = platform.stat(abs);
-            id = `${st.dev}:${st.ino}`;
-          } catch (err) {
-            ctx.error(fsErrorInfo(err, abs));
-            continue;
-          }
-          if (frame.ancestors.includes(id)) {
-            ctx.error({
-              code: "UNREADABLE",
-              message: "filesystem loop: directory already on the path",
-              path: abs,
-            });
-            continue;
-          }
-          ancestors = [...frame.ancestors, id];
-        }
-        const sub: Subtree = {
-          root: r,
-          abs,
-          rel,
-          depth,
-          chain: frame.chain,
-          keyPrefix: frame.keyPrefix + name + "/",
-          resume: descendOnly && frame.resume ? frame.resume.slice(1) : null,
-          ancestors,
-        };
+        const sub = subtreeOf(plan, ctx, frame, r, name, descendOnly, dotName);
+        if (sub === null) continue;
         if (left <= 0) {
           yield sub;
           continue;
@@ -623,6 +557,114 @@ export function* walkTree(
     // A consumer that stops pulling (a limit, a deadline) leaves no descriptor open.
     for (const frame of stack) closeFrame(frame);
   }
+}
+
+/**
+ * Resolves an entry's type where the listing did not give it (lstat) and, following links, its target's type;
+ * under a strict base a followed link that leads outside the base stays a link.
+ * @param listed the type the listing gave ("unknown" or "symlink")
+ * @param quiet a dot name looked at only for a whitelist: it reports no problem of its own
+ * @returns the type and the target's type, or null when the entry cannot be read (reported unless quiet)
+ */
+function statTypes(
+  plan: WalkPlan,
+  ctx: RunContext,
+  abs: string,
+  listed: EntryType,
+  quiet: boolean,
+): readonly [EntryType, EntryType] | null {
+  let type = listed;
+  let target = listed;
+  if (type === "unknown") {
+    try {
+      type = target = typeOfStats(platform.lstat(abs));
+    } catch (err) {
+      if (!quiet) ctx.error(fsErrorInfo(err, abs));
+      return null;
+    }
+  }
+  if (type === "symlink" && plan.follow) {
+    try {
+      target = followedType(abs);
+    } catch (err) {
+      if (!quiet) ctx.error(fsErrorInfo(err, abs));
+      return null;
+    }
+    // A dangling link (target "symlink") leads nowhere: nothing is read through it, so it cannot leave the base.
+    if (plan.strictBase && target !== "symlink") {
+      let real: string;
+      try {
+        real = platform.realpath(abs);
+      } catch (err) {
+        if (!quiet) ctx.error(fsErrorInfo(err, abs));
+        return null;
+      }
+      // A link that leads outside the base is not followed: it is an entry as a link (its record says
+      // link_escapes), never an error.
+      if (!insideDir(real, plan.baseReal)) target = "symlink";
+    }
+  }
+  return [type, target];
+}
+
+/**
+ * Decides whether the walk enters a directory entry, and with what: a directory on another device is listed,
+ * not entered, under --one-file-system; following links, a directory already on the path is a loop (reported).
+ * @param descendOnly the entry is on a cursor's path: its subtree resumes along the rest of that path
+ * @param quiet a dot name looked at only for a whitelist: it reports no problem of its own
+ * @returns the subtree to walk, or null when it is not entered
+ */
+function subtreeOf(
+  plan: WalkPlan,
+  ctx: RunContext,
+  frame: Frame,
+  r: number,
+  name: string,
+  descendOnly: boolean,
+  quiet: boolean,
+): Subtree | null {
+  const abs = frame.absPrefix + name;
+  const rootDev = plan.rootDevices?.[r];
+  if (rootDev !== undefined && rootDev !== null) {
+    let dev: number;
+    try {
+      dev = platform.stat(abs).dev;
+    } catch (err) {
+      if (!quiet) ctx.error(fsErrorInfo(err, abs));
+      return null;
+    }
+    if (dev !== rootDev) return null;
+  }
+  let ancestors: string[] | null = null;
+  if (frame.ancestors !== null) {
+    let id: string;
+    try {
+      const st = platform.stat(abs);
+      id = `${st.dev}:${st.ino}`;
+    } catch (err) {
+      ctx.error(fsErrorInfo(err, abs));
+      return null;
+    }
+    if (frame.ancestors.includes(id)) {
+      ctx.error({
+        code: "UNREADABLE",
+        message: "filesystem loop: directory already on the path",
+        path: abs,
+      });
+      return null;
+    }
+    ancestors = [...frame.ancestors, id];
+  }
+  return {
+    root: r,
+    abs,
+    rel: joinRel(frame.rel, name),
+    depth: frame.depth + 1,
+    chain: frame.chain,
+    keyPrefix: frame.keyPrefix + name + "/",
+    resume: descendOnly && frame.resume ? frame.resume.slice(1) : null,
+    ancestors,
+  };
 }
 
 function closeFrame(frame: Frame): void {

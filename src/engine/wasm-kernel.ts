@@ -13,7 +13,7 @@ const wabt = await wabtInit();
  * Assembles kernel.wat.
  * @returns the module bytes
  */
-export function kernelBytes(): Uint8Array {
+function kernelBytes(): Uint8Array {
   const text = readFileSync(new URL("./kernel.wat", import.meta.url), "utf8");
   const mod = wabt.parseWat("kernel.wat", text, { simd: true });
   try {

@@ -4,8 +4,7 @@
  * file's, and a file that appears where one was looked for exists; so while every witnessed path stats the
  * same, the walk would list the same names and read the same rules, and its recording can stand for it. Off
  * (one null test per directory) unless a recording is under way. docs/decisions/0028-warm-index.md. */
-import * as fs from "node:fs";
-import { fsPath } from "../platform/names.ts";
+import { platform } from "../platform/platform.ts";
 import {
   type PathsChecker,
   STAT_OK,
@@ -109,7 +108,7 @@ export function stillWitnessed(
  */
 export function kindInto(abs: string, words: Uint32Array): StatOutcome {
   try {
-    const st = fs.statSync(fsPath(abs));
+    const st = platform.stat(abs);
     words[0] = st.isDirectory() ? 1 : st.isFile() ? 2 : 3;
     return STAT_OK;
   } catch (err) {

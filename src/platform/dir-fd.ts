@@ -13,7 +13,7 @@ import type { DirListing, EntryType } from "./listing.ts";
 import { C_NAME_MAX, decodeName, writeCName } from "./names.ts";
 
 /** Descriptor-based directory access (see the file header). */
-export interface DirFds {
+interface DirFds {
   /**
    * Opens the directory `name` inside the directory open as `parent`, not following a symlink.
    * @returns the descriptor, or -1 (an error, or not a directory: the caller takes the path route)

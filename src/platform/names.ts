@@ -114,7 +114,7 @@ export function fsPath(s: string): string | Buffer {
  * @param s the lossless path
  * @returns the lossy string (s itself when it holds no raw bytes)
  */
-export function lossyName(s: string): string {
+function lossyName(s: string): string {
   return hasRawBytes(s) ? encodeName(s).toString("utf8") : s;
 }
 

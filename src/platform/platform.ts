@@ -18,7 +18,7 @@ export function typeIn(listing: DirListing, name: string): EntryType {
 }
 
 /** An incremental hash of a byte stream. */
-export interface Hasher {
+interface Hasher {
   update(data: Uint8Array): void;
   /** Returns the digest as lowercase hex. */
   digest(): string;
@@ -45,9 +45,12 @@ export interface ListedFile {
 }
 
 /** The error thrown when what was opened is not what was listed (code ECONFINE; reported as PERM). */
-export class ConfinementError extends Error {
+class ConfinementError extends Error {
   readonly code = "ECONFINE";
 }
+
+/** A file's stats as the platform gives them (Node's shape, which Bun's implements too). */
+export type FileStats = fs.Stats;
 
 /** The file system and hashing primitives the engine needs. */
 export interface Platform {
@@ -155,9 +158,6 @@ const procFd: string | null = (() => {
     return null;
   }
 })();
-
-/** Whether the platform checks the object opened exactly (Linux with /proc), for docs and tests. */
-export const exactOpenCheck: boolean = procFd !== null;
 
 /**
  * Whether a path is a directory's own path or below it (by its components, not a bare prefix).

@@ -15,7 +15,7 @@ export const STAT_WORDS = 10;
 /** What a stat gave: the words were written, the path is absent (ENOENT, ENOTDIR), another error. */
 export const STAT_OK = 0;
 export const STAT_ABSENT = 1;
-export const STAT_ERROR = 2;
+const STAT_ERROR = 2;
 export type StatOutcome = typeof STAT_OK | typeof STAT_ABSENT | typeof STAT_ERROR;
 
 const NS = 1_000_000_000n;
@@ -71,7 +71,7 @@ function nodeStat(p: string, follow: boolean, out: Uint32Array, at: number): Sta
 }
 
 /** Reads a path's words. */
-export type StatInto = (path: string, follow: boolean, out: Uint32Array, at: number) => StatOutcome;
+type StatInto = (path: string, follow: boolean, out: Uint32Array, at: number) => StatOutcome;
 
 /**
  * Reads the words of the path made of a prefix's bytes and a slice of other bytes (no string is made).
@@ -80,7 +80,7 @@ export type StatInto = (path: string, follow: boolean, out: Uint32Array, at: num
  * @param from where the rest starts in src
  * @param to where it ends
  */
-export type StatBytesInto = (
+type StatBytesInto = (
   prefix: Uint8Array,
   src: Uint8Array,
   from: number,
@@ -123,7 +123,7 @@ interface Statx {
 }
 
 /** The fields of a file's own stats that the walk's consumers read, as Node's Stats names and computes them. */
-export interface StatFields {
+interface StatFields {
   readonly size: number;
   readonly mtimeMs: number;
   readonly mode: number;
@@ -368,7 +368,7 @@ export function sameWords(p: string, follow: boolean, words: Uint32Array, at: nu
  * @param at the first of them
  * @returns whether they are the same
  */
-export function sameWordsOfBytes(
+function sameWordsOfBytes(
   prefix: Uint8Array,
   src: Uint8Array,
   from: number,

@@ -270,7 +270,7 @@ function looksLikeRegex(operand: string): boolean {
  * Returns the glob that selects the names a simple regular expression finds in a name (`\.ts$` → `*.ts`,
  * `^test_.*\.py$` → `test_*.py`), or null when the expression has no glob equivalent.
  */
-export function globForRegex(re: string): string | null {
+function globForRegex(re: string): string | null {
   let s = re;
   const start = s.startsWith("^");
   if (start) s = s.slice(1);

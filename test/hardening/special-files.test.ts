@@ -30,13 +30,14 @@ test("a /proc file (size 0, with content) is searched and counted to its end", (
   expect(c.json.results[0]?.bytes).toBeGreaterThan(0);
 });
 
-test.each([
-  [["grep", "TODO", "fifo"]],
-  [["count", "--paths", "fifo"]],
-  [["dupes", "--paths", "fifo", "--paths", "a.txt"]],
-  [["lcount", "fifo"]],
-])("a FIFO root is never opened: %p ends", (args) => {
-  if (!hasFifo) return;
+test
+  .skipIf(!hasFifo)
+  .each([
+    [["grep", "TODO", "fifo"]],
+    [["count", "--paths", "fifo"]],
+    [["dupes", "--paths", "fifo", "--paths", "a.txt"]],
+    [["lcount", "fifo"]],
+  ])("a FIFO root is never opened (skipped without mkfifo): %p ends", (args) => {
   const r = Bun.spawnSync([BIN, ...args, "--json"], {
     cwd: tree.dir,
     timeout: 20_000,

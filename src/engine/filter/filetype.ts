@@ -19,7 +19,7 @@ interface TypeDef {
  * @returns the types by name (built-in names and aliases included)
  * @throws RglobError BAD_PREDICATE for a malformed definition
  */
-export function typeTable(adds: readonly string[]): Map<string, TypeDef> {
+function typeTable(adds: readonly string[]): Map<string, TypeDef> {
   const table = new Map<string, TypeDef>();
   for (const t of fileTypes()) {
     const def: TypeDef = { languages: new Set([t.language]), globs: [] };

@@ -7,7 +7,7 @@
 import { RglobError } from "../../contract/errors.ts";
 
 /** A parsed size bound: bytes, and whether the sign said at-least (+) or at-most (-). */
-export interface SizeBound {
+interface SizeBound {
   readonly bytes: number;
   readonly sign: "+" | "-" | null;
 }

@@ -25,7 +25,7 @@ import type { CountFile, CountGroup, CountInput, CountTotals } from "./schema.ts
 const BATCH = 256;
 
 /** Bytes at the start of a file searched for a NUL byte (binary detection). */
-export const BINARY_PROBE = 8192;
+const BINARY_PROBE = 8192;
 
 /**
  * Returns the unit width of an encoding label.
@@ -33,7 +33,7 @@ export const BINARY_PROBE = 8192;
  * @returns "bytes" for ASCII-compatible encodings, else the UTF-16 byte order
  * @throws RglobError BAD_PREDICATE for an unknown label
  */
-export function widthOfEncoding(label: string): TextWidth {
+function widthOfEncoding(label: string): TextWidth {
   let name: string;
   try {
     name = new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]).encoding;

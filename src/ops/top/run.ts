@@ -29,7 +29,7 @@ function compareRanked(a: Ranked, b: Ranked): number {
  * @param r the entry
  * @returns the key
  */
-export function rankKey(r: Ranked): string {
+function rankKey(r: Ranked): string {
   return JSON.stringify([r.size, r.root, r.rel]);
 }
 

@@ -21,7 +21,7 @@ import type { TreeEntry, TreeInput } from "./schema.ts";
  * @param isDir whether the entry is (or leads to) a directory
  * @returns the key
  */
-export function treeKey(root: number, rel: string, isDir: boolean): string {
+function treeKey(root: number, rel: string, isDir: boolean): string {
   return `${root}:${rel}${isDir ? "/" : ""}`;
 }
 

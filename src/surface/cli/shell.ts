@@ -11,7 +11,7 @@ import { type FlagSpec, flagNotes, flagsOf, UsageError } from "./flags.ts";
 import { helpWidth, layoutHelp, META_COMMANDS } from "./help.ts";
 
 /** The shells `rglob completions` writes a script for. */
-export const SHELLS = ["bash", "zsh", "fish", "powershell"] as const;
+const SHELLS = ["bash", "zsh", "fish", "powershell"] as const;
 
 /** What completes after a flag: nothing (a boolean), a directory, a file, one of some words, or free text. */
 type ValueKind =

@@ -9,14 +9,7 @@ import { platform } from "../../platform/platform.ts";
  * Input keys that name a path on disk, checked against the roots. An operation that adds a path-valued key
  * must list it here.
  */
-export const PATH_KEYS: readonly string[] = [
-  "base",
-  "paths",
-  "path",
-  "newer_than_file",
-  "ignore_files",
-  "operands",
-];
+const PATH_KEYS: readonly string[] = ["base", "paths", "path", "newer_than_file", "ignore_files", "operands"];
 
 function inside(child: string, parent: string): boolean {
   if (child === parent) return true;

@@ -54,7 +54,7 @@ const HOW_TO_ROOT =
 /** The default bound of a whole response when the operation declares none (bytes). */
 const DEFAULT_RESPONSE_BYTES = 60_000;
 /** The most bytes one response may take whatever max_output_bytes says: well under the 10 MB clients refuse. */
-export const RESPONSE_CEILING = 4_000_000;
+const RESPONSE_CEILING = 4_000_000;
 
 function log(line: string): void {
   process.stderr.write(`rglob mcp: ${line}\n`);
@@ -66,7 +66,7 @@ function log(line: string): void {
  * @returns the root directories given, or "help"
  * @throws UsageError for an unknown argument or a missing value
  */
-export function parseMcpArgs(argv: readonly string[]): { roots: string[] } | "help" {
+function parseMcpArgs(argv: readonly string[]): { roots: string[] } | "help" {
   const roots: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;

@@ -169,7 +169,7 @@ function skippedLine(
  * @param errors the result's errors
  * @returns the lines
  */
-export function errorLines(errors: readonly Rec[], base: string | null = null): string[] {
+function errorLines(errors: readonly Rec[], base: string | null = null): string[] {
   const shown = shownPath(base);
   const byCode = new Map<string, Rec[]>();
   for (const e of errors) {

@@ -9,7 +9,7 @@ import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol
 import { writeAll } from "../cli/output.ts";
 
 /** The longest JSON-RPC line read (bytes); a longer one is answered with an error. */
-export const MAX_LINE_BYTES = 8 * 1024 * 1024;
+const MAX_LINE_BYTES = 8 * 1024 * 1024;
 /** Bytes of an over-long line kept to find its id. */
 const HEAD_BYTES = 4096;
 
