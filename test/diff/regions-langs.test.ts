@@ -12,7 +12,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { languageOf } from "../../src/engine/languages.ts";
-import { regionLexer } from "../../src/engine/regions/regions.ts";
+import { regionCursor, regionLexer } from "../../src/engine/regions/regions.ts";
 import { ROOT } from "../helpers.ts";
 import { GRAMMARS, sqlOnly, sqlRegions, treeSitterRegions, xmlRegions } from "./regions-treesitter.ts";
 
@@ -134,4 +134,42 @@ describe("region lexers vs tree-sitter, sql-parser-cst and expat, per language",
     const differing = [...tallies.values()].flatMap((t) => t.differing);
     expect(differing).toEqual([]);
   }, 600_000);
+});
+
+describe("a lexer asked unit by unit, as grep asks match by match", () => {
+  test("lexed in steps up to each asked unit: the same regions as lexed whole, every family", () => {
+    // grep lexes a file only up to its last match (engine/search); each step must go on where the last stopped.
+    const files = filesUnder(FIXTURES);
+    files.push(
+      ...readdirSync(join(ROOT, "src", "engine", "regions")).map((n) =>
+        join(ROOT, "src", "engine", "regions", n),
+      ),
+    );
+    let steps = 0;
+    const differing: string[] = [];
+    for (const path of files) {
+      const name = basename(path);
+      const lang = languageOf(name)?.name ?? null;
+      const whole = regionLexer(lang, name);
+      const cursor = regionCursor(lang, name);
+      if (whole === null || cursor === null) continue;
+      const text = readFileSync(path, "utf8");
+      const expected = whole(text);
+      const upTo = cursor(text);
+      // Units asked in increasing order, a step of 1 to 97 units (deterministic), then the end.
+      let got = upTo(0);
+      for (let at = 0, k = 1; at < text.length; at += 1 + ((k * 37) % 97), k++) {
+        got = upTo(at);
+        steps++;
+        if (got[at] !== expected[at]) {
+          differing.push(`${relative(ROOT, path)} @${at}`);
+          break;
+        }
+      }
+      if (differing.length === 0 && !upTo(text.length).every((v, k) => v === expected[k]))
+        differing.push(`${relative(ROOT, path)} at the end`);
+    }
+    expect(steps).toBeGreaterThan(1000);
+    expect(differing).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@
  * has its own state machine (js.ts); the others are tables read by one scanner (scan.ts), with hooks for raw
  * strings, long brackets and character literals. grep's `in` option and count's comment lines both ask here.
  * Pure: never reads a file (docs/decisions/0031-code-regions.md). */
-import { scanJs } from "./js.ts";
+import { jsStart, scanJs } from "./js.ts";
 import {
   CODE,
   COMMENT,
@@ -17,6 +17,7 @@ import {
   quoteEnd,
   STRING,
   type Syntax,
+  scanStart,
   scanWith,
   yamlBlock,
 } from "./scan.ts";
@@ -26,6 +27,13 @@ export { CODE, COMMENT, STRING };
 
 /** A lexer: classifies a decoded text into a Uint8Array of region codes, one per UTF-16 unit. */
 export type RegionLexer = (t: string) => Uint8Array;
+
+/**
+ * A lexer that goes only as far as asked: for a text, a function that classifies it up to a unit (going on from
+ * where the previous call stopped) and gives the regions, final up to that unit at least. grep asks for each
+ * match's first unit in turn, so a file is lexed up to its last match, not to its end.
+ */
+export type RegionCursorLexer = (t: string) => (upTo: number) => Uint8Array;
 
 const ln = (text: string, at: LineRule["at"] = "any"): LineRule => ({ text, at });
 const blk = (open: string, close: string, nested = false, at: LineRule["at"] = "any") => ({
@@ -623,6 +631,17 @@ const SYNTAX: Readonly<Record<string, Syntax | "js" | "jsx">> = {
  *   unknown: such a file is never taken as all code
  */
 export function regionLexer(language: string | null, name: string): RegionLexer | null {
+  const cursor = regionCursor(language, name);
+  return cursor === null ? null : (t) => cursor(t)(t.length);
+}
+
+/**
+ * Returns the region lexer of a file that lexes only as far as asked (see RegionCursorLexer).
+ * @param language the language's name in the built-in table (or null when the table does not know the file)
+ * @param name the file's name
+ * @returns the lexer, or null as regionLexer gives null
+ */
+export function regionCursor(language: string | null, name: string): RegionCursorLexer | null {
   if (language === null) return null;
   const s = SYNTAX[language];
   if (s === undefined) return null;
@@ -630,15 +649,41 @@ export function regionLexer(language: string | null, name: string): RegionLexer 
     const jsx = s === "jsx" || name.toLowerCase().endsWith(".tsx");
     return (t) => {
       const out = new Uint8Array(t.length);
-      scanJs(t, out, jsx);
-      return out;
+      const st = jsStart();
+      return (upTo) => {
+        if (st.i <= upTo && st.i < t.length) scanJs(t, out, jsx, st, upTo);
+        return out;
+      };
     };
   }
   return (t) => {
     const out = new Uint8Array(t.length);
-    scanWith(t, s, out);
-    return out;
+    const st = scanStart();
+    return (upTo) => {
+      if (st.i <= upTo && st.i < t.length) scanWith(t, s, out, st, upTo);
+      return out;
+    };
   };
+}
+
+/** Units that may open a comment by a hook, beyond the tables' markers. */
+const HOOK_COMMENTS = new Map<Syntax, readonly string[]>([
+  [LUA, ["--"]],
+  [HASKELL, ["--"]],
+  [PHP, ["#"]],
+]);
+
+/**
+ * The texts one of which a file must hold for its lexer to find a comment in it (`//` and `/*` for
+ * JavaScript): a file with none of them has no comment, and count need not lex it.
+ * @param language the language's name in the built-in table
+ * @returns the markers, or null when the language has no region lexer
+ */
+export function commentMarkers(language: string): readonly string[] | null {
+  const s = SYNTAX[language];
+  if (s === undefined) return null;
+  if (s === "js" || s === "jsx") return ["//", "/*"];
+  return [...s.line.map((r) => r.text), ...s.block.map((b) => b.open), ...(HOOK_COMMENTS.get(s) ?? [])];
 }
 
 /** The languages of the built-in table that have a region lexer (for documentation and tests). */

@@ -362,20 +362,35 @@ function compile(s: Syntax): Compiled {
   return c;
 }
 
+/** Where a scan stopped, to go on from there: the next unit to read and a heredoc's body still ahead. */
+export interface ScanState {
+  i: number;
+  readonly later: Later;
+}
+
+/** A scan's state before its first unit. */
+export function scanStart(): ScanState {
+  return { i: 0, later: { at: Number.POSITIVE_INFINITY, to: 0 } };
+}
+
 /**
- * Classifies every unit of a text with a table-driven syntax.
+ * Classifies the units of a text with a table-driven syntax, from where a previous call stopped up to `upTo`:
+ * every unit before the returned offset (which is past `upTo`, or the text's end) is classified for good.
  * @param t the decoded text
  * @param s the syntax
  * @param out one entry per unit of t, all CODE on entry; comments and strings are filled in
+ * @param st where to start (scanStart() for the whole text); updated
+ * @param upTo the last unit whose region is asked for (the text's end by default)
  */
-export function scanWith(t: string, s: Syntax, out: Uint8Array): void {
+export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart(), upTo = t.length): void {
   const { first, hookAt, identAt, quotes } = compile(s);
   const extra = s.identExtra ?? "";
   const prefixes = s.prefixes;
   const n = t.length;
-  const later: Later = { at: Number.POSITIVE_INFINITY, to: 0 };
-  let i = 0;
-  outer: while (i < n) {
+  const later = st.later;
+  let i = st.i;
+  const stop = Math.min(n, upTo + 1);
+  outer: while (i < stop) {
     if (i >= later.at) {
       // A heredoc's body (already filled in) is passed over.
       if (i < later.to) i = later.to;
@@ -453,4 +468,5 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array): void {
     }
     i++;
   }
+  st.i = i;
 }
