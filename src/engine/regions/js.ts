@@ -37,6 +37,16 @@ function expressionBefore(t: string, i: number, j: number): boolean {
   return false;
 }
 
+/** Fills [a, b) with a region: a loop for the short ranges most literals are (a call to fill costs more). */
+function mark(out: Uint8Array, v: number, a: number, b: number): void {
+  if (b - a > 16) out.fill(v, a, b);
+  else for (let k = a; k < b; k++) out[k] = v;
+}
+
+/** Identifier units below 128 (letters, digits, `_`, `$`) and `\\` (a Unicode escape); every unit above is one. */
+const WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (isIdent(c) || c === 92) WORD[c] = 1;
+
 /** What a frame of the stack is: code in `${…}`, code in JSX's `{…}`, a JSX tag, a JSX element's children. */
 const TEMPLATE = 0;
 const JSX_EXPR = 1;
@@ -232,7 +242,7 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean, st = jsStart(),
     }
     if (c === 34 || c === 39) {
       const e = stringEnd(t, i);
-      out.fill(STRING, i, e);
+      mark(out, STRING, i, e);
       i = e;
       regexOk = false;
       continue;
@@ -288,7 +298,11 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean, st = jsStart(),
     }
     if (isIdent(c) || c === 92) {
       let j = i + 1;
-      while (j < n && (isIdent(t.charCodeAt(j)) || t.charCodeAt(j) === 92)) j++;
+      while (j < n) {
+        const d = t.charCodeAt(j);
+        if (d < 128 && WORD[d] === 0) break;
+        j++;
+      }
       const prevDot = i > 0 && t.charCodeAt(i - 1) === 46;
       regexOk = !prevDot && expressionBefore(t, i, j);
       i = j;
@@ -317,6 +331,6 @@ function comment(t: string, i: number, out: Uint8Array): number {
     const j = t.indexOf("*/", i + 2);
     e = j < 0 ? t.length : j + 2;
   }
-  out.fill(COMMENT, i, e);
+  mark(out, COMMENT, i, e);
   return e;
 }
