@@ -1,9 +1,10 @@
 /*! Benchmark of grep's `in` option (#38, ADR 0031): `rglob grep` with `--in` against the same grep without it
- * on this repository's node_modules (with --no-ignore), for selective patterns (target: at most 1.3× the plain
+ * on this repository's node_modules (with --no-ignore) or the tree given with --corpus=DIR (a checkout of
+ * babel, say), paired runs (each plain run followed by its --in run), the load average printed, for selective patterns (target: at most 1.3× the plain
  * grep's time), the lexers' own throughput (MB/s over every JavaScript/TypeScript and JSON file there, in this
  * process), and the binary's size (and that of another binary given with --before=PATH, e.g. one built from
  * the commit before the option). A script, never a timed test. Usage: bun scripts/bench-regions.ts [--runs=N]
- * [--before=PATH] */
+ * [--before=PATH] [--corpus=DIR] */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -13,8 +14,12 @@ import { benchArgs } from "./bench-args.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
-const args = benchArgs("bun scripts/bench-regions.ts [--runs=N] [--before=PATH]", { before: "text" }, 5);
-const corpus = join(root, "node_modules");
+const args = benchArgs(
+  "bun scripts/bench-regions.ts [--runs=N] [--before=PATH] [--corpus=DIR]",
+  { before: "text", corpus: "text" },
+  5,
+);
+const corpus = args.get("corpus") ?? join(root, "node_modules");
 if (!existsSync(bin)) {
   console.error(`no binary at ${bin}: run \`npm run build\` first`);
   process.exit(1);
@@ -41,7 +46,10 @@ const CASES: Array<{ title: string; pattern: string[]; region: string }> = [
   { title: "eval( in code", pattern: ["\\beval\\("], region: "code" },
 ];
 
-console.log(`grep --in on ${corpus} (--no-ignore), median of ${args.runs} runs`);
+const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(
+  `grep --in on ${corpus} (--no-ignore), median of ${args.runs} paired runs; load average ${load()}`,
+);
 for (const c of CASES) {
   const plain = ["grep", ...c.pattern, "--no-ignore", corpus, "-c"];
   const withIn = [...plain, "--in", c.region];
@@ -92,6 +100,7 @@ console.log(
   `lexers alone: ${texts.length} files, ${(units / 1e6).toFixed(1)} M units in ${median(lexTimes).toFixed(0)} ms of CPU: ${mbs.toFixed(0)} MB/s`,
 );
 
+console.log(`load average at the end: ${load()}`);
 const size = (p: string) => statSync(p).size;
 console.log(`binary: ${bin} ${size(bin)} bytes`);
 const before = args.get("before");

@@ -8,7 +8,7 @@ import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, type ListedFile, platform } from "../platform/platform.ts";
 import { createByteBuffer, releaseByteBuffer } from "./bytes.ts";
 import type { Language } from "./languages.ts";
-import { COMMENT, type RegionLexer, regionLexer } from "./regions/regions.ts";
+import { COMMENT, commentMarkers, type RegionLexer, regionLexer } from "./regions/regions.ts";
 
 /** The counts of one file. */
 interface LineCounts {
@@ -80,6 +80,17 @@ function markersOf(lang: Language): Markers {
 }
 
 const INITIAL = 256 * 1024;
+/** Per language, the bytes of the markers without which a file has no comment (engine/regions). */
+const markerBytes = new Map<string, readonly Buffer[]>();
+function markerBytesOf(language: string): readonly Buffer[] {
+  let m = markerBytes.get(language);
+  if (m === undefined) {
+    m = (commentMarkers(language) ?? []).map((x) => Buffer.from(x, "utf8"));
+    markerBytes.set(language, m);
+  }
+  return m;
+}
+
 /** The largest file read whole to be lexed (engine/regions); a larger one is classified by the markers. */
 const LEX_MAX = 64 * 1024 * 1024;
 /**
@@ -114,6 +125,8 @@ export class LineCounter {
   private markers: Markers | null = null;
   /** The region lexer of the file's language (engine/regions), or null: then the markers classify lines. */
   private lexer: RegionLexer | null = null;
+  /** The file's language, when it has a region lexer. */
+  private lexed: string | null = null;
   /** The scanned chunk. */
   private chunk: Uint8Array = new Uint8Array(0);
   /** The chunk as a Buffer (same memory) for native multi-byte searches, made on first use. */
@@ -146,6 +159,7 @@ export class LineCounter {
     this.inBlock = -1;
     this.markers = lang ? markersOf(lang) : null;
     this.lexer = lang === null ? null : regionLexer(lang.name, basename(path));
+    this.lexed = this.lexer === null || lang === null ? null : lang.name;
     let fd: number;
     try {
       fd =
@@ -239,7 +253,14 @@ export class LineCounter {
         total += k;
       }
     }
-    const text = Buffer.from(buf.buffer, buf.byteOffset, len).toString("utf8", start);
+    const bytes = Buffer.from(buf.buffer, buf.byteOffset + start, len - start);
+    // A file with no comment marker has no comment line: its lines are told blank or code on the bytes, as
+    // below on the text (a blank unit is an ASCII one either way), without decoding or lexing it.
+    if (markerBytesOf(this.lexed as string).every((m) => bytes.indexOf(m) < 0)) {
+      this.countBytes(bytes);
+      return { kind: "counted", counts: this.result(total) };
+    }
+    const text = bytes.toString("utf8");
     const regions = (this.lexer as RegionLexer)(text);
     const end = text.length;
     let lines = 0;
@@ -267,6 +288,25 @@ export class LineCounter {
     this.blank = blank;
     this.code = code;
     return { kind: "counted", counts: this.result(total) };
+  }
+
+  /** Counts lines and blank lines of a text without comments, on its bytes; every other line is code. */
+  private countBytes(bytes: Buffer): void {
+    const end = bytes.length;
+    let lines = 0;
+    let blank = 0;
+    for (let i = 0; i < end; ) {
+      let e = bytes.indexOf(10, i);
+      if (e < 0) e = end;
+      let k = i;
+      while (k < e && isSpace(bytes[k] as number)) k++;
+      lines++;
+      if (k === e) blank++;
+      i = e + 1;
+    }
+    this.lines = lines;
+    this.blank = blank;
+    this.code = lines - blank;
   }
 
   /** Gives its read buffer back for the thread's next one (see releaseByteBuffer); not used afterwards. */

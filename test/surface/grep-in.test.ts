@@ -161,6 +161,27 @@ describe("grep --in", () => {
     expect(r.stdout).toBe("1:package c\n3:var s = `TODO raw`\n");
   });
 
+  test("--replace replaces the kept matches only; a line after -m's last match is context unless asked", () => {
+    const r = rglob(["grep", "TODO", "src/a.ts", "--in", "comment", "--replace", "DONE", "-n"], {
+      cwd: t.dir,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        "2:// DONE: split this function",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text as test data
+        "3:function todo() { return `TODO ${x /* DONE inner */} done`; }",
+        "5:   DONE: in the block */ const TODO_LIMIT = 3;",
+        "",
+      ].join("\n"),
+    );
+    // The string's TODO is the match; the next line's TODO is a comment's: context ('-'), not a match line.
+    const m = rglob(["grep", "TODO", "src/a.ts", "--in", "string", "-m1", "-A1", "--replace", "DONE", "-n"], {
+      cwd: t.dir,
+    });
+    expect(m.stdout).toBe(['1:const status = "DONE";', "2-// TODO: split this function", ""].join("\n"));
+  });
+
   test("a file of no language with code regions is named by the note of an empty answer", () => {
     const r = rglob(["grep", "nobody", "--in", "code"], { cwd: t.dir });
     expect(r.code).toBe(1);

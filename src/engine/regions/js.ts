@@ -37,6 +37,16 @@ function expressionBefore(t: string, i: number, j: number): boolean {
   return false;
 }
 
+/** Fills [a, b) with a region: a loop for the short ranges most literals are (a call to fill costs more). */
+function mark(out: Uint8Array, v: number, a: number, b: number): void {
+  if (b - a > 16) out.fill(v, a, b);
+  else for (let k = a; k < b; k++) out[k] = v;
+}
+
+/** Identifier units below 128 (letters, digits, `_`, `$`) and `\\` (a Unicode escape); every unit above is one. */
+const WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (isIdent(c) || c === 92) WORD[c] = 1;
+
 /** What a frame of the stack is: code in `${…}`, code in JSX's `{…}`, a JSX tag, a JSX element's children. */
 const TEMPLATE = 0;
 const JSX_EXPR = 1;
@@ -117,17 +127,33 @@ function templatePart(t: string, start: number, from: number, out: Uint8Array): 
   return [n, false];
 }
 
+/** Where a scan stopped, to go on from there: the next unit, the stack of frames, whether a regex may start. */
+export interface JsState {
+  i: number;
+  readonly kinds: number[];
+  readonly depths: number[];
+  regexOk: boolean;
+}
+
+/** A scan's state before its first unit. */
+export function jsStart(): JsState {
+  return { i: -1, kinds: [], depths: [], regexOk: true };
+}
+
 /**
- * Classifies a JavaScript or TypeScript text.
+ * Classifies a JavaScript or TypeScript text, from where a previous call stopped up to `upTo`: every unit
+ * before the offset it stops at (past `upTo`, or the text's end) is classified for good.
  * @param t the decoded text
  * @param out one entry per unit, all CODE on entry
  * @param jsx whether `<` where an expression is expected opens a JSX element (.js, .jsx, .tsx; not .ts)
+ * @param st where to start (jsStart() for the whole text); updated
+ * @param upTo the last unit whose region is asked for (the text's end by default)
  */
-export function scanJs(t: string, out: Uint8Array, jsx: boolean): void {
+export function scanJs(t: string, out: Uint8Array, jsx: boolean, st = jsStart(), upTo = t.length): void {
   const n = t.length;
-  const kinds: number[] = [];
-  const depths: number[] = [];
-  let regexOk = true;
+  const stop = Math.min(n, upTo + 1);
+  const { kinds, depths } = st;
+  let regexOk = st.regexOk;
   /** Reads a template's text from the backquote or `}` at i; a `${` it ends with opens an expression. */
   const templateText = (at: number): number => {
     const [e, opened] = templatePart(t, at, at + 1, out);
@@ -138,11 +164,11 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean): void {
     regexOk = opened;
     return e;
   };
-  let i = 0;
+  let i = st.i;
   // A shebang line is code, as count has always counted it (the interpreter's directive, not a comment; the
   // TypeScript scanner makes it trivia of its own).
-  if (t.startsWith("#!")) i = lineEnd(t, 0);
-  while (i < n) {
+  if (i < 0) i = t.startsWith("#!") ? lineEnd(t, 0) : 0;
+  while (i < stop) {
     const top = kinds.length === 0 ? -1 : (kinds[kinds.length - 1] as number);
     const c = t.charCodeAt(i);
     if (top === JSX_TAG) {
@@ -216,7 +242,7 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean): void {
     }
     if (c === 34 || c === 39) {
       const e = stringEnd(t, i);
-      out.fill(STRING, i, e);
+      mark(out, STRING, i, e);
       i = e;
       regexOk = false;
       continue;
@@ -272,7 +298,11 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean): void {
     }
     if (isIdent(c) || c === 92) {
       let j = i + 1;
-      while (j < n && (isIdent(t.charCodeAt(j)) || t.charCodeAt(j) === 92)) j++;
+      while (j < n) {
+        const d = t.charCodeAt(j);
+        if (d < 128 && WORD[d] === 0) break;
+        j++;
+      }
       const prevDot = i > 0 && t.charCodeAt(i - 1) === 46;
       regexOk = !prevDot && expressionBefore(t, i, j);
       i = j;
@@ -282,6 +312,8 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean): void {
     regexOk = c !== 41 && c !== 93;
     i++;
   }
+  st.i = i;
+  st.regexOk = regexOk;
 }
 
 /** Fills a `//` or `/*` comment at i; returns its end. */
@@ -299,6 +331,6 @@ function comment(t: string, i: number, out: Uint8Array): number {
     const j = t.indexOf("*/", i + 2);
     e = j < 0 ? t.length : j + 2;
   }
-  out.fill(COMMENT, i, e);
+  mark(out, COMMENT, i, e);
   return e;
 }

@@ -3,19 +3,23 @@
  * has its own state machine (js.ts); the others are tables read by one scanner (scan.ts), with hooks for raw
  * strings, long brackets and character literals. grep's `in` option and count's comment lines both ask here.
  * Pure: never reads a file (docs/decisions/0031-code-regions.md). */
-import { scanJs } from "./js.ts";
+import { jsStart, scanJs } from "./js.ts";
 import {
   CODE,
   COMMENT,
   type Hook,
+  heredoc,
   isIdent,
+  type Later,
   type LineRule,
   lineEnd,
   type QuoteRule,
   quoteEnd,
   STRING,
   type Syntax,
+  scanStart,
   scanWith,
+  yamlBlock,
 } from "./scan.ts";
 
 export { REGION_NAMES, type RegionName } from "../../contract/regions.ts";
@@ -23,6 +27,13 @@ export { CODE, COMMENT, STRING };
 
 /** A lexer: classifies a decoded text into a Uint8Array of region codes, one per UTF-16 unit. */
 export type RegionLexer = (t: string) => Uint8Array;
+
+/**
+ * A lexer that goes only as far as asked: for a text, a function that classifies it up to a unit (going on from
+ * where the previous call stopped) and gives the regions, final up to that unit at least. grep asks for each
+ * match's first unit in turn, so a file is lexed up to its last match, not to its end.
+ */
+export type RegionCursorLexer = (t: string) => (upTo: number) => Uint8Array;
 
 const ln = (text: string, at: LineRule["at"] = "any"): LineRule => ({ text, at });
 const blk = (open: string, close: string, nested = false, at: LineRule["at"] = "any") => ({
@@ -43,35 +54,49 @@ const C_COMMENTS = { line: [ln("//")], block: [blk("/*", "*/")] };
 const C_NESTED = { line: [ln("//")], block: [blk("/*", "*/", true)] };
 const DQ = q('"');
 const SQ = q("'");
+const RUST_DQ = q('"', "backslash", true);
 const CHAR = q("'", "backslash", false, "'", "char");
 
-/** The identifier before i (letters only), for a raw string's prefix. */
-function wordBefore(t: string, i: number): string {
-  let k = i;
-  while (k > 0 && isIdent(t.charCodeAt(k - 1))) k--;
-  return t.slice(k, i);
-}
-
-/** C++: R"delim( … )delim" (and u8R, LR, uR, UR). */
-const cppRaw: Hook = (t, i, out) => {
-  if (t.charCodeAt(i + 1) !== 34) return -1;
-  const before = wordBefore(t, i);
-  if (!["", "u8", "L", "u", "U"].includes(before)) return -1;
-  const open = t.indexOf("(", i + 2);
-  if (open < 0 || open - (i + 2) > 16) return -1;
-  const close = `)${t.slice(i + 2, open)}"`;
-  const j = t.indexOf(close, open + 1);
-  const e = j < 0 ? t.length : j + close.length;
-  out.fill(STRING, i - before.length, e);
+/** C and C++: a literal's encoding prefix (u8, u, U, L) and C++'s R"delim( … )delim" (u8R, LR, uR, UR too). */
+const cLiteral: Hook = (t, i, out) => {
+  if (i > 0 && isIdent(t.charCodeAt(i - 1))) return -1;
+  let j = i;
+  if (t.startsWith("u8", j)) j += 2;
+  else if (t[j] === "u" || t[j] === "U" || t[j] === "L") j++;
+  const raw = t[j] === "R";
+  if (raw) j++;
+  const q = t.charCodeAt(j);
+  if (j === i || (q !== 34 && (q !== 39 || raw))) return -1;
+  let e: number;
+  if (raw) {
+    const open = t.indexOf("(", j + 1);
+    if (open < 0 || open - (j + 1) > 16) return -1;
+    const close = `)${t.slice(j + 1, open)}"`;
+    const k = t.indexOf(close, open + 1);
+    e = k < 0 ? t.length : k + close.length;
+  } else e = quoteEnd(t, j + 1, q === 34 ? DQ : SQ);
+  out.fill(STRING, i, e);
   return e;
 };
 
-/** Rust: r"…", r#"…"#, br#"…"#, cr"…" (no escapes; as many '#' to close as to open). */
+/** Rust: r"…", r#"…"#, br#"…"#, cr"…" (no escapes; as many '#' to close as to open); b"…", c"…" and b'x'. */
 const rustRaw: Hook = (t, i, out) => {
   if (i > 0 && isIdent(t.charCodeAt(i - 1))) return -1;
   let j = i;
   if (t[j] === "b" || t[j] === "c") j++;
-  if (t[j] !== "r") return -1;
+  if (t[j] !== "r") {
+    // A prefixed literal with escapes: b"…" and c"…" as strings, b'x' as a character.
+    if (j === i) return -1;
+    let e = -1;
+    if (t[j] === '"') e = quoteEnd(t, j + 1, RUST_DQ);
+    else if (t[j] === "'" && t[i] === "b") {
+      const k = t.indexOf("'", j + (t[j + 1] === "\\" ? 3 : 2));
+      e = k < 0 || k > lineEnd(t, j) ? -1 : k + 1;
+    }
+    if (e < 0) return -1;
+    out.fill(STRING, i, e);
+    return e;
+  }
   j++;
   let hashes = 0;
   while (t[j] === "#") {
@@ -156,17 +181,183 @@ const phpHash: Hook = (t, i, out) => {
   return e;
 };
 
-/** C#: @"…" and $@"…" verbatim strings ("" for a quote). */
-const csVerbatim: Hook = (t, i, out) => {
+/** For a hook that scans a literal nested in another (no heredoc can start there). */
+const NO_LATER: Later = { at: Number.POSITIVE_INFINITY, to: 0 };
+
+/**
+ * The end of an interpolation's expression from just after its `{`: at the `}` that closes it, string
+ * literals inside it passed over whole (`{a ? "x}" : b}`).
+ */
+function holeEnd(t: string, from: number, open: number, close: number, str: (k: number) => number): number {
+  let depth = 1;
+  let k = from;
+  while (k < t.length) {
+    const c = t.charCodeAt(k);
+    if (c === open) depth++;
+    else if (c === close && --depth === 0) return k + 1;
+    else {
+      const e = str(k);
+      if (e > k) {
+        k = e;
+        continue;
+      }
+    }
+    k++;
+  }
+  return t.length;
+}
+
+/**
+ * C#: @"…" verbatim ("" for a quote), $"…{x}…" interpolated (a string inside a hole does not end it), $@"…",
+ * @$"…", and """…""" raw strings with or without $ (as many quotes to close as to open). The whole literal is
+ * string, its holes too.
+ */
+const csString: Hook = (t, i, out) => {
+  if (i > 0 && isIdent(t.charCodeAt(i - 1))) return -1;
   let j = i;
   while (t[j] === "@" || t[j] === "$") j++;
-  if (j === i || t[j] !== '"' || !t.slice(i, j).includes("@")) return -1;
-  const e = quoteEnd(t, j + 1, q('"', "double", true));
+  if (j === i || t[j] !== '"') return -1;
+  const prefix = t.slice(i, j);
+  const verbatim = prefix.includes("@");
+  const holes = prefix.includes("$");
+  let e: number;
+  if (t.startsWith('"""', j)) {
+    let k = j;
+    while (t[k] === '"') k++;
+    const close = t.slice(j, k);
+    const c = t.indexOf(close, k);
+    e = c < 0 ? t.length : c + close.length;
+  } else if (!holes) e = quoteEnd(t, j + 1, q('"', "double", true));
+  else {
+    const n = t.length;
+    e = n;
+    for (let k = j + 1; k < n; ) {
+      const c = t.charCodeAt(k);
+      if (c === 92 && !verbatim) k += 2;
+      else if (c === 34) {
+        if (verbatim && t.charCodeAt(k + 1) === 34) k += 2;
+        else {
+          e = k + 1;
+          break;
+        }
+      } else if ((c === 10 || c === 13) && !verbatim) {
+        e = k;
+        break;
+      } else if (c === 123 && t.charCodeAt(k + 1) === 123) k += 2;
+      else if (c === 123)
+        k = holeEnd(t, k + 1, 123, 125, (x) => (t[x] === '"' ? csString(t, x, out, NO_LATER) : -1));
+      else k++;
+    }
+  }
   out.fill(STRING, i, e);
   return e;
 };
+/** Shell: $'…' (backslash escapes) and $"…" as strings, the `$` included. */
+const shellDollar = (t: string, i: number, out: Uint8Array): number => {
+  const c = t.charCodeAt(i + 1);
+  if (c === 39) {
+    const e = quoteEnd(t, i + 2, q("'", "backslash", true));
+    out.fill(STRING, i, e);
+    return e;
+  }
+  if (c === 34) {
+    const e = shellDq(t, i + 1);
+    out.fill(STRING, i, e);
+    return e;
+  }
+  return -1;
+};
 
-const C: Syntax = { ...C_COMMENTS, quotes: [DQ, SQ], hook: cppRaw, hookFirst: "R" };
+/**
+ * Shell: the end of a double-quoted string from its quote at i. A command substitution `$(…)`, a backquoted
+ * one or a `${…}` inside it may hold quotes of its own (`"$(cmd "x")"`): those do not end it.
+ */
+function shellDq(t: string, i: number): number {
+  const n = t.length;
+  let k = i + 1;
+  while (k < n) {
+    const c = t.charCodeAt(k);
+    if (c === 92) k += 2;
+    else if (c === 34) return k + 1;
+    else if (c === 36 && (t.charCodeAt(k + 1) === 40 || t.charCodeAt(k + 1) === 123)) {
+      const open = t.charCodeAt(k + 1);
+      k = holeEnd(t, k + 2, open, open === 40 ? 41 : 125, (x) => {
+        const d = t.charCodeAt(x);
+        if (d === 34) return shellDq(t, x);
+        if (d === 39 && open === 40) {
+          const e = t.indexOf("'", x + 1);
+          return e < 0 ? n : e + 1;
+        }
+        if (d === 92) return x + 2;
+        return -1;
+      });
+    } else if (c === 96) {
+      const e = t.indexOf("`", k + 1);
+      k = e < 0 ? n : e + 1;
+    } else k++;
+  }
+  return n;
+}
+
+/** A heredoc's delimiter word at j: bare, quoted ('EOF', "EOF") or escaped (\EOF); null when none. */
+function heredocWord(t: string, j: number, first: RegExp): { word: string; end: number } | null {
+  const c = t[j];
+  if (c === "'" || c === '"') {
+    const e = t.indexOf(c, j + 1);
+    if (e < 0 || e > lineEnd(t, j)) return null;
+    return { word: t.slice(j + 1, e), end: e + 1 };
+  }
+  let k = c === "\\" ? j + 1 : j;
+  if (!first.test(t[k] ?? "")) return null;
+  const s = k;
+  while (k < t.length && isIdent(t.charCodeAt(k))) k++;
+  return { word: t.slice(s, k), end: k };
+}
+
+/** Shell: `<<EOF` and `<<-EOF` (tabs before the delimiter) heredocs; `<<<` is a here-string (code). */
+const shellHook: Hook = (t, i, out, later) => {
+  if (t[i] === "$") return shellDollar(t, i, out);
+  if (t[i] === '"') {
+    const e = shellDq(t, i);
+    out.fill(STRING, i, e);
+    return e;
+  }
+  if (t[i + 1] !== "<" || t[i + 2] === "<" || (i > 0 && t[i - 1] === "<")) return -1;
+  let j = i + 2;
+  const indented = t[j] === "-";
+  if (indented) j++;
+  while (t[j] === " " || t[j] === "\t") j++;
+  const w = heredocWord(t, j, /[A-Za-z_]/);
+  if (w === null || w.word === "") return -1;
+  heredoc(t, w.end, w.word, indented, out, later);
+  return w.end;
+};
+
+/** Ruby: `<<~ID`, `<<-ID` (indented delimiter) and `<<ID` (an upper-case or quoted delimiter) heredocs. */
+const rubyHeredoc: Hook = (t, i, out, later) => {
+  if (t[i + 1] !== "<") return -1;
+  let j = i + 2;
+  const indented = t[j] === "~" || t[j] === "-";
+  if (indented) j++;
+  const w = heredocWord(t, j, indented ? /[A-Za-z_]/ : /[A-Z_]/);
+  if (w === null || w.word === "") return -1;
+  heredoc(t, w.end, w.word, indented, out, later);
+  return w.end;
+};
+
+/** PHP: `#` comments but `#[` attributes; `<<<ID`, `<<<"ID"` heredocs and `<<<'ID'` nowdocs. */
+const phpHook: Hook = (t, i, out, later) => {
+  if (t[i] === "#") return phpHash(t, i, out, later);
+  if (!t.startsWith("<<<", i)) return -1;
+  let j = i + 3;
+  while (t[j] === " " || t[j] === "\t") j++;
+  const w = heredocWord(t, j, /[A-Za-z_]/);
+  if (w === null || w.word === "") return -1;
+  heredoc(t, w.end, w.word, true, out, later, true);
+  return w.end;
+};
+
+const C: Syntax = { ...C_COMMENTS, quotes: [DQ, SQ], hook: cLiteral, hookFirst: "RuUL" };
 const JAVA: Syntax = { ...C_COMMENTS, quotes: [q('"""', "backslash", true), DQ, SQ] };
 const KOTLIN: Syntax = { ...C_NESTED, quotes: [q('"""', "none", true), DQ, SQ] };
 const GROOVY: Syntax = {
@@ -176,13 +367,13 @@ const GROOVY: Syntax = {
 const CSHARP: Syntax = {
   ...C_COMMENTS,
   quotes: [q('"""', "none", true), DQ, SQ],
-  hook: csVerbatim,
+  hook: csString,
   hookFirst: "@$",
 };
 const GO: Syntax = { ...C_COMMENTS, quotes: [q("`", "none", true), DQ, SQ] };
 const RUST: Syntax = {
   ...C_NESTED,
-  quotes: [q('"', "backslash", true), CHAR],
+  quotes: [RUST_DQ, CHAR],
   hook: rustRaw,
   hookFirst: "rbc",
 };
@@ -201,8 +392,8 @@ const PHP: Syntax = {
   line: [ln("//")],
   block: [blk("/*", "*/")],
   quotes: [q('"', "backslash", true), q("'", "backslash", true), q("`", "backslash", true)],
-  hook: phpHash,
-  hookFirst: "#",
+  hook: phpHook,
+  hookFirst: "#<",
 };
 const CSS: Syntax = { line: [], block: [blk("/*", "*/")], quotes: [DQ, SQ] };
 const SCSS: Syntax = { ...C_COMMENTS, quotes: [DQ, SQ] };
@@ -218,6 +409,8 @@ const RUBY: Syntax = {
   line: [ln("#")],
   block: [blk("=begin", "=end", false, "col0")],
   quotes: [q('"', "backslash", true), q("'", "backslash", true)],
+  hook: rubyHeredoc,
+  hookFirst: "<",
 };
 const PERL: Syntax = {
   line: [ln("#")],
@@ -228,6 +421,8 @@ const SHELL: Syntax = {
   line: [ln("#", "word")],
   block: [],
   quotes: [q('"', "backslash", true), q("'", "none", true)],
+  hook: shellHook,
+  hookFirst: '$"<',
 };
 const POWERSHELL: Syntax = {
   line: [ln("#")],
@@ -263,6 +458,8 @@ const YAML: Syntax = {
   line: [ln("#", "word")],
   block: [],
   quotes: [q('"', "backslash", true, '"', "value"), q("'", "double", true, "'", "value")],
+  hook: yamlBlock,
+  hookFirst: "|>",
 };
 const TOML: Syntax = {
   line: [ln("#")],
@@ -283,7 +480,27 @@ const NIX: Syntax = {
   quotes: [q('"', "backslash", true), q("''", "none", true)],
 };
 const TERRAFORM: Syntax = { line: [ln("#"), ln("//")], block: [blk("/*", "*/")], quotes: [DQ] };
-const SQL: Syntax = { line: [ln("--")], block: [blk("/*", "*/")], quotes: [q("'", "double", true)] };
+/** PostgreSQL: $$ … $$ and $tag$ … $tag$ dollar-quoted strings ($1 is a parameter: code). */
+const sqlDollar: Hook = (t, i, out) => {
+  if (i > 0 && isIdent(t.charCodeAt(i - 1))) return -1;
+  let j = i + 1;
+  const c = t.charCodeAt(j);
+  if (c >= 48 && c <= 57) return -1;
+  while (j < t.length && t[j] !== "$" && isIdent(t.charCodeAt(j))) j++;
+  if (t[j] !== "$") return -1;
+  const tag = t.slice(i, j + 1);
+  const k = t.indexOf(tag, j + 1);
+  const e = k < 0 ? t.length : k + tag.length;
+  out.fill(STRING, i, e);
+  return e;
+};
+const SQL: Syntax = {
+  line: [ln("--")],
+  block: [blk("/*", "*/")],
+  quotes: [q("'", "double", true)],
+  hook: sqlDollar,
+  hookFirst: "$",
+};
 const LUA: Syntax = { line: [], block: [], quotes: [DQ, SQ], hook: luaLong, hookFirst: "-[" };
 const HASKELL: Syntax = {
   line: [],
@@ -414,6 +631,17 @@ const SYNTAX: Readonly<Record<string, Syntax | "js" | "jsx">> = {
  *   unknown: such a file is never taken as all code
  */
 export function regionLexer(language: string | null, name: string): RegionLexer | null {
+  const cursor = regionCursor(language, name);
+  return cursor === null ? null : (t) => cursor(t)(t.length);
+}
+
+/**
+ * Returns the region lexer of a file that lexes only as far as asked (see RegionCursorLexer).
+ * @param language the language's name in the built-in table (or null when the table does not know the file)
+ * @param name the file's name
+ * @returns the lexer, or null as regionLexer gives null
+ */
+export function regionCursor(language: string | null, name: string): RegionCursorLexer | null {
   if (language === null) return null;
   const s = SYNTAX[language];
   if (s === undefined) return null;
@@ -421,15 +649,41 @@ export function regionLexer(language: string | null, name: string): RegionLexer 
     const jsx = s === "jsx" || name.toLowerCase().endsWith(".tsx");
     return (t) => {
       const out = new Uint8Array(t.length);
-      scanJs(t, out, jsx);
-      return out;
+      const st = jsStart();
+      return (upTo) => {
+        if (st.i <= upTo && st.i < t.length) scanJs(t, out, jsx, st, upTo);
+        return out;
+      };
     };
   }
   return (t) => {
     const out = new Uint8Array(t.length);
-    scanWith(t, s, out);
-    return out;
+    const st = scanStart();
+    return (upTo) => {
+      if (st.i <= upTo && st.i < t.length) scanWith(t, s, out, st, upTo);
+      return out;
+    };
   };
+}
+
+/** Units that may open a comment by a hook, beyond the tables' markers. */
+const HOOK_COMMENTS = new Map<Syntax, readonly string[]>([
+  [LUA, ["--"]],
+  [HASKELL, ["--"]],
+  [PHP, ["#"]],
+]);
+
+/**
+ * The texts one of which a file must hold for its lexer to find a comment in it (`//` and `/*` for
+ * JavaScript): a file with none of them has no comment, and count need not lex it.
+ * @param language the language's name in the built-in table
+ * @returns the markers, or null when the language has no region lexer
+ */
+export function commentMarkers(language: string): readonly string[] | null {
+  const s = SYNTAX[language];
+  if (s === undefined) return null;
+  if (s === "js" || s === "jsx") return ["//", "/*"];
+  return [...s.line.map((r) => r.text), ...s.block.map((b) => b.open), ...(HOOK_COMMENTS.get(s) ?? [])];
 }
 
 /** The languages of the built-in table that have a region lexer (for documentation and tests). */

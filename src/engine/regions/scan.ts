@@ -43,10 +43,23 @@ export interface QuoteRule {
 }
 
 /**
- * A hook for what tables cannot say (raw strings, long brackets, prefixes): called at a unit its `hookFirst`
- * names; returns the end of the construct it classified in `out`, or -1 to let the tables decide.
+ * Text the scanner must pass over when it reaches it: a heredoc's body, which starts on the line after its
+ * opener, while the rest of the opener's line is still code. `start` is where the next body may start (after
+ * the one pending, when a line opens two).
  */
-export type Hook = (t: string, i: number, out: Uint8Array) => number;
+export interface Later {
+  /** Where the pending body starts (Infinity when none). */
+  at: number;
+  /** Where it ends: the scanner goes on there. */
+  to: number;
+}
+
+/**
+ * A hook for what tables cannot say (raw strings, long brackets, prefixes, heredocs): called at a unit its
+ * `hookFirst` names; returns the end of the construct it classified in `out`, or -1 to let the tables decide.
+ * A heredoc's hook fills its body, records it in `later` and returns the end of its opener.
+ */
+export type Hook = (t: string, i: number, out: Uint8Array, later: Later) => number;
 
 /** A language family's syntax, as the table-driven scanner reads it. */
 export interface Syntax {
@@ -95,6 +108,48 @@ function placed(t: string, i: number, at: Place): boolean {
   if (i === 0) return true;
   const p = t.charCodeAt(i - 1);
   return p === 10 || p === 13 || isBlank(p) || p === 59 || p === 38 || p === 124 || p === 40 || p === 41;
+}
+
+/**
+ * A heredoc's body: from the line after the opener (or after a body already pending on that line) to the end of
+ * the first line that holds only the delimiter (after blanks when `indented`), filled as string and recorded in
+ * `later`. The opener itself, and whatever follows the delimiter on its last line, stay code.
+ * @param from where the opener's line goes on (the body starts on the next line)
+ * @param tail the units that may follow the delimiter on its line (besides the line break): PHP's `;`, `,`, `)`
+ */
+export function heredoc(
+  t: string,
+  from: number,
+  delim: string,
+  indented: boolean,
+  out: Uint8Array,
+  later: Later,
+  tail = false,
+): void {
+  const n = t.length;
+  const next = (k: number) => {
+    const e = lineEnd(t, k);
+    return e + (t.charCodeAt(e) === 13 && t.charCodeAt(e + 1) === 10 ? 2 : 1);
+  };
+  const start = next(later.at === Number.POSITIVE_INFINITY ? from : later.to);
+  if (start > n) return;
+  let end = n;
+  for (let k = start; k < n; ) {
+    const e = lineEnd(t, k);
+    let a = k;
+    if (indented) while (a < e && isBlank(t.charCodeAt(a))) a++;
+    if (
+      t.startsWith(delim, a) &&
+      (a + delim.length === e || (tail && !isIdent(t.charCodeAt(a + delim.length))))
+    ) {
+      end = a + delim.length;
+      break;
+    }
+    k = next(k);
+  }
+  out.fill(STRING, start, end);
+  if (later.at === Number.POSITIVE_INFINITY) later.at = start;
+  later.to = end;
 }
 
 /** The end of a line comment starting at i: its line break (LF or CR) or the end of the text. */
@@ -173,15 +228,102 @@ function charEnd(t: string, i: number): number {
   return t.charCodeAt(i + 1 + w) === 39 ? i + 2 + w : -1;
 }
 
-/** Whether a YAML quote at i starts a scalar: first on its line, or after `:`, `-`, `[`, `{`, `,`, `?`. */
-function valueStart(t: string, i: number): boolean {
-  for (let k = i - 1; k >= 0; k--) {
+/** The indentation (blanks) of the line that holds i, and where that line starts. */
+export function indentOf(t: string, i: number): { start: number; indent: number } {
+  let s = i;
+  while (s > 0 && t.charCodeAt(s - 1) !== 10 && t.charCodeAt(s - 1) !== 13) s--;
+  let k = s;
+  while (k < t.length && isBlank(t.charCodeAt(k))) k++;
+  return { start: s, indent: k - s };
+}
+
+/**
+ * Whether a YAML quote or block indicator at i starts a scalar: after `:`, `-`, `[`, `{`, `,`, `?` on its line,
+ * or first on its line unless that line goes on a plain scalar of the line before (more indented than it, and
+ * that line does not end with one of those indicators: `text\n    'more text'` is one plain scalar).
+ */
+export function valueStart(t: string, i: number, out: Uint8Array): boolean {
+  let k = i - 1;
+  for (; k >= 0; k--) {
     const c = t.charCodeAt(k);
-    if (c === 10 || c === 13) return true;
+    if (c === 10 || c === 13) break;
     if (isBlank(c)) continue;
-    return c === 58 || c === 45 || c === 91 || c === 123 || c === 44 || c === 63;
+    if (c === 58 || c === 45 || c === 63) return true;
+    // `[`, `{` and `,` start a scalar in a flow collection only, not inside a plain one (`f(a, 'b')`).
+    return (c === 91 || c === 123 || c === 44) && inFlow(t, k);
+  }
+  if (k < 0) return true;
+  // First on its line: the previous line with something besides blanks and comments decides.
+  const mine = i - (k + 1);
+  for (; k >= 0; k--) {
+    const c = t.charCodeAt(k);
+    if (c === 10 || c === 13 || isBlank(c) || out[k] === 1) continue;
+    const prev = indentOf(t, k).indent;
+    if (mine <= prev) return true;
+    return c === 58 || c === 45 || c === 91 || c === 123 || c === 44 || c === 63 || out[k] === 2;
   }
   return true;
+}
+
+/** Whether the value that holds k on its line is a flow collection: its first unit (after `key: ` or `- `) is `[` or `{`. */
+function inFlow(t: string, k: number): boolean {
+  const { start, indent } = indentOf(t, k);
+  let v = start + indent;
+  while (t.charCodeAt(v) === 45 && isBlank(t.charCodeAt(v + 1))) {
+    v += 2;
+    while (isBlank(t.charCodeAt(v))) v++;
+  }
+  for (let j = v; j < k; j++) {
+    if (t.charCodeAt(j) === 58 && isBlank(t.charCodeAt(j + 1))) {
+      v = j + 1;
+      while (isBlank(t.charCodeAt(v))) v++;
+      break;
+    }
+  }
+  const c = t.charCodeAt(v);
+  return c === 91 || c === 123;
+}
+
+/**
+ * A YAML block scalar (`|`, `>-`, `|2+` …) at i, in a value's place: string from its indicator to the end of its
+ * last line that is not blank (its lines: those after it that are blank or more indented than its own line), a
+ * comment after the indicator excepted. Returns its end, or -1 when i is no block indicator.
+ */
+export function yamlBlock(t: string, i: number, out: Uint8Array): number {
+  if (!valueStart(t, i, out)) return -1;
+  let j = i + 1;
+  while (j < t.length && /[-+0-9]/.test(t[j] as string)) j++;
+  const e0 = lineEnd(t, j);
+  let h = j;
+  while (h < e0 && isBlank(t.charCodeAt(h))) h++;
+  if (h < e0 && (t[h] !== "#" || h === j)) return -1;
+  // The block's lines are more indented than the key it is the value of (`- key: |` counts the `- `).
+  const { start, indent } = indentOf(t, i);
+  let own = start + indent;
+  let dash = own;
+  while (t.charCodeAt(own) === 45 && isBlank(t.charCodeAt(own + 1))) {
+    dash = own;
+    own += 2;
+    while (isBlank(t.charCodeAt(own))) own++;
+  }
+  // `- |`: the block is the entry itself, more indented than its dash.
+  own = (own >= i ? dash : own) - start;
+  let end = j;
+  let k = e0;
+  while (k < t.length) {
+    k += t.charCodeAt(k) === 13 && t.charCodeAt(k + 1) === 10 ? 2 : 1;
+    const e = lineEnd(t, k);
+    let a = k;
+    while (a < e && isBlank(t.charCodeAt(a))) a++;
+    if (a < e) {
+      if (a - k <= own) break;
+      end = e;
+    }
+    k = e;
+  }
+  out.fill(STRING, i, Math.max(end, j));
+  if (h < e0) out.fill(COMMENT, h, e0);
+  return Math.max(end, e0);
 }
 
 /** A compiled syntax: its rules plus the table of units that may start one. */
@@ -220,26 +362,48 @@ function compile(s: Syntax): Compiled {
   return c;
 }
 
+/** Where a scan stopped, to go on from there: the next unit to read and a heredoc's body still ahead. */
+export interface ScanState {
+  i: number;
+  readonly later: Later;
+}
+
+/** A scan's state before its first unit. */
+export function scanStart(): ScanState {
+  return { i: 0, later: { at: Number.POSITIVE_INFINITY, to: 0 } };
+}
+
 /**
- * Classifies every unit of a text with a table-driven syntax.
+ * Classifies the units of a text with a table-driven syntax, from where a previous call stopped up to `upTo`:
+ * every unit before the returned offset (which is past `upTo`, or the text's end) is classified for good.
  * @param t the decoded text
  * @param s the syntax
  * @param out one entry per unit of t, all CODE on entry; comments and strings are filled in
+ * @param st where to start (scanStart() for the whole text); updated
+ * @param upTo the last unit whose region is asked for (the text's end by default)
  */
-export function scanWith(t: string, s: Syntax, out: Uint8Array): void {
+export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart(), upTo = t.length): void {
   const { first, hookAt, identAt, quotes } = compile(s);
   const extra = s.identExtra ?? "";
   const prefixes = s.prefixes;
   const n = t.length;
-  let i = 0;
-  outer: while (i < n) {
+  const later = st.later;
+  let i = st.i;
+  const stop = Math.min(n, upTo + 1);
+  outer: while (i < stop) {
+    if (i >= later.at) {
+      // A heredoc's body (already filled in) is passed over.
+      if (i < later.to) i = later.to;
+      later.at = Number.POSITIVE_INFINITY;
+      continue;
+    }
     const c = t.charCodeAt(i);
     if (c >= 128 || first[c] === 0) {
       i++;
       continue;
     }
     if (hookAt[c] === 1 && s.hook !== undefined) {
-      const j = s.hook(t, i, out);
+      const j = s.hook(t, i, out, later);
       if (j > i) {
         i = j;
         continue;
@@ -295,7 +459,7 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array): void {
     }
     for (const q of quotes) {
       if (c !== q.open.charCodeAt(0) || !t.startsWith(q.open, i)) continue;
-      if (q.at === "value" && !valueStart(t, i)) continue;
+      if (q.at === "value" && !valueStart(t, i, out)) continue;
       const e = q.at === "char" ? charEnd(t, i) : quoteEnd(t, i + q.open.length, q);
       if (e < 0) continue;
       out.fill(STRING, i, e);
@@ -304,4 +468,5 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array): void {
     }
     i++;
   }
+  st.i = i;
 }

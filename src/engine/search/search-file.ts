@@ -8,7 +8,7 @@ import { basename } from "node:path";
 import { type Confinement, type ListedFile, platform } from "../../platform/platform.ts";
 import { type ByteBuffer, createByteBuffer, releaseByteBuffer } from "../bytes.ts";
 import { languageOf } from "../languages.ts";
-import { regionLexer } from "../regions/regions.ts";
+import { regionCursor } from "../regions/regions.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import { drain, LARGE_FILE, searchLarge } from "./search-large.ts";
 import {
@@ -218,16 +218,17 @@ export function createSearcher(spec: SearchSpec): Searcher {
   const regionKeep = (path: string, text: string): RegionKeep | undefined => {
     if (spec.regions === 0) return undefined;
     const name = basename(path);
-    const lexer = regionLexer(languageOf(name)?.name ?? null, name);
+    const lexer = regionCursor(languageOf(name)?.name ?? null, name);
     // grep leaves a file without a lexer out before searching it (unknown_language); one named alone too.
     // No match is kept there: its text is never taken as all code.
     if (lexer === null) return { keep: 0, map: () => new Uint8Array(0) };
-    let map: Uint8Array | null = null;
+    // Lexed when the first match asks, and only as far as the matches go.
+    let upTo: ((at: number) => Uint8Array) | null = null;
     return {
       keep: spec.regions,
-      map: () => {
-        map ??= lexer(text);
-        return map;
+      map: (at) => {
+        upTo ??= lexer(text);
+        return upTo(at);
       },
     };
   };

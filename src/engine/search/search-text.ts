@@ -730,8 +730,8 @@ function lineCounter(
 export interface RegionKeep {
   /** Bit r set: keep a match that starts in region r (CODE 0, COMMENT 1, STRING 2). */
   readonly keep: number;
-  /** The text's regions, one per UTF-16 unit (lexed on the first call). */
-  readonly map: () => Uint8Array;
+  /** The text's regions, one per UTF-16 unit, final up to unit `at` at least (lexed only that far). */
+  readonly map: (at: number) => Uint8Array;
 }
 
 /**
@@ -739,7 +739,7 @@ export interface RegionKeep {
  * code.
  */
 function keptAt(rk: RegionKeep, at: number): boolean {
-  const map = rk.map();
+  const map = rk.map(at);
   return ((rk.keep >> (at < map.length ? (map[at] as number) : 0)) & 1) === 1;
 }
 

@@ -69,7 +69,10 @@ function grepExtras(
   const after = (g.after_context ?? g.context ?? 0) > 0 && g.only_matching !== true;
   let selects: ((line: string) => boolean) | undefined;
   let replace: ((line: string, r: LineMatch) => string) | undefined;
-  const needSelects = after && (g.max_per_file !== undefined || g.max_count !== undefined);
+  // With `in`, whether a line after -m's last match holds a kept match depends on its file's regions, unknown
+  // here: such a line is context, never a match line shown with the pattern's text on it.
+  const needSelects =
+    after && (g.max_per_file !== undefined || g.max_count !== undefined) && (g.in?.length ?? 0) === 0;
   if ((needSelects || replacement !== undefined) && c.patterns.length > 0) {
     try {
       const options = {
