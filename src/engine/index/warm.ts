@@ -290,7 +290,8 @@ export class WarmRoot implements WarmProvider {
     this.rootId = identityOf(this.root);
     this.mounts = mountsAt(this.root);
     if (!this.options.watch) {
-      void this.build();
+      // Without a watch every file the index would rule out is stat'ed at each query: a loaded index serves too.
+      void this.loadOrBuild();
       return;
     }
     const epoch = this.epoch;
