@@ -40,7 +40,7 @@ import { readIndexText, textBuffer } from "./text.ts";
 import { TrigramIndex } from "./trigrams.ts";
 
 /** The on-disk format's version: a file of another version is not read. */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 const MAGIC = "RGLOBIDX";
 /** Bytes before the header's JSON: magic, format, JSON length, the body's hash (16 hex digits). */
 const PREFIX = 32;
@@ -63,6 +63,10 @@ export interface IndexHeader {
   readonly format: number;
   readonly rglob: string;
   readonly root: string;
+  /** The device and inode of the tree's root directory when it was indexed (a tree made again is another). */
+  readonly root_id: string;
+  /** What wrote it: `rglob index`, or a warm server (`rglob mcp`) after its build (then no walk is kept). */
+  readonly writer: "index" | "server";
   readonly options: typeof INDEX_WALK & { readonly max_file_size: number };
   readonly built_at: string;
   readonly build_ms: number;
@@ -162,6 +166,7 @@ export function buildIndex(
       { path: dir },
     );
   const started = performance.now();
+  const rootId = rootIdentity(root);
   const idx = new TrigramIndex();
   let facts = new Uint32Array(FACTS * 1024);
   const rels: string[] = [];
@@ -183,6 +188,8 @@ export function buildIndex(
       ctimeMs: Number(bytes.st.ctimeNs / 1_000_000n),
       ino: Number(bytes.st.ino),
     });
+    // A segment's worth of pending postings is frozen at once: the build's memory is bounded (trigrams.ts).
+    if (idx.spillDue) idx.spill();
     if ((rels.length + 1) * FACTS > facts.length) {
       const grown = new Uint32Array(facts.length * 2);
       grown.set(facts);
@@ -201,6 +208,8 @@ export function buildIndex(
     format: INDEX_FORMAT,
     rglob: PACKAGE_VERSION,
     root,
+    root_id: rootId,
+    writer: "index",
     options: { ...INDEX_WALK, max_file_size: INDEX_MAX_FILE_SIZE },
     built_at: new Date().toISOString(),
     build_ms: Math.round(performance.now() - started),
@@ -213,6 +222,13 @@ export function buildIndex(
     walk: recorded?.header ?? null,
   };
   const body = serialize(header, facts.subarray(0, rels.length * FACTS), parts, pathBytes, recorded);
+  writeIndexFile(file, body);
+  return { header, indexPath: file, indexBytes: body.length };
+}
+
+/** Writes an index file: a temporary file of this user only, then renamed over the old one. */
+function writeIndexFile(file: string, body: Buffer): void {
+  const dir = path.dirname(file);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
@@ -228,7 +244,87 @@ export function buildIndex(
     } catch {}
     throw cacheError(err, "cannot write the index", file);
   }
-  return { header, indexPath: file, indexBytes: body.length };
+}
+
+/**
+ * The identity of a tree's root directory (device and inode, as the warm server checks at each call): an index
+ * of a tree removed and made again at the same path is not used.
+ * @param root the tree's real path
+ * @returns the identity, or why there is none
+ */
+function rootIdentity(root: string): string {
+  try {
+    const st = fs.statSync(root);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : "not a directory";
+  } catch (err) {
+    return `absent (${(err as NodeJS.ErrnoException).code ?? "error"})`;
+  }
+}
+
+/**
+ * Writes a warm server's index of its root to the cache, in the format `rglob index` writes (without a recorded
+ * walk), so that a server started again loads it instead of building (loadIndex, then a stat of each file). A
+ * file the index no longer vouches for is written as changed: one the watch saw change, one whose path is not
+ * exactly UTF-8, and one modified in the last RACY_S seconds (a later write in the same tick of the file
+ * system's clock would leave its stats as they are).
+ * @param root the tree's real path (the server's root)
+ * @param rootId its identity when the server started watching it
+ * @param idx the frozen index
+ * @param words STAT_WORDS words per file id, as read for the index
+ * @param buildMs how long the build took
+ * @returns the file and its size, or null when not written (the cache directory is inside the tree)
+ * @throws RglobError when the file cannot be written
+ */
+export function writeServerIndex(
+  root: string,
+  rootId: string,
+  idx: TrigramIndex,
+  words: Uint32Array,
+  buildMs: number,
+): { indexPath: string; indexBytes: number } | null {
+  const file = indexPathFor(root);
+  if (insideDir(realish(path.dirname(path.dirname(file))), root)) return null;
+  const parts = idx.frozenParts();
+  const n = idx.size;
+  const flags = Uint8Array.from(parts.flags);
+  const abs = idx.pathsById();
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  // As `rglob index` reads it (readIndexable): the mtime, seconds and nanoseconds (stat-words.ts).
+  const racy = Date.now() / 1000 - RACY_S;
+  const mtimeOf = (at: number) =>
+    ((words[at + 3] as number) | 0) * 4294967296 +
+    (words[at + 2] as number) +
+    (words[at + 4] as number) / 1e9;
+  const rels: string[] = new Array(n);
+  for (let id = 0; id < n; id++) {
+    const p = abs[id];
+    const rel = p === null || p === undefined || !p.startsWith(prefix) ? null : p.slice(prefix.length);
+    if (rel === null || utf8Exactly(rel) === null || rel.includes("\0") || mtimeOf(id * FACTS) > racy) {
+      flags[id] = (flags[id] as number) | 1;
+      rels[id] = "";
+    } else rels[id] = rel;
+  }
+  const pathBytes = Buffer.from(rels.join("\0"), "utf8");
+  const header: IndexHeader = {
+    format: INDEX_FORMAT,
+    rglob: PACKAGE_VERSION,
+    root,
+    root_id: rootId,
+    writer: "server",
+    options: { ...INDEX_WALK, max_file_size: INDEX_MAX_FILE_SIZE },
+    built_at: new Date().toISOString(),
+    build_ms: buildMs,
+    files: n,
+    trigrams: parts.keys.length,
+    text_bytes: parts.textBytes,
+    posting_bytes: parts.data.length,
+    path_bytes: pathBytes.length,
+    not_indexed: 0,
+    walk: null,
+  };
+  const body = serialize(header, words.subarray(0, n * FACTS), { ...parts, flags }, pathBytes, null);
+  writeIndexFile(file, body);
+  return { indexPath: file, indexBytes: body.length };
 }
 
 /**
@@ -294,43 +390,68 @@ function readIndexable(
   }
 }
 
-const pad8 = (n: number) => (n + 7) & ~7;
+/**
+ * The sections of an index file after its JSON header, in this order (format 4): each one's size from the
+ * header's counts, and the alignment it starts at (typed arrays are viewed in place). The writer and the reader
+ * both lay the file out from this table alone.
+ *
+ * | section   | bytes                          | align | holds                                                  |
+ * |-----------|--------------------------------|-------|--------------------------------------------------------|
+ * | facts     | files × STAT_WORDS × 4         | 8     | per file id: size, mtime, ctime (ns), inode (stat words) |
+ * | keys      | trigrams × 4                   | 4     | exact-case trigram keys, ascending                      |
+ * | starts    | (trigrams + 1) × 4             | 4     | where each key's list starts in `data`, then the end    |
+ * | flags     | files                          | 1     | per file id: changed since indexed (1), holds K or ſ (2) |
+ * | paths     | path_bytes                     | 1     | relative paths, UTF-8, NUL between, in id order         |
+ * | data      | posting_bytes                  | 1     | posting lists: file ids as delta varints                |
+ * | seen      | walk.witnessed × STAT_WORDS × 4 | 8    | recorded walk: stat words of each path it depends on   |
+ * | args      | walk.steps × 4                 | 4     | recorded walk: each step's argument                     |
+ * | ids       | walk.entries × 4               | 4     | recorded walk: each entry's file id (-1: not indexed)   |
+ * | ops       | walk.steps                     | 1     | recorded walk: each step's kind                         |
+ * | types     | walk.entries                   | 1     | recorded walk: each entry's type                        |
+ * | follow    | walk.witnessed                 | 1     | recorded walk: how each witnessed path was stat'ed      |
+ * | rels      | walk.rel_bytes                 | 1     | recorded walk: relative paths ("" for an indexed file)  |
+ * | witness   | walk.witness_bytes             | 1     | recorded walk: the witnessed paths                      |
+ * | payloads  | walk.payload_bytes             | 1     | recorded walk: its payloads (JSON)                      |
+ */
+const SECTIONS = [
+  ["facts", (h: IndexHeader) => h.files * FACTS * 4, 8],
+  ["keys", (h: IndexHeader) => h.trigrams * 4, 4],
+  ["starts", (h: IndexHeader) => (h.trigrams + 1) * 4, 4],
+  ["flags", (h: IndexHeader) => h.files, 1],
+  ["paths", (h: IndexHeader) => h.path_bytes, 1],
+  ["data", (h: IndexHeader) => h.posting_bytes, 1],
+  ["seen", (h: IndexHeader) => (h.walk?.witnessed ?? 0) * STAT_WORDS * 4, 8],
+  ["args", (h: IndexHeader) => (h.walk?.steps ?? 0) * 4, 4],
+  ["ids", (h: IndexHeader) => (h.walk?.entries ?? 0) * 4, 4],
+  ["ops", (h: IndexHeader) => h.walk?.steps ?? 0, 1],
+  ["types", (h: IndexHeader) => h.walk?.entries ?? 0, 1],
+  ["follow", (h: IndexHeader) => h.walk?.witnessed ?? 0, 1],
+  ["rels", (h: IndexHeader) => h.walk?.rel_bytes ?? 0, 1],
+  ["witness", (h: IndexHeader) => h.walk?.witness_bytes ?? 0, 1],
+  ["payloads", (h: IndexHeader) => h.walk?.payload_bytes ?? 0, 1],
+] as const;
 
-/** The byte layout of an index file's body (after the header), from the header's counts. */
+type SectionName = (typeof SECTIONS)[number][0];
+
+/** The byte layout of an index file's body (after the header), from the header's counts and SECTIONS. */
 function layout(h: IndexHeader, start: number) {
-  const w = h.walk;
-  let at = pad8(start);
-  const take = (n: number) => {
-    const here = at;
-    at += n;
-    return here;
-  };
-  const facts = take(h.files * FACTS * 4);
-  const keys = take(h.trigrams * 4);
-  const starts = take((h.trigrams + 1) * 4);
-  const flags = take(h.files);
-  const paths = take(h.path_bytes);
-  const data = take(h.posting_bytes);
-  at = pad8(at);
-  // The recorded walk: 8-byte and 4-byte columns first (aligned), then bytes.
-  const seen = take((w?.witnessed ?? 0) * STAT_WORDS * 4);
-  const args = take((w?.steps ?? 0) * 4);
-  const ids = take((w?.entries ?? 0) * 4);
-  const ops = take(w?.steps ?? 0);
-  const types = take(w?.entries ?? 0);
-  const follow = take(w?.witnessed ?? 0);
-  const rels = take(w?.rel_bytes ?? 0);
-  const witness = take(w?.witness_bytes ?? 0);
-  const payloads = take(w?.payload_bytes ?? 0);
+  const at = {} as Record<SectionName, number>;
+  let end = start;
+  for (const [name, bytes, align] of SECTIONS) {
+    end = (end + align - 1) & ~(align - 1);
+    at[name] = end;
+    end += bytes(h);
+  }
+  const { seen, args, ids, ops, types, follow, rels, witness, payloads } = at;
   return {
-    facts,
-    keys,
-    starts,
-    flags,
-    paths,
-    data,
+    facts: at.facts,
+    keys: at.keys,
+    starts: at.starts,
+    flags: at.flags,
+    paths: at.paths,
+    data: at.data,
     walk: { seen, args, ids, ops, types, follow, rels, witness, payloads },
-    end: at,
+    end,
   };
 }
 

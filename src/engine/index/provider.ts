@@ -71,7 +71,7 @@ export function literalQueryOf(spec: SearchSpec): LiteralQuery | null {
   // Unicode case folding matches K (U+212A) with k and ſ (U+017F) with s: the searcher does not prefilter
   // files holding them, and neither does the index.
   const traps = m.literalsIgnoreCase && m.flags.includes("u") && m.literals.some((l) => /[ks]/i.test(l));
-  return { literals: m.literals, traps };
+  return { literals: m.literals, traps, ignoreCase: m.literalsIgnoreCase };
 }
 
 /**

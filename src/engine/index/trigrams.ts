@@ -1,11 +1,13 @@
-/*! Engine, warm index: a trigram index of file contents. Byte trigrams of the text with ASCII letters folded
- * to lower case (one index answers case-sensitive and ASCII-caseless queries), posting lists of file ids as
- * delta varints. It only narrows: a file it rules out cannot hold a required literal; the matcher decides on
- * the file's current bytes. No I/O here (the builder hands it bytes). */
+/*! Engine, warm index: a trigram index of file contents. Byte trigrams of the text as they are (exact case:
+ * `sef` and `Fas` of traverseFast are told apart, so a case-sensitive identifier narrows as far as its own
+ * spelling), posting lists of file ids as delta varints. An ASCII-caseless query asks for every case variant of
+ * each trigram (the union of their lists), which is what an index of folded trigrams held. Built in segments of
+ * a bounded number of pending postings, merged when frozen. It only narrows: a file it rules out cannot hold a
+ * required literal; the matcher decides on the file's current bytes. No I/O here (the builder hands it bytes). */
 
-/** ASCII lower-case folding of a byte. */
-const FOLD = new Uint8Array(256);
-for (let i = 0; i < 256; i++) FOLD[i] = i >= 65 && i <= 90 ? i + 32 : i;
+/** Whether a byte is an ASCII letter (its other case differs by 0x20). */
+const LETTER = new Uint8Array(256);
+for (let i = 0; i < 256; i++) LETTER[i] = (i >= 65 && i <= 90) || (i >= 97 && i <= 122) ? 1 : 0;
 
 /** The bytes of U+212A KELVIN SIGN and U+017F LONG S: Unicode case folding matches them with k and s. */
 const KELVIN = Buffer.from("\u212a", "utf8");
@@ -18,6 +20,20 @@ const TOUCHED = 1 << 16;
 /** Sizes of the chunks of postings (keys): from 64 KiB to 4 MiB, about half of what is held so far. */
 const CHUNK_MIN = 1 << 14;
 const CHUNK_MAX = 1 << 20;
+/**
+ * Pending postings (4 bytes each) after which the builder freezes them into a segment of varint lists (about
+ * a byte a posting): what bounds the build's memory beyond the final index (docs/decisions/0035-index-at-scale.md).
+ */
+export const SEGMENT_POSTINGS = 1 << 23;
+
+/** A frozen part of the postings (files [from, to)): lists whose first delta is from -1 (the id plus one). */
+interface Segment {
+  readonly keys: Uint32Array;
+  readonly starts: Uint32Array;
+  readonly data: Uint8Array;
+  /** The last file id of each key's list. */
+  readonly last: Int32Array;
+}
 
 /** The number of bits set in a 32-bit word. */
 function popcount(x: number): number {
@@ -27,6 +43,82 @@ function popcount(x: number): number {
   return Math.imul(v, 0x01010101) >>> 24;
 }
 
+/**
+ * Puts beside each word of a key bitset (its bits at 2w + 1) the rank of its first key (at 2w).
+ * @returns the number of keys
+ */
+function rankWords(rankOf: Uint32Array): number {
+  let n = 0;
+  for (let w = 0; w < WORDS; w++) {
+    const bits = rankOf[2 * w + 1] as number;
+    rankOf[2 * w] = n;
+    if (bits !== 0) n += popcount(bits);
+  }
+  return n;
+}
+
+/** The keys of a ranked bitset (rankWords), in ascending order. */
+function keysOf(rankOf: Uint32Array, n: number): Uint32Array {
+  const keys = new Uint32Array(n);
+  let r = 0;
+  for (let w = 0; w < WORDS; w++) {
+    let b = rankOf[2 * w + 1] as number;
+    while (b !== 0) {
+      const low = b & -b;
+      keys[r++] = (w << 5) | (31 - Math.clz32(low));
+      b ^= low;
+    }
+  }
+  return keys;
+}
+
+/** The bytes of a delta as a varint. */
+function varintLength(d: number): number {
+  return d < 0x80 ? 1 : d < 0x4000 ? 2 : d < 0x200000 ? 3 : d < 0x10000000 ? 4 : 5;
+}
+
+/** The varint at `at`: its value and how many bytes it takes. */
+function firstVarint(data: Uint8Array, at: number): { value: number; bytes: number } {
+  let value = 0;
+  let shift = 0;
+  let i = at;
+  for (;;) {
+    const byte = data[i++] as number;
+    value += (byte & 0x7f) * 2 ** shift;
+    if ((byte & 0x80) === 0) break;
+    shift += 7;
+  }
+  return { value, bytes: i - at };
+}
+
+/** The ASCII lower-case form of a trigram key. */
+function foldKey(k: number): number {
+  let out = 0;
+  for (let s = 16; s >= 0; s -= 8) {
+    const b = (k >>> s) & 0xff;
+    out = (out << 8) | (b >= 65 && b <= 90 ? b + 32 : b);
+  }
+  return out;
+}
+
+/** Every ASCII case variant of a trigram key (up to eight). */
+function caseVariants(k: number): number[] {
+  let out = [0];
+  for (let s = 16; s >= 0; s -= 8) {
+    const b = (k >>> s) & 0xff;
+    const next: number[] = [];
+    for (const v of out) {
+      next.push((v << 8) | b);
+      if (LETTER[b] === 1) next.push((v << 8) | (b ^ 0x20));
+    }
+    out = next;
+  }
+  return out;
+}
+
+/** The most trigrams of a literal a query intersects (its rarest: more narrow little, for more decoding). */
+const USE_TRIGRAMS = 16;
+
 /** Postings per step of TrigramIndex.freezing(). */
 const FREEZE_STEP = 1 << 18;
 
@@ -34,7 +126,7 @@ const FREEZE_STEP = 1 << 18;
 interface Freezing {
   readonly rankOf: Uint32Array;
   readonly meta: Int32Array;
-  data: Uint8Array<ArrayBuffer>;
+  data: Uint8Array;
   /** The chunk and the offset in it of the next posting. */
   c: number;
   i: number;
@@ -50,6 +142,11 @@ export interface LiteralQuery {
   readonly literals: readonly string[];
   /** Whether Unicode case folding could match K (U+212A) or ſ (U+017F) with an ASCII k or s of a literal. */
   readonly traps: boolean;
+  /**
+   * Whether the literals are matched ASCII case-insensitively (every case variant of a trigram is asked for).
+   * Absent: true (the answer that can only narrow less).
+   */
+  readonly ignoreCase?: boolean;
 }
 
 /** Sizes of an index, for the budget and for capabilities. */
@@ -104,6 +201,12 @@ export class TrigramIndex {
   private fill = 0;
   /** Postings added (pairs of a file and a key it holds). */
   private postings = 0;
+  /** Postings in the chunks, not yet in a segment (those of files from `segFrom` on). */
+  private pending = 0;
+  private segFrom = 0;
+  /** The postings of files before `segFrom`, frozen a bounded number at a time (spilling). */
+  private segments: Segment[] = [];
+  private segmentBytes = 0;
   /** Per file id, how many keys it holds (its run in the chunks). */
   private counts = new Uint32Array(1024);
   // After freeze(), `keys`, `starts` and `data` hold the lists.
@@ -129,13 +232,16 @@ export class TrigramIndex {
    * @param building whether files will be added (the build's tables, 6 MiB, are made only then: a frozen
    * index read from a file has none)
    */
-  constructor(building = true) {
+  constructor(
+    building = true,
+    private readonly segmentPostings = SEGMENT_POSTINGS,
+  ) {
     this.all = new Uint32Array(building ? 2 * WORDS : 0);
     this.seen = new Uint32Array(building ? WORDS : 0);
     this.touched = new Uint32Array(building ? TOUCHED : 0);
   }
 
-  /** Bytes the posting lists take so far: while building, the pending postings (4 bytes each). */
+  /** Bytes the posting lists take so far: while building, the segments and the pending postings (4 bytes each). */
   get postingSize(): number {
     return this.postingBytes;
   }
@@ -194,9 +300,9 @@ export class TrigramIndex {
     const cap = touched.length;
     let t = 0;
     let total = 0;
-    let k = ((FOLD[bytes[0] as number] as number) << 8) | (FOLD[bytes[1] as number] as number);
+    let k = ((bytes[0] as number) << 8) | (bytes[1] as number);
     for (let i = 2; i < n; i++) {
-      k = ((k << 8) | (FOLD[bytes[i] as number] as number)) & 0xffffff;
+      k = ((k << 8) | (bytes[i] as number)) & 0xffffff;
       const w = k >>> 5;
       const bit = 1 << (k & 31);
       const s = seen[w] as number;
@@ -241,7 +347,7 @@ export class TrigramIndex {
     let j = 0;
     while (j < t) {
       if (this.fill === this.chunk.length) {
-        this.chunk = new Uint32Array(Math.min(CHUNK_MAX, Math.max(CHUNK_MIN, this.postings >>> 1)));
+        this.chunk = new Uint32Array(Math.min(CHUNK_MAX, Math.max(CHUNK_MIN, this.pending >>> 1)));
         this.chunks.push(this.chunk);
         this.fill = 0;
       }
@@ -250,9 +356,40 @@ export class TrigramIndex {
       const stop = Math.min(t, j + chunk.length - fill);
       while (j < stop) chunk[fill++] = touched[j++] as number;
       this.postings += fill - this.fill;
+      this.pending += fill - this.fill;
       this.fill = fill;
     }
-    this.postingBytes = this.postings * 4;
+    this.postingBytes = this.segmentBytes + this.pending * 4;
+  }
+
+  /** Whether the pending postings reached a segment's worth: the builder calls spill() or steps spilling(). */
+  get spillDue(): boolean {
+    return this.pending >= this.segmentPostings;
+  }
+
+  /** Freezes the pending postings into a segment (a byte or so a posting instead of four). */
+  spill(): void {
+    const steps = this.spilling();
+    let r = steps.next();
+    while (r.done !== true) r = steps.next();
+  }
+
+  /**
+   * spill() a step at a time (see freezing()). Files may not be added until it is done.
+   * @yields after each step
+   */
+  *spilling(): Generator<void, void, void> {
+    if (this.segFrom === this.count) return;
+    const seg = yield* this.freezeRange(this.segFrom);
+    this.segments.push(seg);
+    this.segmentBytes += seg.data.length;
+    this.chunks = [];
+    this.chunk = new Uint32Array(0);
+    this.fill = 0;
+    this.pending = 0;
+    this.segFrom = this.count;
+    this.all.fill(0);
+    this.postingBytes = this.segmentBytes;
   }
 
   /** Turns the postings into the sorted keys, list starts and varint lists, and frees the build buffers. */
@@ -269,25 +406,31 @@ export class TrigramIndex {
    * @yields after each step
    */
   *freezing(): Generator<void, void, void> {
+    let frozen: Segment;
+    if (this.segments.length === 0) frozen = yield* this.freezeRange(0);
+    else {
+      yield* this.spilling();
+      frozen = yield* this.merge();
+    }
+    this.keys = frozen.keys as Uint32Array<ArrayBuffer>;
+    this.starts = frozen.starts as Uint32Array<ArrayBuffer>;
+    this.data = frozen.data as Uint8Array<ArrayBuffer>;
+    this.dropBuild();
+    this.postingBytes = this.data.length;
+    this.flags = this.flags.slice(0, this.count);
+    this.facts = this.facts.slice(0, this.count * 4);
+  }
+
+  /**
+   * Freezes the pending postings (those of files from `from` to the last) into sorted keys, list starts and
+   * varint lists (each list's first delta from -1).
+   */
+  private *freezeRange(from: number): Generator<void, Segment, void> {
     // Per word w of the key bitset, beside its bits: how many keys lie in the words before it (the rank of its
     // first key).
     const rankOf = this.all;
-    let n = 0;
-    for (let w = 0; w < WORDS; w++) {
-      const bits = rankOf[2 * w + 1] as number;
-      rankOf[2 * w] = n;
-      if (bits !== 0) n += popcount(bits);
-    }
-    const keys = new Uint32Array(n);
-    let r = 0;
-    for (let w = 0; w < WORDS; w++) {
-      let b = rankOf[2 * w + 1] as number;
-      while (b !== 0) {
-        const low = b & -b;
-        keys[r++] = (w << 5) | (31 - Math.clz32(low));
-        b ^= low;
-      }
-    }
+    const n = rankWords(rankOf);
+    const keys = keysOf(rankOf, n);
     // Per rank, side by side: the last file id added to its list, and the list's length (pass 1), then where
     // its next byte goes (pass 2).
     const meta = new Int32Array(2 * n);
@@ -296,7 +439,7 @@ export class TrigramIndex {
     const files = this.count;
     yield;
     // Pass 1: each posting's key becomes its rank, and each list's length in bytes is counted.
-    for (let id = 0; id < files; ) {
+    for (let id = from; id < files; ) {
       const to = this.stepEnd(id);
       this.countLists(st, id, to);
       id = to;
@@ -316,19 +459,95 @@ export class TrigramIndex {
     st.data = new Uint8Array(total);
     st.c = 0;
     st.i = 0;
-    for (let id = 0; id < files; ) {
+    for (let id = from; id < files; ) {
       const to = this.stepEnd(id);
       this.writeLists(st, id, to);
       id = to;
       yield;
     }
-    this.keys = keys;
-    this.starts = starts;
-    this.data = st.data;
-    this.dropBuild();
-    this.postingBytes = total;
-    this.flags = this.flags.slice(0, this.count);
-    this.facts = this.facts.slice(0, this.count * 4);
+    const last = new Int32Array(n);
+    for (let j = 0; j < n; j++) last[j] = meta[2 * j] as number;
+    return { keys, starts, data: st.data, last };
+  }
+
+  /**
+   * Merges the segments into one set of lists: per key, its lists in segment order, each but the first with
+   * its first delta taken from the previous list's last id (the ids of a later segment are all larger).
+   */
+  private *merge(): Generator<void, Segment, void> {
+    const segs = this.segments;
+    const rankOf = this.all;
+    rankOf.fill(0);
+    for (const seg of segs)
+      for (const key of seg.keys)
+        rankOf[2 * (key >>> 5) + 1] = (rankOf[2 * (key >>> 5) + 1] as number) | (1 << (key & 31));
+    const n = rankWords(rankOf);
+    const keys = keysOf(rankOf, n);
+    const meta = new Int32Array(2 * n);
+    for (let j = 0; j < n; j++) meta[2 * j] = -1;
+    yield;
+    // Pass 1: lengths (a re-encoded first delta may take fewer bytes).
+    for (const seg of segs) {
+      const { keys: sk, starts: ss, data: sd, last } = seg;
+      for (let j = 0; j < sk.length; j++) {
+        const key = sk[j] as number;
+        const w2 = (key >>> 5) << 1;
+        const at = ((rankOf[w2] as number) + popcount((rankOf[w2 + 1] as number) & ~(-1 << (key & 31)))) << 1;
+        const a = ss[j] as number;
+        let len = (ss[j + 1] as number) - a;
+        const prev = meta[at] as number;
+        if (prev >= 0) {
+          const { value, bytes } = firstVarint(sd, a);
+          len += varintLength(value - 1 - prev) - bytes;
+        }
+        meta[at] = last[j] as number;
+        meta[at + 1] = (meta[at + 1] as number) + len;
+        if ((j & 0x3ffff) === 0x3ffff) yield;
+      }
+      yield;
+    }
+    const starts = new Uint32Array(n + 1);
+    let total = 0;
+    for (let j = 0; j < n; j++) {
+      starts[j] = total;
+      const len = meta[2 * j + 1] as number;
+      meta[2 * j] = -1;
+      meta[2 * j + 1] = total;
+      total += len;
+    }
+    starts[n] = total;
+    const data = new Uint8Array(total);
+    // Pass 2: the bytes.
+    for (const seg of segs) {
+      const { keys: sk, starts: ss, data: sd, last } = seg;
+      for (let j = 0; j < sk.length; j++) {
+        const key = sk[j] as number;
+        const w2 = (key >>> 5) << 1;
+        const at = ((rankOf[w2] as number) + popcount((rankOf[w2 + 1] as number) & ~(-1 << (key & 31)))) << 1;
+        let a = ss[j] as number;
+        const b = ss[j + 1] as number;
+        let p = meta[at + 1] as number;
+        const prev = meta[at] as number;
+        if (prev >= 0) {
+          const { value, bytes } = firstVarint(sd, a);
+          a += bytes;
+          let d = value - 1 - prev;
+          while (d >= 0x80) {
+            data[p++] = (d & 0x7f) | 0x80;
+            d >>>= 7;
+          }
+          data[p++] = d;
+        }
+        data.set(sd.subarray(a, b), p);
+        meta[at] = last[j] as number;
+        meta[at + 1] = p + (b - a);
+        if ((j & 0x3ffff) === 0x3ffff) yield;
+      }
+      yield;
+    }
+    this.segments = [];
+    this.segmentBytes = 0;
+    return { keys, starts, data, last: new Int32Array(0) };
   }
 
   /** The file id a step of freezing() that starts at `from` stops before. */
@@ -416,6 +635,9 @@ export class TrigramIndex {
     this.chunk = new Uint32Array(0);
     this.fill = 0;
     this.counts = new Uint32Array(0);
+    this.segments = [];
+    this.segmentBytes = 0;
+    this.pending = 0;
   }
 
   /**
@@ -471,8 +693,9 @@ export class TrigramIndex {
       const paths = typeof pending === "function" ? pending() : pending;
       for (let id = 0; id < paths.length; id++) {
         const p = paths[id] as string;
-        this.idOf.set(p, id);
         this.pathChars += p.length;
+        // A file marked changed (invalidateId, or so persisted) is no longer the index's.
+        if (((this.flags[id] as number) & FLAG_DEAD) === 0) this.idOf.set(p, id);
       }
     }
     return this.idOf;
@@ -527,6 +750,18 @@ export class TrigramIndex {
   }
 
   /**
+   * Marks a file id as changed (a loaded index's file whose stats differ from those it was indexed with). Call it
+   * before the paths are first looked up (fromParts builds their map when first asked): the file is then not the
+   * index's at all; after, it is still never ruled out (candidates() keeps every changed file).
+   * @param id the file id
+   */
+  invalidateId(id: number): void {
+    if (((this.flags[id] as number) & FLAG_DEAD) !== 0) return;
+    this.flags[id] = (this.flags[id] as number) | FLAG_DEAD;
+    this.dead++;
+  }
+
+  /**
    * Marks every indexed file below a directory as changed (the directory was renamed, replaced or created:
    * the same paths may now hold other files). Applied at the next query, in one pass.
    * @param abs the directory's absolute path
@@ -552,6 +787,17 @@ export class TrigramIndex {
       }
     }
     prefixes.clear();
+  }
+
+  /**
+   * The path of each live file id (null for one changed since it was indexed), for a persisted copy.
+   * @returns the paths by id
+   */
+  pathsById(): (string | null)[] {
+    this.applyPrefixes();
+    const out: (string | null)[] = new Array(this.count).fill(null);
+    for (const [p, id] of this.pathMap()) out[id] = p;
+    return out;
   }
 
   /**
@@ -605,62 +851,80 @@ export class TrigramIndex {
    */
   candidates(q: LiteralQuery): Uint8Array | null {
     this.applyPrefixes();
-    const keysOf: number[][] = [];
+    const caseless = q.ignoreCase ?? true;
+    // Per literal, per distinct trigram of it: the keys that stand for it (its case variants when caseless).
+    const literals: number[][][] = [];
     for (const lit of q.literals) {
       const b = Buffer.from(lit, "utf8");
       if (b.length < 3) return null;
-      const keys = new Set<number>();
-      for (let i = 2; i < b.length; i++)
-        keys.add(
-          ((FOLD[b[i - 2] as number] as number) << 16) |
-            ((FOLD[b[i - 1] as number] as number) << 8) |
-            (FOLD[b[i] as number] as number),
-        );
-      keysOf.push([...keys]);
+      // A caseless literal beyond ASCII: its other cases are other bytes, which no variant of a byte gives.
+      if (caseless && b.some((x) => x >= 0x80)) return null;
+      const seen = new Set<number>();
+      const positions: number[][] = [];
+      for (let i = 2; i < b.length; i++) {
+        const k = ((b[i - 2] as number) << 16) | ((b[i - 1] as number) << 8) | (b[i] as number);
+        const canon = caseless ? foldKey(k) : k;
+        if (seen.has(canon)) continue;
+        seen.add(canon);
+        positions.push(caseless ? caseVariants(k) : [k]);
+      }
+      literals.push(positions);
     }
     const n = this.count;
     const out = new Uint8Array(n);
-    const count = new Uint16Array(n);
-    for (const keys of keysOf) {
-      const lists: Uint8Array[] = [];
+    const count = new Uint8Array(n);
+    for (const positions of literals) {
+      // Per trigram, the lists of its variants (a file holding any of them holds the trigram).
+      const unions: { lists: Uint8Array[]; bytes: number }[] = [];
       let missing = false;
-      for (const k of keys) {
-        const list = this.listOf(k);
-        if (list === null) {
+      for (const variants of positions) {
+        const lists: Uint8Array[] = [];
+        let bytes = 0;
+        for (const k of variants) {
+          const list = this.listOf(k);
+          if (list === null || list.length === 0) continue;
+          lists.push(list);
+          bytes += list.length;
+        }
+        if (lists.length === 0) {
           missing = true;
           break;
         }
-        lists.push(list);
+        unions.push({ lists, bytes });
       }
       if (missing) continue;
       // The rarest trigrams narrow as much as all of them, for less decoding.
-      lists.sort((a, b) => a.length - b.length);
-      const use = lists.slice(0, 8);
+      unions.sort((a, b) => a.bytes - b.bytes);
+      const use = unions.slice(0, USE_TRIGRAMS);
       count.fill(0);
-      for (const list of use) {
-        let id = -1;
-        let d = 0;
-        let shift = 0;
-        for (let i = 0; i < list.length; i++) {
-          const byte = list[i] as number;
-          d |= (byte & 0x7f) << shift;
-          if (byte & 0x80) {
-            shift += 7;
-            continue;
+      // A file reaches p + 1 at the p-th trigram only when it held each one before (once, whichever variant).
+      for (let p = 0; p < use.length; p++) {
+        for (const list of (use[p] as { lists: Uint8Array[] }).lists) {
+          let id = -1;
+          let d = 0;
+          let shift = 0;
+          for (let i = 0; i < list.length; i++) {
+            const byte = list[i] as number;
+            d |= (byte & 0x7f) << shift;
+            if (byte & 0x80) {
+              shift += 7;
+              continue;
+            }
+            id += d;
+            d = 0;
+            shift = 0;
+            if (count[id] === p) count[id] = p + 1;
           }
-          id += d;
-          d = 0;
-          shift = 0;
-          count[id] = (count[id] as number) + 1;
         }
       }
       const need = use.length;
       for (let id = 0; id < n; id++) if (count[id] === need) out[id] = 1;
     }
-    if (q.traps) {
-      const flags = this.flags;
-      for (let id = 0; id < n; id++) if ((flags[id] as number) & FLAG_TRAP) out[id] = 1;
-    }
+    // Files that changed since they were indexed (a persisted index's, marked when it was checked) and, when
+    // Unicode case folding could match them, files holding K or ſ are always candidates.
+    const always = FLAG_DEAD | (q.traps ? FLAG_TRAP : 0);
+    const flags = this.flags;
+    for (let id = 0; id < n; id++) if ((flags[id] as number) & always) out[id] = 1;
     return out;
   }
 }

@@ -3,7 +3,8 @@
  * background, a slice at a time so the server keeps answering. A recursive watch keeps both fresh: a created,
  * deleted or renamed entry or a changed ignore file forgets the remembered walks; a changed file leaves the
  * index (it is searched again). Without a watch, walks are not remembered and each file the index would rule
- * out is compared with its indexed stats first. It never writes anything. */
+ * out is compared with its indexed stats first. It writes only its index, to the cache (a restarted server loads
+ * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). */
 import * as fs from "node:fs";
 import * as v from "valibot";
 import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
@@ -18,6 +19,7 @@ import { quietContext, type RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts";
 import { kindInto, type Witnessed, witnessingInto } from "../witness.ts";
+import { type LoadedIndex, loadIndex, writeServerIndex } from "./persist.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type MemoryWalk, type RecordedWalk, recordingWalk, replay } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
@@ -114,6 +116,11 @@ const REBUILD_SHARE = 0.05;
  * ratio by EARLY_RATIO_MARGIN (later, larger files could still bring the ratio down a little, not that much). */
 const EARLY_RATIO_TEXT = 32 * 1024 * 1024;
 const EARLY_RATIO_MARGIN = 1.25;
+/**
+ * A built index of at least this many files is written to the cache (persist.ts), for the next server started
+ * on the tree to load (RGLOB_PERSIST_MIN_FILES sets it; RGLOB_INDEX=0: never written nor loaded).
+ */
+const PERSIST_MIN_FILES = 10_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** How long one slice of the watch's set-up may take before the server answers what has come. */
@@ -283,7 +290,8 @@ export class WarmRoot implements WarmProvider {
     this.rootId = identityOf(this.root);
     this.mounts = mountsAt(this.root);
     if (!this.options.watch) {
-      void this.build();
+      // Without a watch every file the index would rule out is stat'ed at each query: a loaded index serves too.
+      void this.loadOrBuild();
       return;
     }
     const epoch = this.epoch;
@@ -292,8 +300,106 @@ export class WarmRoot implements WarmProvider {
         this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
       })
       .then(() => {
-        if (epoch === this.epoch && !this.closed) void this.build();
+        if (epoch === this.epoch && !this.closed) void this.loadOrBuild();
       });
+  }
+
+  /** Loads the index the cache holds for the root when it is usable (load), else builds one. */
+  private async loadOrBuild(): Promise<void> {
+    if (process.env.RGLOB_INDEX === "0" || !(await this.load())) void this.build();
+  }
+
+  /**
+   * Loads the root's index from the cache (written by a server before, or by `rglob index`) after the watch is
+   * set up, and checks it before it answers: the file as loadIndex checks it (this user's regular file, read
+   * into memory, hash, format, version, root path and identity), then every indexed file's stats against those
+   * it was indexed with (a file changed while no server watched is no longer the index's; the watch sees every
+   * later change). Meanwhile calls walk cold, as during a build.
+   * @returns whether the index was taken (or the root was given up meanwhile); false: build one
+   */
+  private async load(): Promise<boolean> {
+    const started = performance.now();
+    const epoch = this.epoch;
+    const forgets = this.forgets;
+    let loaded: LoadedIndex;
+    try {
+      const r = loadIndex(this.root);
+      if (r.index === null) {
+        if (r.reason !== null && this.reason === null)
+          this.reason = `the cached index is not used: ${r.reason}`;
+        return false;
+      }
+      loaded = r.index;
+    } catch {
+      return false;
+    }
+    // A tree removed and made again at the path (or a directory above it replaced) is another tree: its files
+    // may hold the same stats by chance, and the CLI's recorded walk is checked by the paths it read, but the
+    // server's index has no walk to vouch for it.
+    if (loaded.header.root_id !== this.rootId) {
+      if (this.reason === null)
+        this.reason = "the cached index is not used: built for a tree since removed or replaced at this path";
+      return false;
+    }
+    const idx = loaded.index;
+    const files = loaded.header.files;
+    // Changes the watch reports while the files are checked mark the index too.
+    this.building = idx;
+    const sliceMs = this.options.sliceMs ?? SLICE_MS;
+    let slice = performance.now();
+    let changed = 0;
+    const checks = loaded.fileChecks();
+    try {
+      for (let id = 0; id < files; id++) {
+        if ((id & 255) === 0 && performance.now() - slice > sliceMs) {
+          await this.turn();
+          slice = performance.now();
+          if (this.closed || this.epoch !== epoch || this.building !== idx) return true;
+        }
+        if (idx.isLive(id) && !checks.unchanged(id)) {
+          idx.invalidateId(id);
+          changed++;
+        }
+      }
+    } finally {
+      checks.close();
+    }
+    if (this.building !== idx) return true;
+    this.building = null;
+    // The watch lost track meanwhile, or most files changed: built again.
+    if (this.forgets !== forgets || (changed >= REBUILD_DEAD && changed >= files * REBUILD_SHARE))
+      return false;
+    indexedWords.set(idx, loaded.facts);
+    this.index = idx;
+    this.state = "ready";
+    this.buildMs = Math.round(performance.now() - started);
+    const how = `loaded from the cache and checked: ${changed} of ${files} files changed since it was written`;
+    this.reason = this.reason === null ? how : `${this.reason}; ${how}`;
+    this.loaded++;
+    return true;
+  }
+
+  /** How many times an index was loaded from the cache instead of built (tests). */
+  loaded = 0;
+  /** Bumped when a watch event forgets everything (it did not say what changed). */
+  private forgets = 0;
+
+  /**
+   * Writes a built index to the cache (writeServerIndex) when it covers at least PERSIST_MIN_FILES files, after
+   * the watch's events so far are taken in; a failure to write only leaves the cache without it.
+   */
+  private async persist(idx: TrigramIndex): Promise<void> {
+    const min = Number(process.env.RGLOB_PERSIST_MIN_FILES ?? PERSIST_MIN_FILES);
+    if (process.env.RGLOB_INDEX === "0" || idx.size < (Number.isFinite(min) ? min : PERSIST_MIN_FILES))
+      return;
+    await this.turn();
+    if (this.closed || this.index !== idx) return;
+    if (this.synchronous) (this.watcher as TreeWatch).drain();
+    const words = indexedWords.get(idx);
+    if (this.index !== idx || words === undefined) return;
+    try {
+      writeServerIndex(this.root, this.rootId, idx, words, this.buildMs ?? 0);
+    } catch {}
   }
 
   /**
@@ -470,6 +576,7 @@ export class WarmRoot implements WarmProvider {
     // UTF-8 with U+FFFD, which cannot name the entry the walk holds; the tree's own watch gives it losslessly,
     // names.ts): forget everything.
     if (name === null || name === undefined || (!this.synchronous && String(name).includes("\ufffd"))) {
+      this.forgets++;
       this.forgetWalks();
       this.index = null;
       if (this.state === "ready") this.state = "building";
@@ -870,6 +977,16 @@ export class WarmRoot implements WarmProvider {
             }
             wordsOfStats(big, words, id * STAT_WORDS);
             idx.add(e.abs, view, st);
+            // A segment's worth of pending postings is frozen, a step at a time (the build's memory is bounded).
+            if (idx.spillDue) {
+              for (const _ of idx.spilling()) {
+                if (performance.now() - slice > sliceMs) {
+                  await this.turn();
+                  slice = performance.now();
+                }
+                if (this.closed || this.building !== idx) return;
+              }
+            }
             if (idx.postingSize > budget) {
               this.overBudget(idx, `the index would exceed ${Math.round(budget / 1048576)} MiB`);
               return;
@@ -933,6 +1050,7 @@ export class WarmRoot implements WarmProvider {
       this.building = null;
       this.state = "ready";
       this.buildMs = Math.round(performance.now() - started);
+      void this.persist(idx);
     } catch (err) {
       if (this.building === idx) this.overBudget(idx, `index build failed: ${String(err)}`);
     }

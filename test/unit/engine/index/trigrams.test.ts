@@ -1,8 +1,9 @@
-// The trigram index (#24) against a plain search: on seeded random files, every file that holds a literal
-// (ASCII case folded) is a candidate, over files with enough distinct trigrams to grow the index's tables
-// inside one file (a slot table that grew while a file was added once lost that file's postings), varint
-// deltas of every width, and invalidation (by path and below a directory). The frozen arrays (what a persisted
-// index stores) equal those of a naive reference built from each file's set of folded trigrams, byte for byte.
+// The trigram index (#24, #36) against a plain search: on seeded random files, every file that holds a literal
+// (exactly, or ASCII case folded for a caseless query) is a candidate, over files with enough distinct trigrams
+// to grow the index's tables inside one file (a slot table that grew while a file was added once lost that
+// file's postings), varint deltas of every width, and invalidation (by path and below a directory). The frozen
+// arrays (what a persisted index stores) equal those of a naive reference built from each file's set of
+// trigrams, byte for byte, whether built in one piece or spilled in many segments and merged.
 import { describe, expect, test } from "bun:test";
 import { TrigramIndex } from "../../../../src/engine/index/trigrams.ts";
 import { prng } from "../../../helpers.ts";
@@ -37,10 +38,12 @@ describe("TrigramIndex", () => {
       const at = Math.floor(r() * Math.max(1, src.length - 8));
       const lit = src.subarray(at, at + 3 + Math.floor(r() * 5)).toString("latin1");
       const cand = idx.candidates({ literals: [lit], traps: false });
+      const exact = idx.candidates({ literals: [lit], traps: false, ignoreCase: false });
       expect(cand).not.toBeNull();
       files.forEach((b, i) => {
         const id = idx.idOfPath(i === files.length - 1 ? "/t/last" : `/t/f${i}`);
         if (b.toString("latin1").toLowerCase().includes(lit.toLowerCase())) expect(cand?.[id]).toBe(1);
+        if (b.toString("latin1").includes(lit)) expect(exact?.[id]).toBe(1);
       });
     }
     const tail = idx.candidates({ literals: ["tail literal qx~"], traps: false });
@@ -56,6 +59,18 @@ describe("TrigramIndex", () => {
     const c = idx.candidates({ literals: ["needle"], traps: false });
     expect([...(c ?? [])]).toEqual([1, 0, 1]);
     expect(idx.candidates({ literals: ["ne"], traps: false })).toBeNull();
+    // Exact case: a case-sensitive literal narrows to its own spelling; a caseless one to every spelling.
+    expect([...(idx.candidates({ literals: ["NEEDLE"], traps: false, ignoreCase: false }) ?? [])]).toEqual([
+      0, 0, 1,
+    ]);
+    expect([...(idx.candidates({ literals: ["NeEdLe"], traps: false, ignoreCase: true }) ?? [])]).toEqual([
+      1, 0, 1,
+    ]);
+    expect([...(idx.candidates({ literals: ["NeEdLe"], traps: false, ignoreCase: false }) ?? [])]).toEqual([
+      0, 0, 0,
+    ]);
+    // A caseless literal beyond ASCII cannot be narrowed by byte variants.
+    expect(idx.candidates({ literals: ["néedle"], traps: false, ignoreCase: true })).toBeNull();
     // Unicode case folding: a file holding KELVIN SIGN stays a candidate of a caseless literal with a k.
     expect([...(idx.candidates({ literals: ["kite"], traps: true }) ?? [])]).toEqual([0, 0, 1]);
     idx.invalidate("/a/x.txt");
@@ -66,64 +81,76 @@ describe("TrigramIndex", () => {
     expect(idx.idOfPath("/a/y.txt")).toBe(1);
   });
 
-  test.each([4, 5, 6])("frozen arrays equal a naive reference, byte for byte (seed %i)", (seed) => {
-    const r = prng(seed);
-    const files: Buffer[] = [];
-    for (let f = 0; f < 700; f++) {
-      const kind = f === 250 || f === 600 ? -1 : f % 97;
-      // Mostly small files over a few alphabets (upper case and bytes past 0x7f included), empty and 1-2 byte
-      // files, and two with more distinct trigrams than a file's gathering buffer (65,536) holds.
-      let b: Buffer;
-      if (kind === 3) b = Buffer.alloc(Math.floor(r() * 3), 65);
-      else if (kind === -1) {
-        b = Buffer.alloc(120_000);
-        for (let i = 0; i < b.length; i++) b[i] = 1 + Math.floor(r() * 255);
-      } else b = randomBytes(r, Math.floor(r() * 300), [20, 60, 200][f % 3] as number);
-      files.push(b);
-    }
-    const idx = new TrigramIndex();
-    files.forEach((b, f) => {
-      idx.add(`/r/${f}`, b, FACTS);
-    });
-    idx.freeze();
-    const got = idx.frozenParts();
-    // The reference: per key, the ids of the files holding it, as delta varints, keys in ascending order.
-    const lists = new Map<number, number[]>();
-    files.forEach((b, id) => {
-      const set = new Set<number>();
-      const low = Buffer.from(
-        b.toString("latin1").replace(/[A-Z]/g, (c) => c.toLowerCase()),
-        "latin1",
-      );
-      for (let i = 2; i < low.length; i++)
-        set.add(((low[i - 2] as number) << 16) | ((low[i - 1] as number) << 8) | (low[i] as number));
-      for (const k of set) {
-        const l = lists.get(k);
-        if (l === undefined) lists.set(k, [id]);
-        else l.push(id);
+  test.each([
+    [4, 0],
+    [5, 0],
+    [6, 0],
+    [7, 3000],
+    [8, 257],
+  ])(
+    "frozen arrays equal a naive reference, byte for byte (seed %i, segments of %i postings)",
+    (seed, segment) => {
+      const r = prng(seed);
+      const files: Buffer[] = [];
+      for (let f = 0; f < 700; f++) {
+        const kind = f === 250 || f === 600 ? -1 : f % 97;
+        // Mostly small files over a few alphabets (upper case and bytes past 0x7f included), empty and 1-2 byte
+        // files, and two with more distinct trigrams than a file's gathering buffer (65,536) holds.
+        let b: Buffer;
+        if (kind === 3) b = Buffer.alloc(Math.floor(r() * 3), 65);
+        else if (kind === -1) {
+          b = Buffer.alloc(120_000);
+          for (let i = 0; i < b.length; i++) b[i] = 1 + Math.floor(r() * 255);
+        } else b = randomBytes(r, Math.floor(r() * 300), [20, 60, 200][f % 3] as number);
+        files.push(b);
       }
-    });
-    const keys = [...lists.keys()].sort((a, b) => a - b);
-    const starts: number[] = [];
-    const data: number[] = [];
-    for (const k of keys) {
-      starts.push(data.length);
-      let last = -1;
-      for (const id of lists.get(k) as number[]) {
-        let d = id - last;
-        last = id;
-        while (d >= 0x80) {
-          data.push((d & 0x7f) | 0x80);
-          d >>>= 7;
+      const idx = segment === 0 ? new TrigramIndex() : new TrigramIndex(true, segment);
+      let spills = 0;
+      files.forEach((b, f) => {
+        idx.add(`/r/${f}`, b, FACTS);
+        if (idx.spillDue) {
+          idx.spill();
+          spills++;
         }
-        data.push(d);
+      });
+      if (segment > 0) expect(spills).toBeGreaterThan(3);
+      idx.freeze();
+      const got = idx.frozenParts();
+      // The reference: per key, the ids of the files holding it, as delta varints, keys in ascending order.
+      const lists = new Map<number, number[]>();
+      files.forEach((b, id) => {
+        const set = new Set<number>();
+        const low = b;
+        for (let i = 2; i < low.length; i++)
+          set.add(((low[i - 2] as number) << 16) | ((low[i - 1] as number) << 8) | (low[i] as number));
+        for (const k of set) {
+          const l = lists.get(k);
+          if (l === undefined) lists.set(k, [id]);
+          else l.push(id);
+        }
+      });
+      const keys = [...lists.keys()].sort((a, b) => a - b);
+      const starts: number[] = [];
+      const data: number[] = [];
+      for (const k of keys) {
+        starts.push(data.length);
+        let last = -1;
+        for (const id of lists.get(k) as number[]) {
+          let d = id - last;
+          last = id;
+          while (d >= 0x80) {
+            data.push((d & 0x7f) | 0x80);
+            d >>>= 7;
+          }
+          data.push(d);
+        }
       }
-    }
-    starts.push(data.length);
-    expect(got.keys.length).toBe(keys.length);
-    expect(Buffer.from(got.keys.buffer).equals(Buffer.from(Uint32Array.from(keys).buffer))).toBe(true);
-    expect(Buffer.from(got.starts.buffer).equals(Buffer.from(Uint32Array.from(starts).buffer))).toBe(true);
-    expect(Buffer.from(got.data).equals(Buffer.from(data))).toBe(true);
-    expect(got.textBytes).toBe(files.reduce((n, b) => n + b.length, 0));
-  });
+      starts.push(data.length);
+      expect(got.keys.length).toBe(keys.length);
+      expect(Buffer.from(got.keys.buffer).equals(Buffer.from(Uint32Array.from(keys).buffer))).toBe(true);
+      expect(Buffer.from(got.starts.buffer).equals(Buffer.from(Uint32Array.from(starts).buffer))).toBe(true);
+      expect(Buffer.from(got.data).equals(Buffer.from(data))).toBe(true);
+      expect(got.textBytes).toBe(files.reduce((n, b) => n + b.length, 0));
+    },
+  );
 });

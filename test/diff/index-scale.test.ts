@@ -1,0 +1,331 @@
+// The index at scale (#36), through the compiled binary on real temp trees:
+// - exact-case narrowing keeps the cold answers: random identifiers of a generated code tree (camelCase,
+//   snake_case, UPPER_CASE, short words, spelt in other cases too) with the persisted index against the same
+//   grep with it turned off, case-sensitive, -i, smart case, --fixed-strings and regexes, and the Unicode case
+//   folding traps (ſ and K match s and k under -i; İ does not match i);
+// - a restarted `rglob mcp` loads the index its predecessor wrote to the cache and checks it (its capabilities
+//   say so, with how many files changed while no server ran) and answers from it (`source: "index"`) with the
+//   cold answer, a file changed, added or deleted meanwhile included;
+// - a corrupt, foreign, old-format or replaced-tree index file in the cache is not loaded: the server builds its
+//   own, and says why it did not load it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { findOperation } from "../../src/ops/registry.ts";
+import { prng, rglobJson } from "../helpers.ts";
+import { argvOf, type McpSession, startMcp } from "../surface/mcp-helpers.ts";
+
+const SEED = Number(process.env.RGLOB_SCALE_SEED ?? 36);
+const rand = prng(SEED);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+const op = findOperation("grep");
+
+const PARTS = ["node", "scope", "path", "binding", "visit", "parse", "token", "error", "state", "type"];
+const cap = (w: string) => (w[0] as string).toUpperCase() + w.slice(1);
+/** An identifier of one of the kinds code holds. */
+function identifier(): string {
+  const a = pick(PARTS);
+  const b = pick(PARTS);
+  switch (Math.floor(rand() * 5)) {
+    case 0:
+      return `${a}${cap(b)}`;
+    case 1:
+      return `${a}_${b}`;
+    case 2:
+      return `${a}_${b}`.toUpperCase();
+    case 3:
+      return `${cap(a)}${cap(b)}`;
+    default:
+      return a;
+  }
+}
+
+/** A line of code-like text over the identifiers, now and then with a trap character. */
+function codeText(): string {
+  const lines: string[] = [];
+  for (let i = 0, n = 3 + Math.floor(rand() * 12); i < n; i++) {
+    const ids = [identifier(), identifier(), identifier()];
+    const trap = rand() < 0.04 ? pick(["\u017f", "\u212a", "\u0130", "\u0131"]) : "";
+    lines.push(`const ${ids[0]} = ${ids[1]}(${ids[2]}); // ${trap}${pick(PARTS)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Puts every file's mtime an hour back: a file modified in the last moments is not indexed (racy stats). */
+function ageTree(root: string): void {
+  const past = new Date(Date.now() - 3600_000);
+  const visit = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) visit(p);
+      else if (e.isFile()) utimesSync(p, past, past);
+    }
+  };
+  visit(root);
+}
+
+function makeTree(files: number): string {
+  const dir = mkdtempSync(join(tmpdir(), "rglob-scale-"));
+  for (let f = 0; f < files; f++) {
+    const rel = `pkg${f % 7}/${pick(PARTS)}/${pick(PARTS)}${f}.ts`;
+    mkdirSync(join(dir, rel, ".."), { recursive: true });
+    writeFileSync(join(dir, rel), codeText());
+  }
+  // The traps spelt out once each: long s and Kelvin sign (Unicode folds them to s and k), dotted capital I
+  // (no simple fold to i).
+  writeFileSync(join(dir, "traps.txt"), "\u017fcope and \u212aind and \u0130ndex\n");
+  ageTree(dir);
+  return dir;
+}
+
+describe("exact-case narrowing keeps the cold answers", () => {
+  let dir: string;
+  let cache: string;
+  beforeAll(() => {
+    dir = makeTree(220);
+    cache = mkdtempSync(join(tmpdir(), "rglob-scale-cache-"));
+    const { json } = rglobJson(["index", "--json"], { cwd: dir, env: { RGLOB_CACHE_DIR: cache } });
+    expect((json.results as Array<{ state: string }>)[0]?.state).toBe("built");
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  /** Runs a grep with and without the index: the same result (bytes_read and source aside), from the index. */
+  function same(input: Record<string, unknown>): void {
+    const args = ["grep", "--json", ...argvOf(op, input)];
+    const { json: cold } = rglobJson(args, { cwd: dir, env: { RGLOB_CACHE_DIR: cache, RGLOB_INDEX: "0" } });
+    const { json: hot } = rglobJson(args, { cwd: dir, env: { RGLOB_CACHE_DIR: cache } });
+    expect({ input, source: hot.source }).toEqual({ input, source: "index" });
+    delete hot.source;
+    hot.bytes_read = cold.bytes_read;
+    expect({ input, ...hot }).toEqual({ input, ...cold });
+  }
+
+  test("random identifiers, in their own case and others, every case mode", () => {
+    const spell = (w: string) =>
+      pick([w, w.toLowerCase(), w.toUpperCase(), w.replace(/[a-z]/, (c) => c.toUpperCase())]);
+    for (let q = 0; q < 36; q++) {
+      const id = spell(identifier());
+      const mode = q % 6;
+      if (mode === 0) same({ pattern: id });
+      else if (mode === 1) same({ pattern: id, ignore_case: true });
+      else if (mode === 2) same({ pattern: id, smart_case: true });
+      else if (mode === 3) same({ pattern: id, fixed_strings: true, count: true });
+      else if (mode === 4) same({ pattern: `${id}\\(`, files_with_matches: true });
+      else if (q % 12 === 5) same({ pattern: `${id}_?[A-Za-z]*`, ignore_case: rand() < 0.5 });
+      else same({ pattern: `${id}|${spell(identifier())}`, ignore_case: rand() < 0.5 });
+    }
+  }, 240_000);
+
+  test("Unicode case folding: ſ and K match s and k under -i, İ does not match i", () => {
+    // Case-sensitive, the ASCII spellings are not in traps.txt; caseless, ſcope and Kind match.
+    for (const pattern of ["scope", "SCOPE", "kind", "KIND", "index", "Index", "sCoPe and"]) {
+      same({ pattern });
+      same({ pattern, ignore_case: true });
+      same({ pattern, smart_case: true });
+    }
+    const { json } = rglobJson(["grep", "--json", "-i", "scope and kind", "traps.txt"], {
+      cwd: dir,
+      env: { RGLOB_CACHE_DIR: cache },
+    });
+    expect(json.source).toBe("index");
+    expect((json.results as unknown[]).length).toBe(1);
+  }, 240_000);
+});
+
+/** The warm state of the server's one root, as capabilities report it. */
+async function warm(
+  mcp: McpSession,
+): Promise<{ state: string; reason: string | null; files: number | null }> {
+  const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
+  const caps = JSON.parse((res.contents[0] as { text: string }).text) as {
+    mcp: { warm: Array<{ state: string; reason: string | null; files: number | null }> };
+  };
+  return caps.mcp.warm[0] as { state: string; reason: string | null; files: number | null };
+}
+
+async function ready(
+  mcp: McpSession,
+): Promise<{ state: string; reason: string | null; files: number | null }> {
+  for (let i = 0; i < 2400; i++) {
+    const w = await warm(mcp);
+    if (w.state !== "building") return w;
+    await Bun.sleep(50);
+  }
+  throw new Error("the index was not built");
+}
+
+async function grepMcp(mcp: McpSession, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const r = (await mcp.client.callTool({ name: "grep_content", arguments: args })) as CallToolResult;
+  return r.structuredContent as Record<string, unknown>;
+}
+
+describe("a restarted server loads the index from the cache", () => {
+  let dir: string;
+  let cache: string;
+  let indexFile: string;
+  const env = () => ({ RGLOB_CACHE_DIR: cache, RGLOB_PERSIST_MIN_FILES: "0" });
+
+  async function server(): Promise<McpSession> {
+    const saved = { ...process.env };
+    Object.assign(process.env, env());
+    try {
+      return await startMcp(["--root", dir], { cwd: dir });
+    } finally {
+      for (const k of Object.keys(env())) if (saved[k] === undefined) delete process.env[k];
+    }
+  }
+
+  /** The server's answer equals the cold CLI's (bytes_read aside), and comes from the index. */
+  async function sameAsCold(
+    mcp: McpSession,
+    input: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const hot = await grepMcp(mcp, { ...input, limit: 1000 });
+    const args = ["grep", "--json", ...argvOf(op, { ...input, limit: 1000 })];
+    const { json: cold } = rglobJson(args, { cwd: dir, env: { RGLOB_INDEX: "0", RGLOB_CACHE_DIR: cache } });
+    expect({ input, source: hot.source }).toEqual({ input, source: "index" });
+    for (const r of [hot, cold]) {
+      delete r.source;
+      delete r.bytes_read;
+    }
+    expect({ input, ...hot }).toEqual({ input, ...cold });
+    return cold;
+  }
+
+  beforeAll(async () => {
+    dir = realpathSync(makeTree(90));
+    cache = mkdtempSync(join(tmpdir(), "rglob-scale-cache-"));
+    const mcp = await server();
+    try {
+      const w = await ready(mcp);
+      expect(w.state).toBe("ready");
+      // The first server built it (and says nothing of a cache) and writes it to the cache after its build.
+      expect(w.reason ?? "").not.toMatch(/loaded from the cache/);
+      for (let i = 0; i < 400 && !existsSync(join(cache, "index")); i++) await Bun.sleep(50);
+      for (
+        let i = 0;
+        i < 400 && readdirSync(join(cache, "index")).filter((f) => f.endsWith(".rgi")).length === 0;
+        i++
+      )
+        await Bun.sleep(50);
+    } finally {
+      await mcp.close();
+    }
+    const files = readdirSync(join(cache, "index")).filter((f) => f.endsWith(".rgi"));
+    expect(files.length).toBe(1);
+    indexFile = join(cache, "index", files[0] as string);
+  }, 240_000);
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  test("the index is loaded, checked, and answers; changes made while no server ran are seen", async () => {
+    // While no server runs: a file gains a literal found nowhere else, one is deleted, one is added.
+    const victims = readdirSync(join(dir, "pkg1"), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith(".ts"));
+    const edited = join(dir, "pkg1", victims[0] as string);
+    writeFileSync(edited, `${readFileSync(edited, "utf8")}const zanzibarQuokka = 1;\n`);
+    unlinkSync(join(dir, "pkg1", victims[1] as string));
+    writeFileSync(join(dir, "pkg1", "fresh.ts"), "export const zanzibarQuokka = 2;\n");
+    const mcp = await server();
+    try {
+      const w = await ready(mcp);
+      expect(w.state).toBe("ready");
+      // The stat check found the edited and the deleted file (the new one is not the index's).
+      expect(w.reason).toBe(
+        `loaded from the cache and checked: 2 of ${w.files} files changed since it was written`,
+      );
+      const cold = await sameAsCold(mcp, { pattern: "zanzibarQuokka" });
+      expect((cold.results as unknown[]).length).toBe(2);
+      await sameAsCold(mcp, { pattern: "nodeScope" });
+      await sameAsCold(mcp, { pattern: "NODE_SCOPE", ignore_case: true });
+      // A change while this server runs is the watch's.
+      writeFileSync(join(dir, "pkg2", "later.ts"), "const zanzibarQuokka = 3;\n");
+      await Bun.sleep(100);
+      expect(((await sameAsCold(mcp, { pattern: "zanzibarQuokka" })).results as unknown[]).length).toBe(3);
+    } finally {
+      await mcp.close();
+    }
+  }, 240_000);
+
+  test("a corrupt, old-format, foreign or replaced-tree index is not loaded", async () => {
+    const good = readFileSync(indexFile);
+    const cases: Array<[string, () => void, RegExp]> = [
+      [
+        "corrupt",
+        () => {
+          const b = Buffer.from(good);
+          b[b.length - 3] = (b[b.length - 3] as number) ^ 0xff;
+          writeFileSync(indexFile, b);
+        },
+        /not used: corrupt/,
+      ],
+      [
+        "old format",
+        () => {
+          const b = Buffer.from(good);
+          b.writeUInt32LE(3, 8);
+          writeFileSync(indexFile, b);
+        },
+        /not used: format 3, not 4/,
+      ],
+      [
+        "another tree's",
+        () => {
+          const other = makeTree(5);
+          rglobJson(["index", "--json"], { cwd: other, env: { RGLOB_CACHE_DIR: cache } });
+          const otherFile = readdirSync(join(cache, "index"))
+            .filter((f) => f.endsWith(".rgi"))
+            .map((f) => join(cache, "index", f))
+            .find((f) => f !== indexFile) as string;
+          renameSync(otherFile, indexFile);
+          rmSync(other, { recursive: true, force: true });
+        },
+        /not used: built for another tree/,
+      ],
+      [
+        "a replaced tree's",
+        () => {
+          writeFileSync(indexFile, good);
+          const moved = `${dir}.old`;
+          renameSync(dir, moved);
+          mkdirSync(dir);
+          for (const e of readdirSync(moved)) renameSync(join(moved, e), join(dir, e));
+          rmSync(moved, { recursive: true, force: true });
+        },
+        /not used: built for a tree since removed or replaced/,
+      ],
+    ];
+    for (const [name, spoil, why] of cases) {
+      spoil();
+      const mcp = await server();
+      try {
+        const w = await ready(mcp);
+        expect({ name, state: w.state }).toEqual({ name, state: "ready" });
+        expect({ name, reason: w.reason }).toEqual({ name, reason: expect.stringMatching(why) });
+        await sameAsCold(mcp, { pattern: "zanzibarQuokka" });
+      } finally {
+        await mcp.close();
+      }
+    }
+  }, 480_000);
+});
