@@ -60,7 +60,11 @@ test("allowScripts names every dependency with an install script, by name (npm 1
   expect(Object.keys(allowed).sort()).toEqual(withScripts);
   // Bun's postinstall fetches its binary and must run; the grammar packages' native builds are denied by name:
   // the region differential uses only their .wasm files (docs/decisions/0036-region-oracles.md).
-  expect(Object.entries(allowed).filter(([, v]) => v === true).map(([k]) => k)).toEqual(["bun"]);
+  expect(
+    Object.entries(allowed)
+      .filter(([, v]) => v === true)
+      .map(([k]) => k),
+  ).toEqual(["bun"]);
   expect(Object.values(allowed).every((v) => typeof v === "boolean")).toBe(true);
   // The scripts that run Bun check it first.
   for (const name of ["build", "test", "gen", "release"]) {
