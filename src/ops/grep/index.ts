@@ -5,6 +5,7 @@ import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { grepJsonlExpander } from "./jsonl.ts";
 import { classifyOperands } from "./operands.ts";
+import type { GrepQuery } from "./query.ts";
 import type { GrepInput } from "./schema.ts";
 
 /** The grep operation. */
@@ -196,5 +197,8 @@ export const grep = defineOperation({
     const { pattern: _pattern, ...rest } = input;
     return { ...rest, regexps: c.patterns, operands: [], paths: c.paths, patterns: c.globs };
   },
+  // The query layer: operands (classified by normalize), mode, matcher and walk, compiled once per request.
+  compile: async (input: GrepInput): Promise<GrepQuery> =>
+    (await import("./query.ts")).compileGrepQuery(input),
   run: lazyRun(async () => (await import("./run.ts")).runGrep),
 });
