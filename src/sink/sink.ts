@@ -57,13 +57,13 @@ export interface Sink {
    * Writes a walk entry (the events' `entry`, past the dispatcher's bounds) as it would write its "file" record
    * (FileMatch), with no record made; present only on a sink that writes that record's text itself.
    */
-  readonly entry?: (e: Entry) => void;
+  readonly entry?: ((e: Entry) => void) | undefined;
   /**
    * Takes grep's matching lines as the search finds them (the events' `lines`), writing them as it would write
    * their "match" records; present only on a sink that shows nothing of a match but its file, number and line.
    * Read after `begin`. The dispatcher offers them to a run only when no bound can cut the output.
    */
-  readonly lines?: LineEvents;
+  readonly lines?: LineEvents | undefined;
 }
 
 /** A sink that builds the result object (library, MCP and `--json`). */

@@ -17,7 +17,14 @@ import type { ContextOut, HitOut } from "../../engine/search/search-text.ts";
 import { compareNames, type Entry, walk } from "../../engine/walk.ts";
 import type { Emitted } from "../operation.ts";
 import type { GrepQuery } from "./query.ts";
-import { type FileSource, type Item, localSource, type PooledChunk, pooledSource } from "./schedule.ts";
+import {
+  type FileSource,
+  type Item,
+  localSource,
+  type Piece,
+  type PooledChunk,
+  pooledSource,
+} from "./schedule.ts";
 import type { GrepFile, GrepGroup, LineMatch } from "./schema.ts";
 
 export { compileGrepWalk } from "./query.ts";
@@ -299,14 +306,19 @@ interface LinesRun {
   readonly batch: number;
 }
 
+/** What fileLines gives its driver: records to pass on, or a piece to wait for (with workers). */
+type LinesStep = Emitted | Emitted[] | Promise<Piece | null>;
+
 /**
- * Gives the "match" records of one file, chunk by chunk (one await per chunk, not per line).
+ * Gives the "match" records of one file, chunk by chunk (one await per chunk, not per line). A synchronous
+ * generator, driven by runGrep: it yields the promise of a piece to be awaited there, so a file searched in this
+ * thread costs no promise (an async generator per file cost more than the search of most files).
  * @param item the file
  * @param run what the run shares
- * @yields batches of records, or a record held back
+ * @yields batches of records, a record held back, or a piece to wait for (the answer comes back from next())
  * @returns false when a bound stopped the run
  */
-async function* fileLines(item: Item, run: LinesRun): AsyncGenerator<Emitted | Emitted[], boolean> {
+function* fileLines(item: Item, run: LinesRun): Generator<LinesStep, boolean, Piece | null | undefined> {
   const { source, tally, resume, after } = run;
   const e = item.entry;
   let sub = 0;
@@ -318,9 +330,9 @@ async function* fileLines(item: Item, run: LinesRun): AsyncGenerator<Emitted | E
   let held: Emitted | null = null;
   // The hits of a large file come in chunks, each before more of it is read; then its outcome.
   for (
-    let q = source.piece(item), p = q instanceof Promise ? await q : q;
+    let q = source.piece(item), p = q instanceof Promise ? ((yield q) ?? null) : q;
     p !== null;
-    q = source.piece(item), p = q instanceof Promise ? await q : q
+    q = source.piece(item), p = q instanceof Promise ? ((yield q) ?? null) : q
   ) {
     const chunk = "chunk" in p ? p.chunk : null;
     const o = chunk === null ? run.named.outcome(e, p as FileOutcome) : null;
@@ -493,7 +505,16 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
     ) {
       current = item;
       if (mode === "lines") {
-        if (!(yield* fileLines(item, lines))) return;
+        const steps = fileLines(item, lines);
+        let r = steps.next();
+        while (!r.done) {
+          if (r.value instanceof Promise) r = steps.next(await r.value);
+          else {
+            yield r.value;
+            r = steps.next();
+          }
+        }
+        if (!r.value) return;
         continue;
       }
       const found = await source.outcome(item);

@@ -276,17 +276,14 @@ async function runOperation(op: Operation, argv: string[]): Promise<number> {
     const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
     pathsOnly = human.pathsOnly === true;
     inner = {
-      // -q writes nothing: it takes no entries and no lines, and drops records.
-      ...(quiet
-        ? {}
-        : {
-            get entry() {
-              return human.entry;
-            },
-            get lines() {
-              return human.lines;
-            },
-          }),
+      // -q writes nothing: it takes no entries and no lines, and drops records. Getters: grep's printer decides
+      // its lines when it hears the query (begin), after this wrapper is made.
+      get entry() {
+        return quiet ? undefined : human.entry;
+      },
+      get lines() {
+        return quiet ? undefined : human.lines;
+      },
       begin: (query) => human.begin?.(query),
       record: (k, r) => {
         if (!quiet) human.record(k, r);
