@@ -3,8 +3,9 @@
  * the contract and the engine's own seams, never ops/ or a surface. */
 import type { ErrorInfo } from "../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../contract/result.ts";
+import type { Events } from "./events.ts";
 import type { WarmProvider } from "./index/provider.ts";
-import type { DirectLines } from "./search/search-text.ts";
+import type { Entry } from "./walk.ts";
 
 /** Why an operation stopped by itself before its end. */
 export type StopReason = "timeout" | "cancelled" | "max_count" | "max_bytes";
@@ -44,10 +45,10 @@ export interface RunContext {
   /** A long-lived server's warm state (docs/decisions/0028-warm-index.md); absent in one-shot runs. */
   readonly warm?: WarmProvider;
   /**
-   * Where grep may write plain matching lines itself (Sink.lines), given when no bound can cut the output and
-   * nothing is resumed: lines written so give no record.
+   * Where results are pushed with no record made (engine/events.ts: find's entries, grep's plain lines), through
+   * the dispatcher's bounds; absent outside a request.
    */
-  readonly lines?: DirectLines;
+  readonly events?: Events<Entry>;
 }
 
 /**

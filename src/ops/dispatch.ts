@@ -1,6 +1,6 @@
-/*! The one dispatcher: validate → run → bound → sink. Every surface (CLI, library, MCP) calls dispatch().
- * It decides truncation by look-ahead (one record past a bound means `truncated`), builds next_cursor, and
- * never writes output itself: the sink does. */
+/*! The one dispatcher: validate → compile → run → bound → sink. Every surface (CLI, library, MCP) calls dispatch().
+ * The run's records and events pass through one decorator, the bounds (bounds.ts: truncation by look-ahead);
+ * here the result's metadata and next_cursor are made. It never writes output itself: the sink does. */
 
 import * as v from "valibot";
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
@@ -8,11 +8,12 @@ import { emptySkipped, type ResultMeta, type Skipped, type TruncatedReason } fro
 import { SCHEMA_VERSION } from "../contract/versions.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
 import type { RunContext, StopReason } from "../engine/run.ts";
-import { recordJson, type Sink } from "../sink/sink.ts";
+import type { Sink } from "../sink/sink.ts";
+import { Bounds } from "./bounds.ts";
 import { decodeCursor, encodeCursor, fingerprint, validOrderKey } from "./cursor.ts";
-import { type Emitted, EntryBatch, type Operation } from "./operation.ts";
+import type { Operation } from "./operation.ts";
 import { findOperation } from "./registry.ts";
-import { wireError, wireRecord } from "./wire-names.ts";
+import { wireError } from "./wire-names.ts";
 
 /** Records an op may gather per yield unless the caller asks for fewer: one await per batch, not per record. */
 const DEFAULT_BATCH = 512;
@@ -33,6 +34,8 @@ export interface DispatchOptions {
   readonly rawNames?: boolean;
   /** A long-lived server's warm state (remembered walks, content index), for the operations that use it. */
   readonly warm?: WarmProvider;
+  /** Counts the results handed to the sink (records, entries and lines), as they go (the CLI's exit code). */
+  readonly tally?: { emitted: number };
 }
 
 /**
@@ -107,6 +110,10 @@ export async function dispatch(
     typeof input.cursor === "string"
       ? decodeCursor(input.cursor, fp(), (k) => validOrderKey(op.id, input, k))
       : null;
+  // The query layer: the request compiled once (a bad pattern fails here, before anything is given), and heard
+  // by the sink before the run gives anything.
+  const query = op.compile ? await op.compile(input) : input;
+  if (op.compile) sink.begin?.(query);
   const limit = typeof input.limit === "number" ? input.limit : Number.POSITIVE_INFINITY;
   const maxOut =
     typeof input.max_output_bytes === "number" ? input.max_output_bytes : Number.POSITIVE_INFINITY;
@@ -130,11 +137,13 @@ export async function dispatch(
   const progress = options.onProgress;
 
   const rawNames = options.rawNames === true;
+  const tally = options.tally ?? { emitted: 0 };
   const report = (info: ErrorInfo): void => {
     const wire = wireError(info);
     meta.errors.push(wire);
     sink.error(rawNames ? info : wire);
   };
+  const bounds = new Bounds(sink, { limit, maxOut, resumed: resumeAfter !== null, rawNames, report, tally });
   const ctx: RunContext = {
     signal: signal ?? new AbortController().signal,
     resumeAfter,
@@ -170,13 +179,7 @@ export async function dispatch(
     },
     batch: Math.max(1, Math.floor(options.batch ?? DEFAULT_BATCH)),
     pathsOnly: options.pathsOnly === true,
-    // Lines written by the search itself are not counted here: no bound may depend on their number.
-    ...(sink.lines !== undefined &&
-    limit === Number.POSITIVE_INFINITY &&
-    maxOut === Number.POSITIVE_INFINITY &&
-    resumeAfter === null
-      ? { lines: sink.lines }
-      : {}),
+    events: bounds.events,
     ...(options.warm ? { warm: options.warm } : {}),
     progress(scanned: number) {
       if (!progress) return;
@@ -188,80 +191,10 @@ export async function dispatch(
     },
   };
 
-  let emitted = 0;
-  let outBytes = 0;
-  // The last record handed to the sink; its key is read once at the end (a key may be built on demand).
-  let last: Pick<Emitted, "key"> | null = null;
-  // A sink that writes walk entries itself takes them without records, unless an output-size bound must
-  // measure each record's JSON.
-  const writesEntries = maxOut === Number.POSITIVE_INFINITY ? sink.entries : undefined;
-  let cut: TruncatedReason | null = null;
-  // A limit of 0 asks for the summary alone: the run goes to its end (its totals and skip ledger whole, as a
-  // run without a limit has them) and gives no record; truncated then says whether there were any.
-  const summaryAlone = limit === 0;
-  // An operation may yield records one at a time or in batches (a batch costs one await, not one per record).
-  outer: for await (const yielded of op.run(input, ctx)) {
-    if (summaryAlone) {
-      const some =
-        yielded instanceof EntryBatch
-          ? yielded.entries.length > 0
-          : !Array.isArray(yielded) || yielded.length > 0;
-      if (some) cut = "limit";
-      continue;
-    }
-    if (yielded instanceof EntryBatch && writesEntries !== undefined) {
-      const { entries } = yielded;
-      const n = Math.min(entries.length, limit - emitted);
-      if (n > 0) {
-        writesEntries(entries, n);
-        emitted += n;
-        last = entries[n - 1] as Pick<Emitted, "key">; // an entry's key is its record's order key
-      }
-      // An entry past the limit: there is more (the look-ahead of the record path).
-      if (n < entries.length) {
-        cut = "limit";
-        break;
-      }
-      continue;
-    }
-    const batch: readonly Emitted[] =
-      yielded instanceof EntryBatch
-        ? yielded.emitted()
-        : Array.isArray(yielded)
-          ? yielded
-          : [yielded as Emitted];
-    for (const item of batch) {
-      const record = rawNames ? item.record : wireRecord(item.record);
-      if (emitted >= limit) {
-        cut = "limit";
-        break outer;
-      }
-      if (maxOut !== Number.POSITIVE_INFINITY) {
-        const size = Buffer.byteLength(recordJson(record)) + 1;
-        if (outBytes + size > maxOut) {
-          cut = "max_output_bytes";
-          // A page that cannot hold even its first record would stop a pager silently: say so. The cursor (when
-          // there is one) resumes here, and max_output_bytes may change between pages.
-          if (emitted === 0) {
-            const where = (record as { path?: unknown }).path;
-            // Reported, not counted as a skip: the record exists, the page cannot hold it.
-            report({
-              code: "TOO_LARGE",
-              message: `the next record (${size} bytes of JSON) does not fit max_output_bytes (${maxOut}); call again with a larger max_output_bytes (and next_cursor, when set) to go on`,
-              path: typeof where === "string" ? where : null,
-            });
-          }
-          break outer;
-        }
-        outBytes += size;
-      }
-      sink.record(item.kind, record);
-      emitted++;
-      last = item;
-    }
-  }
-  const lastKey = last === null ? null : last.key;
-  const reason = (cut ?? (stopReason as StopReason | null)) as TruncatedReason | null;
+  await bounds.drain(op.run(query, ctx));
+  const lastKey = bounds.last === null ? null : bounds.last.key;
+  // stopReason is set in the context's methods (closures), which the compiler's narrowing does not see.
+  const reason = (bounds.cut ?? (stopReason as StopReason | null)) as TruncatedReason | null;
   if (reason !== null) {
     meta.truncated = true;
     meta.truncated_reason = reason;

@@ -9,10 +9,23 @@ import type { WalkOptions } from "../contract/walk-options.ts";
 import { explainMemo, explainPath } from "../engine/explain.ts";
 import { compileWalk, toPosix } from "../engine/plan.ts";
 import type { RunContext } from "../engine/run.ts";
-import { type Emitted, EntryBatch, type Yielded } from "./operation.ts";
+import type { Entry } from "../engine/walk.ts";
+import type { Emitted, Yielded } from "./operation.ts";
+import { fileMatchOf } from "./walk-records.ts";
 
-/** What runs an operation. */
-type Runner<I> = (input: I, ctx: RunContext) => AsyncIterable<Yielded>;
+/** What runs an operation, on its compiled query (or its input, for an operation with no query layer). */
+type Runner<Q> = (query: Q, ctx: RunContext) => AsyncIterable<Yielded>;
+
+/** How the wrapper reads a query's input and makes the query of another input. */
+export interface QueryOf<Q> {
+  /** The request's input behind the query. */
+  input(q: Q): object;
+  /** The query of the same request with another input (ignore rules off). */
+  with(q: Q, input: object): Q | Promise<Q>;
+}
+
+/** An operation with no query layer: its query is its input. */
+const INPUT_IS_QUERY: QueryOf<object> = { input: (q) => q, with: (_q, input) => input };
 
 /** grep's summary totals, counted again over the records kept. */
 const TOTALS = ["total_matches", "matched_lines", "files_with_matches"] as const;
@@ -22,11 +35,14 @@ const TOTALS = ["total_matches", "matched_lines", "files_with_matches"] as const
  * @param run the operation's run
  * @returns the run that honours only_ignored
  */
-export function withOnlyIgnored<I extends object>(run: Runner<I>): Runner<I> {
-  return async function* (input, ctx) {
-    const o = input as I & { only_ignored?: boolean };
+export function withOnlyIgnored<Q extends object>(
+  run: Runner<Q>,
+  of: QueryOf<Q> = INPUT_IS_QUERY as QueryOf<Q>,
+): Runner<Q> {
+  return async function* (q, ctx) {
+    const o = of.input(q) as { only_ignored?: boolean };
     if (o.only_ignored !== true) {
-      yield* run(input, ctx);
+      yield* run(q, ctx);
       return;
     }
     // The verdicts: the query's own walk options, ignore rules on.
@@ -48,24 +64,39 @@ export function withOnlyIgnored<I extends object>(run: Runner<I>): Runner<I> {
       }
       return rule;
     };
-    // The run itself: ignore rules off, and no line written past this filter (no direct lines).
-    const { lines: _direct, ...rest } = ctx;
+    // The run itself: ignore rules off; its walk entries (find's) and lines are taken here, never written past
+    // this filter: entries become records once their rule is known, lines come as records (no line events).
+    const pending: Entry[] = [];
+    const drain = (): Emitted[] =>
+      pending.splice(0).map((e) => ({ kind: "file", record: fileMatchOf(e), key: e.key }) as Emitted);
     const totals = { total_matches: 0, matched_lines: 0, files_with_matches: 0 };
     const files = new Set<string>();
     // grep's totals (it sets them) are those of the records kept, not of the whole search.
     let counting = false;
     const inner: RunContext = {
-      ...rest,
+      ...ctx,
+      events: {
+        entry: (e) => {
+          pending.push(e as Entry);
+          return true;
+        },
+        lines: null,
+      },
       summary(key: string, value: unknown) {
         if ((TOTALS as readonly string[]).includes(key)) counting = true;
         else ctx.summary(key, value);
       },
     };
     try {
-      const query = { ...o, only_ignored: false, respect_gitignore: false, ignore_files: [] };
-      for await (const y of run(query, inner)) {
-        const batch: readonly Emitted[] =
-          y instanceof EntryBatch ? y.emitted() : Array.isArray(y) ? y : [y as Emitted];
+      const query = await of.with(q, { ...o, only_ignored: false, respect_gitignore: false, ignore_files: [] });
+      const items = async function* (): AsyncGenerator<readonly Emitted[]> {
+        for await (const y of run(query, inner)) {
+          const got = drain();
+          yield got.concat(Array.isArray(y) ? (y as readonly Emitted[]) : [y as Emitted]);
+        }
+        yield drain();
+      };
+      for await (const batch of items()) {
         const kept: Emitted[] = [];
         for (const e of batch) {
           const at = (e.record as { path?: unknown }).path;

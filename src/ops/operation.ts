@@ -1,8 +1,8 @@
 /*! Operations: the shape every operation in the registry has, and the run context the dispatcher gives it.
- * An operation never writes output or exits: it yields records; the dispatcher bounds them and the sink writes. */
+ * An operation never writes output or exits: it yields records or pushes events (engine/events.ts); the
+ * dispatcher bounds them and the sink writes. */
 import type * as v from "valibot";
 import type { RunContext } from "../engine/run.ts";
-import type { Entry } from "../engine/walk.ts";
 
 /** A record yielded by an operation: its JSONL kind, the wire object and its order key (for cursors). */
 export interface Emitted {
@@ -13,28 +13,11 @@ export interface Emitted {
 }
 
 /**
- * Walk entries on their way to the dispatcher as records of one kind (find's stream). A sink that writes
- * entries itself (`Sink.entries`: the human listing) takes them as they are; for any other sink the dispatcher
- * has the records made (`emitted()`). Output that needs no record object gets none.
+ * What an operation yields: a record, or a batch of records (one await in the dispatcher per batch). An empty
+ * batch is a pause: an operation that pushes its results through `ctx.events` (find's walk entries) yields one
+ * between batches, so a consumer that paces the run (the library's streaming iterator) holds it there.
  */
-export class EntryBatch {
-  /**
-   * @param entries the entries, in order
-   * @param toEmitted makes the record of one entry
-   */
-  constructor(
-    readonly entries: readonly Entry[],
-    private readonly toEmitted: (e: Entry) => Emitted,
-  ) {}
-
-  /** The batch as records. */
-  emitted(): Emitted[] {
-    return this.entries.map(this.toEmitted);
-  }
-}
-
-/** What an operation yields: a record, a batch of records, or a batch of walk entries. */
-export type Yielded = Emitted | readonly Emitted[] | EntryBatch;
+export type Yielded = Emitted | readonly Emitted[];
 
 /** Turns one record into the JSONL lines (kind, object) that stand for it, or null when it is one line as it is. */
 export type JsonlExpander = (kind: string, record: object) => ReadonlyArray<readonly [string, object]> | null;
@@ -155,16 +138,29 @@ export interface Operation {
    * folds into its records (grep: a match's before/after become "context" lines). Stateful per stream.
    */
   readonly jsonlExpander?: () => JsonlExpander;
-  /** Runs the operation on validated input, yielding records in their final order. */
-  run(input: object, ctx: RunContext): AsyncIterable<Yielded>;
+  /**
+   * The query layer: compiles normalized input once per request (grep: operands, mode, matcher, walk), before
+   * the run; the dispatcher hands the query to the sink (Sink.begin) and to run(). Absent: run() gets the input.
+   */
+  readonly compile?: (input: Record<string, unknown>) => Promise<object>;
+  /** Runs the operation on its compiled query (or validated input), yielding records in their final order. */
+  run(query: object, ctx: RunContext): AsyncIterable<Yielded>;
 }
 
 /** The typed definition of an operation, before its input type is erased. */
 export interface OperationDef<S extends v.GenericSchema<unknown, object>>
-  extends Omit<Operation, "models" | "run"> {
+  extends Omit<Operation, "models" | "run" | "compile"> {
   /** Imports the schema module and returns its models (called once). */
   models(): Promise<OperationModels<S>>;
   run(input: v.InferOutput<S>, ctx: RunContext): AsyncIterable<Yielded>;
+}
+
+/** The typed definition of an operation with a query layer: run() takes what compile() makes of the input. */
+export interface CompiledOperationDef<S extends v.GenericSchema<unknown, object>, Q extends object>
+  extends Omit<OperationDef<S>, "run"> {
+  /** Compiles validated, normalized input into the query run() takes (once per request). */
+  compile(input: v.InferOutput<S>): Promise<Q>;
+  run(query: Q, ctx: RunContext): AsyncIterable<Yielded>;
 }
 
 /**
@@ -173,15 +169,28 @@ export interface OperationDef<S extends v.GenericSchema<unknown, object>>
  * @returns the operation with its input type erased (the dispatcher validates input before run) and its models
  *   loaded once
  */
-export function defineOperation<S extends v.GenericSchema<unknown, object>>(def: OperationDef<S>): Operation {
+export function defineOperation<S extends v.GenericSchema<unknown, object>, Q extends object>(
+  def: CompiledOperationDef<S, Q>,
+): Operation;
+export function defineOperation<S extends v.GenericSchema<unknown, object>>(def: OperationDef<S>): Operation;
+export function defineOperation(
+  def:
+    | OperationDef<v.GenericSchema<unknown, object>>
+    | CompiledOperationDef<v.GenericSchema<unknown, object>, object>,
+): Operation {
   let models: Promise<OperationModels> | null = null;
+  const { compile, ...rest } = def as Partial<
+    CompiledOperationDef<v.GenericSchema<unknown, object>, object>
+  > &
+    OperationDef<v.GenericSchema<unknown, object>>;
   return {
-    ...def,
+    ...rest,
     models: () => {
       models ??= def.models();
       return models;
     },
-    run: (input, ctx) => def.run(input as v.InferOutput<S>, ctx),
+    ...(compile !== undefined ? { compile: (input: Record<string, unknown>) => compile(input) } : {}),
+    run: (query, ctx) => def.run(query as never, ctx),
   };
 }
 

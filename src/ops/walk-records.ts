@@ -184,70 +184,22 @@ class FileMatchData {
   }
 }
 
-/**
- * A record for a consumer that reads only paths (the human find output): size, mtime and kinds are getters
- * on the prototype, so spreading or JSON.stringify would not see them; the sinks' serialiser does.
- */
-class FileMatchPaths {
-  readonly path: string;
-  readonly relative_path: string;
-  readonly entry_type: EntryTypeName;
-  readonly #entry: Entry;
-
-  constructor(e: Entry) {
-    this.path = e.abs;
-    this.relative_path = e.rel;
-    this.entry_type = entryTypeOf(e);
-    this.#entry = e;
-  }
-
-  get link_target(): string | undefined {
-    return linkOf(this.#entry)?.target;
-  }
-
-  get link_target_exists(): boolean | undefined {
-    return linkOf(this.#entry)?.exists;
-  }
-
-  get link_escapes(): boolean | undefined {
-    return linkOf(this.#entry)?.escapes;
-  }
-
-  get size(): number {
-    return this.#entry.stats()?.size ?? 0;
-  }
-
-  get mtime(): string {
-    const st = this.#entry.stats();
-    return st ? isoOf(st.mtimeMs) : EPOCH;
-  }
-
-  get kinds(): FileMatch["kinds"] {
-    return kindsOf(this.#entry);
-  }
-}
-
-for (const proto of [FileMatchData.prototype, FileMatchPaths.prototype]) {
-  Object.defineProperty(proto, RECORD_JSON, {
-    value: (FILE_MATCH_PROTO as Record<symbol, unknown>)[RECORD_JSON],
-  });
-}
+Object.defineProperty(FileMatchData.prototype, RECORD_JSON, {
+  value: (FILE_MATCH_PROTO as Record<symbol, unknown>)[RECORD_JSON],
+});
 
 /**
  * Creates the FileMatch record of an entry. When the entry's stats were read already the record is plain
- * data; for a consumer that reads only paths it has prototype getters (see FileMatchPaths). Otherwise
- * `size`, `mtime` and `kinds` are own enumerable getters that read
+ * data. Otherwise `size`, `mtime` and `kinds` are own enumerable getters that read
  * the entry's stats on first use (once; the entry caches them): JSON, JSONL, spreading and the library see a
  * plain record, while a consumer that prints only paths (the human find output) never pays for a stat. The
  * values are those at first access: sinks serialise right away; a library caller reading much later sees the
  * file as it is then (or size 0 and the epoch when it is gone).
  * @param e the entry
- * @param pathsOnly the consumer reads only path and relative_path
  * @returns the record (size 0 and the epoch when stats cannot be read)
  */
-export function fileMatchOf(e: Entry, pathsOnly = false): FileMatch {
+export function fileMatchOf(e: Entry): FileMatch {
   if (e.statted) return new FileMatchData(e) as FileMatch;
-  if (pathsOnly) return new FileMatchPaths(e) as unknown as FileMatch;
   let mtime: string | undefined;
   let kinds: FileMatch["kinds"] | undefined;
   const rec = {

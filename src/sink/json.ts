@@ -16,10 +16,10 @@ export class JsonSink implements Sink {
   opened = false;
 
   /**
-   * Writes walk entries as their FileMatch records' text with no record made (find's batches), when the sink was
-   * given a writer of pieces: the same bytes as the records'.
+   * Writes a walk entry as its FileMatch record's text with no record made (the events' entry), when the sink
+   * was given a writer of pieces: the same bytes as the record's.
    */
-  readonly entries?: (entries: readonly Entry[], count: number) => void;
+  readonly entry?: (e: Entry) => void;
 
   /**
    * @param write where texts go
@@ -29,19 +29,16 @@ export class JsonSink implements Sink {
     private readonly write: (text: string) => void,
     pieces?: LinePieces,
   ) {
-    if (pieces !== undefined) this.entries = (entries, count) => this.files(entries, count, pieces);
+    if (pieces !== undefined) this.entry = (e) => this.file(e, pieces);
   }
 
-  private files(entries: readonly Entry[], count: number, out: LinePieces): void {
-    for (let i = 0; i < count; i++) {
-      const e = entries[i] as Entry;
-      const text = fileMatchJsonOf(e, this.opened ? ",{" : '{"results":[{');
-      if (typeof text !== "string") this.record("file", text);
-      else {
-        this.opened = true;
-        out.text(text);
-        out.end();
-      }
+  private file(e: Entry, out: LinePieces): void {
+    const text = fileMatchJsonOf(e, this.opened ? ",{" : '{"results":[{');
+    if (typeof text !== "string") this.record("file", text);
+    else {
+      this.opened = true;
+      out.text(text);
+      out.end();
     }
   }
 

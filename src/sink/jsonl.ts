@@ -18,10 +18,10 @@ export interface LinePieces {
 /** Writes JSONL lines to a text writer. */
 export class JsonlSink implements Sink {
   /**
-   * Writes walk entries as their "file" lines with no record made (find's batches), when the sink was given a
-   * writer of pieces: the same bytes as the records' lines.
+   * Writes a walk entry as its "file" line with no record made (the events' entry), when the sink was given a
+   * writer of pieces: the same bytes as the record's line.
    */
-  readonly entries?: (entries: readonly Entry[], count: number) => void;
+  readonly entry?: (e: Entry) => void;
 
   /**
    * @param write where whole texts go
@@ -33,20 +33,19 @@ export class JsonlSink implements Sink {
     private readonly expand?: JsonlExpander,
     pieces?: LinePieces,
   ) {
-    if (pieces !== undefined) this.entries = (entries, count) => this.fileLines(entries, count, pieces);
+    if (pieces !== undefined) {
+      const head = this.headOf("file");
+      this.entry = (e) => this.fileLine(e, head, pieces);
+    }
   }
 
-  private fileLines(entries: readonly Entry[], count: number, out: LinePieces): void {
-    const head = this.headOf("file");
-    for (let i = 0; i < count; i++) {
-      const e = entries[i] as Entry;
-      const text = fileMatchJsonOf(e, head);
-      if (typeof text !== "string") this.record("file", text);
-      else {
-        out.text(text);
-        out.byte(10);
-        out.end();
-      }
+  private fileLine(e: Entry, head: string, out: LinePieces): void {
+    const text = fileMatchJsonOf(e, head);
+    if (typeof text !== "string") this.record("file", text);
+    else {
+      out.text(text);
+      out.byte(10);
+      out.end();
     }
   }
 

@@ -1,7 +1,7 @@
 /*! Sinks: where the dispatcher sends records. A sink never reads the file system and never decides bounds;
  * the dispatcher has already cut the stream. */
 import type { ErrorInfo } from "../contract/errors.ts";
-import type { DirectLines } from "../engine/search/search-text.ts";
+import type { LineEvents } from "../engine/events.ts";
 import type { Entry } from "../engine/walk.ts";
 
 /**
@@ -49,17 +49,21 @@ export interface Sink {
   /** True when it reads only the paths of file records (the walk then need not read stats ahead). */
   readonly pathsOnly?: boolean;
   /**
-   * Writes the first `count` walk entries as it would write their "file" records (FileMatch), without the
-   * records being made; present only on a sink that reads nothing of a record but its path. The dispatcher
-   * has applied the bounds.
+   * Hears the compiled query once, before the run gives anything (an operation with a query layer: grep's human
+   * printer takes its matcher from it, as ripgrep's printer is built with the searcher's matcher).
    */
-  readonly entries?: (entries: readonly Entry[], count: number) => void;
+  begin?(query: object): void;
   /**
-   * Writes grep's matching lines as it would write their "match" records, as the search finds them (no record
-   * is made); present only on a sink that shows nothing of a match but its file, number and line. The
-   * dispatcher offers it to a run only when no bound can cut the output.
+   * Writes a walk entry (the events' `entry`, past the dispatcher's bounds) as it would write its "file" record
+   * (FileMatch), with no record made; present only on a sink that writes that record's text itself.
    */
-  readonly lines?: DirectLines;
+  readonly entry?: ((e: Entry) => void) | undefined;
+  /**
+   * Takes grep's matching lines as the search finds them (the events' `lines`), writing them as it would write
+   * their "match" records; present only on a sink that shows nothing of a match but its file, number and line.
+   * Read after `begin`. The dispatcher offers them to a run only when no bound can cut the output.
+   */
+  readonly lines?: LineEvents | undefined;
 }
 
 /** A sink that builds the result object (library, MCP and `--json`). */

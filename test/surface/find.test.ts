@@ -795,7 +795,7 @@ test("an explicit root inside an ignored directory is still searched", () => {
   }
 });
 
-// The human listing is written from the walk's entries, without records (Sink.entries); with a --format template
+// The human listing is written from the walk's entries, without records (the events' entry, Sink.entry); with a --format template
 // it goes through the records. `--format '{}'` writes the same line, so the two routes must agree byte for byte.
 // JSON and JSONL are written from entries too, and through records when max_output_bytes must measure them.
 describe("listings written from walk entries (human, JSON and JSONL)", () => {

@@ -125,7 +125,7 @@ test("an open, silent stdin socket does not make grep wait", async () => {
   proc.stdin.end();
 });
 
-// Plain human lines are written by the search as it finds them (DirectLines), not through records; any bound on the output (here --max-output-bytes) takes the record route. The two must agree byte for
+// Plain human lines are written by the search as it finds them (the events' lines, Sink.lines), not through records; any bound on the output (here --max-output-bytes) takes the record route. The two must agree byte for
 // byte, with the exit code and the messages.
 describe("grep's plain lines written by the search", () => {
   const big = Buffer.concat(

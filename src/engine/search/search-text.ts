@@ -4,6 +4,7 @@
  * thread it may hand matching lines to a writer of the output as it finds them (TextOptions.direct). */
 import { isUtf8 } from "node:buffer";
 import { RE2JS } from "re2js";
+import type { LineEvents } from "../events.ts";
 import { codePointCount, codePointsAhead, pairAt } from "./code-points.ts";
 import { type MatcherSpec, WORD_OPEN } from "./matcher.ts";
 
@@ -24,17 +25,7 @@ export interface TextOptions {
    * in the calling thread): set only when the caller needs nothing of a hit but its line, with no context and
    * no limit; used where no line can be clipped and a match shows whole lines (directOf).
    */
-  readonly direct?: DirectLines;
-}
-
-/** Writes matching lines as the human listing shows them (`path:line:text`), without a hit or a record. */
-export interface DirectLines {
-  /** The file the next lines are of (its absolute path, as the walk gives it). */
-  file(abs: string): void;
-  /** A line whose bytes [from, to) of buf are valid UTF-8 (its line end left out). */
-  line(n: number, buf: Uint8Array, from: number, to: number): void;
-  /** A line given as its decoded text (bytes that are not valid UTF-8 shown as U+FFFD, as in a record). */
-  text(n: number, text: string): void;
+  readonly direct?: LineEvents;
 }
 
 /** One submatch: code-point and UTF-8 byte columns from the start of the line. */
@@ -638,7 +629,7 @@ export function searchBytes(
         lineNo += newlines(countedTo, s);
         countedTo = s;
         if (isUtf8(buf.subarray(s, lineEnd))) writer.line(lineNo, buf, s, lineEnd);
-        else writer.text(lineNo, utf8Of(buf, s, lineEnd));
+        else writer.lineText(lineNo, utf8Of(buf, s, lineEnd));
         from = e + 1;
         continue;
       }
@@ -660,7 +651,7 @@ export function searchBytes(
       if (!o.countOnly && !o.firstOnly) {
         lineNo += newlines(countedTo, s);
         countedTo = s;
-        if (writer !== null) writer.text(lineNo, line);
+        if (writer !== null) writer.lineText(lineNo, line);
         else if (spans === null) hits.push(literalHit(lineNo, line, at, litLen));
         else if (m.spec.onlyMatching) pushOnlyMatching(hits, lineNo, line, spans);
         else hits.push(makeHit(lineNo, line, spans, o.maxColumns, ascii));
@@ -679,7 +670,7 @@ export function searchBytes(
  * @param m the compiled matcher
  * @returns the writer, or null
  */
-function directOf(o: TextOptions, m: CompiledMatcher): DirectLines | null {
+function directOf(o: TextOptions, m: CompiledMatcher): LineEvents | null {
   return o.direct !== undefined &&
     !o.countOnly &&
     !o.firstOnly &&
@@ -848,7 +839,7 @@ export function searchText(
   if (o.countOnly || o.firstOnly) return { hits: [], lines, matches, shownUpTo: 0 };
   const writer = directOf(o, m);
   if (writer !== null) {
-    for (const f of found) writer.text(f.n, text.slice(f.s, f.e));
+    for (const f of found) writer.lineText(f.n, text.slice(f.s, f.e));
     return { hits: [], lines, matches, shownUpTo: found.at(-1)?.last ?? 0 };
   }
   const { hits, shownUpTo } = hitsOf(text, end, found, m, o, win, asciiBytes !== undefined);

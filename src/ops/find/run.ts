@@ -2,11 +2,12 @@
  * than path order is asked for. */
 import { type ErrorInfo, RglobError } from "../../contract/errors.ts";
 import type { FileMatch } from "../../contract/records.ts";
+import { NO_EVENTS } from "../../engine/events.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { type RunContext, tick, yielder } from "../../engine/run.ts";
-import { compareNames, type Entry, type WalkPlan } from "../../engine/walk.ts";
+import { compareNames, type WalkPlan } from "../../engine/walk.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
-import { type Emitted, EntryBatch, type Yielded } from "../operation.ts";
+import type { Yielded } from "../operation.ts";
 import { fileMatchOf } from "../walk-records.ts";
 import type { FindInput } from "./schema.ts";
 
@@ -20,71 +21,54 @@ function comparePaths(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-/** A walk record on its way to the dispatcher; its order key is built only when asked for (next_cursor). */
-class WalkEmitted implements Emitted {
-  readonly kind = "file";
-  constructor(
-    readonly record: FileMatch,
-    private readonly entry: Entry,
-  ) {}
-
-  get key(): string {
-    return this.entry.key;
-  }
-}
-
 /**
- * Streams the walk's entries as records in batches of up to ctx.batch (one await in the dispatcher per batch
- * instead of one per record); each batch makes its records only for a sink that needs them (EntryBatch). A batch
- * never holds more records than the dispatcher can take (the limit plus its one look-ahead record; one at a time
- * when an output-size bound may cut anywhere), so the walk does no work past the cut. Errors met while a batch
- * fills are held back until the records before them are out, so the stream keeps walk order.
+ * Pushes the walk's entries to the events (ctx.events.entry: the dispatcher bounds them and makes their records
+ * only for a sink that needs them), pausing after each batch of up to ctx.batch (one await in the dispatcher per
+ * batch; a consumer that paces the walk, as the library's streaming iterator, holds it there). The walk gathers
+ * no more than the dispatcher can take (the limit plus its one look-ahead entry; one at a time when an
+ * output-size bound may cut anywhere), so it does no work past the cut. Errors met while the walk gathers are
+ * held back until the entries before them are out, so the stream keeps walk order.
  * @param plan the compiled walk
  * @param input the find input (limit and max_output_bytes bound the batch size)
  * @param ctx the run context
  * @param due the cooperative-yield counter
- * @yields batches of "file" records
+ * @yields an empty batch at each pause
  */
 async function* streamInPathOrder(
   plan: WalkPlan,
   input: FindInput,
   ctx: RunContext,
   due: () => boolean,
-): AsyncGenerator<EntryBatch> {
+): AsyncGenerator<Yielded> {
+  const events = ctx.events ?? NO_EVENTS;
   let room = typeof input.limit === "number" ? input.limit + 1 : Number.POSITIVE_INFINITY;
   const cap = typeof input.max_output_bytes === "number" ? 1 : ctx.batch;
   const held: ErrorInfo[] = [];
   const walkCtx: RunContext = { ...ctx, error: (info) => held.push(info) };
-  let batch: Entry[] = [];
+  /** Entries pushed since the last pause. */
+  let given = 0;
   let size = Math.min(cap, room);
-  const pathsOnly = ctx.pathsOnly === true;
-  const toEmitted = (e: Entry): Emitted => new WalkEmitted(fileMatchOf(e, pathsOnly), e);
   // The walk gathers no more than this batch can still take before the cut.
-  const opts = { batch: () => Math.max(1, size - batch.length), needStats: !pathsOnly };
+  const opts = { batch: () => Math.max(1, size - given), needStats: ctx.pathsOnly !== true };
   for await (const entries of walkBatches(plan, walkCtx, ctx.resumeAfter, opts))
     for (const e of entries) {
-      if (held.length > 0) {
-        if (batch.length > 0) {
-          room -= batch.length;
-          yield new EntryBatch(batch, toEmitted);
-          batch = [];
-          size = Math.min(cap, room);
-        }
-        for (const info of held.splice(0)) ctx.error(info);
-      }
-      batch.push(e);
+      if (held.length > 0) for (const info of held.splice(0)) ctx.error(info);
+      if (!events.entry(e)) return;
+      given++;
       const late = due();
-      if (batch.length >= size || late) {
-        room -= batch.length;
-        yield new EntryBatch(batch, toEmitted);
-        batch = [];
+      if (given >= size || late) {
+        room -= given;
+        given = 0;
         size = Math.min(cap, room);
+        yield NO_RECORDS;
         if (late) await tick();
       }
     }
-  if (batch.length > 0) yield new EntryBatch(batch, toEmitted);
   for (const info of held) ctx.error(info);
 }
+
+/** The pause between batches of pushed entries. */
+const NO_RECORDS: Yielded = [];
 
 /**
  * Runs find.

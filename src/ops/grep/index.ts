@@ -5,6 +5,7 @@ import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { grepJsonlExpander } from "./jsonl.ts";
 import { classifyOperands } from "./operands.ts";
+import type { GrepQuery } from "./query.ts";
 import type { GrepInput } from "./schema.ts";
 
 /** The grep operation. */
@@ -196,8 +197,15 @@ export const grep = defineOperation({
     const { pattern: _pattern, ...rest } = input;
     return { ...rest, regexps: c.patterns, operands: [], paths: c.paths, patterns: c.globs };
   },
-  // only_ignored (#37) wraps the run: the ignored entries alone, each with its rule.
-  run: lazyRun(async () =>
-    (await import("../only-ignored.ts")).withOnlyIgnored((await import("./run.ts")).runGrep),
-  ),
+  // The query layer: operands (classified by normalize), mode, matcher and walk, compiled once per request.
+  compile: async (input: GrepInput): Promise<GrepQuery> => (await import("./query.ts")).compileGrepQuery(input),
+  // only_ignored (#37) wraps the run: the ignored entries alone, each with its rule (the query compiled again
+  // with the ignore rules off).
+  run: lazyRun(async () => {
+    const { compileGrepQuery } = await import("./query.ts");
+    return (await import("../only-ignored.ts")).withOnlyIgnored((await import("./run.ts")).runGrep, {
+      input: (q) => q.input,
+      with: (_q, input) => compileGrepQuery(input as GrepInput),
+    });
+  }),
 });

@@ -7,8 +7,6 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { VERSION_LINE } from "../../contract/versions.ts";
-import type { DirectLines } from "../../engine/search/search-text.ts";
-import type { Entry } from "../../engine/walk.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { dispatch } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
@@ -197,47 +195,16 @@ export class Interrupted extends Error {
  */
 const NOT_FAILURES: ReadonlySet<string> = new Set(["BINARY", "TOO_LARGE", "TIMEOUT"]);
 
-class CountingSink implements Sink {
-  count = 0;
-  /** Per-path errors that make the exit code 2 (rg and grep: an error occurred, even with matches). */
-  failures = 0;
-  readonly entries?: (entries: readonly Entry[], count: number) => void;
-  readonly lines?: DirectLines;
-  constructor(private readonly inner: Sink) {
-    const write = inner.entries;
-    if (write !== undefined)
-      this.entries = (entries, count) => {
-        this.count += count;
-        write(entries, count);
-      };
-    const lines = inner.lines;
-    if (lines !== undefined)
-      this.lines = {
-        file: (abs) => lines.file(abs),
-        line: (n, buf, from, to) => {
-          this.count++;
-          lines.line(n, buf, from, to);
-        },
-        text: (n, text) => {
-          this.count++;
-          lines.text(n, text);
-        },
-      };
-  }
-  record(kind: string, record: object): void {
-    this.count++;
-    this.inner.record(kind, record);
-  }
-  error(info: ErrorInfo): void {
-    if (!NOT_FAILURES.has(info.code)) this.failures++;
-    this.inner.error(info);
-  }
-  binarySkipped(info: ErrorInfo): void {
-    this.inner.binarySkipped?.(info);
-  }
-  end(summary: Record<string, unknown>): void {
-    this.inner.end(summary);
-  }
+/**
+ * Counts a result's per-path errors that make the exit code 2 (rg and grep: an error occurred, even with matches).
+ * @param summary the result summary
+ * @returns how many of its errors are failures
+ */
+function failuresOf(summary: Readonly<Record<string, unknown>>): number {
+  const errors = (summary.errors ?? []) as readonly ErrorInfo[];
+  let n = 0;
+  for (const e of errors) if (!NOT_FAILURES.has(e.code)) n++;
+  return n;
 }
 
 async function runOperation(op: Operation, argv: string[], served?: ServedCall): Promise<number> {
@@ -322,17 +289,16 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
   else {
     const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
     pathsOnly = human.pathsOnly === true;
-    const writeEntries = human.entries;
     inner = {
-      // -q writes nothing (its limit of 1 keeps lines from being offered anyway).
-      ...(human.lines !== undefined && !quiet ? { lines: human.lines } : {}),
-      ...(writeEntries !== undefined
-        ? {
-            entries: (entries: readonly Entry[], count: number) => {
-              if (!quiet) writeEntries(entries, count);
-            },
-          }
-        : {}),
+      // -q writes nothing: it takes no entries and no lines, and drops records. Getters: grep's printer decides
+      // its lines when it hears the query (begin), after this wrapper is made.
+      get entry() {
+        return quiet ? undefined : human.entry;
+      },
+      get lines() {
+        return quiet ? undefined : human.lines;
+      },
+      begin: (query) => human.begin?.(query),
       record: (k, r) => {
         if (!quiet) human.record(k, r);
         const rule = (r as { ignored_by?: unknown }).ignored_by;
@@ -369,7 +335,7 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
     };
   }
   if (stdinFile !== null) inner = renamed(inner, stdinFile);
-  const sink = new CountingSink(inner);
+  const tally = { emitted: 0 };
   // Ctrl-C and SIGTERM stop the run (docs/decisions/0030-cli-edges.md): the output keeps the whole lines
   // written so far (JSON and JSONL close with their summary, truncated_reason "cancelled"), human output adds
   // nothing, and main.ts ends the process by the signal, as rg and fd end. A second signal kills at once.
@@ -388,9 +354,10 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
   let shownProgress = false;
   let summary: Record<string, unknown> | null = null;
   try {
-    summary = await dispatch(op, input, sink, {
+    summary = await dispatch(op, input, inner, {
       signal: controller.signal,
       pathsOnly,
+      tally,
       // Human output writes names that are not valid UTF-8 as their raw bytes; JSON gets the wire form.
       rawNames: !machine,
       // grep uses the persisted index of the tree it searches, when `rglob index` made one; a served call the
@@ -444,7 +411,7 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
   }
   // A summary that counted files (count --limit 0: totals alone) is an answer too, as is a run whose every
   // record the limit held back (--limit 0: it says there were some).
-  const counted = summary === null ? sink.count > 0 : !nothingFound(summary, sink.count);
+  const counted = summary === null ? tally.emitted > 0 : !nothingFound(summary, tally.emitted);
   // grep --count --include-zero that gives only counts of 0 found nothing, as rg answers.
   const found = op.id === "grep" ? grepFound(input, summary, counted) : counted;
   const skipped = summary !== null && skippedSome(summary);
@@ -466,10 +433,11 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
   }
   // explain: its exit code is the verdict (0 every path included, 1 one is not), as grep's is; 2 when a path it
   // was given does not exist.
-  if (typeof summary?.included === "boolean") return sink.failures > 0 ? 2 : summary.included ? 0 : 1;
+  const failures = summary === null ? 0 : failuresOf(summary);
+  if (typeof summary?.included === "boolean") return failures > 0 ? 2 : summary.included ? 0 : 1;
   // As rg and grep: 2 when an error occurred (an unreadable file, a missing root), even with results; but -q
   // that found a match answers 0 (its question was answered).
-  if (sink.failures > 0 && !(quiet && found)) return 2;
+  if (failures > 0 && !(quiet && found)) return 2;
   return found ? 0 : 1;
 }
 
@@ -532,6 +500,7 @@ function renamed(inner: Sink, file: string): Sink {
     return rec.path === file ? { ...r, path: STDIN_NAME, relative_path: STDIN_NAME } : r;
   };
   return {
+    begin: (query) => inner.begin?.(query),
     record: (kind, r) => inner.record(kind, fix(r)),
     error: (info) => inner.error(info.path === file ? { ...info, path: STDIN_NAME } : info),
     end: (summary) => inner.end(summary),

@@ -35,8 +35,8 @@ export class FindHumanSink implements Sink {
   private readonly absolute: boolean;
   /** Whether it reads only the paths of records (no colour, no template field that costs a stat). */
   readonly pathsOnly: boolean;
-  /** Writes walk entries as their records' lines, when a line is the path alone (no template, no colour). */
-  readonly entries?: (entries: readonly Entry[], count: number) => void;
+  /** Writes a walk entry as its record's line, when a line is the path alone (no template, no colour). */
+  readonly entry?: (e: Entry) => void;
 
   /**
    * Creates the sink.
@@ -55,19 +55,16 @@ export class FindHumanSink implements Sink {
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
     this.ls = style.color ? lsColorsFrom(process.env) : null;
     this.pathsOnly = this.ls === null && !/\{(size|mtime|kinds)\}/.test(this.template ?? "");
-    if (this.template === undefined && this.ls === null) this.entries = (es, n) => this.paths(es, n);
+    if (this.template === undefined && this.ls === null) this.entry = (e) => this.pathLine(e);
   }
 
-  /** The line of each of the first n entries: what record() writes for their records (path = the entry's). */
-  private paths(entries: readonly Entry[], n: number): void {
-    for (let i = 0; i < n; i++) {
-      const e = entries[i] as Entry;
-      this.out.text(this.shown(e.abs));
-      if (e.type === "symlink") this.arrow(linkOf(e)?.target);
-      this.out.byte(this.sep);
-      // Per line, as record() does: the output is flushed on the same lines (a pager sees them as soon).
-      this.out.end();
-    }
+  /** The line of an entry: what record() writes for its record (path = the entry's). */
+  private pathLine(e: Entry): void {
+    this.out.text(this.shown(e.abs));
+    if (e.type === "symlink") this.arrow(linkOf(e)?.target);
+    this.out.byte(this.sep);
+    // Per line, as record() does: the output is flushed on the same lines (a pager sees them as soon).
+    this.out.end();
   }
 
   /** A symlink's ` -> target` after its path (not with -0: a NUL-separated list is for xargs). */

@@ -2,9 +2,8 @@
 
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { compileMatcher } from "../../../engine/search/matcher.ts";
-import { classifyOperands } from "../../../ops/grep/operands.ts";
-import type { GrepInput, LineMatch } from "../../../ops/grep/schema.ts";
+import { type GrepQuery, lineSelector } from "../../../ops/grep/query.ts";
+import type { LineMatch } from "../../../ops/grep/schema.ts";
 import { fsPath, resolvePath } from "../../../platform/names.ts";
 import type { HumanFactory } from "./factory.ts";
 import { GrepHumanSink } from "./grep.ts";
@@ -26,17 +25,18 @@ export const grepHuman: HumanFactory = (out, style, p, input) => {
       noColumn: p.column === false,
       heading: p.heading === true,
       by: typeof input.by === "string" ? input.by : undefined,
-      ...grepExtras(input, typeof p.replace === "string" ? p.replace : undefined),
     },
     n("context") + n("before_context") + n("after_context") > 0,
     isSingleFile(input),
+    (query) => grepExtras(query as GrepQuery, typeof p.replace === "string" ? p.replace : undefined),
   );
 };
 
-/** What grep's human output needs from the query: which lines are selected (for the after-context of a -m
- * stop) and which files were named (a binary one is reported as rg reports it). */
+/** What grep's human output needs from the compiled query: which lines are selected (for the after-context of a
+ * -m stop), which files were named (a binary one is reported as rg reports it), and --replace, whose regex is the
+ * search's own matcher. */
 function grepExtras(
-  input: Readonly<Record<string, unknown>>,
+  q: GrepQuery,
   replacement: string | undefined,
 ): {
   selects: ((line: string) => boolean) | undefined;
@@ -44,65 +44,35 @@ function grepExtras(
   sniffBytes: number;
   replace: ((line: string, r: LineMatch) => string) | undefined;
 } {
-  const g = input as unknown as GrepInput;
-  const cwd = process.cwd();
-  const c = classifyOperands(
-    {
-      pattern: g.pattern,
-      regexps: g.regexps ?? [],
-      operands: g.operands ?? [],
-      paths: g.paths ?? [],
-      patterns: g.patterns ?? [],
-      base: g.base ?? ".",
-    },
-    cwd,
-  );
-  const base = resolve(cwd, g.base ?? ".");
+  const g = q.input;
+  const base = resolve(process.cwd(), g.base ?? ".");
   const named = new Set<string>();
   if (g.text !== true)
-    for (const p of c.paths) {
+    for (const p of q.paths) {
       const abs = resolvePath(base, p);
       try {
         if (statSync(fsPath(abs)).isFile()) named.add(abs);
       } catch {}
     }
+  const sniffBytes = g.binary_sniff_bytes ?? 8192;
   const after = (g.after_context ?? g.context ?? 0) > 0 && g.only_matching !== true;
   let selects: ((line: string) => boolean) | undefined;
-  let replace: ((line: string, r: LineMatch) => string) | undefined;
   // With `in`, whether a line after -m's last match holds a kept match depends on its file's regions, unknown
   // here: such a line is context, never a match line shown with the pattern's text on it.
-  const needSelects =
-    after && (g.max_per_file !== undefined || g.max_count !== undefined) && (g.in?.length ?? 0) === 0;
-  if ((needSelects || replacement !== undefined) && c.patterns.length > 0) {
-    try {
-      const options = {
-        patterns: c.patterns,
-        fixedStrings: g.fixed_strings === true,
-        ignoreCase: g.ignore_case === true,
-        smartCase: g.smart_case === true,
-        wordRegexp: g.word_regexp === true,
-        lineRegexp: g.line_regexp === true,
-        invert: g.invert_match === true,
-        multiline: false,
-        onlyMatching: false,
-      };
-      if (needSelects) {
-        const spec = compileMatcher(options);
-        const re = new RegExp(spec.source, spec.flags);
-        selects = (line) => re.test(line) !== spec.invert;
-      }
-      if (replacement !== undefined && g.invert_match !== true) {
-        // The matcher of the search itself (multiline too: a pattern that can match a line break is refused
-        // without it), whose groups fill the template at each match the search found.
-        const spec = compileMatcher({ ...options, multiline: g.multiline === true });
-        const re = new RegExp(spec.source, `${spec.flags}g${spec.multiline ? "m" : ""}`);
-        replace = (line, r) => replaceMatches(line, r, re, replacement);
-      }
-    } catch {
-      selects = undefined; // a bad pattern fails the run itself
-    }
+  if (after && (g.max_per_file !== undefined || g.max_count !== undefined) && (g.in?.length ?? 0) === 0) {
+    const test = lineSelector(q);
+    // Patterns that hold no single line (a newline with -U) select no line and replace nothing.
+    if (test === null) return { selects: undefined, named, sniffBytes, replace: undefined };
+    selects = test;
   }
-  return { selects, named, sniffBytes: g.binary_sniff_bytes ?? 8192, replace };
+  let replace: ((line: string, r: LineMatch) => string) | undefined;
+  if (replacement !== undefined && g.invert_match !== true) {
+    // The matcher of the search itself, whose groups fill the template at each match the search found.
+    const m = q.spec.matcher;
+    const re = new RegExp(m.source, `${m.flags}g${m.multiline ? "m" : ""}`);
+    replace = (line, r) => replaceMatches(line, r, re, replacement);
+  }
+  return { selects, named, sniffBytes, replace };
 }
 
 /**

@@ -7,8 +7,8 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import { SKIP_REASONS } from "../../../contract/result.ts";
+import type { LineEvents } from "../../../engine/events.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
-import type { DirectLines } from "../../../engine/search/search-text.ts";
 import type { GrepFile, GrepGroup, LineMatch } from "../../../ops/grep/schema.ts";
 import { encodeName, fsPath } from "../../../platform/names.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
@@ -87,18 +87,39 @@ export class GrepHumanSink implements Sink {
 
   /** Whether lines start with their file's name (grep's rule unless forced). */
   private readonly showName: boolean;
-  /** Writes matching lines as the search finds them, when a line shows nothing but its name, number and text. */
-  readonly lines?: DirectLines;
+  /**
+   * Writes matching lines as the search finds them, when a line shows nothing but its name, number and text
+   * (decided when the query is heard, since --replace and files named on the command line show more).
+   */
+  lines?: LineEvents;
+  private opts: GrepHumanOptions;
 
+  /**
+   * @param out stdout
+   * @param style colour, escaping and cwd
+   * @param opts the presentation options
+   * @param contextShown whether context lines are shown (`--` between groups)
+   * @param singleFile whether the only root is one file (grep's rule for the file name)
+   * @param extrasOf what the options take from the compiled query (named files, selected lines, --replace)
+   */
   constructor(
     private readonly out: Out,
     private readonly style: Style,
-    private readonly opts: GrepHumanOptions,
+    opts: GrepHumanOptions,
     private readonly contextShown: boolean,
     singleFile: boolean,
+    private readonly extrasOf?: (query: object) => Partial<GrepHumanOptions>,
   ) {
+    this.opts = opts;
     this.p = paint(style);
     this.showName = opts.withFilename ?? !singleFile;
+  }
+
+  /** Hears the compiled query: the options it decides, and whether lines can be written as they are found. */
+  begin(query: object): void {
+    if (this.extrasOf !== undefined) this.opts = { ...this.opts, ...this.extrasOf(query) };
+    const opts = this.opts;
+    const style = this.style;
     const plain =
       !style.color &&
       !style.escape &&
@@ -107,30 +128,30 @@ export class GrepHumanSink implements Sink {
       !opts.heading &&
       !opts.vimgrep &&
       opts.replace === undefined &&
-      !contextShown &&
+      !this.contextShown &&
       (opts.named?.size ?? 0) === 0 &&
       opts.by === undefined;
-    if (plain) {
-      // What put() writes for a match record without colour (no escaping off a terminal): `name:line:text`,
-      // a text through put() itself, bytes as put() would write their text. The name is made at the file's
-      // first line (most files searched have none).
-      let file = "";
-      this.lines = {
-        file: (abs) => {
-          file = abs;
-        },
-        line: (line, buf, from, to) =>
-          out.lineBytes(
-            this.showName ? this.nameBytes(file) : null,
-            COLON,
-            opts.lineNumber ? line : -1,
-            buf,
-            from,
-            to,
-          ),
-        text: (line, text) => this.put(file, line, COLON, text),
-      };
-    }
+    if (!plain) return;
+    // What put() writes for a match record without colour (no escaping off a terminal): `name:line:text`, a
+    // text through put() itself, bytes as put() would write their text. The name is made at the file's first
+    // line (most files searched have none).
+    const out = this.out;
+    let file = "";
+    this.lines = {
+      fileStart: (abs) => {
+        file = abs;
+      },
+      line: (line, buf, from, to) =>
+        out.lineBytes(
+          this.showName ? this.nameBytes(file) : null,
+          COLON,
+          opts.lineNumber ? line : -1,
+          buf,
+          from,
+          to,
+        ),
+      lineText: (line, text) => this.put(file, line, COLON, text),
+    };
   }
 
   /** The name shown for a path, as bytes (kept while the records of one file come). */
