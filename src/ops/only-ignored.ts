@@ -88,7 +88,12 @@ export function withOnlyIgnored<Q extends object>(
       },
     };
     try {
-      const query = await of.with(q, { ...o, only_ignored: false, respect_gitignore: false, ignore_files: [] });
+      const query = await of.with(q, {
+        ...o,
+        only_ignored: false,
+        respect_gitignore: false,
+        ignore_files: [],
+      });
       const items = async function* (): AsyncGenerator<readonly Emitted[]> {
         for await (const y of run(query, inner)) {
           const got = drain();

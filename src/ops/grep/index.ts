@@ -198,7 +198,8 @@ export const grep = defineOperation({
     return { ...rest, regexps: c.patterns, operands: [], paths: c.paths, patterns: c.globs };
   },
   // The query layer: operands (classified by normalize), mode, matcher and walk, compiled once per request.
-  compile: async (input: GrepInput): Promise<GrepQuery> => (await import("./query.ts")).compileGrepQuery(input),
+  compile: async (input: GrepInput): Promise<GrepQuery> =>
+    (await import("./query.ts")).compileGrepQuery(input),
   // only_ignored (#37) wraps the run: the ignored entries alone, each with its rule (the query compiled again
   // with the ignore rules off).
   run: lazyRun(async () => {
