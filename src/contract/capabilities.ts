@@ -44,6 +44,19 @@ export const CapabilityReportSchema = v.pipe(
               index_bytes: v.nullable(v.number()),
               text_bytes: v.nullable(v.number()),
               build_ms: v.nullable(v.number()),
+              checks: v.optional(
+                v.pipe(
+                  v.strictObject({
+                    mode: v.picklist(["watch", "stat"]),
+                    given: v.number(),
+                    suspects: v.number(),
+                    stat_checks: v.number(),
+                  }),
+                  v.description(
+                    "How the last grep answered from the index was kept exact: mode 'watch' checks only the suspect files (open now, held open for writing or mapped when the watch began, or with other hard links), 'stat' every file the index rules out; given: files handed to the search; suspects: files read or checked because they were suspect; stat_checks: stat calls made (docs/decisions/0032-freshness-model.md).",
+                  ),
+                ),
+              ),
             }),
           ),
           v.description(

@@ -7186,6 +7186,35 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                       "type": "null"
                     }
                   ]
+                },
+                "checks": {
+                  "type": "object",
+                  "properties": {
+                    "mode": {
+                      "enum": [
+                        "watch",
+                        "stat"
+                      ],
+                      "type": "string"
+                    },
+                    "given": {
+                      "type": "number"
+                    },
+                    "suspects": {
+                      "type": "number"
+                    },
+                    "stat_checks": {
+                      "type": "number"
+                    }
+                  },
+                  "required": [
+                    "mode",
+                    "given",
+                    "suspects",
+                    "stat_checks"
+                  ],
+                  "additionalProperties": false,
+                  "description": "How the last grep answered from the index was kept exact: mode 'watch' checks only the suspect files (open now, held open for writing or mapped when the watch began, or with other hard links), 'stat' every file the index rules out; given: files handed to the search; suspects: files read or checked because they were suspect; stat_checks: stat calls made (docs/decisions/0032-freshness-model.md)."
                 }
               },
               "required": [

@@ -25,6 +25,13 @@ export interface TreeWatch {
   drain(): void;
   /** Stops watching (the descriptor is closed). */
   close(): void;
+  /**
+   * The files of the tree open now, as far as the watch saw them opened and not yet closed (relative to the
+   * root): a file open for writing, or mapped (a mapping keeps it open), can be written with no event. Opens
+   * made before the watch was set up, or lost when its queue overflowed, are not here: `onReset` says when to
+   * look for them (openForWriting).
+   */
+  openFiles(): Iterable<string>;
 }
 
 /** Callbacks of a tree watch. */
@@ -43,6 +50,11 @@ export interface TreeWatchHandlers {
    * has the root's path (a directory made again at that path may even have the same inode number).
    */
   onRootGone?(): void;
+  /**
+   * What the watch knows of open files was lost (its queue overflowed, or a file open now was moved): the files
+   * held open for writing or mapped should be looked for again (openForWriting).
+   */
+  onReset?(): void;
 }
 
 // inotify(7): flags of inotify_init1, the events asked for, and the bits of what is read.
@@ -50,6 +62,9 @@ const IN_NONBLOCK = 0o4000;
 const IN_CLOEXEC = 0o2000000;
 const IN_MODIFY = 0x2;
 const IN_ATTRIB = 0x4;
+const IN_CLOSE_WRITE = 0x8;
+const IN_CLOSE_NOWRITE = 0x10;
+const IN_OPEN = 0x20;
 const IN_MOVED_FROM = 0x40;
 const IN_MOVED_TO = 0x80;
 const IN_CREATE = 0x100;
@@ -65,6 +80,9 @@ const IN_ISDIR = 0x40000000;
 const MASK =
   IN_MODIFY |
   IN_ATTRIB |
+  IN_OPEN |
+  IN_CLOSE_WRITE |
+  IN_CLOSE_NOWRITE |
   IN_MOVED_FROM |
   IN_MOVED_TO |
   IN_CREATE |
@@ -75,6 +93,8 @@ const MASK =
   IN_DONT_FOLLOW |
   IN_EXCL_UNLINK;
 const RENAMES = IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE;
+/** Opens and closes: counted per file (a directory's are not read further: the walks list directories). */
+const OPENS = IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE;
 /** The size of struct inotify_event before its name. */
 const EVENT_HEAD = 16;
 
@@ -119,7 +139,7 @@ export function watchTree(root: string, handlers: TreeWatchHandlers): TreeWatch 
   if (libc === undefined) libc = loadLibc();
   if (libc === null) return null;
   const w = new InotifyTree(libc, root, handlers);
-  return w.open() ? w : null;
+  return w.openWatch() ? w : null;
 }
 
 /** A turn of the event loop. */
@@ -162,6 +182,12 @@ class InotifyTree implements TreeWatch {
   private closed = false;
   /** Directories of the tree that could not be watched because this process may not read them (relative). */
   private readonly unwatched = new Set<string>();
+  /** Events are being read (readEvents is not entered again). */
+  private reading = false;
+  /** The queue overflowed: drain watches the tree again. */
+  private overflowed = false;
+  /** Files opened and not yet closed since the watch was set up, and how many times (relative). */
+  private readonly open = new Map<string, number>();
 
   constructor(
     private readonly lib: Libc,
@@ -173,7 +199,7 @@ class InotifyTree implements TreeWatch {
   }
 
   /** Opens the descriptor and watches the whole tree; false when the root cannot be watched. */
-  open(): boolean {
+  openWatch(): boolean {
     this.fd = this.lib.init(IN_NONBLOCK | IN_CLOEXEC);
     if (this.fd < 0) return false;
     if (this.watchBelow("") !== null) return this.unopened();
@@ -198,6 +224,7 @@ class InotifyTree implements TreeWatch {
     this.fd = -1;
     this.dirs.clear();
     this.unwatched.clear();
+    this.open.clear();
     return false;
   }
 
@@ -219,6 +246,9 @@ class InotifyTree implements TreeWatch {
   private watchPending(pending: string[], until: number): string | null {
     for (let n = 1; pending.length > 0; n++) {
       if ((n & 15) === 0 && performance.now() > until) return null;
+      // Listing a directory is an open and a close event on it and on its parent: read them as the set-up goes,
+      // or a large tree's own set-up overflows the queue (16,384 events by default).
+      if ((n & 255) === 0) this.readEvents();
       const dir = pending.pop() as string;
       const abs = dir === "" ? this.root : joinPath(this.root, dir);
       if (!writeCName(abs, this.pathBuf)) return `a path too long to watch: ${abs}`;
@@ -251,6 +281,16 @@ class InotifyTree implements TreeWatch {
 
   drain(): void {
     this.readEvents();
+    // An overflowed queue is watched again here, not while its events are read (the set-up reads events too).
+    for (let n = 0; this.overflowed && !this.closed; n++) {
+      this.overflowed = false;
+      if (n === 3) {
+        this.lose("the watch's queue kept overflowing");
+        return;
+      }
+      this.rewatch();
+      this.readEvents();
+    }
     this.retryUnwatched();
   }
 
@@ -279,6 +319,17 @@ class InotifyTree implements TreeWatch {
   }
 
   private readEvents(): void {
+    // Not within itself: a directory made is watched while its event is read, and a set-up reads events.
+    if (this.reading) return;
+    this.reading = true;
+    try {
+      this.readQueued();
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  private readQueued(): void {
     while (!this.closed) {
       const got = this.lib.read(this.fd, this.eventsPtr, this.events.length);
       if (got <= 0) return; // EAGAIN: nothing queued (or an error: the next call tries again)
@@ -290,6 +341,11 @@ class InotifyTree implements TreeWatch {
         const len = buf.readUInt32LE(off + 12);
         let end = off + EVENT_HEAD;
         const limit = end + len;
+        // A directory opened or closed (every listing does both): nothing to count, no name to decode.
+        if ((mask & IN_ISDIR) !== 0 && (mask & ~(OPENS | IN_ISDIR)) === 0) {
+          off = limit;
+          continue;
+        }
         while (end < limit && buf[end] !== 0) end++;
         const name = len > 0 ? decodeName(buf.subarray(off + EVENT_HEAD, end)) : "";
         off = limit;
@@ -301,8 +357,8 @@ class InotifyTree implements TreeWatch {
   private event(wd: number, mask: number, name: string): void {
     if (mask & IN_Q_OVERFLOW) {
       // Events were lost: watch the tree again from scratch (directories may have come meanwhile), and say
-      // that anything may have changed.
-      this.rewatch();
+      // that anything may have changed (drain).
+      this.overflowed = true;
       return;
     }
     const dir = this.dirs.get(wd);
@@ -320,6 +376,20 @@ class InotifyTree implements TreeWatch {
       return;
     }
     const rel = dir === "" ? name : `${dir}/${name}`;
+    if (mask & OPENS) {
+      if (name === "") return; // the directory itself
+      const n = this.open.get(rel) ?? 0;
+      if (mask & IN_OPEN) this.open.set(rel, n + 1);
+      // A close without an open seen (opened before the watch) counts nothing.
+      else if (n > 1) this.open.set(rel, n - 1);
+      else this.open.delete(rel);
+      // Closed after writing: what was written (through a mapping too: the mapping held the file open until it
+      // went) is there now; the file has changed.
+      if (mask & IN_CLOSE_WRITE) this.handlers.onEvent("change", rel);
+      return;
+    }
+    // A file open now moved away: it is open under another name (or none), which the counts cannot follow.
+    if (mask & IN_MOVED_FROM && this.openBelow(rel)) this.handlers.onReset?.();
     if (mask & IN_ISDIR) {
       // A directory moved away or deleted: its watches (and those below it) no longer name their paths.
       if (mask & (IN_MOVED_FROM | IN_DELETE)) this.forgetBelow(rel);
@@ -336,6 +406,18 @@ class InotifyTree implements TreeWatch {
     this.handlers.onEvent(mask & RENAMES ? "rename" : "change", rel);
   }
 
+  /** Whether a file open now is the entry or below it. */
+  private openBelow(rel: string): boolean {
+    if (this.open.has(rel)) return true;
+    const prefix = `${rel}/`;
+    for (const f of this.open.keys()) if (f.startsWith(prefix)) return true;
+    return false;
+  }
+
+  openFiles(): Iterable<string> {
+    return this.open.keys();
+  }
+
   /** Drops the watches of a directory and of those below it (their paths moved or went away). */
   private forgetBelow(rel: string): void {
     const prefix = `${rel}/`;
@@ -347,7 +429,9 @@ class InotifyTree implements TreeWatch {
     this.lib.close(this.fd);
     this.dirs.clear();
     this.unwatched.clear();
-    if (!this.open()) {
+    this.open.clear();
+    this.handlers.onReset?.();
+    if (!this.openWatch()) {
       this.lose("the watch could not be made again after its queue overflowed");
       return;
     }
@@ -396,4 +480,65 @@ function isDir(abs: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The regular files on the root's device that a process of this user holds open for writing, or maps shared and
+ * writable, now (from /proc: each process's descriptors, their flags, and its mappings), by inode: such a file
+ * can be written with no event for its name (a mapping sends none; a name outside the tree, none in it). Read
+ * when a watch is set up (what it cannot have seen opened) and again when its queue overflowed. Processes this
+ * user may not inspect are not seen (ADR 0032).
+ * @param root the root's real path
+ * @returns the inodes, or null where /proc cannot be read (not Linux)
+ */
+export function openForWriting(root: string): Set<number> | null {
+  let dev: number;
+  let pids: string[];
+  try {
+    dev = fs.statSync(fsPath(root)).dev;
+    pids = fs.readdirSync("/proc").filter((p) => /^[0-9]+$/.test(p));
+  } catch {
+    return null;
+  }
+  // glibc's makedev: the major and minor numbers the maps lines give in hexadecimal.
+  const major = ((dev >>> 8) & 0xfff) | (Math.floor(dev / 2 ** 32) & ~0xfff);
+  const minor = (dev & 0xff) | ((dev >>> 12) & 0xfff00);
+  const out = new Set<number>();
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  for (const pid of pids) {
+    let maps = "";
+    try {
+      maps = fs.readFileSync(`/proc/${pid}/maps`, "latin1");
+    } catch {}
+    for (const line of maps.split("\n")) {
+      // address perms offset dev inode path: perms "rw?s" is a shared writable mapping.
+      const f = line.split(" ", 5);
+      const perms = f[1];
+      if (perms === undefined || perms[1] !== "w" || perms[3] !== "s") continue;
+      const [maj, min] = (f[3] ?? "").split(":");
+      if (Number.parseInt(maj ?? "", 16) !== major || Number.parseInt(min ?? "", 16) !== minor) continue;
+      const ino = Number(f[4]);
+      if (ino > 0) out.add(ino);
+    }
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        // Only descriptors of the tree's names: a file of the tree held open through a name outside it has
+        // another hard link, and such files are read at each query anyway.
+        if (!fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(prefix)) continue;
+        const st = fs.statSync(`/proc/${pid}/fd/${fd}`);
+        if (!st.isFile() || st.dev !== dev) continue;
+        const info = fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, "latin1");
+        const flags = /flags:\s*([0-7]+)/.exec(info)?.[1];
+        // O_WRONLY or O_RDWR (a descriptor whose flags cannot be read is taken as writable).
+        if (flags === undefined || (Number.parseInt(flags, 8) & 3) !== 0) out.add(st.ino);
+      } catch {}
+    }
+  }
+  return out;
 }

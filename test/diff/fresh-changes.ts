@@ -29,6 +29,11 @@ export interface Changer {
   age(): string;
   /** Makes one change of the class; returns what it did. */
   change(cls: string): string;
+  /**
+   * Made by the editor before the tree is indexed and served: what must already be there when they start (a
+   * shared writable mapping, its page written, mmap-held). Returns what it did.
+   */
+  hold(cls: string): string;
   /** A random number of the changer's sequence. */
   rand(): number;
 }
@@ -125,6 +130,46 @@ export function changer(outer: string, root: string, seed: number): Changer {
       before.mtimeNs % ns,
     ]);
     must(C.utimensat(AT_FDCWD, cstr(file), times, 0), "utimensat");
+  }
+
+  /** A shared writable mapping this process keeps (mmap-held, mmap-open): its file, view and descriptor. */
+  interface Held {
+    readonly file: Buffer;
+    readonly view: Uint8Array;
+    readonly ptr: ReturnType<typeof C.mmap>;
+    readonly size: number;
+    fd: number;
+  }
+  const held: Held[] = [];
+
+  /**
+   * Maps a file shared and writable and keeps the mapping, its first byte written back as it was (the page is
+   * now dirty and writable: later writes to it fault no more, so the kernel updates no time for them); its
+   * descriptor is kept open or closed (the mapping holds the file open anyway).
+   */
+  function holdMapping(file: Buffer, keepOpen: boolean): Held | null {
+    const size = statSync(file).size;
+    if (size < 16) return null;
+    const fd = must(C.open(cstr(file), O_RDWR, 0), "open");
+    const p = C.mmap(null, size, PROT_RW, MAP_SHARED, fd, 0);
+    if (p === null || Number(p) === -1 || Number(p) === 0) throw new Error("mmap failed");
+    const view = new Uint8Array(ffi.toArrayBuffer(p, 0, size));
+    view[0] = view[0] as number;
+    const h: Held = { file, view, ptr: p, size, fd };
+    if (!keepOpen) {
+      C.close(fd);
+      h.fd = -1;
+    }
+    held.push(h);
+    return h;
+  }
+
+  /** Writes a token into a kept mapping (no msync: the page stays dirty), at a random place. */
+  function heldWrite(h: Held): string {
+    const token = Buffer.from(pick(["zeta42", "quartz"]));
+    const at = Math.floor(rand() * (h.size - token.length - 1));
+    h.view.set(token, at);
+    return `${rel(h.file)} @${at} ${token}`;
   }
 
   /** Overwrites a file's bytes in place through a shared mapping, then msync: no write(2), so no IN_MODIFY. */
@@ -287,6 +332,18 @@ export function changer(outer: string, root: string, seed: number): Changer {
     }
   }
 
+  /** What must be there before the tree is indexed and served (the editor makes it: it must stay alive). */
+  function hold(cls: string): string {
+    if (cls !== "mmap-held") return "nothing";
+    const plain = plainFiles(listAll().files).filter((f) => !f.toString().startsWith(LINKS()));
+    const did: string[] = [];
+    for (let i = 0; i < 3 && plain.length > 0; i++) {
+      const h = holdMapping(pick(plain), false);
+      if (h !== null) did.push(rel(h.file));
+    }
+    return `mapped shared and written, descriptors closed: ${did.join(" ")}`;
+  }
+
   /** A name with bytes that are not UTF-8 (a lone 0xff, a cut sequence, a Latin-1 é). */
   function badName(dir: string | Buffer, i: number, ext: string): Buffer {
     const bad = [
@@ -419,6 +476,38 @@ export function changer(outer: string, root: string, seed: number): Changer {
         const at = Math.floor(rand() * (size - token.length - 1));
         mmapWrite(f, at, token);
         return `mmap ${rel(f)} @${at} ${token}`;
+      }
+      case "mmap-held": {
+        // Through a mapping made (and its page written) before the server started, descriptor closed: no event,
+        // and no time changes while the page stays dirty.
+        const h = held.length > 0 ? pick(held) : null;
+        return h === null ? "none" : `held mapping ${heldWrite(h)}`;
+      }
+      case "mmap-open": {
+        // Through a mapping made while serving and kept (its descriptor open): no event until it is closed. Now
+        // and then one is let go (munmap and close: the file is closed after writing) and another made.
+        if (held.length > 0 && rand() < 0.2) {
+          const h = held.splice(Math.floor(rand() * held.length), 1)[0] as Held;
+          C.munmap(h.ptr, h.size);
+          if (h.fd >= 0) C.close(h.fd);
+          return `let go of the mapping of ${rel(h.file)}`;
+        }
+        if (held.length < 3) {
+          const h = holdMapping(pick(plain), true);
+          if (h === null) return "none";
+          return `mapped ${rel(h.file)}, then ${heldWrite(h)}`;
+        }
+        return `open mapping ${heldWrite(pick(held))}`;
+      }
+      case "hardlink-later": {
+        // A hard link made in the tree while serving, then written through the new name in place: the event
+        // names the new name only; the old one shows the text too.
+        const f = pick(plain);
+        mkdirSync(LINKS(), { recursive: true });
+        const link = join(LINKS(), `late${made++}.txt`);
+        sh(["ln", f.toString(), link]);
+        writeFileSync(link, text(), { flag: "r+" });
+        return `linked ${rel(f)} as ${rel(link)}, written through it`;
       }
       case "create-delete": {
         const r = rand();
@@ -603,5 +692,5 @@ export function changer(outer: string, root: string, seed: number): Changer {
     "long-paths",
   ];
 
-  return { setup, age, change, rand };
+  return { setup, age, change, hold, rand };
 }

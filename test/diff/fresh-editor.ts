@@ -2,12 +2,13 @@
  * class at a time (test/diff/fresh-changes.ts) while `rglob mcp` serves it and a persisted index covers it.
  * Usage: bun fresh-editor.ts OUTER ROOT SEED. Lines on stdin:
  * - `edit CLASS N`: N seeded changes of the class;
- * - `run CLASS` … `stop`: changes of the class, one every few milliseconds, until `stop`.
+ * - `run CLASS` … `stop`: changes of the class, one every few milliseconds, until `stop`;
+ * - `hold CLASS`: what the class needs held before the tree is indexed and served (a mapping kept).
  * Each answers one line `done JSON` (what it did; `run`: "running", once its first change is made). Not a test file (no .test.ts). */
 import { changer } from "./fresh-changes.ts";
 
 const [outer, root, seedText] = process.argv.slice(2) as [string, string, string];
-const { change, rand } = changer(outer, root, Number(seedText));
+const { change, hold, rand } = changer(outer, root, Number(seedText));
 
 const safely = (f: () => string): string => {
   try {
@@ -29,6 +30,7 @@ for await (const chunk of Bun.stdin.stream()) {
     buffered = buffered.slice(nl + 1);
     const [cmd, cls = "", n = "1"] = line.split(" ");
     if (cmd === "edit") reply(Array.from({ length: Number(n) }, () => safely(() => change(cls))));
+    else if (cmd === "hold") reply(safely(() => hold(cls)));
     else if (cmd === "run") {
       stop = false;
       running = (async () => {

@@ -417,3 +417,151 @@ test.skipIf(!linux)("roots that change: the watches of roots no longer served ar
   expect(inotify()).toBeLessThanOrEqual(2);
   expect(readdirSync(`/proc/${pid}/fd`).length).toBeLessThanOrEqual(before + 4);
 });
+
+// ── The suspects (ADR 0032): what the watch cannot vouch for is read; the rest is not stat'ed ──
+
+interface Checks {
+  mode: string;
+  given: number;
+  suspects: number;
+  stat_checks: number;
+}
+
+async function checks(mcp: McpSession): Promise<Checks | undefined> {
+  return ((await status(mcp)) as (WarmStatus & { checks?: Checks }) | undefined)?.checks;
+}
+
+/**
+ * A process that maps a file shared and writable (and writes its first byte back, so the page is dirty and
+ * writable: later writes to it change no time), closes its descriptor or keeps it, then writes what it is sent:
+ * `OFFSET TEXT` a line, answered `ok`.
+ */
+async function mapper(
+  file: string,
+  keepOpen: boolean,
+): Promise<{ write(at: number, text: string): Promise<void> }> {
+  const script = [
+    "import mmap,sys",
+    "f=open(sys.argv[1],'r+b')",
+    "m=mmap.mmap(f.fileno(),0,mmap.MAP_SHARED)",
+    "m[0:1]=m[0:1]",
+    "keep=sys.argv[2]=='1'",
+    "_=None if keep else f.close()",
+    "print('ready',flush=True)",
+    "for line in sys.stdin:",
+    "  at,text=line.rstrip('\\n').split(' ',1)",
+    "  m[int(at):int(at)+len(text)]=text.encode()",
+    "  print('ok',flush=True)",
+  ].join("\n");
+  const proc = Bun.spawn([python as string, "-c", script, file, keepOpen ? "1" : "0"], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  cleanups.push(() => {
+    proc.kill();
+  });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let pending = "";
+  const line = async (): Promise<string> => {
+    for (;;) {
+      const nl = pending.indexOf("\n");
+      if (nl >= 0) {
+        const got = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        return got;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the mapper ended");
+      pending += new TextDecoder().decode(value);
+    }
+  };
+  expect(await line()).toBe("ready");
+  return {
+    async write(at, text) {
+      const stdin = proc.stdin as import("bun").FileSink;
+      stdin.write(`${at} ${text}\n`);
+      stdin.flush();
+      expect(await line()).toBe("ok");
+    },
+  };
+}
+
+test.skipIf(!linux)(
+  "a query the index rules out everywhere stats none of the files it rules out, and hands none to the search",
+  async () => {
+    const root = scratch();
+    put(root, { ...filler(), "a/b/c.txt": "plain text\n" });
+    const mcp = await serve(root);
+    await ready(mcp);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    expect(await checks(mcp)).toEqual({ mode: "watch", given: 0, suspects: 0, stat_checks: 0 });
+    // A file that holds it: the one file handed over, still nothing stat'ed.
+    writeFileSync(join(root, "fill/f7.txt"), "a NEEDLEWORD now\n");
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["fill/f7.txt"]);
+    expect(await checks(mcp)).toEqual({ mode: "watch", given: 1, suspects: 0, stat_checks: 0 });
+  },
+);
+
+test.skipIf(!linux)(
+  "a file mapped before the server started, its dirty page written again (no event, no time change), is read",
+  async () => {
+    if (python === null) {
+      console.warn("SKIPPED: no python3 to write through a shared mapping");
+      return;
+    }
+    const root = scratch();
+    put(root, { ...filler(), "mapped.dat": "hello world, plain text and more plain text\n" });
+    const m = await mapper(join(root, "mapped.dat"), false);
+    const mcp = await serve(root);
+    await ready(mcp);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    await m.write(13, "NEEDLEWORD");
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["mapped.dat"]);
+    // Read because it was mapped when the watch began (found in /proc), not stat'ed.
+    expect((await checks(mcp))?.suspects).toBe(1);
+    expect((await checks(mcp))?.stat_checks).toBe(0);
+  },
+);
+
+test.skipIf(!linux)(
+  "a file mapped while serving and kept open, written again and again through its mapping, is read",
+  async () => {
+    if (python === null) {
+      console.warn("SKIPPED: no python3 to write through a shared mapping");
+      return;
+    }
+    const root = scratch();
+    put(root, { ...filler(), "mapped.dat": "hello world, plain text and more plain text\n" });
+    const mcp = await serve(root);
+    await ready(mcp);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    const m = await mapper(join(root, "mapped.dat"), true);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    await m.write(13, "NEEDLEWORD");
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["mapped.dat"]);
+    await m.write(13, "QUILLWORDS");
+    expect(paths(await same(mcp, "grep", root, { pattern: "QUILLWORDS" }))).toEqual(["mapped.dat"]);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+  },
+);
+
+test.skipIf(!linux)(
+  "a hard link made in the tree while serving, written through its new name: the old name is read",
+  async () => {
+    const root = scratch();
+    put(root, { ...filler(), "a/one.txt": "plain text here\n" });
+    const mcp = await serve(root);
+    await ready(mcp);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    mkdirSync(join(root, "b"));
+    linkSync(join(root, "a/one.txt"), join(root, "b/two.txt"));
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    // Written in place through the new name: the event names b/two.txt only.
+    writeFileSync(join(root, "b/two.txt"), "now a NEEDLEWORD here\n", { flag: "r+" });
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([
+      "a/one.txt",
+      "b/two.txt",
+    ]);
+  },
+);

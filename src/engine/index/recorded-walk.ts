@@ -362,3 +362,133 @@ export function* replay(
   }
   if (counted > 0) ctx.searched(counted);
 }
+
+/**
+ * A recorded walk's steps other than its entries, laid out once so that a replay of a few entries costs what
+ * those entries and these steps cost, not the whole walk: per entry, its step and the entries counted before
+ * it; the calls and skip counts, with their steps and the entries counted before each.
+ */
+interface Skeleton {
+  /** Per entry, the place of its step. */
+  readonly entryStep: Int32Array;
+  /** Per entry, the entries counted (ctx.searched) in the steps before it. */
+  readonly countedAt: Int32Array;
+  /** The steps that are calls or skip counts, in order. */
+  readonly calls: Int32Array;
+  /** Per such step, the entries counted before it. */
+  readonly countedAtCall: Int32Array;
+  /** Every entry counted. */
+  readonly counted: number;
+}
+
+const skeletons = new WeakMap<RecordedWalk, Skeleton>();
+
+/** The skeleton of a recording, made once (one pass over its steps). */
+function skeletonOf(rec: RecordedWalk): Skeleton {
+  const had = skeletons.get(rec);
+  if (had !== undefined) return had;
+  const { ops, args } = rec;
+  const entryStep = new Int32Array(rec.entries);
+  const countedAt = new Int32Array(rec.entries);
+  const calls: number[] = [];
+  const countedAtCall: number[] = [];
+  let counted = 0;
+  for (let s = 0; s < ops.length; s++) {
+    const op = ops[s] as number;
+    const arg = args[s] as number;
+    if (op === STEP_COUNTED) counted += arg;
+    else if (op === STEP_ENTRY) {
+      entryStep[arg] = s;
+      countedAt[arg] = counted;
+    } else {
+      calls.push(s);
+      countedAtCall.push(counted);
+    }
+  }
+  const sk: Skeleton = {
+    entryStep,
+    countedAt,
+    calls: Int32Array.from(calls),
+    countedAtCall: Int32Array.from(countedAtCall),
+    counted,
+  };
+  skeletons.set(rec, sk);
+  return sk;
+}
+
+/**
+ * Replays a recorded walk giving only the entries at the places listed, as `replay` does with every other entry
+ * left out or not selected: the same entries, the same calls on the run context and the same counts, at the
+ * same places relative to the entries given (entries counted are handed to ctx.searched just before the next
+ * entry given or call, skip counts added where they were). It costs the entries given and the walk's calls, not
+ * its other entries: the steps between are summed once per recording (skeletonOf).
+ * @param rec the recording
+ * @param plan the run's plan (whether it follows symlinks)
+ * @param ctx the run context
+ * @param pick the places of the entries to give, ascending
+ * @yields the entries
+ */
+export function* replayPicked(
+  rec: RecordedWalk,
+  plan: WalkPlan,
+  ctx: RunContext,
+  pick: Int32Array,
+): Generator<Entry> {
+  if (ctx.shouldStop()) return;
+  const sk = skeletonOf(rec);
+  const calls = ctx as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const { ops, args, payloads } = rec;
+  // Entries counted and handed to ctx.searched so far.
+  let handed = 0;
+  // The step reached. `replay` asks whether to stop before each step s with s % 1024 === 1023; nothing between
+  // two steps taken here changes the answer, so it is asked once when such a step lies in (at, step].
+  let at = -1;
+  const passed = (step: number): boolean => {
+    const stop = (step + 1) >> 10 !== (at + 1) >> 10 && ctx.shouldStop();
+    at = step;
+    return stop;
+  };
+  let c = 0;
+  const nCalls = sk.calls.length;
+  for (let k = 0; k <= pick.length; k++) {
+    const i = k < pick.length ? (pick[k] as number) : -1;
+    const step = i >= 0 ? (sk.entryStep[i] as number) : ops.length;
+    for (; c < nCalls && (sk.calls[c] as number) < step; c++) {
+      const s = sk.calls[c] as number;
+      if (passed(s)) return;
+      const p = payloads[args[s] as number] as Payload;
+      if (ops[s] === STEP_SKIPPED) {
+        const d = (p as { d: Partial<Skipped> }).d;
+        for (const key of Object.keys(d) as (keyof Skipped)[]) ctx.skipped[key] += d[key] ?? 0;
+        continue;
+      }
+      const pending = (sk.countedAtCall[c] as number) - handed;
+      if (pending > 0) ctx.searched(pending);
+      handed += pending;
+      const call = p as { m: string; a: readonly unknown[] };
+      const a = call.a.map((x) => (x !== null && typeof x === "object" ? { ...(x as ErrorInfo) } : x));
+      calls[call.m]?.(...a);
+    }
+    if (i < 0) break;
+    if (passed(step)) return;
+    const pending = (sk.countedAt[i] as number) - handed;
+    if (pending > 0) ctx.searched(pending);
+    handed += pending;
+    yield rec.entry(i, plan.follow);
+  }
+  if (ops.length > 0 && passed(ops.length - 1)) return;
+  if (sk.counted > handed) ctx.searched(sk.counted - handed);
+}
+
+/**
+ * The places of the entries a plan gives (`gives`) among those of a recording that selected every entry.
+ * @param rec the recording
+ * @param plan the run's plan
+ * @returns the places, ascending
+ */
+export function selectedPlaces(rec: RecordedWalk, plan: WalkPlan): Int32Array {
+  const out = new Int32Array(rec.entries);
+  let n = 0;
+  for (let i = 0; i < rec.entries; i++) if (gives(plan, rec.entry(i, plan.follow))) out[n++] = i;
+  return out.slice(0, n);
+}

@@ -11,7 +11,7 @@ import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
 import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { STAT_OK, STAT_WORDS, statInto, wordsOfStats } from "../../platform/stat-words.ts";
-import { type TreeWatch, watchTreeInSlices } from "../../platform/tree-watch.ts";
+import { openForWriting, type TreeWatch, watchTreeInSlices } from "../../platform/tree-watch.ts";
 import { isNegated } from "../glob.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
@@ -21,7 +21,13 @@ import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts
 import { kindInto, type Witnessed, witnessingInto } from "../witness.ts";
 import { type LoadedIndex, loadIndex, writeServerIndex } from "./persist.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
-import { type MemoryWalk, type RecordedWalk, recordingWalk, replay } from "./recorded-walk.ts";
+import {
+  type MemoryWalk,
+  type RecordedWalk,
+  recordingWalk,
+  replayPicked,
+  selectedPlaces,
+} from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
@@ -43,6 +49,20 @@ export interface WarmStatus {
   /** Bytes of text indexed. */
   readonly text_bytes: number | null;
   readonly build_ms: number | null;
+  /** How the last grep answered from the index was kept exact (tests: the fast path is taken). */
+  readonly checks?: QueryChecks;
+}
+
+/** What a grep answered from the index checked (capabilities' `checks`). */
+export interface QueryChecks {
+  /** watch: only the suspect files were checked; stat: every file the index rules out was stat'ed. */
+  mode: "watch" | "stat";
+  /** Files handed to the search. */
+  given: number;
+  /** Files read because they were suspect (open, held for writing or mapped, other hard links). */
+  suspects: number;
+  /** stat calls made to prove files unchanged. */
+  stat_checks: number;
 }
 
 /** Settings of the warm state. */
@@ -65,6 +85,12 @@ export interface WarmOptions {
    * event loop a turn (ms; default: 20 for the set-up, 8 for the build; 0: a turn after each step).
    */
   readonly sliceMs?: number;
+}
+
+/** The index build's read buffer and the stat words of the files indexed so far, by id (both grow). */
+interface BuildReading {
+  buf: Buffer;
+  words: Uint32Array;
 }
 
 /** A remembered walk, and the index ids of its entries (for the index they were looked up in). */
@@ -125,8 +151,10 @@ const PERSIST_MIN_FILES = 10_000;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** How long one slice of the watch's set-up may take before the server answers what has come. */
 const WATCH_SLICE_MS = 20;
-/** How often the tree's own watch is read between calls. */
-const DRAIN_MS = 100;
+/** How often the tree's own watch is read between calls (its own reads and listings are events too). */
+const DRAIN_MS = 25;
+/** How often it is read while a call is answered (the call's own reads are events too). */
+const BUSY_DRAIN_MS = 10;
 /** How long a call records a new walk itself before it walks cold and leaves the rest to the time between calls. */
 const INLINE_RECORD_MS = 50;
 
@@ -239,6 +267,81 @@ function sameAsIndexed(idx: TrigramIndex, id: number, abs: string): boolean {
 }
 
 /**
+ * The files of an index with other hard links (a link count over one when it read them, or a link made in the
+ * tree since), by id: a write through another name sends no event for this one, so they are read at each query.
+ */
+const linkedIds = new WeakMap<TrigramIndex, Set<number>>();
+
+function linkedOf(idx: TrigramIndex): Set<number> {
+  let s = linkedIds.get(idx);
+  if (s === undefined) {
+    s = new Set();
+    linkedIds.set(idx, s);
+  }
+  return s;
+}
+
+/** The ids of an index's files with one of these inodes (a pass over its stat words). */
+function idsOfInodes(idx: TrigramIndex, inodes: ReadonlySet<number>): number[] {
+  const words = indexedWords.get(idx);
+  const out: number[] = [];
+  if (words === undefined || inodes.size === 0) return out;
+  const n = Math.min(idx.size, words.length / STAT_WORDS);
+  for (let id = 0; id < n; id++) {
+    const at = id * STAT_WORDS + 8;
+    if (inodes.has((words[at] as number) + (words[at + 1] as number) * 2 ** 32)) out.push(id);
+  }
+  return out;
+}
+
+/** The inodes of the files below a directory with more than one link (a directory made or moved in). */
+function linkedBelow(dir: string): Set<number> {
+  const out = new Set<number>();
+  let names: Buffer[];
+  try {
+    names = fs.readdirSync(fsPath(dir), { recursive: true, encoding: "buffer" }) as Buffer[];
+  } catch {
+    return out;
+  }
+  const base = fsPath(dir);
+  const prefix = Buffer.concat([typeof base === "string" ? Buffer.from(base) : base, Buffer.from("/")]);
+  for (const n of names) {
+    try {
+      const st = fs.lstatSync(Buffer.concat([prefix, n]));
+      if (st.isFile() && st.nlink > 1) out.add(st.ino);
+    } catch {}
+  }
+  return out;
+}
+
+/** The places a plan selects in a remembered walk (made once per walk and selection: selectionOf). */
+interface Selection {
+  readonly places: Int32Array;
+  /** Per entry, 1 when selected. */
+  readonly mask: Uint8Array;
+  /** The places selected that the index did not hold (for that index): always given. */
+  unindexed: Int32Array | null;
+  unindexedFor: TrigramIndex | null;
+}
+
+/** Per remembered walk: its selections by key (the most recently used last), and the entry of each index id. */
+const selectionsOf = new WeakMap<RecordedWalk, Map<string, Selection>>();
+const entriesById = new WeakMap<RecordedWalk, { readonly idx: TrigramIndex; readonly byId: Int32Array }>();
+/** Selections a walk keeps. */
+const SELECTIONS = 8;
+/** Per index: the ids over a size (by the size), and its dead ids (with the count they were taken at). */
+const oversizeOf = new WeakMap<TrigramIndex, Map<number, Int32Array>>();
+const deadOf = new WeakMap<TrigramIndex, { readonly dead: number; readonly ids: Int32Array }>();
+
+/**
+ * The key of what a plan selects among a walk's entries (its globs, types, extensions, depths; plans with
+ * stat predicates are not replayed): its walk options and plan options but the instant.
+ */
+function selectionKey(plan: WalkPlan): string {
+  return JSON.stringify([plan.source.options, { ...plan.source.plan, now: 0 }]);
+}
+
+/**
  * Creates the warm state of one root.
  */
 export class WarmRoot implements WarmProvider {
@@ -269,6 +372,20 @@ export class WarmRoot implements WarmProvider {
   private closed = false;
   private rebuildPending = false;
   private drainTimer: ReturnType<typeof setInterval> | null = null;
+  private busyDrain: ReturnType<typeof setInterval> | null = null;
+  /**
+   * The inodes held open for writing or mapped shared and writable when the watch was set up (or when it lost
+   * track: onReset), which it cannot have seen opened; null: not known (every ruled-out file is stat'ed).
+   */
+  private held: Set<number> | null = null;
+  private heldIds: { readonly idx: TrigramIndex; readonly held: Set<number>; readonly ids: number[] } | null =
+    null;
+  private rescanDue = false;
+  /** A directory was made or moved in since the open files were last looked for (a rebuild looks again). */
+  private scanStale = false;
+  /** RGLOB_WARM_CHECK=stat: every file the index rules out is stat'ed at each query, as before the suspects. */
+  private readonly statEveryFile = process.env.RGLOB_WARM_CHECK === "stat";
+  private lastChecks: QueryChecks | null = null;
   /** Calls in flight: the watch's set-up and the index build wait for them (turn). */
   private holds = 0;
   private resumes: Array<() => void> = [];
@@ -455,12 +572,22 @@ export class WarmRoot implements WarmProvider {
    * @returns the release (the first call of it counts; later ones do nothing)
    */
   hold(): () => void {
-    this.holds++;
+    if (this.holds++ === 0 && this.synchronous && this.busyDrain === null) {
+      // A call may read many files, each an open and a close event: read them as they come, so that the queue
+      // (16,384 events by default) does not overflow into a recrawl.
+      const w = this.watcher as TreeWatch;
+      this.busyDrain = setInterval(() => w.drain(), BUSY_DRAIN_MS);
+      this.busyDrain.unref?.();
+    }
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      if (--this.holds === 0) this.resume();
+      if (--this.holds === 0) {
+        if (this.busyDrain !== null) clearInterval(this.busyDrain);
+        this.busyDrain = null;
+        this.resume();
+      }
     };
   }
 
@@ -499,6 +626,7 @@ export class WarmRoot implements WarmProvider {
       index_bytes: s?.memoryBytes ?? null,
       text_bytes: s?.textBytes ?? null,
       build_ms: this.buildMs,
+      ...(this.lastChecks !== null ? { checks: { ...this.lastChecks } } : {}),
     };
   }
 
@@ -513,6 +641,9 @@ export class WarmRoot implements WarmProvider {
         onRootGone: () => {
           this.rootGone = true;
         },
+        onReset: () => {
+          this.rescanDue = true;
+        },
       },
       this.options.sliceMs ?? WATCH_SLICE_MS,
       stopped,
@@ -526,6 +657,10 @@ export class WarmRoot implements WarmProvider {
       this.watcher = own;
       this.watching = true;
       this.synchronous = true;
+      // What the watch cannot have seen opened: files held open for writing or mapped before it was set up.
+      this.held = openForWriting(this.root);
+      this.heldIds = null;
+      this.rescanDue = false;
       // Events also come in between calls, so the index is kept fresh while the server is idle.
       this.drainTimer = setInterval(() => own.drain(), DRAIN_MS);
       this.drainTimer.unref?.();
@@ -549,6 +684,10 @@ export class WarmRoot implements WarmProvider {
   }
 
   private stopWatch(): void {
+    if (this.busyDrain !== null) clearInterval(this.busyDrain);
+    this.busyDrain = null;
+    this.held = null;
+    this.heldIds = null;
     if (this.drainTimer !== null) clearInterval(this.drainTimer);
     this.drainTimer = null;
     this.watcher?.close();
@@ -566,6 +705,11 @@ export class WarmRoot implements WarmProvider {
     // The events first: one of them may say the root's directory went away, which its identity by path cannot
     // tell when a directory made again at the path reuses the inode number.
     if (this.synchronous) (this.watcher as TreeWatch).drain();
+    if (this.rescanDue && this.synchronous) {
+      this.rescanDue = false;
+      this.held = openForWriting(this.root);
+      this.heldIds = null;
+    }
     this.verify();
     if (!this.synchronous) return !this.watching;
     return true;
@@ -597,7 +741,17 @@ export class WarmRoot implements WarmProvider {
     for (const idx of [this.index, this.building]) idx?.invalidate(abs);
     let isDir = false;
     try {
-      isDir = platform.lstat(abs).isDirectory();
+      const st = platform.lstat(abs);
+      isDir = st.isDirectory();
+      // A hard link made in the tree (or a directory made or moved in, which may hold some): the file's other
+      // names are read at each query from now on. A file in such a directory may also have been opened before
+      // the directory was watched: the open files are looked for again before the next index build.
+      if (event === "rename" && (isDir || (st.isFile() && st.nlink > 1))) {
+        const inodes = isDir ? linkedBelow(abs) : new Set([st.ino]);
+        if (isDir) this.scanStale = true;
+        for (const i of [this.index, this.building])
+          if (i !== null) for (const id of idsOfInodes(i, inodes)) linkedOf(i).add(id);
+      }
     } catch {}
     // Created, deleted or renamed entries, ignore files and directories (their permissions) change the walk.
     if (
@@ -619,6 +773,11 @@ export class WarmRoot implements WarmProvider {
     this.rebuildPending = true;
     setTimeout(() => {
       this.rebuildPending = false;
+      if (this.scanStale && this.synchronous) {
+        this.scanStale = false;
+        this.held = openForWriting(this.root);
+        this.heldIds = null;
+      }
       if (this.building === null) void this.build();
     }, 200);
   }
@@ -670,6 +829,14 @@ export class WarmRoot implements WarmProvider {
     // Files ruled out have no effect on the answer (no record, error or skip) unless it lists the files that
     // do not match: then they are given to the run as found empty; otherwise they are left out of the walk.
     const leaveOut = candidates !== null && !listsNonMatching;
+    // How a file the index rules out is known unchanged (ADR 0032): by the watch, with the suspect files read
+    // (marked as candidates here); or, where the watch cannot vouch for every file, by a stat of each.
+    const byWatch = candidates !== null && idx !== null && this.trustsWatch();
+    const checks: QueryChecks = { mode: byWatch ? "watch" : "stat", given: 0, suspects: 0, stat_checks: 0 };
+    if (candidates !== null && idx !== null) {
+      this.lastChecks = checks;
+      if (byWatch) this.markSuspects(idx, candidates, checks);
+    }
     // Set when the walk is a replay that leaves ruled-out entries out: every entry it gives was checked then.
     let replayed = false;
     const ruledOut = (e: Entry): boolean => {
@@ -677,7 +844,8 @@ export class WarmRoot implements WarmProvider {
       const id = idx.idOfPath(e.abs);
       if (id < 0 || candidates[id] === 1) return false;
       if (idx.sizeOf(id) > maxFileSize) return false;
-      // The watch only narrows: a file is ruled out when it also still stats as it did when indexed.
+      if (byWatch) return true;
+      checks.stat_checks++;
       return sameAsIndexed(idx, id, e.abs);
     };
     return {
@@ -685,27 +853,17 @@ export class WarmRoot implements WarmProvider {
       walk: (p, ctx, after) => {
         const m = after === null && key !== null ? this.memoFor(key, p, ctx) : null;
         if (m !== null) {
-          if (!leaveOut || idx === null || candidates === null) return replay(m.rec, p, ctx, null, true);
-          // Entries the index rules out (whether each is still live is asked when the replay reaches it).
-          const ids = this.idsOf(m, idx);
-          const drop = new Uint8Array(m.rec.entries);
-          for (let i = 0; i < ids.length; i++) {
-            const id = ids[i] as number;
-            if (id >= 0 && candidates[id] === 0 && idx.sizeOf(id) <= maxFileSize) drop[i] = 1;
+          const sel = this.selectionOf(m.rec, p);
+          if (!leaveOut || idx === null || candidates === null) {
+            checks.given = sel.places.length;
+            return replayPicked(m.rec, p, ctx, sel.places);
           }
+          const pick = this.picked(m, sel, idx, candidates, maxFileSize, byWatch, checks);
           replayed = true;
-          return replay(
-            m.rec,
-            p,
-            ctx,
-            (i) =>
-              drop[i] === 1 &&
-              idx.isLive(ids[i] as number) &&
-              sameAsIndexed(idx, ids[i] as number, m.rec.absOf(i)),
-            true,
-          );
+          checks.given = pick.length;
+          return replayPicked(m.rec, p, ctx, pick);
         }
-        const cold = walk(p, ctx, after);
+        const cold = this.draining(walk(p, ctx, after));
         return leaveOut ? without(cold, ruledOut) : cold;
       },
       ruledOut,
@@ -715,6 +873,162 @@ export class WarmRoot implements WarmProvider {
         return id < 0 ? null : idx.sizeOf(id);
       },
     };
+  }
+
+  /**
+   * A walk that reads the tree's own watch every 64 entries it gives: each directory it lists is four events
+   * (an open and a close, on the directory's watch and its parent's), and a cold walk of a large tree in one
+   * call would overflow the queue (16,384 events by default) into a recrawl before the timers read it.
+   */
+  private *draining(entries: Iterator<Entry>): Generator<Entry> {
+    let n = 0;
+    try {
+      for (let r = entries.next(); r.done !== true; r = entries.next()) {
+        if ((++n & 63) === 0 && this.synchronous) (this.watcher as TreeWatch).drain();
+        yield r.value;
+      }
+    } finally {
+      // A walk ended early closes the directories it holds open.
+      entries.return?.();
+    }
+  }
+
+  /**
+   * Whether the watch vouches for the files the index rules out but the suspects (ADR 0032): the tree's own
+   * watch (which reports opens and closes), and the files held open for writing or mapped when it began known.
+   */
+  private trustsWatch(): boolean {
+    return this.synchronous && this.watching && this.held !== null && !this.statEveryFile;
+  }
+
+  /**
+   * Marks the suspect files as candidates (they are read): the files open now (opened since the watch began and
+   * not closed: a mapping keeps its file open), those held open for writing or mapped when it began, and those
+   * with other hard links.
+   */
+  private markSuspects(idx: TrigramIndex, candidates: Uint8Array, checks: QueryChecks): void {
+    const mark = (id: number) => {
+      if (id >= 0 && candidates[id] === 0) {
+        candidates[id] = 1;
+        checks.suspects++;
+      }
+    };
+    for (const rel of (this.watcher as TreeWatch).openFiles()) mark(idx.idOfPath(joinPath(this.root, rel)));
+    const held = this.held as Set<number>;
+    if (this.heldIds === null || this.heldIds.idx !== idx || this.heldIds.held !== held)
+      this.heldIds = { idx, held, ids: idsOfInodes(idx, held) };
+    for (const id of this.heldIds.ids) mark(id);
+    const linked = linkedIds.get(idx);
+    if (linked !== undefined) for (const id of linked) mark(id);
+  }
+
+  /**
+   * The places a plan selects in a remembered walk, made once per walk and selection (at most SELECTIONS kept
+   * per walk, the least recently used let go).
+   */
+  private selectionOf(rec: RecordedWalk, plan: WalkPlan): Selection {
+    let sels = selectionsOf.get(rec);
+    if (sels === undefined) {
+      sels = new Map();
+      selectionsOf.set(rec, sels);
+    }
+    const key = selectionKey(plan);
+    let sel = sels.get(key);
+    if (sel === undefined) {
+      const places = selectedPlaces(rec, plan);
+      const mask = new Uint8Array(rec.entries);
+      for (let k = 0; k < places.length; k++) mask[places[k] as number] = 1;
+      sel = { places, mask, unindexed: null, unindexedFor: null };
+      while (sels.size >= SELECTIONS) sels.delete(sels.keys().next().value as string);
+    } else sels.delete(key);
+    sels.set(key, sel);
+    return sel;
+  }
+
+  /**
+   * The places of the entries a grep answered from the index is given, ascending: the selected entries the index
+   * does not hold, and those it holds that are candidates (suspects included), changed since (dead), or over the
+   * query's size cap. What it costs is the index's candidate map and these entries, not the walk.
+   */
+  private picked(
+    m: Memo,
+    sel: Selection,
+    idx: TrigramIndex,
+    candidates: Uint8Array,
+    maxFileSize: number,
+    byWatch: boolean,
+    checks: QueryChecks,
+  ): Int32Array {
+    const ids = this.idsOf(m, idx);
+    if (sel.unindexedFor !== idx || sel.unindexed === null) {
+      const out: number[] = [];
+      for (const i of sel.places) if ((ids[i] as number) < 0) out.push(i);
+      sel.unindexed = Int32Array.from(out);
+      sel.unindexedFor = idx;
+    }
+    if (!byWatch) {
+      // Every selected file the index rules out is stat'ed; one that differs is read.
+      for (const i of sel.places) {
+        const id = ids[i] as number;
+        if (id < 0 || candidates[id] === 1 || !idx.isLive(id) || idx.sizeOf(id) > maxFileSize) continue;
+        checks.stat_checks++;
+        if (!sameAsIndexed(idx, id, m.rec.absOf(i))) candidates[id] = 1;
+      }
+    }
+    const byId = this.entriesOf(m.rec, ids, idx);
+    const { mask } = sel;
+    const out: number[] = Array.from(sel.unindexed);
+    const give = (id: number) => {
+      const i = byId[id] as number;
+      if (i >= 0 && mask[i] === 1) out.push(i);
+    };
+    const n = Math.min(candidates.length, byId.length);
+    for (let id = 0; id < n; id++) if (candidates[id] === 1) give(id);
+    for (const id of this.deadIds(idx)) if (candidates[id] === 0) give(id);
+    for (const id of this.oversize(idx, maxFileSize)) if (candidates[id] === 0 && idx.isLive(id)) give(id);
+    return Int32Array.from(out).sort();
+  }
+
+  /** The entry of each index id in a remembered walk (-1: none), made once per walk and index. */
+  private entriesOf(rec: RecordedWalk, ids: Int32Array, idx: TrigramIndex): Int32Array {
+    const had = entriesById.get(rec);
+    if (had !== undefined && had.idx === idx) return had.byId;
+    const byId = new Int32Array(idx.size).fill(-1);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      if (id >= 0 && id < byId.length) byId[id] = i;
+    }
+    entriesById.set(rec, { idx, byId });
+    return byId;
+  }
+
+  /** The ids of an index's files changed since it was built (taken again when more have changed). */
+  private deadIds(idx: TrigramIndex): Int32Array {
+    const had = deadOf.get(idx);
+    if (had !== undefined && had.dead === idx.dead) return had.ids;
+    const out: number[] = [];
+    for (let id = 0; id < idx.size; id++) if (!idx.isLive(id)) out.push(id);
+    const ids = Int32Array.from(out);
+    deadOf.set(idx, { dead: idx.dead, ids });
+    return ids;
+  }
+
+  /** The ids of an index's files over a size (made once per index and size). */
+  private oversize(idx: TrigramIndex, max: number): Int32Array {
+    let bySize = oversizeOf.get(idx);
+    if (bySize === undefined) {
+      bySize = new Map();
+      oversizeOf.set(idx, bySize);
+    }
+    let ids = bySize.get(max);
+    if (ids === undefined) {
+      const out: number[] = [];
+      for (let id = 0; id < idx.size; id++) if (idx.sizeOf(id) > max) out.push(id);
+      ids = Int32Array.from(out);
+      if (bySize.size >= 8) bySize.clear();
+      bySize.set(max, ids);
+    }
+    return ids;
   }
 
   /**
@@ -728,7 +1042,9 @@ export class WarmRoot implements WarmProvider {
     if (key === null) return null;
     return (ctx) => {
       const m = this.memoFor(key, plan, ctx);
-      return m !== null ? replay(m.rec, plan, ctx, null, true) : walk(plan, ctx, null);
+      return m !== null
+        ? replayPicked(m.rec, plan, ctx, this.selectionOf(m.rec, plan).places)
+        : this.draining(walk(plan, ctx, null));
     };
   }
 
@@ -903,8 +1219,11 @@ export class WarmRoot implements WarmProvider {
   private async build(): Promise<void> {
     const started = performance.now();
     const idx = new TrigramIndex();
-    let words = new Uint32Array(1024 * STAT_WORDS);
-    indexedWords.set(idx, words);
+    const reading: BuildReading = {
+      buf: Buffer.alloc(FIRST_BLOCK),
+      words: new Uint32Array(1024 * STAT_WORDS),
+    };
+    indexedWords.set(idx, reading.words);
     this.building = idx;
     if (this.index === null) this.state = "building";
     let slice = performance.now();
@@ -921,8 +1240,6 @@ export class WarmRoot implements WarmProvider {
         }),
         { filesOnly: true, cwd: this.root },
       );
-      let buf: Buffer = Buffer.alloc(FIRST_BLOCK);
-      const budget = this.options.budgetBytes;
       // The walk is recorded as it goes, selecting every entry (the files to index are those the plan gives):
       // whole and still fresh at its end, it is the remembered walk of the plan's key, which is a grep's and a
       // count's with the server's defaults, and of find's with them (filesOnly decides only which roots are walked;
@@ -945,90 +1262,27 @@ export class WarmRoot implements WarmProvider {
             slice = performance.now();
           }
           if (this.closed || this.building !== idx) return;
-          if (!gives(plan, e)) continue;
-          let fd: number;
-          try {
-            // From the descriptor of the directory the walk is in (no path to resolve, no symlink followed); by
-            // path and checked when it is closed.
-            fd = platform.openListed(e.abs, plan.confine, e);
-          } catch {
-            continue;
-          }
-          try {
-            // Its words from the descriptor read (the words checked at each query are the file's as read).
-            const big = fs.fstatSync(fd, { bigint: true });
-            if (!big.isFile() || big.size > BigInt(this.options.maxFileSize)) continue;
-            const st = {
-              size: Number(big.size),
-              mtimeMs: Number(big.mtimeNs) / 1e6,
-              ctimeMs: Number(big.ctimeNs) / 1e6,
-              ino: Number(big.ino),
-            };
-            buf = textBuffer(buf, st.size);
-            // Grew past its size while read, binary (a NUL in the first block) or UTF-16: searched, not indexed.
-            const view = readIndexText(fd, st.size, buf, FIRST_BLOCK);
-            if (view === null) continue;
-            const id = idx.size;
-            if ((id + 1) * STAT_WORDS > words.length) {
-              const more = new Uint32Array(words.length * 2);
-              more.set(words);
-              words = more;
-              indexedWords.set(idx, words);
-            }
-            wordsOfStats(big, words, id * STAT_WORDS);
-            idx.add(e.abs, view, st);
-            // A segment's worth of pending postings is frozen, a step at a time (the build's memory is bounded).
-            if (idx.spillDue) {
-              for (const _ of idx.spilling()) {
-                if (performance.now() - slice > sliceMs) {
-                  await this.turn();
-                  slice = performance.now();
-                }
-                if (this.closed || this.building !== idx) return;
+          if (!gives(plan, e) || !this.indexListed(idx, plan, e, reading)) continue;
+          // A segment's worth of pending postings is frozen, a step at a time (the build's memory is bounded).
+          if (idx.spillDue) {
+            for (const _ of idx.spilling()) {
+              if (performance.now() - slice > sliceMs) {
+                await this.turn();
+                slice = performance.now();
               }
+              if (this.closed || this.building !== idx) return;
             }
-            if (idx.postingSize > budget) {
-              this.overBudget(idx, `the index would exceed ${Math.round(budget / 1048576)} MiB`);
-              return;
-            }
-            // A tree whose index is already clearly over the ratio (many small files: paths and per-file facts
-            // weigh on them) is not built to the end: its pending postings would hold several times the final
-            // index meanwhile (a generated tree of 500,000 files of 350 bytes peaked at 677 MiB).
-            if (
-              (idx.size & 1023) === 0 &&
-              idx.textSize >= EARLY_RATIO_TEXT &&
-              idx.frozenAtLeast > idx.textSize * this.options.budgetRatio * EARLY_RATIO_MARGIN
-            ) {
-              this.overBudget(
-                idx,
-                `the index would take over ${(idx.frozenAtLeast / idx.textSize).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; judged on the first ${Math.round(idx.textSize / 1048576)} MiB)`,
-              );
-              return;
-            }
-          } catch {
-          } finally {
-            try {
-              platform.close(fd);
-            } catch {}
+          }
+          const over = this.overWhileBuilding(idx);
+          if (over !== null) {
+            this.overBudget(idx, over);
+            return;
           }
         }
       } finally {
         walked.return();
       }
-      if (recorded !== null) {
-        const memo: Memo = {
-          gen,
-          rec: recorded,
-          checks: uncovered(this.root, seen.values()),
-          ids: null,
-          idsFor: null,
-        };
-        for (const filesOnly of [true, false]) {
-          const key = this.memoKey(plan, filesOnly);
-          const had = key === null ? undefined : this.memos.get(key);
-          if (key !== null && (had === undefined || had.gen !== this.gen)) this.keep(key, memo);
-        }
-      }
+      if (recorded !== null) this.keepBuildWalk(plan, recorded, seen, gen);
       // Frozen a step at a time, between turns of the event loop as the walk was.
       const steps = idx.freezing();
       for (let r = steps.next(); r.done !== true; r = steps.next()) {
@@ -1053,6 +1307,94 @@ export class WarmRoot implements WarmProvider {
       void this.persist(idx);
     } catch (err) {
       if (this.building === idx) this.overBudget(idx, `index build failed: ${String(err)}`);
+    }
+  }
+
+  /**
+   * Reads one listed file into the index being built, from the descriptor of the directory the walk is in (no
+   * path to resolve, no symlink followed), its stat words those of the descriptor read (the words checked at
+   * each query are the file's as read).
+   * @param idx the index being built
+   * @param plan the build's walk plan
+   * @param e the listed file
+   * @param r the build's read buffer and stat words (grown here)
+   * @returns whether it was indexed: not when it cannot be opened, is over the size cap, grew past its size
+   *   while read, is binary (a NUL in the first block) or UTF-16 (searched, not indexed)
+   */
+  private indexListed(idx: TrigramIndex, plan: WalkPlan, e: Entry, r: BuildReading): boolean {
+    let fd: number;
+    try {
+      fd = platform.openListed(e.abs, plan.confine, e);
+    } catch {
+      return false;
+    }
+    try {
+      const big = fs.fstatSync(fd, { bigint: true });
+      if (!big.isFile() || big.size > BigInt(this.options.maxFileSize)) return false;
+      const st = {
+        size: Number(big.size),
+        mtimeMs: Number(big.mtimeNs) / 1e6,
+        ctimeMs: Number(big.ctimeNs) / 1e6,
+        ino: Number(big.ino),
+      };
+      r.buf = textBuffer(r.buf, st.size);
+      const view = readIndexText(fd, st.size, r.buf, FIRST_BLOCK);
+      if (view === null) return false;
+      const id = idx.size;
+      if ((id + 1) * STAT_WORDS > r.words.length) {
+        const more = new Uint32Array(r.words.length * 2);
+        more.set(r.words);
+        r.words = more;
+        indexedWords.set(idx, more);
+      }
+      wordsOfStats(big, r.words, id * STAT_WORDS);
+      if (big.nlink > 1n) linkedOf(idx).add(id);
+      idx.add(e.abs, view, st);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      try {
+        platform.close(fd);
+      } catch {}
+    }
+  }
+
+  /**
+   * Why the build under way stops short, or null: its postings past the budget, or a tree whose index is
+   * already clearly over the ratio (many small files: paths and per-file facts weigh on them), which is not built
+   * to the end: its pending postings would hold several times the final index meanwhile (a generated tree of
+   * 500,000 files of 350 bytes peaked at 677 MiB).
+   * @param idx the index being built
+   * @returns the reason, or null to go on
+   */
+  private overWhileBuilding(idx: TrigramIndex): string | null {
+    const budget = this.options.budgetBytes;
+    if (idx.postingSize > budget) return `the index would exceed ${Math.round(budget / 1048576)} MiB`;
+    if (
+      (idx.size & 1023) === 0 &&
+      idx.textSize >= EARLY_RATIO_TEXT &&
+      idx.frozenAtLeast > idx.textSize * this.options.budgetRatio * EARLY_RATIO_MARGIN
+    ) {
+      return `the index would take over ${(idx.frozenAtLeast / idx.textSize).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; judged on the first ${Math.round(idx.textSize / 1048576)} MiB)`;
+    }
+    return null;
+  }
+
+  /**
+   * Keeps the build's walk, whole, as the remembered walk of the server's default grep and count (files only) and
+   * find, unless a fresher walk is kept for either key already.
+   * @param plan the build's walk plan
+   * @param rec the recorded walk
+   * @param seen what the walk read (the watch does not vouch for what lies outside the tree)
+   * @param gen the watch generation the walk began in
+   */
+  private keepBuildWalk(plan: WalkPlan, rec: MemoryWalk, seen: Map<string, Witnessed>, gen: number): void {
+    const memo: Memo = { gen, rec, checks: uncovered(this.root, seen.values()), ids: null, idsFor: null };
+    for (const filesOnly of [true, false]) {
+      const key = this.memoKey(plan, filesOnly);
+      const had = key === null ? undefined : this.memos.get(key);
+      if (key !== null && (had === undefined || had.gen !== this.gen)) this.keep(key, memo);
     }
   }
 
