@@ -51,8 +51,9 @@ export interface TreeWatchHandlers {
    */
   onRootGone?(): void;
   /**
-   * What the watch knows of open files was lost (its queue overflowed, or a file open now was moved): the files
-   * held open for writing or mapped should be looked for again (openForWriting).
+   * What the watch knows of open files was lost or cannot be trusted (its queue overflowed, a file open now was
+   * moved, or a file's last close was seen, which merged opens make no proof): the files held open for writing or
+   * mapped should be looked for again (openForWriting).
    */
   onReset?(): void;
 }
@@ -380,9 +381,15 @@ class InotifyTree implements TreeWatch {
       if (name === "") return; // the directory itself
       const n = this.open.get(rel) ?? 0;
       if (mask & IN_OPEN) this.open.set(rel, n + 1);
-      // A close without an open seen (opened before the watch) counts nothing.
       else if (n > 1) this.open.set(rel, n - 1);
-      else this.open.delete(rel);
+      else {
+        // A close that leaves no open seen proves nothing: inotify merges two identical unread events, so two
+        // opens close together may have come as one (a reader's close would then drop a file a writer still
+        // holds or maps), and a close without an open seen was opened before the watch. Whoever holds it is
+        // looked for again (onReset: openForWriting, a few ms) before the next answer.
+        this.open.delete(rel);
+        this.handlers.onReset?.();
+      }
       // Closed after writing: what was written (through a mapping too: the mapping held the file open until it
       // went) is there now; the file has changed.
       if (mask & IN_CLOSE_WRITE) this.handlers.onEvent("change", rel);
