@@ -572,6 +572,26 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
+  "a cold walk that gives few entries (a glob) through thousands of directories keeps the index: the watch is read as the walk goes",
+  async () => {
+    // 8,000 directories listed without an entry given between them are 32,000 events (an open and a close on
+    // each directory's watch and its parent's), past the queue's default 16,384: unread, it overflows into a
+    // recrawl that forgets the index and every remembered walk.
+    const root = scratch();
+    put(root, { ...filler(), "x/a.mjs": "export const NEEDLEWORD = 1;\n" });
+    for (let i = 0; i < 80; i++)
+      for (let j = 0; j < 100; j++) mkdirSync(join(root, "d", `${i}`, `${j}`), { recursive: true });
+    const mcp = await serve(root);
+    await ready(mcp);
+    // A walk of another key than the index build's (hidden entries left out): walked cold by the server.
+    expect(paths(await same(mcp, "find", root, { patterns: ["*.mjs"], hidden: false }))).toEqual(["x/a.mjs"]);
+    expect((await status(mcp))?.state).toBe("ready");
+    const answer = await same(mcp, "grep", root, { pattern: "NEEDLEWORD" });
+    expect(answer.source).toBe("index");
+  },
+);
+
+test.skipIf(!linux)(
   "a hard link made in the tree while serving, written through its new name: the old name is read",
   async () => {
     const root = scratch();

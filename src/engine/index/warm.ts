@@ -863,7 +863,7 @@ export class WarmRoot implements WarmProvider {
           checks.given = pick.length;
           return replayPicked(m.rec, p, ctx, pick);
         }
-        const cold = this.draining(walk(p, ctx, after));
+        const cold = this.draining(walk(p, this.paced(ctx), after));
         return leaveOut ? without(cold, ruledOut) : cold;
       },
       ruledOut,
@@ -871,6 +871,26 @@ export class WarmRoot implements WarmProvider {
         if (idx === null) return null;
         const id = idx.idOfPath(e.abs);
         return id < 0 ? null : idx.sizeOf(id);
+      },
+    };
+  }
+
+  /**
+   * The run context of a walk of the tree that reads the tree's own watch as the walk examines entries (it asks
+   * whether to stop every 256), whatever it gives: a walk that gives few entries (a glob's) lists many
+   * directories between two it gives, four events each, and the queue (16,384 events by default) would overflow
+   * into a recrawl that forgets the index and every remembered walk.
+   * @param ctx the walk's context
+   * @returns the same context, its shouldStop reading the watch first
+   */
+  private paced(ctx: RunContext): RunContext {
+    if (!this.synchronous) return ctx;
+    const w = this.watcher as TreeWatch;
+    return {
+      ...ctx,
+      shouldStop: () => {
+        w.drain();
+        return ctx.shouldStop();
       },
     };
   }
@@ -1044,7 +1064,7 @@ export class WarmRoot implements WarmProvider {
       const m = this.memoFor(key, plan, ctx);
       return m !== null
         ? replayPicked(m.rec, plan, ctx, this.selectionOf(m.rec, plan).places)
-        : this.draining(walk(plan, ctx, null));
+        : this.draining(walk(plan, this.paced(ctx), null));
     };
   }
 
@@ -1099,13 +1119,9 @@ export class WarmRoot implements WarmProvider {
     const r: Recording = {
       gen: this.gen,
       epoch: this.epoch,
-      steps: recordingWalk(
-        selectingAll(plan),
-        quietContext(() => this.closed, 1),
-        (rec) => {
-          r.rec = rec;
-        },
-      ),
+      steps: recordingWalk(selectingAll(plan), this.paced(quietContext(() => this.closed, 1)), (rec) => {
+        r.rec = rec;
+      }),
       seen: new Map(),
       rec: null,
       entries: 0,
@@ -1246,7 +1262,7 @@ export class WarmRoot implements WarmProvider {
       // here the one root is a directory). The first of those calls then need not walk the tree again.
       const gen = this.gen;
       let recorded: MemoryWalk | null = null;
-      const walked = recordingWalk(selectingAll(plan), quietContext(stopped, 1), (rec) => {
+      const walked = recordingWalk(selectingAll(plan), this.paced(quietContext(stopped, 1)), (rec) => {
         recorded = rec;
       });
       const seen = new Map<string, Witnessed>();
