@@ -2,10 +2,11 @@
 // `git check-ignore -v -n --no-index` over every path of the tree: the same paths ignored, each by the same file,
 // line and pattern; `--only ignored` lists exactly those; several paths in one call give the same verdicts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { prng, rglob, rglobJson } from "../helpers.ts";
+import { join } from "node:path";
+import { rglob, rglobJson } from "../helpers.ts";
+import { gitVerdicts, randomRepo } from "./git-ignore-trees.ts";
 
 let home = "";
 let env: Record<string, string> = {};
@@ -17,88 +18,6 @@ beforeAll(() => {
   env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), GIT_CONFIG_NOSYSTEM: "1" };
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
-
-const NAMES = ["a", "b", "src", "lib", "build", "keep", "x.log", "y.txt", "z.o", "doc.md"];
-const RULES = [
-  "*.log",
-  "!keep*",
-  "build/",
-  "/a",
-  "src/**/y.txt",
-  "**/lib",
-  "*.o",
-  "!z.o",
-  "doc.*",
-  "b/*",
-  "!b/keep",
-  "# comment",
-  "[ab]",
-  "l?b/",
-];
-
-function randomRepo(seed: number): { dir: string; paths: string[] } {
-  const r = prng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-  const dir = mkdtempSync(join(tmpdir(), "rglob-explain-git-"));
-  Bun.spawnSync(["git", "init", "-q"], { cwd: dir, env: { ...process.env, ...env } });
-  const dirs = [""];
-  for (let i = 0; i < 45; i++) {
-    const parent = pick(dirs);
-    const rel = parent === "" ? `${pick(NAMES)}${i % 3}` : `${parent}/${pick(NAMES)}`;
-    const abs = join(dir, rel);
-    try {
-      if (r() < 0.35 && parent.split("/").length < 4) {
-        mkdirSync(abs, { recursive: true });
-        dirs.push(rel);
-      } else {
-        mkdirSync(dirname(abs), { recursive: true });
-        writeFileSync(abs, "");
-      }
-    } catch {} // a name taken by the other kind
-  }
-  for (const d of dirs) {
-    if (r() < 0.4) continue;
-    const lines = Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick(RULES));
-    try {
-      writeFileSync(join(dir, d, ".gitignore"), `${lines.join("\n")}\n`);
-    } catch {}
-  }
-  const paths: string[] = [];
-  const list = (rel: string) => {
-    for (const name of readdirSync(join(dir, rel)).sort()) {
-      if (name === ".git") continue;
-      const p = rel === "" ? name : `${rel}/${name}`;
-      paths.push(p);
-      if (statSync(join(dir, p)).isDirectory()) list(p);
-    }
-  };
-  list("");
-  return { dir, paths };
-}
-
-/** git's verdict of each path: the deciding rule (file relative to the repository, line, pattern), if any. */
-function gitVerdicts(dir: string, paths: readonly string[]) {
-  const res = Bun.spawnSync(["git", "check-ignore", "-v", "-n", "-z", "--no-index", "--stdin"], {
-    cwd: dir,
-    env: { ...process.env, ...env },
-    stdin: Buffer.from(paths.join("\0")),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const f = res.stdout.toString().split("\0");
-  const out = new Map<string, { ignored: boolean; file: string; line: number; pattern: string } | null>();
-  for (let i = 0; i + 3 < f.length; i += 4) {
-    const source = f[i] as string;
-    const line = f[i + 1] as string;
-    const pattern = f[i + 2] as string;
-    const p = f[i + 3] as string;
-    out.set(
-      p,
-      source === "" ? null : { ignored: !pattern.startsWith("!"), file: source, line: Number(line), pattern },
-    );
-  }
-  return out;
-}
 
 interface Reason {
   stage: string;
@@ -118,9 +37,9 @@ describe.if(hasGit)("explain --all against git check-ignore -v over every path",
   afterAll(() => expect(ignoredTotal).toBeGreaterThan(50));
   for (const seed of [11, 12, 13, 14, 15, 16, 17, 18]) {
     test(`seed ${seed}`, () => {
-      const { dir, paths } = randomRepo(seed);
+      const { dir, paths } = randomRepo(seed, env);
       try {
-        const git = gitVerdicts(dir, paths);
+        const git = gitVerdicts(dir, paths, env);
         const { json } = rglobJson<{ results: Explained[]; explained: number }>(
           ["explain", "--all", "--json", "--limit", "100000"],
           { cwd: dir, env },
