@@ -345,6 +345,7 @@ export const BRIEF_FLAGS: Readonly<Record<string, readonly string[]>> = {
   lcount: ["extensions", "patterns", "exclude", "base", "json"],
   tsize: ["extensions", "patterns", "exclude", "base", "unit", "json"],
   index: ["base", "status", "remove", "json"],
+  serve: ["base", "detach", "stop", "idle_seconds", "json"],
 };
 
 /** A flag's spellings as the short help shows them: `-e, --extension EXT`. */

@@ -349,6 +349,14 @@ export const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: 
     text: "0: rglob mcp does not watch its roots; its warm state is checked on each query instead.",
   },
   {
+    name: "RGLOB_WARM_CHECK",
+    text: "stat: a warm server stats every file its index rules out at each query, instead of reading only the files open, mapped or linked elsewhere (docs/decisions/0032-freshness-model.md).",
+  },
+  {
+    name: "RGLOB_PERSIST_MIN_FILES",
+    text: "The fewest files an index a warm server builds must cover to be written to the cache for a restart (default 10000).",
+  },
+  {
     name: "RGLOB_INDEX_BUDGET_MB",
     text: "The most memory rglob mcp's content index may take, in MiB (default 1024).",
   },
