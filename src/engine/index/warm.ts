@@ -886,13 +886,13 @@ export class WarmRoot implements WarmProvider {
   private paced(ctx: RunContext): RunContext {
     if (!this.synchronous) return ctx;
     const w = this.watcher as TreeWatch;
-    return {
-      ...ctx,
+    // Derived, not spread: a context may hold its methods on its prototype (count's contexts are derived so).
+    return Object.assign(Object.create(ctx) as RunContext, {
       shouldStop: () => {
         w.drain();
         return ctx.shouldStop();
       },
-    };
+    });
   }
 
   /**
