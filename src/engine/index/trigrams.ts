@@ -445,16 +445,7 @@ export class TrigramIndex {
       id = to;
       yield;
     }
-    const starts = new Uint32Array(n + 1);
-    let total = 0;
-    for (let j = 0; j < n; j++) {
-      starts[j] = total;
-      const len = meta[2 * j + 1] as number;
-      meta[2 * j] = -1;
-      meta[2 * j + 1] = total;
-      total += len;
-    }
-    starts[n] = total;
+    const { starts, total } = startsOf(meta, n);
     // Pass 2: the varints, straight into the final array.
     st.data = new Uint8Array(total);
     st.c = 0;
@@ -506,16 +497,7 @@ export class TrigramIndex {
       }
       yield;
     }
-    const starts = new Uint32Array(n + 1);
-    let total = 0;
-    for (let j = 0; j < n; j++) {
-      starts[j] = total;
-      const len = meta[2 * j + 1] as number;
-      meta[2 * j] = -1;
-      meta[2 * j + 1] = total;
-      total += len;
-    }
-    starts[n] = total;
+    const { starts, total } = startsOf(meta, n);
     const data = new Uint8Array(total);
     // Pass 2: the bytes.
     for (const seg of segs) {
@@ -927,4 +909,25 @@ export class TrigramIndex {
     for (let id = 0; id < n; id++) if ((flags[id] as number) & always) out[id] = 1;
     return out;
   }
+}
+
+/**
+ * Turns each list's length (meta[2j+1]) into its start: the lists laid end to end in key order. meta[2j+1] becomes
+ * the write cursor of list j and meta[2j] is reset to -1 (no id written yet) for the pass that writes them.
+ * @param meta per list, [last id, length in bytes]
+ * @param n the number of lists
+ * @returns the starts (n + 1, the last the total) and the total length in bytes
+ */
+function startsOf(meta: Int32Array, n: number): { starts: Uint32Array; total: number } {
+  const starts = new Uint32Array(n + 1);
+  let total = 0;
+  for (let j = 0; j < n; j++) {
+    starts[j] = total;
+    const len = meta[2 * j + 1] as number;
+    meta[2 * j] = -1;
+    meta[2 * j + 1] = total;
+    total += len;
+  }
+  starts[n] = total;
+  return { starts, total };
 }
