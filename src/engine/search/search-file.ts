@@ -155,15 +155,27 @@ function caselessKernelFinder(store: ByteBuffer, bytes: Buffer): LiteralFinder {
   };
 }
 
+/** The literal prefilter of a spec, decided once per searcher. */
+interface Prefilter {
+  /** The literals as UTF-8 bytes, when case matters. */
+  readonly byteLits: Buffer[] | null;
+  /** A regex finding any literal in any case, when case does not matter. */
+  readonly ciLits: RegExp | null;
+  /** One ASCII literal without case, found by the SIMD kernel over the read buffer. */
+  readonly kernelCaseless: boolean;
+  /** Whether bytes hold a character that Unicode case folding matches with an ASCII letter of a literal. */
+  readonly trapped: (bytes: Buffer) => boolean;
+  /** The byte path's literal finder over some bytes, or null (no byte path, or bytes to decode whole). */
+  readonly finderFor: ((bytes: Buffer) => LiteralFinder | null) | null;
+}
+
 /**
- * Creates a searcher for a spec (one per thread).
+ * Compiles the literal prefilter of a spec.
  * @param spec the search spec
- * @returns the searcher
+ * @param store the read buffer (its needle is set for the SIMD kernel)
+ * @returns the prefilter
  */
-export function createSearcher(spec: SearchSpec): Searcher {
-  const matcher: CompiledMatcher = buildMatcher(spec.matcher);
-  const store = createByteBuffer(FIRST_BLOCK * 4);
-  const KEEP = 64 * 1024 * 1024;
+function prefilterOf(spec: SearchSpec, store: ByteBuffer): Prefilter {
   const lits = spec.matcher.literals;
   const byteLits = lits && !spec.matcher.literalsIgnoreCase ? lits.map((l) => Buffer.from(l, "utf8")) : null;
   const ciLits =
@@ -180,11 +192,6 @@ export function createSearcher(spec: SearchSpec): Searcher {
   // One ASCII literal without case is found by the SIMD kernel over the read buffer itself: no latin1 string,
   // no regex over the whole file.
   const kernelCaseless = ciLits !== null && lits?.length === 1 && store.setNeedle(lits[0] as string);
-  const label = spec.encoding;
-  const decoder =
-    label === null ? null : new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]);
-  const labelIsUtf8 = decoder === null || decoder.encoding === "utf-8";
-  const labelIsUtf16 = decoder?.encoding.startsWith("utf-16") === true;
   // Unicode case folding matches k with K (U+212A KELVIN SIGN) and s with ſ (U+017F LONG S): bytes holding
   // either are not prefiltered with ASCII case folding (they are decoded and matched by the regex).
   const foldTraps =
@@ -213,9 +220,17 @@ export function createSearcher(spec: SearchSpec): Searcher {
           const finder = finderOf(bytes);
           return finder === null || dense(finder, bytes.length) ? null : finder;
         };
+  return { byteLits, ciLits, kernelCaseless, trapped, finderFor };
+}
 
-  // grep's `in`: the lexer of each file's language, run on its text when its first match asks.
-  const regionKeep = (path: string, text: string): RegionKeep | undefined => {
+/**
+ * Returns grep's `in` for the files of a spec: the lexer of each file's language, run on its text when its
+ * first match asks (undefined when `in` is not asked for).
+ * @param spec the search spec
+ * @returns the RegionKeep of a file's text
+ */
+function regionKeepOf(spec: SearchSpec): (path: string, text: string) => RegionKeep | undefined {
+  return (path, text) => {
     if (spec.regions === 0) return undefined;
     const name = basename(path);
     const lexer = regionCursor(languageOf(name)?.name ?? null, name);
@@ -232,6 +247,44 @@ export function createSearcher(spec: SearchSpec): Searcher {
       },
     };
   };
+}
+
+/** What one thread's searcher holds: the spec compiled once, and the read buffer reused across files. */
+interface SearcherState {
+  readonly spec: SearchSpec;
+  readonly matcher: CompiledMatcher;
+  readonly store: ByteBuffer;
+  readonly pre: Prefilter;
+  /** The decoder of the spec's encoding, or null for UTF-8 with BOM detection. */
+  readonly decoder: TextDecoder | null;
+  readonly labelIsUtf8: boolean;
+  readonly labelIsUtf16: boolean;
+  readonly regionKeep: (path: string, text: string) => RegionKeep | undefined;
+}
+
+/** A buffer grown for one huge file is not kept past a file: memory stays bounded across files. */
+const KEEP = 64 * 1024 * 1024;
+
+/**
+ * Creates a searcher for a spec (one per thread).
+ * @param spec the search spec
+ * @returns the searcher
+ */
+export function createSearcher(spec: SearchSpec): Searcher {
+  const store = createByteBuffer(FIRST_BLOCK * 4);
+  const label = spec.encoding;
+  const decoder =
+    label === null ? null : new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]);
+  const st: SearcherState = {
+    spec,
+    matcher: buildMatcher(spec.matcher),
+    store,
+    pre: prefilterOf(spec, store),
+    decoder,
+    labelIsUtf8: decoder === null || decoder.encoding === "utf-8",
+    labelIsUtf16: decoder?.encoding.startsWith("utf-16") === true,
+    regionKeep: regionKeepOf(spec),
+  };
   return {
     search(path: string): FileOutcome {
       return drain(this.steps(path));
@@ -239,147 +292,193 @@ export function createSearcher(spec: SearchSpec): Searcher {
     release(): void {
       releaseByteBuffer(store);
     },
-    *steps(path: string, listed: ListedFile | null = null): Generator<HitChunk, FileOutcome> {
-      // A buffer grown for one huge file is not kept: memory stays bounded across files.
-      store.shrink(KEEP);
-      let buf = store.bytes;
-      const out: FileOutcome = {
-        bytes: 0,
-        skip: null,
-        error: null,
-        lines: 0,
-        matches: 0,
-        hits: [],
-        encoding: "utf-8",
-      };
-      let fd: number;
-      try {
-        fd =
-          listed === null
-            ? platform.open(path, spec.confine)
-            : platform.openListed(path, spec.confine, listed);
-      } catch (err) {
-        out.skip = "unreadable";
-        out.error = fsError(err);
-        return out;
-      }
-      let length = 0;
-      try {
-        // The walk gives regular files only, so most files are read without asking their stats (in Bun an
-        // fstat cost about what the read of a small file does). They are asked for before reading when
-        // max_file_size is set, and when the first block fills up: for the size of a large file, and because
-        // something that is not a regular file any more (a device put in its place) may never end.
-        let st =
-          spec.maxFileSize === Number.POSITIVE_INFINITY ? null : regularFile(fd, out, spec.maxFileSize);
-        if (st === false) return out;
-        // The first block decides binary before the rest is read; then large reads to the end.
-        length = platform.read(fd, buf, FIRST_BLOCK, null);
-        out.bytes = length;
-        const bom16 =
-          length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff));
-        if (!spec.binaryAsText && !bom16 && !labelIsUtf16 && spec.sniffBytes > 0) {
-          if (buf.subarray(0, Math.min(length, spec.sniffBytes)).indexOf(0) >= 0) {
-            out.skip = "binary";
-            out.error = { code: "BINARY", message: "binary file (NUL byte); use text to search it" };
-            return out;
-          }
-        }
-        if (length === FIRST_BLOCK && st === null) {
-          st = regularFile(fd, out, spec.maxFileSize);
-          if (st === false) return out;
-        }
-        if (
-          st !== null &&
-          length === FIRST_BLOCK &&
-          st.size > LARGE_FILE &&
-          labelIsUtf8 &&
-          !bom16 &&
-          !spec.matcher.multiline &&
-          spec.regions === 0
-        ) {
-          // A large file is searched window by window, in bounded memory.
-          const bom = utf8Bom(buf, length);
-          if (bom) buf.copyWithin(0, bom, length);
-          const large = searchLarge(fd, store, length - bom, matcher, spec.text, finderFor);
-          // The first block's bytes are counted with the first chunk (or the outcome).
-          let unreported = length;
-          let r = large.next();
-          while (!r.done) {
-            yield { bytes: unreported + r.value.bytes, hits: r.value.hits };
-            unreported = 0;
-            r = large.next();
-          }
-          out.bytes = unreported + r.value.bytes;
-          out.lines = r.value.lines;
-          out.matches = r.value.matches;
-          out.hits = r.value.hits;
-          return out;
-        }
-        if (st !== null && length === FIRST_BLOCK) {
-          if (buf.length < st.size + 1) buf = store.grow(st.size + 1 + (st.size >> 3), length);
-          while (true) {
-            // The file grew while being read.
-            if (length === buf.length) buf = store.grow(buf.length * 2, length);
-            const n = platform.read(fd, buf.subarray(length), Math.min(BIG_READ, buf.length - length), null);
-            if (n <= 0) break;
-            length += n;
-          }
-          out.bytes = length;
-        }
-      } catch (err) {
-        out.skip = "unreadable";
-        out.error = fsError(err);
-        return out;
-      } finally {
-        try {
-          platform.close(fd);
-        } catch {}
-      }
-      const view = buf.subarray(0, length);
-      let text: string;
-      let asciiLines: ((from: number, to: number) => number) | undefined;
-      if (label === null || labelIsUtf8) {
-        if (length >= 2 && view[0] === 0xff && view[1] === 0xfe && label === null) {
-          out.encoding = "utf-16le";
-          text = view.toString("utf16le", 2);
-        } else if (length >= 2 && view[0] === 0xfe && view[1] === 0xff && label === null) {
-          out.encoding = "utf-16be";
-          text = new TextDecoder("utf-16be").decode(view.subarray(2));
-        } else {
-          const bom = utf8Bom(view, length);
-          const body = bom ? view.subarray(bom) : view;
-          // Prefilter on raw bytes: most files hold none of the literals; they are neither decoded nor given a
-          // finder.
-          if (byteLits !== null && !byteLits.some((l) => view.indexOf(l) >= 0)) return out;
-          const finder = finderFor === null ? null : finderFor(body);
-          if (finder !== null) {
-            // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
-            const newlines = (from: number, to: number) => store.newlines(from + bom, to + bom);
-            const r = searchBytes(body, finder, matcher, spec.text, newlines);
-            out.lines = r.lines;
-            out.matches = r.matches;
-            out.hits = r.hits;
-            return out;
-          }
-          if (byteLits === null && ciLits !== null && !trapped(view)) {
-            if (kernelCaseless ? store.findCaseless(bom, length) < 0 : !hasAnyIgnoreCase(view, ciLits))
-              return out;
-          }
-          text = view.toString("utf8", bom);
-          // ASCII without CRLF: the text's offsets are the bytes' (from bom), so the kernel numbers its lines.
-          if (isAsciiText(text, length - bom) && !text.includes("\r\n"))
-            asciiLines = (from, to) => store.newlines(from + bom, to + bom);
-        }
-      } else {
-        out.encoding = (decoder as TextDecoder).encoding;
-        text = (decoder as TextDecoder).decode(view);
-      }
-      const folded = asciiLines === undefined ? foldCrlf(text) : text;
-      const r = searchText(folded, matcher, spec.text, undefined, asciiLines, regionKeep(path, folded));
-      out.lines = r.lines;
-      out.matches = r.matches;
-      out.hits = r.hits;
-      return out;
-    },
+    steps: (path: string, listed: ListedFile | null = null) => searchFile(st, path, listed),
   };
+}
+
+/**
+ * Searches one file: opens it, reads it (a large one window by window, its hits given out as chunks), and
+ * matches its text.
+ * @param st the searcher
+ * @param path the file
+ * @param listed how the walk listed it (opened relative to its directory), or null
+ * @yields the hits of a large file, window by window
+ * @returns the outcome
+ */
+function* searchFile(
+  st: SearcherState,
+  path: string,
+  listed: ListedFile | null,
+): Generator<HitChunk, FileOutcome> {
+  const { spec } = st;
+  st.store.shrink(KEEP);
+  const out: FileOutcome = {
+    bytes: 0,
+    skip: null,
+    error: null,
+    lines: 0,
+    matches: 0,
+    hits: [],
+    encoding: "utf-8",
+  };
+  let fd: number;
+  try {
+    fd =
+      listed === null ? platform.open(path, spec.confine) : platform.openListed(path, spec.confine, listed);
+  } catch (err) {
+    out.skip = "unreadable";
+    out.error = fsError(err);
+    return out;
+  }
+  let length: number;
+  try {
+    const read = readOpen(st, fd, out);
+    if (read === null) return out;
+    if (typeof read !== "number") {
+      yield* searchLargeOpen(st, fd, read.length, out);
+      return out;
+    }
+    length = read;
+  } catch (err) {
+    out.skip = "unreadable";
+    out.error = fsError(err);
+    return out;
+  } finally {
+    try {
+      platform.close(fd);
+    } catch {}
+  }
+  matchWhole(st, path, length, out);
+  return out;
+}
+
+/**
+ * Reads an open file into the store: its first block (deciding binary), then the rest unless it is a large file
+ * to search by window.
+ * @param st the searcher
+ * @param fd the open file
+ * @param out its outcome (bytes read, a skip)
+ * @returns the bytes in the store; `{ length }` (bytes of the first block) for a large file to search by
+ * window; null when it is skipped (the outcome says why)
+ */
+function readOpen(st: SearcherState, fd: number, out: FileOutcome): number | { length: number } | null {
+  const { spec, store } = st;
+  let buf = store.bytes;
+  // The walk gives regular files only, so most files are read without asking their stats (in Bun an
+  // fstat cost about what the read of a small file does). They are asked for before reading when
+  // max_file_size is set, and when the first block fills up: for the size of a large file, and because
+  // something that is not a regular file any more (a device put in its place) may never end.
+  let stats = spec.maxFileSize === Number.POSITIVE_INFINITY ? null : regularFile(fd, out, spec.maxFileSize);
+  if (stats === false) return null;
+  // The first block decides binary before the rest is read; then large reads to the end.
+  let length = platform.read(fd, buf, FIRST_BLOCK, null);
+  out.bytes = length;
+  const bom16 = length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff));
+  if (!spec.binaryAsText && !bom16 && !st.labelIsUtf16 && spec.sniffBytes > 0) {
+    if (buf.subarray(0, Math.min(length, spec.sniffBytes)).indexOf(0) >= 0) {
+      out.skip = "binary";
+      out.error = { code: "BINARY", message: "binary file (NUL byte); use text to search it" };
+      return null;
+    }
+  }
+  if (length < FIRST_BLOCK) return length;
+  if (stats === null) {
+    stats = regularFile(fd, out, spec.maxFileSize);
+    if (stats === false) return null;
+  }
+  // A large file is searched window by window, in bounded memory.
+  if (stats.size > LARGE_FILE && st.labelIsUtf8 && !bom16 && !spec.matcher.multiline && spec.regions === 0)
+    return { length };
+  if (buf.length < stats.size + 1) buf = store.grow(stats.size + 1 + (stats.size >> 3), length);
+  while (true) {
+    // The file grew while being read.
+    if (length === buf.length) buf = store.grow(buf.length * 2, length);
+    const n = platform.read(fd, buf.subarray(length), Math.min(BIG_READ, buf.length - length), null);
+    if (n <= 0) break;
+    length += n;
+  }
+  out.bytes = length;
+  return length;
+}
+
+/**
+ * Searches a large file window by window from its first block in the store, filling in the outcome.
+ * @yields the hits of each window, with the bytes read since the previous chunk (the first block's counted with
+ * the first)
+ */
+function* searchLargeOpen(
+  st: SearcherState,
+  fd: number,
+  length: number,
+  out: FileOutcome,
+): Generator<HitChunk, void> {
+  const buf = st.store.bytes;
+  const bom = utf8Bom(buf, length);
+  if (bom) buf.copyWithin(0, bom, length);
+  const large = searchLarge(fd, st.store, length - bom, st.matcher, st.spec.text, st.pre.finderFor);
+  // The first block's bytes are counted with the first chunk (or the outcome).
+  let unreported = length;
+  let r = large.next();
+  while (!r.done) {
+    yield { bytes: unreported + r.value.bytes, hits: r.value.hits };
+    unreported = 0;
+    r = large.next();
+  }
+  out.bytes = unreported + r.value.bytes;
+  out.lines = r.value.lines;
+  out.matches = r.value.matches;
+  out.hits = r.value.hits;
+}
+
+/**
+ * Decodes and matches a file read whole (its `length` bytes in the store), filling in the outcome: the literal
+ * prefilter first on raw bytes, then the byte path (candidate lines decoded one by one) or the whole text.
+ */
+function matchWhole(st: SearcherState, path: string, length: number, out: FileOutcome): void {
+  const { spec, store, pre, matcher } = st;
+  const view = store.bytes.subarray(0, length);
+  const label = spec.encoding;
+  let text: string;
+  let asciiLines: ((from: number, to: number) => number) | undefined;
+  if (label === null || st.labelIsUtf8) {
+    if (length >= 2 && view[0] === 0xff && view[1] === 0xfe && label === null) {
+      out.encoding = "utf-16le";
+      text = view.toString("utf16le", 2);
+    } else if (length >= 2 && view[0] === 0xfe && view[1] === 0xff && label === null) {
+      out.encoding = "utf-16be";
+      text = new TextDecoder("utf-16be").decode(view.subarray(2));
+    } else {
+      const bom = utf8Bom(view, length);
+      const body = bom ? view.subarray(bom) : view;
+      // Prefilter on raw bytes: most files hold none of the literals; they are neither decoded nor given a
+      // finder.
+      if (pre.byteLits !== null && !pre.byteLits.some((l) => view.indexOf(l) >= 0)) return;
+      const finder = pre.finderFor === null ? null : pre.finderFor(body);
+      if (finder !== null) {
+        // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
+        const newlines = (from: number, to: number) => store.newlines(from + bom, to + bom);
+        const r = searchBytes(body, finder, matcher, spec.text, newlines);
+        out.lines = r.lines;
+        out.matches = r.matches;
+        out.hits = r.hits;
+        return;
+      }
+      if (pre.byteLits === null && pre.ciLits !== null && !pre.trapped(view)) {
+        if (pre.kernelCaseless ? store.findCaseless(bom, length) < 0 : !hasAnyIgnoreCase(view, pre.ciLits))
+          return;
+      }
+      text = view.toString("utf8", bom);
+      // ASCII without CRLF: the text's offsets are the bytes' (from bom), so the kernel numbers its lines.
+      if (isAsciiText(text, length - bom) && !text.includes("\r\n"))
+        asciiLines = (from, to) => store.newlines(from + bom, to + bom);
+    }
+  } else {
+    out.encoding = (st.decoder as TextDecoder).encoding;
+    text = (st.decoder as TextDecoder).decode(view);
+  }
+  const folded = asciiLines === undefined ? foldCrlf(text) : text;
+  const r = searchText(folded, matcher, spec.text, undefined, asciiLines, st.regionKeep(path, folded));
+  out.lines = r.lines;
+  out.matches = r.matches;
+  out.hits = r.hits;
 }

@@ -104,6 +104,74 @@ function codePoints(buf: Buffer, from: number, to: number): number {
   return n;
 }
 
+/** The state of one large-file search: the window over the read buffer, and what was found so far. */
+class LargeWindow {
+  readonly out: LargeResult = { bytes: 0, lines: 0, matches: 0, hits: [] };
+  /** The window's size (bytes the buffer is filled to). */
+  size: number;
+  buf: Buffer;
+  /** Bytes of buf holding the file. */
+  filled: number;
+  eof = false;
+  /** The last line number given (as a match or context). */
+  shownUpTo = 0;
+  readonly newlines: (from: number, to: number) => number;
+
+  constructor(
+    private readonly fd: number,
+    private readonly store: ByteBuffer,
+    length: number,
+    private readonly sizes: WindowSizes,
+  ) {
+    this.size = Math.max(sizes.initial, length);
+    this.buf = store.grow(this.size, length);
+    this.filled = length;
+    this.newlines = (from, to) => store.newlines(from, to);
+  }
+
+  /** Reads until the window is full or the file ends. */
+  fill(): void {
+    while (!this.eof && this.filled < this.size) {
+      const n = platform.read(this.fd, this.buf.subarray(this.filled), this.size - this.filled, null);
+      if (n <= 0) this.eof = true;
+      else {
+        this.filled += n;
+        this.out.bytes += n;
+      }
+    }
+  }
+
+  /** Adds a window's result to the file's. */
+  take(r: TextResult): void {
+    const out = this.out;
+    out.lines += r.lines;
+    out.matches += r.matches;
+    for (const h of r.hits) out.hits.push(h);
+    if (r.shownUpTo > this.shownUpTo) this.shownUpTo = r.shownUpTo;
+  }
+
+  /** Doubles the window, up to the largest; false when it is the largest already. */
+  widen(): boolean {
+    if (this.size >= this.sizes.max) return false;
+    this.size = Math.min(this.sizes.max, this.size * 2);
+    this.buf = this.store.grow(this.size, this.filled);
+    return true;
+  }
+
+  /** Drops the first `n` bytes of the window (the rest moves to its start). */
+  slide(n: number): void {
+    this.buf.copyWithin(0, n, this.filled);
+    this.filled -= n;
+  }
+
+  /** Gives out the hits so far (and the bytes read since the last chunk). */
+  *giveOut(): Generator<HitChunk, void> {
+    yield { bytes: this.out.bytes, hits: this.out.hits };
+    this.out.bytes = 0;
+    this.out.hits = [];
+  }
+}
+
 /**
  * Searches a file from its current read position, starting with `length` bytes already in the store.
  * @param fd the open file
@@ -126,202 +194,195 @@ export function* searchLarge(
   finderFor: ((bytes: Buffer) => LiteralFinder | null) | null,
   sizes: WindowSizes = { initial: WINDOW, max: MAX_WINDOW },
 ): Generator<HitChunk, LargeResult> {
-  const out: LargeResult = { bytes: 0, lines: 0, matches: 0, hits: [] };
+  const w = new LargeWindow(fd, store, length, sizes);
+  const out = w.out;
   const cap = o.firstOnly ? 1 : o.maxPerFile;
-  let size = Math.max(sizes.initial, length);
-  let buf = store.grow(size, length);
-  const newlines = (from: number, to: number) => store.newlines(from, to);
-  let filled = length;
-  let eof = false;
   let lineNo = 1; // the number of the line starting at buf[0]
   let ctx = 0; // bytes at the start of buf already searched (kept as before-context)
-  let shownUpTo = 0;
-  const fill = () => {
-    while (!eof && filled < size) {
-      const n = platform.read(fd, buf.subarray(filled), size - filled, null);
-      if (n <= 0) eof = true;
-      else {
-        filled += n;
-        out.bytes += n;
-      }
-    }
-  };
-  const take = (r: TextResult) => {
-    out.lines += r.lines;
-    out.matches += r.matches;
-    for (const h of r.hits) out.hits.push(h);
-    if (r.shownUpTo > shownUpTo) shownUpTo = r.shownUpTo;
-  };
-  const shaped = (): TextOptions => ({ ...o, maxPerFile: o.maxPerFile - out.lines });
-  const done = () => out.lines >= cap;
-  /** Doubles the window, up to the largest; false when it is the largest already. */
-  const widen = (): boolean => {
-    if (size >= sizes.max) return false;
-    size = Math.min(sizes.max, size * 2);
-    buf = store.grow(size, filled);
-    return true;
-  };
-
-  /** Gives out the hits so far (and the bytes read since the last chunk). */
-  function* giveOut(): Generator<HitChunk, void> {
-    yield { bytes: out.bytes, hits: out.hits };
-    out.bytes = 0;
-    out.hits = [];
-  }
-
-  while (!done()) {
+  while (out.lines < cap) {
     // The hits so far go out before more is read: memory stays bounded whatever the number of hits.
-    if (out.hits.length > 0) yield* giveOut();
-    fill();
-    const lastNL = eof ? filled - 1 : buf.lastIndexOf(10, filled - 1);
-    if (!eof && lastNL < ctx) {
+    if (out.hits.length > 0) yield* w.giveOut();
+    w.fill();
+    const lastNL = w.eof ? w.filled - 1 : w.buf.lastIndexOf(10, w.filled - 1);
+    if (!w.eof && lastNL < ctx) {
       // No whole line after the context: the window grows to hold it.
-      if (widen()) continue;
+      if (w.widen()) continue;
       // No whole line after the context, in the largest window: an over-long line starts at ctx.
-      lineNo += newlines(0, ctx);
-      buf.copyWithin(0, ctx, filled);
-      filled -= ctx;
+      lineNo += w.newlines(0, ctx);
+      w.slide(ctx);
       ctx = 0;
-      const last = yield* longLine(lineNo);
+      const last = yield* longLine(w, m, o, lineNo);
       if (last) break;
       lineNo++;
       continue;
     }
     const whole = lastNL + 1;
     // Lines after `to` are only after-context here; they are searched with the next window.
-    let to = eof ? whole : linesBack(buf, whole, o.after, ctx);
+    let to = w.eof ? whole : linesBack(w.buf, whole, o.after, ctx);
     if (to <= ctx) {
       // No new line has all its after-context in the window: grow it while it may, else search one line.
-      if (widen()) continue;
-      to = buf.indexOf(10, ctx) + 1;
+      if (w.widen()) continue;
+      to = w.buf.indexOf(10, ctx) + 1;
     }
-    const view = buf.subarray(0, whole);
-    const finder = finderFor === null ? null : finderFor(view);
-    if (finder !== null) {
-      const win: TextWindow = { from: ctx, to, firstLine: lineNo, shownUpTo };
-      take(searchBytes(view, finder, m, shaped(), newlines, win));
-    } else {
-      const head = foldCrlf(buf.toString("utf8", 0, ctx));
-      const body = foldCrlf(buf.toString("utf8", ctx, to));
-      const tail = foldCrlf(buf.toString("utf8", to, whole));
-      const win: TextWindow = {
-        from: head.length,
-        to: head.length + body.length,
-        firstLine: lineNo,
-        shownUpTo,
-      };
-      const text = head + body + tail;
-      // As long as the window's bytes and no U+FFFD (for an invalid byte): ASCII, no CRLF folded, so its
-      // offsets are the window's byte offsets and the kernel numbers its lines.
-      const ascii = isAsciiText(text, whole);
-      take(searchText(text, m, shaped(), win, ascii ? newlines : undefined));
-    }
-    if (eof) break;
+    searchWindow(w, m, { ...o, maxPerFile: o.maxPerFile - out.lines }, finderFor, { ctx, to, whole, lineNo });
+    if (w.eof) break;
     // Keep the before-context of the next window. When it starts the window, nothing could slide out: the
     // window grows instead while it may, else the context is dropped.
-    let keep = linesBack(buf, to, o.before, 0);
-    if (keep === 0 && to > 0 && widen()) {
+    let keep = linesBack(w.buf, to, o.before, 0);
+    if (keep === 0 && to > 0 && w.widen()) {
       ctx = to;
       continue;
     }
     if (keep === 0) keep = to;
-    lineNo += newlines(0, keep);
-    buf.copyWithin(0, keep, filled);
-    filled -= keep;
+    lineNo += w.newlines(0, keep);
+    w.slide(keep);
     ctx = to - keep;
   }
   return out;
+}
 
-  /**
-   * Searches the over-long line at buf[0]; leaves the bytes after it at buf[0]. True at the end of the file.
-   * Every slice is searched, so all the line's matches are counted (and given, with only_matching); a match in
-   * the overlap of two slices counts once, by its byte offset in the line. Without only_matching the line is one
-   * clipped record from the slice of its first match. Hits go out in chunks while the line is read, so memory
-   * stays bounded however many matches it holds. Invert and the file modes need only the line's verdict.
-   */
-  function* longLine(n: number): Generator<HitChunk, boolean> {
-    const shown = Math.min(o.maxColumns, LONG_LINE_COLUMNS);
-    const invert = m.spec.invert;
-    const searchAll = !invert && !o.firstOnly;
-    const each = m.spec.onlyMatching && searchAll && !o.countOnly;
-    let first = true;
-    let byteOffset = 0; // bytes of the line before buf[0]
-    let cpOffset = 0; // code points of the line before buf[0]
-    let matched = false;
-    let countedTo = 0; // byte offset in the line where the last match counted ends
-    let headContent: string | null = null;
-    while (true) {
-      fill();
-      const nl = buf.subarray(0, filled).indexOf(10);
-      const final = eof || nl >= 0;
-      let end = nl >= 0 ? nl : filled;
-      if (!matched || searchAll) {
-        if (!final) while (end > 0 && ((buf[end] as number) & 0xc0) === 0x80) end--;
-        let text = buf.toString("utf8", 0, end);
-        // Only a CR before LF is not part of the line (a CR that ends the file is).
-        if (nl >= 0 && text.endsWith("\r")) text = text.slice(0, -1);
-        headContent ??= text.slice(0, codePointsAhead(text, 0, shown));
-        // A match touching a slice's cut edge is left to the neighbouring slice, which holds it whole; one in
-        // the overlap with the previous slice was counted there.
-        const col = columns(text);
-        const spans = m
-          .spans(text)
-          .filter(
-            ([a, b]) =>
-              (first || a > 0) && (final || b < text.length) && byteOffset + col.bytes(a) >= countedTo,
-          );
-        if (spans.length > 0) {
-          countedTo = byteOffset + col.bytes((spans[spans.length - 1] as [number, number])[1]);
-          if (!invert) {
-            if (!matched) out.lines++;
-            out.matches += spans.length;
-            if (each) {
-              // In chunks: a slice can hold millions of matches.
-              for (let i = 0; i < spans.length; i += LONG_LINE_CHUNK) {
-                const hits: HitOut[] = [];
-                pushOnlyMatching(hits, n, text, spans.slice(i, i + LONG_LINE_CHUNK), col);
-                for (const h of hits) out.hits.push(shiftHit(h, cpOffset, byteOffset));
-                if (out.hits.length >= LONG_LINE_CHUNK) yield* giveOut();
-              }
-            } else if (!matched && !o.countOnly && !o.firstOnly) {
-              const h = makeHit(n, text, spans, shown);
-              h.clipped = true;
-              out.hits.push(shiftHit(h, cpOffset, byteOffset));
+/** Where the lines of one window are: searched from ctx to `to`, context up to `whole`, numbered from lineNo. */
+interface WindowLines {
+  readonly ctx: number;
+  readonly to: number;
+  readonly whole: number;
+  readonly lineNo: number;
+}
+
+/**
+ * Searches the whole lines of a window: on its bytes when the literal finder can, else decoded.
+ * @param w the window
+ * @param m the compiled matcher
+ * @param o result shaping (max_per_file less the lines found before)
+ * @param finderFor the byte path's finder, or null
+ * @param at where its lines are
+ */
+function searchWindow(
+  w: LargeWindow,
+  m: CompiledMatcher,
+  o: TextOptions,
+  finderFor: ((bytes: Buffer) => LiteralFinder | null) | null,
+  at: WindowLines,
+): void {
+  const { ctx, to, whole, lineNo } = at;
+  const buf = w.buf;
+  const view = buf.subarray(0, whole);
+  const finder = finderFor === null ? null : finderFor(view);
+  if (finder !== null) {
+    const win: TextWindow = { from: ctx, to, firstLine: lineNo, shownUpTo: w.shownUpTo };
+    w.take(searchBytes(view, finder, m, o, w.newlines, win));
+    return;
+  }
+  const head = foldCrlf(buf.toString("utf8", 0, ctx));
+  const body = foldCrlf(buf.toString("utf8", ctx, to));
+  const tail = foldCrlf(buf.toString("utf8", to, whole));
+  const win: TextWindow = {
+    from: head.length,
+    to: head.length + body.length,
+    firstLine: lineNo,
+    shownUpTo: w.shownUpTo,
+  };
+  const text = head + body + tail;
+  // As long as the window's bytes and no U+FFFD (for an invalid byte): ASCII, no CRLF folded, so its
+  // offsets are the window's byte offsets and the kernel numbers its lines.
+  const ascii = isAsciiText(text, whole);
+  w.take(searchText(text, m, o, win, ascii ? w.newlines : undefined));
+}
+
+/**
+ * Searches the over-long line at buf[0]; leaves the bytes after it at buf[0]. True at the end of the file.
+ * Every slice is searched, so all the line's matches are counted (and given, with only_matching); a match in
+ * the overlap of two slices counts once, by its byte offset in the line. Without only_matching the line is one
+ * clipped record from the slice of its first match. Hits go out in chunks while the line is read, so memory
+ * stays bounded however many matches it holds. Invert and the file modes need only the line's verdict.
+ */
+function* longLine(
+  w: LargeWindow,
+  m: CompiledMatcher,
+  o: TextOptions,
+  n: number,
+): Generator<HitChunk, boolean> {
+  const out = w.out;
+  const shown = Math.min(o.maxColumns, LONG_LINE_COLUMNS);
+  const invert = m.spec.invert;
+  const searchAll = !invert && !o.firstOnly;
+  const each = m.spec.onlyMatching && searchAll && !o.countOnly;
+  let first = true;
+  let byteOffset = 0; // bytes of the line before buf[0]
+  let cpOffset = 0; // code points of the line before buf[0]
+  let matched = false;
+  let countedTo = 0; // byte offset in the line where the last match counted ends
+  let headContent: string | null = null;
+  while (true) {
+    w.fill();
+    const buf = w.buf;
+    const nl = buf.subarray(0, w.filled).indexOf(10);
+    const final = w.eof || nl >= 0;
+    let end = nl >= 0 ? nl : w.filled;
+    if (!matched || searchAll) {
+      if (!final) while (end > 0 && ((buf[end] as number) & 0xc0) === 0x80) end--;
+      let text = buf.toString("utf8", 0, end);
+      // Only a CR before LF is not part of the line (a CR that ends the file is).
+      if (nl >= 0 && text.endsWith("\r")) text = text.slice(0, -1);
+      headContent ??= text.slice(0, codePointsAhead(text, 0, shown));
+      // A match touching a slice's cut edge is left to the neighbouring slice, which holds it whole; one in
+      // the overlap with the previous slice was counted there.
+      const col = columns(text);
+      const spans = m
+        .spans(text)
+        .filter(
+          ([a, b]) =>
+            (first || a > 0) && (final || b < text.length) && byteOffset + col.bytes(a) >= countedTo,
+        );
+      if (spans.length > 0) {
+        countedTo = byteOffset + col.bytes((spans[spans.length - 1] as [number, number])[1]);
+        if (!invert) {
+          if (!matched) out.lines++;
+          out.matches += spans.length;
+          if (each) {
+            // In chunks: a slice can hold millions of matches.
+            for (let i = 0; i < spans.length; i += LONG_LINE_CHUNK) {
+              const hits: HitOut[] = [];
+              pushOnlyMatching(hits, n, text, spans.slice(i, i + LONG_LINE_CHUNK), col);
+              for (const h of hits) out.hits.push(shiftHit(h, cpOffset, byteOffset));
+              if (out.hits.length >= LONG_LINE_CHUNK) yield* w.giveOut();
             }
-          }
-          matched = true;
-        }
-      }
-      // For files_with_matches / files_without_match the line's verdict settles the file: stop reading here.
-      if (matched && o.firstOnly) return true;
-      if (final) {
-        if (invert && !matched) {
-          out.lines++;
-          out.matches++;
-          if (!o.countOnly && !o.firstOnly) {
-            const h = makeHit(n, headContent ?? "", [], shown);
+          } else if (!matched && !o.countOnly && !o.firstOnly) {
+            const h = makeHit(n, text, spans, shown);
             h.clipped = true;
-            out.hits.push(h);
+            out.hits.push(shiftHit(h, cpOffset, byteOffset));
           }
         }
-        if (nl >= 0) {
-          buf.copyWithin(0, nl + 1, filled);
-          filled -= nl + 1;
-          return eof && filled === 0;
-        }
-        filled = 0;
-        return true;
+        matched = true;
       }
-      if (out.hits.length > 0) yield* giveOut();
-      // Slide, keeping an overlap while the line is still searched.
-      const searching = !matched || searchAll;
-      let keep = searching ? Math.max(0, end - Math.min(OVERLAP, size >> 2)) : filled;
-      while (keep < filled && ((buf[keep] as number) & 0xc0) === 0x80) keep++;
-      if (searching) cpOffset += codePoints(buf, 0, keep);
-      byteOffset += keep;
-      buf.copyWithin(0, keep, filled);
-      filled -= keep;
-      first = false;
     }
+    // For files_with_matches / files_without_match the line's verdict settles the file: stop reading here.
+    if (matched && o.firstOnly) return true;
+    if (final) {
+      if (invert && !matched) {
+        out.lines++;
+        out.matches++;
+        if (!o.countOnly && !o.firstOnly) {
+          const h = makeHit(n, headContent ?? "", [], shown);
+          h.clipped = true;
+          out.hits.push(h);
+        }
+      }
+      if (nl >= 0) {
+        w.slide(nl + 1);
+        return w.eof && w.filled === 0;
+      }
+      w.filled = 0;
+      return true;
+    }
+    if (out.hits.length > 0) yield* w.giveOut();
+    // Slide, keeping an overlap while the line is still searched.
+    const searching = !matched || searchAll;
+    let keep = searching ? Math.max(0, end - Math.min(OVERLAP, w.size >> 2)) : w.filled;
+    while (keep < w.filled && ((buf[keep] as number) & 0xc0) === 0x80) keep++;
+    if (searching) cpOffset += codePoints(buf, 0, keep);
+    byteOffset += keep;
+    w.slide(keep);
+    first = false;
   }
 }
