@@ -6,6 +6,40 @@
  * made only where records are wanted (the library, MCP, and any bound that must measure them). Records that an
  * operation builds itself (grep's matches with context, counts, groups) are yielded from its run as before. */
 
+/** One submatch of a line: code-point and UTF-8 byte columns from the start of its content. */
+export interface Submatch {
+  start: number;
+  end: number;
+  byte_start: number;
+  byte_end: number;
+}
+
+/**
+ * What a line is to the search (ripgrep's SinkMatch and SinkContextKind): selected ("match"), or shown before or
+ * after a match as context.
+ */
+export type LineKind = "match" | "before" | "after";
+
+/**
+ * A line event: a line the search selected, or one it shows around a selected line, with what the output needs
+ * of it and nothing of the file (its path and encoding are the file's). The search gives a file's events in
+ * line order, in batches (a file's, or a large file's window by window; with workers they cross threads as
+ * data), and the output turns them into what it writes: grep's records are built from them in one place
+ * (src/ops/grep/records.ts), a context line going into the `before` of the next match or the `after` of the
+ * last one as its kind says.
+ */
+export interface LineEvent {
+  readonly kind: LineKind;
+  line_number: number;
+  /** The line (a multiline match: its lines; only_matching: the match), clipped to max_columns. */
+  content: string;
+  clipped: boolean;
+  /** Code points of the line before the content shown (a clipped line, only_matching); 0 for context. */
+  content_offset: number;
+  /** Its matches (none for context). */
+  submatches: Submatch[];
+}
+
 /**
  * Matching lines as the search finds them (grep's plain listing, in the calling thread), each written as its
  * "match" record would be with no record made. Offered only where no bound can cut the output and nothing is

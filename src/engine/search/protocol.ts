@@ -2,8 +2,9 @@
  * Outcomes cross threads as a Float64Array of numbers (transferred) and one string holding every string
  * (copied once): measured on 43k hits, cloning a flat array of mixed numbers and strings took 22-43 ms, a
  * JSON string ~110 ms. */
+
+import type { LineEvent, LineKind } from "../events.ts";
 import type { FileOutcome, SearchSpec, SkipReason } from "./search-file.ts";
-import { type ContextOut, type HitOut, hitOf } from "./search-text.ts";
 
 /** Outcomes as they cross threads: numbers in one array (transferred), strings in one string (copied once). */
 export interface EncodedOutcomes {
@@ -62,6 +63,7 @@ export type FromWorker =
   | { readonly type: "fatal"; readonly message: string };
 
 const SKIPS: ReadonlyArray<SkipReason | null> = [null, "binary", "too_large", "unreadable"];
+const KINDS: readonly LineKind[] = ["match", "before", "after"];
 
 /**
  * Encodes outcomes for another thread: numbers in a Float64Array (transferable) and the strings joined into one
@@ -80,13 +82,6 @@ export function encodeOutcomes(outcomes: readonly FileOutcome[]): EncodedOutcome
       parts.push(s);
     }
   };
-  const context = (lines: readonly ContextOut[]): void => {
-    nums.push(lines.length);
-    for (const c of lines) {
-      nums.push(c.line_number, c.clipped ? 1 : 0);
-      str(c.content);
-    }
-  };
   for (const o of outcomes) {
     nums.push(o.bytes, SKIPS.indexOf(o.skip));
     str(o.error?.code ?? null);
@@ -95,11 +90,15 @@ export function encodeOutcomes(outcomes: readonly FileOutcome[]): EncodedOutcome
     str(o.encoding);
     nums.push(o.hits.length);
     for (const h of o.hits) {
-      nums.push(h.line_number, h.clipped ? 1 : 0, h.content_offset, h.submatches.length);
+      nums.push(
+        KINDS.indexOf(h.kind),
+        h.line_number,
+        h.clipped ? 1 : 0,
+        h.content_offset,
+        h.submatches.length,
+      );
       str(h.content);
       for (const m of h.submatches) nums.push(m.start, m.end, m.byte_start, m.byte_end);
-      context(h.before);
-      context(h.after);
     }
   }
   return { nums: Float64Array.from(nums), text: parts.join("") };
@@ -122,16 +121,6 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
     at += n;
     return s;
   };
-  const context = (): ContextOut[] => {
-    const n = num();
-    const lines: ContextOut[] = [];
-    for (let k = 0; k < n; k++) {
-      const line_number = num();
-      const clipped = num() === 1;
-      lines.push({ line_number, content: str() as string, clipped });
-    }
-    return lines;
-  };
   const count = num();
   const outcomes: FileOutcome[] = [];
   for (let f = 0; f < count; f++) {
@@ -143,8 +132,9 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
     const matches = num();
     const encoding = str() as string;
     const nHits = num();
-    const hits: HitOut[] = [];
+    const hits: LineEvent[] = [];
     for (let h = 0; h < nHits; h++) {
+      const kind = KINDS[num()] as LineKind;
       const line_number = num();
       const clipped = num() === 1;
       const content_offset = num();
@@ -153,9 +143,7 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
       const submatches = [];
       for (let k = 0; k < nSubs; k++)
         submatches.push({ start: num(), end: num(), byte_start: num(), byte_end: num() });
-      const before = context();
-      const after = context();
-      hits.push(hitOf(line_number, content, clipped, content_offset, submatches, before, after));
+      hits.push({ kind, line_number, content, clipped, content_offset, submatches });
     }
     outcomes.push({
       bytes,

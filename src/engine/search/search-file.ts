@@ -7,6 +7,7 @@
 import { basename } from "node:path";
 import { type Confinement, type ListedFile, platform } from "../../platform/platform.ts";
 import { type ByteBuffer, createByteBuffer, releaseByteBuffer } from "../bytes.ts";
+import type { LineEvent } from "../events.ts";
 import { languageOf } from "../languages.ts";
 import { regionCursor } from "../regions/regions.ts";
 import type { MatcherSpec } from "./matcher.ts";
@@ -18,7 +19,6 @@ import {
   caselessFinder,
   foldCrlf,
   type HitChunk,
-  type HitOut,
   isAsciiText,
   type LiteralFinder,
   type RegionKeep,
@@ -61,7 +61,7 @@ export interface FileOutcome {
   error: { code: string; message: string } | null;
   lines: number;
   matches: number;
-  hits: HitOut[];
+  hits: LineEvent[];
   encoding: string;
 }
 

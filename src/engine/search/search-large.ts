@@ -5,13 +5,13 @@
  * Synchronous; it runs in a worker or in the calling thread and never writes output. */
 import { platform } from "../../platform/platform.ts";
 import type { ByteBuffer } from "../bytes.ts";
+import type { LineEvent } from "../events.ts";
 import { codePointsAhead } from "./code-points.ts";
 import {
   type CompiledMatcher,
   columns,
   foldCrlf,
   type HitChunk,
-  type HitOut,
   isAsciiText,
   type LiteralFinder,
   makeHit,
@@ -52,7 +52,7 @@ export interface LargeResult {
   bytes: number;
   lines: number;
   matches: number;
-  hits: HitOut[];
+  hits: LineEvent[];
 }
 
 /**
@@ -60,8 +60,8 @@ export interface LargeResult {
  * @param steps the search, as it yields chunks
  * @returns the result with every hit and every byte read
  */
-export function drain<R extends { bytes: number; hits: HitOut[] }>(steps: Generator<HitChunk, R>): R {
-  const hits: HitOut[] = [];
+export function drain<R extends { bytes: number; hits: LineEvent[] }>(steps: Generator<HitChunk, R>): R {
+  const hits: LineEvent[] = [];
   let bytes = 0;
   for (let r = steps.next(); ; r = steps.next()) {
     if (r.done) {
@@ -86,7 +86,7 @@ function linesBack(buf: Buffer, at: number, count: number, floor: number): numbe
 }
 
 /** Moves a slice's hit to line columns: the slice starts `cp` code points and `bytes` bytes into the line. */
-function shiftHit(h: HitOut, cp: number, bytes: number): HitOut {
+function shiftHit(h: LineEvent, cp: number, bytes: number): LineEvent {
   h.content_offset += cp;
   for (const s of h.submatches) {
     s.start += cp;
@@ -342,7 +342,7 @@ function* longLine(
           if (each) {
             // In chunks: a slice can hold millions of matches.
             for (let i = 0; i < spans.length; i += LONG_LINE_CHUNK) {
-              const hits: HitOut[] = [];
+              const hits: LineEvent[] = [];
               pushOnlyMatching(hits, n, text, spans.slice(i, i + LONG_LINE_CHUNK), col);
               for (const h of hits) out.hits.push(shiftHit(h, cpOffset, byteOffset));
               if (out.hits.length >= LONG_LINE_CHUNK) yield* w.giveOut();

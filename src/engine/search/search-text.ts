@@ -4,7 +4,7 @@
  * thread it may hand matching lines to a writer of the output as it finds them (TextOptions.direct). */
 import { isUtf8 } from "node:buffer";
 import { RE2JS } from "re2js";
-import type { LineEvents } from "../events.ts";
+import type { LineEvent, LineEvents, Submatch } from "../events.ts";
 import { codePointCount, codePointsAhead, pairAt } from "./code-points.ts";
 import { type MatcherSpec, WORD_OPEN } from "./matcher.ts";
 
@@ -28,82 +28,38 @@ export interface TextOptions {
   readonly direct?: LineEvents;
 }
 
-/** One submatch: code-point and UTF-8 byte columns from the start of the line. */
-export interface SubmatchOut {
-  start: number;
-  end: number;
-  byte_start: number;
-  byte_end: number;
-}
+/** One submatch (the events' Submatch). */
+export type SubmatchOut = Submatch;
 
-/** One context line. */
-export interface ContextOut {
-  line_number: number;
-  content: string;
-  clipped: boolean;
-}
+/** A submatch list of a context line: one shared, frozen empty list. */
+const NO_SUBMATCHES: Submatch[] = Object.freeze([]) as unknown as Submatch[];
 
 /**
- * One hit (a matching line, a multiline match or, with only_matching, one match). It has the keys of a LineMatch
- * record, in its order: the searcher leaves `path`, `relative_path` and `encoding` empty and grep's run fills
- * them in, so the hit becomes the record without a copy.
+ * Creates a "match" event (every one is made here, so all events have one shape).
+ * @returns the event
  */
-export interface HitOut {
-  path: string;
-  relative_path: string;
-  line_number: number;
-  content: string;
-  clipped: boolean;
-  content_offset: number;
-  submatches: SubmatchOut[];
-  before: ContextOut[];
-  after: ContextOut[];
-  encoding: string;
-}
-
-/**
- * The `before`/`after` of a hit without context lines: one shared, frozen empty list (two fewer allocations per
- * hit; a hit that gets context lines gets lists of its own).
- */
-export const NO_CONTEXT: ContextOut[] = Object.freeze([]) as unknown as ContextOut[];
-
-/**
- * Creates a hit (every hit is made here, so all have one shape).
- * @returns the hit, its path and encoding not yet filled in
- */
-export function hitOf(
+export function matchEvent(
   line_number: number,
   content: string,
   clipped: boolean,
   content_offset: number,
-  submatches: SubmatchOut[],
-  before: ContextOut[],
-  after: ContextOut[],
-): HitOut {
-  return {
-    path: "",
-    relative_path: "",
-    line_number,
-    content,
-    clipped,
-    content_offset,
-    submatches,
-    before,
-    after,
-    encoding: "",
-  };
+  submatches: Submatch[],
+): LineEvent {
+  return { kind: "match", line_number, content, clipped, content_offset, submatches };
 }
 
-/** Hits found so far in a large file, given out before the rest of it is read (bounded memory). */
+/** Line events of a large file so far, given out before the rest of it is read (bounded memory). */
 export interface HitChunk {
   /** Content bytes read since the previous chunk of the file. */
   readonly bytes: number;
-  readonly hits: HitOut[];
+  /** Its line events, in order. */
+  readonly hits: LineEvent[];
 }
 
 /** What a text search found. */
 export interface TextResult {
-  readonly hits: HitOut[];
+  /** The line events: matches, and context lines around them, in order. */
+  readonly hits: LineEvent[];
   /** Matching lines (selected lines with invert). */
   readonly lines: number;
   /** Matches (submatches; selected lines with invert). */
@@ -400,11 +356,25 @@ function clip(line: string, maxColumns: number, anchor: number): { text: string;
   return { text: line.slice(from, codePointsAhead(line, from, maxColumns)), from };
 }
 
-function contextLine(text: string, s: number, e: number, n: number, maxColumns: number): ContextOut {
+/** The event of a context line: the text's [s, e), line n, clipped to maxColumns. */
+function contextLine(
+  kind: "before" | "after",
+  text: string,
+  s: number,
+  e: number,
+  n: number,
+  maxColumns: number,
+): LineEvent {
   const line = text.slice(s, e);
-  if (line.length <= maxColumns) return { line_number: n, content: line, clipped: false };
-  const shown = clip(line, maxColumns, 0).text;
-  return { line_number: n, content: shown, clipped: shown.length !== line.length };
+  const shown = line.length <= maxColumns ? line : clip(line, maxColumns, 0).text;
+  return {
+    kind,
+    line_number: n,
+    content: shown,
+    clipped: shown.length !== line.length,
+    content_offset: 0,
+    submatches: NO_SUBMATCHES,
+  };
 }
 
 /**
@@ -422,7 +392,7 @@ export function makeHit(
   spans: Array<[number, number]>,
   maxColumns: number,
   ascii = false,
-): HitOut {
+): LineEvent {
   const col = ascii ? ASCII_COLUMNS : columns(content);
   if (content.length <= maxColumns) {
     // The common case, kept lean: one object per submatch and the hit.
@@ -434,7 +404,7 @@ export function makeHit(
           ? { start: s, end: e, byte_start: s, byte_end: e }
           : { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) };
     }
-    return hitOf(n, content, false, 0, submatches, NO_CONTEXT, NO_CONTEXT);
+    return matchEvent(n, content, false, 0, submatches);
   }
   const { text, from } = clip(content, maxColumns, spans[0]?.[0] ?? 0);
   const to = from + text.length;
@@ -444,25 +414,17 @@ export function makeHit(
     if (text.length !== content.length && (s === e ? s < from || s > to : e <= from || s >= to)) continue;
     submatches.push({ start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) });
   }
-  return hitOf(
-    n,
-    text,
-    text.length !== content.length,
-    from === 0 ? 0 : col.cp(from),
-    submatches,
-    NO_CONTEXT,
-    NO_CONTEXT,
-  );
+  return matchEvent(n, text, text.length !== content.length, from === 0 ? 0 : col.cp(from), submatches);
 }
 
 /** The hit of an ASCII line whose matches are a literal of `len` characters at the given offsets. */
-function literalHit(n: number, line: string, at: readonly number[], len: number): HitOut {
+function literalHit(n: number, line: string, at: readonly number[], len: number): LineEvent {
   const submatches: SubmatchOut[] = new Array(at.length);
   for (let k = 0; k < at.length; k++) {
     const x = at[k] as number;
     submatches[k] = { start: x, end: x + len, byte_start: x, byte_end: x + len };
   }
-  return hitOf(n, line, false, 0, submatches, NO_CONTEXT, NO_CONTEXT);
+  return matchEvent(n, line, false, 0, submatches);
 }
 
 /**
@@ -477,7 +439,7 @@ export function isAsciiText(text: string, bytes: number): boolean {
 }
 
 export function pushOnlyMatching(
-  hits: HitOut[],
+  hits: LineEvent[],
   n: number,
   line: string,
   spans: ReadonlyArray<readonly [number, number]>,
@@ -485,7 +447,7 @@ export function pushOnlyMatching(
 ): void {
   for (const [s, e] of spans) {
     const sub = { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) };
-    hits.push(hitOf(n, line.slice(s, e), false, col.cp(s), [sub], NO_CONTEXT, NO_CONTEXT));
+    hits.push(matchEvent(n, line.slice(s, e), false, col.cp(s), [sub]));
   }
 }
 
@@ -590,7 +552,7 @@ export function searchBytes(
   const len = buf.length;
   const cap = o.firstOnly ? 1 : o.maxPerFile;
   const stop = win?.to ?? len;
-  const hits: HitOut[] = [];
+  const hits: LineEvent[] = [];
   let lines = 0;
   let matches = 0;
   let countedTo = 0;
@@ -859,46 +821,38 @@ function hitsOf(
   o: TextOptions,
   win: TextWindow | undefined,
   ascii = false,
-): { hits: HitOut[]; shownUpTo: number } {
+): { hits: LineEvent[]; shownUpTo: number } {
   const len = text.length;
   const stop = win?.to ?? len + 1;
-  const hits: HitOut[] = [];
+  const hits: LineEvent[] = [];
   let shownUpTo = win?.shownUpTo ?? 0; // last line number already given (as a match or context)
   let shownEnd = -1; // its end offset
+  const only = m.spec.onlyMatching && !m.spec.invert;
   for (let k = 0; k < found.length; k++) {
     const f = found[k] as Located;
     const line = text.slice(f.s, f.e);
-    // With only_matching a line gives one hit per match: the first takes the line's before-context, the last
-    // its after-context (rg prints context lines with -o too, and every line with --passthru -o).
-    let hit: HitOut;
-    let last: HitOut;
-    if (m.spec.onlyMatching && !m.spec.invert) {
-      const from = hits.length;
+    // With only_matching a line gives one event per match: its before-context comes before the first, its
+    // after-context after the last (rg prints context lines with -o too, and every line with --passthru -o).
+    if (only && (f.spans.length === 0 || (o.before === 0 && o.after === 0))) {
       pushOnlyMatching(hits, f.n, line, f.spans, ascii ? ASCII_COLUMNS : columns(line));
-      if (o.before === 0 && o.after === 0) continue;
-      if (hits.length === from) continue;
-      hit = hits[from] as HitOut;
-      last = hits[hits.length - 1] as HitOut;
-    } else {
-      hit = makeHit(f.n, line, f.spans, o.maxColumns, ascii);
-      last = hit;
-      hits.push(hit);
+      continue;
     }
     if (o.before > 0) {
-      const ctx: ContextOut[] = [];
+      const from = hits.length;
       let e = f.s - 1;
       for (let n = f.n - 1; n > shownUpTo && n >= f.n - o.before && e >= 0; n--) {
         const s = text.lastIndexOf("\n", e - 1) + 1;
-        ctx.push(contextLine(text, s, e, n, o.maxColumns));
+        hits.push(contextLine("before", text, s, e, n, o.maxColumns));
         e = s - 1;
       }
-      hit.before = ctx.reverse();
+      // Found backwards: in line order.
+      if (hits.length - from > 1) reverseFrom(hits, from);
     }
+    if (only) pushOnlyMatching(hits, f.n, line, f.spans, ascii ? ASCII_COLUMNS : columns(line));
+    else hits.push(makeHit(f.n, line, f.spans, o.maxColumns, ascii));
     shownUpTo = f.last;
     shownEnd = f.e;
     if (o.after > 0) {
-      const after: ContextOut[] = [];
-      last.after = after;
       const next = found[k + 1];
       let s = shownEnd + 1;
       for (let n = f.last + 1; n <= f.last + o.after && s <= end && (next === undefined || n < next.n); n++) {
@@ -910,7 +864,7 @@ function hitsOf(
           m.line.lastIndex = 0;
           if (m.line.test(text.slice(s, e)) !== m.spec.invert) break;
         }
-        after.push(contextLine(text, s, e, n, o.maxColumns));
+        hits.push(contextLine("after", text, s, e, n, o.maxColumns));
         shownUpTo = n;
         shownEnd = e;
         if (e >= len) break;
@@ -1003,4 +957,13 @@ function searchMultiline(
   const lines = outside.length;
   if (o.countOnly || o.firstOnly) return { hits: [], lines, matches: lines, shownUpTo: 0 };
   return { ...hitsOf(text, end, outside, m, o, undefined), lines, matches: lines };
+}
+
+/** Reverses the items of a list from an index on, in place. */
+function reverseFrom<T>(list: T[], from: number): void {
+  for (let i = from, j = list.length - 1; i < j; i++, j--) {
+    const t = list[i] as T;
+    list[i] = list[j] as T;
+    list[j] = t;
+  }
 }

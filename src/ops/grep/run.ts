@@ -7,16 +7,16 @@
 import { availableParallelism } from "node:os";
 import type { ErrorCode } from "../../contract/errors.ts";
 import type { SkippedWithRegions } from "../../contract/result.ts";
-import type { LineEvents } from "../../engine/events.ts";
+import type { LineEvent, LineEvents } from "../../engine/events.ts";
 import { breakdownKey, languageOf } from "../../engine/languages.ts";
 import { regionLexer } from "../../engine/regions/regions.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { createPool } from "../../engine/search/pool.ts";
 import { createSearcher, type FileOutcome, type SearchSpec } from "../../engine/search/search-file.ts";
-import type { ContextOut, HitOut } from "../../engine/search/search-text.ts";
 import { compareNames, type Entry, walk } from "../../engine/walk.ts";
 import type { Emitted } from "../operation.ts";
 import type { GrepQuery } from "./query.ts";
+import { grepFileOf, LineRecords, trailingContext } from "./records.ts";
 import {
   type FileSource,
   type Item,
@@ -25,7 +25,7 @@ import {
   type PooledChunk,
   pooledSource,
 } from "./schedule.ts";
-import type { GrepFile, GrepGroup, LineMatch } from "./schema.ts";
+import type { GrepGroup, LineMatch } from "./schema.ts";
 
 export { compileGrepWalk } from "./query.ts";
 
@@ -50,65 +50,12 @@ class MatchEmitted implements Emitted {
   }
 }
 
-/**
- * Returns a match record without its context arrays (always empty when no context was asked for): they are
- * left out of the wire record, which keeps default results small.
- * @param h the match with empty `before` and `after`
- * @returns the record, keys in contract order
- */
-function withoutContext(h: LineMatch): LineMatch {
-  return {
-    path: h.path,
-    relative_path: h.relative_path,
-    line_number: h.line_number,
-    content: h.content,
-    clipped: h.clipped,
-    content_offset: h.content_offset,
-    submatches: h.submatches,
-    encoding: h.encoding,
-  };
-}
-
 /** The walk key and the count of records given, from a file-mode cursor key ("root:rel" + SEP + count). */
 function parseFileResume(key: string | null): { walk: string; count: number } | null {
   if (key === null) return null;
   const at = key.indexOf(SEP);
   if (at < 0) return { walk: key, count: 0 };
   return { walk: key.slice(0, at), count: givenCount(key.slice(at + 1)) };
-}
-
-/**
- * Completes the after-context of the last record max_count lets through with the lines of the hits that follow
- * it in its file, as grep prints them (as context, `-`): the record's context had stopped before the next match.
- * Only lines the hits hold are added (a match's lines, its own before- and after-context), in order and without
- * a gap.
- * @param last the last record given
- * @param hits the file's hits (of this chunk)
- * @param from the index of the first hit not given
- * @param after the lines of after-context asked for
- */
-function trailingContext(last: LineMatch, hits: readonly HitOut[], from: number, after: number): void {
-  const spanned = last.content.split("\n").length;
-  const reach = last.line_number + spanned - 1 + after;
-  last.after ??= [];
-  const out = last.after as ContextOut[];
-  let shown = out.at(-1)?.line_number ?? last.line_number + spanned - 1;
-  /** Adds the next line; false once the context is complete or a line is missing. */
-  const add = (line: ContextOut): boolean => {
-    if (line.line_number <= shown) return true; // given already
-    if (shown >= reach || line.line_number !== shown + 1) return false;
-    out.push(line);
-    shown++;
-    return true;
-  };
-  for (let k = from; k < hits.length && shown < reach; k++) {
-    const h = hits[k] as HitOut;
-    for (const c of h.before) if (!add(c)) return;
-    const lines = h.content.split("\n");
-    for (let i = 0; i < lines.length; i++)
-      if (!add({ line_number: h.line_number + i, content: lines[i] as string, clipped: h.clipped })) return;
-    for (const c of h.after) if (!add(c)) return;
-  }
 }
 
 /** The count of records given, from a cursor key's last part (0 when absent, as in an older cursor, or bad). */
@@ -328,6 +275,7 @@ function* fileLines(item: Item, run: LinesRun): Generator<LinesStep, boolean, Pi
   // With after-context, a file's last record so far is held back until its next hit is seen: if max_count
   // stops the run there, its context goes on through the hits not given, as grep prints it.
   let held: Emitted | null = null;
+  const records = new LineRecords(run.contextAsked);
   // The hits of a large file come in chunks, each before more of it is read; then its outcome.
   for (
     let q = source.piece(item), p = q instanceof Promise ? ((yield q) ?? null) : q;
@@ -342,32 +290,40 @@ function* fileLines(item: Item, run: LinesRun): Generator<LinesStep, boolean, Pi
     }
     if (o !== null) tally.report(e, o);
     // Only UTF-8 files are searched window by window.
-    const encoding = o !== null ? o.encoding : "utf-8";
+    const file = { abs: e.abs, rel: e.rel, encoding: o !== null ? o.encoding : "utf-8" };
     let recs: Emitted[] = held === null ? [] : [held];
     held = null;
-    const hits = chunk !== null ? chunk.hits : (o as FileOutcome).hits;
-    for (let k = 0; k < hits.length; k++) {
-      const h = hits[k] as HitOut;
+    const events = chunk !== null ? chunk.hits : (o as FileOutcome).hits;
+    // The index after the last event made a record in this batch (trailing context goes on from there).
+    let givenTo = 0;
+    for (let k = 0; k < events.length; k++) {
+      const h = events[k] as LineEvent;
+      if (h.kind !== "match") {
+        records.context(h);
+        continue;
+      }
       sub = h.line_number === lastLine ? sub + 1 : 0;
       lastLine = h.line_number;
-      if (isResumed && (h.line_number < resume.line || (h.line_number === resume.line && sub <= resume.sub)))
+      if (
+        isResumed &&
+        (h.line_number < resume.line || (h.line_number === resume.line && sub <= resume.sub))
+      ) {
+        records.skip();
         continue;
+      }
       // max_count counts matching lines: with only_matching, a line's further matches go with its first.
       const newLine = sub === 0;
       if (newLine && tally.given >= tally.maxCount) {
         const last = recs.at(-1);
-        if (last !== undefined && after > 0) trailingContext(last.record as LineMatch, hits, k, after);
+        if (last !== undefined && after > 0)
+          trailingContext(last.record as LineMatch, events, givenTo, after);
         if (recs.length > 0) yield recs;
         tally.stop("max_count");
         return false;
       }
       if (newLine) tally.given++;
-      // The hit has the record's keys in its order: filled in, it is the record.
-      h.path = e.abs;
-      h.relative_path = e.rel;
-      h.encoding = encoding;
-      const rec = run.contextAsked ? (h as LineMatch) : withoutContext(h as LineMatch);
-      recs.push(new MatchEmitted(rec, fileKey, h.line_number, sub, tally.given));
+      recs.push(new MatchEmitted(records.match(h, file), fileKey, h.line_number, sub, tally.given));
+      givenTo = k + 1;
       if (recs.length >= run.batch + (after > 0 ? 1 : 0)) {
         const last = after > 0 ? (recs.pop() as Emitted) : null;
         yield recs;
@@ -403,20 +359,16 @@ function fileRecord(q: GrepQuery, e: Entry, o: FileOutcome, tally: GrepTally): E
     return "stop";
   }
   tally.given++;
-  const rec: GrepFile = {
-    path: e.abs,
-    relative_path: e.rel,
-    // -c -o and --count-matches count matches, as rg does; -c alone counts lines.
-    count:
-      mode === "count"
-        ? input.only_matching || input.count_matches
-          ? o.matches
-          : o.lines
-        : mode === "files_without_match"
-          ? 0
-          : null,
-  };
-  return { kind: "file", record: rec, key: `${e.key}${SEP}${tally.given}` };
+  // -c -o and --count-matches count matches, as rg does; -c alone counts lines.
+  const count =
+    mode === "count"
+      ? input.only_matching || input.count_matches
+        ? o.matches
+        : o.lines
+      : mode === "files_without_match"
+        ? 0
+        : null;
+  return { kind: "file", record: grepFileOf(e.abs, e.rel, count), key: `${e.key}${SEP}${tally.given}` };
 }
 
 /**

@@ -1,6 +1,7 @@
 // searchText on decoded texts: line numbers, grep's rules for the last line, context merging, inversion,
 // multiline, only-matching and clipping. Table-driven; no files.
 import { describe, expect, test } from "bun:test";
+import type { LineEvent } from "../../../src/engine/events.ts";
 import { compileMatcher } from "../../../src/engine/search/matcher.ts";
 import {
   buildMatcher,
@@ -12,6 +13,21 @@ import {
 } from "../../../src/engine/search/search-text.ts";
 import { prng } from "../../helpers.ts";
 import { MATCHER_OFF, TEXT_UNBOUNDED } from "./defaults.ts";
+
+/** Groups line events as grep's records hold them: each match with the context lines before and after it. */
+const grouped = (hits: readonly LineEvent[]) => {
+  const out: Array<{ before: number[]; hit: LineEvent; after: number[] }> = [];
+  let before: number[] = [];
+  for (const h of hits) {
+    if (h.kind === "before") before.push(h.line_number);
+    else if (h.kind === "after") out.at(-1)?.after.push(h.line_number);
+    else {
+      out.push({ before, hit: h, after: [] });
+      before = [];
+    }
+  }
+  return out;
+};
 
 const run = (text: string, pattern: string, extra: object = {}, o: Partial<TextOptions> = {}) =>
   searchText(text, buildMatcher(compileMatcher({ ...MATCHER_OFF, patterns: [pattern], ...extra })), {
@@ -38,13 +54,7 @@ describe("searchText", () => {
 
   test("context merges and never repeats a line", () => {
     const r = run("1\nm\n3\n4\nm\n6\n7\n8\nm\n", "m", {}, { before: 1, after: 1 });
-    expect(
-      r.hits.map((h) => [
-        h.before.map((c) => c.line_number),
-        h.line_number,
-        h.after.map((c) => c.line_number),
-      ]),
-    ).toEqual([
+    expect(grouped(r.hits).map((g) => [g.before, g.hit.line_number, g.after])).toEqual([
       [[1], 2, [3]],
       [[4], 5, [6]],
       [[8], 9, []],
@@ -61,13 +71,7 @@ describe("searchText", () => {
   test("multiline records take context, merge groups and never repeat a line", () => {
     const text = "1\n2\nb\nx\n5\n6\nb\nx\n9\n";
     const r = run(text, "b\\nx", { multiline: true }, { before: 1, after: 2 });
-    expect(
-      r.hits.map((h) => [
-        h.line_number,
-        h.before.map((c) => c.line_number),
-        h.after.map((c) => c.line_number),
-      ]),
-    ).toEqual([
+    expect(grouped(r.hits).map((g) => [g.hit.line_number, g.before, g.after])).toEqual([
       [3, [2], [5, 6]],
       [7, [], [9]],
     ]);
