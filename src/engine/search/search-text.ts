@@ -1,6 +1,6 @@
 /*! Search: matching inside one decoded text. Finds the matching lines (a whole-text scan proposes a line, a
- * line-local match confirms it), numbers lines only where there is a hit, attaches grep-style context, clips
- * long lines. Synchronous: it runs in a worker (or in the calling thread) and never reads files; in the calling
+ * line-local match confirms it), numbers lines only where there is a hit, gives each selected line and the
+ * grep-style context around it as line events (engine/events.ts), clips long lines. Synchronous: it runs in a worker (or in the calling thread) and never reads files; in the calling
  * thread it may hand matching lines to a writer of the output as it finds them (TextOptions.direct). */
 import { isUtf8 } from "node:buffer";
 import { RE2JS } from "re2js";
@@ -28,9 +28,6 @@ export interface TextOptions {
   readonly direct?: LineEvents;
 }
 
-/** One submatch (the events' Submatch). */
-export type SubmatchOut = Submatch;
-
 /** A submatch list of a context line: one shared, frozen empty list. */
 const NO_SUBMATCHES: Submatch[] = Object.freeze([]) as unknown as Submatch[];
 
@@ -38,7 +35,7 @@ const NO_SUBMATCHES: Submatch[] = Object.freeze([]) as unknown as Submatch[];
  * Creates a "match" event (every one is made here, so all events have one shape).
  * @returns the event
  */
-export function matchEvent(
+function matchEvent(
   line_number: number,
   content: string,
   clipped: boolean,
@@ -396,7 +393,7 @@ export function makeHit(
   const col = ascii ? ASCII_COLUMNS : columns(content);
   if (content.length <= maxColumns) {
     // The common case, kept lean: one object per submatch and the hit.
-    const submatches: SubmatchOut[] = new Array(spans.length);
+    const submatches: Submatch[] = new Array(spans.length);
     for (let k = 0; k < spans.length; k++) {
       const [s, e] = spans[k] as [number, number];
       submatches[k] =
@@ -408,7 +405,7 @@ export function makeHit(
   }
   const { text, from } = clip(content, maxColumns, spans[0]?.[0] ?? 0);
   const to = from + text.length;
-  const submatches: SubmatchOut[] = [];
+  const submatches: Submatch[] = [];
   for (const [s, e] of spans) {
     // Only the matches in the content shown (one that overlaps its edge is kept whole).
     if (text.length !== content.length && (s === e ? s < from || s > to : e <= from || s >= to)) continue;
@@ -419,7 +416,7 @@ export function makeHit(
 
 /** The hit of an ASCII line whose matches are a literal of `len` characters at the given offsets. */
 function literalHit(n: number, line: string, at: readonly number[], len: number): LineEvent {
-  const submatches: SubmatchOut[] = new Array(at.length);
+  const submatches: Submatch[] = new Array(at.length);
   for (let k = 0; k < at.length; k++) {
     const x = at[k] as number;
     submatches[k] = { start: x, end: x + len, byte_start: x, byte_end: x + len };
