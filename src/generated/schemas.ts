@@ -2342,6 +2342,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Also group empty files (skipped by default; an explicit min_size wins).",
         "default": false
+      },
+      "include_hard_links": {
+        "type": "boolean",
+        "description": "Also list each file whose only identical paths are its own hard links, as a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
+        "default": false
       }
     },
     "required": [],
@@ -2374,7 +2379,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "items": {
                 "type": "string"
               },
-              "description": "Absolute paths, in walk order (hard links: one path)."
+              "description": "Absolute paths, in walk order: every path of the group, each hard link of a file included."
             },
             "paths_bytes": {
               "type": "array",
@@ -2400,12 +2405,27 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "count": {
               "type": "integer",
               "minimum": 0,
-              "description": "Number of files in the group (at least 2)."
+              "description": "Number of paths in the group (the length of paths)."
+            },
+            "files": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Distinct files (device and inode) in the group: count less the extra hard links (1: a file listed by include_hard_links)."
+            },
+            "hard_links": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "description": "Paths of the group that are one file on disk (same device and inode: hard links; with follow_symlinks also a link and its target), one list per such file, as relative_paths; empty when none."
             },
             "wasted_bytes": {
               "type": "integer",
               "minimum": 0,
-              "description": "Bytes that removing all copies but one would free: size × (count − 1)."
+              "description": "Bytes that removing all copies but one would free: size × (files − 1); hard links take no extra space."
             }
           },
           "required": [
@@ -2414,11 +2434,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "paths",
             "relative_paths",
             "count",
+            "files",
+            "hard_links",
             "wasted_bytes"
           ],
           "additionalProperties": false,
           "title": "Duplicate",
-          "description": "Files with identical contents (same size and same full-content digest)."
+          "description": "Files with identical contents (same size and same full-content digest), every path of each, hard links marked."
         }
       },
       "truncated": {
@@ -2589,12 +2611,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "duplicate_files": {
         "type": "integer",
         "minimum": 0,
-        "description": "Redundant copies: the sum of count − 1 over all groups."
+        "description": "Redundant copies: the sum of files − 1 over all groups (hard links are not copies)."
       },
       "wasted_bytes": {
         "type": "integer",
         "minimum": 0,
         "description": "Sum of wasted_bytes over all groups."
+      },
+      "hard_link_only_files": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Files whose only identical paths are their own hard links (groups of one file with include_hard_links)."
       }
     },
     "required": [
@@ -2609,7 +2636,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "next_cursor",
       "groups",
       "duplicate_files",
-      "wasted_bytes"
+      "wasted_bytes",
+      "hard_link_only_files"
     ],
     "additionalProperties": false,
     "description": "Groups of identical files, most wasted bytes first (then by first path)."
@@ -7584,7 +7612,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Absolute paths, in walk order (hard links: one path)."
+        "description": "Absolute paths, in walk order: every path of the group, each hard link of a file included."
       },
       "paths_bytes": {
         "type": "array",
@@ -7610,12 +7638,27 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "count": {
         "type": "integer",
         "minimum": 0,
-        "description": "Number of files in the group (at least 2)."
+        "description": "Number of paths in the group (the length of paths)."
+      },
+      "files": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Distinct files (device and inode) in the group: count less the extra hard links (1: a file listed by include_hard_links)."
+      },
+      "hard_links": {
+        "type": "array",
+        "items": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Paths of the group that are one file on disk (same device and inode: hard links; with follow_symlinks also a link and its target), one list per such file, as relative_paths; empty when none."
       },
       "wasted_bytes": {
         "type": "integer",
         "minimum": 0,
-        "description": "Bytes that removing all copies but one would free: size × (count − 1)."
+        "description": "Bytes that removing all copies but one would free: size × (files − 1); hard links take no extra space."
       }
     },
     "required": [
@@ -7624,10 +7667,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "paths",
       "relative_paths",
       "count",
+      "files",
+      "hard_links",
       "wasted_bytes"
     ],
     "additionalProperties": false,
-    "description": "Files with identical contents (same size and same full-content digest)."
+    "description": "Files with identical contents (same size and same full-content digest), every path of each, hard links marked."
   }),
   "TreeEntry": () => ({
     "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -97,9 +97,12 @@ function linesOf(op: Operation, r: Rec): string[] {
       ];
     case "dupes": {
       const paths = (r.relative_paths as string[] | undefined) ?? [];
+      const links = (r.hard_links as string[][] | undefined) ?? [];
+      const what = r.files === r.count ? `${r.count} copies` : `${r.count} paths (${r.files} files)`;
       return [
-        `${r.count} copies of ${r.size} bytes (${r.wasted_bytes} bytes wasted, ${str(r.digest)}):`,
+        `${what} of ${r.size} bytes (${r.wasted_bytes} bytes wasted, ${str(r.digest)}):`,
         ...paths.map((p) => `  ${p}`),
+        ...links.map((set) => `  hard links: ${set.join(" = ")}`),
       ];
     }
     case "explain": {
