@@ -351,6 +351,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "type": "boolean",
               "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
             },
+            "link_resolved": {
+              "type": "string",
+              "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
+            },
             "ignored_by": {
               "type": "string",
               "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
@@ -2978,6 +2982,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "link_escapes": {
               "type": "boolean",
               "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+            },
+            "link_resolved": {
+              "type": "string",
+              "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
             }
           },
           "required": [
@@ -3500,6 +3508,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "link_escapes": {
                   "type": "boolean",
                   "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+                },
+                "link_resolved": {
+                  "type": "string",
+                  "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
                 },
                 "ignored_by": {
                   "type": "string",
@@ -7034,6 +7046,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
       },
+      "link_resolved": {
+        "type": "string",
+        "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
+      },
       "ignored_by": {
         "type": "string",
         "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
@@ -7755,6 +7771,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "link_escapes": {
         "type": "boolean",
         "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+      },
+      "link_resolved": {
+        "type": "string",
+        "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
       }
     },
     "required": [
@@ -7838,6 +7858,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "link_escapes": {
         "type": "boolean",
         "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+      },
+      "link_resolved": {
+        "type": "string",
+        "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
       },
       "ignored_by": {
         "type": "string",

@@ -71,12 +71,12 @@ describe("FileMatch serialisation", () => {
       expect(recordJsonAfter(r, '{"kind":"file",')).toBe(`{"kind":"file",${JSON.stringify(r).slice(1)}`);
     }
     // Records look plain to the library: keys, spreading and equality see only the model's fields (a symlink's
-    // record also its three link fields).
+    // record also its four link fields).
     const five = ["path", "relative_path", "size", "mtime", "kinds", "entry_type"];
     for (const r of records)
       expect(Object.keys(r)).toEqual(
         (r as { entry_type: string }).entry_type === "symlink"
-          ? [...five, "link_target", "link_target_exists", "link_escapes"]
+          ? [...five, "link_target", "link_target_exists", "link_escapes", "link_resolved"]
           : five,
       );
     expect({ ...(records[0] as object) }).toEqual(JSON.parse(JSON.stringify(records[0])));

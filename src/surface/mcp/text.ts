@@ -38,11 +38,13 @@ function nameOf(rel: string): string {
   return at < 0 ? rel : rel.slice(at + 1);
 }
 
-/** What a symlink's text line adds: whether it is broken, whether it leads outside the base. */
+/** What a symlink's text line adds: whether it is broken, whether it leads outside the base, and then where. */
 function linkNote(r: Rec): string {
   const notes: string[] = [];
   if (r.link_target_exists === false) notes.push("broken");
   if (r.link_escapes === true) notes.push("outside the base");
+  if (notes.length > 0 && typeof r.link_resolved === "string" && r.link_resolved !== r.link_target)
+    notes.push(`ends at ${r.link_resolved}`);
   return notes.length === 0 ? "" : ` (${notes.join(", ")})`;
 }
 

@@ -21,6 +21,7 @@ export const FORMAT_FIELDS = [
   "kinds",
   "type",
   "target",
+  "resolved",
 ] as const;
 
 /** Human sink for find records. */
@@ -118,6 +119,8 @@ export class FindHumanSink implements Sink {
             return r.entry_type;
           case "target":
             return r.link_target ?? "";
+          case "resolved":
+            return r.link_resolved ?? "";
           default:
             return m;
         }
