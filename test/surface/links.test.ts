@@ -189,13 +189,13 @@ describe("chains of links", () => {
       "--base",
       base,
       "--format",
-      "{rel} -> {target} => {resolved}",
+      "{rel} -> {target}: {link} => {resolved}",
     ]);
     expect(one.stdout.split("\n").filter(Boolean).sort()).toEqual([
-      `chain-broken1 -> chain-broken2 => ${out}/nope/deeper`,
-      `chain-broken2 -> ../outside/nope/deeper => ${out}/nope/deeper`,
-      `chain-esc1 -> chain-esc2 => ${out}/of`,
-      `chain-esc2 -> ../outside/of => ${out}/of`,
+      `chain-broken1 -> chain-broken2: broken, outside => ${out}/nope/deeper`,
+      `chain-broken2 -> ../outside/nope/deeper: broken, outside => ${out}/nope/deeper`,
+      `chain-esc1 -> chain-esc2: outside => ${out}/of`,
+      `chain-esc2 -> ../outside/of: outside => ${out}/of`,
     ]);
   });
 });

@@ -22,6 +22,7 @@ export const FORMAT_FIELDS = [
   "type",
   "target",
   "resolved",
+  "link",
 ] as const;
 
 /** Human sink for find records. */
@@ -121,6 +122,12 @@ export class FindHumanSink implements Sink {
             return r.link_target ?? "";
           case "resolved":
             return r.link_resolved ?? "";
+          case "link":
+            return r.link_target === undefined
+              ? ""
+              : [r.link_target_exists ? "" : "broken", r.link_escapes ? "outside" : ""]
+                  .filter((w) => w !== "")
+                  .join(", ");
           default:
             return m;
         }
