@@ -9,7 +9,7 @@ import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { findDuplicates } from "../../src/agent/index.ts";
-import { jsonl, prng, rglob, rglobJson } from "../helpers.ts";
+import { BIN, jsonl, prng, rglob, rglobJson } from "../helpers.ts";
 import { startMcp } from "./mcp-helpers.ts";
 
 interface Dup {
@@ -255,4 +255,25 @@ describe("random trees: groups and hard links against stat(2) and the contents",
       expect(json.wasted_bytes).toBe(json.results.reduce((n, r) => n + r.wasted_bytes, 0));
     });
   }
+});
+
+describe("names that are not valid UTF-8", () => {
+  test("hard_links holds the lossy relative paths (as relative_paths); human output writes the raw bytes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rglob-dupes-raw-"));
+    made.push(dir);
+    const raw = Buffer.concat([Buffer.from(`${dir}/caf`), Buffer.from([0xe9]), Buffer.from(".txt")]);
+    writeFileSync(raw, "same\n");
+    linkSync(raw, join(dir, "link.txt"));
+    writeFileSync(join(dir, "copy.txt"), "same\n");
+    const { json } = rglobJson<DupResult>(["dupes", "--json", "--base", dir]);
+    expect(json.results[0]?.relative_paths).toEqual(["caf\ufffd.txt", "copy.txt", "link.txt"]);
+    expect(json.results[0]?.hard_links).toEqual([["caf\ufffd.txt", "link.txt"]]);
+    const human = Bun.spawnSync([BIN, "dupes"], { cwd: dir }).stdout;
+    const line = Buffer.concat([
+      Buffer.from("hard links: caf"),
+      Buffer.from([0xe9]),
+      Buffer.from(".txt = link.txt\n"),
+    ]);
+    expect(Buffer.from(human).includes(line)).toBe(true);
+  });
 });
