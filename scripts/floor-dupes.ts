@@ -70,8 +70,8 @@ if (process.argv.includes("--engine")) {
   for (const files of bySize.values()) if (files.length > 1) candidates.push(...files);
   candidates.sort((a, b) => a.order - b.order);
   const confine = { roots: [[cwd, fs.realpathSync(cwd)] as const], inside: null, follow: false };
-  for (const g of await findDuplicates(candidates, ctx, confine))
-    groups.push({ size: g.size, digest: g.digest.slice(g.digest.indexOf(":") + 1), members: [...g.members] });
+  for (const g of (await findDuplicates(candidates, ctx, confine)).groups)
+    groups.push({ size: g.size, digest: g.digest.slice(g.digest.indexOf(":") + 1), members: g.files.flat() });
 } else {
   // --checked: each file opened as rglob opens it (openat2 with no symlink on the way, dir-fd.ts) and read
   // whole with one read, and each member of a group stat'ed again after the reads (statx, as rglob's check

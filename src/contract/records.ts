@@ -46,6 +46,14 @@ export const LINK_FIELDS = {
       ),
     ),
   ),
+  link_resolved: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside.",
+      ),
+    ),
+  ),
 };
 
 /**

@@ -1,7 +1,7 @@
 /*! Engine: duplicate detection. Narrows candidates in rounds that read more only where needed: same size →
  * same 64-bit hash of the head and tail blocks → same bytes (compared natively, chunk by chunk), then one digest
- * per group. Hard links to one inode count as one file. A file whose size, mtime or inode changed since the walk
- * looked at it is an error, never a member. It yields to the event loop and stops at the deadline. It never
+ * per group. Hard links to one inode count as one file, read once; a group lists each of its paths. A file whose
+ * size, mtime or inode changed since the walk looked at it is an error, never a member. It yields to the event loop and stops at the deadline. It never
  * writes; it reads only through platform/. */
 import { fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, platform } from "../platform/platform.ts";
@@ -23,12 +23,23 @@ export interface Candidate {
 }
 
 /** A group of files with the same contents. */
-interface DuplicateGroup {
+export interface DuplicateGroup {
   readonly size: number;
   /** Algorithm-prefixed digest of the contents, e.g. "sha256:…". */
   readonly digest: string;
-  /** Members in walk order. */
-  readonly members: readonly Candidate[];
+  /**
+   * The distinct files (inodes), each as its paths in walk order (more than one: hard links), ordered by their
+   * first path in walk order. At least two files, or one file of several paths (a file with hard links only).
+   */
+  readonly files: readonly (readonly Candidate[])[];
+}
+
+/** What findDuplicates found. */
+export interface Duplicates {
+  /** Groups of at least two files, most wasted bytes first; then the files with hard links only when asked. */
+  readonly groups: DuplicateGroup[];
+  /** Files with more than one path whose only identical paths are their own hard links (listed or not). */
+  readonly hardLinkOnly: number;
 }
 
 /** Bytes hashed at each end of a file in the second round. */
@@ -458,29 +469,82 @@ async function settle(
   return out;
 }
 
+/** The wasted bytes of a group: its size times its files beyond the first (hard links free nothing). */
+export function wastedOf(g: DuplicateGroup): number {
+  return g.size * (g.files.length - 1);
+}
+
+/** Walk order of a group: that of its first path. */
+const firstOrder = (g: DuplicateGroup): number => ((g.files[0] as Candidate[])[0] as Candidate).order;
+
 /**
  * Finds groups of identical files. Yields to the event loop as it goes (so a server still answers) and stops
  * when ctx says so (deadline, cancellation), returning the groups completed so far.
  * @param candidates files in walk order (already filtered by size and type)
  * @param ctx the run context (errors, bytes read, deadline)
  * @param confine what each file opened must be (the walk plan's)
- * @returns the groups, sorted by wasted bytes (size × (count − 1)) descending, then by first path
+ * @param hardLinkOnly also return, after the others, a group of one file for each file whose only identical
+ *   paths are its own hard links (its digest read for it)
+ * @returns the groups, sorted by wasted bytes (size × (files − 1)) descending, then by first path, and the
+ *   number of files with hard links only
  */
 export async function findDuplicates(
   candidates: readonly Candidate[],
   ctx: RunContext,
   confine: Confinement | null = null,
-): Promise<DuplicateGroup[]> {
-  const due = yielder(64);
-  // Hard links: one inode is one file, represented by its first path in walk order.
-  const seen = new Set<string>();
+  hardLinkOnly = false,
+): Promise<Duplicates> {
+  // Hard links: one inode is one file, read through its first path in walk order; its other paths join it.
+  const pathsOf = new Map<string, Candidate[]>();
   const files: Candidate[] = [];
   for (const c of candidates) {
-    if (seen.has(c.inode)) continue;
-    seen.add(c.inode);
-    files.push(c);
+    const list = pathsOf.get(c.inode);
+    if (list !== undefined) list.push(c);
+    else {
+      pathsOf.set(c.inode, [c]);
+      files.push(c);
+    }
   }
-  const bufs: Buffers = {
+  const bufs = newBuffers(confine);
+  const found = await groupFiles(files, bufs, ctx);
+  const expand = (members: readonly Candidate[]): Candidate[][] =>
+    members.map((m) => pathsOf.get(m.inode) as Candidate[]);
+  const groups: DuplicateGroup[] = found.map((g) => ({
+    size: g.size,
+    digest: g.digest,
+    files: expand(g.members),
+  }));
+  groups.sort((a, b) => wastedOf(b) - wastedOf(a) || firstOrder(a) - firstOrder(b));
+  // Files of several paths in no group: their only identical paths are their own hard links.
+  const grouped = new Set<string>();
+  for (const g of found) for (const m of g.members) grouped.add(m.inode);
+  const linkedOnly = files.filter(
+    (f) => !grouped.has(f.inode) && (pathsOf.get(f.inode) as Candidate[]).length > 1,
+  );
+  if (hardLinkOnly)
+    for (const f of linkedOnly) {
+      if (ctx.shouldStop()) break;
+      const digest = await soleDigest(f, bufs, ctx);
+      if (digest !== null) groups.push({ size: f.size, digest, files: expand([f]) });
+    }
+  return { groups, hardLinkOnly: linkedOnly.length };
+}
+
+/**
+ * The digest of one file that is in no group, checked as a member is (unchanged since the walk, settled when
+ * racy); null when it cannot be read or changed (reported).
+ */
+async function soleDigest(f: Candidate, bufs: Buffers, ctx: RunContext): Promise<string | null> {
+  const digest = await fullDigest(f, bufs, ctx);
+  if (digest === null) return null;
+  const state = unchanged(f, bufs, ctx);
+  if (state === "changed") return null;
+  if (state === "racy" && (await settle([f], [f], digest, bufs, ctx)).length === 0) return null;
+  return digest;
+}
+
+function newBuffers(confine: Confinement | null): Buffers {
+  return {
     edge: new Uint8Array(2 * EDGE_BLOCK),
     stream: new Uint8Array(STREAM_BLOCK),
     other: new Uint8Array(STREAM_BLOCK),
@@ -493,7 +557,16 @@ export async function findDuplicates(
     chunkDue: yielder(1),
     confine,
   };
-  const groups: DuplicateGroup[] = [];
+}
+
+/** Groups distinct files (one path per inode) of identical contents, in no particular order. */
+async function groupFiles(
+  files: readonly Candidate[],
+  bufs: Buffers,
+  ctx: RunContext,
+): Promise<Array<{ size: number; digest: string; members: Candidate[] }>> {
+  const due = yielder(64);
+  const groups: Array<{ size: number; digest: string; members: Candidate[] }> = [];
   outer: for (const [size, bySize] of groupBy(files, (c) => c.size)) {
     try {
       if (due()) await tick();
@@ -534,10 +607,5 @@ export async function findDuplicates(
       releaseHeld(bufs);
     }
   }
-  groups.sort(
-    (a, b) =>
-      b.size * (b.members.length - 1) - a.size * (a.members.length - 1) ||
-      (a.members[0] as Candidate).order - (b.members[0] as Candidate).order,
-  );
   return groups;
 }

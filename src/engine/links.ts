@@ -1,5 +1,5 @@
-/*! Engine: what a symlink the walk met says and where it leads: its target text, whether the target exists, and
- * whether the path it leads to leaves the base. It reads links and stats only; it never opens or follows a link
+/*! Engine: what a symlink the walk met says and where it leads: its target text, whether the target exists,
+ * whether the path it leads to leaves the base, and that path (the end of the chain). It reads links and stats only; it never opens or follows a link
  * into a walk (walk.ts decides that). */
 import * as path from "node:path";
 import type { EntryType } from "../platform/listing.ts";
@@ -13,12 +13,22 @@ export interface LinkInfo {
   readonly exists: boolean;
   /** Whether the path the link leads to (resolved as GNU realpath -m does) is outside the base's real path. */
   readonly escapes: boolean;
+  /**
+   * Where the chain of links ends (resolved as GNU realpath -m does): POSIX and relative to the base's real path
+   * when inside it ("." for the base itself), absolute when outside.
+   */
+  readonly resolved: string;
 }
+
+/** Symlinks followed in one resolution at most, as Linux's MAXSYMLINKS: past it the kernel says ELOOP. */
+const MAX_LINKS = 40;
 
 /**
  * Resolves a path as GNU `realpath -m` does: every symlink on the way is followed, components past the first missing
- * one are taken as written (`..` then removes the previous component), and a symlink met a second time (a loop) is
- * kept as a name.
+ * one are taken as written (`..` then removes the previous component), and a symlink met a second time with the
+ * same rest of the path to resolve (a loop, as gnulib's canonicalize detects it) is kept as a name. One link may be
+ * passed several times (`self -> .` in `self/self/f`); past MAX_LINKS links (a chain that grows, `a -> a/x`, where
+ * GNU realpath never ends) the rest is taken as written.
  * @param p an absolute path
  * @returns the resolved path
  */
@@ -26,6 +36,7 @@ function resolveMissing(p: string): string {
   const queue = p.split(path.sep).filter((c) => c !== "");
   let cur: string = path.sep;
   let missing = false;
+  let followed = 0;
   const seen = new Set<string>();
   while (queue.length > 0) {
     const c = queue.shift() as string;
@@ -47,11 +58,13 @@ function resolveMissing(p: string): string {
       cur = next;
       continue;
     }
-    if (!isLink || seen.has(next)) {
+    const key = `${next}\0${queue.join(path.sep)}`;
+    if (!isLink || seen.has(key) || followed >= MAX_LINKS) {
       cur = next;
       continue;
     }
-    seen.add(next);
+    seen.add(key);
+    followed++;
     let text: string;
     try {
       text = platform.readlink(next);
@@ -102,12 +115,16 @@ function linkInfo(abs: string, rel: string): LinkInfo | null {
     exists = false;
   }
   const base = baseOf(abs, rel);
+  const led = resolveMissing(abs);
   // A link that is itself outside the base (a root given outside it): whatever it leads to is outside too.
-  let escapes = true;
-  if (base !== null) {
-    escapes = !insideDir(resolveMissing(abs), resolveMissing(base));
+  const baseReal = base === null ? null : resolveMissing(base);
+  const escapes = baseReal === null || !insideDir(led, baseReal);
+  let resolved = led;
+  if (!escapes) {
+    const inner = path.relative(baseReal as string, led);
+    resolved = inner === "" ? "." : path.sep === "/" ? inner : inner.split(path.sep).join("/");
   }
-  return { target, exists, escapes };
+  return { target, exists, escapes, resolved };
 }
 
 /** The facts of each symlink entry, read once (the predicate and the record both ask). */

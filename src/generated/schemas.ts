@@ -351,6 +351,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "type": "boolean",
               "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
             },
+            "link_resolved": {
+              "type": "string",
+              "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
+            },
             "ignored_by": {
               "type": "string",
               "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
@@ -2342,6 +2346,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Also group empty files (skipped by default; an explicit min_size wins).",
         "default": false
+      },
+      "include_hard_links": {
+        "type": "boolean",
+        "description": "Also list each file whose only identical paths are its own hard links, as a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
+        "default": false
       }
     },
     "required": [],
@@ -2374,7 +2383,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "items": {
                 "type": "string"
               },
-              "description": "Absolute paths, in walk order (hard links: one path)."
+              "description": "Absolute paths, in walk order: every path of the group, each hard link of a file included."
             },
             "paths_bytes": {
               "type": "array",
@@ -2400,12 +2409,27 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "count": {
               "type": "integer",
               "minimum": 0,
-              "description": "Number of files in the group (at least 2)."
+              "description": "Number of paths in the group (the length of paths)."
+            },
+            "files": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Distinct files (device and inode) in the group: count less the extra hard links (1: a file listed by include_hard_links)."
+            },
+            "hard_links": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "description": "Paths of the group that are one file on disk (same device and inode: hard links; with follow_symlinks also a link and its target), one list per such file, as relative_paths; empty when none."
             },
             "wasted_bytes": {
               "type": "integer",
               "minimum": 0,
-              "description": "Bytes that removing all copies but one would free: size × (count − 1)."
+              "description": "Bytes that removing all copies but one would free: size × (files − 1); hard links take no extra space."
             }
           },
           "required": [
@@ -2414,11 +2438,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "paths",
             "relative_paths",
             "count",
+            "files",
+            "hard_links",
             "wasted_bytes"
           ],
           "additionalProperties": false,
           "title": "Duplicate",
-          "description": "Files with identical contents (same size and same full-content digest)."
+          "description": "Files with identical contents (same size and same full-content digest), every path of each, hard links marked."
         }
       },
       "truncated": {
@@ -2589,12 +2615,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "duplicate_files": {
         "type": "integer",
         "minimum": 0,
-        "description": "Redundant copies: the sum of count − 1 over all groups."
+        "description": "Redundant copies: the sum of files − 1 over all groups (hard links are not copies)."
       },
       "wasted_bytes": {
         "type": "integer",
         "minimum": 0,
         "description": "Sum of wasted_bytes over all groups."
+      },
+      "hard_link_only_files": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Files whose only identical paths are their own hard links (groups of one file with include_hard_links)."
       }
     },
     "required": [
@@ -2609,7 +2640,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "next_cursor",
       "groups",
       "duplicate_files",
-      "wasted_bytes"
+      "wasted_bytes",
+      "hard_link_only_files"
     ],
     "additionalProperties": false,
     "description": "Groups of identical files, most wasted bytes first (then by first path)."
@@ -2950,6 +2982,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "link_escapes": {
               "type": "boolean",
               "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+            },
+            "link_resolved": {
+              "type": "string",
+              "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
             }
           },
           "required": [
@@ -3472,6 +3508,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "link_escapes": {
                   "type": "boolean",
                   "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+                },
+                "link_resolved": {
+                  "type": "string",
+                  "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
                 },
                 "ignored_by": {
                   "type": "string",
@@ -7006,6 +7046,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
       },
+      "link_resolved": {
+        "type": "string",
+        "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
+      },
       "ignored_by": {
         "type": "string",
         "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
@@ -7584,7 +7628,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Absolute paths, in walk order (hard links: one path)."
+        "description": "Absolute paths, in walk order: every path of the group, each hard link of a file included."
       },
       "paths_bytes": {
         "type": "array",
@@ -7610,12 +7654,27 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "count": {
         "type": "integer",
         "minimum": 0,
-        "description": "Number of files in the group (at least 2)."
+        "description": "Number of paths in the group (the length of paths)."
+      },
+      "files": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Distinct files (device and inode) in the group: count less the extra hard links (1: a file listed by include_hard_links)."
+      },
+      "hard_links": {
+        "type": "array",
+        "items": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Paths of the group that are one file on disk (same device and inode: hard links; with follow_symlinks also a link and its target), one list per such file, as relative_paths; empty when none."
       },
       "wasted_bytes": {
         "type": "integer",
         "minimum": 0,
-        "description": "Bytes that removing all copies but one would free: size × (count − 1)."
+        "description": "Bytes that removing all copies but one would free: size × (files − 1); hard links take no extra space."
       }
     },
     "required": [
@@ -7624,10 +7683,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "paths",
       "relative_paths",
       "count",
+      "files",
+      "hard_links",
       "wasted_bytes"
     ],
     "additionalProperties": false,
-    "description": "Files with identical contents (same size and same full-content digest)."
+    "description": "Files with identical contents (same size and same full-content digest), every path of each, hard links marked."
   }),
   "TreeEntry": () => ({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -7710,6 +7771,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "link_escapes": {
         "type": "boolean",
         "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+      },
+      "link_resolved": {
+        "type": "string",
+        "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
       }
     },
     "required": [
@@ -7793,6 +7858,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "link_escapes": {
         "type": "boolean",
         "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
+      },
+      "link_resolved": {
+        "type": "string",
+        "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
       },
       "ignored_by": {
         "type": "string",

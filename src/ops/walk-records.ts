@@ -69,6 +69,7 @@ const FILE_MATCH_PROTO: object = Object.create(Object.prototype, {
               target: this.link_target,
               exists: this.link_target_exists === true,
               escapes: this.link_escapes === true,
+              resolved: this.link_resolved ?? "",
             };
       return fileMatchText(
         head,
@@ -98,7 +99,7 @@ function fileMatchText(
   const tail =
     link === null
       ? "}"
-      : `,"link_target":${jsonString(link.target)},"link_target_exists":${link.exists},"link_escapes":${link.escapes}}`;
+      : `,"link_target":${jsonString(link.target)},"link_target_exists":${link.exists},"link_escapes":${link.escapes},"link_resolved":${jsonString(link.resolved)}}`;
   return `${head}"path":${jsonString(path)},"relative_path":${jsonString(rel)},"size":${size},"mtime":"${mtime}","kinds":${kinds.length === 0 ? "[]" : `["${kinds.join('","')}"]`},"entry_type":"${entryType}"${tail}`;
 }
 
@@ -112,7 +113,7 @@ export function entryTypeOf(e: Entry): EntryTypeName {
 }
 
 /**
- * Adds a symlink's facts (link_target, link_target_exists, link_escapes) to a record being built, for a symlink
+ * Adds a symlink's facts (link_target, link_target_exists, link_escapes, link_resolved) to a record being built, for a symlink
  * entry whose link can be read.
  * @param rec the record
  * @param e its entry
@@ -123,6 +124,7 @@ export function addLinkFields(rec: Record<string, unknown>, e: Entry): void {
   rec.link_target = link.target;
   rec.link_target_exists = link.exists;
   rec.link_escapes = link.escapes;
+  rec.link_resolved = link.resolved;
 }
 
 /**
@@ -171,6 +173,7 @@ class FileMatchData {
   declare readonly link_target?: string;
   declare readonly link_target_exists?: boolean;
   declare readonly link_escapes?: boolean;
+  declare readonly link_resolved?: string;
 
   constructor(e: Entry) {
     const st = e.stats();

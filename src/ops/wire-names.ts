@@ -38,8 +38,11 @@ export function wireRecord(record: object): object {
       const list = val as string[];
       out.paths = list.map(lossy);
       out.paths_bytes = list.map((x) => (hasRawBytes(x) ? b64(x) : null));
-    } else if (k === "relative_paths" && Array.isArray(val)) {
-      out.relative_paths = (val as string[]).map(lossy);
+    } else if ((k === "relative_paths" || k === "hard_links") && Array.isArray(val)) {
+      out[k] =
+        k === "relative_paths"
+          ? (val as string[]).map(lossy)
+          : (val as string[][]).map((set) => set.map(lossy));
     } else out[k] = val;
   }
   return out;

@@ -1,7 +1,7 @@
 // Differential: dupes finds the same groups as `fdupes -r` on a generated tree with duplicates, near
 // duplicates (same size, different last byte; same head and tail, different middle), hard links, symlinks
-// and empty files. Groups are compared as sets of inodes: with hard links, which path stands for an inode
-// may differ between the tools (both report an inode once). Skips loudly when fdupes is not installed.
+// and empty files. Groups are compared as sets of inodes against fdupes' default (one path per inode, which
+// one may differ), and path by path against fdupes -H (every path; rglob lists every path of a group too). Skips loudly when fdupes is not installed.
 import { afterAll, describe, expect, test } from "bun:test";
 import { linkSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -66,6 +66,10 @@ function inodeSets(groups: string[][]): string[] {
   return groups.map((g) => [...new Set(g.map((p) => String(statSync(p).ino)))].sort().join(",")).sort();
 }
 
+function pathSets(groups: string[][]): string[] {
+  return groups.map((g) => [...g].sort().join("\n")).sort();
+}
+
 function fdupesGroups(args: string[]): string[][] {
   const r = Bun.spawnSync([fdupes as string, ...args, dir], { stdout: "pipe", stderr: "pipe" });
   return r.stdout
@@ -97,6 +101,21 @@ describe.skipIf(!fdupes)("dupes vs fdupes -r", () => {
 
   test("same groups with empty files (fdupes -r, rglob --include-empty)", () => {
     expect(inodeSets(rglobGroups(["--include-empty"]))).toEqual(inodeSets(fdupesGroups(["-r", "-q"])));
+  });
+
+  // fdupes lists one path per inode (which one may differ); -H lists every path and the files with hard links
+  // only. rglob lists every path of a group, and those files with --include-hard-links: compared path by path.
+  test("every path of each group, as fdupes -rH lists them (files with hard links only left out)", () => {
+    const twoInodes = fdupesGroups(["-r", "-n", "-q", "-H"]).filter(
+      (g) => new Set(g.map((p) => statSync(p).ino)).size > 1,
+    );
+    expect(pathSets(rglobGroups([]))).toEqual(pathSets(twoInodes));
+  });
+
+  test("--include-hard-links: the groups of fdupes -rH, files with hard links only included", () => {
+    const ours = rglobGroups(["--include-hard-links"]);
+    expect(ours.some((g) => g.some((p) => p.endsWith("only-a-hardlink.txt")))).toBe(true);
+    expect(pathSets(ours)).toEqual(pathSets(fdupesGroups(["-r", "-n", "-q", "-H"])));
   });
 
   test("near duplicates and hard links never form a group on their own", () => {

@@ -65,8 +65,14 @@ describe("dupes", () => {
 
   test("symlinks are not followed unless --follow; a followed link to a copy joins its group", () => {
     const followed = rglobJson<DupResult>(["dupes", "--follow", "--json"], { cwd }).json;
-    // The link resolves to the inode of big/x.dat: one file, reported once (by its first path in walk order).
-    expect(followed.results[0]?.relative_paths).toEqual(["big/x.dat", "big/y.dat"]);
+    // The link resolves to the inode of big/x.dat: one file, listed with its paths, wasting nothing more.
+    expect(followed.results[0]).toMatchObject({
+      relative_paths: ["big/x.dat", "big/y.dat", "link/to-x.dat"],
+      count: 3,
+      files: 2,
+      hard_links: [["big/x.dat", "link/to-x.dat"]],
+      wasted_bytes: 10_000,
+    });
   });
 
   test("--limit pages groups; the summary covers the whole query", () => {
@@ -97,7 +103,8 @@ describe("dupes", () => {
         "small/three.txt",
         "small/two.txt",
         "",
-        "2 groups (5 files, 3 of them extra copies), 10010 bytes wasted",
+        // hard/orig.txt and hard/link.txt are one file: no copy, but named.
+        "2 groups (5 files, 3 of them extra copies), 10010 bytes wasted; 1 more file has only hard links of itself (--include-hard-links lists it)",
         "",
       ].join("\n"),
     );

@@ -1,5 +1,5 @@
-// Symlink records (#37): link_target, link_target_exists and link_escapes of every link on random trees with
-// dangling, chained, looping and escaping links, against readlink(2), stat(2) and GNU `realpath -m`; the
+// Symlink records (#37): link_target, link_target_exists, link_escapes and link_resolved of every link on random
+// trees with dangling, chained, looping and escaping links, against readlink(2), stat(2) and GNU `realpath -m`; the
 // `links` selector; escaping links as results under strict_base with follow; the human `link -> target`.
 import { afterAll, describe, expect, test } from "bun:test";
 import {
@@ -76,6 +76,17 @@ function linkTree(seed: number): { top: string; base: string } {
   symlinkSync("loopA", join(base, "loopB"));
   symlinkSync(".", join(base, "selfdir"));
   symlinkSync("selfdir/selfdir/f-none", join(base, "through"));
+  // Chains: a link to a link that leaves the base; one that leaves and comes back in; one ending broken outside.
+  symlinkSync("chain-esc2", join(base, "chain-esc1"));
+  symlinkSync("../outside/of", join(base, "chain-esc2"));
+  symlinkSync(`../base/${files[0]}`, join(outside, "back"));
+  symlinkSync("../outside/back", join(base, "chain-back"));
+  symlinkSync("chain-broken2", join(base, "chain-broken1"));
+  symlinkSync("../outside/nope/deeper", join(base, "chain-broken2"));
+  // One link passed twice on the way (not a loop): p leads to the base, so esc leads to its parent.
+  mkdirSync(join(base, "dd"));
+  symlinkSync("..", join(base, "dd/p"));
+  symlinkSync("p/dd/p/..", join(base, "dd/esc"));
   return { top, base };
 }
 
@@ -106,10 +117,12 @@ function expected(base: string, rel: string) {
   }
   const led = realpathM(abs);
   const baseReal = realpathM(base);
+  const inside = led === baseReal || led.startsWith(`${baseReal}/`);
   return {
     link_target: readlinkSync(abs),
     link_target_exists: exists,
-    link_escapes: !(led === baseReal || led.startsWith(`${baseReal}/`)),
+    link_escapes: !inside,
+    link_resolved: !inside ? led : led === baseReal ? "." : led.slice(baseReal.length + 1),
   };
 }
 
@@ -131,6 +144,7 @@ describe.if(hasRealpath)("link records against readlink, stat and realpath -m", 
           link_target: r.link_target,
           link_target_exists: r.link_target_exists,
           link_escapes: r.link_escapes,
+          link_resolved: r.link_resolved,
         }).toEqual({ rel, ...expected(base, rel) });
       }
       // The selectors, each in one call.
@@ -149,6 +163,52 @@ describe.if(hasRealpath)("link records against readlink, stat and realpath -m", 
       );
     });
   }
+});
+
+describe("chains of links", () => {
+  test("each link says where its chain ends; broken and escaping links with their ends in one call", () => {
+    const { base, top } = linkTree(12);
+    const recs = jsonl(rglob(["find", "-t", "l", "--base", base, "--jsonl"]).stdout);
+    const at = (rel: string) => {
+      const r = recs.find((x) => x.relative_path === rel) as Record<string, unknown>;
+      return [r.link_target_exists, r.link_escapes, r.link_resolved];
+    };
+    const out = realpathM(join(top, "outside"));
+    expect(at("chain-esc1")).toEqual([true, true, `${out}/of`]);
+    expect(at("chain-back")).toEqual([true, false, expect.stringMatching(/^(d\d\/)*f\d$/)]);
+    expect(at("chain-broken1")).toEqual([false, true, `${out}/nope/deeper`]);
+    expect(at("loopA")).toEqual([false, false, "loopA"]);
+    expect(at("selfdir")).toEqual([true, false, "."]);
+    expect(at("through")).toEqual([false, false, "f-none"]);
+    expect(at("dd/esc")).toEqual([true, true, realpathM(top)]);
+    const one = rglob([
+      "find",
+      "--link",
+      "broken,escaping",
+      "chain-*",
+      "--base",
+      base,
+      "--format",
+      "{rel} -> {target}: {link} => {resolved}",
+    ]);
+    expect(one.stdout.split("\n").filter(Boolean).sort()).toEqual([
+      `chain-broken1 -> chain-broken2: broken, outside => ${out}/nope/deeper`,
+      `chain-broken2 -> ../outside/nope/deeper: broken, outside => ${out}/nope/deeper`,
+      `chain-esc1 -> chain-esc2: outside => ${out}/of`,
+      `chain-esc2 -> ../outside/of: outside => ${out}/of`,
+    ]);
+  });
+});
+
+test("a chain that grows (a -> a/x, where GNU realpath -m never ends) ends as a broken link", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rglob-links-grow-"));
+  made.push(dir);
+  symlinkSync("a/x", join(dir, "a"));
+  const run = rglob(["find", "--base", dir, "--jsonl"]);
+  expect(run.code).toBe(0);
+  const rec = jsonl(run.stdout).find((r) => r.relative_path === "a");
+  expect(rec).toMatchObject({ link_target: "a/x", link_target_exists: false, link_escapes: false });
+  expect(String(rec?.link_resolved).startsWith("a/x")).toBe(true);
 });
 
 describe("links outside the base", () => {
@@ -241,7 +301,9 @@ describe("MCP text", () => {
       expect(text.split("\n")[0]).toContain(
         `${recs.length} record(s) (${n("file", "file", "files")}, ${n("dir", "directory", "directories")}, ${n("symlink", "symlink", "symlinks")})`,
       );
-      expect(text).toContain("aa-broken-out -> ../outside/nope (broken, outside the base)");
+      expect(text).toContain(
+        `aa-broken-out -> ../outside/nope (broken, outside the base, ends at ${realpathM(join(base, "../outside"))}/nope)`,
+      );
     } finally {
       await s.close();
     }

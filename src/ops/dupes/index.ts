@@ -8,7 +8,7 @@ export const dupes = defineOperation({
   summary:
     "Find groups of files with identical contents (size, head/tail hash, full digest); empty files are left out by default.",
   description:
-    "Find duplicate files: files are grouped by size, then by a hash of their first and last 4 KiB, then by a full-content digest (reported as 'sha256:…'). Hard links to one inode count as one file; symlinks are not followed unless follow_symlinks; empty files are skipped unless include_empty. Groups come most wasted bytes first; the summary's groups, duplicate_files and wasted_bytes cover the whole query. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. When `truncated` is true and `next_cursor` is set, call again with `cursor` for the next groups.",
+    "Find duplicate files: files are grouped by size, then by a hash of their first and last 4 KiB, then by a full-content digest (reported as 'sha256:…'). Every path of a group is listed; hard links of one file are marked in hard_links and counted once (files, wasted_bytes); a file with no copy but its own hard links is counted in hard_link_only_files (listed with include_hard_links); symlinks are not followed unless follow_symlinks; empty files are skipped unless include_empty. Groups come most wasted bytes first; the summary's groups, duplicate_files and wasted_bytes cover the whole query. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. When `truncated` is true and `next_cursor` is set, call again with `cursor` for the next groups.",
   models: async () => {
     const m = await import("./schema.ts");
     return {
@@ -31,6 +31,11 @@ export const dupes = defineOperation({
       description: "Duplicate files under the current directory",
       cli: "rglob dupes",
       input: {},
+    },
+    {
+      description: "Duplicates among ignored files too, and files with hard links only, as groups",
+      cli: "rglob dupes -u --include-hard-links",
+      input: { respect_gitignore: false, hidden: true, include_hard_links: true },
     },
     {
       description: "Duplicate images of 1 MiB (1M = 1048576 bytes) or more, as JSON",

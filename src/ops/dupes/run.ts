@@ -1,7 +1,7 @@
 /*! dupes: plan → records. Collects the selected regular files (size, inode) from the walk, lets the engine
- * group them, and yields one Duplicate record per group, most wasted bytes first. Collecting comes first
+ * group them, and yields one Duplicate record per group (every path, hard links marked), most wasted bytes first. Collecting comes first
  * (a group is known only at the end), so records appear after the walk. */
-import { type Candidate, findDuplicates } from "../../engine/dupes.ts";
+import { type Candidate, findDuplicates, wastedOf } from "../../engine/dupes.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { tick, yielder } from "../../engine/run.ts";
@@ -36,25 +36,31 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
       });
       if (due()) await tick();
     }
-  const groups = ctx.shouldStop() ? [] : await findDuplicates(candidates, ctx, plan.confine);
-  let files = 0;
+  const found = ctx.shouldStop()
+    ? { groups: [], hardLinkOnly: 0 }
+    : await findDuplicates(candidates, ctx, plan.confine, input.include_hard_links);
+  let copies = 0;
   let wasted = 0;
-  const records: Duplicate[] = groups.map((g) => {
-    const w = g.size * (g.members.length - 1);
-    files += g.members.length - 1;
+  const records: Duplicate[] = found.groups.map((g) => {
+    const w = wastedOf(g);
+    copies += g.files.length - 1;
     wasted += w;
+    const members = g.files.flat().sort((a, b) => a.order - b.order);
     return {
       size: g.size,
       digest: g.digest,
-      paths: g.members.map((m) => m.abs),
-      relative_paths: g.members.map((m) => m.rel),
-      count: g.members.length,
+      paths: members.map((m) => m.abs),
+      relative_paths: members.map((m) => m.rel),
+      count: members.length,
+      files: g.files.length,
+      hard_links: g.files.filter((f) => f.length > 1).map((f) => f.map((m) => m.rel)),
       wasted_bytes: w,
     };
   });
   ctx.summary("groups", records.length);
-  ctx.summary("duplicate_files", files);
+  ctx.summary("duplicate_files", copies);
   ctx.summary("wasted_bytes", wasted);
+  ctx.summary("hard_link_only_files", found.hardLinkOnly);
   let start = 0;
   if (ctx.resumeAfter !== null) start = records.findIndex((r) => r.digest === ctx.resumeAfter) + 1;
   for (let i = start; i < records.length; i++) {

@@ -17,6 +17,15 @@ export const DupesInputSchema = v.pipe(
       ),
       false,
     ),
+    include_hard_links: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "Also list each file whose only identical paths are its own hard links, as a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
+        ),
+      ),
+      false,
+    ),
   }),
   v.title("DupesInput"),
   v.description("Find groups of files with identical contents."),
@@ -33,7 +42,9 @@ export const DuplicateSchema = v.pipe(
     ),
     paths: v.pipe(
       v.array(v.string()),
-      v.description("Absolute paths, in walk order (hard links: one path)."),
+      v.description(
+        "Absolute paths, in walk order: every path of the group, each hard link of a file included.",
+      ),
     ),
     paths_bytes: v.optional(
       v.pipe(
@@ -47,11 +58,24 @@ export const DuplicateSchema = v.pipe(
       v.array(v.string()),
       v.description("POSIX paths relative to the request's base, in the order of `paths`."),
     ),
-    count: int("Number of files in the group (at least 2)."),
-    wasted_bytes: int("Bytes that removing all copies but one would free: size × (count − 1)."),
+    count: int("Number of paths in the group (the length of paths)."),
+    files: int(
+      "Distinct files (device and inode) in the group: count less the extra hard links (1: a file listed by include_hard_links).",
+    ),
+    hard_links: v.pipe(
+      v.array(v.array(v.string())),
+      v.description(
+        "Paths of the group that are one file on disk (same device and inode: hard links; with follow_symlinks also a link and its target), one list per such file, as relative_paths; empty when none.",
+      ),
+    ),
+    wasted_bytes: int(
+      "Bytes that removing all copies but one would free: size × (files − 1); hard links take no extra space.",
+    ),
   }),
   v.title("Duplicate"),
-  v.description("Files with identical contents (same size and same full-content digest)."),
+  v.description(
+    "Files with identical contents (same size and same full-content digest), every path of each, hard links marked.",
+  ),
 );
 export type Duplicate = v.InferOutput<typeof DuplicateSchema>;
 
@@ -61,8 +85,13 @@ export const DuplicateSearchResultSchema = v.pipe(
     results: v.array(DuplicateSchema),
     ...resultMetaEntries,
     groups: int("Groups found in the whole query (not only the returned page)."),
-    duplicate_files: int("Redundant copies: the sum of count − 1 over all groups."),
+    duplicate_files: int(
+      "Redundant copies: the sum of files − 1 over all groups (hard links are not copies).",
+    ),
     wasted_bytes: int("Sum of wasted_bytes over all groups."),
+    hard_link_only_files: int(
+      "Files whose only identical paths are their own hard links (groups of one file with include_hard_links).",
+    ),
   }),
   v.title("DuplicateSearchResult"),
   v.description("Groups of identical files, most wasted bytes first (then by first path)."),

@@ -337,7 +337,8 @@ export const BRIEF_FLAGS: Readonly<Record<string, readonly string[]>> = {
   grep: ["fixed_strings", "ignore_case", "word_regexp", "patterns", "file_types", "context", "files_with_matches", "count", "max_per_file", "max_count", "in", "by", "only_ignored", "unrestricted", "json"],
   // biome-ignore format: one command a line
   count: ["by", "files", "extensions", "file_types", "patterns", "exclude", "base", "no_comments", "unrestricted", "json"],
-  dupes: ["extensions", "min_size", "include_empty", "patterns", "exclude", "base", "unrestricted", "json"],
+  // biome-ignore format: one command a line
+  dupes: ["extensions", "min_size", "include_empty", "include_hard_links", "patterns", "exclude", "base", "unrestricted", "json"],
   tree: ["max_depth", "types", "patterns", "exclude", "links", "base", "unrestricted", "json"],
   top: ["limit", "dirs", "extensions", "patterns", "exclude", "base", "unrestricted", "json"],
   stats: ["extensions", "patterns", "exclude", "links", "base", "unrestricted", "json"],

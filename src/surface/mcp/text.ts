@@ -38,11 +38,13 @@ function nameOf(rel: string): string {
   return at < 0 ? rel : rel.slice(at + 1);
 }
 
-/** What a symlink's text line adds: whether it is broken, whether it leads outside the base. */
+/** What a symlink's text line adds: whether it is broken, whether it leads outside the base, and then where. */
 function linkNote(r: Rec): string {
   const notes: string[] = [];
   if (r.link_target_exists === false) notes.push("broken");
   if (r.link_escapes === true) notes.push("outside the base");
+  if (notes.length > 0 && typeof r.link_resolved === "string" && r.link_resolved !== r.link_target)
+    notes.push(`ends at ${r.link_resolved}`);
   return notes.length === 0 ? "" : ` (${notes.join(", ")})`;
 }
 
@@ -97,9 +99,12 @@ function linesOf(op: Operation, r: Rec): string[] {
       ];
     case "dupes": {
       const paths = (r.relative_paths as string[] | undefined) ?? [];
+      const links = (r.hard_links as string[][] | undefined) ?? [];
+      const what = r.files === r.count ? `${r.count} copies` : `${r.count} paths (${r.files} files)`;
       return [
-        `${r.count} copies of ${r.size} bytes (${r.wasted_bytes} bytes wasted, ${str(r.digest)}):`,
+        `${what} of ${r.size} bytes (${r.wasted_bytes} bytes wasted, ${str(r.digest)}):`,
         ...paths.map((p) => `  ${p}`),
+        ...links.map((set) => `  hard links: ${set.join(" = ")}`),
       ];
     }
     case "explain": {

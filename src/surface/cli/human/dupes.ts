@@ -1,5 +1,6 @@
-/*! Human output of dupes: one block per group (a header line, then one path per line), a blank line between
- * groups, and a closing summary line. Never reads the file system. */
+/*! Human output of dupes: one block per group (a header line, then one path per line, then a `hard links: a = b`
+ * line per file of several paths), a blank line between groups, and a closing summary line. Never reads the file
+ * system. */
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { Duplicate } from "../../../ops/dupes/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
@@ -8,6 +9,8 @@ import { displayPath, paint, plural, type Style } from "./paths.ts";
 /** Human sink for dupes records. */
 export class DupesHumanSink implements Sink {
   private groups = 0;
+  /** Groups of one file (its hard links) seen: include_hard_links listed them. */
+  private linkedOnly = 0;
 
   constructor(
     private readonly write: (text: string) => void,
@@ -18,12 +21,18 @@ export class DupesHumanSink implements Sink {
     const r = record as Duplicate;
     const p = paint(this.style);
     if (this.groups++ > 0) this.write("\n");
+    if (r.files === 1) this.linkedOnly++;
+    // "3 paths, 2 files" when hard links make fewer files than paths; wasted bytes count the files.
+    const what = r.files === r.count ? `${r.count} files` : `${r.count} paths, ${plural(r.files, "file")}`;
     this.write(
-      p.dim(
-        `${r.count} files, ${r.size} bytes each, ${r.wasted_bytes} bytes wasted, ${r.digest.slice(0, 19)}`,
-      ) + "\n",
+      p.dim(`${what}, ${r.size} bytes each, ${r.wasted_bytes} bytes wasted, ${r.digest.slice(0, 19)}`) + "\n",
     );
-    for (const abs of r.paths) this.write(`${p.path(displayPath(abs, this.style))}\n`);
+    const shown = (abs: string) => p.path(displayPath(abs, this.style));
+    for (const abs of r.paths) this.write(`${shown(abs)}\n`);
+    if (r.hard_links.length === 0) return;
+    const absOf = new Map(r.relative_paths.map((rel, i) => [rel, r.paths[i] as string]));
+    for (const set of r.hard_links)
+      this.write(`${p.dim("hard links:")} ${set.map((rel) => shown(absOf.get(rel) ?? rel)).join(" = ")}\n`);
   }
 
   error(_info: ErrorInfo): void {}
@@ -35,8 +44,16 @@ export class DupesHumanSink implements Sink {
     const groups = summary.groups;
     const copies = Number(summary.duplicate_files);
     const members = groups > 0 ? ` (${plural(groups + copies, "file")}, ${copies} of them extra copies)` : "";
+    // Files whose only identical paths are their own hard links: listed (include_hard_links) or named here.
+    const only = Number(summary.hard_link_only_files ?? 0);
+    const linked =
+      only === 0 || this.linkedOnly >= only
+        ? ""
+        : only === 1
+          ? "; 1 more file has only hard links of itself (--include-hard-links lists it)"
+          : `; ${only} more files have only hard links of themselves (--include-hard-links lists them)`;
     this.write(
-      `${this.groups > 0 ? "\n" : ""}${plural(groups, "group")}${members}, ${summary.wasted_bytes} bytes wasted\n`,
+      `${this.groups > 0 ? "\n" : ""}${plural(groups, "group")}${members}, ${summary.wasted_bytes} bytes wasted${linked}\n`,
     );
   }
 }

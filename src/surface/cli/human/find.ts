@@ -21,6 +21,8 @@ export const FORMAT_FIELDS = [
   "kinds",
   "type",
   "target",
+  "resolved",
+  "link",
 ] as const;
 
 /** Human sink for find records. */
@@ -118,6 +120,14 @@ export class FindHumanSink implements Sink {
             return r.entry_type;
           case "target":
             return r.link_target ?? "";
+          case "resolved":
+            return r.link_resolved ?? "";
+          case "link":
+            return r.link_target === undefined
+              ? ""
+              : [r.link_target_exists ? "" : "broken", r.link_escapes ? "outside" : ""]
+                  .filter((w) => w !== "")
+                  .join(", ");
           default:
             return m;
         }
