@@ -32,10 +32,10 @@ import { readIndexText, textBuffer } from "./text.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
-export type WarmState = "building" | "ready" | "warm_list";
+type WarmState = "building" | "ready" | "warm_list";
 
 /** A root's warm state as reported. */
-export interface WarmStatus {
+interface WarmStatus {
   readonly root: string;
   /** building: the index is being built (answers use the file list); ready: answers use the index;
    * warm_list: no index (over the memory budget, or turned off), answers use the file list only. */
@@ -54,7 +54,7 @@ export interface WarmStatus {
 }
 
 /** What a grep answered from the index checked (capabilities' `checks`). */
-export interface QueryChecks {
+interface QueryChecks {
   /** watch: only the suspect files were checked; stat: every file the index rules out was stat'ed. */
   mode: "watch" | "stat";
   /** Files handed to the search. */
@@ -66,7 +66,7 @@ export interface QueryChecks {
 }
 
 /** Settings of the warm state. */
-export interface WarmOptions {
+interface WarmOptions {
   /** Files larger than this are not indexed (they are always searched). */
   readonly maxFileSize: number;
   /** The index may use at most this fraction of the indexed text's size. */

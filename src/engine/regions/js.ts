@@ -128,7 +128,7 @@ function templatePart(t: string, start: number, from: number, out: Uint8Array): 
 }
 
 /** Where a scan stopped, to go on from there: the next unit, the stack of frames, whether a regex may start. */
-export interface JsState {
+interface JsState {
   i: number;
   readonly kinds: number[];
   readonly depths: number[];

@@ -180,7 +180,7 @@ type InterruptSignal = (typeof INTERRUPTS)[number];
  * A run stopped by SIGINT or SIGTERM, its output flushed up to its last whole line: main.ts ends the process by
  * the same signal, so a shell sees 130 (143) and a loop stops, as after rg and fd.
  */
-export class Interrupted extends Error {
+class Interrupted extends Error {
   override readonly name = "Interrupted";
 
   /** @param signal the signal that stopped the run */

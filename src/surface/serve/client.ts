@@ -13,7 +13,7 @@ import { buildId, FRAME, PROTOCOL, privateDirProblem, socketDir, socketsFor } fr
 const WAIT_MS = 200;
 
 /** What a served call ended with: an exit code, or the signal that stopped it (the client then dies of it). */
-export type ServedEnd = number | { readonly signal: "SIGINT" | "SIGTERM" };
+type ServedEnd = number | { readonly signal: "SIGINT" | "SIGTERM" };
 
 /** The kind of standard input: grep reads a pipe or a file when no path is given, which a server cannot. */
 function stdinKind(): "fifo" | "file" | "other" {

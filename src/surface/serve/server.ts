@@ -26,7 +26,7 @@ import {
 } from "./where.ts";
 
 /** A running server as `rglob serve` and `rglob index --status` report it. */
-export interface ServerInfo {
+interface ServerInfo {
   readonly root: string;
   readonly pid: number;
   readonly socket: string;
