@@ -25,7 +25,7 @@ import {
 } from "../hints.ts";
 import { NotServed, type ServedCall, setCliRunner } from "../serve/served.ts";
 import { closest } from "../suggest.ts";
-import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
+import { assignOperands, flagsOf, type ParsedCommand, parseCommand, UsageError } from "./flags.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
 import { cwdOperandPaths, cwdUnder } from "./operand-paths.ts";
@@ -215,124 +215,20 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
     return 0;
   }
   const gone = deletedCwd();
-  if (parsed.presentation.type_list === true) {
-    // rg's --type-list: the file types with their globs, --type-add applied.
-    const { typeList, typeListLines } = await import("../../engine/filter/filetype.ts");
-    const adds = (parsed.input.type_add as string[] | undefined) ?? [];
-    const pres = parsed.presentation;
-    if (pres.json === true) stdout.write(`${JSON.stringify({ types: typeList(adds) })}\n`);
-    else if (pres.jsonl === true) {
-      for (const t of typeList(adds)) stdout.write(`${JSON.stringify({ kind: "type", ...t })}\n`);
-      stdout.write(`${JSON.stringify({ kind: "summary" })}\n`);
-    } else stdout.write(`${typeListLines(adds).join("\n")}\n`);
-    return 0;
-  }
-  const input = parsed.input;
-  // rg's and grep's -f: patterns from a file, one a line; then every operand is a path. rg's --passthru.
-  if (served !== undefined && parsed.presentation.file === "-") throw new NotServed();
-  if (typeof parsed.presentation.file === "string") addPatternFile(parsed.presentation.file, input);
-  applyPassthru(parsed, input);
-  // Path operands are relative to the current directory whatever --base says (ADR 0015).
-  const operands = cwdOperandPaths(op, parsed.operands, input, process.cwd());
-  const underAt = parsed.setAt.get("under");
-  if (underAt !== undefined) {
-    const flag = argv[underAt] as string;
-    cwdUnder(
-      input,
-      flag.includes("=") ? flag.slice(flag.indexOf("=") + 1) : argv[underAt + 1],
-      process.cwd(),
-    );
-  }
-  if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(operands, process.cwd()));
-  else assignOperands(op, operands, input);
-  const misuse = op.cli.misuse?.(input, process.cwd());
-  if (misuse) throw new UsageError(misuse);
-  // grep without a pattern is a usage mistake for a person (rg's "required arguments were not provided"); JSON
-  // modes keep the failure envelope with its code, which programs test.
-  const pattern =
-    input.pattern ??
-    ((input.regexps as string[] | undefined) ?? [])[0] ??
-    (input.operands as string[] | undefined)?.[0];
-  const machineOut = parsed.presentation.json === true || parsed.presentation.jsonl === true;
-  if (op.cli.synopsis?.startsWith("PATTERN ") && pattern === undefined && !machineOut)
-    throw new UsageError(
-      `missing PATTERN: rglob ${op.id} ${op.cli.synopsis} (-e PATTERN or -f FILE give it too; see 'rglob ${op.id} --help')`,
-    );
-  // rg's stdin: `cmd | rglob grep x` (no path given, stdin a pipe or a file) and `-` as an operand.
-  // Not when -f - took stdin for the patterns: then the current directory is searched, as rg does.
-  const stdinFile = op.id === "grep" ? stdinAsFile(input, parsed.presentation.file === "-", served) : null;
-  // Standard input searched is a path given: a deleted working directory is not needed then.
-  if (gone !== null) needsNoCwd(op, input, gone);
-  const pres = parsed.presentation;
-  if (pres.json && pres.jsonl) throw new UsageError("--json and --jsonl exclude each other");
-  if (pres.color !== undefined && !["auto", "always", "never"].includes(String(pres.color))) {
-    throw new UsageError(`--color: '${pres.color}' is not one of auto, always, never`);
-  }
-  const machine = pres.json === true || pres.jsonl === true;
-  const quiet = pres.quiet === true;
-  if (quiet && machine) throw new UsageError("--quiet and --json/--jsonl exclude each other");
-  // -q (grep's habit): no output, and the run stops at its first record; the exit code tells.
-  if (quiet) input.limit = 1;
-  // fd's -1: the first result only.
-  if (pres.one === true) input.limit = 1;
-  // fd's --max-results N (0: no limit, as in fd).
-  applyMaxResults(parsed, input);
+  if (parsed.presentation.type_list === true) return printTypeList(parsed);
+  const { input, operands, stdinFile, pres, machine, quiet } = prepareInput(op, argv, parsed, gone, served);
   let inner: Sink;
   // --only-ignored in human output: the rule of each path listed, said once per rule on stderr after the run.
   const rulesSeen: Array<[string, string]> = [];
   let pathsOnly = false;
-  let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
   // Walk entries (find's batches) are written as their records' text with no record made; stdout takes the
   // pieces.
   if (pres.jsonl) inner = new JsonlSink(stdout.write, op.jsonlExpander?.(), stdout);
   else if (pres.json) inner = new JsonSink(stdout.write, stdout);
   else {
-    const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
-    pathsOnly = human.pathsOnly === true;
-    inner = {
-      // -q writes nothing: it takes no entries and no lines, and drops records. Getters: grep's printer decides
-      // its lines when it hears the query (begin), after this wrapper is made.
-      get entry() {
-        return quiet ? undefined : human.entry;
-      },
-      get lines() {
-        return quiet ? undefined : human.lines;
-      },
-      begin: (query) => human.begin?.(query),
-      record: (k, r) => {
-        if (!quiet) human.record(k, r);
-        const rule = (r as { ignored_by?: unknown }).ignored_by;
-        if (typeof rule === "string") rulesSeen.push([rule, (r as { path: string }).path]);
-      },
-      binarySkipped: (info) => {
-        named ??= namedFiles(op, operands, input, process.cwd());
-        if (info.path !== null && named.has(info.path)) {
-          eprint(
-            `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
-          );
-        }
-      },
-      error: (info) => {
-        human.error(info);
-        // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
-        // a file named on the command line (as ripgrep does).
-        if (info.code === "BINARY") {
-          named ??= namedFiles(op, operands, input, process.cwd());
-          if (info.path !== null && named.has(info.path)) {
-            eprint(
-              `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
-            );
-          }
-          return;
-        }
-        eprint(`rglob: ${info.code}: ${info.path ? `${escapeControls(info.path)}: ` : ""}${info.message}`);
-      },
-      end: (s) => {
-        // An interrupted run adds nothing to what it printed (tree's drawing, count's table, --stats).
-        if (controller.signal.aborted) return;
-        if (!quiet || pres.stats === true) human.end(s);
-      },
-    };
+    const human = await humanSink(op, pres, input, operands, rulesSeen, () => controller.signal.aborted);
+    pathsOnly = human.pathsOnly;
+    inner = human.sink;
   }
   if (stdinFile !== null) inner = renamed(inner, stdinFile);
   const tally = { emitted: 0 };
@@ -392,6 +288,202 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
     if (stdinFile !== null) rmSync(path.dirname(stdinFile), { recursive: true, force: true });
   }
   if (interrupted !== null) throw new Interrupted(interrupted);
+  return exitAfter(op, operands, input, summary, tally.emitted, { machine, quiet, rulesSeen });
+}
+
+/**
+ * Prints rg's --type-list: the file types with their globs, --type-add applied.
+ * @param parsed the parsed command
+ * @returns the exit code
+ */
+async function printTypeList(parsed: ParsedCommand): Promise<number> {
+  // rg's --type-list: the file types with their globs, --type-add applied.
+  const { typeList, typeListLines } = await import("../../engine/filter/filetype.ts");
+  const adds = (parsed.input.type_add as string[] | undefined) ?? [];
+  const pres = parsed.presentation;
+  if (pres.json === true) stdout.write(`${JSON.stringify({ types: typeList(adds) })}\n`);
+  else if (pres.jsonl === true) {
+    for (const t of typeList(adds)) stdout.write(`${JSON.stringify({ kind: "type", ...t })}\n`);
+    stdout.write(`${JSON.stringify({ kind: "summary" })}\n`);
+  } else stdout.write(`${typeListLines(adds).join("\n")}\n`);
+  return 0;
+}
+
+/** A command's input made ready to dispatch, with what the run needs to know of its presentation. */
+interface PreparedInput {
+  readonly input: Record<string, unknown>;
+  /** The operands, relative to the current directory. */
+  readonly operands: readonly string[];
+  /** grep's copy of standard input, or null. */
+  readonly stdinFile: string | null;
+  readonly pres: Record<string, string | boolean>;
+  /** JSON or JSONL output. */
+  readonly machine: boolean;
+  /** -q: no output; the exit code tells. */
+  readonly quiet: boolean;
+}
+
+/**
+ * Turns a parsed command into the input to dispatch: pattern files, operands taken from the current directory,
+ * standard input as a file, and the presentation flags that bound the run (-q, -1, --max-results); refuses the
+ * combinations that make no sense.
+ * @param op the operation
+ * @param argv the command's arguments
+ * @param parsed the parsed command
+ * @param gone the working directory, when it was deleted (else null)
+ * @param served the served call, when a warm server runs it
+ * @returns the prepared input
+ * @throws UsageError for a usage mistake; NotServed for a call the server leaves to the client
+ */
+function prepareInput(
+  op: Operation,
+  argv: string[],
+  parsed: ParsedCommand,
+  gone: string | null,
+  served: ServedCall | undefined,
+): PreparedInput {
+  const input = parsed.input;
+  // rg's and grep's -f: patterns from a file, one a line; then every operand is a path. rg's --passthru.
+  if (served !== undefined && parsed.presentation.file === "-") throw new NotServed();
+  if (typeof parsed.presentation.file === "string") addPatternFile(parsed.presentation.file, input);
+  applyPassthru(parsed, input);
+  // Path operands are relative to the current directory whatever --base says (ADR 0015).
+  const operands = cwdOperandPaths(op, parsed.operands, input, process.cwd());
+  const underAt = parsed.setAt.get("under");
+  if (underAt !== undefined) {
+    const flag = argv[underAt] as string;
+    cwdUnder(
+      input,
+      flag.includes("=") ? flag.slice(flag.indexOf("=") + 1) : argv[underAt + 1],
+      process.cwd(),
+    );
+  }
+  if (op.cli.operandsToInput) Object.assign(input, op.cli.operandsToInput(operands, process.cwd()));
+  else assignOperands(op, operands, input);
+  const misuse = op.cli.misuse?.(input, process.cwd());
+  if (misuse) throw new UsageError(misuse);
+  // grep without a pattern is a usage mistake for a person (rg's "required arguments were not provided"); JSON
+  // modes keep the failure envelope with its code, which programs test.
+  const pattern =
+    input.pattern ??
+    ((input.regexps as string[] | undefined) ?? [])[0] ??
+    (input.operands as string[] | undefined)?.[0];
+  const machineOut = parsed.presentation.json === true || parsed.presentation.jsonl === true;
+  if (op.cli.synopsis?.startsWith("PATTERN ") && pattern === undefined && !machineOut)
+    throw new UsageError(
+      `missing PATTERN: rglob ${op.id} ${op.cli.synopsis} (-e PATTERN or -f FILE give it too; see 'rglob ${op.id} --help')`,
+    );
+  // rg's stdin: `cmd | rglob grep x` (no path given, stdin a pipe or a file) and `-` as an operand.
+  // Not when -f - took stdin for the patterns: then the current directory is searched, as rg does.
+  const stdinFile = op.id === "grep" ? stdinAsFile(input, parsed.presentation.file === "-", served) : null;
+  // Standard input searched is a path given: a deleted working directory is not needed then.
+  if (gone !== null) needsNoCwd(op, input, gone);
+  const pres = parsed.presentation;
+  if (pres.json && pres.jsonl) throw new UsageError("--json and --jsonl exclude each other");
+  if (pres.color !== undefined && !["auto", "always", "never"].includes(String(pres.color))) {
+    throw new UsageError(`--color: '${pres.color}' is not one of auto, always, never`);
+  }
+  const machine = pres.json === true || pres.jsonl === true;
+  const quiet = pres.quiet === true;
+  if (quiet && machine) throw new UsageError("--quiet and --json/--jsonl exclude each other");
+  // -q (grep's habit): no output, and the run stops at its first record; the exit code tells.
+  if (quiet) input.limit = 1;
+  // fd's -1: the first result only.
+  if (pres.one === true) input.limit = 1;
+  // fd's --max-results N (0: no limit, as in fd).
+  applyMaxResults(parsed, input);
+  return { input, operands, stdinFile, pres, machine, quiet };
+}
+
+/**
+ * Makes the human sink of a run: the operation's printer, with -q's silence, --only-ignored's rules gathered,
+ * and notes on stderr for a binary file named on the command line and for per-path errors.
+ * @param op the operation
+ * @param pres the presentation flags
+ * @param input the input
+ * @param operands the operands
+ * @param rulesSeen where the ignore rule of each record listed is gathered
+ * @param aborted says whether the run was interrupted (its end then adds nothing)
+ * @returns the sink, and whether it reads only the paths of records
+ */
+async function humanSink(
+  op: Operation,
+  pres: Record<string, string | boolean>,
+  input: Record<string, unknown>,
+  operands: readonly string[],
+  rulesSeen: Array<[string, string]>,
+  aborted: () => boolean,
+): Promise<{ sink: Sink; pathsOnly: boolean }> {
+  const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
+  let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
+  const quiet = pres.quiet === true;
+  const sink: Sink = {
+    // -q writes nothing: it takes no entries and no lines, and drops records. Getters: grep's printer decides
+    // its lines when it hears the query (begin), after this wrapper is made.
+    get entry() {
+      return quiet ? undefined : human.entry;
+    },
+    get lines() {
+      return quiet ? undefined : human.lines;
+    },
+    begin: (query) => human.begin?.(query),
+    record: (k, r) => {
+      if (!quiet) human.record(k, r);
+      const rule = (r as { ignored_by?: unknown }).ignored_by;
+      if (typeof rule === "string") rulesSeen.push([rule, (r as { path: string }).path]);
+    },
+    binarySkipped: (info) => {
+      named ??= namedFiles(op, operands, input, process.cwd());
+      if (info.path !== null && named.has(info.path)) {
+        eprint(
+          `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
+        );
+      }
+    },
+    error: (info) => {
+      human.error(info);
+      // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
+      // a file named on the command line (as ripgrep does).
+      if (info.code === "BINARY") {
+        named ??= namedFiles(op, operands, input, process.cwd());
+        if (info.path !== null && named.has(info.path)) {
+          eprint(
+            `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
+          );
+        }
+        return;
+      }
+      eprint(`rglob: ${info.code}: ${info.path ? `${escapeControls(info.path)}: ` : ""}${info.message}`);
+    },
+    end: (s) => {
+      // An interrupted run adds nothing to what it printed (tree's drawing, count's table, --stats).
+      if (aborted()) return;
+      if (!quiet || pres.stats === true) human.end(s);
+    },
+  };
+  return { sink, pathsOnly: human.pathsOnly === true };
+}
+
+/**
+ * Writes the notes after a run (rules of --only-ignored, a truncation human output would not show, operands and
+ * patterns probably meant otherwise, what was skipped when nothing was found) and returns its exit code.
+ * @param op the operation
+ * @param operands the operands
+ * @param input the input
+ * @param summary the result's summary
+ * @param emitted the records written
+ * @param how JSON output, -q, and the ignore rules seen
+ * @returns the exit code: 0 found, 1 nothing found, 2 an error occurred
+ */
+async function exitAfter(
+  op: Operation,
+  operands: readonly string[],
+  input: Record<string, unknown>,
+  summary: Record<string, unknown>,
+  emitted: number,
+  how: { readonly machine: boolean; readonly quiet: boolean; readonly rulesSeen: Array<[string, string]> },
+): Promise<number> {
+  const { machine, quiet, rulesSeen } = how;
   if (rulesSeen.length > 0) {
     const { ignoredRulesNotes } = await import("../ignored.ts");
     for (const note of ignoredRulesNotes(rulesSeen, process.cwd())) eprint(`rglob: ${escapeControls(note)}`);
@@ -411,7 +503,7 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
   }
   // A summary that counted files (count --limit 0: totals alone) is an answer too, as is a run whose every
   // record the limit held back (--limit 0: it says there were some).
-  const counted = summary === null ? tally.emitted > 0 : !nothingFound(summary, tally.emitted);
+  const counted = summary === null ? emitted > 0 : !nothingFound(summary, emitted);
   // grep --count --include-zero that gives only counts of 0 found nothing, as rg answers.
   const found = op.id === "grep" ? grepFound(input, summary, counted) : counted;
   const skipped = summary !== null && skippedSome(summary);
