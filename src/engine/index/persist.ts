@@ -1084,9 +1084,12 @@ export function removeIndex(root: string): boolean {
 
 /**
  * The CLI's provider: for a grep run, the persisted index of the tree holding its first root that has one
- * (the root itself or a directory above it), read once per process. RGLOB_INDEX=0 turns it off.
+ * (the root itself or a directory above it), read once per process; off when the switches say so (RGLOB_INDEX=0).
  */
 export class PersistedIndexes implements WarmProvider {
+  /** @param switches the environment's switches (a Config): index false (RGLOB_INDEX=0) turns it off */
+  constructor(private readonly switches: { readonly index: boolean }) {}
+
   private readonly loaded = new Map<string, LoadedIndex | null>();
   /** The stat worker's job, given from the index file's header before the file is read; ended after the checks. */
   private early: EarlyStats | null = null;
@@ -1150,7 +1153,7 @@ export class PersistedIndexes implements WarmProvider {
       ruledOut: () => false,
       sizeOf: () => null,
     });
-    if (process.env.RGLOB_INDEX === "0") return cold(null);
+    if (!this.switches.index) return cold(null);
     const q = literalQueryOf(spec);
     // Bounded by bytes read (max_bytes), a run must read what the cold run reads; a followed symlink may lead
     // anywhere.

@@ -5,6 +5,7 @@
 import { fstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { type Config, readConfig } from "../../config.ts";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { VERSION_LINE } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
@@ -207,7 +208,12 @@ function failuresOf(summary: Readonly<Record<string, unknown>>): number {
   return n;
 }
 
-async function runOperation(op: Operation, argv: string[], served?: ServedCall): Promise<number> {
+async function runOperation(
+  op: Operation,
+  argv: string[],
+  served: ServedCall | undefined,
+  config: Config,
+): Promise<number> {
   const parsed = parseCommand(op, argv);
   if (parsed.help) {
     const h = await help();
@@ -261,7 +267,7 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
       ...(served !== undefined
         ? { warm: served.warm }
         : op.id === "grep"
-          ? { warm: new (await import("../../engine/index/persist.ts")).PersistedIndexes() }
+          ? { warm: new (await import("../../engine/index/persist.ts")).PersistedIndexes(config) }
           : {}),
       ...(progress
         ? {
@@ -655,9 +661,14 @@ function unknownCommand(cmd: string): UsageError {
  * Runs the CLI.
  * @param argv the arguments after the program name
  * @param served a call a warm server answers for a client (src/surface/serve/server.ts)
+ * @param config the environment's switches (src/main.ts reads them once; a served call: this process's)
  * @returns the exit code
  */
-export async function runCli(argv: string[], served?: ServedCall): Promise<number> {
+export async function runCli(
+  argv: string[],
+  served?: ServedCall,
+  config: Config = readConfig(),
+): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     if (served !== undefined && !OPERATIONS.some((o) => o.id === cmd)) throw new NotServed();
@@ -690,7 +701,7 @@ export async function runCli(argv: string[], served?: ServedCall): Promise<numbe
     if (!op) throw unknownCommand(cmd);
     // A served call runs the operations that read a tree, not the server's own commands.
     if (served !== undefined && (op.id === "index" || op.id === "serve")) throw new NotServed();
-    return await runOperation(op, rest, served);
+    return await runOperation(op, rest, served, config);
   } catch (err) {
     if (err instanceof UsageError) {
       eprint(`rglob: usage: ${err.message}`);
