@@ -44,8 +44,8 @@ const INDEX_FORMAT = 4;
 const MAGIC = "RGLOBIDX";
 /** Bytes before the header's JSON: magic, format, JSON length, the body's hash (16 hex digits). */
 const PREFIX = 32;
-/** Files larger than this are not indexed (they are always searched). */
-const INDEX_MAX_FILE_SIZE = 10 * 1024 * 1024;
+/** Files larger than this are not indexed, by `rglob index` or a warm server (they are always searched). */
+export const INDEX_MAX_FILE_SIZE = 10 * 1024 * 1024;
 /**
  * A file modified this close to the moment it was read is not indexed: a later write within the same tick of
  * the file system's clock, of the same size, would leave its stats as they were (git's "racily clean" entries).

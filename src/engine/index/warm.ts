@@ -19,7 +19,7 @@ import { quietContext, type RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts";
 import { kindInto, type Witnessed, witnessingInto } from "../witness.ts";
-import { type LoadedIndex, loadIndex, writeServerIndex } from "./persist.ts";
+import { INDEX_MAX_FILE_SIZE, type LoadedIndex, loadIndex, writeServerIndex } from "./persist.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import {
   type MemoryWalk,
@@ -1546,7 +1546,7 @@ interface WarmSwitches {
  */
 export function warmOptions(switches: WarmSwitches): WarmOptions {
   return {
-    maxFileSize: 10 * 1024 * 1024,
+    maxFileSize: INDEX_MAX_FILE_SIZE,
     budgetRatio: 0.5,
     budgetBytes: switches.indexBudgetMb * 1024 * 1024,
     watch: switches.watch,
