@@ -3,9 +3,12 @@
  * sees 130 or 143); any other unexpected error prints one line (no stack trace unless RGLOB_DEBUG is set) and
  * exits 2. `--version` answers before anything heavy is imported, and so does a call a running warm server takes
  * (`rglob serve`: src/surface/serve/client.ts; RGLOB_SERVE=0 runs every call in this process). */
+import { readConfig } from "./config.ts";
 import { watchLauncher } from "./platform/launcher-watch.ts";
 
 const argv = process.argv.slice(2);
+/** The environment's switches, read once (src/config.ts). */
+const config = readConfig();
 
 /** The commands a warm server may answer: those that read a tree (not index, serve, mcp, help, describe…). */
 const SERVED: ReadonlySet<string> = new Set([
@@ -28,15 +31,15 @@ async function main(): Promise<number> {
     console.log(VERSION_LINE); // the cheapest write there is: no fs module, no stream object
     return 0;
   }
-  if (SERVED.has(argv[0] as string) && process.env.RGLOB_SERVE !== "0") {
-    const end = await (await import("./surface/serve/client.ts")).served(argv);
+  if (SERVED.has(argv[0] as string) && config.serve) {
+    const end = await (await import("./surface/serve/client.ts")).served(argv, config.serveWaitMs);
     if (typeof end === "number") return end;
     if (end !== null)
       throw Object.assign(new Error("interrupted"), { name: "Interrupted", signal: end.signal });
   }
   const { runCli } = await import("./surface/cli/app.ts");
   const { losslessArgv } = await import("./platform/names.ts");
-  return runCli(losslessArgv(argv));
+  return runCli(losslessArgv(argv), undefined, config);
 }
 
 function isBrokenPipe(err: unknown): boolean {
@@ -70,7 +73,7 @@ main().then(
     const signal = interruptOf(err);
     if (signal !== null) return dieBy(signal);
     if (isBrokenPipe(err)) process.exit(0);
-    const detail = process.env.RGLOB_DEBUG && err instanceof Error ? err.stack : String(err);
+    const detail = config.debug && err instanceof Error ? err.stack : String(err);
     process.stderr.write(`rglob: internal error: ${detail}\n`);
     process.exit(2);
   },

@@ -3,14 +3,14 @@
 import * as v from "valibot";
 
 /** Entry kinds, as `--type` letters: f file, d directory, l symlink, x executable file, e empty, p fifo, s socket, b block device, c char device. */
-export const KINDS = ["f", "d", "l", "x", "e", "p", "s", "b", "c"] as const;
+const KINDS = ["f", "d", "l", "x", "e", "p", "s", "b", "c"] as const;
 /** Creates the Kind model. */
 export const KindSchema = v.picklist(KINDS);
 export type Kind = v.InferOutput<typeof KindSchema>;
 
 /** What an entry is itself (lstat): a symlink is "symlink" whether or not it is followed (its kinds then carry the
  * target's letter too). The JSONL `kind` of a FileMatch stays "file": it names the record, not the entry. */
-export const ENTRY_TYPES = ["file", "dir", "symlink", "fifo", "socket", "block", "char"] as const;
+const ENTRY_TYPES = ["file", "dir", "symlink", "fifo", "socket", "block", "char"] as const;
 /** Creates the EntryType model. */
 const EntryTypeSchema = v.picklist(ENTRY_TYPES);
 export type EntryTypeName = v.InferOutput<typeof EntryTypeSchema>;

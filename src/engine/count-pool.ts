@@ -74,7 +74,7 @@ export function countBatch(req: BatchRequest): BatchReply {
  * @param reply a worker's (or countBatch's) answer
  * @returns one outcome per path
  */
-export function unpack(reply: BatchReply): CountOutcome[] {
+function unpack(reply: BatchReply): CountOutcome[] {
   const n = reply.counts.length / 5;
   const errors = new Map(reply.errors);
   const out: CountOutcome[] = new Array(n);

@@ -39,7 +39,7 @@ type ExplainStage =
   | "selected";
 
 /** One reason of a verdict. */
-export interface Reason {
+interface Reason {
   stage: ExplainStage;
   detail: string;
   file?: string;

@@ -8,7 +8,7 @@ import { RglobError } from "../contract/errors.ts";
 import { parseBracket } from "./ignore-rules.ts";
 
 /** A compiled glob. */
-export interface Glob {
+interface Glob {
   readonly source: string;
   /** True when the glob matches the relative path, false when it matches the basename. */
   readonly matchesPath: boolean;

@@ -86,7 +86,7 @@ function resolveMissing(p: string): string {
  * @param rel its POSIX path relative to the base
  * @returns the base's absolute path, or null
  */
-export function baseOf(abs: string, rel: string): string | null {
+function baseOf(abs: string, rel: string): string | null {
   if (rel === "") return abs;
   if (rel === ".." || rel.startsWith("../")) return null;
   const tail = path.sep === "/" ? rel : rel.split("/").join(path.sep);

@@ -15,22 +15,7 @@ import { compileTypes } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
 import { type IgnoreSettings, ignoreNamesOf, type RepoContext, repoContext } from "./ignore.ts";
 import { linkOf } from "./links.ts";
-import type { Entry, Root, WalkPlan } from "./walk.ts";
-
-/** Options of the plan that the operation decides (not the caller). */
-export interface PlanOptions {
-  /** Only regular files are ever selected (grep, count, dupes). */
-  readonly filesOnly?: boolean;
-  /**
-   * A file named as a root is taken whatever the globs say (grep, as ripgrep searches a named file): its
-   * operands mix paths and globs, and a glob meant for the walk must not hide a file asked for by name.
-   */
-  readonly namedFilesPastGlobs?: boolean;
-  /** The directory relative bases resolve against (default: the process's). */
-  readonly cwd?: string;
-  /** The instant relative times ('7d') count back from (default: now). */
-  readonly now?: number;
-}
+import type { Entry, PlanOptions, Root, WalkPlan } from "./walk-types.ts";
 
 /** A compiled walk plus the problems found with its roots (reported at run time, not thrown). */
 interface CompiledWalk {

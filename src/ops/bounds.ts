@@ -26,7 +26,7 @@ class EntryEmitted implements Emitted {
 }
 
 /** What the bounds of one dispatch are. */
-export interface BoundsOptions {
+interface BoundsOptions {
   /** The most results (Infinity: none; 0: the summary alone). */
   readonly limit: number;
   /** The most bytes of records' JSON, a newline each (Infinity: none). */

@@ -19,7 +19,7 @@ import { wireError } from "./wire-names.ts";
 const DEFAULT_BATCH = 512;
 
 /** Options of one dispatch. */
-export interface DispatchOptions {
+interface DispatchOptions {
   readonly signal?: AbortSignal;
   /** Called with the number of entries examined so far, at most every 100 ms. */
   readonly onProgress?: (scanned: number) => void;

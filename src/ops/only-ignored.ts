@@ -17,7 +17,7 @@ import { fileMatchOf } from "./walk-records.ts";
 type Runner<Q> = (query: Q, ctx: RunContext) => AsyncIterable<Yielded>;
 
 /** How the wrapper reads a query's input and makes the query of another input. */
-export interface QueryOf<Q> {
+interface QueryOf<Q> {
   /** The request's input behind the query. */
   input(q: Q): object;
   /** The query of the same request with another input (ignore rules off). */

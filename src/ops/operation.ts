@@ -64,7 +64,7 @@ export function operandKey(raw: string): string {
 }
 
 /** The CLI spelling of an operation: how operands map to input keys, and flag aliases. */
-export interface CliSpec {
+interface CliSpec {
   /** The operands as help shows them, e.g. "PATTERN [PATH_OR_GLOB...]" (default: from `operands`). */
   readonly synopsis?: string;
   /** Operand names in order; the last may be variadic ("patterns..."). Keys of the input model. */
@@ -85,14 +85,14 @@ export interface CliSpec {
 }
 
 /** An example of an operation, shown by describe, help and the docs. */
-export interface Example {
+interface Example {
   readonly description: string;
   readonly cli: string;
   readonly input: Readonly<Record<string, unknown>>;
 }
 
 /** Hints for MCP clients (every operation that is a tool is read-only). */
-export interface Annotations {
+interface Annotations {
   /** False only for index, which writes its index file to rglob's cache directory (never into a tree). */
   readonly readOnlyHint: boolean;
   readonly idempotentHint: boolean;
@@ -101,7 +101,7 @@ export interface Annotations {
 }
 
 /** The valibot models of an operation: the contract its surfaces validate against and schemas are made from. */
-export interface OperationModels<S extends v.GenericSchema = v.GenericSchema> {
+interface OperationModels<S extends v.GenericSchema = v.GenericSchema> {
   readonly input: S;
   readonly output: v.GenericSchema;
   /** JSONL record kinds this operation emits, with their models. */
@@ -148,7 +148,7 @@ export interface Operation {
 }
 
 /** The typed definition of an operation, before its input type is erased. */
-export interface OperationDef<S extends v.GenericSchema<unknown, object>>
+interface OperationDef<S extends v.GenericSchema<unknown, object>>
   extends Omit<Operation, "models" | "run" | "compile"> {
   /** Imports the schema module and returns its models (called once). */
   models(): Promise<OperationModels<S>>;
@@ -156,7 +156,7 @@ export interface OperationDef<S extends v.GenericSchema<unknown, object>>
 }
 
 /** The typed definition of an operation with a query layer: run() takes what compile() makes of the input. */
-export interface CompiledOperationDef<S extends v.GenericSchema<unknown, object>, Q extends object>
+interface CompiledOperationDef<S extends v.GenericSchema<unknown, object>, Q extends object>
   extends Omit<OperationDef<S>, "run"> {
   /** Compiles validated, normalized input into the query run() takes (once per request). */
   compile(input: v.InferOutput<S>): Promise<Q>;

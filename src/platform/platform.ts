@@ -53,7 +53,7 @@ class ConfinementError extends Error {
 export type FileStats = fs.Stats;
 
 /** The file system and hashing primitives the engine needs. */
-export interface Platform {
+interface Platform {
   readonly name: "bun" | "node";
   /**
    * Lists a directory with entry types, in no particular order. With a confinement, the directory is opened

@@ -17,7 +17,7 @@ import { C_NAME_MAX, decodeName, fsPath, joinPath, writeCName } from "./names.ts
 import { platform } from "./platform.ts";
 
 /** What a change was: `rename` (an entry created, deleted or moved) or `change` (contents or attributes). */
-export type TreeEvent = "rename" | "change";
+type TreeEvent = "rename" | "change";
 
 /** A watch of a tree whose events are read synchronously. */
 export interface TreeWatch {
@@ -35,7 +35,7 @@ export interface TreeWatch {
 }
 
 /** Callbacks of a tree watch. */
-export interface TreeWatchHandlers {
+interface TreeWatchHandlers {
   /**
    * A change below the root.
    * @param event what kind of change

@@ -81,22 +81,3 @@ export class CollectSink implements Sink {
     this.result = { results: this.results, ...summary };
   }
 }
-
-/**
- * Fans records out to several sinks (e.g. a collector and a progress reporter).
- * @param sinks the sinks
- * @returns one sink
- */
-export function teeSink(...sinks: Sink[]): Sink {
-  return {
-    record(k, r) {
-      for (const s of sinks) s.record(k, r);
-    },
-    error(i) {
-      for (const s of sinks) s.error(i);
-    },
-    end(summary) {
-      for (const s of sinks) s.end(summary);
-    },
-  };
-}

@@ -13,7 +13,7 @@ const MOST = 3;
 const SECONDS = 0.25;
 
 /** A hit among the ignored entries. */
-export interface IgnoredHit {
+interface IgnoredHit {
   /** Its path relative to the base, with `:line` for a grep line. */
   readonly shown: string;
   /** The reason that leaves it out (explain's, e.g. "ignored by .gitignore:2: build/"), or null. */

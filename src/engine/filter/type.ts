@@ -2,7 +2,7 @@
  * e empty (file of size 0 or directory without entries), p fifo, s socket, b block device, c char device. */
 import type { Kind } from "../../contract/records.ts";
 import { platform } from "../../platform/platform.ts";
-import type { Entry } from "../walk.ts";
+import type { Entry } from "../walk-types.ts";
 
 /** Whether a directory entry was found empty, once per entry (the --type test and the record both ask). */
 const emptyDirs = new WeakMap<Entry, boolean>();

@@ -40,11 +40,11 @@ import { readIndexText, textBuffer } from "./text.ts";
 import { TrigramIndex } from "./trigrams.ts";
 
 /** The on-disk format's version: a file of another version is not read. */
-export const INDEX_FORMAT = 4;
+const INDEX_FORMAT = 4;
 const MAGIC = "RGLOBIDX";
 /** Bytes before the header's JSON: magic, format, JSON length, the body's hash (16 hex digits). */
 const PREFIX = 32;
-/** Files larger than this are not indexed (they are always searched). */
+/** Files larger than this are not indexed, by `rglob index` or a warm server (they are always searched). */
 export const INDEX_MAX_FILE_SIZE = 10 * 1024 * 1024;
 /**
  * A file modified this close to the moment it was read is not indexed: a later write within the same tick of
@@ -59,7 +59,7 @@ const FACTS = STAT_WORDS;
 export const INDEX_WALK = { hidden: true, respect_gitignore: true, follow_symlinks: false } as const;
 
 /** The JSON header of an index file. */
-export interface IndexHeader {
+interface IndexHeader {
   readonly format: number;
   readonly rglob: string;
   readonly root: string;
@@ -82,7 +82,7 @@ export interface IndexHeader {
 }
 
 /** What the header says of the recorded walk: its key and the lengths of its sections. */
-export interface StoredWalkHeader {
+interface StoredWalkHeader {
   /** The walk it stands for (walkKeyOf): a grep run whose walk has this key may replay it. */
   readonly key: string;
   readonly entries: number;
@@ -99,7 +99,7 @@ export interface StoredWalkHeader {
  * (Linux and other Unix), ~/Library/Caches/rglob (macOS), %LOCALAPPDATA%\rglob (Windows).
  * @returns the directory (it may not exist yet)
  */
-export function cacheDir(): string {
+function cacheDir(): string {
   const env = process.env;
   if (env.RGLOB_CACHE_DIR) return path.resolve(env.RGLOB_CACHE_DIR);
   if (process.platform === "win32")
@@ -137,7 +137,7 @@ function realish(p: string): string {
 }
 
 /** What building an index gave. */
-export interface BuildReport {
+interface BuildReport {
   readonly header: IndexHeader;
   readonly indexPath: string;
   readonly indexBytes: number;
@@ -335,7 +335,7 @@ export function writeServerIndex(
  * @param at the path concerned
  * @returns the error to throw
  */
-export function cacheError(err: unknown, what: string, at: string): RglobError {
+function cacheError(err: unknown, what: string, at: string): RglobError {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   const denied = code === "EACCES" || code === "EPERM" || code === "EROFS";
   const detail = code === undefined ? String((err as Error)?.message ?? err) : code;
@@ -649,7 +649,7 @@ function walkSections(
 }
 
 /** A recorded walk read back: its key, the replayable recording, the entries' index ids, what it depends on. */
-export interface StoredWalk {
+interface StoredWalk {
   readonly key: string;
   /**
    * The recording (parsed when first asked for).
@@ -1084,9 +1084,12 @@ export function removeIndex(root: string): boolean {
 
 /**
  * The CLI's provider: for a grep run, the persisted index of the tree holding its first root that has one
- * (the root itself or a directory above it), read once per process. RGLOB_INDEX=0 turns it off.
+ * (the root itself or a directory above it), read once per process; off when the switches say so (RGLOB_INDEX=0).
  */
 export class PersistedIndexes implements WarmProvider {
+  /** @param switches the environment's switches (a Config): index false (RGLOB_INDEX=0) turns it off */
+  constructor(private readonly switches: { readonly index: boolean }) {}
+
   private readonly loaded = new Map<string, LoadedIndex | null>();
   /** The stat worker's job, given from the index file's header before the file is read; ended after the checks. */
   private early: EarlyStats | null = null;
@@ -1150,7 +1153,7 @@ export class PersistedIndexes implements WarmProvider {
       ruledOut: () => false,
       sizeOf: () => null,
     });
-    if (process.env.RGLOB_INDEX === "0") return cold(null);
+    if (!this.switches.index) return cold(null);
     const q = literalQueryOf(spec);
     // Bounded by bytes read (max_bytes), a run must read what the cold run reads; a followed symlink may lead
     // anywhere.

@@ -11,10 +11,10 @@ import type { RunContext } from "../run.ts";
 import { Entry, gives, type WalkPlan, walk } from "../walk.ts";
 
 /** A step's kind: an entry, a run of counted entries, a call on the run context, skip counts added. */
-export const STEP_ENTRY = 0;
-export const STEP_COUNTED = 1;
-export const STEP_CALL = 2;
-export const STEP_SKIPPED = 3;
+const STEP_ENTRY = 0;
+const STEP_COUNTED = 1;
+const STEP_CALL = 2;
+const STEP_SKIPPED = 3;
 
 /** A call on the run context (method and arguments), or the skip counts the walk added since the last step. */
 export type Payload =
@@ -41,7 +41,7 @@ export interface RecordedWalk {
 }
 
 /** The entry types, by code (a recording written to a file stores the code). */
-export const ENTRY_TYPES: readonly EntryType[] = [
+const ENTRY_TYPES: readonly EntryType[] = [
   "file",
   "dir",
   "symlink",

@@ -33,7 +33,7 @@ export interface StatJob {
 }
 
 /** Control words (Int32): the next id to take, and the worker's state. */
-export const NEXT = 0;
+const NEXT = 0;
 export const STATE = 1;
 /** The worker's states: not started, taking chunks (it may hold one), ended (done or given up). */
 export const NOT_STARTED = 0;
@@ -43,9 +43,9 @@ export const ENDED = 2;
  * checked, unchanged, changed (or gone). */
 export const UNCHECKED = 0;
 export const SAME = 1;
-export const CHANGED = 2;
+const CHANGED = 2;
 /** Ids taken at a time (about a millisecond of stat calls). */
-export const CHUNK = 256;
+const CHUNK = 256;
 const CONTROL_BYTES = 8;
 
 /**

@@ -24,7 +24,7 @@ const CHUNK_MAX = 1 << 20;
  * Pending postings (4 bytes each) after which the builder freezes them into a segment of varint lists (about
  * a byte a posting): what bounds the build's memory beyond the final index (docs/decisions/0035-index-at-scale.md).
  */
-export const SEGMENT_POSTINGS = 1 << 23;
+const SEGMENT_POSTINGS = 1 << 23;
 
 /** A frozen part of the postings (files [from, to)): lists whose first delta is from -1 (the id plus one). */
 interface Segment {
@@ -162,7 +162,7 @@ export interface IndexStats {
 }
 
 /** The stat facts of an indexed file, compared when the tree is not watched. */
-export interface FileFacts {
+interface FileFacts {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ctimeMs: number;
@@ -170,7 +170,7 @@ export interface FileFacts {
 }
 
 /** The arrays of a frozen index (what a persisted copy holds besides paths and stat facts). */
-export interface FrozenParts {
+interface FrozenParts {
   /** Trigram keys in ascending order. */
   readonly keys: Uint32Array<ArrayBuffer>;
   /** Where each key's list starts in `data` (one more than the keys: the end). */

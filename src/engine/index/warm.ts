@@ -19,7 +19,7 @@ import { quietContext, type RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts";
 import { kindInto, type Witnessed, witnessingInto } from "../witness.ts";
-import { type LoadedIndex, loadIndex, writeServerIndex } from "./persist.ts";
+import { INDEX_MAX_FILE_SIZE, type LoadedIndex, loadIndex, writeServerIndex } from "./persist.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import {
   type MemoryWalk,
@@ -32,10 +32,10 @@ import { readIndexText, textBuffer } from "./text.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
-export type WarmState = "building" | "ready" | "warm_list";
+type WarmState = "building" | "ready" | "warm_list";
 
 /** A root's warm state as reported. */
-export interface WarmStatus {
+interface WarmStatus {
   readonly root: string;
   /** building: the index is being built (answers use the file list); ready: answers use the index;
    * warm_list: no index (over the memory budget, or turned off), answers use the file list only. */
@@ -54,7 +54,7 @@ export interface WarmStatus {
 }
 
 /** What a grep answered from the index checked (capabilities' `checks`). */
-export interface QueryChecks {
+interface QueryChecks {
   /** watch: only the suspect files were checked; stat: every file the index rules out was stat'ed. */
   mode: "watch" | "stat";
   /** Files handed to the search. */
@@ -66,7 +66,7 @@ export interface QueryChecks {
 }
 
 /** Settings of the warm state. */
-export interface WarmOptions {
+interface WarmOptions {
   /** Files larger than this are not indexed (they are always searched). */
   readonly maxFileSize: number;
   /** The index may use at most this fraction of the indexed text's size. */
@@ -85,6 +85,12 @@ export interface WarmOptions {
    * event loop a turn (ms; default: 20 for the set-up, 8 for the build; 0: a turn after each step).
    */
   readonly sliceMs?: number;
+  /** Every file the index rules out is stat'ed at each query, as before the suspects (RGLOB_WARM_CHECK=stat). */
+  readonly statEveryFile?: boolean;
+  /** The index is neither loaded from the cache nor written to it (RGLOB_INDEX=0). */
+  readonly noCache?: boolean;
+  /** The fewest files an index covers for it to be written to the cache (default PERSIST_MIN_FILES). */
+  readonly persistMinFiles?: number | null;
 }
 
 /** The index build's read buffer and the stat words of the files indexed so far, by id (both grow). */
@@ -383,8 +389,10 @@ export class WarmRoot implements WarmProvider {
   private rescanDue = false;
   /** A directory was made or moved in since the open files were last looked for (a rebuild looks again). */
   private scanStale = false;
-  /** RGLOB_WARM_CHECK=stat: every file the index rules out is stat'ed at each query, as before the suspects. */
-  private readonly statEveryFile = process.env.RGLOB_WARM_CHECK === "stat";
+  /** Every file the index rules out is stat'ed at each query, as before the suspects (options.statEveryFile). */
+  private get statEveryFile(): boolean {
+    return this.options.statEveryFile === true;
+  }
   private lastChecks: QueryChecks | null = null;
   /** Calls in flight: the watch's set-up and the index build wait for them (turn). */
   private holds = 0;
@@ -423,7 +431,7 @@ export class WarmRoot implements WarmProvider {
 
   /** Loads the index the cache holds for the root when it is usable (load), else builds one. */
   private async loadOrBuild(): Promise<void> {
-    if (process.env.RGLOB_INDEX === "0" || !(await this.load())) void this.build();
+    if (this.options.noCache === true || !(await this.load())) void this.build();
   }
 
   /**
@@ -506,8 +514,7 @@ export class WarmRoot implements WarmProvider {
    * the watch's events so far are taken in; a failure to write only leaves the cache without it.
    */
   private async persist(idx: TrigramIndex): Promise<void> {
-    const min = Number(process.env.RGLOB_PERSIST_MIN_FILES ?? PERSIST_MIN_FILES);
-    if (process.env.RGLOB_INDEX === "0" || idx.size < (Number.isFinite(min) ? min : PERSIST_MIN_FILES))
+    if (this.options.noCache === true || idx.size < (this.options.persistMinFiles ?? PERSIST_MIN_FILES))
       return;
     await this.turn();
     if (this.closed || this.index !== idx) return;
@@ -1516,20 +1523,37 @@ export class WarmSet implements WarmProvider {
   }
 }
 
+/** The environment's switches the warm state takes (src/config.ts reads them into its Config). */
+interface WarmSwitches {
+  /** RGLOB_INDEX_BUDGET_MB: the index's cap in MiB. */
+  readonly indexBudgetMb: number;
+  /** RGLOB_WATCH=0 turns watching off. */
+  readonly watch: boolean;
+  /** RGLOB_WARM_CHECK=stat. */
+  readonly statEveryFile: boolean;
+  /** RGLOB_INDEX=0: no index loaded from the cache nor written to it. */
+  readonly index: boolean;
+  /** RGLOB_PERSIST_MIN_FILES, or null. */
+  readonly persistMinFiles: number | null;
+}
+
 /**
  * Returns the warm state's settings: files up to 10 MiB indexed (grep's agent default max_file_size), an index
- * of at most half the text it covers; RGLOB_INDEX_BUDGET_MB caps it in bytes (default 1024), RGLOB_WATCH=0
- * turns watching off (per-query checks only); remembered walks of a root hold at most 2M entries together.
+ * of at most half the text it covers and of at most the switches' budget in bytes; watching unless the switches
+ * turn it off (per-query checks only); remembered walks of a root hold at most 2M entries together.
+ * @param switches the environment's switches (a Config)
  * @returns the settings
  */
-export function warmOptions(): WarmOptions {
-  const mb = Number(process.env.RGLOB_INDEX_BUDGET_MB ?? 1024);
+export function warmOptions(switches: WarmSwitches): WarmOptions {
   return {
-    maxFileSize: 10 * 1024 * 1024,
+    maxFileSize: INDEX_MAX_FILE_SIZE,
     budgetRatio: 0.5,
-    budgetBytes: (Number.isFinite(mb) && mb >= 0 ? mb : 1024) * 1024 * 1024,
-    watch: process.env.RGLOB_WATCH !== "0",
+    budgetBytes: switches.indexBudgetMb * 1024 * 1024,
+    watch: switches.watch,
     // About 300 bytes an entry (its path strings and columns; measured on babel's 40k): 600 MB at most.
     rememberedEntries: 2_000_000,
+    statEveryFile: switches.statEveryFile,
+    noCache: !switches.index,
+    persistMinFiles: switches.persistMinFiles,
   };
 }

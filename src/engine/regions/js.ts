@@ -128,7 +128,7 @@ function templatePart(t: string, start: number, from: number, out: Uint8Array): 
 }
 
 /** Where a scan stopped, to go on from there: the next unit, the stack of frames, whether a regex may start. */
-export interface JsState {
+interface JsState {
   i: number;
   readonly kinds: number[];
   readonly depths: number[];
@@ -138,6 +138,66 @@ export interface JsState {
 /** A scan's state before its first unit. */
 export function jsStart(): JsState {
   return { i: -1, kinds: [], depths: [], regexOk: true };
+}
+
+/**
+ * Takes one step inside a JSX element: in its tag (attributes, an expression, its end) or among its children (an
+ * expression, a child element, the closing tag). Updates the frames and `st.regexOk`.
+ * @param t the text
+ * @param i the unit to read
+ * @param out the regions
+ * @param st the scan's state (its frames; regexOk is written)
+ * @param tag whether the top frame is the element's tag (else its children)
+ * @returns the unit after the step
+ */
+function jsxStep(t: string, i: number, out: Uint8Array, st: JsState, tag: boolean): number {
+  const n = t.length;
+  const { kinds, depths } = st;
+  const c = t.charCodeAt(i);
+  if (tag) {
+    if (c === 34 || c === 39) {
+      // An attribute's string: no escapes, may span lines.
+      const j = t.indexOf(t[i] as string, i + 1);
+      const e = j < 0 ? n : j + 1;
+      out.fill(STRING, i, e);
+      i = e;
+    } else if (c === 123) {
+      kinds.push(JSX_EXPR);
+      depths.push(0);
+      st.regexOk = true;
+      i++;
+    } else if (c === 47 && t.charCodeAt(i + 1) === 62) {
+      // A self-closing element ends.
+      kinds.pop();
+      depths.pop();
+      st.regexOk = false;
+      i += 2;
+    } else if (c === 62) {
+      kinds[kinds.length - 1] = JSX_CHILDREN;
+      i++;
+    } else if (c === 47 && (t.charCodeAt(i + 1) === 47 || t.charCodeAt(i + 1) === 42)) {
+      i = comment(t, i, out);
+    } else i++;
+    return i;
+  }
+  if (c === 123) {
+    kinds.push(JSX_EXPR);
+    depths.push(0);
+    st.regexOk = true;
+    i++;
+  } else if (c === 60 && t.charCodeAt(i + 1) === 47) {
+    // The closing tag ends the element.
+    const j = t.indexOf(">", i);
+    i = j < 0 ? n : j + 1;
+    kinds.pop();
+    depths.pop();
+    st.regexOk = false;
+  } else if (c === 60) {
+    kinds.push(JSX_TAG);
+    depths.push(0);
+    i++;
+  } else i++;
+  return i;
 }
 
 /**
@@ -171,50 +231,10 @@ export function scanJs(t: string, out: Uint8Array, jsx: boolean, st = jsStart(),
   while (i < stop) {
     const top = kinds.length === 0 ? -1 : (kinds[kinds.length - 1] as number);
     const c = t.charCodeAt(i);
-    if (top === JSX_TAG) {
-      if (c === 34 || c === 39) {
-        // An attribute's string: no escapes, may span lines.
-        const j = t.indexOf(t[i] as string, i + 1);
-        const e = j < 0 ? n : j + 1;
-        out.fill(STRING, i, e);
-        i = e;
-      } else if (c === 123) {
-        kinds.push(JSX_EXPR);
-        depths.push(0);
-        regexOk = true;
-        i++;
-      } else if (c === 47 && t.charCodeAt(i + 1) === 62) {
-        // A self-closing element ends.
-        kinds.pop();
-        depths.pop();
-        regexOk = false;
-        i += 2;
-      } else if (c === 62) {
-        kinds[kinds.length - 1] = JSX_CHILDREN;
-        i++;
-      } else if (c === 47 && (t.charCodeAt(i + 1) === 47 || t.charCodeAt(i + 1) === 42)) {
-        i = comment(t, i, out);
-      } else i++;
-      continue;
-    }
-    if (top === JSX_CHILDREN) {
-      if (c === 123) {
-        kinds.push(JSX_EXPR);
-        depths.push(0);
-        regexOk = true;
-        i++;
-      } else if (c === 60 && t.charCodeAt(i + 1) === 47) {
-        // The closing tag ends the element.
-        const j = t.indexOf(">", i);
-        i = j < 0 ? n : j + 1;
-        kinds.pop();
-        depths.pop();
-        regexOk = false;
-      } else if (c === 60) {
-        kinds.push(JSX_TAG);
-        depths.push(0);
-        i++;
-      } else i++;
+    if (top === JSX_TAG || top === JSX_CHILDREN) {
+      st.regexOk = regexOk;
+      i = jsxStep(t, i, out, st, top === JSX_TAG);
+      regexOk = st.regexOk;
       continue;
     }
     // Code.

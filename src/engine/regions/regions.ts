@@ -33,7 +33,7 @@ export type RegionLexer = (t: string) => Uint8Array;
  * where the previous call stopped) and gives the regions, final up to that unit at least. grep asks for each
  * match's first unit in turn, so a file is lexed up to its last match, not to its end.
  */
-export type RegionCursorLexer = (t: string) => (upTo: number) => Uint8Array;
+type RegionCursorLexer = (t: string) => (upTo: number) => Uint8Array;
 
 const ln = (text: string, at: LineRule["at"] = "any"): LineRule => ({ text, at });
 const blk = (open: string, close: string, nested = false, at: LineRule["at"] = "any") => ({

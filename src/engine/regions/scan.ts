@@ -10,7 +10,7 @@ export const COMMENT = 1;
 export const STRING = 2;
 
 /** Where a marker counts: anywhere, after white space or a shell separator, or with only white space before it on its line. */
-export type Place = "any" | "word" | "line" | "col0";
+type Place = "any" | "word" | "line" | "col0";
 
 /** A marker that comments out the rest of its line. */
 export interface LineRule {
@@ -19,7 +19,7 @@ export interface LineRule {
 }
 
 /** A block comment. */
-export interface BlockRule {
+interface BlockRule {
   readonly open: string;
   readonly close: string;
   readonly nested: boolean;
@@ -91,7 +91,7 @@ function isBlank(c: number): boolean {
 }
 
 /** True when only blanks stand between the start of i's line and i. */
-export function lineStart(t: string, i: number): boolean {
+function lineStart(t: string, i: number): boolean {
   for (let k = i - 1; k >= 0; k--) {
     const c = t.charCodeAt(k);
     if (c === 10 || c === 13) return true;
@@ -165,7 +165,7 @@ export function lineEnd(t: string, i: number): number {
  * Scans a block comment or nested comment from just after its opener.
  * @returns the offset after its closer, or the end of the text
  */
-export function blockEnd(t: string, from: number, open: string, close: string, nested: boolean): number {
+function blockEnd(t: string, from: number, open: string, close: string, nested: boolean): number {
   if (!nested) {
     const j = t.indexOf(close, from);
     return j < 0 ? t.length : j + close.length;
@@ -229,7 +229,7 @@ function charEnd(t: string, i: number): number {
 }
 
 /** The indentation (blanks) of the line that holds i, and where that line starts. */
-export function indentOf(t: string, i: number): { start: number; indent: number } {
+function indentOf(t: string, i: number): { start: number; indent: number } {
   let s = i;
   while (s > 0 && t.charCodeAt(s - 1) !== 10 && t.charCodeAt(s - 1) !== 13) s--;
   let k = s;
@@ -242,7 +242,7 @@ export function indentOf(t: string, i: number): { start: number; indent: number 
  * or first on its line unless that line goes on a plain scalar of the line before (more indented than it, and
  * that line does not end with one of those indicators: `text\n    'more text'` is one plain scalar).
  */
-export function valueStart(t: string, i: number, out: Uint8Array): boolean {
+function valueStart(t: string, i: number, out: Uint8Array): boolean {
   let k = i - 1;
   for (; k >= 0; k--) {
     const c = t.charCodeAt(k);
@@ -363,7 +363,7 @@ function compile(s: Syntax): Compiled {
 }
 
 /** Where a scan stopped, to go on from there: the next unit to read and a heredoc's body still ahead. */
-export interface ScanState {
+interface ScanState {
   i: number;
   readonly later: Later;
 }

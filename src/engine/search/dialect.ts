@@ -135,6 +135,131 @@ function validUnicode(source: string): boolean {
   }
 }
 
+/** Where translatePattern is in the pattern, shared by the readers of its escapes and classes. */
+interface Reader {
+  readonly pattern: string;
+  readonly multiline: boolean;
+  /** The index of the next unread character. */
+  i: number;
+}
+
+/**
+ * Reads the escape at the reader's place (a backslash) and moves past it.
+ * @param r the reader
+ * @param inClass whether the escape is inside a bracket class
+ * @returns its JavaScript source
+ */
+function readEscape(r: Reader, inClass: boolean): string {
+  const { pattern, multiline } = r;
+  const e = pattern[r.i + 1];
+  if (e === undefined) refuse(pattern, "a trailing \\", "escapes nothing");
+  const cp = pattern.codePointAt(r.i + 1) as number;
+  const ch = String.fromCodePoint(cp);
+  r.i += 1 + ch.length;
+  if (e === "A" && !inClass) return multiline ? "(?<![\\s\\S])" : "(?<![^\\n])";
+  if (e === "z" && !inClass) return multiline ? "(?![\\s\\S])" : "(?![^\\n])";
+  if (e === "a") return "\\x07";
+  if (e === "x") {
+    if (pattern[r.i] === "{") {
+      const end = pattern.indexOf("}", r.i);
+      const hex = end < 0 ? "" : pattern.slice(r.i + 1, end);
+      const v = /^[0-9A-Fa-f]{1,6}$/.test(hex) ? Number.parseInt(hex, 16) : -1;
+      if (v < 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        refuse(pattern, `\\x{${hex}}`, "is not a Unicode scalar value");
+      r.i = end + 1;
+      return unitEscape(v);
+    }
+    return "\\x";
+  }
+  if (e === "p" || e === "P") {
+    let name: string;
+    if (pattern[r.i] === "{") {
+      const end = pattern.indexOf("}", r.i);
+      if (end < 0) refuse(pattern, `\\${e}{`, "is not closed");
+      name = pattern.slice(r.i + 1, end);
+      r.i = end + 1;
+    } else {
+      name = pattern[r.i] ?? "";
+      r.i++;
+    }
+    for (const form of [name, `Script=${name}`]) {
+      const src = `\\${e}{${form}}`;
+      if (validUnicode(src)) return src;
+    }
+    refuse(pattern, `\\${e}{${name}}`, "is not a Unicode property JavaScript knows");
+  }
+  if (e >= "0" && e <= "9") return `\\${e}`;
+  if (SAME_LETTERS.has(e)) return `\\${e}`;
+  if (/[A-Za-z<>]/.test(e)) {
+    refuse(pattern, `\\${e}`, `is not supported: ${REFUSED_HINT[e] ?? "it has no equivalent here"}`);
+  }
+  // Punctuation (and any other character) escaped: the character itself.
+  if (JS_SYNTAX.has(ch) || (inClass && ch === "-")) return `\\${ch}`;
+  return ch;
+}
+
+/**
+ * Reads a bracket class at the reader's place ('[') and moves past it.
+ * @param r the reader
+ * @returns its items (without brackets) and negation
+ */
+function classItems(r: Reader): { negated: boolean; items: string } {
+  const { pattern } = r;
+  const n = pattern.length;
+  r.i++;
+  let negated = false;
+  if (pattern[r.i] === "^") {
+    negated = true;
+    r.i++;
+  }
+  let items = "";
+  if (pattern[r.i] === "]") {
+    items += "\\]";
+    r.i++;
+  }
+  for (;;) {
+    if (r.i >= n) refuse(pattern, "a '['", "is not closed");
+    const c = pattern[r.i] as string;
+    if (c === "]") {
+      r.i++;
+      return { negated, items };
+    }
+    if (c === "[" && pattern[r.i + 1] === ":") {
+      const end = pattern.indexOf(":]", r.i + 2);
+      let name = end < 0 ? "" : pattern.slice(r.i + 2, end);
+      const neg = name.startsWith("^");
+      if (neg) name = name.slice(1);
+      const ranges = POSIX[name];
+      // Not a POSIX class name: a nested class starting with ':' (as ripgrep reads it), below.
+      if (ranges !== undefined) {
+        items += rangesSource(neg ? complement(ranges) : ranges);
+        r.i = end + 2;
+        continue;
+      }
+    }
+    if (c === "[") {
+      const inner = classItems(r);
+      if (inner.negated) refuse(pattern, "a negated class inside a class", "is not supported");
+      items += inner.items;
+      continue;
+    }
+    if ((c === "&" || c === "~" || c === "-") && pattern[r.i + 1] === c && c !== "-") {
+      refuse(pattern, `'${c}${c}' in a class`, "(class set operations) is not supported");
+    }
+    if (c === "-" && pattern[r.i + 1] === "-") {
+      refuse(pattern, "'--' in a class", "(class set operations) is not supported");
+    }
+    if (c === "\\") {
+      items += readEscape(r, true);
+      continue;
+    }
+    const cp = pattern.codePointAt(r.i) as number;
+    const ch = String.fromCodePoint(cp);
+    items += ch === "/" ? "\\/" : ch;
+    r.i += ch.length;
+  }
+}
+
 /**
  * Translates a ripgrep-dialect pattern into a JavaScript regex source of the same meaning.
  * @param pattern the pattern as typed
@@ -146,158 +271,53 @@ export function translatePattern(pattern: string, multiline: boolean): string {
   const stack: Frame[] = [{ flags: { i: false, m: true, s: false, U: false }, wrappers: [] }];
   const top = () => stack[stack.length - 1] as Frame;
   let out = "";
-  let i = 0;
+  const r: Reader = { pattern, multiline, i: 0 };
   const n = pattern.length;
-
-  /** Reads the escape at pattern[i] (a backslash); returns its JavaScript source and moves i past it. */
-  const readEscape = (inClass: boolean): string => {
-    const e = pattern[i + 1];
-    if (e === undefined) refuse(pattern, "a trailing \\", "escapes nothing");
-    const cp = pattern.codePointAt(i + 1) as number;
-    const ch = String.fromCodePoint(cp);
-    i += 1 + ch.length;
-    if (e === "A" && !inClass) return multiline ? "(?<![\\s\\S])" : "(?<![^\\n])";
-    if (e === "z" && !inClass) return multiline ? "(?![\\s\\S])" : "(?![^\\n])";
-    if (e === "a") return "\\x07";
-    if (e === "x") {
-      if (pattern[i] === "{") {
-        const end = pattern.indexOf("}", i);
-        const hex = end < 0 ? "" : pattern.slice(i + 1, end);
-        const v = /^[0-9A-Fa-f]{1,6}$/.test(hex) ? Number.parseInt(hex, 16) : -1;
-        if (v < 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-          refuse(pattern, `\\x{${hex}}`, "is not a Unicode scalar value");
-        i = end + 1;
-        return unitEscape(v);
-      }
-      return "\\x";
-    }
-    if (e === "p" || e === "P") {
-      let name: string;
-      if (pattern[i] === "{") {
-        const end = pattern.indexOf("}", i);
-        if (end < 0) refuse(pattern, `\\${e}{`, "is not closed");
-        name = pattern.slice(i + 1, end);
-        i = end + 1;
-      } else {
-        name = pattern[i] ?? "";
-        i++;
-      }
-      for (const form of [name, `Script=${name}`]) {
-        const src = `\\${e}{${form}}`;
-        if (validUnicode(src)) return src;
-      }
-      refuse(pattern, `\\${e}{${name}}`, "is not a Unicode property JavaScript knows");
-    }
-    if (e >= "0" && e <= "9") return `\\${e}`;
-    if (SAME_LETTERS.has(e)) return `\\${e}`;
-    if (/[A-Za-z<>]/.test(e)) {
-      refuse(pattern, `\\${e}`, `is not supported: ${REFUSED_HINT[e] ?? "it has no equivalent here"}`);
-    }
-    // Punctuation (and any other character) escaped: the character itself.
-    if (JS_SYNTAX.has(ch) || (inClass && ch === "-")) return `\\${ch}`;
-    return ch;
-  };
-
-  /** Reads a bracket class at pattern[i] ('['), returning its items (without brackets) and negation. */
-  const classItems = (): { negated: boolean; items: string } => {
-    i++;
-    let negated = false;
-    if (pattern[i] === "^") {
-      negated = true;
-      i++;
-    }
-    let items = "";
-    if (pattern[i] === "]") {
-      items += "\\]";
-      i++;
-    }
-    for (;;) {
-      if (i >= n) refuse(pattern, "a '['", "is not closed");
-      const c = pattern[i] as string;
-      if (c === "]") {
-        i++;
-        return { negated, items };
-      }
-      if (c === "[" && pattern[i + 1] === ":") {
-        const end = pattern.indexOf(":]", i + 2);
-        let name = end < 0 ? "" : pattern.slice(i + 2, end);
-        const neg = name.startsWith("^");
-        if (neg) name = name.slice(1);
-        const ranges = POSIX[name];
-        // Not a POSIX class name: a nested class starting with ':' (as ripgrep reads it), below.
-        if (ranges !== undefined) {
-          items += rangesSource(neg ? complement(ranges) : ranges);
-          i = end + 2;
-          continue;
-        }
-      }
-      if (c === "[") {
-        const inner = classItems();
-        if (inner.negated) refuse(pattern, "a negated class inside a class", "is not supported");
-        items += inner.items;
-        continue;
-      }
-      if ((c === "&" || c === "~" || c === "-") && pattern[i + 1] === c && c !== "-") {
-        refuse(pattern, `'${c}${c}' in a class`, "(class set operations) is not supported");
-      }
-      if (c === "-" && pattern[i + 1] === "-") {
-        refuse(pattern, "'--' in a class", "(class set operations) is not supported");
-      }
-      if (c === "\\") {
-        items += readEscape(true);
-        continue;
-      }
-      const cp = pattern.codePointAt(i) as number;
-      const ch = String.fromCodePoint(cp);
-      items += ch === "/" ? "\\/" : ch;
-      i += ch.length;
-    }
-  };
 
   /** Writes a quantifier's laziness under (?U) (which swaps greedy and lazy). */
   const laziness = () => {
-    const lazy = pattern[i] === "?";
-    if (lazy) i++;
+    const lazy = pattern[r.i] === "?";
+    if (lazy) r.i++;
     if (lazy !== top().flags.U) out += "?";
   };
 
-  while (i < n) {
-    const c = pattern[i] as string;
+  while (r.i < n) {
+    const c = pattern[r.i] as string;
     const f = top().flags;
     if (c === "\\") {
-      out += readEscape(false);
+      out += readEscape(r, false);
     } else if (c === "[") {
-      const { negated, items } = classItems();
+      const { negated, items } = classItems(r);
       out += `[${negated ? "^" : ""}${items}]`;
     } else if (c === ".") {
       out += f.s ? "[\\s\\S]" : "[^\\n]";
-      i++;
+      r.i++;
     } else if ((c === "^" || c === "$") && multiline && !f.m) {
       out += c === "^" ? "(?<![\\s\\S])" : "(?![\\s\\S])";
-      i++;
+      r.i++;
     } else if (c === "*" || c === "+" || c === "?") {
       out += c;
-      i++;
+      r.i++;
       laziness();
-    } else if (c === "{" && /^\{\d+(,\d*)?\}/.test(pattern.slice(i))) {
-      const end = pattern.indexOf("}", i);
-      out += pattern.slice(i, end + 1);
-      i = end + 1;
+    } else if (c === "{" && /^\{\d+(,\d*)?\}/.test(pattern.slice(r.i))) {
+      const end = pattern.indexOf("}", r.i);
+      out += pattern.slice(r.i, end + 1);
+      r.i = end + 1;
       laziness();
     } else if (c === "|") {
       const w = top().wrappers;
       out += `${")".repeat(w.length)}|${w.join("")}`;
-      i++;
+      r.i++;
     } else if (c === ")") {
       const frame = stack.pop();
       if (frame === undefined || stack.length === 0) refuse(pattern, "a ')'", "closes no group");
       out += `${")".repeat(frame.wrappers.length)})`;
-      i++;
+      r.i++;
     } else if (c === "(") {
-      const flagMatch = /^\(\?([a-zA-Z]*(?:-[a-zA-Z]*)?)([:)])/.exec(pattern.slice(i));
-      if (pattern.startsWith("(?P<", i)) {
+      const flagMatch = /^\(\?([a-zA-Z]*(?:-[a-zA-Z]*)?)([:)])/.exec(pattern.slice(r.i));
+      if (pattern.startsWith("(?P<", r.i)) {
         out += "(?<";
-        i += 4;
+        r.i += 4;
         stack.push({ flags: f, wrappers: [] });
       } else if (flagMatch !== null && (flagMatch[1] as string) !== "") {
         const spec = flagMatch[1] as string;
@@ -314,7 +334,7 @@ export function translatePattern(pattern: string, multiline: boolean): string {
           else refuse(pattern, `the inline flag '${ch}'`, "is not supported (ripgrep knows i m s U u x)");
         }
         const caseChange = next.i !== f.i ? (next.i ? "(?i:" : "(?-i:") : "";
-        i += flagMatch[0].length;
+        r.i += flagMatch[0].length;
         if (flagMatch[2] === ":") {
           out += caseChange === "" ? "(?:" : caseChange;
           stack.push({ flags: next, wrappers: [] });
@@ -330,16 +350,17 @@ export function translatePattern(pattern: string, multiline: boolean): string {
         // (, (?:, (?<name>, lookarounds: the same in both dialects (copied whole: under (?U) the '?' of
         // `(?:` is not a quantifier).
         let len = 1;
-        if (pattern[i + 1] === "?") len = pattern[i + 2] === "<" && /[=!]/.test(pattern[i + 3] ?? "") ? 4 : 3;
-        out += pattern.slice(i, i + len);
-        i += len;
+        if (pattern[r.i + 1] === "?")
+          len = pattern[r.i + 2] === "<" && /[=!]/.test(pattern[r.i + 3] ?? "") ? 4 : 3;
+        out += pattern.slice(r.i, r.i + len);
+        r.i += len;
         stack.push({ flags: f, wrappers: [] });
       }
     } else {
-      const cp = pattern.codePointAt(i) as number;
+      const cp = pattern.codePointAt(r.i) as number;
       const ch = String.fromCodePoint(cp);
       out += ch;
-      i += ch.length;
+      r.i += ch.length;
     }
   }
   if (stack.length !== 1) refuse(pattern, "a '('", "is not closed");

@@ -103,7 +103,7 @@ function literalsOf(p: string): string[] | null {
  * @param text the literal text
  * @returns the regex source matching exactly text
  */
-export function escapeRegex(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(ESCAPE, "\\$&");
 }
 
@@ -117,7 +117,7 @@ function hasUpper(pattern: string, fixed: boolean): boolean {
  * @param src the regex source
  * @returns one entry per capture group
  */
-export function captureGroups(src: string): Array<string | null> {
+function captureGroups(src: string): Array<string | null> {
   const out: Array<string | null> = [];
   scanSyntax(src, 0, (c, i) => {
     if (c !== "(") return false;
@@ -240,7 +240,7 @@ function rebase(
  * @param unicode whether the regex is compiled with 'u'
  * @returns the alternation's source
  */
-export function alternation(patterns: readonly string[], unicode: boolean): string {
+function alternation(patterns: readonly string[], unicode: boolean): string {
   const groupsOf = patterns.map(captureGroups);
   const taken = new Set<string>();
   for (const groups of groupsOf) for (const g of groups) if (g !== null) taken.add(g);

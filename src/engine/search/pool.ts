@@ -12,7 +12,7 @@ import { createSearcher, type FileOutcome, type Searcher, type SearchSpec } from
 import type { HitChunk } from "./search-text.ts";
 
 /** Called with hits of a large file before its outcome; `taken` must be called once they are consumed. */
-export type OnChunk = (index: number, chunk: HitChunk, taken: () => void) => void;
+type OnChunk = (index: number, chunk: HitChunk, taken: () => void) => void;
 
 /** A pool of searchers. */
 export interface SearchPool {

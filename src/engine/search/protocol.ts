@@ -7,7 +7,7 @@ import type { LineEvent, LineKind } from "../events.ts";
 import type { FileOutcome, SearchSpec, SkipReason } from "./search-file.ts";
 
 /** Outcomes as they cross threads: numbers in one array (transferred), strings in one string (copied once). */
-export interface EncodedOutcomes {
+interface EncodedOutcomes {
   readonly nums: Float64Array;
   /** Every string of the outcomes, concatenated; each one's length (-1 for null) is in nums before it. */
   readonly text: string;

@@ -30,24 +30,24 @@ import {
  */
 export const LARGE_FILE = 1024 * 1024;
 /** The window a file is read through at first. */
-export const WINDOW = 1024 * 1024;
+const WINDOW = 1024 * 1024;
 /** The most bytes of a file held at once: a window grows up to this for a long line; a longer one is over-long. */
-export const MAX_WINDOW = 16 * 1024 * 1024;
+const MAX_WINDOW = 16 * 1024 * 1024;
 
 /** The window sizes of one search. */
-export interface WindowSizes {
+interface WindowSizes {
   readonly initial: number;
   readonly max: number;
 }
 /** Bytes kept between two slices of an over-long line, so a match shorter than this is never cut in two. */
-export const OVERLAP = 64 * 1024;
+const OVERLAP = 64 * 1024;
 /** Characters shown of an over-long line when max_columns does not ask for fewer. */
-export const LONG_LINE_COLUMNS = 4096;
+const LONG_LINE_COLUMNS = 4096;
 /** Hits of an over-long line gathered before they go out (only_matching can give millions from one line). */
 const LONG_LINE_CHUNK = 16384;
 
 /** What a large-file search found (the caller fills the outcome): totals, and the hits not given out yet. */
-export interface LargeResult {
+interface LargeResult {
   /** Bytes read since the last chunk given out. */
   bytes: number;
   lines: number;

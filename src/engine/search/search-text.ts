@@ -81,13 +81,13 @@ export interface TextWindow {
 }
 
 /** A match as the searcher reads it (a RegExpExecArray is one). */
-export interface Found {
+interface Found {
   readonly index: number;
   readonly 0: string;
 }
 
 /** What the searcher needs of a global regex: a RegExp, or the linear-time engine behind the same calls. */
-export interface Finder {
+interface Finder {
   lastIndex: number;
   readonly unicode: boolean;
   exec(text: string): Found | null;
@@ -223,7 +223,7 @@ const SURROGATE = /[\ud800-\udfff]/;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Converts a line's UTF-16 indices to code-point and UTF-8 byte columns. */
-export type Columns = { cp: (i: number) => number; bytes: (i: number) => number };
+type Columns = { cp: (i: number) => number; bytes: (i: number) => number };
 const same = (i: number) => i;
 /** The columns of an ASCII line: UTF-16 index, code point and byte offsets are one number. */
 const ASCII_COLUMNS: Columns = { cp: same, bytes: same };
@@ -295,7 +295,7 @@ export function columns(line: string): Columns {
  * @param line the line
  * @returns [start, end) spans
  */
-export function lineSpans(re: Finder, line: string): Array<[number, number]> {
+function lineSpans(re: Finder, line: string): Array<[number, number]> {
   return spansAfter(re, line, [], 0);
 }
 
@@ -461,7 +461,7 @@ const utf8Slice = (
  * @param e the end
  * @returns the text
  */
-export const utf8Of: (buf: Buffer, s: number, e: number) => string =
+const utf8Of: (buf: Buffer, s: number, e: number) => string =
   typeof utf8Slice === "function"
     ? (buf, s, e) => utf8Slice.call(buf, s, e)
     : (buf, s, e) => buf.toString("utf8", s, e);

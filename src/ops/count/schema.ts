@@ -106,7 +106,7 @@ const countEntries = {
 };
 
 /** The totals of a count: exact for the whole query, whatever limit cut the listing. */
-export const CountTotalsSchema = v.pipe(
+const CountTotalsSchema = v.pipe(
   v.strictObject({
     ...countEntries,
     binary_files: int(
@@ -119,7 +119,7 @@ export const CountTotalsSchema = v.pipe(
 export type CountTotals = v.InferOutput<typeof CountTotalsSchema>;
 
 /** One row of a count breakdown. */
-export const CountGroupSchema = v.pipe(
+const CountGroupSchema = v.pipe(
   v.strictObject({
     key: v.pipe(v.string(), v.description(KEY_TEXT)),
     ...countEntries,

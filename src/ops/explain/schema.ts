@@ -5,7 +5,7 @@ import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, linkEntries, walkEntries } from "../../contract/walk-options.ts";
 
 /** The stages of the walk that can keep a path out of the results (or let it in), in the order it meets them. */
-export const EXPLAIN_STAGES = [
+const EXPLAIN_STAGES = [
   "root",
   "outside_base",
   "unreadable",
@@ -71,7 +71,7 @@ export const ExplainInputSchema = v.pipe(
 export type ExplainInput = v.InferOutput<typeof ExplainInputSchema>;
 
 /** Creates the ExplainReason model. */
-export const ExplainReasonSchema = v.pipe(
+const ExplainReasonSchema = v.pipe(
   v.strictObject({
     stage: v.pipe(
       v.picklist(EXPLAIN_STAGES),

@@ -8,7 +8,7 @@ import { budgetEntries, linkEntries, walkEntries } from "../../contract/walk-opt
 export { FileMatchSchema };
 
 /** Sort keys of find. */
-export const SORT_KEYS = ["path", "size", "mtime", "name"] as const;
+const SORT_KEYS = ["path", "size", "mtime", "name"] as const;
 
 /** Creates the find input model. */
 export const FindInputSchema = v.pipe(

@@ -8,7 +8,7 @@ import { resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
 
 /** The patterns, roots and globs of a grep request. */
-export interface Classified {
+interface Classified {
   readonly patterns: string[];
   readonly paths: string[];
   readonly globs: string[];

@@ -15,7 +15,7 @@ import { classifyOperands } from "./operands.ts";
 import type { GrepInput } from "./schema.ts";
 
 /** What grep gives: matching lines, or one record per file (listed with or without a match, or counted). */
-export type GrepMode = "lines" | "files_with_matches" | "files_without_match" | "count";
+type GrepMode = "lines" | "files_with_matches" | "files_without_match" | "count";
 
 /** A grep request, compiled: what the run and the printers read instead of the raw input. */
 export interface GrepQuery {

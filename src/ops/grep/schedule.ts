@@ -9,7 +9,7 @@ import type { createSearcher, FileOutcome } from "../../engine/search/search-fil
 import type { HitChunk } from "../../engine/search/search-text.ts";
 import type { Entry } from "../../engine/walk.ts";
 
-export const BATCH = 32;
+const BATCH = 32;
 const MAX_IN_FLIGHT = 512;
 /** Files at least this large (as the warm index knows them) are searched in a batch of their own. */
 const LARGE_ALONE = 256 * 1024;
@@ -109,7 +109,7 @@ export function localSource(
 }
 
 /** What the pooled source needs besides the walk. */
-export interface PoolSetup {
+interface PoolSetup {
   readonly pool: SearchPool;
   /** Whether every file goes to the pool (none is ruled out before it is read). */
   readonly allSearched: boolean;

@@ -144,7 +144,7 @@ export const GrepInputSchema = v.pipe(
 export type GrepInput = v.InferOutput<typeof GrepInputSchema>;
 
 /** Creates the Submatch model. */
-export const SubmatchSchema = v.pipe(
+const SubmatchSchema = v.pipe(
   v.strictObject({
     start: v.pipe(
       v.number(),
@@ -163,7 +163,7 @@ export const SubmatchSchema = v.pipe(
 export type Submatch = v.InferOutput<typeof SubmatchSchema>;
 
 /** Creates the ContextLine model. */
-export const ContextLineSchema = v.pipe(
+const ContextLineSchema = v.pipe(
   v.strictObject({
     line_number: v.pipe(v.number(), v.integer(), v.description("1-based line number.")),
     content: v.pipe(v.string(), v.description("The line, without its line terminator.")),
@@ -187,7 +187,6 @@ export const GrepContextSchema = v.pipe(
     "A context line in a JSONL stream: each context line once, merged as grep does; JSON results carry context inside LineMatch.before/after instead.",
   ),
 );
-export type GrepContext = v.InferOutput<typeof GrepContextSchema>;
 
 /** Creates the LineMatch model. */
 export const LineMatchSchema = v.pipe(
@@ -265,7 +264,7 @@ export const GrepFileSchema = v.pipe(
 export type GrepFile = v.InferOutput<typeof GrepFileSchema>;
 
 /** Creates the skip counts model. */
-export const SkipCountsSchema = v.pipe(
+const SkipCountsSchema = v.pipe(
   v.strictObject({
     binary: v.pipe(v.number(), v.integer()),
     too_large: v.pipe(v.number(), v.integer()),
@@ -278,7 +277,7 @@ export const SkipCountsSchema = v.pipe(
 );
 
 /** One row of a grep breakdown. */
-export const GrepGroupSchema = v.pipe(
+const GrepGroupSchema = v.pipe(
   v.strictObject({
     key: v.pipe(v.string(), v.description(KEY_TEXT)),
     total_matches: v.pipe(v.number(), v.integer(), v.description("Matches in its files.")),

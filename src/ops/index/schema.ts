@@ -38,7 +38,7 @@ export const IndexInputSchema = v.pipe(
 export type IndexInput = v.InferOutput<typeof IndexInputSchema>;
 
 /** States of a tree's index. */
-export const INDEX_STATES = ["built", "present", "absent", "unusable", "removed"] as const;
+const INDEX_STATES = ["built", "present", "absent", "unusable", "removed"] as const;
 
 /** Creates the IndexInfo record model (JSONL kind "index"). */
 export const IndexInfoSchema = v.pipe(
@@ -91,4 +91,3 @@ export const IndexResultSchema = v.pipe(
   v.title("IndexResult"),
   v.description("The tree's index after the command (one record, none when stopped)."),
 );
-export type IndexResult = v.InferOutput<typeof IndexResultSchema>;

@@ -50,7 +50,7 @@ export const ServeInputSchema = v.pipe(
 export type ServeInput = v.InferOutput<typeof ServeInputSchema>;
 
 /** States of a server. */
-export const SERVER_STATES = ["starting", "building", "ready", "warm_list", "stopped"] as const;
+const SERVER_STATES = ["starting", "building", "ready", "warm_list", "stopped"] as const;
 
 /** Creates the ServerInfo record model (JSONL kind "server"). */
 export const ServerInfoSchema = v.pipe(
@@ -85,4 +85,3 @@ export const ServeResultSchema = v.pipe(
   v.title("ServeResult"),
   v.description("The server started, found running, or stopped (none when there was none to stop)."),
 );
-export type ServeResult = v.InferOutput<typeof ServeResultSchema>;

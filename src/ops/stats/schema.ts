@@ -38,7 +38,7 @@ export const ExtensionStatSchema = v.pipe(
 export type ExtensionStat = v.InferOutput<typeof ExtensionStatSchema>;
 
 /** Creates the model of a file named in the summary with its modification time. */
-export const TimedFileSchema = v.pipe(
+const TimedFileSchema = v.pipe(
   v.strictObject({
     path: abs,
     ...PATH_BYTES,
@@ -49,7 +49,7 @@ export const TimedFileSchema = v.pipe(
   v.description("A file and its modification time."),
 );
 /** Creates the model of a file named in the summary with its size. */
-export const SizedFileSchema = v.pipe(
+const SizedFileSchema = v.pipe(
   v.strictObject({ path: abs, ...PATH_BYTES, relative_path: rel, size: count("Size in bytes.") }),
   v.title("SizedFile"),
   v.description("A file and its size."),

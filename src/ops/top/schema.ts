@@ -13,7 +13,7 @@ const rank = v.pipe(
 );
 
 /** The default number of entries of a ranking (top is a top-N on every surface). */
-export const TOP_DEFAULT_LIMIT = 10;
+const TOP_DEFAULT_LIMIT = 10;
 
 /** Creates the top input model. */
 export const TopInputSchema = v.pipe(

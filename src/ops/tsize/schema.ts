@@ -6,7 +6,7 @@ import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 import { requiredPatterns } from "../lcount/schema.ts";
 
 /** Units of tsize (powers of 1024). */
-export const SIZE_UNITS = ["kb", "mb", "gb", "tb"] as const;
+const SIZE_UNITS = ["kb", "mb", "gb", "tb"] as const;
 
 /** Creates the tsize input model. */
 export const TsizeInputSchema = v.pipe(
@@ -57,4 +57,3 @@ export const SizeResultSchema = v.pipe(
   v.title("SizeResult"),
   v.description("Files in walk order with their sizes, and the total size of the whole query."),
 );
-export type SizeResult = v.InferOutput<typeof SizeResultSchema>;

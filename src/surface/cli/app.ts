@@ -5,6 +5,7 @@
 import { fstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { type Config, readConfig } from "../../config.ts";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { VERSION_LINE } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
@@ -25,7 +26,7 @@ import {
 } from "../hints.ts";
 import { NotServed, type ServedCall, setCliRunner } from "../serve/served.ts";
 import { closest } from "../suggest.ts";
-import { assignOperands, flagsOf, parseCommand, UsageError } from "./flags.ts";
+import { assignOperands, flagsOf, type ParsedCommand, parseCommand, UsageError } from "./flags.ts";
 import { humanSinkFor } from "./human/index.ts";
 import { escapeControls, styleFor } from "./human/paths.ts";
 import { cwdOperandPaths, cwdUnder } from "./operand-paths.ts";
@@ -180,7 +181,7 @@ type InterruptSignal = (typeof INTERRUPTS)[number];
  * A run stopped by SIGINT or SIGTERM, its output flushed up to its last whole line: main.ts ends the process by
  * the same signal, so a shell sees 130 (143) and a loop stops, as after rg and fd.
  */
-export class Interrupted extends Error {
+class Interrupted extends Error {
   override readonly name = "Interrupted";
 
   /** @param signal the signal that stopped the run */
@@ -207,7 +208,12 @@ function failuresOf(summary: Readonly<Record<string, unknown>>): number {
   return n;
 }
 
-async function runOperation(op: Operation, argv: string[], served?: ServedCall): Promise<number> {
+async function runOperation(
+  op: Operation,
+  argv: string[],
+  served: ServedCall | undefined,
+  config: Config,
+): Promise<number> {
   const parsed = parseCommand(op, argv);
   if (parsed.help) {
     const h = await help();
@@ -215,18 +221,133 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
     return 0;
   }
   const gone = deletedCwd();
-  if (parsed.presentation.type_list === true) {
-    // rg's --type-list: the file types with their globs, --type-add applied.
-    const { typeList, typeListLines } = await import("../../engine/filter/filetype.ts");
-    const adds = (parsed.input.type_add as string[] | undefined) ?? [];
-    const pres = parsed.presentation;
-    if (pres.json === true) stdout.write(`${JSON.stringify({ types: typeList(adds) })}\n`);
-    else if (pres.jsonl === true) {
-      for (const t of typeList(adds)) stdout.write(`${JSON.stringify({ kind: "type", ...t })}\n`);
-      stdout.write(`${JSON.stringify({ kind: "summary" })}\n`);
-    } else stdout.write(`${typeListLines(adds).join("\n")}\n`);
-    return 0;
+  if (parsed.presentation.type_list === true) return printTypeList(parsed);
+  const { input, operands, stdinFile, pres, machine, quiet } = prepareInput(op, argv, parsed, gone, served);
+  let inner: Sink;
+  // --only-ignored in human output: the rule of each path listed, said once per rule on stderr after the run.
+  const rulesSeen: Array<[string, string]> = [];
+  let pathsOnly = false;
+  // Walk entries (find's batches) are written as their records' text with no record made; stdout takes the
+  // pieces.
+  if (pres.jsonl) inner = new JsonlSink(stdout.write, op.jsonlExpander?.(), stdout);
+  else if (pres.json) inner = new JsonSink(stdout.write, stdout);
+  else {
+    const human = await humanSink(op, pres, input, operands, rulesSeen, () => controller.signal.aborted);
+    pathsOnly = human.pathsOnly;
+    inner = human.sink;
   }
+  if (stdinFile !== null) inner = renamed(inner, stdinFile);
+  const tally = { emitted: 0 };
+  // Ctrl-C and SIGTERM stop the run (docs/decisions/0030-cli-edges.md): the output keeps the whole lines
+  // written so far (JSON and JSONL close with their summary, truncated_reason "cancelled"), human output adds
+  // nothing, and main.ts ends the process by the signal, as rg and fd end. A second signal kills at once.
+  const controller = new AbortController();
+  let interrupted: InterruptSignal | null = null;
+  const onSignal = (signal: InterruptSignal) => {
+    interrupted ??= signal;
+    for (const s of INTERRUPTS) process.off(s, onSignal);
+    controller.abort();
+  };
+  if (served !== undefined) {
+    if (!served.covers(op, input)) throw new NotServed();
+    served.cancelled(onSignal);
+  } else for (const s of INTERRUPTS) process.once(s, onSignal);
+  const progress = !machine && isTerminal(2);
+  let shownProgress = false;
+  let summary: Record<string, unknown> | null = null;
+  try {
+    summary = await dispatch(op, input, inner, {
+      signal: controller.signal,
+      pathsOnly,
+      tally,
+      // Human output writes names that are not valid UTF-8 as their raw bytes; JSON gets the wire form.
+      rawNames: !machine,
+      // grep uses the persisted index of the tree it searches, when `rglob index` made one; a served call the
+      // server's warm state.
+      ...(served !== undefined
+        ? { warm: served.warm }
+        : op.id === "grep"
+          ? { warm: new (await import("../../engine/index/persist.ts")).PersistedIndexes(config) }
+          : {}),
+      ...(progress
+        ? {
+            onProgress: (n: number) => {
+              shownProgress = true;
+              ewrite(`\r\u001b[2Kscanned ${n} entries…`);
+            },
+          }
+        : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof RglobError)) throw err;
+    // People read the message with the flag they typed; the JSON envelope stays the library's and MCP's.
+    const spelled = withFlagSpelling(op, err);
+    // A failure envelope replaces the result, so it is printed only while nothing of the result is out.
+    if (machine && !(inner instanceof JsonSink && inner.opened)) {
+      eprint(failureLine(spelled));
+      return failJson(err, true);
+    }
+    throw spelled;
+  } finally {
+    for (const s of INTERRUPTS) process.off(s, onSignal);
+    if (shownProgress) ewrite("\r\u001b[2K");
+    if (stdinFile !== null) rmSync(path.dirname(stdinFile), { recursive: true, force: true });
+  }
+  if (interrupted !== null) throw new Interrupted(interrupted);
+  return exitAfter(op, operands, input, summary, tally.emitted, { machine, quiet, rulesSeen });
+}
+
+/**
+ * Prints rg's --type-list: the file types with their globs, --type-add applied.
+ * @param parsed the parsed command
+ * @returns the exit code
+ */
+async function printTypeList(parsed: ParsedCommand): Promise<number> {
+  // rg's --type-list: the file types with their globs, --type-add applied.
+  const { typeList, typeListLines } = await import("../../engine/filter/filetype.ts");
+  const adds = (parsed.input.type_add as string[] | undefined) ?? [];
+  const pres = parsed.presentation;
+  if (pres.json === true) stdout.write(`${JSON.stringify({ types: typeList(adds) })}\n`);
+  else if (pres.jsonl === true) {
+    for (const t of typeList(adds)) stdout.write(`${JSON.stringify({ kind: "type", ...t })}\n`);
+    stdout.write(`${JSON.stringify({ kind: "summary" })}\n`);
+  } else stdout.write(`${typeListLines(adds).join("\n")}\n`);
+  return 0;
+}
+
+/** A command's input made ready to dispatch, with what the run needs to know of its presentation. */
+interface PreparedInput {
+  readonly input: Record<string, unknown>;
+  /** The operands, relative to the current directory. */
+  readonly operands: readonly string[];
+  /** grep's copy of standard input, or null. */
+  readonly stdinFile: string | null;
+  readonly pres: Record<string, string | boolean>;
+  /** JSON or JSONL output. */
+  readonly machine: boolean;
+  /** -q: no output; the exit code tells. */
+  readonly quiet: boolean;
+}
+
+/**
+ * Turns a parsed command into the input to dispatch: pattern files, operands taken from the current directory,
+ * standard input as a file, and the presentation flags that bound the run (-q, -1, --max-results); refuses the
+ * combinations that make no sense.
+ * @param op the operation
+ * @param argv the command's arguments
+ * @param parsed the parsed command
+ * @param gone the working directory, when it was deleted (else null)
+ * @param served the served call, when a warm server runs it
+ * @returns the prepared input
+ * @throws UsageError for a usage mistake; NotServed for a call the server leaves to the client
+ */
+function prepareInput(
+  op: Operation,
+  argv: string[],
+  parsed: ParsedCommand,
+  gone: string | null,
+  served: ServedCall | undefined,
+): PreparedInput {
   const input = parsed.input;
   // rg's and grep's -f: patterns from a file, one a line; then every operand is a path. rg's --passthru.
   if (served !== undefined && parsed.presentation.file === "-") throw new NotServed();
@@ -277,121 +398,98 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
   if (pres.one === true) input.limit = 1;
   // fd's --max-results N (0: no limit, as in fd).
   applyMaxResults(parsed, input);
-  let inner: Sink;
-  // --only-ignored in human output: the rule of each path listed, said once per rule on stderr after the run.
-  const rulesSeen: Array<[string, string]> = [];
-  let pathsOnly = false;
+  return { input, operands, stdinFile, pres, machine, quiet };
+}
+
+/**
+ * Makes the human sink of a run: the operation's printer, with -q's silence, --only-ignored's rules gathered,
+ * and notes on stderr for a binary file named on the command line and for per-path errors.
+ * @param op the operation
+ * @param pres the presentation flags
+ * @param input the input
+ * @param operands the operands
+ * @param rulesSeen where the ignore rule of each record listed is gathered
+ * @param aborted says whether the run was interrupted (its end then adds nothing)
+ * @returns the sink, and whether it reads only the paths of records
+ */
+async function humanSink(
+  op: Operation,
+  pres: Record<string, string | boolean>,
+  input: Record<string, unknown>,
+  operands: readonly string[],
+  rulesSeen: Array<[string, string]>,
+  aborted: () => boolean,
+): Promise<{ sink: Sink; pathsOnly: boolean }> {
+  const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
-  // Walk entries (find's batches) are written as their records' text with no record made; stdout takes the
-  // pieces.
-  if (pres.jsonl) inner = new JsonlSink(stdout.write, op.jsonlExpander?.(), stdout);
-  else if (pres.json) inner = new JsonSink(stdout.write, stdout);
-  else {
-    const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
-    pathsOnly = human.pathsOnly === true;
-    inner = {
-      // -q writes nothing: it takes no entries and no lines, and drops records. Getters: grep's printer decides
-      // its lines when it hears the query (begin), after this wrapper is made.
-      get entry() {
-        return quiet ? undefined : human.entry;
-      },
-      get lines() {
-        return quiet ? undefined : human.lines;
-      },
-      begin: (query) => human.begin?.(query),
-      record: (k, r) => {
-        if (!quiet) human.record(k, r);
-        const rule = (r as { ignored_by?: unknown }).ignored_by;
-        if (typeof rule === "string") rulesSeen.push([rule, (r as { path: string }).path]);
-      },
-      binarySkipped: (info) => {
+  const quiet = pres.quiet === true;
+  const sink: Sink = {
+    // -q writes nothing: it takes no entries and no lines, and drops records. Getters: grep's printer decides
+    // its lines when it hears the query (begin), after this wrapper is made.
+    get entry() {
+      return quiet ? undefined : human.entry;
+    },
+    get lines() {
+      return quiet ? undefined : human.lines;
+    },
+    begin: (query) => human.begin?.(query),
+    record: (k, r) => {
+      if (!quiet) human.record(k, r);
+      const rule = (r as { ignored_by?: unknown }).ignored_by;
+      if (typeof rule === "string") rulesSeen.push([rule, (r as { path: string }).path]);
+    },
+    binarySkipped: (info) => {
+      named ??= namedFiles(op, operands, input, process.cwd());
+      if (info.path !== null && named.has(info.path)) {
+        eprint(
+          `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
+        );
+      }
+    },
+    error: (info) => {
+      human.error(info);
+      // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
+      // a file named on the command line (as ripgrep does).
+      if (info.code === "BINARY") {
         named ??= namedFiles(op, operands, input, process.cwd());
         if (info.path !== null && named.has(info.path)) {
           eprint(
             `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
           );
         }
-      },
-      error: (info) => {
-        human.error(info);
-        // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
-        // a file named on the command line (as ripgrep does).
-        if (info.code === "BINARY") {
-          named ??= namedFiles(op, operands, input, process.cwd());
-          if (info.path !== null && named.has(info.path)) {
-            eprint(
-              `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
-            );
-          }
-          return;
-        }
-        eprint(`rglob: ${info.code}: ${info.path ? `${escapeControls(info.path)}: ` : ""}${info.message}`);
-      },
-      end: (s) => {
-        // An interrupted run adds nothing to what it printed (tree's drawing, count's table, --stats).
-        if (controller.signal.aborted) return;
-        if (!quiet || pres.stats === true) human.end(s);
-      },
-    };
-  }
-  if (stdinFile !== null) inner = renamed(inner, stdinFile);
-  const tally = { emitted: 0 };
-  // Ctrl-C and SIGTERM stop the run (docs/decisions/0030-cli-edges.md): the output keeps the whole lines
-  // written so far (JSON and JSONL close with their summary, truncated_reason "cancelled"), human output adds
-  // nothing, and main.ts ends the process by the signal, as rg and fd end. A second signal kills at once.
-  const controller = new AbortController();
-  let interrupted: InterruptSignal | null = null;
-  const onSignal = (signal: InterruptSignal) => {
-    interrupted ??= signal;
-    for (const s of INTERRUPTS) process.off(s, onSignal);
-    controller.abort();
+        return;
+      }
+      eprint(`rglob: ${info.code}: ${info.path ? `${escapeControls(info.path)}: ` : ""}${info.message}`);
+    },
+    end: (s) => {
+      // An interrupted run adds nothing to what it printed (tree's drawing, count's table, --stats).
+      if (aborted()) return;
+      if (!quiet || pres.stats === true) human.end(s);
+    },
   };
-  if (served !== undefined) {
-    if (!served.covers(op, input)) throw new NotServed();
-    served.cancelled(onSignal);
-  } else for (const s of INTERRUPTS) process.once(s, onSignal);
-  const progress = !machine && isTerminal(2);
-  let shownProgress = false;
-  let summary: Record<string, unknown> | null = null;
-  try {
-    summary = await dispatch(op, input, inner, {
-      signal: controller.signal,
-      pathsOnly,
-      tally,
-      // Human output writes names that are not valid UTF-8 as their raw bytes; JSON gets the wire form.
-      rawNames: !machine,
-      // grep uses the persisted index of the tree it searches, when `rglob index` made one; a served call the
-      // server's warm state.
-      ...(served !== undefined
-        ? { warm: served.warm }
-        : op.id === "grep"
-          ? { warm: new (await import("../../engine/index/persist.ts")).PersistedIndexes() }
-          : {}),
-      ...(progress
-        ? {
-            onProgress: (n: number) => {
-              shownProgress = true;
-              ewrite(`\r\u001b[2Kscanned ${n} entries…`);
-            },
-          }
-        : {}),
-    });
-  } catch (err) {
-    if (!(err instanceof RglobError)) throw err;
-    // People read the message with the flag they typed; the JSON envelope stays the library's and MCP's.
-    const spelled = withFlagSpelling(op, err);
-    // A failure envelope replaces the result, so it is printed only while nothing of the result is out.
-    if (machine && !(inner instanceof JsonSink && inner.opened)) {
-      eprint(failureLine(spelled));
-      return failJson(err, true);
-    }
-    throw spelled;
-  } finally {
-    for (const s of INTERRUPTS) process.off(s, onSignal);
-    if (shownProgress) ewrite("\r\u001b[2K");
-    if (stdinFile !== null) rmSync(path.dirname(stdinFile), { recursive: true, force: true });
-  }
-  if (interrupted !== null) throw new Interrupted(interrupted);
+  return { sink, pathsOnly: human.pathsOnly === true };
+}
+
+/**
+ * Writes the notes after a run (rules of --only-ignored, a truncation human output would not show, operands and
+ * patterns probably meant otherwise, what was skipped when nothing was found) and returns its exit code.
+ * @param op the operation
+ * @param operands the operands
+ * @param input the input
+ * @param summary the result's summary
+ * @param emitted the records written
+ * @param how JSON output, -q, and the ignore rules seen
+ * @returns the exit code: 0 found, 1 nothing found, 2 an error occurred
+ */
+async function exitAfter(
+  op: Operation,
+  operands: readonly string[],
+  input: Record<string, unknown>,
+  summary: Record<string, unknown>,
+  emitted: number,
+  how: { readonly machine: boolean; readonly quiet: boolean; readonly rulesSeen: Array<[string, string]> },
+): Promise<number> {
+  const { machine, quiet, rulesSeen } = how;
   if (rulesSeen.length > 0) {
     const { ignoredRulesNotes } = await import("../ignored.ts");
     for (const note of ignoredRulesNotes(rulesSeen, process.cwd())) eprint(`rglob: ${escapeControls(note)}`);
@@ -411,7 +509,7 @@ async function runOperation(op: Operation, argv: string[], served?: ServedCall):
   }
   // A summary that counted files (count --limit 0: totals alone) is an answer too, as is a run whose every
   // record the limit held back (--limit 0: it says there were some).
-  const counted = summary === null ? tally.emitted > 0 : !nothingFound(summary, tally.emitted);
+  const counted = summary === null ? emitted > 0 : !nothingFound(summary, emitted);
   // grep --count --include-zero that gives only counts of 0 found nothing, as rg answers.
   const found = op.id === "grep" ? grepFound(input, summary, counted) : counted;
   const skipped = summary !== null && skippedSome(summary);
@@ -563,9 +661,14 @@ function unknownCommand(cmd: string): UsageError {
  * Runs the CLI.
  * @param argv the arguments after the program name
  * @param served a call a warm server answers for a client (src/surface/serve/server.ts)
+ * @param config the environment's switches (src/main.ts reads them once; a served call: this process's)
  * @returns the exit code
  */
-export async function runCli(argv: string[], served?: ServedCall): Promise<number> {
+export async function runCli(
+  argv: string[],
+  served?: ServedCall,
+  config: Config = readConfig(),
+): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     if (served !== undefined && !OPERATIONS.some((o) => o.id === cmd)) throw new NotServed();
@@ -598,7 +701,7 @@ export async function runCli(argv: string[], served?: ServedCall): Promise<numbe
     if (!op) throw unknownCommand(cmd);
     // A served call runs the operations that read a tree, not the server's own commands.
     if (served !== undefined && (op.id === "index" || op.id === "serve")) throw new NotServed();
-    return await runOperation(op, rest, served);
+    return await runOperation(op, rest, served, config);
   } catch (err) {
     if (err instanceof UsageError) {
       eprint(`rglob: usage: ${err.message}`);

@@ -20,7 +20,7 @@ export class UsageError extends Error {
 }
 
 /** The value kind of a flag. */
-export type FlagKind = "boolean" | "integer" | "number" | "string" | "size" | "strings" | "enum" | "enums";
+type FlagKind = "boolean" | "integer" | "number" | "string" | "size" | "strings" | "enum" | "enums";
 
 /** One flag of a command. */
 export interface FlagSpec {
@@ -45,7 +45,7 @@ export interface FlagSpec {
 }
 
 /** Output flags every operation command has. */
-export const OUTPUT_FLAGS: Readonly<Record<string, PresentationFlag>> = {
+const OUTPUT_FLAGS: Readonly<Record<string, PresentationFlag>> = {
   json: { type: "boolean", description: "Print one JSON result (the operation's output schema)." },
   jsonl: {
     type: "boolean",

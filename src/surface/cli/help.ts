@@ -20,7 +20,7 @@ function plain(text: string, fd: 1 | 2): string {
 }
 
 /** The width help is wrapped to when neither COLUMNS nor a terminal says. */
-export const DEFAULT_HELP_WIDTH = 100;
+const DEFAULT_HELP_WIDTH = 100;
 
 /**
  * Returns the width help is wrapped to: COLUMNS when it is a number, else the terminal's width when the output
@@ -150,7 +150,7 @@ function typeHint(kind: string, hint: string | undefined, choices: readonly stri
  * @param op the operation
  * @returns the command definition
  */
-export function commandOf(op: Operation): CommandDef {
+function commandOf(op: Operation): CommandDef {
   // Operands are not citty positionals: the usage line and the ARGUMENTS section come from the synopsis
   // (opHelp), and an operand's key may also be a flag's (find's GLOB operands are --patterns).
   const args: ArgsDef = {};
@@ -170,7 +170,7 @@ export function commandOf(op: Operation): CommandDef {
 }
 
 /** Creates the root command, with every operation and meta command as a subcommand. */
-export function rootCommand(): CommandDef {
+function rootCommand(): CommandDef {
   const subCommands: Record<string, CommandDef> = {};
   // The overview lists each command by its summary: its flags are built by its own help only.
   for (const op of OPERATIONS)
@@ -285,7 +285,7 @@ function flagByKey(op: Operation): Map<string, FlagSpec> {
  * @param text the text
  * @returns the text for the CLI
  */
-export function cliText(op: Operation, text: string): string {
+function cliText(op: Operation, text: string): string {
   let known = VOCABULARY.get(op);
   if (known === undefined) {
     known = { flags: flagByKey(op), fields: fieldNames(op) };
@@ -330,7 +330,7 @@ export function cliText(op: Operation, text: string): string {
  * The flags a command's short help (-h) shows, by input or presentation key, in this order: those a person
  * reaches for first (rg's and fd's -h show about as many). Every other flag is in --help.
  */
-export const BRIEF_FLAGS: Readonly<Record<string, readonly string[]>> = {
+const BRIEF_FLAGS: Readonly<Record<string, readonly string[]>> = {
   // biome-ignore format: one command a line
   find: ["extensions", "types", "patterns", "exclude", "base", "max_depth", "min_size", "newer_than", "perm", "links", "sort", "format", "only_ignored", "unrestricted", "json"],
   // biome-ignore format: one command a line

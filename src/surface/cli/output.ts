@@ -8,7 +8,7 @@ import { encodeName, hasRawBytes } from "../../platform/names.ts";
 import { waitWritable } from "../../platform/poll.ts";
 
 /** Thrown when stdout's reader has gone away. */
-export class BrokenPipe extends Error {
+class BrokenPipe extends Error {
   override readonly name = "BrokenPipe";
 }
 
@@ -125,7 +125,7 @@ const NEWLINE = 10;
  * flattens once per chunk: cheaper than encoding each short JSON line); pieces go to a reused byte buffer,
  * after the texts before them.
  */
-export class Output implements Out {
+class Output implements Out {
   private pending = "";
   /** Twice a chunk: a chunk is written once it is full, so a line of up to a chunk always fits after it. */
   private readonly buf = Buffer.allocUnsafe(2 * CHUNK);

@@ -316,7 +316,7 @@ function opRoff(op: Operation): string {
 }
 
 /** Every environment variable rglob reads (the man page's ENVIRONMENT; a test holds it to the source). */
-export const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: string }> = [
+const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: string }> = [
   { name: "NO_COLOR", text: "No colour in human output." },
   { name: "COLUMNS", text: "The width help is wrapped to." },
   {
@@ -385,7 +385,7 @@ export const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: 
 ];
 
 /** The files rglob reads or writes outside the trees it searches (the man page's FILES). */
-export const FILES: ReadonlyArray<{ readonly path: string; readonly text: string }> = [
+const FILES: ReadonlyArray<{ readonly path: string; readonly text: string }> = [
   {
     path: "$RGLOB_CACHE_DIR/index/HASH.rgi",
     text: "The index of one tree, written by rglob index (HASH: of the tree's real path), read by rglob grep, shown by rglob index --status and deleted by rglob index --remove.",

@@ -15,6 +15,7 @@ import {
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { collect, inputKeys, withDefaults } from "../../agent/call.ts";
+import { type Config, readConfig } from "../../config.ts";
 import { clipText, type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
@@ -457,7 +458,12 @@ function describeText(manifest: Record<string, unknown>): string {
  * @param roots the roots to serve
  * @returns the server
  */
-function createServer(roots: Roots, inflight: Set<Promise<unknown>>, warm: WarmSet | null): Server {
+function createServer(
+  roots: Roots,
+  inflight: Set<Promise<unknown>>,
+  warm: WarmSet | null,
+  config: Config,
+): Server {
   const server = new Server(
     { name: "rglob", version: PACKAGE_VERSION },
     {
@@ -514,7 +520,7 @@ function createServer(roots: Roots, inflight: Set<Promise<unknown>>, warm: WarmS
       return await callOperation(op, args, roots.list, extra, warm);
     } catch (err) {
       if (err instanceof McpError) throw err;
-      const detail = err instanceof Error ? (process.env.RGLOB_DEBUG ? err.stack : err.message) : String(err);
+      const detail = err instanceof Error ? (config.debug ? err.stack : err.message) : String(err);
       log(`internal error in ${name}: ${detail}`);
       throw new McpError(ErrorCode.InternalError, `internal error: ${String(err)}`);
     }
@@ -609,8 +615,9 @@ export async function serveMcp(argv: string[]): Promise<number> {
   const roots = new Roots(resolveRoots(parsed.roots));
   const inflight = new Set<Promise<unknown>>();
   // Per-root warm state: remembered walks and a content index, built after start (docs/decisions/0028).
-  const warm = process.env.RGLOB_WARM === "0" ? null : new WarmSet(warmOptions());
-  const server = createServer(roots, inflight, warm);
+  const config = readConfig(); // the environment's switches, read once for the server's life
+  const warm = config.warm ? new WarmSet(warmOptions(config)) : null;
+  const server = createServer(roots, inflight, warm, config);
   // A bug in a request must not end the server: log it and go on serving.
   process.on("unhandledRejection", (err) => log(`unhandled rejection: ${String(err)}`));
   const closed = new Promise<void>((resolve) => {

@@ -51,10 +51,10 @@ const OWN_TEXT = 90;
 const NOT_DRAFT_07 = ["prefixItems", "$defs", "$ref", "dependentSchemas", "unevaluatedProperties", "$anchor"];
 
 /** A JSON Schema as MCP carries it. */
-export type ToolSchema = { type: "object"; [key: string]: unknown };
+type ToolSchema = { type: "object"; [key: string]: unknown };
 
 /** One tool as `tools/list` returns it. */
-export interface ToolDef {
+interface ToolDef {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: ToolSchema;
@@ -89,7 +89,7 @@ function findForbidden(node: unknown, where: string): string | null {
  * @returns the schema
  * @throws Error when the schema is missing or uses a keyword outside the Draft-07 subset (a build bug)
  */
-export function mcpSchema(stem: string): ToolSchema {
+function mcpSchema(stem: string): ToolSchema {
   const doc = SCHEMAS[stem];
   if (!doc) throw new Error(`no generated schema '${stem}'`);
   const { $schema: _s, $id: _i, version: _v, ...rest } = doc;
@@ -161,7 +161,7 @@ function structure(node: unknown): Json {
  * @param max the most characters
  * @returns the one-line text
  */
-export function toolText(text: string, max: number): string {
+function toolText(text: string, max: number): string {
   // A list the registry ends with "…" ('md'…) is said with "and more": an ellipsis reads as a cut text (#37).
   const plain = text.replace(/ ?\([^()]*(?:--[a-z]|\bCLI\b)[^()]*\)/g, "").replace(/…/g, " and more");
   return shortText(plain, max);
@@ -250,7 +250,7 @@ export function toolInputSchema(op: Operation): ToolSchema {
  * @param op the operation
  * @returns the schema
  */
-export function toolOutputSchema(op: Operation): ToolSchema {
+function toolOutputSchema(op: Operation): ToolSchema {
   const doc = mcpSchema(`${op.id}.output`);
   const props: Json = {};
   for (const [key, node] of Object.entries((doc.properties ?? {}) as Json)) {
@@ -283,7 +283,7 @@ const COMMON_RESULT_KEYS: ReadonlySet<string> = new Set([
  * @param op the operation
  * @returns the description text
  */
-export function toolDescription(op: Operation): string {
+function toolDescription(op: Operation): string {
   // The operation's full description (count's counting rules, explain's verdicts: #37), without its sentence on
   // paging, which the instructions say once for every tool.
   return op.description

@@ -13,7 +13,7 @@ import { buildId, FRAME, PROTOCOL, privateDirProblem, socketDir, socketsFor } fr
 const WAIT_MS = 200;
 
 /** What a served call ended with: an exit code, or the signal that stopped it (the client then dies of it). */
-export type ServedEnd = number | { readonly signal: "SIGINT" | "SIGTERM" };
+type ServedEnd = number | { readonly signal: "SIGINT" | "SIGTERM" };
 
 /** The kind of standard input: grep reads a pipe or a file when no path is given, which a server cannot. */
 function stdinKind(): "fifo" | "file" | "other" {
@@ -61,9 +61,10 @@ function writeOut(fd: number, bytes: Uint8Array): void {
 /**
  * Sends a CLI call to the server that keeps the working directory's tree warm, if one takes it.
  * @param argv the arguments after the program name
+ * @param waitMs how long to wait for a server to take the call (RGLOB_SERVE_WAIT_MS; null: WAIT_MS)
  * @returns how the call ended, or null: run it cold
  */
-export async function served(argv: readonly string[]): Promise<ServedEnd | null> {
+export async function served(argv: readonly string[], waitMs: number | null): Promise<ServedEnd | null> {
   // Help (laid out to the terminal) and names that are not valid UTF-8 (held as raw bytes by the cold path)
   // are not sent.
   if (argv.some((a) => a === "--help" || a === "-h" || a.includes("\uFFFD"))) return null;
@@ -90,8 +91,7 @@ export async function served(argv: readonly string[]): Promise<ServedEnd | null>
     tty: [tty(1), tty(2)],
     stdin: stdinKind(),
   };
-  const wait = Number(process.env.RGLOB_SERVE_WAIT_MS ?? WAIT_MS);
-  return await call(found[1], `${JSON.stringify(request)}\n`, Number.isFinite(wait) ? wait : WAIT_MS);
+  return await call(found[1], `${JSON.stringify(request)}\n`, waitMs ?? WAIT_MS);
 }
 
 /**

@@ -25,7 +25,7 @@ export class NotServed extends Error {
 }
 
 /** The CLI's entry (runCli), set when surface/cli/app.ts loads. */
-export type CliRunner = (argv: string[], served?: ServedCall) => Promise<number>;
+type CliRunner = (argv: string[], served?: ServedCall) => Promise<number>;
 
 let runner: CliRunner | null = null;
 

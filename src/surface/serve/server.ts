@@ -5,6 +5,7 @@
  * answer is the cold run's byte for byte. One call at a time; a client that waits too long runs cold. Only
  * connections of this user are taken (SO_PEERCRED). docs/decisions/0033-warm-server.md. */
 import * as fs from "node:fs";
+import { readConfig } from "../../config.ts";
 import { RglobError } from "../../contract/errors.ts";
 import { VERSION_LINE } from "../../contract/versions.ts";
 import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
@@ -26,7 +27,7 @@ import {
 } from "./where.ts";
 
 /** A running server as `rglob serve` and `rglob index --status` report it. */
-export interface ServerInfo {
+interface ServerInfo {
   readonly root: string;
   readonly pid: number;
   readonly socket: string;
@@ -114,7 +115,7 @@ function settingsOf(env: Readonly<Record<string, string | undefined>>): string {
 /** A running warm server for one tree. */
 export class WarmServer {
   readonly since = new Date().toISOString();
-  private readonly warm = new WarmSet(warmOptions());
+  private readonly warm = new WarmSet(warmOptions(readConfig()));
   private readonly queue: Conn[] = [];
   private busy = false;
   private calls = 0;
@@ -363,7 +364,7 @@ export class WarmServer {
         end = { type: FRAME.signal, body: String((err as { signal?: unknown }).signal) };
       else if (name === "BrokenPipe" || (err as { code?: string } | null)?.code === "EPIPE") end = null;
       else {
-        const detail = env.RGLOB_DEBUG && err instanceof Error ? err.stack : String(err);
+        const detail = readConfig(env).debug && err instanceof Error ? err.stack : String(err);
         try {
           frame(conn.fd, FRAME.stderr, `rglob: internal error: ${detail}\n`);
         } catch {}

@@ -4,6 +4,7 @@
  * (docs/decisions/0033-warm-server.md). */
 import * as fs from "node:fs";
 import * as os from "node:os";
+import { readConfig } from "../../config.ts";
 
 /** The wire protocol's version: a client and a server of different versions never talk (the server declines). */
 export const PROTOCOL = 1;
@@ -20,7 +21,8 @@ export const SOCKET_PATH_MAX = 107;
  */
 export function socketDir(env: NodeJS.ProcessEnv = process.env): string {
   const abs = (p: string | undefined): p is string => p?.startsWith("/") === true;
-  if (env.RGLOB_CACHE_DIR) return `${resolve(env.RGLOB_CACHE_DIR)}/serve`;
+  const cacheDir = readConfig(env).cacheDir;
+  if (cacheDir !== null) return `${resolve(cacheDir)}/serve`;
   if (abs(env.XDG_RUNTIME_DIR)) return `${trimSlash(env.XDG_RUNTIME_DIR)}/rglob`;
   const cache = abs(env.XDG_CACHE_HOME) ? trimSlash(env.XDG_CACHE_HOME) : `${os.homedir()}/.cache`;
   return `${cache}/rglob/serve`;

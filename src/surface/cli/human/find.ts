@@ -10,21 +10,6 @@ import type { Out } from "../output.ts";
 import { colorPath, type LsColors, lsColorsFrom } from "./ls-colors.ts";
 import { displayPath, escapeControls, type Style } from "./paths.ts";
 
-/** Template fields of --format. */
-export const FORMAT_FIELDS = [
-  "path",
-  "rel",
-  "abs",
-  "name",
-  "size",
-  "mtime",
-  "kinds",
-  "type",
-  "target",
-  "resolved",
-  "link",
-] as const;
-
 /** Human sink for find records. */
 export class FindHumanSink implements Sink {
   /** The byte after each path: newline, or NUL with -0. */

@@ -16,7 +16,7 @@ import { eprint, type Out } from "../output.ts";
 import { breakdownTable, displayPath, escapeControls, paint, plural, type Style } from "./paths.ts";
 
 /** Presentation options of grep's human output. */
-export interface GrepHumanOptions {
+interface GrepHumanOptions {
   readonly lineNumber: boolean;
   /** true/false forced, or null for grep's rule (shown unless the only root is one file). */
   readonly withFilename: boolean | null;

@@ -14,7 +14,7 @@ import { TopHumanSink } from "./top.ts";
 import { TreeHumanSink } from "./tree.ts";
 
 /** Human formatters, keyed by operation id. */
-export const HUMAN: Readonly<Record<string, HumanFactory>> = {
+const HUMAN: Readonly<Record<string, HumanFactory>> = {
   find: (out, style, p) =>
     new FindHumanSink(out, style, {
       print0: p.print0 === true,

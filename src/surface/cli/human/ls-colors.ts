@@ -17,7 +17,7 @@ export interface LsColors {
  * fd 8.6's colours of entry kinds when LS_COLORS is unset (its built-in theme, molokai in 256 colours).
  * Extensions are coloured only when LS_COLORS names them.
  */
-export const FD_DEFAULT_LS_COLORS =
+const FD_DEFAULT_LS_COLORS =
   "di=0;38;5;81:ln=0;38;5;203:or=0;38;5;16;48;5;203:ex=1;38;5;203:pi=0;38;5;16;48;5;81:so=0;38;5;16;48;5;203:bd=0;38;5;81;48;5;236:cd=0;38;5;203;48;5;236:fi=0";
 
 /** A colour that paints nothing (`0`, `00`, empty). */
@@ -29,7 +29,7 @@ const PLAIN = /^0*$/;
  * @param text the value
  * @returns the colours
  */
-export function parseLsColors(text: string): LsColors {
+function parseLsColors(text: string): LsColors {
   const kinds = new Map<string, string>();
   const suffixes = new Map<string, string>();
   for (const entry of text.split(":")) {
@@ -75,12 +75,7 @@ function broken(abs: string): boolean {
  * @param abs its absolute path (to tell a broken link)
  * @returns the SGR parameters, or undefined for none
  */
-export function nameColor(
-  ls: LsColors,
-  kinds: readonly string[],
-  name: string,
-  abs: string,
-): string | undefined {
+function nameColor(ls: LsColors, kinds: readonly string[], name: string, abs: string): string | undefined {
   const k = ls.kinds;
   if (kinds.includes("d")) return k.get("di");
   if (kinds.includes("l")) return k.has("or") && broken(abs) ? k.get("or") : k.get("ln");

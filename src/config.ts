@@ -1,0 +1,63 @@
+/*! The environment switches (RGLOB_*), read in one place into a Config that an entry (src/main.ts, the MCP server,
+ * `rglob serve`) reads once and passes in. Each switch, what it does and who it is for: docs/architecture.md
+ * (Environment switches) and the man page's ENVIRONMENT (src/surface/cli/shell.ts). Reading another process's
+ * environment (a served call's) goes through the same function. */
+
+/** The switches, parsed, with their defaults. */
+export interface Config {
+  /** RGLOB_CACHE_DIR: where `rglob index` writes, resolved by the reader (null: the platform's cache directory). */
+  readonly cacheDir: string | null;
+  /** RGLOB_INDEX=0 makes grep ignore the persisted index and the warm server neither load nor write one. */
+  readonly index: boolean;
+  /** RGLOB_WARM=0: `rglob mcp` keeps no warm state. */
+  readonly warm: boolean;
+  /** RGLOB_WATCH=0: the warm server does not watch (per-query checks only). */
+  readonly watch: boolean;
+  /** RGLOB_INDEX_BUDGET_MB: the warm index's cap in MiB (default 1024). */
+  readonly indexBudgetMb: number;
+  /** RGLOB_WARM_CHECK=stat: the warm server stats every file the index rules out at each query. */
+  readonly statEveryFile: boolean;
+  /** RGLOB_PERSIST_MIN_FILES: the fewest files a warm server's index has for it to go to the cache (null: default). */
+  readonly persistMinFiles: number | null;
+  /** RGLOB_SERVE=0: CLI calls are never answered by a running `rglob serve`. */
+  readonly serve: boolean;
+  /** RGLOB_SERVE_WAIT_MS: how long a call waits for a server to take it (null: default). */
+  readonly serveWaitMs: number | null;
+  /** RGLOB_DEBUG: the stack of an internal error is printed. */
+  readonly debug: boolean;
+}
+
+/** A process environment (process.env, or the one a served call was made with). */
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads a number switch.
+ * @param raw the variable's text
+ * @returns the number, or null when unset or not a finite number
+ */
+function numberOf(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const n = Number(raw);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * Reads the switches from an environment.
+ * @param env the environment (default: this process's)
+ * @returns the config
+ */
+export function readConfig(env: Env = process.env): Config {
+  const budget = numberOf(env.RGLOB_INDEX_BUDGET_MB ?? "1024");
+  return {
+    cacheDir: env.RGLOB_CACHE_DIR ? env.RGLOB_CACHE_DIR : null,
+    index: env.RGLOB_INDEX !== "0",
+    warm: env.RGLOB_WARM !== "0",
+    watch: env.RGLOB_WATCH !== "0",
+    indexBudgetMb: budget !== null && budget >= 0 ? budget : 1024,
+    statEveryFile: env.RGLOB_WARM_CHECK === "stat",
+    persistMinFiles: numberOf(env.RGLOB_PERSIST_MIN_FILES),
+    serve: env.RGLOB_SERVE !== "0",
+    serveWaitMs: numberOf(env.RGLOB_SERVE_WAIT_MS),
+    debug: Boolean(env.RGLOB_DEBUG),
+  };
+}

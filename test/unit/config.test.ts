@@ -1,0 +1,98 @@
+// The environment's switches are read in src/config.ts into a Config that the entries pass in (#35). No other
+// file reads an RGLOB_* variable from an environment, but for the ones still listed here (the list only shrinks:
+// the test fails on a new reader and on a listed one that no longer reads).
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { readConfig } from "../../src/config.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+
+/**
+ * Files that still read a switch where it applies: process-wide routes also chosen in worker threads (walk and
+ * search workers, the stat worker), the persisted index's cache directory, and the npm launcher's handshake.
+ */
+const STILL_READ = [
+  "src/engine/index/persist.ts",
+  "src/engine/search/pool.ts",
+  "src/engine/walk-pool.ts",
+  "src/platform/dir-fd.ts",
+  "src/platform/launcher-watch.ts",
+  "src/platform/stat-words.ts",
+  "src/platform/tree-watch.ts",
+];
+
+/** An RGLOB_* variable read from an environment object (process.env, Bun.env, an env parameter). */
+const READ = /\b(?:env|Bun\.env)(?:\.RGLOB_|\[\s*["'`]RGLOB_)/;
+
+function readers(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...readers(full));
+    else if (name.endsWith(".ts") && READ.test(readFileSync(full, "utf8"))) out.push(relative(ROOT, full));
+  }
+  return out;
+}
+
+describe("Config", () => {
+  test("no file but src/config.ts (and the known list) reads an RGLOB_* variable from an environment", () => {
+    const found = readers(join(ROOT, "src")).map((f) => f.split("\\").join("/"));
+    expect(found).toEqual(["src/config.ts", ...STILL_READ].sort());
+  });
+
+  test("an empty environment gives the defaults", () => {
+    expect(readConfig({})).toEqual({
+      cacheDir: null,
+      index: true,
+      warm: true,
+      watch: true,
+      indexBudgetMb: 1024,
+      statEveryFile: false,
+      persistMinFiles: null,
+      serve: true,
+      serveWaitMs: null,
+      debug: false,
+    });
+  });
+
+  test("each switch is read as its page documents it", () => {
+    const c = readConfig({
+      RGLOB_CACHE_DIR: "/tmp/c",
+      RGLOB_INDEX: "0",
+      RGLOB_WARM: "0",
+      RGLOB_WATCH: "0",
+      RGLOB_INDEX_BUDGET_MB: "64",
+      RGLOB_WARM_CHECK: "stat",
+      RGLOB_PERSIST_MIN_FILES: "3",
+      RGLOB_SERVE: "0",
+      RGLOB_SERVE_WAIT_MS: "50",
+      RGLOB_DEBUG: "1",
+    });
+    expect(c).toEqual({
+      cacheDir: "/tmp/c",
+      index: false,
+      warm: false,
+      watch: false,
+      indexBudgetMb: 64,
+      statEveryFile: true,
+      persistMinFiles: 3,
+      serve: false,
+      serveWaitMs: 50,
+      debug: true,
+    });
+    // Values that are not numbers fall back to the defaults, as before (a negative budget too).
+    const bad = readConfig({
+      RGLOB_INDEX_BUDGET_MB: "-1",
+      RGLOB_PERSIST_MIN_FILES: "x",
+      RGLOB_SERVE_WAIT_MS: "y",
+    });
+    expect([bad.indexBudgetMb, bad.persistMinFiles, bad.serveWaitMs]).toEqual([1024, null, null]);
+    // Set but empty: RGLOB_CACHE_DIR and RGLOB_DEBUG count as unset; "1" or anything but "0" leaves a route on.
+    expect(readConfig({ RGLOB_CACHE_DIR: "", RGLOB_DEBUG: "", RGLOB_INDEX: "1" })).toMatchObject({
+      cacheDir: null,
+      debug: false,
+      index: true,
+    });
+  });
+});
