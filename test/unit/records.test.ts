@@ -75,7 +75,14 @@ describe("FileMatch serialisation", () => {
     // record also its four link fields), in the model's order: with the text equal to JSON.stringify's above,
     // the hand-written serialiser is held to the schema (FileMatchSchema), its one source.
     const order = Object.keys(FileMatchSchema.pipe[0].entries);
-    const optional = ["path_bytes", "link_target", "link_target_exists", "link_escapes", "link_resolved", "ignored_by"];
+    const optional = [
+      "path_bytes",
+      "link_target",
+      "link_target_exists",
+      "link_escapes",
+      "link_resolved",
+      "ignored_by",
+    ];
     const plain = order.filter((k) => !optional.includes(k));
     expect(plain).toEqual(["path", "relative_path", "size", "mtime", "kinds", "entry_type"]);
     const linked = order.filter((k) => k !== "path_bytes" && k !== "ignored_by");
