@@ -946,10 +946,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "enum": [
           "ext",
           "language",
-          "dir"
+          "dir",
+          "file"
         ],
         "type": "string",
-        "description": "Break the totals (matches, matching lines, files with matches) down by ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it): `breakdown` in the result. With limit 0, of the whole search and without the lines (\"TODOs per top-level directory\")."
+        "description": "Break the totals (matches, matching lines, files with matches) down by ext (lowercase extension), language (from the built-in table), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base): `breakdown` in the result. With limit 0, of the whole search and without the lines (\"TODOs per top-level directory\")."
       },
       "in": {
         "type": "array",
@@ -1372,7 +1373,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "properties": {
             "key": {
               "type": "string",
-              "description": "The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."
+              "description": "The extension ('(none)' without one), language ('(unknown)'), first directory ('.') or file (its path relative to the base)."
             },
             "total_matches": {
               "type": "integer",
@@ -1692,10 +1693,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "enum": [
           "ext",
           "language",
-          "dir"
+          "dir",
+          "file"
         ],
         "type": "string",
-        "description": "Break the totals down by ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it)."
+        "description": "Break the totals down by ext (lowercase extension), language (from the built-in table), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base)."
       }
     },
     "required": [],
@@ -2008,7 +2010,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "enum": [
               "ext",
               "language",
-              "dir"
+              "dir",
+              "file"
             ],
             "type": "string"
           },
@@ -2027,7 +2030,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "properties": {
                 "key": {
                   "type": "string",
-                  "description": "The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."
+                  "description": "The extension ('(none)' without one), language ('(unknown)'), first directory ('.') or file (its path relative to the base)."
                 },
                 "files": {
                   "type": "integer",
@@ -5486,7 +5489,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "enum": [
               "ext",
               "language",
-              "dir"
+              "dir",
+              "file"
             ],
             "type": "string"
           },
@@ -5505,7 +5509,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "properties": {
                 "key": {
                   "type": "string",
-                  "description": "The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."
+                  "description": "The extension ('(none)' without one), language ('(unknown)'), first directory ('.') or file (its path relative to the base)."
                 },
                 "files": {
                   "type": "integer",
