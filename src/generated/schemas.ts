@@ -518,6 +518,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -1319,6 +1332,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -1365,6 +1391,25 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         ],
         "additionalProperties": false,
         "description": "Files not searched, by reason (binary, too_large, unreadable including permission denied; with `in`, unknown_language: files of no language with code regions)."
+      },
+      "left_out_by_in": {
+        "type": "object",
+        "properties": {
+          "matches": {
+            "type": "integer",
+            "description": "Matches left out."
+          },
+          "files": {
+            "type": "integer",
+            "description": "Files with a match left out."
+          }
+        },
+        "required": [
+          "matches",
+          "files"
+        ],
+        "additionalProperties": false,
+        "description": "Present with `in` (not with invert_match): the matches found that start outside the regions asked for (a mention in a comment when code was asked), so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early)."
       },
       "breakdown": {
         "type": "array",
@@ -1934,6 +1979,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "schema_version": {
         "const": "1.0",
         "description": "Version of this result's schema."
+      },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
       "next_cursor": {
         "anyOf": [
@@ -2573,6 +2631,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -3117,6 +3188,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "schema_version": {
         "const": "1.0",
         "description": "Version of this result's schema."
+      },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
       "next_cursor": {
         "anyOf": [
@@ -3699,6 +3783,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -4178,6 +4275,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "schema_version": {
         "const": "1.0",
         "description": "Version of this result's schema."
+      },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
       "next_cursor": {
         "anyOf": [
@@ -4891,6 +5001,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -5413,6 +5536,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "schema_version": {
         "const": "1.0",
         "description": "Version of this result's schema."
+      },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
       "next_cursor": {
         "anyOf": [
@@ -6026,6 +6162,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -6519,6 +6668,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -6796,6 +6958,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "schema_version": {
         "const": "1.0",
         "description": "Version of this result's schema."
+      },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
       "next_cursor": {
         "anyOf": [

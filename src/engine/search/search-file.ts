@@ -61,6 +61,8 @@ export interface FileOutcome {
   error: { code: string; message: string } | null;
   lines: number;
   matches: number;
+  /** With `in`: matches left out because they start outside the regions asked for (absent: none). */
+  dropped?: number;
   hits: HitOut[];
   encoding: string;
 }
@@ -378,6 +380,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
       const r = searchText(folded, matcher, spec.text, undefined, asciiLines, regionKeep(path, folded));
       out.lines = r.lines;
       out.matches = r.matches;
+      if (r.dropped) out.dropped = r.dropped;
       out.hits = r.hits;
       return out;
     },
