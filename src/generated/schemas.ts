@@ -2458,28 +2458,6 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               },
               "description": "POSIX paths relative to the request's base, in the order of `paths`."
             },
-            "hard_links": {
-              "type": "array",
-              "items": {
-                "type": "object",
-                "properties": {
-                  "relative_path": {
-                    "type": "string",
-                    "description": "The other name, relative to the base."
-                  },
-                  "same_file_as": {
-                    "type": "string",
-                    "description": "The path in relative_paths it is a hard link of (one inode: one file)."
-                  }
-                },
-                "required": [
-                  "relative_path",
-                  "same_file_as"
-                ],
-                "additionalProperties": false
-              },
-              "description": "Present only when a member has other names in the query: its hard links, which are the same file, not copies (not in paths, count or wasted_bytes)."
-            },
             "count": {
               "type": "integer",
               "minimum": 0,
@@ -2691,11 +2669,6 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "integer",
         "minimum": 0,
         "description": "Sum of wasted_bytes over all groups."
-      },
-      "hard_linked_paths": {
-        "type": "integer",
-        "minimum": 0,
-        "description": "Paths selected that are a further name (hard link) of a file already selected: one file, counted once, never a copy of itself."
       }
     },
     "required": [
@@ -2710,8 +2683,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "next_cursor",
       "groups",
       "duplicate_files",
-      "wasted_bytes",
-      "hard_linked_paths"
+      "wasted_bytes"
     ],
     "additionalProperties": false,
     "description": "Groups of identical files, most wasted bytes first (then by first path)."
@@ -7813,28 +7785,6 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string"
         },
         "description": "POSIX paths relative to the request's base, in the order of `paths`."
-      },
-      "hard_links": {
-        "type": "array",
-        "items": {
-          "type": "object",
-          "properties": {
-            "relative_path": {
-              "type": "string",
-              "description": "The other name, relative to the base."
-            },
-            "same_file_as": {
-              "type": "string",
-              "description": "The path in relative_paths it is a hard link of (one inode: one file)."
-            }
-          },
-          "required": [
-            "relative_path",
-            "same_file_as"
-          ],
-          "additionalProperties": false
-        },
-        "description": "Present only when a member has other names in the query: its hard links, which are the same file, not copies (not in paths, count or wasted_bytes)."
       },
       "count": {
         "type": "integer",

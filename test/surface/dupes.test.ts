@@ -97,7 +97,7 @@ describe("dupes", () => {
         "small/three.txt",
         "small/two.txt",
         "",
-        "2 groups (5 files, 3 of them extra copies), 10010 bytes wasted; 1 hard link counted as the file it names",
+        "2 groups (5 files, 3 of them extra copies), 10010 bytes wasted",
         "",
       ].join("\n"),
     );
@@ -125,24 +125,6 @@ describe("dupes", () => {
       }
     },
   );
-
-  test("a member's hard links are named as the same file, not counted as copies (#37)", () => {
-    const h = tempTree({ "a/orig.txt": "linked twice\n", "b/copy.txt": "linked twice\n" });
-    try {
-      linkSync(join(h.dir, "a/orig.txt"), join(h.dir, "a/other-name.txt"));
-      const { json } = rglobJson<DupResult>(["dupes", "--json"], { cwd: h.dir });
-      const r = json.results[0] as unknown as Record<string, unknown>;
-      expect(r.relative_paths).toEqual(["a/orig.txt", "b/copy.txt"]);
-      expect(r.count).toBe(2);
-      expect(r.hard_links).toEqual([{ relative_path: "a/other-name.txt", same_file_as: "a/orig.txt" }]);
-      expect((json as unknown as Record<string, unknown>).hard_linked_paths).toBe(1);
-      const human = rglob(["dupes"], { cwd: h.dir }).stdout;
-      expect(human).toContain("a/other-name.txt (hard link of a/orig.txt: the same file, not a copy)");
-      expect(human).toContain("1 hard link counted as the file it names");
-    } finally {
-      h.cleanup();
-    }
-  });
 
   test("no duplicates exits 1", () => {
     expect(rglob(["dupes", "--base", "near"], { cwd }).code).toBe(1);

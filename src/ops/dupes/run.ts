@@ -36,13 +36,6 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
       });
       if (due()) await tick();
     }
-  // Hard links: one inode is one file (the engine keeps its first path); its other names are said, not counted.
-  const names = new Map<string, Candidate[]>();
-  for (const c of candidates) {
-    const list = names.get(c.inode);
-    if (list === undefined) names.set(c.inode, [c]);
-    else list.push(c);
-  }
   const groups = ctx.shouldStop() ? [] : await findDuplicates(candidates, ctx, plan.confine);
   let files = 0;
   let wasted = 0;
@@ -50,17 +43,11 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
     const w = g.size * (g.members.length - 1);
     files += g.members.length - 1;
     wasted += w;
-    const links = g.members.flatMap((m) =>
-      (names.get(m.inode) ?? [])
-        .filter((c) => c !== m)
-        .map((c) => ({ relative_path: c.rel, same_file_as: m.rel })),
-    );
     return {
       size: g.size,
       digest: g.digest,
       paths: g.members.map((m) => m.abs),
       relative_paths: g.members.map((m) => m.rel),
-      ...(links.length > 0 ? { hard_links: links } : {}),
       count: g.members.length,
       wasted_bytes: w,
     };
@@ -68,7 +55,6 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
   ctx.summary("groups", records.length);
   ctx.summary("duplicate_files", files);
   ctx.summary("wasted_bytes", wasted);
-  ctx.summary("hard_linked_paths", candidates.length - names.size);
   let start = 0;
   if (ctx.resumeAfter !== null) start = records.findIndex((r) => r.digest === ctx.resumeAfter) + 1;
   for (let i = start; i < records.length; i++) {

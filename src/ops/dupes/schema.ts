@@ -47,22 +47,6 @@ export const DuplicateSchema = v.pipe(
       v.array(v.string()),
       v.description("POSIX paths relative to the request's base, in the order of `paths`."),
     ),
-    hard_links: v.optional(
-      v.pipe(
-        v.array(
-          v.strictObject({
-            relative_path: v.pipe(v.string(), v.description("The other name, relative to the base.")),
-            same_file_as: v.pipe(
-              v.string(),
-              v.description("The path in relative_paths it is a hard link of (one inode: one file)."),
-            ),
-          }),
-        ),
-        v.description(
-          "Present only when a member has other names in the query: its hard links, which are the same file, not copies (not in paths, count or wasted_bytes).",
-        ),
-      ),
-    ),
     count: int("Number of files in the group (at least 2)."),
     wasted_bytes: int("Bytes that removing all copies but one would free: size × (count − 1)."),
   }),
@@ -79,9 +63,6 @@ export const DuplicateSearchResultSchema = v.pipe(
     groups: int("Groups found in the whole query (not only the returned page)."),
     duplicate_files: int("Redundant copies: the sum of count − 1 over all groups."),
     wasted_bytes: int("Sum of wasted_bytes over all groups."),
-    hard_linked_paths: int(
-      "Paths selected that are a further name (hard link) of a file already selected: one file, counted once, never a copy of itself.",
-    ),
   }),
   v.title("DuplicateSearchResult"),
   v.description("Groups of identical files, most wasted bytes first (then by first path)."),

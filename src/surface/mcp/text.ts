@@ -100,9 +100,6 @@ function linesOf(op: Operation, r: Rec): string[] {
       return [
         `${r.count} copies of ${r.size} bytes (${r.wasted_bytes} bytes wasted, ${str(r.digest)}):`,
         ...paths.map((p) => `  ${p}`),
-        ...((r.hard_links as Rec[] | undefined) ?? []).map(
-          (h) => `  ${str(h.relative_path)} (hard link of ${str(h.same_file_as)}: the same file, not a copy)`,
-        ),
       ];
     }
     case "explain": {

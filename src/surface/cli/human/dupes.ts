@@ -24,11 +24,6 @@ export class DupesHumanSink implements Sink {
       ) + "\n",
     );
     for (const abs of r.paths) this.write(`${p.path(displayPath(abs, this.style))}\n`);
-    // A member's other names (hard links) are the same file, not copies: said, not counted (#37).
-    for (const h of r.hard_links ?? [])
-      this.write(
-        p.dim(`${h.relative_path} (hard link of ${h.same_file_as}: the same file, not a copy)`) + "\n",
-      );
   }
 
   error(_info: ErrorInfo): void {}
@@ -40,13 +35,8 @@ export class DupesHumanSink implements Sink {
     const groups = summary.groups;
     const copies = Number(summary.duplicate_files);
     const members = groups > 0 ? ` (${plural(groups + copies, "file")}, ${copies} of them extra copies)` : "";
-    const links = Number(summary.hard_linked_paths) || 0;
-    const linked =
-      links > 0
-        ? `; ${plural(links, "hard link")} counted as the file ${links === 1 ? "it names" : "they name"}`
-        : "";
     this.write(
-      `${this.groups > 0 ? "\n" : ""}${plural(groups, "group")}${members}, ${summary.wasted_bytes} bytes wasted${linked}\n`,
+      `${this.groups > 0 ? "\n" : ""}${plural(groups, "group")}${members}, ${summary.wasted_bytes} bytes wasted\n`,
     );
   }
 }
