@@ -108,6 +108,14 @@ export const resultMetaEntries = {
     v.description("Per-path problems; they never stop the other results."),
   ),
   schema_version: v.pipe(v.literal(SCHEMA_VERSION), v.description("Version of this result's schema.")),
+  type_globs: v.optional(
+    v.pipe(
+      v.record(v.string(), v.array(v.string())),
+      v.description(
+        "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang.",
+      ),
+    ),
+  ),
   next_cursor: v.pipe(
     v.nullable(v.string()),
     v.description(

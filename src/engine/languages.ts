@@ -165,9 +165,10 @@ export function extensionOf(name: string): string {
  * @param rel the file's path relative to the base
  * @param name its name
  * @param language its language (from the built-in table), or null
- * @returns the extension ('(none)' without one), language ('(unknown)') or first directory ('.')
+ * @returns the extension ('(none)' without one), language ('(unknown)'), first directory ('.') or the path
  */
 export function breakdownKey(by: ByKey, rel: string, name: string, language: string | null): string {
+  if (by === "file") return rel;
   if (by === "ext") return extensionOf(name) || "(none)";
   if (by === "language") return language ?? "(unknown)";
   const slash = rel.indexOf("/");

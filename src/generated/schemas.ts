@@ -522,6 +522,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -950,10 +963,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "enum": [
           "ext",
           "language",
-          "dir"
+          "dir",
+          "file"
         ],
         "type": "string",
-        "description": "Break the totals (matches, matching lines, files with matches) down by ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it): `breakdown` in the result. With limit 0, of the whole search and without the lines (\"TODOs per top-level directory\")."
+        "description": "Break the totals (matches, matching lines, files with matches) down by ext (lowercase extension), language (from the built-in table), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base): `breakdown` in the result. With limit 0, of the whole search and without the lines (\"TODOs per top-level directory\")."
       },
       "in": {
         "type": "array",
@@ -1322,6 +1336,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -1369,6 +1396,25 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "additionalProperties": false,
         "description": "Files not searched, by reason (binary, too_large, unreadable including permission denied; with `in`, unknown_language: files of no language with code regions)."
       },
+      "left_out_by_in": {
+        "type": "object",
+        "properties": {
+          "matches": {
+            "type": "integer",
+            "description": "Matches left out."
+          },
+          "files": {
+            "type": "integer",
+            "description": "Files with a match left out."
+          }
+        },
+        "required": [
+          "matches",
+          "files"
+        ],
+        "additionalProperties": false,
+        "description": "Present with `in` (not with invert_match): the matches found that start outside the regions asked for (a mention in a comment when code was asked), so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early)."
+      },
       "breakdown": {
         "type": "array",
         "items": {
@@ -1376,7 +1422,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "properties": {
             "key": {
               "type": "string",
-              "description": "The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."
+              "description": "The extension ('(none)' without one), language ('(unknown)'), first directory ('.') or file (its path relative to the base)."
             },
             "total_matches": {
               "type": "integer",
@@ -1696,10 +1742,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "enum": [
           "ext",
           "language",
-          "dir"
+          "dir",
+          "file"
         ],
         "type": "string",
-        "description": "Break the totals down by ext (lowercase extension), language (from the built-in table) or dir (the first directory under the base, '.' for files directly in it)."
+        "description": "Break the totals down by ext (lowercase extension), language (from the built-in table), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base)."
       }
     },
     "required": [],
@@ -1937,6 +1984,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -2012,7 +2072,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "enum": [
               "ext",
               "language",
-              "dir"
+              "dir",
+              "file"
             ],
             "type": "string"
           },
@@ -2031,7 +2092,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "properties": {
                 "key": {
                   "type": "string",
-                  "description": "The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."
+                  "description": "The extension ('(none)' without one), language ('(unknown)'), first directory ('.') or file (its path relative to the base)."
                 },
                 "files": {
                   "type": "integer",
@@ -2596,6 +2657,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -3150,6 +3224,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "schema_version": {
         "const": "1.0",
         "description": "Version of this result's schema."
+      },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
       "next_cursor": {
         "anyOf": [
@@ -3736,6 +3823,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -4215,6 +4315,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "schema_version": {
         "const": "1.0",
         "description": "Version of this result's schema."
+      },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
       "next_cursor": {
         "anyOf": [
@@ -4928,6 +5041,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -5451,6 +5577,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -5526,7 +5665,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "enum": [
               "ext",
               "language",
-              "dir"
+              "dir",
+              "file"
             ],
             "type": "string"
           },
@@ -5545,7 +5685,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "properties": {
                 "key": {
                   "type": "string",
-                  "description": "The extension ('(none)' without one), language ('(unknown)') or first directory ('.')."
+                  "description": "The extension ('(none)' without one), language ('(unknown)'), first directory ('.') or file (its path relative to the base)."
                 },
                 "files": {
                   "type": "integer",
@@ -6062,6 +6202,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -6555,6 +6708,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "const": "1.0",
         "description": "Version of this result's schema."
       },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -6832,6 +6998,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "schema_version": {
         "const": "1.0",
         "description": "Version of this result's schema."
+      },
+      "type_globs": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
       "next_cursor": {
         "anyOf": [

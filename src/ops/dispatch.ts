@@ -6,6 +6,7 @@ import * as v from "valibot";
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { emptySkipped, type ResultMeta, type Skipped, type TruncatedReason } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
+import { typeList } from "../engine/filter/filetype.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
 import type { RunContext, StopReason } from "../engine/run.ts";
 import type { Sink } from "../sink/sink.ts";
@@ -211,6 +212,16 @@ export async function dispatch(
       };
       ctx.error(info);
     }
+  }
+  // What a file type covered, so that an answer filtered by language needs no second call to see it (#37).
+  const named = [input.file_types, input.file_types_not].flatMap((l) => (Array.isArray(l) ? l : []));
+  if (named.length > 0) {
+    const adds = Array.isArray(input.type_add) ? (input.type_add as string[]) : [];
+    extra.type_globs = Object.fromEntries(
+      typeList(adds)
+        .filter((t) => named.includes(t.name))
+        .map((t) => [t.name, t.globs]),
+    );
   }
   const summary = { ...meta, ...extra };
   sink.end(summary);

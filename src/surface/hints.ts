@@ -413,3 +413,36 @@ export function skipNote(
   if (parts.length === 0) return null;
   return `nothing found; not searched: ${parts.join(", ")}`;
 }
+
+/**
+ * Returns the notes that say what a filter left out or covered, whatever the run found, so that no second call
+ * is needed to check it (#37): the matches grep's `in` left out (they start in another region), and the names
+ * each file type selects by (a type is chosen by name only, never by a shebang).
+ * @param summary the result summary (its `left_out_by_in` and `type_globs`)
+ * @param surface "cli" names flags, "mcp" input keys
+ * @returns the notes
+ */
+export function coverageNotes(summary: Readonly<Record<string, unknown>>, surface: "cli" | "mcp"): string[] {
+  const notes: string[] = [];
+  const out = summary.left_out_by_in as { matches?: unknown; files?: unknown } | undefined;
+  if (out !== undefined && typeof out.matches === "number" && typeof out.files === "number") {
+    const key = surface === "cli" ? "--in" : "in";
+    notes.push(
+      out.matches === 0
+        ? `${key} left no match out: every match found starts in the regions asked for`
+        : `${key} left out ${out.matches} ${out.matches === 1 ? "match" : "matches"} in ${out.files} ${out.files === 1 ? "file" : "files"} that ${out.matches === 1 ? "starts" : "start"} in another region (left_out_by_in); without ${key} they are found too`,
+    );
+  }
+  const types = summary.type_globs as Record<string, unknown> | undefined;
+  if (types !== undefined && types !== null && typeof types === "object") {
+    const key =
+      surface === "cli" ? "file types (--lang, --type-not)" : "file types (file_types, file_types_not)";
+    const each = Object.entries(types)
+      .map(([name, globs]) => `${name} = ${Array.isArray(globs) ? globs.join(" ") : ""}`)
+      .join("; ");
+    notes.push(
+      `${key} select files by name only (${each}); a script without such a name is not taken for its shebang`,
+    );
+  }
+  return notes.map(escapeControls);
+}

@@ -77,6 +77,16 @@ describe("count", () => {
     expect(lines).toEqual([...lines].sort((a, b) => b - a));
   });
 
+  test("--by file gives each file's code, comment and blank lines in one table, most lines first", () => {
+    const { json } = rglobJson<CountResult>(["count", "--by", "file", "--json"], { cwd });
+    const rows = (json.breakdown ?? []) as Array<Record<string, unknown>>;
+    expect(rows.map((g) => g.key)).toEqual(["a.ts", "b.py", "w16.txt", "lib/c.js", "lib/d.txt", "empty.txt"]);
+    expect(rows[0]).toMatchObject({ key: "a.ts", files: 1, lines: 6, code: 2, comment: 3, blank: 1 });
+    const human = rglob(["count", "--by", "file"], { cwd }).stdout;
+    expect(human).toMatch(/^file\s+files\s+lines\s+code\s+comment\s+blank\s+bytes\n/);
+    expect(human).toMatch(/^a\.ts\s+1\s+6\s+2\s+3\s+1\s+58$/m);
+  });
+
   test("--no-empty and --no-comments choose what `lines` counts", () => {
     const get = (...flags: string[]) =>
       rglobJson<CountResult>(["count", "a.ts", ...flags, "--json"], { cwd }).json.results[0]?.lines;
@@ -128,7 +138,7 @@ describe("count", () => {
   });
 
   test.each([
-    [["count", "--by", "size"], "not one of ext, language, dir"],
+    [["count", "--by", "size"], "not one of ext, language, dir, file"],
     [["count", "--encoding", "klingon"], "not a known encoding"],
     [["count", "--min-size", "nope"], "is not a size"],
     [["tsize", "*", "--unit", "pb"], "not one of kb, mb, gb, tb"],

@@ -4,6 +4,8 @@
 // of real calls on a tree with links, binary files and ignored entries validates against it with ajv, with no
 // record field the schema does not name.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { linkSync } from "node:fs";
+import { join } from "node:path";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import Ajv from "ajv";
 import { tempTree } from "../helpers.ts";
@@ -22,6 +24,8 @@ const t = tempTree({
   "link-broken": { symlink: "nowhere" },
   "link-out": { symlink: "../../../etc" },
 });
+// A hard link of a member of a duplicate group: the group names it (hard_links).
+linkSync(join(t.dir, "src/lib.ts"), join(t.dir, "src/lib-hard.ts"));
 
 let mcp: McpSession;
 let tools: Tool[] = [];
@@ -94,6 +98,8 @@ describe("tools/list", () => {
       ["grep_content", { pattern: "TODO", count: true, list_binary: true }],
       ["grep_content", { pattern: "TODO", files_with_matches: true, by: "dir" }],
       ["count_lines", { by: "language" }],
+      ["count_lines", { by: "file", file_types: ["py"] }],
+      ["grep_content", { pattern: "TODO", in: ["comment"] }],
       ["find_duplicates", {}],
       ["directory_tree", {}],
       ["largest_files", { dirs: true }],
@@ -118,7 +124,10 @@ describe("tools/list", () => {
       // Every result field and every record field is named by the schema (not just "object").
       const props = schema.properties as Record<string, Node>;
       const sc = res.structuredContent as Record<string, unknown>;
-      for (const k of Object.keys(sc)) expect(`${name}: ${k} ${k in props}`).toBe(`${name}: ${k} true`);
+      for (const k of Object.keys(sc)) {
+        expect(`${name}: ${k} ${k in props}`).toBe(`${name}: ${k} true`);
+        seen.add(`${name}.${k}`);
+      }
       const items = (props.results as Node).items as Node;
       const variants = (Array.isArray(items.anyOf) ? items.anyOf : [items]) as Node[];
       const named = new Set(variants.flatMap((v) => Object.keys((v.properties ?? {}) as object)));
@@ -137,6 +146,9 @@ describe("tools/list", () => {
       "find_files.link_escapes",
       "grep_content.before",
       "explain_path.reasons",
+      "count_lines.type_globs",
+      "grep_content.left_out_by_in",
+      "find_duplicates.hard_links",
     ])
       expect(seen.has(f)).toBe(true);
     // only_ignored on MCP: the same key as the CLI's --only-ignored and the library's; the text names each rule.

@@ -86,7 +86,7 @@ export function encodeOutcomes(outcomes: readonly FileOutcome[]): EncodedOutcome
     nums.push(o.bytes, SKIPS.indexOf(o.skip));
     str(o.error?.code ?? null);
     str(o.error?.message ?? null);
-    nums.push(o.lines, o.matches);
+    nums.push(o.lines, o.matches, o.dropped ?? 0);
     str(o.encoding);
     nums.push(o.hits.length);
     for (const h of o.hits) {
@@ -130,6 +130,7 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
     const message = str();
     const lines = num();
     const matches = num();
+    const dropped = num();
     const encoding = str() as string;
     const nHits = num();
     const hits: LineEvent[] = [];
@@ -151,6 +152,7 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
       error: code === null ? null : { code, message: message ?? "" },
       lines,
       matches,
+      ...(dropped > 0 ? { dropped } : {}),
       hits,
       encoding,
     });

@@ -61,6 +61,8 @@ export interface FileOutcome {
   error: { code: string; message: string } | null;
   lines: number;
   matches: number;
+  /** With `in`: matches left out because they start outside the regions asked for (absent: none). */
+  dropped?: number;
   hits: LineEvent[];
   encoding: string;
 }
@@ -480,5 +482,6 @@ function matchWhole(st: SearcherState, path: string, length: number, out: FileOu
   const r = searchText(folded, matcher, spec.text, undefined, asciiLines, st.regionKeep(path, folded));
   out.lines = r.lines;
   out.matches = r.matches;
+  if (r.dropped) out.dropped = r.dropped;
   out.hits = r.hits;
 }

@@ -63,6 +63,8 @@ export interface TextResult {
   readonly matches: number;
   /** The last line number given as a match or as context (0 for none). */
   readonly shownUpTo: number;
+  /** With `in`: matches found that start outside the regions asked for, so left out (not with invert). */
+  readonly dropped?: number;
 }
 
 /**
@@ -740,6 +742,7 @@ export function searchText(
   const found: Located[] = [];
   let lines = 0;
   let matches = 0;
+  let dropped = 0;
   const lineNumberOf = lineCounter(text, win?.firstLine ?? 1, asciiBytes);
   if (len === 0) return { hits: [], lines: 0, matches: 0, shownUpTo: 0 };
   if (m.spec.invert) {
@@ -784,6 +787,7 @@ export function searchText(
           ? spansAfter(m.line, line, [[a, b]], b > a ? b : stepOver(m.line, line, a))
           : m.spans(line);
       const spans = regions === undefined ? all : keptSpans(regions, s, all);
+      dropped += all.length - spans.length;
       if (spans.length > 0) {
         lines++;
         matches += spans.length;
@@ -795,14 +799,21 @@ export function searchText(
       pos = e + 1;
     }
   }
-  if (o.countOnly || o.firstOnly) return { hits: [], lines, matches, shownUpTo: 0 };
+  if (o.countOnly || o.firstOnly)
+    return { hits: [], lines, matches, shownUpTo: 0, ...(dropped > 0 ? { dropped } : {}) };
   const writer = directOf(o, m);
   if (writer !== null) {
     for (const f of found) writer.lineText(f.n, text.slice(f.s, f.e));
-    return { hits: [], lines, matches, shownUpTo: found.at(-1)?.last ?? 0 };
+    return {
+      hits: [],
+      lines,
+      matches,
+      shownUpTo: found.at(-1)?.last ?? 0,
+      ...(dropped > 0 ? { dropped } : {}),
+    };
   }
   const { hits, shownUpTo } = hitsOf(text, end, found, m, o, win, asciiBytes !== undefined);
-  return { hits, lines, matches, shownUpTo };
+  return { hits, lines, matches, shownUpTo, ...(dropped > 0 ? { dropped } : {}) };
 }
 
 /**
@@ -889,6 +900,7 @@ function searchMultiline(
   const invert = m.spec.invert;
   const found: Located[] = [];
   let matches = 0;
+  let dropped = 0;
   const lineNumberOf = lineCounter(text, 1);
   let last: Located | null = null;
   const re = m.text;
@@ -903,7 +915,10 @@ function searchMultiline(
     if (b === a && a === prevEnd) continue;
     prevEnd = b;
     // With regions, a match is kept by the region of its first unit, wherever it ends.
-    if (regions !== undefined && !keptAt(regions, a)) continue;
+    if (regions !== undefined && !keptAt(regions, a)) {
+      dropped++;
+      continue;
+    }
     const lineEnd = (): number => {
       const e = b > a && text.charCodeAt(b - 1) === 10 ? b - 1 : text.indexOf("\n", b);
       return e < 0 ? text.length : e;
@@ -935,8 +950,14 @@ function searchMultiline(
     found.push(last);
   }
   if (!invert) {
-    if (o.countOnly || o.firstOnly) return { hits: [], lines: found.length, matches, shownUpTo: 0 };
-    return { ...hitsOf(text, end, found, m, o, undefined), lines: found.length, matches };
+    if (o.countOnly || o.firstOnly)
+      return { hits: [], lines: found.length, matches, shownUpTo: 0, ...(dropped > 0 ? { dropped } : {}) };
+    return {
+      ...hitsOf(text, end, found, m, o, undefined),
+      lines: found.length,
+      matches,
+      ...(dropped > 0 ? { dropped } : {}),
+    };
   }
   // Invert: the lines no record covers.
   const outside: Located[] = [];

@@ -122,6 +122,8 @@ interface Resume {
  */
 class GrepTally {
   readonly totals = { matches: 0, lines: 0, files: 0 };
+  /** With `in`: the matches found outside the regions asked for, and their files (left_out_by_in). */
+  readonly leftOut = { matches: 0, files: 0 };
   private readonly groups = new Map<string, GrepGroup>();
   private readonly skipped = { binary: 0, too_large: 0, unreadable: 0, unknown_language: 0 };
   private readonly ledger: SkippedWithRegions;
@@ -179,6 +181,10 @@ class GrepTally {
     } else if (o.skip !== null) this.skipped[o.skip]++;
     this.totals.matches += o.matches;
     this.totals.lines += o.lines;
+    if (o.dropped) {
+      this.leftOut.matches += o.dropped;
+      this.leftOut.files++;
+    }
     if (o.lines > 0) this.totals.files++;
     if (this.keyOf !== null && o.lines > 0) {
       const key = this.keyOf(e);
@@ -207,6 +213,7 @@ class GrepTally {
     // unknown_language is in the ledger only when `in` asked for regions.
     const { unknown_language, ...readSkips } = this.skipped;
     ctx.summary("files_skipped", this.q.spec.regions === 0 ? readSkips : this.skipped);
+    if (this.q.spec.regions !== 0 && !this.q.spec.matcher.invert) ctx.summary("left_out_by_in", this.leftOut);
     // Ordered as count's breakdown: most lines first, then by key (code points).
     if (this.keyOf !== null)
       ctx.summary(

@@ -302,6 +302,17 @@ export const LineSearchResultSchema = v.pipe(
     matched_lines: v.pipe(v.number(), v.integer(), v.description("Matching lines in the files searched.")),
     files_with_matches: v.pipe(v.number(), v.integer(), v.description("Files with at least one match.")),
     files_skipped: SkipCountsSchema,
+    left_out_by_in: v.optional(
+      v.pipe(
+        v.strictObject({
+          matches: v.pipe(v.number(), v.integer(), v.description("Matches left out.")),
+          files: v.pipe(v.number(), v.integer(), v.description("Files with a match left out.")),
+        }),
+        v.description(
+          "Present with `in` (not with invert_match): the matches found that start outside the regions asked for (a mention in a comment when code was asked), so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early).",
+        ),
+      ),
+    ),
     breakdown: v.optional(
       v.pipe(
         v.array(GrepGroupSchema),

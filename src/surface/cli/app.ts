@@ -16,6 +16,7 @@ import { JsonSink } from "../../sink/json.ts";
 import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
 import {
+  coverageNotes,
   namedFiles,
   nothingFound,
   operandNotes,
@@ -520,6 +521,9 @@ async function exitAfter(
     for (const note of patternNotes(op, operands, input, process.cwd())) eprint(`rglob: note: ${note}`);
   if (!quiet)
     for (const note of wordEdgeNotes(op, operands, input, process.cwd())) eprint(`rglob: note: ${note}`);
+  // What `--in` left out and what a --lang covered (#37).
+  if (!quiet && summary !== null)
+    for (const note of coverageNotes(summary, "cli")) eprint(`rglob: note: ${note}`);
   // Nothing skipped silently: an empty answer says what was left out and which flag includes it.
   if (!found && !quiet && summary !== null) {
     const note = skipNote(op, summary, "cli");

@@ -23,7 +23,14 @@ import { SCHEMAS } from "../../generated/schemas.ts";
 import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { flagsOf, UsageError } from "../cli/flags.ts";
-import { directoryGlobs, nothingFound, patternNotes, skipNote, wordEdgeNotes } from "../hints.ts";
+import {
+  coverageNotes,
+  directoryGlobs,
+  nothingFound,
+  patternNotes,
+  skipNote,
+  wordEdgeNotes,
+} from "../hints.ts";
 import { ignoredHits, ignoredHitsNote } from "../ignored.ts";
 import { capabilities } from "../introspect.ts";
 import { closest } from "../suggest.ts";
@@ -423,6 +430,7 @@ async function callOperation(
     if (none) for (const note of patternNotes(op, [], input, here)) tail += `\nnote: ${note}`;
   }
   for (const note of wordEdgeNotes(op, [], input, here)) tail += `\nnote: ${note}`;
+  for (const note of coverageNotes(result, "mcp")) tail += `\nnote: ${note}`;
   const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];
   const base = typeof input.base === "string" ? input.base : null;
   // The text travels JSON-escaped (a newline is two bytes there, a quote two): while the escaped text is over its
