@@ -6322,6 +6322,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                           }
                         ],
                         "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+                      },
+                      "started_by": {
+                        "enum": [
+                          "serve",
+                          "mcp"
+                        ],
+                        "type": "string",
+                        "description": "The command that runs it: serve (rglob serve), or mcp (rglob mcp, which serves CLI and library calls in its roots and stops with its MCP session; serve --stop stops only its socket)."
                       }
                     },
                     "required": [
@@ -6331,7 +6339,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                       "since",
                       "state",
                       "calls",
-                      "idle_seconds"
+                      "idle_seconds",
+                      "started_by"
                     ],
                     "additionalProperties": false,
                     "title": "ServerInfo",
@@ -6628,6 +6637,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 }
               ],
               "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+            },
+            "started_by": {
+              "enum": [
+                "serve",
+                "mcp"
+              ],
+              "type": "string",
+              "description": "The command that runs it: serve (rglob serve), or mcp (rglob mcp, which serves CLI and library calls in its roots and stops with its MCP session; serve --stop stops only its socket)."
             }
           },
           "required": [
@@ -6637,7 +6654,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "since",
             "state",
             "calls",
-            "idle_seconds"
+            "idle_seconds",
+            "started_by"
           ],
           "additionalProperties": false,
           "title": "ServerInfo",
@@ -8216,6 +8234,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                     }
                   ],
                   "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+                },
+                "started_by": {
+                  "enum": [
+                    "serve",
+                    "mcp"
+                  ],
+                  "type": "string",
+                  "description": "The command that runs it: serve (rglob serve), or mcp (rglob mcp, which serves CLI and library calls in its roots and stops with its MCP session; serve --stop stops only its socket)."
                 }
               },
               "required": [
@@ -8225,7 +8251,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "since",
                 "state",
                 "calls",
-                "idle_seconds"
+                "idle_seconds",
+                "started_by"
               ],
               "additionalProperties": false,
               "title": "ServerInfo",
@@ -8307,6 +8334,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+      },
+      "started_by": {
+        "enum": [
+          "serve",
+          "mcp"
+        ],
+        "type": "string",
+        "description": "The command that runs it: serve (rglob serve), or mcp (rglob mcp, which serves CLI and library calls in its roots and stops with its MCP session; serve --stop stops only its socket)."
       }
     },
     "required": [
@@ -8316,7 +8351,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "since",
       "state",
       "calls",
-      "idle_seconds"
+      "idle_seconds",
+      "started_by"
     ],
     "additionalProperties": false,
     "description": "A running warm server."
