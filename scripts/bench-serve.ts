@@ -2,13 +2,21 @@
  * against a running `rglob serve`, against 20 rg processes; process start included on both sides, paired runs
  * (rg's set, then rglob's, each run). Every served answer (stdout, stderr, exit code) is first checked to be
  * byte-identical to the cold CLI's (`RGLOB_SERVE=0`); then a trivial grep's process cost served and cold.
- * `bun scripts/bench-serve.ts [--runs=N] [--tree=DIR]`; prints the ratio (target <= 0.1x) and the load. */
+ * `--server=mcp` has the calls answered by an `rglob mcp --root TREE` session instead (initialized over stdio,
+ * its stdin held open until the end), which serves the CLI in its root from its own warm state.
+ * `bun scripts/bench-serve.ts [--runs=N] [--tree=DIR] [--server=mcp]`; prints the ratio (target <= 0.1x) and the load. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { treeBench } from "./bench-args.ts";
 
-const { bin, tree, rg, runs } = treeBench("bun scripts/bench-serve.ts [--runs=N] [--tree=DIR]", 3);
+// --server=mcp is this script's own flag (treeBench takes --runs and --tree).
+const byMcp = process.argv.includes("--server=mcp");
+if (byMcp) process.argv.splice(process.argv.indexOf("--server=mcp"), 1);
+const { bin, tree, rg, runs } = treeBench(
+  "bun scripts/bench-serve.ts [--runs=N] [--tree=DIR] [--server=mcp]",
+  3,
+);
 
 /** The 20 greps of bench-warm.ts, as an agent types them: rglob's argv and rg's. */
 const QUERIES: ReadonlyArray<{ readonly rglob: readonly string[]; readonly rg: readonly string[] }> = [
@@ -70,17 +78,40 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(", ");
 
-console.log(`tree: ${tree}; ${runs} paired runs of 20 greps; load average ${load()}`);
+console.log(
+  `tree: ${tree}; ${runs} paired runs of 20 greps; the CLI served by ${byMcp ? "rglob mcp" : "rglob serve"}; load average ${load()}`,
+);
 const t0 = performance.now();
-const started = await run([bin, "serve", "--detach", "--idle-seconds", "900"]);
-if (started.code !== 0) throw new Error(`rglob serve --detach: ${started.err.toString()}`);
+/** The MCP session whose server answers the CLI (--server=mcp): initialized, its stdin held open. */
+let mcp: ReturnType<typeof Bun.spawn> | null = null;
+if (byMcp) {
+  mcp = Bun.spawn([bin, "mcp", "--root", tree], {
+    cwd: tree,
+    env,
+    stdin: "pipe",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  const stdin = mcp.stdin as import("bun").FileSink;
+  const init = {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "bench-serve", version: "1" },
+  };
+  stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: init })}\n`);
+  stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  stdin.flush();
+} else {
+  const started = await run([bin, "serve", "--detach", "--idle-seconds", "900"]);
+  if (started.code !== 0) throw new Error(`rglob serve --detach: ${started.err.toString()}`);
+}
 let server = await status();
 while (server?.state !== "ready" && server?.state !== "warm_list") {
   await Bun.sleep(100);
   server = await status();
 }
 console.log(
-  `server ${server?.pid}: ${server?.state} ${(performance.now() - t0).toFixed(0)} ms after the start`,
+  `server ${server?.pid} (${server?.started_by}): ${server?.state} ${(performance.now() - t0).toFixed(0)} ms after the start`,
 );
 
 let failures = 0;
@@ -151,7 +182,11 @@ try {
     `20 greps as CLI processes: rg ${rgMs.toFixed(0)} ms, rglob served warm ${rglobMs.toFixed(0)} ms: ${(rglobMs / rgMs).toFixed(3)}x rg (target <= 0.1x); load average ${load()}`,
   );
 } finally {
-  await run([bin, "serve", "--stop"]);
+  if (mcp !== null) {
+    // The end of the MCP session closes its sockets.
+    (mcp.stdin as import("bun").FileSink).end();
+    await mcp.exited;
+  } else await run([bin, "serve", "--stop"]);
   rmSync(cache, { recursive: true, force: true });
 }
 if (failures > 0) {

@@ -5,7 +5,8 @@
  * CLI; index: `rglob grep` with `rglob index` against RGLOB_INDEX=0), then the first differences of each class.
  * `--concurrent` lets the editor change the tree while each round's queries are in flight, then stops it and
  * compares; `--reindex=N` runs `rglob index` again every N rounds; `--served` asks the warm questions as CLI calls
- * in the tree answered by `rglob serve` instead of `rglob mcp`'s tools. Exits 1 if any answer differed. */
+ * in the tree answered by `rglob serve` instead of `rglob mcp`'s tools, `--served=mcp` as CLI calls answered by
+ * the run's `rglob mcp` (which serves the CLI in its root). Exits 1 if any answer differed. */
 import { CLASSES, type ClassReport, prepareAll, runClass, summary } from "../test/diff/fresh-lib.ts";
 
 const arg = (name: string): string | undefined => {
@@ -18,17 +19,17 @@ const arg = (name: string): string | undefined => {
 const seed = Number(arg("seed") ?? Date.now() & 0xffff);
 const rounds = Number(arg("rounds") ?? 100);
 const concurrent = process.argv.includes("--concurrent");
-const served = process.argv.includes("--served");
+const served: boolean | "mcp" = arg("served") === "mcp" ? "mcp" : process.argv.includes("--served");
 const reindexEvery = Number(arg("reindex") ?? 0);
 const classes = arg("classes")?.split(",") ?? [...CLASSES, "mixed"];
 if (!Number.isInteger(seed) || !Number.isInteger(rounds) || rounds < 1) {
   console.error(
-    "usage: bun scripts/fuzz-fresh.ts --seed=N --rounds=N [--concurrent] [--served] [--classes=a,b] [--reindex=N]",
+    "usage: bun scripts/fuzz-fresh.ts --seed=N --rounds=N [--concurrent] [--served[=mcp]] [--classes=a,b] [--reindex=N]",
   );
   process.exit(2);
 }
 console.log(
-  `fuzz-fresh: seed ${seed}, ${rounds} rounds per class, ${concurrent ? "concurrent" : "changes then queries"}, warm answers ${served ? "from the CLI served by rglob serve" : "from rglob mcp"}, classes ${classes.join(" ")}`,
+  `fuzz-fresh: seed ${seed}, ${rounds} rounds per class, ${concurrent ? "concurrent" : "changes then queries"}, warm answers ${served === "mcp" ? "from the CLI served by rglob mcp" : served ? "from the CLI served by rglob serve" : "from rglob mcp"}, classes ${classes.join(" ")}`,
 );
 
 const started = performance.now();

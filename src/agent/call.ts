@@ -22,7 +22,7 @@ export interface CallControl {
 }
 
 /** What one collected call ended with: a result, or a request failure (bad input, bad regex, missing root). */
-type Outcome =
+export type Outcome =
   | { readonly ok: true; readonly result: Record<string, unknown> }
   | { readonly ok: false; readonly error: ErrorInfo };
 

@@ -17,6 +17,7 @@ import type { TopDirectory, TopFile, TopInputSchema, TopResult } from "../ops/to
 import type { TreeEntry, TreeInputSchema, TreeResult } from "../ops/tree/schema.ts";
 import { capabilities as capabilityReportOf } from "../surface/introspect.ts";
 import { type CallControl, collect, failedResult, type RecordStream, stream, withDefaults } from "./call.ts";
+import { servedCall } from "./served.ts";
 
 export type { CapabilityReport } from "../contract/capabilities.ts";
 export type { ErrorCode, ErrorInfo, Failure } from "../contract/errors.ts";
@@ -125,7 +126,8 @@ export async function runAll(
 ): Promise<Record<string, unknown>> {
   try {
     const { op, input } = inputOf(id, options);
-    const outcome = await collect(op, input, control);
+    // A tree a running warm server keeps is answered by it (src/agent/served.ts); else, here.
+    const outcome = (await servedCall(op.id, input, control)) ?? (await collect(op, input, control));
     return outcome.ok ? outcome.result : failedResult(outcome.error);
   } catch (err) {
     if (err instanceof RglobError) return failedResult(err.toInfo());

@@ -6515,6 +6515,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                           }
                         ],
                         "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+                      },
+                      "started_by": {
+                        "enum": [
+                          "serve",
+                          "mcp"
+                        ],
+                        "type": "string",
+                        "description": "The command that runs it: serve (rglob serve), or mcp (rglob mcp, which serves CLI and library calls in its roots and stops with its MCP session; serve --stop stops only its socket)."
                       }
                     },
                     "required": [
@@ -6524,7 +6532,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                       "since",
                       "state",
                       "calls",
-                      "idle_seconds"
+                      "idle_seconds",
+                      "started_by"
                     ],
                     "additionalProperties": false,
                     "title": "ServerInfo",
@@ -6834,6 +6843,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 }
               ],
               "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+            },
+            "started_by": {
+              "enum": [
+                "serve",
+                "mcp"
+              ],
+              "type": "string",
+              "description": "The command that runs it: serve (rglob serve), or mcp (rglob mcp, which serves CLI and library calls in its roots and stops with its MCP session; serve --stop stops only its socket)."
             }
           },
           "required": [
@@ -6843,7 +6860,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "since",
             "state",
             "calls",
-            "idle_seconds"
+            "idle_seconds",
+            "started_by"
           ],
           "additionalProperties": false,
           "title": "ServerInfo",
@@ -8464,6 +8482,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                     }
                   ],
                   "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+                },
+                "started_by": {
+                  "enum": [
+                    "serve",
+                    "mcp"
+                  ],
+                  "type": "string",
+                  "description": "The command that runs it: serve (rglob serve), or mcp (rglob mcp, which serves CLI and library calls in its roots and stops with its MCP session; serve --stop stops only its socket)."
                 }
               },
               "required": [
@@ -8473,7 +8499,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "since",
                 "state",
                 "calls",
-                "idle_seconds"
+                "idle_seconds",
+                "started_by"
               ],
               "additionalProperties": false,
               "title": "ServerInfo",
@@ -8555,6 +8582,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "It exits after this many seconds without a call (null: it runs until stopped)."
+      },
+      "started_by": {
+        "enum": [
+          "serve",
+          "mcp"
+        ],
+        "type": "string",
+        "description": "The command that runs it: serve (rglob serve), or mcp (rglob mcp, which serves CLI and library calls in its roots and stops with its MCP session; serve --stop stops only its socket)."
       }
     },
     "required": [
@@ -8564,7 +8599,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "since",
       "state",
       "calls",
-      "idle_seconds"
+      "idle_seconds",
+      "started_by"
     ],
     "additionalProperties": false,
     "description": "A running warm server."

@@ -6,6 +6,7 @@
  * with RGLOB_INDEX=0, a fresh process with no warm state. The whole result must be equal (records in walk
  * order, errors, skip counts, totals, cursors); only `source` and bytes_read (the index reads fewer files, so
  * never more) may differ. With `served`, the warm answers are CLI calls in the tree answered by `rglob serve`
+ * (`served: "mcp"`: by the `rglob mcp` the SDK's client keeps open, which serves the CLI in its root)
  * (ADR 0033) instead of MCP tool calls. Not a test file (no .test.ts). */
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -146,8 +147,11 @@ export interface FreshOptions {
   readonly walkTwice?: boolean;
   /** Run `rglob index` again every this many rounds (0: never). */
   readonly reindexEvery?: number;
-  /** The warm answers from CLI calls in the tree served by `rglob serve` instead of the MCP server's tools. */
-  readonly served?: boolean;
+  /**
+   * The warm answers from CLI calls in the tree instead of the MCP server's tools: served by `rglob serve`
+   * (true), or by the `rglob mcp` of the run ("mcp").
+   */
+  readonly served?: boolean | "mcp";
 }
 
 /** The environment of the served CLI calls and of their server (the same RGLOB_* settings, or it declines). */
@@ -240,6 +244,8 @@ export class FreshTree {
   mcp!: McpSession;
   /** Serve the tree with `rglob serve` (its CLI calls) rather than `rglob mcp`. */
   served = false;
+  /** Serve the tree's CLI calls by its `rglob mcp` (started with the CLI calls' RGLOB_* settings). */
+  servedByMcp = false;
   private editor!: ReturnType<typeof Bun.spawn>;
   private editorOut!: { read(): Promise<{ value?: Uint8Array | undefined; done: boolean }> };
   private pending = "";
@@ -297,7 +303,12 @@ export class FreshTree {
       log.push(`rglob serve ${warm?.state} at ${ms()}: ${JSON.stringify(warm)}`);
       return;
     }
-    this.mcp = await startMcp(["--root", this.root], { cwd: this.outer });
+    this.mcp = await startMcp(
+      ["--root", this.root],
+      this.servedByMcp
+        ? { cwd: this.outer, env: { ...servedEnv(this.cache), RGLOB_SERVE: "" } }
+        : { cwd: this.outer },
+    );
     const warm = await this.settledWarm(400);
     log.push(`server ${warm?.state} at ${ms()}: ${JSON.stringify(warm)}`);
   }
@@ -423,6 +434,7 @@ export async function runClass(
   const t = prepared ?? (await prepareAll([cls], o.seed)).get(cls);
   if (t === undefined) throw new Error(`no tree for ${cls}`);
   t.served = o.served === true;
+  t.servedByMcp = o.served === "mcp";
   const rand = prng(t.seed ^ 0x5eed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
   const report: ClassReport = {
@@ -452,7 +464,7 @@ export async function runClass(
   /** The cold answer: the CLI (a fresh process, no index) with the same input. */
   const coldAnswer = (opId: string, input: Record<string, unknown>) =>
     rglobJson([opId, "--json", ...argvOf(findOperation(opId), input)], t.outer, coldEnv);
-  /** The warm answer: an MCP tool call, or (served) the CLI run in the tree, answered by `rglob serve`. */
+  /** The warm answer: an MCP tool call, or (served) the CLI run in the tree, answered by `rglob serve` or mcp. */
   const warmAnswer = async (opId: string, tool: string, input: Record<string, unknown>) =>
     o.served
       ? await rglobJson([opId, "--json", ...argvOf(findOperation(opId), input)], t.root, servedEnv(t.cache))
@@ -472,7 +484,7 @@ export async function runClass(
   ) => {
     const warm = { ...res };
     // A served call that ran cold (the server declined it) has no source.
-    const source = `${o.served ? "served" : "warm"}:${String(warm.source)}`;
+    const source = `${o.served === "mcp" ? "mcp-served" : o.served ? "served" : "warm"}:${String(warm.source)}`;
     report.sources[source] = (report.sources[source] ?? 0) + 1;
     delete warm.source;
     if (typeof warm.bytes_read === "number" && warm.bytes_read <= (cold.bytes_read as number))

@@ -111,19 +111,21 @@ export interface McpSession {
 /**
  * Starts `rglob mcp` (the compiled binary) and connects the SDK's Client over stdio.
  * @param args arguments after `mcp` (e.g. ["--root", dir])
- * @param opts the client's MCP roots (offered when given) and the server's cwd
+ * @param opts the client's MCP roots (offered when given), the server's cwd, and environment variables added to
+ * this process's. The server does not serve the CLI in its roots (RGLOB_SERVE=0) unless `env` says otherwise: the
+ * CLI calls of a test stay cold runs (test/serve/mcp-serve.test.ts tests the serving).
  * @returns the session
  */
 export async function startMcp(
   args: readonly string[] = ["--root", FIXTURE],
-  opts: { roots?: readonly string[]; cwd?: string } = {},
+  opts: { roots?: readonly string[]; cwd?: string; env?: Record<string, string> } = {},
 ): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: BIN,
     args: ["mcp", ...args],
     cwd: opts.cwd ?? ROOT,
     stderr: "pipe",
-    env: { ...(process.env as Record<string, string>), NO_COLOR: "1" },
+    env: { ...(process.env as Record<string, string>), NO_COLOR: "1", RGLOB_SERVE: "0", ...opts.env },
   });
   let text = "";
   const waiters: Array<{ test: string | RegExp; resolve: (s: string) => void }> = [];

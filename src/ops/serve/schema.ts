@@ -70,6 +70,12 @@ export const ServerInfoSchema = v.pipe(
       v.nullable(v.number()),
       v.description("It exits after this many seconds without a call (null: it runs until stopped)."),
     ),
+    started_by: v.pipe(
+      v.picklist(["serve", "mcp"]),
+      v.description(
+        "The command that runs it: serve (rglob serve), or mcp (rglob mcp, which serves CLI and library calls in its roots and stops with its MCP session; serve --stop stops only its socket).",
+      ),
+    ),
   }),
   v.title("ServerInfo"),
   v.description("A running warm server."),

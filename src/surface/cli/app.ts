@@ -722,4 +722,7 @@ export async function runCli(
 }
 
 // A warm server runs calls through this entry (src/surface/serve/server.ts), which it does not import.
-setCliRunner(runCli);
+// A warm server's library calls (src/surface/serve/server.ts) run the agent core, loaded when one comes.
+setCliRunner(runCli, async (opId, input, control) =>
+  (await import("../../agent/call.ts")).collect(findOperation(opId), input, control),
+);

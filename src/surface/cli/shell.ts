@@ -330,11 +330,11 @@ const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: string 
   { name: "RGLOB_INDEX", text: "0: grep ignores the index that rglob index wrote and searches cold." },
   {
     name: "RGLOB_SERVE",
-    text: "0: every call runs in its own process, even in a tree a running rglob serve keeps warm.",
+    text: "0: every CLI and library call runs in its own process, even in a tree a running rglob serve or rglob mcp keeps warm; rglob mcp does not serve the CLI.",
   },
   {
     name: "RGLOB_SERVE_WAIT_MS",
-    text: "How long a call waits for a busy rglob serve to take it before it runs in its own process (default 200).",
+    text: "How long a call waits for a busy warm server to take it before it runs in its own process (default 200).",
   },
   {
     name: "XDG_RUNTIME_DIR",

@@ -471,6 +471,7 @@ function createServer(
   inflight: Set<Promise<unknown>>,
   warm: WarmSet | null,
   config: Config,
+  cli: CliSockets | null,
 ): Server {
   const server = new Server(
     { name: "rglob", version: PACKAGE_VERSION },
@@ -525,7 +526,14 @@ function createServer(
       const refusal = roots.refusal(extra.requestId);
       if (refusal !== null) return failure({ code: "PERM", message: refusal, path: null });
       warm?.ensure(roots.list);
-      return await callOperation(op, args, roots.list, extra, warm);
+      // Tool calls run together, but not during a CLI call the server answers (it changes the process's
+      // directory, environment and output for the call).
+      const release = cli === null ? null : await cli.turns.acquire(false);
+      try {
+        return await callOperation(op, args, roots.list, extra, warm);
+      } finally {
+        release?.();
+      }
     } catch (err) {
       if (err instanceof McpError) throw err;
       const detail = err instanceof Error ? (config.debug ? err.stack : err.message) : String(err);
@@ -576,11 +584,20 @@ function createServer(
   server.oninitialized = () => {
     // Marked at once (not when roots/list answers): a call after this awaits the answer, one before is refused.
     roots.ready = roots.refreshFrom(server);
+    // The CLI in the client's roots is served once they are known (their warm state starts then).
+    if (cli !== null)
+      void roots.ready.then(() => {
+        warm?.ensure(roots.list);
+        return cli.sockets.sync(roots.list);
+      });
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
     // The warm state of roots no longer served is let go at once (an inotify descriptor each), not at the next
     // call: a client that changes its roots often would otherwise hold the user's inotify instances.
-    roots.ready = roots.refreshFrom(server).then(() => warm?.ensure(roots.list));
+    roots.ready = roots.refreshFrom(server).then(() => {
+      warm?.ensure(roots.list);
+      void cli?.sockets.sync(roots.list);
+    });
   });
   server.onerror = (err) => log(`protocol error: ${err.message}`);
   return server;
@@ -625,7 +642,9 @@ export async function serveMcp(argv: string[]): Promise<number> {
   // Per-root warm state: remembered walks and a content index, built after start (docs/decisions/0028).
   const config = readConfig(); // the environment's switches, read once for the server's life
   const warm = config.warm ? new WarmSet(warmOptions(config)) : null;
-  const server = createServer(roots, inflight, warm, config);
+  // CLI and library calls in the roots are answered from the same warm state (Linux; RGLOB_SERVE=0: not).
+  const cli = warm !== null && process.platform === "linux" && config.serve ? await cliSockets(warm) : null;
+  const server = createServer(roots, inflight, warm, config, cli);
   // A bug in a request must not end the server: log it and go on serving.
   process.on("unhandledRejection", (err) => log(`unhandled rejection: ${String(err)}`));
   const closed = new Promise<void>((resolve) => {
@@ -647,6 +666,7 @@ export async function serveMcp(argv: string[]): Promise<number> {
     deliver?.(message);
   };
   warm?.ensure(roots.list);
+  if (roots.list.length > 0) void cli?.sockets.sync(roots.list);
   // End of input: answer what is in flight (the SDK sends each answer once its handler settles), then close.
   process.stdin.once("end", () => {
     void (async () => {
@@ -663,6 +683,23 @@ export async function serveMcp(argv: string[]): Promise<number> {
     `serving ${roots.list.length > 0 ? roots.list.join(", ") : "the client's roots (asked on initialization)"} (rglob ${PACKAGE_VERSION})`,
   );
   await closed;
+  await cli?.sockets.close();
   warm?.close();
   return 0;
+}
+
+/** The CLI sockets of an MCP server and the turns its tool calls share with them. */
+interface CliSockets {
+  readonly sockets: import("../serve/mcp-sockets.ts").McpSockets;
+  readonly turns: import("../serve/server.ts").Turns;
+}
+
+/** Loads the CLI's socket server (src/surface/serve/) for the warm state. */
+async function cliSockets(warm: WarmSet): Promise<CliSockets> {
+  const [{ McpSockets }, { Turns }] = await Promise.all([
+    import("../serve/mcp-sockets.ts"),
+    import("../serve/server.ts"),
+  ]);
+  const turns = new Turns();
+  return { sockets: new McpSockets(warm, turns, log), turns };
 }

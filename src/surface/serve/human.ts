@@ -11,7 +11,8 @@ import { displayPath, type Style } from "../cli/human/paths.ts";
  */
 export function serverLine(r: ServerInfo, style: Style): string {
   const idle = r.idle_seconds === null ? "" : `, exits after ${r.idle_seconds} s idle`;
-  return `${r.state === "stopped" ? "stopped" : "serving"} ${displayPath(r.root, style)} (pid ${r.pid}, since ${r.since}, ${r.state}, ${r.calls} calls${idle}; socket ${r.socket})`;
+  const by = r.started_by === "mcp" ? " by rglob mcp" : "";
+  return `${r.state === "stopped" ? "stopped" : "serving"} ${displayPath(r.root, style)}${by} (pid ${r.pid}, since ${r.since}, ${r.state}, ${r.calls} calls${idle}; socket ${r.socket})`;
 }
 
 /** Human sink for server records. */

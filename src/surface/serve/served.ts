@@ -27,11 +27,29 @@ export class NotServed extends Error {
 /** The CLI's entry (runCli), set when surface/cli/app.ts loads. */
 type CliRunner = (argv: string[], served?: ServedCall) => Promise<number>;
 
-let runner: CliRunner | null = null;
+/**
+ * The library's entry for a served library call: the agent core's collect of an operation by id, whose outcome
+ * (`{ok, result}` or `{ok: false, error}`) is sent back whole (src/agent/served.ts is the client).
+ */
+export type LibRunner = (
+  opId: string,
+  input: Record<string, unknown>,
+  control: { readonly warm: WarmProvider; readonly signal: AbortSignal },
+) => Promise<object>;
 
-/** Hands over the CLI's entry (app.ts, at load). */
-export function setCliRunner(run: CliRunner): void {
+let runner: CliRunner | null = null;
+let libRunner: LibRunner | null = null;
+
+/** Hands over the CLI's entry and the library's (app.ts, at load). */
+export function setCliRunner(run: CliRunner, lib: LibRunner): void {
   runner = run;
+  libRunner = lib;
+}
+
+/** The library's entry; set with the CLI's. */
+export function libraryRunner(): LibRunner {
+  if (libRunner === null) throw new Error("the CLI is not loaded");
+  return libRunner;
 }
 
 /** The CLI's entry; the server runs inside a CLI run (`rglob serve`), so it is set. */

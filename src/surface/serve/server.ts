@@ -7,12 +7,12 @@
 import * as fs from "node:fs";
 import { readConfig } from "../../config.ts";
 import { RglobError } from "../../contract/errors.ts";
-import { VERSION_LINE } from "../../contract/versions.ts";
+import { BUILD_COMMIT, VERSION_LINE } from "../../contract/versions.ts";
 import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { openLibc } from "../../platform/libc.ts";
 import { routeOutput, writeAll } from "../cli/output.ts";
-import { cliRunner, NotServed } from "./served.ts";
+import { cliRunner, libraryRunner, NotServed } from "./served.ts";
 import {
   buildId,
   FRAME,
@@ -39,6 +39,8 @@ interface ServerInfo {
   readonly calls: number;
   /** It exits after this many seconds without a call (null: it runs until stopped). */
   readonly idle_seconds: number | null;
+  /** The command that runs it: `rglob serve`, or `rglob mcp` (which serves the CLI in its roots too). */
+  readonly started_by: "serve" | "mcp";
 }
 
 interface Request {
@@ -51,6 +53,10 @@ interface Request {
   readonly tty?: unknown;
   readonly stdin?: unknown;
   readonly signal?: unknown;
+  /** A library call (type "lib"): the operation and its input, with the library's identity. */
+  readonly op?: unknown;
+  readonly input?: unknown;
+  readonly lib?: unknown;
 }
 
 interface BunSocket {
@@ -103,6 +109,18 @@ function peerUid(fd: number): number | null {
   return peerUidFn === null ? null : peerUidFn(fd);
 }
 
+/** The operations the library serves (its collecting functions; src/agent/index.ts). */
+const LIBRARY_OPS: ReadonlySet<string> = new Set([
+  "find",
+  "grep",
+  "count",
+  "dupes",
+  "tree",
+  "top",
+  "stats",
+  "explain",
+]);
+
 /** The RGLOB_* settings a call must share with the server (some are read once, when a module loads). */
 function settingsOf(env: Readonly<Record<string, string | undefined>>): string {
   return Object.keys(env)
@@ -112,15 +130,75 @@ function settingsOf(env: Readonly<Record<string, string | undefined>>): string {
     .join("\n");
 }
 
+/**
+ * Turns at the process's state: a served call (CLI or library) makes the client's working directory, environment
+ * and output the process's, so it runs alone (exclusive); `rglob mcp`'s tool calls change none of these and may
+ * run together (shared), but not during a served call. Waiters are served in order, so a served call is not
+ * starved by a stream of tool calls (which wait behind it).
+ */
+export class Turns {
+  private shared = 0;
+  private exclusive = false;
+  private readonly waiting: Array<{ readonly exclusive: boolean; readonly go: () => void }> = [];
+
+  /**
+   * Waits for a turn.
+   * @param exclusive a served call (alone), or a tool call (with others of its kind)
+   * @returns the release (the first call counts)
+   */
+  async acquire(exclusive: boolean): Promise<() => void> {
+    if (this.waiting.length > 0 || !this.grantable(exclusive))
+      await new Promise<void>((go) => this.waiting.push({ exclusive, go }));
+    else this.take(exclusive);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (exclusive) this.exclusive = false;
+      else this.shared--;
+      this.next();
+    };
+  }
+
+  private grantable(exclusive: boolean): boolean {
+    return exclusive ? !this.exclusive && this.shared === 0 : !this.exclusive;
+  }
+
+  private take(exclusive: boolean): void {
+    if (exclusive) this.exclusive = true;
+    else this.shared++;
+  }
+
+  private next(): void {
+    for (let w = this.waiting[0]; w !== undefined && this.grantable(w.exclusive); w = this.waiting[0]) {
+      this.waiting.shift();
+      this.take(w.exclusive);
+      w.go();
+    }
+  }
+}
+
+/** What a server answers with: its warm state and turns, its own (`rglob serve`) or its host's (`rglob mcp`). */
+export interface ServerHost {
+  readonly warm: WarmSet;
+  readonly turns: Turns;
+  readonly startedBy: "serve" | "mcp";
+  /** Whether the warm state is the server's own: it keeps its root in it and closes it when it stops. */
+  readonly owned: boolean;
+  /** Called when the server has stopped (asked to, its socket taken, or idle). */
+  readonly stopped?: (server: WarmServer, asked: boolean) => void;
+}
+
 /** A running warm server for one tree. */
 export class WarmServer {
   readonly since = new Date().toISOString();
-  private readonly warm = new WarmSet(warmOptions(readConfig()));
+  private readonly warm: WarmSet;
   private readonly queue: Conn[] = [];
   private busy = false;
   private calls = 0;
   private last = Date.now();
   private stopped = false;
+  private asked = false;
   private listener: { stop(closeActive?: boolean): void } | null = null;
   private socketIno = 0;
   private idleTimer: ReturnType<typeof setInterval> | null = null;
@@ -137,16 +215,20 @@ export class WarmServer {
     readonly root: string,
     readonly socket: string,
     private readonly idleSeconds: number | null,
-  ) {}
+    private readonly host: ServerHost,
+  ) {
+    this.warm = host.warm;
+  }
 
   /**
    * Starts a server for a tree: its socket in the user's socket directory (made 0700 when missing, refused when
    * another user owns it or others can reach it), a stale socket file of a server gone replaced.
    * @param root the tree's real path
    * @param idleSeconds exit after this long without a call (null: never)
+   * @param host the warm state and turns to answer with (default: its own, for `rglob serve`)
    * @throws RglobError when another server keeps the tree, or the socket cannot be made safely
    */
-  static async start(root: string, idleSeconds: number | null): Promise<WarmServer> {
+  static async start(root: string, idleSeconds: number | null, host?: ServerHost): Promise<WarmServer> {
     if (process.platform !== "linux" || !openLibcOk())
       throw new RglobError(
         "UNSUPPORTED_PLATFORM",
@@ -185,7 +267,12 @@ export class WarmServer {
         });
       fs.rmSync(socket, { force: true });
     }
-    const server = new WarmServer(root, socket, idleSeconds);
+    const server = new WarmServer(
+      root,
+      socket,
+      idleSeconds,
+      host ?? { warm: new WarmSet(warmOptions(readConfig())), turns: new Turns(), startedBy: "serve", owned: true },
+    );
     server.listen();
     return server;
   }
@@ -214,7 +301,7 @@ export class WarmServer {
     });
     fs.chmodSync(this.socket, 0o600);
     this.socketIno = fs.statSync(this.socket).ino;
-    this.warm.ensure([this.root]);
+    if (this.host.owned) this.warm.ensure([this.root]);
     // Every few seconds: the idle exit, and the socket still its own. A server whose socket file was removed or
     // taken by another (git's fsmonitor calls it stolen) can be reached by no client, nor listed: it exits.
     const every = Math.max(50, Math.min(5_000, ((this.idleSeconds ?? 20) * 1000) / 4));
@@ -230,6 +317,7 @@ export class WarmServer {
         Date.now() - this.last >= this.idleSeconds * 1000;
       if (!ours || idle) this.stop();
     }, every);
+    this.idleTimer.unref?.();
   }
 
   private gone(conn: Conn | undefined): void {
@@ -263,10 +351,19 @@ export class WarmServer {
         return;
       case "stop":
         this.reply(conn, { ...this.info(), state: "stopped" });
-        this.stop();
+        this.stop(true);
         return;
       case "cancel":
         conn.cancel?.(req.signal === "SIGINT" ? "SIGINT" : "SIGTERM");
+        return;
+      case "lib":
+        // The library's identity is its version and build commit (a build from source has none: never served).
+        if (req.v !== PROTOCOL || BUILD_COMMIT === null || req.lib !== VERSION_LINE || this.stopped) {
+          this.decline(conn);
+          return;
+        }
+        this.queue.push(Object.assign(conn, { request: req }));
+        this.pump();
         return;
       case "call":
         // Another protocol or build must not answer: the client runs cold.
@@ -305,13 +402,24 @@ export class WarmServer {
       return;
     }
     this.busy = true;
-    void this.answer(conn, (conn as Conn & { request: Request }).request).finally(() => {
-      this.busy = false;
-      this.last = Date.now();
-      conn.sock?.end();
-      if (this.stopped) this.finish();
-      else setImmediate(() => this.pump());
-    });
+    const req = (conn as Conn & { request: Request }).request;
+    let release: () => void = () => {};
+    void this.host.turns
+      .acquire(true)
+      .then((r) => {
+        release = r;
+        // A client that gave up waiting (it runs cold) is not answered.
+        if (conn.closed || this.stopped) return this.decline(conn);
+        return req.type === "lib" ? this.answerLib(conn, req) : this.answer(conn, req);
+      })
+      .finally(() => {
+        release();
+        this.busy = false;
+        this.last = Date.now();
+        conn.sock?.end();
+        if (this.stopped) this.finish();
+        else setImmediate(() => this.pump());
+      });
   }
 
   /** Answers one call: the CLI run with the client's directory, environment and terminals. */
@@ -387,11 +495,72 @@ export class WarmServer {
   }
 
   /**
+   * Answers one library call (`rglob/agent`'s collecting functions, src/agent/served.ts): the operation run by
+   * the agent core with the client's directory and environment and the warm state, its whole result (or the
+   * request's failure) sent back as one JSON frame. A call whose trees are not all this server's, or whose input
+   * does not validate into one it covers, is declined before anything runs: the library then runs it itself.
+   */
+  private async answerLib(conn: Conn, req: Request): Promise<void> {
+    const env = typeof req.env === "object" && req.env !== null ? (req.env as Record<string, string>) : null;
+    const cwd = typeof req.cwd === "string" ? req.cwd : null;
+    const input =
+      typeof req.input === "object" && req.input !== null && !Array.isArray(req.input)
+        ? (req.input as Record<string, unknown>)
+        : null;
+    const op = typeof req.op === "string" && LIBRARY_OPS.has(req.op) ? req.op : null;
+    if (op === null || env === null || cwd === null || input === null) {
+      this.decline(conn);
+      return;
+    }
+    if (settingsOf(env) !== this.settings) {
+      this.decline(conn);
+      return;
+    }
+    try {
+      process.chdir(cwd);
+    } catch {
+      this.decline(conn);
+      return;
+    }
+    const saved = { ...process.env };
+    swapEnv(env);
+    const release = this.warm.hold();
+    const abort = new AbortController();
+    conn.cancel = () => abort.abort();
+    try {
+      if (!this.covers(null, input)) {
+        this.decline(conn);
+        return;
+      }
+      frame(conn.fd, FRAME.accepted);
+      if (!this.warm.settle()) await new Promise((r) => setImmediate(r));
+      let answer: object;
+      try {
+        answer = await libraryRunner()(op, input, { warm: this.warm, signal: abort.signal });
+      } catch (err) {
+        const message = `internal error: ${err instanceof Error ? err.message : String(err)}`;
+        answer = { ok: false, error: { code: "UNREADABLE", message, path: null } };
+      }
+      this.calls++;
+      try {
+        frame(conn.fd, FRAME.json, JSON.stringify(answer));
+      } catch {}
+    } finally {
+      conn.cancel = null;
+      release();
+      swapEnv(saved);
+      try {
+        process.chdir(this.home);
+      } catch {}
+    }
+  }
+
+  /**
    * Says whether this server keeps every tree a request reads: its base (the working directory by default) and
    * every path operand that exists inside the server's root. A tree outside it is not watched, so its answer is
    * the cold path's.
    */
-  private covers(_op: Operation, input: Record<string, unknown>): boolean {
+  private covers(_op: Operation | null, input: Record<string, unknown>): boolean {
     const inside = (p: string): boolean => {
       let real: string;
       try {
@@ -417,7 +586,7 @@ export class WarmServer {
 
   /** The server as reported. */
   info(): ServerInfo {
-    const status = this.warm.status()[0];
+    const status = this.warm.status().find((s) => s.root === this.root);
     const state = this.stopped
       ? "stopped"
       : status === undefined || (!status.watching && status.state === "building")
@@ -431,13 +600,18 @@ export class WarmServer {
       state,
       calls: this.calls,
       idle_seconds: this.idleSeconds,
+      started_by: this.host.startedBy,
     };
   }
 
-  /** Stops taking calls, ends after the call being answered, removes its socket file. */
-  stop(): void {
+  /**
+   * Stops taking calls, ends after the call being answered, removes its socket file.
+   * @param asked whether a user asked (`rglob serve --stop`): `rglob mcp` then does not listen there again
+   */
+  stop(asked = false): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.asked = asked;
     try {
       this.listener?.stop(false);
     } catch {}
@@ -451,7 +625,8 @@ export class WarmServer {
 
   private finish(): void {
     if (this.idleTimer !== null) clearInterval(this.idleTimer);
-    this.warm.close();
+    if (this.host.owned) this.warm.close();
+    this.host.stopped?.(this, this.asked);
     this.resolveDone();
   }
 }

@@ -37,13 +37,21 @@ function resolve(p: string): string {
   return `${process.cwd()}/${p}`.replace(/\/\.?(?=\/|$)/g, "");
 }
 
+/** SHA-256 of a string as hex: Bun's native hasher in the binary (no module to load); the library under Node
+ * passes node:crypto's (src/agent/served.ts). Both give the same name for a tree. */
+export type Sha256Hex = (text: string) => string;
+
+const bunSha256: Sha256Hex = (text) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
+
 /**
- * Returns the file name (without extension) of a tree's socket: a hash of its real path, so that a client finds
- * the server of a directory by hashing it and its parents.
+ * Returns the file name (without extension) of a tree's socket: the first 64 bits of the SHA-256 of its real
+ * path, so that a client finds the server of a directory by hashing it and its parents (the CLI under Bun and
+ * the library under Node alike).
  * @param root a real path
+ * @param sha256 the hasher (default: Bun's)
  */
-export function socketName(root: string): string {
-  return `${Bun.hash.wyhash(root, 0x7267n).toString(16).padStart(16, "0")}`;
+export function socketName(root: string, sha256: Sha256Hex = bunSha256): string {
+  return sha256(root).slice(0, 16);
 }
 
 /** The user id of this process (undefined where there is none). */
@@ -90,9 +98,14 @@ export function ownSocket(file: string): boolean {
  * once (a call in a tree no server keeps costs that readdir and a hash per directory above it).
  * @param dir the call's working directory (a real path)
  * @param sockets the socket directory, already checked by privateDirProblem
+ * @param sha256 the hasher of socketName
  * @returns [tree, socket path] pairs
  */
-export function socketsFor(dir: string, sockets: string): Array<[string, string]> {
+export function socketsFor(
+  dir: string,
+  sockets: string,
+  sha256: Sha256Hex = bunSha256,
+): Array<[string, string]> {
   let names: Set<string>;
   try {
     names = new Set(fs.readdirSync(sockets));
@@ -102,7 +115,7 @@ export function socketsFor(dir: string, sockets: string): Array<[string, string]
   if (names.size === 0) return [];
   const out: Array<[string, string]> = [];
   for (let at = dir; ; ) {
-    const name = `${socketName(at)}.sock`;
+    const name = `${socketName(at, sha256)}.sock`;
     if (names.has(name) && ownSocket(`${sockets}/${name}`)) out.push([at, `${sockets}/${name}`]);
     if (at === "/") break;
     const up = at.slice(0, at.lastIndexOf("/")) || "/";
