@@ -271,7 +271,12 @@ export class WarmServer {
       root,
       socket,
       idleSeconds,
-      host ?? { warm: new WarmSet(warmOptions(readConfig())), turns: new Turns(), startedBy: "serve", owned: true },
+      host ?? {
+        warm: new WarmSet(warmOptions(readConfig())),
+        turns: new Turns(),
+        startedBy: "serve",
+        owned: true,
+      },
     );
     server.listen();
     return server;
