@@ -548,7 +548,7 @@ export class WarmRoot implements WarmProvider {
     }
     if (this.index !== idx || this.unverified !== idx) return;
     this.unverified = null;
-    if (changed > 0) this.reason = `${this.reason ?? ""}; ${changed} more changed while the watch was set up`;
+    this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up`;
     if (idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
   }
 
