@@ -162,6 +162,9 @@ const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediat
  * @param stopped says when to give up (the watch is then closed and null given)
  * @param turn what is awaited between slices: a turn of the event loop, or longer (a server holds the set-up
  *   back while it answers a call)
+ * @param started given the watch as its set-up begins: what a caller does between slices (reading the tree,
+ *   answering calls) is events of the directories watched so far, which `drain()` reads meanwhile, or the queue
+ *   overflows
  * @returns the watch, or null
  */
 export async function watchTreeInSlices(
@@ -170,11 +173,12 @@ export async function watchTreeInSlices(
   sliceMs: number,
   stopped: () => boolean,
   turn: () => Promise<void> = nextTurn,
+  started?: (w: TreeWatch) => void,
 ): Promise<TreeWatch | null> {
   if (libc === undefined) libc = loadLibc();
   if (libc === null) return null;
   const w = new InotifyTree(libc, root, handlers);
-  return (await w.openInSlices(sliceMs, stopped, turn)) ? w : null;
+  return (await w.openInSlices(sliceMs, stopped, turn, started)) ? w : null;
 }
 
 class InotifyTree implements TreeWatch {
@@ -213,9 +217,15 @@ class InotifyTree implements TreeWatch {
   }
 
   /** The same, a slice of directories at a time between turns of the event loop (watchTreeInSlices). */
-  async openInSlices(sliceMs: number, stopped: () => boolean, turn: () => Promise<void>): Promise<boolean> {
+  async openInSlices(
+    sliceMs: number,
+    stopped: () => boolean,
+    turn: () => Promise<void>,
+    started?: (w: TreeWatch) => void,
+  ): Promise<boolean> {
     this.fd = this.lib.init(IN_NONBLOCK | IN_CLOEXEC);
     if (this.fd < 0) return false;
+    started?.(this);
     const pending = [""];
     for (;;) {
       if (this.watchPending(pending, performance.now() + sliceMs) !== null) return this.unopened();

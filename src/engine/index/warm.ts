@@ -552,6 +552,17 @@ export class WarmRoot implements WarmProvider {
     if (idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
   }
 
+  /**
+   * The watch while it is set up (a loaded index answers meanwhile): calls read its queue as they read the tree
+   * (liveWatch), or their own opens and listings overflow it.
+   */
+  private settingUp: TreeWatch | null = null;
+
+  /** The tree's own watch, whole or being set up, whose queue is read as a call goes (null: none). */
+  private liveWatch(): TreeWatch | null {
+    return this.synchronous ? (this.watcher as TreeWatch) : this.settingUp;
+  }
+
   /** A loaded index whose files were not stat'ed again since the watch was set up (recheck): queries stat. */
   private unverified: TrigramIndex | null = null;
 
@@ -631,10 +642,11 @@ export class WarmRoot implements WarmProvider {
    * @returns the release (the first call of it counts; later ones do nothing)
    */
   hold(): () => void {
-    if (this.holds++ === 0 && this.synchronous && this.busyDrain === null) {
+    const live = this.liveWatch();
+    if (this.holds++ === 0 && live !== null && this.busyDrain === null) {
       // A call may read many files, each an open and a close event: read them as they come, so that the queue
       // (16,384 events by default) does not overflow into a recrawl.
-      const w = this.watcher as TreeWatch;
+      const w = live;
       this.busyDrain = setInterval(() => w.drain(), BUSY_DRAIN_MS);
       this.busyDrain.unref?.();
     }
@@ -707,7 +719,11 @@ export class WarmRoot implements WarmProvider {
       this.options.sliceMs ?? WATCH_SLICE_MS,
       stopped,
       () => this.turn(),
+      (w) => {
+        this.settingUp = w;
+      },
     );
+    this.settingUp = null;
     if (stopped()) {
       own?.close();
       return;
@@ -743,6 +759,7 @@ export class WarmRoot implements WarmProvider {
   }
 
   private stopWatch(): void {
+    this.settingUp = null;
     if (this.busyDrain !== null) clearInterval(this.busyDrain);
     this.busyDrain = null;
     this.held = null;
@@ -943,8 +960,8 @@ export class WarmRoot implements WarmProvider {
    * @returns the same context, its shouldStop reading the watch first
    */
   private paced(ctx: RunContext): RunContext {
-    if (!this.synchronous) return ctx;
-    const w = this.watcher as TreeWatch;
+    const w = this.liveWatch();
+    if (w === null) return ctx;
     // Derived, not spread: a context may hold its methods on its prototype (count's contexts are derived so).
     return Object.assign(Object.create(ctx) as RunContext, {
       shouldStop: () => {
@@ -963,7 +980,7 @@ export class WarmRoot implements WarmProvider {
     let n = 0;
     try {
       for (let r = entries.next(); r.done !== true; r = entries.next()) {
-        if ((++n & 63) === 0 && this.synchronous) (this.watcher as TreeWatch).drain();
+        if ((++n & 63) === 0) this.liveWatch()?.drain();
         yield r.value;
       }
     } finally {
