@@ -25,6 +25,8 @@ export interface Config {
   readonly serveWaitMs: number | null;
   /** RGLOB_DEBUG: the stack of an internal error is printed. */
   readonly debug: boolean;
+  /** RGLOB_TEST_WATCH_GATE (tests, through the binary): the warm server's watch waits for this path (null: none). */
+  readonly watchGate: string | null;
 }
 
 /** A process environment (process.env, or the one a served call was made with). */
@@ -59,5 +61,6 @@ export function readConfig(env: Env = process.env): Config {
     serve: env.RGLOB_SERVE !== "0",
     serveWaitMs: numberOf(env.RGLOB_SERVE_WAIT_MS),
     debug: Boolean(env.RGLOB_DEBUG),
+    watchGate: env.RGLOB_TEST_WATCH_GATE ? env.RGLOB_TEST_WATCH_GATE : null,
   };
 }

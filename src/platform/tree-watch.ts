@@ -12,7 +12,9 @@
 
 import type * as Ffi from "bun:ffi";
 import * as fs from "node:fs";
+import { dirFds } from "./dir-fd.ts";
 import { openLibc } from "./libc.ts";
+import type { DirListing } from "./listing.ts";
 import { C_NAME_MAX, decodeName, fsPath, joinPath, writeCName } from "./names.ts";
 import { platform } from "./platform.ts";
 
@@ -96,6 +98,9 @@ const MASK =
 const RENAMES = IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE;
 /** Opens and closes: counted per file (a directory's are not read further: the walks list directories). */
 const OPENS = IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE;
+/** How a directory is opened to be listed: read-only, a directory, not through a symlink, not blocking. */
+const O_DIR =
+  fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 /** The size of struct inotify_event before its name. */
 const EVENT_HEAD = 16;
 
@@ -157,6 +162,9 @@ const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediat
  * @param stopped says when to give up (the watch is then closed and null given)
  * @param turn what is awaited between slices: a turn of the event loop, or longer (a server holds the set-up
  *   back while it answers a call)
+ * @param started given the watch as its set-up begins: what a caller does between slices (reading the tree,
+ *   answering calls) is events of the directories watched so far, which `drain()` reads meanwhile, or the queue
+ *   overflows
  * @returns the watch, or null
  */
 export async function watchTreeInSlices(
@@ -165,11 +173,12 @@ export async function watchTreeInSlices(
   sliceMs: number,
   stopped: () => boolean,
   turn: () => Promise<void> = nextTurn,
+  started?: (w: TreeWatch) => void,
 ): Promise<TreeWatch | null> {
   if (libc === undefined) libc = loadLibc();
   if (libc === null) return null;
   const w = new InotifyTree(libc, root, handlers);
-  return (await w.openInSlices(sliceMs, stopped, turn)) ? w : null;
+  return (await w.openInSlices(sliceMs, stopped, turn, started)) ? w : null;
 }
 
 class InotifyTree implements TreeWatch {
@@ -208,9 +217,15 @@ class InotifyTree implements TreeWatch {
   }
 
   /** The same, a slice of directories at a time between turns of the event loop (watchTreeInSlices). */
-  async openInSlices(sliceMs: number, stopped: () => boolean, turn: () => Promise<void>): Promise<boolean> {
+  async openInSlices(
+    sliceMs: number,
+    stopped: () => boolean,
+    turn: () => Promise<void>,
+    started?: (w: TreeWatch) => void,
+  ): Promise<boolean> {
     this.fd = this.lib.init(IN_NONBLOCK | IN_CLOEXEC);
     if (this.fd < 0) return false;
+    started?.(this);
     const pending = [""];
     for (;;) {
       if (this.watchPending(pending, performance.now() + sliceMs) !== null) return this.unopened();
@@ -264,12 +279,8 @@ class InotifyTree implements TreeWatch {
         return `a directory could not be watched (the system's limit of inotify watches?): ${abs}`;
       }
       this.dirs.set(wd, dir);
-      let listing: ReturnType<typeof platform.listDir>;
-      try {
-        listing = platform.listDir(abs);
-      } catch {
-        continue; // vanished or unreadable since: its parent's watch reports it
-      }
+      const listing = listed(abs);
+      if (listing === null) continue; // vanished or unreadable since: its parent's watch reports it
       for (const name of listing.names) {
         const sub = dir === "" ? name : `${dir}/${name}`;
         if (!watched(sub)) continue;
@@ -460,12 +471,39 @@ class InotifyTree implements TreeWatch {
 }
 
 /**
+ * Lists a directory to watch what is below it: through its descriptor (getdents64, no object per entry) where
+ * that route is there, else by path.
+ * @param abs the directory's path
+ * @returns its listing, or null when it cannot be listed (gone, or unreadable)
+ */
+function listed(abs: string): DirListing | null {
+  const fds = dirFds();
+  if (fds !== null) {
+    const fd = fds.openNoSymlinks(abs, O_DIR);
+    if (fd >= 0) {
+      try {
+        const got = fds.list(fd);
+        if (got !== null) return got;
+      } finally {
+        fds.close(fd);
+      }
+    }
+  }
+  try {
+    return platform.listDir(abs);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Whether a directory of the tree is watched: all but those inside a repository's metadata, where the walk
  * reads only info/exclude (`.git` and `.git/info` are watched).
  * @param rel the directory relative to the root
  * @returns whether it is watched
  */
 function watched(rel: string): boolean {
+  if (!rel.includes(".git")) return true;
   const parts = rel.split("/");
   const git = parts.indexOf(".git");
   return git < 0 || git === parts.length - 1 || (git === parts.length - 2 && parts[git + 1] === "info");

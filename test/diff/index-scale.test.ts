@@ -150,19 +150,21 @@ describe("exact-case narrowing keeps the cold answers", () => {
 });
 
 /** The warm state of the server's one root, as capabilities report it. */
-async function warm(
-  mcp: McpSession,
-): Promise<{ state: string; reason: string | null; files: number | null }> {
-  const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
-  const caps = JSON.parse((res.contents[0] as { text: string }).text) as {
-    mcp: { warm: Array<{ state: string; reason: string | null; files: number | null }> };
-  };
-  return caps.mcp.warm[0] as { state: string; reason: string | null; files: number | null };
+interface Warm {
+  state: string;
+  reason: string | null;
+  files: number | null;
+  watching: boolean;
+  checks?: { mode: string };
 }
 
-async function ready(
-  mcp: McpSession,
-): Promise<{ state: string; reason: string | null; files: number | null }> {
+async function warm(mcp: McpSession): Promise<Warm> {
+  const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
+  const caps = JSON.parse((res.contents[0] as { text: string }).text) as { mcp: { warm: Warm[] } };
+  return caps.mcp.warm[0] as Warm;
+}
+
+async function ready(mcp: McpSession): Promise<Warm> {
   for (let i = 0; i < 2400; i++) {
     const w = await warm(mcp);
     if (w.state !== "building") return w;
@@ -180,15 +182,19 @@ describe("a restarted server loads the index from the cache", () => {
   let dir: string;
   let cache: string;
   let indexFile: string;
-  const env = () => ({ RGLOB_CACHE_DIR: cache, RGLOB_PERSIST_MIN_FILES: "0" });
+  const env = (more: Record<string, string> = {}) => ({
+    RGLOB_CACHE_DIR: cache,
+    RGLOB_PERSIST_MIN_FILES: "0",
+    ...more,
+  });
 
-  async function server(): Promise<McpSession> {
+  async function server(more: Record<string, string> = {}): Promise<McpSession> {
     const saved = { ...process.env };
-    Object.assign(process.env, env());
+    Object.assign(process.env, env(more));
     try {
       return await startMcp(["--root", dir], { cwd: dir });
     } finally {
-      for (const k of Object.keys(env())) if (saved[k] === undefined) delete process.env[k];
+      for (const k of Object.keys(env(more))) if (saved[k] === undefined) delete process.env[k];
     }
   }
 
@@ -251,8 +257,11 @@ describe("a restarted server loads the index from the cache", () => {
       const w = await ready(mcp);
       expect(w.state).toBe("ready");
       // The stat check found the edited and the deleted file (the new one is not the index's).
-      expect(w.reason).toBe(
-        `loaded from the cache and checked: 2 of ${w.files} files changed since it was written`,
+      // (The watch may be set up and the files checked again by now: nothing changed meanwhile.)
+      expect(w.reason).toMatch(
+        new RegExp(
+          `^loaded from the cache and checked: 2 of ${w.files} files changed since it was written(; watched, and checked again: 0 more changed while the watch was set up)?$`,
+        ),
       );
       const cold = await sameAsCold(mcp, { pattern: "zanzibarQuokka" });
       expect((cold.results as unknown[]).length).toBe(2);
@@ -262,6 +271,41 @@ describe("a restarted server loads the index from the cache", () => {
       writeFileSync(join(dir, "pkg2", "later.ts"), "const zanzibarQuokka = 3;\n");
       await Bun.sleep(100);
       expect(((await sameAsCold(mcp, { pattern: "zanzibarQuokka" })).results as unknown[]).length).toBe(3);
+    } finally {
+      await mcp.close();
+    }
+  }, 240_000);
+
+  test("a loaded index answers before the watch is set up; a change made before the watch covered it is seen", async () => {
+    // The watch waits for the gate: the server loads and checks the index, answers by stat'ing each file the
+    // index rules out, and a file is edited then, which no watch can report.
+    const gate = join(cache, "watch-gate");
+    rmSync(gate, { force: true });
+    const mcp = await server({ RGLOB_TEST_WATCH_GATE: gate });
+    try {
+      const w = await ready(mcp);
+      expect({ state: w.state, watching: w.watching }).toEqual({ state: "ready", watching: false });
+      expect(w.reason).toMatch(/^loaded from the cache and checked/);
+      await sameAsCold(mcp, { pattern: "nodeScope" });
+      expect((await warm(mcp)).checks?.mode).toBe("stat");
+      const victim = readdirSync(join(dir, "pkg3"), { recursive: true })
+        .map(String)
+        .find((f) => f.endsWith(".ts")) as string;
+      const edited = join(dir, "pkg3", victim);
+      writeFileSync(edited, `${readFileSync(edited, "utf8")}const quokkaBeforeWatch = 1;\n`);
+      writeFileSync(gate, "");
+      // Once the watch is set up and the files stat'ed again, the watch vouches for the files ruled out.
+      let mode = "stat";
+      for (let i = 0; i < 2400 && mode !== "watch"; i++) {
+        await Bun.sleep(50);
+        await grepMcp(mcp, { pattern: "nodeScope", limit: 1 });
+        mode = (await warm(mcp)).checks?.mode ?? "";
+      }
+      expect(mode).toBe("watch");
+      const cold = await sameAsCold(mcp, { pattern: "quokkaBeforeWatch" });
+      expect(((await warm(mcp)).checks ?? { mode: "" }).mode).toBe("watch");
+      expect((cold.results as unknown[]).length).toBe(1);
+      expect((await warm(mcp)).reason).toMatch(/checked again: 1 more changed while the watch was set up$/);
     } finally {
       await mcp.close();
     }

@@ -53,6 +53,7 @@ describe("Config", () => {
       serve: true,
       serveWaitMs: null,
       debug: false,
+      watchGate: null,
     });
   });
 
@@ -68,6 +69,7 @@ describe("Config", () => {
       RGLOB_SERVE: "0",
       RGLOB_SERVE_WAIT_MS: "50",
       RGLOB_DEBUG: "1",
+      RGLOB_TEST_WATCH_GATE: "/tmp/gate",
     });
     expect(c).toEqual({
       cacheDir: "/tmp/c",
@@ -80,6 +82,7 @@ describe("Config", () => {
       serve: false,
       serveWaitMs: 50,
       debug: true,
+      watchGate: "/tmp/gate",
     });
     // Values that are not numbers fall back to the defaults, as before (a negative budget too).
     const bad = readConfig({

@@ -91,6 +91,8 @@ interface WarmOptions {
   readonly noCache?: boolean;
   /** The fewest files an index covers for it to be written to the cache (default PERSIST_MIN_FILES). */
   readonly persistMinFiles?: number | null;
+  /** A test's gate: the watch is set up only once this path exists (RGLOB_TEST_WATCH_GATE). */
+  readonly watchGate?: string | null;
 }
 
 /** The index build's read buffer and the stat words of the files indexed so far, by id (both grow). */
@@ -155,6 +157,7 @@ const EARLY_RATIO_MARGIN = 1.25;
 const PERSIST_MIN_FILES = 10_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** How long one slice of the watch's set-up may take before the server answers what has come. */
 const WATCH_SLICE_MS = 20;
 /** How often the tree's own watch is read between calls (its own reads and listings are events too). */
@@ -419,30 +422,52 @@ export class WarmRoot implements WarmProvider {
       void this.loadOrBuild();
       return;
     }
-    const epoch = this.epoch;
-    void this.startWatch()
-      .catch((err: unknown) => {
-        this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
-      })
-      .then(() => {
-        if (epoch === this.epoch && !this.closed) void this.loadOrBuild();
-      });
+    void this.loadThenWatch(this.epoch);
+  }
+
+  /**
+   * A root watched: the index the cache holds is loaded and checked first (load) and answers at once, each file
+   * it rules out stat'ed at each query, as without a watch; then the watch is set up, a slice of directories at a
+   * time; then every indexed file is stat'ed once more (recheck), and only then does the watch vouch for the
+   * files the index rules out. A change made before the watch covered its directory has no event, and is seen by
+   * that second stat; a change after it is the watch's (docs/decisions/0035-index-at-scale.md). Without a usable
+   * cache file the watch is set up first and the index built (the build's reads must all follow the watch).
+   */
+  private async loadThenWatch(epoch: number): Promise<void> {
+    const gone = () => epoch !== this.epoch || this.closed;
+    let loaded: LoadedIndex | null = null;
+    if (this.options.noCache !== true) {
+      loaded = await this.load();
+      if (gone()) return;
+    }
+    // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
+    // change the tree between the load's check and the watch.
+    const gate = this.options.watchGate ?? null;
+    while (gate !== null && !fs.existsSync(gate) && !gone()) await sleep(50);
+    await this.startWatch().catch((err: unknown) => {
+      this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
+    });
+    if (gone()) return;
+    if (loaded === null) void this.build();
+    else if (this.synchronous) await this.recheck(loaded, epoch);
+    else this.unverified = null;
   }
 
   /** Loads the index the cache holds for the root when it is usable (load), else builds one. */
   private async loadOrBuild(): Promise<void> {
-    if (this.options.noCache === true || !(await this.load())) void this.build();
+    if (this.options.noCache === true || (await this.load()) === null) void this.build();
   }
 
   /**
-   * Loads the root's index from the cache (written by a server before, or by `rglob index`) after the watch is
-   * set up, and checks it before it answers: the file as loadIndex checks it (this user's regular file, read
+   * Loads the root's index from the cache (written by a server before, or by `rglob index`), before the watch
+   * is set up, and checks it before it answers: the file as loadIndex checks it (this user's regular file, read
    * into memory, hash, format, version, root path and identity), then every indexed file's stats against those
-   * it was indexed with (a file changed while no server watched is no longer the index's; the watch sees every
-   * later change). Meanwhile calls walk cold, as during a build.
-   * @returns whether the index was taken (or the root was given up meanwhile); false: build one
+   * it was indexed with (a file changed while no server watched is no longer the index's). Meanwhile calls walk
+   * cold, as during a build. Until the watch is set up and the files stat'ed again (recheck), each query stats
+   * the files the index rules out (`unverified`).
+   * @returns the index file loaded (also when the root was given up meanwhile), or null: build one
    */
-  private async load(): Promise<boolean> {
+  private async load(): Promise<LoadedIndex | null> {
     const started = performance.now();
     const epoch = this.epoch;
     const forgets = this.forgets;
@@ -452,11 +477,11 @@ export class WarmRoot implements WarmProvider {
       if (r.index === null) {
         if (r.reason !== null && this.reason === null)
           this.reason = `the cached index is not used: ${r.reason}`;
-        return false;
+        return null;
       }
       loaded = r.index;
     } catch {
-      return false;
+      return null;
     }
     // A tree removed and made again at the path (or a directory above it replaced) is another tree: its files
     // may hold the same stats by chance, and the CLI's recorded walk is checked by the paths it read, but the
@@ -464,7 +489,7 @@ export class WarmRoot implements WarmProvider {
     if (loaded.header.root_id !== this.rootId) {
       if (this.reason === null)
         this.reason = "the cached index is not used: built for a tree since removed or replaced at this path";
-      return false;
+      return null;
     }
     const idx = loaded.index;
     const files = loaded.header.files;
@@ -479,7 +504,7 @@ export class WarmRoot implements WarmProvider {
         if ((id & 255) === 0 && performance.now() - slice > sliceMs) {
           await this.turn();
           slice = performance.now();
-          if (this.closed || this.epoch !== epoch || this.building !== idx) return true;
+          if (this.closed || this.epoch !== epoch || this.building !== idx) return loaded;
         }
         if (idx.isLive(id) && !checks.unchanged(id)) {
           idx.invalidateId(id);
@@ -489,20 +514,67 @@ export class WarmRoot implements WarmProvider {
     } finally {
       checks.close();
     }
-    if (this.building !== idx) return true;
+    if (this.building !== idx) return loaded;
     this.building = null;
     // The watch lost track meanwhile, or most files changed: built again.
     if (this.forgets !== forgets || (changed >= REBUILD_DEAD && changed >= files * REBUILD_SHARE))
-      return false;
+      return null;
     indexedWords.set(idx, loaded.facts);
+    this.unverified = idx;
     this.index = idx;
     this.state = "ready";
     this.buildMs = Math.round(performance.now() - started);
     const how = `loaded from the cache and checked: ${changed} of ${files} files changed since it was written`;
     this.reason = this.reason === null ? how : `${this.reason}; ${how}`;
     this.loaded++;
-    return true;
+    return loaded;
   }
+
+  /**
+   * Stats every file of a loaded index again once the watch is set up: a file changed after load() checked it
+   * and before the watch covered its directory sent no event the watch could read. Until this is done queries
+   * stat every file the index rules out (trustsWatch). Changes after it are the watch's.
+   */
+  private async recheck(loaded: LoadedIndex, epoch: number): Promise<void> {
+    const idx = loaded.index;
+    const sliceMs = this.options.sliceMs ?? SLICE_MS;
+    let slice = performance.now();
+    let changed = 0;
+    const checks = loaded.fileChecks();
+    try {
+      for (let id = 0, files = loaded.header.files; id < files; id++) {
+        if ((id & 255) === 0 && performance.now() - slice > sliceMs) {
+          await this.turn();
+          slice = performance.now();
+          if (this.closed || this.epoch !== epoch || this.index !== idx) return;
+        }
+        if (idx.isLive(id) && !checks.unchanged(id)) {
+          idx.invalidateId(id);
+          changed++;
+        }
+      }
+    } finally {
+      checks.close();
+    }
+    if (this.index !== idx || this.unverified !== idx) return;
+    this.unverified = null;
+    this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up`;
+    if (idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
+  }
+
+  /**
+   * The watch while it is set up (a loaded index answers meanwhile): calls read its queue as they read the tree
+   * (liveWatch), or their own opens and listings overflow it.
+   */
+  private settingUp: TreeWatch | null = null;
+
+  /** The tree's own watch, whole or being set up, whose queue is read as a call goes (null: none). */
+  private liveWatch(): TreeWatch | null {
+    return this.synchronous ? (this.watcher as TreeWatch) : this.settingUp;
+  }
+
+  /** A loaded index whose files were not stat'ed again since the watch was set up (recheck): queries stat. */
+  private unverified: TrigramIndex | null = null;
 
   /** How many times an index was loaded from the cache instead of built (tests). */
   loaded = 0;
@@ -579,10 +651,11 @@ export class WarmRoot implements WarmProvider {
    * @returns the release (the first call of it counts; later ones do nothing)
    */
   hold(): () => void {
-    if (this.holds++ === 0 && this.synchronous && this.busyDrain === null) {
+    const live = this.liveWatch();
+    if (this.holds++ === 0 && live !== null && this.busyDrain === null) {
       // A call may read many files, each an open and a close event: read them as they come, so that the queue
       // (16,384 events by default) does not overflow into a recrawl.
-      const w = this.watcher as TreeWatch;
+      const w = live;
       this.busyDrain = setInterval(() => w.drain(), BUSY_DRAIN_MS);
       this.busyDrain.unref?.();
     }
@@ -655,7 +728,11 @@ export class WarmRoot implements WarmProvider {
       this.options.sliceMs ?? WATCH_SLICE_MS,
       stopped,
       () => this.turn(),
+      (w) => {
+        this.settingUp = w;
+      },
     );
+    this.settingUp = null;
     if (stopped()) {
       own?.close();
       return;
@@ -691,6 +768,7 @@ export class WarmRoot implements WarmProvider {
   }
 
   private stopWatch(): void {
+    this.settingUp = null;
     if (this.busyDrain !== null) clearInterval(this.busyDrain);
     this.busyDrain = null;
     this.held = null;
@@ -891,8 +969,8 @@ export class WarmRoot implements WarmProvider {
    * @returns the same context, its shouldStop reading the watch first
    */
   private paced(ctx: RunContext): RunContext {
-    if (!this.synchronous) return ctx;
-    const w = this.watcher as TreeWatch;
+    const w = this.liveWatch();
+    if (w === null) return ctx;
     // Derived, not spread: a context may hold its methods on its prototype (count's contexts are derived so).
     return Object.assign(Object.create(ctx) as RunContext, {
       shouldStop: () => {
@@ -911,7 +989,7 @@ export class WarmRoot implements WarmProvider {
     let n = 0;
     try {
       for (let r = entries.next(); r.done !== true; r = entries.next()) {
-        if ((++n & 63) === 0 && this.synchronous) (this.watcher as TreeWatch).drain();
+        if ((++n & 63) === 0) this.liveWatch()?.drain();
         yield r.value;
       }
     } finally {
@@ -925,7 +1003,13 @@ export class WarmRoot implements WarmProvider {
    * watch (which reports opens and closes), and the files held open for writing or mapped when it began known.
    */
   private trustsWatch(): boolean {
-    return this.synchronous && this.watching && this.held !== null && !this.statEveryFile;
+    return (
+      this.synchronous &&
+      this.watching &&
+      this.held !== null &&
+      !this.statEveryFile &&
+      (this.unverified === null || this.unverified !== this.index)
+    );
   }
 
   /**
@@ -1535,6 +1619,8 @@ interface WarmSwitches {
   readonly index: boolean;
   /** RGLOB_PERSIST_MIN_FILES, or null. */
   readonly persistMinFiles: number | null;
+  /** RGLOB_TEST_WATCH_GATE, or null. */
+  readonly watchGate?: string | null;
 }
 
 /**
@@ -1555,5 +1641,6 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
     statEveryFile: switches.statEveryFile,
     noCache: !switches.index,
     persistMinFiles: switches.persistMinFiles,
+    watchGate: switches.watchGate ?? null,
   };
 }

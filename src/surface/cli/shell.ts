@@ -370,6 +370,10 @@ const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: string 
   },
   { name: "RGLOB_DIR_FD", text: "0: list directories by path instead of by descriptor (Linux)." },
   {
+    name: "RGLOB_TEST_WATCH_GATE",
+    text: "PATH: rglob mcp sets up its watch only once PATH exists, after loading its index (a test setting).",
+  },
+  {
     name: "RGLOB_STAT_SPLIT",
     text: "worker: leave every stat check of an index to its worker thread (a test setting).",
   },
