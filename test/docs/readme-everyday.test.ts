@@ -57,7 +57,7 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob top -n 3", ["photos/a.jpg", "public/b.jpg"], 0],
   ["rglob dupes -e jpg", ["photos/a.jpg", "public/b.jpg"], 0],
   ["rglob find -e yaml --base", ["deploy/charts/values.yaml", "deploy/charts/web/values.yaml"], 0],
-  ["rglob find -t l --link broken", ["scripts/old.sh -> missing.sh\n"], 0],
+  ["rglob find --link broken,escaping", ["scripts/old.sh -> missing.sh: broken\n"], 0],
   ["rglob find -t f --perm '!/111'", ["scripts/build.py\n"], 0],
   ["rglob explain --all", ["build/out/app.js", "ignored by .gitignore:2: *.log"], 1],
   ["rglob explain", [".gitignore:1"], 1],
