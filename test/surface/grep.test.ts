@@ -448,6 +448,10 @@ describe("grep files", () => {
       expect(listed.json.errors.map((e) => e.code)).toEqual(["BINARY"]);
       const { json } = rglobJson<Result>(["grep", "hit", "-a", "--json"], { cwd: t.dir });
       expect(lines(json)).toEqual(["b.bin:1", "b.bin:2"]);
+      // Human output: skipped quietly, but each one named on stderr when --list-binary asks for them.
+      expect(rglob(["grep", "hit"], { cwd: t.dir }).stderr).not.toContain("b.bin");
+      const human = rglob(["grep", "hit", "--list-binary"], { cwd: t.dir });
+      expect(human.stderr).toContain("b.bin: binary file skipped");
     } finally {
       t.cleanup();
     }

@@ -423,6 +423,7 @@ async function humanSink(
 ): Promise<{ sink: Sink; pathsOnly: boolean }> {
   const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
+  const listBinary = (input as { list_binary?: unknown }).list_binary === true; // grep --list-binary: each one
   const quiet = pres.quiet === true;
   const sink: Sink = {
     // -q writes nothing: it takes no entries and no lines, and drops records. Getters: grep's printer decides
@@ -441,7 +442,7 @@ async function humanSink(
     },
     binarySkipped: (info) => {
       named ??= namedFiles(op, operands, input, process.cwd());
-      if (info.path !== null && named.has(info.path)) {
+      if (info.path !== null && (listBinary || named.has(info.path))) {
         eprint(
           `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
         );
@@ -450,10 +451,10 @@ async function humanSink(
     error: (info) => {
       human.error(info);
       // Skipped binary files are expected, as in grep and ripgrep: counted in the summary, not printed, but for
-      // a file named on the command line (as ripgrep does).
+      // a file named on the command line (as ripgrep does), or each one with --list-binary.
       if (info.code === "BINARY") {
         named ??= namedFiles(op, operands, input, process.cwd());
-        if (info.path !== null && named.has(info.path)) {
+        if (info.path !== null && (listBinary || named.has(info.path))) {
           eprint(
             `rglob: ${escapeControls(info.path)}: binary file skipped (a NUL byte); -a searches it as text`,
           );
