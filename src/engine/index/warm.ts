@@ -115,6 +115,8 @@ interface Recording {
   /** Past the budget of remembered entries: given up (it could not be kept). */
   over: boolean;
   background: boolean;
+  /** Another key the walk is also kept for (the default walk's for find, filesOnly false), or null. */
+  also: string | null;
 }
 
 const WALK_KEYS = Object.keys(walkEntries);
@@ -381,6 +383,8 @@ export class WarmRoot implements WarmProvider {
   private heldIds: { readonly idx: TrigramIndex; readonly held: Set<number>; readonly ids: number[] } | null =
     null;
   private rescanDue = false;
+  /** The watch's queue overflowed while the index was ready: its files are checked before the next answer. */
+  private recheckDue = false;
   /** A directory was made or moved in since the open files were last looked for (a rebuild looks again). */
   private scanStale = false;
   /** RGLOB_WARM_CHECK=stat: every file the index rules out is stat'ed at each query, as before the suspects. */
@@ -493,6 +497,7 @@ export class WarmRoot implements WarmProvider {
     const how = `loaded from the cache and checked: ${changed} of ${files} files changed since it was written`;
     this.reason = this.reason === null ? how : `${this.reason}; ${how}`;
     this.loaded++;
+    this.recordDefault();
     return true;
   }
 
@@ -644,6 +649,7 @@ export class WarmRoot implements WarmProvider {
         onReset: () => {
           this.rescanDue = true;
         },
+        onOverflow: () => this.overflowed(),
       },
       this.options.sliceMs ?? WATCH_SLICE_MS,
       stopped,
@@ -710,10 +716,55 @@ export class WarmRoot implements WarmProvider {
       this.held = openForWriting(this.root);
       this.heldIds = null;
     }
+    if (this.recheckDue) this.recheck();
     this.verify();
     if (!this.synchronous) return !this.watching;
     return true;
   }
+
+  /**
+   * The watch's queue overflowed (events were lost; the tree is watched again): the remembered walks are
+   * forgotten, and a ready index is kept but checked before the next answer (recheck), as a loaded one is, rather
+   * than forgotten and built again: a process reading the tree (a build, an rg) overflows the queue with its
+   * opens and closes alone. Without a ready index (or its stat words), everything is forgotten as before.
+   */
+  private overflowed(): void {
+    const idx = this.index;
+    if (idx === null || this.state !== "ready" || this.building !== null || !indexedWords.has(idx)) {
+      this.changed("rename", null);
+      return;
+    }
+    this.forgetWalks();
+    this.recheckDue = true;
+  }
+
+  /**
+   * Checks every live file of the index against the stat words it was indexed with (size, mtime, ctime, inode:
+   * ADR 0032's check): one that differs, or is gone, leaves the index (it is read at each query until a
+   * rebuild). A file the watch could not see written (a mapping, another hard link) is read as before: the
+   * files held open are looked for again (onReset) and a new hard link changes the file's ctime.
+   */
+  private recheck(): void {
+    this.recheckDue = false;
+    const idx = this.index;
+    if (idx === null) return;
+    const paths = idx.pathsById();
+    let changed = 0;
+    for (let id = 0; id < paths.length; id++) {
+      const abs = paths[id];
+      if (abs === null || abs === undefined || !idx.isLive(id)) continue;
+      if (!sameAsIndexed(idx, id, abs)) {
+        idx.invalidateId(id);
+        changed++;
+      }
+    }
+    this.rechecks++;
+    this.reason = `the watch's queue overflowed: ${changed} of ${paths.length} indexed files changed`;
+    if (changed >= REBUILD_DEAD && changed >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
+  }
+
+  /** How many times the index was checked file by file after the watch's queue overflowed (tests). */
+  rechecks = 0;
 
   private changed(event: string, name: string | Buffer | null): void {
     // The watch does not say what changed, or names it lossily (Bun's fs.watch gives a name that is not valid
@@ -1105,12 +1156,15 @@ export class WarmRoot implements WarmProvider {
       for (const other of this.recordings.values()) if (other.background) return null;
       r = this.record(key, plan);
     }
-    if (r.background) return null;
+    // A recording going on between calls is taken on in the call too: calls that come one after another leave it
+    // a slice at most between two of them, and each walks cold until it ends.
     const until = performance.now() + INLINE_RECORD_MS;
     this.pump(r, () => ctx.shouldStop() || performance.now() > until);
     if (r.rec !== null || r.over) return this.finish(key, r);
-    r.background = true;
-    void this.recordBetweenCalls(key, r);
+    if (!r.background) {
+      r.background = true;
+      void this.recordBetweenCalls(key, r);
+    }
     return null;
   }
 
@@ -1127,6 +1181,7 @@ export class WarmRoot implements WarmProvider {
       entries: 0,
       over: false,
       background: false,
+      also: null,
     };
     this.recordings.set(key, r);
     return r;
@@ -1166,6 +1221,10 @@ export class WarmRoot implements WarmProvider {
       idsFor: null,
     };
     this.keep(key, memo);
+    if (r.also !== null && r.also !== key) {
+      const had = this.memos.get(r.also);
+      if (had === undefined || had.gen !== this.gen) this.keep(r.also, memo);
+    }
     return memo;
   }
 
@@ -1182,7 +1241,8 @@ export class WarmRoot implements WarmProvider {
       const until = performance.now() + sliceMs;
       this.pump(r, () => performance.now() > until);
     }
-    this.finish(key, r);
+    // Not when a call ended it (memoFor): it is no longer there.
+    if (this.recordings.get(key) === r) this.finish(key, r);
   }
 
   /** The index ids of a remembered walk's entries (-1: not indexed), looked up once per index. */
@@ -1246,16 +1306,7 @@ export class WarmRoot implements WarmProvider {
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
     const stopped = () => this.closed;
     try {
-      const { plan } = compileWalk(
-        v.parse(WalkOptionsSchema, {
-          base: this.root,
-          hidden: true,
-          respect_gitignore: true,
-          follow_symlinks: false,
-          strict_base: true,
-        }),
-        { filesOnly: true, cwd: this.root },
-      );
+      const plan = this.defaultPlan();
       // The walk is recorded as it goes, selecting every entry (the files to index are those the plan gives):
       // whole and still fresh at its end, it is the remembered walk of the plan's key, which is a grep's and a
       // count's with the server's defaults, and of find's with them (filesOnly decides only which roots are walked;
@@ -1412,6 +1463,41 @@ export class WarmRoot implements WarmProvider {
       const had = key === null ? undefined : this.memos.get(key);
       if (key !== null && (had === undefined || had.gen !== this.gen)) this.keep(key, memo);
     }
+  }
+
+  /** The walk of a grep, count or find with the server's defaults over the whole root: the index build's. */
+  private defaultPlan(): WalkPlan {
+    return compileWalk(
+      v.parse(WalkOptionsSchema, {
+        base: this.root,
+        hidden: true,
+        respect_gitignore: true,
+        follow_symlinks: false,
+        strict_base: true,
+      }),
+      { filesOnly: true, cwd: this.root },
+    ).plan;
+  }
+
+  /**
+   * Records the default walk between calls (and in the calls that ask for it: memoFor), to be kept as the build's
+   * walk is: an index loaded from the cache comes without it, and until it is recorded a grep answered from the
+   * index walks the tree cold to find the files left to read.
+   */
+  private recordDefault(): void {
+    let plan: WalkPlan;
+    try {
+      plan = this.defaultPlan();
+    } catch {
+      return;
+    }
+    const key = this.memoKey(plan, true);
+    if (key === null || this.freshMemo(key) !== null || this.recordings.has(key)) return;
+    for (const other of this.recordings.values()) if (other.background) return;
+    const r = this.record(key, plan);
+    r.also = this.memoKey(plan, false);
+    r.background = true;
+    void this.recordBetweenCalls(key, r);
   }
 
   private overBudget(idx: TrigramIndex, why: string): void {
