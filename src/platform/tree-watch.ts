@@ -56,11 +56,6 @@ export interface TreeWatchHandlers {
    * mapped should be looked for again (openForWriting).
    */
   onReset?(): void;
-  /**
-   * The queue overflowed and the tree is watched again: any entry may have changed unseen. Without this
-   * callback, onEvent("rename", null) is called instead.
-   */
-  onOverflow?(): void;
 }
 
 // inotify(7): flags of inotify_init1, the events asked for, and the bits of what is read.
@@ -447,8 +442,7 @@ class InotifyTree implements TreeWatch {
       this.lose("the watch could not be made again after its queue overflowed");
       return;
     }
-    if (this.handlers.onOverflow !== undefined) this.handlers.onOverflow();
-    else this.handlers.onEvent("rename", null);
+    this.handlers.onEvent("rename", null);
   }
 
   private lose(reason: string): void {

@@ -383,8 +383,6 @@ export class WarmRoot implements WarmProvider {
   private heldIds: { readonly idx: TrigramIndex; readonly held: Set<number>; readonly ids: number[] } | null =
     null;
   private rescanDue = false;
-  /** The watch's queue overflowed while the index was ready: its files are checked before the next answer. */
-  private recheckDue = false;
   /** A directory was made or moved in since the open files were last looked for (a rebuild looks again). */
   private scanStale = false;
   /** RGLOB_WARM_CHECK=stat: every file the index rules out is stat'ed at each query, as before the suspects. */
@@ -649,7 +647,6 @@ export class WarmRoot implements WarmProvider {
         onReset: () => {
           this.rescanDue = true;
         },
-        onOverflow: () => this.overflowed(),
       },
       this.options.sliceMs ?? WATCH_SLICE_MS,
       stopped,
@@ -716,55 +713,10 @@ export class WarmRoot implements WarmProvider {
       this.held = openForWriting(this.root);
       this.heldIds = null;
     }
-    if (this.recheckDue) this.recheck();
     this.verify();
     if (!this.synchronous) return !this.watching;
     return true;
   }
-
-  /**
-   * The watch's queue overflowed (events were lost; the tree is watched again): the remembered walks are
-   * forgotten, and a ready index is kept but checked before the next answer (recheck), as a loaded one is, rather
-   * than forgotten and built again: a process reading the tree (a build, an rg) overflows the queue with its
-   * opens and closes alone. Without a ready index (or its stat words), everything is forgotten as before.
-   */
-  private overflowed(): void {
-    const idx = this.index;
-    if (idx === null || this.state !== "ready" || this.building !== null || !indexedWords.has(idx)) {
-      this.changed("rename", null);
-      return;
-    }
-    this.forgetWalks();
-    this.recheckDue = true;
-  }
-
-  /**
-   * Checks every live file of the index against the stat words it was indexed with (size, mtime, ctime, inode:
-   * ADR 0032's check): one that differs, or is gone, leaves the index (it is read at each query until a
-   * rebuild). A file the watch could not see written (a mapping, another hard link) is read as before: the
-   * files held open are looked for again (onReset) and a new hard link changes the file's ctime.
-   */
-  private recheck(): void {
-    this.recheckDue = false;
-    const idx = this.index;
-    if (idx === null) return;
-    const paths = idx.pathsById();
-    let changed = 0;
-    for (let id = 0; id < paths.length; id++) {
-      const abs = paths[id];
-      if (abs === null || abs === undefined || !idx.isLive(id)) continue;
-      if (!sameAsIndexed(idx, id, abs)) {
-        idx.invalidateId(id);
-        changed++;
-      }
-    }
-    this.rechecks++;
-    this.reason = `the watch's queue overflowed: ${changed} of ${paths.length} indexed files changed`;
-    if (changed >= REBUILD_DEAD && changed >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
-  }
-
-  /** How many times the index was checked file by file after the watch's queue overflowed (tests). */
-  rechecks = 0;
 
   private changed(event: string, name: string | Buffer | null): void {
     // The watch does not say what changed, or names it lossily (Bun's fs.watch gives a name that is not valid
