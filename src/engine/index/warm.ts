@@ -123,6 +123,8 @@ interface Recording {
   /** Past the budget of remembered entries: given up (it could not be kept). */
   over: boolean;
   background: boolean;
+  /** Another key the walk is also kept for (the default walk's for find, filesOnly false), or null. */
+  also: string | null;
 }
 
 const WALK_KEYS = Object.keys(walkEntries);
@@ -451,11 +453,15 @@ export class WarmRoot implements WarmProvider {
     if (loaded === null) void this.build();
     else if (this.synchronous) await this.recheck(loaded, epoch);
     else this.unverified = null;
+    // A loaded index has the default walk recorded at once, as a build keeps its own walk (once watched: a walk
+    // is remembered only under the watch).
+    if (loaded !== null && !gone()) this.recordDefault();
   }
 
   /** Loads the index the cache holds for the root when it is usable (load), else builds one. */
   private async loadOrBuild(): Promise<void> {
     if (this.options.noCache === true || (await this.load()) === null) void this.build();
+    else this.recordDefault();
   }
 
   /**
@@ -1196,12 +1202,15 @@ export class WarmRoot implements WarmProvider {
       for (const other of this.recordings.values()) if (other.background) return null;
       r = this.record(key, plan);
     }
-    if (r.background) return null;
+    // A recording going on between calls is taken on in the call too: calls that come one after another leave it
+    // a slice at most between two of them, and each walks cold until it ends.
     const until = performance.now() + INLINE_RECORD_MS;
     this.pump(r, () => ctx.shouldStop() || performance.now() > until);
     if (r.rec !== null || r.over) return this.finish(key, r);
-    r.background = true;
-    void this.recordBetweenCalls(key, r);
+    if (!r.background) {
+      r.background = true;
+      void this.recordBetweenCalls(key, r);
+    }
     return null;
   }
 
@@ -1218,6 +1227,7 @@ export class WarmRoot implements WarmProvider {
       entries: 0,
       over: false,
       background: false,
+      also: null,
     };
     this.recordings.set(key, r);
     return r;
@@ -1257,6 +1267,10 @@ export class WarmRoot implements WarmProvider {
       idsFor: null,
     };
     this.keep(key, memo);
+    if (r.also !== null && r.also !== key) {
+      const had = this.memos.get(r.also);
+      if (had === undefined || had.gen !== this.gen) this.keep(r.also, memo);
+    }
     return memo;
   }
 
@@ -1273,7 +1287,8 @@ export class WarmRoot implements WarmProvider {
       const until = performance.now() + sliceMs;
       this.pump(r, () => performance.now() > until);
     }
-    this.finish(key, r);
+    // Not when a call ended it (memoFor): it is no longer there.
+    if (this.recordings.get(key) === r) this.finish(key, r);
   }
 
   /** The index ids of a remembered walk's entries (-1: not indexed), looked up once per index. */
@@ -1337,16 +1352,7 @@ export class WarmRoot implements WarmProvider {
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
     const stopped = () => this.closed;
     try {
-      const { plan } = compileWalk(
-        v.parse(WalkOptionsSchema, {
-          base: this.root,
-          hidden: true,
-          respect_gitignore: true,
-          follow_symlinks: false,
-          strict_base: true,
-        }),
-        { filesOnly: true, cwd: this.root },
-      );
+      const plan = this.defaultPlan();
       // The walk is recorded as it goes, selecting every entry (the files to index are those the plan gives):
       // whole and still fresh at its end, it is the remembered walk of the plan's key, which is a grep's and a
       // count's with the server's defaults, and of find's with them (filesOnly decides only which roots are walked;
@@ -1503,6 +1509,41 @@ export class WarmRoot implements WarmProvider {
       const had = key === null ? undefined : this.memos.get(key);
       if (key !== null && (had === undefined || had.gen !== this.gen)) this.keep(key, memo);
     }
+  }
+
+  /** The walk of a grep, count or find with the server's defaults over the whole root: the index build's. */
+  private defaultPlan(): WalkPlan {
+    return compileWalk(
+      v.parse(WalkOptionsSchema, {
+        base: this.root,
+        hidden: true,
+        respect_gitignore: true,
+        follow_symlinks: false,
+        strict_base: true,
+      }),
+      { filesOnly: true, cwd: this.root },
+    ).plan;
+  }
+
+  /**
+   * Records the default walk between calls (and in the calls that ask for it: memoFor), to be kept as the build's
+   * walk is: an index loaded from the cache comes without it, and until it is recorded a grep answered from the
+   * index walks the tree cold to find the files left to read.
+   */
+  private recordDefault(): void {
+    let plan: WalkPlan;
+    try {
+      plan = this.defaultPlan();
+    } catch {
+      return;
+    }
+    const key = this.memoKey(plan, true);
+    if (key === null || this.freshMemo(key) !== null || this.recordings.has(key)) return;
+    for (const other of this.recordings.values()) if (other.background) return;
+    const r = this.record(key, plan);
+    r.also = this.memoKey(plan, false);
+    r.background = true;
+    void this.recordBetweenCalls(key, r);
   }
 
   private overBudget(idx: TrigramIndex, why: string): void {
