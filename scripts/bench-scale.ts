@@ -65,10 +65,15 @@ else {
 }
 
 // ── The server ──
+// The server gets this process's environment (the SDK passes only a few variables by default), so that
+// RGLOB_CACHE_DIR and the other switches given to the benchmark reach it.
+const env: Record<string, string> = {};
+for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
 const transport = new StdioClientTransport({
   command: bin,
   args: ["mcp", "--root", tree],
   cwd: tree,
+  env,
   stderr: "inherit",
 });
 const client = new Client({ name: "bench-scale", version: "1" });
