@@ -427,26 +427,42 @@ export class WarmServer {
       });
   }
 
-  /** Answers one call: the CLI run with the client's directory, environment and terminals. */
-  private async answer(conn: Conn, req: Request): Promise<void> {
-    const argv =
-      Array.isArray(req.argv) && req.argv.every((a) => typeof a === "string") ? (req.argv as string[]) : null;
+  /**
+   * Takes a call (CLI or library) into the client's directory when its environment's RGLOB_* settings are the
+   * server's (some are read once, so a call with others is the cold path's); declines it otherwise.
+   * @param conn the call's connection
+   * @param req its request
+   * @returns the call's environment, or null when the call was declined
+   */
+  private enter(conn: Conn, req: Request): Record<string, string> | null {
     const env = typeof req.env === "object" && req.env !== null ? (req.env as Record<string, string>) : null;
     const cwd = typeof req.cwd === "string" ? req.cwd : null;
-    const ttys = Array.isArray(req.tty)
-      ? ([req.tty[0] === true, req.tty[1] === true] as const)
-      : ([false, false] as const);
-    // A call whose RGLOB_* settings differ from the server's is the cold path's (some are read once).
-    if (argv === null || env === null || cwd === null || settingsOf(env) !== this.settings) {
+    if (env === null || cwd === null || settingsOf(env) !== this.settings) {
       this.decline(conn);
-      return;
+      return null;
     }
     try {
       process.chdir(cwd);
     } catch {
       this.decline(conn);
+      return null;
+    }
+    return env;
+  }
+
+  /** Answers one call: the CLI run with the client's directory, environment and terminals. */
+  private async answer(conn: Conn, req: Request): Promise<void> {
+    const argv =
+      Array.isArray(req.argv) && req.argv.every((a) => typeof a === "string") ? (req.argv as string[]) : null;
+    const ttys = Array.isArray(req.tty)
+      ? ([req.tty[0] === true, req.tty[1] === true] as const)
+      : ([false, false] as const);
+    if (argv === null) {
+      this.decline(conn);
       return;
     }
+    const env = this.enter(conn, req);
+    if (env === null) return;
     const runCli = cliRunner();
     const saved = { ...process.env };
     swapEnv(env);
@@ -506,27 +522,17 @@ export class WarmServer {
    * does not validate into one it covers, is declined before anything runs: the library then runs it itself.
    */
   private async answerLib(conn: Conn, req: Request): Promise<void> {
-    const env = typeof req.env === "object" && req.env !== null ? (req.env as Record<string, string>) : null;
-    const cwd = typeof req.cwd === "string" ? req.cwd : null;
     const input =
       typeof req.input === "object" && req.input !== null && !Array.isArray(req.input)
         ? (req.input as Record<string, unknown>)
         : null;
     const op = typeof req.op === "string" && LIBRARY_OPS.has(req.op) ? req.op : null;
-    if (op === null || env === null || cwd === null || input === null) {
+    if (op === null || input === null) {
       this.decline(conn);
       return;
     }
-    if (settingsOf(env) !== this.settings) {
-      this.decline(conn);
-      return;
-    }
-    try {
-      process.chdir(cwd);
-    } catch {
-      this.decline(conn);
-      return;
-    }
+    const env = this.enter(conn, req);
+    if (env === null) return;
     const saved = { ...process.env };
     swapEnv(env);
     const release = this.warm.hold();
