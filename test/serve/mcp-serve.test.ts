@@ -7,56 +7,17 @@
  * server's socket, and the sockets closing with the session. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { socketName } from "../../src/surface/serve/where.ts";
 import { BIN, ROOT } from "../helpers.ts";
+import { type Info, type Out, serveSandbox } from "./sandbox.ts";
 
-interface Out {
-  readonly code: number;
-  readonly stdout: Buffer;
-  readonly stderr: string;
-}
-
-const outer = realpathSync(mkdtempSync(join(tmpdir(), "rglob-mcp-serve-")));
-const cache = join(outer, "cache");
-const root = join(outer, "proj");
-const env = { RGLOB_CACHE_DIR: cache };
+const { outer, cache, root, env, run, servers } = serveSandbox("rglob-mcp-serve-");
 const LIB = join(ROOT, "dist", "lib", "agent", "index.js");
-
-/** Runs the binary in cwd with the test's cache directory (and so its servers). */
-function run(args: readonly string[], cwd = root, extra: Record<string, string> = {}): Out {
-  const res = Bun.spawnSync([BIN, ...args], {
-    cwd,
-    env: { ...process.env, NO_COLOR: "", ...env, ...extra },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  return { code: res.exitCode ?? -1, stdout: res.stdout, stderr: res.stderr.toString() };
-}
-
-type Info = Record<string, unknown>;
-
-/** The running servers `rglob index --status` lists. */
-function servers(): Info[] {
-  const out = run(["index", "--status", "--json"]);
-  const r = (JSON.parse(out.stdout.toString()) as { results: Array<{ servers: Info[] }> }).results[0];
-  return r?.servers ?? [];
-}
 
 /** The server of the test's tree, if one runs. */
 const ours = (): Info | undefined => servers().find((s) => s.root === root);

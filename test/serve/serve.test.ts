@@ -18,38 +18,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { socketName } from "../../src/surface/serve/where.ts";
 import { BIN } from "../helpers.ts";
+import { type Out, serveSandbox } from "./sandbox.ts";
 
-interface Out {
-  readonly code: number;
-  readonly stdout: Buffer;
-  readonly stderr: string;
-}
-
-const outer = realpathSync(mkdtempSync(join(tmpdir(), "rglob-serve-")));
-const cache = join(outer, "cache");
-const root = join(outer, "proj");
-const env = { RGLOB_CACHE_DIR: cache };
-
-/** Runs the binary in cwd with the test's cache directory (and so its servers). */
-function run(args: readonly string[], cwd = root, extra: Record<string, string> = {}): Out {
-  const res = Bun.spawnSync([BIN, ...args], {
-    cwd,
-    env: { ...process.env, NO_COLOR: "", ...env, ...extra },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  return { code: res.exitCode ?? -1, stdout: res.stdout, stderr: res.stderr.toString() };
-}
-
-/** The running servers `rglob index --status` lists. */
-function servers(): Array<Record<string, unknown>> {
-  const out = run(["index", "--status", "--json"]);
-  const r = (
-    JSON.parse(out.stdout.toString()) as { results: Array<{ servers: Array<Record<string, unknown>> }> }
-  ).results[0];
-  return r?.servers ?? [];
-}
+const { outer, cache, root, env, run, servers } = serveSandbox("rglob-serve-");
 
 /** Calls the server of the tree answered so far. */
 function calls(): number {
