@@ -1,6 +1,7 @@
-/*! Benchmark (#37): the bytes an MCP host reads before and during the first questions: the whole tools/list
- * result (the issue's target was 20 KB) with what each of its parts costs, the instructions, and a repository-wide grep_content answer over a generated tree holding binary
- * files (text and structuredContent apart), on the compiled binary. Prints; asserts nothing. */
+/*! Benchmark (#37, ADR 0037): the bytes an MCP host reads before and during the first questions: the whole
+ * tools/list result (target: 20,480 bytes) with what each of its parts costs, the instructions, describe_tool's
+ * answer for each op and topic (target: under 10 KB each), and a repository-wide grep answer over a generated tree
+ * holding binary files (text and structuredContent apart), on the compiled binary. Prints; asserts nothing. */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,49 +26,32 @@ try {
   const size = (x: unknown) => Buffer.byteLength(JSON.stringify(x));
   const listBytes = size(list);
   console.log(`tools/list: ${listBytes} bytes (target 20480) for ${list.tools.length} tools`);
-  // What each part costs: the list without it, and the part alone.
+  // What each part costs: the list without it.
   type Prop = Record<string, unknown>;
-  const props = (t: Record<string, unknown>) =>
-    ((t.inputSchema as Prop | undefined)?.properties ?? {}) as Record<string, Prop>;
-  const walking = list.tools.filter((t) => "base" in props(t));
-  // The arguments every walking tool declares (the shared filter, ignore and budget arguments).
-  const shared = Object.keys(props(walking[0] ?? {})).filter((k) => walking.every((t) => k in props(t)));
-  const strip = (keep: (t: Record<string, unknown>) => Record<string, unknown>) =>
-    listBytes - size({ tools: list.tools.map(keep) });
-  const withoutOutput = strip(({ outputSchema: _o, ...t }) => t);
-  const descriptions = (pick: (k: string) => boolean) =>
-    strip((t) => ({
-      ...t,
-      inputSchema: {
-        ...(t.inputSchema as Prop),
-        properties: Object.fromEntries(
-          Object.entries(props(t)).map(([k, p]) => {
-            const { description: _d, ...rest } = p;
-            return [k, pick(k) ? rest : p];
-          }),
-        ),
-      },
-    }));
-  const toolTexts = strip((t) => ({ ...t, description: "" }));
-  const sharedProps = strip((t) => ({
-    ...t,
-    inputSchema: {
-      ...(t.inputSchema as Prop),
-      properties: Object.fromEntries(Object.entries(props(t)).filter(([k]) => !shared.includes(k))),
-    },
-  }));
+  const one = list.tools.find((t) => t.name === "rglob") ?? list.tools[0] ?? {};
+  const props = ((one.inputSchema as Prop | undefined)?.properties ?? {}) as Record<string, Prop>;
+  const texts = Object.values(props).reduce((n, p) => n + size(p.description ?? ""), 0);
   console.log(
-    `  output schemas ${withoutOutput} B; tool descriptions ${toolTexts} B; the ${shared.length} shared arguments ${sharedProps} B in all, of which their one-line descriptions ${descriptions((k) => shared.includes(k))} B; the tools' own argument descriptions ${descriptions((k) => !shared.includes(k))} B`,
+    `  rglob: description ${size(one.description)} B, input schema ${size(one.inputSchema)} B (${Object.keys(props).length} arguments, their one-line texts ${texts} B), output schema ${size(one.outputSchema)} B; describe_tool ${size(list.tools.find((t) => t.name === "describe_tool"))} B`,
   );
   console.log(
-    `  what a host gives the model (no output schemas): ${listBytes - withoutOutput} B; initialize instructions ${Buffer.byteLength(init.result?.instructions ?? "")} B`,
+    `  what a host gives the model (no output schemas): ${size(list.tools.map(({ outputSchema: _o, ...t }) => t))} B; initialize instructions ${Buffer.byteLength(init.result?.instructions ?? "")} B`,
   );
-  const res = (await client.request("tools/call", { name: "grep_content", arguments: { pattern: "TODO" } }))
-    .result as Record<string, unknown>;
+  const ops = (props.op?.enum ?? []) as string[];
+  const described: string[] = [];
+  for (const name of [...ops, "walk", "result"]) {
+    const answer = (await client.request("tools/call", { name: "describe_tool", arguments: { name } }))
+      .result;
+    described.push(`${name} ${size(answer)}`);
+  }
+  console.log(`describe_tool answers (bytes of the whole result): ${described.join(", ")}`);
+  const res = (
+    await client.request("tools/call", { name: "rglob", arguments: { op: "grep", pattern: "TODO" } })
+  ).result as Record<string, unknown>;
   const text = (res.content as Array<{ text: string }>)[0]?.text ?? "";
   const sc = res.structuredContent as { results: unknown[]; errors: unknown[]; skipped: { binary: number } };
   console.log(
-    `grep_content TODO over 200 text and 40 binary files: ${Buffer.byteLength(text)} bytes of text + ${Buffer.byteLength(JSON.stringify(sc))} bytes of structuredContent; ${sc.results.length} records, ${sc.errors.length} error records, skipped.binary ${sc.skipped.binary}`,
+    `rglob {op: grep, pattern: TODO} over 200 text and 40 binary files: ${Buffer.byteLength(text)} bytes of text + ${Buffer.byteLength(JSON.stringify(sc))} bytes of structuredContent; ${sc.results.length} records, ${sc.errors.length} error records, skipped.binary ${sc.skipped.binary}`,
   );
   client.stop();
 } finally {

@@ -33,12 +33,15 @@ test(`${CALLS} calls, 16 in flight, with cancellations and timeouts: all answere
   const client = new Client({ name: "soak", version: "1.0.0" });
   await client.connect(transport);
   const pid = transport.pid as number;
-  const tools = (await client.listTools()).tools.map((t) => t.name);
-  expect(tools).toContain("find_files");
+  // The tool names of agent API 1.2 still answer (unlisted since ADR 0037), besides rglob with each op.
+  const listed = (await client.listTools()).tools.map((t) => t.name);
+  expect(listed).toContain("rglob");
+  const tools = [...listed, "find_files", "grep_content", "explain_path"];
   const argsFor = (tool: string, i: number): Record<string, unknown> => {
     if (tool === "find_files") return i % 2 ? { patterns: ["*.py"] } : { limit: 2, hidden: true };
     if (tool === "grep_content") return { pattern: i % 2 ? "TODO" : "fixture" };
     if (tool === "describe_tool") return { name: "find_files" };
+    if (tool === "rglob") return i % 2 ? { op: "grep", pattern: "TODO" } : { op: "find", limit: 2 };
     if (tool === "explain_path") return { path: "src/main.py" };
     return {};
   };

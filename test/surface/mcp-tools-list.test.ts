@@ -1,13 +1,17 @@
-// tools/list answers ordinary questions alone (#37), over stdio with the SDK's Client on the compiled binary:
-// every argument the server accepts is declared with a one-line description and accepted; an undeclared one is
-// a tool error; each outputSchema is Draft-07 and types the records all the way down, and the structuredContent
-// of real calls on a tree with links, binary files and ignored entries validates against it with ajv, with no
-// record field the schema does not name.
+// tools/list declares what the server accepts in one tool (#37, ADR 0037), over stdio with the SDK's Client on the
+// compiled binary: `rglob` with `op` and `describe_tool`, the whole list within 20,480 bytes; every argument the
+// dispatcher accepts for each op (its input model's keys, from the registry) is declared with a one-line text that
+// names its ops and accepted; an undeclared argument and one of another op are tool errors naming the allowed
+// ones; the output schema is Draft-07, types the records all the way down, and the structuredContent of every op
+// validates against it (the SDK client validates it too) with no field the schema does not name; the tool names of
+// agent API 1.2 still answer, identically; describe_tool answers each op in under 10 KB.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { linkSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import Ajv from "ajv";
+import { SCHEMAS } from "../../src/generated/schemas.ts";
+import { OPERATIONS } from "../../src/ops/registry.ts";
 import { tempTree } from "../helpers.ts";
 import { type McpSession, startMcp } from "./mcp-helpers.ts";
 
@@ -27,11 +31,20 @@ const t = tempTree({
 // A hard link of a member of a duplicate group: the group names it (hard_links).
 linkSync(join(t.dir, "src/lib.ts"), join(t.dir, "src/lib-hard.ts"));
 
+/** The operations served over MCP and the arguments the dispatcher accepts for each: the input model's keys
+ * (from the generated schemas of the registry), less the CLI's positional operands. */
+const OPS = OPERATIONS.filter((o) => o.mcpTool !== null);
+const accepted = (id: string) =>
+  Object.keys((SCHEMAS[`${id}.input`] as { properties: object }).properties).filter((k) => k !== "operands");
+
 let mcp: McpSession;
 let tools: Tool[] = [];
+let listBytes = 0;
 beforeAll(async () => {
   mcp = await startMcp(["--root", t.dir]);
-  tools = (await mcp.client.listTools()).tools;
+  const list = await mcp.client.listTools();
+  listBytes = Buffer.byteLength(JSON.stringify(list));
+  tools = list.tools;
 });
 afterAll(async () => {
   await mcp.close();
@@ -41,6 +54,9 @@ afterAll(async () => {
 function call(name: string, args: Record<string, unknown>) {
   return mcp.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 }
+function textOf(res: CallToolResult): string {
+  return (res.content as Array<{ text: string }>)[0]?.text ?? "";
+}
 
 type Node = Record<string, unknown>;
 
@@ -49,73 +65,189 @@ function sampleValue(p: Node): unknown {
   if (p.default !== undefined) return p.default;
   if (p.const !== undefined) return p.const;
   if (Array.isArray(p.enum)) return p.enum[0];
+  const items = p.items as Node | undefined;
   const type = Array.isArray(p.type) ? p.type[0] : p.type;
   if (type === "boolean") return false;
   if (type === "integer" || type === "number") return 1;
-  if (type === "array") return [];
+  if (type === "array") return Array.isArray(items?.enum) ? [items.enum[0]] : [];
   return "x";
 }
 
-describe("tools/list", () => {
-  test("every argument is declared with a one-line description, accepted, and an undeclared one is a tool error", async () => {
-    for (const tool of tools) {
-      const props = (tool.inputSchema.properties ?? {}) as Record<string, Node>;
-      expect(tool.inputSchema.additionalProperties).toBe(false);
-      for (const [k, p] of Object.entries(props)) {
-        expect(`${tool.name}.${k}: ${typeof p.description}`).toBe(`${tool.name}.${k}: string`);
-        const d = p.description as string;
-        expect(d).not.toContain("…");
-        expect(d).not.toContain("\n");
-        expect(d.length).toBeLessThanOrEqual(100);
-        // Accepted: a value of its type never gets "unknown argument" (it may still be a bad value).
-        const res = await call(tool.name, {
-          ...(tool.name === "grep_content" && k !== "pattern" ? { pattern: "TODO" } : {}),
-          ...(tool.name === "describe_tool" ? {} : { timeout_seconds: 10 }),
-          [k]: sampleValue(p),
+const one = () => tools.find((x) => x.name === "rglob") as Tool;
+const props = () => (one().inputSchema.properties ?? {}) as Record<string, Node>;
+
+describe("tools/list: one tool", () => {
+  test("rglob and describe_tool, the whole list within 20,480 bytes", () => {
+    console.log(`tools/list: ${listBytes} bytes`);
+    expect(tools.map((x) => x.name)).toEqual(["rglob", "describe_tool"]);
+    expect(listBytes).toBeLessThanOrEqual(20_480);
+    expect(one().inputSchema.additionalProperties).toBe(false);
+    expect(one().inputSchema.required).toEqual(["op"]);
+    expect((props().op as Node).enum).toEqual(OPS.map((o) => o.id));
+  });
+
+  test("every argument the dispatcher accepts for each op is declared once, with a one-line text naming its ops", () => {
+    const owners = new Map<string, string[]>();
+    for (const op of OPS) for (const k of accepted(op.id)) owners.set(k, [...(owners.get(k) ?? []), op.id]);
+    expect(Object.keys(props()).sort()).toEqual(["op", ...owners.keys()].sort());
+    for (const [k, p] of Object.entries(props())) {
+      const d = p.description as string;
+      expect(`${k}: ${typeof d}`).toBe(`${k}: string`);
+      expect(d).not.toContain("…");
+      expect(d).not.toContain("\n");
+      expect(d.length).toBeLessThanOrEqual(100);
+      const ops = owners.get(k);
+      // An argument only some ops take names them at the end of its text: "(grep, count)".
+      if (ops && ops.length < OPS.length) expect(d).toEndWith(`(${ops.join(", ")})`);
+    }
+    expect(JSON.stringify(one())).not.toMatch(/operand|--[a-z]|CLI/);
+  });
+
+  test("the description and the instructions say how to pick op, how to page, where the long rules are", () => {
+    const d = one().description ?? "";
+    for (const op of OPS) expect(d).toContain(`- ${op.id}: `);
+    for (const word of ["`op`", "next_cursor", "cursor", "describe_tool {name: op}"])
+      expect(d).toContain(word);
+    const text = mcp.client.getInstructions() ?? "";
+    for (const word of [
+      "`op`",
+      "next_cursor",
+      "cursor",
+      "describe_tool",
+      "PERM",
+      "read-only",
+      "strict_base",
+      "max_output_bytes",
+    ])
+      expect(text).toContain(word);
+    expect(Buffer.byteLength(text)).toBeLessThan(2048);
+  });
+
+  test("each op accepts every argument it takes; one it does not take, or none op takes, is a tool error naming the allowed ones", async () => {
+    for (const op of OPS) {
+      const keys = accepted(op.id);
+      for (const k of keys) {
+        const res = await call("rglob", {
+          op: op.id,
+          ...(op.id === "grep" && k !== "pattern" ? { pattern: "TODO" } : {}),
+          timeout_seconds: 10,
+          [k]: sampleValue(props()[k] as Node),
         });
-        expect(`${tool.name}.${k}: ${JSON.stringify(res.content).includes("unknown argument")}`).toBe(
-          `${tool.name}.${k}: false`,
+        // Accepted: a value of its type never gets an argument error (it may still be a bad value).
+        expect(`${op.id}.${k}: ${/takes no|unknown argument/.test(textOf(res))}`).toBe(
+          `${op.id}.${k}: false`,
         );
       }
-      const bad = await call(tool.name, { no_such_argument: 1 });
-      expect(bad.isError).toBe(true);
-      if (tool.name !== "describe_tool")
-        expect(JSON.stringify(bad.content)).toContain("unknown argument 'no_such_argument'");
+      const unknown = await call("rglob", { op: op.id, no_such_argument: 1 });
+      expect(unknown.isError).toBe(true);
+      expect(textOf(unknown)).toContain(`unknown argument 'no_such_argument' for op '${op.id}'`);
+      expect(textOf(unknown)).toContain(`Its arguments: ${keys.join(", ")} (`);
+      // An argument of another op: named, with the ops that take it, and this op's own.
+      const other = [...new Set(OPS.flatMap((o) => accepted(o.id)))].find((k) => !keys.includes(k)) as string;
+      const wrong = await call("rglob", { op: op.id, [other]: sampleValue(props()[other] as Node) });
+      expect(wrong.isError).toBe(true);
+      expect(textOf(wrong)).toContain(`op '${op.id}' takes no '${other}' (op `);
+      expect(textOf(wrong)).toContain(`Its arguments: ${keys.join(", ")} (`);
     }
-    // The tool descriptions carry the operation's rules: count's counting rules, explain's bulk verdicts.
-    const desc = (n: string) => tools.find((x) => x.name === n)?.description ?? "";
-    expect(desc("count_lines")).toContain("a line with code and a comment is code");
-    expect(desc("explain_path")).toContain("only=ignored");
-    for (const x of tools) expect(x.description).not.toMatch(/--[a-z]|call again with/);
+    // "did you mean": another op's argument with a close one of this op, and a mistyped op.
+    expect(textOf(await call("rglob", { op: "find", pattern: "*.ts" }))).toContain(
+      "did you mean 'patterns'?",
+    );
+    expect(textOf(await call("rglob", { op: "greps", pattern: "x" }))).toContain("did you mean 'grep'?");
+    expect(textOf(await call("rglob", { pattern: "x" }))).toContain("rglob needs 'op', one of: find, grep");
   }, 240_000);
+});
 
-  test("outputSchemas are Draft-07, typed to the records' fields, and real answers validate against them", async () => {
+describe("the tool names of agent API 1.2", () => {
+  test("still answer, unlisted, identically to rglob with op (text headed by the name called)", async () => {
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ["find", { patterns: ["*.py"] }],
+      ["grep", { pattern: "TODO", context: 1 }],
+      ["count", { by: "language" }],
+      ["dupes", {}],
+      ["tree", {}],
+      ["top", {}],
+      ["stats", {}],
+      ["explain", { path: "debug.log" }],
+    ];
+    for (const [id, args] of cases) {
+      const op = OPS.find((o) => o.id === id);
+      const name = op?.mcpTool as string;
+      const old = await call(name, args);
+      const now = await call("rglob", { op: id, ...args });
+      expect(old.isError ?? false).toBe(false);
+      const strip = (r: CallToolResult) => {
+        const { source: _s, bytes_read: _b, ...rest } = (r.structuredContent ?? {}) as Node;
+        return rest;
+      };
+      expect(strip(old)).toEqual(strip(now));
+      expect(textOf(old).replace(new RegExp(`^${name}: `), `${id}: `)).toBe(textOf(now));
+    }
+    // Their argument errors name the tool as before.
+    expect(textOf(await call("find_files", { no_such_argument: 1 }))).toContain(
+      "unknown argument 'no_such_argument' for find_files",
+    );
+  }, 120_000);
+});
+
+describe("describe_tool", () => {
+  test("each op (and its old tool name) in under 10 KB, text alone, every argument it takes named", async () => {
+    for (const op of OPS) {
+      const res = await call("describe_tool", { name: op.id });
+      expect(res.isError ?? false).toBe(false);
+      expect(res.structuredContent).toBeUndefined();
+      const bytes = Buffer.byteLength(JSON.stringify(res));
+      console.log(`describe_tool ${op.id}: ${bytes} bytes`);
+      expect(bytes).toBeLessThan(10_000);
+      const text = textOf(res);
+      for (const k of accepted(op.id)) expect(`${op.id}: ${text.includes(k)}`).toBe(`${op.id}: true`);
+      const old = await call("describe_tool", { name: op.mcpTool as string });
+      expect(textOf(old)).toBe(text);
+    }
+    // What every op shares is said once: the walk arguments' full texts, the common result and record fields.
+    const walk = textOf(await call("describe_tool", { name: "walk" }));
+    const find = SCHEMAS["find.input"] as { properties: Record<string, { description: string }> };
+    expect(walk).toContain(
+      `- respect_gitignore (boolean, default true): ${find.properties.respect_gitignore?.description}`,
+    );
+    const result = textOf(await call("describe_tool", { name: "result" }));
+    expect(result).toContain("- truncated_reason: ");
+    expect(result).toContain("- link_target: ");
+    const bad = await call("describe_tool", { name: "gerp" });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain("did you mean 'grep'?");
+  });
+});
+
+describe("the output schema", () => {
+  test("is Draft-07, typed to the records' fields, and every op's answer validates against it", async () => {
     const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
     const calls: Array<[string, Record<string, unknown>]> = [
-      ["find_files", {}],
-      ["find_files", { links: ["broken", "escaping"] }],
-      ["grep_content", { pattern: "TODO", context: 1 }],
-      ["grep_content", { pattern: "TODO", count: true, list_binary: true }],
-      ["grep_content", { pattern: "TODO", files_with_matches: true, by: "dir" }],
-      ["count_lines", { by: "language" }],
-      ["count_lines", { by: "file", file_types: ["py"] }],
-      ["grep_content", { pattern: "TODO", in: ["comment"] }],
-      ["find_duplicates", {}],
-      ["directory_tree", {}],
-      ["largest_files", { dirs: true }],
-      ["largest_files", {}],
-      ["file_stats", {}],
-      ["explain_path", { under: ".", only: "ignored" }],
-      ["find_files", { only_ignored: true }],
-      ["grep_content", { pattern: "TODO", only_ignored: true }],
-      ["explain_path", { targets: ["debug.log", "link-ok"] }],
+      ["find", {}],
+      ["find", { links: ["broken", "escaping"] }],
+      ["grep", { pattern: "TODO", context: 1 }],
+      ["grep", { pattern: "TODO", count: true, list_binary: true }],
+      ["grep", { pattern: "TODO", files_with_matches: true, by: "dir" }],
+      ["count", { by: "language" }],
+      ["count", { by: "file", file_types: ["py"] }],
+      ["grep", { pattern: "TODO", in: ["comment"] }],
+      ["dupes", {}],
+      ["tree", {}],
+      ["top", { dirs: true }],
+      ["top", {}],
+      ["stats", {}],
+      ["explain", { under: ".", only: "ignored" }],
+      ["find", { only_ignored: true }],
+      ["grep", { pattern: "TODO", only_ignored: true }],
+      ["explain", { targets: ["debug.log", "link-ok"] }],
     ];
+    const schema = one().outputSchema as Node;
+    const validate = ajv.compile(schema);
     const seen = new Set<string>();
-    for (const [name, args] of calls) {
-      const tool = tools.find((x) => x.name === name) as Tool;
-      const schema = tool.outputSchema as Node;
-      const validate = ajv.compile(schema);
-      const res = await call(name, args);
+    for (const [name, extra] of calls) {
+      const args = { op: name, ...extra };
+      // The SDK client validated the structuredContent against the declared schema already (callTool throws).
+      const res = await call("rglob", args);
       expect(`${name} ${JSON.stringify(args)}: ${res.isError ?? false}`).toBe(
         `${name} ${JSON.stringify(args)}: false`,
       );
@@ -138,28 +270,29 @@ describe("tools/list", () => {
           seen.add(`${name}.${k}`);
         }
     }
-    // The calls reached the fields a shallow schema would leave untyped.
+    // Every op answered, and the calls reached the fields a shallow schema would leave untyped.
+    for (const op of OPS) expect(seen.has(`${op.id}.results`)).toBe(true);
     for (const f of [
-      "find_files.link_target",
-      "find_files.ignored_by",
-      "grep_content.ignored_by",
-      "find_files.link_escapes",
-      "grep_content.before",
-      "explain_path.reasons",
-      "count_lines.type_globs",
-      "grep_content.left_out_by_in",
-      "find_duplicates.hard_links",
+      "find.link_target",
+      "find.ignored_by",
+      "grep.ignored_by",
+      "find.link_escapes",
+      "grep.before",
+      "explain.reasons",
+      "count.type_globs",
+      "grep.left_out_by_in",
+      "dupes.hard_links",
     ])
       expect(seen.has(f)).toBe(true);
     // only_ignored on MCP: the same key as the CLI's --only-ignored and the library's; the text names each rule.
-    const ignored = await call("grep_content", { pattern: "TODO", only_ignored: true });
+    const ignored = await call("rglob", { op: "grep", pattern: "TODO", only_ignored: true });
     const text = (ignored.content as Array<{ text: string }>)[0]?.text ?? "";
     expect(text).toContain("build/out.js:1:TODO in build\n  ignored by .gitignore:1:build/");
     expect(text).toContain("debug.log:1:TODO in a log\n  ignored by .gitignore:2:*.log");
     expect((ignored.structuredContent as { total_matches: number }).total_matches).toBe(2);
     // A schema refuses a record of the wrong shape: it is not `{"type": "object"}`.
-    const find = tools.find((x) => x.name === "find_files")?.outputSchema as Node;
     const bad = { results: [{ path: 1 }], truncated: false, next_cursor: null };
-    expect(ajv.validate(find, bad)).toBe(false);
+    expect(ajv.validate(schema, bad)).toBe(false);
+    expect(JSON.stringify(schema)).not.toMatch(/"\$ref"|"\$defs"|"prefixItems"/);
   }, 120_000);
 });

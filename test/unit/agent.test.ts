@@ -213,6 +213,6 @@ describe("defaults and introspection", () => {
     const caps = capabilities();
     expect(caps.operations).toEqual(OPERATIONS.map((o) => o.id));
     expect(caps.platform.runtime).toStartWith("bun ");
-    expect(caps.mcp.tools).toContain("find_files");
+    expect(caps.mcp.tools).toEqual(["rglob", "describe_tool"]);
   });
 });

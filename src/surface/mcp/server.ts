@@ -37,12 +37,16 @@ import { closest } from "../suggest.ts";
 import { confine, resolveRoots } from "./confine.ts";
 import { resultText } from "./text.ts";
 import {
+  argumentKeys,
   buildTools,
+  DEFAULT_RESPONSE_BYTES,
   DESCRIBE_TOOL,
+  DESCRIBE_TOPICS,
   describeTool,
+  describeTopic,
   instructions,
-  NOT_OFFERED_KEYS,
-  toolInputSchema,
+  ONE_TOOL,
+  operationNamed,
   toolOperations,
 } from "./tools.ts";
 import { LineTransport } from "./transport.ts";
@@ -59,8 +63,6 @@ Paths outside the roots are refused with PERM.`;
 const HOW_TO_ROOT =
   'start the server with --root DIR (e.g. args: ["mcp", "--root", "/path/to/project"]), or have the client offer MCP roots (file:// URIs of existing local directories)';
 
-/** The default bound of a whole response when the operation declares none (bytes). */
-const DEFAULT_RESPONSE_BYTES = 60_000;
 /** The most bytes one response may take whatever max_output_bytes says: well under the 10 MB clients refuse. */
 const RESPONSE_CEILING = 4_000_000;
 
@@ -247,16 +249,33 @@ export function suggestArgument(op: Operation, key: string, keys: readonly strin
   return closest(norm, keys);
 }
 
-/** The tool error for an argument the tool does not have, naming the one probably meant. */
-function unknownArgument(op: Operation, args: Readonly<Record<string, unknown>>): ErrorInfo | null {
-  const keys = Object.keys(toolInputSchema(op).properties as object);
+/**
+ * The tool error for an argument the operation does not take, naming the one probably meant and the ones it
+ * takes; for the one tool, an argument of another operation says which operations take it.
+ * @param op the operation
+ * @param args the arguments (without `op`)
+ * @param tool the tool called: the one tool, or an operation's tool name of agent API 1.2
+ * @returns the error, or null
+ */
+function unknownArgument(
+  op: Operation,
+  args: Readonly<Record<string, unknown>>,
+  tool: string,
+): ErrorInfo | null {
+  const keys = argumentKeys(op);
+  const label = tool === ONE_TOOL ? `op '${op.id}'` : tool;
   for (const k of Object.keys(args)) {
-    if (keys.includes(k) || (NOT_OFFERED_KEYS.has(k) && inputKeys(op).has(k))) continue;
+    if (keys.includes(k)) continue;
+    const takers = toolOperations().filter((o) => argumentKeys(o).includes(k));
     const guess = suggestArgument(op, k, keys);
     const hint = guess === null ? "" : ` did you mean '${guess}'?`;
+    const what =
+      takers.length > 0 && tool === ONE_TOOL
+        ? `${label} takes no '${k}' (op ${takers.map((o) => o.id).join(", ")} does):`
+        : `unknown argument '${clipText(k, 60)}' for ${label}:`;
     return {
       code: "BAD_PREDICATE",
-      message: `unknown argument '${clipText(k, 60)}' for ${op.mcpTool}:${hint} Its arguments: ${keys.join(", ")} (describe_tool has their meaning).`,
+      message: `${what}${hint} Its arguments: ${keys.join(", ")} (${DESCRIBE_TOOL} has their meaning).`,
       path: null,
     };
   }
@@ -270,11 +289,31 @@ function unknownArgument(op: Operation, args: Readonly<Record<string, unknown>>)
       : "";
     return {
       code: "BAD_PREDICATE",
-      message: `grep_content needs 'pattern', the regular expression (or literal with fixed_strings) to search for${globs}`,
+      message: `${tool === ONE_TOOL ? "op 'grep'" : tool} needs 'pattern', the regular expression (or literal with fixed_strings) to search for${globs}`,
       path: null,
     };
   }
   return null;
+}
+
+/**
+ * The operation a call of the one tool names in `op`, or the tool error that says which ops there are.
+ * @param args the call's arguments
+ * @returns the operation, or the error
+ */
+function opOf(args: Readonly<Record<string, unknown>>): Operation | ErrorInfo {
+  const ids = toolOperations().map((o) => o.id);
+  const op = typeof args.op === "string" && ids.includes(args.op) ? operationNamed(args.op) : undefined;
+  if (op !== undefined) return op;
+  const asked = typeof args.op === "string" ? clipText(args.op, 60) : null;
+  // An old tool name (find_files) or a close spelling gets its op named.
+  const byTool = typeof args.op === "string" ? operationNamed(args.op)?.id : undefined;
+  const guess = byTool ?? (asked === null ? null : closest(asked, ids));
+  return {
+    code: "BAD_PREDICATE",
+    message: `${ONE_TOOL} needs 'op', one of: ${ids.join(", ")}${asked === null ? "" : ` ('${asked}' is not one${guess ? `: did you mean '${guess}'?` : ""})`}`,
+    path: null,
+  };
 }
 
 /** Bytes of a value as JSON. */
@@ -339,15 +378,18 @@ async function callOperation(
   roots: readonly string[],
   extra: Extra,
   warm: WarmSet | null,
+  tool: string,
 ): Promise<CallToolResult> {
-  const wrong = unknownArgument(op, args);
+  const wrong = unknownArgument(op, args, tool);
   if (wrong) return failure(wrong);
+  // The one tool's answers are headed by the op (`grep: 3 record(s)`), an old tool name's by that name.
+  const label = tool === ONE_TOOL ? op.id : tool;
   try {
     await validateInput(op, args);
   } catch (err) {
     if (err instanceof RglobError) {
       const info = err.toInfo();
-      return failure({ ...info, message: info.message.replace(` for ${op.id}`, ` for ${op.mcpTool}`) });
+      return failure({ ...info, message: info.message.replace(` for ${op.id}`, ` for ${label}`) });
     }
     throw err;
   }
@@ -404,7 +446,7 @@ async function callOperation(
   }
   if (!outcome.ok) return failure(outcome.error);
   if (extra.signal.aborted) {
-    log(`${op.mcpTool} cancelled after ${outcome.result.total_files_searched} entries`);
+    log(`${label} cancelled after ${outcome.result.total_files_searched} entries`);
   } else await notify(Math.max(sent, Number(outcome.result.total_files_searched) || 0));
   const { result, notes } = boundResult(outcome.result, Math.floor((budget * 7) / 8));
   const room = budget - jsonBytes(result);
@@ -436,29 +478,13 @@ async function callOperation(
   // The text travels JSON-escaped (a newline is two bytes there, a quote two): while the escaped text is over its
   // room, it is made again with less (the room it took too much, twice at most).
   let textRoom = room - jsonBytes(tail);
-  let text = resultText(op, op.mcpTool as string, result, textRoom, allErrors, base);
+  let text = resultText(op, label, result, textRoom, allErrors, base);
   for (let i = 0; i < 2 && jsonBytes(text) > textRoom; i++) {
     textRoom -= jsonBytes(text) - textRoom;
-    text = resultText(op, op.mcpTool as string, result, textRoom, allErrors, base);
+    text = resultText(op, label, result, textRoom, allErrors, base);
   }
   if (tail.trim() !== "") text += `\n${tail.trim()}`;
   return { structuredContent: result, content: [{ type: "text", text }] };
-}
-
-/** The text of describe_tool: the description, one line per argument, the record fields. */
-function describeText(manifest: Record<string, unknown>): string {
-  const lines = [`${manifest.tool}: ${manifest.description}`, "", "arguments:"];
-  for (const [k, v] of Object.entries(manifest.arguments as Record<string, Record<string, unknown>>)) {
-    const def = v.default === undefined ? "" : `, default ${JSON.stringify(v.default)}`;
-    lines.push(`- ${k} (${JSON.stringify(v.type)}${def}): ${v.description ?? ""}`);
-  }
-  lines.push("", "result fields:");
-  for (const [k, d] of Object.entries(manifest.result as Record<string, string>)) lines.push(`- ${k}: ${d}`);
-  for (const [kind, fields] of Object.entries(manifest.records as Record<string, Record<string, string>>)) {
-    lines.push("", `record '${kind}':`);
-    for (const [k, d] of Object.entries(fields)) lines.push(`- ${k}: ${d}`);
-  }
-  return lines.join("\n");
 }
 
 /**
@@ -502,23 +528,30 @@ function createServer(
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
       if (name === DESCRIBE_TOOL) {
-        const target = toolOperations().find((o) => o.mcpTool === args.name);
-        if (!target || Object.keys(args).some((k) => k !== "name")) {
+        // An op, a topic every op shares, or an old tool name (find_files): text alone, said once.
+        const target = operationNamed(args.name);
+        const topic = DESCRIBE_TOPICS.find((t) => t === args.name);
+        if ((!target && !topic) || Object.keys(args).some((k) => k !== "name")) {
+          const names = [...toolOperations().map((o) => o.id), ...DESCRIBE_TOPICS];
+          const guess = typeof args.name === "string" ? closest(args.name, names) : null;
           return failure({
             code: "BAD_PREDICATE",
-            message: `${DESCRIBE_TOOL} takes {name}, one of: ${toolOperations()
-              .map((o) => o.mcpTool)
-              .join(", ")}`,
+            message: `${DESCRIBE_TOOL} takes {name}, one of: ${names.join(", ")}${guess ? ` (did you mean '${guess}'?)` : ""}`,
             path: null,
           });
         }
-        const manifest = describeTool(target);
-        return {
-          structuredContent: manifest,
-          content: [{ type: "text", text: describeText(manifest) }],
-        } satisfies CallToolResult;
+        const text = target ? describeTool(target) : describeTopic(topic as (typeof DESCRIBE_TOPICS)[number]);
+        return { content: [{ type: "text", text }] } satisfies CallToolResult;
       }
-      const op = byTool.get(name);
+      let op = byTool.get(name);
+      let callArgs = args;
+      if (name === ONE_TOOL) {
+        const chosen = opOf(args);
+        if (!("id" in chosen)) return failure(chosen);
+        op = chosen;
+        const { op: _op, ...rest } = args;
+        callArgs = rest;
+      }
       if (!op) {
         throw new McpError(ErrorCode.InvalidParams, `unknown tool '${clipText(name, 60)}'; see tools/list`);
       }
@@ -530,7 +563,7 @@ function createServer(
       // directory, environment and output for the call).
       const release = cli === null ? null : await cli.turns.acquire(false);
       try {
-        return await callOperation(op, args, roots.list, extra, warm);
+        return await callOperation(op, callArgs, roots.list, extra, warm, name);
       } finally {
         release?.();
       }

@@ -1,51 +1,22 @@
-/*! MCP tools from the registry: one tool per operation with an `mcpTool` name, plus `describe_tool`. The tool
- * list answers ordinary questions alone (#37): each tool's description is its operation's (rules included), every
- * argument the server accepts is declared with a one-line description, and each output schema types the records
- * and the operation's summary fields all the way down (structure, no text). What every tool shares (bounds,
- * paging, paths, the long text of the walk arguments) is said once in the server instructions; CLI-only notions
- * (operands, flag spellings) stay out. `describe_tool` keeps the long text of every argument and record field.
+/*! MCP tools from the registry (ADR 0037): one tool, `rglob`, whose `op` names the operation, plus
+ * `describe_tool`. Every argument any operation takes is declared once, with a one-line text that names the ops
+ * it belongs to (an argument of another op is a tool error, server.ts); the output schema types every result
+ * field once and the records of each op in an anyOf; the description says how to pick `op`, how to page and
+ * where the long rules are. `describe_tool {name: op}` gives one op's long texts (what every op shares: the
+ * topics `walk` and `result`). The tool names of agent API 1.2 (find_files, …) still answer, unlisted, until 2.0.
  * Sizes: scripts/bench-mcp-size.ts. Pure data and text; it never runs an operation (server.ts does). */
-import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 import { RECORD_SCHEMAS, SCHEMAS } from "../../generated/schemas.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
+
+/** The bound of a whole response when the operation declares none (bytes). */
+export const DEFAULT_RESPONSE_BYTES = 60_000;
 
 /** The name of the introspection tool: the full argument and record reference of one tool. */
 export const DESCRIBE_TOOL = "describe_tool";
 
 /** Input keys that exist for the CLI only (positional operands and their parsing rule): never on MCP. */
 export const CLI_ONLY_KEYS: ReadonlySet<string> = new Set(["operands"]);
-
-/** The arguments every walking tool shares: described once, in the server instructions. */
-const SHARED_KEYS: ReadonlySet<string> = new Set([
-  ...Object.keys(walkEntries),
-  ...Object.keys(budgetEntries),
-]);
-
-/**
- * The rarely needed arguments: strict_base (always on here: `const: true`), the ignore-file and file-system
- * switches of the CLI, fd's size form (min_size/max_size say the same) and execution details (threads,
- * binary_sniff_bytes). tools/list declares and describes them as every other; the instructions, which give the
- * long text of the shared arguments, only name them.
- */
-export const NOT_OFFERED_KEYS: ReadonlySet<string> = new Set([
-  "strict_base",
-  "type_add",
-  "one_file_system",
-  "ignore_vcs",
-  "ignore_dot",
-  "ignore_parent",
-  "global_ignore_file",
-  "ignore_files",
-  "size",
-  "threads",
-  "binary_sniff_bytes",
-]);
-
-/** The most characters of a shared argument's description in tools/list (each is repeated in every tool). */
-const SHARED_TEXT = 72;
-/** The most characters of an operation's own argument's description in tools/list. */
-const OWN_TEXT = 90;
 
 /** Keywords that Draft-07 validators do not know and that MCP tool schemas therefore must not use. */
 const NOT_DRAFT_07 = ["prefixItems", "$defs", "$ref", "dependentSchemas", "unevaluatedProperties", "$anchor"];
@@ -163,8 +134,12 @@ function structure(node: unknown): Json {
  */
 function toolText(text: string, max: number): string {
   // A list the registry ends with "…" ('md'…) is said with "and more": an ellipsis reads as a cut text (#37).
-  const plain = text.replace(/ ?\([^()]*(?:--[a-z]|\bCLI\b)[^()]*\)/g, "").replace(/…/g, " and more");
-  return shortText(plain, max);
+  return shortText(withoutCli(text).replace(/…/g, " and more"), max);
+}
+
+/** A registry text without the parentheses that name CLI spellings, which an MCP caller cannot use. */
+function withoutCli(text: string): string {
+  return text.replace(/ ?\([^()]*(?:--[a-z]|\bCLI\b)[^()]*\)/g, "").replace(/ ?\bCLI: [^;.)]*;?/g, "");
 }
 
 /**
@@ -205,92 +180,123 @@ export function shortText(text: string, max = 100): string {
   return later.length > 0 ? head.slice(0, Math.min(...later)) : head;
 }
 
-/**
- * Returns the MCP input schema of an operation: every argument with its type, the defaults this server
- * applies, and a short description for the operation's own arguments (the shared ones are described once in
- * the instructions). CLI-only keys are left out; every other key the server accepts is declared.
- * @param op the operation
- * @returns the schema
- */
-export function toolInputSchema(op: Operation): ToolSchema {
-  const doc = mcpSchema(`${op.id}.input`);
-  const props: Json = {};
-  for (const [key, raw] of Object.entries((doc.properties ?? {}) as Json)) {
-    if (CLI_ONLY_KEYS.has(key)) continue;
-    const node = raw as Json;
-    const out = typeOnly(node, 1);
-    // Every argument the server accepts is declared with a one-line description (#37); strict_base is always on.
-    if (key === "strict_base") {
-      props[key] = { type: "boolean", const: true, description: "Always on here: nothing outside the roots" };
-      continue;
-    }
-    // A list of strings says so; the item type of an enum list is kept.
-    if (SHARED_KEYS.has(key) && out.type === "array" && !(out.items as Json | undefined)?.enum)
-      delete out.items;
-    // `base` defaults to the first root here, not to ".".
-    const def = key === "base" ? undefined : key in op.agentDefaults ? op.agentDefaults[key] : node.default;
-    if (def !== undefined && !(Array.isArray(def) && def.length === 0) && def !== false) out.default = def;
-    if (typeof node.description === "string")
-      out.description = toolText(node.description, SHARED_KEYS.has(key) ? SHARED_TEXT : OWN_TEXT);
-    props[key] = out;
-  }
-  const required = Array.isArray(doc.required) ? doc.required.filter((k) => !CLI_ONLY_KEYS.has(k)) : [];
-  return {
-    type: "object",
-    properties: props,
-    ...(required.length > 0 ? { required } : {}),
-    additionalProperties: false,
-  };
-}
-
-/**
- * Returns the MCP output schema of an operation: the result's fields with their types, the record fields with
- * theirs, no descriptions (describe_tool has them). It stays open (no additionalProperties: false), so every
- * structuredContent the server sends validates with a Draft-07 validator.
- * @param op the operation
- * @returns the schema
- */
-function toolOutputSchema(op: Operation): ToolSchema {
-  const doc = mcpSchema(`${op.id}.output`);
-  const props: Json = {};
-  for (const [key, node] of Object.entries((doc.properties ?? {}) as Json)) {
-    // The metadata every result has is typed at its top level (the instructions say what it holds); the records
-    // and the operation's own summary fields are typed all the way down.
-    props[key] = COMMON_RESULT_KEYS.has(key) ? typeOnly(node, 0) : structure(node);
-  }
-  return {
-    type: "object",
-    properties: props,
-    required: ["results", "truncated", "next_cursor"],
-  };
-}
-
-/** Result fields every tool's result has (said once in the instructions, not in each output schema). */
-const COMMON_RESULT_KEYS: ReadonlySet<string> = new Set([
-  "skipped",
+/** Result fields every result has: typed once in the tool's output schema, said once in the instructions. */
+const COMMON_RESULT_KEYS: readonly string[] = [
+  "results",
   "truncated",
   "truncated_reason",
+  "next_cursor",
   "total_files_searched",
+  "skipped",
   "bytes_read",
   "errors",
   "schema_version",
-  "next_cursor",
-]);
+];
+
+/** Pushes a schema node into a list unless an equal one is there already (JSON text equality). */
+function pushOnce(list: Json[], node: Json): void {
+  const text = JSON.stringify(node);
+  if (!list.some((n) => JSON.stringify(n) === text)) list.push(node);
+}
 
 /**
- * Returns the description of an operation's tool: what it does and its rules (the registry's description). The
- * bounds this server applies are the defaults in its input schema; paging and paths are in the instructions.
- * @param op the operation
- * @returns the description text
+ * Adds a record shape to the list: merged into a shape there whose fields of the same name have the same types
+ * (find's, top's and tree's records share most of theirs: one shape with the union of their fields, the fields
+ * all of them require required), else appended. The union stays open, so each record still validates, and every
+ * field keeps its type.
+ * @param list the record shapes so far (changed)
+ * @param shape the shape to add
  */
-function toolDescription(op: Operation): string {
-  // The operation's full description (count's counting rules, explain's verdicts: #37), without its sentence on
-  // paging, which the instructions say once for every tool.
-  return op.description
-    .replace(/;? ?[Ww]hen `truncated` is true[^.]*(?:\.(?! )[^.]*)*\.?/g, (m) =>
-      m.startsWith(";") ? "." : "",
-    )
-    .replace(/\s+$/, "");
+function mergeRecord(list: Json[], shape: Json): void {
+  const props = (shape.properties ?? {}) as Json;
+  const same = (other: Json) => {
+    const theirs = (other.properties ?? {}) as Json;
+    const shared = Object.keys(props).filter((k) => k in theirs);
+    // Most fields of each are fields of the other (find's and tree's records, not find's and explain's).
+    const most = (n: number) => shared.length >= 0.75 * n;
+    return (
+      most(Object.keys(props).length) &&
+      most(Object.keys(theirs).length) &&
+      shared.every(
+        (k) => JSON.stringify(props[k]) === JSON.stringify(theirs[k]) || plainTypes(props[k], theirs[k]),
+      )
+    );
+  };
+  const into = list.find(same);
+  if (into === undefined) {
+    list.push(shape);
+    return;
+  }
+  const merged: Json = { ...(into.properties as Json) };
+  for (const [k, node] of Object.entries(props)) {
+    const had = merged[k] as Json | undefined;
+    // A field of plain types in both (tree's size may be null, find's not): the union of the types.
+    merged[k] =
+      had !== undefined && plainTypes(had, node)
+        ? { type: [...new Set([(had as Json).type, (node as Json).type].flat())] }
+        : node;
+  }
+  into.properties = merged;
+  const req = Array.isArray(shape.required) ? (shape.required as string[]) : [];
+  into.required = ((into.required ?? []) as string[]).filter((k) => req.includes(k));
+}
+
+/** Whether two schema nodes hold a type alone (`{"type": ...}`), whose union is one type list. */
+function plainTypes(a: unknown, b: unknown): boolean {
+  const plain = (n: unknown) =>
+    n !== null && typeof n === "object" && Object.keys(n).length === 1 && "type" in (n as Json);
+  return plain(a) && plain(b);
+}
+
+/** One node for the shapes a field has across operations: the shape, or an anyOf of the distinct ones. */
+function unionOf(shapes: readonly Json[]): Json {
+  if (shapes.length === 1) return shapes[0] as Json;
+  return { anyOf: shapes };
+}
+
+/**
+ * Returns the output schema of the `rglob` tool: the result fields of every operation typed all the way down,
+ * once (a field whose shape differs between operations is an anyOf of its shapes), and `results` an array whose
+ * items are one of the record shapes of the operations (an anyOf of open objects: a field added in a minor
+ * version validates). No descriptions: describe_tool has them. Draft-07 only (the SDK client validates
+ * structuredContent with it).
+ * @returns the schema
+ */
+function oneToolOutputSchema(): ToolSchema {
+  const records: Json[] = [];
+  const fields = new Map<string, Json[]>();
+  let required: string[] | null = null;
+  for (const op of toolOperations()) {
+    const doc = mcpSchema(`${op.id}.output`);
+    for (const [key, node] of Object.entries((doc.properties ?? {}) as Json)) {
+      if (key === "results") {
+        const items = structure((node as Json).items);
+        for (const variant of Array.isArray(items.anyOf) ? (items.anyOf as Json[]) : [items])
+          mergeRecord(records, variant);
+        continue;
+      }
+      const shapes = fields.get(key) ?? [];
+      pushOnce(shapes, structure(node));
+      fields.set(key, shapes);
+    }
+    const req = Array.isArray(doc.required) ? (doc.required as string[]) : [];
+    required = required === null ? req : required.filter((k) => req.includes(k));
+  }
+  // The fields every result has first, then each operation's own, in registry order.
+  const keys = [...fields.keys()].sort((a, b) => rank(COMMON_RESULT_KEYS, a) - rank(COMMON_RESULT_KEYS, b));
+  const props: Json = { results: { type: "array", items: { anyOf: records } } };
+  for (const key of keys) props[key] = unionOf(fields.get(key) as Json[]);
+  return {
+    type: "object",
+    properties: props,
+    required: required ?? ["results", "truncated", "next_cursor"],
+  };
+}
+
+/** Position of a key in a list, the keys not in it after every listed one (stable). */
+function rank(list: readonly string[], key: string): number {
+  const at = list.indexOf(key);
+  return at < 0 ? list.length : at;
 }
 
 /**
@@ -299,72 +305,197 @@ function toolDescription(op: Operation): string {
  */
 const TOOL_ANNOTATIONS: Readonly<Record<string, unknown>> = { readOnlyHint: true, openWorldHint: false };
 
-/** The operations that are MCP tools, in registry order. */
+/** The operations that are MCP operations (the `op` values), in registry order. */
 export function toolOperations(): Operation[] {
   return OPERATIONS.filter((op) => op.mcpTool !== null);
 }
 
+/** The tool that serves every operation, with `op` naming it (ADR 0037). */
+export const ONE_TOOL = "rglob";
+
 /**
- * Returns the tool list: one tool per operation with an MCP name, then `describe_tool`.
+ * Returns the operation an `op` value or a tool name of agent API 1.2 (`find_files`, …: still answered,
+ * no longer listed, until 2.0) names.
+ * @param name the op id or old tool name
+ * @returns the operation, or undefined
+ */
+export function operationNamed(name: unknown): Operation | undefined {
+  return toolOperations().find((op) => op.id === name || op.mcpTool === name);
+}
+
+/**
+ * The arguments the server accepts for an operation: its input keys but the CLI-only ones, in the input
+ * model's order. The one list both the declaration (tools/list) and the check of a call come from.
+ * @param op the operation
+ * @returns the argument names
+ */
+export function argumentKeys(op: Operation): string[] {
+  const doc = mcpSchema(`${op.id}.input`);
+  return Object.keys((doc.properties ?? {}) as Json).filter((k) => !CLI_ONLY_KEYS.has(k));
+}
+
+/** The default of an argument on this server for an operation (its agent default, else the model's). */
+function serverDefault(op: Operation, key: string): unknown {
+  if (key === "base") return undefined; // the first root here, not "."
+  if (key in op.agentDefaults) return op.agentDefaults[key];
+  if (key === "max_output_bytes") return DEFAULT_RESPONSE_BYTES;
+  return ((mcpSchema(`${op.id}.input`).properties as Json)[key] as Json | undefined)?.default;
+}
+
+/** Whether a default is worth declaring (a false switch or an empty list is the obvious default). */
+function declaredDefault(def: unknown): boolean {
+  return def !== undefined && def !== false && !(Array.isArray(def) && def.length === 0);
+}
+
+/** Every argument of the one tool, with the operations that take it, in registry order. */
+function argumentOwners(): Map<string, Operation[]> {
+  const owners = new Map<string, Operation[]>();
+  for (const op of toolOperations())
+    for (const key of argumentKeys(op)) owners.set(key, [...(owners.get(key) ?? []), op]);
+  return owners;
+}
+
+/**
+ * The defaults that differ between operations, as one line each (`limit`: find 150, grep 100, …), for the tool
+ * description: the input schema can declare one default per argument only.
+ * @returns the lines
+ */
+function perOpDefaults(): string[] {
+  const lines: string[] = [];
+  for (const [key, takers] of argumentOwners()) {
+    const defs = takers
+      .map((op) => [op.id, serverDefault(op, key)] as const)
+      .filter(([, d]) => declaredDefault(d));
+    const votes = new Map<string, number>();
+    for (const [, d] of defs) votes.set(JSON.stringify(d), (votes.get(JSON.stringify(d)) ?? 0) + 1);
+    if (votes.size === 0 || (votes.size === 1 && defs.length === takers.length)) continue;
+    // The most common default first, then the operations that differ from it ("timeout_seconds 30, dupes 60").
+    const [common, n] = [...votes].reduce((a, b) => (b[1] > a[1] ? b : a));
+    const others = defs
+      .filter(([, d]) => JSON.stringify(d) !== common)
+      .map(([id, d]) => `${id} ${JSON.stringify(d)}`);
+    const head = n > 1 ? [common] : [];
+    const said = n > 1 ? others : defs.map(([id, d]) => `${id} ${JSON.stringify(d)}`);
+    lines.push(`${key} ${[...head, ...said].join(", ")}`);
+  }
+  return lines;
+}
+
+/** The most characters of an argument's one-line description in the one tool (the ops it belongs to included). */
+const ONE_LINE = 90;
+
+/**
+ * Returns the input schema of the `rglob` tool: `op`, then every argument any operation takes, declared once
+ * with its type, the default this server applies when every operation that takes it agrees, and a one-line
+ * text that names the operations it belongs to unless every one takes it.
+ * @returns the schema
+ */
+export function oneToolInputSchema(): ToolSchema {
+  const ops = toolOperations();
+  const props: Json = {
+    op: {
+      type: "string",
+      enum: ops.map((op) => op.id),
+      description: "The operation: its arguments are those whose text names it, or no op",
+    },
+  };
+  for (const [key, takers] of argumentOwners()) {
+    const first = takers[0] as Operation;
+    const node = (mcpSchema(`${first.id}.input`).properties as Json)[key] as Json;
+    if (key === "strict_base") {
+      props[key] = { type: "boolean", const: true, description: "Always on here: nothing outside the roots" };
+      continue;
+    }
+    const out = typeOnly(node, 1);
+    // A list of strings says so in its text; the item type of a list of choices is kept.
+    if (out.type === "array" && !(out.items as Json | undefined)?.enum) delete out.items;
+    const defs = new Set(takers.map((op) => JSON.stringify(serverDefault(op, key))));
+    const def = serverDefault(first, key);
+    if (defs.size === 1 && declaredDefault(def)) out.default = def;
+    const owners = takers.length === ops.length ? "" : ` (${takers.map((op) => op.id).join(", ")})`;
+    if (typeof node.description === "string")
+      out.description = `${toolText(node.description, ONE_LINE - owners.length)}${owners}`;
+    props[key] = out;
+  }
+  return { type: "object", properties: props, required: ["op"], additionalProperties: false };
+}
+
+/** The sentences every operation's description repeats (said once in the tool's description): paging, and the
+ * walk's selection rules. */
+const REPEATED_SENTENCES = [
+  /;? ?[Ww]hen `truncated` is true[^.]*(?:\.(?! )[^.]*)*\.?/g,
+  /(?:Respects \.gitignore\/\.ignore;|\.gitignore\/\.ignore are respected,) hidden entries \(dot names\) are included \(hidden=false skips them\) and VCS directories \([^)]*\) are never listed[;.]? ?/g,
+];
+
+/**
+ * An operation's rules for the one tool's description: its description without what every operation says.
+ * @param op the operation
+ * @returns the text
+ */
+function opRules(op: Operation): string {
+  let text = op.description;
+  for (const re of REPEATED_SENTENCES) text = text.replace(re, (m) => (m.startsWith(";") ? "." : ""));
+  return text.replace(/\s+$/, "");
+}
+
+/**
+ * Returns the description of the `rglob` tool: how to pick `op`, each operation's rules, paging, the defaults
+ * that differ per operation, and where the long texts are.
+ * @returns the description
+ */
+function oneToolDescription(): string {
+  return [
+    "Read-only recursive file search under the served roots. Pick `op`, then pass that op's arguments (each argument's text names its ops; one of another op is an error that lists the right ones).",
+    ...toolOperations().map((op) => `- ${op.id}: ${op.summary}`),
+    "Every walk respects .gitignore/.ignore, includes hidden entries (hidden=false skips them) and never lists VCS directories.",
+    "Paging: when `truncated` is true and `next_cursor` is a string, call again with the same arguments plus `cursor`.",
+    `Defaults per op: ${perOpDefaults().join("; ")}.`,
+    `${DESCRIBE_TOOL} {name: op} has the long text of every argument and result field of one op.`,
+  ].join("\n");
+}
+
+/**
+ * Returns the tool list: `rglob` (every operation, `op` picks one) and `describe_tool`. The tool names of agent
+ * API 1.2 (find_files, …) are still answered but not listed (ADR 0037).
  * @returns the tools
  */
 export function buildTools(): ToolDef[] {
   const ops = toolOperations();
-  const tools: ToolDef[] = ops.map((op) => ({
-    name: op.mcpTool as string,
-    description: toolDescription(op),
-    inputSchema: toolInputSchema(op),
-    outputSchema: toolOutputSchema(op),
-    annotations: TOOL_ANNOTATIONS,
-  }));
-  tools.push({
-    name: DESCRIBE_TOOL,
-    description:
-      "The long text of one tool's arguments and of every field of its records and result (tools/list already gives each argument a one-line description and each result its schema).",
-    inputSchema: {
-      type: "object",
-      properties: {
-        name: {
-          type: "string",
-          enum: ops.map((op) => op.mcpTool as string),
-          description: "The tool to describe",
-        },
-      },
-      required: ["name"],
-      additionalProperties: false,
+  return [
+    {
+      name: ONE_TOOL,
+      description: oneToolDescription(),
+      inputSchema: oneToolInputSchema(),
+      outputSchema: oneToolOutputSchema(),
+      annotations: TOOL_ANNOTATIONS,
     },
-    annotations: TOOL_ANNOTATIONS,
-  });
-  return tools;
-}
-
-/** The shared arguments, described once (in the instructions), from the contract's own descriptions. */
-function sharedArguments(): string {
-  const doc = SCHEMAS["find.input"]?.properties as Json | undefined;
-  const lines: string[] = [];
-  for (const key of SHARED_KEYS) {
-    const d = (doc?.[key] as Json | undefined)?.description;
-    if (!NOT_OFFERED_KEYS.has(key) && typeof d === "string") lines.push(`- ${key}: ${shortText(d, 400)}.`);
-  }
-  const more = [...NOT_OFFERED_KEYS].filter((k) => k !== "strict_base");
-  lines.push(`- rarely needed (each described in the tool's input schema): ${more.join(", ")}.`);
-  return lines.join("\n");
+    {
+      name: DESCRIBE_TOOL,
+      description: `The long text of one op's arguments and of its result and record fields (${ONE_TOOL}'s list gives each argument one line).`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", enum: ops.map((op) => op.id), description: "The op to describe" },
+        },
+        required: ["name"],
+        additionalProperties: false,
+      },
+      annotations: TOOL_ANNOTATIONS,
+    },
+  ];
 }
 
 /**
- * The server instructions: what is true of every tool, said once.
+ * The server instructions: what to call first, how to pick `op`, how to page, and where the long rules are, in
+ * a few lines (the arguments are declared in the tool's input schema, each with its one-line text).
  * @returns the text
  */
 export function instructions(): string {
   return [
-    "rglob: read-only recursive file search (it never changes a file). find_files lists files by glob and metadata; grep_content searches contents (its `pattern` is the regex; `patterns` are file globs); the other tools count lines, find duplicates, show a tree, the largest files, totals per extension, and explain why a path is or is not selected.",
-    "Paths: `base` defaults to the first root this server serves; relative `base` and `paths` are taken from it. Anything outside the roots (after resolving symlinks) is refused with PERM; strict_base is always on. Records carry `path` (absolute) and `relative_path` (POSIX, relative to base).",
-    "Selection: ignore rules (.gitignore, .ignore, git excludes) apply; hidden entries (dot names) are included, `hidden: false` skips them; VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed or searched.",
-    "Bounds: every tool has a small default limit, max_output_bytes (it bounds the whole response, text and errors included), and timeout_seconds; pass larger values to get more. Paging: when `truncated` is true and `next_cursor` is a string, call the same tool with the same arguments plus `cursor` (limit may change between pages); a cursor from other arguments is refused with BAD_PREDICATE. `errors` lists per-path problems; they never stop the other results.",
-    "Every result has `results`, `truncated`, `truncated_reason` (limit, max_count, max_bytes, max_output_bytes, timeout, cancelled or null), `next_cursor`, `total_files_searched`, `bytes_read`, `errors` ([{code, message, path}]; codes PERM UNREADABLE BINARY TIMEOUT REGEX BAD_PREDICATE UNSUPPORTED_PLATFORM NOT_FOUND TOO_LARGE), `skipped` (counts by reason: ignored, hidden, excluded, too_deep, binary, too_large, unreadable, vcs, unknown_language; a skipped binary file is counted, not listed, unless list_binary) and `schema_version`; its output schema types the records and the tool's own fields.",
-    "Arguments shared by the tools that walk (paths, patterns, exclude and types are lists of strings):",
-    sharedArguments(),
-    `${DESCRIBE_TOOL} {name} gives the long text of a tool's arguments and record fields, rarely needed.`,
+    `rglob: read-only recursive file search (it never changes a file). One tool, \`${ONE_TOOL}\`: pick \`op\` (find: files by glob and metadata; grep: contents, \`pattern\` is the regex and \`patterns\` file globs; count: lines, code, comments; dupes; tree; top: largest; stats: totals per extension; explain: why a path is or is not selected), then that op's arguments.`,
+    "Paths: `base` defaults to the first root; relative `base` and `paths` are taken from it; anything outside the roots is refused with PERM (strict_base is always on). Records carry `path` (absolute) and `relative_path` (POSIX, from base).",
+    "Bounds and paging: each op has a small default `limit`, `max_output_bytes` and `timeout_seconds`; when `truncated` is true and `next_cursor` is a string, call again with the same arguments plus `cursor` (limit may change). `errors` lists per-path problems; skipped files are counted in `skipped` by reason.",
+    `Long rules: ${DESCRIBE_TOOL} {name: op} gives the full text of that op's arguments and result fields. The tool names find_files, grep_content, count_lines, find_duplicates, directory_tree, largest_files, file_stats and explain_path still answer, unlisted, until agent API 2.0.`,
   ].join("\n");
 }
 
@@ -379,39 +510,127 @@ function fieldTexts(schema: unknown): Record<string, string> {
   return out;
 }
 
-/**
- * Returns the full reference of one tool, for describe_tool: description, every argument with its type,
- * default on this server and full text, and the fields of its result and of each record kind.
- * @param op the operation
- * @returns the reference
- */
-export function describeTool(op: Operation): Record<string, unknown> {
-  const input = mcpSchema(`${op.id}.input`);
-  const args: Json = {};
-  for (const [key, raw] of Object.entries((input.properties ?? {}) as Json)) {
-    if (CLI_ONLY_KEYS.has(key)) continue;
-    const node = raw as Json;
-    const entry: Json = { type: typeOnly(node, 1).type ?? typeOnly(node, 1) };
-    const def =
-      key === "strict_base"
-        ? true
-        : key === "base"
-          ? "the first root this server serves"
-          : key in op.agentDefaults
-            ? op.agentDefaults[key]
-            : node.default;
-    if (def !== undefined) entry.default = def;
-    if (typeof node.description === "string") entry.description = node.description;
-    args[key] = entry;
+/** The topics describe_tool answers besides the operations: what every operation shares, said once. */
+export const DESCRIBE_TOPICS = ["walk", "result"] as const;
+
+/** The arguments every operation takes (the walk's selection, ignore and budget arguments). */
+function sharedArguments(): string[] {
+  const all = toolOperations().length;
+  return [...argumentOwners()].filter(([, takers]) => takers.length === all).map(([k]) => k);
+}
+
+/** The result fields every operation's result has, with their text (from find's result). */
+function sharedResultFields(): Record<string, string> {
+  const results = toolOperations().map((op) => fieldTexts(SCHEMAS[`${op.id}.output`]));
+  const first = results[0] ?? {};
+  return Object.fromEntries(
+    Object.entries(first).filter(([k, d]) => k !== "results" && results.every((r) => r[k] === d)),
+  );
+}
+
+/** The record fields that several record kinds share with the same text (path, relative_path, the link fields). */
+function sharedRecordFields(): Record<string, string> {
+  const seen = new Map<string, { text: string; n: number }>();
+  for (const op of toolOperations())
+    for (const stem of Object.values(RECORD_SCHEMAS[op.id] ?? {}))
+      for (const [k, d] of Object.entries(fieldTexts(SCHEMAS[stem]))) {
+        const had = seen.get(`${k}\u0000${d}`);
+        seen.set(`${k}\u0000${d}`, { text: d, n: (had?.n ?? 0) + 1 });
+      }
+  // Each field's most common text, when three record kinds or more share it.
+  const best = new Map<string, { text: string; n: number }>();
+  for (const [key, entry] of seen) {
+    const k = key.slice(0, key.indexOf("\u0000"));
+    if (entry.n >= 3 && entry.n > (best.get(k)?.n ?? 0)) best.set(k, entry);
   }
-  const records: Json = {};
-  for (const [kind, stem] of Object.entries(RECORD_SCHEMAS[op.id] ?? {}))
-    records[kind] = fieldTexts(SCHEMAS[stem]);
-  return {
-    tool: op.mcpTool,
-    description: op.description,
-    arguments: args,
-    result: fieldTexts(SCHEMAS[`${op.id}.output`]),
-    records,
-  };
+  return Object.fromEntries([...best].map(([k, { text }]) => [k, text]));
+}
+
+/** One argument's line: name, type, default on this server (for every op when `op` is null), full text. */
+function argumentLine(op: Operation | null, key: string): string {
+  if (op === null) {
+    const ops = toolOperations();
+    const defaults = new Set(ops.map((o) => JSON.stringify(serverDefault(o, key))));
+    const line = argumentLine(ops[0] as Operation, key);
+    // A default that differs between ops is said by describe_tool {name: op}, not here.
+    return defaults.size === 1 ? line : line.replace(/, default [^)]*\)/, ")");
+  }
+  const node = ((mcpSchema(`${op.id}.input`).properties as Json)[key] ?? {}) as Json;
+  const t = typeOnly(node, 1);
+  const type = Array.isArray(t.type) ? t.type.join("|") : String(t.type ?? "");
+  const items = (t.items as Json | undefined)?.enum ?? (t.items as Json | undefined)?.type;
+  const choices = Array.isArray(t.enum) ? ` ${t.enum.join("|")}` : "";
+  const def = key === "strict_base" ? true : key === "base" ? "the first root" : serverDefault(op, key);
+  const said = declaredDefault(def) ? `, default ${JSON.stringify(def)}` : "";
+  const of = items === undefined ? "" : ` of ${Array.isArray(items) ? items.join("|") : String(items)}`;
+  const text = typeof node.description === "string" ? withoutCli(node.description) : "";
+  return `- ${key} (${type}${of}${choices}${said}): ${text}`;
+}
+
+/**
+ * Returns describe_tool's answer for one operation, as text (no structuredContent: the answer would say it
+ * twice): its full description, every argument it takes (its own with type, default on this server and full
+ * text; those every operation shares named, their text under `walk`), its own result fields and each record
+ * kind's fields (the fields several kinds share named, their text under `result`).
+ * @param op the operation
+ * @returns the text
+ */
+export function describeTool(op: Operation): string {
+  // A shared argument whose text differs for this op (top's limit) is said here in full.
+  const text = (o: Operation, k: string) =>
+    ((mcpSchema(`${o.id}.input`).properties as Json)[k] as Json | undefined)?.description;
+  const walkOp = toolOperations()[0] as Operation;
+  const shared = new Set(sharedArguments().filter((k) => text(op, k) === text(walkOp, k)));
+  const own = argumentKeys(op).filter((k) => !shared.has(k));
+  const common = sharedResultFields();
+  const commonRecord = sharedRecordFields();
+  const lines = [
+    `${op.id} (until agent API 2.0 also the tool ${op.mcpTool}): ${opRules(op)}`,
+    "",
+    `arguments of ${op.id} alone or of a few ops:`,
+    ...own.map((k) => argumentLine(op, k)),
+    "",
+    `arguments every op takes (each one's full text: ${DESCRIBE_TOOL} {name: "walk"}): ${[...shared].join(", ")}`,
+    `their defaults for ${op.id} (besides the switches, all on): ${[...shared]
+      .filter((k) => declaredDefault(serverDefault(op, k)) && typeof serverDefault(op, k) !== "boolean")
+      .map((k) => `${k} ${JSON.stringify(serverDefault(op, k))}`)
+      .join(", ")}`,
+    "",
+    `result fields of ${op.id} (besides those of every result: ${DESCRIBE_TOOL} {name: "result"}, which also has the record fields named after "also"):`,
+  ];
+  for (const [k, d] of Object.entries(fieldTexts(SCHEMAS[`${op.id}.output`])))
+    if (!(k in common) && k !== "results") lines.push(`- ${k}: ${d}`);
+  for (const [kind, stem] of Object.entries(RECORD_SCHEMAS[op.id] ?? {})) {
+    const fields = fieldTexts(SCHEMAS[stem]);
+    // A field whose text is the shared one, or its start (grep's relative_path), is named only.
+    const named = Object.keys(fields).filter(
+      (k) => commonRecord[k]?.startsWith((fields[k] ?? "").replace(/\.$/, "")) === true,
+    );
+    lines.push("", `record '${kind}' (${stem}; also ${named.join(", ")}):`);
+    for (const [k, d] of Object.entries(fields)) if (!named.includes(k)) lines.push(`- ${k}: ${d}`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Returns describe_tool's answer for a topic every operation shares: `walk` (the arguments every op takes, each
+ * with its type and full text) or `result` (the result fields every result has, and the record fields several
+ * record kinds share).
+ * @param topic the topic
+ * @returns the text
+ */
+export function describeTopic(topic: (typeof DESCRIBE_TOPICS)[number]): string {
+  if (topic === "walk") {
+    return [
+      "Arguments every op takes (defaults of this server per op: describe_tool {name: op}):",
+      ...sharedArguments().map((k) => argumentLine(null, k)),
+    ].join("\n");
+  }
+  return [
+    "Fields of every result:",
+    ...Object.entries(sharedResultFields()).map(([k, d]) => `- ${k}: ${d}`),
+    "",
+    "Record fields several record kinds share:",
+    ...Object.entries(sharedRecordFields()).map(([k, d]) => `- ${k}: ${d}`),
+  ].join("\n");
 }
