@@ -565,8 +565,11 @@ describe("habits, asserted on their own", () => {
     rmSync(dir, { recursive: true });
     const mcp = await startMcp(["--root", t.dir]);
     try {
-      // The instructions describe the shared arguments once: a model learns there that '!' negates a glob.
-      expect(mcp.client.getInstructions()).toContain("- patterns: Glob filters, OR'd; a leading '!' negates");
+      // tools/list declares each argument once (ADR 0037): a model learns there that '!' negates a glob.
+      const one = (await mcp.client.listTools()).tools.find((x) => x.name === "rglob");
+      expect(JSON.stringify(one?.inputSchema.properties?.patterns)).toContain(
+        "Glob filters, OR'd; a leading '!' negates",
+      );
       const call = (name: string, args: Record<string, unknown>) =>
         mcp.client.callTool({
           name,

@@ -197,7 +197,7 @@ describe("npm packages", () => {
   test("the launcher serves MCP over its stdio (tools/list through npx)", async () => {
     if (skipped()) return;
     const probe = await probeMcp([npx, "--offline", "rglob"], { cwd: FIXTURE, timeoutMs: 60_000 });
-    expect(probe.ok ? probe.tools : probe.reason).toContain("find_files");
+    expect(probe.ok ? probe.tools : probe.reason).toContain("rglob");
   }, 90_000);
 
   test("without its platform package the launcher says what is missing and how to get it (exit 2)", () => {

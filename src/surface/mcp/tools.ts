@@ -591,7 +591,7 @@ export function describeTool(op: Operation): string {
     ...own.map((k) => argumentLine(op, k)),
     "",
     `arguments every op takes (each one's full text: ${DESCRIBE_TOOL} {name: "walk"}): ${[...shared].join(", ")}`,
-    `their defaults for ${op.id} (besides the switches, all on): ${[...shared]
+    `their defaults for ${op.id} (the rest as under "walk"): ${[...shared]
       .filter((k) => declaredDefault(serverDefault(op, k)) && typeof serverDefault(op, k) !== "boolean")
       .map((k) => `${k} ${JSON.stringify(serverDefault(op, k))}`)
       .join(", ")}`,
