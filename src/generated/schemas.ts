@@ -4542,7 +4542,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "under": {
         "type": "string",
         "minLength": 1,
-        "description": "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; VCS directories are left out."
+        "description": "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; an ignored directory is one explanation with entries_inside (expand lists its entries); VCS directories are left out."
       },
       "only": {
         "enum": [
@@ -4552,6 +4552,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         ],
         "type": "string",
         "description": "Keep only these explanations: included, excluded, or ignored (an ignore rule keeps it out; the reason has the file, line and pattern)."
+      },
+      "expand": {
+        "type": "boolean",
+        "description": "With under: explain every entry inside an ignored directory too. By default an ignored directory is one explanation with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+        "default": false
       },
       "base": {
         "type": "string",
@@ -4879,6 +4884,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "description": "One reason: a stage of the walk that kept the path out, or let it in."
               },
               "description": "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in."
+            },
+            "entries_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed."
             }
           },
           "required": [
@@ -8241,6 +8251,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "description": "One reason: a stage of the walk that kept the path out, or let it in."
         },
         "description": "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in."
+      },
+      "entries_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed."
       }
     },
     "required": [

@@ -342,7 +342,7 @@ const BRIEF_FLAGS: Readonly<Record<string, readonly string[]>> = {
   tree: ["max_depth", "types", "patterns", "exclude", "links", "base", "unrestricted", "json"],
   top: ["limit", "dirs", "extensions", "patterns", "exclude", "base", "unrestricted", "json"],
   stats: ["extensions", "patterns", "exclude", "links", "base", "unrestricted", "json"],
-  explain: ["under", "all", "only", "base", "patterns", "unrestricted", "json"],
+  explain: ["under", "all", "only", "expand", "base", "patterns", "unrestricted", "json"],
   lcount: ["extensions", "patterns", "exclude", "base", "json"],
   tsize: ["extensions", "patterns", "exclude", "base", "unit", "json"],
   index: ["base", "status", "remove", "json"],

@@ -108,7 +108,10 @@ function linesOf(op: Operation, r: Rec): string[] {
       ];
     }
     case "explain": {
-      const lines = [`${rel}: ${r.included ? "included" : "excluded"}`];
+      const n = r.entries_inside;
+      const inside =
+        typeof n === "number" ? `/: excluded, with the ${n} entries inside (expand lists them)` : "";
+      const lines = [inside ? `${rel}${inside}` : `${rel}: ${r.included ? "included" : "excluded"}`];
       for (const why of (r.reasons as Rec[] | undefined) ?? []) {
         const where =
           typeof why.file === "string" ? ` (${why.file}${why.line != null ? `:${why.line}` : ""}` : "";
