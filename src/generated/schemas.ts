@@ -236,6 +236,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Only what the ignore rules leave out: the query runs over the ignored entries alone (the other filters apply), and each record says which rule ignores it (ignored_by: FILE:LINE:PATTERN).",
         "default": false
       },
+      "expand": {
+        "type": "boolean",
+        "description": "With only_ignored: list every entry inside an ignored directory too. By default an ignored directory that the query lists is one record with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+        "default": false
+      },
       "limit": {
         "type": "integer",
         "minimum": 0,
@@ -358,6 +363,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "ignored_by": {
               "type": "string",
               "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
+            },
+            "entries_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
             }
           },
           "required": [
@@ -3603,6 +3613,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "ignored_by": {
                   "type": "string",
                   "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
+                },
+                "entries_inside": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
                 },
                 "rank": {
                   "type": "integer",
@@ -7260,6 +7275,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "ignored_by": {
         "type": "string",
         "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
+      },
+      "entries_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
       }
     },
     "required": [
@@ -8073,6 +8093,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "ignored_by": {
         "type": "string",
         "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
+      },
+      "entries_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
       },
       "rank": {
         "type": "integer",

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rglob, rglobJson } from "../helpers.ts";
-import { gitVerdicts, randomRepo } from "./git-ignore-trees.ts";
+import { gitCollapsed, gitVerdicts, randomRepo } from "./git-ignore-trees.ts";
 
 let home = "";
 let env: Record<string, string> = {};
@@ -95,19 +95,6 @@ describe.if(hasGit)("explain --all against git check-ignore -v over every path",
   }
 });
 
-/** git's ignored entries with ignored directories collapsed: `git ls-files -o -i --exclude-standard --directory`. */
-function gitCollapsed(dir: string): string[] {
-  const res = Bun.spawnSync(["git", "ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], {
-    cwd: dir,
-    env: { ...process.env, ...env },
-    stdout: "pipe",
-  });
-  return res.stdout
-    .toString()
-    .split("\0")
-    .filter((p) => p !== "");
-}
-
 describe.if(hasGit)("explain --all --only ignored against git ls-files -o -i --directory", () => {
   let dirsTotal = 0;
   afterAll(() => expect(dirsTotal).toBeGreaterThan(10));
@@ -122,7 +109,7 @@ describe.if(hasGit)("explain --all --only ignored against git ls-files -o -i --d
         );
         // An ignored directory is one record `dir/`, as git lists it; the files of other directories one each.
         const ours = json.results.map((r) => r.relative_path + (r.entries_inside === undefined ? "" : "/"));
-        expect({ seed, ours: ours.sort() }).toEqual({ seed, ours: gitCollapsed(dir).sort() });
+        expect({ seed, ours: ours.sort() }).toEqual({ seed, ours: gitCollapsed(dir, env).sort() });
         for (const r of json.results) {
           // Its rule is git's verdict on the directory itself; entries_inside counts every path below it.
           const g = git.get(r.relative_path);

@@ -4,7 +4,7 @@
 // trees is test/diff/explain-git.test.ts.
 import { afterAll, describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { explain } from "../../src/agent/index.ts";
+import { explain, searchAll } from "../../src/agent/index.ts";
 import { rglob, rglobJson, tempTree } from "../helpers.ts";
 import { startMcp } from "./mcp-helpers.ts";
 
@@ -96,6 +96,51 @@ describe("explain --under: an ignored directory is one verdict", () => {
         arguments: { under: "api", only: "ignored", expand: true },
       })) as CallToolResult;
       expect((expanded.structuredContent as { results: Rec[] }).results.length).toBe(cli.length + 7);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("find --only-ignored: an ignored directory is one record", () => {
+  test("CLI, library and MCP: entries_inside, nothing inside listed; --expand (expand) lists it", async () => {
+    const cli = rglob(["find", "--only-ignored"], { cwd: t.dir });
+    expect(cli.stdout).toBe("api/.venv\napi/app.pyc\napi/logs/a.log\n");
+    expect(cli.stderr).toContain(
+      "rglob: ignored by .gitignore:1:.venv/: api/.venv (a directory: its 7 entries not listed; --expand lists them)",
+    );
+    expect(rglob(["find", "--only-ignored", "--expand"], { cwd: t.dir }).stdout.split("\n").length).toBe(
+      3 + 7 + 1,
+    );
+    // A query that does not list the directory (-e py) lists the ignored files inside it.
+    expect(rglob(["find", "--only-ignored", "-e", "py"], { cwd: t.dir }).stdout).toBe(
+      "api/.venv/lib/site/pkg/__init__.py\n",
+    );
+    const json = rglobJson<{ results: Array<{ relative_path: string; entries_inside?: number }> }>(
+      ["find", "--only-ignored", "--json"],
+      { cwd: t.dir },
+    ).json.results;
+    const lib = await searchAll({ base: t.dir, only_ignored: true });
+    expect(lib.results.map((r) => [r.relative_path, r.entries_inside])).toEqual(
+      json.map((r) => [r.relative_path, r.entries_inside]),
+    );
+    const s = await startMcp(["--root", t.dir]);
+    try {
+      const res = (await s.client.callTool({
+        name: "find_files",
+        arguments: { only_ignored: true },
+      })) as CallToolResult;
+      const recs = (
+        res.structuredContent as { results: Array<{ relative_path: string; entries_inside?: number }> }
+      ).results;
+      expect(recs.map((r) => [r.relative_path, r.entries_inside])).toEqual([
+        ["api/.venv", 7],
+        ["api/app.pyc", undefined],
+        ["api/logs/a.log", undefined],
+      ]);
+      expect((res.content[0] as { text: string }).text).toContain(
+        "a directory: the 7 entries inside are not listed (expand lists them)",
+      );
     } finally {
       await s.close();
     }

@@ -11,6 +11,7 @@ import { tick, yielder } from "../../engine/run.ts";
 import { compareNames, VCS_DIRS } from "../../engine/walk.ts";
 import { joinPath, resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
+import { entriesBelow } from "../only-ignored.ts";
 import type { Emitted } from "../operation.ts";
 import type { ExplainInput, Explanation } from "./schema.ts";
 
@@ -45,37 +46,6 @@ function* below(
     } catch {}
     if (isDir && enter(abs)) yield* below(abs, report, enter);
   }
-}
-
-/**
- * Counts the entries below a directory (every depth, symlinks not followed, VCS directories left out): what an
- * ignored directory explained as one holds. A directory that cannot be listed counts as empty.
- * @param dir the directory's absolute path
- * @returns how many entries it holds
- */
-function entriesBelow(dir: string): number {
-  let n = 0;
-  const todo = [dir];
-  for (let d = todo.pop(); d !== undefined; d = todo.pop()) {
-    let listing: ReturnType<typeof platform.listDir>;
-    try {
-      listing = platform.listDir(d);
-    } catch {
-      continue;
-    }
-    for (const name of listing.names) {
-      if (VCS_DIRS.has(name)) continue;
-      n++;
-      const type = listing.others?.get(name);
-      if (type === "dir") todo.push(joinPath(d, name));
-      else if (type === "unknown") {
-        try {
-          if (platform.lstat(joinPath(d, name)).isDirectory()) todo.push(joinPath(d, name));
-        } catch {}
-      }
-    }
-  }
-  return n;
 }
 
 /** Whether an ignore rule keeps the path out (a blocking reason of stage ignore, not a re-inclusion note). */

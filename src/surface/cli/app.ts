@@ -226,7 +226,7 @@ async function runOperation(
   const { input, operands, stdinFile, pres, machine, quiet } = prepareInput(op, argv, parsed, gone, served);
   let inner: Sink;
   // --only-ignored in human output: the rule of each path listed, said once per rule on stderr after the run.
-  const rulesSeen: Array<[string, string]> = [];
+  const rulesSeen: Array<[string, string, string]> = [];
   let pathsOnly = false;
   // Walk entries (find's batches) are written as their records' text with no record made; stdout takes the
   // pieces.
@@ -418,7 +418,7 @@ async function humanSink(
   pres: Record<string, string | boolean>,
   input: Record<string, unknown>,
   operands: readonly string[],
-  rulesSeen: Array<[string, string]>,
+  rulesSeen: Array<[string, string, string]>,
   aborted: () => boolean,
 ): Promise<{ sink: Sink; pathsOnly: boolean }> {
   const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
@@ -438,7 +438,12 @@ async function humanSink(
     record: (k, r) => {
       if (!quiet) human.record(k, r);
       const rule = (r as { ignored_by?: unknown }).ignored_by;
-      if (typeof rule === "string") rulesSeen.push([rule, (r as { path: string }).path]);
+      const n = (r as { entries_inside?: unknown }).entries_inside;
+      const inside =
+        typeof n === "number"
+          ? ` (a directory: its ${n} ${n === 1 ? "entry" : "entries"} not listed; --expand lists them)`
+          : "";
+      if (typeof rule === "string") rulesSeen.push([rule, (r as { path: string }).path, inside]);
     },
     binarySkipped: (info) => {
       named ??= namedFiles(op, operands, input, process.cwd());
@@ -489,7 +494,11 @@ async function exitAfter(
   input: Record<string, unknown>,
   summary: Record<string, unknown>,
   emitted: number,
-  how: { readonly machine: boolean; readonly quiet: boolean; readonly rulesSeen: Array<[string, string]> },
+  how: {
+    readonly machine: boolean;
+    readonly quiet: boolean;
+    readonly rulesSeen: Array<[string, string, string]>;
+  },
 ): Promise<number> {
   const { machine, quiet, rulesSeen } = how;
   if (rulesSeen.length > 0) {

@@ -54,6 +54,8 @@ function recordLines(op: Operation, r: Rec): string[] {
   const lines = linesOf(op, r);
   // only_ignored (#37): the rule that ignores the path, after its line (a grep line's text stays as it is).
   if (typeof r.ignored_by === "string") lines.push(`  ignored by ${r.ignored_by}`);
+  if (typeof r.entries_inside === "number" && op.id !== "explain")
+    lines.push(`  a directory: the ${r.entries_inside} entries inside are not listed (expand lists them)`);
   if (typeof r.path_bytes === "string")
     lines.push(`  (not valid UTF-8; path_bytes, base64 of the path: ${r.path_bytes})`);
   if (Array.isArray(r.paths_bytes))
