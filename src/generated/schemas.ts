@@ -1757,6 +1757,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         ],
         "type": "string",
         "description": "Break the totals down by ext (lowercase extension), language (from the built-in table), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base)."
+      },
+      "classify": {
+        "type": "boolean",
+        "description": "Show how each line was counted: each file record adds line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
+        "default": false
       }
     },
     "required": [],
@@ -1827,6 +1832,48 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 }
               ],
               "description": "Language from the file name (built-in table), or null when unknown."
+            },
+            "line_classes": {
+              "type": "string",
+              "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+            },
+            "line_notes": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "line": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "1-based line number."
+                  },
+                  "class": {
+                    "enum": [
+                      "code",
+                      "comment",
+                      "blank"
+                    ],
+                    "type": "string",
+                    "description": "How the line was counted."
+                  },
+                  "why": {
+                    "type": "string",
+                    "description": "Why: the rule that decided."
+                  },
+                  "text": {
+                    "type": "string",
+                    "description": "The line (its first 200 characters)."
+                  }
+                },
+                "required": [
+                  "line",
+                  "class",
+                  "why",
+                  "text"
+                ],
+                "additionalProperties": false
+              },
+              "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
             }
           },
           "required": [
@@ -5435,6 +5482,48 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 }
               ],
               "description": "Language from the file name (built-in table), or null when unknown."
+            },
+            "line_classes": {
+              "type": "string",
+              "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+            },
+            "line_notes": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "line": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "1-based line number."
+                  },
+                  "class": {
+                    "enum": [
+                      "code",
+                      "comment",
+                      "blank"
+                    ],
+                    "type": "string",
+                    "description": "How the line was counted."
+                  },
+                  "why": {
+                    "type": "string",
+                    "description": "Why: the rule that decided."
+                  },
+                  "text": {
+                    "type": "string",
+                    "description": "The line (its first 200 characters)."
+                  }
+                },
+                "required": [
+                  "line",
+                  "class",
+                  "why",
+                  "text"
+                ],
+                "additionalProperties": false
+              },
+              "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
             }
           },
           "required": [
@@ -7818,6 +7907,48 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Language from the file name (built-in table), or null when unknown."
+      },
+      "line_classes": {
+        "type": "string",
+        "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+      },
+      "line_notes": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1,
+              "description": "1-based line number."
+            },
+            "class": {
+              "enum": [
+                "code",
+                "comment",
+                "blank"
+              ],
+              "type": "string",
+              "description": "How the line was counted."
+            },
+            "why": {
+              "type": "string",
+              "description": "Why: the rule that decided."
+            },
+            "text": {
+              "type": "string",
+              "description": "The line (its first 200 characters)."
+            }
+          },
+          "required": [
+            "line",
+            "class",
+            "why",
+            "text"
+          ],
+          "additionalProperties": false
+        },
+        "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
       }
     },
     "required": [
