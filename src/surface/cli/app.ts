@@ -504,6 +504,13 @@ async function exitAfter(
   if (rulesSeen.length > 0) {
     const { ignoredRulesNotes } = await import("../ignored.ts");
     for (const note of ignoredRulesNotes(rulesSeen, process.cwd())) eprint(`rglob: ${escapeControls(note)}`);
+    // grep --only-ignored answers "where does this occur, ignored files included" (#37): say what it did not
+    // search, so that no second call is needed to rule binary files or UTF-16 out.
+    const binary = (summary?.skipped as { binary?: unknown } | undefined)?.binary;
+    if (op.id === "grep" && typeof binary === "number" && binary > 0 && !quiet)
+      eprint(
+        `rglob: not searched: ${binary} binary file${binary === 1 ? "" : "s"} (a NUL byte; -a/--text searches them, --list-binary names them); UTF-16 files with a byte order mark were searched`,
+      );
   }
   // Human output does not show the result's metadata: say when a bound that is not a count of lines (a deadline,
   // bytes read, output size) cut it, since the lines shown then look like all there is, and how to go on.
