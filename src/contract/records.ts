@@ -72,6 +72,20 @@ export const IGNORED_BY = {
   ),
 };
 
+/** The field of find's record of an ignored directory listed as one under only_ignored (#37). */
+export const ENTRIES_INSIDE = {
+  entries_inside: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description(
+        "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed.",
+      ),
+    ),
+  ),
+};
+
 /** The input entry of the operations that can list what the ignore rules leave out (find, grep). */
 export const onlyIgnoredEntries = {
   only_ignored: v.optional(
@@ -120,6 +134,7 @@ export const FileMatchSchema = v.pipe(
     ...ENTRY_TYPE,
     ...LINK_FIELDS,
     ...IGNORED_BY,
+    ...ENTRIES_INSIDE,
   }),
   v.title("FileMatch"),
   v.description("A file system entry selected by the query."),

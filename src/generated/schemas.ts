@@ -236,6 +236,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Only what the ignore rules leave out: the query runs over the ignored entries alone (the other filters apply), and each record says which rule ignores it (ignored_by: FILE:LINE:PATTERN).",
         "default": false
       },
+      "expand": {
+        "type": "boolean",
+        "description": "With only_ignored: list every entry inside an ignored directory too. By default an ignored directory that the query lists is one record with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+        "default": false
+      },
       "limit": {
         "type": "integer",
         "minimum": 0,
@@ -358,6 +363,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "ignored_by": {
               "type": "string",
               "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
+            },
+            "entries_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
             }
           },
           "required": [
@@ -1747,6 +1757,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         ],
         "type": "string",
         "description": "Break the totals down by ext (lowercase extension), language (from the built-in table), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base)."
+      },
+      "classify": {
+        "type": "boolean",
+        "description": "Show how each line was counted: each file record adds line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
+        "default": false
       }
     },
     "required": [],
@@ -1817,6 +1832,48 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 }
               ],
               "description": "Language from the file name (built-in table), or null when unknown."
+            },
+            "line_classes": {
+              "type": "string",
+              "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+            },
+            "line_notes": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "line": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "1-based line number."
+                  },
+                  "class": {
+                    "enum": [
+                      "code",
+                      "comment",
+                      "blank"
+                    ],
+                    "type": "string",
+                    "description": "How the line was counted."
+                  },
+                  "why": {
+                    "type": "string",
+                    "description": "Why: the rule that decided."
+                  },
+                  "text": {
+                    "type": "string",
+                    "description": "The line (its first 200 characters)."
+                  }
+                },
+                "required": [
+                  "line",
+                  "class",
+                  "why",
+                  "text"
+                ],
+                "additionalProperties": false
+              },
+              "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
             }
           },
           "required": [
@@ -3604,6 +3661,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                   "type": "string",
                   "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
                 },
+                "entries_inside": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
+                },
                 "rank": {
                   "type": "integer",
                   "minimum": 1,
@@ -4542,7 +4604,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "under": {
         "type": "string",
         "minLength": 1,
-        "description": "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; VCS directories are left out."
+        "description": "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; an ignored directory is one explanation with entries_inside (expand lists its entries); VCS directories are left out."
       },
       "only": {
         "enum": [
@@ -4552,6 +4614,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         ],
         "type": "string",
         "description": "Keep only these explanations: included, excluded, or ignored (an ignore rule keeps it out; the reason has the file, line and pattern)."
+      },
+      "expand": {
+        "type": "boolean",
+        "description": "With under: explain every entry inside an ignored directory too. By default an ignored directory is one explanation with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+        "default": false
       },
       "base": {
         "type": "string",
@@ -4879,6 +4946,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "description": "One reason: a stage of the walk that kept the path out, or let it in."
               },
               "description": "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in."
+            },
+            "entries_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed."
             }
           },
           "required": [
@@ -5410,6 +5482,48 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 }
               ],
               "description": "Language from the file name (built-in table), or null when unknown."
+            },
+            "line_classes": {
+              "type": "string",
+              "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+            },
+            "line_notes": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "line": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "1-based line number."
+                  },
+                  "class": {
+                    "enum": [
+                      "code",
+                      "comment",
+                      "blank"
+                    ],
+                    "type": "string",
+                    "description": "How the line was counted."
+                  },
+                  "why": {
+                    "type": "string",
+                    "description": "Why: the rule that decided."
+                  },
+                  "text": {
+                    "type": "string",
+                    "description": "The line (its first 200 characters)."
+                  }
+                },
+                "required": [
+                  "line",
+                  "class",
+                  "why",
+                  "text"
+                ],
+                "additionalProperties": false
+              },
+              "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
             }
           },
           "required": [
@@ -7250,6 +7364,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "ignored_by": {
         "type": "string",
         "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
+      },
+      "entries_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
       }
     },
     "required": [
@@ -7788,6 +7907,48 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Language from the file name (built-in table), or null when unknown."
+      },
+      "line_classes": {
+        "type": "string",
+        "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+      },
+      "line_notes": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "line": {
+              "type": "integer",
+              "minimum": 1,
+              "description": "1-based line number."
+            },
+            "class": {
+              "enum": [
+                "code",
+                "comment",
+                "blank"
+              ],
+              "type": "string",
+              "description": "How the line was counted."
+            },
+            "why": {
+              "type": "string",
+              "description": "Why: the rule that decided."
+            },
+            "text": {
+              "type": "string",
+              "description": "The line (its first 200 characters)."
+            }
+          },
+          "required": [
+            "line",
+            "class",
+            "why",
+            "text"
+          ],
+          "additionalProperties": false
+        },
+        "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
       }
     },
     "required": [
@@ -8064,6 +8225,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
       },
+      "entries_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
+      },
       "rank": {
         "type": "integer",
         "minimum": 1,
@@ -8241,6 +8407,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "description": "One reason: a stage of the walk that kept the path out, or let it in."
         },
         "description": "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in."
+      },
+      "entries_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed."
       }
     },
     "required": [

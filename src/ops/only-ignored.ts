@@ -6,10 +6,12 @@
  * matches, matching lines and files) count the records kept. */
 import * as path from "node:path";
 import type { WalkOptions } from "../contract/walk-options.ts";
-import { explainMemo, explainPath } from "../engine/explain.ts";
+import { explainMemo, explainPath, type PathVerdict } from "../engine/explain.ts";
 import { compileWalk, toPosix } from "../engine/plan.ts";
 import type { RunContext } from "../engine/run.ts";
-import type { Entry } from "../engine/walk.ts";
+import { type Entry, VCS_DIRS } from "../engine/walk.ts";
+import { joinPath } from "../platform/names.ts";
+import { platform } from "../platform/platform.ts";
 import type { Emitted, Yielded } from "./operation.ts";
 import { fileMatchOf } from "./walk-records.ts";
 
@@ -27,6 +29,36 @@ interface QueryOf<Q> {
 /** An operation with no query layer: its query is its input. */
 const INPUT_IS_QUERY: QueryOf<object> = { input: (q) => q, with: (_q, input) => input };
 
+/**
+ * Counts the entries below a directory (every depth, symlinks not followed, VCS directories left out).
+ * @param dir the directory's absolute path
+ * @returns how many entries it holds (a directory that cannot be listed counts as empty)
+ */
+export function entriesBelow(dir: string): number {
+  let n = 0;
+  const todo = [dir];
+  for (let d = todo.pop(); d !== undefined; d = todo.pop()) {
+    let listing: ReturnType<typeof platform.listDir>;
+    try {
+      listing = platform.listDir(d);
+    } catch {
+      continue;
+    }
+    for (const name of listing.names) {
+      if (VCS_DIRS.has(name)) continue;
+      n++;
+      const type = listing.others?.get(name);
+      if (type === "dir") todo.push(joinPath(d, name));
+      else if (type === "unknown") {
+        try {
+          if (platform.lstat(joinPath(d, name)).isDirectory()) todo.push(joinPath(d, name));
+        } catch {}
+      }
+    }
+  }
+  return n;
+}
+
 /** grep's summary totals, counted again over the records kept. */
 const TOTALS = ["total_matches", "matched_lines", "files_with_matches"] as const;
 
@@ -38,9 +70,10 @@ const TOTALS = ["total_matches", "matched_lines", "files_with_matches"] as const
 export function withOnlyIgnored<Q extends object>(
   run: Runner<Q>,
   of: QueryOf<Q> = INPUT_IS_QUERY as QueryOf<Q>,
+  collapse = false,
 ): Runner<Q> {
   return async function* (q, ctx) {
-    const o = of.input(q) as { only_ignored?: boolean };
+    const o = of.input(q) as { only_ignored?: boolean; expand?: boolean };
     if (o.only_ignored !== true) {
       yield* run(q, ctx);
       return;
@@ -48,11 +81,20 @@ export function withOnlyIgnored<Q extends object>(
     // The verdicts: the query's own walk options, ignore rules on.
     const { plan } = compileWalk(o as unknown as WalkOptions);
     const memo = explainMemo(plan);
+    const verdicts = new Map<string, PathVerdict>();
+    const verdictOf = (abs: string): PathVerdict => {
+      let verdict = verdicts.get(abs);
+      if (verdict === undefined) {
+        verdict = explainPath(plan, o as unknown as WalkOptions, abs, () => {}, memo);
+        verdicts.set(abs, verdict);
+      }
+      return verdict;
+    };
     const rules = new Map<string, string | null>();
     const ruleOf = (abs: string): string | null => {
       let rule = rules.get(abs);
       if (rule === undefined) {
-        const verdict = explainPath(plan, o as unknown as WalkOptions, abs, () => {}, memo);
+        const verdict = verdictOf(abs);
         const why = verdict.included ? undefined : verdict.reasons.find((r) => r.stage === "ignore");
         rule = null;
         if (why?.file !== undefined && why.line !== undefined && why.pattern !== undefined) {
@@ -64,6 +106,23 @@ export function withOnlyIgnored<Q extends object>(
       }
       return rule;
     };
+    // find (collapse), unless expand: an ignored directory is one record with entries_inside, as git ls-files -o
+    // -i --directory lists `dir/`, and what it holds is left out. Only a directory that the query itself lists
+    // (nothing but the ignore rule keeps it out) and that lies below a root: otherwise its entries stay listed.
+    const roots = plan.roots.map((r) => r.abs);
+    const folds = (dir: string): boolean => {
+      if (!roots.some((r) => dir.startsWith(r.endsWith(path.sep) ? r : r + path.sep))) return false;
+      const v = verdictOf(dir);
+      return !v.included && v.reasons.every((r) => r.stage === "ignore");
+    };
+    const foldedInto = (abs: string): string | null => {
+      for (let dir = path.dirname(abs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+        if (ruleOf(dir) === null) break; // the first directory that is not ignored: nothing above folds it
+        if (ruleOf(path.dirname(dir)) === null) return folds(dir) ? dir : null; // the topmost ignored one
+      }
+      return null;
+    };
+    const folding = collapse && o.expand !== true;
     // The run itself: ignore rules off; its walk entries (find's) and lines are taken here, never written past
     // this filter: entries become records once their rule is known, lines come as records (no line events).
     const pending: Entry[] = [];
@@ -111,7 +170,10 @@ export function withOnlyIgnored<Q extends object>(
           }
           const rule = ruleOf(at);
           if (rule === null) continue;
-          kept.push({ ...e, record: { ...e.record, ignored_by: rule } });
+          if (folding && foldedInto(at) !== null) continue;
+          const isDir = (e.record as { entry_type?: unknown }).entry_type === "dir";
+          const inside = folding && isDir && folds(at) ? { entries_inside: entriesBelow(at) } : {};
+          kept.push({ ...e, record: { ...e.record, ignored_by: rule, ...inside } });
           const r = e.record as { submatches?: unknown[]; count?: unknown };
           if (e.kind === "match") {
             totals.matched_lines++;

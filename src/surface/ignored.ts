@@ -90,16 +90,20 @@ export function ignoredHitsNote(found: { hits: readonly IgnoredHit[]; more: bool
  * The notes that give, after a human listing of --only-ignored, the rule that ignores each path listed: one line
  * per rule (FILE:LINE:PATTERN, as git check-ignore -v), with the paths it ignores (the first ten, and how many
  * more), relative to the current directory as the listing is.
- * @param seen each record's rule and absolute path, in output order (a grep file once per line)
+ * @param seen each record's rule, absolute path and what follows the path (find's ignored directory listed as
+ *   one: how many entries it holds), in output order (a grep file once per line)
  * @param cwd the current directory
  * @returns the notes' texts (without a prefix)
  */
-export function ignoredRulesNotes(seen: ReadonlyArray<readonly [string, string]>, cwd: string): string[] {
+export function ignoredRulesNotes(
+  seen: ReadonlyArray<readonly [string, string, string?]>,
+  cwd: string,
+): string[] {
   const byRule = new Map<string, string[]>();
-  for (const [rule, abs] of seen) {
+  for (const [rule, abs, suffix] of seen) {
     const list = byRule.get(rule) ?? [];
     const rel = path.relative(cwd, abs);
-    const shown = rel === "" ? "." : rel.startsWith("..") ? abs : rel;
+    const shown = (rel === "" ? "." : rel.startsWith("..") ? abs : rel) + (suffix ?? "");
     if (list[list.length - 1] !== shown) list.push(shown);
     byRule.set(rule, list);
   }

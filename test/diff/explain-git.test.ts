@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rglob, rglobJson } from "../helpers.ts";
-import { gitVerdicts, randomRepo } from "./git-ignore-trees.ts";
+import { gitCollapsed, gitVerdicts, randomRepo } from "./git-ignore-trees.ts";
 
 let home = "";
 let env: Record<string, string> = {};
@@ -41,7 +41,7 @@ describe.if(hasGit)("explain --all against git check-ignore -v over every path",
       try {
         const git = gitVerdicts(dir, paths, env);
         const { json } = rglobJson<{ results: Explained[]; explained: number }>(
-          ["explain", "--all", "--json", "--limit", "100000"],
+          ["explain", "--all", "--expand", "--json", "--limit", "100000"],
           { cwd: dir, env },
         );
         expect(json.results.map((r) => r.relative_path).sort()).toEqual([...paths].sort());
@@ -70,7 +70,7 @@ describe.if(hasGit)("explain --all against git check-ignore -v over every path",
         ignoredTotal += ignored.length;
         // --only ignored: exactly the paths git ignores, each with its rule.
         const only = rglobJson<{ results: Explained[] }>(
-          ["explain", "--all", "--only", "ignored", "--json", "--limit", "100000"],
+          ["explain", "--all", "--expand", "--only", "ignored", "--json", "--limit", "100000"],
           { cwd: dir, env },
         ).json.results;
         expect(only.map((r) => r.relative_path).sort()).toEqual(ignored.sort());
@@ -87,6 +87,43 @@ describe.if(hasGit)("explain --all against git check-ignore -v over every path",
             env,
           }).json.results[0];
           expect(one).toEqual(r);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+describe.if(hasGit)("explain --all --only ignored against git ls-files -o -i --directory", () => {
+  let dirsTotal = 0;
+  afterAll(() => expect(dirsTotal).toBeGreaterThan(10));
+  for (const seed of [21, 22, 23, 24, 25, 26, 27, 28, 29, 30]) {
+    test(`seed ${seed}`, () => {
+      const { dir, paths } = randomRepo(seed, env, "x\n");
+      try {
+        const git = gitVerdicts(dir, paths, env);
+        const { json } = rglobJson<{ results: Array<Explained & { entries_inside?: number }> }>(
+          ["explain", "--all", "--only", "ignored", "--json", "--limit", "100000"],
+          { cwd: dir, env },
+        );
+        // An ignored directory is one record `dir/`, as git lists it; the files of other directories one each.
+        const ours = json.results.map((r) => r.relative_path + (r.entries_inside === undefined ? "" : "/"));
+        expect({ seed, ours: ours.sort() }).toEqual({ seed, ours: gitCollapsed(dir, env).sort() });
+        for (const r of json.results) {
+          // Its rule is git's verdict on the directory itself; entries_inside counts every path below it.
+          const g = git.get(r.relative_path);
+          const rule = r.reasons.find((x) => x.stage === "ignore") as Reason;
+          expect({
+            p: r.relative_path,
+            file: (rule.file as string).slice(dir.length + 1),
+            line: rule.line,
+          }).toEqual({ p: r.relative_path, file: g?.file ?? "", line: g?.line ?? 0 });
+          if (r.entries_inside !== undefined) {
+            dirsTotal++;
+            const inside = paths.filter((p) => p.startsWith(`${r.relative_path}/`)).length;
+            expect({ p: r.relative_path, n: r.entries_inside }).toEqual({ p: r.relative_path, n: inside });
+          }
         }
       } finally {
         rmSync(dir, { recursive: true, force: true });

@@ -98,3 +98,16 @@ export function gitVerdicts(dir: string, paths: readonly string[], env: Record<s
   }
   return out;
 }
+
+/** git's ignored entries with each ignored directory once (`dir/`): `git ls-files -o -i --exclude-standard --directory`. */
+export function gitCollapsed(dir: string, env: Record<string, string>): string[] {
+  const res = Bun.spawnSync(["git", "ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+  });
+  return res.stdout
+    .toString()
+    .split("\0")
+    .filter((p) => p !== "");
+}

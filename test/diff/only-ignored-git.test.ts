@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rglob, rglobJson } from "../helpers.ts";
-import { gitVerdicts, randomRepo } from "./git-ignore-trees.ts";
+import { gitCollapsed, gitVerdicts, randomRepo } from "./git-ignore-trees.ts";
 
 let home = "";
 let env: Record<string, string> = {};
@@ -29,7 +29,9 @@ interface Listed {
 
 describe.if(hasGit)("--only-ignored against git check-ignore -v over every path", () => {
   let total = 0;
+  let folds = 0;
   afterAll(() => expect(total).toBeGreaterThan(50));
+  afterAll(() => expect(folds).toBeGreaterThan(5));
   for (const seed of [21, 22, 23, 24, 25, 26]) {
     test(`seed ${seed}`, () => {
       const { dir, paths } = randomRepo(seed, env, "TODO here\n");
@@ -39,10 +41,31 @@ describe.if(hasGit)("--only-ignored against git check-ignore -v over every path"
         for (const [p, g] of git) if (g?.ignored) want.set(p, `${g.file}:${g.line}:${g.pattern}`);
         total += want.size;
         const found = rglobJson<{ results: Listed[]; skipped: Record<string, number> }>(
-          ["find", "--only-ignored", "--json"],
+          ["find", "--only-ignored", "--expand", "--json"],
           { cwd: dir, env },
         ).json;
         expect(new Map(found.results.map((r) => [r.relative_path, r.ignored_by]))).toEqual(want);
+        // Without --expand, an ignored directory is one record (dir/ and entries_inside), as git ls-files
+        // -o -i --directory lists it; with -t f (no directory listed) every ignored file is listed.
+        const folded = rglobJson<{ results: Array<Listed & { entries_inside?: number }> }>(
+          ["find", "--only-ignored", "--json"],
+          { cwd: dir, env },
+        ).json.results;
+        const shown = folded.map((r) => r.relative_path + (r.entries_inside === undefined ? "" : "/"));
+        expect({ seed, shown: shown.sort() }).toEqual({ seed, shown: gitCollapsed(dir, env).sort() });
+        for (const r of folded) {
+          expect(r.ignored_by).toBe(want.get(r.relative_path) as string);
+          if (r.entries_inside === undefined) continue;
+          folds++;
+          const n = paths.filter((p) => p.startsWith(`${r.relative_path}/`)).length;
+          expect({ p: r.relative_path, n: r.entries_inside }).toEqual({ p: r.relative_path, n });
+        }
+        const filesOnly = rglobJson<{ results: Listed[] }>(["find", "--only-ignored", "-t", "f", "--json"], {
+          cwd: dir,
+          env,
+        }).json.results.map((r) => r.relative_path);
+        const ignoredFiles = [...want.keys()].filter((p) => statSync(join(dir, p)).isFile());
+        expect(filesOnly.sort()).toEqual(ignoredFiles.sort());
         // grep: the ignored files, each line with its file's rule; nothing from a file git keeps.
         const files = new Set(
           [...want.keys()].filter(

@@ -59,7 +59,11 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob find -e yaml --base", ["deploy/charts/values.yaml", "deploy/charts/web/values.yaml"], 0],
   ["rglob find --link broken,escaping", ["scripts/old.sh -> missing.sh: broken\n"], 0],
   ["rglob find -t f --perm '!/111'", ["scripts/build.py\n"], 0],
-  ["rglob explain --all", ["build/out/app.js", "ignored by .gitignore:2: *.log"], 1],
+  [
+    "rglob explain --all",
+    ["build/: not included, with the 2 entries inside", "ignored by .gitignore:2: *.log"],
+    1,
+  ],
   ["rglob explain", [".gitignore:1"], 1],
   ["rglob grep -u -F", ["logs/app.log:1:"], 0],
   ["rglob grep -F 'connection reset' --only-ignored", ["logs/app.log:1:"], 0],

@@ -7,7 +7,7 @@ export const count = defineOperation({
   id: "count",
   summary: "Count files, lines, bytes, code, comment and blank lines, with an optional breakdown.",
   description:
-    "Count the lines (newline bytes, plus a last line without a newline), bytes, non-blank lines, code, comment and blank lines (comment-aware for 62 languages) of the selected files, with `by` = ext, language, dir or file for a breakdown (file: one row per file with its code, comment and blank lines, most lines first). Counting rules: a blank line holds only whitespace; a comment line holds only comments (line markers and block comments of the file's language); a line with code and a comment is code; a shebang (#!) first line is a comment in a language whose comments start with '#', else code; a Python docstring is code (a string, not a comment marker); a blank line inside a block comment is blank; non_blank = code + comment. Binary files (a NUL byte in the first 8 KiB) are skipped and counted in totals.binary_files. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. `totals` and `breakdown` always cover the whole query, so `limit` 0 gives exact totals alone; when `truncated` is true and `next_cursor` is set, call again with `cursor` for the next page of per-file records.",
+    "Count the lines (newline bytes, plus a last line without a newline), bytes, non-blank lines, code, comment and blank lines (comment-aware for 62 languages) of the selected files. Counting rules: a blank line holds only whitespace; a comment line holds only comments (line markers, block comments and doc comments of the file's language); a line with code and a comment is code; text inside a string is code, so a Python docstring is code; a shebang (#!) first line is a comment in a language whose comments start with '#', else code; a blank line inside a block comment is blank; non_blank = code + comment. classify=true shows it per line: each file record adds line_classes and line_notes (the comment and ambiguous lines, each with why), so no file needs reading to check. `by` = ext, language, dir or file gives a breakdown (file: one row per file with its code, comment and blank lines, most lines first). Binary files (a NUL byte in the first 8 KiB) are skipped and counted in totals.binary_files. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. `totals` and `breakdown` always cover the whole query, so `limit` 0 gives exact totals alone; when `truncated` is true and `next_cursor` is set, call again with `cursor` for the next page of per-file records.",
   models: async () => {
     const m = await import("./schema.ts");
     return { input: m.CountInputSchema, output: m.CountResultSchema, records: { file: m.CountFileSchema } };
@@ -39,6 +39,12 @@ export const count = defineOperation({
       description: "Lines of code per language in this repository",
       cli: "rglob count --by language",
       input: { by: "language" },
+    },
+    {
+      description:
+        "How each line of these files was counted (comment, shebang, docstring, code and a comment)",
+      cli: "rglob count --classify src/lib.rs app.py",
+      input: { patterns: ["src/lib.rs", "app.py"], classify: true },
     },
     {
       description: "Totals only (no per-file listing), as JSON",

@@ -18,6 +18,7 @@ import { platform } from "../../platform/platform.ts";
 import type { LcountInput } from "../lcount/schema.ts";
 import type { Emitted } from "../operation.ts";
 import type { FileSize, TsizeInput } from "../tsize/schema.ts";
+import { classifyLines } from "./classify.ts";
 import { type CountStage, countPipeline, type Item } from "./pipeline.ts";
 import type { CountFile, CountGroup, CountInput, CountTotals } from "./schema.ts";
 
@@ -223,6 +224,16 @@ export async function* runCountLines(
       blank: c.lines - c.nonBlank,
       language: lang?.name ?? null,
     };
+    if ("classify" in input && input.classify === true) {
+      if (width === "bytes" && c.bytes <= CLASSIFY_MAX) {
+        const text = readText(e.abs, plan.confine);
+        if (text !== null) {
+          const view = classifyLines(text, lang ?? null, e.abs, NOTES_MAX);
+          rec.line_classes = view.classes;
+          rec.line_notes = view.notes;
+        }
+      }
+    }
     totals.files++;
     totals.lines += lines;
     totals.bytes += c.bytes;
@@ -270,6 +281,42 @@ export async function* runCountLines(
         ? null
         : [...groups.values()].sort((a, b) => b.lines - a.lines || compareNames(a.key, b.key)),
     );
+  }
+}
+
+/** The largest file whose lines classify shows, and the most notes it gives per file. */
+const CLASSIFY_MAX = 16 * 1024 * 1024;
+const NOTES_MAX = 200;
+
+/**
+ * Reads a whole file as UTF-8 text (a byte order mark dropped), for classify.
+ * @param abs its path
+ * @param confine what it must be (the walk plan's)
+ * @returns its text, or null when it cannot be read (count reported that already)
+ */
+function readText(abs: string, confine: Parameters<typeof platform.open>[1]): string | null {
+  let fd: number;
+  try {
+    fd = platform.open(abs, confine);
+  } catch {
+    return null;
+  }
+  try {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const buf = Buffer.alloc(1 << 16);
+      const k = platform.read(fd, buf, buf.length, null);
+      if (k <= 0) break;
+      parts.push(buf.subarray(0, k));
+    }
+    const text = Buffer.concat(parts).toString("utf8");
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch {
+    return null;
+  } finally {
+    try {
+      platform.close(fd);
+    } catch {}
   }
 }
 

@@ -56,6 +56,15 @@ export const CountInputSchema = v.pipe(
       ),
     ),
     by: v.optional(v.pipe(v.picklist(BY_KEYS), v.description(`Break the totals down by ${BY_TEXT}.`))),
+    classify: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "Show how each line was counted: each file record adds line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
+        ),
+      ),
+      false,
+    ),
   }),
   v.title("CountInput"),
   v.description("Count files, lines, bytes, non-blank, code, comment and blank lines of the selected files."),
@@ -88,6 +97,30 @@ export const CountFileSchema = v.pipe(
     language: v.pipe(
       v.nullable(v.string()),
       v.description("Language from the file name (built-in table), or null when unknown."),
+    ),
+    line_classes: v.optional(
+      v.pipe(
+        v.string(),
+        v.description("With classify: one letter per line, in order: c code, # comment, . blank."),
+      ),
+    ),
+    line_notes: v.optional(
+      v.pipe(
+        v.array(
+          v.strictObject({
+            line: v.pipe(v.number(), v.integer(), v.minValue(1), v.description("1-based line number.")),
+            class: v.pipe(
+              v.picklist(["code", "comment", "blank"]),
+              v.description("How the line was counted."),
+            ),
+            why: v.pipe(v.string(), v.description("Why: the rule that decided.")),
+            text: v.pipe(v.string(), v.description("The line (its first 200 characters).")),
+          }),
+        ),
+        v.description(
+          "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file.",
+        ),
+      ),
     ),
   }),
   v.title("CountFile"),

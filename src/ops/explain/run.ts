@@ -11,17 +11,24 @@ import { tick, yielder } from "../../engine/run.ts";
 import { compareNames, VCS_DIRS } from "../../engine/walk.ts";
 import { joinPath, resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
+import { entriesBelow } from "../only-ignored.ts";
 import type { Emitted } from "../operation.ts";
 import type { ExplainInput, Explanation } from "./schema.ts";
 
 /**
  * Lists every entry below a directory in walk order (pre-order, names by code point), not following symlinks and
- * leaving VCS directories out: what `under` explains.
+ * leaving VCS directories out: what `under` explains. After a directory is yielded, `enter` says whether to list
+ * what it holds (not for an ignored directory, which is explained as one unless `expand`).
  * @param dir the directory's absolute path
  * @param report receives a directory that cannot be listed
+ * @param enter whether to descend into the directory just yielded
  * @yields absolute paths
  */
-function* below(dir: string, report: (err: unknown, abs: string) => void): Generator<string> {
+function* below(
+  dir: string,
+  report: (err: unknown, abs: string) => void,
+  enter: (abs: string) => boolean,
+): Generator<string> {
   let names: string[];
   try {
     names = [...platform.listDir(dir).names].sort(compareNames);
@@ -37,7 +44,7 @@ function* below(dir: string, report: (err: unknown, abs: string) => void): Gener
     try {
       isDir = platform.lstat(abs).isDirectory();
     } catch {}
-    if (isDir) yield* below(abs, report);
+    if (isDir && enter(abs)) yield* below(abs, report, enter);
   }
 }
 
@@ -53,7 +60,7 @@ function ignoredBy(v: PathVerdict): boolean {
  * @yields "explanation" records
  */
 export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGenerator<Emitted> {
-  const { path: target, targets, under, only, ...walkOptions } = input;
+  const { path: target, targets, under, only, expand, ...walkOptions } = input;
   if (target === undefined && targets.length === 0 && under === undefined)
     throw new RglobError(
       "BAD_PREDICATE",
@@ -102,13 +109,36 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
   const due = yielder(64);
   function* paths(): Generator<string> {
     for (const n of named) if (single || !missing(n.abs, n.g)) yield n.abs;
-    if (underAbs !== null) yield* below(underAbs, (err, abs) => ctx.error(fsErrorInfo(err, abs)));
+    fromUnder = true;
+    if (underAbs !== null)
+      yield* below(
+        underAbs,
+        (err, abs) => ctx.error(fsErrorInfo(err, abs)),
+        (abs) => abs !== collapsed,
+      );
   }
+  // The directory just explained as one (ignored, `expand` not set): `below` does not enter it.
+  let collapsed: string | null = null;
+  let fromUnder = false;
   let i = -1;
   for (const abs of paths()) {
     i++;
     if (ctx.shouldStop()) return;
     const verdict = explainPath(plan, walkOptions, abs, (e) => ctx.error(e), memo);
+    // An ignored directory met by `under` is one verdict with the count of what it holds, as git status
+    // --ignored shows `dir/`: its entries share its rule, and listing them cost agents a call per subfolder.
+    collapsed = null;
+    let inside: number | undefined;
+    if (fromUnder && expand !== true && ignoredBy(verdict)) {
+      let isDir = false;
+      try {
+        isDir = platform.lstat(abs).isDirectory();
+      } catch {}
+      if (isDir) {
+        collapsed = abs;
+        inside = entriesBelow(abs);
+      }
+    }
     explained++;
     ctx.searched();
     if (!verdict.included) allIncluded = false;
@@ -123,6 +153,7 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
       relative_path: toPosix(path.relative(plan.base, abs)),
       included: verdict.included,
       reasons: verdict.reasons,
+      ...(inside === undefined ? {} : { entries_inside: inside }),
     };
     yield { kind: "explanation", record, key: String(i) };
     if (due()) await tick();

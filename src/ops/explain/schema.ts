@@ -49,7 +49,7 @@ export const ExplainInputSchema = v.pipe(
         v.string(),
         v.minLength(1),
         v.description(
-          "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; VCS directories are left out.",
+          "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; an ignored directory is one explanation with entries_inside (expand lists its entries); VCS directories are left out.",
         ),
       ),
     ),
@@ -60,6 +60,15 @@ export const ExplainInputSchema = v.pipe(
           "Keep only these explanations: included, excluded, or ignored (an ignore rule keeps it out; the reason has the file, line and pattern).",
         ),
       ),
+    ),
+    expand: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "With under: explain every entry inside an ignored directory too. By default an ignored directory is one explanation with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+        ),
+      ),
+      false,
     ),
     ...walkEntries,
     ...linkEntries,
@@ -107,6 +116,16 @@ export const ExplanationSchema = v.pipe(
       v.array(ExplainReasonSchema),
       v.description(
         "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in.",
+      ),
+    ),
+    entries_inside: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description(
+          "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed.",
+        ),
       ),
     ),
   }),

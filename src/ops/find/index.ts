@@ -82,6 +82,6 @@ export const find = defineOperation({
   ],
   // only_ignored (#37) wraps the run: the ignored entries alone, each with its rule.
   run: lazyRun(async () =>
-    (await import("../only-ignored.ts")).withOnlyIgnored((await import("./run.ts")).runFind),
+    (await import("../only-ignored.ts")).withOnlyIgnored((await import("./run.ts")).runFind, undefined, true),
   ),
 });

@@ -16,6 +16,15 @@ export const FindInputSchema = v.pipe(
     ...walkEntries,
     ...linkEntries,
     ...onlyIgnoredEntries,
+    expand: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "With only_ignored: list every entry inside an ignored directory too. By default an ignored directory that the query lists is one record with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+        ),
+      ),
+      false,
+    ),
     ...budgetEntries,
     sort: v.optional(
       v.pipe(

@@ -226,7 +226,7 @@ async function runOperation(
   const { input, operands, stdinFile, pres, machine, quiet } = prepareInput(op, argv, parsed, gone, served);
   let inner: Sink;
   // --only-ignored in human output: the rule of each path listed, said once per rule on stderr after the run.
-  const rulesSeen: Array<[string, string]> = [];
+  const rulesSeen: Array<[string, string, string]> = [];
   let pathsOnly = false;
   // Walk entries (find's batches) are written as their records' text with no record made; stdout takes the
   // pieces.
@@ -418,7 +418,7 @@ async function humanSink(
   pres: Record<string, string | boolean>,
   input: Record<string, unknown>,
   operands: readonly string[],
-  rulesSeen: Array<[string, string]>,
+  rulesSeen: Array<[string, string, string]>,
   aborted: () => boolean,
 ): Promise<{ sink: Sink; pathsOnly: boolean }> {
   const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
@@ -438,7 +438,12 @@ async function humanSink(
     record: (k, r) => {
       if (!quiet) human.record(k, r);
       const rule = (r as { ignored_by?: unknown }).ignored_by;
-      if (typeof rule === "string") rulesSeen.push([rule, (r as { path: string }).path]);
+      const n = (r as { entries_inside?: unknown }).entries_inside;
+      const inside =
+        typeof n === "number"
+          ? ` (a directory: its ${n} ${n === 1 ? "entry" : "entries"} not listed; --expand lists them)`
+          : "";
+      if (typeof rule === "string") rulesSeen.push([rule, (r as { path: string }).path, inside]);
     },
     binarySkipped: (info) => {
       named ??= namedFiles(op, operands, input, process.cwd());
@@ -489,12 +494,23 @@ async function exitAfter(
   input: Record<string, unknown>,
   summary: Record<string, unknown>,
   emitted: number,
-  how: { readonly machine: boolean; readonly quiet: boolean; readonly rulesSeen: Array<[string, string]> },
+  how: {
+    readonly machine: boolean;
+    readonly quiet: boolean;
+    readonly rulesSeen: Array<[string, string, string]>;
+  },
 ): Promise<number> {
   const { machine, quiet, rulesSeen } = how;
   if (rulesSeen.length > 0) {
     const { ignoredRulesNotes } = await import("../ignored.ts");
     for (const note of ignoredRulesNotes(rulesSeen, process.cwd())) eprint(`rglob: ${escapeControls(note)}`);
+    // grep --only-ignored answers "where does this occur, ignored files included" (#37): say what it did not
+    // search, so that no second call is needed to rule binary files or UTF-16 out.
+    const binary = (summary?.skipped as { binary?: unknown } | undefined)?.binary;
+    if (op.id === "grep" && typeof binary === "number" && binary > 0 && !quiet)
+      eprint(
+        `rglob: not searched: ${binary} binary file${binary === 1 ? "" : "s"} (a NUL byte; -a/--text searches them, --list-binary names them); UTF-16 files with a byte order mark were searched`,
+      );
   }
   // Human output does not show the result's metadata: say when a bound that is not a count of lines (a deadline,
   // bytes read, output size) cut it, since the lines shown then look like all there is, and how to go on.

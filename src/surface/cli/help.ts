@@ -200,10 +200,13 @@ export async function opHelp(op: Operation, fd: 1 | 2 = 1): Promise<string> {
     `$1 ${synopsis}`,
   );
   const args = operandLines(op, synopsis);
+  const rules = RULES_FIRST[op.id];
+  const ruled =
+    rules === undefined ? text : text.replace(/^((?:\u001b\[[0-9;]*m)*USAGE)/m, (u) => `${rules}\n\n${u}`);
   const withArgs =
     args === ""
-      ? text
-      : text.replace(
+      ? ruled
+      : ruled.replace(
           /^(?:\u001b\[[0-9;]*m)*OPTIONS.*$/m,
           (h) => `${h.replace("OPTIONS", "ARGUMENTS")}\n\n${args}\n\n${h}`,
         );
@@ -336,17 +339,26 @@ const BRIEF_FLAGS: Readonly<Record<string, readonly string[]>> = {
   // biome-ignore format: one command a line
   grep: ["fixed_strings", "ignore_case", "word_regexp", "patterns", "file_types", "context", "files_with_matches", "count", "max_per_file", "max_count", "in", "by", "only_ignored", "unrestricted", "json"],
   // biome-ignore format: one command a line
-  count: ["by", "files", "extensions", "file_types", "patterns", "exclude", "base", "no_comments", "unrestricted", "json"],
+  count: ["by", "files", "classify", "extensions", "file_types", "patterns", "exclude", "base", "no_comments", "unrestricted", "json"],
   // biome-ignore format: one command a line
   dupes: ["extensions", "min_size", "include_empty", "include_hard_links", "patterns", "exclude", "base", "unrestricted", "json"],
   tree: ["max_depth", "types", "patterns", "exclude", "links", "base", "unrestricted", "json"],
   top: ["limit", "dirs", "extensions", "patterns", "exclude", "base", "unrestricted", "json"],
   stats: ["extensions", "patterns", "exclude", "links", "base", "unrestricted", "json"],
-  explain: ["under", "all", "only", "base", "patterns", "unrestricted", "json"],
+  explain: ["under", "all", "only", "expand", "base", "patterns", "unrestricted", "json"],
   lcount: ["extensions", "patterns", "exclude", "base", "json"],
   tsize: ["extensions", "patterns", "exclude", "base", "unit", "json"],
   index: ["base", "status", "remove", "json"],
   serve: ["base", "detach", "stop", "idle_seconds", "json"],
+};
+
+/**
+ * Rules a command's answers follow that people check by hand unless told (#37): said right after the summary, in
+ * -h and --help alike.
+ */
+const RULES_FIRST: Readonly<Record<string, string>> = {
+  count:
+    "RULES: blank = only whitespace (inside a block comment too); comment = only comments (doc comments too; a #! first line where comments start with #); a line with code and a comment is code; text inside a string is code (a Python docstring too). --classify shows how each line of the files was counted.",
 };
 
 /** A flag's spellings as the short help shows them: `-e, --extension EXT`. */
@@ -382,6 +394,7 @@ export function opShortHelp(op: Operation, fd: 1 | 2 = 1): string {
     [
       `${op.summary}`,
       "",
+      ...(RULES_FIRST[op.id] === undefined ? [] : [RULES_FIRST[op.id] as string, ""]),
       `USAGE: rglob ${op.id} [OPTIONS] ${synopsisOf(op)}`.trimEnd(),
       "",
       "OPTIONS (the ones used most)",

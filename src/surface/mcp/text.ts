@@ -54,6 +54,16 @@ function recordLines(op: Operation, r: Rec): string[] {
   const lines = linesOf(op, r);
   // only_ignored (#37): the rule that ignores the path, after its line (a grep line's text stays as it is).
   if (typeof r.ignored_by === "string") lines.push(`  ignored by ${r.ignored_by}`);
+  // count's classify (#37): the lines worth a check, one a line, as grep -n prints them.
+  if (typeof r.line_classes === "string")
+    lines.push(`  line classes (c code, # comment, . blank): ${r.line_classes}`);
+  if (Array.isArray(r.line_notes))
+    for (const n of r.line_notes as Rec[])
+      lines.push(
+        `  ${str(n.line)}: ${str(n.class)} (${str(n.why)})${n.text === "" ? "" : `: ${str(n.text)}`}`,
+      );
+  if (typeof r.entries_inside === "number" && op.id !== "explain")
+    lines.push(`  a directory: the ${r.entries_inside} entries inside are not listed (expand lists them)`);
   if (typeof r.path_bytes === "string")
     lines.push(`  (not valid UTF-8; path_bytes, base64 of the path: ${r.path_bytes})`);
   if (Array.isArray(r.paths_bytes))
@@ -108,7 +118,10 @@ function linesOf(op: Operation, r: Rec): string[] {
       ];
     }
     case "explain": {
-      const lines = [`${rel}: ${r.included ? "included" : "excluded"}`];
+      const n = r.entries_inside;
+      const inside =
+        typeof n === "number" ? `/: excluded, with the ${n} entries inside (expand lists them)` : "";
+      const lines = [inside ? `${rel}${inside}` : `${rel}: ${r.included ? "included" : "excluded"}`];
       for (const why of (r.reasons as Rec[] | undefined) ?? []) {
         const where =
           typeof why.file === "string" ? ` (${why.file}${why.line != null ? `:${why.line}` : ""}` : "";
@@ -121,7 +134,12 @@ function linesOf(op: Operation, r: Rec): string[] {
     default: {
       if (typeof r.relative_path === "string") {
         const rest = Object.entries(r).filter(
-          ([k]) => k !== "path" && k !== "relative_path" && k !== "path_bytes",
+          ([k]) =>
+            k !== "path" &&
+            k !== "relative_path" &&
+            k !== "path_bytes" &&
+            k !== "line_notes" &&
+            k !== "line_classes",
         );
         return [
           `${rel}: ${rest.map(([k, v]) => `${k} ${typeof v === "object" ? brief(v) : str(v)}`).join(", ")}`,

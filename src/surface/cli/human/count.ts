@@ -53,6 +53,15 @@ export class CountHumanSink implements Sink {
     this.write(
       `${num(r.lines)}${num(r.code)}${num(r.comment)}${num(r.blank)}${num(r.bytes)}${key}  ${displayPath(r.path, this.style)}\n`,
     );
+    // --classify (#37): the lines worth a check, each with its class and why, under the file's row, as grep -n
+    // prints lines (a code line with nothing to say and a plain blank line are not shown; line_classes has all).
+    if (r.line_notes !== undefined) {
+      const shown = displayPath(r.path, this.style);
+      for (const x of r.line_notes)
+        this.write(`${shown}:${x.line}: ${x.class} (${x.why})${x.text === "" ? "" : `: ${x.text}`}\n`);
+      if (r.line_notes.length >= 200)
+        this.write(`${shown}: first 200 notes only (--json has every line's class)\n`);
+    }
   }
 
   error(_info: ErrorInfo): void {}

@@ -23,7 +23,13 @@ export class ExplainHumanSink implements Sink {
     const r = record as Explanation;
     const p = paint(this.style);
     const verdict = r.included ? p.line("included") : p.match("not included");
-    const lines = [`${displayPath(r.path, this.style)}: ${verdict}`];
+    // An ignored directory explained as one (#37): `dir/`, and how many entries it holds, as git shows it.
+    const inside =
+      r.entries_inside === undefined
+        ? ""
+        : `, with the ${r.entries_inside} ${r.entries_inside === 1 ? "entry" : "entries"} inside (--expand lists them)`;
+    const slash = r.entries_inside === undefined ? "" : "/";
+    const lines = [`${displayPath(r.path, this.style)}${slash}: ${verdict}${inside}`];
     for (const reason of r.reasons) lines.push(`  ${this.detail(reason)}`);
     this.write(`${lines.join("\n")}\n`);
   }
