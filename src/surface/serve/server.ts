@@ -398,12 +398,14 @@ export class WarmServer {
     conn.sock?.end();
   }
 
-  /** Answers the next call queued, if any and none is being answered; returns whether one was taken. */
-  private pump(): boolean {
-    if (this.busy) return false;
+  private pump(): void {
+    if (this.busy) return;
     const conn = this.queue.shift();
-    if (conn === undefined) return false;
-    if (conn.closed) return this.pump();
+    if (conn === undefined) return;
+    if (conn.closed) {
+      this.pump();
+      return;
+    }
     this.busy = true;
     const req = (conn as Conn & { request: Request }).request;
     let release: () => void = () => {};
@@ -421,20 +423,8 @@ export class WarmServer {
         this.last = Date.now();
         conn.sock?.end();
         if (this.stopped) this.finish();
-        else setImmediate(() => this.pump() || this.settleIdle());
+        else setImmediate(() => this.pump());
       });
-    return true;
-  }
-
-  /**
-   * Takes in the changes made so far once a call is answered and no other waits: the call's own reads of the
-   * tree (an open and a close event for each file it read) make its watch look again for the files held open
-   * (a scan of /proc, ADR 0032), which is then done after the answer, while the client exits and the next one
-   * starts, rather than at the start of the next call. The next call still takes in what came after.
-   */
-  private settleIdle(): void {
-    if (this.busy || this.stopped || this.queue.length > 0) return;
-    this.warm.settle();
   }
 
   /**
