@@ -4,11 +4,16 @@
  * byte-identical to the cold CLI's (`RGLOB_SERVE=0`); then a trivial grep's process cost served and cold.
  * `--server=mcp` has the calls answered by an `rglob mcp --root TREE` session instead (initialized over stdio,
  * its stdin held open until the end), which serves the CLI in its root from its own warm state.
+ * Then the floor (scripts/floor-serve.ts, compiled with the binary's flags): the smallest Bun program that sends
+ * the same call to the same socket and prints the answer, timed with `rglob --version` and the served call by
+ * `hyperfine -N`, one round per run (the three commands in each), its answer checked to be the served one.
  * `bun scripts/bench-serve.ts [--runs=N] [--tree=DIR] [--server=mcp]`; prints the ratio (target <= 0.1x) and the load. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { treeBench } from "./bench-args.ts";
+import { buildArgs, ROOT } from "./build.ts";
 
 // --server=mcp is this script's own flag (treeBench takes --runs and --tree).
 const byMcp = process.argv.includes("--server=mcp");
@@ -114,6 +119,92 @@ console.log(
   `server ${server?.pid} (${server?.started_by}): ${server?.state} ${(performance.now() - t0).toFixed(0)} ms after the start`,
 );
 
+/** Compiles scripts/floor-serve.ts with the flags of every rglob binary (scripts/build.ts), or null. */
+function buildFloor(): string | null {
+  const out = join(cache, "floor-serve");
+  const args = buildArgs({ outfile: out }).filter((a) => !a.endsWith(".ts"));
+  const at = args.indexOf("--outfile");
+  args.splice(at, 0, join(ROOT, "scripts", "floor-serve.ts"));
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" });
+  if (r.status === 0) return out;
+  console.log(`floor-serve did not build: ${r.stderr}`);
+  return null;
+}
+
+/** The build identity the server answers for this binary (src/surface/serve/where.ts buildId in the binary). */
+function buildIdOf(binary: string): string {
+  const exe = realpathSync(binary);
+  const st = statSync(exe);
+  const version = spawnSync(binary, ["--version"], { encoding: "utf8" }).stdout.trim();
+  return `1|${version}|${exe}:${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+/** What hyperfine measured of one command: mean wall time and CPU (user + system), in ms. */
+interface Hyper {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+/**
+ * The floor against a served call and the binary's bare start: `hyperfine -N` of the three commands, one round
+ * per run, their medians printed with the load of each round.
+ */
+async function floorRounds(): Promise<void> {
+  const hyperfine = Bun.which("hyperfine");
+  const floor = buildFloor();
+  const sock = readdirSync(join(cache, "serve")).find((n) => n.endsWith(".sock"));
+  if (hyperfine === null || floor === null || sock === undefined) {
+    console.log("the floor is not measured: hyperfine, the floor program or the server's socket is missing");
+    return;
+  }
+  const call = ["grep", "-F", "process.env.BABEL_ENV"];
+  const floorArgv = [floor, join(cache, "serve", sock), buildIdOf(bin), ...call];
+  const [viaFloor, viaRglob] = [await run(floorArgv), await run([bin, ...call])];
+  if (!viaFloor.out.equals(viaRglob.out) || viaFloor.code !== viaRglob.code) {
+    console.log("the floor's answer differs from the served call's: not measured");
+    failures++;
+    return;
+  }
+  const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
+  const commands = [[bin, "--version"], floorArgv, [bin, ...call]].map((c) => c.map(quote).join(" "));
+  const names = ["rglob --version", "floor-serve", `rglob ${call.join(" ")} (served)`];
+  const rows: Hyper[][] = names.map(() => []);
+  const json = join(cache, "hyperfine.json");
+  for (let r = 0; r < runs; r++) {
+    const before = load();
+    const h = spawnSync(hyperfine, ["-N", "-i", "-w", "3", "-r", "15", "--export-json", json, ...commands], {
+      cwd: tree,
+      env,
+      encoding: "utf8",
+    });
+    if (h.status !== 0) {
+      console.log(`hyperfine failed: ${h.stderr}`);
+      return;
+    }
+    const results = (
+      JSON.parse(readFileSync(json, "utf8")) as {
+        results: Array<{ mean: number; user: number; system: number }>;
+      }
+    ).results;
+    for (const [i, x] of results.entries())
+      rows[i]?.push({ wall: x.mean * 1000, cpu: (x.user + x.system) * 1000 });
+    console.log(
+      `  floor round ${r + 1} (load ${before} before, ${load()} after): ${names
+        .map((n, i) => `${n} ${results[i]?.mean ? (results[i].mean * 1000).toFixed(1) : "?"} ms`)
+        .join(", ")}`,
+    );
+  }
+  const med = (i: number, k: keyof Hyper) => median((rows[i] ?? []).map((x) => x[k]));
+  console.log(
+    `one process, hyperfine -N, median of ${runs} rounds of 15 (wall; CPU user+system): ${names
+      .map((n, i) => `${n} ${med(i, "wall").toFixed(1)} ms; ${med(i, "cpu").toFixed(1)} ms`)
+      .join(" | ")}`,
+  );
+  console.log(
+    `a served call costs ${(med(2, "wall") - med(1, "wall")).toFixed(1)} ms wall and ${(med(2, "cpu") - med(1, "cpu")).toFixed(1)} ms CPU over the floor, ${(med(2, "wall") - med(0, "wall")).toFixed(1)} ms wall over rglob --version`,
+  );
+}
+
 let failures = 0;
 try {
   const before = Number(server?.calls ?? 0);
@@ -160,24 +251,15 @@ try {
     );
   const rgMs = median(rgTimes);
   const rglobMs = median(rglobTimes);
-  // A trivial call's process: served, cold, and the binary's bare start.
-  const trivial = async (argv: readonly string[], extra: Record<string, string> = {}) => {
-    const xs: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      const t = performance.now();
-      await run(argv, extra);
-      xs.push(performance.now() - t);
-    }
-    return median(xs);
-  };
-  const version = await trivial([bin, "--version"]);
-  const servedOne = await trivial([bin, "grep", "-l", "zzq_nowhere_zzq", "packages/babel-core/src"]);
-  const coldOne = await trivial([bin, "grep", "-l", "zzq_nowhere_zzq", "packages/babel-core/src"], {
-    RGLOB_SERVE: "0",
-  });
-  console.log(
-    `\none process (median of 15): rglob --version ${version.toFixed(1)} ms; a grep of one directory served ${servedOne.toFixed(1)} ms, cold ${coldOne.toFixed(1)} ms`,
-  );
+  // A trivial call's process, cold.
+  const colds: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    await run([bin, "grep", "-l", "zzq_nowhere_zzq", "packages/babel-core/src"], { RGLOB_SERVE: "0" });
+    colds.push(performance.now() - t);
+  }
+  console.log(`\na grep of one directory cold (median of 5): ${median(colds).toFixed(1)} ms`);
+  await floorRounds();
   console.log(
     `20 greps as CLI processes: rg ${rgMs.toFixed(0)} ms, rglob served warm ${rglobMs.toFixed(0)} ms: ${(rglobMs / rgMs).toFixed(3)}x rg (target <= 0.1x); load average ${load()}`,
   );

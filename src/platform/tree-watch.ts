@@ -555,16 +555,21 @@ export function openForWriting(root: string): Set<number> | null {
     try {
       maps = fs.readFileSync(`/proc/${pid}/maps`, "latin1");
     } catch {}
-    for (const line of maps.split("\n")) {
-      // address perms offset dev inode path: perms "rw?s" is a shared writable mapping.
-      const f = line.split(" ", 5);
-      const perms = f[1];
-      if (perms === undefined || perms[1] !== "w" || perms[3] !== "s") continue;
-      const [maj, min] = (f[3] ?? "").split(":");
-      if (Number.parseInt(maj ?? "", 16) !== major || Number.parseInt(min ?? "", 16) !== minor) continue;
-      const ino = Number(f[4]);
-      if (ino > 0) out.add(ino);
-    }
+    // address perms offset dev inode path: perms "?w?s" is a shared writable mapping. Only the lines holding
+    // "w-s " or "wxs " can be one (a path may hold them too: each such line is parsed whole), so the text of a
+    // process's private mappings (nearly all of it) is not split into lines and fields at each rescan.
+    for (const mark of ["w-s ", "wxs "])
+      for (let at = maps.indexOf(mark); at >= 0; at = maps.indexOf(mark, at + 4)) {
+        const start = maps.lastIndexOf("\n", at) + 1;
+        const stop = maps.indexOf("\n", at);
+        const f = maps.slice(start, stop < 0 ? maps.length : stop).split(" ", 5);
+        const perms = f[1];
+        if (perms === undefined || perms[1] !== "w" || perms[3] !== "s") continue;
+        const [maj, min] = (f[3] ?? "").split(":");
+        if (Number.parseInt(maj ?? "", 16) !== major || Number.parseInt(min ?? "", 16) !== minor) continue;
+        const ino = Number(f[4]);
+        if (ino > 0) out.add(ino);
+      }
     let fds: string[];
     try {
       fds = fs.readdirSync(`/proc/${pid}/fd`);

@@ -138,6 +138,29 @@ describe("rglob serve", () => {
     sameAsCold(["find", "--color", "always"], root, { LS_COLORS: "di=01;34:*.md=01;35" });
   });
 
+  test.skipIf(Bun.which("script") === null)(
+    "on a terminal: a call made in a pseudo-terminal is served, with a terminal's output (colour)",
+    () => {
+      // stdout is the terminal; stderr /dev/null, a character device that is not one (no progress line).
+      const inTerminal = (extra: Record<string, string>) => {
+        const res = Bun.spawnSync(["script", "-qec", `'${BIN}' grep TODO src 2>/dev/null`, "/dev/null"], {
+          cwd: root,
+          env: { ...process.env, NO_COLOR: "", TERM: "xterm-256color", ...env, ...extra },
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        return { code: res.exitCode, out: res.stdout.toString() };
+      };
+      const before = calls();
+      const warm = inTerminal({});
+      expect(calls()).toBe(before + 1);
+      const cold = inTerminal({ RGLOB_SERVE: "0" });
+      expect(cold.out).toContain("\u001b[");
+      expect(warm).toEqual(cold);
+    },
+  );
+
   test("edits between calls are in the next answer", () => {
     const file = join(root, "src", "new.ts");
     writeFileSync(file, "const freshMarker = 1;\n");

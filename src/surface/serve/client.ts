@@ -3,9 +3,8 @@
  * server that takes the call within a short deadline answers null: the call then runs cold in this process, as
  * if no server existed (no socket, a stale socket file, a socket of another user or in a directory others can
  * reach, a busy server, another build, a call the server does not serve). Loaded before any engine module
- * (src/main.ts): it imports where.ts, node:fs and node:tty only. docs/decisions/0033-warm-server.md. */
+ * (src/main.ts): it imports where.ts and node:fs only (node:tty when an output is a terminal). docs/decisions/0033-warm-server.md. */
 import * as fs from "node:fs";
-import { isatty } from "node:tty";
 import { VERSION_LINE } from "../../contract/versions.ts";
 import { buildId, FRAME, PROTOCOL, privateDirProblem, socketDir, socketsFor } from "./where.ts";
 
@@ -25,10 +24,17 @@ function stdinKind(): "fifo" | "file" | "other" {
   }
 }
 
-/** Whether a standard stream is a terminal (isatty: no stream object is made). */
-function tty(fd: 1 | 2): boolean {
+/**
+ * Whether a standard stream is a terminal. A pipe, a file, a socket or /dev/null is known not to be one from an
+ * fstat; only another character device asks isatty, whose module (node:tty, with the stream machinery it loads)
+ * costs more start-up than the rest of a served call's client together (src/surface/cli/output.ts isTerminal
+ * decides the same way).
+ */
+async function tty(fd: 1 | 2): Promise<boolean> {
   try {
-    return isatty(fd);
+    const st = fs.fstatSync(fd);
+    if (!st.isCharacterDevice() || st.rdev === fs.statSync("/dev/null").rdev) return false;
+    return (await import("node:tty")).isatty(fd);
   } catch {
     return false;
   }
@@ -88,7 +94,7 @@ export async function served(argv: readonly string[], waitMs: number | null): Pr
     argv,
     cwd,
     env,
-    tty: [tty(1), tty(2)],
+    tty: [await tty(1), await tty(2)],
     stdin: stdinKind(),
   };
   return await call(found[1], `${JSON.stringify(request)}\n`, waitMs ?? WAIT_MS);
