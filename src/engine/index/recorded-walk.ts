@@ -365,29 +365,39 @@ export function* replay(
 
 /**
  * A recorded walk's steps other than its entries, laid out once so that a replay of a few entries costs what
- * those entries and these steps cost, not the whole walk: per entry, its step and the entries counted before
- * it; the calls and skip counts, with their steps and the entries counted before each.
+ * those entries and the walk's errors cost, not the whole walk: per entry, its step and the entries counted before
+ * it; the calls and skip counts, with their steps and the entries counted before each; the skip counts summed
+ * (so those between two entries given are added at once), where the last progress call before each call is,
+ * and where the next call that is neither a skip count nor progress (an error: made one by one) is.
  */
 interface Skeleton {
   /** Per entry, the place of its step. */
   readonly entryStep: Int32Array;
   /** Per entry, the entries counted (ctx.searched) in the steps before it. */
   readonly countedAt: Int32Array;
-  /** The steps that are calls or skip counts, in order. */
+  /** The steps that are calls or skip counts, in order (the walk's calls, numbered from 0). */
   readonly calls: Int32Array;
-  /** Per such step, the entries counted before it. */
+  /** Per call, the entries counted before it. */
   readonly countedAtCall: Int32Array;
   /** Every entry counted. */
   readonly counted: number;
+  /** The skip reasons the walk counted. */
+  readonly skipKeys: readonly (keyof Skipped)[];
+  /** Per call c (and one past the last), per skip reason k: the skips counted by the calls before c (c * K + k). */
+  readonly skipsBefore: Float64Array;
+  /** Per call c (and one past the last): the last progress call before c, or -1. */
+  readonly progressBefore: Int32Array;
+  /** Per call c (and one past the last): the first call from c on that is neither a skip count nor progress. */
+  readonly otherFrom: Int32Array;
 }
 
 const skeletons = new WeakMap<RecordedWalk, Skeleton>();
 
-/** The skeleton of a recording, made once (one pass over its steps). */
+/** The skeleton of a recording, made once (one pass over its steps, one over its calls). */
 function skeletonOf(rec: RecordedWalk): Skeleton {
   const had = skeletons.get(rec);
   if (had !== undefined) return had;
-  const { ops, args } = rec;
+  const { ops, args, payloads } = rec;
   const entryStep = new Int32Array(rec.entries);
   const countedAt = new Int32Array(rec.entries);
   const calls: number[] = [];
@@ -405,23 +415,69 @@ function skeletonOf(rec: RecordedWalk): Skeleton {
       countedAtCall.push(counted);
     }
   }
+  const n = calls.length;
+  const keys: (keyof Skipped)[] = [];
+  for (const s of calls) {
+    if (ops[s] !== STEP_SKIPPED) continue;
+    for (const k of Object.keys(
+      (payloads[args[s] as number] as { d: Partial<Skipped> }).d,
+    ) as (keyof Skipped)[])
+      if (!keys.includes(k)) keys.push(k);
+  }
+  const K = keys.length;
+  const skipsBefore = new Float64Array((n + 1) * K);
+  const progressBefore = new Int32Array(n + 1);
+  const otherFrom = new Int32Array(n + 1);
+  let lastProgress = -1;
+  for (let c = 0; c < n; c++) {
+    const s = calls[c] as number;
+    progressBefore[c] = lastProgress;
+    const d = ops[s] === STEP_SKIPPED ? (payloads[args[s] as number] as { d: Partial<Skipped> }).d : null;
+    for (let k = 0; k < K; k++)
+      skipsBefore[(c + 1) * K + k] =
+        (skipsBefore[c * K + k] as number) + (d?.[keys[k] as keyof Skipped] ?? 0);
+    if (d === null && (payloads[args[s] as number] as { m: string }).m === "progress") lastProgress = c;
+  }
+  progressBefore[n] = lastProgress;
+  otherFrom[n] = n;
+  for (let c = n - 1; c >= 0; c--) {
+    const s = calls[c] as number;
+    const other = ops[s] !== STEP_SKIPPED && (payloads[args[s] as number] as { m: string }).m !== "progress";
+    otherFrom[c] = other ? c : (otherFrom[c + 1] as number);
+  }
   const sk: Skeleton = {
     entryStep,
     countedAt,
     calls: Int32Array.from(calls),
     countedAtCall: Int32Array.from(countedAtCall),
     counted,
+    skipKeys: keys,
+    skipsBefore,
+    progressBefore,
+    otherFrom,
   };
   skeletons.set(rec, sk);
   return sk;
 }
 
+/** The first place in [lo, hi) of a sorted array whose value is at least `v` (hi when none). */
+function firstAtLeast(a: Int32Array, v: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] as number) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Replays a recorded walk giving only the entries at the places listed, as `replay` does with every other entry
- * left out or not selected: the same entries, the same calls on the run context and the same counts, at the
- * same places relative to the entries given (entries counted are handed to ctx.searched just before the next
- * entry given or call, skip counts added where they were). It costs the entries given and the walk's calls, not
- * its other entries: the steps between are summed once per recording (skeletonOf).
+ * left out or not selected: the same entries, the same counts and skip counts, the same errors in the same order,
+ * at the same places relative to the entries given (entries counted are handed to ctx.searched before the next
+ * entry given or call made), and a stop asked for at the same steps (the first step past each 1024-step mark
+ * that is an entry given or a call). Between two entries given, the skip counts are added as one sum per reason
+ * and the walk's progress calls made as their last (progress only reports; the run throttles it): a replay costs
+ * the entries given, the errors and a binary search per 1024 steps, not the steps of the walk.
  * @param rec the recording
  * @param plan the run's plan (whether it follows symlinks)
  * @param ctx the run context
@@ -436,48 +492,70 @@ export function* replayPicked(
 ): Generator<Entry> {
   if (ctx.shouldStop()) return;
   const sk = skeletonOf(rec);
-  const calls = ctx as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const methods = ctx as unknown as Record<string, (...a: unknown[]) => unknown>;
   const { ops, args, payloads } = rec;
+  const { calls, countedAtCall, skipKeys, skipsBefore, progressBefore, otherFrom } = sk;
+  const K = skipKeys.length;
+  const nCalls = calls.length;
   // Entries counted and handed to ctx.searched so far.
   let handed = 0;
-  // The step reached. `replay` asks whether to stop before each step s with s % 1024 === 1023; nothing between
-  // two steps taken here changes the answer, so it is asked once when such a step lies in (at, step].
-  let at = -1;
-  const passed = (step: number): boolean => {
-    const stop = (step + 1) >> 10 !== (at + 1) >> 10 && ctx.shouldStop();
-    at = step;
-    return stop;
+  const hand = (upTo: number) => {
+    if (upTo > handed) ctx.searched(upTo - handed);
+    handed = Math.max(handed, upTo);
   };
+  const make = (c: number) => {
+    hand(countedAtCall[c] as number);
+    const call = payloads[args[calls[c] as number] as number] as { m: string; a: readonly unknown[] };
+    const a = call.a.map((x) => (x !== null && typeof x === "object" ? { ...(x as ErrorInfo) } : x));
+    methods[call.m]?.(...a);
+  };
+  // The calls taken in so far: those before call `c`.
   let c = 0;
-  const nCalls = sk.calls.length;
+  /** Takes in the calls before call `to` (none of them asks for a stop): their skip counts, errors, last progress. */
+  const take = (to: number) => {
+    if (to <= c) return;
+    for (let k = 0; k < K; k++) {
+      const d = (skipsBefore[to * K + k] as number) - (skipsBefore[c * K + k] as number);
+      if (d !== 0) ctx.skipped[skipKeys[k] as keyof Skipped] += d;
+    }
+    const progress = progressBefore[to] as number;
+    let pending = progress >= c;
+    for (let o = otherFrom[c] as number; o < to; o = otherFrom[o + 1] as number) {
+      if (pending && progress < o) {
+        make(progress);
+        pending = false;
+      }
+      make(o);
+    }
+    if (pending) make(progress);
+    c = to;
+  };
+  // The last step taken in that asked, or could have asked, for a stop: one is asked for at the first step taken
+  // in past each 1024-step mark (as replay asks before each step s with s % 1024 === 1023).
+  let at = -1;
   for (let k = 0; k <= pick.length; k++) {
     const i = k < pick.length ? (pick[k] as number) : -1;
     const step = i >= 0 ? (sk.entryStep[i] as number) : ops.length;
-    for (; c < nCalls && (sk.calls[c] as number) < step; c++) {
-      const s = sk.calls[c] as number;
-      if (passed(s)) return;
-      const p = payloads[args[s] as number] as Payload;
-      if (ops[s] === STEP_SKIPPED) {
-        const d = (p as { d: Partial<Skipped> }).d;
-        for (const key of Object.keys(d) as (keyof Skipped)[]) ctx.skipped[key] += d[key] ?? 0;
-        continue;
-      }
-      const pending = (sk.countedAtCall[c] as number) - handed;
-      if (pending > 0) ctx.searched(pending);
-      handed += pending;
-      const call = p as { m: string; a: readonly unknown[] };
-      const a = call.a.map((x) => (x !== null && typeof x === "object" ? { ...(x as ErrorInfo) } : x));
-      calls[call.m]?.(...a);
+    for (;;) {
+      // The first step past the next mark; the first call there (before this entry) asks for a stop.
+      const mark = ((((at + 1) >> 10) + 1) << 10) - 1;
+      if (mark >= step) break;
+      const j = firstAtLeast(calls, mark, c, nCalls);
+      if (j >= nCalls || (calls[j] as number) >= step) break;
+      take(j);
+      at = calls[j] as number;
+      if (ctx.shouldStop()) return;
+      take(j + 1);
     }
+    take(firstAtLeast(calls, step, c, nCalls));
     if (i < 0) break;
-    if (passed(step)) return;
-    const pending = (sk.countedAt[i] as number) - handed;
-    if (pending > 0) ctx.searched(pending);
-    handed += pending;
+    if ((step + 1) >> 10 !== (at + 1) >> 10 && ctx.shouldStop()) return;
+    at = step;
+    hand(sk.countedAt[i] as number);
     yield rec.entry(i, plan.follow);
   }
-  if (ops.length > 0 && passed(ops.length - 1)) return;
-  if (sk.counted > handed) ctx.searched(sk.counted - handed);
+  if (ops.length > 0 && ops.length >> 10 !== (at + 1) >> 10 && ctx.shouldStop()) return;
+  hand(sk.counted);
 }
 
 /**

@@ -227,6 +227,12 @@ export class TrigramIndex {
   private readonly stalePrefixes = new Set<string>();
   /** Files marked dead since the index was built. */
   dead = 0;
+  /** Per file id, the mark of the last trigram of a literal it held (candidateIds); made once per index. */
+  private marks: Uint32Array | null = null;
+  /** Every mark of an earlier lookup is at most this. */
+  private markBase = 0;
+  /** The ids always candidates (alwaysIds), by the dead count and whether traps are asked for. */
+  private readonly always = new Map<number, number[]>();
 
   /**
    * @param building whether files will be added (the build's tables, 6 MiB, are made only then: a frozen
@@ -832,6 +838,21 @@ export class TrigramIndex {
    * @returns the candidate map, or null
    */
   candidates(q: LiteralQuery): Uint8Array | null {
+    const ids = this.candidateIds(q);
+    if (ids === null) return null;
+    const out = new Uint8Array(this.count);
+    for (let k = 0; k < ids.length; k++) out[ids[k] as number] = 1;
+    return out;
+  }
+
+  /**
+   * Returns the ids of the indexed files that may hold one of the literals, ascending, or null when the index
+   * cannot narrow the query (a literal shorter than three bytes). It costs the posting lists it decodes and the
+   * ids it gives, not the files indexed: a literal one of whose trigrams no file holds decodes nothing.
+   * @param q the literals
+   * @returns the candidate ids, or null
+   */
+  candidateIds(q: LiteralQuery): Int32Array | null {
     this.applyPrefixes();
     const caseless = q.ignoreCase ?? true;
     // Per literal, per distinct trigram of it: the keys that stand for it (its case variants when caseless).
@@ -852,9 +873,8 @@ export class TrigramIndex {
       }
       literals.push(positions);
     }
-    const n = this.count;
-    const out = new Uint8Array(n);
-    const count = new Uint8Array(n);
+    const out: number[] = [];
+    let sorted = true;
     for (const positions of literals) {
       // Per trigram, the lists of its variants (a file holding any of them holds the trigram).
       const unions: { lists: Uint8Array[]; bytes: number }[] = [];
@@ -878,10 +898,16 @@ export class TrigramIndex {
       // The rarest trigrams narrow as much as all of them, for less decoding.
       unions.sort((a, b) => a.bytes - b.bytes);
       const use = unions.slice(0, USE_TRIGRAMS);
-      count.fill(0);
-      // A file reaches p + 1 at the p-th trigram only when it held each one before (once, whichever variant).
-      for (let p = 0; p < use.length; p++) {
-        for (const list of (use[p] as { lists: Uint8Array[] }).lists) {
+      const need = use.length;
+      // A file's mark reaches base + p + 1 at the p-th trigram only when it held each one before (once, whichever
+      // variant). Every mark of an earlier lookup is at most base, so the marks need no clearing.
+      const mark = this.marksFor();
+      const base = this.markBase;
+      const before = out.length;
+      for (let p = 0; p < need; p++) {
+        const last = p === need - 1;
+        const lists = (use[p] as { lists: Uint8Array[] }).lists;
+        for (const list of lists) {
           let id = -1;
           let d = 0;
           let shift = 0;
@@ -895,18 +921,54 @@ export class TrigramIndex {
             id += d;
             d = 0;
             shift = 0;
-            if (count[id] === p) count[id] = p + 1;
+            const m = mark[id] as number;
+            if (p === 0 ? m <= base : m === base + p) {
+              mark[id] = base + p + 1;
+              if (last) out.push(id);
+            }
           }
         }
       }
-      const need = use.length;
-      for (let id = 0; id < n; id++) if (count[id] === need) out[id] = 1;
+      // One list for the last trigram gives its ids ascending; its variants' lists, or another literal's, do not.
+      if (out.length > before && (before > 0 || (use[need - 1] as { lists: Uint8Array[] }).lists.length > 1))
+        sorted = false;
     }
     // Files that changed since they were indexed (a persisted index's, marked when it was checked) and, when
     // Unicode case folding could match them, files holding K or ſ are always candidates.
-    const always = FLAG_DEAD | (q.traps ? FLAG_TRAP : 0);
+    const always = this.alwaysIds(q.traps);
+    if (always.length > 0) {
+      for (const id of always) out.push(id);
+      sorted = false;
+    }
+    const ids = Int32Array.from(out);
+    if (sorted) return ids;
+    ids.sort();
+    // Without duplicates (a file may hold two literals, or be both a candidate and changed).
+    let n = 0;
+    for (let k = 0; k < ids.length; k++) if (n === 0 || ids[k] !== ids[n - 1]) ids[n++] = ids[k] as number;
+    return ids.slice(0, n);
+  }
+
+  /** The marks, with a base above every mark given so far (and room above it for a literal's trigrams). */
+  private marksFor(): Uint32Array {
+    if (this.marks === null || this.marks.length !== this.count || this.markBase > 0xffff_0000) {
+      this.marks = new Uint32Array(this.count);
+      this.markBase = 0;
+    } else this.markBase += USE_TRIGRAMS + 1;
+    return this.marks;
+  }
+
+  /** The ids always candidates (changed since indexed; with traps, holding K or ſ), cached by the dead count. */
+  private alwaysIds(traps: boolean): number[] {
+    const key = this.dead * 2 + (traps ? 1 : 0);
+    const had = this.always.get(key);
+    if (had !== undefined) return had;
+    const bits = FLAG_DEAD | (traps ? FLAG_TRAP : 0);
+    const out: number[] = [];
     const flags = this.flags;
-    for (let id = 0; id < n; id++) if ((flags[id] as number) & always) out[id] = 1;
+    for (let id = 0; id < this.count; id++) if ((flags[id] as number) & bits) out.push(id);
+    if (this.always.size >= 4) this.always.clear();
+    this.always.set(key, out);
     return out;
   }
 }

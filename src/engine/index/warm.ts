@@ -335,6 +335,16 @@ interface Selection {
   unindexedFor: TrigramIndex | null;
 }
 
+/**
+ * A query's candidates: the ids the index's lookup gave (ascending), the same as a byte per file id, and the ids
+ * marked since (suspects, and files a stat found changed), which the map then holds too.
+ */
+interface Found {
+  readonly ids: Int32Array;
+  readonly map: Uint8Array;
+  readonly more: number[];
+}
+
 /** Per remembered walk: its selections by key (the most recently used last), and the entry of each index id. */
 const selectionsOf = new WeakMap<RecordedWalk, Map<string, Selection>>();
 const entriesById = new WeakMap<RecordedWalk, { readonly idx: TrigramIndex; readonly byId: Int32Array }>();
@@ -913,7 +923,8 @@ export class WarmRoot implements WarmProvider {
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
     const key = this.memoKey(plan);
     const fresh = key !== null && this.freshMemo(key) !== null;
-    const candidates = bounded ? null : this.candidatesFor(plan, spec);
+    const found = bounded ? null : this.candidatesFor(plan, spec);
+    const candidates = found?.map ?? null;
     const source: AnswerSource = candidates !== null ? "index" : fresh ? "warm_list" : "cold";
     const idx = this.index;
     const maxFileSize = spec.maxFileSize;
@@ -926,7 +937,7 @@ export class WarmRoot implements WarmProvider {
     const checks: QueryChecks = { mode: byWatch ? "watch" : "stat", given: 0, suspects: 0, stat_checks: 0 };
     if (candidates !== null && idx !== null) {
       this.lastChecks = checks;
-      if (byWatch) this.markSuspects(idx, candidates, checks);
+      if (byWatch) this.markSuspects(idx, found as Found, checks);
     }
     // Set when the walk is a replay that leaves ruled-out entries out: every entry it gives was checked then.
     let replayed = false;
@@ -949,7 +960,7 @@ export class WarmRoot implements WarmProvider {
             checks.given = sel.places.length;
             return replayPicked(m.rec, p, ctx, sel.places);
           }
-          const pick = this.picked(m, sel, idx, candidates, maxFileSize, byWatch, checks);
+          const pick = this.picked(m, sel, idx, found as Found, maxFileSize, byWatch, checks);
           replayed = true;
           checks.given = pick.length;
           return replayPicked(m.rec, p, ctx, pick);
@@ -1023,10 +1034,12 @@ export class WarmRoot implements WarmProvider {
    * not closed: a mapping keeps its file open), those held open for writing or mapped when it began, and those
    * with other hard links.
    */
-  private markSuspects(idx: TrigramIndex, candidates: Uint8Array, checks: QueryChecks): void {
+  private markSuspects(idx: TrigramIndex, found: Found, checks: QueryChecks): void {
+    const { map, more } = found;
     const mark = (id: number) => {
-      if (id >= 0 && candidates[id] === 0) {
-        candidates[id] = 1;
+      if (id >= 0 && map[id] === 0) {
+        map[id] = 1;
+        more.push(id);
         checks.suspects++;
       }
     };
@@ -1065,13 +1078,14 @@ export class WarmRoot implements WarmProvider {
   /**
    * The places of the entries a grep answered from the index is given, ascending: the selected entries the index
    * does not hold, and those it holds that are candidates (suspects included), changed since (dead), or over the
-   * query's size cap. What it costs is the index's candidate map and these entries, not the walk.
+   * query's size cap. What it costs is these entries (and, without the watch, a stat of each selected file the
+   * index rules out), not the walk nor the files indexed.
    */
   private picked(
     m: Memo,
     sel: Selection,
     idx: TrigramIndex,
-    candidates: Uint8Array,
+    found: Found,
     maxFileSize: number,
     byWatch: boolean,
     checks: QueryChecks,
@@ -1083,13 +1097,17 @@ export class WarmRoot implements WarmProvider {
       sel.unindexed = Int32Array.from(out);
       sel.unindexedFor = idx;
     }
+    const { map: candidates, more } = found;
     if (!byWatch) {
       // Every selected file the index rules out is stat'ed; one that differs is read.
       for (const i of sel.places) {
         const id = ids[i] as number;
         if (id < 0 || candidates[id] === 1 || !idx.isLive(id) || idx.sizeOf(id) > maxFileSize) continue;
         checks.stat_checks++;
-        if (!sameAsIndexed(idx, id, m.rec.absOf(i))) candidates[id] = 1;
+        if (!sameAsIndexed(idx, id, m.rec.absOf(i))) {
+          candidates[id] = 1;
+          more.push(id);
+        }
       }
     }
     const byId = this.entriesOf(m.rec, ids, idx);
@@ -1099,8 +1117,9 @@ export class WarmRoot implements WarmProvider {
       const i = byId[id] as number;
       if (i >= 0 && mask[i] === 1) out.push(i);
     };
-    const n = Math.min(candidates.length, byId.length);
-    for (let id = 0; id < n; id++) if (candidates[id] === 1) give(id);
+    // The candidates the lookup gave, then those marked since (suspects, files found changed by a stat).
+    for (const id of found.ids) if (id < byId.length) give(id);
+    for (const id of more) if (id < byId.length) give(id);
     for (const id of this.deadIds(idx)) if (candidates[id] === 0) give(id);
     for (const id of this.oversize(idx, maxFileSize)) if (candidates[id] === 0 && idx.isLive(id)) give(id);
     return Int32Array.from(out).sort();
@@ -1301,13 +1320,17 @@ export class WarmRoot implements WarmProvider {
     return ids;
   }
 
-  /** The index's candidate map for a run, or null when the index cannot narrow it. */
-  private candidatesFor(plan: WalkPlan, spec: SearchSpec): Uint8Array | null {
+  /** The index's candidates for a run, or null when the index cannot narrow it. */
+  private candidatesFor(plan: WalkPlan, spec: SearchSpec): Found | null {
     const idx = this.index;
     if (idx === null || this.state !== "ready") return null;
     const q = literalQueryOf(spec);
     if (q === null || !insideDir(plan.baseReal, this.root)) return null;
-    return idx.candidates(q);
+    const ids = idx.candidateIds(q);
+    if (ids === null) return null;
+    const map = new Uint8Array(idx.size);
+    for (let k = 0; k < ids.length; k++) map[ids[k] as number] = 1;
+    return { ids, map, more: [] };
   }
 
   /**

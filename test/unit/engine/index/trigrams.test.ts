@@ -50,6 +50,49 @@ describe("TrigramIndex", () => {
     expect(tail?.[idx.idOfPath("/t/last")]).toBe(1);
   });
 
+  test.each([4, 5])(
+    "candidateIds: exactly the files holding every trigram of a literal, ascending, lookup after lookup (seed %i)",
+    (seed) => {
+      const r = prng(seed);
+      const files: Buffer[] = [];
+      const idx = new TrigramIndex();
+      for (let f = 0; f < 600; f++) {
+        const b = randomBytes(r, 10 + Math.floor(r() * 120), 12);
+        // Some upper-case letters, so that a caseless lookup unites several variants' lists.
+        for (let i = 0; i < b.length; i += 7) if (r() < 0.5) b[i] = 65 + Math.floor(r() * 4);
+        files.push(b);
+        idx.add(`/t/f${f}`, b, FACTS);
+      }
+      idx.freeze();
+      const grams = (b: Buffer, fold: boolean) => {
+        const t = fold ? Buffer.from(b.toString("latin1").toLowerCase(), "latin1") : b;
+        const out = new Set<string>();
+        for (let i = 2; i < t.length; i++) out.add(t.subarray(i - 2, i + 1).toString("latin1"));
+        return out;
+      };
+      const held = files.map((b) => [grams(b, false), grams(b, true)] as const);
+      // Hundreds of lookups on one index: the marks one lookup leaves must never count in the next.
+      for (let q = 0; q < 600; q++) {
+        const caseless = r() < 0.5;
+        const lits: string[] = [];
+        for (let l = 0, n = 1 + Math.floor(r() * 3); l < n; l++) {
+          const src = files[Math.floor(r() * files.length)] as Buffer;
+          const at = Math.floor(r() * (src.length - 6));
+          lits.push(src.subarray(at, at + 3 + Math.floor(r() * 4)).toString("latin1"));
+        }
+        const litGrams = lits.map((lit) => [...grams(Buffer.from(lit, "latin1"), caseless)]);
+        const want: number[] = [];
+        files.forEach((_, i) => {
+          const g = (held[i] as readonly [Set<string>, Set<string>])[caseless ? 1 : 0];
+          if (litGrams.some((ts) => ts.every((t) => g.has(t)))) want.push(idx.idOfPath(`/t/f${i}`));
+        });
+        want.sort((a, b) => a - b);
+        const got = idx.candidateIds({ literals: lits, traps: false, ignoreCase: caseless });
+        expect([...(got ?? [])]).toEqual(want);
+      }
+    },
+  );
+
   test("narrows: a file without the literal's trigrams is not a candidate; short literals do not narrow", () => {
     const idx = new TrigramIndex();
     idx.add("/a/x.txt", Buffer.from("hello needle world"), FACTS);
