@@ -460,10 +460,12 @@ export class WarmRoot implements WarmProvider {
     if (gone()) return;
     if (loaded === null) void this.build();
     else if (this.synchronous) await this.recheck(loaded, epoch);
-    else {
+    else if (this.watching) {
       this.unverified = null;
       this.stored = null;
     }
+    // No watch (it failed, or the user's inotify watches ran out): each query stats the files the index rules
+    // out, and the walk written with the index is replayed after a stat of what it depends on, as before a watch.
     // A loaded index has the default walk recorded at once, as a build keeps its own walk (once watched: a walk
     // is remembered only under the watch).
     if (loaded !== null && !gone()) this.recordDefault();
