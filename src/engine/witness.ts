@@ -100,6 +100,22 @@ export function stillWitnessed(
     : statBytesInto()(NO_PREFIX, bytes, from, to, follow, scratch, 0) === outcome;
 }
 
+const own = new Uint32Array(STAT_WORDS);
+
+/**
+ * Tells whether a witnessed path stats as it did (its kind alone for a `.git` entry).
+ * @param w the path as witnessed
+ * @returns whether nothing changed
+ */
+export function stillSo(w: Witnessed): boolean {
+  const got = w.kindOnly ? kindInto(w.path, own) : statInto()(w.path, w.follow, own, 0);
+  if (got !== w.outcome) return false;
+  if (got !== STAT_OK) return true;
+  if (w.kindOnly) return own[0] === w.words[0];
+  for (let i = 0; i < STAT_WORDS; i++) if (own[i] !== w.words[i]) return false;
+  return true;
+}
+
 /**
  * Reads a path's kind into the first word: 1 a directory, 2 a regular file, 3 anything else.
  * @param abs the path (a final symlink followed)

@@ -34,6 +34,27 @@ export interface TreeWatch {
    * look for them (openForWriting).
    */
   openFiles(): Iterable<string>;
+  /** The events read so far, by kind, and the overflows of the queue (scripts/bench-watch-events.ts). */
+  counts(): WatchCounts;
+}
+
+/** The events a watch read, by kind (an event with several bits counts under its first kind here). */
+export interface WatchCounts {
+  /** Every event read. */
+  events: number;
+  /** A file opened, closed after reading, closed after writing. */
+  opens: number;
+  closesRead: number;
+  closesWrite: number;
+  /** A directory opened or closed (every listing is two on it and two on its parent's watch). */
+  dirOpens: number;
+  /** Attributes changed: an access time updated by a read, chmod, chown, utimes, a link count. */
+  attribs: number;
+  modifies: number;
+  /** Created, deleted or moved entries. */
+  renames: number;
+  /** The queue overflowed (events were lost, and the tree is watched again). */
+  overflows: number;
 }
 
 /** Callbacks of a tree watch. */
@@ -198,6 +219,17 @@ class InotifyTree implements TreeWatch {
   private overflowed = false;
   /** Files opened and not yet closed since the watch was set up, and how many times (relative). */
   private readonly open = new Map<string, number>();
+  private readonly counted: WatchCounts = {
+    events: 0,
+    opens: 0,
+    closesRead: 0,
+    closesWrite: 0,
+    dirOpens: 0,
+    attribs: 0,
+    modifies: 0,
+    renames: 0,
+    overflows: 0,
+  };
 
   constructor(
     private readonly lib: Libc,
@@ -353,17 +385,35 @@ class InotifyTree implements TreeWatch {
         const len = buf.readUInt32LE(off + 12);
         let end = off + EVENT_HEAD;
         const limit = end + len;
+        this.counted.events++;
         // A directory opened or closed (every listing does both): nothing to count, no name to decode.
         if ((mask & IN_ISDIR) !== 0 && (mask & ~(OPENS | IN_ISDIR)) === 0) {
+          this.counted.dirOpens++;
           off = limit;
           continue;
         }
+        this.count(mask);
         while (end < limit && buf[end] !== 0) end++;
         const name = len > 0 ? decodeName(buf.subarray(off + EVENT_HEAD, end)) : "";
         off = limit;
         this.event(wd, mask, name);
       }
     }
+  }
+
+  private count(mask: number): void {
+    const c = this.counted;
+    if (mask & IN_Q_OVERFLOW) c.overflows++;
+    else if (mask & IN_OPEN) c.opens++;
+    else if (mask & IN_CLOSE_NOWRITE) c.closesRead++;
+    else if (mask & IN_CLOSE_WRITE) c.closesWrite++;
+    else if (mask & IN_ATTRIB) c.attribs++;
+    else if (mask & IN_MODIFY) c.modifies++;
+    else if (mask & RENAMES) c.renames++;
+  }
+
+  counts(): WatchCounts {
+    return { ...this.counted };
   }
 
   private event(wd: number, mask: number, name: string): void {

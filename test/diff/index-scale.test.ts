@@ -155,7 +155,7 @@ interface Warm {
   reason: string | null;
   files: number | null;
   watching: boolean;
-  checks?: { mode: string };
+  checks?: { mode: string; given: number };
 }
 
 async function warm(mcp: McpSession): Promise<Warm> {
@@ -178,12 +178,14 @@ async function grepMcp(mcp: McpSession, args: Record<string, unknown>): Promise<
   return r.structuredContent as Record<string, unknown>;
 }
 
-describe("a restarted server loads the index from the cache", () => {
-  let dir: string;
-  let cache: string;
-  let indexFile: string;
+/**
+ * Servers of a tree with a cache directory of its own (the index written to it from 0 files on), and the check
+ * of their answers against the cold CLI's.
+ * @param at the tree and the cache (set in beforeAll)
+ */
+function restarts(at: () => { dir: string; cache: string }) {
   const env = (more: Record<string, string> = {}) => ({
-    RGLOB_CACHE_DIR: cache,
+    RGLOB_CACHE_DIR: at().cache,
     RGLOB_PERSIST_MIN_FILES: "0",
     ...more,
   });
@@ -192,7 +194,7 @@ describe("a restarted server loads the index from the cache", () => {
     const saved = { ...process.env };
     Object.assign(process.env, env(more));
     try {
-      return await startMcp(["--root", dir], { cwd: dir });
+      return await startMcp(["--root", at().dir], { cwd: at().dir });
     } finally {
       for (const k of Object.keys(env(more))) if (saved[k] === undefined) delete process.env[k];
     }
@@ -205,7 +207,10 @@ describe("a restarted server loads the index from the cache", () => {
   ): Promise<Record<string, unknown>> {
     const hot = await grepMcp(mcp, { ...input, limit: 1000 });
     const args = ["grep", "--json", ...argvOf(op, { ...input, limit: 1000 })];
-    const { json: cold } = rglobJson(args, { cwd: dir, env: { RGLOB_INDEX: "0", RGLOB_CACHE_DIR: cache } });
+    const { json: cold } = rglobJson(args, {
+      cwd: at().dir,
+      env: { RGLOB_INDEX: "0", RGLOB_CACHE_DIR: at().cache },
+    });
     expect({ input, source: hot.source }).toEqual({ input, source: "index" });
     for (const r of [hot, cold]) {
       delete r.source;
@@ -214,6 +219,26 @@ describe("a restarted server loads the index from the cache", () => {
     expect({ input, ...hot }).toEqual({ input, ...cold });
     return cold;
   }
+
+  /** Waits for the index file a first server writes to the cache after its build; returns its path. */
+  async function written(): Promise<string> {
+    const idx = join(at().cache, "index");
+    for (let i = 0; i < 400 && !existsSync(idx); i++) await Bun.sleep(50);
+    for (let i = 0; i < 400 && readdirSync(idx).filter((f) => f.endsWith(".rgi")).length === 0; i++)
+      await Bun.sleep(50);
+    const files = readdirSync(idx).filter((f) => f.endsWith(".rgi"));
+    expect(files.length).toBe(1);
+    return join(idx, files[0] as string);
+  }
+
+  return { server, sameAsCold, written };
+}
+
+describe("a restarted server loads the index from the cache", () => {
+  let dir: string;
+  let cache: string;
+  let indexFile: string;
+  const { server, sameAsCold, written } = restarts(() => ({ dir, cache }));
 
   beforeAll(async () => {
     dir = realpathSync(makeTree(90));
@@ -224,19 +249,10 @@ describe("a restarted server loads the index from the cache", () => {
       expect(w.state).toBe("ready");
       // The first server built it (and says nothing of a cache) and writes it to the cache after its build.
       expect(w.reason ?? "").not.toMatch(/loaded from the cache/);
-      for (let i = 0; i < 400 && !existsSync(join(cache, "index")); i++) await Bun.sleep(50);
-      for (
-        let i = 0;
-        i < 400 && readdirSync(join(cache, "index")).filter((f) => f.endsWith(".rgi")).length === 0;
-        i++
-      )
-        await Bun.sleep(50);
+      indexFile = await written();
     } finally {
       await mcp.close();
     }
-    const files = readdirSync(join(cache, "index")).filter((f) => f.endsWith(".rgi"));
-    expect(files.length).toBe(1);
-    indexFile = join(cache, "index", files[0] as string);
   }, 240_000);
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -372,4 +388,124 @@ describe("a restarted server loads the index from the cache", () => {
       }
     }
   }, 480_000);
+});
+
+describe("a restarted server answers from the walk written with the index", () => {
+  let dir: string;
+  let cache: string;
+  const { server, sameAsCold, written } = restarts(() => ({ dir, cache }));
+  /** A file of the tree in a package directory, relative to it. */
+  const fileIn = (pkg: string, nth: number) =>
+    join(
+      dir,
+      pkg,
+      readdirSync(join(dir, pkg), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".ts"))
+        .sort()[nth] as string,
+    );
+  const append = (file: string, text: string) =>
+    writeFileSync(file, `${readFileSync(file, "utf8")}${text}\n`);
+  /** The grep's checks: `given` counts the entries a replayed walk gave (0 when the tree was walked). */
+  const checks = async (mcp: McpSession) => (await warm(mcp)).checks ?? { mode: "", given: -1 };
+
+  beforeAll(async () => {
+    dir = realpathSync(makeTree(80));
+    cache = mkdtempSync(join(tmpdir(), "rglob-scale-cache-"));
+    // The walk is written only when what it depends on changed over two seconds before (racy stats): the
+    // directories were just made.
+    await Bun.sleep(2100);
+    const mcp = await server();
+    try {
+      expect((await ready(mcp)).state).toBe("ready");
+      const file = await written();
+      const raw = readFileSync(file);
+      const header = JSON.parse(raw.toString("utf8", 32, 32 + raw.readUInt32LE(12))) as {
+        walk: { entries: number } | null;
+      };
+      expect(header.walk?.entries ?? 0).toBeGreaterThan(80);
+    } finally {
+      await mcp.close();
+    }
+  }, 240_000);
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  test("edits while no server ran and after the restart, before and after the watch: the cold answers", async () => {
+    // While no server runs: a file gains a literal (its directory stays as it was: the walk still holds).
+    append(fileIn("pkg4", 0), "const quaggaWhileDown = 1;");
+    const gate = join(cache, "watch-gate");
+    rmSync(gate, { force: true });
+    const mcp = await server({ RGLOB_TEST_WATCH_GATE: gate });
+    try {
+      const w = await ready(mcp);
+      expect({ state: w.state, watching: w.watching }).toEqual({ state: "ready", watching: false });
+      expect(w.reason).toMatch(/^loaded from the cache and checked: 1 of \d+ files changed/);
+      // The first answers replay the walk written with the index (its directories stat'ed), not a walk.
+      expect(((await sameAsCold(mcp, { pattern: "quaggaWhileDown" })).results as unknown[]).length).toBe(1);
+      expect(await checks(mcp)).toMatchObject({ mode: "stat", given: expect.any(Number) });
+      expect((await checks(mcp)).given).toBeGreaterThan(0);
+      await sameAsCold(mcp, { pattern: "nodeScope" });
+      await sameAsCold(mcp, { pattern: "NODE_SCOPE", ignore_case: true });
+      // After the restart, before the watch: an edit (the stat of each file the index rules out sees it).
+      append(fileIn("pkg5", 0), "const quaggaAfterRestart = 1;");
+      expect(((await sameAsCold(mcp, { pattern: "quaggaAfterRestart" })).results as unknown[]).length).toBe(
+        1,
+      );
+      expect((await checks(mcp)).given).toBeGreaterThan(0);
+      writeFileSync(gate, "");
+      let mode = "stat";
+      for (let i = 0; i < 2400 && mode !== "watch"; i++) {
+        await Bun.sleep(50);
+        await grepMcp(mcp, { pattern: "nodeScope", limit: 1 });
+        mode = (await checks(mcp)).mode;
+      }
+      expect(mode).toBe("watch");
+      // Watched and checked again: the walk written with the index is the remembered default walk.
+      expect((await warm(mcp)).reason).toMatch(/; the default walk is the one written with the index$/);
+      await sameAsCold(mcp, { pattern: "quaggaAfterRestart" });
+      expect(await checks(mcp)).toMatchObject({ mode: "watch" });
+      expect((await checks(mcp)).given).toBeGreaterThan(0);
+      // A new file and a deleted one under the watch.
+      writeFileSync(join(dir, "pkg5", "newer.ts"), "const quaggaAfterRestart = 2;\n");
+      unlinkSync(fileIn("pkg6", 0));
+      await Bun.sleep(100);
+      expect(((await sameAsCold(mcp, { pattern: "quaggaAfterRestart" })).results as unknown[]).length).toBe(
+        2,
+      );
+      await sameAsCold(mcp, { pattern: "nodeScope" });
+    } finally {
+      await mcp.close();
+    }
+  }, 240_000);
+
+  test("the tree's shape changed while no server ran, or after the restart: the walk is not replayed", async () => {
+    // The index file is the first server's: pkg5 and pkg6 changed since (the previous test), and more now.
+    mkdirSync(join(dir, "pkg0", "fresh"), { recursive: true });
+    writeFileSync(join(dir, "pkg0", "fresh", "made.ts"), "const quaggaShape = 1;\n");
+    unlinkSync(fileIn("pkg1", 0));
+    const gate = join(cache, "watch-gate");
+    rmSync(gate, { force: true });
+    const mcp = await server({ RGLOB_TEST_WATCH_GATE: gate });
+    try {
+      expect((await ready(mcp)).state).toBe("ready");
+      expect(((await sameAsCold(mcp, { pattern: "quaggaShape" })).results as unknown[]).length).toBe(1);
+      expect(await checks(mcp)).toEqual(expect.objectContaining({ mode: "stat", given: 0 }));
+      await sameAsCold(mcp, { pattern: "nodeScope" });
+      writeFileSync(join(dir, "pkg2", "later.ts"), "const quaggaShape = 2;\n");
+      expect(((await sameAsCold(mcp, { pattern: "quaggaShape" })).results as unknown[]).length).toBe(2);
+      writeFileSync(gate, "");
+      let reason = "";
+      for (let i = 0; i < 2400 && !reason.includes("checked again"); i++) {
+        await Bun.sleep(50);
+        reason = (await warm(mcp)).reason ?? "";
+      }
+      expect(reason).toMatch(/checked again: \d+ more changed while the watch was set up$/);
+      expect(((await sameAsCold(mcp, { pattern: "quaggaShape" })).results as unknown[]).length).toBe(2);
+    } finally {
+      await mcp.close();
+    }
+  }, 240_000);
 });

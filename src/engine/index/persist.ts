@@ -16,7 +16,7 @@ import { newestTime, STAT_OK, STAT_WORDS, sameWords, wordsOfStats } from "../../
 import type { RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
-import { type Witnessed, witnessFlags, witnessing } from "../witness.ts";
+import { stillSo, type Witnessed, witnessFlags, witnessing } from "../witness.ts";
 import { pathStarts } from "./paths-section.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type MemoryWalk, type Payload, PlainWalk, recordWalk, replay } from "./recorded-walk.ts";
@@ -281,7 +281,8 @@ export function writeServerIndex(
   idx: TrigramIndex,
   words: Uint32Array,
   buildMs: number,
-): { indexPath: string; indexBytes: number } | null {
+  walked: ServerWalk | null = null,
+): { indexPath: string; indexBytes: number; walk: boolean } | null {
   const file = indexPathFor(root);
   if (insideDir(realish(path.dirname(path.dirname(file))), root)) return null;
   const parts = idx.frozenParts();
@@ -305,6 +306,7 @@ export function writeServerIndex(
     } else rels[id] = rel;
   }
   const pathBytes = Buffer.from(rels.join("\0"), "utf8");
+  const recorded = walked === null ? null : serverWalkSections(walked, idx, rels);
   const header: IndexHeader = {
     format: INDEX_FORMAT,
     rglob: PACKAGE_VERSION,
@@ -320,11 +322,45 @@ export function writeServerIndex(
     posting_bytes: parts.data.length,
     path_bytes: pathBytes.length,
     not_indexed: 0,
-    walk: null,
+    walk: recorded?.header ?? null,
   };
-  const body = serialize(header, words.subarray(0, n * FACTS), { ...parts, flags }, pathBytes, null);
+  const body = serialize(header, words.subarray(0, n * FACTS), { ...parts, flags }, pathBytes, recorded);
   writeIndexFile(file, body);
-  return { indexPath: file, indexBytes: body.length };
+  return { indexPath: file, indexBytes: body.length, walk: recorded !== null };
+}
+
+/** The walk a server's build recorded (its default walk), to be kept with the index it writes. */
+export interface ServerWalk {
+  readonly plan: WalkPlan;
+  readonly rec: MemoryWalk;
+  /** What the walk read, with the stats it had (checked again before it is written). */
+  readonly witnessed: readonly Witnessed[];
+  /** When the walk began (seconds since the epoch). */
+  readonly began: number;
+  /** Whether the server's watch saw no change to the tree's shape since the walk began. */
+  readonly watched: boolean;
+}
+
+/**
+ * The sections of a server's recorded walk, or null when it cannot be kept: a path it depends on no longer
+ * stats as it did, or changed less than RACY_S ago (a later change in the same tick of the clock would leave
+ * its stats as they are, and a restarted server would replay a walk that no longer holds). A path changed less
+ * than RACY_S before the walk began may have changed again in that tick after it was read: the walk is kept
+ * then only when the watch saw no change since it began (as recordStoredWalk, which waits instead).
+ */
+function serverWalkSections(w: ServerWalk, idx: TrigramIndex, rels: readonly string[]): WalkSections | null {
+  const key = walkKeyOf(w.plan);
+  if (key === null) return null;
+  const racy = Date.now() / 1000 - RACY_S;
+  const early = w.began - RACY_S;
+  for (const x of w.witnessed) {
+    if (x.outcome === STAT_OK && !x.kindOnly) {
+      const t = newestTime(x.words, 0);
+      if (t > racy || (t > early && !w.watched)) return null;
+    }
+    if (!stillSo(x)) return null;
+  }
+  return walkSections(key, w.plan, w.rec, w.witnessed, idx, rels);
 }
 
 /**
@@ -649,7 +685,7 @@ function walkSections(
 }
 
 /** A recorded walk read back: its key, the replayable recording, the entries' index ids, what it depends on. */
-interface StoredWalk {
+export interface StoredWalk {
   readonly key: string;
   /**
    * The recording (parsed when first asked for).
@@ -663,6 +699,8 @@ interface StoredWalk {
   stillWitnessed(i: number): boolean;
   /** Whether every path it depends on stats as it did (checked when first asked, then remembered). */
   fresh(): boolean;
+  /** The paths it depends on, with the stats they had (decoded when asked for). */
+  witnesses(): Witnessed[];
 }
 
 /**
@@ -883,6 +921,25 @@ function storedWalkOf(
               );
       }
       return witnessChecks?.unchanged(i) === true;
+    },
+    witnesses() {
+      const names = buf.subarray(at.witness, at.witness + w.witness_bytes);
+      const starts = pathStarts(names, w.witnessed);
+      if (starts === null) return [];
+      const flags = new Uint8Array(ab, o0 + at.follow, w.witnessed);
+      const seen = new Uint32Array(ab, o0 + at.seen, w.witnessed * STAT_WORDS);
+      const out: Witnessed[] = new Array(w.witnessed);
+      for (let i = 0; i < w.witnessed; i++) {
+        const f = flags[i] as number;
+        out[i] = {
+          path: names.toString("utf8", starts[i] as number, (starts[i + 1] as number) - 1),
+          follow: (f & 1) === 1,
+          outcome: ((f >> 1) & 3) as Witnessed["outcome"],
+          kindOnly: (f & 8) !== 0,
+          words: seen.slice(i * STAT_WORDS, (i + 1) * STAT_WORDS),
+        };
+      }
+      return out;
     },
     fresh() {
       if (fresh !== null) return fresh;

@@ -18,8 +18,16 @@ import { compileWalk } from "../plan.ts";
 import { quietContext, type RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts";
-import { kindInto, type Witnessed, witnessingInto } from "../witness.ts";
-import { INDEX_MAX_FILE_SIZE, type LoadedIndex, loadIndex, writeServerIndex } from "./persist.ts";
+import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
+import {
+  INDEX_MAX_FILE_SIZE,
+  type LoadedIndex,
+  loadIndex,
+  type ServerWalk,
+  type StoredWalk,
+  walkKeyOf,
+  writeServerIndex,
+} from "./persist.ts";
 import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import {
   type MemoryWalk,
@@ -109,6 +117,16 @@ interface Memo {
   readonly checks: readonly Witnessed[];
   ids: Int32Array | null;
   idsFor: TrigramIndex | null;
+}
+
+/** The default walk a loaded index was written with, and the keys of the walks it stands for. */
+interface StoredDefault {
+  readonly walk: StoredWalk;
+  /** The key of the default grep's and count's walk (files only), and of find's. */
+  readonly key: string;
+  readonly also: string | null;
+  /** The walk as a remembered walk (its index ids looked up once). */
+  readonly memo: Memo;
 }
 
 /** A walk being recorded for a key: pumped a slice at a time, in the call that asked for it and then between
@@ -246,16 +264,6 @@ function uncovered(root: string, seen: Iterable<Witnessed>): Witnessed[] {
 }
 
 const scratch = new Uint32Array(STAT_WORDS);
-
-/** Whether a witnessed path stats as it did (its kind alone for a `.git` entry). */
-function stillSo(w: Witnessed): boolean {
-  const got = w.kindOnly ? kindInto(w.path, scratch) : statInto()(w.path, w.follow, scratch, 0);
-  if (got !== w.outcome) return false;
-  if (got !== STAT_OK) return true;
-  if (w.kindOnly) return scratch[0] === w.words[0];
-  for (let i = 0; i < STAT_WORDS; i++) if (scratch[i] !== w.words[i]) return false;
-  return true;
-}
 
 /**
  * The stat words of the files an index holds (size, mtime and ctime to the nanosecond, inode; stat-words.ts), by
@@ -462,7 +470,12 @@ export class WarmRoot implements WarmProvider {
     if (gone()) return;
     if (loaded === null) void this.build();
     else if (this.synchronous) await this.recheck(loaded, epoch);
-    else this.unverified = null;
+    else if (this.watching) {
+      this.unverified = null;
+      this.stored = null;
+    }
+    // No watch (it failed, or the user's inotify watches ran out): each query stats the files the index rules
+    // out, and the walk written with the index is replayed after a stat of what it depends on, as before a watch.
     // A loaded index has the default walk recorded at once, as a build keeps its own walk (once watched: a walk
     // is remembered only under the watch).
     if (loaded !== null && !gone()) this.recordDefault();
@@ -536,6 +549,7 @@ export class WarmRoot implements WarmProvider {
     if (this.forgets !== forgets || (changed >= REBUILD_DEAD && changed >= files * REBUILD_SHARE))
       return null;
     indexedWords.set(idx, loaded.facts);
+    this.stored = this.storedDefault(loaded);
     this.unverified = idx;
     this.index = idx;
     this.state = "ready";
@@ -573,8 +587,12 @@ export class WarmRoot implements WarmProvider {
       checks.close();
     }
     if (this.index !== idx || this.unverified !== idx) return;
+    const walks = this.walksLoaded;
+    await this.adoptStored(idx, epoch);
+    if (this.index !== idx || this.unverified !== idx) return;
     this.unverified = null;
-    this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up`;
+    const walk = this.walksLoaded > walks ? "; the default walk is the one written with the index" : "";
+    this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up${walk}`;
     if (idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
   }
 
@@ -594,6 +612,22 @@ export class WarmRoot implements WarmProvider {
 
   /** How many times an index was loaded from the cache instead of built (tests). */
   loaded = 0;
+  /** How many times the walk a loaded index was written with became the remembered default walk (tests). */
+  walksLoaded = 0;
+  /**
+   * The walk the loaded index was written with, while the watch is not trusted yet (unverified): a grep of the
+   * same walk replays it once every path it depends on stats as it did (checked at each such call), and when
+   * the watch is trusted it becomes the remembered default walk (adoptStored).
+   */
+  private stored: StoredDefault | null = null;
+  /** The build's walk and what it read, until the index is written with it (persist). */
+  private buildWalk: {
+    readonly plan: WalkPlan;
+    readonly rec: MemoryWalk;
+    readonly seen: Map<string, Witnessed>;
+    readonly gen: number;
+    readonly began: number;
+  } | null = null;
   /** Bumped when a watch event forgets everything (it did not say what changed). */
   private forgets = 0;
 
@@ -608,9 +642,23 @@ export class WarmRoot implements WarmProvider {
     if (this.closed || this.index !== idx) return;
     if (this.synchronous) (this.watcher as TreeWatch).drain();
     const words = indexedWords.get(idx);
+    // The build's walk is written with it when every path it depends on still stats as it did (writeServerIndex
+    // checks them); `watched`: the watch saw no change to the tree's shape since the walk began.
+    const bw = this.buildWalk;
+    this.buildWalk = null;
     if (this.index !== idx || words === undefined) return;
+    const walked: ServerWalk | null =
+      bw === null
+        ? null
+        : {
+            plan: bw.plan,
+            rec: bw.rec,
+            witnessed: [...bw.seen.values()],
+            began: bw.began,
+            watched: bw.gen === this.gen && this.synchronous && this.watching,
+          };
     try {
-      writeServerIndex(this.root, this.rootId, idx, words, this.buildMs ?? 0);
+      writeServerIndex(this.root, this.rootId, idx, words, this.buildMs ?? 0, walked);
     } catch {}
   }
 
@@ -642,6 +690,8 @@ export class WarmRoot implements WarmProvider {
     this.forgetWalks();
     this.index = null;
     this.building = null;
+    this.stored = null;
+    this.buildWalk = null;
     this.state = "building";
     this.reason = `${why}: watched and indexed again`;
     this.restarts++;
@@ -704,6 +754,8 @@ export class WarmRoot implements WarmProvider {
     this.closed = true;
     this.stopWatch();
     this.forgetWalks();
+    this.stored = null;
+    this.buildWalk = null;
     this.index = null;
     this.building = null;
     this.resume();
@@ -891,7 +943,12 @@ export class WarmRoot implements WarmProvider {
    *   walked: the same for a walk of directories alone)
    */
   private memoKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
-    if (!this.watching || plan.readsStats || plan.follow || !insideDir(plan.baseReal, this.root)) return null;
+    return this.watching ? this.walkKey(plan, filesOnly) : null;
+  }
+
+  /** A plan's walk key (memoKey), watched or not. */
+  private walkKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
+    if (plan.readsStats || plan.follow || !insideDir(plan.baseReal, this.root)) return null;
     const o = plan.source.options as unknown as Record<string, unknown>;
     const walkOptions: Record<string, unknown> = {};
     for (const k of WALK_KEYS) {
@@ -921,8 +978,9 @@ export class WarmRoot implements WarmProvider {
    * @returns the seam for the run
    */
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
-    const key = this.memoKey(plan);
-    const fresh = key !== null && this.freshMemo(key) !== null;
+    const stored = this.storedFor(plan);
+    const key = stored === null ? this.memoKey(plan) : null;
+    const fresh = stored !== null || (key !== null && this.freshMemo(key) !== null);
     const found = bounded ? null : this.candidatesFor(plan, spec);
     const candidates = found?.map ?? null;
     const source: AnswerSource = candidates !== null ? "index" : fresh ? "warm_list" : "cold";
@@ -953,7 +1011,14 @@ export class WarmRoot implements WarmProvider {
     return {
       source,
       walk: (p, ctx, after) => {
-        const m = after === null && key !== null ? this.memoFor(key, p, ctx) : null;
+        const m =
+          after !== null
+            ? null
+            : stored !== null
+              ? this.storedChecked(stored)
+              : key !== null
+                ? this.memoFor(key, p, ctx)
+                : null;
         if (m !== null) {
           const sel = this.selectionOf(m.rec, p);
           if (!leaveOut || idx === null || candidates === null) {
@@ -1381,6 +1446,7 @@ export class WarmRoot implements WarmProvider {
       // count's with the server's defaults, and of find's with them (filesOnly decides only which roots are walked;
       // here the one root is a directory). The first of those calls then need not walk the tree again.
       const gen = this.gen;
+      const began = Date.now() / 1000;
       let recorded: MemoryWalk | null = null;
       const walked = recordingWalk(selectingAll(plan), this.paced(quietContext(stopped, 1)), (rec) => {
         recorded = rec;
@@ -1418,7 +1484,10 @@ export class WarmRoot implements WarmProvider {
       } finally {
         walked.return();
       }
-      if (recorded !== null) this.keepBuildWalk(plan, recorded, seen, gen);
+      if (recorded !== null) {
+        this.keepBuildWalk(plan, recorded, seen, gen);
+        this.buildWalk = { plan, rec: recorded, seen, gen, began };
+      }
       // Frozen a step at a time, between turns of the event loop as the walk was.
       const steps = idx.freezing();
       for (let r = steps.next(); r.done !== true; r = steps.next()) {
@@ -1532,6 +1601,87 @@ export class WarmRoot implements WarmProvider {
       const had = key === null ? undefined : this.memos.get(key);
       if (key !== null && (had === undefined || had.gen !== this.gen)) this.keep(key, memo);
     }
+  }
+
+  /**
+   * The walk a loaded index was written with, when it is the default walk of this server (the same walk key:
+   * options, git's environment), or null.
+   */
+  private storedDefault(loaded: LoadedIndex): StoredDefault | null {
+    const w = loaded.walk;
+    if (w === null) return null;
+    try {
+      const plan = this.defaultPlan();
+      const key = this.walkKey(plan, true);
+      if (key === null || w.key !== walkKeyOf(plan)) return null;
+      const rec = w.recording(plan.base);
+      return {
+        walk: w,
+        key,
+        also: this.walkKey(plan, false),
+        memo: { gen: -1, rec, checks: [], ids: null, idsFor: null },
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The loaded index's walk for a grep of the same walk while the watch is not trusted yet, or null. */
+  private storedFor(plan: WalkPlan): StoredDefault | null {
+    const s = this.stored;
+    if (s === null || this.index === null || this.unverified !== this.index) return null;
+    const key = this.walkKey(plan);
+    return key !== null && (key === s.key || key === s.also) ? s : null;
+  }
+
+  /**
+   * The loaded index's walk when every path it depends on (each directory it listed, each ignore, config and
+   * `.git` file it read or looked for) stats as it did now: no watch vouches for them yet. Else it is let go.
+   */
+  private storedChecked(s: StoredDefault): Memo | null {
+    for (let i = 0; i < s.walk.witnessed; i++) {
+      if (!s.walk.stillWitnessed(i)) {
+        if (this.stored === s) this.stored = null;
+        return null;
+      }
+    }
+    return s.memo;
+  }
+
+  /**
+   * Once the watch is set up and the indexed files stat'ed again: the loaded index's walk becomes the remembered
+   * default walk when every path it depends on still stats as it did (a change before the watch covered it shows
+   * there, one after it is an event that makes the walk void), instead of the walk being recorded again.
+   */
+  private async adoptStored(idx: TrigramIndex, epoch: number): Promise<void> {
+    const s = this.stored;
+    this.stored = null;
+    if (s === null || !this.watching) return;
+    const gen = this.gen;
+    const sliceMs = this.options.sliceMs ?? SLICE_MS;
+    let slice = performance.now();
+    for (let i = 0; i < s.walk.witnessed; i++) {
+      if ((i & 255) === 0 && performance.now() - slice > sliceMs) {
+        await this.turn();
+        slice = performance.now();
+        if (this.closed || this.epoch !== epoch || this.index !== idx) return;
+      }
+      if (!s.walk.stillWitnessed(i)) return;
+    }
+    if (this.gen !== gen || this.closed || this.epoch !== epoch) return;
+    const memo: Memo = {
+      gen,
+      rec: s.memo.rec,
+      checks: uncovered(this.root, s.walk.witnesses()),
+      ids: s.memo.ids,
+      idsFor: s.memo.idsFor,
+    };
+    for (const key of [s.key, s.also]) {
+      if (key === null) continue;
+      const had = this.memos.get(key);
+      if (had === undefined || had.gen !== this.gen) this.keep(key, memo);
+    }
+    if (this.memos.get(s.key) === memo) this.walksLoaded++;
   }
 
   /** The walk of a grep, count or find with the server's defaults over the whole root: the index build's. */
