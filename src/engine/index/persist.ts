@@ -10,7 +10,6 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
-import { walkEntries } from "../../contract/walk-options.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { routes } from "../../platform/routes.ts";
 import { newestTime, STAT_OK, STAT_WORDS, sameWords, wordsOfStats } from "../../platform/stat-words.ts";
@@ -18,6 +17,7 @@ import { workerUrl } from "../../platform/workers.ts";
 import type { RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
+import { walkKey } from "../walk-key.ts";
 import { type Witnessed, witnessFlags, witnessing } from "../witness.ts";
 import { pathStarts } from "./paths-section.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
@@ -510,15 +510,13 @@ function serialize(
   return out;
 }
 
-const WALK_KEYS = Object.keys(walkEntries);
-
 /**
  * Returns the key of a walk whose recording can be kept with an index, or null: one directory root, given as
  * the base (no path operands), symlinks not followed, no predicate that reads stats (their answers change
  * without a directory changing), on a platform with POSIX paths.
  * @param plan the compiled walk
- * @returns the key: the walk options (the base resolved), the cwd when globs are given, the plan's kind, and
- * the environment that says where git's config files are
+ * @returns the key (walk-key.ts): the walk options (the base resolved), the cwd when globs are given, the plan's
+ * kind, and the environment that says where git's config files are
  */
 export function walkKeyOf(plan: WalkPlan): string | null {
   const o = plan.source.options as unknown as Record<string, unknown>;
@@ -534,20 +532,8 @@ export function walkKeyOf(plan: WalkPlan): string | null {
     (o.paths as readonly string[]).length > 0
   )
     return null;
-  const options: Record<string, unknown> = {};
-  for (const k of WALK_KEYS) options[k] = o[k];
-  options.base = plan.base;
-  const p = plan.source.plan;
-  const globs = (o.patterns as readonly string[]).length > 0 || (o.exclude as readonly string[]).length > 0;
-  // Where git's config and global excludes file are looked for (ignore.ts) is the environment's.
-  const env = process.env;
-  return JSON.stringify([
-    options,
-    globs ? p.cwd : null,
-    p.filesOnly ?? false,
-    p.namedFilesPastGlobs ?? false,
-    [os.homedir(), env.XDG_CONFIG_HOME ?? null, env.GIT_CONFIG_NOSYSTEM ?? null],
-  ]);
+  // Replayed as recorded, its dependencies checked by their stats (walk-key.ts).
+  return walkKey(plan, "persisted");
 }
 
 /** A lossless UTF-8 form of a string, or null when it holds a lone surrogate (a name's undecodable byte). */
