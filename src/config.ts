@@ -27,6 +27,17 @@ export interface Config {
   readonly debug: boolean;
   /** RGLOB_TEST_WATCH_GATE (tests, through the binary): the warm server's watch waits for this path (null: none). */
   readonly watchGate: string | null;
+  /**
+   * RGLOB_WALK_SPLIT (tests, through the binary): walk workers on every walk that outgrows this many entries, or
+   * none (0); null: the walk decides.
+   */
+  readonly walkSplit: number | null;
+  /** RGLOB_DIR_FD=0 (tests, through the binary): directories listed and stat'ed by path, the reference route. */
+  readonly dirFd: boolean;
+  /** RGLOB_TREE_WATCH=0 (tests, through the binary): the warm server watches with Bun's fs.watch. */
+  readonly treeWatch: boolean;
+  /** RGLOB_STAT_SPLIT=worker (tests, through the binary): every stat check of the persisted index in the worker. */
+  readonly statsInWorker: boolean;
 }
 
 /** A process environment (process.env, or the one a served call was made with). */
@@ -62,5 +73,33 @@ export function readConfig(env: Env = process.env): Config {
     serveWaitMs: numberOf(env.RGLOB_SERVE_WAIT_MS),
     debug: Boolean(env.RGLOB_DEBUG),
     watchGate: env.RGLOB_TEST_WATCH_GATE ? env.RGLOB_TEST_WATCH_GATE : null,
+    walkSplit: splitOf(env.RGLOB_WALK_SPLIT),
+    dirFd: env.RGLOB_DIR_FD !== "0",
+    treeWatch: env.RGLOB_TREE_WATCH !== "0",
+    statsInWorker: env.RGLOB_STAT_SPLIT === "worker",
   };
+}
+
+/**
+ * Reads RGLOB_WALK_SPLIT.
+ * @param raw the variable's text
+ * @returns a whole number of entries (0 or more), or null when unset, empty or anything else
+ */
+function splitOf(raw: string | undefined): number | null {
+  if (raw === undefined || raw === "") return null;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : null;
+}
+
+/**
+ * Takes the npm launcher's handshake (RGLOB_LAUNCHER_PID, bin/rglob.cjs) out of this process's environment, so
+ * that no process the binary starts inherits it; src/main.ts calls it once, first.
+ * @param env the environment (the variable is removed from it)
+ * @returns the launcher's pid as set, or null when the binary was not started by the launcher
+ */
+export function takeLauncherPid(env: NodeJS.ProcessEnv = process.env): string | null {
+  const raw = env.RGLOB_LAUNCHER_PID;
+  if (raw === undefined) return null;
+  delete env.RGLOB_LAUNCHER_PID;
+  return raw;
 }

@@ -3,12 +3,15 @@
  * sees 130 or 143); any other unexpected error prints one line (no stack trace unless RGLOB_DEBUG is set) and
  * exits 2. `--version` answers before anything heavy is imported, and so does a call a running warm server takes
  * (`rglob serve`: src/surface/serve/client.ts; RGLOB_SERVE=0 runs every call in this process). */
-import { readConfig } from "./config.ts";
+import { readConfig, takeLauncherPid } from "./config.ts";
 import { watchLauncher } from "./platform/launcher-watch.ts";
+import { setRoutes } from "./platform/routes.ts";
 
 const argv = process.argv.slice(2);
 /** The environment's switches, read once (src/config.ts). */
 const config = readConfig();
+// The routes to the kernel this process and the workers it starts take (src/platform/routes.ts).
+setRoutes(config);
 
 /** The commands a warm server may answer: those that read a tree (not index, serve, mcp, help, describe…). */
 const SERVED: ReadonlySet<string> = new Set([
@@ -23,7 +26,8 @@ const SERVED: ReadonlySet<string> = new Set([
   "lcount",
   "tsize",
 ]);
-watchLauncher(); // started by the npm launcher: end when it is killed (src/platform/launcher-watch.ts)
+// Started by the npm launcher: end when it is killed (src/platform/launcher-watch.ts).
+watchLauncher(takeLauncherPid());
 
 async function main(): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {

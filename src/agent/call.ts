@@ -1,6 +1,7 @@
 /*! Agent core: runs any registered operation through the one dispatcher, for the library and the MCP server.
  * Pull-based streaming: a bounded queue between the dispatcher (producer) and the caller (consumer); when the
  * queue is full the run waits, and a consumer that stops pulling aborts the walk. It never writes output. */
+import { readConfig } from "../config.ts";
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { emptySkipped } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
@@ -78,7 +79,11 @@ export function failedResult(error: ErrorInfo): Record<string, unknown> {
 
 function dispatchOptions(control: CallControl, signal?: AbortSignal) {
   const sig = signal ?? control.signal;
+  // The environment's switches a run takes, read per call (the library has no entry that reads them once).
+  const { walkSplit, debug } = readConfig();
   return {
+    walkSplit,
+    debug,
     ...(sig ? { signal: sig } : {}),
     ...(control.onProgress ? { onProgress: control.onProgress } : {}),
     ...(control.warm ? { warm: control.warm } : {}),

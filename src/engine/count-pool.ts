@@ -4,6 +4,7 @@
  * next count of the process (an MCP server runs many), which then pays neither their start nor their
  * compilation again. It never walks, never orders batches (the caller does) and never writes. */
 import type { ErrorInfo } from "../contract/errors.ts";
+import { type Routes, routes } from "../platform/routes.ts";
 import { workersAvailable, workerUrl } from "../platform/workers.ts";
 import { languageOf } from "./languages.ts";
 import { type CountOutcome, LineCounter, type LineCounterOptions } from "./lines.ts";
@@ -13,6 +14,8 @@ export interface BatchRequest {
   readonly id: number;
   readonly paths: readonly string[];
   readonly opts: LineCounterOptions;
+  /** The calling thread's routes to the kernel (src/platform/routes.ts), set before a worker reads. */
+  readonly routes?: Routes;
 }
 
 /** A worker's answer: five numbers per path (kind, lines, non-blank, code, bytes) and the problems met. */
@@ -166,7 +169,7 @@ export function createCountPool(opts: LineCounterOptions, threads: number): Coun
       const id = nextId++;
       return new Promise((resolve) => {
         slot.jobs.set(id, { paths, resolve });
-        const req: BatchRequest = { id, paths, opts };
+        const req: BatchRequest = { id, paths, opts, routes: routes() };
         slot.worker.postMessage(req);
       });
     },

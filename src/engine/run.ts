@@ -49,6 +49,13 @@ export interface RunContext {
    * the dispatcher's bounds; absent outside a request.
    */
   readonly events?: Events<Entry>;
+  /**
+   * Walk workers on every walk that outgrows this many entries, or none (0); absent or null: the walk decides
+   * (RGLOB_WALK_SPLIT, read into the Config: tests run the suite with workers on every walk, ADR 0009).
+   */
+  readonly walkSplit?: number | null;
+  /** Internal failures are told with their detail on stderr (RGLOB_DEBUG, read into the Config). */
+  readonly debug?: boolean;
 }
 
 /** Where an answer's file list and candidates came from (reported in the summary as `source`). */

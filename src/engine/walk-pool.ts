@@ -9,6 +9,7 @@
 import { availableParallelism } from "node:os";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { SKIP_REASONS, type Skipped } from "../contract/result.ts";
+import { routes } from "../platform/routes.ts";
 import { workersAvailable, workerUrl } from "../platform/workers.ts";
 import type { RunContext } from "./run.ts";
 import {
@@ -64,25 +65,18 @@ interface WalkBatchOptions {
 }
 
 /**
- * Returns the split size asked for by RGLOB_WALK_SPLIT (0: never use walk workers; N: use them for every walk
- * that outgrows N entries, even where they do not pay, which tests use), or null when it is not set.
- * @returns entries per thread before directories become tasks, or null
- */
-function walkSplitOverride(): number | null {
-  const raw = process.env.RGLOB_WALK_SPLIT;
-  if (raw === undefined || raw === "") return null;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 0 ? n : null;
-}
-
-/**
  * Decides how many walk workers a walk gets. They pay where each entry costs a stat (measured in
  * docs/decisions/0009-parallel-walk.md): a listing of paths alone is faster in one thread on two cores.
  * @param heavy whether the walk reads the stats of every entry it selects or tests
+ * @param forced the split size the run context asks for (RGLOB_WALK_SPLIT through the Config: 0 never uses walk
+ * workers; N uses them for every walk that outgrows N entries, even where they do not pay, which tests use), or
+ * null
  * @returns the number of workers (0: walk in this thread) and the split size
  */
-function walkThreads(heavy: boolean): { threads: number; first: number; split: number } {
-  const forced = walkSplitOverride();
+function walkThreads(
+  heavy: boolean,
+  forced: number | null,
+): { threads: number; first: number; split: number } {
   const none = { threads: 0, first: Number.POSITIVE_INFINITY, split: 0 };
   if (!workersAvailable || forced === 0) return none;
   const cores = availableParallelism();
@@ -169,7 +163,12 @@ class Pool {
   private start(): void {
     this.started = true;
     if (!workersAvailable) return;
-    const init: ToWalker = { type: "init", source: this.plan.source, needStats: this.needStats };
+    const init: ToWalker = {
+      type: "init",
+      source: this.plan.source,
+      needStats: this.needStats,
+      routes: routes(),
+    };
     for (let i = 0; i < this.threads; i++) {
       let worker: Worker;
       try {
@@ -394,7 +393,7 @@ async function* walkAll(
   }
   // Every entry's stats are read ahead (in the workers, or here as the walk gives the entry).
   const needStats = opts.needStats === true;
-  const { threads, first, split } = walkThreads(needStats || plan.readsStats);
+  const { threads, first, split } = walkThreads(needStats || plan.readsStats, ctx.walkSplit ?? null);
   if (threads === 0) {
     yield* walkInThread(ctx, (c) => walk(plan, c, startAfter), room, needStats);
     return;

@@ -5,6 +5,7 @@ import * as path from "node:path";
 import type { ErrorInfo } from "../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../contract/result.ts";
 import type { EntryType } from "../platform/listing.ts";
+import type { Routes } from "../platform/routes.ts";
 import { type IgnoreFile, loadTreeIgnoreFile } from "./ignore.ts";
 import type { RunContext } from "./run.ts";
 import {
@@ -80,7 +81,13 @@ const NS = 7;
 
 /** Messages to a walk worker. */
 export type ToWalker =
-  | { readonly type: "init"; readonly source: PlanSource; readonly needStats: boolean }
+  | {
+      readonly type: "init";
+      readonly source: PlanSource;
+      readonly needStats: boolean;
+      /** The calling thread's routes to the kernel (src/platform/routes.ts), set before the worker lists. */
+      readonly routes: Routes;
+    }
   | { readonly type: "task"; readonly id: number; readonly sub: SubtreeMsg; readonly budget: number }
   | { readonly type: "close" };
 

@@ -1,6 +1,7 @@
 /*! Walk worker entry: compiles the plan it is sent once, then walks subtrees with a budget and answers each
  * with its compact result (walk-protocol.ts). Runs as a Bun Web Worker; walk-pool.ts walks in the calling
  * thread when none can start. Never reports, never writes output. */
+import { setRoutes } from "../platform/routes.ts";
 import { compileWalk } from "./plan.ts";
 import type { WalkPlan } from "./walk.ts";
 import { type FromWalker, IgnoreCache, type ToWalker, walkSubtree } from "./walk-protocol.ts";
@@ -19,6 +20,7 @@ self.onmessage = (ev) => {
   const msg = ev.data;
   try {
     if (msg.type === "init") {
+      setRoutes(msg.routes);
       plan = compileWalk(msg.source.options, msg.source.plan).plan;
       needStats = msg.needStats;
       return;

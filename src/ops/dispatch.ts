@@ -37,6 +37,10 @@ interface DispatchOptions {
   readonly warm?: WarmProvider;
   /** Counts the results handed to the sink (records, entries and lines), as they go (the CLI's exit code). */
   readonly tally?: { emitted: number };
+  /** The Config's walk split (RGLOB_WALK_SPLIT): walk workers on every walk past N entries, none for 0. */
+  readonly walkSplit?: number | null;
+  /** The Config's debug switch (RGLOB_DEBUG): internal failures told with their detail. */
+  readonly debug?: boolean;
 }
 
 /**
@@ -182,6 +186,8 @@ export async function dispatch(
     pathsOnly: options.pathsOnly === true,
     events: bounds.events,
     ...(options.warm ? { warm: options.warm } : {}),
+    ...(options.walkSplit != null ? { walkSplit: options.walkSplit } : {}),
+    ...(options.debug === true ? { debug: true } : {}),
     progress(scanned: number) {
       if (!progress) return;
       const now = performance.now();

@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import { openLibc } from "./libc.ts";
 import type { DirListing, EntryType } from "./listing.ts";
 import { C_NAME_MAX, decodeName, writeCName } from "./names.ts";
+import { routes } from "./routes.ts";
 
 /** Descriptor-based directory access (see the file header). */
 interface DirFds {
@@ -60,7 +61,7 @@ const AT_FDCWD = -100;
 
 function load(): DirFds | null {
   // RGLOB_DIR_FD=0: paths only (the reference the descriptor route is tested against, test/diff/dir-fd.test.ts).
-  if (process.env.RGLOB_DIR_FD === "0") return null;
+  if (!routes().dirFd) return null;
   if (process.arch !== "x64" && process.arch !== "arm64") return null; // getdents64 records read little-endian
   const libc = openLibc((t) => ({
     openat: { args: [t.i32, t.ptr, t.i32], returns: t.i32 },

@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import { openLibc } from "./libc.ts";
 import { C_NAME_MAX, decodeName, encodeName, fsPath, writeCName } from "./names.ts";
+import { routes } from "./routes.ts";
 
 /** Words per path. */
 export const STAT_WORDS = 10;
@@ -134,7 +135,7 @@ interface StatFields {
 }
 
 function loadStatx(): Statx | null {
-  if (process.env.RGLOB_DIR_FD === "0") return null; // the paths-only reference (dir-fd.ts)
+  if (!routes().dirFd) return null; // the paths-only reference (dir-fd.ts)
   const libc = openLibc((t) => ({ statx: { args: [t.i32, t.ptr, t.i32, t.u32, t.ptr], returns: t.i32 } }));
   if (libc === null) return null; // (or a glibc without statx) Node's stats serve
   const { ffi } = libc;

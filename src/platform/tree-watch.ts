@@ -17,6 +17,7 @@ import { openLibc } from "./libc.ts";
 import type { DirListing } from "./listing.ts";
 import { C_NAME_MAX, decodeName, fsPath, joinPath, writeCName } from "./names.ts";
 import { platform } from "./platform.ts";
+import { routes } from "./routes.ts";
 
 /** What a change was: `rename` (an entry created, deleted or moved) or `change` (contents or attributes). */
 type TreeEvent = "rename" | "change";
@@ -137,7 +138,7 @@ let libc: Libc | null | undefined;
 
 function loadLibc(): Libc | null {
   // RGLOB_TREE_WATCH=0: Bun's fs.watch instead (the other route, kept for platforms without this one).
-  if (process.env.RGLOB_TREE_WATCH === "0") return null;
+  if (!routes().treeWatch) return null;
   const libc = openLibc((t) => ({
     inotify_init1: { args: [t.i32], returns: t.i32 },
     inotify_add_watch: { args: [t.i32, t.ptr, t.u32], returns: t.i32 },

@@ -202,19 +202,18 @@ test.skipIf(!linux)(
   "runs stopped by a limit leave no directory open (a long-lived server runs many)",
   async () => {
     const dir = randomTree(8);
-    const saved = process.env.RGLOB_WALK_SPLIT;
     try {
       const sink = { record() {}, error() {}, end() {} };
       const deep = { base: dir, limit: 2, patterns: ["**/deep5/**"] };
       const before = openIn(dir);
-      for (const split of ["0", "3"]) {
-        process.env.RGLOB_WALK_SPLIT = split;
+      for (const walkSplit of [0, 3]) {
+        const o = { walkSplit };
         for (let i = 0; i < 3; i++) {
-          await dispatch("grep", { pattern: "x", paths: [dir], limit: 1, threads: 0 }, sink);
-          await dispatch("grep", { pattern: "bottom", paths: [dir], limit: 1, threads: 0 }, sink);
-          await dispatch("find", { ...deep }, sink);
-          await dispatch("find", { ...deep, min_size: "1" }, sink);
-          await dispatch("count", { base: dir, limit: 1 }, sink);
+          await dispatch("grep", { pattern: "x", paths: [dir], limit: 1, threads: 0 }, sink, o);
+          await dispatch("grep", { pattern: "bottom", paths: [dir], limit: 1, threads: 0 }, sink, o);
+          await dispatch("find", { ...deep }, sink, o);
+          await dispatch("find", { ...deep, min_size: "1" }, sink, o);
+          await dispatch("count", { base: dir, limit: 1 }, sink, o);
         }
       }
       expect(before).toBe(0);
@@ -222,8 +221,6 @@ test.skipIf(!linux)(
       for (let i = 0; i < 250 && openIn(dir) > 0; i++) await Bun.sleep(20);
       expect(openIn(dir)).toBe(0);
     } finally {
-      if (saved === undefined) delete process.env.RGLOB_WALK_SPLIT;
-      else process.env.RGLOB_WALK_SPLIT = saved;
       rmSync(dir, { recursive: true, force: true });
     }
   },

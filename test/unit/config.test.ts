@@ -9,18 +9,9 @@ import { readConfig } from "../../src/config.ts";
 const ROOT = join(import.meta.dir, "..", "..");
 
 /**
- * Files that still read a switch where it applies: process-wide routes also chosen in worker threads (walk and
- * search workers, the stat worker), the persisted index's cache directory, and the npm launcher's handshake.
+ * Files that still read a switch where it applies: the persisted index's cache directory (RGLOB_CACHE_DIR).
  */
-const STILL_READ = [
-  "src/engine/index/persist.ts",
-  "src/engine/search/pool.ts",
-  "src/engine/walk-pool.ts",
-  "src/platform/dir-fd.ts",
-  "src/platform/launcher-watch.ts",
-  "src/platform/stat-words.ts",
-  "src/platform/tree-watch.ts",
-];
+const STILL_READ = ["src/engine/index/persist.ts"];
 
 /** An RGLOB_* variable read from an environment object (process.env, Bun.env, an env parameter). */
 const READ = /\b(?:env|Bun\.env)(?:\.RGLOB_|\[\s*["'`]RGLOB_)/;
@@ -54,6 +45,10 @@ describe("Config", () => {
       serveWaitMs: null,
       debug: false,
       watchGate: null,
+      walkSplit: null,
+      dirFd: true,
+      treeWatch: true,
+      statsInWorker: false,
     });
   });
 
@@ -70,6 +65,10 @@ describe("Config", () => {
       RGLOB_SERVE_WAIT_MS: "50",
       RGLOB_DEBUG: "1",
       RGLOB_TEST_WATCH_GATE: "/tmp/gate",
+      RGLOB_WALK_SPLIT: "3",
+      RGLOB_DIR_FD: "0",
+      RGLOB_TREE_WATCH: "0",
+      RGLOB_STAT_SPLIT: "worker",
     });
     expect(c).toEqual({
       cacheDir: "/tmp/c",
@@ -83,6 +82,10 @@ describe("Config", () => {
       serveWaitMs: 50,
       debug: true,
       watchGate: "/tmp/gate",
+      walkSplit: 3,
+      dirFd: false,
+      treeWatch: false,
+      statsInWorker: true,
     });
     // Values that are not numbers fall back to the defaults, as before (a negative budget too).
     const bad = readConfig({
@@ -91,6 +94,15 @@ describe("Config", () => {
       RGLOB_SERVE_WAIT_MS: "y",
     });
     expect([bad.indexBudgetMb, bad.persistMinFiles, bad.serveWaitMs]).toEqual([1024, null, null]);
+    // A walk split that is not a whole number of entries (or is empty) is not set; 0 turns walk workers off.
+    for (const raw of ["", "-1", "2.5", "x"])
+      expect(readConfig({ RGLOB_WALK_SPLIT: raw }).walkSplit).toBeNull();
+    expect(readConfig({ RGLOB_WALK_SPLIT: "0" }).walkSplit).toBe(0);
+    // Only "0" turns a route off, as before.
+    expect(readConfig({ RGLOB_DIR_FD: "1", RGLOB_TREE_WATCH: "" })).toMatchObject({
+      dirFd: true,
+      treeWatch: true,
+    });
     // Set but empty: RGLOB_CACHE_DIR and RGLOB_DEBUG count as unset; "1" or anything but "0" leaves a route on.
     expect(readConfig({ RGLOB_CACHE_DIR: "", RGLOB_DEBUG: "", RGLOB_INDEX: "1" })).toMatchObject({
       cacheDir: null,

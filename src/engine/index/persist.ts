@@ -10,12 +10,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
-import { walkEntries } from "../../contract/walk-options.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
+import { routes } from "../../platform/routes.ts";
 import { newestTime, STAT_OK, STAT_WORDS, sameWords, wordsOfStats } from "../../platform/stat-words.ts";
+import { workerUrl } from "../../platform/workers.ts";
 import type { RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
+import { walkKey } from "../walk-key.ts";
 import { stillSo, type Witnessed, witnessFlags, witnessing } from "../witness.ts";
 import { pathStarts } from "./paths-section.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
@@ -544,15 +546,13 @@ function serialize(
   return out;
 }
 
-const WALK_KEYS = Object.keys(walkEntries);
-
 /**
  * Returns the key of a walk whose recording can be kept with an index, or null: one directory root, given as
  * the base (no path operands), symlinks not followed, no predicate that reads stats (their answers change
  * without a directory changing), on a platform with POSIX paths.
  * @param plan the compiled walk
- * @returns the key: the walk options (the base resolved), the cwd when globs are given, the plan's kind, and
- * the environment that says where git's config files are
+ * @returns the key (walk-key.ts): the walk options (the base resolved), the cwd when globs are given, the plan's
+ * kind, and the environment that says where git's config files are
  */
 export function walkKeyOf(plan: WalkPlan): string | null {
   const o = plan.source.options as unknown as Record<string, unknown>;
@@ -568,20 +568,8 @@ export function walkKeyOf(plan: WalkPlan): string | null {
     (o.paths as readonly string[]).length > 0
   )
     return null;
-  const options: Record<string, unknown> = {};
-  for (const k of WALK_KEYS) options[k] = o[k];
-  options.base = plan.base;
-  const p = plan.source.plan;
-  const globs = (o.patterns as readonly string[]).length > 0 || (o.exclude as readonly string[]).length > 0;
-  // Where git's config and global excludes file are looked for (ignore.ts) is the environment's.
-  const env = process.env;
-  return JSON.stringify([
-    options,
-    globs ? p.cwd : null,
-    p.filesOnly ?? false,
-    p.namedFilesPastGlobs ?? false,
-    [os.homedir(), env.XDG_CONFIG_HOME ?? null, env.GIT_CONFIG_NOSYSTEM ?? null],
-  ]);
+  // Replayed as recorded, its dependencies checked by their stats (walk-key.ts).
+  return walkKey(plan, "persisted");
 }
 
 /** A lossless UTF-8 form of a string, or null when it holds a lone surrogate (a name's undecodable byte). */
@@ -974,20 +962,12 @@ function unchanged(abs: string, facts: Uint32Array, id: number): boolean {
 /** Below this many files the stats are checked in the calling thread only (a worker's start costs more). */
 const PARALLEL_STATS = 4096;
 
-function statWorkerUrl(): string {
-  // Bundled (the binary, or dist/lib), the holding module sits at the top and the worker entry is stored by
-  // its path under src/ with a .js extension (scripts/build.ts and build-lib.ts list it as an entrypoint).
-  return !import.meta.url.endsWith(".ts")
-    ? new URL("./engine/index/stat-worker.js", import.meta.url).href
-    : new URL("./stat-worker.ts", import.meta.url).href;
-}
-
 /** A worker started for checkStats before the index is read (its start-up overlaps the read), or null. */
 function startStatWorker(): Worker | null {
   if (typeof Worker === "undefined" || typeof Bun === "undefined" || path.sep !== "/") return null;
   if (os.availableParallelism() < 2) return null;
   try {
-    const w = new Worker(statWorkerUrl());
+    const w = new Worker(workerUrl("engine/index/stat-worker"));
     w.unref(); // never what keeps the process alive
     return w;
   } catch {
@@ -1041,6 +1021,7 @@ function startEarlyStats(file: string, fd: number, root: string, key: string): E
       witnessAt: at.walk.witness,
       witnessBytes: h.walk.witness_bytes,
       out,
+      routes: routes(),
     };
     worker.postMessage(job);
     return { worker, hash, out };
@@ -1059,6 +1040,7 @@ function startEarlyStats(file: string, fd: number, root: string, key: string): E
  * @param ids the file ids to check
  * @param early the stat worker's job for this index, or null
  * @param stored the recorded walk
+ * @param leave every chunk is left to the worker (RGLOB_STAT_SPLIT=worker: tests make sure of its answers)
  * @returns per file id, 1 when its stats are unchanged (ids not asked for are 0); whether the walk is fresh
  */
 function checkStats(
@@ -1066,10 +1048,11 @@ function checkStats(
   ids: readonly number[],
   early: EarlyStats | null,
   stored: StoredWalk,
+  leave: boolean,
 ): { same: Uint8Array; fresh: boolean } {
   const checks = loaded.fileChecks();
   try {
-    return checkWith(checks, loaded, ids, early, stored);
+    return checkWith(checks, loaded, ids, early, stored, leave);
   } finally {
     checks.close();
   }
@@ -1082,6 +1065,7 @@ function checkWith(
   ids: readonly number[],
   early: EarlyStats | null,
   stored: StoredWalk,
+  leave: boolean,
 ): { same: Uint8Array; fresh: boolean } {
   const files = loaded.header.files;
   const same = new Uint8Array(files);
@@ -1096,8 +1080,6 @@ function checkWith(
   const wanted = new Uint8Array(files);
   for (const id of ids) wanted[id] = 1;
   const { control, answers } = viewsOf(job.out);
-  // RGLOB_STAT_SPLIT=worker leaves every chunk to the worker (tests make sure of its answers with it).
-  const leave = process.env.RGLOB_STAT_SPLIT === "worker";
   if (!leave)
     takeChunks(control, answers, w + files, (item) =>
       item < w ? stored.stillWitnessed(item) : wanted[item - w] === 1 ? checks.unchanged(item - w) : null,
@@ -1144,8 +1126,11 @@ export function removeIndex(root: string): boolean {
  * (the root itself or a directory above it), read once per process; off when the switches say so (RGLOB_INDEX=0).
  */
 export class PersistedIndexes implements WarmProvider {
-  /** @param switches the environment's switches (a Config): index false (RGLOB_INDEX=0) turns it off */
-  constructor(private readonly switches: { readonly index: boolean }) {}
+  /**
+   * @param switches the environment's switches (a Config): index false (RGLOB_INDEX=0) turns it off;
+   * statsInWorker (RGLOB_STAT_SPLIT=worker) leaves every stat check to the worker
+   */
+  constructor(private readonly switches: { readonly index: boolean; readonly statsInWorker?: boolean }) {}
 
   private readonly loaded = new Map<string, LoadedIndex | null>();
   /** The stat worker's job, given from the index file's header before the file is read; ended after the checks. */
@@ -1245,7 +1230,7 @@ export class PersistedIndexes implements WarmProvider {
       const toCheck: number[] = [];
       for (let id = 0; id < candidates.length; id++)
         if (candidates[id] === 0 && idx.sizeOf(id) <= maxFileSize) toCheck.push(id);
-      const checked = checkStats(loaded, toCheck, this.early, stored);
+      const checked = checkStats(loaded, toCheck, this.early, stored, this.switches.statsInWorker === true);
       same = checked.same;
       if (checked.fresh) replayable = stored;
     }

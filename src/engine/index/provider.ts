@@ -3,6 +3,7 @@
  * the files the index rules out; everything else is the cold path. The types (declared with the run context in
  * run.ts, since each names the other), and what both providers share: the literal query of a search and a walk
  * without the files ruled out. */
+import { foldsToTrap } from "../search/fold-traps.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import type { Entry } from "../walk-types.ts";
 import type { LiteralQuery } from "./trigrams.ts";
@@ -20,7 +21,7 @@ export function literalQueryOf(spec: SearchSpec): LiteralQuery | null {
   if (m.literals === null || m.invert || spec.encoding !== null) return null;
   // Unicode case folding matches K (U+212A) with k and ſ (U+017F) with s: the searcher does not prefilter
   // files holding them, and neither does the index.
-  const traps = m.literalsIgnoreCase && m.flags.includes("u") && m.literals.some((l) => /[ks]/i.test(l));
+  const traps = m.literalsIgnoreCase && foldsToTrap(m.flags, m.literals);
   return { literals: m.literals, traps, ignoreCase: m.literalsIgnoreCase };
 }
 

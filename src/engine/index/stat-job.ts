@@ -6,6 +6,7 @@
 
 import * as fs from "node:fs";
 import { typeOfStats, typeWord } from "../../platform/platform.ts";
+import type { Routes } from "../../platform/routes.ts";
 import { pathsChecker, STAT_WORDS } from "../../platform/stat-words.ts";
 import { stillWitnessed } from "../witness.ts";
 
@@ -30,6 +31,8 @@ export interface StatJob {
   readonly witnessBytes: number;
   /** The control words and the answers (jobMemory). */
   readonly out: SharedArrayBuffer;
+  /** The calling thread's routes to the kernel (src/platform/routes.ts), set before the worker stats. */
+  readonly routes: Routes;
 }
 
 /** Control words (Int32): the next id to take, and the worker's state. */

@@ -5,6 +5,7 @@
  * reads the index; both take chunks of items from one counter (stat-job.ts). It gives up when the file it
  * reads is not the one the caller read the header of. */
 import * as fs from "node:fs";
+import { setRoutes } from "../../platform/routes.ts";
 import { STAT_WORDS } from "../../platform/stat-words.ts";
 import { pathStarts } from "./paths-section.ts";
 import {
@@ -35,6 +36,7 @@ function readAt(fd: number, length: number, pos: number): Buffer {
 
 self.onmessage = (e: MessageEvent<StatJob>) => {
   const job = e.data;
+  setRoutes(job.routes);
   const { control, answers } = viewsOf(job.out);
   let fd = -1;
   try {

@@ -4,14 +4,11 @@
  * each trigram (the union of their lists), which is what an index of folded trigrams held. Built in segments of
  * a bounded number of pending postings, merged when frozen. It only narrows: a file it rules out cannot hold a
  * required literal; the matcher decides on the file's current bytes. No I/O here (the builder hands it bytes). */
+import { holdsFoldTrap } from "../search/fold-traps.ts";
 
 /** Whether a byte is an ASCII letter (its other case differs by 0x20). */
 const LETTER = new Uint8Array(256);
 for (let i = 0; i < 256; i++) LETTER[i] = (i >= 65 && i <= 90) || (i >= 97 && i <= 122) ? 1 : 0;
-
-/** The bytes of U+212A KELVIN SIGN and U+017F LONG S: Unicode case folding matches them with k and s. */
-const KELVIN = Buffer.from("\u212a", "utf8");
-const LONG_S = Buffer.from("\u017f", "utf8");
 
 /** Words of a bitset over the 2^24 trigram keys (2 MiB). */
 const WORDS = 1 << 19;
@@ -297,7 +294,7 @@ export class TrigramIndex {
     this.facts[at + 2] = facts.ctimeMs;
     this.facts[at + 3] = facts.ino;
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (buf.indexOf(KELVIN) >= 0 || buf.indexOf(LONG_S) >= 0) (this.flags[id] as number) |= FLAG_TRAP;
+    if (holdsFoldTrap(buf)) (this.flags[id] as number) |= FLAG_TRAP;
     this.textBytes += bytes.length;
     const n = bytes.length;
     if (n < 3) return;

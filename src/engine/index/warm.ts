@@ -7,17 +7,17 @@
  * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). */
 import * as fs from "node:fs";
 import * as v from "valibot";
-import { WalkOptionsSchema, walkEntries } from "../../contract/walk-options.ts";
+import { WalkOptionsSchema } from "../../contract/walk-options.ts";
 import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { STAT_OK, STAT_WORDS, statInto, wordsOfStats } from "../../platform/stat-words.ts";
 import { openForWriting, type TreeWatch, watchTreeInSlices } from "../../platform/tree-watch.ts";
-import { isNegated } from "../glob.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import { quietContext, type RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts";
+import { walkKey } from "../walk-key.ts";
 import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
 import {
   INDEX_MAX_FILE_SIZE,
@@ -145,21 +145,6 @@ interface Recording {
   also: string | null;
 }
 
-const WALK_KEYS = Object.keys(walkEntries);
-/**
- * Walk options that only select among the entries a walk reaches (plan.ts puts them in `select`, `selectDirs`
- * and `minDepth`): left out of a remembered walk's key. The walk is recorded selecting every entry and each run's
- * plan selects as it is replayed, so queries that differ only in their globs or types share one walk. A negated
- * glob excludes (a directory is not entered): those stay in the key.
- */
-const SELECT_ONLY: ReadonlySet<string> = new Set([
-  "types",
-  "extensions",
-  "file_types",
-  "file_types_not",
-  "type_add",
-  "min_depth",
-]);
 const MEMOS = 8;
 const SLICE_MS = 8;
 const FIRST_BLOCK = 64 * 1024;
@@ -943,30 +928,14 @@ export class WarmRoot implements WarmProvider {
    *   walked: the same for a walk of directories alone)
    */
   private memoKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
-    return this.watching ? this.walkKey(plan, filesOnly) : null;
+    return this.watching ? this.rememberedKey(plan, filesOnly) : null;
   }
 
   /** A plan's walk key (memoKey), watched or not. */
-  private walkKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
+  private rememberedKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
     if (plan.readsStats || plan.follow || !insideDir(plan.baseReal, this.root)) return null;
-    const o = plan.source.options as unknown as Record<string, unknown>;
-    const walkOptions: Record<string, unknown> = {};
-    for (const k of WALK_KEYS) {
-      if (SELECT_ONLY.has(k)) continue;
-      walkOptions[k] = k === "patterns" ? (o.patterns as readonly string[]).filter(isNegated) : o[k];
-    }
-    const p = plan.source.plan;
-    // The ignore files that apply from above the roots, files given in ignore_files and git's excludes file, as
-    // this call's plan read them: the walk was filtered by them, so a walk recorded under other rules (one of
-    // them edited, made or removed since) has another key.
-    const outer = plan.roots.map((r) => [
-      r.abs,
-      r.type,
-      r.repoPrefix,
-      r.outer.map((f) => [f.file, f.prefix, f.lines]),
-    ]);
-    // filesOnly decides which roots are walked (a named FIFO is not); namedFilesPastGlobs only selects.
-    return JSON.stringify([walkOptions, p.cwd, filesOnly, outer]);
+    // Selection is applied at replay; the rules from outside the tree (not watched) are in the key (walk-key.ts).
+    return walkKey(plan, "remembered", filesOnly);
   }
 
   /**
@@ -1612,13 +1581,13 @@ export class WarmRoot implements WarmProvider {
     if (w === null) return null;
     try {
       const plan = this.defaultPlan();
-      const key = this.walkKey(plan, true);
+      const key = this.rememberedKey(plan, true);
       if (key === null || w.key !== walkKeyOf(plan)) return null;
       const rec = w.recording(plan.base);
       return {
         walk: w,
         key,
-        also: this.walkKey(plan, false),
+        also: this.rememberedKey(plan, false),
         memo: { gen: -1, rec, checks: [], ids: null, idsFor: null },
       };
     } catch {
@@ -1630,7 +1599,7 @@ export class WarmRoot implements WarmProvider {
   private storedFor(plan: WalkPlan): StoredDefault | null {
     const s = this.stored;
     if (s === null || this.index === null || this.unverified !== this.index) return null;
-    const key = this.walkKey(plan);
+    const key = this.rememberedKey(plan);
     return key !== null && (key === s.key || key === s.also) ? s : null;
   }
 

@@ -7,6 +7,8 @@
  * searched in the calling thread (then a deadline is checked between files only); grep without workers does
  * not use a pool. It never walks and never writes output. */
 import type { Worker as NodeWorkerType } from "node:worker_threads";
+import { routes } from "../../platform/routes.ts";
+import { workerUrl } from "../../platform/workers.ts";
 import { decodeOutcomes, type FromWorker, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher, type SearchSpec } from "./search-file.ts";
 import type { HitChunk } from "./search-text.ts";
@@ -72,11 +74,7 @@ const MAX_IDLE = 4;
 const DRAIN_MS = 1000;
 
 function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) => void): Port {
-  // Bundled (the binary, or dist/lib), the holding module sits at the top and the worker entry is stored by
-  // its path under src/ with a .js extension (scripts/build.ts and build-lib.ts list it as an entrypoint).
-  const url = !import.meta.url.endsWith(".ts")
-    ? new URL("./engine/search/worker.js", import.meta.url)
-    : new URL("./worker.ts", import.meta.url);
+  const url = new URL(workerUrl("engine/search/worker"));
   if (typeof Bun !== "undefined") {
     const w = new Worker(url.href);
     w.addEventListener("message", (ev: MessageEvent<FromWorker>) => onMessage(ev.data));
@@ -150,9 +148,10 @@ function lend(): Slot | null {
  * Creates a search pool.
  * @param spec the search spec (sent to each worker the pool uses)
  * @param threads the number of workers, at least 1
+ * @param debug a worker that fails is told on stderr with why (RGLOB_DEBUG, through the run context)
  * @returns the pool
  */
-export function createPool(spec: SearchSpec, threads: number): SearchPool {
+export function createPool(spec: SearchSpec, threads: number, debug = false): SearchPool {
   let local: Searcher | null = null;
   const inThread = (job: Job): void => {
     local ??= createSearcher(spec);
@@ -179,7 +178,7 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
     if (slot === null) return use;
     const owner: Owner = {
       fail: (why) => {
-        if (process.env.RGLOB_DEBUG) process.stderr.write(`rglob: search worker failed: ${why}\n`);
+        if (debug) process.stderr.write(`rglob: search worker failed: ${why}\n`);
         // A worker that cannot start or crashed: its batches are searched here instead.
         use.dead = true;
         const jobs = [...use.jobs.values()];
@@ -212,7 +211,7 @@ export function createPool(spec: SearchSpec, threads: number): SearchPool {
     slot.ready = false;
     slot.port.ref();
     Atomics.store(slot.shared, 0, 0);
-    slot.port.post({ type: "init", spec, shared: slot.shared.buffer as SharedArrayBuffer });
+    slot.port.post({ type: "init", spec, shared: slot.shared.buffer as SharedArrayBuffer, routes: routes() });
     return use;
   };
   const useFor = (): Lent => {

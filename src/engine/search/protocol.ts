@@ -3,6 +3,7 @@
  * (copied once): measured on 43k hits, cloning a flat array of mixed numbers and strings took 22-43 ms, a
  * JSON string ~110 ms. */
 
+import type { Routes } from "../../platform/routes.ts";
 import type { LineEvent, LineKind } from "../events.ts";
 import type { FileOutcome, SearchSpec, SkipReason } from "./search-file.ts";
 
@@ -31,6 +32,8 @@ export type ToWorker =
        * wants this worker's answers, and the worker drops the jobs of an older one.
        */
       readonly shared: SharedArrayBuffer;
+      /** The calling thread's routes to the kernel (src/platform/routes.ts), set before the worker reads. */
+      readonly routes: Routes;
     }
   | {
       readonly type: "job";

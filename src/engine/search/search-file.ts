@@ -10,6 +10,7 @@ import { type ByteBuffer, createByteBuffer, releaseByteBuffer } from "../bytes.t
 import type { LineEvent } from "../events.ts";
 import { languageOf } from "../languages.ts";
 import { regionCursor } from "../regions/regions.ts";
+import { foldsToTrap, holdsFoldTrap } from "./fold-traps.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import { drain, LARGE_FILE, searchLarge } from "./search-large.ts";
 import {
@@ -196,11 +197,8 @@ function prefilterOf(spec: SearchSpec, store: ByteBuffer): Prefilter {
   const kernelCaseless = ciLits !== null && lits?.length === 1 && store.setNeedle(lits[0] as string);
   // Unicode case folding matches k with K (U+212A KELVIN SIGN) and s with ſ (U+017F LONG S): bytes holding
   // either are not prefiltered with ASCII case folding (they are decoded and matched by the regex).
-  const foldTraps =
-    ciLits !== null && spec.matcher.flags.includes("u") && lits?.some((l) => /[ks]/i.test(l))
-      ? [Buffer.from("\u017f"), Buffer.from("\u212a")]
-      : null;
-  const trapped = (bytes: Buffer) => foldTraps?.some((t) => bytes.indexOf(t) >= 0) === true;
+  const folds = ciLits !== null && lits != null && foldsToTrap(spec.matcher.flags, lits);
+  const trapped = (bytes: Buffer) => folds && holdsFoldTrap(bytes);
   // The byte path's literal finder over some bytes (no context, inversion or multiline), else null; it gives
   // null for bytes that must be decoded whole.
   const finderOf = (bytes: Buffer): LiteralFinder | null =>

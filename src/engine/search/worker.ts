@@ -5,6 +5,7 @@
  * a shared generation and the worker drops what is left of that search's jobs. Runs under Bun (Web Worker API)
  * and Node (worker_threads). It is terminated, not asked, when a deadline passes: a pathological regex cannot
  * hold the process. Never writes output. */
+import { setRoutes } from "../../platform/routes.ts";
 import { encodeOutcomes, type FromWorker, MAX_HITS_OUT, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher } from "./search-file.ts";
 
@@ -19,6 +20,7 @@ let shared: Int32Array | null = null;
 function handle(msg: ToWorker, post: Post): void {
   try {
     if (msg.type === "init") {
+      setRoutes(msg.routes);
       searcher = createSearcher(msg.spec);
       shared = new Int32Array(msg.shared);
       return;

@@ -405,7 +405,7 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
   const threads =
     input.threads ?? defaultThreads(input.timeout_seconds !== undefined, spec.matcher.exact !== null);
   // Workers search ahead of the consumer; without them each file is searched when its turn comes.
-  const pool = threads > 0 ? createPool(spec, threads) : null;
+  const pool = threads > 0 ? createPool(spec, threads, ctx.debug === true) : null;
   const direct = pool === null ? directLines(q, ctx, resume) : null;
   const local =
     pool === null

@@ -263,6 +263,8 @@ async function runOperation(
       tally,
       // Human output writes names that are not valid UTF-8 as their raw bytes; JSON gets the wire form.
       rawNames: !machine,
+      walkSplit: config.walkSplit,
+      debug: config.debug,
       // grep uses the persisted index of the tree it searches, when `rglob index` made one; a served call the
       // server's warm state.
       ...(served !== undefined

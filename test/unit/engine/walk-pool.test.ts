@@ -2,8 +2,9 @@
  * entries, symlinks to files and directories, a symlink loop, a dangling link, a name that is not UTF-8) and
  * under many query shapes and cursors, walkBatches with walk workers and a tiny split yields exactly walk()'s
  * entries, in the same order, with each error at the same place, the same stats and the same count of
- * entries examined. RGLOB_WALK_SPLIT forces the workers on however small the tree. A result the consumer has
- * read is collectable before the walk ends (weak references and forced collections). */
+ * entries examined. The run context's walk split (RGLOB_WALK_SPLIT, read into the Config) forces the workers
+ * on however small the tree. A result the consumer has read is collectable before the walk ends (weak
+ * references and forced collections). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +20,12 @@ import { prng, randomWalkTree, tempTree } from "../../helpers.ts";
 
 type Event = string;
 
-function recorder(): { ctx: RunContext; events: Event[]; searched: () => number; skipped: Skipped } {
+function recorder(walkSplit: number | null = null): {
+  ctx: RunContext;
+  events: Event[];
+  searched: () => number;
+  skipped: Skipped;
+} {
   const events: Event[] = [];
   let searched = 0;
   const skipped = emptySkipped();
@@ -37,6 +43,7 @@ function recorder(): { ctx: RunContext; events: Event[]; searched: () => number;
     summary() {},
     progress() {},
     batch: 512,
+    walkSplit,
   };
   return { ctx, events, searched: () => searched, skipped };
 }
@@ -94,9 +101,8 @@ async function parallel(
   batch: number,
   after: string | null,
 ): Promise<{ events: Event[]; searched: number; skipped: Skipped }> {
-  process.env.RGLOB_WALK_SPLIT = String(split);
   const { plan } = compileWalk(input as never, { cwd: base });
-  const rec = recorder();
+  const rec = recorder(split);
   for await (const entries of walkBatches(plan, rec.ctx, after, { batch, needStats: split % 2 === 0 })) {
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.length).toBeLessThanOrEqual(batch);
@@ -117,14 +123,11 @@ function serial(input: Record<string, unknown>, base: string, after: string | nu
 }
 
 describe("the parallel walk equals the single-threaded walk", () => {
-  const saved = process.env.RGLOB_WALK_SPLIT;
   const trees: string[] = [];
   beforeAll(() => {
     for (let seed = 1; seed <= 6; seed++) trees.push(randomTree(seed));
   });
   afterAll(() => {
-    if (saved === undefined) delete process.env.RGLOB_WALK_SPLIT;
-    else process.env.RGLOB_WALK_SPLIT = saved;
     for (const t of trees) rmSync(t, { recursive: true, force: true });
   });
 
@@ -178,7 +181,6 @@ describe("memory of the parallel walk", () => {
     for (let d = 0; d < 12; d++)
       for (let s = 0; s < 20; s++) for (let f = 0; f < 5; f++) spec[`d${d}/s${s}/f${f}.txt`] = "";
     const { dir, cleanup } = tempTree(spec);
-    const saved = process.env.RGLOB_WALK_SPLIT;
     const refs: Array<WeakRef<object>> = [];
     try {
       const input = v.parse((await findOperation("find").models()).input, { base: dir }) as Record<
@@ -186,10 +188,9 @@ describe("memory of the parallel walk", () => {
         unknown
       >;
       const total = serial(input, dir, null).events.length;
-      process.env.RGLOB_WALK_SPLIT = "8";
       walkResultWatch.seen = (r) => refs.push(new WeakRef(r));
       const { plan } = compileWalk(input as never, { cwd: dir });
-      const rec = recorder();
+      const rec = recorder(8);
       let taken = 0;
       let seen = -1;
       let alive = -1;
@@ -210,8 +211,6 @@ describe("memory of the parallel walk", () => {
       expect(alive).toBeLessThan(seen / 2);
     } finally {
       walkResultWatch.seen = null;
-      if (saved === undefined) delete process.env.RGLOB_WALK_SPLIT;
-      else process.env.RGLOB_WALK_SPLIT = saved;
       cleanup();
     }
   });
