@@ -289,6 +289,8 @@ describe("errors", () => {
       const err = await rejection(call(name, args));
       expect(err).toBeInstanceOf(McpError);
       expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
+      // The code's prefix once, not twice (an McpError thrown in the server carries it in its message).
+      expect((err as McpError).message).toBe(`MCP error -32602: unknown tool '${name}'; see tools/list`);
       const after = await call("find_files", { limit: 1 });
       expect(after.isError ?? false).toBe(false);
     },

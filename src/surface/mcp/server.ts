@@ -10,7 +10,6 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -250,6 +249,24 @@ export function suggestArgument(op: Operation, key: string, keys: readonly strin
 }
 
 /**
+ * A JSON-RPC error for the SDK to send: an Error with a numeric code, not an McpError, whose message already
+ * holds "MCP error CODE:" and would reach the client with that prefix twice.
+ */
+class ProtocolError extends Error {
+  /**
+   * Creates the error.
+   * @param code the JSON-RPC error code
+   * @param message what went wrong
+   */
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * The tool error for an argument the operation does not take, naming the one probably meant and the ones it
  * takes; for the one tool, an argument of another operation says which operations take it.
  * @param op the operation
@@ -268,11 +285,11 @@ function unknownArgument(
     if (keys.includes(k)) continue;
     const takers = toolOperations().filter((o) => argumentKeys(o).includes(k));
     const guess = suggestArgument(op, k, keys);
-    const hint = guess === null ? "" : ` did you mean '${guess}'?`;
+    const hint = guess === null ? "." : `: did you mean '${guess}'?`;
     const what =
       takers.length > 0 && tool === ONE_TOOL
-        ? `${label} takes no '${k}' (op ${takers.map((o) => o.id).join(", ")} does):`
-        : `unknown argument '${clipText(k, 60)}' for ${label}:`;
+        ? `${label} takes no '${k}' (op ${takers.map((o) => o.id).join(", ")} does)`
+        : `unknown argument '${clipText(k, 60)}' for ${label}`;
     return {
       code: "BAD_PREDICATE",
       message: `${what}${hint} Its arguments: ${keys.join(", ")} (${DESCRIBE_TOOL} has their meaning).`,
@@ -553,7 +570,10 @@ function createServer(
         callArgs = rest;
       }
       if (!op) {
-        throw new McpError(ErrorCode.InvalidParams, `unknown tool '${clipText(name, 60)}'; see tools/list`);
+        throw new ProtocolError(
+          ErrorCode.InvalidParams,
+          `unknown tool '${clipText(name, 60)}'; see tools/list`,
+        );
       }
       await roots.ready;
       const refusal = roots.refusal(extra.requestId);
@@ -568,10 +588,10 @@ function createServer(
         release?.();
       }
     } catch (err) {
-      if (err instanceof McpError) throw err;
+      if (err instanceof ProtocolError) throw err;
       const detail = err instanceof Error ? (config.debug ? err.stack : err.message) : String(err);
       log(`internal error in ${name}: ${detail}`);
-      throw new McpError(ErrorCode.InternalError, `internal error: ${String(err)}`);
+      throw new ProtocolError(ErrorCode.InternalError, `internal error: ${String(err)}`);
     }
   };
 
@@ -608,7 +628,7 @@ function createServer(
       if (Object.hasOwn(SCHEMAS, stem)) body = SCHEMAS[stem];
     }
     if (body === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `unknown resource '${clipText(uri, 100)}'`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `unknown resource '${clipText(uri, 100)}'`);
     }
     const mimeType = uri.startsWith("rglob://schema/") ? "application/schema+json" : "application/json";
     return { contents: [{ uri, mimeType, text: JSON.stringify(body, null, 2) }] };
