@@ -5,6 +5,7 @@
  * writes bytes (the human listings, JSON and JSONL text) never pays for an object it would not read; records are
  * made only where records are wanted (the library, MCP, and any bound that must measure them). Records that an
  * operation builds itself (grep's matches with context, counts, groups) are yielded from its run as before. */
+import type { RegionName } from "../contract/regions.ts";
 
 /** One submatch of a line: code-point and UTF-8 byte columns from the start of its content. */
 export interface Submatch {
@@ -12,6 +13,8 @@ export interface Submatch {
   end: number;
   byte_start: number;
   byte_end: number;
+  /** With `in` naming several regions: the region the match starts in. */
+  region?: RegionName;
 }
 
 /**

@@ -1059,6 +1059,15 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                       "byte_end": {
                         "type": "integer",
                         "description": "End column in UTF-8 bytes, exclusive."
+                      },
+                      "region": {
+                        "enum": [
+                          "code",
+                          "comment",
+                          "string"
+                        ],
+                        "type": "string",
+                        "description": "With `in` naming several regions: the one it starts in."
                       }
                     },
                     "required": [
@@ -7669,6 +7678,15 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "byte_end": {
               "type": "integer",
               "description": "End column in UTF-8 bytes, exclusive."
+            },
+            "region": {
+              "enum": [
+                "code",
+                "comment",
+                "string"
+              ],
+              "type": "string",
+              "description": "With `in` naming several regions: the one it starts in."
             }
           },
           "required": [

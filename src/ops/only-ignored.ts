@@ -5,6 +5,7 @@
  * which rule hides each", which took a find -u, a grep -u and an explain per file. The summary's totals (grep's
  * matches, matching lines and files) count the records kept. */
 import * as path from "node:path";
+import { RglobError } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { explainMemo, explainPath, type PathVerdict } from "../engine/explain.ts";
 import { compileWalk, toPosix } from "../engine/plan.ts";
@@ -63,6 +64,32 @@ export function entriesBelow(dir: string): number {
 const TOTALS = ["total_matches", "matched_lines", "files_with_matches"] as const;
 
 /**
+ * With every ignore rule off (-u, --no-ignore: respect_gitignore false and no ignore_files), nothing can be
+ * ignored: only_ignored would answer nothing, which reads as "no ignored file matches". A usage error instead.
+ * @param o the query's walk options
+ * @param find whether the operation is find (grep's error also names -a/--text, what -uuu adds)
+ * @throws RglobError BAD_PREDICATE when the options leave no ignore rule to apply
+ */
+function noRulesLeft(o: WalkOptions, find: boolean): void {
+  const extra = o.ignore_files !== undefined && o.ignore_files.length > 0;
+  const off = o.respect_gitignore === false || (o.ignore_vcs === false && o.ignore_dot === false);
+  if (!off || extra) return;
+  const [why, fix] =
+    o.respect_gitignore === false
+      ? ["-u/--no-ignore (respect_gitignore false) turns them off", "drop -u/--no-ignore"]
+      : [
+          "--no-ignore-vcs with --no-ignore-dot (ignore_vcs and ignore_dot false) turn them off",
+          "drop one of them",
+        ];
+  // Hidden entries are searched by default; binary files are what -uuu adds to grep.
+  const then = find ? "" : " (and use -a/--text to search binary files too)";
+  throw new RglobError(
+    "BAD_PREDICATE",
+    `--only-ignored (only_ignored) lists what the ignore rules leave out, but ${why}, so nothing is ignored: ${fix}${then}`,
+  );
+}
+
+/**
  * Wraps an operation's run: with `only_ignored`, it runs over the ignored entries alone, each record with its rule.
  * @param run the operation's run
  * @returns the run that honours only_ignored
@@ -78,6 +105,7 @@ export function withOnlyIgnored<Q extends object>(
       yield* run(q, ctx);
       return;
     }
+    noRulesLeft(o as unknown as WalkOptions, collapse);
     // The verdicts: the query's own walk options, ignore rules on.
     const { plan } = compileWalk(o as unknown as WalkOptions);
     const memo = explainMemo(plan);

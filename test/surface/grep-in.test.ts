@@ -212,3 +212,88 @@ describe("grep --in", () => {
     }
   });
 });
+
+// #37: "is each mention code, a comment or a string" in one call: with --in naming several regions, each
+// submatch carries the region it starts in, and each human match line shows them as a `[…]:` field.
+describe("grep --in with several regions: each match says its region", () => {
+  interface Tagged {
+    relative_path: string;
+    line_number: number;
+    submatches: Array<{ start: number; region?: string }>;
+  }
+  const byRegion = (r: { results: Tagged[] }, region: string) =>
+    r.results
+      .map((m) => ({ ...m, submatches: m.submatches.filter((s) => s.region === region) }))
+      .filter((m) => m.submatches.length > 0);
+
+  test.each([0, 2])("each region's matches are those of --in that region alone (threads %p)", (threads) => {
+    const all = rglobJson<{ results: Tagged[]; total_matches: number }>(
+      ["grep", "TODO", "--in", "code,comment,string", "-j", String(threads), "--json"],
+      { cwd: t.dir },
+    ).json;
+    for (const region of ["code", "comment", "string"]) {
+      const alone = rglobJson<Result>(["grep", "TODO", "--in", region, "--json"], { cwd: t.dir }).json;
+      expect(where({ results: byRegion(all, region) })).toEqual(where(alone));
+      // One region asked for: the field is left out (the region is the one asked for).
+      expect(JSON.stringify(alone.results)).not.toContain('"region"');
+    }
+    expect(all.results.every((m) => m.submatches.every((s) => s.region !== undefined))).toBe(true);
+    expect(all.total_matches).toBe(12);
+  });
+
+  test("human output: path:line:[regions]:text, after --column, one region a match with --vimgrep", () => {
+    const out = rglob(["grep", "TODO", "--in", "comment,string", "src/a.ts", "src/b.py"], {
+      cwd: t.dir,
+    }).stdout;
+    expect(out.split("\n")).toContain('src/a.ts:1:[string]:const status = "TODO";');
+    expect(out.split("\n")).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text as test data
+      "src/a.ts:3:[string,comment]:function todo() { return `TODO ${x /* TODO inner */} done`; }",
+    );
+    expect(out.split("\n")).toContain("src/b.py:5:[comment]:TODO_X = 1  # TODO again");
+    // In the calling thread too, where plain lines are otherwise written as the search finds them.
+    const here = rglob(["grep", "TODO", "--in", "comment,string", "-j", "0"], { cwd: t.dir }).stdout;
+    expect(here.split("\n")).toContain("src/b.py:5:[comment]:TODO_X = 1  # TODO again");
+    const code = rglob(["grep", "TODO", "--in", "code,comment", "--column", "src/b.py"], {
+      cwd: t.dir,
+    }).stdout;
+    expect(code.split("\n")).toContain("5:1:[code,comment]:TODO_X = 1  # TODO again");
+    const vim = rglob(["grep", "TODO", "--in", "code,comment", "--vimgrep", "src/b.py"], {
+      cwd: t.dir,
+    }).stdout;
+    expect(vim.split("\n").filter((l) => l.startsWith("src/b.py:5:"))).toEqual([
+      "src/b.py:5:1:[code]:TODO_X = 1  # TODO again",
+      "src/b.py:5:15:[comment]:TODO_X = 1  # TODO again",
+    ]);
+    // One region: no field, the lines are rg's.
+    const one = rglob(["grep", "TODO", "--in", "comment", "src/b.py"], { cwd: t.dir }).stdout;
+    expect(one.split("\n")).toContain("5:TODO_X = 1  # TODO again");
+  });
+
+  test("the library, MCP records and MCP text say the same regions", async () => {
+    const cli = rglobJson<{ results: Tagged[] }>(["grep", "TODO", "--in", "code,comment", "--json"], {
+      cwd: t.dir,
+    }).json;
+    const lib = (await grepAll({ pattern: "TODO", base: t.dir, in: ["code", "comment"] })) as unknown as {
+      results: Tagged[];
+    };
+    const regions = (r: { results: Tagged[] }) =>
+      r.results.map((m) => m.submatches.map((s) => s.region).join(","));
+    expect(regions(lib)).toEqual(regions(cli));
+    expect(regions(cli)).toContain("code,comment");
+    const s = await startMcp(["--root", t.dir]);
+    try {
+      const res = (await s.client.callTool({
+        name: "rglob",
+        arguments: { op: "grep", pattern: "TODO", in: ["code", "comment"] },
+      })) as CallToolResult;
+      expect(res.isError ?? false).toBe(false);
+      expect(regions(res.structuredContent as unknown as { results: Tagged[] })).toEqual(regions(cli));
+      expect((res.content as Array<{ text: string }>)[0]?.text).toContain(
+        "src/b.py:5:[code,comment]:TODO_X = 1  # TODO again",
+      );
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -197,6 +197,27 @@ describe("chains of links", () => {
       `chain-esc1 -> chain-esc2: outside => ${out}/of`,
       `chain-esc2 -> ../outside/of: outside => ${out}/of`,
     ]);
+    // A working link inside the base says ok (#37): {link} is never empty for a link, and empty for a file.
+    const ok = rglob([
+      "find",
+      "selfdir",
+      "chain-back",
+      "f*",
+      "-d",
+      "1",
+      "--base",
+      base,
+      "--format",
+      "{rel}: {link}.",
+    ]);
+    const shown = ok.stdout.split("\n").filter(Boolean).sort();
+    expect(shown).toContain("selfdir: ok.");
+    expect(shown).toContain("chain-back: ok.");
+    expect(
+      shown
+        .filter((l) => !l.startsWith("selfdir") && !l.startsWith("chain-back"))
+        .every((l) => l.endsWith(": .")),
+    ).toBe(true);
   });
 });
 

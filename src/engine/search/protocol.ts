@@ -3,8 +3,9 @@
  * (copied once): measured on 43k hits, cloning a flat array of mixed numbers and strings took 22-43 ms, a
  * JSON string ~110 ms. */
 
+import { REGION_NAMES, type RegionName } from "../../contract/regions.ts";
 import type { Routes } from "../../platform/routes.ts";
-import type { LineEvent, LineKind } from "../events.ts";
+import type { LineEvent, LineKind, Submatch } from "../events.ts";
 import type { FileOutcome, SearchSpec, SkipReason } from "./search-file.ts";
 
 /** Outcomes as they cross threads: numbers in one array (transferred), strings in one string (copied once). */
@@ -101,7 +102,15 @@ export function encodeOutcomes(outcomes: readonly FileOutcome[]): EncodedOutcome
         h.submatches.length,
       );
       str(h.content);
-      for (const m of h.submatches) nums.push(m.start, m.end, m.byte_start, m.byte_end);
+      // A submatch's region (with `in` naming several): its code + 1, 0 for none.
+      for (const m of h.submatches)
+        nums.push(
+          m.start,
+          m.end,
+          m.byte_start,
+          m.byte_end,
+          m.region === undefined ? 0 : REGION_NAMES.indexOf(m.region) + 1,
+        );
     }
   }
   return { nums: Float64Array.from(nums), text: parts.join("") };
@@ -144,9 +153,13 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
       const content_offset = num();
       const nSubs = num();
       const content = str() as string;
-      const submatches = [];
-      for (let k = 0; k < nSubs; k++)
-        submatches.push({ start: num(), end: num(), byte_start: num(), byte_end: num() });
+      const submatches: Submatch[] = [];
+      for (let k = 0; k < nSubs; k++) {
+        const sub: Submatch = { start: num(), end: num(), byte_start: num(), byte_end: num() };
+        const r = num();
+        if (r > 0) sub.region = REGION_NAMES[r - 1] as RegionName;
+        submatches.push(sub);
+      }
       hits.push({ kind, line_number, content, clipped, content_offset, submatches });
     }
     outcomes.push({

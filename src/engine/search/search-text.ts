@@ -4,6 +4,7 @@
  * thread it may hand matching lines to a writer of the output as it finds them (TextOptions.direct). */
 import { isUtf8 } from "node:buffer";
 import { RE2JS } from "re2js";
+import { REGION_NAMES, type RegionName } from "../../contract/regions.ts";
 import type { LineEvent, LineEvents, Submatch } from "../events.ts";
 import { codePointCount, codePointsAhead, pairAt } from "./code-points.ts";
 import { type MatcherSpec, WORD_OPEN } from "./matcher.ts";
@@ -388,7 +389,7 @@ function contextLine(
 export function makeHit(
   n: number,
   content: string,
-  spans: Array<[number, number]>,
+  spans: Span[],
   maxColumns: number,
   ascii = false,
 ): LineEvent {
@@ -397,21 +398,31 @@ export function makeHit(
     // The common case, kept lean: one object per submatch and the hit.
     const submatches: Submatch[] = new Array(spans.length);
     for (let k = 0; k < spans.length; k++) {
-      const [s, e] = spans[k] as [number, number];
-      submatches[k] =
+      const span = spans[k] as Span;
+      const [s, e] = span;
+      const sub: Submatch =
         col === ASCII_COLUMNS
           ? { start: s, end: e, byte_start: s, byte_end: e }
           : { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) };
+      if (span[2] !== undefined) sub.region = REGION_NAMES[span[2]] as RegionName;
+      submatches[k] = sub;
     }
     return matchEvent(n, content, false, 0, submatches);
   }
   const { text, from } = clip(content, maxColumns, spans[0]?.[0] ?? 0);
   const to = from + text.length;
   const submatches: Submatch[] = [];
-  for (const [s, e] of spans) {
+  for (const span of spans) {
+    const [s, e] = span;
     // Only the matches in the content shown (one that overlaps its edge is kept whole).
     if (text.length !== content.length && (s === e ? s < from || s > to : e <= from || s >= to)) continue;
-    submatches.push({ start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) });
+    submatches.push({
+      start: col.cp(s),
+      end: col.cp(e),
+      byte_start: col.bytes(s),
+      byte_end: col.bytes(e),
+      ...regionOf(span),
+    });
   }
   return matchEvent(n, text, text.length !== content.length, from === 0 ? 0 : col.cp(from), submatches);
 }
@@ -441,11 +452,18 @@ export function pushOnlyMatching(
   hits: LineEvent[],
   n: number,
   line: string,
-  spans: ReadonlyArray<readonly [number, number]>,
+  spans: ReadonlyArray<Readonly<Span>>,
   col: Columns = columns(line),
 ): void {
-  for (const [s, e] of spans) {
-    const sub = { start: col.cp(s), end: col.cp(e), byte_start: col.bytes(s), byte_end: col.bytes(e) };
+  for (const span of spans) {
+    const [s, e] = span;
+    const sub = {
+      start: col.cp(s),
+      end: col.cp(e),
+      byte_start: col.bytes(s),
+      byte_end: col.bytes(e),
+      ...regionOf(span),
+    };
     hits.push(matchEvent(n, line.slice(s, e), false, col.cp(s), [sub]));
   }
 }
@@ -695,11 +713,40 @@ function keptAt(rk: RegionKeep, at: number): boolean {
   return ((rk.keep >> (at < map.length ? (map[at] as number) : 0)) & 1) === 1;
 }
 
-/** The spans of a line (offsets from its start s) that start in a region asked for. */
-function keptSpans(rk: RegionKeep, s: number, spans: Array<[number, number]>): Array<[number, number]> {
+/** Whether `in` names more than one region: then each match says the region it starts in. */
+function tags(rk: RegionKeep): boolean {
+  return (rk.keep & (rk.keep - 1)) !== 0;
+}
+
+/** The region code of the unit at an offset (code past the end of the text). */
+function regionAt(rk: RegionKeep, at: number): number {
+  const map = rk.map(at);
+  return at < map.length ? (map[at] as number) : 0;
+}
+
+/** The spans of a line (offsets from its start s) that start in a region asked for, each with its region when
+ * `in` names several. */
+function keptSpans(rk: RegionKeep, s: number, spans: Array<[number, number]>): Span[] {
+  if (tags(rk)) {
+    const out: Span[] = [];
+    for (const [a, b] of spans) {
+      const r = regionAt(rk, s + a);
+      if (((rk.keep >> r) & 1) === 1) out.push([a, b, r]);
+    }
+    return out;
+  }
   let all = true;
   for (const [a] of spans) if (!keptAt(rk, s + a)) all = false;
   return all ? spans : spans.filter(([a]) => keptAt(rk, s + a));
+}
+
+/** A match's UTF-16 span [start, end), and, when `in` names several regions, the code of the region it starts in. */
+type Span = [number, number, number?];
+
+/** A submatch's region field: its name when the span carries one (`in` naming several regions), else nothing. */
+function regionOf(span: Readonly<Span>): { region: RegionName } | undefined {
+  const r = span[2];
+  return r === undefined ? undefined : { region: REGION_NAMES[r] as RegionName };
 }
 
 /** A selected record's place in the text: its first line number, offsets and spans (from s). */
@@ -710,7 +757,7 @@ interface Located {
   readonly s: number;
   /** The end of its last line (a multiline record's lines hold newlines in between). */
   e: number;
-  readonly spans: Array<[number, number]>;
+  readonly spans: Span[];
 }
 
 /**
@@ -906,6 +953,9 @@ function searchMultiline(
   const re = m.text;
   re.lastIndex = 0;
   let prevEnd = -1;
+  // With `in` naming several regions, each match says the one it starts in.
+  const tagged = (span: Span, a: number): Span =>
+    regions !== undefined && tags(regions) ? [span[0], span[1], regionAt(regions, a)] : span;
   for (let hit = re.exec(text); hit !== null; hit = re.exec(text)) {
     const a = hit.index;
     const b = a + hit[0].length;
@@ -933,7 +983,7 @@ function searchMultiline(
         for (let i = text.indexOf("\n", last.e); i >= 0 && i < e; i = text.indexOf("\n", i + 1)) last.last++;
         last.e = Math.max(last.e, e);
       }
-      last.spans.push([a - last.s, b - last.s]);
+      last.spans.push(tagged([a - last.s, b - last.s], a));
       continue;
     }
     const s = a === 0 ? 0 : text.lastIndexOf("\n", a - 1) + 1;
@@ -946,7 +996,7 @@ function searchMultiline(
     const n = lineNumberOf(s);
     let lastLine = n;
     for (let i = text.indexOf("\n", s); i >= 0 && i < e; i = text.indexOf("\n", i + 1)) lastLine++;
-    last = { n, last: lastLine, s, e, spans: [[a - s, Math.min(b, e) - s]] };
+    last = { n, last: lastLine, s, e, spans: [tagged([a - s, Math.min(b, e) - s], a)] };
     found.push(last);
   }
   if (!invert) {

@@ -532,7 +532,9 @@ function directLines(q: GrepQuery, ctx: RunContext, resume: Resume): LineEvents 
     !input.only_matching &&
     input.max_count === undefined &&
     input.max_bytes === undefined &&
-    resume.lines === null
+    resume.lines === null &&
+    // `in` naming several regions: each match line shows its regions, from the records' submatches.
+    (spec.regions & (spec.regions - 1)) === 0
     ? lines
     : null;
 }

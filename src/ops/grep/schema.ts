@@ -154,6 +154,12 @@ const SubmatchSchema = v.pipe(
     end: v.pipe(v.number(), v.integer(), v.description("End column in characters (code points), exclusive.")),
     byte_start: v.pipe(v.number(), v.integer(), v.description("Start column in UTF-8 bytes, 0-based.")),
     byte_end: v.pipe(v.number(), v.integer(), v.description("End column in UTF-8 bytes, exclusive.")),
+    region: v.optional(
+      v.pipe(
+        v.picklist(REGION_NAMES),
+        v.description("With `in` naming several regions: the one it starts in."),
+      ),
+    ),
   }),
   v.title("Submatch"),
   v.description(

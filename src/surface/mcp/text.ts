@@ -1,6 +1,8 @@
 /*! MCP text content: the answer of a tool call as plain text, for hosts that show a model only the text. The
  * summary fields (totals, breakdowns, verdicts), per-path errors grouped by kind, then one line (or one whole
  * group) per record, cut at a record boundary to a byte budget. Pure text; it never runs an operation. */
+import { regionTag } from "../../ops/grep/region-tag.ts";
+import type { Submatch } from "../../ops/grep/schema.ts";
 import type { Operation } from "../../ops/operation.ts";
 
 type Rec = Readonly<Record<string, unknown>>;
@@ -81,7 +83,7 @@ function linesOf(op: Operation, r: Rec): string[] {
         const lines: string[] = [];
         for (const c of (r.before as Rec[] | undefined) ?? [])
           lines.push(`${rel}-${c.line_number}-${c.content}`);
-        lines.push(`${rel}:${r.line_number}:${r.content}`);
+        lines.push(`${rel}:${r.line_number}:${regionTag(r as { submatches: Submatch[] })}${r.content}`);
         for (const c of (r.after as Rec[] | undefined) ?? [])
           lines.push(`${rel}-${c.line_number}-${c.content}`);
         return lines;

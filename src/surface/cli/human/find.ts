@@ -108,11 +108,12 @@ export class FindHumanSink implements Sink {
           case "resolved":
             return r.link_resolved ?? "";
           case "link":
+            // A symlink's state, always a word (#37): ok for a working link inside the base; empty for other entries.
             return r.link_target === undefined
               ? ""
               : [r.link_target_exists ? "" : "broken", r.link_escapes ? "outside" : ""]
                   .filter((w) => w !== "")
-                  .join(", ");
+                  .join(", ") || "ok";
           default:
             return m;
         }

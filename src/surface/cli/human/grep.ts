@@ -9,6 +9,7 @@ import type { ErrorInfo } from "../../../contract/errors.ts";
 import { SKIP_REASONS } from "../../../contract/result.ts";
 import type { LineEvents } from "../../../engine/events.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
+import { regionTag } from "../../../ops/grep/region-tag.ts";
 import type { GrepFile, GrepGroup, LineMatch } from "../../../ops/grep/schema.ts";
 import { encodeName, fsPath } from "../../../platform/names.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
@@ -214,6 +215,11 @@ export class GrepHumanSink implements Sink {
 
   /** A match line as shown: with --replace applied, else highlighted. */
   private shownText(r: LineMatch): string {
+    return regionTag(r) + this.body(r);
+  }
+
+  /** A match line's text as shown (highlighted, or with --replace applied), without its regions field. */
+  private body(r: LineMatch): string {
     const replace = this.opts.replace;
     return replace === undefined ? this.highlight(r) : this.text(replace(r.content, r));
   }
@@ -279,8 +285,9 @@ export class GrepHumanSink implements Sink {
       spanned = r.content.split("\n").length;
       const replace = this.opts.replace;
       const lines = (replace === undefined ? r.content : replace(r.content, r)).split("\n");
+      const tag = regionTag(r);
       for (let i = 0; i < lines.length; i++)
-        this.put(r.path, r.line_number + i, COLON, this.text(lines[i] as string));
+        this.put(r.path, r.line_number + i, COLON, tag + this.text(lines[i] as string));
     } else
       this.put(
         r.path,
@@ -311,7 +318,13 @@ export class GrepHumanSink implements Sink {
     const noColumn = this.opts.noColumn === true;
     if (!r.content.includes("\n")) {
       for (const m of r.submatches)
-        this.put(r.path, r.line_number, COLON, this.shownText(r), noColumn ? -1 : m.byte_start + 1);
+        this.put(
+          r.path,
+          r.line_number,
+          COLON,
+          regionTag({ submatches: [m] }) + this.body(r), // each match's own region
+          noColumn ? -1 : m.byte_start + 1,
+        );
       if (r.submatches.length === 0)
         this.put(r.path, r.line_number, COLON, this.shownText(r), noColumn ? -1 : 1);
       return;
@@ -329,7 +342,7 @@ export class GrepHumanSink implements Sink {
         k++;
         lineStart = nl + 1;
       }
-      const text = this.text(lines[k] ?? "");
+      const text = regionTag({ submatches: [m] }) + this.text(lines[k] ?? "");
       this.put(r.path, r.line_number + k, COLON, text, noColumn ? -1 : m.byte_start - lineStart + 1);
     }
   }
