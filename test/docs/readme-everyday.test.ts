@@ -49,7 +49,9 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob grep -w FIXME", ["app/lib/settings.py:3:", "lib/top.py:1:"], 0],
   ["rglob grep 'def load_settings", ["app/lib/settings.py:2:"], 0],
   ["rglob grep FIXME --in comment", ["app/lib/settings.py:3:", "scripts/build.py:1:"], 0],
+  ["rglob grep FIXME --in code,comment,string", ["app/lib/settings.py:3:[comment]:", "lib/top.py:1:[comment]:"], 0],
   ["rglob count --by language", ["Python", "reStructuredText"], 0],
+  ["rglob count --classify", ["app/lib/settings.py", "comment"], 0],
   // app/ 1, scripts/ 1, lib/ 1 (the ignored log holds none); then the totals.
   ["rglob grep 'TODO|FIXME' --by dir", ["app ", "lib ", "scripts ", "total: 3 matching lines"], 0],
   ["rglob find -t f --sort mtime", ["app/lib/settings.py\n"], 0],
@@ -64,7 +66,7 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
     ["build/: not included, with the 2 entries inside", "ignored by .gitignore:2: *.log"],
     1,
   ],
-  ["rglob explain", [".gitignore:1"], 1],
+  ["rglob explain", [".gitignore:1", ".gitignore:2"], 1],
   ["rglob grep -u -F", ["logs/app.log:1:"], 0],
   ["rglob grep -F 'connection reset' --only-ignored", ["logs/app.log:1:"], 0],
   ["rglob stats", ["files"], 0],
