@@ -7574,16 +7574,20 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                     },
                     "stat_checks": {
                       "type": "number"
+                    },
+                    "proc_looks": {
+                      "type": "number"
                     }
                   },
                   "required": [
                     "mode",
                     "given",
                     "suspects",
-                    "stat_checks"
+                    "stat_checks",
+                    "proc_looks"
                   ],
                   "additionalProperties": false,
-                  "description": "How the last grep answered from the index was kept exact: mode 'watch' checks only the suspect files (open now, held open for writing or mapped when the watch began, or with other hard links), 'stat' every file the index rules out; given: files handed to the search; suspects: files read or checked because they were suspect; stat_checks: stat calls made (docs/decisions/0032-freshness-model.md)."
+                  "description": "How the last grep answered from the index was kept exact: mode 'watch' checks only the suspect files (open now, held open for writing or mapped when the watch began, or with other hard links), 'stat' every file the index rules out; given: files handed to the search; suspects: files read or checked because they were suspect; stat_checks: stat calls made; proc_looks: looks at every process's descriptors and mappings made on this call before it was answered (docs/decisions/0032-freshness-model.md)."
                 }
               },
               "required": [

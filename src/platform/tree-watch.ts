@@ -78,8 +78,10 @@ interface TreeWatchHandlers {
    * What the watch knows of open files was lost or cannot be trusted (its queue overflowed, a file open now was
    * moved, or a file's last close was seen, which merged opens make no proof): the files held open for writing or
    * mapped should be looked for again (openForWriting).
+   * @param rel given when a close that wrote nothing left no open seen (relative to the root): only that file can
+   *   be held by a writer whose open merged with the reader's (ADR 0032); not given: look at everything
    */
-  onReset?(): void;
+  onReset?(rel?: string): void;
 }
 
 // inotify(7): flags of inotify_init1, the events asked for, and the bits of what is read.
@@ -448,9 +450,12 @@ class InotifyTree implements TreeWatch {
         // A close that leaves no open seen proves nothing: inotify merges two identical unread events, so two
         // opens close together may have come as one (a reader's close would then drop a file a writer still
         // holds or maps), and a close without an open seen was opened before the watch. Whoever holds it is
-        // looked for again (onReset: openForWriting, a few ms) before the next answer.
+        // looked for again (onReset: openForWriting). A close that wrote nothing names its file: a writer hidden
+        // by the merge still holds that file (by a descriptor or a mapping, which keeps it open and sends its
+        // close when it goes), and that is all there is to find. A close after writing, from zero, is looked at
+        // as everything.
         this.open.delete(rel);
-        this.handlers.onReset?.();
+        this.handlers.onReset?.(mask & IN_CLOSE_NOWRITE ? rel : undefined);
       }
       // Closed after writing: what was written (through a mapping too: the mapping held the file open until it
       // went) is there now; the file has changed.
@@ -588,6 +593,20 @@ function isDir(abs: string): boolean {
  * @returns the inodes, or null where /proc cannot be read (not Linux)
  */
 export function openForWriting(root: string): Set<number> | null {
+  const look = lookForWriting(root);
+  for (;;) {
+    const r = look.next();
+    if (r.done === true) return r.value;
+  }
+}
+
+/**
+ * openForWriting a process at a time: yields before each process's descriptors and mappings are read, so that
+ * the look can be spread over idle turns of the event loop.
+ * @param root the root's real path
+ * @returns the inodes (as openForWriting), or null where /proc cannot be read
+ */
+export function* lookForWriting(root: string): Generator<void, Set<number> | null, void> {
   let dev: number;
   let pids: string[];
   try {
@@ -602,6 +621,7 @@ export function openForWriting(root: string): Set<number> | null {
   const out = new Set<number>();
   const prefix = root.endsWith("/") ? root : `${root}/`;
   for (const pid of pids) {
+    yield;
     let maps = "";
     try {
       maps = fs.readFileSync(`/proc/${pid}/maps`, "latin1");

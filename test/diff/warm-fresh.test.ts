@@ -425,11 +425,31 @@ interface Checks {
   given: number;
   suspects: number;
   stat_checks: number;
+  proc_looks: number;
 }
 
 async function checks(mcp: McpSession): Promise<Checks | undefined> {
   return ((await status(mcp)) as (WarmStatus & { checks?: Checks }) | undefined)?.checks;
 }
+
+/** mapper's script through mmap(2) (ctypes): the mapping alone holds the file once its descriptor is closed. */
+const rawMapper = [
+  "import ctypes,os,sys",
+  "libc=ctypes.CDLL(None,use_errno=True)",
+  "libc.mmap.restype=ctypes.c_void_p",
+  "libc.mmap.argtypes=[ctypes.c_void_p,ctypes.c_size_t,ctypes.c_int,ctypes.c_int,ctypes.c_int,ctypes.c_long]",
+  "f=os.open(sys.argv[1],os.O_RDWR)",
+  "_=(os.close(os.open(sys.argv[1],os.O_RDONLY)) if sys.argv[3]=='1' else None)",
+  "n=os.fstat(f).st_size",
+  "p=libc.mmap(None,n,3,1,f,0)",
+  "ctypes.memmove(p,ctypes.string_at(p,1),1)",
+  "_=None if sys.argv[2]=='1' else os.close(f)",
+  "print('ready',flush=True)",
+  "for line in sys.stdin:",
+  "  at,text=line.rstrip('\\n').split(' ',1)",
+  "  ctypes.memmove(p+int(at),text.encode(),len(text))",
+  "  print('ok',flush=True)",
+].join("\n");
 
 /**
  * A process that maps a file shared and writable (and writes its first byte back, so the page is dirty and
@@ -440,22 +460,26 @@ async function mapper(
   file: string,
   keepOpen: boolean,
   peek = false,
+  raw = false,
 ): Promise<{ write(at: number, text: string): Promise<void> }> {
-  const script = [
-    "import mmap,sys",
-    "f=open(sys.argv[1],'r+b')",
-    // A reader's open and close right after the writer's: inotify merges the two identical unread opens.
-    "_=(open(sys.argv[1],'rb').close() if sys.argv[3]=='1' else None)",
-    "m=mmap.mmap(f.fileno(),0,mmap.MAP_SHARED)",
-    "m[0:1]=m[0:1]",
-    "keep=sys.argv[2]=='1'",
-    "_=None if keep else f.close()",
-    "print('ready',flush=True)",
-    "for line in sys.stdin:",
-    "  at,text=line.rstrip('\\n').split(' ',1)",
-    "  m[int(at):int(at)+len(text)]=text.encode()",
-    "  print('ok',flush=True)",
-  ].join("\n");
+  // Python's mmap keeps a duplicate of the descriptor; mmap(2) itself (raw) keeps none once it is closed.
+  const script = raw
+    ? rawMapper
+    : [
+        "import mmap,sys",
+        "f=open(sys.argv[1],'r+b')",
+        // A reader's open and close right after the writer's: inotify merges the two identical unread opens.
+        "_=(open(sys.argv[1],'rb').close() if sys.argv[3]=='1' else None)",
+        "m=mmap.mmap(f.fileno(),0,mmap.MAP_SHARED)",
+        "m[0:1]=m[0:1]",
+        "keep=sys.argv[2]=='1'",
+        "_=None if keep else f.close()",
+        "print('ready',flush=True)",
+        "for line in sys.stdin:",
+        "  at,text=line.rstrip('\\n').split(' ',1)",
+        "  m[int(at):int(at)+len(text)]=text.encode()",
+        "  print('ok',flush=True)",
+      ].join("\n");
   const proc = Bun.spawn([python as string, "-c", script, file, keepOpen ? "1" : "0", peek ? "1" : "0"], {
     stdin: "pipe",
     stdout: "pipe",
@@ -498,11 +522,11 @@ test.skipIf(!linux)(
     const mcp = await serve(root);
     await ready(mcp);
     expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
-    expect(await checks(mcp)).toEqual({ mode: "watch", given: 0, suspects: 0, stat_checks: 0 });
+    expect(await checks(mcp)).toMatchObject({ mode: "watch", given: 0, suspects: 0, stat_checks: 0 });
     // A file that holds it: the one file handed over, still nothing stat'ed.
     writeFileSync(join(root, "fill/f7.txt"), "a NEEDLEWORD now\n");
     expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["fill/f7.txt"]);
-    expect(await checks(mcp)).toEqual({ mode: "watch", given: 1, suspects: 0, stat_checks: 0 });
+    expect(await checks(mcp)).toMatchObject({ mode: "watch", given: 1, suspects: 0, stat_checks: 0 });
   },
 );
 
@@ -521,8 +545,9 @@ test.skipIf(!linux)(
     expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
     await m.write(13, "NEEDLEWORD");
     expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["mapped.dat"]);
-    // Read because it was mapped when the watch began (found in /proc), not stat'ed.
-    expect((await checks(mcp))?.suspects).toBe(1);
+    // Read because it was mapped when the watch began (found in /proc), not stat'ed; the files the cold run of
+    // the same query read just before may be suspects too, until the server has been idle long enough to look.
+    expect((await checks(mcp))?.suspects).toBeGreaterThanOrEqual(1);
     expect((await checks(mcp))?.stat_checks).toBe(0);
   },
 );
@@ -568,6 +593,64 @@ test.skipIf(!linux)(
     expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["mapped.dat"]);
     await m.write(13, "QUILLWORDS");
     expect(paths(await same(mcp, "grep", root, { pattern: "QUILLWORDS" }))).toEqual(["mapped.dat"]);
+  },
+);
+
+test.skipIf(!linux)(
+  "a file mapped while serving after a reader's merged open, its descriptor closed, written once the server was idle: read",
+  async () => {
+    if (python === null) {
+      console.warn("SKIPPED: no python3 to write through a shared mapping");
+      return;
+    }
+    const root = scratch();
+    put(root, { ...filler(), "mapped.dat": "hello world, plain text and more plain text\n" });
+    const mcp = await serve(root);
+    await ready(mcp);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    // One open seen (the writer's and the reader's merged), the reader's close: no open left. The writer then
+    // closes its descriptor and keeps the mapping: no descriptor holds the file, and no close comes until the
+    // mapping goes. The look made while the server is idle must find the mapping.
+    const m = await mapper(join(root, "mapped.dat"), false, true, true);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    await Bun.sleep(400);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
+    await Bun.sleep(400);
+    await m.write(13, "NEEDLEWORD");
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["mapped.dat"]);
+    await m.write(13, "QUILLWORDS");
+    expect(paths(await same(mcp, "grep", root, { pattern: "QUILLWORDS" }))).toEqual(["mapped.dat"]);
+  },
+);
+
+test.skipIf(!linux)(
+  "a query after queries that read files makes no look at every process before it answers",
+  async () => {
+    const root = scratch();
+    put(root, { ...filler(), "a/one.txt": "a NEEDLEWORD here\n", "a/two.txt": "NEEDLEWORD again\n" });
+    const mcp = await serve(root);
+    await ready(mcp);
+    // The server's own reads of the files that hold it: opens and closes that wrote nothing.
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([
+      "a/one.txt",
+      "a/two.txt",
+    ]);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([
+      "a/one.txt",
+      "a/two.txt",
+    ]);
+    expect((await checks(mcp))?.proc_looks).toBe(0);
+    expect(paths(await same(mcp, "grep", root, { pattern: "ordinary" })).length).toBe(20);
+    expect(paths(await same(mcp, "grep", root, { pattern: "again" }))).toEqual(["a/two.txt"]);
+    expect((await checks(mcp))?.proc_looks).toBe(0);
+    // A close after writing still looks at everything before the next answer.
+    writeFileSync(join(root, "fill/f3.txt"), "a NEEDLEWORD now\n");
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([
+      "a/one.txt",
+      "a/two.txt",
+      "fill/f3.txt",
+    ]);
+    expect((await checks(mcp))?.mode).toBe("watch");
   },
 );
 

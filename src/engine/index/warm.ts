@@ -11,7 +11,12 @@ import { WalkOptionsSchema } from "../../contract/walk-options.ts";
 import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { STAT_OK, STAT_WORDS, statInto, wordsOfStats } from "../../platform/stat-words.ts";
-import { openForWriting, type TreeWatch, watchTreeInSlices } from "../../platform/tree-watch.ts";
+import {
+  lookForWriting,
+  openForWriting,
+  type TreeWatch,
+  watchTreeInSlices,
+} from "../../platform/tree-watch.ts";
 import { IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import { quietContext, type RunContext } from "../run.ts";
@@ -71,6 +76,8 @@ interface QueryChecks {
   suspects: number;
   /** stat calls made to prove files unchanged. */
   stat_checks: number;
+  /** Looks through /proc at every process (openForWriting) made on this call before it was answered. */
+  proc_looks: number;
 }
 
 /** Settings of the warm state. */
@@ -167,6 +174,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const WATCH_SLICE_MS = 20;
 /** How often the tree's own watch is read between calls (its own reads and listings are events too). */
 const DRAIN_MS = 25;
+/**
+ * Files named by closes that wrote nothing (WarmRoot.named) kept as suspects until a look; past this many, one
+ * look at everything before the next answer costs less than reading them all at each query.
+ */
+const NAMED_MAX = 256;
 /** How often it is read while a call is answered (the call's own reads are events too). */
 const BUSY_DRAIN_MS = 10;
 /** How long a call records a new walk itself before it walks cold and leaves the rest to the time between calls. */
@@ -395,6 +407,22 @@ export class WarmRoot implements WarmProvider {
   private heldIds: { readonly idx: TrigramIndex; readonly held: Set<number>; readonly ids: number[] } | null =
     null;
   private rescanDue = false;
+  /**
+   * Files whose last close (one that wrote nothing) left no open seen, relative, with when (nameSeq): a writer
+   * whose open merged with the reader's may hold them (ADR 0032). Suspects until a look at every process that
+   * began after they were named (lookWhileIdle, or settle's).
+   */
+  private readonly named = new Map<string, number>();
+  private nameSeq = 0;
+  /** When rescanDue was set (nameSeq): a look begun after it answers it. */
+  private rescanAt = 0;
+  /** Bumped by each look at every process made in one go: a look spread over idle turns begun before is void. */
+  private lookEpoch = 0;
+  private idleLooking = false;
+  /** A build ended whose reads (an open and a close of each file) the drain timer or settle has not taken in. */
+  private buildReadsQueued = false;
+  /** Looks at every process made by the last settle (capabilities' checks.proc_looks). */
+  private settleLooks = 0;
   /** A directory was made or moved in since the open files were last looked for (a rebuild looks again). */
   private scanStale = false;
   /** Every file the index rules out is stat'ed at each query, as before the suspects (options.statEveryFile). */
@@ -774,9 +802,7 @@ export class WarmRoot implements WarmProvider {
         onRootGone: () => {
           this.rootGone = true;
         },
-        onReset: () => {
-          this.rescanDue = true;
-        },
+        onReset: (rel) => this.reset(rel),
       },
       this.options.sliceMs ?? WATCH_SLICE_MS,
       stopped,
@@ -799,7 +825,11 @@ export class WarmRoot implements WarmProvider {
       this.heldIds = null;
       this.rescanDue = false;
       // Events also come in between calls, so the index is kept fresh while the server is idle.
-      this.drainTimer = setInterval(() => own.drain(), DRAIN_MS);
+      this.drainTimer = setInterval(() => {
+        own.drain();
+        this.buildReadsQueued = false;
+        this.lookWhileIdle();
+      }, DRAIN_MS);
       this.drainTimer.unref?.();
       return;
     }
@@ -826,6 +856,8 @@ export class WarmRoot implements WarmProvider {
     this.busyDrain = null;
     this.held = null;
     this.heldIds = null;
+    this.named.clear();
+    this.lookEpoch++;
     if (this.drainTimer !== null) clearInterval(this.drainTimer);
     this.drainTimer = null;
     this.watcher?.close();
@@ -843,14 +875,79 @@ export class WarmRoot implements WarmProvider {
     // The events first: one of them may say the root's directory went away, which its identity by path cannot
     // tell when a directory made again at the path reuses the inode number.
     if (this.synchronous) (this.watcher as TreeWatch).drain();
+    this.buildReadsQueued = false;
+    this.settleLooks = 0;
     if (this.rescanDue && this.synchronous) {
       this.rescanDue = false;
       this.held = openForWriting(this.root);
       this.heldIds = null;
+      this.named.clear();
+      this.lookEpoch++;
+      this.settleLooks++;
     }
     this.verify();
     if (!this.synchronous) return !this.watching;
     return true;
+  }
+
+  /**
+   * What the watch knows of open files cannot be trusted (TreeWatch's onReset). A file named (a close that wrote
+   * nothing, to no open seen) is a suspect until an idle look (lookWhileIdle): a writer whose open merged with
+   * the reader's holds it still, by a descriptor or a mapping (a mapping keeps the file open: its close comes
+   * when it goes, after writing, and is looked at as everything), and is found by that look. Anything else, and
+   * the build's own reads (every file), is looked at before the next answer (settle), or by an idle look first.
+   */
+  private reset(rel?: string): void {
+    if (
+      rel === undefined ||
+      this.building !== null ||
+      this.buildReadsQueued ||
+      this.named.size >= NAMED_MAX
+    ) {
+      this.rescanDue = true;
+      this.rescanAt = ++this.nameSeq;
+      // The look before the next answer finds whoever holds the named files too.
+      this.named.clear();
+      return;
+    }
+    this.named.set(rel, ++this.nameSeq);
+  }
+
+  /**
+   * Between calls (the drain timer): the look at every process that the named files (or a reset) wait for,
+   * openForWriting spread over turns of the event loop that let a call in first (turn). When it ends, the files
+   * named before it began leave the suspects, unless a process holds them open for writing or mapped (then they
+   * are held); a look made in one go meanwhile (settle) makes it void.
+   */
+  private lookWhileIdle(): void {
+    if (this.idleLooking || this.holds > 0 || !this.synchronous || this.closed) return;
+    if (this.named.size === 0 && !this.rescanDue) return;
+    this.idleLooking = true;
+    void this.idleLook().finally(() => {
+      this.idleLooking = false;
+    });
+  }
+
+  private async idleLook(): Promise<void> {
+    const epoch = this.lookEpoch;
+    const seq = this.nameSeq;
+    const sliceMs = this.options.sliceMs ?? WATCH_SLICE_MS;
+    const look = lookForWriting(this.root);
+    for (;;) {
+      const until = performance.now() + sliceMs;
+      let r = look.next();
+      while (r.done !== true && performance.now() < until) r = look.next();
+      if (r.done === true) {
+        if (epoch !== this.lookEpoch || r.value === null || !this.synchronous) return;
+        this.held = r.value;
+        this.heldIds = null;
+        for (const [rel, at] of this.named) if (at <= seq) this.named.delete(rel);
+        if (this.rescanDue && this.rescanAt <= seq) this.rescanDue = false;
+        return;
+      }
+      await this.turn();
+      if (this.closed || epoch !== this.lookEpoch) return;
+    }
   }
 
   private changed(event: string, name: string | Buffer | null): void {
@@ -915,6 +1012,8 @@ export class WarmRoot implements WarmProvider {
         this.scanStale = false;
         this.held = openForWriting(this.root);
         this.heldIds = null;
+        this.named.clear();
+        this.lookEpoch++;
       }
       if (this.building === null) void this.build();
     }, 200);
@@ -961,7 +1060,13 @@ export class WarmRoot implements WarmProvider {
     // How a file the index rules out is known unchanged (ADR 0032): by the watch, with the suspect files read
     // (marked as candidates here); or, where the watch cannot vouch for every file, by a stat of each.
     const byWatch = candidates !== null && idx !== null && this.trustsWatch();
-    const checks: QueryChecks = { mode: byWatch ? "watch" : "stat", given: 0, suspects: 0, stat_checks: 0 };
+    const checks: QueryChecks = {
+      mode: byWatch ? "watch" : "stat",
+      given: 0,
+      suspects: 0,
+      stat_checks: 0,
+      proc_looks: this.settleLooks,
+    };
     if (candidates !== null && idx !== null) {
       this.lastChecks = checks;
       if (byWatch) this.markSuspects(idx, found as Found, checks);
@@ -1078,6 +1183,7 @@ export class WarmRoot implements WarmProvider {
       }
     };
     for (const rel of (this.watcher as TreeWatch).openFiles()) mark(idx.idOfPath(joinPath(this.root, rel)));
+    for (const rel of this.named.keys()) mark(idx.idOfPath(joinPath(this.root, rel)));
     const held = this.held as Set<number>;
     if (this.heldIds === null || this.heldIds.idx !== idx || this.heldIds.held !== held)
       this.heldIds = { idx, held, ids: idsOfInodes(idx, held) };
@@ -1474,6 +1580,8 @@ export class WarmRoot implements WarmProvider {
         );
         return;
       }
+      // The build's reads are an open and a close of each file: those not taken in yet are one look (reset).
+      this.buildReadsQueued = true;
       this.index = idx;
       this.building = null;
       this.state = "ready";
