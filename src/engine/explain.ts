@@ -162,6 +162,7 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
         if (link === null) return `it is not a symlink (--link ${links.join(",")})`;
         if (links.includes("broken") && !link.exists) return null;
         if (links.includes("escaping") && link.escapes) return null;
+        if (links.includes("ok") && link.exists && !link.escapes) return null;
         return `its link (-> ${link.target}) is not ${links.join(" or ")}`;
       },
     });

@@ -348,9 +348,13 @@ function statPredicates(o: WalkOptions, base: string, now: number): Array<(e: En
   if (links.length > 0) {
     const broken = links.includes("broken");
     const escaping = links.includes("escaping");
+    const ok = links.includes("ok");
     preds.push((e) => {
       const link = linkOf(e);
-      return link !== null && ((broken && !link.exists) || (escaping && link.escapes));
+      return (
+        link !== null &&
+        ((broken && !link.exists) || (escaping && link.escapes) || (ok && link.exists && !link.escapes))
+      );
     });
   }
   if (o.uid !== undefined || o.gid !== undefined) {

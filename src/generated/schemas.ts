@@ -225,11 +225,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "enum": [
             "broken",
-            "escaping"
+            "escaping",
+            "ok"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
       },
       "only_ignored": {
         "type": "boolean",
@@ -3006,11 +3007,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "enum": [
             "broken",
-            "escaping"
+            "escaping",
+            "ok"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -4171,11 +4173,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "enum": [
             "broken",
-            "escaping"
+            "escaping",
+            "ok"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -4842,11 +4845,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "enum": [
             "broken",
-            "escaping"
+            "escaping",
+            "ok"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
       },
       "limit": {
         "type": "integer",

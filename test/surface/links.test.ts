@@ -161,6 +161,14 @@ describe.if(hasRealpath)("link records against readlink, stat and realpath -m", 
           return !x.link_target_exists || x.link_escapes;
         }),
       );
+      // ok: the links that work and stay inside, the complement of the two above among the links (#37).
+      expect(sel("ok")).toEqual(
+        disk.filter((rel) => {
+          const x = expected(base, rel);
+          return x.link_target_exists && !x.link_escapes;
+        }),
+      );
+      expect(sel("ok,broken,escaping")).toEqual(disk);
     });
   }
 });

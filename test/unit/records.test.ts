@@ -82,10 +82,11 @@ describe("FileMatch serialisation", () => {
       "link_escapes",
       "link_resolved",
       "ignored_by",
+      "entries_inside",
     ];
     const plain = order.filter((k) => !optional.includes(k));
     expect(plain).toEqual(["path", "relative_path", "size", "mtime", "kinds", "entry_type"]);
-    const linked = order.filter((k) => k !== "path_bytes" && k !== "ignored_by");
+    const linked = order.filter((k) => k !== "path_bytes" && k !== "ignored_by" && k !== "entries_inside");
     for (const r of records)
       expect(Object.keys(r)).toEqual((r as { entry_type: string }).entry_type === "symlink" ? linked : plain);
     expect({ ...(records[0] as object) }).toEqual(JSON.parse(JSON.stringify(records[0])));
