@@ -12,9 +12,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import * as v from "valibot";
-import { WalkOptionsSchema } from "../src/contract/walk-options.ts";
-import { compileWalk } from "../src/engine/plan.ts";
+import { serverDefaultPlan } from "../src/engine/index/warm.ts";
 import { quietContext } from "../src/engine/run.ts";
 import { walk } from "../src/engine/walk.ts";
 import { platform } from "../src/platform/platform.ts";
@@ -63,16 +61,7 @@ if (w === null) {
 }
 w.drain();
 const setUp = w.counts();
-const plan = compileWalk(
-  v.parse(WalkOptionsSchema, {
-    base: fs.realpathSync(tree),
-    hidden: true,
-    respect_gitignore: true,
-    follow_symlinks: false,
-    strict_base: true,
-  }),
-  { filesOnly: true, cwd: tree },
-).plan;
+const plan = serverDefaultPlan(fs.realpathSync(tree));
 const buf = Buffer.alloc(1 << 20);
 const started = performance.now();
 let files = 0;

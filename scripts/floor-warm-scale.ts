@@ -10,12 +10,10 @@
 
 import { execSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as v from "valibot";
 import { emptySkipped } from "../src/contract/result.ts";
-import { WalkOptionsSchema } from "../src/contract/walk-options.ts";
 import { loadIndex } from "../src/engine/index/persist.ts";
 import { recordWalk, replayPicked, selectedPlaces } from "../src/engine/index/recorded-walk.ts";
-import { compileWalk } from "../src/engine/plan.ts";
+import { serverDefaultPlan } from "../src/engine/index/warm.ts";
 import { quietContext, type RunContext } from "../src/engine/run.ts";
 import { selectingAll } from "../src/engine/walk.ts";
 import { benchArgs } from "./bench-args.ts";
@@ -39,16 +37,7 @@ const idx = loaded.index.index;
 console.log(`index loaded in ${(performance.now() - t).toFixed(0)} ms (${idx.size} files)`);
 
 // The server's default walk (WarmRoot.defaultPlan), recorded selecting every entry; grep's plan selects files.
-const plan = compileWalk(
-  v.parse(WalkOptionsSchema, {
-    base: tree,
-    hidden: true,
-    respect_gitignore: true,
-    follow_symlinks: false,
-    strict_base: true,
-  }),
-  { filesOnly: true, cwd: tree },
-).plan;
+const plan = serverDefaultPlan(tree);
 t = performance.now();
 const rec = recordWalk(selectingAll(plan), quietContext());
 console.log(`default walk recorded in ${(performance.now() - t).toFixed(0)} ms (${rec.entries} entries)`);

@@ -370,6 +370,25 @@ function selectionKey(plan: WalkPlan): string {
 /**
  * Creates the warm state of one root.
  */
+/**
+ * Creates the walk of a grep, count or find with the server's defaults over a whole root: the walk a server
+ * builds its index from and remembers (the benchmarks and floors of the warm state take the same one).
+ * @param root the root's real path
+ * @returns the compiled walk
+ */
+export function serverDefaultPlan(root: string): WalkPlan {
+  return compileWalk(
+    v.parse(WalkOptionsSchema, {
+      base: root,
+      hidden: true,
+      respect_gitignore: true,
+      follow_symlinks: false,
+      strict_base: true,
+    }),
+    { filesOnly: true, cwd: root },
+  ).plan;
+}
+
 export class WarmRoot implements WarmProvider {
   /** The watch: the tree's own, read before each call (tree-watch.ts), or Bun's fs.watch where that is not there. */
   private watcher: TreeWatch | fs.FSWatcher | null = null;
@@ -1763,16 +1782,7 @@ export class WarmRoot implements WarmProvider {
 
   /** The walk of a grep, count or find with the server's defaults over the whole root: the index build's. */
   private defaultPlan(): WalkPlan {
-    return compileWalk(
-      v.parse(WalkOptionsSchema, {
-        base: this.root,
-        hidden: true,
-        respect_gitignore: true,
-        follow_symlinks: false,
-        strict_base: true,
-      }),
-      { filesOnly: true, cwd: this.root },
-    ).plan;
+    return serverDefaultPlan(this.root);
   }
 
   /**
