@@ -3,12 +3,12 @@
 // language with code regions is counted in skipped.unknown_language and never searched as all code; a match's
 // region is that of its first character, in multiline mode too.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { grepAll } from "../../src/agent/index.ts";
-import { rglob, rglobJson, tempTree } from "../helpers.ts";
+import { BIN, rglob, rglobJson, tempTree } from "../helpers.ts";
 import { startMcp } from "./mcp-helpers.ts";
 
 const t = tempTree({
@@ -294,6 +294,28 @@ describe("grep --in with several regions: each match says its region", () => {
       );
     } finally {
       await s.close();
+    }
+  });
+
+  test("a note comes after the lines it speaks of when stdout and stderr are one stream (2>&1)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rglob-in-2to1-"));
+    try {
+      const out = join(dir, "both.txt");
+      const fd = openSync(out, "w");
+      const res = Bun.spawnSync([BIN, "grep", "TODO", "--in", "code,comment,string"], {
+        cwd: t.dir,
+        env: { ...process.env, NO_COLOR: "1" },
+        stdout: fd,
+        stderr: fd,
+      });
+      expect(res.exitCode).toBe(0);
+      const lines = readFileSync(out, "utf8").trimEnd().split("\n");
+      const notes = lines.filter((l) => l.startsWith("rglob: note:"));
+      expect(notes.length).toBeGreaterThan(0);
+      expect(lines.slice(-notes.length)).toEqual(notes);
+      expect(lines.length).toBeGreaterThan(notes.length + 5);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -304,6 +304,9 @@ export const stdout = new Output(1);
  */
 export function eprint(text: string): void {
   try {
+    // What stdout holds goes first, so that a reader of both streams (2>&1) sees a note after the lines it
+    // speaks of, not in the middle of them.
+    stdout.flush();
     emit(2, Buffer.from(`${text}\n`));
   } catch {}
 }
