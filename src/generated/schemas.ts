@@ -274,7 +274,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "reverse": {
         "type": "boolean",
-        "description": "Reverse the sort order.",
+        "description": "Reverse the sort order; ties stay in path order.",
         "default": false
       }
     },

@@ -552,6 +552,34 @@ describe("order and output forms", () => {
     if (args.includes("mtime")) expect(got[0]).toBe(want[0] as string);
     else expect(got).toEqual(want);
   });
+  test("--reverse turns the sort key around but not the ties: equal sizes, times and names stay in path order", () => {
+    const ties = tempTree({ "b.txt": "xx", "a.txt": "yy", "c/a.txt": "zz", "d.txt": "w" });
+    try {
+      for (const f of ["b.txt", "a.txt", "c/a.txt"])
+        utimesSync(join(ties.dir, f), new Date(5_000_000), new Date(5_000_000));
+      utimesSync(join(ties.dir, "d.txt"), new Date(1_000_000), new Date(1_000_000));
+      expect(rels(find(["-t", "f", "--sort", "size", "-r"], ties.dir))).toEqual([
+        "a.txt",
+        "b.txt",
+        "c/a.txt",
+        "d.txt",
+      ]);
+      expect(rels(find(["-t", "f", "--sort", "mtime", "-r"], ties.dir))).toEqual([
+        "a.txt",
+        "b.txt",
+        "c/a.txt",
+        "d.txt",
+      ]);
+      expect(rels(find(["-t", "f", "--sort", "name", "-r"], ties.dir))).toEqual([
+        "d.txt",
+        "b.txt",
+        "a.txt",
+        "c/a.txt",
+      ]);
+    } finally {
+      ties.cleanup();
+    }
+  });
   test("siblings come in code point order, an astral character after every BMP one (UTF-16 order differs)", () => {
     // U+1F600 is stored as the surrogates D83D DE00, which UTF-16 order puts before U+FF5E; code point order
     // puts it last. A directory without astral names is sorted natively, one with them by a comparator.
@@ -616,23 +644,26 @@ describe("budgets and cursors", () => {
   const t = tempTree(spec);
   const full = (extra: string[]) => rels(find(["-t", "f", ...extra], t.dir));
 
-  test.each([[[]], [["--sort", "size"]], [["--sort", "name", "-r"]], [["--sort", "mtime"]]])(
-    "paging %p to the end yields exactly the unpaged list",
-    (extra) => {
-      const want = full(extra);
-      const got: string[] = [];
-      let cursor: string | null = null;
-      for (let page = 0; page < 50; page++) {
-        const r = find(["-t", "f", ...extra, "--limit", "7", ...(cursor ? ["--cursor", cursor] : [])], t.dir);
-        got.push(...rels(r));
-        cursor = r.next_cursor;
-        if (!r.truncated) break;
-        expect(r.truncated_reason).toBe("limit");
-      }
-      expect(got).toEqual(want);
-      expect(new Set(got).size).toBe(got.length);
-    },
-  );
+  test.each([
+    [[]],
+    [["--sort", "size"]],
+    [["--sort", "size", "-r"]],
+    [["--sort", "name", "-r"]],
+    [["--sort", "mtime"]],
+  ])("paging %p to the end yields exactly the unpaged list", (extra) => {
+    const want = full(extra);
+    const got: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 50; page++) {
+      const r = find(["-t", "f", ...extra, "--limit", "7", ...(cursor ? ["--cursor", cursor] : [])], t.dir);
+      got.push(...rels(r));
+      cursor = r.next_cursor;
+      if (!r.truncated) break;
+      expect(r.truncated_reason).toBe("limit");
+    }
+    expect(got).toEqual(want);
+    expect(new Set(got).size).toBe(got.length);
+  });
   test("a sorted page resumes correctly even when its last file vanished in between", () => {
     const own = tempTree(
       Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}`, "x".repeat(i % 5)])),

@@ -95,15 +95,16 @@ export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerato
   const byPath = (a: Item, b: Item) =>
     a.root - b.root || comparePaths(a.rec.relative_path, b.rec.relative_path);
   const baseName = (p: string) => p.slice(p.lastIndexOf("/") + 1);
-  const cmp = {
+  const key = {
     path: byPath,
-    size: (a: Item, b: Item) => a.rec.size - b.rec.size || byPath(a, b),
-    mtime: (a: Item, b: Item) =>
-      a.rec.mtime < b.rec.mtime ? -1 : a.rec.mtime > b.rec.mtime ? 1 : byPath(a, b),
-    name: (a: Item, b: Item) =>
-      compareNames(baseName(a.rec.relative_path), baseName(b.rec.relative_path)) || byPath(a, b),
+    size: (a: Item, b: Item) => a.rec.size - b.rec.size,
+    mtime: (a: Item, b: Item) => (a.rec.mtime < b.rec.mtime ? -1 : a.rec.mtime > b.rec.mtime ? 1 : 0),
+    name: (a: Item, b: Item) => compareNames(baseName(a.rec.relative_path), baseName(b.rec.relative_path)),
   }[input.sort];
-  all.sort((a, b) => sign * cmp(a, b));
+  // --reverse turns the key around, not the ties: equal sizes, times or names stay in path order, as `ls -S`
+  // and top list them (a "largest first" answer needs no reordering by hand).
+  const cmp = (a: Item, b: Item) => sign * key(a, b) || byPath(a, b);
+  all.sort(cmp);
   // The order key holds the sort values, so a page resumes at the right place even when the last record's
   // file changed or vanished in between (the order is total: ties are broken by path).
   const keyOf = (x: Item) => JSON.stringify([x.root, x.rec.relative_path, x.rec.size, x.rec.mtime]);
@@ -116,7 +117,7 @@ export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerato
     } catch {
       throw new RglobError("BAD_PREDICATE", "cursor is not a valid rglob cursor");
     }
-    while (start < all.length && sign * cmp(all[start] as Item, after) <= 0) start++;
+    while (start < all.length && cmp(all[start] as Item, after) <= 0) start++;
   }
   for (let i = start; i < all.length; i++) {
     const x = all[i] as Item;

@@ -35,7 +35,10 @@ export const FindInputSchema = v.pipe(
       ),
       "path",
     ),
-    reverse: v.optional(v.pipe(v.boolean(), v.description("Reverse the sort order.")), false),
+    reverse: v.optional(
+      v.pipe(v.boolean(), v.description("Reverse the sort order; ties stay in path order.")),
+      false,
+    ),
   }),
   v.title("FindInput"),
   v.description("Find files and directories by glob and metadata predicates."),
