@@ -14,7 +14,7 @@ import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
 import { type IgnoreFile, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
-import { linkOf } from "./links.ts";
+import { type LinkInfo, linkOf, whereItLeads } from "./links.ts";
 import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
 
@@ -45,12 +45,25 @@ interface Reason {
   file?: string;
   line?: number;
   pattern?: string;
+  /** A reason about a symlink: the link (relative to the base) and its text (readlink). */
+  link?: string;
+  link_target?: string;
+}
+
+/** Where a path reached through symlinks (or a symlink itself) really is, and whether find lists it there. */
+export interface RealPath {
+  /** Relative to the base when inside it, absolute outside (as link_resolved). */
+  readonly path: string;
+  /** The verdict on the real path with the same options; absent when it is outside the base or missing. */
+  readonly included?: boolean;
 }
 
 /** The verdict on one path. */
 export interface PathVerdict {
   readonly included: boolean;
   readonly reasons: Reason[];
+  /** Present when a symlink is on the path's way (or is the path): where it really is. */
+  readonly real?: RealPath;
 }
 
 /** A named predicate: its stage, and a test that returns null when the entry passes, else why it fails. */
@@ -357,28 +370,67 @@ function ignoreFinding(
 }
 
 /**
- * Tells why the walk would not enter a directory component on the way to the path: it is not one, it is a
- * link not followed, or (following links) it is a filesystem loop; records its identity on the path.
- * @param onPath device/inode pairs of the directories from the root down (following links only)
- * @returns the reason, or null when the walk enters it
+ * Returns a symlink's facts as reason fields, and its words: `rel -> target`.
+ * @param compAbs the link's absolute path
+ * @param rel its POSIX path relative to the base
+ * @returns the fields and the words, or null when it cannot be read as a link
  */
-function descentReason(
+function linkFacts(
+  compAbs: string,
+  rel: string,
+): { readonly fields: Partial<Reason>; readonly info: LinkInfo; readonly words: string } | null {
+  const info = linkOf({ abs: compAbs, rel, type: "symlink" });
+  if (info === null) return null;
+  return {
+    info,
+    words: `${rel} -> ${info.target}`,
+    // Where it leads, broken or outside, is the explanation's real_path (said in the detail too).
+    fields: { link: rel, link_target: info.target },
+  };
+}
+
+/**
+ * Tells whether the walk enters a directory component on the way to the path, and why not: it is not one, it is a
+ * link not followed, or (following links) it is a filesystem loop; records its identity on the path. A component
+ * the walk does not enter ends the replay: nothing below it is read (listing a link not followed as a directory
+ * is what answered a false "cannot be listed: ENOTDIR").
+ * @param onPath device/inode pairs of the directories from the root down (following links only)
+ * @returns whether the walk enters it, and the reason when it does not (none when one was given already)
+ */
+function descent(
   plan: WalkPlan,
   type: EntryType,
   isDir: boolean,
   compAbs: string,
   rel: string,
   onPath: string[],
-): Reason | null {
+): { readonly enter: boolean; readonly reason?: Reason } {
   if (!isDir) {
+    // Following links, a link the walk does not follow is one that leads outside a strict base (that reason is
+    // given already) or leads nowhere (nothing can be below it).
+    if (type === "symlink" && plan.follow) return { enter: false };
+    if (type !== "symlink")
+      return { enter: false, reason: { stage: "symlink", detail: `'${rel}' is not a directory` } };
+    const facts = linkFacts(compAbs, rel);
+    const words = facts === null ? "a symlink" : `the symlink ${facts.words}`;
     return {
-      stage: "symlink",
-      detail:
-        type === "symlink"
-          ? `its directory '${rel}' is reached through a symlink, which is not followed; use --follow`
-          : `'${rel}' is not a directory`,
+      enter: false,
+      reason: {
+        stage: "symlink",
+        detail: `its directory '${rel}' is ${words}, which is not followed (--follow follows it)`,
+        ...facts?.fields,
+      },
     };
   }
+  const enters = descentIdentity(plan, compAbs, rel, onPath);
+  return enters === null ? { enter: true } : { enter: false, reason: enters };
+}
+
+/**
+ * Records a directory's identity on the path when following links, and tells a filesystem loop.
+ * @returns the reason the walk does not enter it, or null when it does
+ */
+function descentIdentity(plan: WalkPlan, compAbs: string, rel: string, onPath: string[]): Reason | null {
   if (!plan.follow) return null;
   try {
     const st = platform.stat(compAbs);
@@ -406,6 +458,7 @@ function componentTypes(
   listing: DirListing,
   name: string,
   compAbs: string,
+  rel: string,
   what: string,
   last: boolean,
   found: Findings,
@@ -431,19 +484,51 @@ function componentTypes(
     // As in the walk: such a link is listed as a link (link_escapes), never followed.
     if (!insideDir(real, plan.baseReal)) {
       target = "symlink";
-      if (last)
-        found.notes.push({
-          stage: "symlink",
-          detail: `it is a symlink that leads outside the base (${real}): listed as a link, not followed`,
-        });
-      else
+      // A last component says so in its link note (underRoot).
+      if (!last) {
+        const facts = linkFacts(compAbs, rel);
+        const words = facts === null ? "a symlink" : `the symlink ${facts.words}`;
         found.block({
           stage: "outside_base",
-          detail: `${what} is a symlink that leads outside the base (${real}); not followed`,
+          detail: `${what} is ${words}, which leads outside the base (to ${real}) and is not followed under strict_base`,
+          ...facts?.fields,
         });
+      }
     }
   }
   return { type, target };
+}
+
+/**
+ * Says what the path, a symlink, is: its text and where it leads, and how the walk takes it (as a link, or its
+ * target when followed). A note: it lets nothing in or out by itself.
+ * @param target the type the walk gives it ("symlink" when not followed)
+ * @returns the note
+ */
+function linkNote(plan: WalkPlan, compAbs: string, rel: string, target: EntryType): Reason {
+  const facts = linkFacts(compAbs, rel);
+  if (facts === null) return { stage: "symlink", detail: "it is a symlink" };
+  const { info } = facts;
+  // Where it leads is said once, by the real path after this note (explainPath).
+  let where = info.escapes ? ", which leads outside the base" : "";
+  if (!info.exists) {
+    let loop = false;
+    try {
+      platform.stat(compAbs);
+    } catch (err) {
+      loop = (err as { code?: unknown }).code === "ELOOP";
+    }
+    where = loop
+      ? ", broken: the links loop"
+      : `, broken${info.escapes ? " and leading outside the base" : ""}`;
+  }
+  const how =
+    target !== "symlink"
+      ? "followed (--follow): taken as what it leads to"
+      : plan.follow && info.exists
+        ? "listed as a link, not followed under strict_base"
+        : "listed as a link";
+  return { stage: "symlink", detail: `it is the symlink ${facts.words}${where}; ${how}`, ...facts.fields };
 }
 
 /**
@@ -527,7 +612,7 @@ function underRoot(
         detail: `${what} is hidden (name starts with '.') and hidden is off (--no-hidden)`,
       });
     }
-    const types = componentTypes(plan, listing, name, compAbs, what, last, found);
+    const types = componentTypes(plan, listing, name, compAbs, rel, what, last, found);
     if (types === null) return { included: false, reasons: out };
     const { type, target } = types;
     const isDir = target === "dir";
@@ -541,11 +626,15 @@ function underRoot(
       } else if (v?.note !== undefined) notes.push(v.note);
     }
     if (last) {
+      if (type === "symlink") notes.push(linkNote(plan, compAbs, rel, target));
       const e = new Entry(compAbs, rel, name, i + 1, type, target, r, plan.follow);
       return verdictOnEntry(plan, o, checks, e, isDir, found);
     }
-    const stop = descentReason(plan, type, isDir, compAbs, rel, onPath);
-    if (stop !== null) block(stop);
+    const into = descent(plan, type, isDir, compAbs, rel, onPath);
+    if (!into.enter) {
+      if (into.reason !== undefined) block(into.reason);
+      return { included: false, reasons: out };
+    }
     dirAbs = compAbs;
     relDir = rel;
     keyPrefix = `${keyPrefix}${name}/`;
@@ -554,7 +643,8 @@ function underRoot(
 }
 
 /**
- * Explains whether the walk of a plan lists a path, and why.
+ * Explains whether the walk of a plan lists a path, and why; for a path reached through a symlink (or one), also
+ * where it really is and whether the walk lists it there, said in the reason about the link too.
  * @param plan the compiled walk (the same as find would use)
  * @param o the walk options the plan was compiled from (to name the failing predicate)
  * @param abs the absolute path (it exists)
@@ -567,6 +657,55 @@ export function explainPath(
   abs: string,
   report: (info: ErrorInfo) => void = () => {},
   memo: ExplainMemo = explainMemo(plan),
+): PathVerdict {
+  const v = verdictOf(plan, o, abs, report, memo);
+  const rel = relativePath(plan.base, abs);
+  if (leavesDir(rel)) return v;
+  const { resolved, escapes } = whereItLeads(abs, plan.base);
+  if (!escapes && resolved === (rel === "" ? "." : toPosix(rel))) return v;
+  let included: boolean | undefined;
+  let why = "";
+  if (!escapes) {
+    const realAbs = resolved === "." ? plan.base : joinPath(plan.base, ...resolved.split("/"));
+    let exists = true;
+    try {
+      platform.lstat(realAbs);
+    } catch {
+      exists = false;
+    }
+    // The real path has no symlink on its way: its verdict says nothing of one, and never recurses.
+    if (exists) {
+      const there = verdictOf(plan, o, realAbs, report, memo);
+      included = there.included;
+      why = there.included
+        ? `; its real path ${resolved} is included`
+        : `; its real path ${resolved} is not included${v.included ? "" : " either"}: ${there.reasons[0]?.detail ?? ""}`;
+    } else why = `; its real path ${resolved} does not exist`;
+  } else {
+    let exists = true;
+    try {
+      platform.lstat(resolved);
+    } catch {
+      exists = false;
+    }
+    why = `; its real path is outside the base: ${resolved}${exists ? "" : " (it does not exist)"}`;
+  }
+  // The reason about the link (the one that stops the walk at it, or the note on a path that is one) says it too.
+  const first = v.reasons.findIndex((x) => x.link !== undefined);
+  const reasons = v.reasons.map((r, i) => (i === first ? { ...r, detail: `${r.detail}${why}` } : r));
+  return { ...v, reasons, real: { path: resolved, ...(included === undefined ? {} : { included }) } };
+}
+
+/**
+ * Gives the verdict of the walk of a plan on one path, and why (explainPath without the real path).
+ * @returns the verdict with its reasons
+ */
+function verdictOf(
+  plan: WalkPlan,
+  o: WalkOptions,
+  abs: string,
+  report: (info: ErrorInfo) => void,
+  memo: ExplainMemo,
 ): PathVerdict {
   const checks = namedChecks(o, plan.base);
   let first: PathVerdict | null = null;

@@ -114,7 +114,21 @@ function linkInfo(abs: string, rel: string): LinkInfo | null {
   } catch {
     exists = false;
   }
-  const base = baseOf(abs, rel);
+  return { target, exists, ...whereItLeads(abs, baseOf(abs, rel)) };
+}
+
+/**
+ * Says where a path really is, every symlink on its way followed (as GNU `realpath -m`), and whether that is
+ * outside the base: what a link's record says of the link, and what explain says of a path reached through one.
+ * @param abs an absolute path
+ * @param base the base's absolute path, or null when the path is outside it anyway (a root given outside it)
+ * @returns `resolved` (POSIX and relative to the base's real path inside it, "." for the base; absolute outside)
+ * and `escapes`
+ */
+export function whereItLeads(
+  abs: string,
+  base: string | null,
+): { readonly resolved: string; readonly escapes: boolean } {
   const led = resolveMissing(abs);
   // A link that is itself outside the base (a root given outside it): whatever it leads to is outside too.
   const baseReal = base === null ? null : resolveMissing(base);
@@ -124,7 +138,7 @@ function linkInfo(abs: string, rel: string): LinkInfo | null {
     const inner = path.relative(baseReal as string, led);
     resolved = inner === "" ? "." : path.sep === "/" ? inner : inner.split(path.sep).join("/");
   }
-  return { target, exists, escapes, resolved };
+  return { resolved, escapes };
 }
 
 /** The facts of each symlink entry, read once (the predicate and the record both ask). */

@@ -4602,7 +4602,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "path": {
         "type": "string",
         "minLength": 1,
-        "description": "The path to explain: relative to base, or absolute. It must exist."
+        "description": "The path to explain. Relative to base, or absolute; it must exist."
       },
       "targets": {
         "type": "array",
@@ -4610,22 +4610,23 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string",
           "minLength": 1
         },
-        "description": "More paths to explain in the same call, each relative to base or absolute; one that does not exist is a NOT_FOUND error and the others are explained.",
+        "description": "More paths to explain in one call. Each is relative to base or absolute; one that does not exist is a NOT_FOUND error and the others are explained.",
         "default": []
       },
       "under": {
         "type": "string",
         "minLength": 1,
-        "description": "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; an ignored directory is one explanation with entries_inside (expand lists its entries); VCS directories are left out."
+        "description": "Explain every entry below this directory. Relative to base, '.' for all; ignored ones included, in walk order; an ignored directory is one explanation with entries_inside (expand lists its entries); VCS directories are left out."
       },
       "only": {
         "enum": [
           "included",
-          "excluded",
-          "ignored"
+          "not_included",
+          "ignored",
+          "excluded"
         ],
         "type": "string",
-        "description": "Keep only these explanations: included, excluded, or ignored (an ignore rule keeps it out; the reason has the file, line and pattern)."
+        "description": "Keep only the explanations of this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern)."
       },
       "expand": {
         "type": "boolean",
@@ -4948,6 +4949,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                   "pattern": {
                     "type": "string",
                     "description": "The rule or glob that decided."
+                  },
+                  "link": {
+                    "type": "string",
+                    "description": "A reason about a symlink (on the path's way, or the path itself): the link, POSIX and relative to the base. Where it leads is the explanation's real_path."
+                  },
+                  "link_target": {
+                    "type": "string",
+                    "description": "With link: its target as written in the link (readlink)."
                   }
                 },
                 "required": [
@@ -4959,6 +4968,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "description": "One reason: a stage of the walk that kept the path out, or let it in."
               },
               "description": "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in."
+            },
+            "real_path": {
+              "type": "string",
+              "description": "Present when a symlink is on the path's way or is the path: where it really is, every link followed (realpath -m): relative to the base when inside it, absolute when outside."
+            },
+            "real_included": {
+              "type": "boolean",
+              "description": "Whether find with the same options lists the path under its real_path; absent when real_path is outside the base (absolute) or does not exist (a broken link)."
             },
             "entries_inside": {
               "type": "integer",
@@ -8422,6 +8439,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "pattern": {
               "type": "string",
               "description": "The rule or glob that decided."
+            },
+            "link": {
+              "type": "string",
+              "description": "A reason about a symlink (on the path's way, or the path itself): the link, POSIX and relative to the base. Where it leads is the explanation's real_path."
+            },
+            "link_target": {
+              "type": "string",
+              "description": "With link: its target as written in the link (readlink)."
             }
           },
           "required": [
@@ -8433,6 +8458,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "description": "One reason: a stage of the walk that kept the path out, or let it in."
         },
         "description": "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in."
+      },
+      "real_path": {
+        "type": "string",
+        "description": "Present when a symlink is on the path's way or is the path: where it really is, every link followed (realpath -m): relative to the base when inside it, absolute when outside."
+      },
+      "real_included": {
+        "type": "boolean",
+        "description": "Whether find with the same options lists the path under its real_path; absent when real_path is outside the base (absolute) or does not exist (a broken link)."
       },
       "entries_inside": {
         "type": "integer",

@@ -128,6 +128,8 @@ export interface Operation {
   readonly agentDefaults: Readonly<Record<string, unknown>>;
   readonly annotations: Annotations;
   readonly examples: readonly Example[];
+  /** What exit codes 0, 1 and 2 mean for this operation, when its results need it said (help, describe, docs). */
+  readonly exitCodes?: Readonly<Record<"0" | "1" | "2", string>>;
   /**
    * Rewrites validated input into its canonical form before the query fingerprint is taken (e.g. grep's CLI
    * operands into pattern, roots and globs), so that equal queries from any surface share their cursors.

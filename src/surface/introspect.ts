@@ -71,7 +71,7 @@ export function describeOp(op: Operation): Record<string, unknown> {
     annotations: op.annotations,
     examples: op.examples,
     schemas: schemaOf(op),
-    exit_codes: {
+    exit_codes: op.exitCodes ?? {
       "0": "results found",
       "1": "nothing found",
       "2": "error: usage, bad input, or a per-path error (unreadable file, missing root) even with results, as rg; a binary or too large file skipped is not one",

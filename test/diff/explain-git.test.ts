@@ -133,14 +133,20 @@ describe.if(hasGit)("explain --all --only ignored against git ls-files -o -i --d
 });
 
 describe("bulk explain on the CLI", () => {
-  test("exit codes: 0 every path included, 1 one is not, 2 one does not exist (the others explained)", () => {
+  test("exit codes: 0 an explanation given (any verdict), 1 --only kept none, 2 one does not exist", () => {
     const dir = mkdtempSync(join(tmpdir(), "rglob-explain-bulk-"));
     try {
       writeFileSync(join(dir, ".gitignore"), "*.log\n");
       writeFileSync(join(dir, "a.txt"), "");
       writeFileSync(join(dir, "b.log"), "");
       expect(rglob(["explain", "a.txt"], { cwd: dir }).code).toBe(0);
-      expect(rglob(["explain", "a.txt", "b.log"], { cwd: dir }).code).toBe(1);
+      expect(rglob(["explain", "a.txt", "b.log"], { cwd: dir }).code).toBe(0);
+      // --only makes it a test of the verdict, as git check-ignore's exit code (#37).
+      expect(rglob(["explain", "b.log", "--only", "ignored"], { cwd: dir }).code).toBe(0);
+      expect(rglob(["explain", "a.txt", "--only", "ignored"], { cwd: dir }).code).toBe(1);
+      expect(rglob(["explain", "a.txt", "b.log", "--only", "not-included"], { cwd: dir }).code).toBe(0);
+      expect(rglob(["explain", "a.txt", "--only", "included"], { cwd: dir }).code).toBe(0);
+      expect(rglob(["explain", "b.log", "--only", "included"], { cwd: dir }).code).toBe(1);
       const missing = rglob(["explain", "a.txt", "nope", "--json"], { cwd: dir });
       expect(missing.code).toBe(2);
       const json = JSON.parse(missing.stdout) as { results: Explained[]; errors: Array<{ code: string }> };

@@ -68,9 +68,9 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   [
     "rglob explain --all",
     ["build/: not included, with the 2 entries inside", "ignored by .gitignore:2: *.log"],
-    1,
+    0,
   ],
-  ["rglob explain", [".gitignore:1", ".gitignore:2"], 1],
+  ["rglob explain", [".gitignore:1", ".gitignore:2"], 0],
   ["rglob grep -u -F", ["logs/app.log:1:"], 0],
   ["rglob grep -F 'connection reset' --only-ignored", ["logs/app.log:1:"], 0],
   ["rglob stats", ["files"], 0],

@@ -170,7 +170,7 @@ describe("dupes with hard links", () => {
       expect(res.structuredContent.hard_link_only_files).toBe(1);
       const text = res.content[0]?.text ?? "";
       expect(text).toContain(
-        "3 paths (2 files) of 600 bytes (600 bytes wasted, sha256:" + cli.results[0]?.digest.slice(7),
+        "3 paths, 2 files of 600 bytes (600 bytes wasted, sha256:" + cli.results[0]?.digest.slice(7),
       );
       expect(text).toContain("  hard links: LICENSE = crates/ledger/LICENSE\n");
       expect(text).toContain("  hard links: notes/a = notes/b");

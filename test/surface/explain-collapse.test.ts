@@ -31,7 +31,8 @@ interface Rec {
 describe("explain --under: an ignored directory is one verdict", () => {
   test("CLI human output: dir/ with its rule and how many entries it holds; --expand lists them", () => {
     const r = rglob(["explain", "--under", "api", "--only", "ignored"], { cwd: t.dir });
-    expect(r.code).toBe(1);
+    // A listing of ignored entries found some: exit 0 (#37; it was 1, read as "nothing").
+    expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
         "api/.venv/: not included, with the 7 entries inside (--expand lists them)",
@@ -89,7 +90,7 @@ describe("explain --under: an ignored directory is one verdict", () => {
         cli.map((r) => [r.relative_path, r.entries_inside]),
       );
       expect((res.content[0] as { text: string }).text).toContain(
-        "api/.venv/: excluded, with the 7 entries inside (expand lists them)",
+        "api/.venv/: not included, with the 7 entries inside (expand lists them)",
       );
       const expanded = (await s.client.callTool({
         name: "explain_path",

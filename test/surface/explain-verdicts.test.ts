@@ -1,6 +1,7 @@
 // explain's verdict (issues #20 and #21 item 21): every reason that applies is listed, not only the first; the
-// exit code is the verdict (0 included, 1 excluded, 2 error); and explain never contradicts find, also when the
-// walk starts inside an ignored directory (find lists what is below its base; explain must say so).
+// exit code is grep's (0 an explanation given, whatever its verdict; 1 --only kept none; 2 error, #37); and
+// explain never contradicts find, also when the walk starts inside an ignored directory (find lists what is below
+// its base; explain must say so).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -56,8 +57,12 @@ describe("explain lists every reason", () => {
     const stages = json.results[0]?.reasons.map((r) => r.stage);
     expect(stages).toEqual(["hidden", "ignore", "depth"]);
     expect(json.included).toBe(false);
-    expect(run.code).toBe(1);
-    expect(jsonCode).toBe(1);
+    // An explanation was given: exit 0 whatever the verdict (#37); --only turns it into a test of the verdict.
+    expect(run.code).toBe(0);
+    expect(jsonCode).toBe(0);
+    expect(
+      rglob(["explain", ".hid/z.log", "--no-hidden", "--only", "included"], { cwd: repo, env }).code,
+    ).toBe(1);
     expect(run.stdout).toContain("not included");
     expect(run.stdout.split("\n").filter((l) => l.startsWith("  ")).length).toBe(3);
   });
@@ -70,7 +75,7 @@ describe("explain lists every reason", () => {
   test("a VCS directory (.hg) is named as such", () => {
     const { json, run } = explain([".hg/store"]);
     expect(json.results[0]?.reasons.map((r) => r.stage)).toEqual(["git_dir"]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(0);
   });
 
   test("included: exit 0; with the hidden default a dot directory is no reason", () => {
@@ -115,7 +120,10 @@ describe("explain never contradicts find (#21 item 21)", () => {
       const abs = join(base, f);
       const { run, json } = explain([abs, ...flags], cwd);
       expect({ f, included: json.included }).toEqual({ f, included: listed.has(abs) });
-      expect({ f, code: run.code }).toEqual({ f, code: listed.has(abs) ? 0 : 1 });
+      expect({ f, code: run.code }).toEqual({ f, code: 0 });
+      // --only included is the verdict as an exit code (#37).
+      const only = rglob(["explain", abs, ...flags, "--only", "included"], { cwd, env });
+      expect({ f, code: only.code }).toEqual({ f, code: listed.has(abs) ? 0 : 1 });
     }
     if (sub === "build") {
       // find lists what is below an ignored base, and what the rules inside it do not ignore.

@@ -328,7 +328,7 @@ describe("MCP text", () => {
         return `${k} ${k === 1 ? one : many}`;
       };
       expect(text.split("\n")[0]).toContain(
-        `${recs.length} record(s) (${n("file", "file", "files")}, ${n("dir", "directory", "directories")}, ${n("symlink", "symlink", "symlinks")})`,
+        `${recs.length} ${recs.length === 1 ? "record" : "records"} (${n("file", "file", "files")}, ${n("dir", "directory", "directories")}, ${n("symlink", "symlink", "symlinks")})`,
       );
       expect(text).toContain(
         `aa-broken-out -> ../outside/nope (broken, outside the base, ends at ${realpathM(join(base, "../outside"))}/nope)`,

@@ -75,7 +75,7 @@ describe("text content carries the answer", () => {
   test("explain_path: the verdict with the ignore file, line and pattern", async () => {
     const res = await call("explain_path", { path: "ignored.log" });
     const text = textOf(res);
-    expect(text).toContain("ignored.log: excluded");
+    expect(text).toContain("ignored.log: not included");
     expect(text).toContain(".gitignore:1");
     expect(text).toContain("pattern 'ignored.log'");
   });
@@ -96,10 +96,10 @@ describe("text content carries the answer", () => {
     try {
       const res = await call("find_duplicates", { max_output_bytes: 6000, limit: 1000 }, s);
       const lines = textOf(res).split("\n");
-      const groups = lines.filter((l) => / copies of /.test(l));
+      const groups = lines.filter((l) => /^\d+ files of /.test(l));
       expect(groups.length).toBeGreaterThan(0);
       for (let i = 0; i < lines.length; i++) {
-        const m = /^(\d+) copies of /.exec(lines[i] as string);
+        const m = /^(\d+) files of /.exec(lines[i] as string);
         if (!m) continue;
         const paths = lines.slice(i + 1, i + 1 + Number(m[1]));
         for (const p of paths) expect(p).toMatch(/^ {2}g\d+\/copy-\d-x{40}\.txt$/);

@@ -47,7 +47,9 @@ test("explain names a negated --perm that rejects a file; a bad one is a clear e
   writeFileSync(exe, "");
   chmodSync(exe, 0o755);
   const r = rglob(["explain", "f-exe", "--perm", "!/111"], { cwd: dir });
-  expect(r.code).toBe(1);
+  // An explanation given, not included: exit 0 (#37); --only included is the verdict as an exit code.
+  expect(r.code).toBe(0);
+  expect(rglob(["explain", "f-exe", "--perm", "!/111", "--only", "included"], { cwd: dir }).code).toBe(1);
   expect(r.stdout).toContain("does not satisfy --perm !/111");
   const bad = rglob(["find", "--perm", "!!/111"], { cwd: dir });
   expect(bad.code).toBe(2);

@@ -7,7 +7,7 @@ export const explain = defineOperation({
   id: "explain",
   summary: "Explain why a path is or is not in the results of a query (ignore rule, hidden, depth, …).",
   description:
-    "Say whether find, with the same walk options, would list a path, and why: the ignore file, line and pattern that matched (nested .gitignore, .ignore, .git/info/exclude, global excludes), a hidden component (with hidden=false), an exclude glob, too deep or too shallow, outside the base, a symlink that is not followed, an unreadable directory, or the predicate that rejects it (globs, type, size, time, permissions, owner). Use it when a file you expect is missing from find, grep, count or dupes results. The path is relative to base or absolute and must exist (NOT_FOUND otherwise). Several paths (targets) or every entry below a directory (under) are explained in one call; only=ignored keeps the entries an ignore rule leaves out, each with its file, line and pattern (as git check-ignore -v); an ignored directory met under `under` is one explanation with entries_inside, its contents listed only with expand=true (as git lists an ignored dir/).",
+    "Say whether find, with the same walk options, would list a path, and why: the ignore file, line and pattern that matched (nested .gitignore, .ignore, .git/info/exclude, global excludes), a hidden component (with hidden=false), an exclude glob, too deep or too shallow, outside the base, a symlink that is not followed (its text, and the path's real path with its own verdict: real_path, real_included), an unreadable directory, or the predicate that rejects it (globs, type, size, time, permissions, owner). Use it when a file you expect is missing from find, grep, count or dupes results. The path is relative to base or absolute and must exist (NOT_FOUND otherwise). Several paths (targets) or every entry below a directory (under) are explained in one call; only=ignored keeps the entries an ignore rule leaves out, each with its file, line and pattern (as git check-ignore -v); an ignored directory met under `under` is one explanation with entries_inside, its contents listed only with expand=true (as git lists an ignored dir/). The CLI exits 0 when it gives an explanation, whatever its verdict, 1 when only kept none.",
   models: async () => {
     const m = await import("./schema.ts");
     return {
@@ -38,6 +38,13 @@ export const explain = defineOperation({
   mcpTool: "explain_path",
   agentDefaults: { timeout_seconds: 30, strict_base: true },
   annotations: READ_ONLY,
+  // One rule, grep's (#37): 0 when an explanation was given, whatever its verdict, so a listing never reads as
+  // "nothing"; --only turns it into a test of the verdict, as git check-ignore exits 0 when a path is ignored.
+  exitCodes: {
+    "0": "at least one explanation given, whatever its verdict (the verdict is in the output: included or not included); with --only, at least one path has that verdict (explain PATH --only ignored exits 0 when PATH is ignored, as git check-ignore)",
+    "1": "no explanation given: --only kept none (explain PATH --only included exits 1 when PATH is not included)",
+    "2": "error: usage, bad input, or a path that does not exist (the other paths are still explained)",
+  },
   examples: [
     {
       description: "Why is this file not found?",

@@ -146,13 +146,15 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
     ctx.summary("explained", explained);
     if (i < start) continue;
     if (only === "included" && !verdict.included) continue;
-    if (only === "excluded" && verdict.included) continue;
+    if ((only === "not_included" || only === "excluded") && verdict.included) continue;
     if (only === "ignored" && !ignoredBy(verdict)) continue;
     const record: Explanation = {
       path: abs,
       relative_path: toPosix(path.relative(plan.base, abs)),
       included: verdict.included,
       reasons: verdict.reasons,
+      ...(verdict.real === undefined ? {} : { real_path: verdict.real.path }),
+      ...(verdict.real?.included === undefined ? {} : { real_included: verdict.real.included }),
       ...(inside === undefined ? {} : { entries_inside: inside }),
     };
     yield { kind: "explanation", record, key: String(i) };

@@ -32,14 +32,14 @@ export const ExplainInputSchema = v.pipe(
       v.pipe(
         v.string(),
         v.minLength(1),
-        v.description("The path to explain: relative to base, or absolute. It must exist."),
+        v.description("The path to explain. Relative to base, or absolute; it must exist."),
       ),
     ),
     targets: v.optional(
       v.pipe(
         v.array(v.pipe(v.string(), v.minLength(1))),
         v.description(
-          "More paths to explain in the same call, each relative to base or absolute; one that does not exist is a NOT_FOUND error and the others are explained.",
+          "More paths to explain in one call. Each is relative to base or absolute; one that does not exist is a NOT_FOUND error and the others are explained.",
         ),
       ),
       [],
@@ -49,15 +49,15 @@ export const ExplainInputSchema = v.pipe(
         v.string(),
         v.minLength(1),
         v.description(
-          "Explain every entry below this directory (relative to base, '.' for all), ignored ones included, in walk order; an ignored directory is one explanation with entries_inside (expand lists its entries); VCS directories are left out.",
+          "Explain every entry below this directory. Relative to base, '.' for all; ignored ones included, in walk order; an ignored directory is one explanation with entries_inside (expand lists its entries); VCS directories are left out.",
         ),
       ),
     ),
     only: v.optional(
       v.pipe(
-        v.picklist(["included", "excluded", "ignored"]),
+        v.picklist(["included", "not_included", "ignored", "excluded"]),
         v.description(
-          "Keep only these explanations: included, excluded, or ignored (an ignore rule keeps it out; the reason has the file, line and pattern).",
+          "Keep only the explanations of this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern).",
         ),
       ),
     ),
@@ -96,6 +96,17 @@ const ExplainReasonSchema = v.pipe(
       v.pipe(v.number(), v.integer(), v.minValue(0), v.description("1-based line of that rule in the file.")),
     ),
     pattern: v.optional(v.pipe(v.string(), v.description("The rule or glob that decided."))),
+    link: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          "A reason about a symlink (on the path's way, or the path itself): the link, POSIX and relative to the base. Where it leads is the explanation's real_path.",
+        ),
+      ),
+    ),
+    link_target: v.optional(
+      v.pipe(v.string(), v.description("With link: its target as written in the link (readlink).")),
+    ),
   }),
   v.title("ExplainReason"),
   v.description("One reason: a stage of the walk that kept the path out, or let it in."),
@@ -116,6 +127,22 @@ export const ExplanationSchema = v.pipe(
       v.array(ExplainReasonSchema),
       v.description(
         "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in.",
+      ),
+    ),
+    real_path: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          "Present when a symlink is on the path's way or is the path: where it really is, every link followed (realpath -m): relative to the base when inside it, absolute when outside.",
+        ),
+      ),
+    ),
+    real_included: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "Whether find with the same options lists the path under its real_path; absent when real_path is outside the base (absolute) or does not exist (a broken link).",
+        ),
       ),
     ),
     entries_inside: v.optional(

@@ -552,10 +552,14 @@ async function exitAfter(
     const among = ignoredHitsNote(await ignoredHits(op, input, summary));
     if (among !== null) eprint(`rglob: ${escapeControls(among)}`);
   }
-  // explain: its exit code is the verdict (0 every path included, 1 one is not), as grep's is; 2 when a path it
+  if (!found && !quiet && op.id === "explain" && summary !== null) {
+    const { onlyKeptNoneNote } = await import("./human/explain.ts");
+    const note = onlyKeptNoneNote(input, summary);
+    if (note !== null) eprint(`rglob: note: ${note}`);
+  }
+  // explain follows the same rule (#37): 0 when it gave an explanation, whatever the verdict; 2 when a path it
   // was given does not exist.
   const failures = summary === null ? 0 : failuresOf(summary);
-  if (typeof summary?.included === "boolean") return failures > 0 ? 2 : summary.included ? 0 : 1;
   // As rg and grep: 2 when an error occurred (an unreadable file, a missing root), even with results; but -q
   // that found a match answers 0 (its question was answered).
   if (failures > 0 && !(quiet && found)) return 2;

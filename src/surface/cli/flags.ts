@@ -195,6 +195,9 @@ function convert(spec: FlagSpec, flag: string, text: string): unknown {
         const letter = fdKindLetter(text);
         if (letter !== undefined && spec.choices.includes(letter)) return letter;
       }
+      // A choice spelled in kebab case, as flag names are (`--only not-included` for not_included).
+      if (spec.choices?.includes(text.replaceAll("-", "_")) && !spec.choices.includes(text))
+        return text.replaceAll("-", "_");
       if (spec.choices && !spec.choices.includes(text)) {
         const fileType = spec.key === "types" ? fileTypeSpelling(flag, text) : null;
         throw new UsageError(fileType ?? `${flag}: '${text}' is not one of ${spec.choices.join(", ")}`);

@@ -23,6 +23,21 @@ function plain(text: string, fd: 1 | 2): string {
 const DEFAULT_HELP_WIDTH = 100;
 
 /**
+ * Returns the exit codes line of an operation's help: its own meanings when it has them (explain), else the
+ * common ones.
+ * @param op the operation
+ * @param short the first words of each meaning (the short help)
+ * @returns the line
+ */
+function exitLine(op: Operation, short = false): string {
+  const c = op.exitCodes;
+  if (c === undefined) return "Exit codes: 0 results found, 1 nothing found, 2 error.";
+  // The short help keeps each meaning's first words ("0 at least one explanation given").
+  const cut = (t: string) => (short ? (t.split(/[,:;(]/)[0] ?? t).trim() : t);
+  return `Exit codes: 0 ${cut(c["0"])}; 1 ${cut(c["1"])}; 2 ${cut(c["2"])}${short ? " (--help says more)" : ""}.`;
+}
+
+/**
  * Returns the width help is wrapped to: COLUMNS when it is a number, else the terminal's width when the output
  * is a terminal, else 100; never below 40.
  * @param fd where the help is written
@@ -213,7 +228,7 @@ export async function opHelp(op: Operation, fd: 1 | 2 = 1): Promise<string> {
   const examples = op.examples.map((e) => `  ${e.cli}\n      ${e.description}`).join("\n");
   return layoutHelp(
     // The operation's full description (for count, its counting rules, #37) after the examples.
-    `${withArgs}\n\nEXAMPLES\n\n${examples}\n\nABOUT\n\n  ${cliText(op, op.description)}\n\nExit codes: 0 results found, 1 nothing found, 2 error.`,
+    `${withArgs}\n\nEXAMPLES\n\n${examples}\n\nABOUT\n\n  ${cliText(op, op.description)}\n\n${exitLine(op)}`,
     helpWidth(fd),
   );
 }
@@ -405,7 +420,11 @@ export function opShortHelp(op: Operation, fd: 1 | 2 = 1): string {
       "",
       ...examples,
       "",
-      `'rglob ${op.id} --help' lists all ${flags.length} flags with the rules; exit codes: 0 found, 1 nothing, 2 error.`,
+      ...(op.exitCodes === undefined
+        ? [
+            `'rglob ${op.id} --help' lists all ${flags.length} flags with the rules; exit codes: 0 found, 1 nothing, 2 error.`,
+          ]
+        : [`'rglob ${op.id} --help' lists all ${flags.length} flags with the rules.`, exitLine(op, true)]),
     ].join("\n"),
     helpWidth(fd),
   );

@@ -31,6 +31,11 @@ function brief(value: unknown): string {
   return JSON.stringify(value, (key, v) => (key === "path" || key === "paths" ? undefined : v));
 }
 
+/** A count with its noun: "1 file", "2 files" (#37: the texts printed "1 files"). */
+function plural(n: unknown, one: string, many = `${one}s`): string {
+  return `${str(n)} ${n === 1 ? one : many}`;
+}
+
 function str(v: unknown): string {
   return typeof v === "string" ? v : String(v);
 }
@@ -65,7 +70,9 @@ function recordLines(op: Operation, r: Rec): string[] {
         `  ${str(n.line)}: ${str(n.class)} (${str(n.why)})${n.text === "" ? "" : `: ${str(n.text)}`}`,
       );
   if (typeof r.entries_inside === "number" && op.id !== "explain")
-    lines.push(`  a directory: the ${r.entries_inside} entries inside are not listed (expand lists them)`);
+    lines.push(
+      `  a directory: the ${plural(r.entries_inside, "entry", "entries")} inside ${r.entries_inside === 1 ? "is" : "are"} not listed (expand lists them)`,
+    );
   if (typeof r.path_bytes === "string")
     lines.push(`  (not valid UTF-8; path_bytes, base64 of the path: ${r.path_bytes})`);
   if (Array.isArray(r.paths_bytes))
@@ -112,7 +119,11 @@ function linesOf(op: Operation, r: Rec): string[] {
     case "dupes": {
       const paths = (r.relative_paths as string[] | undefined) ?? [];
       const links = (r.hard_links as string[][] | undefined) ?? [];
-      const what = r.files === r.count ? `${r.count} copies` : `${r.count} paths (${r.files} files)`;
+      // The CLI's words (#37): "3 files", or "3 paths, 2 files" when hard links make fewer files than paths.
+      const what =
+        r.files === r.count
+          ? plural(r.count, "file")
+          : `${plural(r.count, "path")}, ${plural(r.files, "file")}`;
       return [
         `${what} of ${r.size} bytes (${r.wasted_bytes} bytes wasted, ${str(r.digest)}):`,
         ...paths.map((p) => `  ${p}`),
@@ -120,10 +131,13 @@ function linesOf(op: Operation, r: Rec): string[] {
       ];
     }
     case "explain": {
+      // The CLI's words (#37): included or not included; "ignored" is the reason an ignore rule gives.
       const n = r.entries_inside;
       const inside =
-        typeof n === "number" ? `/: excluded, with the ${n} entries inside (expand lists them)` : "";
-      const lines = [inside ? `${rel}${inside}` : `${rel}: ${r.included ? "included" : "excluded"}`];
+        typeof n === "number"
+          ? `/: not included, with the ${plural(n, "entry", "entries")} inside (expand lists them)`
+          : "";
+      const lines = [inside ? `${rel}${inside}` : `${rel}: ${r.included ? "included" : "not included"}`];
       for (const why of (r.reasons as Rec[] | undefined) ?? []) {
         const where =
           typeof why.file === "string" ? ` (${why.file}${why.line != null ? `:${why.line}` : ""}` : "";
@@ -266,7 +280,7 @@ export function resultText(
 ): string {
   const results = Array.isArray(result.results) ? (result.results as Rec[]) : [];
   const head = [
-    `${tool}: ${results.length} record(s)${entryTypes(results)}, ${result.total_files_searched} files searched`,
+    `${tool}: ${plural(results.length, "record")}${entryTypes(results)}, ${plural(result.total_files_searched, "file")} searched`,
   ];
   if (result.truncated) {
     head.push(`truncated (${result.truncated_reason})`);
@@ -306,7 +320,7 @@ export function resultText(
     const size = Buffer.byteLength(block) + 1;
     if (used + size > budget - 80) {
       lines.push(
-        `… ${results.length - i} more record(s) in the structured result (text cut at max_output_bytes)`,
+        `… ${plural(results.length - i, "more record", "more records")} in the structured result (text cut at max_output_bytes)`,
       );
       break;
     }

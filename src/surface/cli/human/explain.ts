@@ -5,6 +5,35 @@ import type { ExplainReason, Explanation } from "../../../ops/explain/schema.ts"
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { displayPath, paint, type Style } from "./paths.ts";
 
+/**
+ * Returns the note of an explain that gave no explanation because `--only` kept none (exit 1): how many paths it
+ * explained and that none has the verdict asked for, so that exit 1 does not read as "no such path".
+ * @param input the validated input (its `only`)
+ * @param summary the result summary (its `explained`)
+ * @returns the note, or null
+ */
+export function onlyKeptNoneNote(
+  input: Readonly<Record<string, unknown>>,
+  summary: Readonly<Record<string, unknown>>,
+): string | null {
+  const n = summary.explained;
+  if (typeof n !== "number" || n === 0 || typeof input.only !== "string") return null;
+  // What the paths explained are, then, for one path and for several.
+  const one =
+    input.only === "included"
+      ? "it is not included"
+      : input.only === "ignored"
+        ? "it is not ignored"
+        : "it is included";
+  const many =
+    input.only === "included"
+      ? "none is included"
+      : input.only === "ignored"
+        ? "none is ignored"
+        : "every one is included";
+  return `${n === 1 ? "1 path" : `${n} paths`} explained: ${n === 1 ? one : many} (--only ${input.only.replaceAll("_", "-")})`;
+}
+
 /** Human sink for explain records. */
 export class ExplainHumanSink implements Sink {
   constructor(
