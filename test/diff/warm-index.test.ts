@@ -287,28 +287,112 @@ test("each change made just before a call is in its answer: files created, rewri
 }, 120_000);
 
 test("a tree whose index would be over half its text gives up building early and says so", async () => {
-  // 34 MiB of text in 1 KiB files of random characters: a thousand distinct trigrams per file, so the index
-  // would take more than the text. The build is judged once 32 MiB are in, not carried to the end.
+  // 34 MiB of text in 4 KiB files of random characters: four thousand distinct trigrams per file, so the index
+  // would take more than the text (each file counted as at least a page). The build is judged once 32 MiB are
+  // in, not carried to the end.
   await setUp({}, (root) => {
     const noise = Buffer.alloc(1 << 20);
     for (let i = 0; i < noise.length; i++) noise[i] = i % 64 === 63 ? 10 : 33 + Math.floor(rand() * 94);
     for (let d = 0; d < 34; d++) {
       mkdirSync(join(root, "noise", `n${d}`), { recursive: true });
-      for (let f = 0; f < 1024; f++) {
-        const at = ((d * 1024 + f) * 4099) % (noise.length - 1024);
-        writeFileSync(join(root, "noise", `n${d}`, `f${f}.txt`), noise.subarray(at, at + 1024));
+      for (let f = 0; f < 256; f++) {
+        const at = ((d * 256 + f) * 4099) % (noise.length - 4096);
+        writeFileSync(join(root, "noise", `n${d}`, `f${f}.txt`), noise.subarray(at, at + 4096));
       }
     }
   });
   try {
     const warm = await settledWarm(600);
     expect(warm?.state).toBe("warm_list");
-    expect(warm?.reason).toMatch(/over [0-9.]+x the text \(budget 0.5x; judged on the first 3[23] MiB\)/);
+    expect(warm?.reason).toMatch(
+      /over [0-9.]+x the text \(budget 0.5x; a file counts at least 4 KiB; judged on the first 3[23] MiB\)/,
+    );
     const call = (await mcp.client.callTool({
       name: "grep_content",
       arguments: { pattern: "needle", base: dir, hidden: true, limit: 5000 },
     })) as CallToolResult;
     expect((call.structuredContent as Record<string, unknown>).source).not.toBe("index");
+  } finally {
+    await tearDown();
+  }
+}, 120_000);
+
+test("a tree of many small files is indexed: each file counts at least a page against the budget", async () => {
+  // 6,000 files of about 100 bytes: paths and per-file facts make the index larger than half the text itself,
+  // but a query without it would open every file (the page cache holds each in at least 4 KiB).
+  await setUp({}, (root) => {
+    for (let d = 0; d < 60; d++) {
+      mkdirSync(join(root, "small", `d${d}`), { recursive: true });
+      for (let f = 0; f < 100; f++)
+        writeFileSync(
+          join(root, "small", `d${d}`, `f${f}.txt`),
+          `${wordText(rand)}${f % 50 === 7 ? "a needle here\n" : ""}`,
+        );
+    }
+  });
+  try {
+    const warm = await settledWarm(1200);
+    expect(warm?.state).toBe("ready");
+    const input = { pattern: "a needle here", base: dir, hidden: true, strict_base: true, limit: 5000 };
+    await mcp.client.callTool({ name: "grep_content", arguments: input });
+    const call = (await mcp.client.callTool({ name: "grep_content", arguments: input })) as CallToolResult;
+    const { source, bytes_read: _, ...served } = call.structuredContent as Record<string, unknown>;
+    expect(source).toBe("index");
+    const op = findOperation("grep");
+    const { json } = rglobJson(
+      ["grep", "--json", ...argvOf(op, { ...input, ...op.agentDefaults, ...input })],
+      {
+        cwd: dir,
+      },
+    );
+    const { bytes_read: __, ...cold } = json as Record<string, unknown>;
+    expect(served).toEqual(cold);
+    expect((served.results as unknown[]).length).toBe(120);
+  } finally {
+    await tearDown();
+  }
+}, 120_000);
+
+test("an index that reaches its byte budget keeps the files it holds, says so, and reads the others", async () => {
+  // A budget of 30 KiB holds a few dozen of these 472 files: the rest are not indexed, and every query reads
+  // them (the needle is in files on both sides of the cut).
+  await setUp({ RGLOB_INDEX_BUDGET_MB: String(30 / 1024) }, (root) => {
+    for (let d = 0; d < 8; d++) {
+      mkdirSync(join(root, "more", `m${d}`), { recursive: true });
+      for (let f = 0; f < 50; f++)
+        writeFileSync(
+          join(root, "more", `m${d}`, `g${f}.txt`),
+          `${wordText(rand)}${f % 7 === 3 ? "a needle here\n" : ""}`,
+        );
+    }
+  });
+  try {
+    const warm = await settledWarm(600);
+    expect(warm?.state).toBe("ready");
+    const m =
+      /partial: the index reached its budget of 30 KiB; it holds the first (\d+) files, the other (\d+) are read by every query/.exec(
+        warm?.reason ?? "",
+      );
+    expect(m).not.toBeNull();
+    expect(Number(m?.[1])).toBeGreaterThan(0);
+    expect(Number(m?.[2])).toBeGreaterThan(100);
+    const op = findOperation("grep");
+    for (const q of [{ pattern: "a needle here" }, { pattern: "NEEDLE HERE", ignore_case: true }]) {
+      const input = { ...q, base: dir, hidden: true, strict_base: true, limit: 5000 };
+      await mcp.client.callTool({ name: "grep_content", arguments: input });
+      const call = (await mcp.client.callTool({ name: "grep_content", arguments: input })) as CallToolResult;
+      const { source, bytes_read: _, ...served } = call.structuredContent as Record<string, unknown>;
+      expect(source).toBe("index");
+      const { json } = rglobJson(
+        ["grep", "--json", ...argvOf(op, { ...input, ...op.agentDefaults, ...input })],
+        {
+          cwd: dir,
+        },
+      );
+      const { bytes_read: __, ...cold } = json as Record<string, unknown>;
+      expect(served).toEqual(cold);
+      expect((served.results as unknown[]).length).toBeGreaterThan(40);
+    }
   } finally {
     await tearDown();
   }

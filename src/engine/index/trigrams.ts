@@ -32,6 +32,9 @@ interface Segment {
   readonly last: Int32Array;
 }
 
+/** A page of the page cache: a file read takes at least one, however small. */
+const PAGE_BYTES = 4096;
+
 /** The number of bits set in a 32-bit word. */
 function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
@@ -220,6 +223,8 @@ export class TrigramIndex {
   private facts = new Float64Array(4 * 1024);
   private postingBytes = 0;
   private textBytes = 0;
+  /** Text bytes added with each file counted as at least a page (PAGE_BYTES). */
+  private pagedBytes = 0;
   /** Paths of directories renamed or created since the last query: their indexed descendants are stale. */
   private readonly stalePrefixes = new Set<string>();
   /** Files marked dead since the index was built. */
@@ -252,6 +257,23 @@ export class TrigramIndex {
   /** Bytes of text added so far. */
   get textSize(): number {
     return this.textBytes;
+  }
+
+  /**
+   * Bytes of text added so far, each file counted as at least a page (4 KiB): the memory a query that reads the
+   * files instead holds them in (the page cache keeps a file in whole pages), what the warm server's budget
+   * weighs the index against (docs/decisions/0038-index-of-a-million-files.md).
+   */
+  get pagedTextSize(): number {
+    return this.pagedBytes;
+  }
+
+  /**
+   * Bytes the build holds for the index so far: the posting lists (segments, and pending postings at 4 bytes
+   * each) and each file's path, facts, flags and map entry. What the warm server's byte budget is checked on.
+   */
+  get buildingSize(): number {
+    return this.postingBytes + this.pathChars + this.count * (64 + 1 + 32);
   }
 
   /**
@@ -296,6 +318,7 @@ export class TrigramIndex {
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (holdsFoldTrap(buf)) (this.flags[id] as number) |= FLAG_TRAP;
     this.textBytes += bytes.length;
+    this.pagedBytes += Math.max(bytes.length, PAGE_BYTES);
     const n = bytes.length;
     if (n < 3) return;
     const seen = this.seen;

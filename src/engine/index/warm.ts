@@ -1530,6 +1530,10 @@ export class WarmRoot implements WarmProvider {
     indexedWords.set(idx, reading.words);
     this.building = idx;
     if (this.index === null) this.state = "building";
+    if (this.options.budgetBytes === 0) {
+      this.overBudget(idx, "the index would exceed 0 MiB (RGLOB_INDEX_BUDGET_MB)");
+      return;
+    }
     let slice = performance.now();
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
     const stopped = () => this.closed;
@@ -1546,6 +1550,10 @@ export class WarmRoot implements WarmProvider {
         recorded = rec;
       });
       const seen = new Map<string, Witnessed>();
+      // Set once the index reached the byte budget: the walk goes on (it is recorded whole) but no file is added
+      // after that; the files left out are read by every query that reaches them, as unindexed files are.
+      let full: string | null = null;
+      let left = 0;
       // Stepped by hand (the paths it reads are witnessed a step at a time): ended below however the loop ends,
       // so the directories it holds open are closed.
       try {
@@ -1558,7 +1566,12 @@ export class WarmRoot implements WarmProvider {
             slice = performance.now();
           }
           if (this.closed || this.building !== idx) return;
-          if (!gives(plan, e) || !this.indexListed(idx, plan, e, reading)) continue;
+          if (!gives(plan, e)) continue;
+          if (full !== null) {
+            if (e.target === "file") left++;
+            continue;
+          }
+          if (!this.indexListed(idx, plan, e, reading)) continue;
           // A segment's worth of pending postings is frozen, a step at a time (the build's memory is bounded).
           if (idx.spillDue) {
             for (const _ of idx.spilling()) {
@@ -1568,6 +1581,11 @@ export class WarmRoot implements WarmProvider {
               }
               if (this.closed || this.building !== idx) return;
             }
+          }
+          if (idx.buildingSize > this.options.budgetBytes) {
+            const b = this.options.budgetBytes;
+            full = `the index reached its budget of ${b >= 1048576 ? `${Math.round(b / 1048576)} MiB` : `${Math.round(b / 1024)} KiB`}`;
+            continue;
           }
           const over = this.overWhileBuilding(idx);
           if (over !== null) {
@@ -1592,12 +1610,17 @@ export class WarmRoot implements WarmProvider {
         if (this.closed || this.building !== idx) return;
       }
       const s = idx.stats();
-      if (s.memoryBytes > s.textBytes * this.options.budgetRatio && s.memoryBytes > 1 << 20) {
+      const paged = idx.pagedTextSize;
+      if (s.memoryBytes > paged * this.options.budgetRatio && s.memoryBytes > 1 << 20) {
         this.overBudget(
           idx,
-          `the index would take ${(s.memoryBytes / s.textBytes).toFixed(2)}x the text (budget ${this.options.budgetRatio}x)`,
+          `the index would take ${(s.memoryBytes / paged).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; a file counts at least 4 KiB)`,
         );
         return;
+      }
+      if (full !== null) {
+        const note = `partial: ${full}; it holds the first ${s.files} files, the other ${left} are read by every query that reaches them`;
+        this.reason = this.reason === null ? note : `${this.reason}; ${note}`;
       }
       // The build's reads are an open and a close of each file: those not taken in yet are one look (reset).
       this.buildReadsQueued = true;
@@ -1662,22 +1685,21 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * Why the build under way stops short, or null: its postings past the budget, or a tree whose index is
-   * already clearly over the ratio (many small files: paths and per-file facts weigh on them), which is not built
-   * to the end: its pending postings would hold several times the final index meanwhile (a generated tree of
-   * 500,000 files of 350 bytes peaked at 677 MiB).
+   * Why the build under way stops short, or null: a tree whose index is already clearly over the ratio to its
+   * text (each file counted as at least a page: many small files are worth indexing, since a query would open
+   * each), which is not built to the end. (The byte budget does not stop it: the index then keeps the files it
+   * holds and adds no more; ADR 0038.)
    * @param idx the index being built
    * @returns the reason, or null to go on
    */
   private overWhileBuilding(idx: TrigramIndex): string | null {
-    const budget = this.options.budgetBytes;
-    if (idx.postingSize > budget) return `the index would exceed ${Math.round(budget / 1048576)} MiB`;
+    const paged = idx.pagedTextSize;
     if (
       (idx.size & 1023) === 0 &&
       idx.textSize >= EARLY_RATIO_TEXT &&
-      idx.frozenAtLeast > idx.textSize * this.options.budgetRatio * EARLY_RATIO_MARGIN
+      idx.frozenAtLeast > paged * this.options.budgetRatio * EARLY_RATIO_MARGIN
     ) {
-      return `the index would take over ${(idx.frozenAtLeast / idx.textSize).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; judged on the first ${Math.round(idx.textSize / 1048576)} MiB)`;
+      return `the index would take over ${(idx.frozenAtLeast / paged).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; a file counts at least 4 KiB; judged on the first ${Math.round(idx.textSize / 1048576)} MiB)`;
     }
     return null;
   }
