@@ -332,6 +332,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               },
               "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
             },
+            "mode": {
+              "type": "string",
+              "pattern": "^[0-7]{1,4}$",
+              "description": "Permission bits in octal, as `stat -c %a` (setuid, setgid and sticky included, file type left out; a symlink's own, 777)."
+            },
+            "uid": {
+              "type": "integer",
+              "description": "Owner user id, as `stat -c %u`."
+            },
+            "gid": {
+              "type": "integer",
+              "description": "Owner group id, as `stat -c %g`."
+            },
             "entry_type": {
               "enum": [
                 "file",
@@ -3014,6 +3027,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
       },
+      "fold_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Each directory at this depth stands for what is below it: entries_inside (the entries the query selects there, walked and counted, not listed) and size (their bytes, as tree -L N --du sums them). 0 folds nothing."
+      },
       "limit": {
         "type": "integer",
         "minimum": 0,
@@ -3094,7 +3112,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                   "type": "null"
                 }
               ],
-              "description": "Size in bytes for a file (or an unfollowed symlink); null for a directory."
+              "description": "Size in bytes for a file (or an unfollowed symlink); for a directory folded at fold_depth, the bytes of the selected files below it (as tree --du); null for another directory."
             },
             "matched": {
               "type": "boolean",
@@ -3128,6 +3146,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "link_resolved": {
               "type": "string",
               "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
+            },
+            "entries_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "On a directory folded at fold_depth: how many entries the query selects below it, at every depth (not listed; base=that directory lists them)."
             }
           },
           "required": [
@@ -3638,6 +3661,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                     "type": "string"
                   },
                   "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
+                },
+                "mode": {
+                  "type": "string",
+                  "pattern": "^[0-7]{1,4}$",
+                  "description": "Permission bits in octal, as `stat -c %a` (setuid, setgid and sticky included, file type left out; a symlink's own, 777)."
+                },
+                "uid": {
+                  "type": "integer",
+                  "description": "Owner user id, as `stat -c %u`."
+                },
+                "gid": {
+                  "type": "integer",
+                  "description": "Owner group id, as `stat -c %g`."
                 },
                 "entry_type": {
                   "enum": [
@@ -7345,6 +7381,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
       },
+      "mode": {
+        "type": "string",
+        "pattern": "^[0-7]{1,4}$",
+        "description": "Permission bits in octal, as `stat -c %a` (setuid, setgid and sticky included, file type left out; a symlink's own, 777)."
+      },
+      "uid": {
+        "type": "integer",
+        "description": "Owner user id, as `stat -c %u`."
+      },
+      "gid": {
+        "type": "integer",
+        "description": "Owner group id, as `stat -c %g`."
+      },
       "entry_type": {
         "enum": [
           "file",
@@ -8125,7 +8174,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "null"
           }
         ],
-        "description": "Size in bytes for a file (or an unfollowed symlink); null for a directory."
+        "description": "Size in bytes for a file (or an unfollowed symlink); for a directory folded at fold_depth, the bytes of the selected files below it (as tree --du); null for another directory."
       },
       "matched": {
         "type": "boolean",
@@ -8159,6 +8208,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "link_resolved": {
         "type": "string",
         "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
+      },
+      "entries_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "On a directory folded at fold_depth: how many entries the query selects below it, at every depth (not listed; base=that directory lists them)."
       }
     },
     "required": [
@@ -8217,6 +8271,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string"
         },
         "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
+      },
+      "mode": {
+        "type": "string",
+        "pattern": "^[0-7]{1,4}$",
+        "description": "Permission bits in octal, as `stat -c %a` (setuid, setgid and sticky included, file type left out; a symlink's own, 777)."
+      },
+      "uid": {
+        "type": "integer",
+        "description": "Owner user id, as `stat -c %u`."
+      },
+      "gid": {
+        "type": "integer",
+        "description": "Owner group id, as `stat -c %g`."
       },
       "entry_type": {
         "enum": [
