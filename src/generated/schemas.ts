@@ -976,7 +976,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "encoding": {
         "type": "string",
         "minLength": 1,
-        "description": "Decode files with this TextDecoder label (latin1, shift_jis, utf-16le…). Default: UTF-8, or UTF-16 by BOM."
+        "description": "Decode files with this TextDecoder label (latin1, shift_jis, utf-16le…). Default: UTF-8, or UTF-16 by BOM or NUL pattern."
       },
       "threads": {
         "type": "integer",
@@ -1447,6 +1447,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         ],
         "additionalProperties": false,
         "description": "Present with `in` (not with invert_match): the matches found that start outside the regions asked for (a mention in a comment when code was asked), so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early)."
+      },
+      "utf16_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Files decoded from UTF-16 (BOM or not), the first 20."
       },
       "breakdown": {
         "type": "array",

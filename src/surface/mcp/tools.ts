@@ -397,7 +397,7 @@ export function oneToolInputSchema(): ToolSchema {
     op: {
       type: "string",
       enum: ops.map((op) => op.id),
-      description: "The operation: its arguments are those whose text names it, or no op",
+      description: "The operation",
     },
   };
   for (const [key, takers] of argumentOwners()) {
@@ -449,9 +449,9 @@ function oneToolDescription(): string {
     "Read-only recursive file search under the served roots. Pick `op`, then pass that op's arguments (each argument's text names its ops).",
     ...toolOperations().map((op) => `- ${op.id}: ${op.summary}`),
     "Walks respect .gitignore/.ignore, include hidden entries, never list VCS directories.",
-    "Paging: when `truncated` is true and `next_cursor` is a string, call again with the same arguments plus `cursor`.",
+    "Paging: while `next_cursor` is a string, call again with the same arguments plus `cursor`.",
     `Defaults per op: ${perOpDefaults().join("; ")}.`,
-    `${DESCRIBE_TOOL} {name: op} has the long text of every argument and result field of one op.`,
+    `${DESCRIBE_TOOL} {name: op}: the long text of one op's arguments and result fields.`,
   ].join("\n");
 }
 
