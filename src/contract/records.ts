@@ -110,6 +110,22 @@ export const PATH_BYTES = {
   ),
 };
 
+/** What a user checks with stat(1) (#37): the permission bits and the owner, absent when the entry's stats
+ * could not be read. */
+export const STAT_FIELDS = {
+  mode: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[0-7]{1,4}$/),
+      v.description(
+        "Permission bits in octal, as `stat -c %a` (setuid, setgid and sticky included, file type left out; a symlink's own, 777).",
+      ),
+    ),
+  ),
+  uid: v.optional(v.pipe(v.number(), v.integer(), v.description("Owner user id, as `stat -c %u`."))),
+  gid: v.optional(v.pipe(v.number(), v.integer(), v.description("Owner group id, as `stat -c %g`."))),
+};
+
 /** The FileMatch record: one file system entry selected by a query. */
 export const FileMatchSchema = v.pipe(
   v.strictObject({
@@ -131,6 +147,7 @@ export const FileMatchSchema = v.pipe(
         "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices.",
       ),
     ),
+    ...STAT_FIELDS,
     ...ENTRY_TYPE,
     ...LINK_FIELDS,
     ...IGNORED_BY,

@@ -332,6 +332,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               },
               "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
             },
+            "mode": {
+              "type": "string",
+              "pattern": "^[0-7]{1,4}$",
+              "description": "Permission bits in octal, as `stat -c %a` (setuid, setgid and sticky included, file type left out; a symlink's own, 777)."
+            },
+            "uid": {
+              "type": "integer",
+              "description": "Owner user id, as `stat -c %u`."
+            },
+            "gid": {
+              "type": "integer",
+              "description": "Owner group id, as `stat -c %g`."
+            },
             "entry_type": {
               "enum": [
                 "file",
@@ -963,7 +976,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "encoding": {
         "type": "string",
         "minLength": 1,
-        "description": "Decode files with this TextDecoder label (latin1, shift_jis, utf-16le…). Default: UTF-8, or UTF-16 by BOM."
+        "description": "Decode files with this TextDecoder label (latin1, shift_jis, utf-16le…). Default: UTF-8, or UTF-16 by BOM or NUL pattern."
       },
       "threads": {
         "type": "integer",
@@ -1434,6 +1447,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         ],
         "additionalProperties": false,
         "description": "Present with `in` (not with invert_match): the matches found that start outside the regions asked for (a mention in a comment when code was asked), so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early)."
+      },
+      "utf16_files": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Files decoded from UTF-16 (BOM or not), the first 20."
       },
       "breakdown": {
         "type": "array",
@@ -3014,6 +3034,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
       },
+      "fold_depth": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Each directory at this depth stands for what is below it: entries_inside (the entries the query selects there, walked and counted, not listed) and size (their bytes, as tree -L N --du sums them). 0 folds nothing."
+      },
       "limit": {
         "type": "integer",
         "minimum": 0,
@@ -3094,7 +3119,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                   "type": "null"
                 }
               ],
-              "description": "Size in bytes for a file (or an unfollowed symlink); null for a directory."
+              "description": "Size in bytes for a file (or an unfollowed symlink); for a directory folded at fold_depth, the bytes of the selected files below it (as tree --du); null for another directory."
             },
             "matched": {
               "type": "boolean",
@@ -3128,6 +3153,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "link_resolved": {
               "type": "string",
               "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
+            },
+            "entries_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "On a directory folded at fold_depth: how many entries the query selects below it, at every depth (not listed; base=that directory lists them)."
             }
           },
           "required": [
@@ -3638,6 +3668,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                     "type": "string"
                   },
                   "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
+                },
+                "mode": {
+                  "type": "string",
+                  "pattern": "^[0-7]{1,4}$",
+                  "description": "Permission bits in octal, as `stat -c %a` (setuid, setgid and sticky included, file type left out; a symlink's own, 777)."
+                },
+                "uid": {
+                  "type": "integer",
+                  "description": "Owner user id, as `stat -c %u`."
+                },
+                "gid": {
+                  "type": "integer",
+                  "description": "Owner group id, as `stat -c %g`."
                 },
                 "entry_type": {
                   "enum": [
@@ -7362,6 +7405,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
       },
+      "mode": {
+        "type": "string",
+        "pattern": "^[0-7]{1,4}$",
+        "description": "Permission bits in octal, as `stat -c %a` (setuid, setgid and sticky included, file type left out; a symlink's own, 777)."
+      },
+      "uid": {
+        "type": "integer",
+        "description": "Owner user id, as `stat -c %u`."
+      },
+      "gid": {
+        "type": "integer",
+        "description": "Owner group id, as `stat -c %g`."
+      },
       "entry_type": {
         "enum": [
           "file",
@@ -8142,7 +8198,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "null"
           }
         ],
-        "description": "Size in bytes for a file (or an unfollowed symlink); null for a directory."
+        "description": "Size in bytes for a file (or an unfollowed symlink); for a directory folded at fold_depth, the bytes of the selected files below it (as tree --du); null for another directory."
       },
       "matched": {
         "type": "boolean",
@@ -8176,6 +8232,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "link_resolved": {
         "type": "string",
         "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
+      },
+      "entries_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "On a directory folded at fold_depth: how many entries the query selects below it, at every depth (not listed; base=that directory lists them)."
       }
     },
     "required": [
@@ -8234,6 +8295,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string"
         },
         "description": "Kind letters: f file, d directory, l symlink, x executable, e empty, p fifo, s socket, b/c devices."
+      },
+      "mode": {
+        "type": "string",
+        "pattern": "^[0-7]{1,4}$",
+        "description": "Permission bits in octal, as `stat -c %a` (setuid, setgid and sticky included, file type left out; a symlink's own, 777)."
+      },
+      "uid": {
+        "type": "integer",
+        "description": "Owner user id, as `stat -c %u`."
+      },
+      "gid": {
+        "type": "integer",
+        "description": "Owner group id, as `stat -c %g`."
       },
       "entry_type": {
         "enum": [

@@ -78,6 +78,7 @@ const FILE_MATCH_PROTO: object = Object.create(Object.prototype, {
         this.size,
         this.mtime,
         this.kinds,
+        this.mode === undefined ? "" : `,"mode":"${this.mode}","uid":${this.uid},"gid":${this.gid}`,
         this.entry_type,
         link,
       );
@@ -93,6 +94,7 @@ function fileMatchText(
   size: number,
   mtime: string,
   kinds: readonly string[],
+  owner: string,
   entryType: string,
   link: LinkInfo | null,
 ): string {
@@ -100,7 +102,7 @@ function fileMatchText(
     link === null
       ? "}"
       : `,"link_target":${jsonString(link.target)},"link_target_exists":${link.exists},"link_escapes":${link.escapes},"link_resolved":${jsonString(link.resolved)}}`;
-  return `${head}"path":${jsonString(path)},"relative_path":${jsonString(rel)},"size":${size},"mtime":"${mtime}","kinds":${kinds.length === 0 ? "[]" : `["${kinds.join('","')}"]`},"entry_type":"${entryType}"${tail}`;
+  return `${head}"path":${jsonString(path)},"relative_path":${jsonString(rel)},"size":${size},"mtime":"${mtime}","kinds":${kinds.length === 0 ? "[]" : `["${kinds.join('","')}"]`}${owner},"entry_type":"${entryType}"${tail}`;
 }
 
 /**
@@ -145,9 +147,20 @@ export function fileMatchJsonOf(e: Entry, head: string): string | object {
     st?.size ?? 0,
     st ? isoOf(st.mtimeMs) : EPOCH,
     kindsOf(e),
+    st ? `,"mode":"${modeOf(st.mode)}","uid":${st.uid},"gid":${st.gid}` : "",
     entryTypeOf(e),
     linkOf(e),
   );
+}
+
+/**
+ * Returns the permission bits of a mode as `stat -c %a` prints them: octal, setuid, setgid and sticky included,
+ * the file type left out.
+ * @param mode st_mode
+ * @returns the octal text ("644", "4755")
+ */
+export function modeOf(mode: number): string {
+  return (mode & 0o7777).toString(8);
 }
 
 /** Characters JSON.stringify would escape in a string (surrogates included, to leave lone ones to it). */
@@ -169,6 +182,10 @@ class FileMatchData {
   readonly size: number;
   readonly mtime: string;
   readonly kinds: FileMatch["kinds"];
+  // Own fields in the model's order (undefined, so left out of JSON, when the stats cannot be read).
+  readonly mode: string | undefined;
+  readonly uid: number | undefined;
+  readonly gid: number | undefined;
   readonly entry_type: EntryTypeName;
   declare readonly link_target?: string;
   declare readonly link_target_exists?: boolean;
@@ -182,6 +199,9 @@ class FileMatchData {
     this.size = st?.size ?? 0;
     this.mtime = st ? isoOf(st.mtimeMs) : EPOCH;
     this.kinds = kindsOf(e);
+    this.mode = st ? modeOf(st.mode) : undefined;
+    this.uid = st?.uid;
+    this.gid = st?.gid;
     this.entry_type = entryTypeOf(e);
     addLinkFields(this as unknown as Record<string, unknown>, e);
   }
@@ -193,7 +213,7 @@ Object.defineProperty(FileMatchData.prototype, RECORD_JSON, {
 
 /**
  * Creates the FileMatch record of an entry. When the entry's stats were read already the record is plain
- * data. Otherwise `size`, `mtime` and `kinds` are own enumerable getters that read
+ * data. Otherwise `size`, `mtime`, `kinds`, `mode`, `uid` and `gid` are own enumerable getters that read
  * the entry's stats on first use (once; the entry caches them): JSON, JSONL, spreading and the library see a
  * plain record, while a consumer that prints only paths (the human find output) never pays for a stat. The
  * values are those at first access: sinks serialise right away; a library caller reading much later sees the
@@ -222,6 +242,17 @@ export function fileMatchOf(e: Entry): FileMatch {
     get kinds(): FileMatch["kinds"] {
       kinds ??= kindsOf(e);
       return kinds;
+    },
+    // The owner and mode (#37): undefined, so left out of JSON, when the stats cannot be read.
+    get mode(): string | undefined {
+      const st = e.stats();
+      return st ? modeOf(st.mode) : undefined;
+    },
+    get uid(): number | undefined {
+      return e.stats()?.uid;
+    },
+    get gid(): number | undefined {
+      return e.stats()?.gid;
     },
     entry_type: entryTypeOf(e),
   };

@@ -433,6 +433,13 @@ export function coverageNotes(summary: Readonly<Record<string, unknown>>, surfac
         : `${key} left out ${out.matches} ${out.matches === 1 ? "match" : "matches"} in ${out.files} ${out.files === 1 ? "file" : "files"} that ${out.matches === 1 ? "starts" : "start"} in another region (left_out_by_in); without ${key} they are found too`,
     );
   }
+  const utf16 = summary.utf16_files;
+  if (Array.isArray(utf16) && utf16.length > 0) {
+    const key = surface === "cli" ? "--encoding utf-8" : "encoding: utf-8";
+    notes.push(
+      `searched as UTF-16 (a BOM, or UTF-16 text without one; utf16_files${utf16.length >= 20 ? ", the first 20" : ""}): ${utf16.join(", ")}; ${key} reads them as UTF-8`,
+    );
+  }
   const types = summary.type_globs as Record<string, unknown> | undefined;
   if (types !== undefined && types !== null && typeof types === "object") {
     const key =

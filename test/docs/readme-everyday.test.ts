@@ -35,6 +35,8 @@ const t = tempTree({
   "deploy/charts/web/values.yaml": "b: 2\n",
   "build/out/app.js": "x;\n",
   "logs/app.log": "12:00 connection reset by peer\n",
+  // UTF-16LE without a BOM, as Windows tools write it (ADR 0039).
+  "exports/report.txt": Buffer.from("Report\r\nTotal: 42\r\n", "utf16le"),
 });
 afterAll(() => t.cleanup());
 // The file changed last (the others were written within the same instant).
@@ -65,6 +67,9 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob find -e yaml --base", ["deploy/charts/values.yaml", "deploy/charts/web/values.yaml"], 0],
   ["rglob find --link broken,escaping", ["scripts/old.sh -> missing.sh: broken\n"], 0],
   ["rglob find -t f --perm '!/111'", ["scripts/build.py\n"], 0],
+  ["rglob find --base scripts --format", ["644 ", " build.py\n", "744 ", " run.sh\n", "777 "], 0],
+  ["rglob tree --fold-depth 2", ["lib [1 entry, ", " bytes below]", "folded"], 0],
+  ["rglob grep -F 'Total:'", ["exports/report.txt:2:Total: 42\n"], 0],
   [
     "rglob explain --all",
     ["build/: not included, with the 2 entries inside", "ignored by .gitignore:2: *.log"],

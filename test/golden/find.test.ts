@@ -1,5 +1,7 @@
 // Golden output of find over fixtures/tree: JSONL lines sorted and JSON, with the absolute prefix and mtimes
-// normalised (git checkouts do not keep them), each line decoded with the strict FileMatch model.
+// normalised (git checkouts do not keep them), and so are the mode and owner (the umask and the user of the
+// checkout decide them; test/surface/find-stat-fields.test.ts checks them against stat), each line decoded with
+// the strict FileMatch model.
 import { expect, test } from "bun:test";
 import * as v from "valibot";
 import { FileMatchSchema } from "../../src/contract/records.ts";
@@ -9,6 +11,7 @@ function normalise(text: string): string {
   return text
     .replaceAll(FIXTURE, "<FIXTURE>")
     .replace(/"mtime":"[^"]*"/g, '"mtime":"<MTIME>"')
+    .replace(/"mode":"[0-7]+","uid":\d+,"gid":\d+/g, '"mode":"<MODE>","uid":"<UID>","gid":"<GID>"')
     .replace(
       /"size":\d+,"mtime":"<MTIME>","kinds":\["d"\]/g,
       '"size":"<DIRSIZE>","mtime":"<MTIME>","kinds":["d"]',

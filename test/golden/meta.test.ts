@@ -23,7 +23,7 @@ function recordStem(op: string, kind: string): string {
   return stem;
 }
 
-/** Replaces what depends on the checkout: the fixture's absolute path and modification times. */
+/** Replaces what depends on the checkout: the fixture's absolute path, modification times, modes and owners. */
 function normalise(value: unknown): unknown {
   if (typeof value === "string") return value.split(FIXTURE).join("<fixture>");
   if (Array.isArray(value)) return value.map(normalise);
@@ -31,6 +31,7 @@ function normalise(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       if (k === "mtime") out[k] = "<mtime>";
+      else if (k === "mode" || k === "uid" || k === "gid") out[k] = `<${k}>`;
       // Which fixture file is newest or oldest depends on the order git wrote them.
       else if ((k === "newest" || k === "oldest") && v !== null) out[k] = "<file>";
       else out[k] = normalise(v);

@@ -33,7 +33,7 @@ test("one call: broken or outside, by where each link ends", () => {
   });
   expect(r.stdout).toBe(
     [
-      `docs/fonts -> ../../shared/fonts: outside`,
+      `docs/fonts -> ../../shared/fonts: escaping`,
       `docs/gone.md -> ../../${basename(base)}/docs/none.md: broken`,
       "",
     ].join("\n"),

@@ -200,10 +200,10 @@ describe("chains of links", () => {
       "{rel} -> {target}: {link} => {resolved}",
     ]);
     expect(one.stdout.split("\n").filter(Boolean).sort()).toEqual([
-      `chain-broken1 -> chain-broken2: broken, outside => ${out}/nope/deeper`,
-      `chain-broken2 -> ../outside/nope/deeper: broken, outside => ${out}/nope/deeper`,
-      `chain-esc1 -> chain-esc2: outside => ${out}/of`,
-      `chain-esc2 -> ../outside/of: outside => ${out}/of`,
+      `chain-broken1 -> chain-broken2: broken, escaping => ${out}/nope/deeper`,
+      `chain-broken2 -> ../outside/nope/deeper: broken, escaping => ${out}/nope/deeper`,
+      `chain-esc1 -> chain-esc2: escaping => ${out}/of`,
+      `chain-esc2 -> ../outside/of: escaping => ${out}/of`,
     ]);
     // A working link inside the base says ok (#37): {link} is never empty for a link, and empty for a file.
     const ok = rglob([
@@ -331,7 +331,7 @@ describe("MCP text", () => {
         `${recs.length} ${recs.length === 1 ? "record" : "records"} (${n("file", "file", "files")}, ${n("dir", "directory", "directories")}, ${n("symlink", "symlink", "symlinks")})`,
       );
       expect(text).toContain(
-        `aa-broken-out -> ../outside/nope (broken, outside the base, ends at ${realpathM(join(base, "../outside"))}/nope)`,
+        `aa-broken-out -> ../outside/nope (broken, escaping the base, ends at ${realpathM(join(base, "../outside"))}/nope)`,
       );
     } finally {
       await s.close();

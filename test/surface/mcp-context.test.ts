@@ -80,11 +80,14 @@ describe("text content carries the answer", () => {
     expect(text).toContain("pattern 'ignored.log'");
   });
 
-  test("directory_tree: indented by depth", async () => {
+  test("directory_tree: indented by depth; by default two levels, a directory at the second with what is below it", async () => {
     const text = textOf(await call("directory_tree", {}));
     expect(text).toMatch(/^src\/$/m);
     expect(text).toMatch(/^ {2}main\.py \(\d+ bytes\)$/m);
-    expect(text).toMatch(/^ {4}helper\.py \(\d+ bytes\)$/m);
+    expect(text).toMatch(/^ {2}utils\/ {2}\[1 entry, \d+ bytes below\]$/m);
+    expect(text).not.toContain("helper.py");
+    const all = textOf(await call("directory_tree", { fold_depth: 0 }));
+    expect(all).toMatch(/^ {4}helper\.py \(\d+ bytes\)$/m);
   });
 
   test("find_duplicates: whole groups, never cut in the middle of one", async () => {

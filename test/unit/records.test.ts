@@ -85,7 +85,18 @@ describe("FileMatch serialisation", () => {
       "entries_inside",
     ];
     const plain = order.filter((k) => !optional.includes(k));
-    expect(plain).toEqual(["path", "relative_path", "size", "mtime", "kinds", "entry_type"]);
+    // mode, uid and gid (#37) are in every record whose stats could be read: every one here.
+    expect(plain).toEqual([
+      "path",
+      "relative_path",
+      "size",
+      "mtime",
+      "kinds",
+      "mode",
+      "uid",
+      "gid",
+      "entry_type",
+    ]);
     const linked = order.filter((k) => k !== "path_bytes" && k !== "ignored_by" && k !== "entries_inside");
     for (const r of records)
       expect(Object.keys(r)).toEqual((r as { entry_type: string }).entry_type === "symlink" ? linked : plain);

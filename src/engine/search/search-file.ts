@@ -27,6 +27,7 @@ import {
   searchText,
   type TextOptions,
 } from "./search-text.ts";
+import { sniffUtf16 } from "./utf16-sniff.ts";
 
 /** Everything a searcher needs, as plain data (it crosses to workers by structured clone). */
 export interface SearchSpec {
@@ -375,10 +376,16 @@ function readOpen(st: SearcherState, fd: number, out: FileOutcome): number | { l
   out.bytes = length;
   const bom16 = length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff));
   if (!spec.binaryAsText && !bom16 && !st.labelIsUtf16 && spec.sniffBytes > 0) {
-    if (buf.subarray(0, Math.min(length, spec.sniffBytes)).indexOf(0) >= 0) {
-      out.skip = "binary";
-      out.error = { code: "BINARY", message: "binary file (NUL byte); use text to search it" };
-      return null;
+    const sniffed = Math.min(length, spec.sniffBytes);
+    if (buf.subarray(0, sniffed).indexOf(0) >= 0) {
+      // A NUL byte: binary, unless the block is UTF-16 text without a BOM and no encoding was named (ADR 0039).
+      const utf16 = spec.encoding === null ? sniffUtf16(buf, sniffed) : null;
+      if (utf16 === null) {
+        out.skip = "binary";
+        out.error = { code: "BINARY", message: "binary file (NUL byte); use text to search it" };
+        return null;
+      }
+      out.encoding = utf16;
     }
   }
   if (length < FIRST_BLOCK) return length;
@@ -387,7 +394,14 @@ function readOpen(st: SearcherState, fd: number, out: FileOutcome): number | { l
     if (stats === false) return null;
   }
   // A large file is searched window by window, in bounded memory.
-  if (stats.size > LARGE_FILE && st.labelIsUtf8 && !bom16 && !spec.matcher.multiline && spec.regions === 0)
+  if (
+    stats.size > LARGE_FILE &&
+    st.labelIsUtf8 &&
+    !bom16 &&
+    out.encoding === "utf-8" &&
+    !spec.matcher.multiline &&
+    spec.regions === 0
+  )
     return { length };
   if (buf.length < stats.size + 1) buf = store.grow(stats.size + 1 + (stats.size >> 3), length);
   while (true) {
@@ -440,7 +454,13 @@ function matchWhole(st: SearcherState, path: string, length: number, out: FileOu
   const label = spec.encoding;
   let text: string;
   let asciiLines: ((from: number, to: number) => number) | undefined;
-  if (label === null || st.labelIsUtf8) {
+  if (label === null && out.encoding !== "utf-8") {
+    // UTF-16 without a BOM, as readOpen sniffed it (ADR 0039).
+    text =
+      out.encoding === "utf-16le"
+        ? view.toString("utf16le", 0, length & ~1)
+        : new TextDecoder("utf-16be").decode(view);
+  } else if (label === null || st.labelIsUtf8) {
     if (length >= 2 && view[0] === 0xff && view[1] === 0xfe && label === null) {
       out.encoding = "utf-16le";
       text = view.toString("utf16le", 2);

@@ -120,8 +120,13 @@ interface Resume {
  * The run's counters: totals, the breakdown groups, the read skips, content bytes (max_bytes) and the records
  * given in the query (max_count, across pages); and the summary fields they become.
  */
+/** How many of the files searched as UTF-16 the summary names. */
+const UTF16_SHOWN = 20;
+
 class GrepTally {
   readonly totals = { matches: 0, lines: 0, files: 0 };
+  /** The files searched as UTF-16 (a BOM, or sniffed without one: ADR 0039), the first UTF16_SHOWN (utf16_files). */
+  private readonly utf16: string[] = [];
   /** With `in`: the matches found outside the regions asked for, and their files (left_out_by_in). */
   readonly leftOut = { matches: 0, files: 0 };
   private readonly groups = new Map<string, GrepGroup>();
@@ -179,6 +184,8 @@ class GrepTally {
       this.skipped.unknown_language++;
       this.ledger.unknown_language = (this.ledger.unknown_language ?? 0) + 1;
     } else if (o.skip !== null) this.skipped[o.skip]++;
+    if (o.encoding.startsWith("utf-16") && this.q.spec.encoding === null && this.utf16.length < UTF16_SHOWN)
+      this.utf16.push(e.rel);
     this.totals.matches += o.matches;
     this.totals.lines += o.lines;
     if (o.dropped) {
@@ -214,6 +221,7 @@ class GrepTally {
     const { unknown_language, ...readSkips } = this.skipped;
     ctx.summary("files_skipped", this.q.spec.regions === 0 ? readSkips : this.skipped);
     if (this.q.spec.regions !== 0 && !this.q.spec.matcher.invert) ctx.summary("left_out_by_in", this.leftOut);
+    if (this.utf16.length > 0) ctx.summary("utf16_files", this.utf16);
     // Ordered as count's breakdown: most lines first, then by key (code points).
     if (this.keyOf !== null)
       ctx.summary(

@@ -109,7 +109,7 @@ export const GrepInputSchema = v.pipe(
         v.string(),
         v.minLength(1),
         v.description(
-          "Decode files with this TextDecoder label (latin1, shift_jis, utf-16le…). Default: UTF-8, or UTF-16 by BOM.",
+          "Decode files with this TextDecoder label (latin1, shift_jis, utf-16le…). Default: UTF-8, or UTF-16 by BOM or NUL pattern.",
         ),
       ),
     ),
@@ -318,6 +318,9 @@ export const LineSearchResultSchema = v.pipe(
           "Present with `in` (not with invert_match): the matches found that start outside the regions asked for (a mention in a comment when code was asked), so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early).",
         ),
       ),
+    ),
+    utf16_files: v.optional(
+      v.pipe(v.array(v.string()), v.description("Files decoded from UTF-16 (BOM or not), the first 20.")),
     ),
     breakdown: v.optional(
       v.pipe(

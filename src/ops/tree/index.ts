@@ -7,7 +7,7 @@ export const tree = defineOperation({
   id: "tree",
   summary: "Show a directory tree: selected entries with the directories above them.",
   description:
-    "List the entries under a base directory as a tree, in walk order (pre-order, names by code point), each with its depth, kinds and size (files). Globs and predicates select entries as in find; the directories above a selected entry are listed too, with matched=false, so a filtered tree shows where its matches are. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed; use max_depth to keep it shallow. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
+    "List the entries under a base directory as a tree, in walk order (pre-order, names by code point), each with its depth, kinds and size (files). Globs and predicates select entries as in find; the directories above a selected entry are listed too, with matched=false, so a filtered tree shows where its matches are. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed; use max_depth to keep it shallow, or fold_depth to fold each directory at a depth into the count and bytes of what it holds below. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
   models: async () => {
     const m = await import("./schema.ts");
     return { input: m.TreeInputSchema, output: m.TreeResultSchema, records: { entry: m.TreeEntrySchema } };
@@ -19,9 +19,10 @@ export const tree = defineOperation({
     presentation: UNRESTRICTED_FLAG,
   },
   mcpTool: "directory_tree",
+  // An overview first (#37): two levels, each directory there with the count and bytes of what is below it.
   agentDefaults: {
     limit: 200,
-    max_depth: 4,
+    fold_depth: 2,
     max_output_bytes: 60_000,
     timeout_seconds: 30,
     strict_base: true,
@@ -32,6 +33,11 @@ export const tree = defineOperation({
       description: "The tree of the current directory, two levels deep",
       cli: "rglob tree --max-depth 2",
       input: { max_depth: 2 },
+    },
+    {
+      description: "An overview: two levels, each directory there with what it holds below (count and bytes)",
+      cli: "rglob tree --fold-depth 2",
+      input: { fold_depth: 2 },
     },
     {
       description: "Where the Python files are",

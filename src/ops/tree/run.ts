@@ -102,10 +102,28 @@ export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerato
     }
   }
 
+  // fold_depth (#37): a directory at that depth is held back while the walk is below it, counting what it
+  // selects there, then given with entries_inside and size (its key that of the last entry counted, so a cursor
+  // resumes after its subtree).
+  const fold = input.fold_depth ?? 0;
+  let held: Folded | null = null;
+  const release = (): Emitted => {
+    const f = held as Folded;
+    held = null;
+    count(true);
+    return {
+      kind: "entry",
+      record: { ...f.rec, size: f.bytes, entries_inside: f.entries },
+      key: f.entries === 0 ? f.key : treeKey(f.root, f.last, false),
+    };
+  };
+
   const due = yielder();
   for await (const batch of walkBatches(plan, ctx, resume, { needStats: true }))
     for (const e of batch) {
       const root = plan.roots[e.root] as Root;
+      const h = held as Folded | null;
+      if (h !== null && !(h.root === e.root && isAncestor(h.rec.relative_path, e.rel))) yield release();
       if (e.root !== shownRoot) {
         shown = [];
         shownRoot = e.root;
@@ -118,6 +136,26 @@ export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerato
       let keep = shown.length;
       while (keep > 0 && !isAncestor(shown[keep - 1] as string, e.rel)) keep--;
       shown.length = keep;
+      if (fold > 0 && parts.length > fold) {
+        // Below the fold: counted in its directory at the fold, shown (held) first when it is not yet.
+        for (let i = keep + 1; i < fold; i++) {
+          const anc = ancestorEntry(root, e.root, parts.slice(0, i), plan.follow);
+          shown.push(anc.rel);
+          yield { kind: "entry", record: recordOf(anc, false), key: treeKey(e.root, anc.rel, true) };
+          count(true);
+        }
+        if (held === null) {
+          const anc = ancestorEntry(root, e.root, parts.slice(0, fold), plan.follow);
+          shown.push(anc.rel);
+          held = folded(recordOf(anc, false), e.root, treeKey(e.root, anc.rel, true));
+        }
+        const f = held as Folded;
+        f.entries++;
+        f.last = e.rel;
+        if (e.target !== "dir") f.bytes += e.stats()?.size ?? 0;
+        if (due()) await tick();
+        continue;
+      }
       for (let i = keep + 1; i < parts.length; i++) {
         const anc = ancestorEntry(root, e.root, parts.slice(0, i), plan.follow);
         shown.push(anc.rel);
@@ -126,8 +164,30 @@ export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerato
       }
       const isDir = e.target === "dir";
       if (isDir) shown.push(e.rel);
-      yield { kind: "entry", record: recordOf(e, true), key: treeKey(e.root, e.rel, isDir) };
-      count(isDir);
+      if (isDir && fold > 0 && parts.length === fold)
+        held = folded(recordOf(e, true), e.root, treeKey(e.root, e.rel, true));
+      else {
+        yield { kind: "entry", record: recordOf(e, true), key: treeKey(e.root, e.rel, isDir) };
+        count(isDir);
+      }
       if (due()) await tick();
     }
+  if (held !== null) yield release();
+}
+
+/** A directory at the fold while the walk is below it: its record, and what it selects below. */
+interface Folded {
+  readonly rec: TreeEntry;
+  readonly root: number;
+  /** Its own order key (given when nothing below it is selected). */
+  readonly key: string;
+  entries: number;
+  bytes: number;
+  /** The relative path of the last entry counted below it. */
+  last: string;
+}
+
+/** Creates the held state of a directory at the fold. */
+function folded(rec: TreeEntry, root: number, key: string): Folded {
+  return { rec, root, key, entries: 0, bytes: 0, last: rec.relative_path };
 }

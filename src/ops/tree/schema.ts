@@ -9,6 +9,16 @@ export const TreeInputSchema = v.pipe(
   v.strictObject({
     ...walkEntries,
     ...linkEntries,
+    fold_depth: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description(
+          "Each directory at this depth stands for what is below it: entries_inside (the entries the query selects there, walked and counted, not listed) and size (their bytes, as tree -L N --du sums them). 0 folds nothing.",
+        ),
+      ),
+    ),
     ...budgetEntries,
   }),
   v.title("TreeInput"),
@@ -39,7 +49,9 @@ export const TreeEntrySchema = v.pipe(
     ),
     size: v.pipe(
       v.nullable(v.pipe(v.number(), v.integer())),
-      v.description("Size in bytes for a file (or an unfollowed symlink); null for a directory."),
+      v.description(
+        "Size in bytes for a file (or an unfollowed symlink); for a directory folded at fold_depth, the bytes of the selected files below it (as tree --du); null for another directory.",
+      ),
     ),
     matched: v.pipe(
       v.boolean(),
@@ -49,6 +61,16 @@ export const TreeEntrySchema = v.pipe(
     ),
     ...ENTRY_TYPE,
     ...LINK_FIELDS,
+    entries_inside: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description(
+          "On a directory folded at fold_depth: how many entries the query selects below it, at every depth (not listed; base=that directory lists them).",
+        ),
+      ),
+    ),
   }),
   v.title("TreeEntry"),
   v.description("One entry of a tree, in walk order (pre-order, names by code point)."),

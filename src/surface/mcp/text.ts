@@ -45,11 +45,11 @@ function nameOf(rel: string): string {
   return at < 0 ? rel : rel.slice(at + 1);
 }
 
-/** What a symlink's text line adds: whether it is broken, whether it leads outside the base, and then where. */
+/** What a symlink's text line adds: whether it is broken, whether it escapes the base (links' word: escaping), and then where. */
 function linkNote(r: Rec): string {
   const notes: string[] = [];
   if (r.link_target_exists === false) notes.push("broken");
-  if (r.link_escapes === true) notes.push("outside the base");
+  if (r.link_escapes === true) notes.push("escaping the base");
   if (notes.length > 0 && typeof r.link_resolved === "string" && r.link_resolved !== r.link_target)
     notes.push(`ends at ${r.link_resolved}`);
   return notes.length === 0 ? "" : ` (${notes.join(", ")})`;
@@ -69,7 +69,7 @@ function recordLines(op: Operation, r: Rec): string[] {
       lines.push(
         `  ${str(n.line)}: ${str(n.class)} (${str(n.why)})${n.text === "" ? "" : `: ${str(n.text)}`}`,
       );
-  if (typeof r.entries_inside === "number" && op.id !== "explain")
+  if (typeof r.entries_inside === "number" && op.id !== "explain" && op.id !== "tree")
     lines.push(
       `  a directory: the ${plural(r.entries_inside, "entry", "entries")} inside ${r.entries_inside === 1 ? "is" : "are"} not listed (expand lists them)`,
     );
@@ -110,7 +110,10 @@ function linesOf(op: Operation, r: Rec): string[] {
       const dir = (r.kinds as string[] | undefined)?.includes("d");
       const size = typeof r.size === "number" ? ` (${r.size} bytes)` : "";
       const link = typeof r.link_target === "string" ? ` -> ${r.link_target}${linkNote(r)}` : "";
-      return [`${"  ".repeat(Math.max(0, depth - 1))}${nameOf(rel)}${dir ? "/" : link || size}`];
+      const n = r.entries_inside;
+      const below =
+        typeof n === "number" ? `  [${n} ${n === 1 ? "entry" : "entries"}, ${r.size} bytes below]` : "";
+      return [`${"  ".repeat(Math.max(0, depth - 1))}${nameOf(rel)}${dir ? `/${below}` : link || size}`];
     }
     case "top":
       return [
@@ -314,6 +317,12 @@ export function resultText(
     lines.push(line.length > 2000 ? `${line.slice(0, 2000)}… (the structured result has it all)` : line);
   }
   lines.push(...errorLines(errors, base));
+  const foldedDirs =
+    op.id === "tree" ? results.filter((r) => typeof r.entries_inside === "number").length : 0;
+  if (foldedDirs > 0)
+    lines.push(
+      `${foldedDirs} directories folded at fold_depth: each says what is below it, not listed; to go deeper, base=that directory, or a larger fold_depth (0 folds nothing)`,
+    );
   let used = Buffer.byteLength(lines.join("\n"));
   for (const [i, r] of results.entries()) {
     const block = recordLines(op, r).join("\n");

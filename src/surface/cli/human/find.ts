@@ -41,7 +41,7 @@ export class FindHumanSink implements Sink {
     this.style = opts.print0 ? { ...style, escape: false } : style;
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
     this.ls = style.color ? lsColorsFrom(process.env) : null;
-    this.pathsOnly = this.ls === null && !/\{(size|mtime|kinds)\}/.test(this.template ?? "");
+    this.pathsOnly = this.ls === null && !/\{(size|mtime|kinds|mode|uid|gid)\}/.test(this.template ?? "");
     if (this.template === undefined && this.ls === null) this.entry = (e) => this.pathLine(e);
   }
 
@@ -101,6 +101,13 @@ export class FindHumanSink implements Sink {
             return r.mtime;
           case "kinds":
             return r.kinds.join("");
+          // stat(1)'s words (#37): %a, %u, %g; empty when the entry's stats could not be read.
+          case "mode":
+            return r.mode ?? "";
+          case "uid":
+            return r.uid === undefined ? "" : String(r.uid);
+          case "gid":
+            return r.gid === undefined ? "" : String(r.gid);
           case "type":
             return r.entry_type;
           case "target":
@@ -109,9 +116,10 @@ export class FindHumanSink implements Sink {
             return r.link_resolved ?? "";
           case "link":
             // A symlink's state, always a word (#37): ok for a working link inside the base; empty for other entries.
+            // The words are --link's selectors (escaping, not outside: one word for one fact on every surface).
             return r.link_target === undefined
               ? ""
-              : [r.link_target_exists ? "" : "broken", r.link_escapes ? "outside" : ""]
+              : [r.link_target_exists ? "" : "broken", r.link_escapes ? "escaping" : ""]
                   .filter((w) => w !== "")
                   .join(", ") || "ok";
           default:

@@ -17,6 +17,8 @@ interface Node {
 export class TreeHumanSink implements Sink {
   private readonly top: Node[] = [];
   private readonly byRel = new Map<string, Node>();
+  /** How many directories were drawn folded. */
+  private folded = 0;
 
   constructor(
     private readonly write: (text: string) => void,
@@ -45,7 +47,14 @@ export class TreeHumanSink implements Sink {
       const shown = this.style.escape ? escapeControls(text) : text;
       const target = n.rec.link_target;
       const arrow = target === undefined ? "" : ` -> ${this.style.escape ? escapeControls(target) : target}`;
-      return (ls === null ? shown : colorPath(ls, shown, n.rec.kinds, n.rec.path)) + arrow;
+      // A directory folded at --fold-depth (#37): what it holds below, as tree --du sums it.
+      const below = n.rec.entries_inside;
+      const fold =
+        below === undefined
+          ? ""
+          : ` [${below} ${below === 1 ? "entry" : "entries"}, ${n.rec.size ?? 0} bytes below]`;
+      this.folded += below === undefined ? 0 : 1;
+      return (ls === null ? shown : colorPath(ls, shown, n.rec.kinds, n.rec.path)) + arrow + fold;
     };
     const draw = (nodes: readonly Node[], prefix: string, full: boolean) => {
       nodes.forEach((n, i) => {
@@ -58,6 +67,8 @@ export class TreeHumanSink implements Sink {
     const dirs = Number(summary.directories ?? 0);
     const files = Number(summary.files ?? 0);
     let footer = `${dirs} ${dirs === 1 ? "directory" : "directories"}, ${files} ${files === 1 ? "file" : "files"}`;
+    if (this.folded > 0)
+      footer += `; ${this.folded} folded (--fold-depth: counted, not listed; --fold-depth 0 lists them)`;
     if (summary.truncated === true) footer += ` (truncated: ${String(summary.truncated_reason)})`;
     this.write(`${lines.join("\n")}\n\n${footer}\n`);
   }
