@@ -23,11 +23,13 @@ import {
   walkTree,
 } from "./walk.ts";
 import {
+  STEP_ENTRY as ITEM_ENTRY,
+  STEP_ERROR as ITEM_ERROR,
+  STEP_HOLE as ITEM_HOLE,
+} from "./walk-columns.ts";
+import {
   type FromWalker,
   IgnoreCache,
-  ITEM_ENTRY,
-  ITEM_ERROR,
-  ITEM_HOLE,
   ResultReader,
   type SubtreeMsg,
   type SubtreeResult,
@@ -103,8 +105,8 @@ type Item =
   | { readonly kind: typeof ITEM_HOLE; readonly gap: number; readonly task: Task }
   | { readonly kind: typeof ITEM_TAIL; readonly gap: number };
 
-/** The entries examined after a walk's last item. */
-const ITEM_TAIL = 3;
+/** The entries examined after a walk's last item (a kind of this thread's items only, beside the step kinds). */
+const ITEM_TAIL = -1;
 
 interface Task {
   readonly msg: SubtreeMsg;

@@ -4,19 +4,21 @@
 import * as path from "node:path";
 import type { ErrorInfo } from "../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../contract/result.ts";
-import type { EntryType } from "../platform/listing.ts";
 import type { Routes } from "../platform/routes.ts";
 import { type IgnoreFile, loadTreeIgnoreFile } from "./ignore.ts";
 import type { RunContext } from "./run.ts";
+import { Entry, type PlanSource, type Root, type Subtree, type WalkPlan, walkTree } from "./walk.ts";
 import {
-  Entry,
-  type EntryStats,
-  type PlanSource,
-  type Root,
-  type Subtree,
-  type WalkPlan,
-  walkTree,
-} from "./walk.ts";
+  EntryColumnsBuilder,
+  entryOf,
+  grown,
+  putStats,
+  STAT_NUMBERS,
+  STEP_ENTRY,
+  STEP_ERROR,
+  STEP_HOLE,
+  statsAt,
+} from "./walk-columns.ts";
 
 /** A subtree as sent between threads: its ignore chain as the root's outer files plus (file, prefix) pairs. */
 export interface SubtreeMsg {
@@ -31,17 +33,18 @@ export interface SubtreeMsg {
   readonly ancestors: readonly string[] | null;
 }
 
-/** The walk of one subtree, in order: entries, errors and holes (subtrees left to walk), one kind per item. */
+/** The walk of one subtree, in order: entries, errors and holes (subtrees left to walk), one kind per item; the
+ * entries in the columns of walk-columns.ts. */
 export interface SubtreeResult {
-  /** Per item: ITEM_ENTRY, ITEM_ERROR or ITEM_HOLE. */
+  /** Per item: STEP_ENTRY, STEP_ERROR or STEP_HOLE. */
   readonly kinds: Uint8Array;
   /** The entries' rel paths joined by NUL (a name never holds one). */
   readonly rels: string;
   /** Per entry: its depth. */
   readonly depths: Uint32Array;
-  /** Per entry: listed type << 4 | target type (indexes in TYPES). */
-  readonly types: Uint8Array;
-  /** Per entry: NS numbers when its stats were read (see statState), else zeros. */
+  /** Per entry: its type code (walk-columns.ts). */
+  readonly codes: Uint8Array;
+  /** Per entry: STAT_NUMBERS numbers when its stats were read (see statState), else zeros. */
   readonly stats: Float64Array;
   /** Per entry: 0 stats not read, 1 read, 2 could not be read. */
   readonly statState: Uint8Array;
@@ -60,24 +63,6 @@ export interface SubtreeResult {
   /** The skip ledger of this subtree's walk (added to the request's when the result is read). */
   readonly skipped: Skipped;
 }
-
-export const ITEM_ENTRY = 0;
-export const ITEM_ERROR = 1;
-export const ITEM_HOLE = 2;
-
-const TYPES: readonly EntryType[] = ["file", "dir", "symlink", "fifo", "socket", "block", "char", "unknown"];
-const TYPE_CODE: Record<EntryType, number> = {
-  file: 0,
-  dir: 1,
-  symlink: 2,
-  fifo: 3,
-  socket: 4,
-  block: 5,
-  char: 6,
-  unknown: 7,
-};
-/** Numbers per entry in SubtreeResult.stats: size, mtimeMs, mode, uid, gid, dev, ino. */
-const NS = 7;
 
 /** Messages to a walk worker. */
 export type ToWalker =
@@ -141,12 +126,6 @@ export class IgnoreCache {
   }
 }
 
-/** Copies a full array into a larger one and returns the larger one. */
-function grown<T extends Uint8Array | Uint32Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
-}
-
 /**
  * Walks a subtree with a budget into a compact result. Errors, counts and stats are recorded, not reported:
  * the receiving thread reports them when its consumer reaches them.
@@ -160,13 +139,11 @@ export function walkSubtree(plan: WalkPlan, sub: Subtree, budget: number, needSt
   let cap = 1024;
   let kinds = new Uint8Array(cap);
   let gaps = new Uint32Array(cap);
-  let depths = new Uint32Array(cap);
-  let types = new Uint8Array(cap);
+  // Per entry (fewer than the items): grown with the items.
   let statState = new Uint8Array(cap);
   let stats: Float64Array | null = null;
   let items = 0;
-  let n = 0;
-  const rels: string[] = [];
+  const cols = new EntryColumnsBuilder(false);
   const statErrors: Array<readonly [number, string | null, string | null, string]> = [];
   const errors: ErrorInfo[] = [];
   const holes: SubtreeMsg[] = [];
@@ -177,10 +154,8 @@ export function walkSubtree(plan: WalkPlan, sub: Subtree, budget: number, needSt
     cap *= 2;
     kinds = grown(kinds, new Uint8Array(cap));
     gaps = grown(gaps, new Uint32Array(cap));
-    depths = grown(depths, new Uint32Array(cap));
-    types = grown(types, new Uint8Array(cap));
     statState = grown(statState, new Uint8Array(cap));
-    if (stats !== null) stats = grown(stats, new Float64Array(cap * NS));
+    if (stats !== null) stats = grown(stats, new Float64Array(cap * STAT_NUMBERS));
   };
   const ctx: RunContext = {
     signal: new AbortController().signal,
@@ -189,7 +164,7 @@ export function walkSubtree(plan: WalkPlan, sub: Subtree, budget: number, needSt
       if (items === cap) grow();
       gaps[items] = since;
       since = 0;
-      kinds[items++] = ITEM_ERROR;
+      kinds[items++] = STEP_ERROR;
       errors.push(info);
     },
     searched(k = 1) {
@@ -209,15 +184,12 @@ export function walkSubtree(plan: WalkPlan, sub: Subtree, budget: number, needSt
     gaps[items] = since;
     since = 0;
     if (!(item instanceof Entry)) {
-      kinds[items++] = ITEM_HOLE;
+      kinds[items++] = STEP_HOLE;
       holes.push(subtreeMsg(plan, item));
       continue;
     }
-    const i = n++;
-    kinds[items++] = ITEM_ENTRY;
-    rels.push(item.rel);
-    depths[i] = item.depth;
-    types[i] = (TYPE_CODE[item.type] << 4) | TYPE_CODE[item.target];
+    const i = cols.push(item);
+    kinds[items++] = STEP_ENTRY;
     const st = needStats || item.statted ? item.stats() : undefined;
     if (st === undefined) continue;
     if (st === null) {
@@ -227,24 +199,19 @@ export function walkSubtree(plan: WalkPlan, sub: Subtree, budget: number, needSt
       continue;
     }
     statState[i] = 1;
-    if (stats === null) stats = new Float64Array(cap * NS);
-    const o = i * NS;
-    stats[o] = st.size;
-    stats[o + 1] = st.mtimeMs;
-    stats[o + 2] = st.mode;
-    stats[o + 3] = st.uid;
-    stats[o + 4] = st.gid;
-    stats[o + 5] = st.dev;
-    stats[o + 6] = st.ino;
+    if (stats === null) stats = new Float64Array(cap * STAT_NUMBERS);
+    putStats(stats, i, st);
   }
+  const n = cols.length;
+  const { rels, codes, depths } = cols.finish();
   return {
     kinds: kinds.slice(0, items),
     gaps: gaps.slice(0, items),
     tail: since,
     rels: rels.join("\0"),
-    depths: depths.slice(0, n),
-    types: types.slice(0, n),
-    stats: stats === null ? new Float64Array(0) : stats.slice(0, n * NS),
+    depths,
+    codes,
+    stats: stats === null ? new Float64Array(0) : stats.slice(0, n * STAT_NUMBERS),
     statState: statState.slice(0, n),
     statErrors,
     errors,
@@ -322,32 +289,17 @@ export class ResultReader {
     const rel = this.rels[e] as string;
     const sub = rel.slice(this.skip);
     const abs = this.prefix + (path.sep === "/" ? sub : sub.split("/").join(path.sep));
-    const t = res.types[e] as number;
-    const entry = new Entry(
+    const entry = entryOf(
       abs,
       rel,
-      rel.slice(rel.lastIndexOf("/") + 1),
+      res.codes[e] as number,
       res.depths[e] as number,
-      TYPES[t >> 4] as EntryType,
-      TYPES[t & 15] as EntryType,
       this.root,
       this.plan.follow,
     );
     const state = res.statState[e];
-    if (state === 1) {
-      const o = e * NS;
-      const s = res.stats;
-      const st: EntryStats = {
-        size: s[o] as number,
-        mtimeMs: s[o + 1] as number,
-        mode: s[o + 2] as number,
-        uid: s[o + 3] as number,
-        gid: s[o + 4] as number,
-        dev: s[o + 5] as number,
-        ino: s[o + 6] as number,
-      };
-      entry.preset(st, undefined);
-    } else if (state === 2) {
+    if (state === 1) entry.preset(statsAt(res.stats, e), undefined);
+    else if (state === 2) {
       const why = this.errByIndex.get(e);
       entry.preset(
         null,

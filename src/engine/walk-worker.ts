@@ -37,7 +37,7 @@ self.onmessage = (ev) => {
       result.kinds,
       result.gaps,
       result.depths,
-      result.types,
+      result.codes,
       result.stats,
       result.statState,
     ].map((a) => a.buffer as ArrayBuffer);

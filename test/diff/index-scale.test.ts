@@ -25,6 +25,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { INDEX_FORMAT } from "../../src/engine/index/format.ts";
 import { findOperation } from "../../src/ops/registry.ts";
 import { prng, rglobJson } from "../helpers.ts";
 import { argvOf, type McpSession, startMcp } from "../surface/mcp-helpers.ts";
@@ -346,7 +347,7 @@ describe("a restarted server loads the index from the cache", () => {
           b.writeUInt32LE(3, 8);
           writeFileSync(indexFile, b);
         },
-        /not used: format 3, not 4/,
+        new RegExp(`not used: format 3, not ${INDEX_FORMAT}`),
       ],
       [
         "another tree's",

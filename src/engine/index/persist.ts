@@ -19,6 +19,17 @@ import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
 import { walkKey } from "../walk-key.ts";
 import { stillSo, type Witnessed, witnessFlags, witnessing } from "../witness.ts";
+import {
+  hashHolds,
+  headerLength,
+  INDEX_FORMAT,
+  PREFIX,
+  prefixHash,
+  type Toc,
+  type TocRow,
+  tocOf,
+  writeIndexBytes,
+} from "./format.ts";
 import { pathStarts } from "./paths-section.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type MemoryWalk, type Payload, PlainWalk, recordWalk, replay } from "./recorded-walk.ts";
@@ -41,11 +52,6 @@ import {
 import { readIndexText, textBuffer } from "./text.ts";
 import { TrigramIndex } from "./trigrams.ts";
 
-/** The on-disk format's version: a file of another version is not read. */
-const INDEX_FORMAT = 4;
-const MAGIC = "RGLOBIDX";
-/** Bytes before the header's JSON: magic, format, JSON length, the body's hash (16 hex digits). */
-const PREFIX = 32;
 /** Files larger than this are not indexed, by `rglob index` or a warm server (they are always searched). */
 export const INDEX_MAX_FILE_SIZE = 10 * 1024 * 1024;
 /**
@@ -81,6 +87,8 @@ interface IndexHeader {
   readonly not_indexed: number;
   /** The recorded walk of a plain grep of the tree, or null when none could be kept. */
   readonly walk: StoredWalkHeader | null;
+  /** The table of contents (format.ts), in a header read back from a file. */
+  readonly sections?: readonly TocRow[];
 }
 
 /** What the header says of the recorded walk: its key and the lengths of its sections. */
@@ -428,71 +436,6 @@ function readIndexable(
   }
 }
 
-/**
- * The sections of an index file after its JSON header, in this order (format 4): each one's size from the
- * header's counts, and the alignment it starts at (typed arrays are viewed in place). The writer and the reader
- * both lay the file out from this table alone.
- *
- * | section   | bytes                          | align | holds                                                  |
- * |-----------|--------------------------------|-------|--------------------------------------------------------|
- * | facts     | files × STAT_WORDS × 4         | 8     | per file id: size, mtime, ctime (ns), inode (stat words) |
- * | keys      | trigrams × 4                   | 4     | exact-case trigram keys, ascending                      |
- * | starts    | (trigrams + 1) × 4             | 4     | where each key's list starts in `data`, then the end    |
- * | flags     | files                          | 1     | per file id: changed since indexed (1), holds K or ſ (2) |
- * | paths     | path_bytes                     | 1     | relative paths, UTF-8, NUL between, in id order         |
- * | data      | posting_bytes                  | 1     | posting lists: file ids as delta varints                |
- * | seen      | walk.witnessed × STAT_WORDS × 4 | 8    | recorded walk: stat words of each path it depends on   |
- * | args      | walk.steps × 4                 | 4     | recorded walk: each step's argument                     |
- * | ids       | walk.entries × 4               | 4     | recorded walk: each entry's file id (-1: not indexed)   |
- * | ops       | walk.steps                     | 1     | recorded walk: each step's kind                         |
- * | types     | walk.entries                   | 1     | recorded walk: each entry's type                        |
- * | follow    | walk.witnessed                 | 1     | recorded walk: how each witnessed path was stat'ed      |
- * | rels      | walk.rel_bytes                 | 1     | recorded walk: relative paths ("" for an indexed file)  |
- * | witness   | walk.witness_bytes             | 1     | recorded walk: the witnessed paths                      |
- * | payloads  | walk.payload_bytes             | 1     | recorded walk: its payloads (JSON)                      |
- */
-const SECTIONS = [
-  ["facts", (h: IndexHeader) => h.files * FACTS * 4, 8],
-  ["keys", (h: IndexHeader) => h.trigrams * 4, 4],
-  ["starts", (h: IndexHeader) => (h.trigrams + 1) * 4, 4],
-  ["flags", (h: IndexHeader) => h.files, 1],
-  ["paths", (h: IndexHeader) => h.path_bytes, 1],
-  ["data", (h: IndexHeader) => h.posting_bytes, 1],
-  ["seen", (h: IndexHeader) => (h.walk?.witnessed ?? 0) * STAT_WORDS * 4, 8],
-  ["args", (h: IndexHeader) => (h.walk?.steps ?? 0) * 4, 4],
-  ["ids", (h: IndexHeader) => (h.walk?.entries ?? 0) * 4, 4],
-  ["ops", (h: IndexHeader) => h.walk?.steps ?? 0, 1],
-  ["types", (h: IndexHeader) => h.walk?.entries ?? 0, 1],
-  ["follow", (h: IndexHeader) => h.walk?.witnessed ?? 0, 1],
-  ["rels", (h: IndexHeader) => h.walk?.rel_bytes ?? 0, 1],
-  ["witness", (h: IndexHeader) => h.walk?.witness_bytes ?? 0, 1],
-  ["payloads", (h: IndexHeader) => h.walk?.payload_bytes ?? 0, 1],
-] as const;
-
-type SectionName = (typeof SECTIONS)[number][0];
-
-/** The byte layout of an index file's body (after the header), from the header's counts and SECTIONS. */
-function layout(h: IndexHeader, start: number) {
-  const at = {} as Record<SectionName, number>;
-  let end = start;
-  for (const [name, bytes, align] of SECTIONS) {
-    end = (end + align - 1) & ~(align - 1);
-    at[name] = end;
-    end += bytes(h);
-  }
-  const { seen, args, ids, ops, types, follow, rels, witness, payloads } = at;
-  return {
-    facts: at.facts,
-    keys: at.keys,
-    starts: at.starts,
-    flags: at.flags,
-    paths: at.paths,
-    data: at.data,
-    walk: { seen, args, ids, ops, types, follow, rels, witness, payloads },
-    end,
-  };
-}
-
 /** A recorded walk as it is written: the header's part and the sections. */
 interface WalkSections {
   readonly header: StoredWalkHeader;
@@ -508,8 +451,7 @@ interface WalkSections {
   readonly payloads: Buffer;
 }
 
-const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-
+/** An index file's bytes: the header and the sections of format.ts's table. */
 function serialize(
   h: IndexHeader,
   facts: Uint32Array,
@@ -517,33 +459,16 @@ function serialize(
   paths: Buffer,
   walkParts: WalkSections | null,
 ): Buffer {
-  const json = Buffer.from(JSON.stringify(h), "utf8");
-  const at = layout(h, PREFIX + json.length);
-  const out = Buffer.alloc(at.end);
-  out.write(MAGIC, 0, "latin1");
-  out.writeUInt32LE(INDEX_FORMAT, 8);
-  out.writeUInt32LE(json.length, 12);
-  json.copy(out, PREFIX);
-  out.set(bytesOf(facts), at.facts);
-  out.set(bytesOf(parts.keys), at.keys);
-  out.set(bytesOf(parts.starts), at.starts);
-  out.set(parts.flags, at.flags);
-  out.set(paths, at.paths);
-  out.set(parts.data, at.data);
-  if (walkParts !== null) {
-    const w = at.walk;
-    out.set(bytesOf(walkParts.seen), w.seen);
-    out.set(bytesOf(walkParts.args), w.args);
-    out.set(bytesOf(walkParts.ids), w.ids);
-    out.set(walkParts.ops, w.ops);
-    out.set(walkParts.types, w.types);
-    out.set(walkParts.follow, w.follow);
-    out.set(walkParts.rels, w.rels);
-    out.set(walkParts.witness, w.witness);
-    out.set(walkParts.payloads, w.payloads);
-  }
-  out.write(platform.hash64(out.subarray(PREFIX)), 16, "latin1");
-  return out;
+  const { header: _, ...walk } = walkParts ?? { header: null };
+  return writeIndexBytes(h as IndexHeader & Readonly<Record<string, unknown>>, {
+    facts,
+    keys: parts.keys,
+    starts: parts.starts,
+    flags: parts.flags,
+    paths,
+    data: parts.data,
+    ...walk,
+  });
 }
 
 /**
@@ -691,20 +616,6 @@ export interface StoredWalk {
   witnesses(): Witnessed[];
 }
 
-/**
- * Checks the prefix of an index file's first bytes (magic, format) and returns the length of its JSON header.
- * @param b the bytes
- * @param length how many of them were read
- * @returns the header's length, or why the file is not used
- */
-function headerLength(b: Buffer, length: number): number | string {
-  if (length < PREFIX || b.toString("latin1", 0, 8) !== MAGIC) return "not an rglob index";
-  const format = b.readUInt32LE(8);
-  if (format !== INDEX_FORMAT) return `format ${format}, not ${INDEX_FORMAT}`;
-  const jsonLen = b.readUInt32LE(12);
-  return PREFIX + jsonLen > length ? "truncated" : jsonLen;
-}
-
 /** An index read back and checked. */
 export interface LoadedIndex {
   readonly header: IndexHeader;
@@ -736,9 +647,9 @@ export interface LoadedIndex {
 function readIndexFile(fd: number, size: number): Buffer | string {
   // The prefix first: a file that is not an index (or of another format) is not read whole, however large.
   const head = Buffer.alloc(PREFIX);
-  const prefix = headerLength(head, size < PREFIX ? 0 : fs.readSync(fd, head, 0, PREFIX, 0));
-  if (typeof prefix === "string" && prefix !== "truncated") return prefix;
-  if (PREFIX + head.readUInt32LE(12) > size) return "truncated";
+  const got0 = size < PREFIX ? 0 : fs.readSync(fd, head, 0, PREFIX, 0);
+  const prefix = headerLength(head, got0 < PREFIX ? got0 : size);
+  if (typeof prefix === "string") return prefix;
   const buf = Buffer.from(new ArrayBuffer(size));
   let got = 0;
   while (got < size) {
@@ -775,7 +686,7 @@ export function loadIndex(
   const raw = read;
   const jsonLen = headerLength(raw, raw.length);
   if (typeof jsonLen === "string") return bad(jsonLen);
-  if (raw.toString("latin1", 16, 32) !== platform.hash64(raw.subarray(PREFIX))) return bad("corrupt (hash)");
+  if (!hashHolds(raw)) return bad("corrupt (hash)");
   let h: IndexHeader;
   try {
     h = JSON.parse(raw.toString("utf8", PREFIX, PREFIX + jsonLen)) as IndexHeader;
@@ -795,9 +706,11 @@ export function loadIndex(
     return bad("built with other options");
   const counts = [h.files, h.trigrams, h.text_bytes, h.posting_bytes, h.path_bytes];
   if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return bad("corrupt header");
-  const at = layout(h, PREFIX + jsonLen);
-  if (at.end !== raw.length) return bad("truncated");
-  // Typed arrays need aligned offsets: the sections are 8-byte aligned within the file (read at offset 0).
+  const toc = tocOf(h, jsonLen, raw.length);
+  if (typeof toc === "string") return bad(toc);
+  const at = toc.offset;
+  const pathsEnd = at.paths + h.path_bytes;
+  // Typed arrays need aligned offsets: the sections are aligned within the file (read at offset 0).
   const buf = raw;
   const ab = buf.buffer as ArrayBuffer;
   const o0 = buf.byteOffset;
@@ -807,7 +720,7 @@ export function loadIndex(
   const flags = new Uint8Array(ab, o0 + at.flags, h.files);
   const data = new Uint8Array(ab, o0 + at.data, h.posting_bytes);
   // Where each relative path starts; they are decoded when asked for.
-  const pathOffsets = pathStarts(buf.subarray(at.paths, at.data), h.files);
+  const pathOffsets = pathStarts(buf.subarray(at.paths, pathsEnd), h.files);
   if (pathOffsets === null || starts[h.trigrams] !== h.posting_bytes) return bad("corrupt sections");
   const pathAt = (id: number) =>
     buf.toString(
@@ -815,11 +728,11 @@ export function loadIndex(
       at.paths + (pathOffsets[id] as number),
       at.paths + (pathOffsets[id + 1] as number) - 1,
     );
-  const pathSection = buf.subarray(at.paths, at.data);
+  const pathSection = buf.subarray(at.paths, pathsEnd);
   const fileChecks = (): ItemChecks => fileChecksOf(root, pathSection, pathOffsets, facts);
   let pathList: string[] | null = null;
   const pathsOf = (): string[] => {
-    pathList ??= h.files === 0 ? [] : buf.toString("utf8", at.paths, at.data).split("\0");
+    pathList ??= h.files === 0 ? [] : buf.toString("utf8", at.paths, pathsEnd).split("\0");
     return pathList;
   };
   // Paths are stored POSIX; the walk gives the platform's.
@@ -830,9 +743,9 @@ export function loadIndex(
   for (let i = 0; i < h.files; i++)
     sizes[i] = (facts[i * FACTS] as number) + (facts[i * FACTS + 1] as number) * 4294967296;
   const index = TrigramIndex.fromParts(abs, { keys, starts, data, flags, textBytes: h.text_bytes }, sizes);
-  const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at.walk, h.files, pathAt);
+  const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at, h.files, pathAt);
   if (stored === undefined) return bad("corrupt sections");
-  const hash = raw.toString("latin1", 16, 32);
+  const hash = prefixHash(raw);
   return {
     index: {
       header: h,
@@ -858,7 +771,7 @@ export function loadIndex(
 function storedWalkOf(
   w: StoredWalkHeader,
   buf: Buffer,
-  at: ReturnType<typeof layout>["walk"],
+  at: Toc["offset"],
   files: number,
   pathAt: (id: number) => string,
 ): StoredWalk | undefined {
@@ -988,11 +901,18 @@ interface EarlyStats {
  * files to the last), so that it works while this thread reads the whole file.
  * @param file the index file (the worker opens it as openIndexFile does and checks it has the same hash)
  * @param fd the index file as opened here (openIndexFile)
+ * @param size its size when it was opened
  * @param root the tree's real path
  * @param key the grep's walk key (walkKeyOf)
  * @returns the job, or null when there is none to give (loadIndex says why a header is not used)
  */
-function startEarlyStats(file: string, fd: number, root: string, key: string): EarlyStats | null {
+function startEarlyStats(
+  file: string,
+  fd: number,
+  size: number,
+  root: string,
+  key: string,
+): EarlyStats | null {
   let worker: Worker | null = null;
   try {
     const head = Buffer.alloc(64 * 1024);
@@ -1003,8 +923,10 @@ function startEarlyStats(file: string, fd: number, root: string, key: string): E
       return null;
     worker = startStatWorker();
     if (worker === null) return null;
-    const at = layout(h, PREFIX + jsonLen);
-    const hash = head.toString("latin1", 16, 32);
+    const toc = tocOf(h, jsonLen, size);
+    if (typeof toc === "string") return null;
+    const at = toc.offset;
+    const hash = prefixHash(head);
     const witnessed = h.walk.witnessed;
     const out = jobMemory(witnessed + h.files);
     const job: StatJob = {
@@ -1016,9 +938,9 @@ function startEarlyStats(file: string, fd: number, root: string, key: string): E
       pathBytes: h.path_bytes,
       files: h.files,
       witnessed,
-      seenAt: at.walk.seen,
-      witnessFlagsAt: at.walk.follow,
-      witnessAt: at.walk.witness,
+      seenAt: at.seen,
+      witnessFlagsAt: at.follow,
+      witnessAt: at.witness,
       witnessBytes: h.walk.witness_bytes,
       out,
       routes: routes(),
@@ -1156,7 +1078,7 @@ export class PersistedIndexes implements WarmProvider {
           if (!("reason" in opened)) {
             try {
               if (key !== null && this.early === null)
-                this.early = startEarlyStats(file, opened.fd, dir, key);
+                this.early = startEarlyStats(file, opened.fd, opened.size, dir, key);
               hit = loadIndex(dir, opened).index;
             } finally {
               fs.closeSync(opened.fd);

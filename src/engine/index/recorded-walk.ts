@@ -2,19 +2,23 @@
  * run can replay them instead of walking (the warm server's remembered walks, the persisted index's walk). A
  * replay makes the same calls with the same arguments at the same places and yields the same entries, so its
  * answer is the walk's by construction, whatever the walk learns to report later. Kept in columns (a step
- * kind and an argument per step; entries and call payloads beside them) so a recording can be written to a file
- * and read back without an object per step. docs/decisions/0028-warm-index.md. */
+ * kind and an argument per step; entries and call payloads beside them: the encoding of src/engine/walk-columns.ts)
+ * so a recording can be written to a file and read back without an object per step.
+ * docs/decisions/0028-warm-index.md, 0040-walk-columns-and-index-sections.md. */
 import type { ErrorInfo } from "../../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../../contract/result.ts";
-import type { EntryType } from "../../platform/listing.ts";
 import type { RunContext } from "../run.ts";
-import { Entry, gives, type WalkPlan, walk } from "../walk.ts";
-
-/** A step's kind: an entry, a run of counted entries, a call on the run context, skip counts added. */
-const STEP_ENTRY = 0;
-const STEP_COUNTED = 1;
-const STEP_CALL = 2;
-const STEP_SKIPPED = 3;
+import { type Entry, gives, type WalkPlan, walk } from "../walk.ts";
+import {
+  depthOf,
+  type EntryColumns,
+  EntryColumnsBuilder,
+  entryOf,
+  STEP_CALL,
+  STEP_COUNTED,
+  STEP_ENTRY,
+  STEP_SKIPPED,
+} from "../walk-columns.ts";
 
 /** A call on the run context (method and arguments), or the skip counts the walk added since the last step. */
 export type Payload =
@@ -40,31 +44,14 @@ export interface RecordedWalk {
   absOf(i: number): string;
 }
 
-/** The entry types, by code (a recording written to a file stores the code). */
-const ENTRY_TYPES: readonly EntryType[] = [
-  "file",
-  "dir",
-  "symlink",
-  "fifo",
-  "socket",
-  "block",
-  "char",
-  "unknown",
-];
-
-/** A recording held in memory: one column per entry field. */
+/** A recording held in memory: the walk's entry columns (walk-columns.ts) and the absolute paths it gave. */
 class MemoryWalk implements RecordedWalk {
   constructor(
     readonly ops: Uint8Array,
     readonly args: Int32Array,
     readonly payloads: readonly Payload[],
     private readonly abs: readonly string[],
-    private readonly rel: readonly string[],
-    private readonly name: readonly string[],
-    private readonly depth: Int32Array,
-    private readonly type: readonly EntryType[],
-    private readonly target: readonly EntryType[],
-    private readonly root: Int32Array,
+    private readonly cols: EntryColumns,
   ) {}
 
   get entries(): number {
@@ -72,14 +59,13 @@ class MemoryWalk implements RecordedWalk {
   }
 
   entry(i: number, follow: boolean): Entry {
-    return new Entry(
+    const c = this.cols;
+    return entryOf(
       this.abs[i] as string,
-      this.rel[i] as string,
-      this.name[i] as string,
-      this.depth[i] as number,
-      this.type[i] as EntryType,
-      this.target[i] as EntryType,
-      this.root[i] as number,
+      c.rels[i] as string,
+      c.codes[i] as number,
+      c.depths[i] as number,
+      c.roots === null ? 0 : (c.roots[i] as number),
       follow,
     );
   }
@@ -90,20 +76,20 @@ class MemoryWalk implements RecordedWalk {
 
   /** The relative path of the entry at a place. */
   relOf(i: number): string {
-    return this.rel[i] as string;
+    return this.cols.rels[i] as string;
   }
 
-  /** Whether every entry is below the first root and named, placed and typed as its relative path says. */
+  /** Whether every entry is below the first root and placed as its relative path says (its path and depth
+   * derived from it: a PlainWalk holds it). */
   plainBelow(rootAbs: string): boolean {
     const prefix = rootAbs.endsWith("/") ? rootAbs : `${rootAbs}/`;
+    const { rels, depths, roots } = this.cols;
     for (let i = 0; i < this.abs.length; i++) {
-      const rel = this.rel[i] as string;
-      const slash = rel.lastIndexOf("/");
+      const rel = rels[i] as string;
       if (
-        this.root[i] !== 0 ||
+        (roots !== null && roots[i] !== 0) ||
         this.abs[i] !== prefix + rel ||
-        this.name[i] !== rel.slice(slash + 1) ||
-        this.depth[i] !== countSlashes(rel) + 1 ||
+        depths[i] !== depthOf(rel) ||
         rel === ""
       )
         return false;
@@ -111,21 +97,10 @@ class MemoryWalk implements RecordedWalk {
     return true;
   }
 
-  /** Type codes: the listed type in the high four bits, the followed type in the low four. */
+  /** The entries' type codes (walk-columns.ts), as a persisted walk's `types` section holds them. */
   typeCodes(): Uint8Array {
-    const out = new Uint8Array(this.abs.length);
-    for (let i = 0; i < out.length; i++)
-      out[i] =
-        (ENTRY_TYPES.indexOf(this.type[i] as EntryType) << 4) |
-        ENTRY_TYPES.indexOf(this.target[i] as EntryType);
-    return out;
+    return this.cols.codes;
   }
-}
-
-function countSlashes(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf("/"); i >= 0; i = s.indexOf("/", i + 1)) n++;
-  return n;
 }
 
 /**
@@ -175,17 +150,7 @@ export class PlainWalk implements RecordedWalk {
 
   entry(i: number, follow: boolean): Entry {
     const rel = this.rel(i);
-    const code = this.types[i] as number;
-    return new Entry(
-      this.prefix + rel,
-      rel,
-      rel.slice(rel.lastIndexOf("/") + 1),
-      countSlashes(rel) + 1,
-      ENTRY_TYPES[code >> 4] as EntryType,
-      ENTRY_TYPES[code & 15] as EntryType,
-      0,
-      follow,
-    );
+    return entryOf(this.prefix + rel, rel, this.types[i] as number, depthOf(rel), 0, follow);
   }
 
   absOf(i: number): string {
@@ -226,12 +191,7 @@ export function* recordingWalk(
   const args: number[] = [];
   const payloads: Payload[] = [];
   const abs: string[] = [];
-  const rel: string[] = [];
-  const name: string[] = [];
-  const depth: number[] = [];
-  const type: EntryType[] = [];
-  const target: EntryType[] = [];
-  const root: number[] = [];
+  const cols = new EntryColumnsBuilder(plan.roots.length > 1);
   let counted = 0;
   // The walk's skip counts go to a ledger of the recording's own, kept as deltas in walk order, so that a replay
   // adds them to its context where the walk would have.
@@ -280,31 +240,12 @@ export function* recordingWalk(
   for (const e of walk(plan, recorder, null)) {
     flushCount();
     ops.push(STEP_ENTRY);
-    args.push(abs.length);
+    args.push(cols.push(e));
     abs.push(e.abs);
-    rel.push(e.rel);
-    name.push(e.name);
-    depth.push(e.depth);
-    type.push(e.type);
-    target.push(e.target);
-    root.push(e.root);
     yield e;
   }
   flushCount();
-  done(
-    new MemoryWalk(
-      Uint8Array.from(ops),
-      Int32Array.from(args),
-      payloads,
-      abs,
-      rel,
-      name,
-      Int32Array.from(depth),
-      type,
-      target,
-      Int32Array.from(root),
-    ),
-  );
+  done(new MemoryWalk(Uint8Array.from(ops), Int32Array.from(args), payloads, abs, cols.finish()));
 }
 
 export type { MemoryWalk };

@@ -14,11 +14,12 @@ import { stillWitnessed } from "../witness.ts";
 export interface StatJob {
   /** The index file. */
   readonly file: string;
-  /** Its body's hash as its prefix holds it (bytes 16-32, latin1): the worker checks it read that file. */
+  /** Its body's hash as its prefix holds it (format.ts's prefixHash): the worker checks it read that file. */
   readonly hash: string;
   /** The tree's real path; the relative paths are below it. */
   readonly root: string;
-  /** Where the facts (STAT_WORDS words per file) and the NUL-separated relative paths lie in the file. */
+  /** Where the facts (STAT_WORDS words per file) and the NUL-separated relative paths lie in the file (offsets
+   * from format.ts's table of contents). */
   readonly factsAt: number;
   readonly pathsAt: number;
   readonly pathBytes: number;

@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import { setRoutes } from "../../platform/routes.ts";
 import { STAT_WORDS } from "../../platform/stat-words.ts";
+import { PREFIX, prefixHash } from "./format.ts";
 import { pathStarts } from "./paths-section.ts";
 import {
   ENDED,
@@ -44,7 +45,7 @@ self.onmessage = (e: MessageEvent<StatJob>) => {
     const opened = openIndexFile(job.file);
     if ("reason" in opened) throw new Error("not an index file");
     fd = opened.fd;
-    const hashOf = () => readAt(fd, 32, 0).toString("latin1", 16, 32);
+    const hashOf = () => prefixHash(readAt(fd, PREFIX, 0));
     if (hashOf() !== job.hash) throw new Error("another index file");
     const factBytes = readAt(fd, job.files * STAT_WORDS * 4, job.factsAt);
     const facts = new Uint32Array(factBytes.buffer, factBytes.byteOffset, job.files * STAT_WORDS);

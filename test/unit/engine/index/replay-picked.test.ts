@@ -13,13 +13,14 @@ import {
 } from "../../../../src/engine/index/recorded-walk.ts";
 import type { RunContext } from "../../../../src/engine/run.ts";
 import type { Entry, WalkPlan } from "../../../../src/engine/walk.ts";
+import {
+  STEP_CALL as CALL,
+  STEP_COUNTED as COUNTED,
+  STEP_ENTRY as ENTRY,
+  STEP_SKIPPED as SKIPPED,
+} from "../../../../src/engine/walk-columns.ts";
 import { prng } from "../../../helpers.ts";
 
-// The step kinds of a recording (recorded-walk.ts).
-const ENTRY = 0;
-const COUNTED = 1;
-const CALL = 2;
-const SKIPPED = 3;
 const REASONS: (keyof Skipped)[] = ["ignored", "hidden", "excluded", "too_deep", "vcs"];
 
 function recording(seed: number, steps: number): RecordedWalk {
