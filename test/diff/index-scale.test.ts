@@ -327,6 +327,39 @@ describe("a restarted server loads the index from the cache", () => {
     }
   }, 240_000);
 
+  test("a watch that cannot be set up (the user's inotify watches run out) says why; answers stay exact", async () => {
+    // RGLOB_TEST_WATCH_LIMIT fails inotify_add_watch after 3 directories, as the user's limit does (ENOSPC):
+    // the server does not fall back to another watch that meets the same limit, and says so in its state.
+    const mcp = await server({ RGLOB_TEST_WATCH_LIMIT: "3" });
+    try {
+      let w = await ready(mcp);
+      for (let i = 0; i < 2400 && !(w.reason ?? "").includes("not watching"); i++) {
+        await Bun.sleep(50);
+        w = await warm(mcp);
+      }
+      expect({ state: w.state, watching: w.watching }).toEqual({ state: "ready", watching: false });
+      expect(w.reason).toMatch(
+        /^loaded from the cache and checked: \d+ of \d+ files changed since it was written; not watching: a directory could not be watched after 3 were .*; checking files per query$/,
+      );
+      // And the server's log says it too.
+      expect(mcp.stderr()).toMatch(
+        /rglob: warm index of .*: not watching: a directory could not be watched after 3/,
+      );
+      await sameAsCold(mcp, { pattern: "nodeScope" });
+      expect((await warm(mcp)).checks?.mode).toBe("stat");
+      // An edit with no watch: the stat of each file the index rules out sees it.
+      const victim = readdirSync(join(dir, "pkg4"), { recursive: true })
+        .map(String)
+        .find((f) => f.endsWith(".ts")) as string;
+      const edited = join(dir, "pkg4", victim);
+      writeFileSync(edited, `${readFileSync(edited, "utf8")}const quokkaUnwatched = 1;\n`);
+      expect(((await sameAsCold(mcp, { pattern: "quokkaUnwatched" })).results as unknown[]).length).toBe(1);
+      expect((await warm(mcp)).checks?.mode).toBe("stat");
+    } finally {
+      await mcp.close();
+    }
+  }, 240_000);
+
   test("a corrupt, old-format, foreign or replaced-tree index is not loaded", async () => {
     const good = readFileSync(indexFile);
     const cases: Array<[string, () => void, RegExp]> = [

@@ -108,6 +108,10 @@ interface WarmOptions {
   readonly persistMinFiles?: number | null;
   /** A test's gate: the watch is set up only once this path exists (RGLOB_TEST_WATCH_GATE). */
   readonly watchGate?: string | null;
+  /** A test's limit: the watch fails after this many directories, as at the user's inotify limit. */
+  readonly watchLimit?: number | null;
+  /** Where a line goes when the watch fails or loses events (the server's log, stderr). */
+  readonly log?: (line: string) => void;
 }
 
 /** The index build's read buffer and the stat words of the files indexed so far, by id (both grow). */
@@ -497,7 +501,7 @@ export class WarmRoot implements WarmProvider {
     const gate = this.options.watchGate ?? null;
     while (gate !== null && !fs.existsSync(gate) && !gone()) await sleep(50);
     await this.startWatch().catch((err: unknown) => {
-      this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
+      this.notWatching(err instanceof Error ? err.message : String(err));
     });
     if (gone()) return;
     if (loaded === null) void this.build();
@@ -604,16 +608,23 @@ export class WarmRoot implements WarmProvider {
     let changed = 0;
     const checks = loaded.fileChecks();
     try {
-      for (let id = 0, files = loaded.header.files; id < files; id++) {
-        if ((id & 255) === 0 && performance.now() - slice > sliceMs) {
-          await this.turn();
-          slice = performance.now();
-          if (this.closed || this.epoch !== epoch || this.index !== idx) return;
+      // The watch lost events meanwhile (its queue overflowed and it was set up again: changed(null)): a file
+      // stat'ed before may have changed since with no event left to say so; every file is stat'ed again.
+      for (let forgets = -1; forgets !== this.forgets; ) {
+        forgets = this.forgets;
+        for (let id = 0, files = loaded.header.files; id < files; id++) {
+          if ((id & 255) === 0 && performance.now() - slice > sliceMs) {
+            await this.turn();
+            slice = performance.now();
+            if (this.closed || this.epoch !== epoch || this.index !== idx) return;
+          }
+          if (idx.isLive(id) && !checks.unchanged(id)) {
+            idx.invalidateId(id);
+            changed++;
+          }
         }
-        if (idx.isLive(id) && !checks.unchanged(id)) {
-          idx.invalidateId(id);
-          changed++;
-        }
+        if (this.synchronous) (this.watcher as TreeWatch).drain();
+        if (this.closed || this.epoch !== epoch || this.index !== idx || !this.watching) return;
       }
     } finally {
       checks.close();
@@ -829,8 +840,10 @@ export class WarmRoot implements WarmProvider {
       (w) => {
         this.settingUp = w;
       },
-    );
-    this.settingUp = null;
+      this.options.watchLimit ?? null,
+    ).finally(() => {
+      this.settingUp = null;
+    });
     if (stopped()) {
       own?.close();
       return;
@@ -867,6 +880,22 @@ export class WarmRoot implements WarmProvider {
     this.stopWatch();
     this.forgetWalks();
     this.reason = `${reason}; checking files per query`;
+    this.say(this.reason);
+  }
+
+  /**
+   * The watch could not be set up: the state says why (after what it says already, such as the index loaded),
+   * and the log; calls check files per query, as without a watch (answers stay those of a cold search).
+   */
+  private notWatching(why: string): void {
+    const line = `not watching: ${why}; checking files per query`;
+    this.reason = this.reason === null ? line : `${this.reason}; ${line}`;
+    this.say(line);
+  }
+
+  /** A line for the server's log, naming the root. */
+  private say(line: string): void {
+    this.options.log?.(`warm index of ${this.root}: ${line}`);
   }
 
   private stopWatch(): void {
@@ -976,6 +1005,11 @@ export class WarmRoot implements WarmProvider {
     if (name === null || name === undefined || (!this.synchronous && String(name).includes("\ufffd"))) {
       this.forgets++;
       this.forgetWalks();
+      // A loaded index the watch does not vouch for yet is kept: every file is stat'ed again once the watch is
+      // whole (recheck, which starts again after this), and each query stats what it rules out until then.
+      if (this.index !== null && this.unverified === this.index && !this.rootGone) return;
+      if (this.index !== null)
+        this.say("the watch lost events (its queue overflowed): the index is built again");
       this.index = null;
       if (this.state === "ready") this.state = "building";
       this.scheduleRebuild();
@@ -1922,6 +1956,8 @@ interface WarmSwitches {
   readonly persistMinFiles: number | null;
   /** RGLOB_TEST_WATCH_GATE, or null. */
   readonly watchGate?: string | null;
+  /** RGLOB_TEST_WATCH_LIMIT, or null. */
+  readonly watchLimit?: number | null;
 }
 
 /**
@@ -1943,5 +1979,9 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
     noCache: !switches.index,
     persistMinFiles: switches.persistMinFiles,
     watchGate: switches.watchGate ?? null,
+    watchLimit: switches.watchLimit ?? null,
+    log: (line) => {
+      process.stderr.write(`rglob: ${line}\n`);
+    },
   };
 }
