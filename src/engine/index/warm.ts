@@ -493,7 +493,9 @@ export class WarmRoot implements WarmProvider {
     const gone = () => epoch !== this.epoch || this.closed;
     let loaded: LoadedIndex | null = null;
     if (this.options.noCache !== true) {
-      loaded = await this.load();
+      // Not stat'ed here: every file is stat'ed once the watch is whole (recheck), and until then each query
+      // stats the files the index rules out; a stat before the watch would be a second pass over every file.
+      loaded = await this.load(false);
       if (gone()) return;
     }
     // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
@@ -532,7 +534,7 @@ export class WarmRoot implements WarmProvider {
    * the files the index rules out (`unverified`).
    * @returns the index file loaded (also when the root was given up meanwhile), or null: build one
    */
-  private async load(): Promise<LoadedIndex | null> {
+  private async load(check = true): Promise<LoadedIndex | null> {
     const started = performance.now();
     const epoch = this.epoch;
     const forgets = this.forgets;
@@ -558,6 +560,20 @@ export class WarmRoot implements WarmProvider {
     }
     const idx = loaded.index;
     const files = loaded.header.files;
+    const before = this.reason;
+    if (!check) {
+      indexedWords.set(idx, loaded.facts);
+      this.stored = this.storedDefault(loaded);
+      this.unverified = idx;
+      this.index = idx;
+      this.state = "ready";
+      this.buildMs = Math.round(performance.now() - started);
+      this.loadedBefore = before;
+      const how = `loaded from the cache (${files} files): each query stats the files it rules out until the watch is set up and every file checked`;
+      this.reason = before === null ? how : `${before}; ${how}`;
+      this.loaded++;
+      return loaded;
+    }
     // Changes the watch reports while the files are checked mark the index too.
     this.building = idx;
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
@@ -635,7 +651,13 @@ export class WarmRoot implements WarmProvider {
     if (this.index !== idx || this.unverified !== idx) return;
     this.unverified = null;
     const walk = this.walksLoaded > walks ? "; the default walk is the one written with the index" : "";
-    this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up${walk}`;
+    if (this.loadedBefore !== undefined) {
+      // Loaded unchecked (load(false)): this was the one stat of every file.
+      const how = `loaded from the cache and checked once watched: ${changed} of ${loaded.header.files} files changed since it was written${walk}`;
+      this.reason = this.loadedBefore === null ? how : `${this.loadedBefore}; ${how}`;
+      this.loadedBefore = undefined;
+    } else
+      this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up${walk}`;
     if (idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
   }
 
@@ -650,6 +672,11 @@ export class WarmRoot implements WarmProvider {
     return this.synchronous ? (this.watcher as TreeWatch) : this.settingUp;
   }
 
+  /**
+   * The state's reason before an index was loaded without a stat of its files (load(false)), until recheck says
+   * how many changed (undefined: loaded and checked, or none loaded).
+   */
+  private loadedBefore: string | null | undefined = undefined;
   /** A loaded index whose files were not stat'ed again since the watch was set up (recheck): queries stat. */
   private unverified: TrigramIndex | null = null;
 
