@@ -357,7 +357,7 @@ async function restart(tree: string, cache: string): Promise<void> {
     // Capabilities' reason says when every indexed file was stat'ed again after the set-up (then the watch vouches).
     for (;;) {
       const w = await s.warm();
-      if (String(w.reason).includes("checked again")) break;
+      if (/checked (again|once watched)/.test(String(w.reason))) break;
       await sleep(200);
     }
     const trusted = performance.now() - t0;

@@ -189,7 +189,8 @@ const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediat
  * @param started given the watch as its set-up begins: what a caller does between slices (reading the tree,
  *   answering calls) is events of the directories watched so far, which `drain()` reads meanwhile, or the queue
  *   overflows
- * @returns the watch, or null
+ * @param limit a test's limit: adding a watch fails after this many (RGLOB_TEST_WATCH_LIMIT)
+ * @returns the watch, or null (this route is not there, or stopped); throws why the watch could not be set up
  */
 export async function watchTreeInSlices(
   root: string,
@@ -198,12 +199,30 @@ export async function watchTreeInSlices(
   stopped: () => boolean,
   turn: () => Promise<void> = nextTurn,
   started?: (w: TreeWatch) => void,
+  limit: number | null = null,
 ): Promise<TreeWatch | null> {
   if (libc === undefined) libc = loadLibc();
   if (libc === null) return null;
-  const w = new InotifyTree(libc, root, handlers);
-  return (await w.openInSlices(sliceMs, stopped, turn, started)) ? w : null;
+  const w = new InotifyTree(libc, root, handlers, limit);
+  if (await w.openInSlices(sliceMs, stopped, turn, started)) return w;
+  // A watch that could not be made whole is no watch (never Bun's fs.watch instead, which would meet the same
+  // limit more slowly): the caller says why and checks files per query.
+  if (w.failure !== null && !stopped()) throw new Error(w.failure);
+  return null;
 }
+
+/** How many inotify watches this user may hold (fs.inotify.max_user_watches), or null where it cannot be read. */
+function watchLimit(): number | null {
+  try {
+    const n = Number.parseInt(fs.readFileSync("/proc/sys/fs/inotify/max_user_watches", "utf8"), 10);
+    return Number.isFinite(n) ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+/** How many times a set-up starts again after its queue overflowed before the watch is given up. */
+const SETUP_OVERFLOWS = 3;
 
 class InotifyTree implements TreeWatch {
   private fd = -1;
@@ -220,6 +239,10 @@ class InotifyTree implements TreeWatch {
   private reading = false;
   /** The queue overflowed: drain watches the tree again. */
   private overflowed = false;
+  /** Why the watch could not be set up (a directory not watched, the queue overflowing), or null. */
+  failure: string | null = null;
+  /** The set-up (openInSlices) is under way: an overflowed queue makes it start again, not rewatch. */
+  private settingUp = false;
   /** Files opened and not yet closed since the watch was set up, and how many times (relative). */
   private readonly open = new Map<string, number>();
   private readonly counted: WatchCounts = {
@@ -238,6 +261,7 @@ class InotifyTree implements TreeWatch {
     private readonly lib: Libc,
     private readonly root: string,
     private readonly handlers: TreeWatchHandlers,
+    private readonly limit: number | null = null,
   ) {
     this.pathPtr = lib.ffi.ptr(this.pathBuf);
     this.eventsPtr = lib.ffi.ptr(this.events);
@@ -247,8 +271,10 @@ class InotifyTree implements TreeWatch {
   openWatch(): boolean {
     this.fd = this.lib.init(IN_NONBLOCK | IN_CLOEXEC);
     if (this.fd < 0) return false;
-    if (this.watchBelow("") !== null) return this.unopened();
-    return true;
+    const lost = this.watchBelow("");
+    if (lost === null) return true;
+    this.failure = lost;
+    return this.unopened();
   }
 
   /** The same, a slice of directories at a time between turns of the event loop (watchTreeInSlices). */
@@ -259,14 +285,47 @@ class InotifyTree implements TreeWatch {
     started?: (w: TreeWatch) => void,
   ): Promise<boolean> {
     this.fd = this.lib.init(IN_NONBLOCK | IN_CLOEXEC);
-    if (this.fd < 0) return false;
+    if (this.fd < 0) {
+      this.failure = "no inotify instance could be made (the user's limit fs.inotify.max_user_instances?)";
+      return false;
+    }
     started?.(this);
-    const pending = [""];
-    for (;;) {
-      if (this.watchPending(pending, performance.now() + sliceMs) !== null) return this.unopened();
-      if (pending.length === 0) return true;
-      await turn();
-      if (stopped() || this.closed) return this.unopened();
+    this.settingUp = true;
+    try {
+      let pending = [""];
+      for (let restarts = 0; ; ) {
+        const lost = this.watchPending(pending, performance.now() + sliceMs);
+        if (lost !== null) {
+          this.failure = lost;
+          return this.unopened();
+        }
+        if (this.overflowed) {
+          // Events of the directories watched so far were lost (a directory made in one may be unwatched): the
+          // set-up starts again on a new descriptor, a slice at a time, rather than watching the whole tree again
+          // in one go (seconds on a large tree). Its caller checks every file after the set-up in any case.
+          this.overflowed = false;
+          if (++restarts > SETUP_OVERFLOWS) {
+            this.failure = `the watch's queue overflowed ${restarts} times while it was set up (fs.inotify.max_queued_events; something else reading the tree?)`;
+            return this.unopened();
+          }
+          this.lib.close(this.fd);
+          this.dirs.clear();
+          this.unwatched.clear();
+          this.open.clear();
+          this.fd = this.lib.init(IN_NONBLOCK | IN_CLOEXEC);
+          if (this.fd < 0) {
+            this.failure = "no inotify instance could be made again after its queue overflowed";
+            return this.unopened();
+          }
+          this.handlers.onReset?.();
+          pending = [""];
+        }
+        if (pending.length === 0) return true;
+        await turn();
+        if (stopped() || this.closed) return this.unopened();
+      }
+    } finally {
+      this.settingUp = false;
     }
   }
 
@@ -303,7 +362,11 @@ class InotifyTree implements TreeWatch {
       const dir = pending.pop() as string;
       const abs = dir === "" ? this.root : joinPath(this.root, dir);
       if (!writeCName(abs, this.pathBuf)) return `a path too long to watch: ${abs}`;
-      const wd = this.lib.addWatch(this.fd, this.pathPtr, MASK);
+      // A test's limit (RGLOB_TEST_WATCH_LIMIT) fails as inotify_add_watch fails at the user's limit (ENOSPC).
+      const wd =
+        this.limit !== null && this.dirs.size >= this.limit
+          ? -1
+          : this.lib.addWatch(this.fd, this.pathPtr, MASK);
       if (wd < 0) {
         // Gone, or not a directory any more (its event says so): nothing to watch. One this process may not
         // read (the walk cannot list it either) is tried again at each drain, and watched once it can be.
@@ -311,7 +374,8 @@ class InotifyTree implements TreeWatch {
           if (isDir(abs)) this.unwatched.add(dir);
           continue;
         }
-        return `a directory could not be watched (the system's limit of inotify watches?): ${abs}`;
+        const limit = watchLimit();
+        return `a directory could not be watched after ${this.dirs.size} were (the user's inotify watches${limit === null ? "" : `, fs.inotify.max_user_watches ${limit},`} taken by other watches?): ${abs}`;
       }
       this.dirs.set(wd, dir);
       const listing = listed(abs);
@@ -328,6 +392,8 @@ class InotifyTree implements TreeWatch {
 
   drain(): void {
     this.readEvents();
+    // During the set-up an overflowed queue makes the set-up start again (openInSlices).
+    if (this.settingUp) return;
     // An overflowed queue is watched again here, not while its events are read (the set-up reads events too).
     for (let n = 0; this.overflowed && !this.closed; n++) {
       this.overflowed = false;
@@ -506,7 +572,9 @@ class InotifyTree implements TreeWatch {
     this.open.clear();
     this.handlers.onReset?.();
     if (!this.openWatch()) {
-      this.lose("the watch could not be made again after its queue overflowed");
+      this.lose(
+        `the watch could not be made again after its queue overflowed: ${this.failure ?? "no inotify instance"}`,
+      );
       return;
     }
     this.handlers.onEvent("rename", null);

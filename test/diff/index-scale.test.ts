@@ -174,6 +174,16 @@ async function ready(mcp: McpSession): Promise<Warm> {
   throw new Error("the index was not built");
 }
 
+/** Waits until a loaded index's files were stat'ed once the watch was whole (its reason says so). */
+async function checkedOnceWatched(mcp: McpSession): Promise<Warm> {
+  for (let i = 0; i < 2400; i++) {
+    const w = await warm(mcp);
+    if ((w.reason ?? "").includes("checked once watched")) return w;
+    await Bun.sleep(50);
+  }
+  throw new Error("the loaded index was not checked once watched");
+}
+
 async function grepMcp(mcp: McpSession, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const r = (await mcp.client.callTool({ name: "grep_content", arguments: args })) as CallToolResult;
   return r.structuredContent as Record<string, unknown>;
@@ -271,13 +281,13 @@ describe("a restarted server loads the index from the cache", () => {
     writeFileSync(join(dir, "pkg1", "fresh.ts"), "export const zanzibarQuokka = 2;\n");
     const mcp = await server();
     try {
-      const w = await ready(mcp);
+      const w = await checkedOnceWatched(mcp);
       expect(w.state).toBe("ready");
-      // The stat check found the edited and the deleted file (the new one is not the index's).
-      // (The watch may be set up and the files checked again by now: nothing changed meanwhile.)
+      // The one stat of every file, once the watch was whole, found the edited and the deleted file (the new one
+      // is not the index's).
       expect(w.reason).toMatch(
         new RegExp(
-          `^loaded from the cache and checked: 2 of ${w.files} files changed since it was written(; watched, and checked again: 0 more changed while the watch was set up)?$`,
+          `^loaded from the cache and checked once watched: 2 of ${w.files} files changed since it was written`,
         ),
       );
       const cold = await sameAsCold(mcp, { pattern: "zanzibarQuokka" });
@@ -302,7 +312,10 @@ describe("a restarted server loads the index from the cache", () => {
     try {
       const w = await ready(mcp);
       expect({ state: w.state, watching: w.watching }).toEqual({ state: "ready", watching: false });
-      expect(w.reason).toMatch(/^loaded from the cache and checked/);
+      // Loaded, not stat'ed yet: each query stats the files the index rules out until the watch is whole.
+      expect(w.reason).toMatch(
+        /^loaded from the cache \(\d+ files\): each query stats the files it rules out/,
+      );
       await sameAsCold(mcp, { pattern: "nodeScope" });
       expect((await warm(mcp)).checks?.mode).toBe("stat");
       const victim = readdirSync(join(dir, "pkg3"), { recursive: true })
@@ -322,7 +335,43 @@ describe("a restarted server loads the index from the cache", () => {
       const cold = await sameAsCold(mcp, { pattern: "quokkaBeforeWatch" });
       expect(((await warm(mcp)).checks ?? { mode: "" }).mode).toBe("watch");
       expect((cold.results as unknown[]).length).toBe(1);
-      expect((await warm(mcp)).reason).toMatch(/checked again: 1 more changed while the watch was set up$/);
+      expect((await warm(mcp)).reason).toMatch(
+        // The one stat of every file counts it with the files changed while no server ran (the previous test).
+        /^loaded from the cache and checked once watched: [1-9]\d* of \d+ files changed/,
+      );
+    } finally {
+      await mcp.close();
+    }
+  }, 240_000);
+
+  test("a watch that cannot be set up (the user's inotify watches run out) says why; answers stay exact", async () => {
+    // RGLOB_TEST_WATCH_LIMIT fails inotify_add_watch after 3 directories, as the user's limit does (ENOSPC):
+    // the server does not fall back to another watch that meets the same limit, and says so in its state.
+    const mcp = await server({ RGLOB_TEST_WATCH_LIMIT: "3" });
+    try {
+      let w = await ready(mcp);
+      for (let i = 0; i < 2400 && !(w.reason ?? "").includes("not watching"); i++) {
+        await Bun.sleep(50);
+        w = await warm(mcp);
+      }
+      expect({ state: w.state, watching: w.watching }).toEqual({ state: "ready", watching: false });
+      expect(w.reason).toMatch(
+        /^loaded from the cache \(\d+ files\): .*; not watching: a directory could not be watched after 3 were .*; checking files per query$/,
+      );
+      // And the server's log says it too.
+      expect(mcp.stderr()).toMatch(
+        /rglob: warm index of .*: not watching: a directory could not be watched after 3/,
+      );
+      await sameAsCold(mcp, { pattern: "nodeScope" });
+      expect((await warm(mcp)).checks?.mode).toBe("stat");
+      // An edit with no watch: the stat of each file the index rules out sees it.
+      const victim = readdirSync(join(dir, "pkg4"), { recursive: true })
+        .map(String)
+        .find((f) => f.endsWith(".ts")) as string;
+      const edited = join(dir, "pkg4", victim);
+      writeFileSync(edited, `${readFileSync(edited, "utf8")}const quokkaUnwatched = 1;\n`);
+      expect(((await sameAsCold(mcp, { pattern: "quokkaUnwatched" })).results as unknown[]).length).toBe(1);
+      expect((await warm(mcp)).checks?.mode).toBe("stat");
     } finally {
       await mcp.close();
     }
@@ -443,7 +492,7 @@ describe("a restarted server answers from the walk written with the index", () =
     try {
       const w = await ready(mcp);
       expect({ state: w.state, watching: w.watching }).toEqual({ state: "ready", watching: false });
-      expect(w.reason).toMatch(/^loaded from the cache and checked: 1 of \d+ files changed/);
+      expect(w.reason).toMatch(/^loaded from the cache \(\d+ files\)/);
       // The first answers replay the walk written with the index (its directories stat'ed), not a walk.
       expect(((await sameAsCold(mcp, { pattern: "quaggaWhileDown" })).results as unknown[]).length).toBe(1);
       expect(await checks(mcp)).toMatchObject({ mode: "stat", given: expect.any(Number) });
@@ -499,11 +548,11 @@ describe("a restarted server answers from the walk written with the index", () =
       expect(((await sameAsCold(mcp, { pattern: "quaggaShape" })).results as unknown[]).length).toBe(2);
       writeFileSync(gate, "");
       let reason = "";
-      for (let i = 0; i < 2400 && !reason.includes("checked again"); i++) {
+      for (let i = 0; i < 2400 && !reason.includes("checked once watched"); i++) {
         await Bun.sleep(50);
         reason = (await warm(mcp)).reason ?? "";
       }
-      expect(reason).toMatch(/checked again: \d+ more changed while the watch was set up$/);
+      expect(reason).toMatch(/^loaded from the cache and checked once watched: \d+ of \d+ files changed/);
       expect(((await sameAsCold(mcp, { pattern: "quaggaShape" })).results as unknown[]).length).toBe(2);
     } finally {
       await mcp.close();

@@ -108,6 +108,10 @@ interface WarmOptions {
   readonly persistMinFiles?: number | null;
   /** A test's gate: the watch is set up only once this path exists (RGLOB_TEST_WATCH_GATE). */
   readonly watchGate?: string | null;
+  /** A test's limit: the watch fails after this many directories, as at the user's inotify limit. */
+  readonly watchLimit?: number | null;
+  /** Where a line goes when the watch fails or loses events (the server's log, stderr). */
+  readonly log?: (line: string) => void;
 }
 
 /** The index build's read buffer and the stat words of the files indexed so far, by id (both grow). */
@@ -489,7 +493,9 @@ export class WarmRoot implements WarmProvider {
     const gone = () => epoch !== this.epoch || this.closed;
     let loaded: LoadedIndex | null = null;
     if (this.options.noCache !== true) {
-      loaded = await this.load();
+      // Not stat'ed here: every file is stat'ed once the watch is whole (recheck), and until then each query
+      // stats the files the index rules out; a stat before the watch would be a second pass over every file.
+      loaded = await this.load(false);
       if (gone()) return;
     }
     // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
@@ -497,7 +503,7 @@ export class WarmRoot implements WarmProvider {
     const gate = this.options.watchGate ?? null;
     while (gate !== null && !fs.existsSync(gate) && !gone()) await sleep(50);
     await this.startWatch().catch((err: unknown) => {
-      this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
+      this.notWatching(err instanceof Error ? err.message : String(err));
     });
     if (gone()) return;
     if (loaded === null) void this.build();
@@ -528,7 +534,7 @@ export class WarmRoot implements WarmProvider {
    * the files the index rules out (`unverified`).
    * @returns the index file loaded (also when the root was given up meanwhile), or null: build one
    */
-  private async load(): Promise<LoadedIndex | null> {
+  private async load(check = true): Promise<LoadedIndex | null> {
     const started = performance.now();
     const epoch = this.epoch;
     const forgets = this.forgets;
@@ -554,6 +560,20 @@ export class WarmRoot implements WarmProvider {
     }
     const idx = loaded.index;
     const files = loaded.header.files;
+    const before = this.reason;
+    if (!check) {
+      indexedWords.set(idx, loaded.facts);
+      this.stored = this.storedDefault(loaded);
+      this.unverified = idx;
+      this.index = idx;
+      this.state = "ready";
+      this.buildMs = Math.round(performance.now() - started);
+      this.loadedBefore = before;
+      const how = `loaded from the cache (${files} files): each query stats the files it rules out until the watch is set up and every file checked`;
+      this.reason = before === null ? how : `${before}; ${how}`;
+      this.loaded++;
+      return loaded;
+    }
     // Changes the watch reports while the files are checked mark the index too.
     this.building = idx;
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
@@ -604,16 +624,23 @@ export class WarmRoot implements WarmProvider {
     let changed = 0;
     const checks = loaded.fileChecks();
     try {
-      for (let id = 0, files = loaded.header.files; id < files; id++) {
-        if ((id & 255) === 0 && performance.now() - slice > sliceMs) {
-          await this.turn();
-          slice = performance.now();
-          if (this.closed || this.epoch !== epoch || this.index !== idx) return;
+      // The watch lost events meanwhile (its queue overflowed and it was set up again: changed(null)): a file
+      // stat'ed before may have changed since with no event left to say so; every file is stat'ed again.
+      for (let forgets = -1; forgets !== this.forgets; ) {
+        forgets = this.forgets;
+        for (let id = 0, files = loaded.header.files; id < files; id++) {
+          if ((id & 255) === 0 && performance.now() - slice > sliceMs) {
+            await this.turn();
+            slice = performance.now();
+            if (this.closed || this.epoch !== epoch || this.index !== idx) return;
+          }
+          if (idx.isLive(id) && !checks.unchanged(id)) {
+            idx.invalidateId(id);
+            changed++;
+          }
         }
-        if (idx.isLive(id) && !checks.unchanged(id)) {
-          idx.invalidateId(id);
-          changed++;
-        }
+        if (this.synchronous) (this.watcher as TreeWatch).drain();
+        if (this.closed || this.epoch !== epoch || this.index !== idx || !this.watching) return;
       }
     } finally {
       checks.close();
@@ -624,7 +651,13 @@ export class WarmRoot implements WarmProvider {
     if (this.index !== idx || this.unverified !== idx) return;
     this.unverified = null;
     const walk = this.walksLoaded > walks ? "; the default walk is the one written with the index" : "";
-    this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up${walk}`;
+    if (this.loadedBefore !== undefined) {
+      // Loaded unchecked (load(false)): this was the one stat of every file.
+      const how = `loaded from the cache and checked once watched: ${changed} of ${loaded.header.files} files changed since it was written${walk}`;
+      this.reason = this.loadedBefore === null ? how : `${this.loadedBefore}; ${how}`;
+      this.loadedBefore = undefined;
+    } else
+      this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up${walk}`;
     if (idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
   }
 
@@ -639,6 +672,11 @@ export class WarmRoot implements WarmProvider {
     return this.synchronous ? (this.watcher as TreeWatch) : this.settingUp;
   }
 
+  /**
+   * The state's reason before an index was loaded without a stat of its files (load(false)), until recheck says
+   * how many changed (undefined: loaded and checked, or none loaded).
+   */
+  private loadedBefore: string | null | undefined = undefined;
   /** A loaded index whose files were not stat'ed again since the watch was set up (recheck): queries stat. */
   private unverified: TrigramIndex | null = null;
 
@@ -829,8 +867,10 @@ export class WarmRoot implements WarmProvider {
       (w) => {
         this.settingUp = w;
       },
-    );
-    this.settingUp = null;
+      this.options.watchLimit ?? null,
+    ).finally(() => {
+      this.settingUp = null;
+    });
     if (stopped()) {
       own?.close();
       return;
@@ -867,6 +907,22 @@ export class WarmRoot implements WarmProvider {
     this.stopWatch();
     this.forgetWalks();
     this.reason = `${reason}; checking files per query`;
+    this.say(this.reason);
+  }
+
+  /**
+   * The watch could not be set up: the state says why (after what it says already, such as the index loaded),
+   * and the log; calls check files per query, as without a watch (answers stay those of a cold search).
+   */
+  private notWatching(why: string): void {
+    const line = `not watching: ${why}; checking files per query`;
+    this.reason = this.reason === null ? line : `${this.reason}; ${line}`;
+    this.say(line);
+  }
+
+  /** A line for the server's log, naming the root. */
+  private say(line: string): void {
+    this.options.log?.(`warm index of ${this.root}: ${line}`);
   }
 
   private stopWatch(): void {
@@ -976,6 +1032,11 @@ export class WarmRoot implements WarmProvider {
     if (name === null || name === undefined || (!this.synchronous && String(name).includes("\ufffd"))) {
       this.forgets++;
       this.forgetWalks();
+      // A loaded index the watch does not vouch for yet is kept: every file is stat'ed again once the watch is
+      // whole (recheck, which starts again after this), and each query stats what it rules out until then.
+      if (this.index !== null && this.unverified === this.index && !this.rootGone) return;
+      if (this.index !== null)
+        this.say("the watch lost events (its queue overflowed): the index is built again");
       this.index = null;
       if (this.state === "ready") this.state = "building";
       this.scheduleRebuild();
@@ -1944,6 +2005,8 @@ interface WarmSwitches {
   readonly persistMinFiles: number | null;
   /** RGLOB_TEST_WATCH_GATE, or null. */
   readonly watchGate?: string | null;
+  /** RGLOB_TEST_WATCH_LIMIT, or null. */
+  readonly watchLimit?: number | null;
 }
 
 /**
@@ -1965,5 +2028,9 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
     noCache: !switches.index,
     persistMinFiles: switches.persistMinFiles,
     watchGate: switches.watchGate ?? null,
+    watchLimit: switches.watchLimit ?? null,
+    log: (line) => {
+      process.stderr.write(`rglob: ${line}\n`);
+    },
   };
 }
