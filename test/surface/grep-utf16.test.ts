@@ -99,3 +99,18 @@ test("the library and MCP give the same records and say the same", async () => {
     await s.close();
   }
 });
+
+test("a UTF-16 file named on the command line shows its lines, as rg -E utf-16le does; a binary one stays one line", () => {
+  for (const args of [
+    ["hello", "le.txt"],
+    ["hello", "bom.txt"],
+    ["--encoding", "utf-16le", "hello", "le.txt"],
+  ]) {
+    const r = rglob(["grep", ...args], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("binary file matches");
+    expect(r.stdout).toMatch(/^\d+:hello/);
+  }
+  const bin = rglob(["grep", "hello", "png.bin"], { cwd: dir });
+  expect(bin.stdout).toContain("binary file matches");
+});

@@ -256,7 +256,11 @@ export class GrepHumanSink implements Sink {
     if (r.path !== this.binaryChecked) {
       this.binaryChecked = r.path;
       this.binaryShown = false;
-      const at = this.opts.named?.has(r.path) ? nulOffset(r.path, this.opts.sniffBytes ?? 8192) : -1;
+      // A file decoded from UTF-16 (a BOM, the UTF-16 sniff, or --encoding) holds NUL bytes as text: its
+      // lines are shown, as rg -E utf-16le shows them.
+      const utf16 = typeof r.encoding === "string" && r.encoding.startsWith("utf-16");
+      const at =
+        this.opts.named?.has(r.path) && !utf16 ? nulOffset(r.path, this.opts.sniffBytes ?? 8192) : -1;
       if (at >= 0) {
         const name = this.showName ? `${this.p.path(displayPath(r.path, this.style))}: ` : "";
         this.out.write(`${name}binary file matches (found "\\0" byte around offset ${at})\n`);
