@@ -5,9 +5,18 @@
  * index (it is searched again). Without a watch, walks are not remembered and each file the index would rule
  * out is compared with its indexed stats first. It writes only its index, to the cache (a restarted server loads
  * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). */
-import * as fs from "node:fs";
 import * as v from "valibot";
 import { WalkOptionsSchema } from "../../contract/walk-options.ts";
+import {
+  listTreeBytes,
+  lstatPath,
+  type PathWatcher,
+  pathExists,
+  readText,
+  statDescriptorBig,
+  statPath,
+  watchRecursive,
+} from "../../platform/files.ts";
 import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { STAT_OK, STAT_WORDS, statInto, wordsOfStats } from "../../platform/stat-words.ts";
@@ -26,6 +35,7 @@ import { walkKey } from "../walk-key.ts";
 import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
 import {
   INDEX_MAX_FILE_SIZE,
+  indexPathFor,
   type LoadedIndex,
   loadIndex,
   type ServerWalk,
@@ -108,6 +118,8 @@ interface WarmOptions {
   readonly persistMinFiles?: number | null;
   /** A test's gate: the watch is set up only once this path exists (RGLOB_TEST_WATCH_GATE). */
   readonly watchGate?: string | null;
+  /** Where persisted indexes are kept (the Config's indexDir); absent: none is loaded from or written to it. */
+  readonly indexDir?: string;
 }
 
 /** The index build's read buffer and the stat words of the files indexed so far, by id (both grow). */
@@ -193,7 +205,7 @@ const INLINE_RECORD_MS = 50;
  */
 function identityOf(root: string): string {
   try {
-    const st = fs.statSync(fsPath(root));
+    const st = statPath(fsPath(root));
     return st.isDirectory() ? `${st.dev}:${st.ino}` : "not a directory";
   } catch (err) {
     return `absent (${(err as NodeJS.ErrnoException).code ?? "error"})`;
@@ -209,7 +221,7 @@ function identityOf(root: string): string {
 function mountsAt(root: string): string {
   let text: string;
   try {
-    text = fs.readFileSync("/proc/self/mountinfo", "latin1");
+    text = readText("/proc/self/mountinfo", "latin1");
   } catch {
     return "";
   }
@@ -315,7 +327,7 @@ function linkedBelow(dir: string): Set<number> {
   const out = new Set<number>();
   let names: Buffer[];
   try {
-    names = fs.readdirSync(fsPath(dir), { recursive: true, encoding: "buffer" }) as Buffer[];
+    names = listTreeBytes(fsPath(dir));
   } catch {
     return out;
   }
@@ -323,7 +335,7 @@ function linkedBelow(dir: string): Set<number> {
   const prefix = Buffer.concat([typeof base === "string" ? Buffer.from(base) : base, Buffer.from("/")]);
   for (const n of names) {
     try {
-      const st = fs.lstatSync(Buffer.concat([prefix, n]));
+      const st = lstatPath(Buffer.concat([prefix, n]));
       if (st.isFile() && st.nlink > 1) out.add(st.ino);
     } catch {}
   }
@@ -391,7 +403,7 @@ export function serverDefaultPlan(root: string): WalkPlan {
 
 export class WarmRoot implements WarmProvider {
   /** The watch: the tree's own, read before each call (tree-watch.ts), or Bun's fs.watch where that is not there. */
-  private watcher: TreeWatch | fs.FSWatcher | null = null;
+  private watcher: TreeWatch | PathWatcher | null = null;
   /** Whether the watch's events are all taken in by `settle()` (the tree's own watch). */
   private synchronous = false;
   private watching = false;
@@ -488,14 +500,15 @@ export class WarmRoot implements WarmProvider {
   private async loadThenWatch(epoch: number): Promise<void> {
     const gone = () => epoch !== this.epoch || this.closed;
     let loaded: LoadedIndex | null = null;
-    if (this.options.noCache !== true) {
-      loaded = await this.load();
+    const indexDir = this.indexDir();
+    if (indexDir !== null) {
+      loaded = await this.load(indexDir);
       if (gone()) return;
     }
     // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
     // change the tree between the load's check and the watch.
     const gate = this.options.watchGate ?? null;
-    while (gate !== null && !fs.existsSync(gate) && !gone()) await sleep(50);
+    while (gate !== null && !pathExists(gate) && !gone()) await sleep(50);
     await this.startWatch().catch((err: unknown) => {
       this.reason = `not watching: ${err instanceof Error ? err.message : String(err)}`;
     });
@@ -515,7 +528,8 @@ export class WarmRoot implements WarmProvider {
 
   /** Loads the index the cache holds for the root when it is usable (load), else builds one. */
   private async loadOrBuild(): Promise<void> {
-    if (this.options.noCache === true || (await this.load()) === null) void this.build();
+    const indexDir = this.indexDir();
+    if (indexDir === null || (await this.load(indexDir)) === null) void this.build();
     else this.recordDefault();
   }
 
@@ -526,15 +540,16 @@ export class WarmRoot implements WarmProvider {
    * it was indexed with (a file changed while no server watched is no longer the index's). Meanwhile calls walk
    * cold, as during a build. Until the watch is set up and the files stat'ed again (recheck), each query stats
    * the files the index rules out (`unverified`).
+   * @param indexDir where indexes are kept
    * @returns the index file loaded (also when the root was given up meanwhile), or null: build one
    */
-  private async load(): Promise<LoadedIndex | null> {
+  private async load(indexDir: string): Promise<LoadedIndex | null> {
     const started = performance.now();
     const epoch = this.epoch;
     const forgets = this.forgets;
     let loaded: LoadedIndex;
     try {
-      const r = loadIndex(this.root);
+      const r = loadIndex(this.root, indexPathFor(this.root, indexDir));
       if (r.index === null) {
         if (r.reason !== null && this.reason === null)
           this.reason = `the cached index is not used: ${r.reason}`;
@@ -667,9 +682,14 @@ export class WarmRoot implements WarmProvider {
    * Writes a built index to the cache (writeServerIndex) when it covers at least PERSIST_MIN_FILES files, after
    * the watch's events so far are taken in; a failure to write only leaves the cache without it.
    */
+  /** Where this root's index is loaded from and written to, or null: nowhere (RGLOB_INDEX=0, or not given). */
+  private indexDir(): string | null {
+    return this.options.noCache === true ? null : (this.options.indexDir ?? null);
+  }
+
   private async persist(idx: TrigramIndex): Promise<void> {
-    if (this.options.noCache === true || idx.size < (this.options.persistMinFiles ?? PERSIST_MIN_FILES))
-      return;
+    const indexDir = this.indexDir();
+    if (indexDir === null || idx.size < (this.options.persistMinFiles ?? PERSIST_MIN_FILES)) return;
     await this.turn();
     if (this.closed || this.index !== idx) return;
     if (this.synchronous) (this.watcher as TreeWatch).drain();
@@ -690,7 +710,7 @@ export class WarmRoot implements WarmProvider {
             watched: bw.gen === this.gen && this.synchronous && this.watching,
           };
     try {
-      writeServerIndex(this.root, this.rootId, idx, words, this.buildMs ?? 0, walked);
+      writeServerIndex(this.root, indexDir, this.rootId, idx, words, this.buildMs ?? 0, walked);
     } catch {}
   }
 
@@ -853,7 +873,7 @@ export class WarmRoot implements WarmProvider {
       return;
     }
     try {
-      const w = fs.watch(this.root, { recursive: true }, (event, name) => this.changed(event, name));
+      const w = watchRecursive(this.root, (event, name) => this.changed(event, name));
       w.on("error", () => this.lostWatch());
       this.watcher = w;
       this.watching = true;
@@ -1630,7 +1650,7 @@ export class WarmRoot implements WarmProvider {
       return false;
     }
     try {
-      const big = fs.fstatSync(fd, { bigint: true });
+      const big = statDescriptorBig(fd);
       if (!big.isFile() || big.size > BigInt(this.options.maxFileSize)) return false;
       const st = {
         size: Number(big.size),
@@ -1922,6 +1942,8 @@ interface WarmSwitches {
   readonly persistMinFiles: number | null;
   /** RGLOB_TEST_WATCH_GATE, or null. */
   readonly watchGate?: string | null;
+  /** Where persisted indexes are kept (RGLOB_CACHE_DIR's `index`, else the platform's cache directory's). */
+  readonly indexDir: string;
 }
 
 /**
@@ -1943,5 +1965,6 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
     noCache: !switches.index,
     persistMinFiles: switches.persistMinFiles,
     watchGate: switches.watchGate ?? null,
+    indexDir: switches.indexDir,
   };
 }
