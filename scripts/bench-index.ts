@@ -12,7 +12,8 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadIndex } from "../src/engine/index/persist.ts";
+import { readConfig } from "../src/config.ts";
+import { indexPathFor, loadIndex } from "../src/engine/index/persist.ts";
 import { STAT_WORDS, statInto } from "../src/platform/stat-words.ts";
 import { treeBench } from "./bench-args.ts";
 
@@ -90,7 +91,10 @@ try {
   let files = 0;
   for (let i = 0; i < runs; i++) {
     let t = performance.now();
-    const { index: loaded } = loadIndex(realpathSync(tree));
+    const { index: loaded } = loadIndex(
+      realpathSync(tree),
+      indexPathFor(realpathSync(tree), readConfig().indexDir),
+    );
     loads.push(performance.now() - t);
     if (loaded === null) throw new Error("the index did not load");
     t = performance.now();

@@ -6,7 +6,12 @@
  * than `MAX_FUNCTION_LINES` lines, nested functions counted in their owner's length, outside `src/generated/`.
  * What is already known stands in `scripts/layers-known.json` (the renovation removes it line by line): the check
  * fails on an arrow, cycle or long function not listed there, and on a listed one that is gone (so the list only
- * shrinks). `--write` rewrites that list from the tree. Never edits `src/`. */
+ * shrinks). `--write` rewrites that list from the tree. Never edits `src/`.
+ * The door: outside `src/platform/`, no file touches the file system, processes, workers or native calls itself
+ * (node:fs, node:child_process, node:worker_threads, node:net, bun:ffi, Bun's file, mmap, write, spawn, listen
+ * and connect, `new Worker`, `typeof Bun`), save the exceptions named in DOOR_EXCEPTIONS with their reason; and
+ * no file but `src/config.ts` reads the environment (process.env, Bun.env), save those still in the known list's
+ * `envReads` (the list only shrinks). */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -18,6 +23,35 @@ const knownFile = join(import.meta.dir, "layers-known.json");
 /** Where `src/engine/` may point (besides itself). */
 const ENGINE_MAY_IMPORT = ["src/contract/", "src/platform/", "src/generated/", "src/engine/"];
 
+/** What only `src/platform/` may use: a name for the report, and its pattern. */
+const DOOR: readonly (readonly [string, RegExp])[] = [
+  ["node:fs", /["']node:fs(?:\/promises)?["']/],
+  ["node:child_process", /["']node:child_process["']/],
+  ["node:worker_threads", /["']node:worker_threads["']/],
+  ["node:net", /["']node:net["']/],
+  ["bun:ffi", /["']bun:ffi["']/],
+  ["Bun.file/mmap/write/spawn", /\bBun\.(?:file|mmap|write|spawn|spawnSync)\b/],
+  ["Bun.listen/connect", /\bBun\.(?:listen|connect)\b/],
+  ["new Worker", /\bnew Worker\b/],
+  ["typeof Bun", /\btypeof Bun\b/],
+];
+
+/**
+ * The files outside `src/platform/` allowed a door's use, each with its reason (`file what` → why). Keep it
+ * short: a new use belongs in a named function under `src/platform/`.
+ */
+const DOOR_EXCEPTIONS: Readonly<Record<string, string>> = {
+  "src/agent/served.ts node:net":
+    "the library's client of the warm server under Node as well as Bun (node:net is what both have); its framing is the protocol's, not a file system call",
+  "src/surface/serve/server.ts Bun.listen/connect":
+    "the warm server's Unix socket and its probe of a socket found in place: Bun's socket API, whose callbacks are the server's protocol",
+  "src/surface/serve/client.ts Bun.listen/connect":
+    "the served call's client on the CLI's start path: one Bun.connect whose callbacks are the protocol",
+};
+
+/** Reads of the environment: only src/config.ts reads it (into a Config passed in). */
+const ENV_READ = /\bprocess\.env\b|\bBun\.env\b|\bimport\.meta\.env\b/;
+
 /** The longest a function may be, in lines from its first to its last (its nested functions included). */
 const MAX_FUNCTION_LINES = 150;
 
@@ -25,6 +59,7 @@ interface Known {
   readonly arrows: readonly string[];
   readonly cycles: readonly string[];
   readonly longFunctions?: readonly string[];
+  readonly envReads?: readonly string[];
 }
 
 /** Lists every `.ts` file under a directory, as POSIX paths relative to the repository. */
@@ -134,12 +169,48 @@ for (const [file, targets] of graph) {
   }
 }
 const cycleLines = cycles(graph).map((set) => set.join(" "));
+
+/** The lines of a file that are code (not a comment line), with their numbers. */
+function codeLines(file: string): Array<[number, string]> {
+  const out: Array<[number, string]> = [];
+  readFileSync(join(root, file), "utf8")
+    .split("\n")
+    .forEach((line, i) => {
+      const t = line.trimStart();
+      if (!t.startsWith("*") && !t.startsWith("//") && !t.startsWith("/*")) out.push([i + 1, line]);
+    });
+  return out;
+}
+
+/** Each use of the door outside src/platform/ that DOOR_EXCEPTIONS does not name, as `file:line what`. */
+const doorUses: string[] = [];
+/** The files outside src/config.ts that read the environment, as `file (N reads)`. */
+const envReads: string[] = [];
+const exceptionsUsed = new Set<string>();
+for (const file of files) {
+  if (file.startsWith("src/platform/") || file.startsWith("src/generated/")) continue;
+  let env = 0;
+  for (const [n, line] of codeLines(file)) {
+    for (const [what, re] of DOOR) {
+      if (!re.test(line)) continue;
+      const key = `${file} ${what}`;
+      if (key in DOOR_EXCEPTIONS) exceptionsUsed.add(key);
+      else doorUses.push(`${file}:${n} ${what}`);
+    }
+    if (file !== "src/config.ts") env += line.split(ENV_READ).length - 1;
+  }
+  if (env > 0) envReads.push(`${file} (${env} read${env === 1 ? "" : "s"})`);
+}
+const staleExceptions = Object.keys(DOOR_EXCEPTIONS).filter((k) => !exceptionsUsed.has(k));
 const longFunctions = files.filter((f) => !f.startsWith("src/generated/")).flatMap(longFunctionsOf);
 
 if (process.argv.includes("--write")) {
-  writeFileSync(knownFile, `${JSON.stringify({ arrows, cycles: cycleLines, longFunctions }, null, 2)}\n`);
+  writeFileSync(
+    knownFile,
+    `${JSON.stringify({ arrows, cycles: cycleLines, longFunctions, envReads }, null, 2)}\n`,
+  );
   console.log(
-    `check-layers: wrote ${arrows.length} arrows, ${cycleLines.length} cycles and ${longFunctions.length} long functions as known`,
+    `check-layers: wrote ${arrows.length} arrows, ${cycleLines.length} cycles, ${longFunctions.length} long functions and ${envReads.length} files reading the environment as known`,
   );
   process.exit(0);
 }
@@ -158,13 +229,17 @@ const compare = (what: string, now: readonly string[], before: readonly string[]
 compare("engine arrow", arrows, known.arrows);
 compare("import cycle", cycleLines, known.cycles);
 compare(`function over ${MAX_FUNCTION_LINES} lines`, longFunctions, known.longFunctions ?? []);
+compare("environment read outside src/config.ts", envReads, known.envReads ?? []);
+for (const use of doorUses)
+  problems.push(`${use} outside src/platform/: call a named function of src/platform/ instead`);
+for (const key of staleExceptions) problems.push(`door exception no longer used (remove it): ${key}`);
 if (problems.length > 0) {
   for (const p of problems) console.error(`check-layers: ${p}`);
   console.error(
-    `check-layers: src/engine may import only contract/, platform/, generated/ and itself, no file may be in an import cycle, and no function may be over ${MAX_FUNCTION_LINES} lines (docs/architecture.md)`,
+    `check-layers: src/engine may import only contract/, platform/, generated/ and itself, no file may be in an import cycle, no function may be over ${MAX_FUNCTION_LINES} lines, only src/platform/ touches the file system, processes, workers and native calls, and only src/config.ts reads the environment (docs/architecture.md)`,
   );
   process.exit(1);
 }
 console.log(
-  `check-layers: ${files.length} files; ${arrows.length} known engine arrows, ${cycleLines.length} known cycles and ${longFunctions.length} known long functions remain, nothing new`,
+  `check-layers: ${files.length} files; ${arrows.length} known engine arrows, ${cycleLines.length} known cycles, ${longFunctions.length} known long functions and ${envReads.length} known files reading the environment remain, ${exceptionsUsed.size} door exceptions, nothing new`,
 );

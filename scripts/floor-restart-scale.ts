@@ -16,7 +16,8 @@ import { dlopen, FFIType, ptr } from "bun:ffi";
 import { execSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { loadIndex } from "../src/engine/index/persist.ts";
+import { readConfig } from "../src/config.ts";
+import { indexPathFor, loadIndex } from "../src/engine/index/persist.ts";
 import { benchArgs } from "./bench-args.ts";
 
 const args = benchArgs("bun scripts/floor-restart-scale.ts [--tree=DIR]", { tree: "text" }, 1);
@@ -109,7 +110,9 @@ function listDirs(fd: number | null): string[] {
 }
 
 console.log(`${tree}: ${load()}`);
-const loaded = timed("read the index file (loadIndex)", () => loadIndex(tree));
+const loaded = timed("read the index file (loadIndex)", () =>
+  loadIndex(tree, indexPathFor(tree, readConfig().indexDir)),
+);
 if (loaded.index === null) {
   console.error(`no usable index of ${tree} in the cache (${loaded.reason})`);
   process.exit(1);

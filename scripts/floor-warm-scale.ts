@@ -10,8 +10,9 @@
 
 import { execSync } from "node:child_process";
 import * as fs from "node:fs";
+import { readConfig } from "../src/config.ts";
 import { emptySkipped } from "../src/contract/result.ts";
-import { loadIndex } from "../src/engine/index/persist.ts";
+import { indexPathFor, loadIndex } from "../src/engine/index/persist.ts";
 import { recordWalk, replayPicked, selectedPlaces } from "../src/engine/index/recorded-walk.ts";
 import { serverDefaultPlan } from "../src/engine/index/warm.ts";
 import { quietContext, type RunContext } from "../src/engine/run.ts";
@@ -28,7 +29,7 @@ const load = () =>
 console.log(load());
 
 let t = performance.now();
-const loaded = loadIndex(tree);
+const loaded = loadIndex(tree, indexPathFor(tree, readConfig().indexDir));
 if (loaded.index === null) {
   console.error(`no usable index of ${tree} in the cache (${loaded.reason})`);
   process.exit(1);

@@ -7,7 +7,8 @@
  * Usage: bun scripts/floor-warm.ts [--tree=DIR] [--runs=N] (the tree's index must be in the cache: run
  * `rglob index` in it, or a server on it, first). */
 import * as fs from "node:fs";
-import { loadIndex } from "../src/engine/index/persist.ts";
+import { readConfig } from "../src/config.ts";
+import { indexPathFor, loadIndex } from "../src/engine/index/persist.ts";
 import { literalQueryOf } from "../src/engine/index/provider.ts";
 import { compileMatcher } from "../src/engine/search/matcher.ts";
 import type { SearchSpec } from "../src/engine/search/search-file.ts";
@@ -57,7 +58,7 @@ const QUERIES: readonly Query[] = [
 ];
 
 const t0 = performance.now();
-const loaded = loadIndex(tree);
+const loaded = loadIndex(tree, indexPathFor(tree, readConfig().indexDir));
 if (loaded.index === null) {
   console.error(
     `no usable index of ${tree} in the cache (${loaded.reason}): run \`rglob index\` there first`,

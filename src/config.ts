@@ -2,11 +2,19 @@
  * `rglob serve`) reads once and passes in. Each switch, what it does and who it is for: docs/architecture.md
  * (Environment switches) and the man page's ENVIRONMENT (src/surface/cli/shell.ts). Reading another process's
  * environment (a served call's) goes through the same function. */
+import * as os from "node:os";
+import * as path from "node:path";
 
 /** The switches, parsed, with their defaults. */
 export interface Config {
   /** RGLOB_CACHE_DIR: where `rglob index` writes, resolved by the reader (null: the platform's cache directory). */
   readonly cacheDir: string | null;
+  /**
+   * Where persisted indexes are kept: RGLOB_CACHE_DIR's `index`, else the platform's cache directory's
+   * (`$XDG_CACHE_HOME/rglob/index` or `~/.cache/rglob/index`, `~/Library/Caches/rglob/index` on macOS,
+   * `%LOCALAPPDATA%\rglob\index` on Windows); absolute.
+   */
+  readonly indexDir: string;
   /** RGLOB_INDEX=0 makes grep ignore the persisted index and the warm server neither load nor write one. */
   readonly index: boolean;
   /** RGLOB_WARM=0: `rglob mcp` keeps no warm state. */
@@ -65,6 +73,7 @@ export function readConfig(env: Env = process.env): Config {
   const budget = numberOf(env.RGLOB_INDEX_BUDGET_MB ?? "1024");
   return {
     cacheDir: env.RGLOB_CACHE_DIR ? env.RGLOB_CACHE_DIR : null,
+    indexDir: path.join(cacheDirOf(env), "index"),
     index: env.RGLOB_INDEX !== "0",
     warm: env.RGLOB_WARM !== "0",
     watch: env.RGLOB_WATCH !== "0",
@@ -81,6 +90,21 @@ export function readConfig(env: Env = process.env): Config {
     treeWatch: env.RGLOB_TREE_WATCH !== "0",
     statsInWorker: env.RGLOB_STAT_SPLIT === "worker",
   };
+}
+
+/**
+ * Returns rglob's cache directory: RGLOB_CACHE_DIR when set; else XDG_CACHE_HOME/rglob or ~/.cache/rglob
+ * (Linux and other Unix), ~/Library/Caches/rglob (macOS), %LOCALAPPDATA%\rglob (Windows).
+ * @param env the environment
+ * @returns the directory, absolute (it may not exist yet)
+ */
+function cacheDirOf(env: Env): string {
+  if (env.RGLOB_CACHE_DIR) return path.resolve(env.RGLOB_CACHE_DIR);
+  if (process.platform === "win32")
+    return path.join(env.LOCALAPPDATA || path.join(os.homedir(), "AppData", "Local"), "rglob");
+  if (process.platform === "darwin") return path.join(os.homedir(), "Library", "Caches", "rglob");
+  const xdg = env.XDG_CACHE_HOME;
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), ".cache"), "rglob");
 }
 
 /**

@@ -80,10 +80,11 @@ export function failedResult(error: ErrorInfo): Record<string, unknown> {
 function dispatchOptions(control: CallControl, signal?: AbortSignal) {
   const sig = signal ?? control.signal;
   // The environment's switches a run takes, read per call (the library has no entry that reads them once).
-  const { walkSplit, debug } = readConfig();
+  const { walkSplit, debug, indexDir } = readConfig();
   return {
     walkSplit,
     debug,
+    indexDir,
     ...(sig ? { signal: sig } : {}),
     ...(control.onProgress ? { onProgress: control.onProgress } : {}),
     ...(control.warm ? { warm: control.warm } : {}),

@@ -7,12 +7,12 @@
  * other RGLOB_* settings, a tree outside the server's, a busy server. On by default; RGLOB_SERVE=0 turns it off.
  * Works under Bun and plain Node (node:net, node:crypto): docs/decisions/0033-warm-server.md. */
 import { createHash } from "node:crypto";
-import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { readConfig } from "../config.ts";
 import type { ErrorInfo } from "../contract/errors.ts";
 import { BUILD_COMMIT, VERSION_LINE } from "../contract/versions.ts";
+import { realPath } from "../platform/files.ts";
 import { FRAME, PROTOCOL, privateDirProblem, socketDir, socketsFor } from "../surface/serve/where.ts";
 import type { CallControl, Outcome } from "./call.ts";
 
@@ -39,7 +39,7 @@ function plainJson(value: unknown): boolean {
 function treeOf(input: Readonly<Record<string, unknown>>, cwd: string): string | null {
   const base = typeof input.base === "string" ? input.base : ".";
   try {
-    return fs.realpathSync(path.resolve(cwd, base));
+    return realPath(path.resolve(cwd, base));
   } catch {
     return null;
   }

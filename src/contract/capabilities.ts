@@ -1,5 +1,6 @@
 /*! Contract: the capability report (what this build supports on this platform). Model plus its builder. */
 import * as v from "valibot";
+import { runtimeVersion } from "../platform/runtime.ts";
 import { AGENT_API_VERSION, BUILD_COMMIT, PACKAGE_VERSION, SCHEMA_VERSION } from "./versions.ts";
 
 const support = v.picklist(["supported", "POSIX-only", "unsupported"]);
@@ -85,7 +86,7 @@ export function capabilityReport(
   warm?: NonNullable<CapabilityReport["mcp"]["warm"]>,
 ): CapabilityReport {
   const posix = process.platform !== "win32";
-  const runtime = typeof Bun !== "undefined" ? `bun ${Bun.version}` : `node ${process.versions.node}`;
+  const runtime = runtimeVersion();
   return {
     agent_api_version: AGENT_API_VERSION,
     schema_version: SCHEMA_VERSION,

@@ -73,7 +73,7 @@ export const IGNORED_BY = {
 };
 
 /** The field of find's record of an ignored directory listed as one under only_ignored (#37). */
-export const ENTRIES_INSIDE = {
+const ENTRIES_INSIDE = {
   entries_inside: v.optional(
     v.pipe(
       v.number(),

@@ -5,7 +5,7 @@
  * compilation again. It never walks, never orders batches (the caller does) and never writes. */
 import type { ErrorInfo } from "../contract/errors.ts";
 import { type Routes, routes } from "../platform/routes.ts";
-import { workersAvailable, workerUrl } from "../platform/workers.ts";
+import { startWorker, workersAvailable } from "../platform/workers.ts";
 import { languageOf } from "./languages.ts";
 import { type CountOutcome, LineCounter, type LineCounterOptions } from "./lines.ts";
 
@@ -144,7 +144,7 @@ export function createCountPool(opts: LineCounterOptions, threads: number): Coun
     for (let i = 0; i < threads; i++) {
       let worker: Worker;
       try {
-        worker = idle.pop() ?? new Worker(workerUrl("engine/count-worker"));
+        worker = idle.pop() ?? startWorker("engine/count-worker");
       } catch {
         break;
       }

@@ -23,7 +23,7 @@ export interface Candidate {
 }
 
 /** A group of files with the same contents. */
-export interface DuplicateGroup {
+interface DuplicateGroup {
   readonly size: number;
   /** Algorithm-prefixed digest of the contents, e.g. "sha256:…". */
   readonly digest: string;
@@ -35,7 +35,7 @@ export interface DuplicateGroup {
 }
 
 /** What findDuplicates found. */
-export interface Duplicates {
+interface Duplicates {
   /** Groups of at least two files, most wasted bytes first; then the files with hard links only when asked. */
   readonly groups: DuplicateGroup[];
   /** Files with more than one path whose only identical paths are their own hard links (listed or not). */

@@ -56,6 +56,8 @@ export interface RunContext {
   readonly walkSplit?: number | null;
   /** Internal failures are told with their detail on stderr (RGLOB_DEBUG, read into the Config). */
   readonly debug?: boolean;
+  /** Where persisted indexes are kept (the Config's indexDir: RGLOB_CACHE_DIR's `index`, else the platform's). */
+  readonly indexDir?: string;
 }
 
 /** Where an answer's file list and candidates came from (reported in the summary as `source`). */

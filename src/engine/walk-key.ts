@@ -34,7 +34,7 @@ const SELECT_ONLY: ReadonlySet<string> = new Set([
 ]);
 
 /** How a keyed walk is replayed: remembered (selection applied at replay), or persisted (replayed as recorded). */
-export type WalkKeyKind = "remembered" | "persisted";
+type WalkKeyKind = "remembered" | "persisted";
 
 /**
  * Returns the key of a plan's walk. The caller decides first whether its walk can be recorded at all (no stat

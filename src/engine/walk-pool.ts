@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { SKIP_REASONS, type Skipped } from "../contract/result.ts";
 import { routes } from "../platform/routes.ts";
-import { workersAvailable, workerUrl } from "../platform/workers.ts";
+import { startWorker, workersAvailable } from "../platform/workers.ts";
 import type { RunContext } from "./run.ts";
 import {
   Entry,
@@ -174,7 +174,7 @@ class Pool {
     for (let i = 0; i < this.threads; i++) {
       let worker: Worker;
       try {
-        worker = new Worker(workerUrl("engine/walk-worker"));
+        worker = startWorker("engine/walk-worker");
       } catch {
         break;
       }

@@ -3,8 +3,8 @@
  * binary and the built library hold only its output (base64), and no process reads the .wat, loads wabt or
  * assembles anything at run time. wabt (a devDependency, docs/decisions/0024-kernel-as-wat.md) is the
  * assembler. Bundle-time I/O only: it reads kernel.wat, a file of this repository, never a searched tree. */
-import { readFileSync } from "node:fs";
 import wabtInit from "wabt";
+import { readText } from "../platform/files.ts";
 
 // A macro module is loaded by the bundler, once: top-level await is fine there.
 const wabt = await wabtInit();
@@ -14,7 +14,7 @@ const wabt = await wabtInit();
  * @returns the module bytes
  */
 function kernelBytes(): Uint8Array {
-  const text = readFileSync(new URL("./kernel.wat", import.meta.url), "utf8");
+  const text = readText(new URL("./kernel.wat", import.meta.url));
   const mod = wabt.parseWat("kernel.wat", text, { simd: true });
   try {
     mod.validate();

@@ -122,7 +122,7 @@ export function stillSo(w: Witnessed): boolean {
  * @param words where to write it
  * @returns what the stat gave
  */
-export function kindInto(abs: string, words: Uint32Array): StatOutcome {
+function kindInto(abs: string, words: Uint32Array): StatOutcome {
   try {
     const st = platform.stat(abs);
     words[0] = st.isDirectory() ? 1 : st.isFile() ? 2 : 3;

@@ -41,6 +41,8 @@ interface DispatchOptions {
   readonly walkSplit?: number | null;
   /** The Config's debug switch (RGLOB_DEBUG): internal failures told with their detail. */
   readonly debug?: boolean;
+  /** The Config's indexDir: where persisted indexes are kept (`rglob index`). */
+  readonly indexDir?: string;
 }
 
 /**
@@ -188,6 +190,7 @@ export async function dispatch(
     ...(options.warm ? { warm: options.warm } : {}),
     ...(options.walkSplit != null ? { walkSplit: options.walkSplit } : {}),
     ...(options.debug === true ? { debug: true } : {}),
+    ...(options.indexDir !== undefined ? { indexDir: options.indexDir } : {}),
     progress(scanned: number) {
       if (!progress) return;
       const now = performance.now();

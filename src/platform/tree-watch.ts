@@ -40,7 +40,7 @@ export interface TreeWatch {
 }
 
 /** The events a watch read, by kind (an event with several bits counts under its first kind here). */
-export interface WatchCounts {
+interface WatchCounts {
   /** Every event read. */
   events: number;
   /** A file opened, closed after reading, closed after writing. */

@@ -1,12 +1,12 @@
 /*! Surfaces: hints about a request that was probably meant otherwise, for the people and agents reading the
  * answer (CLI stderr, the MCP text). A hint never changes a result. Reads only what kind of entry a name is. */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { inputKeys } from "../agent/call.ts";
 import { SKIP_REASONS, type SkippedWithRegions, type SkipReason } from "../contract/result.ts";
 import { hasGlobSyntax } from "../engine/glob.ts";
 import { classifyOperands } from "../ops/grep/operands.ts";
 import type { Operation } from "../ops/operation.ts";
+import { statPath } from "../platform/files.ts";
 import { fsPath, resolvePath } from "../platform/names.ts";
 import { escapeControls } from "./cli/human/paths.ts";
 
@@ -20,7 +20,7 @@ function baseOf(input: Request, cwd: string): string {
 /** What an absolute path is: a directory, a file, something else, or nothing. */
 function kindAt(abs: string): "dir" | "file" | "other" | null {
   try {
-    const st = fs.statSync(fsPath(abs));
+    const st = statPath(fsPath(abs));
     return st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
   } catch {
     return null;

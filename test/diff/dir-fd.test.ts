@@ -106,7 +106,8 @@ describe("the descriptor route equals the path route", () => {
     });
 });
 
-test.skipIf(!linux)("a walk stopped early or run to its end leaves no descriptor open", async () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+test.skipIf(!linux)("a walk stopped early or run to its end leaves no descriptor open (skipped off Linux)", async () => {
   const dir = randomTree(7);
   try {
     const ctx = quietContext();
@@ -131,7 +132,7 @@ test.skipIf(!linux)("a walk stopped early or run to its end leaves no descriptor
 });
 
 test.skipIf(!linux)(
-  "in a hot loop, listings equal readdirSync's and a file opened at its directory is it",
+  "in a hot loop, listings equal readdirSync's and a file opened at its directory is it (skipped off Linux)",
   () => {
     const fds = dirFds();
     expect(fds).not.toBeNull();
@@ -199,7 +200,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "runs stopped by a limit leave no directory open (a long-lived server runs many)",
+  "runs stopped by a limit leave no directory open (a long-lived server runs many) (skipped off Linux)",
   async () => {
     const dir = randomTree(8);
     try {

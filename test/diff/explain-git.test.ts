@@ -32,7 +32,7 @@ interface Explained {
   reasons: Reason[];
 }
 
-describe.if(hasGit)("explain --all against git check-ignore -v over every path", () => {
+describe.if(hasGit)("explain --all against git check-ignore -v over every path (skipped without git)", () => {
   let ignoredTotal = 0;
   afterAll(() => expect(ignoredTotal).toBeGreaterThan(50));
   for (const seed of [11, 12, 13, 14, 15, 16, 17, 18]) {
@@ -95,7 +95,8 @@ describe.if(hasGit)("explain --all against git check-ignore -v over every path",
   }
 });
 
-describe.if(hasGit)("explain --all --only ignored against git ls-files -o -i --directory", () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+describe.if(hasGit)("explain --all --only ignored against git ls-files -o -i --directory (skipped without git)", () => {
   let dirsTotal = 0;
   afterAll(() => expect(dirsTotal).toBeGreaterThan(10));
   for (const seed of [21, 22, 23, 24, 25, 26, 27, 28, 29, 30]) {

@@ -92,7 +92,7 @@ function rglobGroups(args: string[]): string[][] {
   return json.results.map((r) => r.paths);
 }
 
-describe.skipIf(!fdupes)("dupes vs fdupes -r", () => {
+describe.skipIf(!fdupes)("dupes vs fdupes -r (skipped without fdupes)", () => {
   test("same groups without empty files (fdupes -rn)", () => {
     const ours = rglobGroups([]);
     expect(ours.length).toBeGreaterThan(10);

@@ -89,7 +89,8 @@ function decide(chain: Array<[string, CompiledRules]>, key: string, isDir: boole
 let compared = 0;
 let ignoredSeen = 0;
 
-describe.skipIf(!hasGit)("guarded ignore matching equals git on random repositories", () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+describe.skipIf(!hasGit)("guarded ignore matching equals git on random repositories (skipped without git)", () => {
   afterAll(() => {
     // The rules must decide often for the comparison to mean much.
     expect(compared).toBeGreaterThan(1000);

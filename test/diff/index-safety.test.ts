@@ -257,7 +257,8 @@ describe("a cache directory that cannot be made", () => {
     expect(sameAsCold(["needle"], root, cache)).toBeUndefined();
   });
 
-  test.skipIf(process.getuid?.() === 0)("read-only: index fails with PERM, grep runs cold", () => {
+  // biome-ignore format: the title, with why it may be skipped, stays on its line
+  test.skipIf(process.getuid?.() === 0)("read-only: index fails with PERM, grep runs cold (skipped as root: modes do not stop root)", () => {
     const root = smallTree(join(scratch, "rocache"));
     const cache = join(scratch, "read-only-cache");
     mkdirSync(cache);
@@ -274,7 +275,8 @@ describe("a cache directory that cannot be made", () => {
   // Root ignores a directory's modes, so as root the same case runs as another user (setpriv), with a copy of
   // the binary that user may run.
   const asNobody = process.getuid?.() === 0 && Bun.which("setpriv") !== null;
-  test.skipIf(!asNobody)("read-only, as another user: index fails with PERM, grep runs cold", () => {
+  // biome-ignore format: the title, with why it may be skipped, stays on its line
+  test.skipIf(!asNobody)("read-only, as another user: index fails with PERM, grep runs cold (skipped unless root with setpriv)", () => {
     const home = join(scratch, "as-nobody");
     mkdirSync(home);
     chmodSync(scratch, 0o755);

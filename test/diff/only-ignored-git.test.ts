@@ -27,7 +27,8 @@ interface Listed {
   line_number?: number;
 }
 
-describe.if(hasGit)("--only-ignored against git check-ignore -v over every path", () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+describe.if(hasGit)("--only-ignored against git check-ignore -v over every path (skipped without git)", () => {
   let total = 0;
   let folds = 0;
   afterAll(() => expect(total).toBeGreaterThan(50));

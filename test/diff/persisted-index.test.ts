@@ -23,7 +23,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { loadIndex, walkKeyOf } from "../../src/engine/index/persist.ts";
+import { readConfig } from "../../src/config.ts";
+import { indexPathFor, loadIndex, walkKeyOf } from "../../src/engine/index/persist.ts";
 import { classifyOperands } from "../../src/ops/grep/operands.ts";
 import { compileGrepWalk } from "../../src/ops/grep/run.ts";
 import { GrepInputSchema } from "../../src/ops/grep/schema.ts";
@@ -178,7 +179,9 @@ describe("rglob grep with a persisted index", () => {
     const saved = process.env.RGLOB_CACHE_DIR;
     process.env.RGLOB_CACHE_DIR = cache;
     try {
-      const stored = loadIndex(realpathSync(dir)).index?.walk?.key ?? null;
+      const stored =
+        loadIndex(realpathSync(dir), indexPathFor(realpathSync(dir), readConfig().indexDir)).index?.walk
+          ?.key ?? null;
       expect(typeof stored).toBe("string");
       for (const argv of [
         ["needle"],

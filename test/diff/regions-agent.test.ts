@@ -150,7 +150,7 @@ async function oracle(q: Question): Promise<string[]> {
 const hasPython = Bun.spawnSync(["python3", "--version"], { stdout: "pipe", stderr: "pipe" }).exitCode === 0;
 if (!hasPython) console.warn("SKIPPED: python3 is not installed; the agent-style region cases did not run");
 
-describe.skipIf(!hasPython)("agent-style questions, one call each", () => {
+describe.skipIf(!hasPython)("agent-style questions, one call each (skipped without python3)", () => {
   test.each(["todo", "import", "catch"] as const)(
     "%s: the answer is the tokenizers' and the truth",
     async (q) => {

@@ -136,7 +136,7 @@ const PY_CASES: Record<string, string> = {
   "cont.py": "a = (1 +  # one\n     2)\nb = \"x\\\ny\"\nc = F'''{d}'''\n",
 };
 
-describe.skipIf(!hasPython)("region lexer vs python3's tokenize", () => {
+describe.skipIf(!hasPython)("region lexer vs python3's tokenize (skipped without python3)", () => {
   test("hand-written cases and a sample of the standard library: every unit the same", () => {
     const lib = Bun.spawnSync(["python3", "-c", "import os; print(os.path.dirname(os.__file__))"], {
       stdout: "pipe",

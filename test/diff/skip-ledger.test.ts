@@ -111,7 +111,8 @@ function find(extra: string[] = []): Listing {
   return json;
 }
 
-describe.skipIf(!hasGit)("the hidden default and VCS directories agree with git", () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+describe.skipIf(!hasGit)("the hidden default and VCS directories agree with git (skipped without git)", () => {
   test("default: every file git lists, dot files included, no VCS directory (git does not know .hg/.svn)", () => {
     const want = gitFiles().filter((p) => !underVcs(p));
     const got = find()
@@ -147,7 +148,7 @@ describe.skipIf(!hasGit)("the hidden default and VCS directories agree with git"
   });
 });
 
-describe.skipIf(!hasGit)("the skip ledger against independent counts", () => {
+describe.skipIf(!hasGit)("the skip ledger against independent counts (skipped without git)", () => {
   test("default: ignored = git's ignored entries, vcs = VCS directories, total_files_searched = git's files", () => {
     const r = find();
     const ignored = gitIgnored().filter((p) => !underVcs(p));

@@ -112,7 +112,7 @@ const paths = (answer: Record<string, unknown>): string[] =>
   [...new Set((answer.results as Array<{ relative_path: string }>).map((r) => r.relative_path))].sort();
 
 test.skipIf(!linux)(
-  "a hard-linked file edited through a name outside the tree is searched again",
+  "a hard-linked file edited through a name outside the tree is searched again (skipped off Linux)",
   async () => {
     const root = scratch();
     const outside = scratch("rglob-fresh-out-");
@@ -129,7 +129,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "of two hard links inside the tree, the one not written to is searched again",
+  "of two hard links inside the tree, the one not written to is searched again (skipped off Linux)",
   async () => {
     const root = scratch();
     put(root, { ...filler(), "a/one.txt": "plain text here\n" });
@@ -149,7 +149,7 @@ test.skipIf(!linux)(
 
 const python = Bun.which("python3");
 test.skipIf(!linux)(
-  "a file written through a shared mapping (same size, no event) is searched again",
+  "a file written through a shared mapping (same size, no event) is searched again (skipped off Linux)",
   async () => {
     if (python === null) {
       console.warn("SKIPPED: no python3 to write through a shared mapping");
@@ -169,7 +169,8 @@ test.skipIf(!linux)(
   },
 );
 
-test.skipIf(!linux)("a root removed and made again is watched again: later edits are seen", async () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+test.skipIf(!linux)("a root removed and made again is watched again: later edits are seen (skipped off Linux)", async () => {
   const parent = scratch();
   const root = join(parent, "proj");
   put(root, { ...filler(), "old.txt": "old contents\n" });
@@ -191,7 +192,7 @@ test.skipIf(!linux)("a root removed and made again is watched again: later edits
 });
 
 test.skipIf(!linux)(
-  "a root removed and made again with the same inode number (ext4 and tmpfs reuse it) is watched again",
+  "a root removed and made again with the same inode number (ext4 and tmpfs reuse it) is watched again (skipped off Linux)",
   async () => {
     const parent = scratch();
     const root = join(parent, "proj");
@@ -214,7 +215,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "a directory above the root renamed and replaced by a copy: the copy is served",
+  "a directory above the root renamed and replaced by a copy: the copy is served (skipped off Linux)",
   async () => {
     const top = scratch();
     const root = join(top, "work", "proj");
@@ -237,7 +238,8 @@ test.skipIf(!linux)(
   },
 );
 
-test.skipIf(!linux)("a directory whose name is not UTF-8, made while serving, is watched", async () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+test.skipIf(!linux)("a directory whose name is not UTF-8, made while serving, is watched (skipped off Linux)", async () => {
   const root = scratch();
   put(root, filler());
   const mcp = await serve(root);
@@ -259,7 +261,8 @@ test.skipIf(!linux)("a directory whose name is not UTF-8, made while serving, is
   expect((grep.results as unknown[]).length).toBe(2);
 });
 
-test.skipIf(!linux)("a file system mounted over a directory of the tree is noticed", async () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+test.skipIf(!linux)("a file system mounted over a directory of the tree is noticed (skipped off Linux)", async () => {
   const root = scratch();
   put(root, { ...filler(), "sub/hidden-by-mount.txt": "a NEEDLEWORD\n" });
   const mcp = await serve(root);
@@ -282,7 +285,8 @@ test.skipIf(!linux)("a file system mounted over a directory of the tree is notic
   expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["sub/on-tmpfs.txt"]);
 });
 
-test.skipIf(!linux)("ignore files other than the tree's own are checked like them", async () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+test.skipIf(!linux)("ignore files other than the tree's own are checked like them (skipped off Linux)", async () => {
   const root = scratch();
   const outside = scratch("rglob-fresh-out-");
   // A file given in ignore_files (the server takes it inside its roots), and the file core.excludesFile names.
@@ -324,7 +328,7 @@ test.skipIf(!linux)("ignore files other than the tree's own are checked like the
 });
 
 test.skipIf(!linux)(
-  "a directory unreadable when the watch was set up is watched once it is readable",
+  "a directory unreadable when the watch was set up is watched once it is readable (skipped off Linux)",
   async () => {
     if (Bun.which("setpriv") === null || process.getuid?.() !== 0) {
       console.warn(
@@ -374,7 +378,8 @@ test.skipIf(!linux)(
   },
 );
 
-test.skipIf(!linux)("roots that change: the watches of roots no longer served are let go", async () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+test.skipIf(!linux)("roots that change: the watches of roots no longer served are let go (skipped off Linux)", async () => {
   const dirs = Array.from({ length: 40 }, () => {
     const d = scratch();
     put(d, { "a.txt": "some text\n" });
@@ -515,7 +520,7 @@ async function mapper(
 }
 
 test.skipIf(!linux)(
-  "a query the index rules out everywhere stats none of the files it rules out, and hands none to the search",
+  "a query the index rules out everywhere stats none of the files it rules out, and hands none to the search (skipped off Linux)",
   async () => {
     const root = scratch();
     put(root, { ...filler(), "a/b/c.txt": "plain text\n" });
@@ -531,7 +536,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "a file mapped before the server started, its dirty page written again (no event, no time change), is read",
+  "a file mapped before the server started, its dirty page written again (no event, no time change), is read (skipped off Linux)",
   async () => {
     if (python === null) {
       console.warn("SKIPPED: no python3 to write through a shared mapping");
@@ -553,7 +558,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "a file mapped while serving and kept open, written again and again through its mapping, is read",
+  "a file mapped while serving and kept open, written again and again through its mapping, is read (skipped off Linux)",
   async () => {
     if (python === null) {
       console.warn("SKIPPED: no python3 to write through a shared mapping");
@@ -575,7 +580,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "a file mapped while serving, a reader's open and close merged with the writer's open: its writes are read",
+  "a file mapped while serving, a reader's open and close merged with the writer's open: its writes are read (skipped off Linux)",
   async () => {
     if (python === null) {
       console.warn("SKIPPED: no python3 to write through a shared mapping");
@@ -597,7 +602,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "a file mapped while serving after a reader's merged open, its descriptor closed, written once the server was idle: read",
+  "a file mapped while serving after a reader's merged open, its descriptor closed, written once the server was idle: read (skipped off Linux)",
   async () => {
     if (python === null) {
       console.warn("SKIPPED: no python3 to write through a shared mapping");
@@ -624,7 +629,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "a query after queries that read files makes no look at every process before it answers",
+  "a query after queries that read files makes no look at every process before it answers (skipped off Linux)",
   async () => {
     const root = scratch();
     put(root, { ...filler(), "a/one.txt": "a NEEDLEWORD here\n", "a/two.txt": "NEEDLEWORD again\n" });
@@ -655,7 +660,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "a cold walk that gives few entries (a glob) through thousands of directories keeps the index: the watch is read as the walk goes",
+  "a cold walk that gives few entries (a glob) through thousands of directories keeps the index: the watch is read as the walk goes (skipped off Linux)",
   async () => {
     // 8,000 directories listed without an entry given between them are 32,000 events (an open and a close on
     // each directory's watch and its parent's), past the queue's default 16,384: unread, it overflows into a
@@ -675,7 +680,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "a hard link made in the tree while serving, written through its new name: the old name is read",
+  "a hard link made in the tree while serving, written through its new name: the old name is read (skipped off Linux)",
   async () => {
     const root = scratch();
     put(root, { ...filler(), "a/one.txt": "plain text here\n" });

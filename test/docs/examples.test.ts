@@ -273,7 +273,7 @@ for (const f of files) {
           .join(", ");
         skipped.push(`${ex.file}: ${ex.name} (needs ${why})`);
         console.warn(`examples harness: SKIPPING ${ex.file}: ${ex.name}: this build lacks ${why}`);
-        test.skip(title, () => {});
+        test.skip(`${title} (skipped: this build lacks ${why})`, () => {});
         continue;
       }
       test(title, () => {

@@ -139,7 +139,7 @@ describe("rglob serve", () => {
   });
 
   test.skipIf(Bun.which("script") === null)(
-    "on a terminal: a call made in a pseudo-terminal is served, with a terminal's output (colour)",
+    "on a terminal: a call made in a pseudo-terminal is served, with a terminal's output (colour) (skipped without script(1))",
     () => {
       // stdout is the terminal; stderr /dev/null, a character device that is not one (no progress line).
       const inTerminal = (extra: Record<string, string>) => {

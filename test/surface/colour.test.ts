@@ -141,12 +141,13 @@ describe("as fd 8.6 colours them", () => {
       env: { ...process.env, ...env },
     }).stdout;
 
-  test.skipIf(fd === undefined)("with a known LS_COLORS", () => {
+  test.skipIf(fd === undefined)("with a known LS_COLORS (skipped without fd)", () => {
     const ours = run(["find"], { LS_COLORS: KNOWN, CLICOLOR_FORCE: "1" }).stdout;
     expect(styled(noArrows(ours))).toEqual(styled(fdRun({ LS_COLORS: KNOWN })));
   });
 
-  test.skipIf(fd === undefined)("with LS_COLORS unset (kinds; fd's theme also colours extensions)", () => {
+  // biome-ignore format: the title, with why it may be skipped, stays on its line
+  test.skipIf(fd === undefined)("with LS_COLORS unset (kinds; fd's theme also colours extensions) (skipped without fd)", () => {
     const env = { ...process.env };
     delete env.LS_COLORS;
     const theirs = spawnSync(fd as string, ["--color=always", "-E", "*.*"], {

@@ -206,7 +206,8 @@ describe("unreadable files (run as an unprivileged user)", () => {
     return { code: r.exitCode, json: JSON.parse(r.stdout.toString()) as Record<string, unknown> };
   };
 
-  test.skipIf(!setpriv)("count and dupes report a PERM error record and go on", () => {
+  // biome-ignore format: the title, with why it may be skipped, stays on its line
+  test.skipIf(!setpriv)("count and dupes report a PERM error record and go on (skipped without setpriv)", () => {
     const u = tempTree({ "ok.txt": "a\nb\n", "locked.txt": "a\nb\n", "ok2.txt": "a\nb\n" });
     try {
       chmodSync(u.dir, 0o755);

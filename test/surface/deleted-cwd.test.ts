@@ -128,7 +128,8 @@ describe("commands that need it: a clear usage error", () => {
 describe("as fd 8.6", () => {
   const fd = ["fdfind", "fd"].find((c) => spawnSync("sh", ["-c", `command -v ${c}`]).status === 0);
   if (fd === undefined) console.warn("skipped: fd is not installed (apt-get install fd-find)");
-  test.skipIf(fd === undefined)("an explicit root is answered, the current directory is not", () => {
+  // biome-ignore format: the title, with why it may be skipped, stays on its line
+  test.skipIf(fd === undefined)("an explicit root is answered, the current directory is not (skipped without fd)", () => {
     const theirs = fromDeleted(fd as string, ["-t", "f", ".", root]);
     const ours = rglob("find", "-t", "f", "--base", root);
     expect(theirs.code).toBe(0);

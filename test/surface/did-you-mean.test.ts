@@ -52,7 +52,7 @@ describe("the same guesses as rg 13 and fd 8.6", () => {
   for (const [name, exe, theirs, ours] of cases) {
     const present = have(exe);
     if (!present) console.warn(`skipped: ${name} is not installed (apt-get install ripgrep fd-find)`);
-    test.skipIf(!present)(`${name} ${theirs.join(" ")}`, () => {
+    test.skipIf(!present)(`${name} ${theirs.join(" ")} (skipped: not installed)`, () => {
       const peer = spawnSync(exe, theirs, { cwd: FIXTURE, encoding: "utf8" });
       const guess = /Did you mean '?(--[\w-]+)'?\?/.exec(peer.stderr)?.[1];
       expect(guess).toBeDefined();

@@ -79,7 +79,7 @@ describe("kinds (--type, OR'd)", () => {
   ])("%p", (args, want) => {
     expect(rels(find(args, t.dir))).toEqual(want);
   });
-  test.skipIf(!haveSocket)("-t s lists a socket", () => {
+  test.skipIf(!haveSocket)("-t s lists a socket (skipped without a Unix socket)", () => {
     expect(rels(find(["-t", "s"], t.dir))).toEqual(["sock"]);
   });
   test("an empty directory's kinds say 'e', whatever the query (it was listed by -t e without it)", () => {
@@ -419,7 +419,8 @@ describe("symlinks", () => {
 
 describe("problem entries", () => {
   const setpriv = Bun.which("setpriv");
-  test.skipIf(!setpriv)("an unreadable directory is a PERM record and the walk goes on", () => {
+  // biome-ignore format: the title, with why it may be skipped, stays on its line
+  test.skipIf(!setpriv)("an unreadable directory is a PERM record and the walk goes on (skipped without setpriv)", () => {
     if (!setpriv) console.warn("setpriv missing: unreadable-directory test skipped");
     const t = tempTree({ "a/locked/x.txt": "", "b.txt": "", "c/d.txt": "" });
     chmodSync(t.dir, 0o755);
@@ -439,7 +440,8 @@ describe("problem entries", () => {
       t.cleanup();
     }
   });
-  test.skipIf(!setpriv)("an entry listed but not statable is a PERM record, not a size 0 from 1970", () => {
+  // biome-ignore format: the title, with why it may be skipped, stays on its line
+  test.skipIf(!setpriv)("an entry listed but not statable is a PERM record, not a size 0 from 1970 (skipped without setpriv)", () => {
     // A directory with read but no search permission: its names can be listed, their stats not read.
     const t = tempTree({ "noexec/d.txt": "data", "ok.txt": "ok" });
     chmodSync(t.dir, 0o755);

@@ -144,7 +144,8 @@ describe("rg 13 and fd 8.6 end the same way", () => {
   for (const [name, exe, args] of peers) {
     const have = installed(exe);
     if (!have) console.warn(`skipped: ${name} is not installed (apt-get install ripgrep fd-find)`);
-    test.skipIf(!have)(`${name}: SIGINT ends it by the signal, as it ends rglob`, async () => {
+    // biome-ignore format: the title, with why it may be skipped, stays on its line
+    test.skipIf(!have)(`${name}: SIGINT ends it by the signal, as it ends rglob (skipped: not installed)`, async () => {
       const cmd = name === "rg" ? args : [exe, ...args];
       const theirs = await stopMidway(cmd, "SIGINT");
       const ours = await stopMidway(

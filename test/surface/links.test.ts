@@ -128,7 +128,8 @@ function expected(base: string, rel: string) {
 
 const hasRealpath = Bun.spawnSync(["realpath", "-m", "/"]).exitCode === 0;
 
-describe.if(hasRealpath)("link records against readlink, stat and realpath -m", () => {
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+describe.if(hasRealpath)("link records against readlink, stat and realpath -m (skipped without realpath -m)", () => {
   for (const seed of [1, 2, 3, 4, 5, 6]) {
     test(`seed ${seed}`, () => {
       const { base } = linkTree(seed);

@@ -100,8 +100,12 @@ test("every module that starts a worker names a file the build compiles in as an
         for (const m of text.matchAll(/new URL\("\.\/([\w-]+)\.ts", import\.meta\.url\)/g)) {
           started.push(relative(ROOT, join(dir, `${m[1]}.ts`)));
         }
-        // platform/workers.ts: workerUrl("engine/walk-worker") names a path under src/.
-        for (const m of text.matchAll(/\bworkerUrl\("([\w/-]+)"\)/g)) started.push(`src/${m[1]}.ts`);
+        // platform/workers.ts: startWorker("engine/walk-worker") (or startWorkerPort, workerUrl) names a path
+        // under src/.
+        for (const m of text.matchAll(
+          /\b(?:workerUrl|startWorker|startWorkerPort(?:<[^>]*>)?)\("([\w/-]+)"/g,
+        ))
+          started.push(`src/${m[1]}.ts`);
       }
     }
   };

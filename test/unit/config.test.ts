@@ -3,15 +3,14 @@
 // the test fails on a new reader and on a listed one that no longer reads).
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { readConfig } from "../../src/config.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 
-/**
- * Files that still read a switch where it applies: the persisted index's cache directory (RGLOB_CACHE_DIR).
- */
-const STILL_READ = ["src/engine/index/persist.ts"];
+/** Files that still read a switch where it applies: none (scripts/check-layers.ts holds every other read too). */
+const STILL_READ: string[] = [];
 
 /** An RGLOB_* variable read from an environment object (process.env, Bun.env, an env parameter). */
 const READ = /\b(?:env|Bun\.env)(?:\.RGLOB_|\[\s*["'`]RGLOB_)/;
@@ -35,6 +34,7 @@ describe("Config", () => {
   test("an empty environment gives the defaults", () => {
     expect(readConfig({})).toEqual({
       cacheDir: null,
+      indexDir: join(homedir(), ".cache", "rglob", "index"),
       index: true,
       warm: true,
       watch: true,
@@ -74,6 +74,7 @@ describe("Config", () => {
     });
     expect(c).toEqual({
       cacheDir: "/tmp/c",
+      indexDir: "/tmp/c/index",
       index: false,
       warm: false,
       watch: false,
@@ -113,4 +114,18 @@ describe("Config", () => {
       index: true,
     });
   });
+
+  test("the index directory is RGLOB_CACHE_DIR's, resolved from the working directory", () => {
+    expect(readConfig({ RGLOB_CACHE_DIR: "rel/c" }).indexDir).toBe(join(process.cwd(), "rel", "c", "index"));
+  });
+
+  test.skipIf(process.platform !== "linux")(
+    "without RGLOB_CACHE_DIR it is XDG_CACHE_HOME's when absolute, else ~/.cache's (skipped off Linux: macOS and Windows have their own)",
+    () => {
+      expect(readConfig({ XDG_CACHE_HOME: "/x/cache" }).indexDir).toBe("/x/cache/rglob/index");
+      expect(readConfig({ XDG_CACHE_HOME: "x/cache" }).indexDir).toBe(
+        join(homedir(), ".cache", "rglob", "index"),
+      );
+    },
+  );
 });

@@ -5,7 +5,7 @@
  * of a type: a type selects files, and every directory is still entered. */
 import { RglobError } from "../../contract/errors.ts";
 import { anyGlob, compileGlob, type GlobTest } from "../glob.ts";
-import { fileTypeNamed, fileTypes, languageOf } from "../languages.ts";
+import { fileTypes, languageOf } from "../languages.ts";
 
 /** A type as the filter uses it: the languages it names and the globs added to it. */
 interface TypeDef {
@@ -142,5 +142,3 @@ export function typeList(adds: readonly string[]): Array<{ name: string; globs: 
 export function typeListLines(adds: readonly string[]): string[] {
   return typeList(adds).map((t) => `${t.name}: ${t.globs.join(", ")}`);
 }
-
-export { fileTypeNamed };

@@ -5,15 +5,27 @@
  * a file is left unread only when the index rules it out and its size, mtime, ctime and inode are those it
  * was indexed with. An index that is stale, corrupt, truncated, of another root, version or format is not
  * used: the answer is then the cold one. docs/decisions/0028-warm-index.md. */
-import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
+import {
+  type BigPathStats,
+  closeDescriptor,
+  makePrivateDir,
+  readInto,
+  realPath,
+  removeFile,
+  renamePath,
+  statDescriptorBig,
+  statPath,
+  writeNewPrivateFile,
+} from "../../platform/files.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { routes } from "../../platform/routes.ts";
+import { onBun } from "../../platform/runtime.ts";
 import { newestTime, STAT_OK, STAT_WORDS, sameWords, wordsOfStats } from "../../platform/stat-words.ts";
-import { workerUrl } from "../../platform/workers.ts";
+import { startWorker } from "../../platform/workers.ts";
 import type { RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
@@ -105,29 +117,15 @@ interface StoredWalkHeader {
 }
 
 /**
- * Returns rglob's cache directory: RGLOB_CACHE_DIR when set; else XDG_CACHE_HOME/rglob or ~/.cache/rglob
- * (Linux and other Unix), ~/Library/Caches/rglob (macOS), %LOCALAPPDATA%\rglob (Windows).
- * @returns the directory (it may not exist yet)
- */
-function cacheDir(): string {
-  const env = process.env;
-  if (env.RGLOB_CACHE_DIR) return path.resolve(env.RGLOB_CACHE_DIR);
-  if (process.platform === "win32")
-    return path.join(env.LOCALAPPDATA || path.join(os.homedir(), "AppData", "Local"), "rglob");
-  if (process.platform === "darwin") return path.join(os.homedir(), "Library", "Caches", "rglob");
-  const xdg = env.XDG_CACHE_HOME;
-  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), ".cache"), "rglob");
-}
-
-/**
  * Returns where the index of a tree is kept: a name derived from the tree's real path, in the cache directory.
  * @param root the tree's real path
+ * @param indexDir where indexes are kept (the Config's indexDir)
  * @returns the index file's path
  */
-export function indexPathFor(root: string): string {
+export function indexPathFor(root: string, indexDir: string): string {
   const h = platform.createHasher();
   h.update(Buffer.from(root, "utf8"));
-  return path.join(cacheDir(), "index", `${h.digest().slice(0, 32)}.rgi`);
+  return path.join(indexDir, `${h.digest().slice(0, 32)}.rgi`);
 }
 
 /** The real path of a path that may not exist yet: its longest existing prefix resolved, the rest appended. */
@@ -136,7 +134,7 @@ function realish(p: string): string {
   let at = path.resolve(p);
   while (true) {
     try {
-      return path.join(fs.realpathSync(at), ...rest.reverse());
+      return path.join(realPath(at), ...rest.reverse());
     } catch {
       const up = path.dirname(at);
       if (up === at) return path.join(at, ...rest.reverse());
@@ -157,6 +155,7 @@ interface BuildReport {
  * Builds the index of a tree and writes it to the cache (a temporary file, then renamed over the old index).
  * @param plan the walk of the tree (hidden files included, ignore rules on, symlinks not followed)
  * @param ctx the run context (the walk's errors and skips, files searched, bytes read)
+ * @param indexDir where indexes are kept (the Config's indexDir)
  * @param grepWalk compiles the walk of a plain grep of the tree (its recording is kept with the index), or null
  * @returns what was built, or null when the run was stopped (nothing is written then)
  * @throws RglobError BAD_PREDICATE when the cache directory is inside the tree
@@ -164,10 +163,11 @@ interface BuildReport {
 export function buildIndex(
   plan: WalkPlan,
   ctx: RunContext,
+  indexDir: string,
   grepWalk: (() => WalkPlan) | null = null,
 ): BuildReport | null {
   const root = plan.baseReal;
-  const file = indexPathFor(root);
+  const file = indexPathFor(root, indexDir);
   const dir = path.dirname(file);
   if (insideDir(realish(dir), root) || insideDir(path.resolve(dir), plan.base))
     throw new RglobError(
@@ -240,17 +240,17 @@ export function buildIndex(
 function writeIndexFile(file: string, body: Buffer): void {
   const dir = path.dirname(file);
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makePrivateDir(dir);
   } catch (err) {
     throw cacheError(err, `cannot make the cache directory ${dir}`, dir);
   }
   const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
-    fs.writeFileSync(tmp, body, { flag: "wx", mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeNewPrivateFile(tmp, body);
+    renamePath(tmp, file);
   } catch (err) {
     try {
-      fs.unlinkSync(tmp);
+      removeFile(tmp);
     } catch {}
     throw cacheError(err, "cannot write the index", file);
   }
@@ -264,7 +264,7 @@ function writeIndexFile(file: string, body: Buffer): void {
  */
 function rootIdentity(root: string): string {
   try {
-    const st = fs.statSync(root);
+    const st = statPath(root);
     return st.isDirectory() ? `${st.dev}:${st.ino}` : "not a directory";
   } catch (err) {
     return `absent (${(err as NodeJS.ErrnoException).code ?? "error"})`;
@@ -278,6 +278,7 @@ function rootIdentity(root: string): string {
  * exactly UTF-8, and one modified in the last RACY_S seconds (a later write in the same tick of the file
  * system's clock would leave its stats as they are).
  * @param root the tree's real path (the server's root)
+ * @param indexDir where indexes are kept (the Config's indexDir)
  * @param rootId its identity when the server started watching it
  * @param idx the frozen index
  * @param words STAT_WORDS words per file id, as read for the index
@@ -287,13 +288,14 @@ function rootIdentity(root: string): string {
  */
 export function writeServerIndex(
   root: string,
+  indexDir: string,
   rootId: string,
   idx: TrigramIndex,
   words: Uint32Array,
   buildMs: number,
   walked: ServerWalk | null = null,
 ): { indexPath: string; indexBytes: number; walk: boolean } | null {
-  const file = indexPathFor(root);
+  const file = indexPathFor(root, indexDir);
   if (insideDir(realish(path.dirname(path.dirname(file))), root)) return null;
   const parts = idx.frozenParts();
   const n = idx.size;
@@ -408,7 +410,7 @@ function readIndexable(
   plan: WalkPlan,
   buf: Buffer,
   grow: (b: Buffer) => void,
-): { view: Buffer; st: fs.BigIntStats } | null {
+): { view: Buffer; st: BigPathStats } | null {
   let fd: number;
   try {
     fd = platform.openListed(e.abs, plan.confine, e);
@@ -416,7 +418,7 @@ function readIndexable(
     return null;
   }
   try {
-    const st = fs.fstatSync(fd, { bigint: true });
+    const st = statDescriptorBig(fd);
     if (!st.isFile() || st.size > BigInt(INDEX_MAX_FILE_SIZE)) return null;
     const size = Number(st.size);
     const b = textBuffer(buf, size);
@@ -647,13 +649,13 @@ export interface LoadedIndex {
 function readIndexFile(fd: number, size: number): Buffer | string {
   // The prefix first: a file that is not an index (or of another format) is not read whole, however large.
   const head = Buffer.alloc(PREFIX);
-  const got0 = size < PREFIX ? 0 : fs.readSync(fd, head, 0, PREFIX, 0);
+  const got0 = size < PREFIX ? 0 : readInto(fd, head, 0, PREFIX, 0);
   const prefix = headerLength(head, got0 < PREFIX ? got0 : size);
   if (typeof prefix === "string") return prefix;
   const buf = Buffer.from(new ArrayBuffer(size));
   let got = 0;
   while (got < size) {
-    const n = fs.readSync(fd, buf, got, size - got, got);
+    const n = readInto(fd, buf, got, size - got, got);
     if (n <= 0) return "truncated";
     got += n;
   }
@@ -664,12 +666,12 @@ function readIndexFile(fd: number, size: number): Buffer | string {
  * Reads the index of a tree and checks it: magic, format, rglob version, root, options, length and the hash
  * of its body. Anything else is not used.
  * @param root the tree's real path
- * @param file the index file (default: the cache's), or the file as openIndexFile opened it (left open)
+ * @param file the index file (indexPathFor), or the file as openIndexFile opened it (left open)
  * @returns the index, or the reason it is not used (null reason: there is none)
  */
 export function loadIndex(
   root: string,
-  file: string | OpenedIndex = indexPathFor(root),
+  file: string | OpenedIndex,
 ): { index: LoadedIndex; reason: null } | { index: null; reason: string | null } {
   const opened = typeof file === "string" ? openIndexFile(file) : file;
   if ("reason" in opened) return { index: null, reason: opened.reason };
@@ -679,7 +681,7 @@ export function loadIndex(
   } catch (err) {
     return { index: null, reason: `unreadable: ${(err as Error).message}` };
   } finally {
-    if (typeof file === "string") fs.closeSync(opened.fd);
+    if (typeof file === "string") closeDescriptor(opened.fd);
   }
   const bad = (why: string) => ({ index: null, reason: why });
   if (typeof read === "string") return bad(read);
@@ -877,10 +879,10 @@ const PARALLEL_STATS = 4096;
 
 /** A worker started for checkStats before the index is read (its start-up overlaps the read), or null. */
 function startStatWorker(): Worker | null {
-  if (typeof Worker === "undefined" || typeof Bun === "undefined" || path.sep !== "/") return null;
+  if (typeof Worker === "undefined" || !onBun || path.sep !== "/") return null;
   if (os.availableParallelism() < 2) return null;
   try {
-    const w = new Worker(workerUrl("engine/index/stat-worker"));
+    const w = startWorker("engine/index/stat-worker");
     w.unref(); // never what keeps the process alive
     return w;
   } catch {
@@ -916,7 +918,7 @@ function startEarlyStats(
   let worker: Worker | null = null;
   try {
     const head = Buffer.alloc(64 * 1024);
-    const jsonLen = headerLength(head, fs.readSync(fd, head, 0, head.length, 0));
+    const jsonLen = headerLength(head, readInto(fd, head, 0, head.length, 0));
     if (typeof jsonLen === "string") return null;
     const h = JSON.parse(head.toString("utf8", PREFIX, PREFIX + jsonLen)) as IndexHeader;
     if (h.root !== root || h.walk?.key !== key || !Number.isSafeInteger(h.files) || h.files < PARALLEL_STATS)
@@ -1030,16 +1032,17 @@ function checkWith(
 /**
  * Removes the index of a tree.
  * @param root the tree's real path
+ * @param indexDir where indexes are kept (the Config's indexDir)
  * @returns whether there was one
  */
-export function removeIndex(root: string): boolean {
+export function removeIndex(root: string, indexDir: string): boolean {
   try {
-    fs.unlinkSync(indexPathFor(root));
+    removeFile(indexPathFor(root, indexDir));
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return false;
-    throw cacheError(err, "cannot remove the index", indexPathFor(root));
+    throw cacheError(err, "cannot remove the index", indexPathFor(root, indexDir));
   }
 }
 
@@ -1052,7 +1055,14 @@ export class PersistedIndexes implements WarmProvider {
    * @param switches the environment's switches (a Config): index false (RGLOB_INDEX=0) turns it off;
    * statsInWorker (RGLOB_STAT_SPLIT=worker) leaves every stat check to the worker
    */
-  constructor(private readonly switches: { readonly index: boolean; readonly statsInWorker?: boolean }) {}
+  constructor(
+    private readonly switches: {
+      readonly index: boolean;
+      readonly statsInWorker?: boolean;
+      /** Where indexes are kept (RGLOB_CACHE_DIR's `index`, else the platform's cache directory's). */
+      readonly indexDir: string;
+    },
+  ) {}
 
   private readonly loaded = new Map<string, LoadedIndex | null>();
   /** The stat worker's job, given from the index file's header before the file is read; ended after the checks. */
@@ -1071,7 +1081,7 @@ export class PersistedIndexes implements WarmProvider {
       while (true) {
         let hit = this.loaded.get(dir);
         if (hit === undefined) {
-          const file = indexPathFor(dir);
+          const file = indexPathFor(dir, this.switches.indexDir);
           // Opened once (a regular file of this user, never a FIFO or a device): the header, then the whole.
           const opened = openIndexFile(file);
           hit = null;
@@ -1081,7 +1091,7 @@ export class PersistedIndexes implements WarmProvider {
                 this.early = startEarlyStats(file, opened.fd, opened.size, dir, key);
               hit = loadIndex(dir, opened).index;
             } finally {
-              fs.closeSync(opened.fd);
+              closeDescriptor(opened.fd);
             }
           }
           this.loaded.set(dir, hit);

@@ -4,8 +4,7 @@
  * finish together whatever the caller has to do first (read the index) and however fast each thread runs. Both
  * open the index file the same way (openIndexFile). */
 
-import * as fs from "node:fs";
-import { typeOfStats, typeWord } from "../../platform/platform.ts";
+import { platform, typeOfStats, typeWord } from "../../platform/platform.ts";
 import type { Routes } from "../../platform/routes.ts";
 import { pathsChecker, STAT_WORDS } from "../../platform/stat-words.ts";
 import { stillWitnessed } from "../witness.ts";
@@ -168,10 +167,9 @@ export type OpenedIndex =
  * @returns the descriptor and size (close it when done), or why the file is not read
  */
 export function openIndexFile(file: string): OpenedIndex {
-  const C = fs.constants;
   let fd: number;
   try {
-    fd = fs.openSync(file, C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0));
+    fd = platform.open(file, null, true);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { fd: -1, reason: null };
@@ -180,7 +178,7 @@ export function openIndexFile(file: string): OpenedIndex {
   }
   let why: string;
   try {
-    const st = fs.fstatSync(fd);
+    const st = platform.fstat(fd);
     const uid = process.getuid?.();
     if (!st.isFile()) why = `not an index file (a ${typeWord(typeOfStats(st))})`;
     else if (uid !== undefined && st.uid !== uid)
@@ -190,6 +188,6 @@ export function openIndexFile(file: string): OpenedIndex {
   } catch (err) {
     why = `unreadable: ${(err as Error).message}`;
   }
-  fs.closeSync(fd);
+  platform.close(fd);
   return { fd: -1, reason: why };
 }

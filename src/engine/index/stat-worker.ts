@@ -4,7 +4,7 @@
  * (from the header, read first), so it reads what it needs and starts checking while the calling thread still
  * reads the index; both take chunks of items from one counter (stat-job.ts). It gives up when the file it
  * reads is not the one the caller read the header of. */
-import * as fs from "node:fs";
+import { closeDescriptor, readInto } from "../../platform/files.ts";
 import { setRoutes } from "../../platform/routes.ts";
 import { STAT_WORDS } from "../../platform/stat-words.ts";
 import { PREFIX, prefixHash } from "./format.ts";
@@ -28,7 +28,7 @@ function readAt(fd: number, length: number, pos: number): Buffer {
   const buf = Buffer.from(new ArrayBuffer(length));
   let got = 0;
   while (got < length) {
-    const n = fs.readSync(fd, buf, got, length - got, pos + got);
+    const n = readInto(fd, buf, got, length - got, pos + got);
     if (n <= 0) throw new Error("short read");
     got += n;
   }
@@ -75,7 +75,7 @@ self.onmessage = (e: MessageEvent<StatJob>) => {
   } catch {
     // Given up: the caller checks what is left unanswered itself.
   } finally {
-    if (fd >= 0) fs.closeSync(fd);
+    if (fd >= 0) closeDescriptor(fd);
     Atomics.store(control, STATE, ENDED);
     Atomics.notify(control, STATE);
   }

@@ -5,9 +5,18 @@
  * index (it is searched again). Without a watch, walks are not remembered and each file the index would rule
  * out is compared with its indexed stats first. It writes only its index, to the cache (a restarted server loads
  * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). */
-import * as fs from "node:fs";
 import * as v from "valibot";
 import { WalkOptionsSchema } from "../../contract/walk-options.ts";
+import {
+  listTreeBytes,
+  lstatPath,
+  type PathWatcher,
+  pathExists,
+  readText,
+  statDescriptorBig,
+  statPath,
+  watchRecursive,
+} from "../../platform/files.ts";
 import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { STAT_OK, STAT_WORDS, statInto, wordsOfStats } from "../../platform/stat-words.ts";
@@ -26,6 +35,7 @@ import { walkKey } from "../walk-key.ts";
 import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
 import {
   INDEX_MAX_FILE_SIZE,
+  indexPathFor,
   type LoadedIndex,
   loadIndex,
   type ServerWalk,
@@ -112,6 +122,8 @@ interface WarmOptions {
   readonly watchLimit?: number | null;
   /** Where a line goes when the watch fails or loses events (the server's log, stderr). */
   readonly log?: (line: string) => void;
+  /** Where persisted indexes are kept (the Config's indexDir); absent: none is loaded from or written to it. */
+  readonly indexDir?: string;
 }
 
 /** The index build's read buffer and the stat words of the files indexed so far, by id (both grow). */
@@ -197,7 +209,7 @@ const INLINE_RECORD_MS = 50;
  */
 function identityOf(root: string): string {
   try {
-    const st = fs.statSync(fsPath(root));
+    const st = statPath(fsPath(root));
     return st.isDirectory() ? `${st.dev}:${st.ino}` : "not a directory";
   } catch (err) {
     return `absent (${(err as NodeJS.ErrnoException).code ?? "error"})`;
@@ -213,7 +225,7 @@ function identityOf(root: string): string {
 function mountsAt(root: string): string {
   let text: string;
   try {
-    text = fs.readFileSync("/proc/self/mountinfo", "latin1");
+    text = readText("/proc/self/mountinfo", "latin1");
   } catch {
     return "";
   }
@@ -319,7 +331,7 @@ function linkedBelow(dir: string): Set<number> {
   const out = new Set<number>();
   let names: Buffer[];
   try {
-    names = fs.readdirSync(fsPath(dir), { recursive: true, encoding: "buffer" }) as Buffer[];
+    names = listTreeBytes(fsPath(dir));
   } catch {
     return out;
   }
@@ -327,7 +339,7 @@ function linkedBelow(dir: string): Set<number> {
   const prefix = Buffer.concat([typeof base === "string" ? Buffer.from(base) : base, Buffer.from("/")]);
   for (const n of names) {
     try {
-      const st = fs.lstatSync(Buffer.concat([prefix, n]));
+      const st = lstatPath(Buffer.concat([prefix, n]));
       if (st.isFile() && st.nlink > 1) out.add(st.ino);
     } catch {}
   }
@@ -395,7 +407,7 @@ export function serverDefaultPlan(root: string): WalkPlan {
 
 export class WarmRoot implements WarmProvider {
   /** The watch: the tree's own, read before each call (tree-watch.ts), or Bun's fs.watch where that is not there. */
-  private watcher: TreeWatch | fs.FSWatcher | null = null;
+  private watcher: TreeWatch | PathWatcher | null = null;
   /** Whether the watch's events are all taken in by `settle()` (the tree's own watch). */
   private synchronous = false;
   private watching = false;
@@ -492,16 +504,17 @@ export class WarmRoot implements WarmProvider {
   private async loadThenWatch(epoch: number): Promise<void> {
     const gone = () => epoch !== this.epoch || this.closed;
     let loaded: LoadedIndex | null = null;
-    if (this.options.noCache !== true) {
+    const indexDir = this.indexDir();
+    if (indexDir !== null) {
       // Not stat'ed here: every file is stat'ed once the watch is whole (recheck), and until then each query
       // stats the files the index rules out; a stat before the watch would be a second pass over every file.
-      loaded = await this.load(false);
+      loaded = await this.load(indexDir, false);
       if (gone()) return;
     }
     // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
     // change the tree between the load's check and the watch.
     const gate = this.options.watchGate ?? null;
-    while (gate !== null && !fs.existsSync(gate) && !gone()) await sleep(50);
+    while (gate !== null && !pathExists(gate) && !gone()) await sleep(50);
     await this.startWatch().catch((err: unknown) => {
       this.notWatching(err instanceof Error ? err.message : String(err));
     });
@@ -521,7 +534,8 @@ export class WarmRoot implements WarmProvider {
 
   /** Loads the index the cache holds for the root when it is usable (load), else builds one. */
   private async loadOrBuild(): Promise<void> {
-    if (this.options.noCache === true || (await this.load()) === null) void this.build();
+    const indexDir = this.indexDir();
+    if (indexDir === null || (await this.load(indexDir)) === null) void this.build();
     else this.recordDefault();
   }
 
@@ -532,15 +546,17 @@ export class WarmRoot implements WarmProvider {
    * it was indexed with (a file changed while no server watched is no longer the index's). Meanwhile calls walk
    * cold, as during a build. Until the watch is set up and the files stat'ed again (recheck), each query stats
    * the files the index rules out (`unverified`).
+   * @param indexDir where indexes are kept
+   * @param check stat every indexed file before it answers (false: the watch's recheck does it once whole)
    * @returns the index file loaded (also when the root was given up meanwhile), or null: build one
    */
-  private async load(check = true): Promise<LoadedIndex | null> {
+  private async load(indexDir: string, check = true): Promise<LoadedIndex | null> {
     const started = performance.now();
     const epoch = this.epoch;
     const forgets = this.forgets;
     let loaded: LoadedIndex;
     try {
-      const r = loadIndex(this.root);
+      const r = loadIndex(this.root, indexPathFor(this.root, indexDir));
       if (r.index === null) {
         if (r.reason !== null && this.reason === null)
           this.reason = `the cached index is not used: ${r.reason}`;
@@ -705,9 +721,14 @@ export class WarmRoot implements WarmProvider {
    * Writes a built index to the cache (writeServerIndex) when it covers at least PERSIST_MIN_FILES files, after
    * the watch's events so far are taken in; a failure to write only leaves the cache without it.
    */
+  /** Where this root's index is loaded from and written to, or null: nowhere (RGLOB_INDEX=0, or not given). */
+  private indexDir(): string | null {
+    return this.options.noCache === true ? null : (this.options.indexDir ?? null);
+  }
+
   private async persist(idx: TrigramIndex): Promise<void> {
-    if (this.options.noCache === true || idx.size < (this.options.persistMinFiles ?? PERSIST_MIN_FILES))
-      return;
+    const indexDir = this.indexDir();
+    if (indexDir === null || idx.size < (this.options.persistMinFiles ?? PERSIST_MIN_FILES)) return;
     await this.turn();
     if (this.closed || this.index !== idx) return;
     if (this.synchronous) (this.watcher as TreeWatch).drain();
@@ -728,7 +749,7 @@ export class WarmRoot implements WarmProvider {
             watched: bw.gen === this.gen && this.synchronous && this.watching,
           };
     try {
-      writeServerIndex(this.root, this.rootId, idx, words, this.buildMs ?? 0, walked);
+      writeServerIndex(this.root, indexDir, this.rootId, idx, words, this.buildMs ?? 0, walked);
     } catch {}
   }
 
@@ -893,7 +914,7 @@ export class WarmRoot implements WarmProvider {
       return;
     }
     try {
-      const w = fs.watch(this.root, { recursive: true }, (event, name) => this.changed(event, name));
+      const w = watchRecursive(this.root, (event, name) => this.changed(event, name));
       w.on("error", () => this.lostWatch());
       this.watcher = w;
       this.watching = true;
@@ -1714,7 +1735,7 @@ export class WarmRoot implements WarmProvider {
       return false;
     }
     try {
-      const big = fs.fstatSync(fd, { bigint: true });
+      const big = statDescriptorBig(fd);
       if (!big.isFile() || big.size > BigInt(this.options.maxFileSize)) return false;
       const st = {
         size: Number(big.size),
@@ -2007,6 +2028,8 @@ interface WarmSwitches {
   readonly watchGate?: string | null;
   /** RGLOB_TEST_WATCH_LIMIT, or null. */
   readonly watchLimit?: number | null;
+  /** Where persisted indexes are kept (RGLOB_CACHE_DIR's `index`, else the platform's cache directory's). */
+  readonly indexDir: string;
 }
 
 /**
@@ -2032,5 +2055,6 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
     log: (line) => {
       process.stderr.write(`rglob: ${line}\n`);
     },
+    indexDir: switches.indexDir,
   };
 }

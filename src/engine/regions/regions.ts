@@ -5,7 +5,6 @@
  * Pure: never reads a file (docs/decisions/0031-code-regions.md). */
 import { jsStart, scanJs } from "./js.ts";
 import {
-  CODE,
   COMMENT,
   type Hook,
   heredoc,
@@ -23,7 +22,7 @@ import {
 } from "./scan.ts";
 
 export { REGION_NAMES, type RegionName } from "../../contract/regions.ts";
-export { CODE, COMMENT, STRING };
+export { COMMENT, STRING };
 
 /** A lexer: classifies a decoded text into a Uint8Array of region codes, one per UTF-16 unit. */
 export type RegionLexer = (t: string) => Uint8Array;

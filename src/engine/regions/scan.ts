@@ -2,9 +2,7 @@
  * as code, comment or string (one byte each in a Uint8Array); this file holds the table-driven scanner most
  * language families use. Pure: it never reads a file and never allocates per character. */
 
-/** A unit in code (also whitespace between tokens). */
-export const CODE = 0;
-/** A unit in a comment, its markers included. */
+/** A unit in a comment, its markers included (a unit in code, whitespace between tokens too, is 0). */
 export const COMMENT = 1;
 /** A unit in a string literal, its quotes (and prefix) included. */
 export const STRING = 2;

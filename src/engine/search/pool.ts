@@ -6,9 +6,8 @@
  * a deadline holds even against a regex that never returns. When a worker cannot start or fails, its files are
  * searched in the calling thread (then a deadline is checked between files only); grep without workers does
  * not use a pool. It never walks and never writes output. */
-import type { Worker as NodeWorkerType } from "node:worker_threads";
 import { routes } from "../../platform/routes.ts";
-import { workerUrl } from "../../platform/workers.ts";
+import { startWorkerPort, type WorkerPort } from "../../platform/workers.ts";
 import { decodeOutcomes, type FromWorker, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher, type SearchSpec } from "./search-file.ts";
 import type { HitChunk } from "./search-text.ts";
@@ -30,13 +29,7 @@ export interface SearchPool {
   close(keep: boolean): void;
 }
 
-interface Port {
-  post(msg: ToWorker): void;
-  terminate(): void;
-  /** Lets the process exit while the worker waits (ref: keeps it alive again). */
-  unref(): void;
-  ref(): void;
-}
+type Port = WorkerPort<ToWorker>;
 
 interface Job {
   readonly paths: readonly string[];
@@ -74,34 +67,7 @@ const MAX_IDLE = 4;
 const DRAIN_MS = 1000;
 
 function spawn(onMessage: (m: FromWorker) => void, onError: (message: string) => void): Port {
-  const url = new URL(workerUrl("engine/search/worker"));
-  if (typeof Bun !== "undefined") {
-    const w = new Worker(url.href);
-    w.addEventListener("message", (ev: MessageEvent<FromWorker>) => onMessage(ev.data));
-    w.addEventListener("error", (ev: ErrorEvent) => onError(ev.message));
-    return {
-      post: (m) => w.postMessage(m),
-      terminate: () => w.terminate(),
-      unref: () => w.unref(),
-      ref: () => w.ref(),
-    };
-  }
-  // Loaded only under Node: importing node:worker_threads costs Bun tens of milliseconds at startup.
-  const mod = process.getBuiltinModule?.("node:worker_threads") as
-    | { Worker: new (url: URL) => NodeWorkerType }
-    | undefined;
-  if (!mod) throw new Error("node:worker_threads is not available");
-  const w = new mod.Worker(url);
-  w.on("message", onMessage);
-  w.on("error", (err: Error) => onError(err.message));
-  return {
-    post: (m) => w.postMessage(m),
-    terminate: () => {
-      void w.terminate();
-    },
-    unref: () => w.unref(),
-    ref: () => w.ref(),
-  };
+  return startWorkerPort<ToWorker, FromWorker>("engine/search/worker", onMessage, onError);
 }
 
 function terminate(slot: Slot): void {

@@ -6,6 +6,7 @@
  * and Node (worker_threads). It is terminated, not asked, when a deadline passes: a pathological regex cannot
  * hold the process. Never writes output. */
 import { setRoutes } from "../../platform/routes.ts";
+import { onParentMessage } from "../../platform/workers.ts";
 import { encodeOutcomes, type FromWorker, MAX_HITS_OUT, type ToWorker } from "./protocol.ts";
 import { createSearcher, type FileOutcome, type Searcher } from "./search-file.ts";
 
@@ -91,17 +92,4 @@ function handle(msg: ToWorker, post: Post): void {
   }
 }
 
-interface WebWorkerScope {
-  onmessage: ((ev: { data: ToWorker }) => void) | null;
-  postMessage(msg: FromWorker, transfer?: ArrayBuffer[]): void;
-}
-
-if (typeof Bun !== "undefined") {
-  const scope = globalThis as unknown as WebWorkerScope;
-  scope.onmessage = (ev) => handle(ev.data, (m, transfer) => scope.postMessage(m, transfer));
-} else {
-  const { parentPort } = await import("node:worker_threads");
-  const port = parentPort;
-  if (port)
-    port.on("message", (msg: ToWorker) => handle(msg, (m, transfer) => port.postMessage(m, transfer ?? [])));
-}
+await onParentMessage<ToWorker, FromWorker>(handle);

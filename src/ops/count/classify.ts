@@ -8,7 +8,7 @@ import type { Language } from "../../engine/languages.ts";
 import { COMMENT, regionLexer, STRING } from "../../engine/regions/regions.ts";
 
 /** A line whose class people check by hand, with why it has that class. */
-export interface LineNote {
+interface LineNote {
   readonly line: number;
   readonly class: "code" | "comment" | "blank";
   readonly why: string;
@@ -16,7 +16,7 @@ export interface LineNote {
 }
 
 /** What the view gives for a file: one letter per line, and the notes on the lines worth a second look. */
-export interface LineClasses {
+interface LineClasses {
   /** One letter per line: c code, # comment, . blank. */
   readonly classes: string;
   readonly notes: LineNote[];

@@ -9,7 +9,7 @@ import type { LineEvent } from "../../engine/events.ts";
 import type { ContextLine, GrepFile, LineMatch } from "./schema.ts";
 
 /** The file the events are of, as its records name it. */
-export interface EventFile {
+interface EventFile {
   readonly abs: string;
   readonly rel: string;
   readonly encoding: string;

@@ -48,13 +48,15 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
     { filesOnly: true, cwd },
   );
   const root = plan.baseReal;
-  const index_path = indexPathFor(root);
+  const indexDir = ctx.indexDir;
+  if (indexDir === undefined) throw new RglobError("BAD_PREDICATE", "index: no cache directory was given");
+  const index_path = indexPathFor(root, indexDir);
   const record = (r: IndexInfo): Emitted => ({ kind: "index", record: r, key: "0" });
   // The walk of `rglob grep PATTERN` run in the tree, recorded with the index so such a run need not walk.
   const grepWalk = () =>
     compileGrepWalk(v.parse(GrepInputSchema, { pattern: "-", base: plan.base }), [], [], plan.base).plan;
   if (input.remove) {
-    yield record({ root, index_path, state: removeIndex(root) ? "removed" : "absent", ...none });
+    yield record({ root, index_path, state: removeIndex(root, indexDir) ? "removed" : "absent", ...none });
     return;
   }
   if (input.status) {
@@ -98,7 +100,7 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
     });
     return;
   }
-  const built = buildIndex(plan, ctx, grepWalk);
+  const built = buildIndex(plan, ctx, indexDir, grepWalk);
   if (built === null) return;
   const h = built.header;
   yield record({

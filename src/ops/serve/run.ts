@@ -1,10 +1,11 @@
 /*! serve: starts a warm server for a tree (in the foreground, or detached), or stops one, and yields its record.
  * The server is src/surface/serve/server.ts. */
-import { spawn } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import type { RunContext } from "../../engine/run.ts";
+import { pathExists, realPath, statPath } from "../../platform/files.ts";
+import { startDetachedSelf } from "../../platform/processes.ts";
+import { onBun, sleep } from "../../platform/runtime.ts";
 import type { Emitted } from "../operation.ts";
 import type { ServeInput, ServerInfo } from "./schema.ts";
 
@@ -23,14 +24,14 @@ const DETACHED_IDLE_SECONDS = 1800;
 export async function* runServe(input: ServeInput, ctx: RunContext): AsyncGenerator<Emitted> {
   if (input.stop && input.detach) throw new RglobError("BAD_PREDICATE", "stop and detach exclude each other");
   if (ctx.shouldStop()) return;
-  if (typeof Bun === "undefined" || process.platform !== "linux")
+  if (!onBun || process.platform !== "linux")
     throw new RglobError("UNSUPPORTED_PLATFORM", "rglob serve runs on Linux, in the rglob binary");
   const server = await import("../../surface/serve/server.ts");
   const record = (r: ServerInfo): Emitted => ({ kind: "server", record: r, key: r.root });
   let root: string;
   try {
-    root = fs.realpathSync(path.resolve(input.base));
-    if (!fs.statSync(root).isDirectory()) throw new Error("not a directory");
+    root = realPath(path.resolve(input.base));
+    if (!statPath(root).isDirectory()) throw new Error("not a directory");
   } catch {
     throw new RglobError("NOT_FOUND", "no such directory", { path: input.base });
   }
@@ -40,7 +41,7 @@ export async function* runServe(input: ServeInput, ctx: RunContext): AsyncGenera
     const stopped = await server.ask(running.socket, "stop");
     if (stopped === null) return;
     // It ends after the call it is answering; its socket file goes with it.
-    for (let i = 0; i < 100 && fs.existsSync(running.socket); i++) await Bun.sleep(50);
+    for (let i = 0; i < 100 && pathExists(running.socket); i++) await sleep(50);
     yield record(stopped);
     return;
   }
@@ -50,13 +51,9 @@ export async function* runServe(input: ServeInput, ctx: RunContext): AsyncGenera
       yield record(running);
       return;
     }
-    const compiled = typeof Bun === "undefined" || Bun.main.startsWith("/$bunfs");
     const idle = input.idle_seconds ?? DETACHED_IDLE_SECONDS;
-    const args = [...(compiled ? [] : [Bun.main]), "serve", "--base", root, "--idle-seconds", String(idle)];
-    const child = spawn(process.execPath, args, { cwd: root, detached: true, stdio: "ignore" });
-    child.unref();
     let exited = false;
-    child.on("exit", () => {
+    startDetachedSelf(["serve", "--base", root, "--idle-seconds", String(idle)], root, () => {
       exited = true;
     });
     for (const until = Date.now() + START_MS; Date.now() < until && !exited && !ctx.shouldStop(); ) {
@@ -65,7 +62,7 @@ export async function* runServe(input: ServeInput, ctx: RunContext): AsyncGenera
         yield record(info);
         return;
       }
-      await Bun.sleep(25);
+      await sleep(25);
     }
     throw new RglobError(
       "BAD_PREDICATE",

@@ -2,7 +2,6 @@
  * 1 nothing found, 2 error. Machine endpoints (describe, schema, capabilities, agent-version) print pure JSON
  * whatever the TTY. Exit 2 also when a per-path error occurred (rg and grep), except a binary or too large file
  * skipped and a deadline. No search logic here: every operation runs through ops/dispatch.ts. */
-import { fstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { type Config, readConfig } from "../../config.ts";
@@ -12,6 +11,16 @@ import { SCHEMAS } from "../../generated/schemas.ts";
 import { dispatch } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { findOperation, OPERATIONS } from "../../ops/registry.ts";
+import {
+  makeTempDir,
+  type PathStats,
+  readBytes,
+  readLink,
+  removeTree,
+  statDescriptor,
+  statPath,
+  writeFile,
+} from "../../platform/files.ts";
 import { JsonSink } from "../../sink/json.ts";
 import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
@@ -111,7 +120,7 @@ function deletedCwd(): string | null {
   } catch {}
   let was = process.env.PWD && path.isAbsolute(process.env.PWD) ? process.env.PWD : "/";
   try {
-    was = readlinkSync("/proc/self/cwd").replace(/ \(deleted\)$/, "");
+    was = readLink("/proc/self/cwd").replace(/ \(deleted\)$/, "");
   } catch {}
   process.cwd = () => was;
   return was;
@@ -153,7 +162,7 @@ function needsNoCwd(op: Operation, input: Record<string, unknown>, was: string):
     if (base === undefined && first !== undefined && hasBase(op)) {
       let dir = first;
       try {
-        if (!statSync(first).isDirectory()) dir = path.dirname(first);
+        if (!statPath(first).isDirectory()) dir = path.dirname(first);
       } catch {}
       input.base = dir;
     }
@@ -265,6 +274,7 @@ async function runOperation(
       rawNames: !machine,
       walkSplit: config.walkSplit,
       debug: config.debug,
+      indexDir: config.indexDir,
       // grep uses the persisted index of the tree it searches, when `rglob index` made one; a served call the
       // server's warm state.
       ...(served !== undefined
@@ -294,7 +304,7 @@ async function runOperation(
   } finally {
     for (const s of INTERRUPTS) process.off(s, onSignal);
     if (shownProgress) ewrite("\r\u001b[2K");
-    if (stdinFile !== null) rmSync(path.dirname(stdinFile), { recursive: true, force: true });
+    if (stdinFile !== null) removeTree(path.dirname(stdinFile));
   }
   if (interrupted !== null) throw new Interrupted(interrupted);
   return exitAfter(op, operands, input, summary, tally.emitted, { machine, quiet, rulesSeen });
@@ -597,17 +607,17 @@ function stdinAsFile(
       if (served.stdin === "other") return null;
       throw new NotServed();
     }
-    let st: ReturnType<typeof fstatSync>;
+    let st: PathStats;
     try {
-      st = fstatSync(0);
+      st = statDescriptor(0);
     } catch {
       return null;
     }
     if (!st.isFIFO() && !st.isFile()) return null;
   }
-  const dir = mkdtempSync(path.join(tmpdir(), "rglob-stdin-"));
+  const dir = makeTempDir(path.join(tmpdir(), "rglob-stdin-"));
   const file = path.join(dir, "stdin");
-  writeFileSync(file, readFileSync(0));
+  writeFile(file, readBytes(0));
   if (dash) input.operands = operands.map((o, i) => (o === "-" && (viaFlags || i > 0) ? file : o));
   else input.paths = [file];
   return file;

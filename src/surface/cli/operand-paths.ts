@@ -3,9 +3,9 @@
  * `path` and `targets`) are relative to the base, so a relative operand that names an existing entry from here is handed on
  * as an absolute path. Globs and operands that name nothing here are left as they are. Reads only whether a
  * path exists. */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Operation } from "../../ops/operation.ts";
+import { lstatPath } from "../../platform/files.ts";
 import { fsPath, resolvePath } from "../../platform/names.ts";
 
 /**
@@ -35,7 +35,7 @@ export function cwdOperandPaths(
     if (i < first || path.isAbsolute(o)) return o;
     const abs = resolvePath(cwd, o);
     try {
-      fs.lstatSync(fsPath(abs));
+      lstatPath(fsPath(abs));
       return abs;
     } catch {
       return o;
@@ -56,7 +56,7 @@ export function cwdUnder(input: Record<string, unknown>, byFlag: string | undefi
   if (typeof input.base !== "string" || path.resolve(cwd, input.base) === cwd) return;
   const abs = resolvePath(cwd, under);
   try {
-    fs.lstatSync(fsPath(abs));
+    lstatPath(fsPath(abs));
     input.under = abs;
   } catch {}
 }

@@ -3,7 +3,7 @@
  * print many short lines write their pieces as bytes (a cached path, a number, a line), which costs less than
  * building each line as a string and encoding it. A closed pipe (`rglob … | head`) raises BrokenPipe, which
  * main.ts turns into a quiet exit: that is how ripgrep treats EPIPE too. */
-import * as fs from "node:fs";
+import { statDescriptor, statPath, writeSome } from "../../platform/files.ts";
 import { encodeName, hasRawBytes } from "../../platform/names.ts";
 import { waitWritable } from "../../platform/poll.ts";
 
@@ -48,7 +48,7 @@ export function writeAll(fd: number, bytes: Uint8Array): void {
   while (buf.length > 0) {
     let n: number;
     try {
-      n = fs.writeSync(fd, buf);
+      n = writeSome(fd, buf);
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === "EPIPE") throw new BrokenPipe("stdout closed");
@@ -334,7 +334,7 @@ export function isTerminal(fd: 1 | 2): boolean {
   if (routeTtys !== null) return routeTtys[fd - 1] === true;
   let rdev: number;
   try {
-    const st = fs.fstatSync(fd);
+    const st = statDescriptor(fd);
     if (!st.isCharacterDevice()) return false;
     rdev = st.rdev;
   } catch {
@@ -342,7 +342,7 @@ export function isTerminal(fd: 1 | 2): boolean {
   }
   if (nullDevice === undefined) {
     try {
-      nullDevice = fs.statSync("/dev/null").rdev;
+      nullDevice = statPath("/dev/null").rdev;
     } catch {
       nullDevice = null;
     }

@@ -2,7 +2,7 @@
  * against -A/-B/-C; find's --max-results) and the exit code of grep --count --include-zero, as rg 13 and fd 8.6
  * have them (docs/decisions/0027-rg-and-fd-habits.md). It only fills the input and reads the summary: no search
  * logic. */
-import { readFileSync } from "node:fs";
+import { readText } from "../../platform/files.ts";
 import type { ParsedCommand } from "./flags.ts";
 import { UsageError } from "./flags.ts";
 
@@ -27,7 +27,7 @@ const CONTEXT_KEYS = ["context", "before_context", "after_context"] as const;
 export function addPatternFile(source: string, input: Record<string, unknown>): void {
   let text: string;
   try {
-    text = readFileSync(source === "-" ? 0 : source, "utf8");
+    text = readText(source === "-" ? 0 : source);
   } catch (err) {
     throw new UsageError(`-f ${source}: ${(err as Error).message}`);
   }

@@ -391,7 +391,7 @@ const ONE_LINE = 90;
  * text that names the operations it belongs to unless every one takes it.
  * @returns the schema
  */
-export function oneToolInputSchema(): ToolSchema {
+function oneToolInputSchema(): ToolSchema {
   const ops = toolOperations();
   const props: Json = {
     op: {

@@ -4,8 +4,8 @@
  * if no server existed (no socket, a stale socket file, a socket of another user or in a directory others can
  * reach, a busy server, another build, a call the server does not serve). Loaded before any engine module
  * (src/main.ts): it imports where.ts and node:fs only (node:tty when an output is a terminal). docs/decisions/0033-warm-server.md. */
-import * as fs from "node:fs";
 import { VERSION_LINE } from "../../contract/versions.ts";
+import { statDescriptor, statPath, writeSome } from "../../platform/files.ts";
 import { buildId, FRAME, PROTOCOL, privateDirProblem, socketDir, socketsFor } from "./where.ts";
 
 /** How long a client waits for a server to take its call before it runs the call itself (RGLOB_SERVE_WAIT_MS). */
@@ -17,7 +17,7 @@ type ServedEnd = number | { readonly signal: "SIGINT" | "SIGTERM" };
 /** The kind of standard input: grep reads a pipe or a file when no path is given, which a server cannot. */
 function stdinKind(): "fifo" | "file" | "other" {
   try {
-    const st = fs.fstatSync(0);
+    const st = statDescriptor(0);
     return st.isFIFO() ? "fifo" : st.isFile() ? "file" : "other";
   } catch {
     return "other";
@@ -32,8 +32,8 @@ function stdinKind(): "fifo" | "file" | "other" {
  */
 async function tty(fd: 1 | 2): Promise<boolean> {
   try {
-    const st = fs.fstatSync(fd);
-    if (!st.isCharacterDevice() || st.rdev === fs.statSync("/dev/null").rdev) return false;
+    const st = statDescriptor(fd);
+    if (!st.isCharacterDevice() || st.rdev === statPath("/dev/null").rdev) return false;
     return (await import("node:tty")).isatty(fd);
   } catch {
     return false;
@@ -50,7 +50,7 @@ function writeOut(fd: number, bytes: Uint8Array): void {
   let buf = bytes;
   while (buf.length > 0) {
     try {
-      buf = buf.subarray(fs.writeSync(fd, buf));
+      buf = buf.subarray(writeSome(fd, buf));
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === "EAGAIN") {

@@ -31,7 +31,7 @@ type CliRunner = (argv: string[], served?: ServedCall) => Promise<number>;
  * The library's entry for a served library call: the agent core's collect of an operation by id, whose outcome
  * (`{ok, result}` or `{ok: false, error}`) is sent back whole (src/agent/served.ts is the client).
  */
-export type LibRunner = (
+type LibRunner = (
   opId: string,
   input: Record<string, unknown>,
   control: { readonly warm: WarmProvider; readonly signal: AbortSignal },

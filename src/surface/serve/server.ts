@@ -4,12 +4,21 @@
  * directory, environment and terminals, its stdout and stderr sent back as frames as they are written, so the
  * answer is the cold run's byte for byte. One call at a time; a client that waits too long runs cold. Only
  * connections of this user are taken (SO_PEERCRED). docs/decisions/0033-warm-server.md. */
-import * as fs from "node:fs";
 import { readConfig } from "../../config.ts";
 import { RglobError } from "../../contract/errors.ts";
 import { BUILD_COMMIT, VERSION_LINE } from "../../contract/versions.ts";
 import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
 import type { Operation } from "../../ops/operation.ts";
+import {
+  listNames,
+  lstatPath,
+  makePrivateDir,
+  pathExists,
+  realPath,
+  removeIfThere,
+  setMode,
+  statPath,
+} from "../../platform/files.ts";
 import { openLibc } from "../../platform/libc.ts";
 import { routeOutput, writeAll } from "../cli/output.ts";
 import { cliRunner, libraryRunner, NotServed } from "./served.ts";
@@ -236,7 +245,7 @@ export class WarmServer {
       );
     const dir = socketDir();
     try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      makePrivateDir(dir);
     } catch (err) {
       throw new RglobError("PERM", `cannot make the socket directory: ${(err as Error).message}`, {
         path: dir,
@@ -252,7 +261,7 @@ export class WarmServer {
         `the socket path is longer than ${SOCKET_PATH_MAX} bytes: set XDG_RUNTIME_DIR or RGLOB_CACHE_DIR to a shorter directory`,
         { path: socket },
       );
-    if (fs.existsSync(socket)) {
+    if (pathExists(socket)) {
       const running = await ask(socket, "status");
       if (running !== null)
         throw new RglobError(
@@ -265,7 +274,7 @@ export class WarmServer {
         throw new RglobError("PERM", "a file that is not this user's socket holds the socket's name", {
           path: socket,
         });
-      fs.rmSync(socket, { force: true });
+      removeIfThere(socket);
     }
     const server = new WarmServer(
       root,
@@ -304,8 +313,8 @@ export class WarmServer {
         error: (s) => this.gone(s.data as Conn | undefined),
       },
     });
-    fs.chmodSync(this.socket, 0o600);
-    this.socketIno = fs.statSync(this.socket).ino;
+    setMode(this.socket, 0o600);
+    this.socketIno = statPath(this.socket).ino;
     if (this.host.owned) this.warm.ensure([this.root]);
     // Every few seconds: the idle exit, and the socket still its own. A server whose socket file was removed or
     // taken by another (git's fsmonitor calls it stolen) can be reached by no client, nor listed: it exits.
@@ -313,7 +322,7 @@ export class WarmServer {
     this.idleTimer = setInterval(() => {
       let ours = false;
       try {
-        ours = fs.lstatSync(this.socket).ino === this.socketIno;
+        ours = lstatPath(this.socket).ino === this.socketIno;
       } catch {}
       const idle =
         this.idleSeconds !== null &&
@@ -575,7 +584,7 @@ export class WarmServer {
     const inside = (p: string): boolean => {
       let real: string;
       try {
-        real = fs.realpathSync(p);
+        real = realPath(p);
       } catch {
         return false;
       }
@@ -587,7 +596,7 @@ export class WarmServer {
       if (typeof p !== "string" || p === "") continue;
       let exists = false;
       try {
-        fs.lstatSync(p);
+        lstatPath(p);
         exists = true;
       } catch {}
       if (exists && !inside(p)) return false;
@@ -628,7 +637,7 @@ export class WarmServer {
     } catch {}
     // Its own socket only: a new server may have taken the name since (it made a new inode).
     try {
-      if (fs.statSync(this.socket).ino === this.socketIno) fs.rmSync(this.socket, { force: true });
+      if (statPath(this.socket).ino === this.socketIno) removeIfThere(this.socket);
     } catch {}
     for (const c of this.queue.splice(0)) this.decline(c);
     if (!this.busy) this.finish();
@@ -707,7 +716,7 @@ export async function runningServers(): Promise<ServerInfo[]> {
   if (privateDirProblem(dir) !== null) return [];
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith(".sock"));
+    names = listNames(dir).filter((n) => n.endsWith(".sock"));
   } catch {
     return [];
   }

@@ -1,10 +1,12 @@
 /*! Warm server: where servers listen, and what a client checks before it connects. Loaded by every CLI call that
- * could be served (src/main.ts), so it imports node:fs and node:os only: no engine, no registry, no valibot.
+ * could be served (src/main.ts), so it imports node:os and small platform modules only (files.ts, runtime.ts): no
+ * engine, no registry, no valibot.
  * One Unix socket per tree, named by a hash of the tree's real path, in a directory only its user can reach
  * (docs/decisions/0033-warm-server.md). */
-import * as fs from "node:fs";
 import * as os from "node:os";
 import { readConfig } from "../../config.ts";
+import { listNames, lstatPath, type PathStats, statPath } from "../../platform/files.ts";
+import { bunSha256Hex, sourceScript } from "../../platform/runtime.ts";
 
 /** The wire protocol's version: a client and a server of different versions never talk (the server declines). */
 export const PROTOCOL = 1;
@@ -39,9 +41,9 @@ function resolve(p: string): string {
 
 /** SHA-256 of a string as hex: Bun's native hasher in the binary (no module to load); the library under Node
  * passes node:crypto's (src/agent/served.ts). Both give the same name for a tree. */
-export type Sha256Hex = (text: string) => string;
+type Sha256Hex = (text: string) => string;
 
-const bunSha256: Sha256Hex = (text) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
+const bunSha256: Sha256Hex = bunSha256Hex;
 
 /**
  * Returns the file name (without extension) of a tree's socket: the first 64 bits of the SHA-256 of its real
@@ -66,9 +68,9 @@ export function uid(): number | undefined {
  * @returns null when it is, else why not (it may not exist)
  */
 export function privateDirProblem(dir: string): string | null {
-  let st: fs.Stats;
+  let st: PathStats;
   try {
-    st = fs.lstatSync(dir);
+    st = lstatPath(dir);
   } catch {
     return "missing";
   }
@@ -85,7 +87,7 @@ export function privateDirProblem(dir: string): string | null {
  */
 export function ownSocket(file: string): boolean {
   try {
-    const st = fs.lstatSync(file);
+    const st = lstatPath(file);
     return st.isSocket() && st.uid === uid();
   } catch {
     return false;
@@ -108,7 +110,7 @@ export function socketsFor(
 ): Array<[string, string]> {
   let names: Set<string>;
   try {
-    names = new Set(fs.readdirSync(sockets));
+    names = new Set(listNames(sockets));
   } catch {
     return [];
   }
@@ -132,10 +134,11 @@ export function socketsFor(
 export function buildId(version: string): string {
   let exe = process.execPath;
   try {
-    const st = fs.statSync(exe);
+    const st = statPath(exe);
     exe = `${exe}:${st.ino}:${st.size}:${st.mtimeMs}`;
   } catch {}
-  const main = typeof Bun !== "undefined" && !Bun.main.startsWith("/$bunfs") ? `:${Bun.main}` : "";
+  const script = sourceScript();
+  const main = script !== null ? `:${script}` : "";
   return `${PROTOCOL}|${version}|${exe}${main}`;
 }
 

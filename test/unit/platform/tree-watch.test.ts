@@ -44,7 +44,7 @@ function drained(): string[] {
   return seen.map(([e, rel]) => `${e} ${rel}`);
 }
 
-describe.skipIf(!linux)("tree watch", () => {
+describe.skipIf(!linux)("tree watch (skipped off Linux)", () => {
   test("nothing changed: nothing to hand over", () => {
     expect(drained()).toEqual([]);
   });
@@ -116,7 +116,7 @@ describe.skipIf(!linux)("tree watch", () => {
   });
 });
 
-describe.skipIf(!linux)("tree watch set up in slices", () => {
+describe.skipIf(!linux)("tree watch set up in slices (skipped off Linux)", () => {
   /** 300 directories, two levels, and a file in the last one. */
   function wideTree(root: string): void {
     for (let a = 0; a < 20; a++)

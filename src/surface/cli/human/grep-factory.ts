@@ -1,9 +1,9 @@
 /*! grep's human formatter factory: the query's extras (selected lines, named files, --replace), loaded with grep. */
 
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type GrepQuery, lineSelector } from "../../../ops/grep/query.ts";
 import type { LineMatch } from "../../../ops/grep/schema.ts";
+import { statPath } from "../../../platform/files.ts";
 import { fsPath, resolvePath } from "../../../platform/names.ts";
 import type { HumanFactory } from "./factory.ts";
 import { GrepHumanSink } from "./grep.ts";
@@ -51,7 +51,7 @@ function grepExtras(
     for (const p of q.paths) {
       const abs = resolvePath(base, p);
       try {
-        if (statSync(fsPath(abs)).isFile()) named.add(abs);
+        if (statPath(fsPath(abs)).isFile()) named.add(abs);
       } catch {}
     }
   const sniffBytes = g.binary_sniff_bytes ?? 8192;
@@ -153,7 +153,7 @@ function isSingleFile(input: Readonly<Record<string, unknown>>): boolean {
   if (candidates.length !== 1) return false;
   const base = typeof input.base === "string" ? input.base : ".";
   try {
-    return statSync(fsPath(resolve(base, candidates[0] as string))).isFile();
+    return statPath(fsPath(resolve(base, candidates[0] as string))).isFile();
   } catch {
     return false;
   }

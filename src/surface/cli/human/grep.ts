@@ -4,13 +4,13 @@
  * of a file's last match that matches too (after a -m stop) is a match line (`:`), and a binary file named on
  * the command line is one line, `path: binary file matches (found "\0" byte around offset N)` (its first bytes
  * are read again to say so; the records, in JSON, hold its lines). */
-import { closeSync, openSync, readSync } from "node:fs";
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import { SKIP_REASONS } from "../../../contract/result.ts";
 import type { LineEvents } from "../../../engine/events.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
 import { regionTag } from "../../../ops/grep/region-tag.ts";
 import type { GrepFile, GrepGroup, LineMatch } from "../../../ops/grep/schema.ts";
+import { closeDescriptor, openForReading, readInto } from "../../../platform/files.ts";
 import { encodeName, fsPath } from "../../../platform/names.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { eprint, type Out } from "../output.ts";
@@ -60,14 +60,14 @@ function nulOffset(file: string, bytes: number): number {
   if (bytes <= 0) return -1;
   let fd: number | null = null;
   try {
-    fd = openSync(fsPath(file), "r");
+    fd = openForReading(fsPath(file));
     const buf = Buffer.alloc(bytes);
-    const n = readSync(fd, buf, 0, bytes, 0);
+    const n = readInto(fd, buf, 0, bytes, 0);
     return buf.subarray(0, n).indexOf(0);
   } catch {
     return -1;
   } finally {
-    if (fd !== null) closeSync(fd);
+    if (fd !== null) closeDescriptor(fd);
   }
 }
 

@@ -2,7 +2,7 @@
  * in the directory colour, the name in its kind's (directory, link, broken link, executable, fifo, socket,
  * device) or else its suffix's (`*.md`). Without LS_COLORS, fd's default colours of those kinds. Reads nothing
  * but a symlink's target (whether it exists), and only when LS_COLORS gives broken links a colour. */
-import * as fs from "node:fs";
+import { statPath } from "../../../platform/files.ts";
 import { fsPath } from "../../../platform/names.ts";
 
 /** Colours (SGR parameters, e.g. `01;34`) by LS_COLORS key: two-letter kinds and `*suffix` patterns. */
@@ -59,7 +59,7 @@ const wrap = (code: string | undefined, text: string): string =>
 /** Whether a symlink's target is missing (a broken link). */
 function broken(abs: string): boolean {
   try {
-    fs.statSync(fsPath(abs));
+    statPath(fsPath(abs));
     return false;
   } catch {
     return true;

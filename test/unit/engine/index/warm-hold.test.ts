@@ -42,7 +42,7 @@ async function until(w: WarmRoot, wanted: (s: ReturnType<WarmRoot["status"]>) =>
 }
 
 test.skipIf(!linux)(
-  "the watch's set-up waits while a call is held, and goes on once it is released",
+  "the watch's set-up waits while a call is held, and goes on once it is released (skipped off Linux or Bun)",
   async () => {
     const w = warmRoot();
     const release = w.hold();
@@ -57,7 +57,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "the index build waits while a call is held, and goes on once it is released",
+  "the index build waits while a call is held, and goes on once it is released (skipped off Linux or Bun)",
   async () => {
     const w = warmRoot();
     w.start();

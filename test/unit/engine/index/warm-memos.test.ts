@@ -61,7 +61,7 @@ function listed(w: WarmRoot, root: string, input: Record<string, unknown>): stri
 }
 
 test.skipIf(!linux)(
-  "queries that differ only in their globs, types or least depth share one remembered walk",
+  "queries that differ only in their globs, types or least depth share one remembered walk (skipped off Linux or Bun)",
   async () => {
     const { root, warm: w } = await setUp(1000);
     // The index build's walk, kept for the default grep and the default find.
@@ -78,7 +78,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "the remembered walks hold at most their budget of entries, the least recently used let go",
+  "the remembered walks hold at most their budget of entries, the least recently used let go (skipped off Linux or Bun)",
   async () => {
     const { root, warm: w } = await setUp(50);
     listed(w, root, {});
@@ -98,7 +98,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "a walk of more entries than the budget is answered from, not kept, and lets go of none",
+  "a walk of more entries than the budget is answered from, not kept, and lets go of none (skipped off Linux or Bun)",
   async () => {
     const { root, warm: w } = await setUp(10);
     // The index build's walk (44 entries) was not kept either.
@@ -111,7 +111,7 @@ test.skipIf(!linux)(
 );
 
 test.skipIf(!linux)(
-  "the index build's walk is not remembered when the tree changed shape while it walked",
+  "the index build's walk is not remembered when the tree changed shape while it walked (skipped off Linux or Bun)",
   async () => {
     const spec: Record<string, string> = {};
     for (let d = 0; d < 4; d++) for (let f = 0; f < 10; f++) spec[`d${d}/f${f}.ts`] = "x";

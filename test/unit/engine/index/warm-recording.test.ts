@@ -23,7 +23,7 @@ afterEach(() => {
 });
 
 test.skipIf(!linux)(
-  "a call past its deadline does not record a new walk; the recording goes on between calls, in turns",
+  "a call past its deadline does not record a new walk; the recording goes on between calls, in turns (skipped off Linux or Bun)",
   async () => {
     const spec: Record<string, string> = {};
     for (let d = 0; d < 40; d++) for (let f = 0; f < 50; f++) spec[`d${d}/f${f}.txt`] = "x";

@@ -1,0 +1,41 @@
+/*! Platform: the runtime rglob runs on (Bun, the binary or from source, or plain Node for the library). The one
+ * place that asks `typeof Bun` outside the platform's own implementations, so that the rest of rglob asks a named
+ * question (scripts/check-layers.ts); the processes it starts: processes.ts. It never decides policy. */
+
+/** Whether this process runs on Bun (the binary, or from source with bun); false under plain Node. */
+export const onBun: boolean = typeof Bun !== "undefined";
+
+/**
+ * Names the runtime and its version, as capabilities reports it.
+ * @returns "bun 1.x.y" or "node 2x.y.z"
+ */
+export function runtimeVersion(): string {
+  return onBun ? `bun ${Bun.version}` : `node ${process.versions.node}`;
+}
+
+/**
+ * Returns the script Bun runs when rglob runs from source (`bun src/main.ts`), or null in the compiled binary
+ * (whose entry lives in its own /$bunfs) and under Node.
+ * @returns the script's path, or null
+ */
+export function sourceScript(): string | null {
+  return onBun && !Bun.main.startsWith("/$bunfs") ? Bun.main : null;
+}
+
+/**
+ * Waits a while without holding the thread.
+ * @param ms how long
+ */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * SHA-256 of a string as hex, by Bun's native hasher (no module to load); Bun only (the library under Node
+ * passes node:crypto's where it needs one).
+ * @param text the string (hashed as UTF-8)
+ * @returns 64 hex digits
+ */
+export function bunSha256Hex(text: string): string {
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
+}
