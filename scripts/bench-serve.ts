@@ -77,6 +77,18 @@ async function status(): Promise<Record<string, unknown> | undefined> {
   return r.results[0]?.servers.find((s) => s.root !== undefined);
 }
 
+/** The CPU time (user + system, ms) a process has used so far, from /proc (null where there is none). */
+function cpuOf(pid: unknown): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime, fields 14 and 15 of proc(5), in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const load = () =>
   loadavg()
@@ -223,6 +235,8 @@ try {
 
   const rgTimes: number[] = [];
   const rglobTimes: number[] = [];
+  /** The server's CPU per served call in each run (its own work between the calls included). */
+  const serverCpu: number[] = [];
   const perQuery = QUERIES.map(() => ({ rg: [] as number[], rglob: [] as number[] }));
   const timed = async (argv: readonly string[], into: number[]) => {
     const t = performance.now();
@@ -235,10 +249,13 @@ try {
       await timed([rg, "--hidden", "-g", "!.git", "--no-heading", ...q.rg], perQuery[i]?.rg ?? []);
     rgTimes.push(performance.now() - t);
     t = performance.now();
+    const cpu0 = cpuOf(server?.pid);
     for (const [i, q] of QUERIES.entries()) await timed([bin, "grep", ...q.rglob], perQuery[i]?.rglob ?? []);
     rglobTimes.push(performance.now() - t);
+    const cpu1 = cpuOf(server?.pid);
+    if (cpu0 !== null && cpu1 !== null) serverCpu.push((cpu1 - cpu0) / QUERIES.length);
     console.log(
-      `  run ${r + 1}: rg ${rgTimes[r]?.toFixed(0)} ms, rglob served ${rglobTimes[r]?.toFixed(0)} ms (load ${load()})`,
+      `  run ${r + 1}: rg ${rgTimes[r]?.toFixed(0)} ms, rglob served ${rglobTimes[r]?.toFixed(0)} ms, the server's CPU ${serverCpu.at(-1)?.toFixed(0) ?? "?"} ms a call (load ${load()})`,
     );
   }
   for (const [i, q] of QUERIES.entries())

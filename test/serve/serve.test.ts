@@ -17,7 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { socketName } from "../../src/surface/serve/where.ts";
-import { BIN } from "../helpers.ts";
+import { BIN, ROOT } from "../helpers.ts";
 import { type Out, serveSandbox } from "./sandbox.ts";
 
 const { outer, cache, root, env, run, servers } = serveSandbox("rglob-serve-");
@@ -160,6 +160,52 @@ describe("rglob serve", () => {
       expect(warm).toEqual(cold);
     },
   );
+
+  // The library reaches the server where the CLI does: from the tree's root or a directory below it, and with a
+  // base inside the tree; one outside it runs in the caller's process.
+  for (const [name, runtime] of [
+    ["Bun", process.execPath],
+    ["Node", "node"],
+  ] as const)
+    test(`the library under ${name} is served where the CLI is: a directory below the root, a base inside it`, () => {
+      const lib = join(ROOT, "dist", "lib", "agent", "index.js");
+      const script = join(outer, "lib-where.mjs");
+      const elsewhere = join(outer, "lib-elsewhere");
+      mkdirSync(elsewhere, { recursive: true });
+      writeFileSync(join(elsewhere, "e.txt"), "TODO elsewhere\n");
+      writeFileSync(
+        script,
+        `import { grepAll, count } from ${JSON.stringify(lib)};
+const here = await grepAll({ pattern: "TODO" });
+const based = await count({ base: "deep" });
+const outside = await grepAll({ pattern: "TODO", base: ${JSON.stringify(elsewhere)} });
+console.log(JSON.stringify({ here, based, outside }));
+`,
+      );
+      const call = (extra: Record<string, string>) => {
+        const r = Bun.spawnSync([runtime, script], {
+          cwd: join(root, "src"),
+          env: { ...process.env, ...env, ...extra },
+        });
+        expect({ code: r.exitCode, stderr: r.stderr.toString() }).toEqual({ code: 0, stderr: "" });
+        return JSON.parse(r.stdout.toString()) as Record<string, Record<string, unknown>>;
+      };
+      const before = calls();
+      const served = call({});
+      // The two calls in the tree, not the one outside it.
+      expect(calls()).toBe(before + 2);
+      expect(served.here?.source).toBe("index");
+      expect(served.outside?.source).toBeUndefined();
+      const cold = call({ RGLOB_SERVE: "0" });
+      expect(calls()).toBe(before + 2);
+      const records = (all: Record<string, Record<string, unknown>>) =>
+        Object.fromEntries(
+          Object.entries(all).map(([k, { source: _s, bytes_read: _b, ...rest }]) => [k, rest]),
+        );
+      expect(records(served)).toEqual(records(cold));
+      expect((served.here?.results as unknown[] | undefined)?.length).toBe(4); // src/a.ts, src/b.py (2), src/deep/c.md
+      expect((served.based?.results as unknown[] | undefined)?.length ?? 0).toBeGreaterThan(0);
+    });
 
   test("edits between calls are in the next answer", () => {
     const file = join(root, "src", "new.ts");

@@ -142,6 +142,16 @@ function call(sock: string, request: string, waitMs: number): Promise<ServedEnd 
         buf = all;
       }
       let at = 0;
+      // The stdout bytes of the frames in hand, written in one write (before a stderr frame, to keep their order,
+      // and before the end).
+      const outs: Uint8Array[] = [];
+      let outBytes = 0;
+      const flushOut = () => {
+        if (outs.length === 0) return;
+        writeOut(1, outs.length === 1 ? (outs[0] as Uint8Array) : Buffer.concat(outs, outBytes));
+        outs.length = 0;
+        outBytes = 0;
+      };
       while (!settled && buf.length - at >= 5) {
         const type = buf[at] as number;
         const len =
@@ -162,18 +172,26 @@ function call(sock: string, request: string, waitMs: number): Promise<ServedEnd 
             if (!wrote) finish(null);
             break;
           case FRAME.stdout:
+            wrote = true;
+            outs.push(body);
+            outBytes += body.length;
+            break;
           case FRAME.stderr:
             wrote = true;
-            writeOut(type === FRAME.stdout ? 1 : 2, body);
+            flushOut();
+            writeOut(2, body);
             break;
           case FRAME.exit:
+            flushOut();
             finish(Number(new TextDecoder().decode(body)) || 0);
             break;
           case FRAME.signal:
+            flushOut();
             finish({ signal: new TextDecoder().decode(body) === "SIGINT" ? "SIGINT" : "SIGTERM" });
             break;
         }
       }
+      flushOut();
       pending = buf.slice(at);
     };
     const closed = () => {

@@ -95,6 +95,81 @@ function frame(fd: number, type: number, body: Uint8Array | string = ""): void {
   writeAll(fd, out);
 }
 
+/** Output frames gathered before they are written: a chunk of the CLI's (src/surface/cli/output.ts CHUNK). */
+const FRAMES_CHUNK = 65536;
+/**
+ * The longest output waits to be written: to a terminal 50 ms, as the CLI's own stdout flushes (a person
+ * watching); to a pipe or a file (a program that reads the whole answer) 200 ms, so that a call of up to that
+ * long reaches its client in one write.
+ */
+const FRAMES_MS = { tty: 50, other: 200 } as const;
+
+/**
+ * A served call's output frames, gathered so that an answer goes out in as few writes as it can: a small one and
+ * its exit code in one write (the client then wakes once for it, not once per line the CLI flushed), a large one
+ * in chunks of 64 KiB. A frame waits at most FRAMES_MS (a timer, and the age checked at each frame while the run
+ * keeps the event loop), so a long run still streams. A write that fails (the client's stdout closed, EPIPE) is thrown
+ * again at the next frame, which ends the run as a cold run's write would.
+ */
+class Frames {
+  private parts: Uint8Array[] = [];
+  private size = 0;
+  private since = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private failed: unknown = null;
+
+  /**
+   * @param fd the connection's descriptor
+   * @param waitMs how long a frame may wait (FRAMES_MS)
+   */
+  constructor(
+    private readonly fd: number,
+    private readonly waitMs: number,
+  ) {}
+
+  /** Adds a frame (its body is copied: the CLI reuses its buffer). */
+  add(type: number, body: Uint8Array): void {
+    if (this.failed !== null) throw this.failed;
+    const f = Buffer.allocUnsafe(5 + body.length);
+    f[0] = type;
+    f.writeUInt32BE(body.length, 1);
+    f.set(body, 5);
+    if (this.size === 0) this.since = performance.now();
+    this.parts.push(f);
+    this.size += f.length;
+    if (this.size >= FRAMES_CHUNK || performance.now() - this.since >= this.waitMs) this.flush();
+    else
+      this.timer ??= setTimeout(() => {
+        this.timer = null;
+        try {
+          this.flush();
+        } catch (err) {
+          this.failed = err;
+        }
+      }, this.waitMs);
+  }
+
+  /** Writes what is gathered, in one write. */
+  flush(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.size === 0) return;
+    const all =
+      this.parts.length === 1 ? (this.parts[0] as Uint8Array) : Buffer.concat(this.parts, this.size);
+    this.parts = [];
+    this.size = 0;
+    writeAll(this.fd, all);
+  }
+
+  /** Drops what is gathered (the call ends without its output: the client is gone or runs it cold). */
+  drop(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.parts = [];
+    this.size = 0;
+  }
+}
+
 type PeerCred = (fd: number) => number | null;
 let peerUidFn: PeerCred | null | undefined;
 
@@ -477,9 +552,10 @@ export class WarmServer {
     swapEnv(env);
     const release = this.warm.hold();
     let out = false;
+    const frames = new Frames(conn.fd, ttys[0] ? FRAMES_MS.tty : FRAMES_MS.other);
     routeOutput((fd, bytes) => {
       out = true;
-      frame(conn.fd, fd === 1 ? FRAME.stdout : FRAME.stderr, bytes);
+      frames.add(fd === 1 ? FRAME.stdout : FRAME.stderr, bytes);
     }, ttys);
     let end: { type: number; body: string } | null = null;
     try {
@@ -504,7 +580,7 @@ export class WarmServer {
       else {
         const detail = readConfig(env).debug && err instanceof Error ? err.stack : String(err);
         try {
-          frame(conn.fd, FRAME.stderr, `rglob: internal error: ${detail}\n`);
+          frames.add(FRAME.stderr, Buffer.from(`rglob: internal error: ${detail}\n`));
         } catch {}
         end = { type: FRAME.exit, body: "2" };
       }
@@ -518,10 +594,15 @@ export class WarmServer {
       } catch {}
     }
     if (end === null || end.type !== FRAME.declined) this.calls++;
+    // The end goes out with the output still gathered: a small answer is one write.
+    if (end === null || end.type === FRAME.declined) frames.drop();
     if (end !== null)
       try {
-        frame(conn.fd, end.type, end.body);
-      } catch {}
+        frames.add(end.type, Buffer.from(end.body));
+        frames.flush();
+      } catch {
+        frames.drop();
+      }
   }
 
   /**

@@ -1,0 +1,76 @@
+/*! What a served CLI call loads before its request leaves (ADR 0033): src/main.ts and the client it imports when
+ * a warm server may answer. Every module they import statically is loaded by every call, served or not, so the
+ * engine, the registry, the valibot models, the generated schemas, citty and the MCP SDK must stay behind a
+ * dynamic import of the cold path (each costs start-up a served call does not need). Read from the sources:
+ * the static imports of each module, followed through the tree (type-only imports are erased by the build). */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { ROOT } from "../helpers.ts";
+
+/** The static imports of a module that the build keeps (an `import type` or `export type` is erased). */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const out: string[] = [];
+  const statement = /^(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?["']([^"']+)["']/gm;
+  for (const m of text.matchAll(statement)) {
+    // `import { type A, type B } from` is erased too.
+    const names = /\{([^}]*)\}/.exec(m[0])?.[1];
+    const onlyTypes =
+      names !== undefined &&
+      !/^(?:import|export)\s+[\w*]/.test(m[0].replace(/\{[^}]*\}/, "")) &&
+      names
+        .split(",")
+        .map((n) => n.trim())
+        .filter((n) => n !== "")
+        .every((n) => n.startsWith("type "));
+    if (!onlyTypes) out.push(m[1] as string);
+  }
+  return out;
+}
+
+/** Every module loaded with `entry`: sources relative to the repository, and the packages and built-ins named. */
+function closure(entry: string): { sources: string[]; external: string[] } {
+  const seen = new Set<string>();
+  const external = new Set<string>();
+  const todo = [resolve(ROOT, entry)];
+  for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const spec of staticImports(file)) {
+      if (spec.startsWith(".")) todo.push(resolve(dirname(file), spec));
+      else external.add(spec);
+    }
+  }
+  return {
+    sources: [...seen].map((f) => relative(ROOT, f)).sort(),
+    external: [...external].sort(),
+  };
+}
+
+describe("the served call's start path", () => {
+  test("src/main.ts loads only the switches, the launcher watch and the routes before it decides", () => {
+    expect(closure("src/main.ts")).toEqual({
+      sources: ["src/config.ts", "src/main.ts", "src/platform/launcher-watch.ts", "src/platform/routes.ts"],
+      external: [],
+    });
+  });
+
+  test("the client loads the socket lookup and the version line: no engine, registry, models or SDK", () => {
+    const { sources, external } = closure("src/surface/serve/client.ts");
+    expect(sources).toEqual([
+      "package.json", // the version, inlined by the build
+      "src/config.ts",
+      "src/contract/versions.ts",
+      "src/surface/serve/client.ts",
+      "src/surface/serve/where.ts",
+    ]);
+    expect(external).toEqual(["node:fs", "node:os"]);
+  });
+
+  test("main.ts reaches the client and the cold path only by dynamic imports", () => {
+    const main = readFileSync(join(ROOT, "src", "main.ts"), "utf8");
+    expect(main).toContain('await import("./surface/serve/client.ts")');
+    expect(main).toContain('await import("./surface/cli/app.ts")');
+  });
+});
