@@ -215,10 +215,12 @@ describe("the library and MCP give the same answer", () => {
       })) as CallToolResult;
       const sc = res.structuredContent as unknown as Result;
       expect(sc.results).toEqual(cli.results);
-      expect(sc.encodings).toEqual(cli.encodings);
-      expect(sc.not_utf8).toEqual(cli.not_utf8);
+      // The server's warm index rules files out unread: they are not counted (ADR 0041), so its counts are at
+      // most the cold run's; with auto (no index) they are the same.
+      if ("encoding" in extra) expect(sc.encodings).toEqual(cli.encodings);
+      for (const [k, n] of Object.entries(sc.encodings)) expect(n).toBeLessThanOrEqual(cli.encodings[k] ?? 0);
       const text = (res.content as Array<{ text: string }>)[0]?.text ?? "";
-      if (cli.not_utf8 !== undefined) expect(text).toContain('encoding: "auto" decodes them as windows-1252');
+      if (sc.not_utf8 !== undefined) expect(text).toContain('encoding: "auto" decodes them as windows-1252');
     }
   });
 });

@@ -137,7 +137,7 @@ export const GrepInputSchema = v.pipe(
         v.array(v.picklist(REGION_NAMES)),
         v.minLength(1),
         v.description(
-          "Keep only the matches that start in these regions of the source code. Regions: code, comment, string; one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript, Python, Go, Rust, Java, C/C++, Ruby, shell and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions. Files are matched first and only those with a match are lexed.",
+          "Keep only the matches that start in these regions of the source code. Regions: code, comment, string; one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript, Python, Go, Rust, Java, C/C++, Ruby, shell and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions.",
         ),
       ),
     ),
@@ -325,7 +325,9 @@ export const LineSearchResultSchema = v.pipe(
     files_skipped: SkipCountsSchema,
     encodings: v.pipe(
       v.record(v.string(), v.pipe(v.number(), v.integer())),
-      v.description("Files read, by how decoded: utf-8, utf-8+bom, utf-16le…, invalid-utf-8, binary."),
+      v.description(
+        "Files read (not those a warm index ruled out), by how decoded: utf-8, utf-8+bom, utf-16le…, invalid-utf-8, binary.",
+      ),
     ),
     not_utf8: v.optional(
       v.pipe(
