@@ -3,7 +3,7 @@
 import pkg from "../../package.json" with { type: "json" };
 
 /** The agent API version (ADR 0001): minor for additions, major for renames or removals. */
-export const AGENT_API_VERSION = "1.3";
+export const AGENT_API_VERSION = "1.4";
 /** The version of every emitted JSON Schema document. */
 export const SCHEMA_VERSION = "1.0";
 /** The package version, as in package.json. */

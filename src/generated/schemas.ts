@@ -856,7 +856,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "word_regexp": {
         "type": "boolean",
-        "description": "Only match whole words (not preceded or followed by a letter, digit or '_').",
+        "description": "Only match whole words. A word is not preceded or followed by a letter, digit or '_'.",
         "default": false
       },
       "line_regexp": {
@@ -871,23 +871,23 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "multiline": {
         "type": "boolean",
-        "description": "Let a match span lines (the record holds every line it spans, and a match that starts in those lines joins it; '.' still stops at a newline). A record counts as one matching line for count and max_count; invert_match selects the lines outside every match. Without it a pattern holding a newline character is refused (REGEX): no single line holds one.",
+        "description": "Let a match span lines. The record holds every line it spans ('.' still stops at a newline) and counts as one matching line; invert_match selects the lines outside every match. Without it a pattern holding a newline is refused (REGEX).",
         "default": false
       },
       "only_matching": {
         "type": "boolean",
-        "description": "One record per match, whose content is the matched text only. Context lines are given as rg gives them with -o: the line's first match holds its before-context, its last match its after-context.",
+        "description": "One record per match, holding the matched text only. Context as rg -o gives it.",
         "default": false
       },
       "before_context": {
         "type": "integer",
         "minimum": 0,
-        "description": "Lines of context before each match (records: `before`)."
+        "description": "Lines of context before each match, in `before`."
       },
       "after_context": {
         "type": "integer",
         "minimum": 0,
-        "description": "Lines of context after each match (records: `after`)."
+        "description": "Lines of context after each match, in `after`."
       },
       "context": {
         "type": "integer",
@@ -896,12 +896,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "files_with_matches": {
         "type": "boolean",
-        "description": "List the files that match (records of kind 'file'), not the lines.",
+        "description": "List the files that match, not the lines. Records of kind 'file'.",
         "default": false
       },
       "files_without_match": {
         "type": "boolean",
-        "description": "List the files that do not match (records of kind 'file').",
+        "description": "List the files that do not match. Records of kind 'file'.",
         "default": false
       },
       "count": {
@@ -911,18 +911,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "count_matches": {
         "type": "boolean",
-        "description": "Count matches per file, not matching lines (records of kind 'file' with `count`), as rg's count-matches does; count with only_matching does the same.",
+        "description": "Count matches per file, not matching lines. Records of kind 'file' with `count`, as rg's count-matches gives them; count with only_matching does the same.",
         "default": false
       },
       "include_zero": {
         "type": "boolean",
-        "description": "With count or count_matches, list the files searched with no match too (count 0), as rg.",
+        "description": "With count or count_matches, list files without a match too. Their count is 0, as in rg.",
         "default": false
       },
       "max_count": {
         "type": "integer",
         "minimum": 1,
-        "description": "Stop after this many matching lines in the whole query (reason 'max_count'); a global cap, not per file (max_per_file is per file, as -m is in rg and grep). With only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too)."
+        "description": "Stop after this many matching lines in all files. The reason is then 'max_count' (max_per_file is per file, as -m is in rg and grep). With only_matching a line's matches count as one."
       },
       "max_per_file": {
         "type": "integer",
@@ -932,7 +932,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Stop before reading more content bytes than this (reason 'max_bytes')."
+        "description": "Stop before reading more content bytes than this. The reason is then 'max_bytes'."
       },
       "max_file_size": {
         "anyOf": [
@@ -950,11 +950,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_columns": {
         "type": "integer",
         "minimum": 1,
-        "description": "Clip lines longer than this many characters (code points) to a window around the first match (`clipped` is set; only the submatches within the window are listed)."
+        "description": "Clip lines longer than this many characters (code points) to a window around the first match (`clipped` is set)."
       },
       "text": {
         "type": "boolean",
-        "description": "Search binary files as text (a NUL byte in the first 8 KiB means binary otherwise).",
+        "description": "Search binary files as text and print their lines (a NUL byte in the first block means binary).",
+        "default": false
+      },
+      "binary": {
+        "type": "boolean",
+        "description": "Search binary files too, as rg's -uuu. One record each, with `binary_offset`, never its lines.",
         "default": false
       },
       "list_binary": {
@@ -970,18 +975,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "binary_sniff_bytes": {
         "type": "integer",
         "minimum": 0,
-        "description": "How many leading bytes are checked for a NUL byte to call a file binary (0 disables).",
+        "description": "Leading bytes checked for a NUL byte. A binary file has one; 0 disables.",
         "default": 8192
       },
       "encoding": {
         "type": "string",
         "minLength": 1,
-        "description": "Decode files with this TextDecoder label (latin1, shift_jis, utf-16le…). Default: UTF-8, or UTF-16 by BOM or NUL pattern."
+        "description": "Decode files with this TextDecoder label or `auto`. Labels: latin1, shift_jis, utf-16le…; auto: by BOM, UTF-16 sniff, valid UTF-8, else windows-1252."
       },
       "threads": {
         "type": "integer",
         "minimum": 0,
-        "description": "Worker threads that match files (0 = in the calling thread). Default: 2, at most the cores, on 4 cores or more, or when timeout_seconds is set and the pattern is a regex (not an exact literal); else 0."
+        "description": "Worker threads that match files (0 = in the calling thread). Default: 2 (at most the cores) on 4 cores or more, or with timeout_seconds and a regex pattern; else 0."
       },
       "by": {
         "enum": [
@@ -1004,7 +1009,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string"
         },
         "minItems": 1,
-        "description": "Keep only the matches that start in these regions of the source code: code, comment, string (a string literal with its quotes and prefix; a template literal's text with its `${` and `}`, the expression inside being code); one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript incl. JSX and regex literals, Python, Go, Rust, Java, Kotlin, C/C++, C#, Ruby, PHP, shell, CSS, HTML/XML, YAML, TOML, SQL and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions. Files are matched first and only those with a match are lexed."
+        "description": "Keep only the matches that start in these regions of the source code. Regions: code, comment, string; one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript, Python, Go, Rust, Java, C/C++, Ruby, shell and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions."
       }
     },
     "required": [],
@@ -1156,7 +1161,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 },
                 "encoding": {
                   "type": "string",
-                  "description": "How the file was decoded: utf-8, utf-16le, utf-16be or a label."
+                  "description": "How the file was decoded: utf-8, utf-16le, utf-16be, windows-1252 (auto) or the label."
+                },
+                "bom": {
+                  "const": true,
+                  "description": "True after a byte order mark."
                 },
                 "ignored_by": {
                   "type": "string",
@@ -1202,6 +1211,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                     }
                   ],
                   "description": "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null."
+                },
+                "encoding": {
+                  "type": "string",
+                  "description": "As LineMatch's, when not plain UTF-8."
+                },
+                "bom": {
+                  "const": true,
+                  "description": "True after a byte order mark."
+                },
+                "binary_offset": {
+                  "type": "integer",
+                  "description": "With `binary`: the offset of its first NUL byte."
                 },
                 "ignored_by": {
                   "type": "string",
@@ -1429,6 +1450,23 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "additionalProperties": false,
         "description": "Files not searched, by reason (binary, too_large, unreadable including permission denied; with `in`, unknown_language: files of no language with code regions)."
       },
+      "encodings": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {
+          "type": "integer"
+        },
+        "description": "Files read (not those a warm index ruled out), by how decoded: utf-8, utf-8+bom, utf-16le…, invalid-utf-8, binary."
+      },
+      "not_utf8": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Files read as UTF-8 that are not valid UTF-8 (10 at most); encoding auto decodes them."
+      },
       "left_out_by_in": {
         "type": "object",
         "properties": {
@@ -1446,7 +1484,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "files"
         ],
         "additionalProperties": false,
-        "description": "Present with `in` (not with invert_match): the matches found that start outside the regions asked for (a mention in a comment when code was asked), so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early)."
+        "description": "Present with `in` (not with invert_match): the matches found that start outside the regions asked for, so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early)."
       },
       "utf16_files": {
         "type": "array",
@@ -1512,7 +1550,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "total_matches",
       "matched_lines",
       "files_with_matches",
-      "files_skipped"
+      "files_skipped",
+      "encodings"
     ],
     "additionalProperties": false,
     "description": "Matches in walk order. Totals cover the files searched before the result stopped; with count they cover every file even when limit cuts the listing."
@@ -7842,7 +7881,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "encoding": {
         "type": "string",
-        "description": "How the file was decoded: utf-8, utf-16le, utf-16be or a label."
+        "description": "How the file was decoded: utf-8, utf-16le, utf-16be, windows-1252 (auto) or the label."
+      },
+      "bom": {
+        "const": true,
+        "description": "True after a byte order mark."
       },
       "ignored_by": {
         "type": "string",
@@ -7933,6 +7976,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null."
+      },
+      "encoding": {
+        "type": "string",
+        "description": "As LineMatch's, when not plain UTF-8."
+      },
+      "bom": {
+        "const": true,
+        "description": "True after a byte order mark."
+      },
+      "binary_offset": {
+        "type": "integer",
+        "description": "With `binary`: the offset of its first NUL byte."
       },
       "ignored_by": {
         "type": "string",

@@ -416,8 +416,9 @@ export function skipNote(
 
 /**
  * Returns the notes that say what a filter left out or covered, whatever the run found, so that no second call
- * is needed to check it (#37): the matches grep's `in` left out (they start in another region), and the names
- * each file type selects by (a type is chosen by name only, never by a shebang).
+ * is needed to check it (#37): the matches grep's `in` left out (they start in another region), the files grep
+ * read as UTF-8 that are not valid UTF-8, and the names each file type selects by (a type is chosen by name
+ * only, never by a shebang).
  * @param summary the result summary (its `left_out_by_in` and `type_globs`)
  * @param surface "cli" names flags, "mcp" input keys
  * @returns the notes
@@ -438,6 +439,16 @@ export function coverageNotes(summary: Readonly<Record<string, unknown>>, surfac
     const key = surface === "cli" ? "--encoding utf-8" : "encoding: utf-8";
     notes.push(
       `searched as UTF-16 (a BOM, or UTF-16 text without one; utf16_files${utf16.length >= 20 ? ", the first 20" : ""}): ${utf16.join(", ")}; ${key} reads them as UTF-8`,
+    );
+  }
+  // grep: files read as UTF-8 that are not (Latin-1, windows-1252), named with the option that decodes them (#37).
+  const bad = summary.not_utf8;
+  const badCount = (summary.encodings as Record<string, unknown> | undefined)?.["invalid-utf-8"];
+  if (Array.isArray(bad) && typeof badCount === "number") {
+    const more = badCount > bad.length ? ", …" : "";
+    const auto = surface === "cli" ? "--encoding auto" : 'encoding: "auto"';
+    notes.push(
+      `${badCount === 1 ? "1 file is" : `${badCount} files are`} not valid UTF-8, searched as UTF-8 where a non-ASCII pattern cannot match its other bytes (${bad.join(", ")}${more}): ${auto} decodes ${badCount === 1 ? "it" : "them"} as windows-1252 (Latin-1)`,
     );
   }
   const types = summary.type_globs as Record<string, unknown> | undefined;

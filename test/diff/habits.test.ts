@@ -274,8 +274,13 @@ describe("-u / --unrestricted, as rg and fd", () => {
       lineSet(u.stdout),
     );
     expect(lineSet(rglob(["grep", "-n", "-uu", "foo"], { cwd: t.dir }).stdout)).toEqual(lineSet(u.stdout));
-    // -uuu reads binary files as text (-a) where rg's -uuu (--binary) says "binary file matches".
-    expect(rglob(["grep", "-n", "-uuu", "foo2"], { cwd: t.dir }).stdout).toContain("bin.dat:2:foo2");
+    // -uuu is rg's --binary (#37): a binary file that matches is one line that says so, never its bytes; -a
+    // prints its lines.
+    expect(rglob(["grep", "-n", "-uuu", "foo2"], { cwd: t.dir }).stdout).toContain(
+      'bin.dat: binary file matches (found "\\0" byte around offset 5)\n',
+    );
+    expect(rglob(["grep", "-n", "-uuu", "foo2"], { cwd: t.dir }).stdout).not.toContain("bin.dat:2:foo2");
+    expect(rglob(["grep", "-n", "-a", "foo2"], { cwd: t.dir }).stdout).toContain("bin.dat:2:foo2");
     // An explicit flag wins over the shorthand.
     expect(rglob(["grep", "-n", "-u", "--ignore", "foo"], { cwd: t.dir }).stdout).not.toContain("x.log");
   });
@@ -283,6 +288,15 @@ describe("-u / --unrestricted, as rg and fd", () => {
     const u = rglob(["grep", "-n", "-u", "foo"], { cwd: t.dir });
     expect(lineSet(u.stdout)).toContain("logs/x.log:1:foo in an ignored log");
     expect(lineSet(u.stdout)).toEqual(lineSet(peer(RG as string, ["-n", "-uu", "foo"]).stdout));
+  });
+  test.skipIf(!RG)("grep -uuu prints what rg -uuu prints, binary files included (skipped without rg)", () => {
+    for (const pattern of ["foo2", "foo"]) {
+      const ours = rglob(["grep", "-n", "-uuu", pattern], { cwd: t.dir });
+      expect(lineSet(ours.stdout)).toContain(
+        'bin.dat: binary file matches (found "\\0" byte around offset 5)',
+      );
+      expect(lineSet(ours.stdout)).toEqual(lineSet(peer(RG as string, ["-n", "-uuu", pattern]).stdout));
+    }
   });
   test("find -u lists ignored entries as fd -u does; count, top and tree take -u too", () => {
     const u = rglob(["find", "-u"], { cwd: t.dir });
@@ -444,13 +458,23 @@ describe("habits, asserted on their own", () => {
     expect(all.truncated_reason).toBe("max_count");
   });
 
-  test("a named binary file is searched: rg's line for people, the matching lines in JSON", () => {
+  test("a named binary file is searched: rg's line for people, one record that says binary in JSON", () => {
     expect(run("grep", "foo", "bin.dat").stdout).toBe(
       'binary file matches (found "\\0" byte around offset 5)\n',
     );
-    type R = { results: Array<{ line_number: number }> };
+    type R = { results: Array<Record<string, unknown>>; encodings: Record<string, number> };
     const j = rglobJson<R>(["grep", "foo", "bin.dat", "--json"], { cwd: t.dir }).json;
-    expect(j.results.map((r) => r.line_number)).toEqual([1, 2]);
+    // As with -uuu (#37): the file, where its first NUL byte is, and none of its bytes.
+    expect(j.results).toEqual([
+      { path: join(t.dir, "bin.dat"), relative_path: "bin.dat", count: null, binary_offset: 5 },
+    ]);
+    expect(j.encodings).toEqual({ binary: 1 });
+    // -a gives its lines.
+    const a = rglobJson<{ results: Array<{ line_number: number }> }>(
+      ["grep", "-a", "foo", "bin.dat", "--json"],
+      { cwd: t.dir },
+    ).json;
+    expect(a.results.map((r) => r.line_number)).toEqual([1, 2]);
   });
 
   test("-c -o and --count-matches count matches; --include-zero lists files without one", () => {

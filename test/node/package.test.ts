@@ -95,7 +95,7 @@ describe("the published library under plain Node", () => {
       expect(Number(process.versions.node ? out.runtime.slice(5).split(".")[0] : 0)).toBeGreaterThanOrEqual(
         20,
       );
-      expect(out.v).toBe("1.3");
+      expect(out.v).toBe("1.4");
       expect(out.same).toBe(true);
       expect(out.py).toEqual(["hidden/.secret.py", "src/main.py", "src/utils/helper.py"]);
       expect(out.bad.errors[0].code).toBe("BAD_PREDICATE");

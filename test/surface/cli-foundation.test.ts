@@ -372,7 +372,7 @@ describe("process edge", () => {
 describe("introspection endpoints print pure JSON", () => {
   test("capabilities", () => {
     const { json } = rglobJson(["capabilities"]);
-    expect(json.agent_api_version).toBe("1.3");
+    expect(json.agent_api_version).toBe("1.4");
     expect(json.package_version).toBe(pkg.version);
     expect((json.mcp as { transport: string }).transport).toBe("stdio");
     expect(json.operations).toContain("find");
@@ -380,7 +380,7 @@ describe("introspection endpoints print pure JSON", () => {
 
   test("agent-version", () => {
     expect(rglobJson(["agent-version"]).json).toEqual({
-      agent_api_version: "1.3",
+      agent_api_version: "1.4",
       schema_version: "1.0",
       package_version: pkg.version,
     });

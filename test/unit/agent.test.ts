@@ -206,7 +206,7 @@ describe("defaults and introspection", () => {
   });
 
   test("schemaFor, allSchemas, capabilities and AGENT_API_VERSION", () => {
-    expect(AGENT_API_VERSION).toBe("1.3");
+    expect(AGENT_API_VERSION).toBe("1.4");
     expect(schemaFor("find.input")).toEqual(SCHEMAS["find.input"] as Record<string, unknown>);
     expect(schemaFor("nope")).toBeUndefined();
     expect(allSchemas()).toEqual(SCHEMAS);

@@ -92,7 +92,8 @@ export function encodeOutcomes(outcomes: readonly FileOutcome[]): EncodedOutcome
     str(o.error?.message ?? null);
     nums.push(o.lines, o.matches, o.dropped ?? 0);
     str(o.encoding);
-    nums.push(o.hits.length);
+    // bom 1, invalid 2; the NUL offset of a binary file searched (-1: none).
+    nums.push((o.bom ? 1 : 0) | (o.invalid ? 2 : 0), o.nul ?? -1, o.hits.length);
     for (const h of o.hits) {
       nums.push(
         KINDS.indexOf(h.kind),
@@ -144,6 +145,8 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
     const matches = num();
     const dropped = num();
     const encoding = str() as string;
+    const flags = num();
+    const nul = num();
     const nHits = num();
     const hits: LineEvent[] = [];
     for (let h = 0; h < nHits; h++) {
@@ -171,6 +174,9 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
       ...(dropped > 0 ? { dropped } : {}),
       hits,
       encoding,
+      ...((flags & 1) !== 0 ? { bom: true as const } : {}),
+      ...((flags & 2) !== 0 ? { invalid: true as const } : {}),
+      ...(nul >= 0 ? { nul } : {}),
     });
   }
   return outcomes;

@@ -10,6 +10,7 @@ import { type ByteBuffer, createByteBuffer, releaseByteBuffer } from "../bytes.t
 import type { LineEvent } from "../events.ts";
 import { languageOf } from "../languages.ts";
 import { regionCursor } from "../regions/regions.ts";
+import { sniffUtf16, validUtf8 } from "./encoding.ts";
 import { foldsToTrap, holdsFoldTrap } from "./fold-traps.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import { drain, LARGE_FILE, searchLarge } from "./search-large.ts";
@@ -27,7 +28,6 @@ import {
   searchText,
   type TextOptions,
 } from "./search-text.ts";
-import { sniffUtf16 } from "./utf16-sniff.ts";
 
 /** Everything a searcher needs, as plain data (it crosses to workers by structured clone). */
 export interface SearchSpec {
@@ -35,9 +35,17 @@ export interface SearchSpec {
   readonly text: TextOptions;
   /** Search binary files as text. */
   readonly binaryAsText: boolean;
+  /**
+   * rg's --binary (-uuu): search binary files too, each to its first match (the whole file when counting), and
+   * give no line of one: its outcome says binary (`nul`).
+   */
+  readonly binaryMode: boolean;
   /** Leading bytes sniffed for a NUL (0 disables). */
   readonly sniffBytes: number;
-  /** A TextDecoder label, or null for UTF-8 with BOM detection. */
+  /**
+   * A TextDecoder label; "auto" for each file's own (BOM, UTF-16 without one, valid UTF-8, else windows-1252);
+   * null for UTF-8 with BOM detection and UTF-16 without a BOM sniffed (encoding.ts).
+   */
   readonly encoding: string | null;
   /** Skip larger files (Infinity for none). */
   readonly maxFileSize: number;
@@ -66,7 +74,14 @@ export interface FileOutcome {
   /** With `in`: matches left out because they start outside the regions asked for (absent: none). */
   dropped?: number;
   hits: LineEvent[];
+  /** How it was decoded: utf-8, utf-16le, utf-16be, windows-1252 (auto) or the spec's label. */
   encoding: string;
+  /** It began with a byte order mark (absent: it did not). */
+  bom?: true;
+  /** It was searched as UTF-8 but is not valid UTF-8 (absent: it is, or was not checked). */
+  invalid?: true;
+  /** Searched as a binary file (binaryMode): the offset of its first NUL byte. */
+  nul?: number;
 }
 
 /** A searcher: compiled matcher plus a read buffer reused across files. */
@@ -132,6 +147,13 @@ function dense(find: LiteralFinder, length: number): boolean {
 /** The length of a UTF-8 byte order mark at the start of the first `length` bytes (3), else 0. */
 function utf8Bom(buf: Buffer, length: number): number {
   return length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+}
+
+const WINDOWS_1252 = new TextDecoder("windows-1252");
+
+/** Decodes UTF-16BE bytes. */
+function utf16be(bytes: Uint8Array): string {
+  return new TextDecoder("utf-16be").decode(bytes);
 }
 
 function hasAnyIgnoreCase(view: Buffer, re: RegExp): boolean {
@@ -260,6 +282,10 @@ interface SearcherState {
   readonly decoder: TextDecoder | null;
   readonly labelIsUtf8: boolean;
   readonly labelIsUtf16: boolean;
+  /** encoding "auto": invalid UTF-8 is decoded as windows-1252. */
+  readonly auto: boolean;
+  /** The text options of a binary file searched by binaryMode: to its first match, never written directly. */
+  readonly binaryText: TextOptions;
   readonly regionKeep: (path: string, text: string) => RegionKeep | undefined;
 }
 
@@ -273,9 +299,11 @@ const KEEP = 64 * 1024 * 1024;
  */
 export function createSearcher(spec: SearchSpec): Searcher {
   const store = createByteBuffer(FIRST_BLOCK * 4);
-  const label = spec.encoding;
+  const auto = spec.encoding === "auto";
+  const label = auto ? null : spec.encoding;
   const decoder =
     label === null ? null : new TextDecoder(label as ConstructorParameters<typeof TextDecoder>[0]);
+  const { direct: _direct, ...undirected } = spec.text;
   const st: SearcherState = {
     spec,
     matcher: buildMatcher(spec.matcher),
@@ -284,6 +312,8 @@ export function createSearcher(spec: SearchSpec): Searcher {
     decoder,
     labelIsUtf8: decoder === null || decoder.encoding === "utf-8",
     labelIsUtf16: decoder?.encoding.startsWith("utf-16") === true,
+    auto,
+    binaryText: { ...undirected, firstOnly: !spec.text.countOnly },
     regionKeep: regionKeepOf(spec),
   };
   return {
@@ -377,15 +407,19 @@ function readOpen(st: SearcherState, fd: number, out: FileOutcome): number | { l
   const bom16 = length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff));
   if (!spec.binaryAsText && !bom16 && !st.labelIsUtf16 && spec.sniffBytes > 0) {
     const sniffed = Math.min(length, spec.sniffBytes);
-    if (buf.subarray(0, sniffed).indexOf(0) >= 0) {
-      // A NUL byte: binary, unless the block is UTF-16 text without a BOM and no encoding was named (ADR 0039).
-      const utf16 = spec.encoding === null ? sniffUtf16(buf, sniffed) : null;
-      if (utf16 === null) {
+    const nul = buf.subarray(0, sniffed).indexOf(0);
+    if (nul >= 0) {
+      // UTF-16 text without a byte order mark has a NUL in every ASCII character: sniffed strictly (encoding.ts),
+      // it is text, decoded by its byte order (ADR 0041).
+      const order =
+        st.decoder === null ? sniffUtf16(buf, sniffed, sniffed === length && length < FIRST_BLOCK) : null;
+      if (order !== null) out.encoding = order;
+      else if (spec.binaryMode) out.nul = nul;
+      else {
         out.skip = "binary";
         out.error = { code: "BINARY", message: "binary file (NUL byte); use text to search it" };
         return null;
       }
-      out.encoding = utf16;
     }
   }
   if (length < FIRST_BLOCK) return length;
@@ -393,7 +427,8 @@ function readOpen(st: SearcherState, fd: number, out: FileOutcome): number | { l
     stats = regularFile(fd, out, spec.maxFileSize);
     if (stats === false) return null;
   }
-  // A large file is searched window by window, in bounded memory.
+  // A large file is searched window by window, in bounded memory (UTF-8 only: its first block says whether it
+  // is valid UTF-8; with encoding auto, one that is not is read whole and decoded as windows-1252).
   if (
     stats.size > LARGE_FILE &&
     st.labelIsUtf8 &&
@@ -401,8 +436,13 @@ function readOpen(st: SearcherState, fd: number, out: FileOutcome): number | { l
     out.encoding === "utf-8" &&
     !spec.matcher.multiline &&
     spec.regions === 0
-  )
-    return { length };
+  ) {
+    if (st.decoder !== null || out.nul !== undefined || validUtf8(buf, length, false)) return { length };
+    if (!st.auto) {
+      out.invalid = true;
+      return { length };
+    }
+  }
   if (buf.length < stats.size + 1) buf = store.grow(stats.size + 1 + (stats.size >> 3), length);
   while (true) {
     // The file grew while being read.
@@ -428,8 +468,19 @@ function* searchLargeOpen(
 ): Generator<HitChunk, void> {
   const buf = st.store.bytes;
   const bom = utf8Bom(buf, length);
-  if (bom) buf.copyWithin(0, bom, length);
-  const large = searchLarge(fd, st.store, length - bom, st.matcher, st.spec.text, st.pre.finderFor);
+  if (bom) {
+    buf.copyWithin(0, bom, length);
+    out.bom = true;
+  }
+  const binary = out.nul !== undefined;
+  const large = searchLarge(
+    fd,
+    st.store,
+    length - bom,
+    st.matcher,
+    binary ? st.binaryText : st.spec.text,
+    binary ? null : st.pre.finderFor,
+  );
   // The first block's bytes are counted with the first chunk (or the outcome).
   let unreported = length;
   let r = large.next();
@@ -451,29 +502,38 @@ function* searchLargeOpen(
 function matchWhole(st: SearcherState, path: string, length: number, out: FileOutcome): void {
   const { spec, store, pre, matcher } = st;
   const view = store.bytes.subarray(0, length);
-  const label = spec.encoding;
+  // The default and auto: a byte order mark decides, then the UTF-16 sniff (readOpen), then UTF-8.
+  const sniffs = st.decoder === null;
+  const binary = out.nul !== undefined;
+  const opts = binary ? st.binaryText : spec.text;
   let text: string;
   let asciiLines: ((from: number, to: number) => number) | undefined;
-  if (label === null && out.encoding !== "utf-8") {
-    // UTF-16 without a BOM, as readOpen sniffed it (ADR 0039).
-    text =
-      out.encoding === "utf-16le"
-        ? view.toString("utf16le", 0, length & ~1)
-        : new TextDecoder("utf-16be").decode(view);
-  } else if (label === null || st.labelIsUtf8) {
-    if (length >= 2 && view[0] === 0xff && view[1] === 0xfe && label === null) {
-      out.encoding = "utf-16le";
-      text = view.toString("utf16le", 2);
-    } else if (length >= 2 && view[0] === 0xfe && view[1] === 0xff && label === null) {
-      out.encoding = "utf-16be";
-      text = new TextDecoder("utf-16be").decode(view.subarray(2));
+  if (sniffs && out.encoding !== "utf-8") {
+    text = out.encoding === "utf-16le" ? view.toString("utf16le") : utf16be(view);
+  } else if (sniffs && length >= 2 && view[0] === 0xff && view[1] === 0xfe) {
+    out.encoding = "utf-16le";
+    out.bom = true;
+    text = view.toString("utf16le", 2);
+  } else if (sniffs && length >= 2 && view[0] === 0xfe && view[1] === 0xff) {
+    out.encoding = "utf-16be";
+    out.bom = true;
+    text = utf16be(view.subarray(2));
+  } else if (st.labelIsUtf8) {
+    const bom = utf8Bom(view, length);
+    if (bom) out.bom = true;
+    // Valid UTF-8 or not: named in the summary, or (auto) decoded as windows-1252, never prefiltered by the
+    // pattern's UTF-8 bytes then.
+    const latin = sniffs && !binary && !validUtf8(view, length, true);
+    if (latin && st.auto) {
+      out.encoding = "windows-1252";
+      text = WINDOWS_1252.decode(view);
     } else {
-      const bom = utf8Bom(view, length);
+      if (latin) out.invalid = true;
       const body = bom ? view.subarray(bom) : view;
       // Prefilter on raw bytes: most files hold none of the literals; they are neither decoded nor given a
       // finder.
       if (pre.byteLits !== null && !pre.byteLits.some((l) => view.indexOf(l) >= 0)) return;
-      const finder = pre.finderFor === null ? null : pre.finderFor(body);
+      const finder = pre.finderFor === null || binary ? null : pre.finderFor(body);
       if (finder !== null) {
         // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
         const newlines = (from: number, to: number) => store.newlines(from + bom, to + bom);
@@ -496,8 +556,10 @@ function matchWhole(st: SearcherState, path: string, length: number, out: FileOu
     out.encoding = (st.decoder as TextDecoder).encoding;
     text = (st.decoder as TextDecoder).decode(view);
   }
+  // A binary file's NUL bytes end lines, as in rg --binary (its counts are rg's).
+  if (binary) text = text.replaceAll("\0", "\n");
   const folded = asciiLines === undefined ? foldCrlf(text) : text;
-  const r = searchText(folded, matcher, spec.text, undefined, asciiLines, st.regionKeep(path, folded));
+  const r = searchText(folded, matcher, opts, undefined, asciiLines, st.regionKeep(path, folded));
   out.lines = r.lines;
   out.matches = r.matches;
   if (r.dropped) out.dropped = r.dropped;

@@ -6,7 +6,7 @@ import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 export const dupes = defineOperation({
   id: "dupes",
   summary:
-    "Find groups of files with identical contents (size, head/tail hash, full digest); empty files are left out by default.",
+    "Find groups of files with identical contents (SHA-256 digest); empty files are left out by default.",
   description:
     "Find duplicate files: files are grouped by size, then by a hash of their first and last 4 KiB, then by a full-content digest (reported as 'sha256:…'). Every path of a group is listed; hard links of one file are marked in hard_links and counted once (files, wasted_bytes); a file with no copy but its own hard links is counted in hard_link_only_files (listed with include_hard_links); symlinks are not followed unless follow_symlinks; empty files are skipped unless include_empty. Groups come most wasted bytes first; the summary's groups, duplicate_files and wasted_bytes cover the whole query. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. When `truncated` is true and `next_cursor` is set, call again with `cursor` for the next groups.",
   models: async () => {

@@ -13,7 +13,7 @@ export const grep = defineOperation({
   id: "grep",
   summary: "Search file contents by regular expression or literal, with context, counts and file lists.",
   description:
-    "Search the contents of files under a base directory for a regular expression, in ripgrep's syntax or JavaScript's (or a literal with fixed_strings). Files are selected as by find: .gitignore/.ignore are respected, hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed; every find filter (globs, types, size, time) applies, but a file named in paths is searched whatever the globs say, since they filter the walk. Binary files (a NUL byte in the first 8 KiB) are skipped unless `text` is set, and counted in skipped.binary (each listed as a BINARY error with list_binary). A line ends at LF and a CR before it is not part of the line (content, `$` and line_regexp see a CRLF file as an LF file). Each match is a LineMatch with line_number, content, the character and byte columns of every submatch and optional before/after context; use files_with_matches or count for a compact overview first, and max_columns to keep minified files short. Results come in walk order. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page; `truncated_reason` says why it stopped ('limit', 'max_count', 'max_bytes', 'max_output_bytes', 'timeout').",
+    "Search the contents of files under a base directory for a regular expression, in ripgrep's syntax or JavaScript's (or a literal with fixed_strings). Files are selected as by find: .gitignore/.ignore are respected, hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed; every find filter (globs, types, size, time) applies, but a file named in paths is searched whatever the globs say, since they filter the walk. Binary files (a NUL byte in the first 8 KiB) are skipped and counted in skipped.binary (each listed as a BINARY error with list_binary); `binary` searches them (one record each, with `binary_offset`), `text` gives their lines. A line ends at LF and a CR before it is not part of the line (content, `$` and line_regexp see a CRLF file as an LF file). Each match is a LineMatch with line_number, content, the character and byte columns of every submatch and optional before/after context; use files_with_matches or count for a compact overview first, and max_columns to keep minified files short. Results come in walk order; page with `cursor` when `next_cursor` is set.",
   models: async () => {
     const m = await import("./schema.ts");
     return {
@@ -88,8 +88,8 @@ export const grep = defineOperation({
         type: "boolean",
         short: "u",
         description:
-          "As rg: -u searches what ignore rules leave out (--no-ignore), -uu hidden entries too (the default here), -uuu binary files too (--text).",
-        sets: [{ respect_gitignore: false, hidden: true }, {}, { text: true }],
+          "As rg: -u searches what ignore rules leave out (--no-ignore), -uu hidden entries too (the default here), -uuu binary files too (--binary).",
+        sets: [{ respect_gitignore: false, hidden: true }, {}, { binary: true }],
       },
       line_number: {
         type: "boolean",

@@ -110,11 +110,15 @@ function searchSpecOf(input: GrepInput, patterns: readonly string[]): { spec: Se
     multiline: input.multiline,
     onlyMatching: input.only_matching,
   });
-  if (input.encoding !== undefined) {
+  const auto = input.encoding?.trim().toLowerCase() === "auto";
+  if (input.encoding !== undefined && !auto) {
     try {
       new TextDecoder(input.encoding as ConstructorParameters<typeof TextDecoder>[0]);
     } catch {
-      throw new RglobError("BAD_PREDICATE", `encoding: '${input.encoding}' is not a known TextDecoder label`);
+      throw new RglobError(
+        "BAD_PREDICATE",
+        `encoding: '${input.encoding}' is not a known TextDecoder label (or auto)`,
+      );
     }
   }
   const ctxN = input.context ?? 0;
@@ -129,8 +133,9 @@ function searchSpecOf(input: GrepInput, patterns: readonly string[]): { spec: Se
       countOnly: mode === "count",
     },
     binaryAsText: input.text,
+    binaryMode: input.binary,
     sniffBytes: input.binary_sniff_bytes,
-    encoding: input.encoding ?? null,
+    encoding: auto ? "auto" : (input.encoding ?? null),
     maxFileSize: maxFileSizeOf(input.max_file_size),
     confine: null,
     regions: regionBits(input.in),

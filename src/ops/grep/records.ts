@@ -13,6 +13,8 @@ interface EventFile {
   readonly abs: string;
   readonly rel: string;
   readonly encoding: string;
+  /** It began with a byte order mark. */
+  readonly bom: boolean;
 }
 
 /** The context line of a context event (or of one line of a match given as context). */
@@ -68,6 +70,7 @@ export class LineRecords {
         content_offset: ev.content_offset,
         submatches: ev.submatches,
         encoding: f.encoding,
+        ...(f.bom ? { bom: true as const } : {}),
       };
     const rec: LineMatch = {
       path: f.abs,
@@ -80,6 +83,7 @@ export class LineRecords {
       before: this.before,
       after: [],
       encoding: f.encoding,
+      ...(f.bom ? { bom: true as const } : {}),
     };
     this.before = [];
     this.last = rec;
@@ -128,12 +132,25 @@ export function trailingContext(
 }
 
 /**
- * Builds the "file" record of a file in the modes that list files.
+ * Builds the "file" record of a file in the modes that list files, or of a binary file searched as binary.
  * @param abs its path
  * @param rel its relative path
  * @param count its count (count modes), 0 (files_without_match), or null
+ * @param decoded how it was read: its encoding when not UTF-8 without a byte order mark, its first NUL byte
  * @returns the record
  */
-export function grepFileOf(abs: string, rel: string, count: number | null): GrepFile {
-  return { path: abs, relative_path: rel, count };
+export function grepFileOf(
+  abs: string,
+  rel: string,
+  count: number | null,
+  decoded?: { readonly encoding: string; readonly bom?: true; readonly nul?: number },
+): GrepFile {
+  const rec: GrepFile = { path: abs, relative_path: rel, count };
+  if (decoded === undefined) return rec;
+  if (decoded.nul !== undefined) rec.binary_offset = decoded.nul;
+  else if (decoded.encoding !== "utf-8" || decoded.bom) {
+    rec.encoding = decoded.encoding;
+    if (decoded.bom) rec.bom = true;
+  }
+  return rec;
 }

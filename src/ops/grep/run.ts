@@ -11,6 +11,7 @@ import type { LineEvent, LineEvents } from "../../engine/events.ts";
 import { breakdownKey, languageOf } from "../../engine/languages.ts";
 import { regionLexer } from "../../engine/regions/regions.ts";
 import type { RunContext } from "../../engine/run.ts";
+import { encodingKey } from "../../engine/search/encoding.ts";
 import { createPool } from "../../engine/search/pool.ts";
 import { createSearcher, type FileOutcome, type SearchSpec } from "../../engine/search/search-file.ts";
 import { compareNames, type Entry, walk } from "../../engine/walk.ts";
@@ -64,10 +65,13 @@ function givenCount(text: string | undefined): number {
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
-/** The outcome of a file the warm index rules out: searched, nothing found, nothing read. */
+/** The outcome of a file the warm index rules out: searched, nothing found, nothing read (so no encoding). */
 function ruledOut(): FileOutcome {
-  return { bytes: 0, skip: null, error: null, lines: 0, matches: 0, hits: [], encoding: "utf-8" };
+  return { bytes: 0, skip: null, error: null, lines: 0, matches: 0, hits: [], encoding: "" };
 }
+
+/** How many paths `not_utf8` names. */
+const NOT_UTF8_NAMED = 10;
 
 /** A file left out by `in` because no lexer knows its language: counted in the ledger, never read. */
 function unknownLanguage(): FileOutcome {
@@ -131,6 +135,9 @@ class GrepTally {
   readonly leftOut = { matches: 0, files: 0 };
   private readonly groups = new Map<string, GrepGroup>();
   private readonly skipped = { binary: 0, too_large: 0, unreadable: 0, unknown_language: 0 };
+  /** Files read, by how they were decoded (encodings), and those read as UTF-8 that are not (not_utf8). */
+  private readonly encodings: Record<string, number> = {};
+  private readonly notUtf8: string[] = [];
   private readonly ledger: SkippedWithRegions;
   private readonly keyOf: ((e: Entry) => string) | null;
   private bytes = 0;
@@ -184,6 +191,16 @@ class GrepTally {
       this.skipped.unknown_language++;
       this.ledger.unknown_language = (this.ledger.unknown_language ?? 0) + 1;
     } else if (o.skip !== null) this.skipped[o.skip]++;
+    else if (o.encoding !== "") {
+      const key =
+        o.nul !== undefined
+          ? "binary"
+          : o.invalid
+            ? "invalid-utf-8"
+            : encodingKey(o.encoding, o.bom === true);
+      this.encodings[key] = (this.encodings[key] ?? 0) + 1;
+      if (o.invalid && this.notUtf8.length < NOT_UTF8_NAMED) this.notUtf8.push(e.rel);
+    }
     if (o.encoding.startsWith("utf-16") && this.q.spec.encoding === null && this.utf16.length < UTF16_SHOWN)
       this.utf16.push(e.rel);
     this.totals.matches += o.matches;
@@ -220,6 +237,8 @@ class GrepTally {
     // unknown_language is in the ledger only when `in` asked for regions.
     const { unknown_language, ...readSkips } = this.skipped;
     ctx.summary("files_skipped", this.q.spec.regions === 0 ? readSkips : this.skipped);
+    ctx.summary("encodings", this.encodings);
+    if (this.notUtf8.length > 0) ctx.summary("not_utf8", this.notUtf8);
     if (this.q.spec.regions !== 0 && !this.q.spec.matcher.invert) ctx.summary("left_out_by_in", this.leftOut);
     if (this.utf16.length > 0) ctx.summary("utf16_files", this.utf16);
     // Ordered as count's breakdown: most lines first, then by key (code points).
@@ -235,17 +254,18 @@ class GrepTally {
 
 /**
  * Returns the searcher of a binary file named as a root: searched all the same, as rg searches a file it is given
- * by name (its human output then says "binary file matches"); binary files met by the walk are skipped.
+ * by name, and given as binary (`binary_offset`; human: "binary file matches"), as with `binary`; binary files
+ * met by the walk are skipped unless `binary` or `text`.
  */
 class NamedBinary {
   private searcher: ReturnType<typeof createSearcher> | null = null;
 
   constructor(private readonly spec: SearchSpec) {}
 
-  /** The outcome of a file, searched again as text when it is a binary file named as a root. */
+  /** The outcome of a file, searched again as binary when it is a binary file named as a root. */
   outcome(e: Entry, o: FileOutcome): FileOutcome {
     if (o.skip !== "binary" || e.depth !== 0 || this.spec.binaryAsText) return o;
-    this.searcher ??= createSearcher({ ...this.spec, binaryAsText: true });
+    this.searcher ??= createSearcher({ ...this.spec, binaryMode: true });
     return this.searcher.search(e.abs);
   }
 
@@ -305,9 +325,30 @@ function* fileLines(item: Item, run: LinesRun): Generator<LinesStep, boolean, Pi
     }
     if (o !== null) tally.report(e, o);
     // Only UTF-8 files are searched window by window.
-    const file = { abs: e.abs, rel: e.rel, encoding: o !== null ? o.encoding : "utf-8" };
+    const file = {
+      abs: e.abs,
+      rel: e.rel,
+      encoding: o !== null ? o.encoding : "utf-8",
+      bom: o?.bom === true,
+    };
     let recs: Emitted[] = held === null ? [] : [held];
     held = null;
+    // A binary file searched as binary (-uuu) is one record that says so, never its lines (as rg prints it).
+    if (o !== null && o.nul !== undefined && o.lines > 0 && !isResumed) {
+      if (tally.given >= tally.maxCount) {
+        if (recs.length > 0) yield recs;
+        tally.stop("max_count");
+        return false;
+      }
+      tally.given++;
+      recs.push({
+        kind: "file",
+        record: grepFileOf(e.abs, e.rel, null, o),
+        key: `${fileKey}${SEP}0${SEP}0${SEP}${tally.given}`,
+      });
+      yield recs;
+      break;
+    }
     const events = chunk !== null ? chunk.hits : (o as FileOutcome).hits;
     // The index after the last event made a record in this batch (trailing context goes on from there).
     let givenTo = 0;
@@ -383,7 +424,7 @@ function fileRecord(q: GrepQuery, e: Entry, o: FileOutcome, tally: GrepTally): E
       : mode === "files_without_match"
         ? 0
         : null;
-  return { kind: "file", record: grepFileOf(e.abs, e.rel, count), key: `${e.key}${SEP}${tally.given}` };
+  return { kind: "file", record: grepFileOf(e.abs, e.rel, count, o), key: `${e.key}${SEP}${tally.given}` };
 }
 
 /**

@@ -50,33 +50,33 @@ export const GrepInputSchema = v.pipe(
     fixed_strings: flag("Treat patterns as literal strings, not regular expressions."),
     ignore_case: flag("Match case-insensitively."),
     smart_case: flag("Case-insensitive when every pattern is lower case, else case-sensitive."),
-    word_regexp: flag("Only match whole words (not preceded or followed by a letter, digit or '_')."),
+    word_regexp: flag(
+      "Only match whole words. A word is not preceded or followed by a letter, digit or '_'.",
+    ),
     line_regexp: flag("Only match whole lines."),
     invert_match: flag("Select the lines that do not match."),
     multiline: flag(
-      "Let a match span lines (the record holds every line it spans, and a match that starts in those lines joins it; '.' still stops at a newline). A record counts as one matching line for count and max_count; invert_match selects the lines outside every match. Without it a pattern holding a newline character is refused (REGEX): no single line holds one.",
+      "Let a match span lines. The record holds every line it spans ('.' still stops at a newline) and counts as one matching line; invert_match selects the lines outside every match. Without it a pattern holding a newline is refused (REGEX).",
     ),
-    only_matching: flag(
-      "One record per match, whose content is the matched text only. Context lines are given as rg gives them with -o: the line's first match holds its before-context, its last match its after-context.",
-    ),
-    before_context: v.optional(int(0, "Lines of context before each match (records: `before`).")),
-    after_context: v.optional(int(0, "Lines of context after each match (records: `after`).")),
+    only_matching: flag("One record per match, holding the matched text only. Context as rg -o gives it."),
+    before_context: v.optional(int(0, "Lines of context before each match, in `before`.")),
+    after_context: v.optional(int(0, "Lines of context after each match, in `after`.")),
     context: v.optional(int(0, "Lines of context before and after each match.")),
-    files_with_matches: flag("List the files that match (records of kind 'file'), not the lines."),
-    files_without_match: flag("List the files that do not match (records of kind 'file')."),
+    files_with_matches: flag("List the files that match, not the lines. Records of kind 'file'."),
+    files_without_match: flag("List the files that do not match. Records of kind 'file'."),
     count: flag(
       "Count matching lines per file (records of kind 'file' with `count`); the summary total is exact even when the listing is cut by limit.",
     ),
     count_matches: flag(
-      "Count matches per file, not matching lines (records of kind 'file' with `count`), as rg's count-matches does; count with only_matching does the same.",
+      "Count matches per file, not matching lines. Records of kind 'file' with `count`, as rg's count-matches gives them; count with only_matching does the same.",
     ),
     include_zero: flag(
-      "With count or count_matches, list the files searched with no match too (count 0), as rg.",
+      "With count or count_matches, list files without a match too. Their count is 0, as in rg.",
     ),
     max_count: v.optional(
       int(
         1,
-        "Stop after this many matching lines in the whole query (reason 'max_count'); a global cap, not per file (max_per_file is per file, as -m is in rg and grep). With only_matching a line's matches all count as that line. The last one keeps its whole after-context, as grep gives it (lines that match too).",
+        "Stop after this many matching lines in all files. The reason is then 'max_count' (max_per_file is per file, as -m is in rg and grep). With only_matching a line's matches count as one.",
       ),
     ),
     max_per_file: v.optional(
@@ -85,7 +85,9 @@ export const GrepInputSchema = v.pipe(
         "At most this many matching lines per file (rg's and grep's -m/--max-count); the after-context of a file's last one goes on through lines that match too.",
       ),
     ),
-    max_bytes: v.optional(int(1, "Stop before reading more content bytes than this (reason 'max_bytes').")),
+    max_bytes: v.optional(
+      int(1, "Stop before reading more content bytes than this. The reason is then 'max_bytes'."),
+    ),
     max_file_size: v.optional(
       sizeValue(
         "Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K' (K = 1024); fd's '-10k' is at most 10000 bytes. A '+' size (fd's at least) is refused.",
@@ -94,14 +96,19 @@ export const GrepInputSchema = v.pipe(
     max_columns: v.optional(
       int(
         1,
-        "Clip lines longer than this many characters (code points) to a window around the first match (`clipped` is set; only the submatches within the window are listed).",
+        "Clip lines longer than this many characters (code points) to a window around the first match (`clipped` is set).",
       ),
     ),
-    text: flag("Search binary files as text (a NUL byte in the first 8 KiB means binary otherwise)."),
+    text: flag(
+      "Search binary files as text and print their lines (a NUL byte in the first block means binary).",
+    ),
+    binary: flag(
+      "Search binary files too, as rg's -uuu. One record each, with `binary_offset`, never its lines.",
+    ),
     ...binaryListEntries,
     ...onlyIgnoredEntries,
     binary_sniff_bytes: v.optional(
-      int(0, "How many leading bytes are checked for a NUL byte to call a file binary (0 disables)."),
+      int(0, "Leading bytes checked for a NUL byte. A binary file has one; 0 disables."),
       8192,
     ),
     encoding: v.optional(
@@ -109,14 +116,14 @@ export const GrepInputSchema = v.pipe(
         v.string(),
         v.minLength(1),
         v.description(
-          "Decode files with this TextDecoder label (latin1, shift_jis, utf-16le…). Default: UTF-8, or UTF-16 by BOM or NUL pattern.",
+          "Decode files with this TextDecoder label or `auto`. Labels: latin1, shift_jis, utf-16le…; auto: by BOM, UTF-16 sniff, valid UTF-8, else windows-1252.",
         ),
       ),
     ),
     threads: v.optional(
       int(
         0,
-        "Worker threads that match files (0 = in the calling thread). Default: 2, at most the cores, on 4 cores or more, or when timeout_seconds is set and the pattern is a regex (not an exact literal); else 0.",
+        "Worker threads that match files (0 = in the calling thread). Default: 2 (at most the cores) on 4 cores or more, or with timeout_seconds and a regex pattern; else 0.",
       ),
     ),
     by: v.optional(
@@ -132,8 +139,7 @@ export const GrepInputSchema = v.pipe(
         v.array(v.picklist(REGION_NAMES)),
         v.minLength(1),
         v.description(
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: the description quotes a template literal's ${
-          "Keep only the matches that start in these regions of the source code: code, comment, string (a string literal with its quotes and prefix; a template literal's text with its `${` and `}`, the expression inside being code); one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript incl. JSX and regex literals, Python, Go, Rust, Java, Kotlin, C/C++, C#, Ruby, PHP, shell, CSS, HTML/XML, YAML, TOML, SQL and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions. Files are matched first and only those with a match are lexed.",
+          "Keep only the matches that start in these regions of the source code. Regions: code, comment, string; one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript, Python, Go, Rust, Java, C/C++, Ruby, shell and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions.",
         ),
       ),
     ),
@@ -167,6 +173,11 @@ const SubmatchSchema = v.pipe(
   ),
 );
 export type Submatch = v.InferOutput<typeof SubmatchSchema>;
+
+/** The `bom` field of grep's records. */
+const BOM = {
+  bom: v.optional(v.pipe(v.literal(true), v.description("True after a byte order mark."))),
+};
 
 /** Creates the ContextLine model. */
 const ContextLineSchema = v.pipe(
@@ -241,8 +252,9 @@ export const LineMatchSchema = v.pipe(
     ),
     encoding: v.pipe(
       v.string(),
-      v.description("How the file was decoded: utf-8, utf-16le, utf-16be or a label."),
+      v.description("How the file was decoded: utf-8, utf-16le, utf-16be, windows-1252 (auto) or the label."),
     ),
+    ...BOM,
     ...IGNORED_BY,
   }),
   v.title("LineMatch"),
@@ -261,6 +273,11 @@ export const GrepFileSchema = v.pipe(
       v.description(
         "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null.",
       ),
+    ),
+    encoding: v.optional(v.pipe(v.string(), v.description("As LineMatch's, when not plain UTF-8."))),
+    ...BOM,
+    binary_offset: v.optional(
+      v.pipe(v.number(), v.integer(), v.description("With `binary`: the offset of its first NUL byte.")),
     ),
     ...IGNORED_BY,
   }),
@@ -308,6 +325,20 @@ export const LineSearchResultSchema = v.pipe(
     matched_lines: v.pipe(v.number(), v.integer(), v.description("Matching lines in the files searched.")),
     files_with_matches: v.pipe(v.number(), v.integer(), v.description("Files with at least one match.")),
     files_skipped: SkipCountsSchema,
+    encodings: v.pipe(
+      v.record(v.string(), v.pipe(v.number(), v.integer())),
+      v.description(
+        "Files read (not those a warm index ruled out), by how decoded: utf-8, utf-8+bom, utf-16le…, invalid-utf-8, binary.",
+      ),
+    ),
+    not_utf8: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description(
+          "Files read as UTF-8 that are not valid UTF-8 (10 at most); encoding auto decodes them.",
+        ),
+      ),
+    ),
     left_out_by_in: v.optional(
       v.pipe(
         v.strictObject({
@@ -315,7 +346,7 @@ export const LineSearchResultSchema = v.pipe(
           files: v.pipe(v.number(), v.integer(), v.description("Files with a match left out.")),
         }),
         v.description(
-          "Present with `in` (not with invert_match): the matches found that start outside the regions asked for (a mention in a comment when code was asked), so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early).",
+          "Present with `in` (not with invert_match): the matches found that start outside the regions asked for, so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early).",
         ),
       ),
     ),

@@ -5,7 +5,7 @@ import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 /** The stats operation. */
 export const stats = defineOperation({
   id: "stats",
-  summary: "Summarise a tree: files, directories, total size, extensions, newest, oldest, largest.",
+  summary: "Summarise a tree: counts, total size, extensions, newest, oldest, largest.",
   description:
     "Summarise the selected entries under a base directory: counts of files, directories and other entries, total size, the newest, oldest and largest file (in the summary), and one record per extension with its file count and bytes (most files first). Globs and predicates select entries as in find; .gitignore/.ignore are respected, hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. The summary totals are exact for the whole query even when `limit` cuts the extension list. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` for more extensions.",
   models: async () => {

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { type GrepQuery, lineSelector } from "../../../ops/grep/query.ts";
 import type { LineMatch } from "../../../ops/grep/schema.ts";
 import { statPath } from "../../../platform/files.ts";
-import { fsPath, resolvePath } from "../../../platform/names.ts";
+import { fsPath } from "../../../platform/names.ts";
 import type { HumanFactory } from "./factory.ts";
 import { GrepHumanSink } from "./grep.ts";
 
@@ -19,6 +19,7 @@ export const grepHuman: HumanFactory = (out, style, p, input) => {
       withFilename: typeof p.with_filename === "boolean" ? p.with_filename : null,
       stats: p.stats === true,
       counting: input.count === true || input.count_matches === true,
+      listing: input.files_with_matches === true || input.files_without_match === true,
       nul: p.null === true,
       column: p.column === true,
       vimgrep: p.vimgrep === true,
@@ -33,28 +34,15 @@ export const grepHuman: HumanFactory = (out, style, p, input) => {
 };
 
 /** What grep's human output needs from the compiled query: which lines are selected (for the after-context of a
- * -m stop), which files were named (a binary one is reported as rg reports it), and --replace, whose regex is the
- * search's own matcher. */
+ * -m stop), and --replace, whose regex is the search's own matcher. */
 function grepExtras(
   q: GrepQuery,
   replacement: string | undefined,
 ): {
   selects: ((line: string) => boolean) | undefined;
-  named: ReadonlySet<string>;
-  sniffBytes: number;
   replace: ((line: string, r: LineMatch) => string) | undefined;
 } {
   const g = q.input;
-  const base = resolve(process.cwd(), g.base ?? ".");
-  const named = new Set<string>();
-  if (g.text !== true)
-    for (const p of q.paths) {
-      const abs = resolvePath(base, p);
-      try {
-        if (statPath(fsPath(abs)).isFile()) named.add(abs);
-      } catch {}
-    }
-  const sniffBytes = g.binary_sniff_bytes ?? 8192;
   const after = (g.after_context ?? g.context ?? 0) > 0 && g.only_matching !== true;
   let selects: ((line: string) => boolean) | undefined;
   // With `in`, whether a line after -m's last match holds a kept match depends on its file's regions, unknown
@@ -62,7 +50,7 @@ function grepExtras(
   if (after && (g.max_per_file !== undefined || g.max_count !== undefined) && (g.in?.length ?? 0) === 0) {
     const test = lineSelector(q);
     // Patterns that hold no single line (a newline with -U) select no line and replace nothing.
-    if (test === null) return { selects: undefined, named, sniffBytes, replace: undefined };
+    if (test === null) return { selects: undefined, replace: undefined };
     selects = test;
   }
   let replace: ((line: string, r: LineMatch) => string) | undefined;
@@ -72,7 +60,7 @@ function grepExtras(
     const re = new RegExp(m.source, `${m.flags}g${m.multiline ? "m" : ""}`);
     replace = (line, r) => replaceMatches(line, r, re, replacement);
   }
-  return { selects, named, sniffBytes, replace };
+  return { selects, replace };
 }
 
 /**

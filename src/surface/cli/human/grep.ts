@@ -2,16 +2,15 @@
  * between groups that are not adjacent, `path` for file lists and `path:count` for counts. Colour only when
  * the style says so. --stats prints totals on stderr at the end. As rg prints them: a line of the after-context
  * of a file's last match that matches too (after a -m stop) is a match line (`:`), and a binary file named on
- * the command line is one line, `path: binary file matches (found "\0" byte around offset N)` (its first bytes
- * are read again to say so; the records, in JSON, hold its lines). */
+ * the command line, or met with -uuu (--binary), is one line, `path: binary file matches (found "\0" byte around
+ * offset N)` (its record's binary_offset; -a shows its lines). */
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import { SKIP_REASONS } from "../../../contract/result.ts";
 import type { LineEvents } from "../../../engine/events.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
 import { regionTag } from "../../../ops/grep/region-tag.ts";
 import type { GrepFile, GrepGroup, LineMatch } from "../../../ops/grep/schema.ts";
-import { closeDescriptor, openForReading, readInto } from "../../../platform/files.ts";
-import { encodeName, fsPath } from "../../../platform/names.ts";
+import { encodeName } from "../../../platform/names.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { eprint, type Out } from "../output.ts";
 import { breakdownTable, displayPath, escapeControls, paint, plural, type Style } from "./paths.ts";
@@ -24,12 +23,11 @@ interface GrepHumanOptions {
   readonly stats: boolean;
   /** Whether file records are counts (-c, --count-matches): a count of 0 (--include-zero) is printed too. */
   readonly counting?: boolean;
+  /** Whether file records are a list of files (-l, --files-without-match): a binary file is then its path. */
+  readonly listing?: boolean;
   /** Tells whether a line is selected (a match, or a non-match with -v): given when -m may leave matching
    * lines in an after-context. */
   readonly selects?: ((line: string) => boolean) | undefined;
-  /** Files named on the command line (absolute) and how many leading bytes decide binary (0: never). */
-  readonly named?: ReadonlySet<string>;
-  readonly sniffBytes?: number;
   /** rg's -0/--null: a NUL after each file name instead of ':'. */
   readonly nul?: boolean;
   /** rg's --column: the column (1-based, in bytes) of a line's first match after its number. */
@@ -50,35 +48,11 @@ const COLON = 58;
 const DASH = 45;
 const NEWLINE = 10;
 
-/**
- * Returns the offset of the first NUL byte in a file's first bytes, or -1 (none, or it cannot be read).
- * @param file the absolute path
- * @param bytes how many leading bytes to look at
- * @returns the offset or -1
- */
-function nulOffset(file: string, bytes: number): number {
-  if (bytes <= 0) return -1;
-  let fd: number | null = null;
-  try {
-    fd = openForReading(fsPath(file));
-    const buf = Buffer.alloc(bytes);
-    const n = readInto(fd, buf, 0, bytes, 0);
-    return buf.subarray(0, n).indexOf(0);
-  } catch {
-    return -1;
-  } finally {
-    if (fd !== null) closeDescriptor(fd);
-  }
-}
-
 /** Human sink for grep records. */
 export class GrepHumanSink implements Sink {
   private lastPath: string | null = null;
   private lastLine = 0;
   private printedGroup = false;
-  /** The last path checked for a named binary file, and whether it was one (its lines are not shown). */
-  private binaryChecked = "";
-  private binaryShown = false;
   /** The file whose heading was printed last (--heading). */
   private headed = "";
   private readonly p: ReturnType<typeof paint>;
@@ -90,7 +64,7 @@ export class GrepHumanSink implements Sink {
   private readonly showName: boolean;
   /**
    * Writes matching lines as the search finds them, when a line shows nothing but its name, number and text
-   * (decided when the query is heard, since --replace and files named on the command line show more).
+   * (decided when the query is heard, since --replace shows more).
    */
   lines?: LineEvents;
   private opts: GrepHumanOptions;
@@ -101,7 +75,7 @@ export class GrepHumanSink implements Sink {
    * @param opts the presentation options
    * @param contextShown whether context lines are shown (`--` between groups)
    * @param singleFile whether the only root is one file (grep's rule for the file name)
-   * @param extrasOf what the options take from the compiled query (named files, selected lines, --replace)
+   * @param extrasOf what the options take from the compiled query (selected lines, --replace)
    */
   constructor(
     private readonly out: Out,
@@ -130,7 +104,6 @@ export class GrepHumanSink implements Sink {
       !opts.vimgrep &&
       opts.replace === undefined &&
       !this.contextShown &&
-      (opts.named?.size ?? 0) === 0 &&
       opts.by === undefined;
     if (!plain) return;
     // What put() writes for a match record without colour (no escaping off a terminal): `name:line:text`, a
@@ -247,27 +220,18 @@ export class GrepHumanSink implements Sink {
       const shown = this.p.path(displayPath(f.path, this.style));
       // A count goes without the name where lines would (one file searched), as grep -c prints it.
       const after = this.opts.nul ? "\0" : ":";
+      // A binary file searched as binary (-uuu) where lines would be: one line, as rg prints it.
+      if (f.binary_offset !== undefined && f.count === null && !this.opts.listing) {
+        const name = this.showName ? `${shown}: ` : "";
+        this.out.write(`${name}binary file matches (found "\\0" byte around offset ${f.binary_offset})\n`);
+        return;
+      }
       if (f.count !== null && (f.count > 0 || this.opts.counting))
         this.out.write(this.showName ? `${shown}${after}${f.count}\n` : `${f.count}\n`);
       else this.out.write(this.opts.nul ? `${shown}\0` : `${shown}\n`);
       return;
     }
     const r = record as LineMatch;
-    if (r.path !== this.binaryChecked) {
-      this.binaryChecked = r.path;
-      this.binaryShown = false;
-      // A file decoded from UTF-16 (a BOM, the UTF-16 sniff, or --encoding) holds NUL bytes as text: its
-      // lines are shown, as rg -E utf-16le shows them.
-      const utf16 = typeof r.encoding === "string" && r.encoding.startsWith("utf-16");
-      const at =
-        this.opts.named?.has(r.path) && !utf16 ? nulOffset(r.path, this.opts.sniffBytes ?? 8192) : -1;
-      if (at >= 0) {
-        const name = this.showName ? `${this.p.path(displayPath(r.path, this.style))}: ` : "";
-        this.out.write(`${name}binary file matches (found "\\0" byte around offset ${at})\n`);
-        this.binaryShown = true;
-      }
-    }
-    if (this.binaryShown) return;
     if (this.contextShown) {
       const first = r.before?.[0]?.line_number ?? r.line_number;
       const otherFile = r.path !== this.lastPath;
