@@ -52,7 +52,8 @@ describe("the served call's start path", () => {
   test("src/main.ts loads only the switches, the launcher watch and the routes before it decides", () => {
     expect(closure("src/main.ts")).toEqual({
       sources: ["src/config.ts", "src/main.ts", "src/platform/launcher-watch.ts", "src/platform/routes.ts"],
-      external: [],
+      // The Config resolves where persisted indexes are kept (built-in modules, nothing of ours).
+      external: ["node:os", "node:path"],
     });
   });
 
@@ -62,10 +63,12 @@ describe("the served call's start path", () => {
       "package.json", // the version, inlined by the build
       "src/config.ts",
       "src/contract/versions.ts",
+      "src/platform/files.ts", // the door to the file system (stat of the socket and the tree)
+      "src/platform/runtime.ts",
       "src/surface/serve/client.ts",
       "src/surface/serve/where.ts",
     ]);
-    expect(external).toEqual(["node:fs", "node:os"]);
+    expect(external).toEqual(["node:fs", "node:os", "node:path"]);
   });
 
   test("main.ts reaches the client and the cold path only by dynamic imports", () => {
