@@ -1458,7 +1458,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "additionalProperties": {
           "type": "integer"
         },
-        "description": "Files read (not those a warm index ruled out), by how decoded: utf-8, utf-8+bom, utf-16le…, invalid-utf-8, binary."
+        "description": "Files read, by how decoded: utf-8, utf-8+bom, utf-16le…, invalid-utf-8, binary (an index rules out plain utf-8 unread)."
       },
       "not_utf8": {
         "type": "array",

@@ -5,6 +5,7 @@
 // rg where rg answers (UTF-8 and BOM files, the binary file's line); docs/decisions/0041-encodings.md.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
+import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { grepAll } from "../../src/agent/index.ts";
@@ -223,4 +224,39 @@ describe("the library and MCP give the same answer", () => {
       if (sc.not_utf8 !== undefined) expect(text).toContain('encoding: "auto" decodes them as windows-1252');
     }
   });
+});
+
+test("an index-backed grep names the same files that are not UTF-8 as a cold one (an index never rules them out)", () => {
+  const files: Record<string, string | Buffer> = { "latin.txt": Buffer.from("Z\xfcrich\n", "latin1") };
+  files["bom8.txt"] = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("Zürich with a BOM\n")]);
+  for (let i = 0; i < 20; i++) files[`src/f${i}.txt`] = `plain text ${i}\n`;
+  const t = tempTree(files);
+  const cache = tempTree({});
+  try {
+    const env = { RGLOB_CACHE_DIR: cache.dir, RGLOB_SERVE: "0" };
+    // Files written in the last moments are not indexed (their writes may not be over): make them older.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const f of Object.keys(files)) utimesSync(join(t.dir, f), hourAgo, hourAgo);
+    const built = rglob(["index"], { cwd: t.dir, env });
+    expect(built.code).toBe(0);
+    expect(built.stdout).toMatch(/files\s+20 indexed, 2 not/);
+    for (const pattern of ["Zürich", "nowhere-at-all", "plain"]) {
+      const hot = rglobJson<Record<string, unknown>>(["grep", pattern, "--json"], { cwd: t.dir, env }).json;
+      const cold = rglobJson<Record<string, unknown>>(["grep", pattern, "--json"], {
+        cwd: t.dir,
+        env: { ...env, RGLOB_INDEX: "0" },
+      }).json;
+      expect(hot.source).toBe("index");
+      expect(hot.not_utf8).toEqual(["latin.txt"]);
+      expect(hot.not_utf8).toEqual(cold.not_utf8);
+      const enc = (r: Record<string, unknown>) => ({
+        ...(r.encodings as Record<string, number>),
+        "utf-8": 0,
+      });
+      expect(enc(hot)).toEqual(enc(cold));
+    }
+  } finally {
+    t.cleanup();
+    cache.cleanup();
+  }
 });

@@ -1,5 +1,6 @@
 /*! Engine, indexes: reading a file's text for a trigram index (the warm server's and the persisted one), whole,
  * from a descriptor the caller opened and checked. */
+import { isUtf8 } from "node:buffer";
 import { platform } from "../../platform/platform.ts";
 
 /**
@@ -38,5 +39,9 @@ export function readIndexText(fd: number, size: number, buf: Buffer, nulScan: nu
   if (view.subarray(0, nulScan).indexOf(0) >= 0) return null;
   if (n >= 2 && ((view[0] === 0xff && view[1] === 0xfe) || (view[0] === 0xfe && view[1] === 0xff)))
     return null;
+  // Only what a cold read takes as plain UTF-8 may be ruled out unread: a file with a UTF-8 BOM or bytes that are
+  // not UTF-8 is read by every query, so grep's `encodings` and `not_utf8` are a cold run's (ADR 0041).
+  if (n >= 3 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf) return null;
+  if (!isUtf8(view)) return null;
   return view;
 }

@@ -65,9 +65,13 @@ function givenCount(text: string | undefined): number {
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
-/** The outcome of a file the warm index rules out: searched, nothing found, nothing read (so no encoding). */
+/**
+ * The outcome of a file the warm index rules out: searched, nothing found, nothing read. Its encoding is plain
+ * UTF-8: the index holds only such files (a BOM, bytes that are not UTF-8, a NUL or UTF-16 keep a file out of it,
+ * read by every query), so `encodings` counts it as a cold run that read it does.
+ */
 function ruledOut(): FileOutcome {
-  return { bytes: 0, skip: null, error: null, lines: 0, matches: 0, hits: [], encoding: "" };
+  return { bytes: 0, skip: null, error: null, lines: 0, matches: 0, hits: [], encoding: "utf-8" };
 }
 
 /** How many paths `not_utf8` names. */

@@ -328,7 +328,7 @@ export const LineSearchResultSchema = v.pipe(
     encodings: v.pipe(
       v.record(v.string(), v.pipe(v.number(), v.integer())),
       v.description(
-        "Files read (not those a warm index ruled out), by how decoded: utf-8, utf-8+bom, utf-16le…, invalid-utf-8, binary.",
+        "Files read, by how decoded: utf-8, utf-8+bom, utf-16le…, invalid-utf-8, binary (an index rules out plain utf-8 unread).",
       ),
     ),
     not_utf8: v.optional(
