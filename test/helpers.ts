@@ -165,23 +165,3 @@ export function randomWalkTree(seed: number, o: RandomWalkTree): string {
   o.after(dir, some, pick);
   return dir;
 }
-
-/**
- * Returns a warm grep answer's `encodings` as the cold run's when they differ only as they may: an index rules
- * plain UTF-8 files out unread (a BOM, bytes that are not UTF-8, a NUL or UTF-16 keep a file out of it, read by
- * every query), so its `utf-8` count may be lower, as its bytes_read may (ADR 0041). Else the warm one, unchanged,
- * so that the comparison shows the difference.
- * @param warm the warm answer's encodings
- * @param cold the cold answer's encodings
- * @returns the encodings to compare
- */
-export function likeColdEncodings(warm: unknown, cold: unknown): unknown {
-  if (typeof warm !== "object" || warm === null || typeof cold !== "object" || cold === null) return warm;
-  const w = warm as Record<string, number>;
-  const c = cold as Record<string, number>;
-  const keys = new Set([...Object.keys(w), ...Object.keys(c)]);
-  for (const k of keys) {
-    if (k === "utf-8" ? (w[k] ?? 0) > (c[k] ?? 0) : w[k] !== c[k]) return warm;
-  }
-  return cold;
-}

@@ -1458,7 +1458,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "additionalProperties": {
           "type": "integer"
         },
-        "description": "Files read, by how decoded: utf-8, utf-8+bom, utf-16le…, invalid-utf-8, binary (an index rules out plain utf-8 unread)."
+        "description": "Files read that are not plain UTF-8, by how decoded: utf-8+bom, utf-16le…, invalid-utf-8, windows-1252, binary."
       },
       "not_utf8": {
         "type": "array",

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { findOperation } from "../../src/ops/registry.ts";
-import { BIN, likeColdEncodings, prng } from "../helpers.ts";
+import { BIN, prng } from "../helpers.ts";
 import { argvOf, type McpSession, startMcp } from "../surface/mcp-helpers.ts";
 import { changer } from "./fresh-changes.ts";
 import { wordText } from "./index-corpus.ts";
@@ -489,7 +489,6 @@ export async function runClass(
     delete warm.source;
     if (typeof warm.bytes_read === "number" && warm.bytes_read <= (cold.bytes_read as number))
       warm.bytes_read = cold.bytes_read;
-    warm.encodings = likeColdEncodings(warm.encodings, cold.encodings);
     note("warm", `grep_content ${JSON.stringify(q)}`, warm, cold);
   };
   const warmWalk = async ([opId, tool, extra]: readonly [string, string, Record<string, unknown>]) => {
@@ -523,7 +522,6 @@ export async function runClass(
     delete hot.source;
     if (typeof hot.bytes_read === "number" && hot.bytes_read <= (cold.bytes_read as number))
       hot.bytes_read = cold.bytes_read;
-    hot.encodings = likeColdEncodings(hot.encodings, cold.encodings);
     note("index", `rglob ${args.filter((x) => x !== "--json").join(" ")}`, hot, cold);
   };
   const note = (

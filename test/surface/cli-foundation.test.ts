@@ -1,7 +1,7 @@
 // The process edge of the compiled binary: version, exit codes, usage errors, failure envelopes, EPIPE,
 // introspection endpoints, and independence from the source tree and the working directory.
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
@@ -294,6 +294,22 @@ describe("process edge", () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout.toString().split("\n").filter(Boolean)).toHaveLength(1);
     expect(r.stderr.toString()).toBe("");
+  });
+
+  test("a closed pipe ends a grep of a large file quietly too (searched window by window), exit 0", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rglob-epipe-"));
+    try {
+      const big = Buffer.from("line of text\n".repeat(400_000));
+      writeFileSync(join(dir, "big.txt"), big);
+      const r = Bun.spawnSync(
+        ["bash", "-c", `"${BIN}" grep line big.txt | head -2 >/dev/null; echo "exit \${PIPESTATUS[0]}"`],
+        { cwd: dir, env: { ...process.env, RGLOB_SERVE: "0" }, stdout: "pipe", stderr: "pipe" },
+      );
+      expect(r.stdout.toString()).toBe("exit 0\n");
+      expect(r.stderr.toString()).toBe("");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("a reader slower than the output on a non-blocking stdout gets every byte (rglob mcp's answer)", async () => {

@@ -371,6 +371,9 @@ function* searchFile(
     }
     length = read;
   } catch (err) {
+    // A consumer that writes lines as they are found (human output) throws through the search when its reader
+    // has gone (a closed stdout): that ends the run, as it does for a small file; it is not the file's error.
+    if (err instanceof Error && err.name === "BrokenPipe") throw err;
     out.skip = "unreadable";
     out.error = fsError(err);
     return out;

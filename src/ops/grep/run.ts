@@ -68,7 +68,7 @@ function givenCount(text: string | undefined): number {
 /**
  * The outcome of a file the warm index rules out: searched, nothing found, nothing read. Its encoding is plain
  * UTF-8: the index holds only such files (a BOM, bytes that are not UTF-8, a NUL or UTF-16 keep a file out of it,
- * read by every query), so `encodings` counts it as a cold run that read it does.
+ * read by every query), which `encodings` does not count, from an index or not.
  */
 function ruledOut(): FileOutcome {
   return { bytes: 0, skip: null, error: null, lines: 0, matches: 0, hits: [], encoding: "utf-8" };
@@ -202,7 +202,9 @@ class GrepTally {
           : o.invalid
             ? "invalid-utf-8"
             : encodingKey(o.encoding, o.bom === true);
-      this.encodings[key] = (this.encodings[key] ?? 0) + 1;
+      // Plain UTF-8, the common case, is not counted: the files an index rules out unread are all plain UTF-8
+      // (it holds no other kind), so every count here is a cold run's, from an index too.
+      if (key !== "utf-8") this.encodings[key] = (this.encodings[key] ?? 0) + 1;
       if (o.invalid && this.notUtf8.length < NOT_UTF8_NAMED) this.notUtf8.push(e.rel);
     }
     if (o.encoding.startsWith("utf-16") && this.q.spec.encoding === null && this.utf16.length < UTF16_SHOWN)

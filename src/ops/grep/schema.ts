@@ -328,7 +328,7 @@ export const LineSearchResultSchema = v.pipe(
     encodings: v.pipe(
       v.record(v.string(), v.pipe(v.number(), v.integer())),
       v.description(
-        "Files read, by how decoded: utf-8, utf-8+bom, utf-16le…, invalid-utf-8, binary (an index rules out plain utf-8 unread).",
+        "Files read that are not plain UTF-8, by how decoded: utf-8+bom, utf-16le…, invalid-utf-8, windows-1252, binary.",
       ),
     ),
     not_utf8: v.optional(
