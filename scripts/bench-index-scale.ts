@@ -10,13 +10,13 @@
  * - 1m: a generated tree of a million small files (made once, reused with --tree1m): `rglob index` time and
  *   peak RSS (the warm server's budget leaves such a tree unindexed: its index would outweigh half its text).
  * Every figure is printed with the machine's load (`uptime`). */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { TrigramIndex } from "../src/engine/index/trigrams.ts";
 import { benchArgs } from "./bench-args.ts";
-import { INITIALIZED, initializeRequest } from "./mcp-probe.ts";
+import { RawMcpServer } from "./mcp-probe.ts";
 
 const USAGE =
   "bun scripts/bench-index-scale.ts [--part=narrow,build,restart,1m] [--babel=DIR] [--tree=DIR] [--tree1m=DIR] [--work=DIR]";
@@ -237,75 +237,13 @@ function cliIndex(tree: string, cache: string): void {
   );
 }
 
-/** A newline-delimited JSON-RPC client of one `rglob mcp` process, with its pid. */
-class Server {
-  private readonly proc;
-  private buffered = "";
-  private next = 1;
-  private readonly waiting = new Map<number, (m: Record<string, unknown>) => void>();
-
-  constructor(tree: string, cache: string) {
-    this.proc = spawn(BIN, ["mcp", "--root", tree], {
-      cwd: tree,
-      env: { ...process.env, RGLOB_CACHE_DIR: cache },
-      stdio: ["pipe", "pipe", "ignore"],
-    });
-    this.proc.stdout.setEncoding("utf8");
-    this.proc.stdout.on("data", (chunk: string) => {
-      this.buffered += chunk;
-      for (let nl = this.buffered.indexOf("\n"); nl >= 0; nl = this.buffered.indexOf("\n")) {
-        const m = JSON.parse(this.buffered.slice(0, nl)) as Record<string, unknown>;
-        this.buffered = this.buffered.slice(nl + 1);
-        const w = this.waiting.get(m.id as number);
-        if (w !== undefined) {
-          this.waiting.delete(m.id as number);
-          w(m);
-        }
-      }
-    });
-  }
-
-  get pid(): number {
-    return this.proc.pid ?? 0;
-  }
-
-  request(method: string, params: object): Promise<Record<string, unknown>> {
-    const id = this.next++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-    });
-  }
-
-  async start(): Promise<void> {
-    await this.request("initialize", initializeRequest("bench-index-scale").params);
-    this.proc.stdin.write(`${JSON.stringify(INITIALIZED)}\n`);
-  }
-
-  async grep(a: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const m = await this.request("tools/call", { name: "grep_content", arguments: a });
-    return (m.result as { structuredContent: Record<string, unknown> }).structuredContent;
-  }
-
-  async warm(): Promise<Record<string, unknown>> {
-    const m = await this.request("resources/read", { uri: "rglob://capabilities" });
-    const text = (m.result as { contents: Array<{ text: string }> }).contents[0]?.text ?? "{}";
-    const caps = JSON.parse(text) as { mcp: { warm: Array<Record<string, unknown>> } };
-    return caps.mcp.warm[0] ?? {};
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      this.proc.on("exit", () => resolve());
-      this.proc.kill();
-    });
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls the server until its index is ready (or not kept): the time since `t0`. */
-async function untilReady(s: Server, t0: number): Promise<{ ms: number; status: Record<string, unknown> }> {
+async function untilReady(
+  s: RawMcpServer,
+  t0: number,
+): Promise<{ ms: number; status: Record<string, unknown> }> {
   for (;;) {
     const st = await s.warm();
     if (st.state !== "building") return { ms: performance.now() - t0, status: st };
@@ -316,10 +254,10 @@ async function untilReady(s: Server, t0: number): Promise<{ ms: number; status: 
 async function serverBuild(tree: string, cache: string): Promise<void> {
   fs.rmSync(cache, { recursive: true, force: true });
   const t0 = performance.now();
-  const s = new Server(tree, cache);
+  const s = new RawMcpServer(BIN, tree, cache, "bench-index-scale");
   await s.start();
   const { ms, status } = await untilReady(s, t0);
-  const first = await s.grep({ pattern: "traverseFast", limit: 100 });
+  const first = (await s.grep({ pattern: "traverseFast", limit: 100 })).r;
   say(
     `rglob mcp: index ${status.state} in ${(ms / 1000).toFixed(1)} s (${status.files} files, index ${mib(Number(status.index_bytes ?? 0))}, build_ms ${status.build_ms}${status.reason ? `, ${status.reason}` : ""}), peak RSS ${mib(peakRss(s.pid))}; first grep source ${first.source} (${load()})`,
   );
@@ -336,13 +274,13 @@ async function serverBuild(tree: string, cache: string): Promise<void> {
 async function restart(tree: string, cache: string): Promise<void> {
   for (let run = 0; run < 2; run++) {
     const t0 = performance.now();
-    const s = new Server(tree, cache);
+    const s = new RawMcpServer(BIN, tree, cache, "bench-index-scale");
     await s.start();
     // Capabilities are polled (a grep meanwhile would walk the whole tree cold and hold the load back), then
     // one grep: its answer is the first warm one (the server answers from the index before its watch is set up,
     // stat'ing each file the index rules out: ADR 0035).
     const { ms: readyMs, status: st } = await untilReady(s, t0);
-    const answer = await s.grep({ pattern: "traverseFast", limit: 100 });
+    const answer = (await s.grep({ pattern: "traverseFast", limit: 100 })).r;
     const ms = performance.now() - t0;
     say(
       `restart ${run + 1}: ${st.state} after ${(readyMs / 1000).toFixed(2)} s, first answer after ${(ms / 1000).toFixed(2)} s (source ${answer.source}; ${st.reason ?? "no reason"}), server CPU ${cpuOf(s.pid).toFixed(1)} s (${load()})`,
@@ -365,7 +303,7 @@ async function restart(tree: string, cache: string): Promise<void> {
     let mode = "";
     for (let i = 0; i < 3; i++) {
       const q0 = performance.now();
-      const r = await s.grep({ pattern: "zqxNowhereLiteral", limit: 100 });
+      const r = (await s.grep({ pattern: "zqxNowhereLiteral", limit: 100 })).r;
       times.push(`${(performance.now() - q0).toFixed(1)} ms (${r.source})`);
       mode = String(((await s.warm()).checks as { mode?: string } | undefined)?.mode);
     }

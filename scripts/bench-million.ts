@@ -8,12 +8,12 @@
  * - restart: the server stopped and started again: time to `ready` (loaded from the cache and checked), to its
  *   first warm answer, and the same queries.
  * Every server started is stopped before the script ends. */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { benchArgs } from "./bench-args.ts";
-import { INITIALIZED, initializeRequest } from "./mcp-probe.ts";
+import { RawMcpServer } from "./mcp-probe.ts";
 
 const USAGE = "bun scripts/bench-million.ts [--part=tree,index,server,restart] [--tree=DIR] [--work=DIR]";
 const args = benchArgs(USAGE, { part: "text", tree: "text", work: "text" }, 1);
@@ -231,74 +231,6 @@ function cliIndex(shape: { files: number; dirs: number; text: number }): void {
   );
 }
 
-/** A newline-delimited JSON-RPC client of one `rglob mcp` process, with its pid. */
-class Server {
-  private readonly proc;
-  private buffered = "";
-  private next = 1;
-  private readonly waiting = new Map<number, (m: Record<string, unknown>) => void>();
-
-  constructor(cache: string) {
-    this.proc = spawn(BIN, ["mcp", "--root", TREE], {
-      cwd: TREE,
-      env: { ...process.env, RGLOB_CACHE_DIR: cache },
-      stdio: ["pipe", "pipe", "ignore"],
-    });
-    this.proc.stdout.setEncoding("utf8");
-    this.proc.stdout.on("data", (chunk: string) => {
-      this.buffered += chunk;
-      for (let nl = this.buffered.indexOf("\n"); nl >= 0; nl = this.buffered.indexOf("\n")) {
-        const m = JSON.parse(this.buffered.slice(0, nl)) as Record<string, unknown>;
-        this.buffered = this.buffered.slice(nl + 1);
-        const w = this.waiting.get(m.id as number);
-        if (w !== undefined) {
-          this.waiting.delete(m.id as number);
-          w(m);
-        }
-      }
-    });
-  }
-
-  get pid(): number {
-    return this.proc.pid ?? 0;
-  }
-
-  request(method: string, params: object): Promise<Record<string, unknown>> {
-    const id = this.next++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-    });
-  }
-
-  async start(): Promise<void> {
-    await this.request("initialize", initializeRequest("bench-million").params);
-    this.proc.stdin.write(`${JSON.stringify(INITIALIZED)}\n`);
-  }
-
-  async grep(a: Record<string, unknown>): Promise<{ ms: number; r: Record<string, unknown> }> {
-    const t0 = performance.now();
-    const m = await this.request("tools/call", { name: "grep_content", arguments: a });
-    const r = (m.result as { structuredContent: Record<string, unknown> }).structuredContent;
-    return { ms: performance.now() - t0, r };
-  }
-
-  async warm(): Promise<Record<string, unknown>> {
-    const m = await this.request("resources/read", { uri: "rglob://capabilities" });
-    const text = (m.result as { contents: Array<{ text: string }> }).contents[0]?.text ?? "{}";
-    const caps = JSON.parse(text) as { mcp: { warm: Array<Record<string, unknown>> } };
-    return caps.mcp.warm[0] ?? {};
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.proc.exitCode !== null) resolve();
-      this.proc.on("exit", () => resolve());
-      this.proc.kill();
-    });
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Peak RSS of a process (VmHWM), in bytes, or 0. */
@@ -322,7 +254,7 @@ function cpuOf(pid: number): number {
 }
 
 /** Polls the server until its index is no longer building: the seconds since t0 and its status. */
-async function untilReady(s: Server, t0: number): Promise<{ s: number; st: Record<string, unknown> }> {
+async function untilReady(s: RawMcpServer, t0: number): Promise<{ s: number; st: Record<string, unknown> }> {
   for (;;) {
     const st = await s.warm();
     if (st.state !== "building") return { s: (performance.now() - t0) / 1000, st };
@@ -348,7 +280,7 @@ function status(cache: string): string {
 }
 
 /** The queries: a selective literal's first page and its count, a literal found nowhere (twice each). */
-async function queries(s: Server, label: string): Promise<void> {
+async function queries(s: RawMcpServer, label: string): Promise<void> {
   const out: string[] = [];
   for (let i = 0; i < 2; i++) {
     const page = await s.grep({ pattern: SELECTIVE, limit: 100 });
@@ -369,7 +301,7 @@ async function server(restartToo: boolean): Promise<void> {
     fs.rmSync(cache, { recursive: true, force: true });
     say(`## rglob mcp, building (${load()})`);
     const t0 = performance.now();
-    const s = new Server(cache);
+    const s = new RawMcpServer(BIN, TREE, cache, "bench-million");
     try {
       await s.start();
       const { s: secs, st } = await untilReady(s, t0);
@@ -395,7 +327,7 @@ async function server(restartToo: boolean): Promise<void> {
   if (!restartToo) return;
   say(`## rglob mcp, restarted (${load()})`);
   const t0 = performance.now();
-  const s = new Server(cache);
+  const s = new RawMcpServer(BIN, TREE, cache, "bench-million");
   try {
     await s.start();
     const { s: secs, st } = await untilReady(s, t0);

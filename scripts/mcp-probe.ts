@@ -1,6 +1,8 @@
 /*! Asks a compiled rglob for its MCP tool list over stdio (initialize, initialized, tools/list) the way a
  * client does, with plain newline-delimited JSON-RPC. Used by the release smoke test and the examples harness
- * to detect whether `rglob mcp` exists in a build. Never leaves the server running. */
+ * to detect whether `rglob mcp` exists in a build. Never leaves the server running. Also the benchmarks' raw
+ * client of one `rglob mcp` (RawMcpServer), shared by bench-index-scale and bench-million. */
+import { spawn } from "node:child_process";
 
 /** What the probe found. */
 export type McpProbe =
@@ -89,5 +91,90 @@ export async function probeMcp(
   } finally {
     clearTimeout(timer);
     proc.kill();
+  }
+}
+
+/**
+ * A newline-delimited JSON-RPC client of one `rglob mcp` process over its stdio, with its pid: the benchmarks'
+ * raw client (no SDK between the timer and the server).
+ */
+export class RawMcpServer {
+  private readonly proc;
+  private buffered = "";
+  private next = 1;
+  private readonly waiting = new Map<number, (m: Record<string, unknown>) => void>();
+
+  /**
+   * Starts `rglob mcp --root TREE` with its own cache directory.
+   * @param bin the rglob binary
+   * @param tree the root it serves
+   * @param cache RGLOB_CACHE_DIR for it
+   * @param clientName the name it gives in initialize
+   */
+  constructor(
+    bin: string,
+    tree: string,
+    cache: string,
+    private readonly clientName: string,
+  ) {
+    this.proc = spawn(bin, ["mcp", "--root", tree], {
+      cwd: tree,
+      env: { ...process.env, RGLOB_CACHE_DIR: cache },
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    this.proc.stdout.setEncoding("utf8");
+    this.proc.stdout.on("data", (chunk: string) => {
+      this.buffered += chunk;
+      for (let nl = this.buffered.indexOf("\n"); nl >= 0; nl = this.buffered.indexOf("\n")) {
+        const m = JSON.parse(this.buffered.slice(0, nl)) as Record<string, unknown>;
+        this.buffered = this.buffered.slice(nl + 1);
+        const w = this.waiting.get(m.id as number);
+        if (w !== undefined) {
+          this.waiting.delete(m.id as number);
+          w(m);
+        }
+      }
+    });
+  }
+
+  get pid(): number {
+    return this.proc.pid ?? 0;
+  }
+
+  request(method: string, params: object): Promise<Record<string, unknown>> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.request("initialize", initializeRequest(this.clientName).params);
+    this.proc.stdin.write(`${JSON.stringify(INITIALIZED)}\n`);
+  }
+
+  /** A grep through the tool grep_content: its structured answer and the milliseconds it took. */
+  async grep(a: Record<string, unknown>): Promise<{ ms: number; r: Record<string, unknown> }> {
+    const t0 = performance.now();
+    const m = await this.request("tools/call", { name: "grep_content", arguments: a });
+    const r = (m.result as { structuredContent: Record<string, unknown> }).structuredContent;
+    return { ms: performance.now() - t0, r };
+  }
+
+  /** The first root's warm state, from rglob://capabilities. */
+  async warm(): Promise<Record<string, unknown>> {
+    const m = await this.request("resources/read", { uri: "rglob://capabilities" });
+    const text = (m.result as { contents: Array<{ text: string }> }).contents[0]?.text ?? "{}";
+    const caps = JSON.parse(text) as { mcp: { warm: Array<Record<string, unknown>> } };
+    return caps.mcp.warm[0] ?? {};
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.proc.exitCode !== null) resolve();
+      this.proc.on("exit", () => resolve());
+      this.proc.kill();
+    });
   }
 }
