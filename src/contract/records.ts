@@ -112,7 +112,7 @@ export const PATH_BYTES = {
 
 /** What a user checks with stat(1) (#37): the permission bits and the owner, absent when the entry's stats
  * could not be read. */
-export const STAT_FIELDS = {
+const STAT_FIELDS = {
   mode: v.optional(
     v.pipe(
       v.string(),

@@ -51,7 +51,7 @@ interface Reason {
 }
 
 /** Where a path reached through symlinks (or a symlink itself) really is, and whether find lists it there. */
-export interface RealPath {
+interface RealPath {
   /** Relative to the base when inside it, absolute outside (as link_resolved). */
   readonly path: string;
   /** The verdict on the real path with the same options; absent when it is outside the base or missing. */

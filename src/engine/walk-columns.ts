@@ -23,7 +23,7 @@ import { Entry, type EntryStats } from "./walk-types.ts";
 
 /** The entry types by code: a type code is the listed type's code in the high four bits, the followed in the
  * low four. The persisted walk's `types` section holds these codes: changing them changes the index's bytes. */
-export const ENTRY_TYPES: readonly EntryType[] = [
+const ENTRY_TYPES: readonly EntryType[] = [
   "file",
   "dir",
   "symlink",
@@ -45,7 +45,7 @@ const TYPE_CODE: Readonly<Record<EntryType, number>> = {
 };
 
 /** The type code of an entry's listed and followed types. */
-export function typeCode(type: EntryType, target: EntryType): number {
+function typeCode(type: EntryType, target: EntryType): number {
   return (TYPE_CODE[type] << 4) | TYPE_CODE[target];
 }
 
@@ -63,7 +63,7 @@ export const STEP_HOLE = 5;
 export const STAT_NUMBERS = 7;
 
 /** An entry's name: the last segment of its relative path. */
-export function nameOf(rel: string): string {
+function nameOf(rel: string): string {
   return rel.slice(rel.lastIndexOf("/") + 1);
 }
 

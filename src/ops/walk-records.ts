@@ -159,7 +159,7 @@ export function fileMatchJsonOf(e: Entry, head: string): string | object {
  * @param mode st_mode
  * @returns the octal text ("644", "4755")
  */
-export function modeOf(mode: number): string {
+function modeOf(mode: number): string {
   return (mode & 0o7777).toString(8);
 }
 

@@ -223,16 +223,6 @@ export function writeSome(fd: number, buf: Uint8Array): number {
 }
 
 /**
- * Opens a file for reading, following a final symlink (blocking: for the regular files a caller named).
- * @param p the path (names.ts's fsPath gives the bytes of a name that is not valid UTF-8)
- * @returns the descriptor (close it with closeDescriptor)
- * @throws the node:fs error
- */
-export function openForReading(p: string | Buffer): number {
-  return fs.openSync(p, "r");
-}
-
-/**
  * Reads from a descriptor into a buffer.
  * @param fd the descriptor
  * @param buf the buffer

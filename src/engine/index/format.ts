@@ -16,10 +16,10 @@ const MAGIC = "RGLOBIDX";
 export const PREFIX = 32;
 
 /** How a section's bytes are read: little-endian typed arrays, UTF-8 text (NUL between items), or JSON. */
-export type SectionKind = "u32" | "i32" | "u8" | "text" | "json";
+type SectionKind = "u32" | "i32" | "u8" | "text" | "json";
 
 /** The header's counts that size the sections (persist.ts's IndexHeader holds them). */
-export interface SectionCounts {
+interface SectionCounts {
   readonly files: number;
   readonly trigrams: number;
   readonly path_bytes: number;
@@ -91,7 +91,7 @@ export const SECTIONS = [
   { name: "payloads", kind: "json", version: 1, align: 1, bytes: (c) => c.walk?.payload_bytes ?? 0 },
 ] as const satisfies readonly SectionSpec[];
 
-export type SectionName = (typeof SECTIONS)[number]["name"];
+type SectionName = (typeof SECTIONS)[number]["name"];
 
 /** A row of the table of contents as the header holds it: name, kind, version, offset (from the file's
  * start), length in bytes. */

@@ -5,7 +5,7 @@
 import { isUtf8 } from "node:buffer";
 
 /** A UTF-16 byte order. */
-export type Utf16Order = "utf-16le" | "utf-16be";
+type Utf16Order = "utf-16le" | "utf-16be";
 
 /**
  * Returns the byte order of UTF-16 text without a byte order mark, or null. The rule (strict, so that a binary
