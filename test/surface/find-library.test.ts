@@ -9,6 +9,16 @@ test("library records are plain and equal the CLI's", async () => {
   const cli = rglobJson<{ results: unknown[] }>(["find", "-t", "f", "--json", "--base", FIXTURE]).json;
   expect(JSON.parse(JSON.stringify(lib.results))).toEqual(cli.results);
   const first = lib.results[0];
-  expect(Object.keys(first ?? {})).toEqual(["path", "relative_path", "size", "mtime", "kinds", "entry_type"]);
+  expect(Object.keys(first ?? {})).toEqual([
+    "path",
+    "relative_path",
+    "size",
+    "mtime",
+    "kinds",
+    "mode",
+    "uid",
+    "gid",
+    "entry_type",
+  ]);
   expect({ ...first }).toEqual(cli.results[0] as object);
 });
