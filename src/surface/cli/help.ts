@@ -316,6 +316,10 @@ function cliText(op: Operation, text: string): string {
       /call again with (?:the same arguments plus |)`cursor`/g,
       "run the same command again with --cursor NEXT_CURSOR",
     )
+    .replace(
+      /page with `cursor` when `next_cursor` is set/g,
+      "when a next_cursor is given, run the same command again with --cursor NEXT_CURSOR",
+    )
     .replace(/\b([a-z][a-z_]*)=(true|false|[a-z0-9]+)\b/g, (whole, key: string, value: string) => {
       const f = flags.get(key);
       if (f === undefined) return whole;
