@@ -578,16 +578,12 @@ export class WarmRoot implements WarmProvider {
     const files = loaded.header.files;
     const before = this.reason;
     if (!check) {
-      indexedWords.set(idx, loaded.facts);
-      this.stored = this.storedDefault(loaded);
-      this.unverified = idx;
-      this.index = idx;
-      this.state = "ready";
-      this.buildMs = Math.round(performance.now() - started);
       this.loadedBefore = before;
-      const how = `loaded from the cache (${files} files): each query stats the files it rules out until the watch is set up and every file checked`;
-      this.reason = before === null ? how : `${before}; ${how}`;
-      this.loaded++;
+      this.adopt(
+        loaded,
+        started,
+        `loaded from the cache (${files} files): each query stats the files it rules out until the watch is set up and every file checked`,
+      );
       return loaded;
     }
     // Changes the watch reports while the files are checked mark the index too.
@@ -616,16 +612,31 @@ export class WarmRoot implements WarmProvider {
     // The watch lost track meanwhile, or most files changed: built again.
     if (this.forgets !== forgets || (changed >= REBUILD_DEAD && changed >= files * REBUILD_SHARE))
       return null;
+    this.adopt(
+      loaded,
+      started,
+      `loaded from the cache and checked: ${changed} of ${files} files changed since it was written`,
+    );
+    return loaded;
+  }
+
+  /**
+   * Makes a loaded index the root's (ready, unverified until the watch's recheck), with the default walk written
+   * with it, and says how in the reason.
+   * @param loaded the index file loaded
+   * @param started when the load began (performance.now())
+   * @param how what the reason adds
+   */
+  private adopt(loaded: LoadedIndex, started: number, how: string): void {
+    const idx = loaded.index;
     indexedWords.set(idx, loaded.facts);
     this.stored = this.storedDefault(loaded);
     this.unverified = idx;
     this.index = idx;
     this.state = "ready";
     this.buildMs = Math.round(performance.now() - started);
-    const how = `loaded from the cache and checked: ${changed} of ${files} files changed since it was written`;
     this.reason = this.reason === null ? how : `${this.reason}; ${how}`;
     this.loaded++;
-    return loaded;
   }
 
   /**
