@@ -24,14 +24,18 @@ interface SectionCounts {
   readonly trigrams: number;
   readonly path_bytes: number;
   readonly posting_bytes: number;
-  readonly walk: {
-    readonly entries: number;
-    readonly steps: number;
-    readonly witnessed: number;
-    readonly rel_bytes: number;
-    readonly witness_bytes: number;
-    readonly payload_bytes: number;
-  } | null;
+  readonly walk: WalkSectionCounts | null;
+}
+
+/** The recorded walk's counts that size its sections (persist.ts's stored walk header adds its key). */
+export interface WalkSectionCounts {
+  readonly entries: number;
+  readonly steps: number;
+  /** Paths whose stats it depends on (directories listed, ignore, config and .git files read or looked for). */
+  readonly witnessed: number;
+  readonly rel_bytes: number;
+  readonly witness_bytes: number;
+  readonly payload_bytes: number;
 }
 
 interface SectionSpec {

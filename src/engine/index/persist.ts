@@ -40,6 +40,7 @@ import {
   type Toc,
   type TocRow,
   tocOf,
+  type WalkSectionCounts,
   writeIndexBytes,
 } from "./format.ts";
 import { pathStarts } from "./paths-section.ts";
@@ -104,16 +105,9 @@ interface IndexHeader {
 }
 
 /** What the header says of the recorded walk: its key and the lengths of its sections. */
-interface StoredWalkHeader {
+interface StoredWalkHeader extends WalkSectionCounts {
   /** The walk it stands for (walkKeyOf): a grep run whose walk has this key may replay it. */
   readonly key: string;
-  readonly entries: number;
-  readonly steps: number;
-  /** Paths whose stats it depends on (directories listed, ignore, config and .git files read or looked for). */
-  readonly witnessed: number;
-  readonly rel_bytes: number;
-  readonly witness_bytes: number;
-  readonly payload_bytes: number;
 }
 
 /**
