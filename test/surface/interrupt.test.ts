@@ -158,3 +158,55 @@ describe("rg 13 and fd 8.6 end the same way", () => {
     });
   }
 });
+
+// `rglob index` builds in one long loop; it gives the event loop a turn every 25 ms, so a signal stops it there
+// (it used to be heard only once the whole index was written, and the run then exited 0). The test waits until
+// the build reads the tree's files (its read calls in /proc/PID/io pass 1,500; starting takes about 100), then
+// signals it.
+const linux = process.platform === "linux";
+describe("rglob index stopped by a signal", () => {
+  let tree = "";
+  beforeAll(() => {
+    tree = mkdtempSync(join(tmpdir(), "rglob-interrupt-index-"));
+    const body = "an indexed line of text with some words in it\n".repeat(40);
+    for (let d = 0; d < 40; d++) {
+      const sub = join(tree, `d${d}`);
+      mkdirSync(sub);
+      for (let f = 0; f < 500; f++) writeFileSync(join(sub, `f${f}.txt`), body);
+    }
+  });
+  afterAll(() => {
+    if (tree) rmSync(tree, { recursive: true, force: true });
+  });
+
+  // biome-ignore format: the title, with why it may be skipped, stays on its line
+  test.skipIf(!linux).each(["SIGINT", "SIGTERM"] as const)("%s during the build ends it by the signal and writes no index (skipped off Linux: reads /proc)", async (signal) => {
+    const cache = mkdtempSync(join(tmpdir(), "rglob-interrupt-cache-"));
+    try {
+      const proc = Bun.spawn([BIN, "index"], {
+        cwd: tree,
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+        env: { ...process.env, RGLOB_CACHE_DIR: cache },
+      });
+      const reads = (): number => {
+        const io = spawnSync("cat", [`/proc/${proc.pid}/io`], { encoding: "utf8" }).stdout;
+        return Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0);
+      };
+      while (proc.exitCode === null && reads() < 1500) await Bun.sleep(10);
+      expect(proc.exitCode).toBeNull(); // still building: 20,000 files take seconds
+      proc.kill(signal);
+      await proc.exited;
+      expect({ exitCode: proc.exitCode, signalCode: proc.signalCode }).toEqual({
+        exitCode: null,
+        signalCode: signal,
+      });
+      expect(await new Response(proc.stdout).text()).toBe("");
+      const written = spawnSync("find", [cache, "-type", "f"], { encoding: "utf8" }).stdout;
+      expect(written).toBe("");
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+});

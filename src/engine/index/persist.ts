@@ -26,7 +26,7 @@ import { routes } from "../../platform/routes.ts";
 import { onBun } from "../../platform/runtime.ts";
 import { newestTime, STAT_OK, STAT_WORDS, sameWords, wordsOfStats } from "../../platform/stat-words.ts";
 import { startWorker } from "../../platform/workers.ts";
-import type { RunContext } from "../run.ts";
+import { type RunContext, tick, yielder } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
 import { walkKey } from "../walk-key.ts";
@@ -151,15 +151,16 @@ interface BuildReport {
  * @param ctx the run context (the walk's errors and skips, files searched, bytes read)
  * @param indexDir where indexes are kept (the Config's indexDir)
  * @param grepWalk compiles the walk of a plain grep of the tree (its recording is kept with the index), or null
- * @returns what was built, or null when the run was stopped (nothing is written then)
+ * @returns what was built, or null when the run was stopped (nothing is written then; Ctrl-C and SIGTERM are
+ *   heard during the walk)
  * @throws RglobError BAD_PREDICATE when the cache directory is inside the tree
  */
-export function buildIndex(
+export async function buildIndex(
   plan: WalkPlan,
   ctx: RunContext,
   indexDir: string,
   grepWalk: (() => WalkPlan) | null = null,
-): BuildReport | null {
+): Promise<BuildReport | null> {
   const root = plan.baseReal;
   const file = indexPathFor(root, indexDir);
   const dir = path.dirname(file);
@@ -176,7 +177,10 @@ export function buildIndex(
   const rels: string[] = [];
   let notIndexed = 0;
   let buf: Buffer = Buffer.alloc(64 * 1024);
+  // The event loop gets a turn every 25 ms, so Ctrl-C and SIGTERM stop a long build (ctx stops it).
+  const due = yielder(64);
   for (const e of walk(plan, ctx, null)) {
+    if (due()) await tick();
     if (ctx.shouldStop()) return null;
     const bytes = readIndexable(e, plan, buf, (b) => {
       buf = b;

@@ -100,7 +100,7 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
     });
     return;
   }
-  const built = buildIndex(plan, ctx, indexDir, grepWalk);
+  const built = await buildIndex(plan, ctx, indexDir, grepWalk);
   if (built === null) return;
   const h = built.header;
   yield record({
