@@ -209,6 +209,11 @@ export function withOnlyIgnored<Q extends object>(
           } else if (e.kind === "file" && typeof r.count === "number") {
             totals.matched_lines += r.count;
             totals.total_matches += r.count;
+          } else if (e.kind === "file" && r.count === null) {
+            // files_with_matches: the file's search stopped at its first matching line, whose submatches the
+            // record does not carry: one line and at least one match (it said 0 matches in 2 files).
+            totals.matched_lines++;
+            totals.total_matches++;
           }
           if (r.count !== 0) files.add(at);
         }

@@ -81,6 +81,13 @@ describe.if(hasGit)("--only-ignored against git check-ignore -v over every path 
         for (const r of hits.results) expect(r.ignored_by).toBe(want.get(r.relative_path) as string);
         expect(hits.total_matches).toBe(files.size);
         expect(hits.files_with_matches).toBe(files.size);
+        // -l: the same files, and a match counted in each (its totals said 0 matches in N files).
+        const listed = rglobJson<{ results: Listed[]; total_matches: number; matched_lines: number }>(
+          ["grep", "TODO", "--only-ignored", "-l", "--json"],
+          { cwd: dir, env },
+        ).json;
+        expect(new Set(listed.results.map((r) => r.relative_path))).toEqual(files);
+        expect([listed.total_matches, listed.matched_lines]).toEqual([files.size, files.size]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
