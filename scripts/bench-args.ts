@@ -4,7 +4,19 @@
  * number ≥ 1. */
 
 import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
+
+/**
+ * The machine's load average over 1, 5 and 15 minutes, as `uptime` shows it (every benchmark prints it beside
+ * its figures: the machine is shared).
+ * @returns e.g. `3.12 2.80 2.41`
+ */
+export function loadAverage(): string {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+}
 
 /** What a flag holds: a whole number ≥ 1, or any text. */
 export type FlagKind = "count" | "text";

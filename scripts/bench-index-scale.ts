@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { TrigramIndex } from "../src/engine/index/trigrams.ts";
-import { benchArgs } from "./bench-args.ts";
+import { benchArgs, loadAverage } from "./bench-args.ts";
 import { RawMcpServer } from "./mcp-probe.ts";
 
 const USAGE =
@@ -27,10 +27,7 @@ const BABEL = path.resolve(args.get("babel") ?? process.env.RGLOB_BENCH_TREE ?? 
 const WORK = path.resolve(args.get("work") ?? path.join(os.tmpdir(), "rglob-bench-index-scale"));
 const parts = new Set((args.get("part") ?? "narrow,build,restart,1m").split(","));
 
-const load = () =>
-  spawnSync("uptime", { encoding: "utf8" })
-    .stdout.trim()
-    .replace(/^.*load/, "load");
+const load = () => `load average ${loadAverage()}`;
 const mib = (n: number) => `${(n / 1048576).toFixed(0)} MiB`;
 const say = (s: string) => console.log(s);
 

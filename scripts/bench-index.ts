@@ -10,12 +10,12 @@
  * ../bench/babel). */
 
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readConfig } from "../src/config.ts";
 import { indexPathFor, loadIndex } from "../src/engine/index/persist.ts";
 import { STAT_WORDS, statInto } from "../src/platform/stat-words.ts";
-import { treeBench } from "./bench-args.ts";
+import { loadAverage, treeBench } from "./bench-args.ts";
 
 const { bin, tree, rg, runs } = treeBench("bun scripts/bench-index.ts [--runs=N] [--tree=DIR]", 5);
 
@@ -53,10 +53,7 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)] as number;
 };
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ");
+const load = loadAverage;
 
 try {
   console.log(`tree ${tree}; ${runs} paired runs per query; load average ${load()}`);

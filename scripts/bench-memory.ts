@@ -7,9 +7,8 @@
  * #23: flat). CPU (user+sys) medians are printed below, with the load average before and after.
  * Usage: bun scripts/bench-memory.ts [--runs=N] [--sizes=100000,300000,1000000] [--trees=DIR] */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { benchArgs } from "./bench-args.ts";
+import { benchArgs, loadAverage } from "./bench-args.ts";
 
 const root = join(import.meta.dir, "..");
 
@@ -49,10 +48,7 @@ const COMMANDS: readonly Command[] = [
 ];
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
-const load = (): string =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(" ");
+const load = loadAverage;
 
 /** One run: peak RSS in MB and CPU (user+sys) in ms. */
 function measure(bin: string, cmd: Command, tree: string): { rss: number; cpu: number } {

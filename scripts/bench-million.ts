@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { benchArgs } from "./bench-args.ts";
+import { benchArgs, loadAverage } from "./bench-args.ts";
 import { RawMcpServer } from "./mcp-probe.ts";
 
 const USAGE = "bun scripts/bench-million.ts [--part=tree,index,server,restart] [--tree=DIR] [--work=DIR]";
@@ -23,10 +23,7 @@ const TREE = path.resolve(args.get("tree") ?? "/tmp/million");
 const WORK = path.resolve(args.get("work") ?? path.join(os.tmpdir(), "rglob-bench-million"));
 const parts = new Set((args.get("part") ?? "tree,index,server,restart").split(","));
 
-const load = () =>
-  spawnSync("uptime", { encoding: "utf8" })
-    .stdout.trim()
-    .replace(/^.*load/, "load");
+const load = () => `load average ${loadAverage()}`;
 const mib = (n: number) => `${(n / 1048576).toFixed(0)} MiB`;
 const say = (s: string) => console.log(s);
 

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { languageOf } from "../src/engine/languages.ts";
 import { regionLexer } from "../src/engine/regions/regions.ts";
-import { benchArgs } from "./bench-args.ts";
+import { benchArgs, loadAverage } from "./bench-args.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
@@ -46,7 +46,7 @@ const CASES: Array<{ title: string; pattern: string[]; region: string }> = [
   { title: "eval( in code", pattern: ["\\beval\\("], region: "code" },
 ];
 
-const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+const load = loadAverage;
 console.log(
   `grep --in on ${corpus} (--no-ignore), median of ${args.runs} paired runs; load average ${load()}`,
 );

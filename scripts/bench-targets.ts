@@ -18,9 +18,9 @@
  *   the size of the large generated tree (the small one is a tenth of it). */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchArgs } from "./bench-args.ts";
+import { benchArgs, loadAverage } from "./bench-args.ts";
 import { memTree } from "./bench-memory.ts";
 
 const root = join(import.meta.dir, "..");
@@ -233,11 +233,7 @@ const rows: Row[] = [];
 const ratio = (a: number, b: number | undefined) =>
   b === undefined || !Number.isFinite(a / b) ? "-" : `${(a / b).toFixed(2)}×`;
 
-function loadNow(): string {
-  return loadavg()
-    .map((x) => x.toFixed(2))
-    .join(" ");
-}
+const loadNow = loadAverage;
 
 const corpora: Array<[string, string]> = [];
 const repo = args.get("repo");

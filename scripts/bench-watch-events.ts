@@ -10,14 +10,14 @@
  * $RGLOB_BENCH_TREE, else ../bench/babel; rglob; 256). */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { serverDefaultPlan } from "../src/engine/index/warm.ts";
 import { quietContext } from "../src/engine/run.ts";
 import { walk } from "../src/engine/walk.ts";
 import { platform } from "../src/platform/platform.ts";
 import { watchTree } from "../src/platform/tree-watch.ts";
-import { benchArgs } from "./bench-args.ts";
+import { benchArgs, loadAverage } from "./bench-args.ts";
 
 const usage = "bun scripts/bench-watch-events.ts [--source=DIR] [--reads=rglob|path] [--drain-every=N]";
 const args = benchArgs(usage, { source: "text", reads: "text", "drain-every": "count" }, 1);
@@ -44,9 +44,7 @@ execFileSync("cp", ["-r", source, tree]);
 const queued = fs.readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8").trim();
 console.log(
   `bench-watch-events: a fresh copy of ${source}, reads ${reads}, queue read every ${drainEvery} entries; ` +
-    `max_queued_events ${queued}; ${tmpdir()} on ${mount?.[2] ?? "?"} ${mount?.[3] ?? "?"}; load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ")}`,
+    `max_queued_events ${queued}; ${tmpdir()} on ${mount?.[2] ?? "?"} ${mount?.[3] ?? "?"}; load ${loadAverage()}`,
 );
 let lost = 0;
 const w = watchTree(fs.realpathSync(tree), {
@@ -101,9 +99,7 @@ console.log(
   `${files} files read in ${(ms / 1000).toFixed(1)} s: ${less("events")} events (file opens ${less("opens")}, ` +
     `closes after reading ${less("closesRead")}, directory opens and closes ${less("dirOpens")}, ` +
     `attribute changes ${less("attribs")}, modifications ${less("modifies")}, created/deleted/moved ` +
-    `${less("renames")}), ${c.overflows} overflows, ${lost} times everything assumed changed; load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ")}`,
+    `${less("renames")}), ${c.overflows} overflows, ${lost} times everything assumed changed; load ${loadAverage()}`,
 );
 w.close();
 fs.rmSync(copy, { recursive: true, force: true });

@@ -3,13 +3,17 @@
  * sees 130 or 143); any other unexpected error prints one line (no stack trace unless RGLOB_DEBUG is set) and
  * exits 2. `--version` answers before anything heavy is imported, and so does a call a running warm server takes
  * (`rglob serve`: src/surface/serve/client.ts; RGLOB_SERVE=0 runs every call in this process). */
-import { readConfig, takeLauncherPid } from "./config.ts";
+import { readConfig, readHost, takeLauncherPid } from "./config.ts";
 import { watchLauncher } from "./platform/launcher-watch.ts";
 import { setRoutes } from "./platform/routes.ts";
 
 const argv = process.argv.slice(2);
-/** The environment's switches, read once (src/config.ts). */
+// The npm launcher's handshake leaves the environment first: no process started, and no served call's
+// environment, carries it.
+const launcherPid = takeLauncherPid();
+/** The environment's switches, read once (src/config.ts), and what it says of the terminal and the host. */
 const config = readConfig();
+const host = readHost();
 // The routes to the kernel this process and the workers it starts take (src/platform/routes.ts).
 setRoutes(config);
 
@@ -27,7 +31,7 @@ const SERVED: ReadonlySet<string> = new Set([
   "tsize",
 ]);
 // Started by the npm launcher: end when it is killed (src/platform/launcher-watch.ts).
-watchLauncher(takeLauncherPid());
+watchLauncher(launcherPid);
 
 async function main(): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -36,14 +40,18 @@ async function main(): Promise<number> {
     return 0;
   }
   if (SERVED.has(argv[0] as string) && config.serve) {
-    const end = await (await import("./surface/serve/client.ts")).served(argv, config.serveWaitMs);
+    const end = await (await import("./surface/serve/client.ts")).served(argv, {
+      socketDir: config.socketDir,
+      waitMs: config.serveWaitMs,
+      env: host.env,
+    });
     if (typeof end === "number") return end;
     if (end !== null)
       throw Object.assign(new Error("interrupted"), { name: "Interrupted", signal: end.signal });
   }
   const { runCli } = await import("./surface/cli/app.ts");
   const { losslessArgv } = await import("./platform/names.ts");
-  return runCli(losslessArgv(argv), undefined, config);
+  return runCli(losslessArgv(argv), undefined, config, host);
 }
 
 function isBrokenPipe(err: unknown): boolean {

@@ -1,5 +1,6 @@
 /*! Test helpers: run the compiled binary as a real process, and build trees in temp dirs (for what git cannot
  * hold: symlink loops, unreadable dirs, FIFOs, odd names). */
+import { test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,6 +11,22 @@ export const ROOT = join(import.meta.dir, "..");
 export const BIN = process.env.RGLOB_BIN ?? join(ROOT, "dist", "rglob");
 /** The golden fixture tree. */
 export const FIXTURE = join(ROOT, "fixtures", "tree");
+
+/** A test's declaration: its title, its body and its time limit. */
+export type TestDeclaration = (name: string, fn: Parameters<typeof test>[1], timeout?: number) => void;
+
+/**
+ * Declares a test that cannot run here for a reason known when the file is collected (a peer tool missing, a
+ * platform): skipped, with the reason in its title, so that bun's report and the summary of `npm test`
+ * (scripts/test.ts lists each skipped test by title) say what did not run and why; else an ordinary test. A test
+ * never returns early having asserted nothing.
+ * @param why the reason it cannot run, or a falsy value when it can
+ * @returns the function to declare the test with
+ */
+export function skipWhen(why: string | false | null | undefined): TestDeclaration {
+  if (!why) return (name, fn, timeout) => test(name, fn, timeout);
+  return (name, fn, timeout) => test.skip(`${name} [skipped: ${why}]`, fn, timeout);
+}
 
 /** What a process run returned. */
 export interface Run {

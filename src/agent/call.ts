@@ -1,7 +1,7 @@
 /*! Agent core: runs any registered operation through the one dispatcher, for the library and the MCP server.
  * Pull-based streaming: a bounded queue between the dispatcher (producer) and the caller (consumer); when the
  * queue is full the run waits, and a consumer that stops pulling aborts the walk. It never writes output. */
-import { readConfig } from "../config.ts";
+import { type Config, readConfig } from "../config.ts";
 import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { emptySkipped } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
@@ -77,14 +77,15 @@ export function failedResult(error: ErrorInfo): Record<string, unknown> {
   };
 }
 
-function dispatchOptions(control: CallControl, signal?: AbortSignal) {
+function dispatchOptions(control: CallControl, config: Config, signal?: AbortSignal) {
   const sig = signal ?? control.signal;
-  // The environment's switches a run takes, read per call (the library has no entry that reads them once).
-  const { walkSplit, debug, indexDir } = readConfig();
+  const { walkSplit, debug, indexDir, socketDir, git } = config;
   return {
     walkSplit,
     debug,
     indexDir,
+    socketDir,
+    git,
     ...(sig ? { signal: sig } : {}),
     ...(control.onProgress ? { onProgress: control.onProgress } : {}),
     ...(control.warm ? { warm: control.warm } : {}),
@@ -96,16 +97,19 @@ function dispatchOptions(control: CallControl, signal?: AbortSignal) {
  * @param op the operation
  * @param input the raw input (validated by the dispatcher)
  * @param control cancellation and progress
+ * @param config the environment's switches: the entry's (the MCP server's, a served call's); absent: read now,
+ *   at the library's call (a program may set them while it runs)
  * @returns the result, or the request failure; a bug (not an RglobError) is thrown
  */
 export async function collect(
   op: Operation,
   input: Readonly<Record<string, unknown>>,
   control: CallControl = {},
+  config: Config = readConfig(),
 ): Promise<Outcome> {
   const sink = new CollectSink();
   try {
-    await dispatch(op, input, sink, dispatchOptions(control));
+    await dispatch(op, input, sink, dispatchOptions(control, config));
   } catch (err) {
     if (err instanceof RglobError) return { ok: false, error: err.toInfo() };
     throw err;
@@ -196,7 +200,10 @@ export function stream<R, M>(
     if (outer?.aborted) abort.abort();
     else outer?.addEventListener("abort", onOuterAbort, { once: true });
     // batch 1: the bounded queue counts records, so the walk must hand them over one by one.
-    running = dispatch(paced, input, sink, { ...dispatchOptions(control, abort.signal), batch: 1 })
+    running = dispatch(paced, input, sink, {
+      ...dispatchOptions(control, readConfig(), abort.signal),
+      batch: 1,
+    })
       .then(
         () => {},
         (err: unknown) => {

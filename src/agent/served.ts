@@ -9,11 +9,11 @@
 import { createHash } from "node:crypto";
 import * as net from "node:net";
 import * as path from "node:path";
-import { readConfig } from "../config.ts";
+import { readConfig, readHost } from "../config.ts";
 import type { ErrorInfo } from "../contract/errors.ts";
 import { BUILD_COMMIT, VERSION_LINE } from "../contract/versions.ts";
 import { realPath } from "../platform/files.ts";
-import { FRAME, PROTOCOL, privateDirProblem, socketDir, socketsFor } from "../surface/serve/where.ts";
+import { FRAME, PROTOCOL, privateDirProblem, socketsFor } from "../surface/serve/where.ts";
 import type { CallControl, Outcome } from "./call.ts";
 
 /** How long a call waits for a server to take it before it runs in this process (RGLOB_SERVE_WAIT_MS). */
@@ -59,6 +59,7 @@ export async function servedCall(
 ): Promise<Outcome | null> {
   // The library reads the switches at each call: a program may set them while it runs.
   const config = readConfig();
+  const host = readHost();
   if (!config.serve || process.platform !== "linux") return null;
   if (BUILD_COMMIT === null || control.onProgress !== undefined || control.warm !== undefined) return null;
   if (control.signal?.aborted || !plainJson(input)) return null;
@@ -68,15 +69,13 @@ export async function servedCall(
   } catch {
     return null;
   }
-  const dir = socketDir();
+  const dir = config.socketDir;
   if (privateDirProblem(dir) !== null) return null;
   const tree = treeOf(input, cwd);
   if (tree === null) return null;
   const found = socketsFor(tree, dir, sha256)[0];
   if (found === undefined) return null;
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  const request = { v: PROTOCOL, lib: VERSION_LINE, type: "lib", op: opId, input, cwd, env };
+  const request = { v: PROTOCOL, lib: VERSION_LINE, type: "lib", op: opId, input, cwd, env: host.env };
   const wait = config.serveWaitMs ?? WAIT_MS;
   const answer = await ask(
     found[1],

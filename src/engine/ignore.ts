@@ -264,6 +264,28 @@ export function explainIgnore(chain: readonly IgnoreFile[], key: string): Ignore
   };
 }
 
+/**
+ * Where git's config files and global excludes file are looked for, as the environment says (src/config.ts reads
+ * it; a served call's is its client's).
+ */
+export interface GitPlaces {
+  /** The user's home directory (HOME, else the system's). */
+  readonly home: string;
+  /** XDG_CONFIG_HOME as set (null: unset; unset or empty is `~/.config`). */
+  readonly xdgConfigHome: string | null;
+  /** GIT_CONFIG_NOSYSTEM as set (null: unset; set and not empty skips /etc/gitconfig). */
+  readonly noSystem: string | null;
+}
+
+/**
+ * Returns the places of a process whose environment says nothing of them (no XDG_CONFIG_HOME, no
+ * GIT_CONFIG_NOSYSTEM): for a caller that passes none (a test of the engine); every entry passes its Config's.
+ * @returns the places
+ */
+export function defaultGitPlaces(): GitPlaces {
+  return { home: os.homedir(), xdgConfigHome: null, noSystem: null };
+}
+
 /** Which ignore files apply (the walk options, resolved). */
 export interface IgnoreSettings {
   /** Ignore files are read at all (respect_gitignore). */
@@ -281,6 +303,8 @@ export interface IgnoreSettings {
   readonly extra: readonly string[];
   /** The directory the extra files' patterns are relative to (the base). */
   readonly extraAnchor: string;
+  /** Where git's config files are looked for (default: defaultGitPlaces()). */
+  readonly git?: GitPlaces;
 }
 
 /** The settings of a walk that reads every kind of ignore file. */
@@ -394,11 +418,16 @@ function gitDirs(
  * Git's core.excludesFile (system < XDG < ~/.gitconfig < repository config; last wins), else XDG's git/ignore.
  * A relative value is taken from the top of the work tree, as git does.
  */
-function globalExcludesFile(configDir: string, workTree: string, errors: ErrorInfo[]): string | null {
-  const home = os.homedir();
-  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, ".config");
+function globalExcludesFile(
+  configDir: string,
+  workTree: string,
+  git: GitPlaces,
+  errors: ErrorInfo[],
+): string | null {
+  const home = git.home;
+  const xdg = git.xdgConfigHome || path.join(home, ".config");
   const configs: string[] = [];
-  if (!process.env.GIT_CONFIG_NOSYSTEM) configs.push("/etc/gitconfig");
+  if (!git.noSystem) configs.push("/etc/gitconfig");
   configs.push(
     path.join(xdg, "git", "config"),
     path.join(home, ".gitconfig"),
@@ -491,7 +520,7 @@ export function repoContext(dir: string, s: IgnoreSettings = ALL_IGNORE_FILES): 
     const rootPrefix = prefixOf(anchor, root);
     const dirs = gitDirs(root, gitKind, errors);
     if (s.global) {
-      const globalFile = globalExcludesFile(dirs.commonDir, root, errors);
+      const globalFile = globalExcludesFile(dirs.commonDir, root, s.git ?? defaultGitPlaces(), errors);
       const g = globalFile ? loadOuter(globalFile, rootPrefix, errors) : null;
       if (g) outer.push(g);
     }

@@ -13,7 +13,14 @@ import { fdSizeTest, sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
-import { type IgnoreSettings, ignoreNamesOf, type RepoContext, repoContext } from "./ignore.ts";
+import {
+  defaultGitPlaces,
+  type GitPlaces,
+  type IgnoreSettings,
+  ignoreNamesOf,
+  type RepoContext,
+  repoContext,
+} from "./ignore.ts";
 import { linkOf } from "./links.ts";
 import type { Entry, PlanOptions, Root, WalkPlan } from "./walk-types.ts";
 
@@ -43,6 +50,15 @@ export function leavesDir(rel: string): boolean {
 }
 
 /**
+ * Returns the plan options that say where git's config files are looked for, from a run context.
+ * @param ctx the run context (its `git`, the Config's)
+ * @returns `{ git }`, or nothing when the context has none (the engine's default)
+ */
+export function gitOf(ctx: { readonly git?: GitPlaces }): { git?: GitPlaces } {
+  return ctx.git === undefined ? {} : { git: ctx.git };
+}
+
+/**
  * Compiles walk options into a plan.
  * @param o the validated walk options
  * @param opts what the operation decides (files only, cwd)
@@ -52,6 +68,7 @@ export function leavesDir(rel: string): boolean {
 export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWalk {
   const cwd = opts.cwd ?? process.cwd();
   const now = opts.now ?? Date.now();
+  const git = opts.git ?? defaultGitPlaces();
   const { base, baseReal } = openBase(resolvePath(cwd, o.base));
   const caseSensitive = o.case_sensitive ?? defaultCaseSensitive();
   const ignore: IgnoreSettings = {
@@ -62,6 +79,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     global: o.global_ignore_file,
     extra: o.ignore_files.map((f) => path.resolve(base, f)),
     extraAnchor: base,
+    git,
   };
   const { roots, rootErrors } = resolveRoots(o, opts, { base, baseReal }, ignore);
   const names = namePredicates(o, opts, caseSensitive);
@@ -114,7 +132,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
           }
         })
       : null,
-    source: { options: o, plan: { ...opts, cwd, now } },
+    source: { options: o, plan: { ...opts, cwd, now, git } },
   };
   return { plan, rootErrors };
 }

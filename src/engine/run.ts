@@ -4,6 +4,7 @@
 import type { ErrorInfo } from "../contract/errors.ts";
 import { emptySkipped, type Skipped } from "../contract/result.ts";
 import type { Events } from "./events.ts";
+import type { GitPlaces } from "./ignore.ts";
 import type { SearchSpec } from "./search/search-file.ts";
 import type { Entry, WalkPlan } from "./walk-types.ts";
 
@@ -58,6 +59,10 @@ export interface RunContext {
   readonly debug?: boolean;
   /** Where persisted indexes are kept (the Config's indexDir: RGLOB_CACHE_DIR's `index`, else the platform's). */
   readonly indexDir?: string;
+  /** Where the warm servers' sockets are (the Config's socketDir), for `rglob index --status`. */
+  readonly socketDir?: string;
+  /** Where git's config files are looked for (the Config's git), for every walk the run compiles. */
+  readonly git?: GitPlaces;
 }
 
 /** Where an answer's file list and candidates came from (reported in the summary as `source`). */

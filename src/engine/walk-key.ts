@@ -12,7 +12,6 @@
  *   persisted walk stats every file it read or looked for instead (witness.ts), and its key holds what says where
  *   git's config files are looked for (HOME, XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM), since the same stats under
  *   another home would say nothing. */
-import * as os from "node:os";
 import { walkEntries } from "../contract/walk-options.ts";
 import { isNegated } from "./glob.ts";
 import type { WalkPlan } from "./walk-types.ts";
@@ -72,13 +71,12 @@ export function walkKey(
   for (const k of WALK_KEYS) options[k] = o[k];
   options.base = plan.base;
   const globs = (o.patterns as readonly string[]).length > 0 || (o.exclude as readonly string[]).length > 0;
-  // Where git's config and global excludes file are looked for (ignore.ts) is the environment's.
-  const env = process.env;
+  // Where git's config and global excludes file are looked for (ignore.ts): the plan's, from the environment.
   return JSON.stringify([
     options,
     globs ? p.cwd : null,
     filesOnly,
     p.namedFilesPastGlobs ?? false,
-    [os.homedir(), env.XDG_CONFIG_HOME ?? null, env.GIT_CONFIG_NOSYSTEM ?? null],
+    [p.git.home, p.git.xdgConfigHome, p.git.noSystem],
   ]);
 }

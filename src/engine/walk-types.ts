@@ -5,7 +5,7 @@ import type { WalkOptions } from "../contract/walk-options.ts";
 import type { EntryType } from "../platform/listing.ts";
 import { type Confinement, type FileStats, platform } from "../platform/platform.ts";
 import { lstatAt } from "../platform/stat-words.ts";
-import type { IgnoreFile } from "./ignore.ts";
+import type { GitPlaces, IgnoreFile } from "./ignore.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
 export interface Root {
@@ -64,12 +64,14 @@ export interface PlanOptions {
   readonly cwd?: string;
   /** The instant relative times ('7d') count back from (default: now). */
   readonly now?: number;
+  /** Where git's config files are looked for (the Config's `git`; default: ignore.ts defaultGitPlaces()). */
+  readonly git?: GitPlaces;
 }
 
 /** The inputs of compileWalk, in full (cwd and the instant relative times count from are fixed). */
 export interface PlanSource {
   readonly options: WalkOptions;
-  readonly plan: PlanOptions & { readonly cwd: string; readonly now: number };
+  readonly plan: PlanOptions & { readonly cwd: string; readonly now: number; readonly git: GitPlaces };
 }
 
 /** The stats of an entry that the operations use (what a walk worker sends along with an entry). */

@@ -7,6 +7,7 @@ import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { emptySkipped, type ResultMeta, type Skipped, type TruncatedReason } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
 import { typeList } from "../engine/filter/filetype.ts";
+import type { GitPlaces } from "../engine/ignore.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
 import type { RunContext, StopReason } from "../engine/run.ts";
 import type { Sink } from "../sink/sink.ts";
@@ -43,6 +44,10 @@ interface DispatchOptions {
   readonly debug?: boolean;
   /** The Config's indexDir: where persisted indexes are kept (`rglob index`). */
   readonly indexDir?: string;
+  /** The Config's socketDir: where the warm servers' sockets are (`rglob index --status`). */
+  readonly socketDir?: string;
+  /** The Config's git: where git's config files are looked for (every walk's ignore rules). */
+  readonly git?: GitPlaces;
 }
 
 /**
@@ -119,7 +124,9 @@ export async function dispatch(
       : null;
   // The query layer: the request compiled once (a bad pattern fails here, before anything is given), and heard
   // by the sink before the run gives anything.
-  const query = op.compile ? await op.compile(input) : input;
+  const query = op.compile
+    ? await op.compile(input, { ...(options.git ? { git: options.git } : {}) })
+    : input;
   if (op.compile) sink.begin?.(query);
   const limit = typeof input.limit === "number" ? input.limit : Number.POSITIVE_INFINITY;
   const maxOut =
@@ -191,6 +198,8 @@ export async function dispatch(
     ...(options.walkSplit != null ? { walkSplit: options.walkSplit } : {}),
     ...(options.debug === true ? { debug: true } : {}),
     ...(options.indexDir !== undefined ? { indexDir: options.indexDir } : {}),
+    ...(options.socketDir !== undefined ? { socketDir: options.socketDir } : {}),
+    ...(options.git !== undefined ? { git: options.git } : {}),
     progress(scanned: number) {
       if (!progress) return;
       const now = performance.now();

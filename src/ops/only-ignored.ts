@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { RglobError } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { explainMemo, explainPath, type PathVerdict } from "../engine/explain.ts";
-import { compileWalk, toPosix } from "../engine/plan.ts";
+import { compileWalk, gitOf, toPosix } from "../engine/plan.ts";
 import type { RunContext } from "../engine/run.ts";
 import { type Entry, VCS_DIRS } from "../engine/walk.ts";
 import { joinPath } from "../platform/names.ts";
@@ -107,7 +107,7 @@ export function withOnlyIgnored<Q extends object>(
     }
     noRulesLeft(o as unknown as WalkOptions, collapse);
     // The verdicts: the query's own walk options, ignore rules on.
-    const { plan } = compileWalk(o as unknown as WalkOptions);
+    const { plan } = compileWalk(o as unknown as WalkOptions, gitOf(ctx));
     const memo = explainMemo(plan);
     const verdicts = new Map<string, PathVerdict>();
     const verdictOf = (abs: string): PathVerdict => {

@@ -2,6 +2,7 @@
  * An operation never writes output or exits: it yields records or pushes events (engine/events.ts); the
  * dispatcher bounds them and the sink writes. */
 import type * as v from "valibot";
+import type { GitPlaces } from "../engine/ignore.ts";
 import type { RunContext } from "../engine/run.ts";
 
 /** A record yielded by an operation: its JSONL kind, the wire object and its order key (for cursors). */
@@ -144,9 +145,15 @@ export interface Operation {
    * The query layer: compiles normalized input once per request (grep: operands, mode, matcher, walk), before
    * the run; the dispatcher hands the query to the sink (Sink.begin) and to run(). Absent: run() gets the input.
    */
-  readonly compile?: (input: Record<string, unknown>) => Promise<object>;
+  readonly compile?: (input: Record<string, unknown>, env?: CompileEnv) => Promise<object>;
   /** Runs the operation on its compiled query (or validated input), yielding records in their final order. */
   run(query: object, ctx: RunContext): AsyncIterable<Yielded>;
+}
+
+/** What a request is compiled with besides its input: the entry's Config, as far as a walk takes it. */
+export interface CompileEnv {
+  /** Where git's config files are looked for (the Config's git). */
+  readonly git?: GitPlaces;
 }
 
 /** The typed definition of an operation, before its input type is erased. */
@@ -161,7 +168,7 @@ interface OperationDef<S extends v.GenericSchema<unknown, object>>
 interface CompiledOperationDef<S extends v.GenericSchema<unknown, object>, Q extends object>
   extends Omit<OperationDef<S>, "run"> {
   /** Compiles validated, normalized input into the query run() takes (once per request). */
-  compile(input: v.InferOutput<S>): Promise<Q>;
+  compile(input: v.InferOutput<S>, env?: CompileEnv): Promise<Q>;
   run(query: Q, ctx: RunContext): AsyncIterable<Yielded>;
 }
 
@@ -191,7 +198,9 @@ export function defineOperation(
       models ??= def.models();
       return models;
     },
-    ...(compile !== undefined ? { compile: (input: Record<string, unknown>) => compile(input) } : {}),
+    ...(compile !== undefined
+      ? { compile: (input: Record<string, unknown>, env?: CompileEnv) => compile(input, env) }
+      : {}),
     run: (query, ctx) => def.run(query as never, ctx),
   };
 }

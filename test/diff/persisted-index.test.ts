@@ -174,33 +174,22 @@ describe("rglob grep with a persisted index", () => {
       assignOperands(op, operands, parsed.input);
       const input = v.parse(GrepInputSchema, parsed.input);
       const { paths, globs } = classifyOperands(input, dir);
-      return walkKeyOf(compileGrepWalk(input, paths, globs, dir).plan);
+      return walkKeyOf(compileGrepWalk(input, paths, globs, dir, config.git).plan);
     };
-    const saved = process.env.RGLOB_CACHE_DIR;
-    process.env.RGLOB_CACHE_DIR = cache;
-    try {
-      const stored =
-        loadIndex(realpathSync(dir), indexPathFor(realpathSync(dir), readConfig().indexDir)).index?.walk
-          ?.key ?? null;
-      expect(typeof stored).toBe("string");
-      for (const argv of [
-        ["needle"],
-        ["-i", "-w", "needle"],
-        ["-l", "-c", "needle"],
-        ["-F", "a.b", "-C", "2"],
-      ])
-        expect({ argv, key: keyOf(argv) }).toEqual({ argv, key: stored });
-      for (const argv of [
-        ["needle", "-g", "*.txt"],
-        ["needle", "--no-hidden"],
-        ["needle", "dir0"],
-        ["-u", "x"],
-      ])
-        expect(keyOf(argv)).not.toBe(stored);
-    } finally {
-      if (saved === undefined) delete process.env.RGLOB_CACHE_DIR;
-      else process.env.RGLOB_CACHE_DIR = saved;
-    }
+    // The Config the binary reads from this environment with RGLOB_CACHE_DIR set (passed, not set in process.env).
+    const config = readConfig({ ...process.env, RGLOB_CACHE_DIR: cache });
+    const stored =
+      loadIndex(realpathSync(dir), indexPathFor(realpathSync(dir), config.indexDir)).index?.walk?.key ?? null;
+    expect(typeof stored).toBe("string");
+    for (const argv of [["needle"], ["-i", "-w", "needle"], ["-l", "-c", "needle"], ["-F", "a.b", "-C", "2"]])
+      expect({ argv, key: keyOf(argv) }).toEqual({ argv, key: stored });
+    for (const argv of [
+      ["needle", "-g", "*.txt"],
+      ["needle", "--no-hidden"],
+      ["needle", "dir0"],
+      ["-u", "x"],
+    ])
+      expect(keyOf(argv)).not.toBe(stored);
   }, 120_000);
 
   test("random queries give the cold answer, from the index", () => {

@@ -24,7 +24,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallToolResult, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { findOperation } from "../../src/ops/registry.ts";
-import { BIN, rglobJson } from "../helpers.ts";
+import { BIN, rglobJson, skipWhen } from "../helpers.ts";
 import { argvOf, type McpSession, startMcp } from "../surface/mcp-helpers.ts";
 
 const linux = process.platform === "linux";
@@ -148,13 +148,15 @@ test.skipIf(!linux)(
 );
 
 const python = Bun.which("python3");
-test.skipIf(!linux)(
+/** Why the shared-mapping cases cannot run here, or null. */
+const pythonWhy = !linux
+  ? "off Linux"
+  : python === null
+    ? "no python3 to write through a shared mapping"
+    : null;
+skipWhen(pythonWhy)(
   "a file written through a shared mapping (same size, no event) is searched again (skipped off Linux)",
   async () => {
-    if (python === null) {
-      console.warn("SKIPPED: no python3 to write through a shared mapping");
-      return;
-    }
     const root = scratch();
     put(root, { ...filler(), "mapped.dat": "hello world, plain text\n" });
     const mcp = await serve(root);
@@ -163,7 +165,7 @@ test.skipIf(!linux)(
     // MAP_SHARED, written and msync'ed: no IN_MODIFY, the same size; the kernel updates mtime and ctime.
     const script =
       "import mmap,sys\nf=open(sys.argv[1],'r+b')\nm=mmap.mmap(f.fileno(),0,mmap.MAP_SHARED)\nm[0:6]=b'NEEDLE'\nm.flush()\nm.close()\nf.close()";
-    const run = Bun.spawnSync([python, "-c", script, join(root, "mapped.dat")]);
+    const run = Bun.spawnSync([python as string, "-c", script, join(root, "mapped.dat")]);
     expect(run.exitCode).toBe(0);
     expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLE" }))).toEqual(["mapped.dat"]);
   },
@@ -261,8 +263,24 @@ test.skipIf(!linux)("a directory whose name is not UTF-8, made while serving, is
   expect((grep.results as unknown[]).length).toBe(2);
 });
 
+/** Why a tmpfs cannot be mounted here (tried once on a scratch directory when the file is collected), or null. */
+const mountWhy = ((): string | null => {
+  if (!linux) return "off Linux";
+  const dir = mkdtempSync(join(tmpdir(), "rglob-mount-probe-"));
+  try {
+    const r = Bun.spawnSync(["mount", "-t", "tmpfs", "rglob-probe", dir]);
+    if (r.exitCode !== 0) return `mount -t tmpfs is not permitted here (${r.stderr.toString().trim()})`;
+    Bun.spawnSync(["umount", dir]);
+    return null;
+  } catch (err) {
+    return `mount could not run (${String(err)})`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+})();
+
 // biome-ignore format: the title, with why it may be skipped, stays on its line
-test.skipIf(!linux)("a file system mounted over a directory of the tree is noticed (skipped off Linux)", async () => {
+skipWhen(mountWhy)("a file system mounted over a directory of the tree is noticed (skipped off Linux)", async () => {
   const root = scratch();
   put(root, { ...filler(), "sub/hidden-by-mount.txt": "a NEEDLEWORD\n" });
   const mcp = await serve(root);
@@ -272,10 +290,8 @@ test.skipIf(!linux)("a file system mounted over a directory of the tree is notic
   ]);
   await same(mcp, "find", root, {});
   const mounted = Bun.spawnSync(["mount", "-t", "tmpfs", "rglob-test", join(root, "sub")]);
-  if (mounted.exitCode !== 0) {
-    console.warn(`SKIPPED: mount -t tmpfs is not permitted here (${mounted.stderr.toString().trim()})`);
-    return;
-  }
+  expect(mounted.stderr.toString()).toBe("");
+  expect(mounted.exitCode).toBe(0);
   cleanups.push(() => void Bun.spawnSync(["umount", join(root, "sub")]));
   writeFileSync(join(root, "sub/on-tmpfs.txt"), "plain\n");
   expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
@@ -327,15 +343,14 @@ test.skipIf(!linux)("ignore files other than the tree's own are checked like the
   await same(mcp, "find", root, f);
 });
 
-test.skipIf(!linux)(
+skipWhen(
+  !linux
+    ? "off Linux"
+    : (Bun.which("setpriv") === null || process.getuid?.() !== 0) &&
+        "needs root and setpriv to run the server as another user (root reads any directory)",
+)(
   "a directory unreadable when the watch was set up is watched once it is readable (skipped off Linux)",
   async () => {
-    if (Bun.which("setpriv") === null || process.getuid?.() !== 0) {
-      console.warn(
-        "SKIPPED: needs root and setpriv to run the server as another user (root reads any directory)",
-      );
-      return;
-    }
     // The server runs as nobody (root reads any directory whatever its mode): the binary and the tree where
     // nobody can reach them.
     const root = scratch();
@@ -535,13 +550,9 @@ test.skipIf(!linux)(
   },
 );
 
-test.skipIf(!linux)(
+skipWhen(pythonWhy)(
   "a file mapped before the server started, its dirty page written again (no event, no time change), is read (skipped off Linux)",
   async () => {
-    if (python === null) {
-      console.warn("SKIPPED: no python3 to write through a shared mapping");
-      return;
-    }
     const root = scratch();
     put(root, { ...filler(), "mapped.dat": "hello world, plain text and more plain text\n" });
     const m = await mapper(join(root, "mapped.dat"), false);
@@ -557,13 +568,9 @@ test.skipIf(!linux)(
   },
 );
 
-test.skipIf(!linux)(
+skipWhen(pythonWhy)(
   "a file mapped while serving and kept open, written again and again through its mapping, is read (skipped off Linux)",
   async () => {
-    if (python === null) {
-      console.warn("SKIPPED: no python3 to write through a shared mapping");
-      return;
-    }
     const root = scratch();
     put(root, { ...filler(), "mapped.dat": "hello world, plain text and more plain text\n" });
     const mcp = await serve(root);
@@ -579,13 +586,9 @@ test.skipIf(!linux)(
   },
 );
 
-test.skipIf(!linux)(
+skipWhen(pythonWhy)(
   "a file mapped while serving, a reader's open and close merged with the writer's open: its writes are read (skipped off Linux)",
   async () => {
-    if (python === null) {
-      console.warn("SKIPPED: no python3 to write through a shared mapping");
-      return;
-    }
     const root = scratch();
     put(root, { ...filler(), "mapped.dat": "hello world, plain text and more plain text\n" });
     const mcp = await serve(root);
@@ -601,13 +604,9 @@ test.skipIf(!linux)(
   },
 );
 
-test.skipIf(!linux)(
+skipWhen(pythonWhy)(
   "a file mapped while serving after a reader's merged open, its descriptor closed, written once the server was idle: read (skipped off Linux)",
   async () => {
-    if (python === null) {
-      console.warn("SKIPPED: no python3 to write through a shared mapping");
-      return;
-    }
     const root = scratch();
     put(root, { ...filler(), "mapped.dat": "hello world, plain text and more plain text\n" });
     const mcp = await serve(root);

@@ -1,14 +1,15 @@
 // The runnable examples: every tagged ```bash block in docs/examples/*.md (and docs/agents/cli-recipes.md)
 // runs against the compiled binary
 // (as `rglob` on PATH) and its expected output is checked, so the recipes cannot rot. The format is described in
-// docs/examples/README.md. A recipe that needs an operation this build lacks is skipped LOUDLY (console.warn),
-// and runs as soon as the operation is in the registry: skipping is decided by the binary's capabilities.
+// docs/examples/README.md. A recipe that needs an operation this build lacks is a skipped test whose title says
+// what it lacks (listed by the summary of `npm test`), and runs as soon as the operation is in the registry:
+// skipping is decided by the binary's capabilities.
 import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { probeMcp } from "../../scripts/mcp-probe.ts";
-import { BIN, FIXTURE, ROOT, rglobJson } from "../helpers.ts";
+import { BIN, FIXTURE, ROOT, rglobJson, skipWhen } from "../helpers.ts";
 
 const DOCS = join(ROOT, "docs");
 /** Files whose bash blocks are run, relative to docs/. */
@@ -217,7 +218,6 @@ const available = new Set(rglobJson<{ operations: string[] }>(["capabilities"]).
 const mcp = await probeMcp(BIN, { timeoutMs: 30_000 });
 const mcpAbsent = !mcp.ok && /UNSUPPORTED_PLATFORM|unknown command/.test(mcp.reason);
 if (!mcpAbsent) available.add("mcp");
-const skipped: string[] = [];
 
 // A bin directory with `rglob` pointing at the compiled binary, and a HOME without a global excludes file.
 const sandbox = mkdtempSync(join(tmpdir(), "rglob-examples-"));
@@ -235,11 +235,6 @@ const env = {
 };
 afterAll(() => {
   rmSync(sandbox, { recursive: true, force: true });
-  if (skipped.length > 0) {
-    console.warn(
-      `examples harness: SKIPPED ${skipped.length} recipe(s) this build cannot run yet:\n  ${skipped.join("\n  ")}`,
-    );
-  }
 });
 
 describe("runnable docs", () => {
@@ -267,16 +262,10 @@ for (const f of files) {
     for (const ex of f.examples) {
       const missing = ex.requires.filter((r) => !available.has(r));
       const title = `${ex.name} (line ${ex.line})`;
-      if (missing.length > 0) {
-        const why = missing
-          .map((m) => (m === "mcp" && !mcp.ok ? `mcp (${mcp.reason.trim()})` : m))
-          .join(", ");
-        skipped.push(`${ex.file}: ${ex.name} (needs ${why})`);
-        console.warn(`examples harness: SKIPPING ${ex.file}: ${ex.name}: this build lacks ${why}`);
-        test.skip(`${title} (skipped: this build lacks ${why})`, () => {});
-        continue;
-      }
-      test(title, () => {
+      // A recipe for what this build lacks (requires=<op>) is declared skipped with what it lacks in its title:
+      // the summary of `npm test` lists it.
+      const why = missing.map((m) => (m === "mcp" && !mcp.ok ? `mcp (${mcp.reason.trim()})` : m)).join(", ");
+      skipWhen(missing.length > 0 && `this build lacks ${why}`)(title, () => {
         const res = Bun.spawnSync(
           ["bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", ex.script],
           {

@@ -16,11 +16,8 @@ afterAll(() => {
   for (const fd of held) closeSync(fd);
 });
 
-function skipped(why: string | false): boolean {
-  if (!why) return false;
-  console.warn(`SKIPPED LOUDLY: ${why}`);
-  return true;
-}
+/** Windows has neither /bin/sh nor POSIX signals; the binary is found through Linux's /proc. */
+const windows = process.platform === "win32";
 
 /** The launcher running `sh -c SCRIPT` as its binary. */
 function launchShell(script: string) {
@@ -99,8 +96,7 @@ async function launchMcp() {
 }
 
 describe("npm launcher", () => {
-  test("exits with the binary's status", () => {
-    if (skipped(process.platform === "win32" && "no /bin/sh on Windows")) return;
+  test.skipIf(windows)("exits with the binary's status (skipped on Windows: no /bin/sh)", () => {
     expect(launchShell("exit 0").status).toBe(0);
     expect(launchShell("exit 1").status).toBe(1);
     expect(launchShell("exit 7").status).toBe(7);
@@ -109,48 +105,56 @@ describe("npm launcher", () => {
   // Before: SIGPIPE and SIGUSR1 gave exit 0 (Node ignores the one and starts its debugger on the other), so
   // `rglob … | head` in a `set -o pipefail` script, or a supervisor, saw success.
   for (const signal of ["SIGPIPE", "SIGUSR1", "SIGUSR2", "SIGTERM", "SIGINT", "SIGHUP", "SIGKILL"]) {
-    test(`dies of ${signal} when the binary does, as a shell would see it`, () => {
-      if (skipped(process.platform === "win32" && "POSIX signals")) return;
-      const r = launchShell(`kill -${signal.slice(3)} $$`);
-      expect({ status: r.status, signal: r.signal }).toEqual({
-        status: null,
-        signal: signal as NodeJS.Signals,
-      });
-      expect(r.stderr).not.toContain("Debugger");
-      const sh = spawnSync(
-        "sh",
-        ["-c", `RGLOB_BINARY=/bin/sh node ${LAUNCHER} -c 'kill -${signal.slice(3)} $$'; echo $?`],
-        {
-          encoding: "utf8",
-        },
-      );
-      const { constants } = require("node:os") as typeof import("node:os");
-      expect(sh.stdout.trim()).toBe(
-        String(128 + constants.signals[signal as keyof typeof constants.signals]),
-      );
-    });
+    test.skipIf(windows)(
+      `dies of ${signal} when the binary does, as a shell would see it (skipped on Windows: POSIX signals)`,
+      () => {
+        const r = launchShell(`kill -${signal.slice(3)} $$`);
+        expect({ status: r.status, signal: r.signal }).toEqual({
+          status: null,
+          signal: signal as NodeJS.Signals,
+        });
+        expect(r.stderr).not.toContain("Debugger");
+        const sh = spawnSync(
+          "sh",
+          ["-c", `RGLOB_BINARY=/bin/sh node ${LAUNCHER} -c 'kill -${signal.slice(3)} $$'; echo $?`],
+          {
+            encoding: "utf8",
+          },
+        );
+        const { constants } = require("node:os") as typeof import("node:os");
+        expect(sh.stdout.trim()).toBe(
+          String(128 + constants.signals[signal as keyof typeof constants.signals]),
+        );
+      },
+    );
   }
 
   for (const signal of ["SIGTERM", "SIGHUP", "SIGUSR1", "SIGUSR2"] as const) {
-    test(`passes ${signal} on to the binary and dies of it`, async () => {
-      if (skipped(!linux && "reads /proc to find the binary")) return;
-      const { launcher, binary, exited } = await launchMcp();
-      launcher.kill(signal);
-      await until("the binary to end", () => !running(binary));
-      const end = await exited;
-      // The MCP server closes on SIGTERM (exit 0); the others end it by their default action.
-      if (signal === "SIGTERM") expect(end.code === 0 || end.signal === "SIGTERM").toBe(true);
-      else expect(end).toEqual({ code: null, signal });
-    }, 90_000);
+    test.skipIf(!linux)(
+      `passes ${signal} on to the binary and dies of it (skipped off Linux: reads /proc to find the binary)`,
+      async () => {
+        const { launcher, binary, exited } = await launchMcp();
+        launcher.kill(signal);
+        await until("the binary to end", () => !running(binary));
+        const end = await exited;
+        // The MCP server closes on SIGTERM (exit 0); the others end it by their default action.
+        if (signal === "SIGTERM") expect(end.code === 0 || end.signal === "SIGTERM").toBe(true);
+        else expect(end).toEqual({ code: null, signal });
+      },
+      90_000,
+    );
   }
 
-  test("the binary ends when the launcher is killed with SIGKILL", async () => {
-    if (skipped(!linux && "reads /proc to find the binary")) return;
-    const { launcher, binary, exited } = await launchMcp();
-    expect(running(binary)).toBe(true);
-    launcher.kill("SIGKILL");
-    expect((await exited).signal).toBe("SIGKILL");
-    // Its stdin is still open (this process holds the FIFO): before, it served on, unseen, until that closed.
-    await until("the orphaned binary to end", () => !running(binary));
-  }, 90_000);
+  test.skipIf(!linux)(
+    "the binary ends when the launcher is killed with SIGKILL (skipped off Linux: reads /proc to find the binary)",
+    async () => {
+      const { launcher, binary, exited } = await launchMcp();
+      expect(running(binary)).toBe(true);
+      launcher.kill("SIGKILL");
+      expect((await exited).signal).toBe("SIGKILL");
+      // Its stdin is still open (this process holds the FIFO): before, it served on, unseen, until that closed.
+      await until("the orphaned binary to end", () => !running(binary));
+    },
+    90_000,
+  );
 });

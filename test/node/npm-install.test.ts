@@ -28,7 +28,7 @@ import {
   writeNpmPackages,
 } from "../../scripts/npm-packages.ts";
 import { hostTarget, MAIN_TARBALL_LIMIT, TARGETS } from "../../scripts/release.ts";
-import { BIN, FIXTURE, ROOT, rglob } from "../helpers.ts";
+import { BIN, FIXTURE, ROOT, rglob, skipWhen } from "../helpers.ts";
 
 const host = hostTarget();
 let work = "";
@@ -98,15 +98,11 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-function skipped(): boolean {
-  if (host) return false;
-  console.warn(`SKIPPED LOUDLY: no release target for ${process.platform}-${process.arch}`);
-  return true;
-}
+/** Declares a test that needs a release target for this machine (skipped, with the reason, where there is none). */
+const withTarget = skipWhen(!host && `no release target for ${process.platform}-${process.arch}`);
 
 describe("npm packages", () => {
-  test("the main tarball is under 5 MB and holds the library and the launcher, no binary", () => {
-    if (skipped()) return;
+  withTarget("the main tarball is under 5 MB and holds the library and the launcher, no binary", () => {
     const main = tarballs[0] as string;
     expect(basename(main)).toBe(tarballName("rglob", pkg.version));
     expect(statSync(main).size).toBeLessThan(MAIN_TARBALL_LIMIT);
@@ -163,14 +159,12 @@ describe("npm packages", () => {
     expect(platformManifest({ os: "win32", cpu: "x64" }).libc).toBeUndefined();
   });
 
-  test("npm install --offline of the two tarballs installs this platform's package only", () => {
-    if (skipped()) return;
+  withTarget("npm install --offline of the two tarballs installs this platform's package only", () => {
     const scope = join(project, "node_modules", "@rglob");
     expect(readdirSync(scope)).toEqual([platformKey((host as NonNullable<typeof host>).npm)]);
   });
 
-  test("npx rglob --version and a search run the platform binary through the launcher", () => {
-    if (skipped()) return;
+  withTarget("npx rglob --version and a search run the platform binary through the launcher", () => {
     const v = sh(npx, ["--offline", "rglob", "--version"], project);
     expect(v.stderr.replace(/^npm warn .*\n/gm, "")).toBe(""); // npm's own warnings about its config
     // The very binary `npm test` built, run through npx and the launcher (version.test.ts checks its commit).
@@ -185,8 +179,7 @@ describe("npm packages", () => {
     expect(found.every((p) => p.endsWith(".py"))).toBe(true);
   });
 
-  test("the launcher passes exit codes through (1 nothing found, 2 usage error)", () => {
-    if (skipped()) return;
+  withTarget("the launcher passes exit codes through (1 nothing found, 2 usage error)", () => {
     const launcher = join(project, "node_modules", ".bin", "rglob");
     expect(sh(launcher, ["grep", "-F", "no such text anywhere 7f3a", FIXTURE], project).code).toBe(1);
     const bad = sh(launcher, ["find", "--no-such-flag"], project);
@@ -194,47 +187,54 @@ describe("npm packages", () => {
     expect(bad.stderr).toContain("--no-such-flag");
   });
 
-  test("the launcher serves MCP over its stdio (tools/list through npx)", async () => {
-    if (skipped()) return;
-    const probe = await probeMcp([npx, "--offline", "rglob"], { cwd: FIXTURE, timeoutMs: 60_000 });
-    expect(probe.ok ? probe.tools : probe.reason).toContain("rglob");
-  }, 90_000);
+  withTarget(
+    "the launcher serves MCP over its stdio (tools/list through npx)",
+    async () => {
+      const probe = await probeMcp([npx, "--offline", "rglob"], { cwd: FIXTURE, timeoutMs: 60_000 });
+      expect(probe.ok ? probe.tools : probe.reason).toContain("rglob");
+    },
+    90_000,
+  );
 
-  test("without its platform package the launcher says what is missing and how to get it (exit 2)", () => {
-    if (skipped()) return;
-    const alone = join(work, "alone", "bin");
-    mkdirSync(alone, { recursive: true });
-    copyFileSync(join(project, "node_modules", "rglob", "bin", "rglob.cjs"), join(alone, "rglob.cjs"));
-    const r = sh(
-      process.execPath.endsWith("node") ? process.execPath : "node",
-      [join(alone, "rglob.cjs"), "--version"],
-      work,
-    );
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toContain(`@rglob/${platformKey((host as NonNullable<typeof host>).npm)}`);
-    expect(r.stderr).toContain("RGLOB_BINARY");
-  });
+  withTarget(
+    "without its platform package the launcher says what is missing and how to get it (exit 2)",
+    () => {
+      const alone = join(work, "alone", "bin");
+      mkdirSync(alone, { recursive: true });
+      copyFileSync(join(project, "node_modules", "rglob", "bin", "rglob.cjs"), join(alone, "rglob.cjs"));
+      const r = sh(
+        process.execPath.endsWith("node") ? process.execPath : "node",
+        [join(alone, "rglob.cjs"), "--version"],
+        work,
+      );
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(`@rglob/${platformKey((host as NonNullable<typeof host>).npm)}`);
+      expect(r.stderr).toContain("RGLOB_BINARY");
+    },
+  );
 
-  test("node imports the library from the installed package; require() works where Node loads ESM with it", () => {
-    if (skipped()) return;
-    writeFileSync(
-      join(project, "lib.mjs"),
-      `import { searchAll } from "rglob/agent";
+  withTarget(
+    "node imports the library from the installed package; require() works where Node loads ESM with it",
+    () => {
+      writeFileSync(
+        join(project, "lib.mjs"),
+        `import { searchAll } from "rglob/agent";
 const r = await searchAll({ base: ${JSON.stringify(FIXTURE)}, patterns: ["*.py"] });
 console.log(JSON.stringify(r.results.map((f) => f.relative_path)));`,
-    );
-    const imp = sh("node", ["lib.mjs"], project);
-    expect(imp.stderr).toBe("");
-    expect(JSON.parse(imp.stdout)).toEqual(["hidden/.secret.py", "src/main.py", "src/utils/helper.py"]);
-    writeFileSync(
-      join(project, "req.cjs"),
-      `if (!process.features.require_module) { console.log("no require(esm)"); process.exit(0); }
+      );
+      const imp = sh("node", ["lib.mjs"], project);
+      expect(imp.stderr).toBe("");
+      expect(JSON.parse(imp.stdout)).toEqual(["hidden/.secret.py", "src/main.py", "src/utils/helper.py"]);
+      writeFileSync(
+        join(project, "req.cjs"),
+        `if (!process.features.require_module) { console.log("no require(esm)"); process.exit(0); }
 const { searchAll } = require("rglob");
 searchAll({ base: ${JSON.stringify(FIXTURE)}, patterns: ["*.py"] }).then((r) => console.log(r.results.length));`,
-    );
-    const req = sh("node", ["req.cjs"], project);
-    expect(req.stderr).toBe("");
-    expect(["3\n", "no require(esm)\n"]).toContain(req.stdout);
-  });
+      );
+      const req = sh("node", ["req.cjs"], project);
+      expect(req.stderr).toBe("");
+      expect(["3\n", "no require(esm)\n"]).toContain(req.stdout);
+    },
+  );
 });

@@ -6,7 +6,7 @@
 // pnpm need a newer Node than the oldest this project supports, so Node, npm and pnpm come from the npm registry
 // the way node-runtimes.ts fetches Node (once, into node_modules/.cache); a test that cannot have them is skipped
 // loudly with the reason.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +14,7 @@ import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { platformKey, writeNpmPackages } from "../../scripts/npm-packages.ts";
 import { hostTarget, TARGETS } from "../../scripts/release.ts";
-import { BIN, FIXTURE, ROOT } from "../helpers.ts";
+import { BIN, FIXTURE, ROOT, skipWhen } from "../helpers.ts";
 import { registryNode } from "./node-runtimes.ts";
 
 /** The Node that runs npm 12 and pnpm 11 (npm 12.2 needs ^22.22.2 || ^24.15 || >=26). */
@@ -28,7 +28,9 @@ const host = hostTarget();
 let work = "";
 let tarballs: string[] = [];
 let deps: string[] = [];
-let node: { bin: string } | { why: string } = { why: "not fetched" };
+// Node, npm 12 and pnpm are fetched when the file is collected (once, cached), so that a test that cannot have
+// them is declared skipped with the reason in its title rather than passing having asserted nothing.
+const node: { bin: string } | { why: string } = host ? registryNode(NODE) : { why: "no release target" };
 
 /** The environment of a user's shell: none of the npm_* variables of the `npm test` that runs this suite. */
 function userEnv(): Record<string, string> {
@@ -80,11 +82,11 @@ function tool(name: "npm" | "pnpm", cli: string): string[] | string {
   return [node.bin, join(p.dir, cli)];
 }
 
-function skipped(cmd: string[] | string, what: string): cmd is string {
-  if (typeof cmd !== "string") return false;
-  console.warn(`SKIPPED LOUDLY: ${what}: ${cmd}`);
-  return true;
-}
+const npm12 = tool("npm", "bin/npm-cli.js");
+const pnpm = tool("pnpm", "bin/pnpm.cjs");
+/** Why npm 12's or pnpm's tests cannot run here, or null. */
+const npm12Why = typeof npm12 === "string" ? `npm 12: ${npm12}` : null;
+const pnpmWhy = typeof pnpm === "string" ? `pnpm: ${pnpm}` : null;
 
 /** An empty project directory. */
 function project(name: string, manifest: Record<string, unknown> = {}): string {
@@ -134,7 +136,6 @@ beforeAll(() => {
     if (p.code !== 0) throw new Error(`npm pack ${dep} failed: ${p.stderr}`);
   }
   deps = readdirSync(depDir).map((f) => join(depDir, f));
-  node = registryNode(NODE);
 }, 600_000);
 
 afterAll(() => {
@@ -142,104 +143,110 @@ afterAll(() => {
 });
 
 describe("npm 12", () => {
-  test("installs the main and platform tarballs into an empty project; rglob --version and a search run", () => {
-    const npm12 = tool("npm", "bin/npm-cli.js");
-    if (skipped(npm12, "npm 12")) return;
-    const [bin, cli] = npm12;
-    expect(sh(bin as string, [cli as string, "--version"], work).stdout.trim()).toBe(NPM);
-    const dir = project("npm12");
-    const r = sh(
-      bin as string,
-      [cli as string, "install", "--offline", "--no-audit", "--no-fund", ...tarballs, ...deps],
-      dir,
-    );
-    expect(r.stderr.replace(/^npm warn Unknown (user|project|env) config .*\n/gm, "")).toBe("");
-    expect(r.code).toBe(0);
-    // No install script to allow: npm 12 reports none blocked, and installs this machine's package only.
-    expect(r.stdout + r.stderr).not.toContain("install-scripts");
-    expect(readdirSync(join(dir, "node_modules", "@rglob"))).toEqual([
-      platformKey((host as NonNullable<typeof host>).npm),
-    ]);
-    runsRglob(dir);
-    // npx of npm 12 runs it too.
-    const npx = sh(
-      bin as string,
-      [join(cli as string, "..", "npx-cli.js"), "--offline", "rglob", "--version"],
-      dir,
-    );
-    expect(npx.stdout).toStartWith(`rglob ${pkg.version} (`);
-    // The man page and the completions are in the package (npm 12 links no man page: `man -l` reads it there).
-    for (const f of [
-      "man/rglob.1",
-      "complete/rglob.bash",
-      "complete/_rglob",
-      "complete/rglob.fish",
-      "complete/_rglob.ps1",
-    ])
-      expect(existsSync(join(dir, "node_modules", "rglob", f))).toBe(true);
-  }, 600_000);
+  skipWhen(npm12Why)(
+    "installs the main and platform tarballs into an empty project; rglob --version and a search run",
+    () => {
+      const [bin, cli] = npm12 as string[];
+      expect(sh(bin as string, [cli as string, "--version"], work).stdout.trim()).toBe(NPM);
+      const dir = project("npm12");
+      const r = sh(
+        bin as string,
+        [cli as string, "install", "--offline", "--no-audit", "--no-fund", ...tarballs, ...deps],
+        dir,
+      );
+      expect(r.stderr.replace(/^npm warn Unknown (user|project|env) config .*\n/gm, "")).toBe("");
+      expect(r.code).toBe(0);
+      // No install script to allow: npm 12 reports none blocked, and installs this machine's package only.
+      expect(r.stdout + r.stderr).not.toContain("install-scripts");
+      expect(readdirSync(join(dir, "node_modules", "@rglob"))).toEqual([
+        platformKey((host as NonNullable<typeof host>).npm),
+      ]);
+      runsRglob(dir);
+      // npx of npm 12 runs it too.
+      const npx = sh(
+        bin as string,
+        [join(cli as string, "..", "npx-cli.js"), "--offline", "rglob", "--version"],
+        dir,
+      );
+      expect(npx.stdout).toStartWith(`rglob ${pkg.version} (`);
+      // The man page and the completions are in the package (npm 12 links no man page: `man -l` reads it there).
+      for (const f of [
+        "man/rglob.1",
+        "complete/rglob.bash",
+        "complete/_rglob",
+        "complete/rglob.fish",
+        "complete/_rglob.ps1",
+      ])
+        expect(existsSync(join(dir, "node_modules", "rglob", f))).toBe(true);
+    },
+    600_000,
+  );
 
-  test("--omit=optional leaves the binary out: the library runs under Node, the command says what is missing", () => {
-    const npm12 = tool("npm", "bin/npm-cli.js");
-    if (skipped(npm12, "npm 12")) return;
-    const [bin, cli] = npm12;
-    const dir = project("omit");
-    const r = sh(
-      bin as string,
-      [
-        cli as string,
-        "install",
-        "--omit=optional",
-        "--offline",
-        "--no-audit",
-        "--no-fund",
-        tarballs[0] as string,
-        ...deps,
-      ],
-      dir,
-    );
-    expect(r.code).toBe(0);
-    expect(existsSync(join(dir, "node_modules", "@rglob"))).toBe(false);
-    writeFileSync(
-      join(dir, "lib.mjs"),
-      `import { searchAll } from "rglob/agent";
+  skipWhen(npm12Why)(
+    "--omit=optional leaves the binary out: the library runs under Node, the command says what is missing",
+    () => {
+      const [bin, cli] = npm12 as string[];
+      const dir = project("omit");
+      const r = sh(
+        bin as string,
+        [
+          cli as string,
+          "install",
+          "--omit=optional",
+          "--offline",
+          "--no-audit",
+          "--no-fund",
+          tarballs[0] as string,
+          ...deps,
+        ],
+        dir,
+      );
+      expect(r.code).toBe(0);
+      expect(existsSync(join(dir, "node_modules", "@rglob"))).toBe(false);
+      writeFileSync(
+        join(dir, "lib.mjs"),
+        `import { searchAll } from "rglob/agent";
 const r = await searchAll({ base: ${JSON.stringify(FIXTURE)}, patterns: ["*.py"] });
 console.log(JSON.stringify(r.results.map((f) => f.relative_path)));`,
-    );
-    const lib = sh("node", ["lib.mjs"], dir);
-    expect(lib.stderr).toBe("");
-    expect(JSON.parse(lib.stdout)).toEqual(["hidden/.secret.py", "src/main.py", "src/utils/helper.py"]);
-    const cmd = sh(join(dir, "node_modules", ".bin", "rglob"), ["--version"], dir, { RGLOB_BINARY: "" });
-    expect(cmd.code).toBe(2);
-    expect(cmd.stderr).toContain("--omit=optional");
-  }, 600_000);
+      );
+      const lib = sh("node", ["lib.mjs"], dir);
+      expect(lib.stderr).toBe("");
+      expect(JSON.parse(lib.stdout)).toEqual(["hidden/.secret.py", "src/main.py", "src/utils/helper.py"]);
+      const cmd = sh(join(dir, "node_modules", ".bin", "rglob"), ["--version"], dir, { RGLOB_BINARY: "" });
+      expect(cmd.code).toBe(2);
+      expect(cmd.stderr).toContain("--omit=optional");
+    },
+    600_000,
+  );
 });
 
 describe("pnpm", () => {
-  test("installs the packages (optional platform package resolved to its tarball); rglob --version and a search run", () => {
-    const pnpm = tool("pnpm", "bin/pnpm.cjs");
-    if (skipped(pnpm, "pnpm")) return;
-    const [bin, cli] = pnpm;
-    const [main, platform] = tarballs as [string, string];
-    const dir = project("pnpm", { dependencies: { rglob: `file:${main}` } });
-    // The registry would serve @rglob/<platform> and the dependencies; offline, overrides point at the tarballs.
-    const byName = (f: string) =>
-      readdirSync(join(work, "deps")).find((d) => d.startsWith(`${f}-`)) as string;
-    writeFileSync(
-      join(dir, "pnpm-workspace.yaml"),
-      [
-        "overrides:",
-        `  "@rglob/${platformKey((host as NonNullable<typeof host>).npm)}": "file:${platform}"`,
-        ...Object.keys(pkg.dependencies).map((d) => `  "${d}": "file:${join(work, "deps", byName(d))}"`),
-        "",
-      ].join("\n"),
-    );
-    const r = sh(
-      bin as string,
-      [cli as string, "install", "--offline", "--store-dir", join(work, "pnpm-store")],
-      dir,
-    );
-    expect(r.code).toBe(0);
-    runsRglob(dir);
-  }, 600_000);
+  skipWhen(pnpmWhy)(
+    "installs the packages (optional platform package resolved to its tarball); rglob --version and a search run",
+    () => {
+      const [bin, cli] = pnpm as string[];
+      const [main, platform] = tarballs as [string, string];
+      const dir = project("pnpm", { dependencies: { rglob: `file:${main}` } });
+      // The registry would serve @rglob/<platform> and the dependencies; offline, overrides point at the tarballs.
+      const byName = (f: string) =>
+        readdirSync(join(work, "deps")).find((d) => d.startsWith(`${f}-`)) as string;
+      writeFileSync(
+        join(dir, "pnpm-workspace.yaml"),
+        [
+          "overrides:",
+          `  "@rglob/${platformKey((host as NonNullable<typeof host>).npm)}": "file:${platform}"`,
+          ...Object.keys(pkg.dependencies).map((d) => `  "${d}": "file:${join(work, "deps", byName(d))}"`),
+          "",
+        ].join("\n"),
+      );
+      const r = sh(
+        bin as string,
+        [cli as string, "install", "--offline", "--store-dir", join(work, "pnpm-store")],
+        dir,
+      );
+      expect(r.code).toBe(0);
+      runsRglob(dir);
+    },
+    600_000,
+  );
 });

@@ -61,14 +61,14 @@ describe("the served call's start path", () => {
     const { sources, external } = closure("src/surface/serve/client.ts");
     expect(sources).toEqual([
       "package.json", // the version, inlined by the build
-      "src/config.ts",
       "src/contract/versions.ts",
       "src/platform/files.ts", // the door to the file system (stat of the socket and the tree)
       "src/platform/runtime.ts",
       "src/surface/serve/client.ts",
       "src/surface/serve/where.ts",
     ]);
-    expect(external).toEqual(["node:fs", "node:os", "node:path"]);
+    // Where the sockets are and the environment it sends come from main's Config and Host: no config module here.
+    expect(external).toEqual(["node:fs"]);
   });
 
   test("main.ts reaches the client and the cold path only by dynamic imports", () => {

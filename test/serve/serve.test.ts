@@ -138,6 +138,30 @@ describe("rglob serve", () => {
     sameAsCold(["find", "--color", "always"], root, { LS_COLORS: "di=01;34:*.md=01;35" });
   });
 
+  test("git's config files are looked for where the client's HOME and XDG_CONFIG_HOME say, as cold (the server's own are not used)", () => {
+    // A repository in the tree, and a global excludes file ($XDG_CONFIG_HOME/git/ignore) only the client names.
+    const repo = join(root, "repo-xdg");
+    mkdirSync(repo);
+    const home = join(outer, "xdg-home");
+    mkdirSync(join(home, "config", "git"), { recursive: true });
+    writeFileSync(join(home, "config", "git", "ignore"), "*.md\n");
+    try {
+      expect(Bun.spawnSync(["git", "init", "-q", repo]).exitCode).toBe(0);
+      writeFileSync(join(repo, "kept.ts"), "TODO\n");
+      writeFileSync(join(repo, "left.md"), "TODO\n");
+      const user = { HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+      const withXdg = sameAsCold(["grep", "-l", "TODO"], repo, {
+        ...user,
+        XDG_CONFIG_HOME: join(home, "config"),
+      });
+      expect(withXdg.stdout.toString()).toBe("kept.ts\n");
+      const without = sameAsCold(["grep", "-l", "TODO"], repo, user);
+      expect(without.stdout.toString().split("\n").sort()).toEqual(["", "kept.ts", "left.md"]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
   test.skipIf(Bun.which("script") === null)(
     "on a terminal: a call made in a pseudo-terminal is served, with a terminal's output (colour) (skipped without script(1))",
     () => {

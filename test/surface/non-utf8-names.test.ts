@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { BIN, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
+import { BIN, jsonl, rglob, rglobJson, skipWhen, tempTree } from "../helpers.ts";
 import { startMcp } from "./mcp-helpers.ts";
 
 const b = (...parts: Array<string | number[]>): Buffer =>
@@ -23,6 +23,16 @@ try {
 if (!supported || process.platform !== "linux")
   console.warn("SKIPPED: this file system refuses names that are not valid UTF-8 (non-UTF-8 name tests)");
 const run = supported && process.platform === "linux" ? describe : describe.skip;
+/** fd, for the comparison of human output (skipped without it). */
+const fdBin = Bun.which("fdfind") ?? Bun.which("fd");
+/** Whether script(1) gives a command a pseudo-terminal here. */
+const scriptWorks = (() => {
+  try {
+    return Bun.spawnSync(["script", "-qec", "true", "/dev/null"]).exitCode === 0;
+  } catch {
+    return false;
+  }
+})();
 afterAll(() => t.cleanup());
 
 /** Raw stdout bytes of the binary. */
@@ -80,12 +90,6 @@ run(`names that are not valid UTF-8${skipWhy}`, () => {
     expect(ours).toEqual([BAD_FILE, BAD_IN, BAD_TWIN, hex("ok.txt"), hex("same.txt")].sort());
     const rg = Bun.spawnSync(["rg", "--files"], { cwd: t.dir });
     expect(names(Buffer.from(rg.stdout))).toEqual(ours);
-    const fdBin = Bun.which("fdfind") ?? Bun.which("fd");
-    if (fdBin === null) console.warn("SKIPPED: fd not installed (non-UTF-8 names vs fd)");
-    else {
-      const fd = Bun.spawnSync([fdBin, "-t", "f", "-u"], { cwd: t.dir });
-      expect(names(Buffer.from(fd.stdout))).toEqual(ours);
-    }
     // grep: the same files as rg -l, the raw bytes before the colon.
     expect(names(raw(["grep", "-l", "needle"]))).toEqual(
       names(Buffer.from(Bun.spawnSync(["rg", "-l", "needle"], { cwd: t.dir }).stdout)),
@@ -93,6 +97,11 @@ run(`names that are not valid UTF-8${skipWhy}`, () => {
     expect(raw(["grep", "needle", "--no-heading"]).includes(b("a", [0xff], "b.txt:1:one needle\n"))).toBe(
       true,
     );
+  });
+
+  skipWhen(fdBin === null && "fd is not installed")("human output: the same set of files as fd's", () => {
+    const fd = Bun.spawnSync([fdBin as string, "-t", "f", "-u"], { cwd: t.dir });
+    expect(names(Buffer.from(fd.stdout))).toEqual(names(raw(["find", "-t", "f"])));
   });
 
   test("outside the current directory the absolute path's raw bytes are written", () => {
@@ -105,20 +114,20 @@ run(`names that are not valid UTF-8${skipWhy}`, () => {
     expect(out.includes(b(`${t.dir}/d`, [0xfe], "/in", [0xc3], ".txt\n"))).toBe(true);
   });
 
-  test("on a terminal the bad bytes are escaped as \\xNN", () => {
-    // No colour: the escapes are the point here (a terminal colours directories otherwise).
-    const r = Bun.spawnSync(["script", "-qec", `${BIN} find -t f`, "/dev/null"], {
-      cwd: t.dir,
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    if (r.exitCode !== 0) {
-      console.warn("SKIPPED: script(1) not usable here (terminal escape of non-UTF-8 names)");
-      return;
-    }
-    const out = Buffer.from(r.stdout).toString("latin1");
-    expect(out).toContain("a\\xffb.txt");
-    expect(out).toContain("d\\xfe/in\\xc3.txt");
-  });
+  skipWhen(!scriptWorks && "script(1) is not usable here")(
+    "on a terminal the bad bytes are escaped as \\xNN",
+    () => {
+      // No colour: the escapes are the point here (a terminal colours directories otherwise).
+      const r = Bun.spawnSync(["script", "-qec", `${BIN} find -t f`, "/dev/null"], {
+        cwd: t.dir,
+        env: { ...process.env, NO_COLOR: "1" },
+      });
+      expect(r.exitCode).toBe(0);
+      const out = Buffer.from(r.stdout).toString("latin1");
+      expect(out).toContain("a\\xffb.txt");
+      expect(out).toContain("d\\xfe/in\\xc3.txt");
+    },
+  );
 
   test("grep finds the matches inside, JSONL carries path_bytes on match and context records", () => {
     const r = rglob(["grep", "needle", "--jsonl", "-A", "1"], { cwd: t.dir });

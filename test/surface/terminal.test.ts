@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, rglob, rglobJson } from "../helpers.ts";
+import { ROOT, rglob, rglobJson, skipWhen } from "../helpers.ts";
 
 interface DescribedFlag {
   name: string;
@@ -113,12 +113,11 @@ describe("completions", () => {
             `${op}: ${spelling}`,
           );
     }
-    if (!which("pwsh")) {
-      console.warn("SKIPPED LOUDLY: pwsh is not installed, the PowerShell completer is not run");
-      return;
-    }
+  });
+
+  skipWhen(!which("pwsh") && "pwsh is not installed")("powershell: pwsh runs the completer", () => {
     const file = join(dir, "_rglob.ps1");
-    writeFileSync(file, script.stdout);
+    writeFileSync(file, rglob(["completions", "powershell"]).stdout);
     const run = (line: string) =>
       spawnSync(
         "pwsh",
@@ -154,27 +153,29 @@ describe("completions", () => {
 });
 
 describe("man page", () => {
-  test("man renders it without warnings, with every operation and its flags", () => {
+  test("rglob man prints a page", () => {
     const page = rglob(["man"]);
     expect(page.code).toBe(0);
     expect(page.stdout).toStartWith(".TH RGLOB 1 ");
-    if (!which("man")) {
-      console.warn("SKIPPED LOUDLY: man is not installed, the page is not rendered");
-      return;
-    }
-    const file = join(dir, "rglob.1");
-    writeFileSync(file, page.stdout);
-    const r = spawnSync("man", ["--warnings", "-l", file], {
-      encoding: "utf8",
-      env: { ...process.env, MANWIDTH: "100", MANPAGER: "cat", PAGER: "cat" },
-    });
-    expect(r.stderr).toBe("");
-    expect(r.status).toBe(0);
-    const text = r.stdout.replace(/.\x08/g, "");
-    for (const op of ops) expect(text).toContain(`rglob ${op} [OPTIONS]`);
-    for (const f of rglobJson<{ flags: DescribedFlag[] }>(["describe", "grep"]).json.flags)
-      expect(text).toContain(f.name);
   });
+
+  skipWhen(!which("man") && "man is not installed")(
+    "man renders it without warnings, with every operation and its flags",
+    () => {
+      const file = join(dir, "rglob.1");
+      writeFileSync(file, rglob(["man"]).stdout);
+      const r = spawnSync("man", ["--warnings", "-l", file], {
+        encoding: "utf8",
+        env: { ...process.env, MANWIDTH: "100", MANPAGER: "cat", PAGER: "cat" },
+      });
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      const text = r.stdout.replace(/.\x08/g, "");
+      for (const op of ops) expect(text).toContain(`rglob ${op} [OPTIONS]`);
+      for (const f of rglobJson<{ flags: DescribedFlag[] }>(["describe", "grep"]).json.flags)
+        expect(text).toContain(f.name);
+    },
+  );
 
   test("ENVIRONMENT names every RGLOB_* variable the source reads, and FILES the index in the cache directory", () => {
     const page = rglob(["man"]).stdout;

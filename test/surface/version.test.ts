@@ -8,7 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { buildCommit } from "../../scripts/build.ts";
-import { ROOT, rglob, rglobJson } from "../helpers.ts";
+import { ROOT, rglob, rglobJson, skipWhen } from "../helpers.ts";
+
+/** Whether the temp directory is inside a git work tree (then no directory made in it is outside git). */
+const tmpInGit = spawnSync("git", ["rev-parse", "--git-dir"], { cwd: tmpdir() }).status === 0;
 
 describe("version and commit", () => {
   test("rglob --version prints `rglob <version> (<commit>)` of this checkout", () => {
@@ -25,34 +28,32 @@ describe("version and commit", () => {
     expect(json.build_commit).toBe(buildCommit() || null);
   });
 
-  test("a directory outside git gives no commit, and such a build says `built outside git`", () => {
-    const dir = mkdtempSync(join(tmpdir(), "rglob-nogit-"));
-    try {
-      const inGit = spawnSync("git", ["rev-parse", "--git-dir"], { cwd: dir }).status === 0;
-      if (inGit) {
-        console.warn(`SKIPPED LOUDLY: the temp dir ${dir} is inside a git work tree`);
-        return;
+  skipWhen(tmpInGit && `the temp directory ${tmpdir()} is inside a git work tree`)(
+    "a directory outside git gives no commit, and such a build says `built outside git`",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "rglob-nogit-"));
+      try {
+        expect(buildCommit(dir)).toBe("");
+        // The same define scripts/build.ts passes, on an uncompiled bundle (compiling costs a minute here).
+        const out = join(dir, "main.js");
+        const b = spawnSync(
+          process.execPath,
+          [
+            "build",
+            "--target=bun",
+            "--define=RGLOB_BUILD_COMMIT=" + JSON.stringify(""),
+            join(ROOT, "src", "main.ts"),
+            "--outfile",
+            out,
+          ],
+          { encoding: "utf8" },
+        );
+        expect(b.status).toBe(0);
+        const r = spawnSync(process.execPath, [out, "--version"], { encoding: "utf8", cwd: dir });
+        expect(r.stdout).toBe(`rglob ${pkg.version} (built outside git)\n`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-      expect(buildCommit(dir)).toBe("");
-      // The same define scripts/build.ts passes, on an uncompiled bundle (compiling costs a minute here).
-      const out = join(dir, "main.js");
-      const b = spawnSync(
-        process.execPath,
-        [
-          "build",
-          "--target=bun",
-          "--define=RGLOB_BUILD_COMMIT=" + JSON.stringify(""),
-          join(ROOT, "src", "main.ts"),
-          "--outfile",
-          out,
-        ],
-        { encoding: "utf8" },
-      );
-      expect(b.status).toBe(0);
-      const r = spawnSync(process.execPath, [out, "--version"], { encoding: "utf8", cwd: dir });
-      expect(r.stdout).toBe(`rglob ${pkg.version} (built outside git)\n`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });

@@ -1,7 +1,7 @@
 // The Config reaches the walk as data (#35): the CLI passes main's Config to the run, whose walk split decides
 // whether walk workers take part; nothing below reads the environment (test/unit/config.test.ts holds that).
 import { expect, test } from "bun:test";
-import { readConfig } from "../../src/config.ts";
+import { readConfig, readHost } from "../../src/config.ts";
 import { walkWorkerTasks } from "../../src/engine/walk-pool.ts";
 import { runCli } from "../../src/surface/cli/app.ts";
 import { tempTree } from "../helpers.ts";
@@ -13,10 +13,10 @@ test("the CLI's Config decides the walk split: workers on every walk with RGLOB_
   try {
     const argv = ["stats", "--base", dir, "--json"];
     const before = walkWorkerTasks.answered;
-    expect(await runCli([...argv], undefined, readConfig({}))).toBe(0);
+    expect(await runCli([...argv], undefined, readConfig({}), readHost({}))).toBe(0);
     // A small tree walks in the calling thread when nothing asks otherwise.
     expect(walkWorkerTasks.answered).toBe(before);
-    expect(await runCli([...argv], undefined, readConfig({ RGLOB_WALK_SPLIT: "2" }))).toBe(0);
+    expect(await runCli([...argv], undefined, readConfig({ RGLOB_WALK_SPLIT: "2" }), readHost({}))).toBe(0);
     expect(walkWorkerTasks.answered).toBeGreaterThan(before);
   } finally {
     cleanup();

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
-import { readConfig } from "../../src/config.ts";
+import { readConfig, readHost } from "../../src/config.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 
@@ -50,6 +50,8 @@ describe("Config", () => {
       dirFd: true,
       treeWatch: true,
       statsInWorker: false,
+      socketDir: `${homedir()}/.cache/rglob/serve`,
+      git: { home: homedir(), xdgConfigHome: null, noSystem: null },
     });
   });
 
@@ -90,6 +92,8 @@ describe("Config", () => {
       dirFd: false,
       treeWatch: false,
       statsInWorker: true,
+      socketDir: "/tmp/c/serve",
+      git: { home: homedir(), xdgConfigHome: null, noSystem: null },
     });
     // Values that are not numbers fall back to the defaults, as before (a negative budget too).
     const bad = readConfig({
@@ -128,4 +132,48 @@ describe("Config", () => {
       );
     },
   );
+
+  test("HOME, XDG_* and GIT_CONFIG_NOSYSTEM place the sockets and git's config files; a served call's are its client's", () => {
+    const c = readConfig({
+      HOME: "/h",
+      XDG_CONFIG_HOME: "/x/conf",
+      GIT_CONFIG_NOSYSTEM: "1",
+      XDG_RUNTIME_DIR: "/run/u/",
+    });
+    expect(c.git).toEqual({ home: "/h", xdgConfigHome: "/x/conf", noSystem: "1" });
+    expect(c.socketDir).toBe("/run/u/rglob");
+    expect(readConfig({ HOME: "/h", XDG_RUNTIME_DIR: "rel" }).socketDir).toBe("/h/.cache/rglob/serve");
+    expect(readConfig({ HOME: "/h", XDG_CACHE_HOME: "/c/" }).socketDir).toBe("/c/rglob/serve");
+  });
+});
+
+describe("Host", () => {
+  test("the terminal's and the host's variables are read as the CLI and the MCP server use them", () => {
+    const h = readHost({
+      HOME: "/h",
+      PWD: "/was/here",
+      COLUMNS: "72",
+      LS_COLORS: "di=34",
+      NO_COLOR: "1",
+      TERM: "dumb",
+      OTHER: "x",
+    });
+    expect(h).toMatchObject({ home: "/h", pwd: "/was/here", columns: 72, lsColors: "di=34" });
+    expect(h.colorVars).toEqual({
+      NO_COLOR: "1",
+      CLICOLOR_FORCE: undefined,
+      FORCE_COLOR: undefined,
+      CLICOLOR: undefined,
+      TERM: "dumb",
+    });
+    expect(h.env.OTHER).toBe("x");
+    // Unset, empty, relative or not a positive number: not taken.
+    expect(readHost({ HOME: "", PWD: "rel", COLUMNS: "0", LS_COLORS: "" })).toMatchObject({
+      home: null,
+      pwd: null,
+      columns: null,
+      lsColors: null,
+    });
+    expect(readHost({ COLUMNS: "wide" }).columns).toBeNull();
+  });
 });

@@ -31,7 +31,7 @@ describe("displayPath", () => {
       const rel = path.relative(cwd, abs);
       const leaves = rel === ".." || rel.startsWith("../") || path.isAbsolute(rel);
       const want = rel === "" ? "." : leaves ? abs : rel;
-      const style = { color: false, escape: false, cwd };
+      const style = { color: false, escape: false, cwd, lsColors: null };
       expect([abs, displayPath(abs, style)]).toEqual([abs, want]);
       // A caller that knows its path is normalised gets the same answer for such a path.
       if (path.normalize(abs) === abs && !abs.endsWith("/")) expect(displayPath(abs, style, true)).toBe(want);

@@ -26,7 +26,7 @@ import {
   type TreeWatch,
   watchTreeInSlices,
 } from "../../platform/tree-watch.ts";
-import { IGNORE_FILE_NAMES } from "../ignore.ts";
+import { type GitPlaces, IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import { quietContext, type RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
@@ -124,6 +124,8 @@ interface WarmOptions {
   readonly log?: (line: string) => void;
   /** Where persisted indexes are kept (the Config's indexDir); absent: none is loaded from or written to it. */
   readonly indexDir?: string;
+  /** Where git's config files are looked for (the Config's git; absent: the engine's default). */
+  readonly git?: GitPlaces;
 }
 
 /** The index build's read buffer and the stat words of the files indexed so far, by id (both grow). */
@@ -390,9 +392,10 @@ function selectionKey(plan: WalkPlan): string {
  * Creates the walk of a grep, count or find with the server's defaults over a whole root: the walk a server
  * builds its index from and remembers (the benchmarks and floors of the warm state take the same one).
  * @param root the root's real path
+ * @param git where git's config files are looked for (the Config's; absent: the engine's default)
  * @returns the compiled walk
  */
-export function serverDefaultPlan(root: string): WalkPlan {
+export function serverDefaultPlan(root: string, git?: GitPlaces): WalkPlan {
   return compileWalk(
     v.parse(WalkOptionsSchema, {
       base: root,
@@ -401,7 +404,7 @@ export function serverDefaultPlan(root: string): WalkPlan {
       follow_symlinks: false,
       strict_base: true,
     }),
-    { filesOnly: true, cwd: root },
+    { filesOnly: true, cwd: root, ...(git ? { git } : {}) },
   ).plan;
 }
 
@@ -1897,7 +1900,7 @@ export class WarmRoot implements WarmProvider {
 
   /** The walk of a grep, count or find with the server's defaults over the whole root: the index build's. */
   private defaultPlan(): WalkPlan {
-    return serverDefaultPlan(this.root);
+    return serverDefaultPlan(this.root, this.options.git);
   }
 
   /**
@@ -2041,6 +2044,8 @@ interface WarmSwitches {
   readonly watchLimit?: number | null;
   /** Where persisted indexes are kept (RGLOB_CACHE_DIR's `index`, else the platform's cache directory's). */
   readonly indexDir: string;
+  /** Where git's config files are looked for (HOME, XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM). */
+  readonly git?: GitPlaces;
 }
 
 /**
@@ -2067,5 +2072,6 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
       process.stderr.write(`rglob: ${line}\n`);
     },
     indexDir: switches.indexDir,
+    ...(switches.git ? { git: switches.git } : {}),
   };
 }

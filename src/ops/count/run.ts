@@ -10,7 +10,7 @@ import {
   type LineCounterOptions,
   type TextWidth,
 } from "../../engine/lines.ts";
-import { compileWalk } from "../../engine/plan.ts";
+import { compileWalk, gitOf } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { tick, yielder } from "../../engine/run.ts";
 import { compareNames, type Entry, walk } from "../../engine/walk.ts";
@@ -172,7 +172,7 @@ export async function* runCountLines(
   compat = false,
 ): AsyncGenerator<Emitted[]> {
   const width = widthOfEncoding(input.encoding);
-  const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat });
+  const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat, ...gitOf(ctx) });
   const walker = ctx.warm?.walker(plan) ?? null;
   const by = "by" in input ? input.by : undefined;
   for (const e of rootErrors) ctx.error(e);
@@ -329,7 +329,7 @@ const UNIT_POWER = { kb: 1, mb: 2, gb: 3, tb: 4 } as const;
  * @yields batches of "file" records (FileSize)
  */
 export async function* runTsize(input: TsizeInput, ctx: RunContext): AsyncGenerator<Emitted[]> {
-  const { plan, rootErrors } = compileWalk(input);
+  const { plan, rootErrors } = compileWalk(input, gitOf(ctx));
   const walker = ctx.warm?.walker(plan) ?? null;
   for (const e of rootErrors) ctx.error(e);
   const totals = { files: 0, bytes: 0 };

@@ -2,7 +2,7 @@
  * group them, and yields one Duplicate record per group (every path, hard links marked), most wasted bytes first. Collecting comes first
  * (a group is known only at the end), so records appear after the walk. */
 import { type Candidate, findDuplicates, wastedOf } from "../../engine/dupes.ts";
-import { compileWalk } from "../../engine/plan.ts";
+import { compileWalk, gitOf } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { tick, yielder } from "../../engine/run.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
@@ -16,7 +16,7 @@ import type { DupesInput, Duplicate } from "./schema.ts";
  * @yields "duplicate" records
  */
 export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenerator<Emitted> {
-  const { plan, rootErrors } = compileWalk(input, { filesOnly: true });
+  const { plan, rootErrors } = compileWalk(input, { filesOnly: true, ...gitOf(ctx) });
   for (const e of rootErrors) ctx.error(e);
   const minSize = input.min_size === undefined && !input.include_empty ? 1 : 0;
   const candidates: Candidate[] = [];

@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import { fsErrorInfo, RglobError } from "../../contract/errors.ts";
 import { explainMemo, explainPath, type PathVerdict } from "../../engine/explain.ts";
-import { compileWalk, toPosix } from "../../engine/plan.ts";
+import { compileWalk, gitOf, toPosix } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { tick, yielder } from "../../engine/run.ts";
 import { compareNames, VCS_DIRS } from "../../engine/walk.ts";
@@ -66,7 +66,7 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
       "BAD_PREDICATE",
       "explain needs a path: give one or more PATHs, --under DIR or --all (MCP: path, targets or under)",
     );
-  const { plan, rootErrors } = compileWalk(walkOptions);
+  const { plan, rootErrors } = compileWalk(walkOptions, gitOf(ctx));
   const single = (target === undefined ? 0 : 1) + targets.length === 1 && under === undefined;
   const missing = (abs: string, given: string): boolean => {
     try {

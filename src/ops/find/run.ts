@@ -3,7 +3,7 @@
 import { type ErrorInfo, RglobError } from "../../contract/errors.ts";
 import type { FileMatch } from "../../contract/records.ts";
 import { NO_EVENTS } from "../../engine/events.ts";
-import { compileWalk } from "../../engine/plan.ts";
+import { compileWalk, gitOf } from "../../engine/plan.ts";
 import { type RunContext, tick, yielder } from "../../engine/run.ts";
 import { compareNames, type WalkPlan } from "../../engine/walk.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
@@ -77,7 +77,7 @@ const NO_RECORDS: Yielded = [];
  * @yields "file" records
  */
 export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerator<Yielded> {
-  const { plan, rootErrors } = compileWalk(input);
+  const { plan, rootErrors } = compileWalk(input, gitOf(ctx));
   for (const e of rootErrors) ctx.error(e);
   const due = yielder();
   if (input.sort === "path" && !input.reverse) {

@@ -1,7 +1,7 @@
 /*! grep: the registry entry (docs, CLI spelling, MCP tool, examples). */
 import { resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
-import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
+import { type CompileEnv, defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { TYPE_LIST_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 import { grepJsonlExpander } from "./jsonl.ts";
 import { classifyOperands } from "./operands.ts";
@@ -198,15 +198,15 @@ export const grep = defineOperation({
     return { ...rest, regexps: c.patterns, operands: [], paths: c.paths, patterns: c.globs };
   },
   // The query layer: operands (classified by normalize), mode, matcher and walk, compiled once per request.
-  compile: async (input: GrepInput): Promise<GrepQuery> =>
-    (await import("./query.ts")).compileGrepQuery(input),
+  compile: async (input: GrepInput, env?: CompileEnv): Promise<GrepQuery> =>
+    (await import("./query.ts")).compileGrepQuery(input, process.cwd(), env?.git),
   // only_ignored (#37) wraps the run: the ignored entries alone, each with its rule (the query compiled again
   // with the ignore rules off).
   run: lazyRun(async () => {
     const { compileGrepQuery } = await import("./query.ts");
     return (await import("../only-ignored.ts")).withOnlyIgnored((await import("./run.ts")).runGrep, {
       input: (q) => q.input,
-      with: (_q, input) => compileGrepQuery(input as GrepInput),
+      with: (q, input) => compileGrepQuery(input as GrepInput, process.cwd(), q.plan.source.plan.git),
     });
   }),
 });

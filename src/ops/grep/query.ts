@@ -7,6 +7,7 @@ import type { ErrorInfo } from "../../contract/errors.ts";
 import { RglobError } from "../../contract/errors.ts";
 import { REGION_NAMES } from "../../contract/regions.ts";
 import { parseSize } from "../../engine/filter/size.ts";
+import type { GitPlaces } from "../../engine/ignore.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { compileMatcher } from "../../engine/search/matcher.ts";
 import type { SearchSpec } from "../../engine/search/search-file.ts";
@@ -40,10 +41,11 @@ export interface GrepQuery {
  * Compiles a grep request.
  * @param input validated grep input (normalized: operands already classified)
  * @param cwd the directory relative paths are taken from
+ * @param git where git's config files are looked for (the Config's; default: the engine's)
  * @returns the compiled query
  * @throws RglobError REGEX for a bad pattern, BAD_PREDICATE for options that exclude each other or a bad value
  */
-export function compileGrepQuery(input: GrepInput, cwd: string = process.cwd()): GrepQuery {
+export function compileGrepQuery(input: GrepInput, cwd: string = process.cwd(), git?: GitPlaces): GrepQuery {
   const { patterns, paths, globs } =
     input.operands.length > 0
       ? classifyOperands(input, cwd)
@@ -53,7 +55,7 @@ export function compileGrepQuery(input: GrepInput, cwd: string = process.cwd()):
           globs: [...input.patterns],
         };
   const { spec, mode } = searchSpecOf(input, patterns);
-  const { plan, rootErrors } = compileGrepWalk(input, paths, globs, cwd);
+  const { plan, rootErrors } = compileGrepWalk(input, paths, globs, cwd, git);
   return { input, patterns, paths, globs, mode, spec: { ...spec, confine: plan.confine }, plan, rootErrors };
 }
 
@@ -156,6 +158,7 @@ function regionBits(names: GrepInput["in"]): number {
  * @param paths the roots (classified operands and `paths`)
  * @param globs the glob filters
  * @param cwd the directory relative paths are taken from
+ * @param git where git's config files are looked for (default: the engine's)
  * @returns the compiled walk
  */
 export function compileGrepWalk(
@@ -163,10 +166,11 @@ export function compileGrepWalk(
   paths: readonly string[],
   globs: readonly string[],
   cwd: string,
+  git?: GitPlaces,
 ): ReturnType<typeof compileWalk> {
   return compileWalk(
     { ...input, paths: [...paths], patterns: [...globs] },
-    { filesOnly: true, namedFilesPastGlobs: true, cwd },
+    { filesOnly: true, namedFilesPastGlobs: true, cwd, ...(git ? { git } : {}) },
   );
 }
 

@@ -11,7 +11,7 @@ import {
   removeIndex,
   walkKeyOf,
 } from "../../engine/index/persist.ts";
-import { compileWalk } from "../../engine/plan.ts";
+import { compileWalk, gitOf } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { compileGrepWalk } from "../grep/run.ts";
 import { GrepInputSchema } from "../grep/schema.ts";
@@ -45,7 +45,7 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
   const cwd = process.cwd();
   const { plan } = compileWalk(
     v.parse(WalkOptionsSchema, { base: input.base, ...INDEX_WALK, strict_base: true }),
-    { filesOnly: true, cwd },
+    { filesOnly: true, cwd, ...gitOf(ctx) },
   );
   const root = plan.baseReal;
   const indexDir = ctx.indexDir;
@@ -54,7 +54,8 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
   const record = (r: IndexInfo): Emitted => ({ kind: "index", record: r, key: "0" });
   // The walk of `rglob grep PATTERN` run in the tree, recorded with the index so such a run need not walk.
   const grepWalk = () =>
-    compileGrepWalk(v.parse(GrepInputSchema, { pattern: "-", base: plan.base }), [], [], plan.base).plan;
+    compileGrepWalk(v.parse(GrepInputSchema, { pattern: "-", base: plan.base }), [], [], plan.base, ctx.git)
+      .plan;
   if (input.remove) {
     yield record({ root, index_path, state: removeIndex(root, indexDir) ? "removed" : "absent", ...none });
     return;
@@ -62,7 +63,7 @@ export async function* runIndex(input: IndexInput, ctx: RunContext): AsyncGenera
   if (input.status) {
     const { index, reason } = loadIndex(root, index_path);
     // The warm servers running, so that none is a process nobody sees (docs/decisions/0033-warm-server.md).
-    const servers = await (await import("../../surface/serve/server.ts")).runningServers();
+    const servers = await (await import("../../surface/serve/server.ts")).runningServers(ctx.socketDir);
     if (index === null) {
       yield record({
         root,

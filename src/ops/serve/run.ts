@@ -1,6 +1,7 @@
 /*! serve: starts a warm server for a tree (in the foreground, or detached), or stops one, and yields its record.
  * The server is src/surface/serve/server.ts. */
 import * as path from "node:path";
+import { readConfig, readHost } from "../../config.ts";
 import { RglobError } from "../../contract/errors.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { pathExists, realPath, statPath } from "../../platform/files.ts";
@@ -27,6 +28,9 @@ export async function* runServe(input: ServeInput, ctx: RunContext): AsyncGenera
   if (!onBun || process.platform !== "linux")
     throw new RglobError("UNSUPPORTED_PLATFORM", "rglob serve runs on Linux, in the rglob binary");
   const server = await import("../../surface/serve/server.ts");
+  // `rglob serve` is a server's entry: it reads the environment once, at its start (its socket's directory, its
+  // warm state's switches, and the RGLOB_* settings a call must share to be answered).
+  const started = { config: readConfig(), env: readHost().env };
   const record = (r: ServerInfo): Emitted => ({ kind: "server", record: r, key: r.root });
   let root: string;
   try {
@@ -36,7 +40,7 @@ export async function* runServe(input: ServeInput, ctx: RunContext): AsyncGenera
     throw new RglobError("NOT_FOUND", "no such directory", { path: input.base });
   }
   if (input.stop) {
-    const running = await server.serverFor(root);
+    const running = await server.serverFor(root, started.config.socketDir);
     if (running === null) return;
     const stopped = await server.ask(running.socket, "stop");
     if (stopped === null) return;
@@ -46,7 +50,7 @@ export async function* runServe(input: ServeInput, ctx: RunContext): AsyncGenera
     return;
   }
   if (input.detach) {
-    const running = await server.serverFor(root);
+    const running = await server.serverFor(root, started.config.socketDir);
     if (running !== null && running.root === root) {
       yield record(running);
       return;
@@ -57,7 +61,7 @@ export async function* runServe(input: ServeInput, ctx: RunContext): AsyncGenera
       exited = true;
     });
     for (const until = Date.now() + START_MS; Date.now() < until && !exited && !ctx.shouldStop(); ) {
-      const info = await server.serverFor(root);
+      const info = await server.serverFor(root, started.config.socketDir);
       if (info !== null && info.root === root) {
         yield record(info);
         return;
@@ -72,7 +76,7 @@ export async function* runServe(input: ServeInput, ctx: RunContext): AsyncGenera
       { path: root },
     );
   }
-  const warm = await server.WarmServer.start(root, input.idle_seconds ?? null);
+  const warm = await server.WarmServer.start(root, input.idle_seconds ?? null, started);
   yield record(warm.info());
   const stop = () => warm.stop();
   ctx.signal.addEventListener("abort", stop, { once: true });

@@ -3,7 +3,7 @@
 import { RglobError } from "../../contract/errors.ts";
 import { linkOf } from "../../engine/links.ts";
 import { comparePaths, extensionOf } from "../../engine/order.ts";
-import { compileWalk } from "../../engine/plan.ts";
+import { compileWalk, gitOf } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { tick, yielder } from "../../engine/run.ts";
 import { compareNames } from "../../engine/walk.ts";
@@ -47,7 +47,7 @@ function better(c: Pick, p: Pick | null, max: boolean): boolean {
  */
 export async function* runStats(input: StatsInput, ctx: RunContext): AsyncGenerator<Emitted> {
   const resume = ctx.resumeAfter === null ? null : parseKey(ctx.resumeAfter);
-  const { plan, rootErrors } = compileWalk(input);
+  const { plan, rootErrors } = compileWalk(input, gitOf(ctx));
   for (const e of rootErrors) ctx.error(e);
   let files = 0;
   let directories = 0;

@@ -4,7 +4,7 @@
 import * as path from "node:path";
 import { RglobError } from "../../contract/errors.ts";
 import { comparePaths } from "../../engine/order.ts";
-import { compileWalk } from "../../engine/plan.ts";
+import { compileWalk, gitOf } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { tick, yielder } from "../../engine/run.ts";
 import type { Entry, Root } from "../../engine/walk.ts";
@@ -66,7 +66,7 @@ export async function* runTop(input: TopInput, ctx: RunContext): AsyncGenerator<
   // With dirs, depth bounds which directories are listed; every file below still counts.
   const { max_depth: _maxDepth, min_depth: _minDepth, ...unbounded } = input;
   const walkInput = input.dirs ? unbounded : input;
-  const { plan, rootErrors } = compileWalk(walkInput, { filesOnly: true });
+  const { plan, rootErrors } = compileWalk(walkInput, { filesOnly: true, ...gitOf(ctx) });
   for (const e of rootErrors) ctx.error(e);
   ctx.summary("total_files", 0);
   ctx.summary("total_size", 0);

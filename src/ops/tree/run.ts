@@ -3,7 +3,7 @@
  * walk: the human formatter draws the branches. */
 import * as path from "node:path";
 import { kindsOf } from "../../engine/filter/type.ts";
-import { compileWalk } from "../../engine/plan.ts";
+import { compileWalk, gitOf } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { tick, yielder } from "../../engine/run.ts";
 import { Entry, type Root } from "../../engine/walk.ts";
@@ -69,7 +69,7 @@ function ancestorEntry(root: Root, r: number, parts: readonly string[], follow: 
  * @yields "entry" records
  */
 export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerator<Emitted> {
-  const { plan, rootErrors } = compileWalk(input);
+  const { plan, rootErrors } = compileWalk(input, gitOf(ctx));
   for (const e of rootErrors) ctx.error(e);
   let dirs = 0;
   let files = 0;

@@ -4,7 +4,7 @@
  * skipped and a deadline. No search logic here: every operation runs through ops/dispatch.ts. */
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { type Config, readConfig } from "../../config.ts";
+import type { Config, Host } from "../../config.ts";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { VERSION_LINE } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
@@ -67,7 +67,7 @@ const introspect = () => import("../introspect.ts");
 /** The help renderer (citty's command tree and the layout), loaded when help is printed. */
 const help = () => import("./help.ts");
 
-async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
+async function runMeta(cmd: string, rest: string[], config: Config, host: Host): Promise<number | null> {
   switch (cmd) {
     case "describe": {
       const op = opOrFail(rest[0]);
@@ -93,12 +93,12 @@ async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
       return 0;
     case "mcp": {
       const { serveMcp } = await import("../mcp/server.ts");
-      return serveMcp(rest);
+      return serveMcp(rest, config, host);
     }
     case "completions":
     case "man": {
       const { completionScript, manPage, metaUsage } = await import("./shell.ts");
-      if (rest.includes("--help") || rest.includes("-h")) stdout.write(metaUsage(cmd));
+      if (rest.includes("--help") || rest.includes("-h")) stdout.write(metaUsage(cmd, host));
       else stdout.write(cmd === "man" ? manPage() : completionScript(rest[0]));
       return 0;
     }
@@ -111,14 +111,15 @@ async function runMeta(cmd: string, rest: string[]): Promise<number | null> {
  * Says whether the working directory was deleted (`mkdir d; cd d; rmdir ../d`), and if so lets the run go on
  * without it: process.cwd() then answers the path it had (which no longer exists, so no path is shown relative
  * to it, and no operand is found in it), and needsNoCwd refuses a request that needed it.
+ * @param pwd PWD when absolute (the Host's), or null
  * @returns the path the working directory had, or null when it exists
  */
-function deletedCwd(): string | null {
+function deletedCwd(pwd: string | null): string | null {
   try {
     process.cwd();
     return null;
   } catch {}
-  let was = process.env.PWD && path.isAbsolute(process.env.PWD) ? process.env.PWD : "/";
+  let was = pwd ?? "/";
   try {
     was = readLink("/proc/self/cwd").replace(/ \(deleted\)$/, "");
   } catch {}
@@ -223,14 +224,15 @@ async function runOperation(
   argv: string[],
   served: ServedCall | undefined,
   config: Config,
+  host: Host,
 ): Promise<number> {
   const parsed = parseCommand(op, argv);
   if (parsed.help) {
     const h = await help();
-    stdout.write(`${parsed.briefHelp ? h.opShortHelp(op) : await h.opHelp(op)}\n`);
+    stdout.write(`${parsed.briefHelp ? h.opShortHelp(op, host) : await h.opHelp(op, host)}\n`);
     return 0;
   }
-  const gone = deletedCwd();
+  const gone = deletedCwd(host.pwd);
   if (parsed.presentation.type_list === true) return printTypeList(parsed);
   const { input, operands, stdinFile, pres, machine, quiet } = prepareInput(op, argv, parsed, gone, served);
   let inner: Sink;
@@ -242,7 +244,15 @@ async function runOperation(
   if (pres.jsonl) inner = new JsonlSink(stdout.write, op.jsonlExpander?.(), stdout);
   else if (pres.json) inner = new JsonSink(stdout.write, stdout);
   else {
-    const human = await humanSink(op, pres, input, operands, rulesSeen, () => controller.signal.aborted);
+    const human = await humanSink(
+      op,
+      pres,
+      input,
+      operands,
+      rulesSeen,
+      () => controller.signal.aborted,
+      host,
+    );
     pathsOnly = human.pathsOnly;
     inner = human.sink;
   }
@@ -275,6 +285,8 @@ async function runOperation(
       walkSplit: config.walkSplit,
       debug: config.debug,
       indexDir: config.indexDir,
+      socketDir: config.socketDir,
+      git: config.git,
       // grep uses the persisted index of the tree it searches, when `rglob index` made one; a served call the
       // server's warm state.
       ...(served !== undefined
@@ -423,6 +435,7 @@ function prepareInput(
  * @param operands the operands
  * @param rulesSeen where the ignore rule of each record listed is gathered
  * @param aborted says whether the run was interrupted (its end then adds nothing)
+ * @param host what the environment says (colour variables, LS_COLORS)
  * @returns the sink, and whether it reads only the paths of records
  */
 async function humanSink(
@@ -432,8 +445,9 @@ async function humanSink(
   operands: readonly string[],
   rulesSeen: Array<[string, string, string]>,
   aborted: () => boolean,
+  host: Host,
 ): Promise<{ sink: Sink; pathsOnly: boolean }> {
-  const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color), pres, input);
+  const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color, host), pres, input);
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
   const listBinary = (input as { list_binary?: unknown }).list_binary === true; // grep --list-binary: each one
   const quiet = pres.quiet === true;
@@ -698,19 +712,21 @@ function unknownCommand(cmd: string): UsageError {
  * Runs the CLI.
  * @param argv the arguments after the program name
  * @param served a call a warm server answers for a client (src/surface/serve/server.ts)
- * @param config the environment's switches (src/main.ts reads them once; a served call: this process's)
+ * @param config the environment's switches (src/main.ts reads them once; a served call: its client's)
+ * @param host what the environment says of the terminal and the host (read with the Config)
  * @returns the exit code
  */
 export async function runCli(
   argv: string[],
-  served?: ServedCall,
-  config: Config = readConfig(),
+  served: ServedCall | undefined,
+  config: Config,
+  host: Host,
 ): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     if (served !== undefined && !OPERATIONS.some((o) => o.id === cmd)) throw new NotServed();
     if (cmd === undefined) {
-      eprint(await (await help()).rootHelp(2));
+      eprint(await (await help()).rootHelp(host, 2));
       return 2;
     }
     if (cmd === "--help" || cmd === "-h" || cmd === "help") {
@@ -722,9 +738,9 @@ export async function runCli(
       const text =
         op && !(op instanceof RglobError)
           ? cmd === "-h"
-            ? opShortHelp(op)
-            : await opHelp(op)
-          : await rootHelp();
+            ? opShortHelp(op, host)
+            : await opHelp(op, host)
+          : await rootHelp(host);
       stdout.write(`${text}\n`);
       return 0;
     }
@@ -732,13 +748,13 @@ export async function runCli(
       stdout.write(`${VERSION_LINE}\n`);
       return 0;
     }
-    const meta = await runMeta(cmd, rest);
+    const meta = await runMeta(cmd, rest, config, host);
     if (meta !== null) return meta;
     const op = OPERATIONS.find((o) => o.id === cmd);
     if (!op) throw unknownCommand(cmd);
     // A served call runs the operations that read a tree, not the server's own commands.
     if (served !== undefined && (op.id === "index" || op.id === "serve")) throw new NotServed();
-    return await runOperation(op, rest, served, config);
+    return await runOperation(op, rest, served, config, host);
   } catch (err) {
     if (err instanceof UsageError) {
       eprint(`rglob: usage: ${err.message}`);
@@ -757,5 +773,5 @@ export async function runCli(
 // A warm server runs calls through this entry (src/surface/serve/server.ts), which it does not import.
 // A warm server's library calls (src/surface/serve/server.ts) run the agent core, loaded when one comes.
 setCliRunner(runCli, async (opId, input, control) =>
-  (await import("../../agent/call.ts")).collect(findOperation(opId), input, control),
+  (await import("../../agent/call.ts")).collect(findOperation(opId), input, control, control.config),
 );

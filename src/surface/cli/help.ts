@@ -1,6 +1,7 @@
 /*! CLI help: the citty command tree built from the registry, used to render usage. citty draws the tree and
  * help; parsing is flags.ts (citty has no numbers or repeatable flags and accepts unknown ones). */
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage } from "citty";
+import type { Host } from "../../config.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { RECORD_SCHEMAS, SCHEMAS } from "../../generated/schemas.ts";
 import { type Operation, operandKey } from "../../ops/operation.ts";
@@ -15,8 +16,8 @@ import { isTerminal } from "./output.ts";
 const SGR = /\u001b\[[0-9;]*m/g;
 
 /** Keeps citty's colours only where colour is allowed (help read by a program or an agent stays plain). */
-function plain(text: string, fd: 1 | 2): string {
-  return colorByDefault(fd) ? text : text.replace(SGR, "");
+function plain(text: string, fd: 1 | 2, host: Host): string {
+  return colorByDefault(fd, host) ? text : text.replace(SGR, "");
 }
 
 /** The width help is wrapped to when neither COLUMNS nor a terminal says. */
@@ -41,11 +42,11 @@ function exitLine(op: Operation, short = false): string {
  * Returns the width help is wrapped to: COLUMNS when it is a number, else the terminal's width when the output
  * is a terminal, else 100; never below 40.
  * @param fd where the help is written
+ * @param host what the environment says (COLUMNS)
  * @returns the width in columns
  */
-export function helpWidth(fd: 1 | 2): number {
-  const columns = Number.parseInt(process.env.COLUMNS ?? "", 10);
-  let width = Number.isFinite(columns) && columns > 0 ? columns : 0;
+export function helpWidth(fd: 1 | 2, host: Host): number {
+  let width = host.columns ?? 0;
   if (width === 0 && isTerminal(fd)) width = (fd === 1 ? process.stdout : process.stderr).columns ?? 0;
   return Math.max(40, width || DEFAULT_HELP_WIDTH);
 }
@@ -205,12 +206,13 @@ function rootCommand(): CommandDef {
 /**
  * Renders the help of an operation.
  * @param op the operation
+ * @param host what the environment says (COLUMNS, the colour variables)
  * @param fd where it is written (colour only on a terminal)
  * @returns the usage text with examples
  */
-export async function opHelp(op: Operation, fd: 1 | 2 = 1): Promise<string> {
+export async function opHelp(op: Operation, host: Host, fd: 1 | 2 = 1): Promise<string> {
   const synopsis = synopsisOf(op);
-  const text = plain(await renderUsage(commandOf(op), rootCommand()), fd).replace(
+  const text = plain(await renderUsage(commandOf(op), rootCommand()), fd, host).replace(
     /^(.*USAGE.*rglob \S+ \[OPTIONS\]) ?/m,
     `$1 ${synopsis}`,
   );
@@ -229,7 +231,7 @@ export async function opHelp(op: Operation, fd: 1 | 2 = 1): Promise<string> {
   return layoutHelp(
     // The operation's full description (for count, its counting rules, #37) after the examples.
     `${withArgs}\n\nEXAMPLES\n\n${examples}\n\nABOUT\n\n  ${cliText(op, op.description)}\n\n${exitLine(op)}`,
-    helpWidth(fd),
+    helpWidth(fd, host),
   );
 }
 
@@ -257,18 +259,19 @@ function operandLines(op: Operation, synopsis: string): string {
 
 /**
  * Renders the top-level help.
+ * @param host what the environment says (COLUMNS, the colour variables)
  * @param fd where it is written (colour only on a terminal)
  * @returns the usage text
  */
-export async function rootHelp(fd: 1 | 2 = 1): Promise<string> {
+export async function rootHelp(host: Host, fd: 1 | 2 = 1): Promise<string> {
   // citty's closing line is replaced by one that also names describe.
-  const text = plain(await renderUsage(rootCommand()), fd).replace(
+  const text = plain(await renderUsage(rootCommand()), fd, host).replace(
     /\n[^\n]*for more information about a command\.$/,
     "",
   );
   return layoutHelp(
     `${text}\nRun 'rglob <command> -h' for a command's flags used most, 'rglob <command> --help' for all of them, 'rglob describe <command>' for its JSON manifest.`,
-    helpWidth(fd),
+    helpWidth(fd, host),
   );
 }
 
@@ -393,10 +396,11 @@ function briefName(f: FlagSpec): string {
  * Renders the short help of an operation (-h): a screen with the usage, the flags of BRIEF_FLAGS with the first
  * sentence of each, two examples, and where the rest is. --help stays the full reference.
  * @param op the operation
+ * @param host what the environment says (COLUMNS, the colour variables)
  * @param fd where it is written
  * @returns the text
  */
-export function opShortHelp(op: Operation, fd: 1 | 2 = 1): string {
+export function opShortHelp(op: Operation, host: Host, fd: 1 | 2 = 1): string {
   const flags = flagsOf(op);
   const rows: Array<[string, string]> = [];
   for (const key of BRIEF_FLAGS[op.id] ?? []) {
@@ -406,7 +410,7 @@ export function opShortHelp(op: Operation, fd: 1 | 2 = 1): string {
   }
   const column = Math.max(...rows.map(([n]) => n.length));
   // One line each: the first sentence, cut at a clause to the width left.
-  const room = Math.max(30, helpWidth(fd) - column - 6);
+  const room = Math.max(30, helpWidth(fd, host) - column - 6);
   for (const row of rows) row[1] = shortText(row[1], room);
   const examples = op.examples.slice(0, 2).map((e) => `  ${e.cli}\n      ${e.description}`);
   return layoutHelp(
@@ -430,6 +434,6 @@ export function opShortHelp(op: Operation, fd: 1 | 2 = 1): string {
           ]
         : [`'rglob ${op.id} --help' lists all ${flags.length} flags with the rules.`, exitLine(op, true)]),
     ].join("\n"),
-    helpWidth(fd),
+    helpWidth(fd, host),
   );
 }

@@ -3,6 +3,7 @@
  * every operation, its flags with their spellings, value kinds and choices, and the meta commands. `rglob
  * completions SHELL` and `rglob man` print them; the release writes the same text to files (man/rglob.1,
  * complete/*) in the npm package and the release set (scripts/shell-files.ts). */
+import type { Host } from "../../config.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { OPERATIONS } from "../../ops/registry.ts";
@@ -456,9 +457,10 @@ export function completionScript(shell: string | undefined): string {
 /**
  * Returns the help of `completions` or `man`.
  * @param name the command
+ * @param host what the environment says (COLUMNS)
  * @returns its usage, summary and how to install the output
  */
-export function metaUsage(name: string): string {
+export function metaUsage(name: string, host: Host): string {
   const m = META_COMMANDS.find((c) => c.name === name);
   const install =
     name === "man"
@@ -470,5 +472,5 @@ export function metaUsage(name: string): string {
           "PowerShell: rglob completions powershell | Out-String | Invoke-Expression (in $PROFILE)",
         ];
   const text = `USAGE rglob ${m?.usage ?? name}\n\n${m?.summary ?? ""}\n\n${install.map((l) => `  ${l}`).join("\n")}`;
-  return `${layoutHelp(text, helpWidth(1))}\n`;
+  return `${layoutHelp(text, helpWidth(1, host))}\n`;
 }

@@ -14,7 +14,7 @@ import {
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { collect, inputKeys, withDefaults } from "../../agent/call.ts";
-import { type Config, readConfig } from "../../config.ts";
+import type { Config, Host } from "../../config.ts";
 import { clipText, type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
@@ -99,9 +99,10 @@ function parseMcpArgs(argv: readonly string[]): { roots: string[] } | "help" {
  * the file system's root or the home directory, where hosts start servers and where serving it would expose
  * every file (then why it is refused, and how to serve it anyway). A working directory that no longer exists is
  * refused too.
+ * @param homeVar HOME as set (the Host's), or null
  * @returns the directory's real path, or the refusal
  */
-function defaultRoot(): string | { refused: string } {
+function defaultRoot(homeVar: string | null): string | { refused: string } {
   let cwd: string;
   try {
     [cwd] = resolveRoots([process.cwd()]) as [string];
@@ -110,7 +111,7 @@ function defaultRoot(): string | { refused: string } {
   }
   let home: string | null = null;
   try {
-    home = process.env.HOME ? (resolveRoots([process.env.HOME])[0] ?? null) : null;
+    home = homeVar !== null ? (resolveRoots([homeVar])[0] ?? null) : null;
   } catch {}
   if (cwd !== path.parse(cwd).root && cwd !== home) return cwd;
   const what = cwd === home ? "the home directory" : "the file system's root";
@@ -134,7 +135,14 @@ class Roots {
   /** Settles once the first answer to roots/list arrived (or was not asked for). */
   ready: Promise<void> = Promise.resolve();
 
-  constructor(fixed: string[]) {
+  /**
+   * @param fixed the roots given by --root (none: the client's)
+   * @param home HOME as set (the Host's): not served by default
+   */
+  constructor(
+    fixed: string[],
+    private readonly home: string | null,
+  ) {
     this.fixed = fixed.length > 0;
     this.current = fixed;
   }
@@ -157,7 +165,7 @@ class Roots {
     this.initialized = true;
     if (this.fixed) return;
     if (!server.getClientCapabilities()?.roots) {
-      const fallback = defaultRoot();
+      const fallback = defaultRoot(this.home);
       this.current = typeof fallback === "string" ? [fallback] : [];
       this.problem = typeof fallback === "string" ? null : fallback.refused;
       log(
@@ -396,6 +404,7 @@ async function callOperation(
   extra: Extra,
   warm: WarmSet | null,
   tool: string,
+  config: Config,
 ): Promise<CallToolResult> {
   const wrong = unknownArgument(op, args, tool);
   if (wrong) return failure(wrong);
@@ -453,11 +462,16 @@ async function callOperation(
   let outcome: Awaited<ReturnType<typeof collect>>;
   try {
     if (warm !== null && !warm.settle()) await new Promise((resolve) => setImmediate(resolve));
-    outcome = await collect(op, input, {
-      ...(warm !== null ? { warm } : {}),
-      signal: extra.signal,
-      ...(token !== undefined ? { onProgress: (n: number) => void notify(n) } : {}),
-    });
+    outcome = await collect(
+      op,
+      input,
+      {
+        ...(warm !== null ? { warm } : {}),
+        signal: extra.signal,
+        ...(token !== undefined ? { onProgress: (n: number) => void notify(n) } : {}),
+      },
+      config,
+    );
   } finally {
     release?.();
   }
@@ -583,7 +597,7 @@ function createServer(
       // directory, environment and output for the call).
       const release = cli === null ? null : await cli.turns.acquire(false);
       try {
-        return await callOperation(op, callArgs, roots.list, extra, warm, name);
+        return await callOperation(op, callArgs, roots.list, extra, warm, name, config);
       } finally {
         release?.();
       }
@@ -681,22 +695,26 @@ function answerMalformedMessages(transport: LineTransport): void {
 /**
  * Serves the registry over MCP stdio until the client closes stdin.
  * @param argv the arguments after `mcp`
+ * @param config the environment's switches (read once by the process's entry, src/main.ts)
+ * @param host what the environment says of the host (HOME: not served unless named)
  * @returns the exit code (0 after a clean close)
  * @throws UsageError for bad arguments, RglobError for a bad --root
  */
-export async function serveMcp(argv: string[]): Promise<number> {
+export async function serveMcp(argv: string[], config: Config, host: Host): Promise<number> {
   const parsed = parseMcpArgs(argv);
   if (parsed === "help") {
     process.stderr.write(`${USAGE}\n`);
     return 0;
   }
-  const roots = new Roots(resolveRoots(parsed.roots));
+  const roots = new Roots(resolveRoots(parsed.roots), host.home);
   const inflight = new Set<Promise<unknown>>();
   // Per-root warm state: remembered walks and a content index, built after start (docs/decisions/0028).
-  const config = readConfig(); // the environment's switches, read once for the server's life
   const warm = config.warm ? new WarmSet(warmOptions(config)) : null;
   // CLI and library calls in the roots are answered from the same warm state (Linux; RGLOB_SERVE=0: not).
-  const cli = warm !== null && process.platform === "linux" && config.serve ? await cliSockets(warm) : null;
+  const cli =
+    warm !== null && process.platform === "linux" && config.serve
+      ? await cliSockets(warm, { config, env: host.env })
+      : null;
   const server = createServer(roots, inflight, warm, config, cli);
   // A bug in a request must not end the server: log it and go on serving.
   process.on("unhandledRejection", (err) => log(`unhandled rejection: ${String(err)}`));
@@ -748,11 +766,14 @@ interface CliSockets {
 }
 
 /** Loads the CLI's socket server (src/surface/serve/) for the warm state. */
-async function cliSockets(warm: WarmSet): Promise<CliSockets> {
+async function cliSockets(
+  warm: WarmSet,
+  started: { readonly config: Config; readonly env: Readonly<Record<string, string>> },
+): Promise<CliSockets> {
   const [{ McpSockets }, { Turns }] = await Promise.all([
     import("../serve/mcp-sockets.ts"),
     import("../serve/server.ts"),
   ]);
   const turns = new Turns();
-  return { sockets: new McpSockets(warm, turns, log), turns };
+  return { sockets: new McpSockets(warm, turns, log, started), turns };
 }

@@ -6,7 +6,7 @@
  * (src/main.ts): it imports where.ts and node:fs only (node:tty when an output is a terminal). docs/decisions/0033-warm-server.md. */
 import { VERSION_LINE } from "../../contract/versions.ts";
 import { statDescriptor, statPath, writeSome } from "../../platform/files.ts";
-import { buildId, FRAME, PROTOCOL, privateDirProblem, socketDir, socketsFor } from "./where.ts";
+import { buildId, FRAME, PROTOCOL, privateDirProblem, socketsFor } from "./where.ts";
 
 /** How long a client waits for a server to take its call before it runs the call itself (RGLOB_SERVE_WAIT_MS). */
 const WAIT_MS = 200;
@@ -67,10 +67,19 @@ function writeOut(fd: number, bytes: Uint8Array): void {
 /**
  * Sends a CLI call to the server that keeps the working directory's tree warm, if one takes it.
  * @param argv the arguments after the program name
- * @param waitMs how long to wait for a server to take the call (RGLOB_SERVE_WAIT_MS; null: WAIT_MS)
+ * @param with_ where the sockets are (the Config's socketDir), how long to wait for a server to take the call
+ *   (RGLOB_SERVE_WAIT_MS; null: WAIT_MS) and the environment the call is made with (the Host's), which it sends
  * @returns how the call ended, or null: run it cold
  */
-export async function served(argv: readonly string[], waitMs: number | null): Promise<ServedEnd | null> {
+export async function served(
+  argv: readonly string[],
+  with_: {
+    readonly socketDir: string;
+    readonly waitMs: number | null;
+    readonly env: Readonly<Record<string, string>>;
+  },
+): Promise<ServedEnd | null> {
+  const { waitMs, env } = with_;
   // Help (laid out to the terminal) and names that are not valid UTF-8 (held as raw bytes by the cold path)
   // are not sent.
   if (argv.some((a) => a === "--help" || a === "-h" || a.includes("\uFFFD"))) return null;
@@ -81,12 +90,10 @@ export async function served(argv: readonly string[], waitMs: number | null): Pr
     return null; // a deleted working directory: the cold path knows what to say
   }
   if (cwd.includes("\uFFFD")) return null;
-  const dir = socketDir();
+  const dir = with_.socketDir;
   if (privateDirProblem(dir) !== null) return null;
   const found = socketsFor(cwd, dir)[0];
   if (found === undefined) return null;
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const request = {
     v: PROTOCOL,
     build: buildId(VERSION_LINE),

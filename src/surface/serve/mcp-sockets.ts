@@ -5,6 +5,7 @@
  * socket held tries again every few seconds and takes over when the other has gone. `rglob serve --stop` stops
  * an MCP server's socket (the MCP session goes on), and that server does not listen there again. The sockets
  * close with the MCP session. docs/decisions/0033-warm-server.md. */
+import type { Config } from "../../config.ts";
 import type { WarmSet } from "../../engine/index/warm.ts";
 import { type Turns, WarmServer } from "./server.ts";
 
@@ -27,11 +28,13 @@ export class McpSockets {
    * @param warm the MCP server's warm state (its roots are kept by the MCP server)
    * @param turns the MCP server's turns (tool calls shared, served calls alone)
    * @param log a line to stderr
+   * @param started the MCP server's Config and environment (read once at its start), its sockets' servers' too
    */
   constructor(
     private readonly warm: WarmSet,
     private readonly turns: Turns,
     private readonly log: (line: string) => void,
+    private readonly started: { readonly config: Config; readonly env: Readonly<Record<string, string>> },
   ) {}
 
   /**
@@ -62,7 +65,7 @@ export class McpSockets {
     for (const root of this.roots) {
       if (this.servers.has(root) || this.released.has(root)) continue;
       try {
-        const server = await WarmServer.start(root, null, {
+        const server = await WarmServer.start(root, null, this.started, {
           warm: this.warm,
           turns: this.turns,
           startedBy: "mcp",

@@ -1,13 +1,14 @@
 /*! Warm server: what the CLI (surface/cli/app.ts) and the server (server.ts) share about a served call, without
  * either importing the other: the call's seam, the decline, and the CLI's entry, which app.ts hands over here
  * when it loads. */
+import type { Config, Host } from "../../config.ts";
 import type { WarmProvider } from "../../engine/index/provider.ts";
 import type { Operation } from "../../ops/operation.ts";
 
 /**
  * A call answered by a running warm server rather than by a process of its own: the server's warm state, the
- * client's standard input, and how the client stops it. The server has made the client's working directory,
- * environment and terminals this process's for the call.
+ * client's standard input, and how the client stops it. The server has made the client's working directory and
+ * terminals this process's for the call, and passes the Config and Host read from the client's environment.
  */
 export interface ServedCall {
   readonly warm: WarmProvider;
@@ -25,7 +26,7 @@ export class NotServed extends Error {
 }
 
 /** The CLI's entry (runCli), set when surface/cli/app.ts loads. */
-type CliRunner = (argv: string[], served?: ServedCall) => Promise<number>;
+type CliRunner = (argv: string[], served: ServedCall, config: Config, host: Host) => Promise<number>;
 
 /**
  * The library's entry for a served library call: the agent core's collect of an operation by id, whose outcome
@@ -34,7 +35,7 @@ type CliRunner = (argv: string[], served?: ServedCall) => Promise<number>;
 type LibRunner = (
   opId: string,
   input: Record<string, unknown>,
-  control: { readonly warm: WarmProvider; readonly signal: AbortSignal },
+  control: { readonly warm: WarmProvider; readonly signal: AbortSignal; readonly config: Config },
 ) => Promise<object>;
 
 let runner: CliRunner | null = null;

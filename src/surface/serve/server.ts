@@ -4,7 +4,7 @@
  * directory, environment and terminals, its stdout and stderr sent back as frames as they are written, so the
  * answer is the cold run's byte for byte. One call at a time; a client that waits too long runs cold. Only
  * connections of this user are taken (SO_PEERCRED). docs/decisions/0033-warm-server.md. */
-import { readConfig } from "../../config.ts";
+import { type Config, readConfig, readHost } from "../../config.ts";
 import { RglobError } from "../../contract/errors.ts";
 import { BUILD_COMMIT, VERSION_LINE } from "../../contract/versions.ts";
 import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
@@ -29,7 +29,6 @@ import {
   PROTOCOL,
   privateDirProblem,
   SOCKET_PATH_MAX,
-  socketDir,
   socketName,
   socketsFor,
   uid,
@@ -215,8 +214,8 @@ function settingsOf(env: Readonly<Record<string, string | undefined>>): string {
 }
 
 /**
- * Turns at the process's state: a served call (CLI or library) makes the client's working directory, environment
- * and output the process's, so it runs alone (exclusive); `rglob mcp`'s tool calls change none of these and may
+ * Turns at the process's state: a served call (CLI or library) makes the client's working directory and output
+ * the process's (its environment is read into the call's Config and Host, passed in), so it runs alone (exclusive); `rglob mcp`'s tool calls change none of these and may
  * run together (shared), but not during a served call. Waiters are served in order, so a served call is not
  * starved by a stream of tool calls (which wait behind it).
  */
@@ -286,7 +285,7 @@ export class WarmServer {
   private listener: { stop(closeActive?: boolean): void } | null = null;
   private socketIno = 0;
   private idleTimer: ReturnType<typeof setInterval> | null = null;
-  private readonly settings = settingsOf(process.env);
+  private readonly settings: string;
   private readonly build = buildId(VERSION_LINE);
   private readonly home = process.cwd();
   private resolveDone: () => void = () => {};
@@ -300,8 +299,10 @@ export class WarmServer {
     readonly socket: string,
     private readonly idleSeconds: number | null,
     private readonly host: ServerHost,
+    started: Readonly<Record<string, string>>,
   ) {
     this.warm = host.warm;
+    this.settings = settingsOf(started);
   }
 
   /**
@@ -309,16 +310,23 @@ export class WarmServer {
    * another user owns it or others can reach it), a stale socket file of a server gone replaced.
    * @param root the tree's real path
    * @param idleSeconds exit after this long without a call (null: never)
+   * @param started the Config and the environment the server was started with (its entry read them): where
+   *   its socket goes, its own warm state's switches, and the RGLOB_* settings a call must share
    * @param host the warm state and turns to answer with (default: its own, for `rglob serve`)
    * @throws RglobError when another server keeps the tree, or the socket cannot be made safely
    */
-  static async start(root: string, idleSeconds: number | null, host?: ServerHost): Promise<WarmServer> {
+  static async start(
+    root: string,
+    idleSeconds: number | null,
+    started: { readonly config: Config; readonly env: Readonly<Record<string, string>> },
+    host?: ServerHost,
+  ): Promise<WarmServer> {
     if (process.platform !== "linux" || !openLibcOk())
       throw new RglobError(
         "UNSUPPORTED_PLATFORM",
         "rglob serve runs on Linux only (it checks its peers with SO_PEERCRED)",
       );
-    const dir = socketDir();
+    const dir = started.config.socketDir;
     try {
       makePrivateDir(dir);
     } catch (err) {
@@ -356,11 +364,12 @@ export class WarmServer {
       socket,
       idleSeconds,
       host ?? {
-        warm: new WarmSet(warmOptions(readConfig())),
+        warm: new WarmSet(warmOptions(started.config)),
         turns: new Turns(),
         startedBy: "serve",
         owned: true,
       },
+      started.env,
     );
     server.listen();
     return server;
@@ -548,8 +557,9 @@ export class WarmServer {
     const env = this.enter(conn, req);
     if (env === null) return;
     const runCli = cliRunner();
-    const saved = { ...process.env };
-    swapEnv(env);
+    // The call's switches and host, read from the environment its client sent (this process's is not touched).
+    const config = readConfig(env);
+    const host = readHost(env);
     const release = this.warm.hold();
     let out = false;
     const frames = new Frames(conn.fd, ttys[0] ? FRAMES_MS.tty : FRAMES_MS.other);
@@ -561,14 +571,19 @@ export class WarmServer {
     try {
       frame(conn.fd, FRAME.accepted);
       if (!this.warm.settle()) await new Promise((r) => setImmediate(r));
-      const code = await runCli(argv, {
-        warm: this.warm,
-        stdin: req.stdin === "fifo" || req.stdin === "file" ? req.stdin : "other",
-        covers: (op, input) => this.covers(op, input),
-        cancelled: (stop) => {
-          conn.cancel = stop;
+      const code = await runCli(
+        argv,
+        {
+          warm: this.warm,
+          stdin: req.stdin === "fifo" || req.stdin === "file" ? req.stdin : "other",
+          covers: (op, input) => this.covers(op, input),
+          cancelled: (stop) => {
+            conn.cancel = stop;
+          },
         },
-      });
+        config,
+        host,
+      );
       end = { type: FRAME.exit, body: String(code) };
     } catch (err) {
       const name = (err as { name?: string } | null)?.name;
@@ -578,7 +593,7 @@ export class WarmServer {
         end = { type: FRAME.signal, body: String((err as { signal?: unknown }).signal) };
       else if (name === "BrokenPipe" || (err as { code?: string } | null)?.code === "EPIPE") end = null;
       else {
-        const detail = readConfig(env).debug && err instanceof Error ? err.stack : String(err);
+        const detail = config.debug && err instanceof Error ? err.stack : String(err);
         try {
           frames.add(FRAME.stderr, Buffer.from(`rglob: internal error: ${detail}\n`));
         } catch {}
@@ -588,7 +603,6 @@ export class WarmServer {
       routeOutput(null, null);
       conn.cancel = null;
       release();
-      swapEnv(saved);
       try {
         process.chdir(this.home);
       } catch {}
@@ -623,8 +637,7 @@ export class WarmServer {
     }
     const env = this.enter(conn, req);
     if (env === null) return;
-    const saved = { ...process.env };
-    swapEnv(env);
+    const config = readConfig(env);
     const release = this.warm.hold();
     const abort = new AbortController();
     conn.cancel = () => abort.abort();
@@ -637,7 +650,7 @@ export class WarmServer {
       if (!this.warm.settle()) await new Promise((r) => setImmediate(r));
       let answer: object;
       try {
-        answer = await libraryRunner()(op, input, { warm: this.warm, signal: abort.signal });
+        answer = await libraryRunner()(op, input, { warm: this.warm, signal: abort.signal, config });
       } catch (err) {
         const message = `internal error: ${err instanceof Error ? err.message : String(err)}`;
         answer = { ok: false, error: { code: "UNREADABLE", message, path: null } };
@@ -649,7 +662,6 @@ export class WarmServer {
     } finally {
       conn.cancel = null;
       release();
-      swapEnv(saved);
       try {
         process.chdir(this.home);
       } catch {}
@@ -738,12 +750,6 @@ function openLibcOk(): boolean {
   return peerUidFn !== null;
 }
 
-/** Makes process.env hold exactly these variables. */
-function swapEnv(env: Readonly<Record<string, string | undefined>>): void {
-  for (const k of Object.keys(process.env)) if (!(k in env)) delete process.env[k];
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
-}
-
 /**
  * Asks a server for its status, or to stop.
  * @param socket the socket's path
@@ -790,10 +796,11 @@ export function ask(socket: string, type: "status" | "stop", timeoutMs = 2000): 
 
 /**
  * Every running server of this user, with its status (stale socket files are left out).
+ * @param dir where the sockets are (the Config's socketDir; absent: none is looked for)
  * @returns their status, by root
  */
-export async function runningServers(): Promise<ServerInfo[]> {
-  const dir = socketDir();
+export async function runningServers(dir: string | undefined): Promise<ServerInfo[]> {
+  if (dir === undefined) return [];
   if (privateDirProblem(dir) !== null) return [];
   let names: string[];
   try {
@@ -810,10 +817,10 @@ export async function runningServers(): Promise<ServerInfo[]> {
 /**
  * The socket of the server that keeps a directory warm: its own or the innermost above it, if one answers.
  * @param dir a real path
+ * @param sockets where the sockets are (the Config's socketDir)
  * @returns the server's status, or null
  */
-export async function serverFor(dir: string): Promise<ServerInfo | null> {
-  const sockets = socketDir();
+export async function serverFor(dir: string, sockets: string): Promise<ServerInfo | null> {
   if (privateDirProblem(sockets) !== null) return null;
   for (const [, sock] of socketsFor(dir, sockets)) {
     const info = await ask(sock, "status", 1000);

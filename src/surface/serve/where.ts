@@ -1,10 +1,8 @@
 /*! Warm server: where servers listen, and what a client checks before it connects. Loaded by every CLI call that
- * could be served (src/main.ts), so it imports node:os and small platform modules only (files.ts, runtime.ts): no
+ * could be served (src/main.ts), so it imports small platform modules only (files.ts, runtime.ts): no
  * engine, no registry, no valibot.
  * One Unix socket per tree, named by a hash of the tree's real path, in a directory only its user can reach
- * (docs/decisions/0033-warm-server.md). */
-import * as os from "node:os";
-import { readConfig } from "../../config.ts";
+ * (docs/decisions/0033-warm-server.md); where that directory is, is the Config's `socketDir` (src/config.ts). */
 import { listNames, lstatPath, type PathStats, statPath } from "../../platform/files.ts";
 import { bunSha256Hex, sourceScript } from "../../platform/runtime.ts";
 
@@ -13,31 +11,6 @@ export const PROTOCOL = 1;
 
 /** The longest path a Unix socket's address holds on Linux (sun_path is 108 bytes with its NUL). */
 export const SOCKET_PATH_MAX = 107;
-
-/**
- * Returns the directory of the user's server sockets: `RGLOB_CACHE_DIR/serve` when RGLOB_CACHE_DIR is set (one
- * setting moves all of rglob's state); else `$XDG_RUNTIME_DIR/rglob` (a per-user directory of the session, on a
- * tmpfs, removed at logout, where sockets belong); else the cache directory's `serve`
- * (`$XDG_CACHE_HOME/rglob/serve` or `~/.cache/rglob/serve`).
- * @returns an absolute path (it may not exist yet)
- */
-export function socketDir(env: NodeJS.ProcessEnv = process.env): string {
-  const abs = (p: string | undefined): p is string => p?.startsWith("/") === true;
-  const cacheDir = readConfig(env).cacheDir;
-  if (cacheDir !== null) return `${resolve(cacheDir)}/serve`;
-  if (abs(env.XDG_RUNTIME_DIR)) return `${trimSlash(env.XDG_RUNTIME_DIR)}/rglob`;
-  const cache = abs(env.XDG_CACHE_HOME) ? trimSlash(env.XDG_CACHE_HOME) : `${os.homedir()}/.cache`;
-  return `${cache}/rglob/serve`;
-}
-
-function trimSlash(p: string): string {
-  return p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p;
-}
-
-function resolve(p: string): string {
-  if (p.startsWith("/")) return trimSlash(p);
-  return `${process.cwd()}/${p}`.replace(/\/\.?(?=\/|$)/g, "");
-}
 
 /** SHA-256 of a string as hex: Bun's native hasher in the binary (no module to load); the library under Node
  * passes node:crypto's (src/agent/served.ts). Both give the same name for a tree. */

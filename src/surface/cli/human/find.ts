@@ -40,7 +40,7 @@ export class FindHumanSink implements Sink {
     this.sep = opts.print0 ? 0 : 10;
     this.style = opts.print0 ? { ...style, escape: false } : style;
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
-    this.ls = style.color ? lsColorsFrom(process.env) : null;
+    this.ls = style.color ? lsColorsFrom(style.lsColors) : null;
     this.pathsOnly = this.ls === null && !/\{(size|mtime|kinds|mode|uid|gid)\}/.test(this.template ?? "");
     if (this.template === undefined && this.ls === null) this.entry = (e) => this.pathLine(e);
   }

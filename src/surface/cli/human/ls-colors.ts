@@ -46,11 +46,11 @@ function parseLsColors(text: string): LsColors {
 
 /**
  * The colours to use: LS_COLORS when it is set and not empty, else fd's defaults.
- * @param env the environment
+ * @param lsColors LS_COLORS as set and not empty (the Host's, through the Style), or null
  * @returns the colours
  */
-export function lsColorsFrom(env: Readonly<Record<string, string | undefined>>): LsColors {
-  return parseLsColors(env.LS_COLORS ? env.LS_COLORS : FD_DEFAULT_LS_COLORS);
+export function lsColorsFrom(lsColors: string | null): LsColors {
+  return parseLsColors(lsColors ? lsColors : FD_DEFAULT_LS_COLORS);
 }
 
 const wrap = (code: string | undefined, text: string): string =>

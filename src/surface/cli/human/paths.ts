@@ -2,6 +2,7 @@
  * control characters on a terminal, and colour (on a TTY, or forced by CLICOLOR_FORCE or FORCE_COLOR; never
  * with NO_COLOR). */
 import * as path from "node:path";
+import type { Host } from "../../../config.ts";
 import { leavesDir } from "../../../engine/plan.ts";
 import { relativePath } from "../../../platform/names.ts";
 import { isTerminal } from "../output.ts";
@@ -12,6 +13,8 @@ export interface Style {
   /** Escape control characters in names (on a TTY). */
   readonly escape: boolean;
   readonly cwd: string;
+  /** LS_COLORS as set and not empty (the Host's), or null: fd's colours of paths (when color is on). */
+  readonly lsColors: string | null;
 }
 
 /**
@@ -20,10 +23,11 @@ export interface Style {
  * FORCE_COLOR set and not empty, `0` or `false`, turns it on, terminal or not (bixense.com/clicolors,
  * force-color.org); CLICOLOR=0 turns it off; else a terminal whose TERM is not dumb has colour.
  * @param fd 1 (stdout) or 2 (stderr)
- * @param env the environment
+ * @param host what the environment says (its colour variables)
  * @returns true when colour may be written
  */
-export function colorByDefault(fd: 1 | 2, env: NodeJS.ProcessEnv = process.env): boolean {
+export function colorByDefault(fd: 1 | 2, host: Host): boolean {
+  const env = host.colorVars;
   if (env.NO_COLOR) return false;
   const force = env.FORCE_COLOR;
   if ((env.CLICOLOR_FORCE && env.CLICOLOR_FORCE !== "0") || (force && force !== "0" && force !== "false"))
@@ -35,12 +39,13 @@ export function colorByDefault(fd: 1 | 2, env: NodeJS.ProcessEnv = process.env):
 /**
  * Decides the style from the --color value and the environment.
  * @param when auto, always or never
+ * @param host what the environment says (colour variables, LS_COLORS)
  * @returns the style
  */
-export function styleFor(when: string | boolean | undefined): Style {
+export function styleFor(when: string | boolean | undefined, host: Host): Style {
   const mode = typeof when === "string" ? when : "auto";
-  const color = mode === "always" || (mode === "auto" && colorByDefault(1));
-  return { color, escape: isTerminal(1), cwd: process.cwd() };
+  const color = mode === "always" || (mode === "auto" && colorByDefault(1, host));
+  return { color, escape: isTerminal(1), cwd: process.cwd(), lsColors: host.lsColors };
 }
 
 /** Control characters, and the bytes of a name that are not valid UTF-8 (held as U+DC80 + byte, platform/names.ts). */

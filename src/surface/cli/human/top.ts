@@ -33,7 +33,7 @@ export class TopHumanSink implements Sink {
     private readonly write: (text: string) => void,
     private readonly style: Style,
   ) {
-    this.ls = style.color ? lsColorsFrom(process.env) : null;
+    this.ls = style.color ? lsColorsFrom(style.lsColors) : null;
   }
 
   record(kind: string, record: object): void {

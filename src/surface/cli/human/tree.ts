@@ -39,7 +39,7 @@ export class TreeHumanSink implements Sink {
   error(_info: ErrorInfo): void {}
 
   end(summary: Summary): void {
-    const ls = this.style.color ? lsColorsFrom(process.env) : null;
+    const ls = this.style.color ? lsColorsFrom(this.style.lsColors) : null;
     const root = displayPath(path.resolve(this.style.cwd, this.base), this.style);
     const lines: string[] = [ls === null ? root : colorPath(ls, root, ["d"], root)];
     const name = (n: Node, full: boolean) => {
