@@ -40,7 +40,7 @@ export const walkEntries = {
     v.pipe(
       v.array(KindSchema),
       v.description(
-        "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
       ),
     ),
     [],

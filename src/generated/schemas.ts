@@ -58,7 +58,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -677,7 +677,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -1628,7 +1628,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -2367,7 +2367,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -2918,7 +2918,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3502,7 +3502,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -4145,7 +4145,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -4818,7 +4818,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -5385,7 +5385,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -6099,7 +6099,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that leads nowhere (broken, or links that loop).",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
