@@ -38,6 +38,14 @@ export const LINK_FIELDS = {
       ),
     ),
   ),
+  link_target_type: v.optional(
+    v.pipe(
+      v.nullable(v.picklist(["f", "d", "p", "s", "b", "c"])),
+      v.description(
+        "Symlinks only: what the chain of links ends at, in --type's letters: f file, d directory, p fifo, s socket, b/c device; null when it leads nowhere (broken, a loop).",
+      ),
+    ),
+  ),
   link_escapes: v.optional(
     v.pipe(
       v.boolean(),

@@ -40,7 +40,7 @@ export const walkEntries = {
     v.pipe(
       v.array(KindSchema),
       v.description(
-        "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
       ),
     ),
     [],
@@ -162,7 +162,7 @@ export const walkEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
       ),
     ),
     false,
@@ -198,7 +198,7 @@ export const linkEntries = {
     v.pipe(
       v.array(v.picklist(LINK_SELECTORS)),
       v.description(
-        "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes.",
+        "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists, link_target_type and link_escapes.",
       ),
     ),
   ),

@@ -3,14 +3,32 @@
  * into a walk (walk.ts decides that). */
 import * as path from "node:path";
 import type { EntryType } from "../platform/listing.ts";
-import { insideDir, platform } from "../platform/platform.ts";
+import { insideDir, platform, typeOfStats } from "../platform/platform.ts";
 
-/** A symlink's facts, as its records carry them (link_target, link_target_exists, link_escapes). */
+/** What a chain of links ends at, in `--type`'s letters: f file, d directory, p fifo, s socket, b/c devices. */
+export type LinkEndType = "f" | "d" | "p" | "s" | "b" | "c";
+
+/** The letter of each type a followed link can end at (a symlink cannot: stat follows every link). */
+const END_LETTERS: Partial<Record<EntryType, LinkEndType>> = {
+  file: "f",
+  dir: "d",
+  fifo: "p",
+  socket: "s",
+  block: "b",
+  char: "c",
+};
+
+/** A symlink's facts, as its records carry them (link_target, link_target_exists, link_target_type, link_escapes). */
 export interface LinkInfo {
   /** The target text, as readlink(2) gives it (not resolved). */
   readonly target: string;
   /** Whether the target exists once every link on the way is followed (test -e; false for a loop). */
   readonly exists: boolean;
+  /**
+   * What the chain ends at (stat(2) of the link, every link followed), in --type's letters; null when it leads
+   * nowhere (broken, a loop) or its end cannot be stat'ed.
+   */
+  readonly endType: LinkEndType | null;
   /** Whether the path the link leads to (resolved as GNU realpath -m does) is outside the base's real path. */
   readonly escapes: boolean;
   /**
@@ -109,12 +127,13 @@ function linkInfo(abs: string, rel: string): LinkInfo | null {
     return null;
   }
   let exists = true;
+  let endType: LinkEndType | null = null;
   try {
-    platform.stat(abs);
+    endType = END_LETTERS[typeOfStats(platform.stat(abs))] ?? null;
   } catch {
     exists = false;
   }
-  return { target, exists, ...whereItLeads(abs, baseOf(abs, rel)) };
+  return { target, exists, endType, ...whereItLeads(abs, baseOf(abs, rel)) };
 }
 
 /**

@@ -103,11 +103,13 @@ interface Frame {
 const MAX_HELD_DIRS = 64;
 
 /**
- * Returns the type of a symlink's target, as find -L judges it: a link that leads nowhere (its target, or a
- * directory on the way to it, does not exist) is a symlink itself, as it is without following. A loop (ELOOP),
- * a target the user may not reach (EACCES) or a link that vanished since it was listed still throws.
+ * Returns the type of a symlink's target, as find -L judges it: a link that leads nowhere is a symlink itself, as
+ * it is without following: its target, or a directory on the way to it, does not exist, or the links loop (ELOOP:
+ * a loop, or a chain past the kernel's 40 links). GNU find -L reports a loop as an error and fd -L leaves it out
+ * silently; here it is a broken link (#37), as `--link broken` and link_target_exists say, listed by `-t l`.
+ * A target the user may not reach (EACCES) or a link that vanished since it was listed still throws.
  * @param abs the symlink's absolute path
- * @returns the target's type, or "symlink" for a dangling link
+ * @returns the target's type, or "symlink" for a link that leads nowhere
  * @throws the error of stat (or of lstat when the link itself is gone)
  */
 export function followedType(abs: string): EntryType {
@@ -115,7 +117,7 @@ export function followedType(abs: string): EntryType {
     return typeOfStats(platform.stat(abs));
   } catch (err) {
     const code = (err as { code?: string } | null)?.code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
+    if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "ELOOP") throw err;
     let own: EntryType;
     try {
       own = typeOfStats(platform.lstat(abs));

@@ -58,7 +58,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -203,7 +203,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "description": "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
         "default": false
       },
       "one_file_system": {
@@ -230,7 +230,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "only_ignored": {
         "type": "boolean",
@@ -365,6 +365,25 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "link_target_exists": {
               "type": "boolean",
               "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+            },
+            "link_target_type": {
+              "anyOf": [
+                {
+                  "enum": [
+                    "f",
+                    "d",
+                    "p",
+                    "s",
+                    "b",
+                    "c"
+                  ],
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Symlinks only: what the chain of links ends at, in --type's letters: f file, d directory, p fifo, s socket, b/c device; null when it leads nowhere (broken, a loop)."
             },
             "link_escapes": {
               "type": "boolean",
@@ -658,7 +677,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -803,7 +822,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "description": "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
         "default": false
       },
       "one_file_system": {
@@ -1609,7 +1628,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -1754,7 +1773,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "description": "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
         "default": false
       },
       "one_file_system": {
@@ -2348,7 +2367,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -2493,7 +2512,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "description": "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
         "default": false
       },
       "one_file_system": {
@@ -2899,7 +2918,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3044,7 +3063,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "description": "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
         "default": false
       },
       "one_file_system": {
@@ -3071,7 +3090,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "fold_depth": {
         "type": "integer",
@@ -3184,6 +3203,25 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "link_target_exists": {
               "type": "boolean",
               "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+            },
+            "link_target_type": {
+              "anyOf": [
+                {
+                  "enum": [
+                    "f",
+                    "d",
+                    "p",
+                    "s",
+                    "b",
+                    "c"
+                  ],
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "Symlinks only: what the chain of links ends at, in --type's letters: f file, d directory, p fifo, s socket, b/c device; null when it leads nowhere (broken, a loop)."
             },
             "link_escapes": {
               "type": "boolean",
@@ -3464,7 +3502,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3609,7 +3647,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "description": "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
         "default": false
       },
       "one_file_system": {
@@ -3741,6 +3779,25 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "link_target_exists": {
                   "type": "boolean",
                   "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+                },
+                "link_target_type": {
+                  "anyOf": [
+                    {
+                      "enum": [
+                        "f",
+                        "d",
+                        "p",
+                        "s",
+                        "b",
+                        "c"
+                      ],
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ],
+                  "description": "Symlinks only: what the chain of links ends at, in --type's letters: f file, d directory, p fifo, s socket, b/c device; null when it leads nowhere (broken, a loop)."
                 },
                 "link_escapes": {
                   "type": "boolean",
@@ -4088,7 +4145,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -4233,7 +4290,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "description": "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
         "default": false
       },
       "one_file_system": {
@@ -4260,7 +4317,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -4761,7 +4818,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -4906,7 +4963,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "description": "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
         "default": false
       },
       "one_file_system": {
@@ -4933,7 +4990,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -5328,7 +5385,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -5473,7 +5530,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "description": "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
         "default": false
       },
       "one_file_system": {
@@ -6042,7 +6099,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -6187,7 +6244,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "follow_symlinks": {
         "type": "boolean",
-        "description": "Follow symlinks (loops are detected and reported; a link that leads nowhere is listed as a link).",
+        "description": "Follow symlinks (a directory met again on its own path, a loop, is reported and not entered; a link that leads nowhere, broken or looping, is listed as a link).",
         "default": false
       },
       "one_file_system": {
@@ -7478,6 +7535,25 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
       },
+      "link_target_type": {
+        "anyOf": [
+          {
+            "enum": [
+              "f",
+              "d",
+              "p",
+              "s",
+              "b",
+              "c"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Symlinks only: what the chain of links ends at, in --type's letters: f file, d directory, p fifo, s socket, b/c device; null when it leads nowhere (broken, a loop)."
+      },
       "link_escapes": {
         "type": "boolean",
         "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
@@ -8280,6 +8356,25 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
       },
+      "link_target_type": {
+        "anyOf": [
+          {
+            "enum": [
+              "f",
+              "d",
+              "p",
+              "s",
+              "b",
+              "c"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Symlinks only: what the chain of links ends at, in --type's letters: f file, d directory, p fifo, s socket, b/c device; null when it leads nowhere (broken, a loop)."
+      },
       "link_escapes": {
         "type": "boolean",
         "description": "Symlinks only: whether the path it leads to (resolved as realpath -m) is outside the base; such a link is never followed under strict_base."
@@ -8384,6 +8479,25 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "link_target_exists": {
         "type": "boolean",
         "description": "Symlinks only: whether the target exists once every link on the way is followed (false: a broken link or a loop)."
+      },
+      "link_target_type": {
+        "anyOf": [
+          {
+            "enum": [
+              "f",
+              "d",
+              "p",
+              "s",
+              "b",
+              "c"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Symlinks only: what the chain of links ends at, in --type's letters: f file, d directory, p fifo, s socket, b/c device; null when it leads nowhere (broken, a loop)."
       },
       "link_escapes": {
         "type": "boolean",

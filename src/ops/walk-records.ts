@@ -2,7 +2,7 @@
  * so that timers, cancellation and output flushing run during a long synchronous walk. */
 import type { EntryTypeName, FileMatch } from "../contract/records.ts";
 import { kindsOf } from "../engine/filter/type.ts";
-import { type LinkInfo, linkOf } from "../engine/links.ts";
+import { type LinkEndType, type LinkInfo, linkOf } from "../engine/links.ts";
 import type { Entry } from "../engine/walk.ts";
 import { hasRawBytes } from "../platform/names.ts";
 import { RECORD_JSON } from "../sink/sink.ts";
@@ -68,6 +68,7 @@ const FILE_MATCH_PROTO: object = Object.create(Object.prototype, {
           : {
               target: this.link_target,
               exists: this.link_target_exists === true,
+              endType: this.link_target_type ?? null,
               escapes: this.link_escapes === true,
               resolved: this.link_resolved ?? "",
             };
@@ -101,7 +102,7 @@ function fileMatchText(
   const tail =
     link === null
       ? "}"
-      : `,"link_target":${jsonString(link.target)},"link_target_exists":${link.exists},"link_escapes":${link.escapes},"link_resolved":${jsonString(link.resolved)}}`;
+      : `,"link_target":${jsonString(link.target)},"link_target_exists":${link.exists},"link_target_type":${link.endType === null ? "null" : `"${link.endType}"`},"link_escapes":${link.escapes},"link_resolved":${jsonString(link.resolved)}}`;
   return `${head}"path":${jsonString(path)},"relative_path":${jsonString(rel)},"size":${size},"mtime":"${mtime}","kinds":${kinds.length === 0 ? "[]" : `["${kinds.join('","')}"]`}${owner},"entry_type":"${entryType}"${tail}`;
 }
 
@@ -115,7 +116,7 @@ export function entryTypeOf(e: Entry): EntryTypeName {
 }
 
 /**
- * Adds a symlink's facts (link_target, link_target_exists, link_escapes, link_resolved) to a record being built, for a symlink
+ * Adds a symlink's facts (link_target, link_target_exists, link_target_type, link_escapes, link_resolved) to a record being built, for a symlink
  * entry whose link can be read.
  * @param rec the record
  * @param e its entry
@@ -125,6 +126,7 @@ export function addLinkFields(rec: Record<string, unknown>, e: Entry): void {
   if (link === null) return;
   rec.link_target = link.target;
   rec.link_target_exists = link.exists;
+  rec.link_target_type = link.endType;
   rec.link_escapes = link.escapes;
   rec.link_resolved = link.resolved;
 }
@@ -189,6 +191,7 @@ class FileMatchData {
   readonly entry_type: EntryTypeName;
   declare readonly link_target?: string;
   declare readonly link_target_exists?: boolean;
+  declare readonly link_target_type?: LinkEndType | null;
   declare readonly link_escapes?: boolean;
   declare readonly link_resolved?: string;
 

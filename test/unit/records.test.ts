@@ -72,13 +72,14 @@ describe("FileMatch serialisation", () => {
       expect(recordJsonAfter(r, '{"kind":"file",')).toBe(`{"kind":"file",${JSON.stringify(r).slice(1)}`);
     }
     // Records look plain to the library: keys, spreading and equality see only the model's fields (a symlink's
-    // record also its four link fields), in the model's order: with the text equal to JSON.stringify's above,
+    // record also its five link fields), in the model's order: with the text equal to JSON.stringify's above,
     // the hand-written serialiser is held to the schema (FileMatchSchema), its one source.
     const order = Object.keys(FileMatchSchema.pipe[0].entries);
     const optional = [
       "path_bytes",
       "link_target",
       "link_target_exists",
+      "link_target_type",
       "link_escapes",
       "link_resolved",
       "ignored_by",

@@ -45,6 +45,13 @@ function nameOf(rel: string): string {
   return at < 0 ? rel : rel.slice(at + 1);
 }
 
+/** A symlink's ` -> target`, with a `/` after it when its chain ends at a directory (as `ls -lF`), and its note. */
+function linkArrow(r: Rec): string {
+  const target = str(r.link_target);
+  const dir = r.link_target_type === "d" && !target.endsWith("/") ? "/" : "";
+  return ` -> ${target}${dir}${linkNote(r)}`;
+}
+
 /** What a symlink's text line adds: whether it is broken, whether it escapes the base (links' word: escaping), and then where. */
 function linkNote(r: Rec): string {
   const notes: string[] = [];
@@ -99,7 +106,7 @@ function linesOf(op: Operation, r: Rec): string[] {
     case "find": {
       // The path, then the size (files) and the modification time, so a text-only host can answer "how large"
       // and "changed when" without a second call.
-      if (typeof r.link_target === "string") return [`${rel} -> ${r.link_target}${linkNote(r)}`];
+      if (typeof r.link_target === "string") return [`${rel}${linkArrow(r)}`];
       if ((r.kinds as string[] | undefined)?.includes("d")) return [`${rel}/`];
       const size = typeof r.size === "number" ? `  ${r.size} bytes` : "";
       const mtime = typeof r.mtime === "string" ? `  ${r.mtime}` : "";
@@ -109,7 +116,7 @@ function linesOf(op: Operation, r: Rec): string[] {
       const depth = typeof r.depth === "number" ? r.depth : 1;
       const dir = (r.kinds as string[] | undefined)?.includes("d");
       const size = typeof r.size === "number" ? ` (${r.size} bytes)` : "";
-      const link = typeof r.link_target === "string" ? ` -> ${r.link_target}${linkNote(r)}` : "";
+      const link = typeof r.link_target === "string" ? linkArrow(r) : "";
       const n = r.entries_inside;
       const below =
         typeof n === "number" ? `  [${n} ${n === 1 ? "entry" : "entries"}, ${r.size} bytes below]` : "";

@@ -108,11 +108,20 @@ function structure(node: unknown): Json {
     if (types.every((t) => Object.keys(t).length === 1 && typeof t.type === "string")) {
       out.type = [...new Set(types.map((t) => t.type as string))];
       delete out.anyOf;
+    } else if (
+      types.every((t) => Object.keys(t).length === 1 && (Array.isArray(t.enum) || t.type === "null"))
+    ) {
+      // A nullable enum is one enum with null in it (#37: the tool list's bytes).
+      delete out.type;
+      delete out.anyOf;
+      out.enum = types.flatMap((t) => (Array.isArray(t.enum) ? t.enum : [null]));
     } else {
       delete out.type;
       out.anyOf = types;
     }
   }
+  // An enum of strings says its type itself.
+  if (Array.isArray(out.enum) && out.type === "string") delete out.type;
   if (n.items !== undefined && !Array.isArray(n.items)) out.items = structure(n.items);
   if (n.properties && typeof n.properties === "object") {
     out.properties = Object.fromEntries(
@@ -232,10 +241,11 @@ function mergeRecord(list: Json[], shape: Json): void {
   for (const [k, node] of Object.entries(props)) {
     const had = merged[k] as Json | undefined;
     // A field of plain types in both (tree's size may be null, find's not): the union of the types.
-    merged[k] =
+    const types =
       had !== undefined && plainTypes(had, node)
-        ? { type: [...new Set([(had as Json).type, (node as Json).type].flat())] }
-        : node;
+        ? [...new Set([had.type, (node as Json).type].flat())]
+        : null;
+    merged[k] = types === null ? node : { type: types.length === 1 ? types[0] : types };
   }
   into.properties = merged;
   const req = Array.isArray(shape.required) ? (shape.required as string[]) : [];

@@ -10,6 +10,17 @@ import type { Out } from "../output.ts";
 import { colorPath, type LsColors, lsColorsFrom } from "./ls-colors.ts";
 import { displayPath, escapeControls, type Style } from "./paths.ts";
 
+/**
+ * The `/` that follows a symlink's target in human output when its chain ends at a directory (`ls -lF`'s mark),
+ * unless the target text ends with one already.
+ * @param target the target text
+ * @param endType the link's link_target_type
+ * @returns "/" or ""
+ */
+export function dirMark(target: string, endType: string | null | undefined): string {
+  return endType === "d" && !target.endsWith("/") ? "/" : "";
+}
+
 /** Human sink for find records. */
 export class FindHumanSink implements Sink {
   /** The byte after each path: newline, or NUL with -0. */
@@ -48,16 +59,22 @@ export class FindHumanSink implements Sink {
   /** The line of an entry: what record() writes for its record (path = the entry's). */
   private pathLine(e: Entry): void {
     this.out.text(this.shown(e.abs));
-    if (e.type === "symlink") this.arrow(linkOf(e)?.target);
+    if (e.type === "symlink") {
+      const link = linkOf(e);
+      this.arrow(link?.target, link?.endType);
+    }
     this.out.byte(this.sep);
     // Per line, as record() does: the output is flushed on the same lines (a pager sees them as soon).
     this.out.end();
   }
 
-  /** A symlink's ` -> target` after its path (not with -0: a NUL-separated list is for xargs). */
-  private arrow(target: string | undefined): void {
+  /**
+   * A symlink's ` -> target` after its path (not with -0: a NUL-separated list is for xargs), with a `/` after a
+   * target whose chain ends at a directory, as `ls -lF` marks it.
+   */
+  private arrow(target: string | undefined, endType: string | null | undefined): void {
     if (target === undefined || this.sep === 0) return;
-    this.out.text(` -> ${this.style.escape ? escapeControls(target) : target}`);
+    this.out.text(` -> ${this.style.escape ? escapeControls(target) : target}${dirMark(target, endType)}`);
   }
 
   /** How a record's absolute path is shown. */
@@ -114,6 +131,9 @@ export class FindHumanSink implements Sink {
             return r.link_target ?? "";
           case "resolved":
             return r.link_resolved ?? "";
+          case "target_type":
+            // What a symlink's chain ends at, in --type's letters (#37); empty for a broken link and other entries.
+            return r.link_target_type ?? "";
           case "link":
             // A symlink's state, always a word (#37): ok for a working link inside the base; empty for other entries.
             // The words are --link's selectors (escaping, not outside: one word for one fact on every surface).
@@ -129,7 +149,7 @@ export class FindHumanSink implements Sink {
       this.out.text(text);
     } else {
       this.out.text(this.ls !== null ? colorPath(this.ls, shown, r.kinds, r.path) : shown);
-      if (r.entry_type === "symlink") this.arrow(r.link_target);
+      if (r.entry_type === "symlink") this.arrow(r.link_target, r.link_target_type);
     }
     this.out.byte(this.sep);
     this.out.end();

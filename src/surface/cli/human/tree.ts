@@ -5,6 +5,7 @@ import * as path from "node:path";
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { TreeEntry } from "../../../ops/tree/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
+import { dirMark } from "./find.ts";
 import { colorPath, lsColorsFrom } from "./ls-colors.ts";
 import { displayPath, escapeControls, type Style } from "./paths.ts";
 
@@ -46,7 +47,10 @@ export class TreeHumanSink implements Sink {
       const text = full ? n.rec.relative_path : (n.rec.relative_path.split("/").pop() ?? "");
       const shown = this.style.escape ? escapeControls(text) : text;
       const target = n.rec.link_target;
-      const arrow = target === undefined ? "" : ` -> ${this.style.escape ? escapeControls(target) : target}`;
+      const arrow =
+        target === undefined
+          ? ""
+          : ` -> ${this.style.escape ? escapeControls(target) : target}${dirMark(target, n.rec.link_target_type)}`;
       // A directory folded at --fold-depth (#37): what it holds below, as tree --du sums it.
       const below = n.rec.entries_inside;
       const fold =
