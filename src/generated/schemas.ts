@@ -58,7 +58,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -129,11 +129,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -141,7 +141,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -230,7 +230,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists and link_escapes."
       },
       "only_ignored": {
         "type": "boolean",
@@ -239,7 +239,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "expand": {
         "type": "boolean",
-        "description": "With only_ignored: list every entry inside an ignored directory too. By default an ignored directory that the query lists is one record with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+        "description": "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory that the query lists is one record with entries_inside, files_inside and dirs_inside (what it holds), as git lists an ignored dir/.",
         "default": false
       },
       "limit": {
@@ -269,7 +269,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "name"
         ],
         "type": "string",
-        "description": "Order of results: path (walk order, the default; streams), size, mtime or name (collects first).",
+        "description": "Order of results: path, size, mtime or name. path is walk order, the default, and streams; the others collect first.",
         "default": "path"
       },
       "reverse": {
@@ -382,6 +382,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "type": "integer",
               "minimum": 0,
               "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
+            },
+            "files_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With entries_inside: how many of them are regular files (as find -type f)."
+            },
+            "dirs_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With entries_inside: how many of them are directories."
             }
           },
           "required": [
@@ -559,6 +569,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -658,7 +690,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -729,11 +761,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -741,7 +773,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -1403,6 +1435,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -1609,7 +1663,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -1680,11 +1734,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -1692,7 +1746,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -1797,7 +1851,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "no_empty": {
         "type": "boolean",
-        "description": "Leave blank lines out of `lines` (non_blank and code are always given).",
+        "description": "Leave blank lines out of `lines`. non_blank and code are always given.",
         "default": false
       },
       "no_comments": {
@@ -1829,7 +1883,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "classify": {
         "type": "boolean",
-        "description": "Show how each line was counted: each file record adds line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
+        "description": "Show how each line was counted, per file: line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
         "default": false
       }
     },
@@ -2123,6 +2177,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -2348,7 +2424,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -2419,11 +2495,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -2431,7 +2507,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -2796,6 +2872,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -2899,7 +2997,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -2970,11 +3068,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -2982,7 +3080,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -3071,7 +3169,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists and link_escapes."
       },
       "fold_depth": {
         "type": "integer",
@@ -3375,6 +3473,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -3464,7 +3584,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -3535,11 +3655,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -3547,7 +3667,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -3758,6 +3878,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                   "type": "integer",
                   "minimum": 0,
                   "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
+                },
+                "files_inside": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "With entries_inside: how many of them are regular files (as find -type f)."
+                },
+                "dirs_inside": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "With entries_inside: how many of them are directories."
                 },
                 "rank": {
                   "type": "integer",
@@ -3991,6 +4121,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -4088,7 +4240,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -4159,11 +4311,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -4171,7 +4323,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -4260,7 +4412,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -4485,6 +4637,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -4708,11 +4882,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "excluded"
         ],
         "type": "string",
-        "description": "Keep only the explanations of this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern)."
+        "description": "Keep only this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern)."
       },
       "expand": {
         "type": "boolean",
-        "description": "With under: explain every entry inside an ignored directory too. By default an ignored directory is one explanation with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+        "description": "With under: explain every entry inside an ignored directory too. By default an ignored directory is one explanation with entries_inside, files_inside and dirs_inside (what it holds), as git lists an ignored dir/.",
         "default": false
       },
       "base": {
@@ -4761,7 +4935,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -4832,11 +5006,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -4844,7 +5018,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -4933,7 +5107,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -5063,6 +5237,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "type": "integer",
               "minimum": 0,
               "description": "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed."
+            },
+            "files_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With entries_inside: how many of them are regular files (as find -type f)."
+            },
+            "dirs_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With entries_inside: how many of them are directories."
             }
           },
           "required": [
@@ -5238,6 +5422,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -5328,7 +5534,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -5399,11 +5605,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -5411,7 +5617,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -5511,7 +5717,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "no_empty": {
         "type": "boolean",
-        "description": "Leave blank lines out of `lines` (non_blank and code are always given).",
+        "description": "Leave blank lines out of `lines`. non_blank and code are always given.",
         "default": false
       },
       "no_comments": {
@@ -5816,6 +6022,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -6042,7 +6270,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a broken link.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a broken link.",
         "default": []
       },
       "extensions": {
@@ -6113,11 +6341,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -6125,7 +6353,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -6440,6 +6668,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
       },
       "next_cursor": {
         "anyOf": [
@@ -6956,6 +7206,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -7256,6 +7528,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -7494,6 +7788,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "integer",
         "minimum": 0,
         "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
+      },
+      "files_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are regular files (as find -type f)."
+      },
+      "dirs_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are directories."
       }
     },
     "required": [
@@ -8402,6 +8706,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "minimum": 0,
         "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
       },
+      "files_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are regular files (as find -type f)."
+      },
+      "dirs_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are directories."
+      },
       "rank": {
         "type": "integer",
         "minimum": 1,
@@ -8600,6 +8914,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "integer",
         "minimum": 0,
         "description": "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed."
+      },
+      "files_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are regular files (as find -type f)."
+      },
+      "dirs_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are directories."
       }
     },
     "required": [
