@@ -142,10 +142,15 @@ function linesOf(op: Operation, r: Rec): string[] {
       const inside = words === null ? "" : `/: not included, with ${words} (expand lists them)`;
       const lines = [inside ? `${rel}${inside}` : `${rel}: ${r.included ? "included" : "not included"}`];
       for (const why of (r.reasons as Rec[] | undefined) ?? []) {
+        // An ignore rule's detail says its file (relative to the base), line and pattern already (#37: the
+        // absolute file and the pattern again were a third of an `only: ignored` answer's text).
+        const said = why.stage === "ignore" && typeof why.detail === "string" && why.detail.includes(":");
         const where =
-          typeof why.file === "string" ? ` (${why.file}${why.line != null ? `:${why.line}` : ""}` : "";
+          typeof why.file === "string" && !said
+            ? ` (${why.file}${why.line != null ? `:${why.line}` : ""}`
+            : "";
         const pattern =
-          typeof why.pattern === "string" ? `${where ? ", " : " ("}pattern '${why.pattern}'` : "";
+          typeof why.pattern === "string" && !said ? `${where ? ", " : " ("}pattern '${why.pattern}'` : "";
         lines.push(`  ${str(why.stage)}: ${str(why.detail)}${where}${pattern}${where || pattern ? ")" : ""}`);
       }
       return lines;
