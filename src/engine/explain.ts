@@ -594,6 +594,8 @@ function underRoot(
   let keyPrefix = root.repoPrefix;
   let chain: readonly IgnoreFile[] = root.outer;
   let ignoredAbove = false;
+  // Whether a rule matched a component on the way (one that re-included a directory too).
+  let anyMatched = false;
   // Device/inode pairs of the directories from the root down, as the walk keeps them to detect loops.
   const onPath: string[] = [];
   if (plan.follow) {
@@ -645,19 +647,17 @@ function underRoot(
     const isDir = target === "dir";
     const excluded = excludeReason(plan, o, rel, name, isDir, what);
     if (excluded !== null) block(excluded);
-    let matched = false;
     if (!ignoredAbove && chain.length > 0) {
       const v = ignoreFinding(chain, keyPrefix + name, name, isDir, rel, last, plan.base);
-      matched = v !== null;
+      if (v !== null) anyMatched = true;
       if (v?.block !== undefined) {
         ignoredAbove = true;
         block(v.block);
       } else if (v?.note !== undefined) notes.push(v.note);
     }
-    // No rule matches the path (nor a directory on its way, else it was ignored there): said with the files
-    // consulted, so that a verdict of "included" needs no reading of every ignore file to be trusted (#37).
-    if (last && !matched && !ignoredAbove && plan.respectIgnore)
-      found.unmatched = noRuleMatches(chain, plan.base);
+    // No rule matches the path nor a directory on its way: said with the files consulted, so that a verdict of
+    // "included" needs no reading of every ignore file to be trusted (#37).
+    if (last && !anyMatched && plan.respectIgnore) found.unmatched = noRuleMatches(chain, plan.base);
     if (last) {
       if (type === "symlink") notes.push(linkNote(plan, compAbs, rel, target));
       const e = new Entry(compAbs, rel, name, i + 1, type, target, r, plan.follow);

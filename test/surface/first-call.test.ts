@@ -136,6 +136,22 @@ describe("explain: an included path says no ignore rule matches it", () => {
   });
 });
 
+describe("explain: no claim of 'no rule' where a rule matched a directory on the way", () => {
+  const r = tempTree({ ".gitignore": "out/*\n!out/keep/\n", "out/keep/a.txt": "a\n", "top.txt": "b\n" });
+  afterAll(() => r.cleanup());
+  test("a file in a re-included directory is included without the note; git agrees", () => {
+    git(["init", "-q"], r.dir);
+    const { json } = rglobJson<{ results: Rec[] }>(["explain", "out/keep/a.txt", "top.txt", "--json"], {
+      cwd: r.dir,
+    });
+    const [inKept, top] = json.results as [Rec, Rec];
+    expect([inKept.included, top.included]).toEqual([true, true]);
+    expect(inKept.reasons.at(-1)?.detail).toBe("listed by find with these options");
+    expect(top.reasons.at(-1)?.detail).toContain("no ignore rule matches it");
+    expect(git(["check-ignore", "-q", "--no-index", "out/keep/a.txt"], r.dir).exitCode).toBe(1);
+  });
+});
+
 describe("--perm: symbolic modes", () => {
   const dir = mkdtempSync(join(tmpdir(), "rglob-perm-sym-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

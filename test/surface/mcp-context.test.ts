@@ -77,7 +77,7 @@ describe("text content carries the answer", () => {
     const text = textOf(res);
     expect(text).toContain("ignored.log: not included");
     // File, line and pattern once, as the detail says them (#37: not again in parentheses).
-    expect(text).toMatch(/^  ignore: ignored by \.gitignore:1: ignored\.log$/m);
+    expect(text).toMatch(/^ {2}ignore: ignored by \.gitignore:1: ignored\.log$/m);
     expect(text).not.toContain("pattern 'ignored.log'");
   });
 
