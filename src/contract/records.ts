@@ -92,6 +92,22 @@ const ENTRIES_INSIDE = {
       ),
     ),
   ),
+  files_inside: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description("With entries_inside: how many of them are regular files (as find -type f)."),
+    ),
+  ),
+  dirs_inside: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description("With entries_inside: how many of them are directories."),
+    ),
+  ),
 };
 
 /** The input entry of the operations that can list what the ignore rules leave out (find, grep). */

@@ -116,6 +116,25 @@ export const resultMetaEntries = {
       ),
     ),
   ),
+  time_window: v.optional(
+    v.pipe(
+      v.strictObject({
+        now: v.pipe(v.string(), v.description("The instant durations ('30m', '7d') counted back from.")),
+        after: v.optional(
+          v.pipe(
+            v.string(),
+            v.description("Entries modified after this instant (newer_than, newer_than_file)."),
+          ),
+        ),
+        before: v.optional(
+          v.pipe(v.string(), v.description("Entries modified before this instant (older_than).")),
+        ),
+      }),
+      v.description(
+        "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again.",
+      ),
+    ),
+  ),
   next_cursor: v.pipe(
     v.nullable(v.string()),
     v.description(

@@ -40,7 +40,7 @@ export const walkEntries = {
     v.pipe(
       v.array(KindSchema),
       v.description(
-        "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
       ),
     ),
     [],
@@ -76,7 +76,7 @@ export const walkEntries = {
     v.pipe(
       v.string(),
       v.description(
-        "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused).",
+        "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used.",
       ),
     ),
   ),
@@ -84,7 +84,7 @@ export const walkEntries = {
     v.pipe(
       v.string(),
       v.description(
-        "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused).",
+        "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used.",
       ),
     ),
   ),
@@ -93,7 +93,7 @@ export const walkEntries = {
     v.pipe(
       v.string(),
       v.description(
-        "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111').",
+        "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x').",
       ),
     ),
   ),
@@ -198,7 +198,7 @@ export const linkEntries = {
     v.pipe(
       v.array(v.picklist(LINK_SELECTORS)),
       v.description(
-        "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists, link_target_type and link_escapes.",
+        "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes.",
       ),
     ),
   ),

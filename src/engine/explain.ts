@@ -201,6 +201,29 @@ function shown(file: string, base: string): string {
   return leavesDir(rel) ? file : toPosix(rel);
 }
 
+/** The most ignore files a "no rule matches" note names; the others are counted. */
+const CONSULTED_NAMED = 8;
+
+/**
+ * Says that no ignore rule matches a path, and which ignore files were consulted, with how many rules each holds
+ * (lines that are neither blank nor comments), as the walk consults them: the global excludes file and
+ * .git/info/exclude, then each directory's .gitignore and .ignore from the top down.
+ * @param chain the ignore files that apply to the path
+ * @param base the request's base (the files are named relative to it)
+ * @returns the detail
+ */
+function noRuleMatches(chain: readonly IgnoreFile[], base: string): string {
+  if (chain.length === 0) return "no ignore rule matches it: no ignore file applies here";
+  const rules = (f: IgnoreFile) => f.lines.filter((l) => l.trim() !== "" && !l.startsWith("#")).length;
+  const total = chain.reduce((n, f) => n + rules(f), 0);
+  const named = chain
+    .slice(0, CONSULTED_NAMED)
+    .map((f) => `${shown(f.file, base)} (${rules(f)})`)
+    .join(", ");
+  const more = chain.length > CONSULTED_NAMED ? ` and ${chain.length - CONSULTED_NAMED} more` : "";
+  return `no ignore rule matches it: none of the ${total} ${total === 1 ? "rule" : "rules"} of ${named}${more}`;
+}
+
 /** The listings and ignore files one call reads, read once for all the paths it explains. */
 interface ExplainMemo {
   list(dir: string): DirListing;
@@ -246,6 +269,8 @@ export function explainMemo(plan: WalkPlan): ExplainMemo {
 interface Findings {
   readonly out: Reason[];
   readonly notes: Reason[];
+  /** That no ignore rule matches the path, and the files consulted, said in the verdict when it is included. */
+  unmatched?: string;
   /** Adds a reason that keeps the path out, the first of each stage only (the one nearest the root). */
   readonly block: (reason: Reason) => void;
 }
@@ -310,7 +335,9 @@ function verdictOnEntry(
     const note = c.pass?.(e);
     if (note) notes.push({ stage: c.stage, detail: note });
   }
-  notes.push({ stage: "selected", detail: "listed by find with these options" });
+  // The "ignore" stage is kept for a rule that matched (its file, line and pattern): that none did is said here.
+  const unmatched = found.unmatched === undefined ? "" : `; ${found.unmatched}`;
+  notes.push({ stage: "selected", detail: `listed by find with these options${unmatched}` });
   return { included: true, reasons: notes };
 }
 
@@ -567,6 +594,8 @@ function underRoot(
   let keyPrefix = root.repoPrefix;
   let chain: readonly IgnoreFile[] = root.outer;
   let ignoredAbove = false;
+  // Whether a rule matched a component on the way (one that re-included a directory too).
+  let anyMatched = false;
   // Device/inode pairs of the directories from the root down, as the walk keeps them to detect loops.
   const onPath: string[] = [];
   if (plan.follow) {
@@ -620,11 +649,15 @@ function underRoot(
     if (excluded !== null) block(excluded);
     if (!ignoredAbove && chain.length > 0) {
       const v = ignoreFinding(chain, keyPrefix + name, name, isDir, rel, last, plan.base);
+      if (v !== null) anyMatched = true;
       if (v?.block !== undefined) {
         ignoredAbove = true;
         block(v.block);
       } else if (v?.note !== undefined) notes.push(v.note);
     }
+    // No rule matches the path nor a directory on its way: said with the files consulted, so that a verdict of
+    // "included" needs no reading of every ignore file to be trusted (#37).
+    if (last && !anyMatched && plan.respectIgnore) found.unmatched = noRuleMatches(chain, plan.base);
     if (last) {
       if (type === "symlink") notes.push(linkNote(plan, compAbs, rel, target));
       const e = new Entry(compAbs, rel, name, i + 1, type, target, r, plan.follow);

@@ -122,8 +122,17 @@ const TABLE: ReadonlyArray<
   ["Batch", ["bat", "cmd"], [], ["REM ", "rem ", "::"], NONE],
 ];
 
-/** The languages whose block comments nest, by their specifications. */
-const NESTED = new Set(["Haskell", "Rust", "Swift", "Scala", "Kotlin", "OCaml", "Dart"]);
+/** The languages whose block comments nest, by their specifications (count's rules name them). */
+export const NESTED_LANGUAGES: readonly string[] = [
+  "Haskell",
+  "Rust",
+  "Swift",
+  "Scala",
+  "Kotlin",
+  "OCaml",
+  "Dart",
+];
+const NESTED = new Set(NESTED_LANGUAGES);
 
 /** The languages by extension and by exact file name. */
 interface LanguageLookups {

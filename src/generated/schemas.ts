@@ -58,7 +58,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -129,11 +129,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -141,7 +141,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -230,7 +230,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "only_ignored": {
         "type": "boolean",
@@ -239,7 +239,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "expand": {
         "type": "boolean",
-        "description": "With only_ignored: list every entry inside an ignored directory too. By default an ignored directory that the query lists is one record with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+        "description": "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory that the query lists is one record with entries_inside, files_inside and dirs_inside (what it holds), as git lists an ignored dir/.",
         "default": false
       },
       "limit": {
@@ -269,7 +269,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "name"
         ],
         "type": "string",
-        "description": "Order of results: path (walk order, the default; streams), size, mtime or name (collects first).",
+        "description": "Order of results: path, size, mtime or name. path is walk order, the default, and streams; the others collect first.",
         "default": "path"
       },
       "reverse": {
@@ -401,6 +401,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "type": "integer",
               "minimum": 0,
               "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
+            },
+            "files_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With entries_inside: how many of them are regular files (as find -type f)."
+            },
+            "dirs_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With entries_inside: how many of them are directories."
             }
           },
           "required": [
@@ -578,6 +588,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -677,7 +709,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -748,11 +780,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -760,7 +792,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -1422,6 +1454,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -1628,7 +1682,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -1699,11 +1753,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -1711,7 +1765,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -1816,7 +1870,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "no_empty": {
         "type": "boolean",
-        "description": "Leave blank lines out of `lines` (non_blank and code are always given).",
+        "description": "Leave blank lines out of `lines`. non_blank and code are always given.",
         "default": false
       },
       "no_comments": {
@@ -1848,7 +1902,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "classify": {
         "type": "boolean",
-        "description": "Show how each line was counted: each file record adds line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
+        "description": "Show how each line was counted, per file: line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
         "default": false
       }
     },
@@ -2142,6 +2196,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -2367,7 +2443,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -2438,11 +2514,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -2450,7 +2526,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -2815,6 +2891,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -2918,7 +3016,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -2989,11 +3087,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -3001,7 +3099,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -3090,7 +3188,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "fold_depth": {
         "type": "integer",
@@ -3413,6 +3511,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -3502,7 +3622,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3573,11 +3693,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -3585,7 +3705,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -3815,6 +3935,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                   "type": "integer",
                   "minimum": 0,
                   "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
+                },
+                "files_inside": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "With entries_inside: how many of them are regular files (as find -type f)."
+                },
+                "dirs_inside": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "With entries_inside: how many of them are directories."
                 },
                 "rank": {
                   "type": "integer",
@@ -4048,6 +4178,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -4145,7 +4297,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -4216,11 +4368,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -4228,7 +4380,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -4317,7 +4469,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -4542,6 +4694,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -4765,11 +4939,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "excluded"
         ],
         "type": "string",
-        "description": "Keep only the explanations of this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern)."
+        "description": "Keep only this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern)."
       },
       "expand": {
         "type": "boolean",
-        "description": "With under: explain every entry inside an ignored directory too. By default an ignored directory is one explanation with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+        "description": "With under: explain every entry inside an ignored directory too. By default an ignored directory is one explanation with entries_inside, files_inside and dirs_inside (what it holds), as git lists an ignored dir/.",
         "default": false
       },
       "base": {
@@ -4818,7 +4992,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -4889,11 +5063,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -4901,7 +5075,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -4990,7 +5164,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd: broken (the target does not exist, or the links loop), escaping (it leads outside the base), ok (it works and stays inside). Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -5120,6 +5294,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "type": "integer",
               "minimum": 0,
               "description": "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed."
+            },
+            "files_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With entries_inside: how many of them are regular files (as find -type f)."
+            },
+            "dirs_inside": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With entries_inside: how many of them are directories."
             }
           },
           "required": [
@@ -5295,6 +5479,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -5385,7 +5591,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -5456,11 +5662,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -5468,7 +5674,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -5568,7 +5774,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "no_empty": {
         "type": "boolean",
-        "description": "Leave blank lines out of `lines` (non_blank and code are always given).",
+        "description": "Leave blank lines out of `lines`. non_blank and code are always given.",
         "default": false
       },
       "no_comments": {
@@ -5873,6 +6079,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -6099,7 +6327,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (executable: any execute bit, user, group or other, as --perm /111) and e (empty) AND'd on top. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -6170,11 +6398,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d', '2w') or an ISO date/datetime (naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused)."
+        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -6182,7 +6410,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "perm": {
         "type": "string",
-        "description": "Permission bits as find -perm, a leading '!' negating: '644' exactly, '-111' all of these bits, '/222' any of these bits, '!/111' no execute bit at all (the complement of '/111')."
+        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -6497,6 +6725,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+      },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
       },
       "next_cursor": {
         "anyOf": [
@@ -7013,6 +7263,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -7313,6 +7585,28 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         },
         "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
       },
+      "time_window": {
+        "type": "object",
+        "properties": {
+          "now": {
+            "type": "string",
+            "description": "The instant durations ('30m', '7d') counted back from."
+          },
+          "after": {
+            "type": "string",
+            "description": "Entries modified after this instant (newer_than, newer_than_file)."
+          },
+          "before": {
+            "type": "string",
+            "description": "Entries modified before this instant (older_than)."
+          }
+        },
+        "required": [
+          "now"
+        ],
+        "additionalProperties": false,
+        "description": "Present when a time predicate was given: the instants it was resolved to (ISO 8601 UTC), so that no clock needs reading to check it; every page of a query resolves a duration again."
+      },
       "next_cursor": {
         "anyOf": [
           {
@@ -7570,6 +7864,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "integer",
         "minimum": 0,
         "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
+      },
+      "files_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are regular files (as find -type f)."
+      },
+      "dirs_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are directories."
       }
     },
     "required": [
@@ -8516,6 +8820,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "minimum": 0,
         "description": "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed."
       },
+      "files_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are regular files (as find -type f)."
+      },
+      "dirs_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are directories."
+      },
       "rank": {
         "type": "integer",
         "minimum": 1,
@@ -8714,6 +9028,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "integer",
         "minimum": 0,
         "description": "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed."
+      },
+      "files_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are regular files (as find -type f)."
+      },
+      "dirs_inside": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "With entries_inside: how many of them are directories."
       }
     },
     "required": [

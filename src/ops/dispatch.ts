@@ -7,6 +7,7 @@ import { type ErrorInfo, RglobError } from "../contract/errors.ts";
 import { emptySkipped, type ResultMeta, type Skipped, type TruncatedReason } from "../contract/result.ts";
 import { SCHEMA_VERSION } from "../contract/versions.ts";
 import { typeList } from "../engine/filter/filetype.ts";
+import { resolveTimes } from "../engine/filter/time.ts";
 import type { GitPlaces } from "../engine/ignore.ts";
 import type { WarmProvider } from "../engine/index/provider.ts";
 import type { RunContext, StopReason } from "../engine/run.ts";
@@ -124,9 +125,11 @@ export async function dispatch(
       : null;
   // The query layer: the request compiled once (a bad pattern fails here, before anything is given), and heard
   // by the sink before the run gives anything.
+  // Durations resolved once, against one instant, which the result says (time_window, #37).
+  const timed = resolveTimes(input, Date.now());
   const query = op.compile
-    ? await op.compile(input, { ...(options.git ? { git: options.git } : {}) })
-    : input;
+    ? await op.compile(timed?.input ?? input, { ...(options.git ? { git: options.git } : {}) })
+    : (timed?.input ?? input);
   if (op.compile) sink.begin?.(query);
   const limit = typeof input.limit === "number" ? input.limit : Number.POSITIVE_INFINITY;
   const maxOut =
@@ -241,6 +244,7 @@ export async function dispatch(
         .map((t) => [t.name, t.globs]),
     );
   }
+  if (timed !== null) extra.time_window = timed.window;
   const summary = { ...meta, ...extra };
   sink.end(summary);
   return summary;

@@ -30,13 +30,27 @@ interface QueryOf<Q> {
 /** An operation with no query layer: its query is its input. */
 const INPUT_IS_QUERY: QueryOf<object> = { input: (q) => q, with: (_q, input) => input };
 
+/** What an ignored directory listed as one holds, at every depth: the record fields of a folded directory. */
+export interface Inside {
+  /** Every entry (files, directories, symlinks and the other kinds). */
+  readonly entries_inside: number;
+  /** Regular files, as find -type f counts them (a symlink is not one). */
+  readonly files_inside: number;
+  /** Directories. */
+  readonly dirs_inside: number;
+}
+
 /**
- * Counts the entries below a directory (every depth, symlinks not followed, VCS directories left out).
+ * Counts the entries below a directory (every depth, symlinks not followed, VCS directories left out), and
+ * among them the regular files and the directories, so that "how many files does each ignored folder hold" is
+ * answered by the folded record itself (#37).
  * @param dir the directory's absolute path
- * @returns how many entries it holds (a directory that cannot be listed counts as empty)
+ * @returns the counts (a directory that cannot be listed counts as empty)
  */
-export function entriesBelow(dir: string): number {
-  let n = 0;
+export function entriesBelow(dir: string): Inside {
+  let entries = 0;
+  let files = 0;
+  let dirs = 0;
   const todo = [dir];
   for (let d = todo.pop(); d !== undefined; d = todo.pop()) {
     let listing: ReturnType<typeof platform.listDir>;
@@ -47,17 +61,22 @@ export function entriesBelow(dir: string): number {
     }
     for (const name of listing.names) {
       if (VCS_DIRS.has(name)) continue;
-      n++;
-      const type = listing.others?.get(name);
-      if (type === "dir") todo.push(joinPath(d, name));
-      else if (type === "unknown") {
+      entries++;
+      let type = listing.others?.get(name) ?? "file";
+      if (type === "unknown") {
         try {
-          if (platform.lstat(joinPath(d, name)).isDirectory()) todo.push(joinPath(d, name));
+          const st = platform.lstat(joinPath(d, name));
+          type = st.isDirectory() ? "dir" : st.isFile() ? "file" : "unknown";
         } catch {}
+      }
+      if (type === "file") files++;
+      else if (type === "dir") {
+        dirs++;
+        todo.push(joinPath(d, name));
       }
     }
   }
-  return n;
+  return { entries_inside: entries, files_inside: files, dirs_inside: dirs };
 }
 
 /** grep's summary totals, counted again over the records kept. */
@@ -200,7 +219,7 @@ export function withOnlyIgnored<Q extends object>(
           if (rule === null) continue;
           if (folding && foldedInto(at) !== null) continue;
           const isDir = (e.record as { entry_type?: unknown }).entry_type === "dir";
-          const inside = folding && isDir && folds(at) ? { entries_inside: entriesBelow(at) } : {};
+          const inside = folding && isDir && folds(at) ? entriesBelow(at) : {};
           kept.push({ ...e, record: { ...e.record, ignored_by: rule, ...inside } });
           const r = e.record as { submatches?: unknown[]; count?: unknown };
           if (e.kind === "match") {

@@ -419,7 +419,7 @@ export function skipNote(
  * is needed to check it (#37): the matches grep's `in` left out (they start in another region), the files grep
  * read as UTF-8 that are not valid UTF-8, and the names each file type selects by (a type is chosen by name
  * only, never by a shebang).
- * @param summary the result summary (its `left_out_by_in` and `type_globs`)
+ * @param summary the result summary (its `left_out_by_in`, `time_window` and `type_globs`)
  * @param surface "cli" names flags, "mcp" input keys
  * @returns the notes
  */
@@ -451,6 +451,17 @@ export function coverageNotes(summary: Readonly<Record<string, unknown>>, surfac
       `${badCount === 1 ? "1 file is" : `${badCount} files are`} not valid UTF-8, searched as UTF-8 where a non-ASCII pattern cannot match its other bytes (${bad.join(", ")}${more}): ${auto} decodes ${badCount === 1 ? "it" : "them"} as windows-1252 (Latin-1)`,
     );
   }
+  // The instants a duration was resolved to (#37): MCP only; the CLI prints nothing, as fd, and --json has them.
+  const times = summary.time_window as Record<string, unknown> | undefined;
+  if (surface === "mcp" && times !== undefined && times !== null && typeof times.now === "string") {
+    const span = [
+      typeof times.after === "string" ? `after ${times.after}` : null,
+      typeof times.before === "string" ? `before ${times.before}` : null,
+    ].filter((x) => x !== null);
+    notes.push(
+      `${span.length > 0 ? `modified ${span.join(" and ")}` : "times"}, durations counted back from ${times.now} (time_window)`,
+    );
+  }
   const types = summary.type_globs as Record<string, unknown> | undefined;
   if (types !== undefined && types !== null && typeof types === "object") {
     const key =
@@ -463,4 +474,27 @@ export function coverageNotes(summary: Readonly<Record<string, unknown>>, surfac
     );
   }
   return notes.map(escapeControls);
+}
+
+/**
+ * Says what an ignored directory listed as one holds (#37): "the 7 entries inside: 3 files, 4 directories", so
+ * that "how many files does each ignored folder hold" needs no second call. Without the split (a record of an
+ * older version), only the entries.
+ * @param r the record (its entries_inside, files_inside and dirs_inside)
+ * @returns the words, or null when the record is not a folded directory
+ */
+export function insideWords(r: Readonly<Record<string, unknown>>): string | null {
+  const n = r.entries_inside;
+  if (typeof n !== "number") return null;
+  const head = `the ${n} ${n === 1 ? "entry" : "entries"} inside`;
+  const files = r.files_inside;
+  const dirs = r.dirs_inside;
+  if (typeof files !== "number" || typeof dirs !== "number") return head;
+  const other = n - files - dirs;
+  const parts = [
+    `${files} ${files === 1 ? "file" : "files"}`,
+    `${dirs} ${dirs === 1 ? "directory" : "directories"}`,
+    ...(other > 0 ? [`${other} other (symlinks and the like)`] : []),
+  ];
+  return `${head}: ${parts.join(", ")}`;
 }

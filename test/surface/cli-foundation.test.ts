@@ -91,7 +91,9 @@ describe("process edge", () => {
       const ok = rglob(["count", "--base", "src"], { cwd: t.dir });
       expect(ok.code).toBe(0);
       expect(ok.stdout).toContain("3 lines");
-      expect(ok.stderr).toBe("");
+      // Only count's rules (#37), no note about the operand.
+      expect(ok.stderr).toStartWith("rglob: note: counted by: ");
+      expect(ok.stderr.split("\n").length).toBe(2);
       // A glob that is not a directory, or that matched, gets no note.
       expect(rglob(["count", "*.md"], { cwd: t.dir }).stderr).toBe("");
       expect(rglob(["find", "src"], { cwd: t.dir }).stderr).toBe("");

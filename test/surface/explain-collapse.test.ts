@@ -35,7 +35,7 @@ describe("explain --under: an ignored directory is one verdict", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
-        "api/.venv/: not included, with the 7 entries inside (--expand lists them)",
+        "api/.venv/: not included, with the 7 entries inside: 3 files, 4 directories (--expand lists them)",
         "  ignored by .gitignore:1: .venv/",
         "api/app.pyc: not included",
         "  ignored by .gitignore:2: *.pyc",
@@ -90,7 +90,7 @@ describe("explain --under: an ignored directory is one verdict", () => {
         cli.map((r) => [r.relative_path, r.entries_inside]),
       );
       expect((res.content[0] as { text: string }).text).toContain(
-        "api/.venv/: not included, with the 7 entries inside (expand lists them)",
+        "api/.venv/: not included, with the 7 entries inside: 3 files, 4 directories (expand lists them)",
       );
       const expanded = (await s.client.callTool({
         name: "explain_path",
@@ -108,7 +108,7 @@ describe("find --only-ignored: an ignored directory is one record", () => {
     const cli = rglob(["find", "--only-ignored"], { cwd: t.dir });
     expect(cli.stdout).toBe("api/.venv\napi/app.pyc\napi/logs/a.log\n");
     expect(cli.stderr).toContain(
-      "rglob: ignored by .gitignore:1:.venv/: api/.venv (a directory: its 7 entries not listed; --expand lists them)",
+      "rglob: ignored by .gitignore:1:.venv/: api/.venv (a directory: the 7 entries inside: 3 files, 4 directories, not listed; --expand lists them)",
     );
     expect(rglob(["find", "--only-ignored", "--expand"], { cwd: t.dir }).stdout.split("\n").length).toBe(
       3 + 7 + 1,
@@ -140,7 +140,7 @@ describe("find --only-ignored: an ignored directory is one record", () => {
         ["api/logs/a.log", undefined],
       ]);
       expect((res.content[0] as { text: string }).text).toContain(
-        "a directory: the 7 entries inside are not listed (expand lists them)",
+        "a directory: the 7 entries inside: 3 files, 4 directories, not listed (expand lists them)",
       );
     } finally {
       await s.close();

@@ -98,6 +98,10 @@ describe("explain names the stage, file, line and pattern", () => {
     const r = explain("src/main.py", ["--glob", "*.py"], FIXTURE);
     expect(r.included).toBe(true);
     expect(r.reasons.map((x) => x.stage)).toEqual(["patterns", "selected"]);
+    // No ignore rule matches it (#37: said with the files consulted, in the verdict's last reason).
+    expect(r.reasons[1]?.detail).toMatch(
+      /^listed by find with these options; no ignore rule matches it: none of the \d+ rules of /,
+    );
   });
 
   test("several reasons are all given, in walk order", () => {
@@ -121,7 +125,10 @@ describe("explain: human output and bad input", () => {
       "fixtures/tree/ignored.log: not included\n  ignored by fixtures/tree/.gitignore:1: ignored.log\n",
     );
     const inc = rglob(["explain", "src/main.py"], { cwd: FIXTURE });
-    expect(inc.stdout).toBe("src/main.py: included\n  listed by find with these options\n");
+    // The repository's own .gitignore, above the fixture, applies too: named by its absolute path.
+    expect(inc.stdout).toMatch(
+      /^src\/main\.py: included\n {2}listed by find with these options; no ignore rule matches it: none of the \d+ rules of .*\.gitignore \(\d+\), \.gitignore \(2\)\n$/,
+    );
   });
 
   test.each([

@@ -76,8 +76,9 @@ describe("text content carries the answer", () => {
     const res = await call("explain_path", { path: "ignored.log" });
     const text = textOf(res);
     expect(text).toContain("ignored.log: not included");
-    expect(text).toContain(".gitignore:1");
-    expect(text).toContain("pattern 'ignored.log'");
+    // File, line and pattern once, as the detail says them (#37: not again in parentheses).
+    expect(text).toMatch(/^ {2}ignore: ignored by \.gitignore:1: ignored\.log$/m);
+    expect(text).not.toContain("pattern 'ignored.log'");
   });
 
   test("directory_tree: indented by depth; by default two levels, a directory at the second with what is below it", async () => {

@@ -125,3 +125,40 @@ export function parseTimePoint(value: string, flag: string, now: number): number
     `${flag}: '${value}' is neither a duration (30m, 7d, 2w) nor an ISO date (2026-01-31, 2026-01-31T12:00:00Z)`,
   );
 }
+
+/** The instants a request's time predicates were resolved to (the result's `time_window`). */
+interface TimeWindow {
+  readonly now: string;
+  readonly after?: string;
+  readonly before?: string;
+}
+
+/**
+ * Resolves a request's newer_than and older_than once, against one instant, to ISO 8601 UTC datetimes (to the
+ * millisecond, which parseTimePoint reads back exactly): the input the operation runs with holds those instead of
+ * the durations, and the result says them (#37: an agent cannot see the process's clock, and re-checked with a
+ * second call). The request as given keeps its durations (a cursor's fingerprint is of it).
+ * @param input the validated input
+ * @param now the instant durations count back from
+ * @returns the input to run and the window, or null when the request has no time predicate
+ * @throws RglobError BAD_PREDICATE for a value that is neither a duration nor a date
+ */
+export function resolveTimes<T extends Readonly<Record<string, unknown>>>(
+  input: T,
+  now: number,
+): { readonly input: T; readonly window: TimeWindow } | null {
+  const keys = (["newer_than", "older_than"] as const).filter((k) => typeof input[k] === "string");
+  if (keys.length === 0) return null;
+  const out: Record<string, unknown> = { ...input };
+  const window: { now: string; after?: string; before?: string } = { now: new Date(now).toISOString() };
+  for (const k of keys) {
+    const t = parseTimePoint(input[k] as string, k, now);
+    const iso = Number.isFinite(t) ? new Date(t).toISOString() : "";
+    // A year outside 0000-9999 has no ISO text that reads back: the operation resolves that one itself.
+    if (!/^\d{4}-/.test(iso)) continue;
+    out[k] = iso;
+    if (k === "newer_than") window.after = iso;
+    else window.before = iso;
+  }
+  return { input: out as T, window };
+}

@@ -4,6 +4,7 @@ import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { binaryListEntries, budgetEntries, walkEntries } from "../../contract/walk-options.ts";
+import { NESTED_LANGUAGES } from "../../engine/languages.ts";
 
 const int = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
 
@@ -12,7 +13,7 @@ export const lineEntries = {
   no_empty: v.optional(
     v.pipe(
       v.boolean(),
-      v.description("Leave blank lines out of `lines` (non_blank and code are always given)."),
+      v.description("Leave blank lines out of `lines`. non_blank and code are always given."),
     ),
     false,
   ),
@@ -60,7 +61,7 @@ export const CountInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "Show how each line was counted: each file record adds line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
+          "Show how each line was counted, per file: line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
         ),
       ),
       false,
@@ -180,3 +181,13 @@ export const CountResultSchema = v.pipe(
   ),
 );
 export type CountResult = v.InferOutput<typeof CountResultSchema>;
+
+/**
+ * The rules count classified lines by, in one line (#37: agents dumped whole files to check them): said in count's
+ * MCP text and in a note of the CLI's human output, so that the counts need no re-check.
+ * @param classify how to ask for the class of each line on this surface
+ * @returns the line
+ */
+export function countedBy(classify: string): string {
+  return `counted by: a line with code and a comment is code; strings are code (docstrings too); doc comments are comments; a blank line in a comment is blank; only ${NESTED_LANGUAGES.join(", ")} nest block comments; a #! first line is a comment where # starts one; ${classify} shows each line's class`;
+}

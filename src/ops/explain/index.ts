@@ -5,7 +5,7 @@ import { UNRESTRICTED_FLAG, WALK_CLI_FLAGS } from "../walk-cli.ts";
 /** The explain operation. */
 export const explain = defineOperation({
   id: "explain",
-  summary: "Explain why a path is or is not in the results of a query (ignore rule, hidden, depth, …).",
+  summary: "Explain why paths are or are not in a query's results (ignore rule, hidden, depth, …).",
   description:
     "Say whether find, with the same walk options, would list a path, and why: the ignore file, line and pattern that matched (nested .gitignore, .ignore, .git/info/exclude, global excludes), a hidden component (with hidden=false), an exclude glob, too deep or too shallow, outside the base, a symlink that is not followed (its text, and the path's real path with its own verdict: real_path, real_included), an unreadable directory, or the predicate that rejects it (globs, type, size, time, permissions, owner). Use it when a file you expect is missing from find, grep, count or dupes results. The path is relative to base or absolute and must exist (NOT_FOUND otherwise). Several paths (targets) or every entry below a directory (under) are explained in one call; only=ignored keeps the entries an ignore rule leaves out, each with its file, line and pattern (as git check-ignore -v); an ignored directory met under `under` is one explanation with entries_inside, its contents listed only with expand=true (as git lists an ignored dir/). The CLI exits 0 when it gives an explanation, whatever its verdict, 1 when only kept none.",
   models: async () => {

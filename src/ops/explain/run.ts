@@ -11,7 +11,7 @@ import { tick, yielder } from "../../engine/run.ts";
 import { compareNames, VCS_DIRS } from "../../engine/walk.ts";
 import { joinPath, resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
-import { entriesBelow } from "../only-ignored.ts";
+import { entriesBelow, type Inside } from "../only-ignored.ts";
 import type { Emitted } from "../operation.ts";
 import type { ExplainInput, Explanation } from "./schema.ts";
 
@@ -128,7 +128,7 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
     // An ignored directory met by `under` is one verdict with the count of what it holds, as git status
     // --ignored shows `dir/`: its entries share its rule, and listing them cost agents a call per subfolder.
     collapsed = null;
-    let inside: number | undefined;
+    let inside: Inside | undefined;
     if (fromUnder && expand !== true && ignoredBy(verdict)) {
       let isDir = false;
       try {
@@ -155,7 +155,7 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
       reasons: verdict.reasons,
       ...(verdict.real === undefined ? {} : { real_path: verdict.real.path }),
       ...(verdict.real?.included === undefined ? {} : { real_included: verdict.real.included }),
-      ...(inside === undefined ? {} : { entries_inside: inside }),
+      ...inside,
     };
     yield { kind: "explanation", record, key: String(i) };
     if (due()) await tick();

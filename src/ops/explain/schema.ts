@@ -57,7 +57,7 @@ export const ExplainInputSchema = v.pipe(
       v.pipe(
         v.picklist(["included", "not_included", "ignored", "excluded"]),
         v.description(
-          "Keep only the explanations of this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern).",
+          "Keep only this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern).",
         ),
       ),
     ),
@@ -65,7 +65,7 @@ export const ExplainInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "With under: explain every entry inside an ignored directory too. By default an ignored directory is one explanation with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+          "With under: explain every entry inside an ignored directory too. By default an ignored directory is one explanation with entries_inside, files_inside and dirs_inside (what it holds), as git lists an ignored dir/.",
         ),
       ),
       false,
@@ -153,6 +153,22 @@ export const ExplanationSchema = v.pipe(
         v.description(
           "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed.",
         ),
+      ),
+    ),
+    files_inside: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description("With entries_inside: how many of them are regular files (as find -type f)."),
+      ),
+    ),
+    dirs_inside: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description("With entries_inside: how many of them are directories."),
       ),
     ),
   }),

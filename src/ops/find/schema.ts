@@ -20,7 +20,7 @@ export const FindInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "With only_ignored: list every entry inside an ignored directory too. By default an ignored directory that the query lists is one record with entries_inside (how many entries it holds), as git lists an ignored dir/.",
+          "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory that the query lists is one record with entries_inside, files_inside and dirs_inside (what it holds), as git lists an ignored dir/.",
         ),
       ),
       false,
@@ -30,7 +30,7 @@ export const FindInputSchema = v.pipe(
       v.pipe(
         v.picklist(SORT_KEYS),
         v.description(
-          "Order of results: path (walk order, the default; streams), size, mtime or name (collects first).",
+          "Order of results: path, size, mtime or name. path is walk order, the default, and streams; the others collect first.",
         ),
       ),
       "path",

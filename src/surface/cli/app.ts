@@ -8,6 +8,7 @@ import type { Config, Host } from "../../config.ts";
 import { type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { VERSION_LINE } from "../../contract/versions.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
+import { countedBy } from "../../ops/count/schema.ts";
 import { dispatch } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { findOperation, OPERATIONS } from "../../ops/registry.ts";
@@ -26,6 +27,7 @@ import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
 import {
   coverageNotes,
+  insideWords,
   namedFiles,
   nothingFound,
   operandNotes,
@@ -464,11 +466,8 @@ async function humanSink(
     record: (k, r) => {
       if (!quiet) human.record(k, r);
       const rule = (r as { ignored_by?: unknown }).ignored_by;
-      const n = (r as { entries_inside?: unknown }).entries_inside;
-      const inside =
-        typeof n === "number"
-          ? ` (a directory: its ${n} ${n === 1 ? "entry" : "entries"} not listed; --expand lists them)`
-          : "";
+      const words = insideWords(r as Record<string, unknown>);
+      const inside = words === null ? "" : ` (a directory: ${words}, not listed; --expand lists them)`;
       if (typeof rule === "string") rulesSeen.push([rule, (r as { path: string }).path, inside]);
     },
     binarySkipped: (info) => {
@@ -567,6 +566,10 @@ async function exitAfter(
   // What `--in` left out and what a --lang covered (#37).
   if (!quiet && summary !== null)
     for (const note of coverageNotes(summary, "cli")) eprint(`rglob: note: ${note}`);
+  // count's rules under its human table (#37), so that no file needs reading to check a count.
+  const totals = summary?.totals as { files?: unknown } | undefined;
+  if (op.id === "count" && !machine && !quiet && typeof totals?.files === "number" && totals.files > 0)
+    eprint(`rglob: note: ${countedBy("--classify")}`);
   // Nothing skipped silently: an empty answer says what was left out and which flag includes it.
   if (!found && !quiet && summary !== null) {
     const note = skipNote(op, summary, "cli");

@@ -1,9 +1,11 @@
 /*! MCP text content: the answer of a tool call as plain text, for hosts that show a model only the text. The
  * summary fields (totals, breakdowns, verdicts), per-path errors grouped by kind, then one line (or one whole
  * group) per record, cut at a record boundary to a byte budget. Pure text; it never runs an operation. */
+import { countedBy } from "../../ops/count/schema.ts";
 import { regionTag } from "../../ops/grep/region-tag.ts";
 import type { Submatch } from "../../ops/grep/schema.ts";
 import type { Operation } from "../../ops/operation.ts";
+import { insideWords } from "../hints.ts";
 
 type Rec = Readonly<Record<string, unknown>>;
 
@@ -19,6 +21,8 @@ const META = new Set([
   "bytes_read",
   // Where the answer came from (index, warm list, cold walk): for debugging, in the structured result.
   "source",
+  // Said in a note (the instants a duration was resolved to).
+  "time_window",
   // grep's older per-reason counts: the skip ledger says the same.
   "files_skipped",
 ]);
@@ -76,10 +80,9 @@ function recordLines(op: Operation, r: Rec): string[] {
       lines.push(
         `  ${str(n.line)}: ${str(n.class)} (${str(n.why)})${n.text === "" ? "" : `: ${str(n.text)}`}`,
       );
-  if (typeof r.entries_inside === "number" && op.id !== "explain" && op.id !== "tree")
-    lines.push(
-      `  a directory: the ${plural(r.entries_inside, "entry", "entries")} inside ${r.entries_inside === 1 ? "is" : "are"} not listed (expand lists them)`,
-    );
+  const words = insideWords(r);
+  if (words !== null && op.id !== "explain" && op.id !== "tree")
+    lines.push(`  a directory: ${words}, not listed (expand lists them)`);
   if (typeof r.path_bytes === "string")
     lines.push(`  (not valid UTF-8; path_bytes, base64 of the path: ${r.path_bytes})`);
   if (Array.isArray(r.paths_bytes))
@@ -142,17 +145,19 @@ function linesOf(op: Operation, r: Rec): string[] {
     }
     case "explain": {
       // The CLI's words (#37): included or not included; "ignored" is the reason an ignore rule gives.
-      const n = r.entries_inside;
-      const inside =
-        typeof n === "number"
-          ? `/: not included, with the ${plural(n, "entry", "entries")} inside (expand lists them)`
-          : "";
+      const words = insideWords(r);
+      const inside = words === null ? "" : `/: not included, with ${words} (expand lists them)`;
       const lines = [inside ? `${rel}${inside}` : `${rel}: ${r.included ? "included" : "not included"}`];
       for (const why of (r.reasons as Rec[] | undefined) ?? []) {
+        // An ignore rule's detail says its file (relative to the base), line and pattern already (#37: the
+        // absolute file and the pattern again were a third of an `only: ignored` answer's text).
+        const said = why.stage === "ignore" && typeof why.detail === "string" && why.detail.includes(":");
         const where =
-          typeof why.file === "string" ? ` (${why.file}${why.line != null ? `:${why.line}` : ""}` : "";
+          typeof why.file === "string" && !said
+            ? ` (${why.file}${why.line != null ? `:${why.line}` : ""}`
+            : "";
         const pattern =
-          typeof why.pattern === "string" ? `${where ? ", " : " ("}pattern '${why.pattern}'` : "";
+          typeof why.pattern === "string" && !said ? `${where ? ", " : " ("}pattern '${why.pattern}'` : "";
         lines.push(`  ${str(why.stage)}: ${str(why.detail)}${where}${pattern}${where || pattern ? ")" : ""}`);
       }
       return lines;
@@ -324,6 +329,9 @@ export function resultText(
     lines.push(line.length > 2000 ? `${line.slice(0, 2000)}… (the structured result has it all)` : line);
   }
   lines.push(...errorLines(errors, base));
+  // count's rules, short (#37): the counts need no re-check by reading the files.
+  if (op.id === "count" && ((result.totals as Rec | undefined)?.files ?? 0) !== 0)
+    lines.push(countedBy("classify: true"));
   const foldedDirs =
     op.id === "tree" ? results.filter((r) => typeof r.entries_inside === "number").length : 0;
   if (foldedDirs > 0)

@@ -259,6 +259,38 @@ function plainTypes(a: unknown, b: unknown): boolean {
   return plain(a) && plain(b);
 }
 
+/**
+ * Writes a schema node in fewer bytes with the same meaning, all the way down: a type list of one type is that
+ * type, and a union of one typed shape with null is that shape with "null" added to its type (and to its enum),
+ * as `["string", "null"]` says (#37: the bytes pay for fields added to the list).
+ * @param node the node
+ * @returns the node, rewritten
+ */
+function compact(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compact);
+  if (node === null || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json))
+    out[k] = k === "enum" || k === "required" || k === "const" ? v : compact(v);
+  if (Array.isArray(out.type) && out.type.length === 1) out.type = out.type[0];
+  const any = out.anyOf;
+  if (Array.isArray(any) && any.length === 2 && Object.keys(out).length === 1) {
+    const isNull = (n: unknown) => JSON.stringify(n) === '{"type":"null"}';
+    const other = (isNull(any[0]) ? any[1] : isNull(any[1]) ? any[0] : null) as Json | null;
+    if (
+      other !== null &&
+      typeof other.type === "string" &&
+      other.anyOf === undefined &&
+      other.const === undefined
+    ) {
+      const merged: Json = { ...other, type: [other.type, "null"] };
+      if (Array.isArray(other.enum)) merged.enum = [...other.enum, null];
+      return merged;
+    }
+  }
+  return out;
+}
+
 /** One node for the shapes a field has across operations: the shape, or an anyOf of the distinct ones. */
 function unionOf(shapes: readonly Json[]): Json {
   if (shapes.length === 1) return shapes[0] as Json;
@@ -299,7 +331,7 @@ function oneToolOutputSchema(): ToolSchema {
   for (const key of keys) props[key] = unionOf(fields.get(key) as Json[]);
   return {
     type: "object",
-    properties: props,
+    properties: compact(props) as Json,
     required: required ?? ["results", "truncated", "next_cursor"],
   };
 }
@@ -414,7 +446,7 @@ function oneToolInputSchema(): ToolSchema {
     const first = takers[0] as Operation;
     const node = (mcpSchema(`${first.id}.input`).properties as Json)[key] as Json;
     if (key === "strict_base") {
-      props[key] = { type: "boolean", const: true, description: "Always on here: nothing outside the roots" };
+      props[key] = { type: "boolean", const: true, description: "Always on: nothing leaves the roots" };
       continue;
     }
     const out = typeOnly(node, 1);
@@ -456,12 +488,12 @@ function opRules(op: Operation): string {
  */
 function oneToolDescription(): string {
   return [
-    "Read-only recursive file search under the served roots. Pick `op`, then pass that op's arguments (each argument's text names its ops).",
+    "Read-only recursive file search under the served roots. Pick `op` and pass its arguments (each one's text names its ops).",
     ...toolOperations().map((op) => `- ${op.id}: ${op.summary}`),
     "Walks respect .gitignore/.ignore, include hidden entries, never list VCS directories.",
     "Paging: while `next_cursor` is a string, call again with the same arguments plus `cursor`.",
     `Defaults per op: ${perOpDefaults().join("; ")}.`,
-    `${DESCRIBE_TOOL} {name: op}: the long text of one op's arguments and result fields.`,
+    `${DESCRIBE_TOOL} {name: op}: an op's full argument and result texts.`,
   ].join("\n");
 }
 
@@ -482,7 +514,7 @@ export function buildTools(): ToolDef[] {
     },
     {
       name: DESCRIBE_TOOL,
-      description: "The long text of one op's arguments, result and record fields.",
+      description: "One op's full argument, result and record texts.",
       inputSchema: {
         type: "object",
         properties: {

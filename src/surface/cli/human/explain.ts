@@ -3,6 +3,7 @@
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { ExplainReason, Explanation } from "../../../ops/explain/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
+import { insideWords } from "../../hints.ts";
 import { displayPath, paint, type Style } from "./paths.ts";
 
 /**
@@ -53,10 +54,8 @@ export class ExplainHumanSink implements Sink {
     const p = paint(this.style);
     const verdict = r.included ? p.line("included") : p.match("not included");
     // An ignored directory explained as one (#37): `dir/`, and how many entries it holds, as git shows it.
-    const inside =
-      r.entries_inside === undefined
-        ? ""
-        : `, with the ${r.entries_inside} ${r.entries_inside === 1 ? "entry" : "entries"} inside (--expand lists them)`;
+    const words = insideWords(r);
+    const inside = words === null ? "" : `, with ${words} (--expand lists them)`;
     const slash = r.entries_inside === undefined ? "" : "/";
     const lines = [`${displayPath(r.path, this.style)}${slash}: ${verdict}${inside}`];
     for (const reason of r.reasons) lines.push(`  ${this.detail(reason)}`);
