@@ -7,9 +7,14 @@
  * - `inotify_add_watch` (bun:ffi, the server's mask) on each of those directories, the list known, the queue
  *   read every 256 watches; and the same interleaved with the listing, as the server's set-up does it;
  * - `lstat` of every indexed file (the index's own paths), and the same through the index's checks (fileChecks,
- *   which also compares the stats with those indexed).
- * Usage: bun scripts/floor-restart-scale.ts [--tree=DIR] (the tree's index must be in the cache; RGLOB_CACHE_DIR
- * picks it). The watch parts need as many inotify watches as the tree has directories: run it when no server of
+ *   which also compares the stats with those indexed);
+ * - the restart that lists nothing it need not: `inotify_add_watch` on each directory the walk written with the
+ *   index listed (its witnessed directories, no listing), then one statx of it compared with the words recorded
+ *   (a directory whose mtime and ctime are as recorded had no entry added, removed or renamed) and its link count
+ *   against its known subdirectories (two links and one a subdirectory); the directories that differ are those a
+ *   server lists. This and the files' lstat are the floor of that order (watch, verify, stat the files).
+ * Usage: bun scripts/floor-restart-scale.ts [--tree=DIR] [--listing=no] (the tree's index must be in the cache;
+ * RGLOB_CACHE_DIR picks it; --listing=no leaves out the parts that list every directory, the slowest). The watch parts need as many inotify watches as the tree has directories: run it when no server of
  * the tree holds them. */
 
 import { dlopen, FFIType, ptr } from "bun:ffi";
@@ -18,9 +23,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { readConfig } from "../src/config.ts";
 import { indexPathFor, loadIndex } from "../src/engine/index/persist.ts";
+import { STAT_WORDS, wordsAndLinks } from "../src/platform/stat-words.ts";
 import { benchArgs } from "./bench-args.ts";
 
-const args = benchArgs("bun scripts/floor-restart-scale.ts [--tree=DIR]", { tree: "text" }, 1);
+const args = benchArgs(
+  "bun scripts/floor-restart-scale.ts [--tree=DIR] [--listing=no]",
+  { tree: "text", listing: "text" },
+  1,
+);
 const tree = fs.realpathSync(args.get("tree") ?? process.env.RGLOB_BENCH_TREE ?? "/tmp/sc-babel-x10");
 const load = () =>
   execSync("uptime")
@@ -118,18 +128,69 @@ if (loaded.index === null) {
   process.exit(1);
 }
 const idx = loaded.index;
-const dirs = timed("list every watched directory (readdirSync, types)", () => listDirs(null));
-console.log(`  ${dirs.length} directories`);
-let fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-timed("inotify_add_watch on each directory (list known)", () => {
-  let failed = 0;
-  for (let i = 0; i < dirs.length; i++) if (addWatch(fd, dirs[i] as string, i) < 0) failed++;
-  if (failed > 0) console.log(`  ${failed} directories could not be watched (the user's inotify limit?)`);
-});
-libc.close(fd);
-fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-timed("watch and list each directory (the server's set-up, in one go)", () => listDirs(fd));
-libc.close(fd);
+const stored = idx.walk;
+if (stored === null) console.log("  the index holds no walk: the stored directories' part is left out");
+else {
+  const dirs = timed("the stored directories (the walk written with the index, no listing)", () => {
+    const prefix = `${tree}/`;
+    return stored
+      .witnesses()
+      .filter(
+        (w) =>
+          w.follow &&
+          !w.kindOnly &&
+          w.outcome === 0 &&
+          (w.path === tree || (w.path.startsWith(prefix) && watched(w.path.slice(prefix.length)))),
+      );
+  });
+  console.log(`  ${dirs.length} directories`);
+  const fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  const words = new Uint32Array(STAT_WORDS);
+  timed("inotify_add_watch on each stored directory, then statx compared with the recorded words", () => {
+    let failed = 0;
+    let differ = 0;
+    let listed = 0;
+    const children = new Map<string, number>();
+    const links = new Array<number>(dirs.length);
+    for (let i = 0; i < dirs.length; i++) {
+      const d = dirs[i] as (typeof dirs)[number];
+      if (addWatch(fd, d.path, i) < 0) {
+        failed++;
+        links[i] = -1;
+        continue;
+      }
+      const parent = path.dirname(d.path);
+      children.set(parent, (children.get(parent) ?? 0) + 1);
+      const n = wordsAndLinks(d.path, words, 0);
+      let same = n > 0;
+      for (let k = 0; same && k < STAT_WORDS; k++) same = words[k] === d.words[k];
+      if (!same) differ++;
+      links[i] = same ? n : -1;
+    }
+    for (let i = 0; i < dirs.length; i++) {
+      const n = links[i] as number;
+      if (n < 0 || n - 2 !== (children.get((dirs[i] as (typeof dirs)[number]).path) ?? 0)) listed++;
+    }
+    console.log(
+      `  ${differ} differ from the recorded words, ${failed} not watched, ${listed} to list (differ, or links not those of the known subdirectories)`,
+    );
+  });
+  libc.close(fd);
+}
+if (args.get("listing") !== "no") {
+  const dirs = timed("list every watched directory (readdirSync, types)", () => listDirs(null));
+  console.log(`  ${dirs.length} directories`);
+  let fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  timed("inotify_add_watch on each directory (list known)", () => {
+    let failed = 0;
+    for (let i = 0; i < dirs.length; i++) if (addWatch(fd, dirs[i] as string, i) < 0) failed++;
+    if (failed > 0) console.log(`  ${failed} directories could not be watched (the user's inotify limit?)`);
+  });
+  libc.close(fd);
+  fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  timed("watch and list each directory (the server's set-up, in one go)", () => listDirs(fd));
+  libc.close(fd);
+}
 const paths = timed("the indexed files' paths (decoded)", () => idx.paths.map((p) => path.join(tree, p)));
 timed(`lstat of every indexed file (${paths.length})`, () => {
   let gone = 0;

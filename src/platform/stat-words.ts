@@ -96,6 +96,8 @@ const nodeStatBytes: StatBytesInto = (prefix, src, from, to, follow, out, at) =>
 
 /** statx's struct offsets in 32-bit words (the same on every architecture). */
 const SX_MASK = 0;
+/** stx_nlink. */
+const SX_NLINK = 4;
 const SX_INO = 8;
 const SX_SIZE = 10;
 const SX_CTIME = 24;
@@ -110,6 +112,8 @@ const SX_DEV_MINOR = 35;
 const SX_ENTRY = 0x1 | 0x2 | 0x8 | 0x10 | 0x40 | 0x100 | 0x200;
 /** STATX_MTIME | STATX_CTIME | STATX_INO | STATX_SIZE: what must have been filled in. */
 const SX_NEEDED = 0x40 | 0x80 | 0x100 | 0x200;
+/** STATX_NLINK. */
+const SX_NLINK_BIT = 0x4;
 const AT_FDCWD = -100;
 const AT_SYMLINK_NOFOLLOW = 0x100;
 const AT_NO_AUTOMOUNT = 0x800;
@@ -121,6 +125,10 @@ interface Statx {
   readonly bytes: StatBytesInto;
   readonly checker: (dir: string | null, bytes: Uint8Array) => PathsChecker | null;
   readonly at: (dirFd: number, name: string, follow: boolean) => StatFields | null;
+  /** The link count of the path last stat'ed by `str` (0: not given). */
+  readonly lastLinks: () => number;
+  /** `str`, also keeping the link count for lastLinks. */
+  readonly linked: StatInto;
 }
 
 /** The fields of a file's own stats that the walk's consumers read, as Node's Stats names and computes them. */
@@ -256,7 +264,15 @@ function loadStatx(): Statx | null {
       ino: (w[SX_INO + 1] as number) * 2 ** 32 + (w[SX_INO] as number),
     };
   };
-  return { str, bytes, checker, at };
+  let links = 0;
+  const counted: StatInto = (p, follow, out, at) => {
+    links = 0;
+    if (!writeCName(p, pathBuf) || !call(follow, out, at)) return nodeStat(p, follow, out, at);
+    const w = new Uint32Array(storage, 0, 64);
+    if (((w[SX_MASK] as number) & SX_NLINK_BIT) !== 0) links = w[SX_NLINK] as number;
+    return STAT_OK;
+  };
+  return { str, bytes, checker, at, linked: counted, lastLinks: () => links };
 }
 
 function prefixOf(dir: string | null): Uint8Array {
@@ -299,8 +315,40 @@ export function pathsChecker(dir: string | null, bytes: Uint8Array): PathsChecke
 let loaded: Statx | undefined;
 
 function reader(): Statx {
-  loaded ??= loadStatx() ?? { str: nodeStat, bytes: nodeStatBytes, checker: () => null, at: () => null };
+  loaded ??= loadStatx() ?? {
+    str: nodeStat,
+    bytes: nodeStatBytes,
+    checker: () => null,
+    at: () => null,
+    linked: nodeStat,
+    lastLinks: () => 0,
+  };
   return loaded;
+}
+
+/**
+ * Reads a directory's words (its own: a final symlink is not followed) and its link count, in one statx: on the
+ * file systems that count them (ext4, xfs, tmpfs) a directory has two links and one more per subdirectory, so
+ * a directory whose words are as recorded (no entry added, removed or renamed in it since) and whose known
+ * subdirectories are as many as its links less two has no other (the restarted watch's set-up lists only the
+ * directories where that does not hold: tree-watch.ts).
+ * @param p the directory's path
+ * @param out where the words go
+ * @param at the first of them
+ * @returns the link count (0 when the stat failed or the file system gave none: the caller lists the directory)
+ */
+export function wordsAndLinks(p: string, out: Uint32Array, at: number): number {
+  const r = reader();
+  if (r.linked === nodeStat) {
+    try {
+      const st = fs.lstatSync(fsPath(p), { bigint: true });
+      wordsOfStats(st, out, at);
+      return Number(st.nlink);
+    } catch {
+      return 0;
+    }
+  }
+  return r.linked(p, false, out, at) === STAT_OK ? r.lastLinks() : 0;
 }
 
 /**

@@ -18,6 +18,7 @@ import type { DirListing } from "./listing.ts";
 import { C_NAME_MAX, decodeName, fsPath, joinPath, writeCName } from "./names.ts";
 import { platform } from "./platform.ts";
 import { routes } from "./routes.ts";
+import { STAT_WORDS, wordsAndLinks } from "./stat-words.ts";
 
 /** What a change was: `rename` (an entry created, deleted or moved) or `change` (contents or attributes). */
 type TreeEvent = "rename" | "change";
@@ -37,6 +38,31 @@ export interface TreeWatch {
   openFiles(): Iterable<string>;
   /** The events read so far, by kind, and the overflows of the queue (scripts/bench-watch-events.ts). */
   counts(): WatchCounts;
+  /**
+   * How the set-up used the directories it was told of (watchTreeInSlices's `known`), or null when it was told
+   * of none: how many of them did not stat as recorded (each was listed), and how many were listed in all.
+   */
+  knownUse(): KnownUse | null;
+}
+
+/**
+ * Directories a walk recorded, with the stats it saw (a restarted server's walk written with its index): the
+ * set-up watches each without listing it when it still stats as recorded, since a directory's mtime and ctime
+ * change when an entry is added, removed or renamed in it (docs/decisions/0035-index-at-scale.md).
+ */
+export interface KnownDirs {
+  /** Their paths relative to the root ("" the root). */
+  readonly rels: readonly string[];
+  /** Per directory, STAT_WORDS words (stat-words.ts) as recorded, at i * STAT_WORDS. */
+  readonly words: Uint32Array;
+}
+
+/** What a set-up told of known directories did (TreeWatch.knownUse). */
+interface KnownUse {
+  /** Known directories that did not stat as recorded (or could not be watched, or are gone). */
+  readonly differ: number;
+  /** Directories listed to find those the walk did not record (those that differ, and those with more links). */
+  readonly listed: number;
 }
 
 /** The events a watch read, by kind (an event with several bits counts under its first kind here). */
@@ -190,6 +216,9 @@ const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediat
  *   answering calls) is events of the directories watched so far, which `drain()` reads meanwhile, or the queue
  *   overflows
  * @param limit a test's limit: adding a watch fails after this many (RGLOB_TEST_WATCH_LIMIT)
+ * @param known directories a walk recorded: each is watched and stat'ed, and listed only when it does not stat
+ *   as recorded or has more subdirectories than the walk knows (its link count); the others are found by
+ *   listing as without it
  * @returns the watch, or null (this route is not there, or stopped); throws why the watch could not be set up
  */
 export async function watchTreeInSlices(
@@ -200,10 +229,11 @@ export async function watchTreeInSlices(
   turn: () => Promise<void> = nextTurn,
   started?: (w: TreeWatch) => void,
   limit: number | null = null,
+  known: KnownDirs | null = null,
 ): Promise<TreeWatch | null> {
   if (libc === undefined) libc = loadLibc();
   if (libc === null) return null;
-  const w = new InotifyTree(libc, root, handlers, limit);
+  const w = new InotifyTree(libc, root, handlers, limit, known);
   if (await w.openInSlices(sliceMs, stopped, turn, started)) return w;
   // A watch that could not be made whole is no watch (never Bun's fs.watch instead, which would meet the same
   // limit more slowly): the caller says why and checks files per query.
@@ -243,6 +273,8 @@ class InotifyTree implements TreeWatch {
   failure: string | null = null;
   /** The set-up (openInSlices) is under way: an overflowed queue makes it start again, not rewatch. */
   private settingUp = false;
+  /** What the last set-up did with the known directories (null: none given). */
+  private knownDone: KnownUse | null = null;
   /** Files opened and not yet closed since the watch was set up, and how many times (relative). */
   private readonly open = new Map<string, number>();
   private readonly counted: WatchCounts = {
@@ -262,6 +294,7 @@ class InotifyTree implements TreeWatch {
     private readonly root: string,
     private readonly handlers: TreeWatchHandlers,
     private readonly limit: number | null = null,
+    private readonly known: KnownDirs | null = null,
   ) {
     this.pathPtr = lib.ffi.ptr(this.pathBuf);
     this.eventsPtr = lib.ffi.ptr(this.events);
@@ -292,9 +325,16 @@ class InotifyTree implements TreeWatch {
     started?.(this);
     this.settingUp = true;
     try {
-      let pending = [""];
+      let known = this.known === null ? null : new KnownSetUp(this.known);
+      let pending = known === null ? [""] : [];
       for (let restarts = 0; ; ) {
-        const lost = this.watchPending(pending, performance.now() + sliceMs);
+        // What came in since the last slice (the listings' opens and closes, a call's reads): a slice of a loaded
+        // machine may end before its 256th directory, where it reads them itself.
+        this.readEvents();
+        const until = performance.now() + sliceMs;
+        let lost = known === null ? null : this.watchKnown(known, pending, until);
+        if (lost === null && (known === null || known.done))
+          lost = this.watchPending(pending, until, known?.watchedRels ?? null);
         if (lost !== null) {
           this.failure = lost;
           return this.unopened();
@@ -318,9 +358,13 @@ class InotifyTree implements TreeWatch {
             return this.unopened();
           }
           this.handlers.onReset?.();
-          pending = [""];
+          known = this.known === null ? null : new KnownSetUp(this.known);
+          pending = known === null ? [""] : [];
         }
-        if (pending.length === 0) return true;
+        if (pending.length === 0 && (known === null || known.done)) {
+          if (known !== null) this.knownDone = { differ: known.differ, listed: known.listed };
+          return true;
+        }
         await turn();
         if (stopped() || this.closed) return this.unopened();
       }
@@ -351,9 +395,14 @@ class InotifyTree implements TreeWatch {
   /**
    * Watches the directories of `pending` and those below them (pushed on it as they are listed) until it is
    * empty or the time is past `until` (the rest stays on it).
+   * @param skip directories watched already (the known ones), not pushed again
    * @returns null, or why a directory that is there could not be watched
    */
-  private watchPending(pending: string[], until: number): string | null {
+  private watchPending(
+    pending: string[],
+    until: number,
+    skip: ReadonlySet<string> | null = null,
+  ): string | null {
     for (let n = 1; pending.length > 0; n++) {
       if ((n & 15) === 0 && performance.now() > until) return null;
       // Listing a directory is an open and a close event on it and on its parent: read them as the set-up goes,
@@ -382,12 +431,91 @@ class InotifyTree implements TreeWatch {
       if (listing === null) continue; // vanished or unreadable since: its parent's watch reports it
       for (const name of listing.names) {
         const sub = dir === "" ? name : `${dir}/${name}`;
-        if (!watched(sub)) continue;
+        if (!watched(sub) || skip?.has(sub) === true) continue;
         const type = listing.others?.get(name);
         if (type === "dir" || (type === "unknown" && isDir(joinPath(abs, name)))) pending.push(sub);
       }
     }
     return null;
+  }
+
+  /**
+   * The set-up's part for the known directories, until `until` (it goes on where it stopped): each is watched,
+   * then stat'ed once (its words and link count); then each that does not stat as recorded, or whose links are
+   * not two and one per known subdirectory watched (a subdirectory the walk did not record: ignored, `.git`), is
+   * listed, its unknown subdirectories pushed on `pending` (watched and listed as without known directories).
+   * The watch comes before the stat, so a change after the stat is an event and one before it shows in it.
+   * @returns null, or why a directory that is there could not be watched
+   */
+  private watchKnown(k: KnownSetUp, pending: string[], until: number): string | null {
+    const rels = k.dirs.rels;
+    for (let n = 1; k.next < rels.length; n++) {
+      if ((n & 15) === 0 && performance.now() > until) return null;
+      if ((n & 255) === 0) this.readEvents();
+      const i = k.next++;
+      const dir = rels[i] as string;
+      if (!watched(dir)) continue;
+      const abs = dir === "" ? this.root : joinPath(this.root, dir);
+      if (!writeCName(abs, this.pathBuf)) return `a path too long to watch: ${abs}`;
+      const wd =
+        this.limit !== null && this.dirs.size >= this.limit
+          ? -1
+          : this.lib.addWatch(this.fd, this.pathPtr, MASK);
+      if (wd < 0) {
+        // Gone (its parent no longer stats as recorded, and is listed), or not a directory any more.
+        k.differ++;
+        if (!watchable(abs)) {
+          if (isDir(abs)) this.unwatched.add(dir);
+          continue;
+        }
+        const limit = watchLimit();
+        return `a directory could not be watched after ${this.dirs.size} were (the user's inotify watches${limit === null ? "" : `, fs.inotify.max_user_watches ${limit},`} taken by other watches?): ${abs}`;
+      }
+      this.dirs.set(wd, dir);
+      k.watchedRels.add(dir);
+      if (dir !== "") {
+        const parent = dir.lastIndexOf("/") < 0 ? "" : dir.slice(0, dir.lastIndexOf("/"));
+        k.children.set(parent, (k.children.get(parent) ?? 0) + 1);
+      }
+      const links = wordsAndLinks(abs, k.scratch, 0);
+      let same = links > 0;
+      for (let w = 0; same && w < STAT_WORDS; w++) same = k.scratch[w] === k.dirs.words[i * STAT_WORDS + w];
+      if (same) k.links[i] = links;
+      else k.differ++;
+    }
+    if (k.relist === null) {
+      // Every known directory is watched: those whose listing may hold a directory not watched yet.
+      k.relist = [];
+      for (let i = 0; i < rels.length; i++) {
+        const rel = rels[i] as string;
+        if (!k.watchedRels.has(rel)) continue;
+        const links = k.links[i] as number;
+        if (links === 0 || links - 2 !== (k.children.get(rel) ?? 0)) k.relist.push(rel);
+      }
+      // The root not among them (a walk that recorded none): watched and listed as without known directories.
+      if (!k.watchedRels.has("")) pending.push("");
+    }
+    for (let n = 1; k.relist.length > 0; n++) {
+      if ((n & 15) === 0 && performance.now() > until) return null;
+      if ((n & 255) === 0) this.readEvents();
+      const dir = k.relist.pop() as string;
+      k.listed++;
+      const abs = dir === "" ? this.root : joinPath(this.root, dir);
+      const listing = listed(abs);
+      if (listing === null) continue; // vanished or unreadable since: its parent's watch reports it
+      for (const name of listing.names) {
+        const sub = dir === "" ? name : `${dir}/${name}`;
+        if (!watched(sub) || k.watchedRels.has(sub)) continue;
+        const type = listing.others?.get(name);
+        if (type === "dir" || (type === "unknown" && isDir(joinPath(abs, name)))) pending.push(sub);
+      }
+    }
+    k.done = true;
+    return null;
+  }
+
+  knownUse(): KnownUse | null {
+    return this.knownDone;
   }
 
   drain(): void {
@@ -591,6 +719,28 @@ class InotifyTree implements TreeWatch {
     if (this.fd >= 0) this.lib.close(this.fd);
     this.fd = -1;
     this.dirs.clear();
+  }
+}
+
+/** Where a set-up with known directories stands (InotifyTree.watchKnown). */
+class KnownSetUp {
+  /** The next known directory to watch. */
+  next = 0;
+  /** Per known directory: its link count when it stat'ed as recorded, else 0. */
+  readonly links: Uint32Array;
+  /** Known subdirectories watched, by their parent's relative path. */
+  readonly children = new Map<string, number>();
+  /** The known directories watched. */
+  readonly watchedRels = new Set<string>();
+  /** The directories to list, once every known one is watched (null before). */
+  relist: string[] | null = null;
+  differ = 0;
+  listed = 0;
+  done = false;
+  readonly scratch = new Uint32Array(STAT_WORDS);
+
+  constructor(readonly dirs: KnownDirs) {
+    this.links = new Uint32Array(dirs.rels.length);
   }
 }
 

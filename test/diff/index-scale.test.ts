@@ -18,6 +18,7 @@ import {
   realpathSync,
   renameSync,
   rmSync,
+  statSync,
   unlinkSync,
   utimesSync,
   writeFileSync,
@@ -556,6 +557,140 @@ describe("a restarted server answers from the walk written with the index", () =
       expect(((await sameAsCold(mcp, { pattern: "quaggaShape" })).results as unknown[]).length).toBe(2);
     } finally {
       await mcp.close();
+    }
+  }, 240_000);
+});
+
+describe("a restarted server's watch is set up from the walk written with the index", () => {
+  let dir: string;
+  let cache: string;
+  const { server, sameAsCold, written } = restarts(() => ({ dir, cache }));
+  /** The nth file of a package directory's first subdirectory, and that subdirectory (sorted names). */
+  const subOf = (pkg: string) => join(dir, pkg, readdirSync(join(dir, pkg)).sort()[0] as string);
+  const fileOf = (sub: string) => join(sub, readdirSync(sub).sort()[0] as string);
+  const checks = async (mcp: McpSession) => (await warm(mcp)).checks ?? { mode: "", given: -1 };
+
+  beforeAll(async () => {
+    dir = realpathSync(makeTree(80));
+    cache = mkdtempSync(join(tmpdir(), "rglob-scale-cache-"));
+    // A directory the default walk leaves out (an `.ignore` rule): the walk written with the index does not
+    // hold it, so the restarted watch must find it by listing its parent (its link count says it is there).
+    mkdirSync(join(dir, "skipme", "sub"), { recursive: true });
+    writeFileSync(join(dir, "skipme", "sub", "kept.ts"), "const quollIgnored = 1;\n");
+    writeFileSync(join(dir, ".ignore"), "skipme/\n");
+    ageTree(dir);
+    // The walk is written only when what it depends on changed over two seconds before (racy stats).
+    await Bun.sleep(2100);
+    const mcp = await server();
+    try {
+      expect((await ready(mcp)).state).toBe("ready");
+      await written();
+    } finally {
+      await mcp.close();
+    }
+  }, 240_000);
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  test("nothing changed while no server ran: only the directory holding one the walk left out is listed", async () => {
+    const mcp = await server();
+    try {
+      const w = await checkedOnceWatched(mcp);
+      // The root holds skipme, which the walk left out (its link count says one more subdirectory): listed, and
+      // skipme watched and listed below it; every other directory only watched and stat'ed.
+      expect(w.reason).toMatch(
+        /; the watch listed 1 of the walk's \d+ directories; the default walk is the one written with the index$/,
+      );
+      await sameAsCold(mcp, { pattern: "quoll" });
+      await sameAsCold(mcp, { pattern: "quoll", respect_gitignore: false });
+      await sameAsCold(mcp, { pattern: "\u017fcope|quoll" });
+      expect(await checks(mcp)).toMatchObject({ mode: "watch" });
+      writeFileSync(join(dir, "skipme", "sub", "early.ts"), "const quollEarly = 1;\n");
+      await Bun.sleep(100);
+      expect(
+        ((await sameAsCold(mcp, { pattern: "quollEarly", respect_gitignore: false })).results as unknown[])
+          .length,
+      ).toBe(1);
+    } finally {
+      await mcp.close();
+      rmSync(join(dir, "skipme", "sub", "early.ts"), { force: true });
+    }
+  }, 240_000);
+
+  test("each change made while no server ran, then one under the watch there: every answer is the cold one", async () => {
+    // Each kind of change is made while no server runs (they add up: the index file stays the first server's),
+    // then a restarted server's answers are compared with the cold CLI's, before and after a file is made under
+    // its watch where the change was (a walk remembered meanwhile must be let go).
+    const renamed = subOf("pkg2");
+    const replaced = subOf("pkg3");
+    const changes: Array<{ what: string; change: () => void; later: () => string }> = [
+      {
+        what: "a file added in an existing directory",
+        change: () => writeFileSync(join(subOf("pkg1"), "added.ts"), "const quollAdded = 1;\n"),
+        later: () => subOf("pkg1"),
+      },
+      {
+        what: "a directory renamed",
+        change: () => renameSync(renamed, `${renamed}-moved`),
+        later: () => `${renamed}-moved`,
+      },
+      {
+        what: "a file edited with its mtime put back (its ctime differs)",
+        change: () => {
+          const edited = fileOf(subOf("pkg4"));
+          const before = statSync(edited);
+          writeFileSync(edited, `${readFileSync(edited, "utf8")}const quollEdited = 1;\n`);
+          utimesSync(edited, before.atime, before.mtime);
+        },
+        later: () => subOf("pkg4"),
+      },
+      {
+        what: "a directory replaced by another of the same name",
+        change: () => {
+          renameSync(replaced, `${replaced}-old`);
+          mkdirSync(join(replaced, "inner"), { recursive: true });
+          writeFileSync(join(replaced, "inner", "made.ts"), "const quollReplaced = 1;\n");
+        },
+        later: () => join(replaced, "inner"),
+      },
+    ];
+    let late = 0;
+    for (const { what, change, later } of changes) {
+      change();
+      const mcp = await server();
+      try {
+        const w = await checkedOnceWatched(mcp);
+        expect({ what, state: w.state }).toEqual({ what, state: "ready" });
+        // Only the directories that changed (and the root, which holds skipme) were listed.
+        const [, listed, of] =
+          /; the watch listed (\d+) of the walk's (\d+) directories/.exec(w.reason ?? "") ?? [];
+        expect({ what, few: Number(listed) >= 1 && Number(listed) < Number(of) / 2 }).toEqual({
+          what,
+          few: true,
+        });
+        // A directory changed: the walk written with the index is not the default walk.
+        expect({ what, reason: w.reason }).not.toEqual({
+          what,
+          reason: expect.stringContaining("the default walk is the one written with the index"),
+        });
+        await sameAsCold(mcp, { pattern: "quoll" });
+        await sameAsCold(mcp, { pattern: "quoll" });
+        await sameAsCold(mcp, { pattern: "quoll", respect_gitignore: false });
+        // Under the watch, a file made where the change was, and one in a new directory there.
+        late++;
+        writeFileSync(join(later(), `late${late}.ts`), `const quollLate = ${late};\n`);
+        mkdirSync(join(later(), `new${late}`));
+        writeFileSync(join(later(), `new${late}`, "deep.ts"), `const quollLate = ${late};\n`);
+        await Bun.sleep(100);
+        const got = await sameAsCold(mcp, { pattern: "quollLate" });
+        expect({ what, files: (got.results as unknown[]).length }).toEqual({ what, files: 2 * late });
+        expect(await checks(mcp)).toMatchObject({ mode: "watch" });
+        await sameAsCold(mcp, { pattern: "quoll", respect_gitignore: false });
+      } finally {
+        await mcp.close();
+      }
     }
   }, 240_000);
 });

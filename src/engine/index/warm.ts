@@ -21,6 +21,7 @@ import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { STAT_OK, STAT_WORDS, statInto, wordsOfStats } from "../../platform/stat-words.ts";
 import {
+  type KnownDirs,
   lookForWriting,
   openForWriting,
   type TreeWatch,
@@ -278,6 +279,42 @@ function uncovered(root: string, seen: Iterable<Witnessed>): Witnessed[] {
   return out;
 }
 
+/** The directories a walk written with an index listed, for a restarted watch (KnownDirs), and which of its
+ * witnessed paths each is. */
+interface StoredDirs extends KnownDirs {
+  /** Per witnessed path of the walk: 1 when it is one of these directories. */
+  readonly witnessed: Uint8Array;
+}
+
+/**
+ * The directories below the root (and the root) that a walk written with an index listed, with the stats it saw:
+ * a restarted server's watch is set up from them without listing each (tree-watch.ts's `known`).
+ * @param root the root's real path
+ * @param walk the walk written with the index
+ * @returns the directories, or null when it recorded none
+ */
+function storedDirsOf(root: string, walk: StoredWalk): StoredDirs | null {
+  const seen = walk.witnesses();
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  const rels: string[] = [];
+  const at: number[] = [];
+  const witnessed = new Uint8Array(seen.length);
+  for (let i = 0; i < seen.length; i++) {
+    const w = seen[i] as Witnessed;
+    // A directory is witnessed as it is listed, its symlink followed (walk.ts's openDir); an ignore file in the
+    // tree is not followed, a `.git` entry's kind alone counts.
+    if (!w.follow || w.kindOnly || w.outcome !== STAT_OK) continue;
+    if (w.path !== root && !w.path.startsWith(prefix)) continue;
+    rels.push(w.path === root ? "" : w.path.slice(prefix.length));
+    at.push(i);
+    witnessed[i] = 1;
+  }
+  if (rels.length === 0) return null;
+  const words = new Uint32Array(rels.length * STAT_WORDS);
+  for (let k = 0; k < at.length; k++) words.set((seen[at[k] as number] as Witnessed).words, k * STAT_WORDS);
+  return { rels, words, witnessed };
+}
+
 const scratch = new Uint32Array(STAT_WORDS);
 
 /**
@@ -518,7 +555,13 @@ export class WarmRoot implements WarmProvider {
     // change the tree between the load's check and the watch.
     const gate = this.options.watchGate ?? null;
     while (gate !== null && !pathExists(gate) && !gone()) await sleep(50);
-    await this.startWatch().catch((err: unknown) => {
+    // The directories the walk written with the index listed are watched without a listing when they stat as it
+    // recorded them (tree-watch.ts's `known`).
+    let dirs: StoredDirs | null = null;
+    try {
+      dirs = loaded?.walk == null ? null : storedDirsOf(this.root, loaded.walk);
+    } catch {}
+    await this.startWatch(dirs).catch((err: unknown) => {
       this.notWatching(err instanceof Error ? err.message : String(err));
     });
     if (gone()) return;
@@ -681,13 +724,16 @@ export class WarmRoot implements WarmProvider {
     if (this.index !== idx || this.unverified !== idx) return;
     this.unverified = null;
     const walk = this.walksLoaded > walks ? "; the default walk is the one written with the index" : "";
+    const listed = this.dirsListed;
+    const watch =
+      listed === null ? "" : `; the watch listed ${listed.listed} of the walk's ${listed.of} directories`;
     if (this.loadedBefore !== undefined) {
       // Loaded unchecked (load(false)): this was the one stat of every file.
-      const how = `loaded from the cache and checked once watched: ${changed} of ${loaded.header.files} files changed since it was written${walk}`;
+      const how = `loaded from the cache and checked once watched: ${changed} of ${loaded.header.files} files changed since it was written${watch}${walk}`;
       this.reason = this.loadedBefore === null ? how : `${this.loadedBefore}; ${how}`;
       this.loadedBefore = undefined;
     } else
-      this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up${walk}`;
+      this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up${watch}${walk}`;
     if (idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
   }
 
@@ -720,6 +766,14 @@ export class WarmRoot implements WarmProvider {
    * the watch is trusted it becomes the remembered default walk (adoptStored).
    */
   private stored: StoredDefault | null = null;
+  /**
+   * The directories of the walk written with the index that the watch's set-up stat'ed, each after its watch was
+   * added, all as recorded, and the generation before the set-up began (startWatch): adoptStored need not stat
+   * them again while it is the generation still.
+   */
+  private dirsVerified: { readonly gen: number; readonly witnessed: Uint8Array } | null = null;
+  /** How many of the walk's directories the watch's set-up listed, of how many (the reason says so). */
+  private dirsListed: { readonly listed: number; readonly of: number } | null = null;
   /** The build's walk and what it read, until the index is written with it (persist). */
   private buildWalk: {
     readonly plan: WalkPlan;
@@ -883,8 +937,16 @@ export class WarmRoot implements WarmProvider {
     };
   }
 
-  private async startWatch(): Promise<void> {
+  /**
+   * @param dirs the directories of the walk written with a loaded index: watched without a listing when they
+   *   stat as recorded
+   */
+  private async startWatch(dirs: StoredDirs | null = null): Promise<void> {
     const epoch = this.epoch;
+    // Every change from here on is an event once its directory is watched; a directory of `dirs` is stat'ed just
+    // after its watch is added, so one that stats as recorded needs no other stat before the walk is trusted
+    // (adoptStored) while no event came since this generation.
+    const gen = this.gen;
     const stopped = () => this.closed || this.epoch !== epoch;
     const own = await watchTreeInSlices(
       this.root,
@@ -903,6 +965,7 @@ export class WarmRoot implements WarmProvider {
         this.settingUp = w;
       },
       this.options.watchLimit ?? null,
+      dirs,
     ).finally(() => {
       this.settingUp = null;
     });
@@ -914,6 +977,10 @@ export class WarmRoot implements WarmProvider {
       this.watcher = own;
       this.watching = true;
       this.synchronous = true;
+      const use = own.knownUse();
+      this.dirsListed = dirs === null || use === null ? null : { listed: use.listed, of: dirs.rels.length };
+      this.dirsVerified =
+        dirs !== null && use !== null && use.differ === 0 ? { gen, witnessed: dirs.witnessed } : null;
       // What the watch cannot have seen opened: files held open for writing or mapped before it was set up.
       this.held = openForWriting(this.root);
       this.heldIds = null;
@@ -962,6 +1029,7 @@ export class WarmRoot implements WarmProvider {
 
   private stopWatch(): void {
     this.settingUp = null;
+    this.dirsVerified = null;
     if (this.busyDrain !== null) clearInterval(this.busyDrain);
     this.busyDrain = null;
     this.held = null;
@@ -1870,11 +1938,18 @@ export class WarmRoot implements WarmProvider {
   private async adoptStored(idx: TrigramIndex, epoch: number): Promise<void> {
     const s = this.stored;
     this.stored = null;
+    const verified = this.dirsVerified;
+    this.dirsVerified = null;
     if (s === null || !this.watching) return;
-    const gen = this.gen;
+    if (this.synchronous) (this.watcher as TreeWatch).drain();
+    // The directories the set-up stat'ed after watching each (startWatch) are not stat'ed again: a change since
+    // is an event, which moved the generation on from the one taken before the set-up.
+    const skip = verified !== null && verified.gen === this.gen ? verified.witnessed : null;
+    const gen = skip !== null && verified !== null ? verified.gen : this.gen;
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
     let slice = performance.now();
     for (let i = 0; i < s.walk.witnessed; i++) {
+      if (skip !== null && skip[i] === 1) continue;
       if ((i & 255) === 0 && performance.now() - slice > sliceMs) {
         await this.turn();
         slice = performance.now();
