@@ -8073,6 +8073,9 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                     },
                     "proc_looks": {
                       "type": "number"
+                    },
+                    "selected": {
+                      "type": "number"
                     }
                   },
                   "required": [
@@ -8080,10 +8083,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                     "given",
                     "suspects",
                     "stat_checks",
-                    "proc_looks"
+                    "proc_looks",
+                    "selected"
                   ],
                   "additionalProperties": false,
-                  "description": "How the last grep answered from the index was kept exact: mode 'watch' checks only the suspect files (open now, held open for writing or mapped when the watch began, or with other hard links), 'stat' every file the index rules out; given: files handed to the search; suspects: files read or checked because they were suspect; stat_checks: stat calls made; proc_looks: looks at every process's descriptors and mappings made on this call before it was answered (docs/decisions/0032-freshness-model.md)."
+                  "description": "How the last grep answered from the index was kept exact: mode 'watch' checks only the suspect files (open now, held open for writing or mapped when the watch began, or with other hard links), 'stat' every file the index rules out; given: files handed to the search; suspects: files read or checked because they were suspect; stat_checks: stat calls made; proc_looks: looks at every process's descriptors and mappings made on this call before it was answered (docs/decisions/0032-freshness-model.md); selected: entries of the remembered walk this call had to select, 0 when it shared a selection made before (docs/decisions/0034-warm-query-structure.md)."
                 }
               },
               "required": [

@@ -446,6 +446,7 @@ interface Checks {
   suspects: number;
   stat_checks: number;
   proc_looks: number;
+  selected: number;
 }
 
 async function checks(mcp: McpSession): Promise<Checks | undefined> {
@@ -547,6 +548,34 @@ test.skipIf(!linux)(
     writeFileSync(join(root, "fill/f7.txt"), "a NEEDLEWORD now\n");
     expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["fill/f7.txt"]);
     expect(await checks(mcp)).toMatchObject({ mode: "watch", given: 1, suspects: 0, stat_checks: 0 });
+  },
+);
+
+test.skipIf(!linux)(
+  "queries of a remembered walk that differ in their pattern share its selection: a new literal selects no entry again (skipped off Linux)",
+  async () => {
+    const root = scratch();
+    put(root, { ...filler(), "a/b/c.txt": "plain text\n", "a/b/d.md": "a NEEDLEWORD in markdown\n" });
+    const mcp = await serve(root);
+    await ready(mcp);
+    // The first grep of the default walk may select its entries (unless the server made its selection while
+    // idle); a grep of another literal, another limit or timeout selects none: it costs its candidates.
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["a/b/d.md"]);
+    expect(
+      paths(await same(mcp, "grep", root, { pattern: "OTHERWORD", limit: 7, timeout_seconds: 50 })),
+    ).toEqual([]);
+    // (The files the cold CLI just read for the comparison are suspects: given counts them.)
+    expect(await checks(mcp)).toMatchObject({ mode: "watch", stat_checks: 0, selected: 0 });
+    // A glob selects once, then is shared by the next literal with the same glob.
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD", patterns: ["*.md"] }))).toEqual([
+      "a/b/d.md",
+    ]);
+    expect(paths(await same(mcp, "grep", root, { pattern: "plain", patterns: ["*.md"] }))).toEqual([]);
+    expect(await checks(mcp)).toMatchObject({ mode: "watch", selected: 0 });
+    expect(paths(await same(mcp, "grep", root, { pattern: "plain", patterns: ["*.txt"] }))).toEqual([
+      "a/b/c.txt",
+    ]);
+    expect((await checks(mcp))?.selected).toBeGreaterThan(0);
   },
 );
 

@@ -335,7 +335,7 @@ interface Skeleton {
 const skeletons = new WeakMap<RecordedWalk, Skeleton>();
 
 /** The skeleton of a recording, made once (one pass over its steps, one over its calls). */
-function skeletonOf(rec: RecordedWalk): Skeleton {
+export function skeletonOf(rec: RecordedWalk): Skeleton {
   const had = skeletons.get(rec);
   if (had !== undefined) return had;
   const { ops, args, payloads } = rec;

@@ -27,6 +27,7 @@ import {
   type TreeWatch,
   watchTreeInSlices,
 } from "../../platform/tree-watch.ts";
+import { isNegated } from "../glob.ts";
 import { type GitPlaces, IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import { quietContext, type RunContext } from "../run.ts";
@@ -51,6 +52,7 @@ import {
   recordingWalk,
   replayPicked,
   selectedPlaces,
+  skeletonOf,
 } from "./recorded-walk.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
@@ -89,6 +91,8 @@ interface QueryChecks {
   stat_checks: number;
   /** Looks through /proc at every process (openForWriting) made on this call before it was answered. */
   proc_looks: number;
+  /** Entries of the remembered walk this call selected (0: it shared a selection made before). */
+  selected: number;
 }
 
 /** Settings of the warm state. */
@@ -415,11 +419,73 @@ const oversizeOf = new WeakMap<TrigramIndex, Map<number, Int32Array>>();
 const deadOf = new WeakMap<TrigramIndex, { readonly dead: number; readonly ids: Int32Array }>();
 
 /**
- * The key of what a plan selects among a walk's entries (its globs, types, extensions, depths; plans with
- * stat predicates are not replayed): its walk options and plan options but the instant.
+ * The key of what a plan selects among the entries of one remembered walk: what plan.ts puts in `select`,
+ * `selectDirs` and `minDepth` (globs but negated ones, kinds, extensions, file types, the least depth, whether
+ * only files are given, the case of globs and file types where there are some; plans with stat predicates are
+ * not replayed). The rest of a plan's walk options are its walk key's (walk-key.ts), the same for every plan
+ * that replays the walk; an operation's other input (grep's pattern, limit, timeout, output) selects nothing.
+ * So every query of a walk with the same selection (every literal of the default grep) shares one, made once.
  */
 function selectionKey(plan: WalkPlan): string {
-  return JSON.stringify([plan.source.options, { ...plan.source.plan, now: 0 }]);
+  const o = plan.source.options;
+  const p = plan.source.plan;
+  const globs = o.patterns.filter((g) => !isNegated(g));
+  const named = o.file_types.length > 0 || o.file_types_not.length > 0;
+  return JSON.stringify([
+    globs,
+    o.types,
+    o.extensions,
+    o.file_types,
+    o.file_types_not,
+    named ? o.type_add : [],
+    o.min_depth ?? 0,
+    o.follow_symlinks,
+    globs.length > 0 || named ? (o.case_sensitive ?? null) : null,
+    p.filesOnly ?? false,
+    globs.length > 0 && (p.namedFilesPastGlobs ?? false),
+  ]);
+}
+
+/** Per remembered walk, the index its structures were made for between calls (prepare), or null for none. */
+const preparedOf = new WeakMap<Memo, TrigramIndex | null>();
+
+/**
+ * Keeps a walk's selection of these places (at most SELECTIONS per walk, the least recently used let go).
+ * @param sels the walk's selections
+ * @param key the selection's key
+ * @param rec the walk
+ * @param places the places selected, ascending
+ * @returns the selection
+ */
+function keepSelection(
+  sels: Map<string, Selection>,
+  key: string,
+  rec: RecordedWalk,
+  places: Int32Array,
+): Selection {
+  const mask = new Uint8Array(rec.entries);
+  for (let k = 0; k < places.length; k++) mask[places[k] as number] = 1;
+  const sel: Selection = { places, mask, unindexed: null, unindexedFor: null };
+  while (sels.size >= SELECTIONS) sels.delete(sels.keys().next().value as string);
+  sels.set(key, sel);
+  return sel;
+}
+
+/**
+ * The places a selection gives that an index does not hold (directories, binary and large files, files changed
+ * before the walk's ids were taken), made once per selection and index.
+ * @param sel the selection
+ * @param ids the index id of each entry of its walk (-1: none)
+ * @param idx the index
+ * @returns the places, ascending
+ */
+function unindexedOf(sel: Selection, ids: Int32Array, idx: TrigramIndex): Int32Array {
+  if (sel.unindexedFor === idx && sel.unindexed !== null) return sel.unindexed;
+  const out: number[] = [];
+  for (const i of sel.places) if ((ids[i] as number) < 0) out.push(i);
+  sel.unindexed = Int32Array.from(out);
+  sel.unindexedFor = idx;
+  return sel.unindexed;
 }
 
 /**
@@ -507,6 +573,10 @@ export class WarmRoot implements WarmProvider {
   private lastChecks: QueryChecks | null = null;
   /** Calls in flight: the watch's set-up and the index build wait for them (turn). */
   private holds = 0;
+  /** Whether a remembered walk's shared structures are being made between calls (prepare). */
+  private preparing = false;
+  /** The plans that select every file and every entry (everyEntryPlans), compiled once. */
+  private everyEntry: readonly WalkPlan[] | null = null;
   private resumes: Array<() => void> = [];
 
   /**
@@ -990,6 +1060,7 @@ export class WarmRoot implements WarmProvider {
         own.drain();
         this.buildReadsQueued = false;
         this.lookWhileIdle();
+        this.prepareWhileIdle();
       }, DRAIN_MS);
       this.drainTimer.unref?.();
       return;
@@ -1249,6 +1320,7 @@ export class WarmRoot implements WarmProvider {
       suspects: 0,
       stat_checks: 0,
       proc_looks: this.settleLooks,
+      selected: 0,
     };
     if (candidates !== null && idx !== null) {
       this.lastChecks = checks;
@@ -1277,7 +1349,7 @@ export class WarmRoot implements WarmProvider {
                 ? this.memoFor(key, p, ctx)
                 : null;
         if (m !== null) {
-          const sel = this.selectionOf(m.rec, p);
+          const sel = this.selectionOf(m.rec, p, checks);
           if (!leaveOut || idx === null || candidates === null) {
             checks.given = sel.places.length;
             return replayPicked(m.rec, p, ctx, sel.places);
@@ -1379,23 +1451,113 @@ export class WarmRoot implements WarmProvider {
    * The places a plan selects in a remembered walk, made once per walk and selection (at most SELECTIONS kept
    * per walk, the least recently used let go).
    */
-  private selectionOf(rec: RecordedWalk, plan: WalkPlan): Selection {
+  private selectionOf(rec: RecordedWalk, plan: WalkPlan, checks?: QueryChecks): Selection {
     let sels = selectionsOf.get(rec);
     if (sels === undefined) {
       sels = new Map();
       selectionsOf.set(rec, sels);
     }
     const key = selectionKey(plan);
-    let sel = sels.get(key);
+    const sel = sels.get(key);
     if (sel === undefined) {
-      const places = selectedPlaces(rec, plan);
-      const mask = new Uint8Array(rec.entries);
-      for (let k = 0; k < places.length; k++) mask[places[k] as number] = 1;
-      sel = { places, mask, unindexed: null, unindexedFor: null };
-      while (sels.size >= SELECTIONS) sels.delete(sels.keys().next().value as string);
-    } else sels.delete(key);
+      if (checks !== undefined) checks.selected += rec.entries;
+      return keepSelection(sels, key, rec, selectedPlaces(rec, plan));
+    }
+    sels.delete(key);
     sels.set(key, sel);
     return sel;
+  }
+
+  /**
+   * Between calls (the drain timer): makes, for each remembered walk, what the first query of its usual
+   * selections would otherwise make, a slice at a time (prepare).
+   */
+  private prepareWhileIdle(): void {
+    if (this.preparing || this.holds > 0 || this.closed || this.building !== null) return;
+    const idx = this.index;
+    for (const m of this.memos.values()) {
+      if (preparedOf.has(m) && preparedOf.get(m) === idx) continue;
+      this.preparing = true;
+      void this.prepare(m, idx).finally(() => {
+        this.preparing = false;
+      });
+      return;
+    }
+  }
+
+  /**
+   * Makes a remembered walk's structures that its queries share (ADR 0034): its skeleton (the skip counts,
+   * errors and files counted between entries), the selection of every file (grep's and count's without globs
+   * or types) and of every entry (find's), and with the index the index id of each entry, the entry of each id
+   * and the selected entries the index does not hold. A query that comes first makes what it needs itself; one
+   * that comes after pays only for its candidates. Between slices the calls in flight go first (turn); a walk
+   * let go or an index replaced meanwhile ends it.
+   * @param m the remembered walk
+   * @param idx the ready index, or null
+   */
+  private async prepare(m: Memo, idx: TrigramIndex | null): Promise<void> {
+    const sliceMs = this.options.sliceMs ?? SLICE_MS;
+    let slice = performance.now();
+    // Still worth it: the server open, the same index, the walk still remembered.
+    const live = () => !this.closed && this.index === idx && [...this.memos.values()].includes(m);
+    const pause = async (): Promise<boolean> => {
+      if (performance.now() - slice <= sliceMs) return true;
+      await this.turn();
+      slice = performance.now();
+      return live();
+    };
+    const { rec } = m;
+    skeletonOf(rec);
+    let sels = selectionsOf.get(rec);
+    if (sels === undefined) {
+      sels = new Map();
+      selectionsOf.set(rec, sels);
+    }
+    const made: Selection[] = [];
+    for (const plan of this.everyEntryPlans()) {
+      const key = selectionKey(plan);
+      const had = sels.get(key);
+      if (had !== undefined) {
+        made.push(had);
+        continue;
+      }
+      const out = new Int32Array(rec.entries);
+      let n = 0;
+      for (let i = 0; i < rec.entries; i++) {
+        if ((i & 1023) === 0 && !(await pause())) return;
+        if (gives(plan, rec.entry(i, plan.follow))) out[n++] = i;
+      }
+      const now = sels.get(key);
+      made.push(now ?? keepSelection(sels, key, rec, out.slice(0, n)));
+    }
+    if (idx !== null) {
+      let ids = m.ids !== null && m.idsFor === idx ? m.ids : null;
+      if (ids === null) {
+        const looked = new Int32Array(rec.entries);
+        for (let i = 0; i < looked.length; i++) {
+          if ((i & 1023) === 0 && !(await pause())) return;
+          looked[i] = idx.idOfPath(rec.absOf(i));
+        }
+        // A query may have looked them up meanwhile: the same ids.
+        if (m.ids === null || m.idsFor !== idx) {
+          m.ids = looked;
+          m.idsFor = idx;
+        }
+        ids = m.ids;
+      }
+      this.entriesOf(rec, ids, idx);
+      for (const sel of made) unindexedOf(sel, ids, idx);
+    }
+    if (live()) preparedOf.set(m, idx);
+  }
+
+  /** The plans that select every file (grep's, count's) and every entry (find's): only their selections count. */
+  private everyEntryPlans(): readonly WalkPlan[] {
+    if (this.everyEntry === null) {
+      const o = v.parse(WalkOptionsSchema, { base: this.root });
+      this.everyEntry = [true, false].map((filesOnly) => compileWalk(o, { filesOnly, cwd: this.root }).plan);
+    }
+    return this.everyEntry;
   }
 
   /**
@@ -1414,12 +1576,7 @@ export class WarmRoot implements WarmProvider {
     checks: QueryChecks,
   ): Int32Array {
     const ids = this.idsOf(m, idx);
-    if (sel.unindexedFor !== idx || sel.unindexed === null) {
-      const out: number[] = [];
-      for (const i of sel.places) if ((ids[i] as number) < 0) out.push(i);
-      sel.unindexed = Int32Array.from(out);
-      sel.unindexedFor = idx;
-    }
+    const unindexed = unindexedOf(sel, ids, idx);
     const { map: candidates, more } = found;
     if (!byWatch) {
       // Every selected file the index rules out is stat'ed; one that differs is read.
@@ -1435,7 +1592,7 @@ export class WarmRoot implements WarmProvider {
     }
     const byId = this.entriesOf(m.rec, ids, idx);
     const { mask } = sel;
-    const out: number[] = Array.from(sel.unindexed);
+    const out: number[] = Array.from(unindexed);
     const give = (id: number) => {
       const i = byId[id] as number;
       if (i >= 0 && mask[i] === 1) out.push(i);
