@@ -46,6 +46,13 @@ describe.if(hasGit)("--only-ignored against git check-ignore -v over every path 
           { cwd: dir, env },
         ).json;
         expect(new Map(found.results.map((r) => [r.relative_path, r.ignored_by]))).toEqual(want);
+        // The human listing with --format '{rel}<TAB>{ignored_by}': the same pairs, one line each.
+        const lines = rglob(["find", "--only-ignored", "--expand", "--format", "{rel}\t{ignored_by}"], {
+          cwd: dir,
+          env,
+        }).stdout;
+        const pairs = lines.split("\n").filter((l) => l !== "");
+        expect(new Map(pairs.map((l) => l.split("\t") as [string, string]))).toEqual(want);
         // Without --expand, an ignored directory is one record (dir/ and entries_inside), as git ls-files
         // -o -i --directory lists it; with -t f (no directory listed) every ignored file is listed.
         const folded = rglobJson<{ results: Array<Listed & { entries_inside?: number }> }>(

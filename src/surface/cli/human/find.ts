@@ -131,6 +131,9 @@ export class FindHumanSink implements Sink {
             return r.link_target ?? "";
           case "resolved":
             return r.link_resolved ?? "";
+          case "ignored_by":
+            // The rule that ignores it (FILE:LINE:PATTERN, as git check-ignore -v), with --only-ignored; else empty.
+            return r.ignored_by ?? "";
           case "target_type":
             // What a symlink's chain ends at, in --type's letters (#37); empty for a broken link and other entries.
             return r.link_target_type ?? "";
