@@ -80,18 +80,8 @@ export const IGNORED_BY = {
   ),
 };
 
-/** The field of find's record of an ignored directory listed as one under only_ignored (#37). */
-const ENTRIES_INSIDE = {
-  entries_inside: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(0),
-      v.description(
-        "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed.",
-      ),
-    ),
-  ),
+/** With entries_inside (a folded ignored directory, find's and explain's): its regular files and directories. */
+export const INSIDE_COUNTS = {
   files_inside: v.optional(
     v.pipe(
       v.number(),
@@ -108,6 +98,21 @@ const ENTRIES_INSIDE = {
       v.description("With entries_inside: how many of them are directories."),
     ),
   ),
+};
+
+/** The field of find's record of an ignored directory listed as one under only_ignored (#37). */
+const ENTRIES_INSIDE = {
+  entries_inside: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description(
+        "With only_ignored (expand not set): on an ignored directory, how many entries it holds at every depth; they share its rule and are not listed.",
+      ),
+    ),
+  ),
+  ...INSIDE_COUNTS,
 };
 
 /** The input entry of the operations that can list what the ignore rules leave out (find, grep). */

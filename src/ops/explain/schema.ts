@@ -1,6 +1,6 @@
 /*! explain: input, record and output models. Validation only; the reasoning is engine/explain.ts. */
 import * as v from "valibot";
-import { PATH_BYTES } from "../../contract/records.ts";
+import { INSIDE_COUNTS, PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, linkEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -155,22 +155,7 @@ export const ExplanationSchema = v.pipe(
         ),
       ),
     ),
-    files_inside: v.optional(
-      v.pipe(
-        v.number(),
-        v.integer(),
-        v.minValue(0),
-        v.description("With entries_inside: how many of them are regular files (as find -type f)."),
-      ),
-    ),
-    dirs_inside: v.optional(
-      v.pipe(
-        v.number(),
-        v.integer(),
-        v.minValue(0),
-        v.description("With entries_inside: how many of them are directories."),
-      ),
-    ),
+    ...INSIDE_COUNTS,
   }),
   v.title("Explanation"),
   v.description("Why a path is or is not in the results of a query."),
