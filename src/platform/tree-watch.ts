@@ -410,33 +410,51 @@ class InotifyTree implements TreeWatch {
       if ((n & 255) === 0) this.readEvents();
       const dir = pending.pop() as string;
       const abs = dir === "" ? this.root : joinPath(this.root, dir);
-      if (!writeCName(abs, this.pathBuf)) return `a path too long to watch: ${abs}`;
-      // A test's limit (RGLOB_TEST_WATCH_LIMIT) fails as inotify_add_watch fails at the user's limit (ENOSPC).
-      const wd =
-        this.limit !== null && this.dirs.size >= this.limit
-          ? -1
-          : this.lib.addWatch(this.fd, this.pathPtr, MASK);
-      if (wd < 0) {
-        // Gone, or not a directory any more (its event says so): nothing to watch. One this process may not
-        // read (the walk cannot list it either) is tried again at each drain, and watched once it can be.
-        if (!watchable(abs)) {
-          if (isDir(abs)) this.unwatched.add(dir);
-          continue;
-        }
-        const limit = watchLimit();
-        return `a directory could not be watched after ${this.dirs.size} were (the user's inotify watches${limit === null ? "" : `, fs.inotify.max_user_watches ${limit},`} taken by other watches?): ${abs}`;
-      }
+      const wd = this.addWatchOf(dir, abs);
+      if (typeof wd === "string") return wd;
+      if (wd === null) continue;
       this.dirs.set(wd, dir);
-      const listing = listed(abs);
-      if (listing === null) continue; // vanished or unreadable since: its parent's watch reports it
-      for (const name of listing.names) {
-        const sub = dir === "" ? name : `${dir}/${name}`;
-        if (!watched(sub) || skip?.has(sub) === true) continue;
-        const type = listing.others?.get(name);
-        if (type === "dir" || (type === "unknown" && isDir(joinPath(abs, name)))) pending.push(sub);
-      }
+      this.pushSubdirs(dir, abs, pending, skip);
     }
     return null;
+  }
+
+  /**
+   * Adds the watch of one directory.
+   * @returns its watch descriptor; null when there is nothing to watch (gone, not a directory any more, or one
+   *   this process may not read, kept to be tried again); or why a directory that is there could not be watched
+   */
+  private addWatchOf(dir: string, abs: string): number | string | null {
+    if (!writeCName(abs, this.pathBuf)) return `a path too long to watch: ${abs}`;
+    // A test's limit (RGLOB_TEST_WATCH_LIMIT) fails as inotify_add_watch fails at the user's limit (ENOSPC).
+    const wd =
+      this.limit !== null && this.dirs.size >= this.limit
+        ? -1
+        : this.lib.addWatch(this.fd, this.pathPtr, MASK);
+    if (wd >= 0) return wd;
+    // Gone, or not a directory any more (its event says so): nothing to watch. One this process may not read
+    // (the walk cannot list it either) is tried again at each drain, and watched once it can be.
+    if (!watchable(abs)) {
+      if (isDir(abs)) this.unwatched.add(dir);
+      return null;
+    }
+    const limit = watchLimit();
+    return `a directory could not be watched after ${this.dirs.size} were (the user's inotify watches${limit === null ? "" : `, fs.inotify.max_user_watches ${limit},`} taken by other watches?): ${abs}`;
+  }
+
+  /**
+   * Lists a directory just watched and pushes its subdirectories on `pending`, those not watched already.
+   * @param skip directories watched already, not pushed
+   */
+  private pushSubdirs(dir: string, abs: string, pending: string[], skip: ReadonlySet<string> | null): void {
+    const listing = listed(abs);
+    if (listing === null) return; // vanished or unreadable since: its parent's watch reports it
+    for (const name of listing.names) {
+      const sub = dir === "" ? name : `${dir}/${name}`;
+      if (!watched(sub) || skip?.has(sub) === true) continue;
+      const type = listing.others?.get(name);
+      if (type === "dir" || (type === "unknown" && isDir(joinPath(abs, name)))) pending.push(sub);
+    }
   }
 
   /**
@@ -456,20 +474,12 @@ class InotifyTree implements TreeWatch {
       const dir = rels[i] as string;
       if (!watched(dir)) continue;
       const abs = dir === "" ? this.root : joinPath(this.root, dir);
-      if (!writeCName(abs, this.pathBuf)) return `a path too long to watch: ${abs}`;
-      const wd =
-        this.limit !== null && this.dirs.size >= this.limit
-          ? -1
-          : this.lib.addWatch(this.fd, this.pathPtr, MASK);
-      if (wd < 0) {
+      const wd = this.addWatchOf(dir, abs);
+      if (typeof wd === "string") return wd;
+      if (wd === null) {
         // Gone (its parent no longer stats as recorded, and is listed), or not a directory any more.
         k.differ++;
-        if (!watchable(abs)) {
-          if (isDir(abs)) this.unwatched.add(dir);
-          continue;
-        }
-        const limit = watchLimit();
-        return `a directory could not be watched after ${this.dirs.size} were (the user's inotify watches${limit === null ? "" : `, fs.inotify.max_user_watches ${limit},`} taken by other watches?): ${abs}`;
+        continue;
       }
       this.dirs.set(wd, dir);
       k.watchedRels.add(dir);
@@ -500,15 +510,7 @@ class InotifyTree implements TreeWatch {
       if ((n & 255) === 0) this.readEvents();
       const dir = k.relist.pop() as string;
       k.listed++;
-      const abs = dir === "" ? this.root : joinPath(this.root, dir);
-      const listing = listed(abs);
-      if (listing === null) continue; // vanished or unreadable since: its parent's watch reports it
-      for (const name of listing.names) {
-        const sub = dir === "" ? name : `${dir}/${name}`;
-        if (!watched(sub) || k.watchedRels.has(sub)) continue;
-        const type = listing.others?.get(name);
-        if (type === "dir" || (type === "unknown" && isDir(joinPath(abs, name)))) pending.push(sub);
-      }
+      this.pushSubdirs(dir, dir === "" ? this.root : joinPath(this.root, dir), pending, k.watchedRels);
     }
     k.done = true;
     return null;
