@@ -559,20 +559,26 @@ function createServer(
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
       if (name === DESCRIBE_TOOL) {
-        // An op, a topic every op shares, or an old tool name (find_files): text alone, said once.
-        const target = operationNamed(args.name);
-        const topic = DESCRIBE_TOPICS.find((t) => t === args.name);
-        if ((!target && !topic) || Object.keys(args).some((k) => k !== "name")) {
+        // Ops, topics every op shares, or old tool names (find_files), one or several separated by commas: text
+        // alone, said once, in the order asked (one call instead of one per op while an agent orients itself).
+        const asked = typeof args.name === "string" ? args.name.split(",").map((n) => n.trim()) : [];
+        const texts = asked.map((n) => {
+          const target = operationNamed(n);
+          const topic = DESCRIBE_TOPICS.find((t) => t === n);
+          return target ? describeTool(target) : topic ? describeTopic(topic) : null;
+        });
+        const unknown = asked.find((_n, i) => texts[i] === null);
+        if (asked.length === 0 || unknown !== undefined || Object.keys(args).some((k) => k !== "name")) {
           const names = [...toolOperations().map((o) => o.id), ...DESCRIBE_TOPICS];
-          const guess = typeof args.name === "string" ? closest(args.name, names) : null;
+          const guess = unknown !== undefined ? closest(unknown, names) : null;
           return failure({
             code: "BAD_PREDICATE",
-            message: `${DESCRIBE_TOOL} takes {name}, one of: ${names.join(", ")}${guess ? ` (did you mean '${guess}'?)` : ""}`,
+            message: `${DESCRIBE_TOOL} takes {name}: one or more of ${names.join(", ")}, separated by commas${guess ? ` (did you mean '${guess}'?)` : ""}`,
             path: null,
           });
         }
-        const text = target ? describeTool(target) : describeTopic(topic as (typeof DESCRIBE_TOPICS)[number]);
-        return { content: [{ type: "text", text }] } satisfies CallToolResult;
+        const unique = [...new Set(texts)];
+        return { content: [{ type: "text", text: unique.join("\n\n---\n\n") }] } satisfies CallToolResult;
       }
       let op = byTool.get(name);
       let callArgs = args;
