@@ -190,7 +190,7 @@ export const walkEntries = {
 };
 
 /** The sorts of symlinks `links` selects. */
-const LINK_SELECTORS = ["broken", "escaping", "ok"] as const;
+const LINK_SELECTORS = ["broken", "escaping", "absolute", "ok"] as const;
 
 /** The link selector of the operations that list entries (find, tree, stats, explain). */
 export const linkEntries = {
@@ -198,7 +198,7 @@ export const linkEntries = {
     v.pipe(
       v.array(v.picklist(LINK_SELECTORS)),
       v.description(
-        "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes.",
+        "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes.",
       ),
     ),
   ),

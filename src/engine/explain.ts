@@ -14,7 +14,7 @@ import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
 import { type IgnoreFile, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
-import { type LinkInfo, linkOf, whereItLeads } from "./links.ts";
+import { isAbsoluteLinkText, type LinkInfo, linkOf, whereItLeads } from "./links.ts";
 import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
 
@@ -175,6 +175,7 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
         if (link === null) return `it is not a symlink (--link ${links.join(",")})`;
         if (links.includes("broken") && !link.exists) return null;
         if (links.includes("escaping") && link.escapes) return null;
+        if (links.includes("absolute") && isAbsoluteLinkText(link.target)) return null;
         if (links.includes("ok") && link.exists && !link.escapes) return null;
         return `its link (-> ${link.target}) is not ${links.join(" or ")}`;
       },

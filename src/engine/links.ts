@@ -181,3 +181,14 @@ export function linkOf(e: {
   }
   return info;
 }
+
+/**
+ * Tells whether a symlink's text is an absolute path (`/…`, or on Windows `C:\…` and `\\server\…`): such a link
+ * names a place outside the tree's own layout, so it breaks when the tree is moved, unpacked or cloned elsewhere,
+ * even when it leads inside the base today (`--link absolute`, #37).
+ * @param target the link's text
+ * @returns true for an absolute text
+ */
+export function isAbsoluteLinkText(target: string): boolean {
+  return /^(?:\/|[A-Za-z]:[\\/]|\\\\)/.test(target);
+}

@@ -21,7 +21,7 @@ import {
   type RepoContext,
   repoContext,
 } from "./ignore.ts";
-import { linkOf } from "./links.ts";
+import { isAbsoluteLinkText, linkOf } from "./links.ts";
 import type { Entry, PlanOptions, Root, WalkPlan } from "./walk-types.ts";
 
 /** A compiled walk plus the problems found with its roots (reported at run time, not thrown). */
@@ -366,12 +366,16 @@ function statPredicates(o: WalkOptions, base: string, now: number): Array<(e: En
   if (links.length > 0) {
     const broken = links.includes("broken");
     const escaping = links.includes("escaping");
+    const absolute = links.includes("absolute");
     const ok = links.includes("ok");
     preds.push((e) => {
       const link = linkOf(e);
       return (
         link !== null &&
-        ((broken && !link.exists) || (escaping && link.escapes) || (ok && link.exists && !link.escapes))
+        ((broken && !link.exists) ||
+          (escaping && link.escapes) ||
+          (absolute && isAbsoluteLinkText(link.target)) ||
+          (ok && link.exists && !link.escapes))
       );
     });
   }

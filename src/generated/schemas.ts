@@ -226,11 +226,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "enum": [
             "broken",
             "escaping",
+            "absolute",
             "ok"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "only_ignored": {
         "type": "boolean",
@@ -3184,11 +3185,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "enum": [
             "broken",
             "escaping",
+            "absolute",
             "ok"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "fold_depth": {
         "type": "integer",
@@ -4465,11 +4467,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "enum": [
             "broken",
             "escaping",
+            "absolute",
             "ok"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -5160,11 +5163,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "enum": [
             "broken",
             "escaping",
+            "absolute",
             "ok"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "limit": {
         "type": "integer",

@@ -77,6 +77,8 @@ function linkTree(seed: number): { top: string; base: string } {
   symlinkSync(".", join(base, "selfdir"));
   symlinkSync("selfdir/selfdir/f-none", join(base, "through"));
   // Chains: a link to a link that leaves the base; one that leaves and comes back in; one ending broken outside.
+  // An absolute link that leads inside the base today (it breaks when the tree moves: --link absolute).
+  symlinkSync(join(base, files[0] as string), join(base, "abs-in"));
   symlinkSync("chain-esc2", join(base, "chain-esc1"));
   symlinkSync("../outside/of", join(base, "chain-esc2"));
   symlinkSync(`../base/${files[0]}`, join(outside, "back"));
@@ -170,6 +172,27 @@ describe.if(hasRealpath)("link records against readlink, stat and realpath -m (s
         }),
       );
       expect(sel("ok,broken,escaping")).toEqual(disk);
+      // absolute: the links whose own text is an absolute path, whether they lead inside, outside or nowhere.
+      const absolute = disk.filter((rel) => readlinkSync(join(base, rel)).startsWith("/"));
+      expect(absolute).toContain("abs-in");
+      expect(sel("absolute")).toEqual(absolute);
+      // {link} says each link's state in the selectors' words: ok/broken/escaping, and absolute beside them.
+      const words = rglob(["find", "-t", "l", "--base", base, "--format", "{rel}\t{link}"])
+        .stdout.split("\n")
+        .filter((l) => l !== "")
+        .sort();
+      expect(words).toEqual(
+        disk.map((rel) => {
+          const x = expected(base, rel);
+          const w = [
+            x.link_target_exists ? "" : "broken",
+            x.link_escapes ? "escaping" : "",
+            x.link_target_exists && !x.link_escapes ? "ok" : "",
+            x.link_target.startsWith("/") ? "absolute" : "",
+          ];
+          return `${rel}\t${w.filter((v) => v !== "").join(", ")}`;
+        }),
+      );
     });
   }
 });

@@ -216,6 +216,14 @@ describe("describe_tool", () => {
     const bad = await call("describe_tool", { name: "gerp" });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toContain("did you mean 'grep'?");
+    // Several at once (one orientation call instead of one per op), in the order asked, each said once.
+    const one = async (name: string) => textOf(await call("describe_tool", { name }));
+    const several = await call("describe_tool", { name: "find, grep,walk,find" });
+    expect(several.isError ?? false).toBe(false);
+    expect(textOf(several)).toBe([await one("find"), await one("grep"), walk].join("\n\n---\n\n"));
+    const mixed = await call("describe_tool", { name: "find,gerp" });
+    expect(mixed.isError).toBe(true);
+    expect(textOf(mixed)).toContain("did you mean 'grep'?");
   });
 });
 

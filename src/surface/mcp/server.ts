@@ -519,6 +519,34 @@ async function callOperation(
 }
 
 /**
+ * Answers describe_tool: ops, topics every op shares, or old tool names (find_files), one or several separated by
+ * commas: text alone, each said once, in the order asked (one call instead of one per op while an agent orients
+ * itself).
+ * @param args the call's arguments
+ * @returns the answer, or a BAD_PREDICATE failure naming what it takes
+ */
+function describeAnswer(args: Record<string, unknown>): CallToolResult {
+  const asked = typeof args.name === "string" ? args.name.split(",").map((n) => n.trim()) : [];
+  const texts = asked.map((n) => {
+    const target = operationNamed(n);
+    const topic = DESCRIBE_TOPICS.find((t) => t === n);
+    return target ? describeTool(target) : topic ? describeTopic(topic) : null;
+  });
+  const unknown = asked.find((_n, i) => texts[i] === null);
+  if (asked.length === 0 || unknown !== undefined || Object.keys(args).some((k) => k !== "name")) {
+    const names = [...toolOperations().map((o) => o.id), ...DESCRIBE_TOPICS];
+    const guess = unknown !== undefined ? closest(unknown, names) : null;
+    return failure({
+      code: "BAD_PREDICATE",
+      message: `${DESCRIBE_TOOL} takes {name}: one or more of ${names.join(", ")}, separated by commas${guess ? ` (did you mean '${guess}'?)` : ""}`,
+      path: null,
+    });
+  }
+  const unique = [...new Set(texts)];
+  return { content: [{ type: "text", text: unique.join("\n\n---\n\n") }] } satisfies CallToolResult;
+}
+
+/**
  * Creates the MCP server over the registry (not yet connected).
  * @param roots the roots to serve
  * @returns the server
@@ -558,22 +586,7 @@ function createServer(
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
-      if (name === DESCRIBE_TOOL) {
-        // An op, a topic every op shares, or an old tool name (find_files): text alone, said once.
-        const target = operationNamed(args.name);
-        const topic = DESCRIBE_TOPICS.find((t) => t === args.name);
-        if ((!target && !topic) || Object.keys(args).some((k) => k !== "name")) {
-          const names = [...toolOperations().map((o) => o.id), ...DESCRIBE_TOPICS];
-          const guess = typeof args.name === "string" ? closest(args.name, names) : null;
-          return failure({
-            code: "BAD_PREDICATE",
-            message: `${DESCRIBE_TOOL} takes {name}, one of: ${names.join(", ")}${guess ? ` (did you mean '${guess}'?)` : ""}`,
-            path: null,
-          });
-        }
-        const text = target ? describeTool(target) : describeTopic(topic as (typeof DESCRIBE_TOPICS)[number]);
-        return { content: [{ type: "text", text }] } satisfies CallToolResult;
-      }
+      if (name === DESCRIBE_TOOL) return describeAnswer(args);
       let op = byTool.get(name);
       let callArgs = args;
       if (name === ONE_TOOL) {

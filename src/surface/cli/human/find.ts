@@ -3,7 +3,7 @@
  * colour asks for them (they cost a stat). */
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
-import { linkOf } from "../../../engine/links.ts";
+import { isAbsoluteLinkText, linkOf } from "../../../engine/links.ts";
 import type { Entry } from "../../../engine/walk.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import type { Out } from "../output.ts";
@@ -142,9 +142,14 @@ export class FindHumanSink implements Sink {
             // The words are --link's selectors (escaping, not outside: one word for one fact on every surface).
             return r.link_target === undefined
               ? ""
-              : [r.link_target_exists ? "" : "broken", r.link_escapes ? "escaping" : ""]
+              : [
+                  r.link_target_exists ? "" : "broken",
+                  r.link_escapes ? "escaping" : "",
+                  r.link_target_exists && !r.link_escapes ? "ok" : "",
+                  isAbsoluteLinkText(r.link_target) ? "absolute" : "",
+                ]
                   .filter((w) => w !== "")
-                  .join(", ") || "ok";
+                  .join(", ");
           default:
             return m;
         }
