@@ -51,7 +51,7 @@ test("rglob help --all: every command and every flag spelling on one page of abo
   expect(rglob(["--help-all"]).stdout).toBe(all.stdout);
   expect(rglob(["help", "-a"]).stdout).toBe(all.stdout);
   const bytes = Buffer.byteLength(all.stdout);
-  // About 8 KB (git help -a is about 12 KB here); every -h page together is about 16 KB.
+  // About 8 KB (git help -a is 11.7 KB here); the twelve -h pages together are 13.5 KB.
   expect(bytes).toBeLessThan(9_000);
   for (const l of all.stdout.split("\n")) expect(l.length).toBeLessThanOrEqual(100);
   for (const [op, d] of described) {
