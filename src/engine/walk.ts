@@ -394,7 +394,9 @@ export function* walkTree(
         }
       }
       const depth = frame.depth + 1;
-      if (!isDir) ctx.searched();
+      // Files examined, not directories; under -L a link that leads nowhere (broken, or links that loop) is
+      // neither, as find -L's -type f leaves it out (#37: total_files_searched counted it).
+      if (!isDir && !(plan.follow && target === "symlink")) ctx.searched();
       if (!descendOnly && depth >= plan.minDepth && (plan.selectDirs || !isDir)) {
         const e = new Entry(abs, rel, name, depth, type, target, r, plan.follow);
         if (frame.fd >= 0) e.listedDir = frame;

@@ -3552,7 +3552,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "files": {
         "type": "integer",
-        "description": "Non-directory entries among the returned entries (this page)."
+        "description": "Files (and other entries that are neither directories nor symlinks) among the returned entries (this page)."
+      },
+      "symlinks": {
+        "type": "integer",
+        "description": "Symlinks among the returned entries (this page); with follow_symlinks a link that is followed counts as the file or directory it leads to."
       }
     },
     "required": [
@@ -3566,7 +3570,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "schema_version",
       "next_cursor",
       "directories",
-      "files"
+      "files",
+      "symlinks"
     ],
     "additionalProperties": false,
     "description": "A directory tree as a list of entries in walk order."

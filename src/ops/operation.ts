@@ -88,6 +88,11 @@ interface CliSpec {
 /** An example of an operation, shown by describe, help and the docs. */
 interface Example {
   readonly description: string;
+  /**
+   * The everyday question this example answers in one command, when it answers one: the top-level help's
+   * QUESTIONS section and the README's everyday block list these (scripts/gen-docs.ts), in registry order.
+   */
+  readonly question?: string;
   readonly cli: string;
   readonly input: Readonly<Record<string, unknown>>;
 }

@@ -577,7 +577,7 @@ describe("habits, asserted on their own", () => {
       "--include-zero",
     ])
       expect(help).toContain(f);
-    expect(help).toMatch(/-m, .*--max-count=<N> +At most this many matching lines per file/);
+    expect(help).toMatch(/^ {2}-m, .*--max-count=<N>\n {8}At most this many matching lines per file/m);
     const d = rglobJson<{ flags: Array<{ name: string; aliases: string[] }> }>(["describe", "find"]).json;
     const names = d.flags.flatMap((f) => [f.name, ...f.aliases]);
     for (const f of ["--lang", "--extension", "--type-not", "--max-results", "--absolute-path"])

@@ -1,16 +1,17 @@
-// The README's "Everyday questions" block: every command in it runs, as written, with the compiled binary as
+// The README's "Everyday questions" block (generated from the registry's examples with a question, the lines
+// `rglob --help` lists under QUESTIONS): every command in it runs, as written, with the compiled binary as
 // `rglob`, on a small project where each question has an answer. An agent copies these lines: a flag that stops
 // parsing, or a command that finds nothing where the comment promises an answer, fails here.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, readFileSync, utimesSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BIN, ROOT, tempTree } from "../helpers.ts";
 
-/** The command lines of the block after the `<!-- everyday … -->` marker, without their comments. */
+/** The command lines of the generated questions block, without their comments. */
 function everydayCommands(): string[] {
   const lines = readFileSync(join(ROOT, "README.md"), "utf8").split("\n");
-  const at = lines.findIndex((l) => l.startsWith("<!-- everyday"));
-  if (at < 0) throw new Error("README.md has no <!-- everyday --> block");
+  const at = lines.findIndex((l) => l.startsWith("<!-- BEGIN GENERATED: questions"));
+  if (at < 0) throw new Error("README.md has no generated questions block");
   const out: string[] = [];
   for (let i = at + 2; i < lines.length && !(lines[i] as string).startsWith("```"); i++) {
     out.push((lines[i] as string).replace(/\s+#\s.*$/, "").trim());
@@ -37,17 +38,29 @@ const t = tempTree({
   "logs/app.log": "12:00 connection reset by peer\n",
   // UTF-16LE without a BOM, as Windows tools write it (ADR 0039).
   "exports/report.txt": Buffer.from("Report\r\nTotal: 42\r\n", "utf16le"),
+  // Latin-1, as older Windows tools write it (ADR 0041).
+  "exports/latin.txt": Buffer.from("Zürich\n", "latin1"),
 });
 afterAll(() => t.cleanup());
 // The file changed last (the others were written within the same instant).
 const later = new Date(Date.now() + 10_000);
 utimesSync(join(t.dir, "app/lib/settings.py"), later, later);
+// The build output is older than every source.
+const earlier = new Date(Date.now() - 3_600_000);
+utimesSync(join(t.dir, "build/out/app.js"), earlier, earlier);
 chmodSync(join(t.dir, "scripts/build.py"), 0o644);
 chmodSync(join(t.dir, "scripts/run.sh"), 0o744);
+// A link whose text is an absolute path into the tree: it works here and breaks when the tree moves.
+mkdirSync(join(t.dir, "docs"));
+symlinkSync(join(t.dir, "app/lib/settings.py"), join(t.dir, "docs/settings"));
 
 /** What each command must print (the question's answer in this project), by its first words. */
 const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob find -e py --changed-within", ["app/lib/settings.py", "scripts/build.py"], 0],
+  ["rglob find -e py --newer-than-file", ["app/lib/settings.py\nlib/top.py\nscripts/build.py\n"], 0],
+  ["rglob find -u -t f --format '{size} {rel}'", ["2200004 photos/a.jpg\n", "31 logs/app.log\n"], 0],
+  ["rglob find --only-ignored", ["build .gitignore:1:build/\n", "logs/app.log .gitignore:2:*.log\n"], 0],
+  ["rglob grep -F 'Zürich' --encoding auto --json", ['"encoding":"windows-1252"', "exports/latin.txt"], 0],
   ["rglob grep -w FIXME", ["app/lib/settings.py:3:", "lib/top.py:1:"], 0],
   ["rglob grep 'def load_settings", ["app/lib/settings.py:2:"], 0],
   ["rglob grep FIXME --in comment", ["app/lib/settings.py:3:", "scripts/build.py:1:"], 0],
@@ -62,10 +75,15 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob grep 'TODO|FIXME' --by dir", ["app ", "lib ", "scripts ", "total: 3 matching lines"], 0],
   ["rglob find -t f --sort mtime", ["app/lib/settings.py\n"], 0],
   ["rglob count -e rst", ["2 files"], 0],
-  ["rglob top -n 3", ["photos/a.jpg", "public/b.jpg"], 0],
-  ["rglob dupes -e jpg", ["photos/a.jpg", "public/b.jpg"], 0],
+  ["rglob top", ["2.1 MiB (2200004 B)  photos/a.jpg", "public/b.jpg"], 0],
+  ["rglob dupes", ["photos/a.jpg\npublic/b.jpg\n", "2200004 bytes wasted"], 0],
   ["rglob find -e yaml --base", ["deploy/charts/values.yaml", "deploy/charts/web/values.yaml"], 0],
-  ["rglob find --link broken,escaping", ["scripts/old.sh -> missing.sh: broken\n"], 0],
+  ["rglob find -t l", ["scripts/old.sh -> missing.sh: broken\n"], 0],
+  [
+    "rglob find --link broken,escaping,absolute",
+    ["docs/settings -> /", "app/lib/settings.py: ok, absolute\n", "scripts/old.sh -> missing.sh: broken\n"],
+    0,
+  ],
   ["rglob find -t f --perm '!/111'", ["scripts/build.py\n"], 0],
   ["rglob find --base scripts --format", ["644 ", " build.py\n", "744 ", " run.sh\n", "777 "], 0],
   ["rglob tree --fold-depth 2", ["lib [1 entry, ", " bytes below]", "folded"], 0],
@@ -73,6 +91,11 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   [
     "rglob explain --all",
     ["build/: not included, with the 2 entries inside", "ignored by .gitignore:2: *.log"],
+    0,
+  ],
+  [
+    "rglob explain --under build",
+    ["build/out/app.js: not included\n  its directory 'build' is ignored by .gitignore:1: build/"],
     0,
   ],
   ["rglob explain", [".gitignore:1", ".gitignore:2"], 0],

@@ -54,7 +54,7 @@ describe("help", () => {
   test("grep --help names the regex dialect of PATTERN", () => {
     const r = rglob(["grep", "--help"], { env: { COLUMNS: "200" } });
     expect(r.stdout).toMatch(
-      /^ {2}PATTERN +The pattern: a regular expression in ripgrep's syntax or JavaScript's/m,
+      /^ {2}PATTERN\n {8}The pattern: a regular expression in ripgrep's syntax or JavaScript's/m,
     );
   });
 });

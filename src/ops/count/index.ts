@@ -37,14 +37,22 @@ export const count = defineOperation({
   examples: [
     {
       description: "Lines of code per language in this repository",
+      question: "Code, comment and blank lines per language?",
       cli: "rglob count --by language",
       input: { by: "language" },
     },
     {
       description:
         "How each line of these files was counted (comment, shebang, docstring, code and a comment)",
-      cli: "rglob count --classify src/lib.rs app.py",
-      input: { patterns: ["src/lib.rs", "app.py"], classify: true },
+      question: "How was each line counted (code, comment, blank), and why?",
+      cli: "rglob count --classify -e py",
+      input: { extensions: ["py"], classify: true },
+    },
+    {
+      description: "How many .rst files, and their lines",
+      question: "How many .rst files, and how many lines?",
+      cli: "rglob count -e rst",
+      input: { extensions: ["rst"] },
     },
     {
       description: "Totals only (no per-file listing), as JSON",

@@ -29,6 +29,7 @@ export const dupes = defineOperation({
   examples: [
     {
       description: "Duplicate files under the current directory",
+      question: "Identical files, and the bytes the extra copies waste (hard links apart)?",
       cli: "rglob dupes",
       input: {},
     },

@@ -47,12 +47,20 @@ export const explain = defineOperation({
   },
   examples: [
     {
-      description: "Why is this file not found?",
-      cli: "rglob explain build/out.log",
-      input: { path: "build/out.log" },
+      description: "Why are these files not found?",
+      question: "Why is a path listed or not: which rule, file and line?",
+      cli: "rglob explain build/out/app.js logs/app.log",
+      input: { targets: ["build/out/app.js", "logs/app.log"] },
+    },
+    {
+      description: "The ignored entries under a folder, with the rule of each",
+      question: "Which entries under a folder are ignored, and by which rule?",
+      cli: "rglob explain --under build --only ignored --expand",
+      input: { under: "build", only: "ignored", expand: true },
     },
     {
       description: "Every ignored entry of the tree, with the rule of each",
+      question: "Every ignored entry of the tree, with its rule (an ignored folder once)?",
       cli: "rglob explain --all --only ignored",
       input: { under: ".", only: "ignored" },
     },

@@ -79,6 +79,67 @@ export const find = defineOperation({
       cli: "rglob find --type f --min-size 1M --sort size --reverse",
       input: { types: ["f"], min_size: "1M", sort: "size", reverse: true },
     },
+    {
+      description: "Which .py files changed in the last 2 days, and when?",
+      question: "Which .py files changed in the last 2 days, and when?",
+      cli: "rglob find -e py --changed-within 2d --format '{mtime} {path}'",
+      input: { extensions: ["py"], newer_than: "2d" },
+    },
+    {
+      description: "Which five files changed last?",
+      question: "Which five files changed last?",
+      cli: "rglob find -t f --sort mtime -r --limit 5",
+      input: { types: ["f"], sort: "mtime", reverse: true, limit: 5 },
+    },
+    {
+      description: "Which sources are newer than a build output?",
+      question: "Which sources are newer than a build output?",
+      cli: "rglob find -e py --newer-than-file build/out/app.js",
+      input: { extensions: ["py"], newer_than_file: "build/out/app.js" },
+    },
+    {
+      description: "The YAML files in a folder and its subfolders?",
+      question: "The YAML files in a folder and its subfolders?",
+      cli: "rglob find -e yaml --base deploy/charts",
+      input: { extensions: ["yaml"], base: "deploy/charts" },
+    },
+    {
+      description:
+        "Where does each symlink point: ok, broken or escaping the tree, and is its text absolute?",
+      question: "Where does each symlink point: ok, broken or escaping the tree, and is its text absolute?",
+      cli: "rglob find -t l --format '{rel} -> {target}: {link}'",
+      input: { types: ["l"] },
+    },
+    {
+      description: "Which links break when the tree moves (broken, leading out of it, or absolute)?",
+      question: "Which links break when the tree moves (broken, leading out of it, or absolute)?",
+      cli: "rglob find --link broken,escaping,absolute --format '{rel} -> {target}: {link}'",
+      input: { links: ["broken", "escaping", "absolute"] },
+    },
+    {
+      description: "Which files has nobody the execute bit on (no x at all)?",
+      question: "Which files has nobody the execute bit on (no x at all)?",
+      cli: "rglob find -t f --perm '!/111' --base scripts",
+      input: { types: ["f"], perm: "!/111", base: "scripts" },
+    },
+    {
+      description: "Permission bits (as stat -c %a) and owner ids?",
+      question: "Permission bits (as stat -c %a) and owner ids?",
+      cli: "rglob find --base scripts --format '{mode} {uid}:{gid} {rel}'",
+      input: { base: "scripts" },
+    },
+    {
+      description: "Exact sizes in bytes, ignored files included?",
+      question: "Exact sizes in bytes, ignored files included?",
+      cli: "rglob find -u -t f --format '{size} {rel}'",
+      input: { respect_gitignore: false, hidden: true, types: ["f"] },
+    },
+    {
+      description: "Which entries do the ignore rules leave out, and by which rule?",
+      question: "Which entries do the ignore rules leave out, and by which rule?",
+      cli: "rglob find --only-ignored --format '{rel} {ignored_by}'",
+      input: { only_ignored: true },
+    },
   ],
   // only_ignored (#37) wraps the run: the ignored entries alone, each with its rule.
   run: lazyRun(async () =>

@@ -28,6 +28,7 @@ export const stats = defineOperation({
   examples: [
     {
       description: "Totals and extensions of the current directory",
+      question: "Files, sizes, extensions, newest, largest?",
       cli: "rglob stats",
       input: {},
     },

@@ -28,6 +28,7 @@ export const top = defineOperation({
   examples: [
     {
       description: "The 10 largest files",
+      question: "The largest files, with exact bytes?",
       cli: "rglob top",
       input: {},
     },

@@ -36,6 +36,7 @@ export const tree = defineOperation({
     },
     {
       description: "An overview: two levels, each directory there with what it holds below (count and bytes)",
+      question: "An overview: two levels, each folder there with what is below it?",
       cli: "rglob tree --fold-depth 2",
       input: { fold_depth: 2 },
     },

@@ -73,14 +73,25 @@ export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerato
   for (const e of rootErrors) ctx.error(e);
   let dirs = 0;
   let files = 0;
+  let links = 0;
   ctx.summary("directories", 0);
   ctx.summary("files", 0);
+  ctx.summary("symlinks", 0);
   // Counting after the yield returns counts exactly the records the dispatcher kept (the look-ahead record
-  // that is cut never resumes its generator).
-  const count = (isDir: boolean) => {
-    if (isDir) ctx.summary("directories", ++dirs);
+  // that is cut never resumes its generator). A symlink is neither a file nor a directory (#37: the footer
+  // counted every link as a file), as find's -type l; under -L a link that is followed counts as what it leads
+  // to, as find -L's -type f and -type d.
+  const count = (kind: "dir" | "file" | "symlink") => {
+    if (kind === "dir") ctx.summary("directories", ++dirs);
+    else if (kind === "symlink") ctx.summary("symlinks", ++links);
     else ctx.summary("files", ++files);
   };
+  const kindOf = (e: Entry): "dir" | "file" | "symlink" =>
+    e.target === "dir"
+      ? "dir"
+      : e.type === "symlink" && (!plan.follow || e.target === "symlink" || e.target === "unknown")
+        ? "symlink"
+        : "file";
 
   // The directories shown on the path to the current entry (relative paths below the base).
   let shown: string[] = [];
@@ -110,7 +121,7 @@ export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerato
   const release = (): Emitted => {
     const f = held as Folded;
     held = null;
-    count(true);
+    count("dir");
     return {
       kind: "entry",
       record: { ...f.rec, size: f.bytes, entries_inside: f.entries },
@@ -142,7 +153,7 @@ export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerato
           const anc = ancestorEntry(root, e.root, parts.slice(0, i), plan.follow);
           shown.push(anc.rel);
           yield { kind: "entry", record: recordOf(anc, false), key: treeKey(e.root, anc.rel, true) };
-          count(true);
+          count("dir");
         }
         if (held === null) {
           const anc = ancestorEntry(root, e.root, parts.slice(0, fold), plan.follow);
@@ -160,7 +171,7 @@ export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerato
         const anc = ancestorEntry(root, e.root, parts.slice(0, i), plan.follow);
         shown.push(anc.rel);
         yield { kind: "entry", record: recordOf(anc, false), key: treeKey(e.root, anc.rel, true) };
-        count(true);
+        count("dir");
       }
       const isDir = e.target === "dir";
       if (isDir) shown.push(e.rel);
@@ -168,7 +179,7 @@ export async function* runTree(input: TreeInput, ctx: RunContext): AsyncGenerato
         held = folded(recordOf(e, true), e.root, treeKey(e.root, e.rel, true));
       else {
         yield { kind: "entry", record: recordOf(e, true), key: treeKey(e.root, e.rel, isDir) };
-        count(isDir);
+        count(kindOf(e));
       }
       if (due()) await tick();
     }

@@ -90,7 +90,16 @@ export const TreeResultSchema = v.pipe(
     files: v.pipe(
       v.number(),
       v.integer(),
-      v.description("Non-directory entries among the returned entries (this page)."),
+      v.description(
+        "Files (and other entries that are neither directories nor symlinks) among the returned entries (this page).",
+      ),
+    ),
+    symlinks: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description(
+        "Symlinks among the returned entries (this page); with follow_symlinks a link that is followed counts as the file or directory it leads to.",
+      ),
     ),
   }),
   v.title("TreeResult"),

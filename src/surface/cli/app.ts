@@ -732,6 +732,11 @@ export async function runCli(
       eprint(await (await help()).rootHelp(host, 2));
       return 2;
     }
+    // Every command's usage and flags in one page (#37), as `git help -a`.
+    if (cmd === "--help-all" || (cmd === "help" && (rest[0] === "--all" || rest[0] === "-a"))) {
+      stdout.write(`${(await help()).allHelp(host)}\n`);
+      return 0;
+    }
     if (cmd === "--help" || cmd === "-h" || cmd === "help") {
       const op = rest[0] ? opOrFail(rest[0]) : null;
       // `rglob help gerp`: the command it meant, rather than the overview.

@@ -78,6 +78,12 @@ function fill(words: readonly string[], width: number, first: number, indent: nu
   return lines;
 }
 
+/**
+ * The indent of a flag's text under its name in the long help (--help), as rg's and fd's long help lay it out:
+ * a table's hanging indent (the longest name, up to a third of the line) cost a third of the page in spaces.
+ */
+const STACKED_INDENT = 8;
+
 /** A table row as citty draws it: indent, name, a gap of four or more spaces, text (names right-aligned). */
 const ROW = /^( +)(\S(?:.*?\S)?) {4,}(\S.*)$/;
 
@@ -89,7 +95,7 @@ const ROW = /^( +)(\S(?:.*?\S)?) {4,}(\S.*)$/;
  * @param width the width to wrap to
  * @returns the laid-out help
  */
-export function layoutHelp(text: string, width: number): string {
+export function layoutHelp(text: string, width: number, stacked = false): string {
   const lines = text.split("\n").map((l) => l.replace(/\s+$/, ""));
   const out: string[] = [];
   for (let i = 0; i < lines.length; ) {
@@ -108,10 +114,10 @@ export function layoutHelp(text: string, width: number): string {
       rows.push([m[2] as string, m[3] as string]);
     }
     const column = Math.min(Math.max(...rows.map(([name]) => visible(name))), Math.floor(width * 0.35));
-    const hang = 2 + column + 4;
+    const hang = stacked ? STACKED_INDENT : 2 + column + 4;
     for (const [name, description] of rows) {
       const words = description.split(/ +/);
-      if (visible(name) > column) {
+      if (stacked || visible(name) > column) {
         out.push(`  ${name}`);
         out.push(...fill(words, width, hang, hang).map((l) => " ".repeat(hang) + l));
         continue;
@@ -170,10 +176,14 @@ function commandOf(op: Operation): CommandDef {
   // Operands are not citty positionals: the usage line and the ARGUMENTS section come from the synopsis
   // (opHelp), and an operand's key may also be a flag's (find's GLOB operands are --patterns).
   const args: ArgsDef = {};
+  const shared = sharedWithFind(op);
   for (const f of flagsOf(op)) {
     const extra = flagNotes(f);
     for (const n of f.negations) extra.push(`--${n} sets it to false`);
-    const description = cliText(op, f.description) + (extra.length ? ` [${extra.join("; ")}]` : "");
+    const text = cliText(op, f.description);
+    const description =
+      (shared.has(f.key) && text.length > SHARED_TEXT ? `${shortText(text, SHARED_TEXT)} ${MORE}.` : text) +
+      (extra.length ? ` [${extra.join("; ")}]` : "");
     // citty prints every alias after one dash: a long alias gets the second dash here (`--glob`, not the
     // `-glob` that the parser refuses as a find(1) spelling).
     const alias = [...(f.short ? [f.short] : []), ...f.aliases.map((a) => `-${a}`)];
@@ -183,6 +193,30 @@ function commandOf(op: Operation): CommandDef {
         : { type: "string", description, alias, valueHint: typeHint(f.kind, f.hint, f.choices) };
   }
   return defineCommand({ meta: { name: op.id, description: op.summary }, args });
+}
+
+/** The most characters a flag's text that find's help gives in full takes in another command's --help. */
+const SHARED_TEXT = 110;
+
+/** What a text cut because find's help has it in full ends with. */
+const MORE = "(more: find --help)";
+
+/** The note under the flags of a help whose shared texts were cut. */
+const SHARED_NOTE =
+  "The selection flags (globs, types, sizes, times, --perm, links, ignore files) are find's: 'rglob find --help' gives their rules in full, and so do docs/ops/find.md and docs/contract.md.";
+
+/**
+ * The input keys of an operation whose flag text is find's, word for word (the selection flags every walking
+ * operation shares): its --help cuts them to a line and says where they are in full (#37: grep, count and find
+ * --help repeated 35 flags' rules, 7-9 KB a page). Empty for find itself.
+ */
+function sharedWithFind(op: Operation): Set<string> {
+  const out = new Set<string>();
+  const find = OPERATIONS.find((o) => o.id === "find");
+  if (find === undefined || find === op) return out;
+  const texts = new Map(flagsOf(find).map((f) => [f.key, f.description]));
+  for (const f of flagsOf(op)) if (!f.presentation && texts.get(f.key) === f.description) out.add(f.key);
+  return out;
 }
 
 /** Creates the root command, with every operation and meta command as a subcommand. */
@@ -228,10 +262,12 @@ export async function opHelp(op: Operation, host: Host, fd: 1 | 2 = 1): Promise<
           (h) => `${h.replace("OPTIONS", "ARGUMENTS")}\n\n${args}\n\n${h}`,
         );
   const examples = op.examples.map((e) => `  ${e.cli}\n      ${e.description}`).join("\n");
+  const note = sharedWithFind(op).size > 0 && withArgs.includes(MORE) ? `\n\n${SHARED_NOTE}` : "";
   return layoutHelp(
     // The operation's full description (for count, its counting rules, #37) after the examples.
-    `${withArgs}\n\nEXAMPLES\n\n${examples}\n\nABOUT\n\n  ${cliText(op, op.description)}\n\n${exitLine(op)}`,
+    `${withArgs}${note}\n\nEXAMPLES\n\n${examples}\n\nABOUT\n\n  ${cliText(op, op.description)}\n\n${exitLine(op)}`,
     helpWidth(fd, host),
+    true,
   );
 }
 
@@ -246,7 +282,10 @@ function operandLines(op: Operation, synopsis: string): string {
     const key = operandKey(raw);
     const description = schema.properties?.[key]?.description;
     const label = op.cli.operands.length === 1 ? synopsis : key.toUpperCase();
-    if (typeof description === "string") rows.push([label, cliText(op, description)]);
+    // An operand that is also a flag's input key (find's GLOBs are --glob's) is said once, under the flag.
+    const flag = flagsOf(op).find((f) => f.key === key && !f.presentation);
+    if (flag !== undefined) rows.push([label, `As ${flagSpellings(flag)} below.`]);
+    else if (typeof description === "string") rows.push([label, cliText(op, description)]);
   }
   // A PATTERN in the synopsis is the `pattern` input key (grep): its model says which regex dialect it is.
   const pattern = schema.properties?.pattern?.description;
@@ -269,10 +308,76 @@ export async function rootHelp(host: Host, fd: 1 | 2 = 1): Promise<string> {
     /\n[^\n]*for more information about a command\.$/,
     "",
   );
+  // The everyday questions first (#37: agents read four help pages before their first question), then the
+  // commands; citty's first line (the description and version) stays first.
+  const at = text.indexOf("\n");
+  const questions = `QUESTIONS, ONE COMMAND EACH (add --json for records)\n\n${questionLines().join("\n")}\n`;
   return layoutHelp(
-    `${text}\nRun 'rglob <command> -h' for a command's flags used most, 'rglob <command> --help' for all of them, 'rglob describe <command>' for its JSON manifest.`,
+    `${text.slice(0, at)}\n\n${questions}${text.slice(at)}\nRun 'rglob help --all' for every command's usage and flags in one page, 'rglob <command> -h' for a command's flags used most, 'rglob <command> --help' for all of them with their rules, 'rglob describe <command>' for its JSON manifest.`,
     helpWidth(fd, host),
   );
+}
+
+/**
+ * The registry's examples that answer an everyday question, in registry order: each operation's examples with a
+ * `question`. The top-level help and the README's everyday block (scripts/gen-docs.ts) list them.
+ * @returns question and command line pairs
+ */
+export function everydayQuestions(): Array<{ question: string; cli: string }> {
+  return OPERATIONS.flatMap((op) =>
+    op.examples.flatMap((e) => (e.question === undefined ? [] : [{ question: e.question, cli: e.cli }])),
+  );
+}
+
+/** The QUESTIONS section's lines: the question, then the command under it. */
+function questionLines(): string[] {
+  return everydayQuestions().map(({ question, cli }) => `  ${question}\n      ${cli}`);
+}
+
+/** The most characters a flag's text takes in `rglob help --all` (one line each, about 8 KB in all). */
+const ALL_TEXT = 56;
+
+/**
+ * Renders every command's short help in one page (`rglob help --all`, `rglob --help-all`), as `git help -a` lists
+ * every command with its summary: first the flags every command that walks a tree takes (find's selection, the
+ * bounds, the output), once; then per command its usage and summary, its own flags used most with the first
+ * clause of each, and the spelling of every other flag it has; then the other commands.
+ * @param host what the environment says (COLUMNS)
+ * @param fd where it is written
+ * @returns the text
+ */
+export function allHelp(host: Host, fd: 1 | 2 = 1): string {
+  const walking = OPERATIONS.filter((op) => flagsOf(op).some((f) => f.key === "patterns" && !f.presentation));
+  const spelled = (f: FlagSpec) => `${f.key} ${briefName(f)} ${flagSpellings(f)}`;
+  // A key is common when every walking command spells it alike (grep's -e is a pattern, not --extension).
+  const [first, ...others] = walking.map((op) => new Set(flagsOf(op).map(spelled)));
+  const common = new Set([...(first ?? [])].filter((k) => others.every((keys) => keys.has(k))));
+  const out: string[] = [
+    "rglob: every command's usage and flags on one page. 'rglob --help': everyday questions, one command each; 'rglob <command> --help': a flag's full rules.",
+  ];
+  const section = (op: Operation, keep: (f: FlagSpec) => boolean) => {
+    const flags = flagsOf(op).filter(keep);
+    const order = BRIEF_FLAGS[op.id] ?? [];
+    const brief = order
+      .map((k) => flags.find((f) => f.key === k))
+      .filter((f): f is FlagSpec => f !== undefined);
+    for (const f of brief)
+      out.push(`  ${briefName(f)}    ${shortText(cliText(op, f.description), ALL_TEXT)}`);
+    const rest = flags.filter((f) => !brief.includes(f)).map((f) => flagSpellings(f).replace(", ", "/"));
+    if (rest.length > 0) out.push(`  ${brief.length > 0 ? "also: " : ""}${rest.join(" ")}`);
+  };
+  const find = walking[0];
+  if (find !== undefined) {
+    out.push("", `Every command that walks a tree (${walking.map((o) => o.id).join(", ")}) takes these:`);
+    section(find, (f) => common.has(spelled(f)));
+  }
+  for (const op of OPERATIONS) {
+    out.push("", `rglob ${op.id} ${synopsisOf(op)}`.trimEnd(), `  ${op.summary}`);
+    section(op, (f) => !walking.includes(op) || !common.has(spelled(f)));
+  }
+  out.push("", "Other commands:");
+  for (const m of META_COMMANDS) out.push(`  rglob ${m.usage}    ${m.summary}`);
+  return layoutHelp(out.join("\n"), helpWidth(fd, host));
 }
 
 /** The names of an operation's result and record fields (what --json prints): kept as they are in its help. */
@@ -382,6 +487,12 @@ const RULES_FIRST: Readonly<Record<string, string>> = {
   count:
     "RULES: blank = only whitespace (inside a block comment too); comment = only comments (doc comments too; a #! first line where comments start with #); a line with code and a comment is code; text inside a string is code (a Python docstring too). --classify shows how each line of the files was counted.",
 };
+
+/** A flag's short letter and shortest long spelling, as a text names it: `-g, --glob`. */
+function flagSpellings(f: FlagSpec): string {
+  const shortest = [f.long, ...f.aliases].sort((a, b) => a.length - b.length)[0] ?? f.long;
+  return `${f.short ? `-${f.short}, ` : ""}--${shortest}`;
+}
 
 /** A flag's spellings as the short help shows them: `-e, --extension EXT`. */
 function briefName(f: FlagSpec): string {

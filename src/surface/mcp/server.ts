@@ -34,7 +34,7 @@ import { ignoredHits, ignoredHitsNote } from "../ignored.ts";
 import { capabilities } from "../introspect.ts";
 import { closest } from "../suggest.ts";
 import { confine, resolveRoots } from "./confine.ts";
-import { resultText } from "./text.ts";
+import { resultText, type TextOptions } from "./text.ts";
 import {
   argumentKeys,
   buildTools,
@@ -508,11 +508,28 @@ async function callOperation(
   const base = typeof input.base === "string" ? input.base : null;
   // The text travels JSON-escaped (a newline is two bytes there, a quote two): while the escaped text is over its
   // room, it is made again with less (the room it took too much, twice at most).
+  const cut = cutNote(op, input, result, budget);
+  if (cut !== null) tail += `\nnote: ${cut}`;
+  const totals = op.id === "grep" ? grepTotalsScope(input, result) : undefined;
+  let options: TextOptions = totals === undefined ? {} : { totals };
   let textRoom = room - jsonBytes(tail);
-  let text = resultText(op, label, result, textRoom, allErrors, base);
-  for (let i = 0; i < 2 && jsonBytes(text) > textRoom; i++) {
-    textRoom -= jsonBytes(text) - textRoom;
-    text = resultText(op, label, result, textRoom, allErrors, base);
+  let text = resultText(op, label, result, textRoom, allErrors, base, options);
+  for (let pass = 0; pass < 2; pass++) {
+    for (let i = 0; i < 2 && jsonBytes(text) > textRoom; i++) {
+      textRoom -= jsonBytes(text) - textRoom;
+      text = resultText(op, label, result, textRoom, allErrors, base, options);
+    }
+    // A text cut short says the max_output_bytes with which it lists every record: the size of the response
+    // it would make (made only then: most answers fit).
+    // (When max_output_bytes cut the records too, a larger one brings more records: the note above says it.)
+    if (pass > 0 || cut !== null || !text.includes("(text cut at max_output_bytes)")) break;
+    const whole = resultText(op, label, result, Number.POSITIVE_INFINITY, allErrors, base, options);
+    const wholeTextBytes = Math.min(
+      RESPONSE_CEILING,
+      jsonBytes(result) + jsonBytes(whole) + jsonBytes(tail) + 400,
+    );
+    options = { ...options, wholeTextBytes };
+    text = resultText(op, label, result, textRoom, allErrors, base, options);
   }
   if (tail.trim() !== "") text += `\n${tail.trim()}`;
   return { structuredContent: result, content: [{ type: "text", text }] };
@@ -544,6 +561,56 @@ function describeAnswer(args: Record<string, unknown>): CallToolResult {
   }
   const unique = [...new Set(texts)];
   return { content: [{ type: "text", text: unique.join("\n\n---\n\n") }] } satisfies CallToolResult;
+}
+
+/**
+ * Says what grep's totals count when the answer is paged (#37: a page's totals were read as the whole search's):
+ * "in all" when the search ran to its end (count mode finishes counting past the page), "this page"
+ * when it stopped with the page, and "from the cursor on" for a page after the first.
+ * @param input the request
+ * @param result the result
+ * @returns the words, or undefined when the answer is one whole page
+ */
+function grepTotalsScope(
+  input: Readonly<Record<string, unknown>>,
+  result: Readonly<Record<string, unknown>>,
+) {
+  const resumed = typeof input.cursor === "string";
+  // limit 0 asks for the totals alone: they are the whole search's, and there is no page to tell them from.
+  if (input.limit === 0) return resumed ? "from the cursor on, to the end" : undefined;
+  if (result.truncated !== true) return resumed ? "from the cursor on, not earlier pages" : undefined;
+  const counting = input.count === true || input.count_matches === true;
+  if (counting && result.truncated_reason === "limit")
+    return resumed ? "from the cursor on, to the end" : "in all, past this page";
+  const n = Number(result.total_files_searched) || 0;
+  return `this page: the ${n} ${n === 1 ? "file" : "files"} searched before it stopped; the next page counts on`;
+}
+
+/**
+ * Says, for an answer whose records max_output_bytes cut, the max_output_bytes with which a page of `limit`
+ * records would fit (from what the records kept took), so that one call gets them (#37: agents set it too small
+ * and asked twice); null when max_output_bytes did not cut the records.
+ * @param op the operation
+ * @param input the request (its limit)
+ * @param result the result
+ * @param budget the max_output_bytes this answer had
+ * @returns the note, or null
+ */
+function cutNote(
+  op: Operation,
+  input: Readonly<Record<string, unknown>>,
+  result: Readonly<Record<string, unknown>>,
+  budget: number,
+): string | null {
+  if (result.truncated_reason !== "max_output_bytes") return null;
+  const kept = Array.isArray(result.results) ? result.results.length : 0;
+  const limit = typeof input.limit === "number" && input.limit > 0 ? input.limit : null;
+  const next = typeof result.next_cursor === "string" ? "the next page: cursor as above; " : "";
+  if (limit === null || kept === 0)
+    return `max_output_bytes=${budget} cut the records; ${next}a larger max_output_bytes (up to ${RESPONSE_CEILING}) gives more in one answer`;
+  // The records take three quarters of the response; a fifth more for records larger than these.
+  const need = Math.min(RESPONSE_CEILING, Math.ceil(((budget * limit) / kept) * 1.2));
+  return `max_output_bytes=${budget} held ${kept} of up to limit=${limit} ${op.id} records; ${next}max_output_bytes=${need} should hold a page of ${limit} in one answer`;
 }
 
 /**

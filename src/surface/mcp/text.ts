@@ -27,6 +27,17 @@ const META = new Set([
   "files_skipped",
 ]);
 
+/** grep's totals, which count what this call searched: the whole search, or this page only (#37). */
+const GREP_TOTALS = new Set(["total_matches", "matched_lines", "files_with_matches", "breakdown"]);
+
+/** What a text says beyond the result: what grep's totals cover, the budget a whole text needs. */
+export interface TextOptions {
+  /** What grep's totals count, said after each of them when the answer is paged: "in all", "this page"… */
+  readonly totals?: string;
+  /** The max_output_bytes with which the text would list every record of the structured result. */
+  readonly wholeTextBytes?: number;
+}
+
 /** Error examples listed per code before the rest of that code is counted. */
 const EXAMPLES_PER_CODE = 3;
 
@@ -283,6 +294,7 @@ function entryTypes(results: readonly Rec[]): string {
  * @param budget the most bytes the text may take
  * @param allErrors every per-path error of the run (the structured result may list fewer)
  * @param base the request's base (error paths below it are shown relative to it), or null
+ * @param options what grep's totals cover, and the budget the whole text needs
  * @returns the text
  */
 export function resultText(
@@ -292,6 +304,7 @@ export function resultText(
   budget: number,
   allErrors: readonly Rec[] = [],
   base: string | null = null,
+  options: TextOptions = {},
 ): string {
   const results = Array.isArray(result.results) ? (result.results as Rec[]) : [];
   const head = [
@@ -325,7 +338,9 @@ export function resultText(
       if (line !== null) lines.push(line);
       continue;
     }
-    const line = `${k}: ${typeof v === "object" ? brief(v) : str(v)}`;
+    const scope =
+      op.id === "grep" && options.totals !== undefined && GREP_TOTALS.has(k) ? ` (${options.totals})` : "";
+    const line = `${k}${scope}: ${typeof v === "object" ? brief(v) : str(v)}`;
     lines.push(line.length > 2000 ? `${line.slice(0, 2000)}… (the structured result has it all)` : line);
   }
   lines.push(...errorLines(errors, base));
@@ -343,8 +358,13 @@ export function resultText(
     const block = recordLines(op, r).join("\n");
     const size = Buffer.byteLength(block) + 1;
     if (used + size > budget - 80) {
+      // #37: agents set max_output_bytes too small and asked again, twice; the size that lists them all here.
+      const whole =
+        options.wholeTextBytes === undefined
+          ? ""
+          : `; max_output_bytes=${options.wholeTextBytes} lists them all here`;
       lines.push(
-        `… ${plural(results.length - i, "more record", "more records")} in the structured result (text cut at max_output_bytes)`,
+        `… ${plural(results.length - i, "more record", "more records")} in the structured result (text cut at max_output_bytes${whole})`,
       );
       break;
     }

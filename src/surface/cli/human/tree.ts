@@ -70,7 +70,10 @@ export class TreeHumanSink implements Sink {
     draw(this.top, "", true);
     const dirs = Number(summary.directories ?? 0);
     const files = Number(summary.files ?? 0);
+    const links = Number(summary.symlinks ?? 0);
     let footer = `${dirs} ${dirs === 1 ? "directory" : "directories"}, ${files} ${files === 1 ? "file" : "files"}`;
+    // Symlinks apart from files (#37), as find's -type l; said when there are some.
+    if (links > 0) footer += `, ${links} ${links === 1 ? "symlink" : "symlinks"}`;
     if (this.folded > 0)
       footer += `; ${this.folded} folded (--fold-depth: counted, not listed; --fold-depth 0 lists them)`;
     if (summary.truncated === true) footer += ` (truncated: ${String(summary.truncated_reason)})`;
