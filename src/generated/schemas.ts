@@ -6299,8 +6299,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "minItems": 1,
-        "description": "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record.",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -6516,13 +6515,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "tb"
         ],
         "type": "string",
-        "description": "Unit of total_size: kb, mb, gb or tb (powers of 1024).",
+        "description": "Unit of total_size: kb, mb, gb or tb, powers of 1024 (the original's names), printed as KiB, MiB, GiB or TiB with the exact bytes beside it.",
         "default": "mb"
       }
     },
     "required": [],
     "additionalProperties": false,
-    "description": "Total size of the files matching PATTERN (an alias of count that reads no contents)."
+    "description": "Total size of the regular files matching PATTERN, or selected by the other predicates (an alias of count that reads no contents)."
   }),
   "tsize.output": () => ({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -6765,12 +6764,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "files": {
             "type": "integer",
             "minimum": 0,
-            "description": "Regular files."
+            "description": "Regular files sized (a symlink is sized only followed, as what it leads to)."
           },
           "bytes": {
             "type": "integer",
             "minimum": 0,
-            "description": "Sum of their sizes."
+            "description": "Sum of their sizes, in bytes."
           }
         },
         "required": [
@@ -6788,7 +6787,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "tb"
         ],
         "type": "string",
-        "description": "The unit of total_size."
+        "description": "The unit of total_size: kb = KiB (1024 bytes), mb = MiB, gb = GiB, tb = TiB."
       },
       "total_size": {
         "type": "number",
