@@ -2271,6 +2271,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Binary files (a NUL byte in the first 8 KiB): skipped and counted here (listed as BINARY errors only with list_binary)."
+          },
+          "binary_bytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sizes of those binary files, in bytes: not in `bytes`, which sums the text files counted (as cloc and tokei count), so bytes + binary_bytes is what wc -c gives for every selected file."
           }
         },
         "required": [
@@ -2281,7 +2286,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "code",
           "comment",
           "blank",
-          "binary_files"
+          "binary_files",
+          "binary_bytes"
         ],
         "additionalProperties": false,
         "title": "CountTotals",
@@ -6154,6 +6160,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Binary files (a NUL byte in the first 8 KiB): skipped and counted here (listed as BINARY errors only with list_binary)."
+          },
+          "binary_bytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sizes of those binary files, in bytes: not in `bytes`, which sums the text files counted (as cloc and tokei count), so bytes + binary_bytes is what wc -c gives for every selected file."
           }
         },
         "required": [
@@ -6164,7 +6175,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "code",
           "comment",
           "blank",
-          "binary_files"
+          "binary_files",
+          "binary_bytes"
         ],
         "additionalProperties": false,
         "title": "CountTotals",

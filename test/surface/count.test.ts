@@ -44,6 +44,9 @@ describe("count", () => {
     expect(byPath["lib/d.txt"]).toMatchObject({ lines: 1, non_blank: 1 });
     expect(byPath["w16.txt"]).toMatchObject({ lines: 2, non_blank: 2 });
     expect(json.totals).toMatchObject({ files: 6, lines: 13, binary_files: 1 });
+    // The skipped binary file's bytes are said beside it (#37), so bytes + binary_bytes is wc -c of every file.
+    const text = json.results.reduce((n, r) => n + r.bytes, 0);
+    expect(json.totals).toMatchObject({ bytes: text, binary_bytes: 5 });
     // Counted, not listed (#37); --list-binary lists them.
     expect(json.errors).toEqual([]);
     const listed = rglobJson<CountResult>(["count", "--json", "--list-binary"], { cwd }).json;
@@ -123,7 +126,7 @@ describe("count", () => {
       "lines      code   comment     blank     bytes  path",
     );
     expect(r.stdout).toMatch(
-      /total: 6 files, 13 lines \(\d+ code, \d+ comment, \d+ blank; \d+ non-blank\), \d+ bytes; 1 binary file skipped/,
+      /total: 6 files, 13 lines \(\d+ code, \d+ comment, \d+ blank; \d+ non-blank\), \d+ bytes; 1 binary file \(5 bytes\) skipped/,
     );
     // Skipped binary files are counted in the totals line, not printed on stderr (as grep and ripgrep do).
     expect(r.stderr).not.toContain("BINARY");

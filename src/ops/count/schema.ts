@@ -146,6 +146,9 @@ const CountTotalsSchema = v.pipe(
     binary_files: int(
       "Binary files (a NUL byte in the first 8 KiB): skipped and counted here (listed as BINARY errors only with list_binary).",
     ),
+    binary_bytes: int(
+      "Sizes of those binary files, in bytes: not in `bytes`, which sums the text files counted (as cloc and tokei count), so bytes + binary_bytes is what wc -c gives for every selected file.",
+    ),
   }),
   v.title("CountTotals"),
   v.description("Totals over every selected file of the query (not only the returned page)."),

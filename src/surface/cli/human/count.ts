@@ -79,7 +79,10 @@ export class CountHumanSink implements Sink {
       this.write(`${this.header ? "\n" : ""}${head}${body}`);
       this.header = true;
     }
-    const binary = t.binary_files > 0 ? `; ${plural(t.binary_files, "binary file")} skipped` : "";
+    const binary =
+      t.binary_files > 0
+        ? `; ${plural(t.binary_files, "binary file")} (${plural(t.binary_bytes, "byte")}) skipped`
+        : "";
     const lines =
       this.leftOut.length === 0
         ? plural(t.lines, "line")
