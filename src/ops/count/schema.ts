@@ -4,7 +4,8 @@ import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { binaryListEntries, budgetEntries, walkEntries } from "../../contract/walk-options.ts";
-import { NESTED_LANGUAGES } from "../../engine/languages.ts";
+import { LANGUAGE_NAMES } from "../../engine/languages.ts";
+import { blockCommentsNest } from "../../engine/regions/regions.ts";
 
 const int = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
 
@@ -192,5 +193,5 @@ export type CountResult = v.InferOutput<typeof CountResultSchema>;
  * @returns the line
  */
 export function countedBy(classify: string): string {
-  return `counted by: a line with code and a comment is code; strings are code (docstrings too); doc comments are comments; a blank line in a comment is blank; only ${NESTED_LANGUAGES.join(", ")} nest block comments; a #! first line is a comment where # starts one; ${classify} shows each line's class`;
+  return `counted by: a line with code and a comment is code; strings are code (docstrings too); doc comments are comments; a blank line in a comment is blank; only ${LANGUAGE_NAMES.filter(blockCommentsNest).join(", ")} nest block comments; a #! first line is a comment where # starts one; ${classify} shows each line's class`;
 }
