@@ -4921,7 +4921,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "path": {
         "type": "string",
         "minLength": 1,
-        "description": "The path to explain. Relative to base, or absolute; it must exist."
+        "description": "The path to explain. Relative to base, or absolute. One that does not exist is explained too (exists: false): whether an ignore rule or an ignored directory above would leave it out, as git check-ignore --no-index."
       },
       "targets": {
         "type": "array",
@@ -4929,7 +4929,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string",
           "minLength": 1
         },
-        "description": "More paths to explain in one call. Each is relative to base or absolute; one that does not exist is a NOT_FOUND error and the others are explained.",
+        "description": "More paths to explain in one call. Each is relative to base or absolute; one that does not exist is explained as path is (exists: false).",
         "default": []
       },
       "under": {
@@ -5224,6 +5224,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "type": "boolean",
               "description": "True when find with the same options lists this path."
             },
+            "exists": {
+              "const": false,
+              "description": "Present (false) when the path does not exist: not included, and its reasons say whether an ignore rule or an ignored directory above would leave it out (stage ignore, with file, line and pattern), as git check-ignore --no-index answers for a path that is not there."
+            },
             "reasons": {
               "type": "array",
               "items": {
@@ -5247,10 +5251,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                       "perm",
                       "owner",
                       "links",
+                      "missing",
                       "selected"
                     ],
                     "type": "string",
-                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected."
+                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, missing (the path does not exist), selected."
                   },
                   "detail": {
                     "type": "string",
@@ -8967,6 +8972,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "True when find with the same options lists this path."
       },
+      "exists": {
+        "const": false,
+        "description": "Present (false) when the path does not exist: not included, and its reasons say whether an ignore rule or an ignored directory above would leave it out (stage ignore, with file, line and pattern), as git check-ignore --no-index answers for a path that is not there."
+      },
       "reasons": {
         "type": "array",
         "items": {
@@ -8990,10 +8999,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "perm",
                 "owner",
                 "links",
+                "missing",
                 "selected"
               ],
               "type": "string",
-              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected."
+              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, missing (the path does not exist), selected."
             },
             "detail": {
               "type": "string",

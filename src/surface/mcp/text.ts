@@ -147,7 +147,10 @@ function linesOf(op: Operation, r: Rec): string[] {
       // The CLI's words (#37): included or not included; "ignored" is the reason an ignore rule gives.
       const words = insideWords(r);
       const inside = words === null ? "" : `/: not included, with ${words} (expand lists them)`;
-      const lines = [inside ? `${rel}${inside}` : `${rel}: ${r.included ? "included" : "not included"}`];
+      const verdict = r.included
+        ? "included"
+        : `not included${r.exists === false ? ", it does not exist" : ""}`;
+      const lines = [inside ? `${rel}${inside}` : `${rel}: ${verdict}`];
       for (const why of (r.reasons as Rec[] | undefined) ?? []) {
         // An ignore rule's detail says its file (relative to the base), line and pattern already (#37: the
         // absolute file and the pattern again were a third of an `only: ignored` answer's text).

@@ -52,7 +52,10 @@ export class ExplainHumanSink implements Sink {
   record(_kind: string, record: object): void {
     const r = record as Explanation;
     const p = paint(this.style);
-    const verdict = r.included ? p.line("included") : p.match("not included");
+    // A path that is not there (#37) says so beside its verdict; its reasons say what the rules make of it.
+    const verdict = r.included
+      ? p.line("included")
+      : `${p.match("not included")}${r.exists === false ? ", it does not exist" : ""}`;
     // An ignored directory explained as one (#37): `dir/`, and how many entries it holds, as git shows it.
     const words = insideWords(r);
     const inside = words === null ? "" : `, with ${words} (--expand lists them)`;
