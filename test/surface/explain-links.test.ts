@@ -206,7 +206,7 @@ describe("counts in MCP texts say 1 file, 2 files (#37)", () => {
         name: "rglob",
         arguments: { op: "explain", path: "a.txt" },
       })) as CallToolResult;
-      expect((one.content[0] as { text: string }).text).toMatch(/^explain: 1 record, 1 file searched/);
+      expect((one.content[0] as { text: string }).text).toMatch(/^explain: 1 record, 1 entry explained/);
     } finally {
       await s.close();
       d.cleanup();

@@ -297,9 +297,12 @@ export function resultText(
   base: string | null = null,
 ): string {
   const results = Array.isArray(result.results) ? (result.results as Rec[]) : [];
-  const head = [
-    `${tool}: ${plural(results.length, "record")}${entryTypes(results)}, ${plural(result.total_files_searched, "file")} searched`,
-  ];
+  // explain examines entries of every kind (#37: "134 files searched" counted directories too): it says them.
+  const examined =
+    op.id === "explain" && typeof result.explained === "number"
+      ? `${plural(result.explained, "entry", "entries")} explained`
+      : `${plural(result.total_files_searched, "file")} searched`;
+  const head = [`${tool}: ${plural(results.length, "record")}${entryTypes(results)}, ${examined}`];
   if (result.truncated) {
     head.push(`truncated (${result.truncated_reason})`);
     if (typeof result.next_cursor === "string") head.push(`next page: cursor=${result.next_cursor}`);
