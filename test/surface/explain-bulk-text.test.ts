@@ -58,12 +58,19 @@ describe("the MCP text of explain counts entries (#37)", () => {
     try {
       const res = (await s.client.callTool({
         name: "rglob",
-        arguments: { op: "explain", under: "." },
+        arguments: { op: "explain", under: ".", global_ignore_file: false },
       })) as CallToolResult;
       const text = (res.content[0] as { text: string }).text;
       const first = text.split("\n")[0] as string;
       expect(first).toContain("entries explained");
       expect(first).not.toContain("searched");
+      // The ignore files consulted are said once per set there too; the structured records keep them whole.
+      expect(text.split(NO_RULE).length - 1).toBe(2);
+      expect(text).toContain("\na.txt: included\nb.txt: included\n");
+      const records = (res.structuredContent as { results: Array<{ reasons: Array<{ detail: string }> }> })
+        .results;
+      const whole = records.filter((x) => x.reasons.some((y) => y.detail.includes(NO_RULE))).length;
+      expect(whole).toBeGreaterThan(2);
     } finally {
       await s.close();
     }

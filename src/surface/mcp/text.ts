@@ -192,6 +192,33 @@ function shownPath(base: string | null): (p: unknown) => string {
   };
 }
 
+/** What an included entry's verdict says before the ignore files consulted. */
+const NO_RULE = "; no ignore rule matches it: ";
+
+/**
+ * Says the ignore files consulted once for the explanations that share them, as the CLI does (#37: an `under`
+ * answer repeated "no ignore rule matches it: none of the 24 rules of …" for every entry); the structured
+ * records keep them whole.
+ * @param r an explanation
+ * @param said the ignore files the text said last
+ * @returns the explanation to print
+ */
+function consultedOnce(r: Rec, said: { consulted: string | null }): Rec {
+  const reasons = (r.reasons as Rec[] | undefined) ?? [];
+  const out: Rec[] = [];
+  for (const why of reasons) {
+    const d = typeof why.detail === "string" ? why.detail : "";
+    const at = why.stage === "selected" ? d.indexOf(NO_RULE) : -1;
+    if (at >= 0 && d.slice(at + NO_RULE.length) === said.consulted) {
+      if (reasons.length > 1) out.push({ ...why, detail: `${d.slice(0, at)}; no ignore rule matches it` });
+      continue;
+    }
+    if (at >= 0) said.consulted = d.slice(at + NO_RULE.length);
+    out.push(why);
+  }
+  return { ...r, reasons: out };
+}
+
 /** Error codes of files that were skipped, not failed: the skip ledger's reason that counts each. */
 const SKIP_REASONS: Readonly<Record<string, string>> = { BINARY: "binary", TOO_LARGE: "too_large" };
 
@@ -345,8 +372,9 @@ export function resultText(
       `${foldedDirs} directories folded at fold_depth: each says what is below it, not listed; to go deeper, base=that directory, or a larger fold_depth (0 folds nothing)`,
     );
   let used = Buffer.byteLength(lines.join("\n"));
+  const said = { consulted: null as string | null };
   for (const [i, r] of results.entries()) {
-    const block = recordLines(op, r).join("\n");
+    const block = recordLines(op, op.id === "explain" ? consultedOnce(r, said) : r).join("\n");
     const size = Buffer.byteLength(block) + 1;
     if (used + size > budget - 80) {
       lines.push(
