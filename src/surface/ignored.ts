@@ -106,10 +106,8 @@ export function ignoredRulesNotes(
   if (format !== undefined) {
     const counts = new Map<string, number>();
     for (const [rule] of seen) counts.set(rule, (counts.get(rule) ?? 0) + 1);
-    return [...counts].map(
-      ([rule, n]) =>
-        `ignored by ${rule}: ${n} ${n === 1 ? "entry" : "entries"} listed ({ignored_by} shows each one's rule)`,
-    );
+    const lines = [...counts].map(([rule, n]) => `ignored by ${rule}: ${n} ${n === 1 ? "entry" : "entries"}`);
+    return [...lines, "{ignored_by} in --format shows each entry's rule"];
   }
   const byRule = new Map<string, string[]>();
   for (const [rule, abs, suffix] of seen) {

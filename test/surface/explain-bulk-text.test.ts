@@ -45,7 +45,9 @@ describe("find --only-ignored --format does not list its paths again (#37)", () 
     const formatted = rglob(["find", "--only-ignored", "--expand", "--format", "{rel}"], { cwd });
     expect(formatted.stdout).toBe("build\nbuild/out.o\nsrc/d.log\n");
     expect(formatted.stderr).not.toContain("src/d.log");
-    expect(formatted.stderr).toContain("ignored by .gitignore:1:*.log: 1 entry listed");
+    expect(formatted.stderr).toBe(
+      "rglob: ignored by .gitignore:2:build/: 2 entries\nrglob: ignored by .gitignore:1:*.log: 1 entry\nrglob: {ignored_by} in --format shows each entry's rule\n",
+    );
     const withRule = rglob(["find", "--only-ignored", "--format", "{rel} {ignored_by}"], { cwd });
     expect(withRule.stdout).toContain("src/d.log .gitignore:1:*.log\n");
     expect(withRule.stderr).toBe("");
