@@ -36,6 +36,7 @@ type ExplainStage =
   | "perm"
   | "owner"
   | "links"
+  | "missing"
   | "selected";
 
 /** One reason of a verdict. */
@@ -64,6 +65,8 @@ export interface PathVerdict {
   readonly reasons: Reason[];
   /** Present when a symlink is on the path's way (or is the path): where it really is. */
   readonly real?: RealPath;
+  /** False when the path does not exist: its verdict is what the ignore rules would make of it. */
+  readonly exists?: false;
 }
 
 /** A named predicate: its stage, and a test that returns null when the entry passes, else why it fails. */
@@ -560,6 +563,41 @@ function linkNote(plan: WalkPlan, compAbs: string, rel: string, target: EntryTyp
 }
 
 /**
+ * Tells whether nothing is at a path (lstat fails with ENOENT or ENOTDIR), as opposed to one that cannot be read.
+ * @param abs the path
+ * @returns true when it does not exist
+ */
+function doesNotExist(abs: string): boolean {
+  try {
+    platform.lstat(abs);
+    return false;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    return code === "ENOENT" || code === "ENOTDIR";
+  }
+}
+
+/**
+ * The verdict on a path that does not exist: not listed, and whether the ignore rules would leave it out (the
+ * reasons met on its way), or that none would, with the ignore files consulted.
+ * @param absent the first component that does not exist, and where its reason goes among the others
+ * @param rel the path, relative to the base
+ * @returns the verdict
+ */
+function missingVerdict(
+  absent: { readonly rel: string; readonly at: number },
+  rel: string,
+  found: Findings,
+): PathVerdict {
+  const where = absent.rel === rel ? "" : ` ('${absent.rel}' is not there)`;
+  const blocked = found.out.length > 0;
+  const unmatched = blocked || found.unmatched === undefined ? "" : `; ${found.unmatched}`;
+  const reasons = [...found.out];
+  reasons.splice(absent.at, 0, { stage: "missing", detail: `it does not exist${where}${unmatched}` });
+  return { included: false, reasons, exists: false };
+}
+
+/**
  * Explains one path under one root: replays the walk's tests from the root down to the path.
  * @returns the verdict, or null when the path is not under this root
  */
@@ -597,6 +635,9 @@ function underRoot(
   let ignoredAbove = false;
   // Whether a rule matched a component on the way (one that re-included a directory too).
   let anyMatched = false;
+  // The first component that does not exist, and where its reason goes among the others (#37: a path that does
+  // not exist still has an ignore verdict, as git check-ignore --no-index gives one).
+  let absent: { readonly rel: string; readonly at: number } | null = null;
   // Device/inode pairs of the directories from the root down, as the walk keeps them to detect loops.
   const onPath: string[] = [];
   if (plan.follow) {
@@ -610,25 +651,31 @@ function underRoot(
     const last = i === parts.length - 1;
     const rel = relDir === "" ? name : `${relDir}/${name}`;
     const compAbs = joinPath(dirAbs, name);
-    let listing: DirListing;
-    try {
-      listing = memo.list(dirAbs);
-    } catch (err) {
-      block({
-        stage: "unreadable",
-        detail: `its directory cannot be listed: ${fsErrorInfo(err, dirAbs).message}`,
-      });
-      return { included: false, reasons: out };
-    }
-    for (const fileName of plan.ignoreNames) {
-      if (listing.names.includes(fileName)) {
-        const f = memo.ignoreFile(joinPath(dirAbs, fileName), keyPrefix, report);
-        if (f) chain = [...chain, f];
+    let listing: DirListing | null = null;
+    if (absent === null) {
+      try {
+        listing = memo.list(dirAbs);
+      } catch (err) {
+        block({
+          stage: "unreadable",
+          detail: `its directory cannot be listed: ${fsErrorInfo(err, dirAbs).message}`,
+        });
+        return { included: false, reasons: out };
       }
-    }
-    if (!listing.names.includes(name)) {
-      block({ stage: "unreadable", detail: `'${rel}' is not listed by its directory` });
-      return { included: false, reasons: out };
+      for (const fileName of plan.ignoreNames) {
+        if (listing.names.includes(fileName)) {
+          const f = memo.ignoreFile(joinPath(dirAbs, fileName), keyPrefix, report);
+          if (f) chain = [...chain, f];
+        }
+      }
+      if (!listing.names.includes(name)) {
+        if (!doesNotExist(compAbs)) {
+          block({ stage: "unreadable", detail: `'${rel}' is not listed by its directory` });
+          return { included: false, reasons: out };
+        }
+        absent = { rel, at: out.length };
+        listing = null;
+      }
     }
     const what = last ? "it" : `its directory '${rel}'`;
     if (VCS_DIRS.has(name))
@@ -642,7 +689,12 @@ function underRoot(
         detail: `${what} is hidden (name starts with '.') and hidden is off (--no-hidden)`,
       });
     }
-    const types = componentTypes(plan, listing, name, compAbs, rel, what, last, found);
+    // Below a component that does not exist, each one is taken for a directory and the last for a file, as git
+    // check-ignore takes a path that is not there (a rule 'dir/' needs a directory).
+    const types: { readonly type: EntryType; readonly target: EntryType } | null =
+      listing === null
+        ? { type: last ? "file" : "dir", target: last ? "file" : "dir" }
+        : componentTypes(plan, listing, name, compAbs, rel, what, last, found);
     if (types === null) return { included: false, reasons: out };
     const { type, target } = types;
     const isDir = target === "dir";
@@ -659,12 +711,14 @@ function underRoot(
     // No rule matches the path nor a directory on its way: said with the files consulted, so that a verdict of
     // "included" needs no reading of every ignore file to be trusted (#37).
     if (last && !anyMatched && plan.respectIgnore) found.unmatched = noRuleMatches(chain, plan.base);
+    if (last && absent !== null) return missingVerdict(absent, rel, found);
     if (last) {
       if (type === "symlink") notes.push(linkNote(plan, compAbs, rel, target));
       const e = new Entry(compAbs, rel, name, i + 1, type, target, r, plan.follow);
       return verdictOnEntry(plan, o, checks, e, isDir, found);
     }
-    const into = descent(plan, type, isDir, compAbs, rel, onPath);
+    const into =
+      absent === null ? descent(plan, type, isDir, compAbs, rel, onPath) : { enter: true as const };
     if (!into.enter) {
       if (into.reason !== undefined) block(into.reason);
       return { included: false, reasons: out };
@@ -714,7 +768,13 @@ export function explainPath(
       why = there.included
         ? `; its real path ${resolved} is included`
         : `; its real path ${resolved} is not included${v.included ? "" : " either"}: ${there.reasons[0]?.detail ?? ""}`;
-    } else why = `; its real path ${resolved} does not exist`;
+    } else {
+      // What the rules make of the place it leads to (#37: "would the target be ignored" is the question a
+      // broken link raises): a path that does not exist has a verdict too.
+      const there = verdictOf(plan, o, realAbs, report, memo);
+      const left = there.reasons.find((x) => x.stage !== "missing");
+      why = `; its real path ${resolved} does not exist${left === undefined ? "" : ` and would not be included: ${left.detail}`}`;
+    }
   } else {
     let exists = true;
     try {

@@ -123,15 +123,7 @@ const TABLE: ReadonlyArray<
 ];
 
 /** The languages whose block comments nest, by their specifications (count's rules name them). */
-export const NESTED_LANGUAGES: readonly string[] = [
-  "Haskell",
-  "Rust",
-  "Swift",
-  "Scala",
-  "Kotlin",
-  "OCaml",
-  "Dart",
-];
+const NESTED_LANGUAGES: readonly string[] = ["Haskell", "Rust", "Swift", "Scala", "Kotlin", "OCaml", "Dart"];
 const NESTED = new Set(NESTED_LANGUAGES);
 
 /** The languages by extension and by exact file name. */

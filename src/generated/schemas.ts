@@ -2272,6 +2272,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Binary files (a NUL byte in the first 8 KiB): skipped and counted here (listed as BINARY errors only with list_binary)."
+          },
+          "binary_bytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sizes of those binary files, in bytes: not in `bytes`, which sums the text files counted (as cloc and tokei count), so bytes + binary_bytes is what wc -c gives for every selected file."
           }
         },
         "required": [
@@ -2282,7 +2287,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "code",
           "comment",
           "blank",
-          "binary_files"
+          "binary_files",
+          "binary_bytes"
         ],
         "additionalProperties": false,
         "title": "CountTotals",
@@ -4923,7 +4929,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "path": {
         "type": "string",
         "minLength": 1,
-        "description": "The path to explain. Relative to base, or absolute; it must exist."
+        "description": "The path to explain. Relative to base, or absolute. One that does not exist is explained too (exists: false): whether an ignore rule or an ignored directory above would leave it out, as git check-ignore --no-index."
       },
       "targets": {
         "type": "array",
@@ -4931,7 +4937,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string",
           "minLength": 1
         },
-        "description": "More paths to explain in one call. Each is relative to base or absolute; one that does not exist is a NOT_FOUND error and the others are explained.",
+        "description": "More paths to explain in one call. Each is relative to base or absolute; one that does not exist is explained as path is (exists: false).",
         "default": []
       },
       "under": {
@@ -5227,6 +5233,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "type": "boolean",
               "description": "True when find with the same options lists this path."
             },
+            "exists": {
+              "const": false,
+              "description": "Present (false) when the path does not exist: not included, and its reasons say whether an ignore rule or an ignored directory above would leave it out (stage ignore, with file, line and pattern), as git check-ignore --no-index answers for a path that is not there."
+            },
             "reasons": {
               "type": "array",
               "items": {
@@ -5250,10 +5260,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                       "perm",
                       "owner",
                       "links",
+                      "missing",
                       "selected"
                     ],
                     "type": "string",
-                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected."
+                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, missing (the path does not exist), selected."
                   },
                   "detail": {
                     "type": "string",
@@ -6163,6 +6174,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "integer",
             "minimum": 0,
             "description": "Binary files (a NUL byte in the first 8 KiB): skipped and counted here (listed as BINARY errors only with list_binary)."
+          },
+          "binary_bytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Sizes of those binary files, in bytes: not in `bytes`, which sums the text files counted (as cloc and tokei count), so bytes + binary_bytes is what wc -c gives for every selected file."
           }
         },
         "required": [
@@ -6173,7 +6189,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "code",
           "comment",
           "blank",
-          "binary_files"
+          "binary_files",
+          "binary_bytes"
         ],
         "additionalProperties": false,
         "title": "CountTotals",
@@ -6308,8 +6325,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "minItems": 1,
-        "description": "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record.",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -6525,13 +6541,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "tb"
         ],
         "type": "string",
-        "description": "Unit of total_size: kb, mb, gb or tb (powers of 1024).",
+        "description": "Unit of total_size: kb, mb, gb or tb, powers of 1024 (the original's names), printed as KiB, MiB, GiB or TiB with the exact bytes beside it.",
         "default": "mb"
       }
     },
     "required": [],
     "additionalProperties": false,
-    "description": "Total size of the files matching PATTERN (an alias of count that reads no contents)."
+    "description": "Total size of the regular files matching PATTERN, or selected by the other predicates (an alias of count that reads no contents)."
   }),
   "tsize.output": () => ({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -6774,12 +6790,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "files": {
             "type": "integer",
             "minimum": 0,
-            "description": "Regular files."
+            "description": "Regular files sized (a symlink is sized only followed, as what it leads to)."
           },
           "bytes": {
             "type": "integer",
             "minimum": 0,
-            "description": "Sum of their sizes."
+            "description": "Sum of their sizes, in bytes."
           }
         },
         "required": [
@@ -6797,7 +6813,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "tb"
         ],
         "type": "string",
-        "description": "The unit of total_size."
+        "description": "The unit of total_size: kb = KiB (1024 bytes), mb = MiB, gb = GiB, tb = TiB."
       },
       "total_size": {
         "type": "number",
@@ -8965,6 +8981,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "boolean",
         "description": "True when find with the same options lists this path."
       },
+      "exists": {
+        "const": false,
+        "description": "Present (false) when the path does not exist: not included, and its reasons say whether an ignore rule or an ignored directory above would leave it out (stage ignore, with file, line and pattern), as git check-ignore --no-index answers for a path that is not there."
+      },
       "reasons": {
         "type": "array",
         "items": {
@@ -8988,10 +9008,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "perm",
                 "owner",
                 "links",
+                "missing",
                 "selected"
               ],
               "type": "string",
-              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected."
+              "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, missing (the path does not exist), selected."
             },
             "detail": {
               "type": "string",

@@ -93,12 +93,22 @@ export function ignoredHitsNote(found: { hits: readonly IgnoredHit[]; more: bool
  * @param seen each record's rule, absolute path and what follows the path (find's ignored directory listed as
  *   one: how many entries it holds), in output order (a grep file once per line)
  * @param cwd the current directory
+ * @param format find's --format, when given: the listing is the user's, so the notes do not list its paths again
+ *   (#37: every path came twice, on stdout and on stderr): none when it shows {ignored_by}, else a count per rule
  * @returns the notes' texts (without a prefix)
  */
 export function ignoredRulesNotes(
   seen: ReadonlyArray<readonly [string, string, string?]>,
   cwd: string,
+  format?: string,
 ): string[] {
+  if (format?.includes("{ignored_by}")) return [];
+  if (format !== undefined) {
+    const counts = new Map<string, number>();
+    for (const [rule] of seen) counts.set(rule, (counts.get(rule) ?? 0) + 1);
+    const lines = [...counts].map(([rule, n]) => `ignored by ${rule}: ${n} ${n === 1 ? "entry" : "entries"}`);
+    return [...lines, "{ignored_by} in --format shows each entry's rule"];
+  }
   const byRule = new Map<string, string[]>();
   for (const [rule, abs, suffix] of seen) {
     const list = byRule.get(rule) ?? [];

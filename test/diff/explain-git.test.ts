@@ -95,6 +95,59 @@ describe.if(hasGit)("explain --all against git check-ignore -v over every path (
   }
 });
 
+// A path that does not exist has a verdict (#37: a broken link's target under an ignored output/ was NOT_FOUND):
+// names absent from existing directories, and paths below directories absent too, against git check-ignore -v
+// --no-index on the same paths (which takes each missing component but the last for a directory, as ours does).
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+describe.if(hasGit)("explain of paths that do not exist against git check-ignore -v --no-index (skipped without git)", () => {
+  let ignoredTotal = 0;
+  afterAll(() => expect(ignoredTotal).toBeGreaterThan(20));
+  for (const seed of [41, 42, 43, 44, 45, 46]) {
+    test(`seed ${seed}`, () => {
+      const { dir, paths } = randomRepo(seed, env);
+      try {
+        const there = new Set(paths);
+        const dirs = ["", ...paths.filter((p) => !p.includes(".") && paths.some((q) => q.startsWith(`${p}/`)))];
+        const absent: string[] = [];
+        for (const d of dirs)
+          for (const name of ["x.log", "keep1", "z.o", "y.txt", "build/out.o", "lib/q/doc.md", "a"]) {
+            const p = d === "" ? name : `${d}/${name}`;
+            if (!there.has(p) && !paths.some((q) => q.startsWith(`${p}/`)) && !absent.includes(p)) absent.push(p);
+          }
+        // Only the paths whose first missing component is below existing directories (a file on the way is ENOTDIR).
+        const asked = absent.filter((p) => !p.split("/").some((_, i, a) => there.has(a.slice(0, i + 1).join("/")) && i < a.length - 1 && !dirs.includes(a.slice(0, i + 1).join("/"))));
+        const git = gitVerdicts(dir, asked, env);
+        const { json, run } = rglobJson<{ results: Array<Explained & { exists?: boolean }> }>(
+          ["explain", ...asked, "--json"],
+          { cwd: dir, env },
+        );
+        expect(run.code).toBe(0);
+        expect(json.results.map((r) => r.relative_path)).toEqual(asked);
+        for (const r of json.results) {
+          expect({ p: r.relative_path, exists: r.exists, included: r.included }).toEqual({
+            p: r.relative_path,
+            exists: false,
+            included: false,
+          });
+          const rule = r.reasons.find((x) => x.stage === "ignore");
+          const mine =
+            rule === undefined
+              ? null
+              : { file: (rule.file as string).slice(dir.length + 1), line: rule.line, pattern: rule.pattern };
+          const g = git.get(r.relative_path) ?? null;
+          // A re-including rule that decides is no reason to leave the path out: ours keeps it as a note.
+          const want = g === null || !g.ignored ? null : { file: g.file, line: g.line, pattern: g.pattern };
+          const ours = mine !== null && rule?.detail.startsWith("re-included") ? null : mine;
+          expect({ seed, p: r.relative_path, verdict: ours }).toEqual({ seed, p: r.relative_path, verdict: want });
+          if (want !== null) ignoredTotal++;
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
 // biome-ignore format: the title, with why it may be skipped, stays on its line
 describe.if(hasGit)("explain --all --only ignored against git ls-files -o -i --directory (skipped without git)", () => {
   let dirsTotal = 0;
@@ -134,7 +187,7 @@ describe.if(hasGit)("explain --all --only ignored against git ls-files -o -i --d
 });
 
 describe("bulk explain on the CLI", () => {
-  test("exit codes: 0 an explanation given (any verdict), 1 --only kept none, 2 one does not exist", () => {
+  test("exit codes: 0 an explanation given (any verdict, a path not there too), 1 --only kept none", () => {
     const dir = mkdtempSync(join(tmpdir(), "rglob-explain-bulk-"));
     try {
       writeFileSync(join(dir, ".gitignore"), "*.log\n");
@@ -148,11 +201,14 @@ describe("bulk explain on the CLI", () => {
       expect(rglob(["explain", "a.txt", "b.log", "--only", "not-included"], { cwd: dir }).code).toBe(0);
       expect(rglob(["explain", "a.txt", "--only", "included"], { cwd: dir }).code).toBe(0);
       expect(rglob(["explain", "b.log", "--only", "included"], { cwd: dir }).code).toBe(1);
+      // A path that is not there has a verdict too, as git check-ignore gives one (#37): exit as for one that is.
       const missing = rglob(["explain", "a.txt", "nope", "--json"], { cwd: dir });
-      expect(missing.code).toBe(2);
+      expect(missing.code).toBe(0);
       const json = JSON.parse(missing.stdout) as { results: Explained[]; errors: Array<{ code: string }> };
-      expect(json.results.map((r) => r.relative_path)).toEqual(["a.txt"]);
-      expect(json.errors.map((e) => e.code)).toEqual(["NOT_FOUND"]);
+      expect(json.results.map((r) => r.relative_path)).toEqual(["a.txt", "nope"]);
+      expect(json.errors).toEqual([]);
+      expect(rglob(["explain", "gone.log", "--only", "ignored"], { cwd: dir }).code).toBe(0);
+      expect(rglob(["explain", "gone.txt", "--only", "ignored"], { cwd: dir }).code).toBe(1);
       const human = rglob(["explain", "--all", "--only", "ignored"], { cwd: dir });
       expect(human.stdout).toBe("b.log: not included\n  ignored by .gitignore:1: *.log\n");
     } finally {

@@ -73,7 +73,7 @@ describe("process edge", () => {
     expect(r.stderr).toBe(
       `rglob: NOT_FOUND: ${join(FIXTURE, "no-such-dir")}: base directory: does not exist\n`,
     );
-    const e = rglob(["explain", "no-such-file"], { cwd: FIXTURE });
+    const e = rglob(["explain", "--under", "no-such-file"], { cwd: FIXTURE });
     expect(e.code).toBe(2);
     expect(e.stderr.match(/no-such-file/g)?.length).toBe(1);
   });

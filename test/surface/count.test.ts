@@ -44,6 +44,9 @@ describe("count", () => {
     expect(byPath["lib/d.txt"]).toMatchObject({ lines: 1, non_blank: 1 });
     expect(byPath["w16.txt"]).toMatchObject({ lines: 2, non_blank: 2 });
     expect(json.totals).toMatchObject({ files: 6, lines: 13, binary_files: 1 });
+    // The skipped binary file's bytes are said beside it (#37), so bytes + binary_bytes is wc -c of every file.
+    const text = json.results.reduce((n, r) => n + r.bytes, 0);
+    expect(json.totals).toMatchObject({ bytes: text, binary_bytes: 5 });
     // Counted, not listed (#37); --list-binary lists them.
     expect(json.errors).toEqual([]);
     const listed = rglobJson<CountResult>(["count", "--json", "--list-binary"], { cwd }).json;
@@ -123,7 +126,7 @@ describe("count", () => {
       "lines      code   comment     blank     bytes  path",
     );
     expect(r.stdout).toMatch(
-      /total: 6 files, 13 lines \(\d+ code, \d+ comment, \d+ blank; \d+ non-blank\), \d+ bytes; 1 binary file skipped/,
+      /total: 6 files, 13 lines \(\d+ code, \d+ comment, \d+ blank; \d+ non-blank\), \d+ bytes; 1 binary file \(5 bytes\) skipped/,
     );
     // Skipped binary files are counted in the totals line, not printed on stderr (as grep and ripgrep do).
     expect(r.stderr).not.toContain("BINARY");
@@ -175,14 +178,49 @@ describe("lcount and tsize (aliases of count)", () => {
     );
   });
 
+  // 3 MiB + a.py (17 bytes) + b.py (6 bytes): the unit is MiB (powers of 1024), and the exact bytes stand beside
+  // it (#37: "3.55 MB" was printed for 3,727,361 bytes, which are 3.73 MB).
+  const bytes = 3 * 1024 * 1024 + 17 + 6;
   test.each([
-    [[], "Total size: 3.00 MB\n"],
-    [["--unit", "kb"], "Total size: 3072.02 KB\n"],
-    [["--unit", "gb"], "Total size: 0.00 GB\n"],
+    [[], `Total size: 3.00 MiB (${bytes} bytes)\n`],
+    [["--unit", "kb"], `Total size: 3072.02 KiB (${bytes} bytes)\n`],
+    [["--unit", "gb"], `Total size: 0.00 GiB (${bytes} bytes)\n`],
   ])("tsize %p", (flags, expected) => {
     const r = rglob(["tsize", "*", ...flags], { cwd: t.dir });
-    expect(r.code).toBe(2); // '*' matches a directory and a broken link: error records, exit 2 (#22)
+    // A matched directory and a broken link are entries, not files to size: no error, exit 0 (#37).
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
     expect(r.stdout).toBe(expected);
+  });
+
+  test("tsize skips the symlinks its patterns match, and takes count's selection flags without a pattern (#37)", () => {
+    const links = tempTree({
+      "data/a.nc": new Uint8Array(1000),
+      "data/b.nc": new Uint8Array(2000),
+      "cases/a.nc": { symlink: "../data/a.nc" },
+      "cases/gone.nc": { symlink: "../output/gone.nc" },
+      "cases/loop.nc": { symlink: "loop.nc" },
+      "notes.txt": "x\n",
+    });
+    try {
+      for (const args of [["*.nc"], ["-e", "nc"], ["-e", "nc", "-t", "f"], ["--glob", "*.nc"]]) {
+        const r = rglob(["tsize", ...args], { cwd: links.dir });
+        expect([args, r.code, r.stderr]).toEqual([args, 0, ""]);
+        expect(r.stdout).toBe("Total size: 0.00 MiB (3000 bytes)\n");
+      }
+      const json = rglobJson<{ totals: { files: number; bytes: number }; errors: unknown[] }>(
+        ["tsize", "-e", "nc", "--json"],
+        { cwd: links.dir },
+      ).json;
+      expect(json.totals).toEqual({ files: 2, bytes: 3000 });
+      expect(json.errors).toEqual([]);
+      // Following links, the one that leads to a file is sized as that file; those that lead nowhere are not.
+      const followed = rglob(["tsize", "-e", "nc", "-L"], { cwd: links.dir });
+      expect([followed.code, followed.stdout]).toEqual([0, "Total size: 0.00 MiB (4000 bytes)\n"]);
+      expect(rglob(["tsize"], { cwd: links.dir }).stdout).toBe("Total size: 0.00 MiB (3002 bytes)\n");
+    } finally {
+      links.cleanup();
+    }
   });
 
   test("lcount and tsize are in the registry: describe and help show them", () => {

@@ -152,11 +152,11 @@ describe("a path that is a link", () => {
     if (p === "gone") expect(rec.real_path).toBe("nowhere");
   });
 
-  test("a path below a broken link does not exist: NOT_FOUND, exit 2, no stack", () => {
+  test("a path below a broken link is explained: the walk does not enter the link (#37)", () => {
     const r = rglob(["explain", "gone/x"], { cwd: t.dir });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("NOT_FOUND");
-    expect(r.stderr).not.toContain("    at ");
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toContain("gone/x: not included");
+    expect(r.stdout).toContain("its directory 'gone' is the symlink gone -> nowhere, which is not followed");
   });
 });
 
@@ -206,7 +206,7 @@ describe("counts in MCP texts say 1 file, 2 files (#37)", () => {
         name: "rglob",
         arguments: { op: "explain", path: "a.txt" },
       })) as CallToolResult;
-      expect((one.content[0] as { text: string }).text).toMatch(/^explain: 1 record, 1 file searched/);
+      expect((one.content[0] as { text: string }).text).toMatch(/^explain: 1 record, 1 entry explained/);
     } finally {
       await s.close();
       d.cleanup();

@@ -85,8 +85,11 @@ describe("explain lists every reason", () => {
     expect(run.code).toBe(0);
   });
 
-  test("a path that does not exist: exit 2", () => {
-    expect(rglob(["explain", "nope.txt"], { cwd: repo, env }).code).toBe(2);
+  test("a path that does not exist is explained, exit 0, as git check-ignore answers for it (#37)", () => {
+    const { json, run } = explain(["nope.txt"]);
+    expect(run.code).toBe(0);
+    expect(json.results[0]).toMatchObject({ included: false, exists: false });
+    expect(json.results[0]?.reasons.map((r) => r.stage)).toEqual(["missing"]);
   });
 });
 

@@ -133,10 +133,8 @@ describe("explain: human output and bad input", () => {
 
   test.each([
     [["explain"], "explain needs a path"],
-    [["explain", "no/such/file"], "NOT_FOUND"],
     [["explain", "src", "--max-size", "huge"], "is not a size"],
-    // Several paths are explained in one call (#37); one that does not exist is a NOT_FOUND record.
-    [["explain", "a", "b"], "NOT_FOUND"],
+    [["explain", "--under", "no/such/dir"], "NOT_FOUND"],
   ])("%p exits 2 (%s)", (args, text) => {
     const r = rglob(args, { cwd: FIXTURE });
     expect(r.code).toBe(2);
@@ -144,13 +142,43 @@ describe("explain: human output and bad input", () => {
     expect(r.stderr).not.toContain("    at ");
   });
 
-  test("a missing path is NOT_FOUND in the JSON failure envelope", () => {
-    const { json, run } = rglobJson<{ ok: boolean; error: { code: string } }>(
-      ["explain", "nope.txt", "--json"],
-      { cwd: FIXTURE },
+  test("a path that does not exist is explained: not there, and the rule that would leave it out (#37)", () => {
+    const { json, run } = rglobJson<{
+      results: Array<{
+        relative_path: string;
+        exists?: boolean;
+        reasons: Array<{ stage: string; line?: number }>;
+      }>;
+      errors: unknown[];
+    }>(["explain", "nope.txt", "ignored/deeper/x.py", "--json"], { cwd: FIXTURE });
+    expect(run.code).toBe(0);
+    expect(json.errors).toEqual([]);
+    expect(json.results.map((r) => [r.relative_path, r.exists, r.reasons.map((x) => x.stage)])).toEqual([
+      ["nope.txt", false, ["missing"]],
+      ["ignored/deeper/x.py", false, ["ignore", "missing"]],
+    ]);
+    // A broken link's target: the link's explanation says what the rules make of where it leads.
+    const t = tempTree({
+      ".gitignore": "# runs\noutput/\n",
+      "output/seamount/README": "x\n",
+      "cases/seamount/init.nc": { symlink: "../../output/seamount/init.nc" },
+    });
+    try {
+      const link = rglob(["explain", "cases/seamount/init.nc", "output/seamount/init.nc"], { cwd: t.dir });
+      expect(link.code).toBe(0);
+      expect(link.stdout).toContain(
+        "its real path output/seamount/init.nc does not exist and would not be included: its directory 'output' is ignored by .gitignore:2: output/",
+      );
+      expect(link.stdout).toContain(
+        "output/seamount/init.nc: not included, it does not exist\n  its directory 'output' is ignored by .gitignore:2: output/\n  it does not exist\n",
+      );
+    } finally {
+      t.cleanup();
+    }
+    const human = rglob(["explain", "ignored/deeper/x.py"], { cwd: FIXTURE });
+    expect(human.stdout).toBe(
+      "ignored/deeper/x.py: not included, it does not exist\n  its directory 'ignored' is ignored by .gitignore:2: ignored/\n  it does not exist ('ignored/deeper' is not there)\n",
     );
-    expect(run.code).toBe(2);
-    expect(json.error.code).toBe("NOT_FOUND");
   });
 });
 

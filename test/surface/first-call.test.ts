@@ -302,9 +302,8 @@ describe("count: the answer says what it counted by", () => {
     expect(human.stderr).toContain(
       "rglob: note: counted by: a line with code and a comment is code; strings are code (docstrings too); doc comments are comments",
     );
-    expect(human.stderr).toContain(
-      "only Haskell, Rust, Swift, Scala, Kotlin, OCaml, Dart nest block comments",
-    );
+    // The nesting languages come from the lexers (test/surface/count-nesting.test.ts checks the whole list).
+    expect(human.stderr).toMatch(/only [^;]*Kotlin[^;]*Julia[^;]* nest block comments/);
     expect(rglob(["count", "--json"], { cwd: c.dir }).stderr).toBe("");
     const s = await startMcp(["--root", c.dir]);
     try {

@@ -685,5 +685,16 @@ export function commentMarkers(language: string): readonly string[] | null {
   return [...s.line.map((r) => r.text), ...s.block.map((b) => b.open), ...(HOOK_COMMENTS.get(s) ?? [])];
 }
 
+/**
+ * Tells whether a language's block comments nest as its lexer reads them (`#= a #= b =# c =#` is one comment in
+ * Julia): count's rules name these languages from here, never from a list written by hand.
+ * @param language the language's name in the built-in table
+ * @returns true when one of its block comments nests
+ */
+export function blockCommentsNest(language: string): boolean {
+  const s = SYNTAX[language];
+  return s !== undefined && s !== "js" && s !== "jsx" && s.block.some((b) => b.nested);
+}
+
 /** The languages of the built-in table that have a region lexer (for documentation and tests). */
 export const LEXED_LANGUAGES: readonly string[] = Object.keys(SYNTAX);

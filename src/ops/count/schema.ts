@@ -4,7 +4,8 @@ import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { binaryListEntries, budgetEntries, walkEntries } from "../../contract/walk-options.ts";
-import { NESTED_LANGUAGES } from "../../engine/languages.ts";
+import { LANGUAGE_NAMES } from "../../engine/languages.ts";
+import { blockCommentsNest } from "../../engine/regions/regions.ts";
 
 const int = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
 
@@ -146,6 +147,9 @@ const CountTotalsSchema = v.pipe(
     binary_files: int(
       "Binary files (a NUL byte in the first 8 KiB): skipped and counted here (listed as BINARY errors only with list_binary).",
     ),
+    binary_bytes: int(
+      "Sizes of those binary files, in bytes: not in `bytes`, which sums the text files counted (as cloc and tokei count), so bytes + binary_bytes is what wc -c gives for every selected file.",
+    ),
   }),
   v.title("CountTotals"),
   v.description("Totals over every selected file of the query (not only the returned page)."),
@@ -189,5 +193,5 @@ export type CountResult = v.InferOutput<typeof CountResultSchema>;
  * @returns the line
  */
 export function countedBy(classify: string): string {
-  return `counted by: a line with code and a comment is code; strings are code (docstrings too); doc comments are comments; a blank line in a comment is blank; only ${NESTED_LANGUAGES.join(", ")} nest block comments; a #! first line is a comment where # starts one; ${classify} shows each line's class`;
+  return `counted by: a line with code and a comment is code; strings are code (docstrings too); doc comments are comments; a blank line in a comment is blank; only ${LANGUAGE_NAMES.filter(blockCommentsNest).join(", ")} nest block comments; a #! first line is a comment where # starts one; ${classify} shows each line's class`;
 }

@@ -1,7 +1,8 @@
 /*! explain: input → "explanation" records. Resolves the paths against the base (the one `path`, the `targets`,
  * every entry below `under`), compiles the same walk plan as find, and asks engine/explain.ts for each verdict,
- * with the directories and ignore files they share read once. One `path` alone that does not exist is a request
- * failure (NOT_FOUND), thrown before anything is yielded; among several, it is a NOT_FOUND error record. */
+ * with the directories and ignore files they share read once. A path that does not exist is explained too (not
+ * there, and whether an ignore rule would leave it out, as git check-ignore --no-index says); a directory given
+ * as `under` that does not exist is a NOT_FOUND error record. */
 import * as path from "node:path";
 import { fsErrorInfo, RglobError } from "../../contract/errors.ts";
 import { explainMemo, explainPath, type PathVerdict } from "../../engine/explain.ts";
@@ -67,8 +68,7 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
       "explain needs a path: give one or more PATHs, --under DIR or --all (MCP: path, targets or under)",
     );
   const { plan, rootErrors } = compileWalk(walkOptions, gitOf(ctx));
-  const single = (target === undefined ? 0 : 1) + targets.length === 1 && under === undefined;
-  const missing = (abs: string, given: string): boolean => {
+  const missing = (abs: string): boolean => {
     try {
       platform.lstat(abs);
       return false;
@@ -77,19 +77,17 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
       // be searched) is explained by the replay, which names that directory.
       const info = fsErrorInfo(err, abs);
       if (info.code !== "NOT_FOUND") return false;
-      if (single) throw new RglobError("NOT_FOUND", `does not exist: ${given}`, { path: abs });
-      ctx.error({ code: "NOT_FOUND", message: `does not exist: ${given}`, path: abs });
+      ctx.error({ code: "NOT_FOUND", message: "under: the directory does not exist", path: abs });
       return true;
     }
   };
   const given = [...(target === undefined ? [] : [target]), ...targets];
-  const named = given.map((g) => ({ abs: resolvePath(plan.base, g), g }));
-  for (const n of named) if (single) missing(n.abs, n.g);
+  const named = given.map((g) => ({ abs: resolvePath(plan.base, g) }));
   for (const e of rootErrors) ctx.error(e);
   let underAbs: string | null = null;
   if (under !== undefined) {
     underAbs = resolvePath(plan.base, under);
-    if (!missing(underAbs, under)) {
+    if (!missing(underAbs)) {
       try {
         if (!platform.stat(underAbs).isDirectory())
           throw new RglobError("BAD_PREDICATE", `under: '${under}' is not a directory`, { path: underAbs });
@@ -108,7 +106,7 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
   ctx.summary("explained", 0);
   const due = yielder(64);
   function* paths(): Generator<string> {
-    for (const n of named) if (single || !missing(n.abs, n.g)) yield n.abs;
+    for (const n of named) yield n.abs;
     fromUnder = true;
     if (underAbs !== null)
       yield* below(
@@ -153,6 +151,7 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
       relative_path: toPosix(path.relative(plan.base, abs)),
       included: verdict.included,
       reasons: verdict.reasons,
+      ...(verdict.exists === false ? { exists: false } : {}),
       ...(verdict.real === undefined ? {} : { real_path: verdict.real.path }),
       ...(verdict.real?.included === undefined ? {} : { real_included: verdict.real.included }),
       ...inside,

@@ -22,6 +22,7 @@ const EXPLAIN_STAGES = [
   "perm",
   "owner",
   "links",
+  "missing",
   "selected",
 ] as const;
 
@@ -32,14 +33,16 @@ export const ExplainInputSchema = v.pipe(
       v.pipe(
         v.string(),
         v.minLength(1),
-        v.description("The path to explain. Relative to base, or absolute; it must exist."),
+        v.description(
+          "The path to explain. Relative to base, or absolute. One that does not exist is explained too (exists: false): whether an ignore rule or an ignored directory above would leave it out, as git check-ignore --no-index.",
+        ),
       ),
     ),
     targets: v.optional(
       v.pipe(
         v.array(v.pipe(v.string(), v.minLength(1))),
         v.description(
-          "More paths to explain in one call. Each is relative to base or absolute; one that does not exist is a NOT_FOUND error and the others are explained.",
+          "More paths to explain in one call. Each is relative to base or absolute; one that does not exist is explained as path is (exists: false).",
         ),
       ),
       [],
@@ -85,7 +88,7 @@ const ExplainReasonSchema = v.pipe(
     stage: v.pipe(
       v.picklist(EXPLAIN_STAGES),
       v.description(
-        "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, selected.",
+        "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, missing (the path does not exist), selected.",
       ),
     ),
     detail: v.pipe(v.string(), v.description("What happened, in one sentence.")),
@@ -123,6 +126,14 @@ export const ExplanationSchema = v.pipe(
       v.description("POSIX path relative to the request's base (starts with ../ when outside it)."),
     ),
     included: v.pipe(v.boolean(), v.description("True when find with the same options lists this path.")),
+    exists: v.optional(
+      v.pipe(
+        v.literal(false),
+        v.description(
+          "Present (false) when the path does not exist: not included, and its reasons say whether an ignore rule or an ignored directory above would leave it out (stage ignore, with file, line and pattern), as git check-ignore --no-index answers for a path that is not there.",
+        ),
+      ),
+    ),
     reasons: v.pipe(
       v.array(ExplainReasonSchema),
       v.description(

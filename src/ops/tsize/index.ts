@@ -1,19 +1,21 @@
-/*! tsize: the registry entry of the total-size alias of the original CLI (`Total size: X.XX MB`). CLI only. */
+/*! tsize: the registry entry of the total-size alias of the original CLI (`Total size: X.XX MiB (N bytes)`). CLI
+ * only. */
 import { defineOperation, lazyRun, READ_ONLY } from "../operation.ts";
 import { WALK_CLI_FLAGS } from "../walk-cli.ts";
 
 /** The tsize operation (an alias of count that reads metadata only). */
 export const tsize = defineOperation({
   id: "tsize",
-  summary: "Total size of the files matching PATTERN (alias of count; prints `Total size: X.XX MB`).",
+  summary:
+    "Total size of the files matching PATTERN (alias of count; prints `Total size: X.XX MiB (N bytes)`).",
   description:
-    "The total-size command of the original CLI, kept as an alias of count that reads no contents: per-file sizes and the total in `unit` (powers of 1024). A matched directory, an unfollowed symlink or a broken symlink is skipped with an error record. Prefer count (totals.bytes).",
+    "The total-size command of the original CLI, kept as an alias of count that reads no contents: per-file sizes and the total in `unit` (powers of 1024: kb, mb, gb, tb are printed KiB, MiB, GiB, TiB), with the exact bytes. It sizes the regular files the query selects, as count does: directories and symlinks are entries, not files to size, and are left out without an error (with follow_symlinks a link is sized as the file it leads to). No PATTERN sizes every file; the selection flags (-e, --lang, -t f, --size…) work as in count. Prefer count (totals.bytes).",
   models: async () => {
     const m = await import("./schema.ts");
     return { input: m.TsizeInputSchema, output: m.SizeResultSchema, records: { file: m.FileSizeSchema } };
   },
   cli: {
-    synopsis: "PATTERN...",
+    synopsis: "[PATTERN...]",
     operands: ["patterns..."],
     flags: { ...WALK_CLI_FLAGS, unit: { short: "u", hint: "UNIT" } },
   },
@@ -22,7 +24,12 @@ export const tsize = defineOperation({
   annotations: READ_ONLY,
   examples: [
     {
-      description: "Total size of the logs in gigabytes",
+      description: "Total size of the NetCDF files, in MiB and bytes",
+      cli: "rglob tsize -e nc",
+      input: { extensions: ["nc"] },
+    },
+    {
+      description: "Total size of the logs in GiB",
       cli: "rglob tsize '*.log' --unit gb",
       input: { patterns: ["*.log"], unit: "gb" },
     },

@@ -3,24 +3,29 @@ import * as v from "valibot";
 import { PATH_BYTES } from "../../contract/records.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { budgetEntries, walkEntries } from "../../contract/walk-options.ts";
-import { requiredPatterns } from "../lcount/schema.ts";
 
-/** Units of tsize (powers of 1024). */
+/** Units of tsize: powers of 1024, the original's names (printed KiB, MiB, GiB, TiB). */
 const SIZE_UNITS = ["kb", "mb", "gb", "tb"] as const;
 
 /** Creates the tsize input model. */
 export const TsizeInputSchema = v.pipe(
   v.strictObject({
     ...walkEntries,
-    patterns: requiredPatterns,
     ...budgetEntries,
     unit: v.optional(
-      v.pipe(v.picklist(SIZE_UNITS), v.description("Unit of total_size: kb, mb, gb or tb (powers of 1024).")),
+      v.pipe(
+        v.picklist(SIZE_UNITS),
+        v.description(
+          "Unit of total_size: kb, mb, gb or tb, powers of 1024 (the original's names), printed as KiB, MiB, GiB or TiB with the exact bytes beside it.",
+        ),
+      ),
       "mb",
     ),
   }),
   v.title("TsizeInput"),
-  v.description("Total size of the files matching PATTERN (an alias of count that reads no contents)."),
+  v.description(
+    "Total size of the regular files matching PATTERN, or selected by the other predicates (an alias of count that reads no contents).",
+  ),
 );
 export type TsizeInput = v.InferOutput<typeof TsizeInputSchema>;
 
@@ -48,10 +53,16 @@ export const SizeResultSchema = v.pipe(
     results: v.array(FileSizeSchema),
     ...resultMetaEntries,
     totals: v.pipe(
-      v.strictObject({ files: int("Regular files."), bytes: int("Sum of their sizes.") }),
+      v.strictObject({
+        files: int("Regular files sized (a symlink is sized only followed, as what it leads to)."),
+        bytes: int("Sum of their sizes, in bytes."),
+      }),
       v.description("Totals over every selected file of the query (not only the returned page)."),
     ),
-    unit: v.pipe(v.picklist(SIZE_UNITS), v.description("The unit of total_size.")),
+    unit: v.pipe(
+      v.picklist(SIZE_UNITS),
+      v.description("The unit of total_size: kb = KiB (1024 bytes), mb = MiB, gb = GiB, tb = TiB."),
+    ),
     total_size: v.pipe(v.number(), v.minValue(0), v.description("totals.bytes in `unit` (not rounded).")),
   }),
   v.title("SizeResult"),

@@ -321,7 +321,8 @@ async function runOperation(
     if (stdinFile !== null) removeTree(path.dirname(stdinFile));
   }
   if (interrupted !== null) throw new Interrupted(interrupted);
-  return exitAfter(op, operands, input, summary, tally.emitted, { machine, quiet, rulesSeen });
+  const format = typeof pres.format === "string" ? pres.format : undefined;
+  return exitAfter(op, operands, input, summary, tally.emitted, { machine, quiet, rulesSeen, format });
 }
 
 /**
@@ -523,12 +524,15 @@ async function exitAfter(
     readonly machine: boolean;
     readonly quiet: boolean;
     readonly rulesSeen: Array<[string, string, string]>;
+    /** find's --format: the listing is the user's, so the rules' note does not list its paths again. */
+    readonly format?: string | undefined;
   },
 ): Promise<number> {
   const { machine, quiet, rulesSeen } = how;
   if (rulesSeen.length > 0) {
     const { ignoredRulesNotes } = await import("../ignored.ts");
-    for (const note of ignoredRulesNotes(rulesSeen, process.cwd())) eprint(`rglob: ${escapeControls(note)}`);
+    for (const note of ignoredRulesNotes(rulesSeen, process.cwd(), how.format))
+      eprint(`rglob: ${escapeControls(note)}`);
     // grep --only-ignored answers "where does this occur, ignored files included" (#37): say what it did not
     // search, so that no second call is needed to rule binary files or UTF-16 out.
     const binary = (summary?.skipped as { binary?: unknown } | undefined)?.binary;

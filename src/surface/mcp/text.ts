@@ -158,7 +158,10 @@ function linesOf(op: Operation, r: Rec): string[] {
       // The CLI's words (#37): included or not included; "ignored" is the reason an ignore rule gives.
       const words = insideWords(r);
       const inside = words === null ? "" : `/: not included, with ${words} (expand lists them)`;
-      const lines = [inside ? `${rel}${inside}` : `${rel}: ${r.included ? "included" : "not included"}`];
+      const verdict = r.included
+        ? "included"
+        : `not included${r.exists === false ? ", it does not exist" : ""}`;
+      const lines = [inside ? `${rel}${inside}` : `${rel}: ${verdict}`];
       for (const why of (r.reasons as Rec[] | undefined) ?? []) {
         // An ignore rule's detail says its file (relative to the base), line and pattern already (#37: the
         // absolute file and the pattern again were a third of an `only: ignored` answer's text).
@@ -198,6 +201,33 @@ function shownPath(base: string | null): (p: unknown) => string {
     const text = str(p ?? "");
     return base !== null && text.startsWith(`${base}/`) ? text.slice(base.length + 1) : text;
   };
+}
+
+/** What an included entry's verdict says before the ignore files consulted. */
+const NO_RULE = "; no ignore rule matches it: ";
+
+/**
+ * Says the ignore files consulted once for the explanations that share them, as the CLI does (#37: an `under`
+ * answer repeated "no ignore rule matches it: none of the 24 rules of …" for every entry); the structured
+ * records keep them whole.
+ * @param r an explanation
+ * @param said the ignore files the text said last
+ * @returns the explanation to print
+ */
+function consultedOnce(r: Rec, said: { consulted: string | null }): Rec {
+  const reasons = (r.reasons as Rec[] | undefined) ?? [];
+  const out: Rec[] = [];
+  for (const why of reasons) {
+    const d = typeof why.detail === "string" ? why.detail : "";
+    const at = why.stage === "selected" ? d.indexOf(NO_RULE) : -1;
+    if (at >= 0 && d.slice(at + NO_RULE.length) === said.consulted) {
+      if (reasons.length > 1) out.push({ ...why, detail: `${d.slice(0, at)}; no ignore rule matches it` });
+      continue;
+    }
+    if (at >= 0) said.consulted = d.slice(at + NO_RULE.length);
+    out.push(why);
+  }
+  return { ...r, reasons: out };
 }
 
 /** Error codes of files that were skipped, not failed: the skip ledger's reason that counts each. */
@@ -307,9 +337,12 @@ export function resultText(
   options: TextOptions = {},
 ): string {
   const results = Array.isArray(result.results) ? (result.results as Rec[]) : [];
-  const head = [
-    `${tool}: ${plural(results.length, "record")}${entryTypes(results)}, ${plural(result.total_files_searched, "file")} searched`,
-  ];
+  // explain examines entries of every kind (#37: "134 files searched" counted directories too): it says them.
+  const examined =
+    op.id === "explain" && typeof result.explained === "number"
+      ? `${plural(result.explained, "entry", "entries")} explained`
+      : `${plural(result.total_files_searched, "file")} searched`;
+  const head = [`${tool}: ${plural(results.length, "record")}${entryTypes(results)}, ${examined}`];
   if (result.truncated) {
     head.push(`truncated (${result.truncated_reason})`);
     if (typeof result.next_cursor === "string") head.push(`next page: cursor=${result.next_cursor}`);
@@ -354,8 +387,9 @@ export function resultText(
       `${foldedDirs} directories folded at fold_depth: each says what is below it, not listed; to go deeper, base=that directory, or a larger fold_depth (0 folds nothing)`,
     );
   let used = Buffer.byteLength(lines.join("\n"));
+  const said = { consulted: null as string | null };
   for (const [i, r] of results.entries()) {
-    const block = recordLines(op, r).join("\n");
+    const block = recordLines(op, op.id === "explain" ? consultedOnce(r, said) : r).join("\n");
     const size = Buffer.byteLength(block) + 1;
     if (used + size > budget - 80) {
       // #37: agents set max_output_bytes too small and asked again, twice; the size that lists them all here.

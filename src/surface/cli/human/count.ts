@@ -79,7 +79,10 @@ export class CountHumanSink implements Sink {
       this.write(`${this.header ? "\n" : ""}${head}${body}`);
       this.header = true;
     }
-    const binary = t.binary_files > 0 ? `; ${plural(t.binary_files, "binary file")} skipped` : "";
+    const binary =
+      t.binary_files > 0
+        ? `; ${plural(t.binary_files, "binary file")} (${plural(t.binary_bytes, "byte")}) skipped`
+        : "";
     const lines =
       this.leftOut.length === 0
         ? plural(t.lines, "line")
@@ -104,7 +107,11 @@ export class LcountHumanSink implements Sink {
   }
 }
 
-/** Human sink of tsize: only `Total size: X.XX UNIT`, as the original printed it. */
+/** The names tsize prints its units by: powers of 1024 (the original printed "MB" for MiB). */
+const IEC_UNITS: Readonly<Record<string, string>> = { kb: "KiB", mb: "MiB", gb: "GiB", tb: "TiB" };
+
+/** Human sink of tsize: `Total size: X.XX MiB (N bytes)`, the original's line with the unit named right and the
+ * exact bytes beside it (#37: it printed 3.55 MB for 3,727,361 bytes, which are 3.73 MB). */
 export class TsizeHumanSink implements Sink {
   constructor(private readonly write: (text: string) => void) {}
 
@@ -114,6 +121,8 @@ export class TsizeHumanSink implements Sink {
 
   end(summary: Summary): void {
     const size = typeof summary.total_size === "number" ? summary.total_size : 0;
-    this.write(`Total size: ${size.toFixed(2)} ${String(summary.unit ?? "mb").toUpperCase()}\n`);
+    const bytes = (summary.totals as { bytes?: number } | undefined)?.bytes ?? 0;
+    const unit = IEC_UNITS[String(summary.unit ?? "mb")] ?? "MiB";
+    this.write(`Total size: ${size.toFixed(2)} ${unit} (${plural(bytes, "byte")})\n`);
   }
 }

@@ -35,8 +35,14 @@ export function onlyKeptNoneNote(
   return `${n === 1 ? "1 path" : `${n} paths`} explained: ${n === 1 ? one : many} (--only ${input.only.replaceAll("_", "-")})`;
 }
 
+/** What an included entry's verdict says before the ignore files consulted. */
+const NO_RULE = "; no ignore rule matches it: ";
+
 /** Human sink for explain records. */
 export class ExplainHumanSink implements Sink {
+  /** The ignore files consulted, as the last "no ignore rule matches it" said them in full. */
+  private consulted: string | null = null;
+
   constructor(
     private readonly write: (text: string) => void,
     private readonly style: Style,
@@ -52,13 +58,30 @@ export class ExplainHumanSink implements Sink {
   record(_kind: string, record: object): void {
     const r = record as Explanation;
     const p = paint(this.style);
-    const verdict = r.included ? p.line("included") : p.match("not included");
+    // A path that is not there (#37) says so beside its verdict; its reasons say what the rules make of it.
+    const verdict = r.included
+      ? p.line("included")
+      : `${p.match("not included")}${r.exists === false ? ", it does not exist" : ""}`;
     // An ignored directory explained as one (#37): `dir/`, and how many entries it holds, as git shows it.
     const words = insideWords(r);
     const inside = words === null ? "" : `, with ${words} (--expand lists them)`;
     const slash = r.entries_inside === undefined ? "" : "/";
     const lines = [`${displayPath(r.path, this.style)}${slash}: ${verdict}${inside}`];
-    for (const reason of r.reasons) lines.push(`  ${this.detail(reason)}`);
+    for (const reason of r.reasons) {
+      // The ignore files consulted are said once for the entries that share them (#37: `explain --all` repeated
+      // "no ignore rule matches it: none of the 24 rules of …" for every entry): an included entry whose only
+      // reason is that is then one line.
+      const at = reason.stage === "selected" ? reason.detail.indexOf(NO_RULE) : -1;
+      if (at >= 0) {
+        const files = reason.detail.slice(at + NO_RULE.length);
+        if (files === this.consulted) {
+          if (r.reasons.length > 1) lines.push(`  ${reason.detail.slice(0, at)}; no ignore rule matches it`);
+          continue;
+        }
+        this.consulted = files;
+      }
+      lines.push(`  ${this.detail(reason)}`);
+    }
     this.write(`${lines.join("\n")}\n`);
   }
 
