@@ -2,7 +2,8 @@
  * client does, with plain newline-delimited JSON-RPC. Used by the release smoke test and the examples harness
  * to detect whether `rglob mcp` exists in a build. Never leaves the server running. Also the benchmarks' raw
  * client of one `rglob mcp` (RawMcpServer), shared by bench-index-scale and bench-million. */
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 
 /** What the probe found. */
 export type McpProbe =
@@ -99,7 +100,7 @@ export async function probeMcp(
  * raw client (no SDK between the timer and the server).
  */
 export class RawMcpServer {
-  private readonly proc;
+  private readonly proc: ChildProcessByStdio<Writable, Readable, null>;
   private buffered = "";
   private next = 1;
   private readonly waiting = new Map<number, (m: Record<string, unknown>) => void>();
@@ -110,18 +111,20 @@ export class RawMcpServer {
    * @param tree the root it serves
    * @param cache RGLOB_CACHE_DIR for it
    * @param clientName the name it gives in initialize
+   * @param stderrFd where its log goes (a descriptor open for appending), or nowhere
    */
   constructor(
     bin: string,
     tree: string,
     cache: string,
     private readonly clientName: string,
+    stderrFd: number | "ignore" = "ignore",
   ) {
     this.proc = spawn(bin, ["mcp", "--root", tree], {
       cwd: tree,
       env: { ...process.env, RGLOB_CACHE_DIR: cache },
-      stdio: ["pipe", "pipe", "ignore"],
-    });
+      stdio: ["pipe", "pipe", stderrFd],
+    }) as ChildProcessByStdio<Writable, Readable, null>;
     this.proc.stdout.setEncoding("utf8");
     this.proc.stdout.on("data", (chunk: string) => {
       this.buffered += chunk;

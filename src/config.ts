@@ -39,6 +39,8 @@ export interface Config {
   readonly debug: boolean;
   /** RGLOB_TEST_WATCH_GATE (tests, through the binary): the warm server's watch waits for this path (null: none). */
   readonly watchGate: string | null;
+  /** RGLOB_TEST_BUILD_GATE (tests, through the binary): the warm server's build, its reads done, waits for this path. */
+  readonly buildGate: string | null;
   /** RGLOB_TEST_WATCH_LIMIT (tests, through the binary): the watch fails after this many directories (null: none). */
   readonly watchLimit: number | null;
   /**
@@ -114,6 +116,7 @@ export function readConfig(env: Env = process.env): Config {
     serveWaitMs: numberOf(env.RGLOB_SERVE_WAIT_MS),
     debug: Boolean(env.RGLOB_DEBUG),
     watchGate: env.RGLOB_TEST_WATCH_GATE ? env.RGLOB_TEST_WATCH_GATE : null,
+    buildGate: env.RGLOB_TEST_BUILD_GATE ? env.RGLOB_TEST_BUILD_GATE : null,
     watchLimit: numberOf(env.RGLOB_TEST_WATCH_LIMIT),
     walkSplit: splitOf(env.RGLOB_WALK_SPLIT),
     dirFd: env.RGLOB_DIR_FD !== "0",
