@@ -694,3 +694,63 @@ describe("a restarted server's watch is set up from the walk written with the in
     }
   }, 240_000);
 });
+
+describe("a restarted server answers from the walk `rglob index` wrote", () => {
+  let dir: string;
+  let cache: string;
+  const { server, sameAsCold } = restarts(() => ({ dir, cache }));
+  const checks = async (mcp: McpSession) => (await warm(mcp)).checks ?? { mode: "", given: -1 };
+  /** The first file of a package directory's first subdirectory (sorted names). */
+  const fileIn = (pkg: string) => {
+    const sub = join(dir, pkg, readdirSync(join(dir, pkg)).sort()[0] as string);
+    return join(sub, readdirSync(sub).sort()[0] as string);
+  };
+
+  beforeAll(async () => {
+    dir = realpathSync(makeTree(80));
+    cache = mkdtempSync(join(tmpdir(), "rglob-scale-cache-"));
+    // The walk is written only when what it depends on changed over two seconds before (racy stats).
+    await Bun.sleep(2100);
+    const { json } = rglobJson(["index", "--json"], { cwd: dir, env: { RGLOB_CACHE_DIR: cache } });
+    expect((json.results as Array<{ state: string }>)[0]?.state).toBe("built");
+    const { json: status } = rglobJson(["index", "--status", "--json"], {
+      cwd: dir,
+      env: { RGLOB_CACHE_DIR: cache },
+    });
+    expect((status.results as Array<{ walk: string | null }>)[0]?.walk).toBe("fresh");
+  }, 240_000);
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  test("its walk is the default walk before and once the watch is trusted; edits while no server ran are seen", async () => {
+    // While no server runs: a file gains a literal (its directory stays as it was: the walk still holds).
+    writeFileSync(fileIn("pkg3"), `${readFileSync(fileIn("pkg3"), "utf8")}const wombatWhileDown = 1;\n`);
+    const gate = join(cache, "watch-gate");
+    rmSync(gate, { force: true });
+    const mcp = await server({ RGLOB_TEST_WATCH_GATE: gate });
+    try {
+      const w = await ready(mcp);
+      expect({ state: w.state, watching: w.watching }).toEqual({ state: "ready", watching: false });
+      // Before the watch: the walk `rglob index` wrote is replayed (its paths stat'ed), not a walk of the tree.
+      expect(((await sameAsCold(mcp, { pattern: "wombatWhileDown" })).results as unknown[]).length).toBe(1);
+      expect(await checks(mcp)).toMatchObject({ mode: "stat" });
+      expect((await checks(mcp)).given).toBeGreaterThan(0);
+      await sameAsCold(mcp, { pattern: "nodeScope" });
+      writeFileSync(gate, "");
+      const trusted = await checkedOnceWatched(mcp);
+      expect(trusted.reason).toMatch(/; the default walk is the one written with the index$/);
+      await sameAsCold(mcp, { pattern: "wombatWhileDown" });
+      expect(await checks(mcp)).toMatchObject({ mode: "watch" });
+      expect((await checks(mcp)).given).toBeGreaterThan(0);
+      // A new file under the watch.
+      writeFileSync(join(dir, "pkg4", "newer.ts"), "const wombatWhileDown = 2;\n");
+      await Bun.sleep(100);
+      expect(((await sameAsCold(mcp, { pattern: "wombatWhileDown" })).results as unknown[]).length).toBe(2);
+      await sameAsCold(mcp, { pattern: "NODE_SCOPE", ignore_case: true });
+    } finally {
+      await mcp.close();
+    }
+  }, 240_000);
+});

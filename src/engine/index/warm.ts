@@ -624,6 +624,12 @@ export class WarmRoot implements WarmProvider {
       loaded = await this.load(indexDir, false);
       if (gone()) return;
     }
+    // The loaded walk's structures that queries share (its entries' index ids, skeleton, the selections of every
+    // file and every entry) are made before the watch is set up, as part of the restart: neither the queries
+    // before the watch is trusted nor the first after it pay for them.
+    const stored = this.stored;
+    if (loaded !== null && stored !== null) await this.prepareStored(stored, loaded.index);
+    if (gone()) return;
     // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
     // change the tree between the load's check and the watch.
     const gate = this.options.watchGate ?? null;
@@ -1507,11 +1513,15 @@ export class WarmRoot implements WarmProvider {
    * @param m the remembered walk
    * @param idx the ready index, or null
    */
-  private async prepare(m: Memo, idx: TrigramIndex | null): Promise<void> {
+  private async prepare(
+    m: Memo,
+    idx: TrigramIndex | null,
+    kept: () => boolean = () => [...this.memos.values()].includes(m),
+  ): Promise<void> {
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
     let slice = performance.now();
     // Still worth it: the server open, the same index, the walk still remembered.
-    const live = () => !this.closed && this.index === idx && [...this.memos.values()].includes(m);
+    const live = () => !this.closed && this.index === idx && kept();
     const pause = async (): Promise<boolean> => {
       if (performance.now() - slice <= sliceMs) return true;
       await this.turn();
@@ -1561,6 +1571,35 @@ export class WarmRoot implements WarmProvider {
       for (const sel of made) unindexedOf(sel, ids, idx);
     }
     if (live()) preparedOf.set(m, idx);
+  }
+
+  /**
+   * Makes the shared structures of the walk written with a loaded index (prepare) while the watch is set up, its
+   * entries' index ids taken from the walk's own: the file holds each entry's id (writeServerIndex looked each
+   * up by its path), so no path is looked up (a lookup by path builds the map of every indexed path first: on
+   * 277k files that and the lookups were most of the first query after a restart). An id the index no longer
+   * holds live is none, as a lookup by path would give.
+   * @param s the walk written with the index
+   * @param idx the loaded index
+   */
+  private async prepareStored(s: StoredDefault, idx: TrigramIndex): Promise<void> {
+    const m = s.memo;
+    if (m.ids === null || m.idsFor !== idx) {
+      const written = s.walk.ids;
+      const ids = new Int32Array(written.length);
+      for (let i = 0; i < ids.length; i++) {
+        const id = written[i] as number;
+        ids[i] = id >= 0 && idx.isLive(id) ? id : -1;
+      }
+      m.ids = ids;
+      m.idsFor = idx;
+    }
+    // Worth it while the walk may still answer: before the watch is trusted, or remembered since (adoptStored).
+    await this.prepare(
+      m,
+      idx,
+      () => this.stored === s || [...this.memos.values()].some((k) => k.rec === m.rec),
+    );
   }
 
   /** The plans that select every file (grep's, count's) and every entry (find's): only their selections count. */
@@ -2069,7 +2108,8 @@ export class WarmRoot implements WarmProvider {
     try {
       const plan = this.defaultPlan();
       const key = this.rememberedKey(plan, true);
-      if (key === null || w.key !== walkKeyOf(plan)) return null;
+      if (key === null || (w.key !== walkKeyOf(plan) && w.key !== walkKeyOf(this.indexGrepPlan())))
+        return null;
       const rec = w.recording(plan.base);
       return {
         walk: w,
@@ -2150,6 +2190,30 @@ export class WarmRoot implements WarmProvider {
   /** The walk of a grep, count or find with the server's defaults over the whole root: the index build's. */
   private defaultPlan(): WalkPlan {
     return serverDefaultPlan(this.root, this.options.git);
+  }
+
+  /**
+   * The walk `rglob index` writes with its index: a plain `rglob grep PATTERN` run at the root (ops/index), which
+   * differs from the server's default walk only where nothing differs for that walk: strict_base (with symlinks
+   * not followed and the base the one root, what is opened must be the very path below the root whatever it
+   * says: platform.ts `expectedReal`) and named files past the globs (no globs, no named file). Its key is
+   * compared as it is, so a grep whose other defaults differ from the server's is not taken for its walk.
+   */
+  private indexGrepPlan(): WalkPlan {
+    return compileWalk(
+      v.parse(WalkOptionsSchema, {
+        base: this.root,
+        hidden: true,
+        respect_gitignore: true,
+        follow_symlinks: false,
+      }),
+      {
+        filesOnly: true,
+        namedFilesPastGlobs: true,
+        cwd: this.root,
+        ...(this.options.git ? { git: this.options.git } : {}),
+      },
+    ).plan;
   }
 
   /**
