@@ -1055,12 +1055,21 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "enum": [
             "code",
             "comment",
-            "string"
+            "string",
+            "docstring"
           ],
           "type": "string"
         },
         "minItems": 1,
-        "description": "Keep only the matches that start in these regions of the source code. Regions: code, comment, string; one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript, Python, Go, Rust, Java, C/C++, Ruby, shell and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions."
+        "description": "Keep matches starting in these regions. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's table); one of no known language, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions."
+      },
+      "docstrings": {
+        "enum": [
+          "comment",
+          "code"
+        ],
+        "type": "string",
+        "description": "Docstrings as comment or code. Comment (the default) as cloc, code as tokei; for `in` and count."
       }
     },
     "required": [],
@@ -1134,10 +1143,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                         "enum": [
                           "code",
                           "comment",
-                          "string"
+                          "string",
+                          "docstring"
                         ],
                         "type": "string",
-                        "description": "With `in` naming several regions: the one it starts in."
+                        "description": "With `in` naming several regions: the one it starts in (code, comment, string or docstring)."
                       }
                     },
                     "required": [
@@ -1875,8 +1885,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "no_comments": {
         "type": "boolean",
-        "description": "Leave comment-only lines out of `lines`, with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
+        "description": "Leave comment lines out of `lines` (docstring lines too unless docstrings=code), with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
         "default": false
+      },
+      "docstrings": {
+        "enum": [
+          "comment",
+          "code"
+        ],
+        "type": "string",
+        "description": "Docstrings as comment or code. Comment (the default) as cloc, code as tokei; for `in` and count. A docstring line (a Python string statement of its own, a Julia string before a definition, Elixir's @doc/@moduledoc/@typedoc) is a comment line as cloc counts it, a code line with code as tokei does; `docstring` counts them either way."
       },
       "encoding": {
         "type": "string",
@@ -1902,7 +1920,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "classify": {
         "type": "boolean",
-        "description": "Show how each line was counted, per file: line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
+        "description": "Show each line's class. Per file: line_classes (one letter per line: c code, # comment, d docstring, . blank) and line_notes, the lines worth a check with why (comment only, docstring, shebang, code and a comment, only a string that is not a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
         "default": false
       }
     },
@@ -1952,12 +1970,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "code": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+              "description": "Non-blank lines holding something outside comments and docstrings (every non-blank line for unknown languages), and the docstring lines with docstrings=code; a line with code and a comment is a code line."
             },
             "comment": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment), and the docstring lines unless docstrings=code. non_blank = code + comment."
             },
             "blank": {
               "type": "integer",
@@ -1977,7 +1995,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             },
             "line_classes": {
               "type": "string",
-              "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+              "description": "With classify: one letter per line, in order: c code, # comment, d docstring (counted as comment, or code with docstrings=code), . blank."
             },
             "line_notes": {
               "type": "array",
@@ -2015,7 +2033,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 ],
                 "additionalProperties": false
               },
-              "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
+              "description": "With classify: the comment and docstring lines and the ambiguous ones (shebang, code and a comment, only a string that is not a docstring, blank inside a block comment), each with its class and why; at most 200 per file."
             }
           },
           "required": [
@@ -2260,7 +2278,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "comment": {
             "type": "integer",
             "minimum": 0,
-            "description": "Sum of `comment` (comment-only lines)."
+            "description": "Sum of `comment` (comment-only lines, docstring lines unless docstrings=code)."
+          },
+          "docstring": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Docstring lines (only docstrings and comments on the line): in comment by default, in code with docstrings=code; comment - docstring is tokei's comment count."
           },
           "blank": {
             "type": "integer",
@@ -2280,6 +2303,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "non_blank",
           "code",
           "comment",
+          "docstring",
           "blank",
           "binary_files"
         ],
@@ -2343,7 +2367,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "comment": {
                   "type": "integer",
                   "minimum": 0,
-                  "description": "Sum of `comment` (comment-only lines)."
+                  "description": "Sum of `comment` (comment-only lines, docstring lines unless docstrings=code)."
+                },
+                "docstring": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Docstring lines (only docstrings and comments on the line): in comment by default, in code with docstrings=code; comment - docstring is tokei's comment count."
                 },
                 "blank": {
                   "type": "integer",
@@ -2359,6 +2388,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "non_blank",
                 "code",
                 "comment",
+                "docstring",
                 "blank"
               ],
               "additionalProperties": false,
@@ -5779,8 +5809,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "no_comments": {
         "type": "boolean",
-        "description": "Leave comment-only lines out of `lines`, with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
+        "description": "Leave comment lines out of `lines` (docstring lines too unless docstrings=code), with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
         "default": false
+      },
+      "docstrings": {
+        "enum": [
+          "comment",
+          "code"
+        ],
+        "type": "string",
+        "description": "Docstrings as comment or code. Comment (the default) as cloc, code as tokei; for `in` and count. A docstring line (a Python string statement of its own, a Julia string before a definition, Elixir's @doc/@moduledoc/@typedoc) is a comment line as cloc counts it, a code line with code as tokei does; `docstring` counts them either way."
       },
       "encoding": {
         "type": "string",
@@ -5835,12 +5873,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "code": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+              "description": "Non-blank lines holding something outside comments and docstrings (every non-blank line for unknown languages), and the docstring lines with docstrings=code; a line with code and a comment is a code line."
             },
             "comment": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment), and the docstring lines unless docstrings=code. non_blank = code + comment."
             },
             "blank": {
               "type": "integer",
@@ -5860,7 +5898,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             },
             "line_classes": {
               "type": "string",
-              "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+              "description": "With classify: one letter per line, in order: c code, # comment, d docstring (counted as comment, or code with docstrings=code), . blank."
             },
             "line_notes": {
               "type": "array",
@@ -5898,7 +5936,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 ],
                 "additionalProperties": false
               },
-              "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
+              "description": "With classify: the comment and docstring lines and the ambiguous ones (shebang, code and a comment, only a string that is not a docstring, blank inside a block comment), each with its class and why; at most 200 per file."
             }
           },
           "required": [
@@ -6143,7 +6181,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "comment": {
             "type": "integer",
             "minimum": 0,
-            "description": "Sum of `comment` (comment-only lines)."
+            "description": "Sum of `comment` (comment-only lines, docstring lines unless docstrings=code)."
+          },
+          "docstring": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Docstring lines (only docstrings and comments on the line): in comment by default, in code with docstrings=code; comment - docstring is tokei's comment count."
           },
           "blank": {
             "type": "integer",
@@ -6163,6 +6206,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "non_blank",
           "code",
           "comment",
+          "docstring",
           "blank",
           "binary_files"
         ],
@@ -6226,7 +6270,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "comment": {
                   "type": "integer",
                   "minimum": 0,
-                  "description": "Sum of `comment` (comment-only lines)."
+                  "description": "Sum of `comment` (comment-only lines, docstring lines unless docstrings=code)."
+                },
+                "docstring": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Docstring lines (only docstrings and comments on the line): in comment by default, in code with docstrings=code; comment - docstring is tokei's comment count."
                 },
                 "blank": {
                   "type": "integer",
@@ -6242,6 +6291,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "non_blank",
                 "code",
                 "comment",
+                "docstring",
                 "blank"
               ],
               "additionalProperties": false,
@@ -8187,10 +8237,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "enum": [
                 "code",
                 "comment",
-                "string"
+                "string",
+                "docstring"
               ],
               "type": "string",
-              "description": "With `in` naming several regions: the one it starts in."
+              "description": "With `in` naming several regions: the one it starts in (code, comment, string or docstring)."
             }
           },
           "required": [
@@ -8423,12 +8474,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "code": {
         "type": "integer",
         "minimum": 0,
-        "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+        "description": "Non-blank lines holding something outside comments and docstrings (every non-blank line for unknown languages), and the docstring lines with docstrings=code; a line with code and a comment is a code line."
       },
       "comment": {
         "type": "integer",
         "minimum": 0,
-        "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+        "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment), and the docstring lines unless docstrings=code. non_blank = code + comment."
       },
       "blank": {
         "type": "integer",
@@ -8448,7 +8499,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "line_classes": {
         "type": "string",
-        "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+        "description": "With classify: one letter per line, in order: c code, # comment, d docstring (counted as comment, or code with docstrings=code), . blank."
       },
       "line_notes": {
         "type": "array",
@@ -8486,7 +8537,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "additionalProperties": false
         },
-        "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
+        "description": "With classify: the comment and docstring lines and the ambiguous ones (shebang, code and a comment, only a string that is not a docstring, blank inside a block comment), each with its class and why; at most 200 per file."
       }
     },
     "required": [
