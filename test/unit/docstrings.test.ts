@@ -54,6 +54,15 @@ const CASES: Array<[string, string, string, Array<[string, K]>]> = [
       ["# note", "#"],
     ],
   ],
+  [
+    "adjacent literals on one line are one statement; a string then `;` is not alone",
+    "a.py",
+    'def f():\n    "one" \'two\'  # c\n    "a"; x = 1\n',
+    [
+      ["\"one\" 'two'", "D"],
+      ['"a"', "S"],
+    ],
+  ],
   ["assignment: code", "a.py", 'x = """not doc"""\n', [['"""not doc"""', "S"]]],
   [
     "an argument on a line of its own: code",

@@ -85,7 +85,14 @@ function statementStrings(t: string, out: Uint8Array, julia: boolean): void {
     const r = out[i];
     if (r === COMMENT) continue;
     if (r === STRING) {
-      const e = runEnd(out, i);
+      let e = runEnd(out, i);
+      // Python: adjacent literals on one line are one string ("a" "b").
+      while (!julia) {
+        let k = e;
+        while (k < n && (t.charCodeAt(k) === 32 || t.charCodeAt(k) === 9)) k++;
+        if (k === e || k >= n || out[k] !== STRING) break;
+        e = runEnd(out, k);
+      }
       if (
         lineStart &&
         depth === 0 &&
