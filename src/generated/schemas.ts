@@ -74,7 +74,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -82,7 +82,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -725,7 +725,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -733,7 +733,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -1708,7 +1708,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -1716,7 +1716,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -2489,7 +2489,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -2497,7 +2497,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -3062,7 +3062,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -3070,7 +3070,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -3668,7 +3668,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -3676,7 +3676,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -4343,7 +4343,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -4351,7 +4351,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -5038,7 +5038,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -5046,7 +5046,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -5637,7 +5637,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -5645,7 +5645,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -6393,7 +6393,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -6401,7 +6401,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
