@@ -70,48 +70,50 @@ function nextStatementLine(t: string, out: Uint8Array, from: number): string {
  * what they document (a lone string in a function body is its value).
  */
 function statementStrings(t: string, out: Uint8Array, julia: boolean): void {
-  let depth = 0;
-  let lineStart = true;
-  let continued = false;
   const n = t.length;
-  for (let i = 0; i < n; i++) {
+  let depth = 0;
+  let continued = false;
+  // Only brackets, backslashes and line ends matter in code: a native search jumps between them.
+  const special = /[()[\]{}\\\n]/g;
+  const lineFrom = (j: number): number => {
+    let k = j;
+    while (k < n && isBlank(t.charCodeAt(k))) k++;
+    if (k >= n || out[k] !== STRING) return j;
+    let e = runEnd(out, k);
+    // Python: adjacent literals on one line are one string ("a" "b").
+    while (!julia) {
+      let m = e;
+      while (m < n && (t.charCodeAt(m) === 32 || t.charCodeAt(m) === 9)) m++;
+      if (m === e || m >= n || out[m] !== STRING) break;
+      e = runEnd(out, m);
+    }
+    if (
+      (julia ? t[k] === '"' : docPrefix(t, k)) &&
+      restIsBlank(t, out, e) &&
+      (!julia || JULIA_DOCUMENTED.test(nextStatementLine(t, out, e - 1)))
+    )
+      out.fill(DOCSTRING, k, e);
+    return e;
+  };
+  special.lastIndex = lineFrom(0);
+  for (let m = special.exec(t); m !== null; m = special.exec(t)) {
+    const i = m.index;
+    const r = out[i];
+    if (r !== 0) {
+      // Inside a string or a comment: on past its end.
+      let e = i + 1;
+      while (e < n && out[e] === r) e++;
+      special.lastIndex = e;
+      continue;
+    }
     const c = t.charCodeAt(i);
     if (c === 10) {
-      lineStart = depth === 0 && !continued;
+      const start = depth === 0 && !continued;
       continued = false;
-      continue;
-    }
-    if (isBlank(c)) continue;
-    const r = out[i];
-    if (r === COMMENT) continue;
-    if (r === STRING) {
-      let e = runEnd(out, i);
-      // Python: adjacent literals on one line are one string ("a" "b").
-      while (!julia) {
-        let k = e;
-        while (k < n && (t.charCodeAt(k) === 32 || t.charCodeAt(k) === 9)) k++;
-        if (k === e || k >= n || out[k] !== STRING) break;
-        e = runEnd(out, k);
-      }
-      if (
-        lineStart &&
-        depth === 0 &&
-        (julia ? t[i] === '"' : docPrefix(t, i)) &&
-        restIsBlank(t, out, e) &&
-        (!julia || JULIA_DOCUMENTED.test(nextStatementLine(t, out, e - 1)))
-      )
-        out.fill(DOCSTRING, i, e);
-      // A string that spans lines ends its first line's start; what follows it on its last line is not one.
-      lineStart = false;
-      continued = false;
-      i = e - 1;
-      continue;
-    }
-    lineStart = false;
-    continued = false;
-    if (c === 40 || c === 91 || c === 123) depth++;
-    else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
-    else if (c === 92) continued = true;
+      if (start) special.lastIndex = Math.max(i + 1, lineFrom(i + 1));
+    } else if (c === 92) continued = true;
+    else if (c === 40 || c === 91 || c === 123) depth++;
+    else if (depth > 0) depth--;
   }
 }
 
