@@ -50,10 +50,15 @@ export const walkEntries = {
     [],
   ),
   file_types: v.optional(
-    strings("Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only."),
+    strings(
+      "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+    ),
     [],
   ),
-  file_types_not: v.optional(strings("Languages to leave out (rg's --type-not)."), []),
+  file_types_not: v.optional(
+    strings("Languages to leave out (rg's --type-not). A comma list names several ('md,txt')."),
+    [],
+  ),
   type_add: v.optional(
     strings("Define file types (rg's --type-add): 'NAME:GLOB' or 'NAME:include:A,B'."),
     [],

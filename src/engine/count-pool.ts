@@ -18,13 +18,15 @@ export interface BatchRequest {
   readonly routes?: Routes;
 }
 
-/** A worker's answer: five numbers per path (kind, lines, non-blank, code, bytes) and the problems met. */
+/** A worker's answer: six numbers per path (kind, lines, non-blank, code, docstring, bytes) and the problems met. */
 export interface BatchReply {
   readonly id: number;
   readonly counts: Float64Array;
   readonly errors: ReadonlyArray<readonly [number, ErrorInfo]>;
 }
 
+/** Numbers per path in a reply. */
+const WIDTH = 6;
 const COUNTED = 0;
 const BINARY = 1;
 const ERROR = 2;
@@ -48,24 +50,25 @@ function nameOf(path: string): string {
  */
 export function countBatch(req: BatchRequest): BatchReply {
   const counter = counterFor(req.opts);
-  const counts = new Float64Array(req.paths.length * 5);
+  const counts = new Float64Array(req.paths.length * WIDTH);
   const errors: Array<readonly [number, ErrorInfo]> = [];
   for (let i = 0; i < req.paths.length; i++) {
     const path = req.paths[i] as string;
     const out = counter.count(path, languageOf(nameOf(path)));
-    const o = i * 5;
+    const o = i * WIDTH;
     if (out.kind === "counted") {
       counts[o] = COUNTED;
       counts[o + 1] = out.counts.lines;
       counts[o + 2] = out.counts.nonBlank;
       counts[o + 3] = out.counts.code;
-      counts[o + 4] = out.counts.bytes;
+      counts[o + 4] = out.counts.docstring;
+      counts[o + 5] = out.counts.bytes;
     } else if (out.kind === "binary") {
       counts[o] = BINARY;
-      counts[o + 4] = out.bytes;
+      counts[o + 5] = out.bytes;
     } else {
       counts[o] = ERROR;
-      counts[o + 4] = out.bytes;
+      counts[o + 5] = out.bytes;
       errors.push([i, out.info]);
     }
   }
@@ -78,18 +81,24 @@ export function countBatch(req: BatchRequest): BatchReply {
  * @returns one outcome per path
  */
 function unpack(reply: BatchReply): CountOutcome[] {
-  const n = reply.counts.length / 5;
+  const n = reply.counts.length / WIDTH;
   const errors = new Map(reply.errors);
   const out: CountOutcome[] = new Array(n);
   const c = reply.counts;
   for (let i = 0; i < n; i++) {
-    const o = i * 5;
+    const o = i * WIDTH;
     const kind = c[o];
-    const bytes = c[o + 4] as number;
+    const bytes = c[o + 5] as number;
     if (kind === COUNTED) {
       out[i] = {
         kind: "counted",
-        counts: { lines: c[o + 1] as number, nonBlank: c[o + 2] as number, code: c[o + 3] as number, bytes },
+        counts: {
+          lines: c[o + 1] as number,
+          nonBlank: c[o + 2] as number,
+          code: c[o + 3] as number,
+          docstring: c[o + 4] as number,
+          bytes,
+        },
       };
     } else if (kind === BINARY) out[i] = { kind: "binary", bytes };
     else out[i] = { kind: "error", info: errors.get(i) as ErrorInfo, bytes };

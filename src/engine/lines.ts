@@ -8,7 +8,7 @@ import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, type ListedFile, platform } from "../platform/platform.ts";
 import { createByteBuffer, releaseByteBuffer } from "./bytes.ts";
 import type { Language } from "./languages.ts";
-import { COMMENT, commentMarkers, type RegionLexer, regionLexer } from "./regions/regions.ts";
+import { COMMENT, commentMarkers, DOCSTRING, type RegionLexer, regionLexer } from "./regions/regions.ts";
 
 /** The counts of one file. */
 interface LineCounts {
@@ -16,8 +16,10 @@ interface LineCounts {
   readonly lines: number;
   /** Lines holding something other than white space. */
   readonly nonBlank: number;
-  /** Non-blank lines holding something outside comments. */
+  /** Non-blank lines holding something outside comments and docstrings. */
   readonly code: number;
+  /** Non-blank lines holding only docstrings (and comments), at least one docstring unit (engine/regions). */
+  readonly docstring: number;
   /** Bytes read (the file size). */
   readonly bytes: number;
 }
@@ -118,6 +120,7 @@ export class LineCounter {
   private lines = 0;
   private blank = 0;
   private code = 0;
+  private docstring = 0;
   /** Index of the open block comment pair, or -1. */
   private inBlock = -1;
   /** Levels of the open block comment (more than 1 only in a language whose comments nest). */
@@ -156,6 +159,7 @@ export class LineCounter {
     this.lines = 0;
     this.blank = 0;
     this.code = 0;
+    this.docstring = 0;
     this.inBlock = -1;
     this.markers = lang ? markersOf(lang) : null;
     this.lexer = lang === null ? null : regionLexer(lang.name, basename(path));
@@ -266,15 +270,19 @@ export class LineCounter {
     let lines = 0;
     let blank = 0;
     let code = 0;
+    let docstring = 0;
     for (let i = 0; i < end; ) {
       let e = text.indexOf("\n", i);
       if (e < 0) e = end;
       let filled = false;
       let coded = false;
+      let doc = false;
       for (let k = i; k < e; k++) {
         if (isSpace(text.charCodeAt(k))) continue;
         filled = true;
-        if (regions[k] !== COMMENT) {
+        const r = regions[k];
+        if (r === DOCSTRING) doc = true;
+        else if (r !== COMMENT) {
           coded = true;
           break;
         }
@@ -282,11 +290,13 @@ export class LineCounter {
       lines++;
       if (!filled) blank++;
       else if (coded) code++;
+      else if (doc) docstring++;
       i = e + 1;
     }
     this.lines = lines;
     this.blank = blank;
     this.code = code;
+    this.docstring = docstring;
     return { kind: "counted", counts: this.result(total) };
   }
 
@@ -315,7 +325,13 @@ export class LineCounter {
   }
 
   private result(bytes: number): LineCounts {
-    return { lines: this.lines, nonBlank: this.lines - this.blank, code: this.code, bytes };
+    return {
+      lines: this.lines,
+      nonBlank: this.lines - this.blank,
+      code: this.code,
+      docstring: this.docstring,
+      bytes,
+    };
   }
 
   private widthOf(buf: Uint8Array, n: number): TextWidth {

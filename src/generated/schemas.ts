@@ -74,7 +74,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -82,7 +82,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -726,7 +726,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -734,7 +734,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -1056,12 +1056,21 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "enum": [
             "code",
             "comment",
-            "string"
+            "string",
+            "docstring"
           ],
           "type": "string"
         },
         "minItems": 1,
-        "description": "Keep only the matches that start in these regions of the source code. Regions: code, comment, string; one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript, Python, Go, Rust, Java, C/C++, Ruby, shell and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions."
+        "description": "Keep matches starting in these regions. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's table); one of no known language, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions."
+      },
+      "docstrings": {
+        "enum": [
+          "comment",
+          "code"
+        ],
+        "type": "string",
+        "description": "Docstrings as comment or code. Comment (the default) as cloc, code as tokei; for `in` and count."
       }
     },
     "required": [],
@@ -1135,10 +1144,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                         "enum": [
                           "code",
                           "comment",
-                          "string"
+                          "string",
+                          "docstring"
                         ],
                         "type": "string",
-                        "description": "With `in` naming several regions: the one it starts in."
+                        "description": "With `in` naming several regions: the one it starts in (code, comment, string or docstring)."
                       }
                     },
                     "required": [
@@ -1699,7 +1709,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -1707,7 +1717,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -1876,8 +1886,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "no_comments": {
         "type": "boolean",
-        "description": "Leave comment-only lines out of `lines`, with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
+        "description": "Leave comment lines out of `lines` (docstring lines too unless docstrings=code), with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
         "default": false
+      },
+      "docstrings": {
+        "enum": [
+          "comment",
+          "code"
+        ],
+        "type": "string",
+        "description": "Docstrings as comment or code. Comment (the default) as cloc, code as tokei; for `in` and count. A docstring line (a Python string statement of its own, a Julia string before a definition, Elixir's @doc/@moduledoc/@typedoc) is a comment line as cloc counts it, a code line with code as tokei does; `docstring` counts them either way."
       },
       "encoding": {
         "type": "string",
@@ -1903,7 +1921,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "classify": {
         "type": "boolean",
-        "description": "Show how each line was counted, per file: line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
+        "description": "Show each line's class. Per file: line_classes (one letter per line: c code, # comment, d docstring, . blank) and line_notes, the lines worth a check with why (comment only, docstring, shebang, code and a comment, only a string that is not a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
         "default": false
       }
     },
@@ -1953,12 +1971,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "code": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+              "description": "Non-blank lines holding something outside comments and docstrings (every non-blank line for unknown languages), and the docstring lines with docstrings=code; a line with code and a comment is a code line."
             },
             "comment": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment), and the docstring lines unless docstrings=code. non_blank = code + comment."
             },
             "blank": {
               "type": "integer",
@@ -1978,7 +1996,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             },
             "line_classes": {
               "type": "string",
-              "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+              "description": "With classify: one letter per line, in order: c code, # comment, d docstring (counted as comment, or code with docstrings=code), . blank."
             },
             "line_notes": {
               "type": "array",
@@ -2016,7 +2034,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 ],
                 "additionalProperties": false
               },
-              "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
+              "description": "With classify: the comment and docstring lines and the ambiguous ones (shebang, code and a comment, only a string that is not a docstring, blank inside a block comment), each with its class and why; at most 200 per file."
             }
           },
           "required": [
@@ -2261,7 +2279,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "comment": {
             "type": "integer",
             "minimum": 0,
-            "description": "Sum of `comment` (comment-only lines)."
+            "description": "Sum of `comment` (comment-only lines, docstring lines unless docstrings=code)."
+          },
+          "docstring": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Docstring lines (only docstrings and comments on the line): in comment by default, in code with docstrings=code; comment - docstring is tokei's comment count."
           },
           "blank": {
             "type": "integer",
@@ -2286,6 +2309,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "non_blank",
           "code",
           "comment",
+          "docstring",
           "blank",
           "binary_files",
           "binary_bytes"
@@ -2350,7 +2374,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "comment": {
                   "type": "integer",
                   "minimum": 0,
-                  "description": "Sum of `comment` (comment-only lines)."
+                  "description": "Sum of `comment` (comment-only lines, docstring lines unless docstrings=code)."
+                },
+                "docstring": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Docstring lines (only docstrings and comments on the line): in comment by default, in code with docstrings=code; comment - docstring is tokei's comment count."
                 },
                 "blank": {
                   "type": "integer",
@@ -2366,6 +2395,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "non_blank",
                 "code",
                 "comment",
+                "docstring",
                 "blank"
               ],
               "additionalProperties": false,
@@ -2466,7 +2496,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -2474,7 +2504,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -3039,7 +3069,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -3047,7 +3077,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -3651,7 +3681,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -3659,7 +3689,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -4326,7 +4356,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -4334,7 +4364,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -5022,7 +5052,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -5030,7 +5060,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -5627,7 +5657,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -5635,7 +5665,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -5799,8 +5829,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "no_comments": {
         "type": "boolean",
-        "description": "Leave comment-only lines out of `lines`, with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
+        "description": "Leave comment lines out of `lines` (docstring lines too unless docstrings=code), with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
         "default": false
+      },
+      "docstrings": {
+        "enum": [
+          "comment",
+          "code"
+        ],
+        "type": "string",
+        "description": "Docstrings as comment or code. Comment (the default) as cloc, code as tokei; for `in` and count. A docstring line (a Python string statement of its own, a Julia string before a definition, Elixir's @doc/@moduledoc/@typedoc) is a comment line as cloc counts it, a code line with code as tokei does; `docstring` counts them either way."
       },
       "encoding": {
         "type": "string",
@@ -5855,12 +5893,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "code": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+              "description": "Non-blank lines holding something outside comments and docstrings (every non-blank line for unknown languages), and the docstring lines with docstrings=code; a line with code and a comment is a code line."
             },
             "comment": {
               "type": "integer",
               "minimum": 0,
-              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+              "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment), and the docstring lines unless docstrings=code. non_blank = code + comment."
             },
             "blank": {
               "type": "integer",
@@ -5880,7 +5918,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             },
             "line_classes": {
               "type": "string",
-              "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+              "description": "With classify: one letter per line, in order: c code, # comment, d docstring (counted as comment, or code with docstrings=code), . blank."
             },
             "line_notes": {
               "type": "array",
@@ -5918,7 +5956,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 ],
                 "additionalProperties": false
               },
-              "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
+              "description": "With classify: the comment and docstring lines and the ambiguous ones (shebang, code and a comment, only a string that is not a docstring, blank inside a block comment), each with its class and why; at most 200 per file."
             }
           },
           "required": [
@@ -6163,7 +6201,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "comment": {
             "type": "integer",
             "minimum": 0,
-            "description": "Sum of `comment` (comment-only lines)."
+            "description": "Sum of `comment` (comment-only lines, docstring lines unless docstrings=code)."
+          },
+          "docstring": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Docstring lines (only docstrings and comments on the line): in comment by default, in code with docstrings=code; comment - docstring is tokei's comment count."
           },
           "blank": {
             "type": "integer",
@@ -6188,6 +6231,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "non_blank",
           "code",
           "comment",
+          "docstring",
           "blank",
           "binary_files",
           "binary_bytes"
@@ -6252,7 +6296,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "comment": {
                   "type": "integer",
                   "minimum": 0,
-                  "description": "Sum of `comment` (comment-only lines)."
+                  "description": "Sum of `comment` (comment-only lines, docstring lines unless docstrings=code)."
+                },
+                "docstring": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Docstring lines (only docstrings and comments on the line): in comment by default, in code with docstrings=code; comment - docstring is tokei's comment count."
                 },
                 "blank": {
                   "type": "integer",
@@ -6268,6 +6317,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "non_blank",
                 "code",
                 "comment",
+                "docstring",
                 "blank"
               ],
               "additionalProperties": false,
@@ -6368,7 +6418,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only.",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -6376,7 +6426,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to leave out (rg's --type-not).",
+        "description": "Languages to leave out (rg's --type-not). A comma list names several ('md,txt').",
         "default": []
       },
       "type_add": {
@@ -8212,10 +8262,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
               "enum": [
                 "code",
                 "comment",
-                "string"
+                "string",
+                "docstring"
               ],
               "type": "string",
-              "description": "With `in` naming several regions: the one it starts in."
+              "description": "With `in` naming several regions: the one it starts in (code, comment, string or docstring)."
             }
           },
           "required": [
@@ -8448,12 +8499,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "code": {
         "type": "integer",
         "minimum": 0,
-        "description": "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line."
+        "description": "Non-blank lines holding something outside comments and docstrings (every non-blank line for unknown languages), and the docstring lines with docstrings=code; a line with code and a comment is a code line."
       },
       "comment": {
         "type": "integer",
         "minimum": 0,
-        "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment."
+        "description": "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment), and the docstring lines unless docstrings=code. non_blank = code + comment."
       },
       "blank": {
         "type": "integer",
@@ -8473,7 +8524,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "line_classes": {
         "type": "string",
-        "description": "With classify: one letter per line, in order: c code, # comment, . blank."
+        "description": "With classify: one letter per line, in order: c code, # comment, d docstring (counted as comment, or code with docstrings=code), . blank."
       },
       "line_notes": {
         "type": "array",
@@ -8511,7 +8562,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "additionalProperties": false
         },
-        "description": "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file."
+        "description": "With classify: the comment and docstring lines and the ambiguous ones (shebang, code and a comment, only a string that is not a docstring, blank inside a block comment), each with its class and why; at most 200 per file."
       }
     },
     "required": [

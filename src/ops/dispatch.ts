@@ -60,7 +60,7 @@ interface DispatchOptions {
  */
 export async function validateInput(op: Operation, raw: unknown): Promise<Record<string, unknown>> {
   const parsed = v.safeParse((await op.models()).input, raw);
-  if (parsed.success) return parsed.output as Record<string, unknown>;
+  if (parsed.success) return splitNameLists(parsed.output as Record<string, unknown>);
   const issue = parsed.issues[0];
   const where = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
   let message: string;
@@ -69,6 +69,24 @@ export async function validateInput(op: Operation, raw: unknown): Promise<Record
   else if (issue?.type === "strict_object") message = `missing required option '${where}' for ${op.id}`;
   else message = `invalid ${where ? `'${where}'` : "input"} for ${op.id}: ${issue?.message ?? "invalid"}`;
   throw new RglobError("BAD_PREDICATE", message);
+}
+
+/** The lists of names that take a comma list too (`--lang java,kotlin`, `file_types: ["java,kotlin"]`): a file
+ * type's name never holds a comma. Globs and paths are not split (a comma is theirs). */
+const NAME_LISTS = ["file_types", "file_types_not"] as const;
+
+/**
+ * Splits the comma lists of the name lists, the same on every surface.
+ * @param input the validated input
+ * @returns the input, each name of NAME_LISTS on its own
+ */
+function splitNameLists(input: Record<string, unknown>): Record<string, unknown> {
+  for (const k of NAME_LISTS) {
+    const l = input[k];
+    if (Array.isArray(l) && l.some((x) => typeof x === "string" && x.includes(",")))
+      input[k] = l.flatMap((x) => String(x).split(","));
+  }
+  return input;
 }
 
 /**

@@ -4,7 +4,7 @@
 // to, and a link in a loop, an error to find, is a link), and under -L total_files_searched is find -L's -type f
 // (a link that leads nowhere is no file examined).
 // Against tree(1) 2.x the sum agrees too: it counts the root, and a link by what it points at.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

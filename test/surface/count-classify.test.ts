@@ -41,14 +41,14 @@ describe("count --classify", () => {
       .results;
     const by = new Map(rows.map((r) => [r.relative_path, r]));
     const py = by.get("tool.py") as Row;
-    expect(py.line_classes).toBe("#c.c#ccc");
+    expect(py.line_classes).toBe("#d.c#ccc");
     expect((py.line_notes as Note[]).map((n) => [n.line, n.class, n.why])).toEqual([
       [1, "comment", "shebang, a comment where comments start with #"],
-      [2, "code", "only a string: a docstring or text inside a string"],
+      [2, "comment", "docstring; docstrings=code counts it as code"],
       [4, "code", "code and a comment"],
       [5, "comment", "comment only"],
-      [7, "code", "only a string: a docstring or text inside a string"],
-      [8, "code", "only a string: a docstring or text inside a string"],
+      [7, "code", "only a string, not a docstring: text inside a string"],
+      [8, "code", "only a string, not a docstring: text inside a string"],
     ]);
     const rs = by.get("lib.rs") as Row;
     expect(rs.line_classes).toBe("##.#c#");
@@ -68,7 +68,7 @@ describe("count --classify", () => {
     });
     for (const r of rows) {
       const cls = r.line_classes as string;
-      expect([tally(cls, "c"), tally(cls, "#"), tally(cls, "."), cls.length]).toEqual([
+      expect([tally(cls, "c"), tally(cls, "#") + tally(cls, "d"), tally(cls, "."), cls.length]).toEqual([
         r.code,
         r.comment,
         r.blank,
@@ -86,7 +86,10 @@ describe("count --classify", () => {
     expect(rows.length).toBeGreaterThan(100);
     for (const r of rows) {
       const cls = r.line_classes as string;
-      expect({ p: r.relative_path, n: [tally(cls, "c"), tally(cls, "#"), tally(cls, ".")] }).toEqual({
+      expect({
+        p: r.relative_path,
+        n: [tally(cls, "c"), tally(cls, "#") + tally(cls, "d"), tally(cls, ".")],
+      }).toEqual({
         p: r.relative_path,
         n: [r.code, r.comment, r.blank],
       });

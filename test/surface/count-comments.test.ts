@@ -30,7 +30,7 @@ const FILES: Record<string, ReadonlyArray<readonly [string, Kind]>> = {
     ["#!/usr/bin/env python3", "comment"], // a shebang where '#' starts comments
     ["# comment", "comment"],
     ["def f():", "code"],
-    ['    """Docstring."""', "code"], // docstrings are strings: code
+    ['    """Docstring."""', "comment"], // a docstring line is a comment line (cloc's convention)
     ["", "blank"],
     ["    return 1  # trailing", "code"],
   ],
@@ -157,7 +157,23 @@ describe("count --by language in human mode", () => {
     const run = rglob(["count", "--by", "language"], { cwd: dir });
     expect(run.code).toBe(0);
     const lines = run.stdout.split("\n");
-    expect(lines[0]).toMatch(/^language\s+files\s+lines\s+code\s+comment\s+blank\s+bytes$/);
+    // c.py holds a docstring: its column comes after comment (comment - docstring: tokei's comment lines).
+    expect(lines[0]).toMatch(/^language\s+files\s+lines\s+code\s+comment\s+docstring\s+blank\s+bytes$/);
+    expect(
+      lines
+        .find((l) => l.startsWith("Python"))
+        ?.trim()
+        .split(/\s+/),
+    ).toEqual([
+      "Python",
+      "1",
+      "6",
+      "2",
+      "3",
+      "1",
+      "1",
+      String(Buffer.byteLength((FILES["c.py"] ?? []).map((l) => `${l[0]}\n`).join(""))),
+    ]);
     expect(run.stdout).not.toContain("a.ts");
     expect(run.stdout).toMatch(/total: 10 files, \d+ lines \(\d+ code, \d+ comment, \d+ blank;/);
     const withFiles = rglob(["count", "--by", "language", "--files"], { cwd: dir });

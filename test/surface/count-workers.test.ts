@@ -59,11 +59,14 @@ test("counts in one process reuse their workers: each gets its own results", asy
   const { count } = await import("../../src/agent/index.ts");
   const spec: Record<string, string> = {};
   for (let f = 0; f < 4600; f++)
-    spec[`d${f % 23}/f${f}.${f % 2 ? "py" : "ts"}`] = "x = 1\n# c\n\n".repeat(1 + (f % 4));
+    // The Python files open with a docstring: a worker's answer carries docstring lines too.
+    spec[`d${f % 23}/f${f}.${f % 2 ? "py" : "ts"}`] =
+      (f % 2 ? '"""Doc."""\n' : "") + "x = 1\n# c\n\n".repeat(1 + (f % 4));
   const t = tempTree(spec);
   try {
     const summary = (r: { totals?: unknown; results: unknown[] }) => JSON.stringify([r.totals, r.results]);
     const alone = await count({ base: t.dir, threads: 0, by: "ext" });
+    expect(alone.totals.docstring).toBe(2300);
     const plain = await count({ base: t.dir, threads: 0, limit: 5 });
     for (let round = 0; round < 3; round++) {
       expect(summary(await count({ base: t.dir, threads: 2, by: "ext" }))).toBe(summary(alone));

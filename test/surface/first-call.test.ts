@@ -300,7 +300,7 @@ describe("count: the answer says what it counted by", () => {
   test("CLI human note, MCP text; not in JSON", async () => {
     const human = rglob(["count"], { cwd: c.dir });
     expect(human.stderr).toContain(
-      "rglob: note: counted by: a line with code and a comment is code; strings are code (docstrings too); doc comments are comments",
+      "rglob: note: counted by: a line with code and a comment is code; strings are code, but docstring lines (Python, Julia, Elixir) are comment lines unless --docstrings code, and counted in `docstring` either way; doc comments are comments",
     );
     // The nesting languages come from the lexers (test/surface/count-nesting.test.ts checks the whole list).
     expect(human.stderr).toMatch(/only [^;]*Kotlin[^;]*Julia[^;]* nest block comments/);

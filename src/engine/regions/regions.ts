@@ -1,8 +1,9 @@
-/*! Regions: which part of a source file each unit of its text lies in (code, comment or string literal), per
+/*! Regions: which part of a source file each unit of its text lies in (code, comment, string literal or docstring), per
  * language of the built-in table (engine/languages.ts). One lexer per language family: JavaScript/TypeScript
  * has its own state machine (js.ts); the others are tables read by one scanner (scan.ts), with hooks for raw
  * strings, long brackets and character literals. grep's `in` option and count's comment lines both ask here.
  * Pure: never reads a file (docs/decisions/0031-code-regions.md). */
+import { DOCSTRING, type DocstringRule, markDocstrings } from "./docstrings.ts";
 import { jsStart, scanJs } from "./js.ts";
 import {
   COMMENT,
@@ -22,9 +23,10 @@ import {
 } from "./scan.ts";
 
 export { REGION_NAMES, type RegionName } from "../../contract/regions.ts";
-export { COMMENT, STRING };
+export { COMMENT, DOCSTRING, STRING };
 
-/** A lexer: classifies a decoded text into a Uint8Array of region codes, one per UTF-16 unit. */
+/** A lexer: classifies a decoded text into a Uint8Array of region codes, one per UTF-16 unit (code 0, comment 1,
+ * string 2, docstring 3). */
 export type RegionLexer = (t: string) => Uint8Array;
 
 /**
@@ -655,6 +657,21 @@ export function regionCursor(language: string | null, name: string): RegionCurso
       };
     };
   }
+  const doc = DOCSTRINGS[language];
+  if (doc !== undefined) {
+    // A docstring is told by what follows its string (the rest of its line, the next statement): lexed whole.
+    return (t) => {
+      let out: Uint8Array | null = null;
+      return () => {
+        if (out === null) {
+          out = new Uint8Array(t.length);
+          scanWith(t, s, out);
+          markDocstrings(t, out, doc);
+        }
+        return out;
+      };
+    };
+  }
   return (t) => {
     const out = new Uint8Array(t.length);
     const st = scanStart();
@@ -665,6 +682,23 @@ export function regionCursor(language: string | null, name: string): RegionCurso
   };
 }
 
+/** The languages with docstrings, and the rule of each (docs/decisions/0042-docstrings.md). */
+const DOCSTRINGS: Readonly<Record<string, DocstringRule>> = {
+  Python: "python",
+  Julia: "julia",
+  Elixir: "elixir",
+};
+
+/** The languages whose lexer marks docstrings (for documentation and tests). */
+export const DOCSTRING_LANGUAGES: readonly string[] = Object.keys(DOCSTRINGS);
+
+/** Texts one of which a file must hold to have a docstring, per rule (count need not lex a file with none). */
+const DOCSTRING_MARKERS: Readonly<Record<DocstringRule, readonly string[]>> = {
+  python: ['"', "'"],
+  julia: ['"'],
+  elixir: ["@doc", "@moduledoc", "@typedoc"],
+};
+
 /** Units that may open a comment by a hook, beyond the tables' markers. */
 const HOOK_COMMENTS = new Map<Syntax, readonly string[]>([
   [LUA, ["--"]],
@@ -673,8 +707,8 @@ const HOOK_COMMENTS = new Map<Syntax, readonly string[]>([
 ]);
 
 /**
- * The texts one of which a file must hold for its lexer to find a comment in it (`//` and `/*` for
- * JavaScript): a file with none of them has no comment, and count need not lex it.
+ * The texts one of which a file must hold for its lexer to find a comment or a docstring in it (`//` and `/*`
+ * for JavaScript): a file with none of them has neither, and count need not lex it.
  * @param language the language's name in the built-in table
  * @returns the markers, or null when the language has no region lexer
  */
@@ -682,7 +716,13 @@ export function commentMarkers(language: string): readonly string[] | null {
   const s = SYNTAX[language];
   if (s === undefined) return null;
   if (s === "js" || s === "jsx") return ["//", "/*"];
-  return [...s.line.map((r) => r.text), ...s.block.map((b) => b.open), ...(HOOK_COMMENTS.get(s) ?? [])];
+  const doc = DOCSTRINGS[language];
+  return [
+    ...s.line.map((r) => r.text),
+    ...s.block.map((b) => b.open),
+    ...(HOOK_COMMENTS.get(s) ?? []),
+    ...(doc === undefined ? [] : DOCSTRING_MARKERS[doc]),
+  ];
 }
 
 /**

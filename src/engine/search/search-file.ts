@@ -52,8 +52,8 @@ export interface SearchSpec {
   /** What each file opened must be (the walk plan's), or null. */
   readonly confine: Confinement | null;
   /**
-   * grep's `in`: bit r set keeps the matches that start in region r (CODE 0, COMMENT 1, STRING 2,
-   * engine/regions); 0 keeps every match. A file is then read and decoded whole (never by window, never by
+   * grep's `in`: bit r set keeps the matches that start in region r (CODE 0, COMMENT 1, STRING 2, DOCSTRING 3,
+   * engine/regions; REGION_TAG_BIT: each match says its region); 0 keeps every match. A file is then read and decoded whole (never by window, never by
    * the byte path), and lexed only when it has a match.
    */
   readonly regions: number;

@@ -4,7 +4,7 @@
  * thread it may hand matching lines to a writer of the output as it finds them (TextOptions.direct). */
 import { isUtf8 } from "node:buffer";
 import { RE2JS } from "re2js";
-import { REGION_NAMES, type RegionName } from "../../contract/regions.ts";
+import { REGION_NAMES, REGION_TAG_BIT, type RegionName } from "../../contract/regions.ts";
 import type { LineEvent, LineEvents, Submatch } from "../events.ts";
 import { codePointCount, codePointsAhead, pairAt } from "./code-points.ts";
 import { type MatcherSpec, WORD_OPEN } from "./matcher.ts";
@@ -698,7 +698,8 @@ function lineCounter(
  * comment, string; engine/regions). The text is lexed when its first match asks, so only files with a match pay.
  */
 export interface RegionKeep {
-  /** Bit r set: keep a match that starts in region r (CODE 0, COMMENT 1, STRING 2). */
+  /** Bit r set: keep a match that starts in region r (CODE 0, COMMENT 1, STRING 2, DOCSTRING 3); REGION_TAG_BIT
+   * set: each match says its region. */
   readonly keep: number;
   /** The text's regions, one per UTF-16 unit, final up to unit `at` at least (lexed only that far). */
   readonly map: (at: number) => Uint8Array;
@@ -715,7 +716,7 @@ function keptAt(rk: RegionKeep, at: number): boolean {
 
 /** Whether `in` names more than one region: then each match says the region it starts in. */
 function tags(rk: RegionKeep): boolean {
-  return (rk.keep & (rk.keep - 1)) !== 0;
+  return (rk.keep & REGION_TAG_BIT) !== 0;
 }
 
 /** The region code of the unit at an offset (code past the end of the text). */

@@ -1,11 +1,12 @@
-/*! count's per-line view (#37): each line of a file with the class count gave it (code, comment, blank), and why
- * for the kinds people check by hand: a shebang, a line that is only a string (a docstring is code), a line with
- * code and a comment, a blank line inside a block comment. Lines are classed as engine/lines.ts classes them on a
- * lexed file (every non-blank unit in a comment: comment; any other non-blank unit: code), with the same region
- * lexer, so the view and the counts agree (test/surface/count-classify.test.ts checks it on real files). */
+/*! count's per-line view (#37): each line of a file with the class count gave it (code, comment, docstring, blank),
+ * and why for the kinds people check by hand: a shebang, a docstring, a line that is only a string (not a
+ * docstring: code), a line with code and a comment, a blank line inside a block comment. Lines are classed as
+ * engine/lines.ts classes them on a lexed file (every non-blank unit in a comment: comment; in a docstring or a
+ * comment, one at least in a docstring: docstring; any other non-blank unit: code), with the same region lexer, so
+ * the view and the counts agree (test/surface/count-classify.test.ts checks it on real files). */
 import { basename } from "node:path";
 import type { Language } from "../../engine/languages.ts";
-import { COMMENT, regionLexer, STRING } from "../../engine/regions/regions.ts";
+import { COMMENT, DOCSTRING, regionLexer, STRING } from "../../engine/regions/regions.ts";
 
 /** A line whose class people check by hand, with why it has that class. */
 interface LineNote {
@@ -17,7 +18,7 @@ interface LineNote {
 
 /** What the view gives for a file: one letter per line, and the notes on the lines worth a second look. */
 interface LineClasses {
-  /** One letter per line: c code, # comment, . blank. */
+  /** One letter per line: c code, # comment, d docstring, . blank. */
   readonly classes: string;
   readonly notes: LineNote[];
 }
@@ -34,6 +35,7 @@ const TEXT_MAX = 200;
  * @param lang its language, or null (then every non-blank line is code)
  * @param path its path (the lexer can depend on the name)
  * @param notesMax the most notes kept (the classes string always covers every line)
+ * @param docsAsCode docstring lines are counted as code (docstrings=code), not as comment
  * @returns the classes and the notes
  */
 export function classifyLines(
@@ -41,6 +43,7 @@ export function classifyLines(
   lang: Language | null,
   path: string,
   notesMax: number,
+  docsAsCode = false,
 ): LineClasses {
   const lexer = lang === null ? null : regionLexer(lang.name, basename(path));
   const regions = lexer === null ? null : lexer(text);
@@ -57,6 +60,7 @@ export function classifyLines(
     n++;
     let hasCode = false;
     let hasComment = false;
+    let hasDoc = false;
     let onlyString = true;
     let filled = false;
     for (let k = i; k < e; k++) {
@@ -64,6 +68,7 @@ export function classifyLines(
       filled = true;
       const r = regions === null ? 0 : regions[k];
       if (r === COMMENT) hasComment = true;
+      else if (r === DOCSTRING) hasDoc = true;
       else {
         hasCode = true;
         if (r !== STRING) onlyString = false;
@@ -75,6 +80,16 @@ export function classifyLines(
       let inside = regions !== null && e < end && regions[e] === COMMENT;
       for (let k = i; k < e && !inside; k++) inside = regions?.[k] === COMMENT;
       if (inside) note({ line: n, class: "blank", why: "blank inside a block comment", text: "" });
+    } else if (!hasCode && hasDoc) {
+      classes.push("d");
+      note({
+        line: n,
+        class: docsAsCode ? "code" : "comment",
+        why: docsAsCode
+          ? "docstring, counted as code (docstrings=code)"
+          : "docstring; docstrings=code counts it as code",
+        text: shown,
+      });
     } else if (!hasCode) {
       classes.push("#");
       if (n === 1 && text.startsWith("#!"))
@@ -99,7 +114,7 @@ export function classifyLines(
         note({
           line: n,
           class: "code",
-          why: "only a string: a docstring or text inside a string",
+          why: "only a string, not a docstring: text inside a string",
           text: shown,
         });
     }

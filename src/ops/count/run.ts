@@ -185,10 +185,14 @@ export async function* runCountLines(
     non_blank: 0,
     code: 0,
     comment: 0,
+    docstring: 0,
     blank: 0,
     binary_files: 0,
     binary_bytes: 0,
   };
+  // A docstring line is a comment line (cloc's convention) unless docstrings=code (tokei's); `docstring` counts
+  // them either way (docs/decisions/0042-docstrings.md).
+  const docsAsCode = input.docstrings === "code";
   const groups = new Map<string, CountGroup>();
   const { no_empty: noEmpty, no_comments: noComments } = input;
   const finish = (item: Item, out: CountOutcome, report: (info: ErrorInfo) => void): CountFile | null => {
@@ -213,17 +217,18 @@ export async function* runCountLines(
     }
     const c = out.counts;
     ctx.read(c.bytes);
+    const code = docsAsCode ? c.code + c.docstring : c.code;
     let lines = c.lines;
     if (noEmpty) lines -= c.lines - c.nonBlank;
-    if (noComments) lines -= c.nonBlank - c.code;
+    if (noComments) lines -= c.nonBlank - code;
     const rec: CountFile = {
       path: e.abs,
       relative_path: e.rel,
       lines,
       bytes: c.bytes,
       non_blank: c.nonBlank,
-      code: c.code,
-      comment: c.nonBlank - c.code,
+      code,
+      comment: c.nonBlank - code,
       blank: c.lines - c.nonBlank,
       language: lang?.name ?? null,
     };
@@ -231,7 +236,7 @@ export async function* runCountLines(
       if (width === "bytes" && c.bytes <= CLASSIFY_MAX) {
         const text = readText(e.abs, plan.confine);
         if (text !== null) {
-          const view = classifyLines(text, lang ?? null, e.abs, NOTES_MAX);
+          const view = classifyLines(text, lang ?? null, e.abs, NOTES_MAX, docsAsCode);
           rec.line_classes = view.classes;
           rec.line_notes = view.notes;
         }
@@ -241,22 +246,24 @@ export async function* runCountLines(
     totals.lines += lines;
     totals.bytes += c.bytes;
     totals.non_blank += c.nonBlank;
-    totals.code += c.code;
+    totals.code += code;
     totals.comment += rec.comment;
+    totals.docstring += c.docstring;
     totals.blank += rec.blank;
     if (by !== undefined) {
       const key = breakdownKey(by, e.rel, e.name, rec.language);
       let g = groups.get(key);
       if (!g) {
-        g = { key, files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0, comment: 0, blank: 0 };
+        g = { key, files: 0, lines: 0, bytes: 0, non_blank: 0, code: 0, comment: 0, docstring: 0, blank: 0 };
         groups.set(key, g);
       }
       g.files++;
       g.lines += lines;
       g.bytes += c.bytes;
       g.non_blank += c.nonBlank;
-      g.code += c.code;
+      g.code += code;
       g.comment += rec.comment;
+      g.docstring += c.docstring;
       g.blank += rec.blank;
     }
     return rec;

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { PATH_BYTES } from "../../contract/records.ts";
+import { DOCSTRING_CLASSES } from "../../contract/regions.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { binaryListEntries, budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 import { LANGUAGE_NAMES } from "../../engine/languages.ts";
@@ -22,10 +23,18 @@ export const lineEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Leave comment-only lines out of `lines`, with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
+        "Leave comment lines out of `lines` (docstring lines too unless docstrings=code), with the comment markers of each file's language (// # -- ; /* */ <!-- --> …).",
       ),
     ),
     false,
+  ),
+  docstrings: v.optional(
+    v.pipe(
+      v.picklist(DOCSTRING_CLASSES),
+      v.description(
+        "Docstrings as comment or code. Comment (the default) as cloc, code as tokei; for `in` and count. A docstring line (a Python string statement of its own, a Julia string before a definition, Elixir's @doc/@moduledoc/@typedoc) is a comment line as cloc counts it, a code line with code as tokei does; `docstring` counts them either way.",
+      ),
+    ),
   ),
   encoding: v.optional(
     v.pipe(
@@ -62,7 +71,7 @@ export const CountInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "Show how each line was counted, per file: line_classes (one letter per line: c code, # comment, . blank) and line_notes, the lines worth a check with why (comment only, shebang, code and a comment, only a string such as a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
+          "Show each line's class. Per file: line_classes (one letter per line: c code, # comment, d docstring, . blank) and line_notes, the lines worth a check with why (comment only, docstring, shebang, code and a comment, only a string that is not a docstring, blank inside a block comment), at most 200 per file. Meant for a few named files.",
         ),
       ),
       false,
@@ -88,10 +97,10 @@ export const CountFileSchema = v.pipe(
     bytes: int("Size in bytes (bytes read)."),
     non_blank: int("Lines holding something other than white space."),
     code: int(
-      "Non-blank lines holding something outside comments (every non-blank line for unknown languages); a line with code and a comment is a code line.",
+      "Non-blank lines holding something outside comments and docstrings (every non-blank line for unknown languages), and the docstring lines with docstrings=code; a line with code and a comment is a code line.",
     ),
     comment: int(
-      "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment). non_blank = code + comment.",
+      "Non-blank lines holding only comments (markers of the file's language; a shebang line in a language whose comments start with '#'; a blank line inside a block comment is blank, not comment), and the docstring lines unless docstrings=code. non_blank = code + comment.",
     ),
     blank: int(
       "Lines holding only white space (space, tab, CR, VT, FF), inside block comments too; counted whatever no_empty says. blank + code + comment = the file's lines before no_empty or no_comments left any out.",
@@ -103,7 +112,9 @@ export const CountFileSchema = v.pipe(
     line_classes: v.optional(
       v.pipe(
         v.string(),
-        v.description("With classify: one letter per line, in order: c code, # comment, . blank."),
+        v.description(
+          "With classify: one letter per line, in order: c code, # comment, d docstring (counted as comment, or code with docstrings=code), . blank.",
+        ),
       ),
     ),
     line_notes: v.optional(
@@ -120,7 +131,7 @@ export const CountFileSchema = v.pipe(
           }),
         ),
         v.description(
-          "With classify: the comment lines and the ambiguous ones (shebang, code and a comment, only a string, blank inside a block comment), each with its class and why; at most 200 per file.",
+          "With classify: the comment and docstring lines and the ambiguous ones (shebang, code and a comment, only a string that is not a docstring, blank inside a block comment), each with its class and why; at most 200 per file.",
         ),
       ),
     ),
@@ -136,7 +147,10 @@ const countEntries = {
   bytes: int("Sum of `bytes`."),
   non_blank: int("Sum of `non_blank`."),
   code: int("Sum of `code`."),
-  comment: int("Sum of `comment` (comment-only lines)."),
+  comment: int("Sum of `comment` (comment-only lines, docstring lines unless docstrings=code)."),
+  docstring: int(
+    "Docstring lines (only docstrings and comments on the line): in comment by default, in code with docstrings=code; comment - docstring is tokei's comment count.",
+  ),
   blank: int("Sum of `blank` (blank lines)."),
 };
 
@@ -190,8 +204,9 @@ export type CountResult = v.InferOutput<typeof CountResultSchema>;
  * The rules count classified lines by, in one line (#37: agents dumped whole files to check them): said in count's
  * MCP text and in a note of the CLI's human output, so that the counts need no re-check.
  * @param classify how to ask for the class of each line on this surface
+ * @param docstrings how to count docstrings as code on this surface
  * @returns the line
  */
-export function countedBy(classify: string): string {
-  return `counted by: a line with code and a comment is code; strings are code (docstrings too); doc comments are comments; a blank line in a comment is blank; only ${LANGUAGE_NAMES.filter(blockCommentsNest).join(", ")} nest block comments; a #! first line is a comment where # starts one; ${classify} shows each line's class`;
+export function countedBy(classify: string, docstrings: string): string {
+  return `counted by: a line with code and a comment is code; strings are code, but docstring lines (Python, Julia, Elixir) are comment lines unless ${docstrings}, and counted in \`docstring\` either way; doc comments are comments; a blank line in a comment is blank; only ${LANGUAGE_NAMES.filter(blockCommentsNest).join(", ")} nest block comments; a #! first line is a comment where # starts one; ${classify} shows each line's class`;
 }

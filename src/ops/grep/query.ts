@@ -5,7 +5,7 @@
 
 import type { ErrorInfo } from "../../contract/errors.ts";
 import { RglobError } from "../../contract/errors.ts";
-import { REGION_NAMES } from "../../contract/regions.ts";
+import { REGION_NAMES, REGION_TAG_BIT } from "../../contract/regions.ts";
 import { parseSize } from "../../engine/filter/size.ts";
 import type { GitPlaces } from "../../engine/ignore.ts";
 import { compileWalk } from "../../engine/plan.ts";
@@ -140,15 +140,22 @@ function searchSpecOf(input: GrepInput, patterns: readonly string[]): { spec: Se
     encoding: auto ? "auto" : (input.encoding ?? null),
     maxFileSize: maxFileSizeOf(input.max_file_size),
     confine: null,
-    regions: regionBits(input.in),
+    regions: regionBits(input.in, input.docstrings),
   };
   return { spec, mode };
 }
 
-/** grep's `in` as the searcher's bits (bit r keeps region r; 0 keeps every match). */
-function regionBits(names: GrepInput["in"]): number {
+/**
+ * grep's `in` as the searcher's bits (bit r keeps region r; 0 keeps every match). A docstring joins the class
+ * `docstrings` names (comment unless docstrings=code), `docstring` alone names docstrings only, and `string` never
+ * holds them (docs/decisions/0042-docstrings.md).
+ */
+function regionBits(names: GrepInput["in"], docstrings: GrepInput["docstrings"]): number {
   let bits = 0;
   for (const n of names ?? []) bits |= 1 << REGION_NAMES.indexOf(n);
+  const joins = 1 << REGION_NAMES.indexOf(docstrings === "code" ? "code" : "comment");
+  if ((bits & joins) !== 0) bits |= 1 << REGION_NAMES.indexOf("docstring");
+  if (new Set(names ?? []).size > 1) bits |= REGION_TAG_BIT;
   return bits;
 }
 

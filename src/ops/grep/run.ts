@@ -6,6 +6,7 @@
 
 import { availableParallelism } from "node:os";
 import type { ErrorCode } from "../../contract/errors.ts";
+import { REGION_TAG_BIT } from "../../contract/regions.ts";
 import type { SkippedWithRegions } from "../../contract/result.ts";
 import type { LineEvent, LineEvents } from "../../engine/events.ts";
 import { breakdownKey, languageOf } from "../../engine/languages.ts";
@@ -589,7 +590,7 @@ function directLines(q: GrepQuery, ctx: RunContext, resume: Resume): LineEvents 
     input.max_bytes === undefined &&
     resume.lines === null &&
     // `in` naming several regions: each match line shows its regions, from the records' submatches.
-    (spec.regions & (spec.regions - 1)) === 0
+    (spec.regions & REGION_TAG_BIT) === 0
     ? lines
     : null;
 }

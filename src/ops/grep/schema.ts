@@ -3,7 +3,7 @@
 import * as v from "valibot";
 import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { IGNORED_BY, onlyIgnoredEntries, PATH_BYTES } from "../../contract/records.ts";
-import { REGION_NAMES } from "../../contract/regions.ts";
+import { DOCSTRING_CLASSES, REGION_NAMES } from "../../contract/regions.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { binaryListEntries, budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -139,7 +139,15 @@ export const GrepInputSchema = v.pipe(
         v.array(v.picklist(REGION_NAMES)),
         v.minLength(1),
         v.description(
-          "Keep only the matches that start in these regions of the source code. Regions: code, comment, string; one or several (CLI: --in comment, --in code,string). A match's region is that of its first character, also when it spans regions or lines (multiline). Each file is lexed by its language (count's table: TypeScript/JavaScript, Python, Go, Rust, Java, C/C++, Ruby, shell and more); a file of no known language, or of one without comments or strings (plain text, CSV, reStructuredText), is not searched and is counted in skipped.unknown_language, never taken as all code. invert_match selects the lines where no match starts in these regions.",
+          "Keep matches starting in these regions. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's table); one of no known language, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions.",
+        ),
+      ),
+    ),
+    docstrings: v.optional(
+      v.pipe(
+        v.picklist(DOCSTRING_CLASSES),
+        v.description(
+          "Docstrings as comment or code. Comment (the default) as cloc, code as tokei; for `in` and count.",
         ),
       ),
     ),
@@ -163,7 +171,9 @@ const SubmatchSchema = v.pipe(
     region: v.optional(
       v.pipe(
         v.picklist(REGION_NAMES),
-        v.description("With `in` naming several regions: the one it starts in."),
+        v.description(
+          "With `in` naming several regions: the one it starts in (code, comment, string or docstring).",
+        ),
       ),
     ),
   }),

@@ -573,7 +573,7 @@ async function exitAfter(
   // count's rules under its human table (#37), so that no file needs reading to check a count.
   const totals = summary?.totals as { files?: unknown } | undefined;
   if (op.id === "count" && !machine && !quiet && typeof totals?.files === "number" && totals.files > 0)
-    eprint(`rglob: note: ${countedBy("--classify")}`);
+    eprint(`rglob: note: ${countedBy("--classify", "--docstrings code")}`);
   // Nothing skipped silently: an empty answer says what was left out and which flag includes it.
   if (!found && !quiet && summary !== null) {
     const note = skipNote(op, summary, "cli");

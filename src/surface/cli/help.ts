@@ -485,7 +485,7 @@ const BRIEF_FLAGS: Readonly<Record<string, readonly string[]>> = {
  */
 const RULES_FIRST: Readonly<Record<string, string>> = {
   count:
-    "RULES: blank = only whitespace (inside a block comment too); comment = only comments (doc comments too; a #! first line where comments start with #); a line with code and a comment is code; text inside a string is code (a Python docstring too). --classify shows how each line of the files was counted.",
+    "RULES: blank = only whitespace (inside a block comment too); comment = only comments (doc comments too; a #! first line where comments start with #); a line with code and a comment is code; text inside a string is code, but a docstring line (Python, Julia, Elixir @doc) is a comment line, also counted as `docstring` (--docstrings code counts it as code, as tokei does). --classify shows how each line of the files was counted.",
 };
 
 /** A flag's short letter and shortest long spelling, as a text names it: `-g, --glob`. */

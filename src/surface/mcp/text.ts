@@ -379,7 +379,7 @@ export function resultText(
   lines.push(...errorLines(errors, base));
   // count's rules, short (#37): the counts need no re-check by reading the files.
   if (op.id === "count" && ((result.totals as Rec | undefined)?.files ?? 0) !== 0)
-    lines.push(countedBy("classify: true"));
+    lines.push(countedBy("classify: true", 'docstrings: "code"'));
   const foldedDirs =
     op.id === "tree" ? results.filter((r) => typeof r.entries_inside === "number").length : 0;
   if (foldedDirs > 0)

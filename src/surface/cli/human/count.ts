@@ -24,6 +24,7 @@ export class CountHumanSink implements Sink {
    * total of lines below the non-blank count reads as a mistake
    * @param perFile whether a row is printed per file
    * @param by the breakdown key, shown in each file's row (which files make `(unknown)`, `(none)`)
+   * @param docsAsCode docstring lines were counted as code (--docstrings code), said in the totals
    */
   constructor(
     private readonly write: (text: string) => void,
@@ -31,6 +32,7 @@ export class CountHumanSink implements Sink {
     private readonly leftOut: readonly string[] = [],
     private readonly perFile = true,
     private readonly by: ByKey | undefined = undefined,
+    private readonly docsAsCode = false,
   ) {}
 
   record(_kind: string, record: object): void {
@@ -70,11 +72,16 @@ export class CountHumanSink implements Sink {
     const t = summary.totals as CountTotals | undefined;
     if (!t) return;
     const groups = summary.breakdown as CountGroup[] | null | undefined;
+    // Docstring lines (#37) get their column when there are any: comment - docstring is tokei's comment count.
+    const docs = t.docstring > 0;
     if (groups && groups.length > 0) {
       const { head, body } = breakdownTable(
         String(summary.by ?? "key"),
-        ["files", "lines", "code", "comment", "blank", "bytes"],
-        groups.map((g) => [g.key, [g.files, g.lines, g.code, g.comment, g.blank, g.bytes]]),
+        ["files", "lines", "code", "comment", ...(docs ? ["docstring"] : []), "blank", "bytes"],
+        groups.map((g) => [
+          g.key,
+          [g.files, g.lines, g.code, g.comment, ...(docs ? [g.docstring] : []), g.blank, g.bytes],
+        ]),
       );
       this.write(`${this.header ? "\n" : ""}${head}${body}`);
       this.header = true;
@@ -87,8 +94,11 @@ export class CountHumanSink implements Sink {
       this.leftOut.length === 0
         ? plural(t.lines, "line")
         : `${plural(t.lines, "line")} without ${this.leftOut.join(" or ")} lines`;
+    const docLines = docs
+      ? `; ${plural(t.docstring, "docstring line")} in ${this.docsAsCode ? "code" : "comment"}`
+      : "";
     this.write(
-      `${this.header ? "\n" : ""}total: ${plural(t.files, "file")}, ${lines} (${t.code} code, ${t.comment} comment, ${t.blank} blank; ${t.non_blank} non-blank), ${plural(t.bytes, "byte")}${binary}\n`,
+      `${this.header ? "\n" : ""}total: ${plural(t.files, "file")}, ${lines} (${t.code} code, ${t.comment} comment, ${t.blank} blank; ${t.non_blank} non-blank${docLines}), ${plural(t.bytes, "byte")}${binary}\n`,
     );
   }
 }

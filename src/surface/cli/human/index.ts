@@ -34,6 +34,7 @@ const HUMAN: Readonly<Record<string, HumanFactory>> = {
       // With a breakdown the answer is the breakdown: the per-file table only when asked for.
       input.by === undefined || p.files === true,
       input.by as ByKey | undefined,
+      input.docstrings === "code",
     ),
   dupes: (out, style) => new DupesHumanSink(out.write, style),
   lcount: (out) => new LcountHumanSink(out.write),
