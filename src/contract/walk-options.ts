@@ -51,7 +51,7 @@ export const walkEntries = {
   ),
   file_types: v.optional(
     strings(
-      "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+      "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
     ),
     [],
   ),
@@ -69,7 +69,7 @@ export const walkEntries = {
     ),
   ),
   max_size: v.optional(
-    sizeValue("Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."),
+    sizeValue("Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."),
   ),
   size: v.optional(
     strings(
@@ -112,7 +112,7 @@ export const walkEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
       ),
     ),
     true,
@@ -152,7 +152,7 @@ export const walkEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
       ),
     ),
     true,
@@ -187,10 +187,7 @@ export const walkEntries = {
     false,
   ),
   case_sensitive: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description("Case-sensitive globs; default: the platform's (true except on macOS and Windows)."),
-    ),
+    v.pipe(v.boolean(), v.description("Case-sensitive globs; default true, except on macOS and Windows.")),
   ),
 };
 
@@ -227,7 +224,7 @@ export const budgetEntries = {
   limit: v.optional(
     int(
       0,
-      "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records.",
+      "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records.",
     ),
   ),
   max_output_bytes: v.optional(int(1, "Maximum serialised size of the records (JSON bytes).")),

@@ -74,7 +74,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -117,7 +117,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+        "description": "Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."
       },
       "size": {
         "type": "array",
@@ -165,7 +165,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -190,7 +190,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -218,7 +218,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+        "description": "Case-sensitive globs; default true, except on macOS and Windows."
       },
       "links": {
         "type": "array",
@@ -246,7 +246,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -726,7 +726,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -769,7 +769,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+        "description": "Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."
       },
       "size": {
         "type": "array",
@@ -817,7 +817,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -842,7 +842,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -870,12 +870,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+        "description": "Case-sensitive globs; default true, except on macOS and Windows."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -903,7 +903,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "smart_case": {
         "type": "boolean",
-        "description": "Case-insensitive when every pattern is lower case, else case-sensitive.",
+        "description": "Case-insensitive when every pattern is lower case. Else case-sensitive.",
         "default": false
       },
       "word_regexp": {
@@ -1709,7 +1709,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -1752,7 +1752,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+        "description": "Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."
       },
       "size": {
         "type": "array",
@@ -1800,7 +1800,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -1825,7 +1825,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -1853,7 +1853,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+        "description": "Case-sensitive globs; default true, except on macOS and Windows."
       },
       "list_binary": {
         "type": "boolean",
@@ -1863,7 +1863,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2496,7 +2496,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -2539,7 +2539,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+        "description": "Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."
       },
       "size": {
         "type": "array",
@@ -2587,7 +2587,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -2612,7 +2612,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -2640,12 +2640,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+        "description": "Case-sensitive globs; default true, except on macOS and Windows."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2663,7 +2663,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "include_empty": {
         "type": "boolean",
-        "description": "Also group empty files (skipped by default; an explicit min_size wins).",
+        "description": "Also group empty files, left out by default. An explicit min_size wins.",
         "default": false
       },
       "include_hard_links": {
@@ -3069,7 +3069,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -3112,7 +3112,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+        "description": "Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."
       },
       "size": {
         "type": "array",
@@ -3160,7 +3160,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -3185,7 +3185,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -3213,7 +3213,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+        "description": "Case-sensitive globs; default true, except on macOS and Windows."
       },
       "links": {
         "type": "array",
@@ -3231,12 +3231,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "fold_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Each directory at this depth stands for what is below it: entries_inside (the entries the query selects there, walked and counted, not listed) and size (their bytes, as tree -L N --du sums them). 0 folds nothing."
+        "description": "Each directory at this depth stands for what is below it. It says entries_inside (the entries the query selects there, walked and counted, not listed) and size (their bytes, as tree -L N --du sums them). 0 folds nothing."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3681,7 +3681,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -3724,7 +3724,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+        "description": "Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."
       },
       "size": {
         "type": "array",
@@ -3772,7 +3772,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -3797,7 +3797,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -3825,7 +3825,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+        "description": "Case-sensitive globs; default true, except on macOS and Windows."
       },
       "limit": {
         "type": "integer",
@@ -3849,7 +3849,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "dirs": {
         "type": "boolean",
-        "description": "Rank directories by the total size of the selected files below them (cumulative) instead of files. max_depth/min_depth then bound which directories are listed, not which files are counted.",
+        "description": "Rank directories by the size of the selected files below them (cumulative), not files. max_depth/min_depth then bound which directories are listed, not which files are counted.",
         "default": false
       }
     },
@@ -4356,7 +4356,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -4399,7 +4399,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+        "description": "Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."
       },
       "size": {
         "type": "array",
@@ -4447,7 +4447,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -4472,7 +4472,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -4500,7 +4500,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+        "description": "Case-sensitive globs; default true, except on macOS and Windows."
       },
       "links": {
         "type": "array",
@@ -4518,7 +4518,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -5052,7 +5052,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -5095,7 +5095,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+        "description": "Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."
       },
       "size": {
         "type": "array",
@@ -5143,7 +5143,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -5168,7 +5168,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -5196,7 +5196,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+        "description": "Case-sensitive globs; default true, except on macOS and Windows."
       },
       "links": {
         "type": "array",
@@ -5214,7 +5214,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -5657,7 +5657,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -5700,7 +5700,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+        "description": "Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."
       },
       "size": {
         "type": "array",
@@ -5748,7 +5748,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -5773,7 +5773,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -5801,12 +5801,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+        "description": "Case-sensitive globs; default true, except on macOS and Windows."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -6418,7 +6418,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'js', 'rust', 'go', 'md'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -6461,7 +6461,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Maximum size, inclusive, files only; units as min_size (fd's '-10k' = 10000)."
+        "description": "Maximum size, inclusive, files only; units as min_size. As fd's '-10k': at most 10000 bytes."
       },
       "size": {
         "type": "array",
@@ -6509,7 +6509,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git sees a project (default true); false skips them, as fd and rg do. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -6534,7 +6534,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile, default ~/.config/git/ignore) (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -6562,12 +6562,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default: the platform's (true except on macOS and Windows)."
+        "description": "Case-sensitive globs; default true, except on macOS and Windows."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated with reason 'limit' and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",

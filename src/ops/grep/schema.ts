@@ -49,7 +49,7 @@ export const GrepInputSchema = v.pipe(
     ...budgetEntries,
     fixed_strings: flag("Treat patterns as literal strings, not regular expressions."),
     ignore_case: flag("Match case-insensitively."),
-    smart_case: flag("Case-insensitive when every pattern is lower case, else case-sensitive."),
+    smart_case: flag("Case-insensitive when every pattern is lower case. Else case-sensitive."),
     word_regexp: flag(
       "Only match whole words. A word is not preceded or followed by a letter, digit or '_'.",
     ),

@@ -35,7 +35,7 @@ export const TopInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "Rank directories by the total size of the selected files below them (cumulative) instead of files. max_depth/min_depth then bound which directories are listed, not which files are counted.",
+          "Rank directories by the size of the selected files below them (cumulative), not files. max_depth/min_depth then bound which directories are listed, not which files are counted.",
         ),
       ),
       false,
