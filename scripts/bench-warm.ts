@@ -1,4 +1,4 @@
-import { treeBench } from "./bench-args.ts";
+import { loadAverage, treeBench } from "./bench-args.ts";
 import { RawMcpClient } from "./bench-mcp-client.ts";
 
 const { bin, tree, rg, runs } = treeBench("bun scripts/bench-warm.ts [--runs=N] [--tree=DIR]", 3);
@@ -247,6 +247,25 @@ for (let r = 0; r < runs; r++) {
   }
   mcpTotals.push(total);
 }
+// The tail of a literal found nowhere (#36: <= 20 ms every time): 50 new literals, 300 ms apart, on the same server.
+const tail: number[] = [];
+const tailLoad = loadAverage();
+for (let i = 0; i < 50; i++) {
+  const t0 = performance.now();
+  await client.call({ pattern: `zq${process.pid}x${i}vbk_nowhere`, hidden: true });
+  tail.push(performance.now() - t0);
+  await Bun.sleep(300);
+}
+const sortedTail = [...tail].sort((a, b) => a - b);
+const at = (q: number) =>
+  (sortedTail[Math.min(tail.length - 1, Math.ceil(q * tail.length) - 1)] as number).toFixed(1);
+const worstTail = sortedTail.at(-1) as number;
+console.log(
+  `literal found nowhere, 50 in a row: median ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, worst ${worstTail.toFixed(1)} ms  [${tailLoad} | ${loadAverage()}]`,
+);
+console.log(
+  `nowhere <= 20 ms every time: ${worstTail <= 20 ? "met" : "not met"} (p90 ${at(0.9)} ms, worst ${worstTail.toFixed(1)} ms)`,
+);
 client.stop();
 for (const [name, times] of perQuery) console.log(`  ${name.padEnd(28)} ${median(times).toFixed(1)} ms`);
 const rgMs = median(rgTotals);

@@ -94,6 +94,18 @@ export interface WarmGrep {
    * @param entry a file of the walk
    */
   sizeOf(entry: Entry): number | null;
+  /**
+   * Tells whether a file is known binary, unchanged since a read found it so (a server's remembered verdict,
+   * binary-verdicts.ts): it is then skipped as binary without being read. Absent: never.
+   * @param entry a file of the walk
+   */
+  knownBinary?(entry: Entry): boolean;
+  /**
+   * Hears what a file's read found (binary or not), so that a verdict is kept or dropped.
+   * @param entry the file
+   * @param binary whether it was skipped as binary
+   */
+  read?(entry: Entry, binary: boolean): void;
 }
 
 /** The warm state a server passes into its runs. */

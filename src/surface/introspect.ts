@@ -81,12 +81,13 @@ export function describeOp(op: Operation): Record<string, unknown> {
 
 /** Returns the capability report of this process. */
 export function capabilities(warm?: NonNullable<CapabilityReport["mcp"]["warm"]>): CapabilityReport {
-  return capabilityReport(
-    OPERATIONS,
-    buildTools().map((t) => t.name),
-    warm,
-  );
+  // The tool list is the build's: made once, not at each read of a server's capabilities.
+  toolNames ??= buildTools().map((t) => t.name);
+  return capabilityReport(OPERATIONS, toolNames, warm);
 }
+
+/** The MCP tool names, once made (capabilities). */
+let toolNames: string[] | null = null;
 
 /** Returns the agent version document. */
 export function agentVersion(): Record<string, string> {

@@ -15,6 +15,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -751,5 +752,59 @@ test.skipIf(!linux)(
       "a/one.txt",
       "b/two.txt",
     ]);
+  },
+);
+
+/**
+ * Asks a literal found nowhere until the server's answer read nothing (bytes_read 0: the binary file it reaches is
+ * skipped from the verdict kept, unread), at most `tries` times (a verdict is kept once the file is 2 s old and
+ * no close names it).
+ */
+async function readsNothing(mcp: McpSession, root: string, tries = 400): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    const res = (await mcp.client.callTool({
+      name: "grep_content",
+      arguments: { base: root, hidden: true, pattern: `NOWHERE_${i}_QZX` },
+    })) as CallToolResult;
+    if ((res.structuredContent as { bytes_read: number }).bytes_read === 0) return true;
+    await Bun.sleep(50);
+  }
+  return false;
+}
+
+test.skipIf(!linux)(
+  "a binary file remembered as binary is searched again once it turns into text of the same size and mtime, and skipped again once back (skipped off Linux)",
+  async () => {
+    const root = scratch();
+    const bin = join(root, "data/blob.dat");
+    const binary = `\0${"x".repeat(40)} NEEDLEWORD inside a binary file\n`;
+    const text = `#${"x".repeat(40)} NEEDLEWORD inside a binary file\n`;
+    put(root, { ...filler(), "data/blob.dat": binary });
+    const { atime, mtime } = statSync(bin);
+    const mcp = await serve(root);
+    await ready(mcp);
+    // Read once, found binary: skipped (skipped.binary 1), then remembered and no longer read.
+    const first = await same(mcp, "grep", root, { pattern: "NEEDLEWORD" });
+    expect(paths(first)).toEqual([]);
+    expect((first.skipped as { binary: number }).binary).toBe(1);
+    expect(await readsNothing(mcp, root)).toBe(true);
+    // Skipped unread, as a read skips it: its BINARY record with list_binary, its count without.
+    const listed = await same(mcp, "grep", root, { pattern: "NEEDLEWORD", list_binary: true });
+    expect((listed.errors as Array<{ code: string }>).map((e) => e.code)).toEqual(["BINARY"]);
+    expect(listed.bytes_read).toBe(0);
+    // Text now, of the same size, its mtime put back: searched (a verdict kept by the old stats would skip it).
+    writeFileSync(bin, text);
+    utimesSync(bin, atime, mtime);
+    expect(statSync(bin).size).toBe(Buffer.byteLength(binary));
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["data/blob.dat"]);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual(["data/blob.dat"]);
+    // And binary again, its mtime put back: skipped again.
+    writeFileSync(bin, binary);
+    utimesSync(bin, atime, mtime);
+    const back = await same(mcp, "grep", root, { pattern: "NEEDLEWORD" });
+    expect(paths(back)).toEqual([]);
+    expect((back.skipped as { binary: number }).binary).toBe(1);
+    expect(await readsNothing(mcp, root)).toBe(true);
+    expect(paths(await same(mcp, "grep", root, { pattern: "NEEDLEWORD" }))).toEqual([]);
   },
 );

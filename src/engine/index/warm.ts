@@ -36,6 +36,7 @@ import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts";
 import { walkKey } from "../walk-key.ts";
 import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
+import { BinaryVerdicts } from "./binary-verdicts.ts";
 import {
   INDEX_MAX_FILE_SIZE,
   indexPathFor,
@@ -205,6 +206,8 @@ const DRAIN_MS = 25;
  * look at everything before the next answer costs less than reading them all at each query.
  */
 const NAMED_MAX = 256;
+/** How long a slice of the look through /proc between calls may take (a call that comes waits for its end). */
+const IDLE_LOOK_SLICE_MS = 4;
 /** How often it is read while a call is answered (the call's own reads are events too). */
 const BUSY_DRAIN_MS = 10;
 /** How long a call records a new walk itself before it walks cold and leaves the rest to the time between calls. */
@@ -581,6 +584,8 @@ export class WarmRoot implements WarmProvider {
   /** The plans that select every file and every entry (everyEntryPlans), compiled once. */
   private everyEntry: readonly WalkPlan[] | null = null;
   private resumes: Array<() => void> = [];
+  /** The binary files queries met, by the words they had then: not read again while unchanged (ADR 0034). */
+  private readonly binaries = new BinaryVerdicts();
 
   /**
    * @param root the root's real path
@@ -800,6 +805,11 @@ export class WarmRoot implements WarmProvider {
     if (this.index !== idx || this.unverified !== idx) return;
     const walks = this.walksLoaded;
     await this.adoptStored(idx, epoch);
+    if (this.index !== idx || this.unverified !== idx) return;
+    // The default walk's shared structures are made before the watch vouches (ADR 0034): the first query then
+    // costs its candidates, not a selection of every entry.
+    const made = this.defaultMemo();
+    if (made !== null) await this.prepare(made, idx);
     if (this.index !== idx || this.unverified !== idx) return;
     this.unverified = null;
     const walk = this.walksLoaded > walks ? "; the default walk is the one written with the index" : "";
@@ -1122,6 +1132,7 @@ export class WarmRoot implements WarmProvider {
     this.watcher = null;
     this.watching = false;
     this.synchronous = false;
+    this.binaries.clear();
   }
 
   /**
@@ -1190,10 +1201,31 @@ export class WarmRoot implements WarmProvider {
     });
   }
 
+  /**
+   * The look at every process for the build's reads, made before its index answers: every event so far taken in
+   * (each close of the build's own reads asks for a look: reset), then an idle look begun after them.
+   * @returns whether it was made (false: no tree's own watch, or the look was made void)
+   */
+  private async lookAfterReads(): Promise<boolean> {
+    if (!this.synchronous) return false;
+    while (this.idleLooking && !this.closed) await sleep(5);
+    if (this.closed || !this.synchronous) return false;
+    (this.watcher as TreeWatch).drain();
+    const epoch = this.lookEpoch;
+    this.idleLooking = true;
+    try {
+      await this.idleLook();
+    } finally {
+      this.idleLooking = false;
+    }
+    return epoch === this.lookEpoch && this.synchronous;
+  }
+
   private async idleLook(): Promise<void> {
     const epoch = this.lookEpoch;
     const seq = this.nameSeq;
-    const sliceMs = this.options.sliceMs ?? WATCH_SLICE_MS;
+    // Short slices: a call that comes meanwhile waits for the end of one.
+    const sliceMs = this.options.sliceMs ?? IDLE_LOOK_SLICE_MS;
     const look = lookForWriting(this.root);
     for (;;) {
       const until = performance.now() + sliceMs;
@@ -1218,6 +1250,7 @@ export class WarmRoot implements WarmProvider {
     // names.ts): forget everything.
     if (name === null || name === undefined || (!this.synchronous && String(name).includes("\ufffd"))) {
       this.forgets++;
+      this.binaries.clear();
       this.forgetWalks();
       // A loaded index the watch does not vouch for yet is kept: every file is stat'ed again once the watch is
       // whole (recheck, which starts again after this), and each query stats what it rules out until then.
@@ -1243,6 +1276,7 @@ export class WarmRoot implements WarmProvider {
     // Joined losslessly (Bun's path.join writes a lone surrogate, a byte that is not UTF-8, as U+FFFD).
     const abs = joinPath(this.root, rel);
     for (const idx of [this.index, this.building]) idx?.invalidate(abs);
+    this.binaries.forget(abs, event === "rename");
     let isDir = false;
     try {
       const st = platform.lstat(abs);
@@ -1355,8 +1389,20 @@ export class WarmRoot implements WarmProvider {
       checks.stat_checks++;
       return sameAsIndexed(idx, id, e.abs);
     };
+    // Binary files (which the index does not hold) known unchanged since a read found them binary are not read.
+    const bins =
+      candidates !== null && idx !== null && !spec.binaryAsText && !spec.binaryMode && spec.sniffBytes > 0
+        ? this.binaries.query(spec.sniffBytes, this.suspectOf())
+        : null;
+    const knownBinary = (e: Entry): boolean => {
+      if (bins === null || idx === null || e.type !== "file" || e.depth === 0) return false;
+      const id = idx.idOfPath(e.abs);
+      return !(id >= 0 && idx.isLive(id)) && bins.known(e.abs, maxFileSize);
+    };
     return {
       source,
+      knownBinary,
+      read: (e, binary) => bins?.saw(e.abs, binary),
       walk: (p, ctx, after) => {
         const m =
           after !== null
@@ -1442,6 +1488,26 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
+   * Tells the files the watch cannot vouch for, by path or inode (a binary file's verdict is not used for them):
+   * those open now, named by a close (a writer's open may have merged with it), held open for writing or mapped
+   * when the watch began. Without the tree's own watch: none (the stat of each file is the check, ADR 0032).
+   */
+  private suspectOf(): (abs: string, ino: number) => boolean {
+    if (!this.synchronous) return () => false;
+    const w = this.watcher as TreeWatch;
+    let paths: Set<string> | null = null;
+    return (abs, ino) => {
+      if (this.held === null || this.held.has(ino)) return true;
+      if (paths === null) {
+        paths = new Set();
+        for (const rel of w.openFiles()) paths.add(joinPath(this.root, rel));
+        for (const rel of this.named.keys()) paths.add(joinPath(this.root, rel));
+      }
+      return paths.has(abs);
+    };
+  }
+
+  /**
    * Marks the suspect files as candidates (they are read): the files open now (opened since the watch began and
    * not closed: a mapping keeps its file open), those held open for writing or mapped when it began, and those
    * with other hard links.
@@ -1512,16 +1578,19 @@ export class WarmRoot implements WarmProvider {
    * let go or an index replaced meanwhile ends it.
    * @param m the remembered walk
    * @param idx the ready index, or null
+   * @param kept whether the walk may still answer (default: it is remembered)
+   * @param current whether idx is still the index to prepare for (default: it is the root's index)
    */
   private async prepare(
     m: Memo,
     idx: TrigramIndex | null,
     kept: () => boolean = () => [...this.memos.values()].includes(m),
+    current: () => boolean = () => this.index === idx,
   ): Promise<void> {
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
     let slice = performance.now();
     // Still worth it: the server open, the same index, the walk still remembered.
-    const live = () => !this.closed && this.index === idx && kept();
+    const live = () => !this.closed && current() && kept();
     const pause = async (): Promise<boolean> => {
       if (performance.now() - slice <= sliceMs) return true;
       await this.turn();
@@ -1569,6 +1638,9 @@ export class WarmRoot implements WarmProvider {
       }
       this.entriesOf(rec, ids, idx);
       for (const sel of made) unindexedOf(sel, ids, idx);
+      // The index's own lists a query takes: files changed since, and those over the default size cap (none).
+      this.deadIds(idx);
+      this.oversize(idx, Number.POSITIVE_INFINITY);
     }
     if (live()) preparedOf.set(m, idx);
   }
@@ -1999,8 +2071,17 @@ export class WarmRoot implements WarmProvider {
         const note = `partial: ${full}; it holds the first ${s.files} files, the other ${left} are read by every query that reaches them`;
         this.reason = this.reason === null ? note : `${this.reason}; ${note}`;
       }
-      // The build's reads are an open and a close of each file: those not taken in yet are one look (reset).
-      this.buildReadsQueued = true;
+      // The queries of the new index share the build walk's structures, made before it answers (ADR 0034): the
+      // first query after `ready` costs its candidates, as every later one does.
+      const made = this.defaultMemo();
+      if (made !== null) await this.prepare(made, idx, undefined, () => this.building === idx);
+      if (this.closed || this.building !== idx) return;
+      // The build's reads are an open and a close of each file: those not taken in yet are one look (reset). It is
+      // made here, between calls, with every read taken in first: else the first query after `ready` would make
+      // it before it answers (settle).
+      const looked = await this.lookAfterReads();
+      if (this.closed || this.building !== idx) return;
+      this.buildReadsQueued = !looked;
       this.index = idx;
       this.building = null;
       this.state = "ready";
@@ -2185,6 +2266,16 @@ export class WarmRoot implements WarmProvider {
       if (had === undefined || had.gen !== this.gen) this.keep(key, memo);
     }
     if (this.memos.get(s.key) === memo) this.walksLoaded++;
+  }
+
+  /** The remembered walk of the server's default plan (a grep's and count's with its defaults), or null. */
+  private defaultMemo(): Memo | null {
+    try {
+      const key = this.memoKey(this.defaultPlan(), true);
+      return key === null ? null : this.freshMemo(key);
+    } catch {
+      return null;
+    }
   }
 
   /** The walk of a grep, count or find with the server's defaults over the whole root: the index build's. */

@@ -75,6 +75,22 @@ function ruledOut(): FileOutcome {
   return { bytes: 0, skip: null, error: null, lines: 0, matches: 0, hits: [], encoding: "utf-8" };
 }
 
+/**
+ * The outcome of a file a warm server knows binary, unchanged since a read found it so: skipped as binary (as the
+ * read would), nothing read.
+ */
+function knownBinary(): FileOutcome {
+  return {
+    bytes: 0,
+    skip: "binary",
+    error: { code: "BINARY", message: "binary file (NUL byte); use text to search it" },
+    lines: 0,
+    matches: 0,
+    hits: [],
+    encoding: "utf-8",
+  };
+}
+
 /** How many paths `not_utf8` names. */
 const NOT_UTF8_NAMED = 10;
 
@@ -187,8 +203,12 @@ class GrepTally {
     return true;
   }
 
+  /** Hears whether each file read was binary (a warm server's verdicts), or null. */
+  read: ((e: Entry, binary: boolean) => void) | null = null;
+
   /** Counts a file's outcome: its error, its skip, its matches, its breakdown group. */
   report(e: Entry, o: FileOutcome): void {
+    this.read?.(e, o.skip === "binary");
     if (o.error !== null) {
       this.ctx.error({ code: o.error.code as ErrorCode, message: o.error.message, path: e.abs });
     }
@@ -473,6 +493,7 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
     ctx.warm?.grep(plan, spec, input.max_bytes !== undefined, mode === "files_without_match") ?? null;
   if (warm !== null && warm.source !== null) ctx.summary("source", warm.source);
   const tally = new GrepTally(ctx, q, resume.lines?.count ?? resume.files?.count ?? 0);
+  tally.read = warm?.read?.bind(warm) ?? null;
   // A page resumed inside a file walks from that file on, the file included when the walk still gives it: a
   // cursor's path is never opened unless the walk gives it (its key is checked against the roots first).
   const walkAfter = resume.files !== null ? resume.files.walk : ctx.resumeAfter;
@@ -488,7 +509,13 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
   const itemOf = (entry: Entry): Item => ({
     entry,
     chunks: [],
-    outcome: unlexed?.(entry) ? unknownLanguage() : warm?.ruledOut(entry) ? ruledOut() : null,
+    outcome: unlexed?.(entry)
+      ? unknownLanguage()
+      : warm?.ruledOut(entry)
+        ? ruledOut()
+        : warm?.knownBinary?.(entry)
+          ? knownBinary()
+          : null,
     steps: null,
   });
   const source =

@@ -60,13 +60,19 @@ function findForbidden(node: unknown, where: string): string | null {
  * @returns the schema
  * @throws Error when the schema is missing or uses a keyword outside the Draft-07 subset (a build bug)
  */
+/** The schemas checked so far, by stem: a call's argument check asks for its operation's at every call. */
+const checkedSchemas = new Map<string, ToolSchema>();
+
 function mcpSchema(stem: string): ToolSchema {
+  const had = checkedSchemas.get(stem);
+  if (had !== undefined) return had;
   const doc = SCHEMAS[stem];
   if (!doc) throw new Error(`no generated schema '${stem}'`);
   const { $schema: _s, $id: _i, version: _v, ...rest } = doc;
   const bad = findForbidden(rest, stem);
   if (bad) throw new Error(`schema ${stem} is outside the Draft-07 subset at ${bad}`);
   if (rest.type !== "object") throw new Error(`schema ${stem} is not an object schema`);
+  checkedSchemas.set(stem, rest as ToolSchema);
   return rest as ToolSchema;
 }
 
@@ -373,9 +379,17 @@ export function operationNamed(name: unknown): Operation | undefined {
  * @returns the argument names
  */
 export function argumentKeys(op: Operation): string[] {
-  const doc = mcpSchema(`${op.id}.input`);
-  return Object.keys((doc.properties ?? {}) as Json).filter((k) => !CLI_ONLY_KEYS.has(k));
+  let keys = argumentKeysOf.get(op.id);
+  if (keys === undefined) {
+    const doc = mcpSchema(`${op.id}.input`);
+    keys = Object.keys((doc.properties ?? {}) as Json).filter((k) => !CLI_ONLY_KEYS.has(k));
+    argumentKeysOf.set(op.id, keys);
+  }
+  return [...keys];
 }
+
+/** argumentKeys by operation id, made once. */
+const argumentKeysOf = new Map<string, readonly string[]>();
 
 /** The default of an argument on this server for an operation (its agent default, else the model's). */
 function serverDefault(op: Operation, key: string): unknown {
