@@ -15,6 +15,7 @@ import { count, grepAll } from "../../src/agent/index.ts";
 import { DOCSTRING, regionLexer } from "../../src/engine/regions/regions.ts";
 import { rglobJson, skipWhen, tempTree } from "../helpers.ts";
 import { startMcp } from "../surface/mcp-helpers.ts";
+import { unitOffsets } from "./regions-oracle.ts";
 
 const py = Bun.spawnSync(["python3", "-c", "import pygments; print(pygments.__version__)"], {
   stdout: "pipe",
@@ -152,13 +153,8 @@ print(json.dumps(out))
       res.set(p, null);
       continue;
     }
-    const units: number[] = [];
-    let u = 0;
-    for (const ch of v.text) {
-      units.push(u);
-      u += ch.length;
-    }
-    units.push(u);
+    const units = unitOffsets(v.text);
+    const u = units[units.length - 1] as number;
     const mark = (spans: Array<[number, number]>) => {
       const m = new Uint8Array(u);
       for (const [s, e] of spans) m.fill(1, units[s] as number, units[e] as number);

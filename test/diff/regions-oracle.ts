@@ -106,13 +106,8 @@ print(json.dumps(out))
       continue;
     }
     // Python counts code points; the lexer counts UTF-16 units: map the offsets.
-    const units: number[] = [];
-    let u = 0;
-    for (const ch of v.text) {
-      units.push(u);
-      u += ch.length;
-    }
-    units.push(u);
+    const units = unitOffsets(v.text);
+    const u = units[units.length - 1] as number;
     const regions = new Uint8Array(u);
     for (const [kind, s, e] of v.spans) regions.fill(kind, units[s] as number, units[e] as number);
     res.set(p, { text: v.text, regions });
@@ -121,3 +116,20 @@ print(json.dumps(out))
 }
 
 export { CODE, COMMENT, STRING };
+
+/**
+ * Returns the UTF-16 offset of each code point of a text, and its length last: Python's offsets count code points,
+ * the lexers count UTF-16 units.
+ * @param text the text
+ * @returns the offsets (one more than the code points)
+ */
+export function unitOffsets(text: string): number[] {
+  const units: number[] = [];
+  let u = 0;
+  for (const ch of text) {
+    units.push(u);
+    u += ch.length;
+  }
+  units.push(u);
+  return units;
+}
