@@ -498,3 +498,33 @@ export function insideWords(r: Readonly<Record<string, unknown>>): string | null
   ];
   return `${head}: ${parts.join(", ")}`;
 }
+
+/** What an included entry's verdict says before the ignore files consulted. */
+const NO_RULE = "; no ignore rule matches it: ";
+
+/**
+ * Says the ignore files consulted once for the explanations that share them (#37: `explain --all` repeated "no
+ * ignore rule matches it: none of the 24 rules of …" for every entry), on the CLI and in the MCP text alike; the
+ * structured records keep them whole. A reason that repeats the files said last is left out, or, beside other
+ * reasons, said without them.
+ * @param reasons an explanation's reasons
+ * @param said the ignore files said last (updated)
+ * @returns the reasons to print
+ */
+export function consultedOnce<R extends { readonly stage?: unknown; readonly detail?: unknown }>(
+  reasons: readonly R[],
+  said: { consulted: string | null },
+): R[] {
+  const out: R[] = [];
+  for (const why of reasons) {
+    const d = typeof why.detail === "string" ? why.detail : "";
+    const at = why.stage === "selected" ? d.indexOf(NO_RULE) : -1;
+    if (at >= 0 && d.slice(at + NO_RULE.length) === said.consulted) {
+      if (reasons.length > 1) out.push({ ...why, detail: `${d.slice(0, at)}; no ignore rule matches it` });
+      continue;
+    }
+    if (at >= 0) said.consulted = d.slice(at + NO_RULE.length);
+    out.push(why);
+  }
+  return out;
+}

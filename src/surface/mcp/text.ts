@@ -5,7 +5,7 @@ import { countedBy } from "../../ops/count/schema.ts";
 import { regionTag } from "../../ops/grep/region-tag.ts";
 import type { Submatch } from "../../ops/grep/schema.ts";
 import type { Operation } from "../../ops/operation.ts";
-import { insideWords } from "../hints.ts";
+import { consultedOnce, insideWords } from "../hints.ts";
 
 type Rec = Readonly<Record<string, unknown>>;
 
@@ -203,33 +203,6 @@ function shownPath(base: string | null): (p: unknown) => string {
   };
 }
 
-/** What an included entry's verdict says before the ignore files consulted. */
-const NO_RULE = "; no ignore rule matches it: ";
-
-/**
- * Says the ignore files consulted once for the explanations that share them, as the CLI does (#37: an `under`
- * answer repeated "no ignore rule matches it: none of the 24 rules of …" for every entry); the structured
- * records keep them whole.
- * @param r an explanation
- * @param said the ignore files the text said last
- * @returns the explanation to print
- */
-function consultedOnce(r: Rec, said: { consulted: string | null }): Rec {
-  const reasons = (r.reasons as Rec[] | undefined) ?? [];
-  const out: Rec[] = [];
-  for (const why of reasons) {
-    const d = typeof why.detail === "string" ? why.detail : "";
-    const at = why.stage === "selected" ? d.indexOf(NO_RULE) : -1;
-    if (at >= 0 && d.slice(at + NO_RULE.length) === said.consulted) {
-      if (reasons.length > 1) out.push({ ...why, detail: `${d.slice(0, at)}; no ignore rule matches it` });
-      continue;
-    }
-    if (at >= 0) said.consulted = d.slice(at + NO_RULE.length);
-    out.push(why);
-  }
-  return { ...r, reasons: out };
-}
-
 /** Error codes of files that were skipped, not failed: the skip ledger's reason that counts each. */
 const SKIP_REASONS: Readonly<Record<string, string>> = { BINARY: "binary", TOO_LARGE: "too_large" };
 
@@ -389,7 +362,12 @@ export function resultText(
   let used = Buffer.byteLength(lines.join("\n"));
   const said = { consulted: null as string | null };
   for (const [i, r] of results.entries()) {
-    const block = recordLines(op, op.id === "explain" ? consultedOnce(r, said) : r).join("\n");
+    const block = recordLines(
+      op,
+      op.id === "explain"
+        ? { ...r, reasons: consultedOnce((r.reasons as Rec[] | undefined) ?? [], said) }
+        : r,
+    ).join("\n");
     const size = Buffer.byteLength(block) + 1;
     if (used + size > budget - 80) {
       // #37: agents set max_output_bytes too small and asked again, twice; the size that lists them all here.

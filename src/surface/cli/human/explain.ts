@@ -3,7 +3,7 @@
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { ExplainReason, Explanation } from "../../../ops/explain/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
-import { insideWords } from "../../hints.ts";
+import { consultedOnce, insideWords } from "../../hints.ts";
 import { displayPath, paint, type Style } from "./paths.ts";
 
 /**
@@ -35,13 +35,10 @@ export function onlyKeptNoneNote(
   return `${n === 1 ? "1 path" : `${n} paths`} explained: ${n === 1 ? one : many} (--only ${input.only.replaceAll("_", "-")})`;
 }
 
-/** What an included entry's verdict says before the ignore files consulted. */
-const NO_RULE = "; no ignore rule matches it: ";
-
 /** Human sink for explain records. */
 export class ExplainHumanSink implements Sink {
   /** The ignore files consulted, as the last "no ignore rule matches it" said them in full. */
-  private consulted: string | null = null;
+  private readonly said: { consulted: string | null } = { consulted: null };
 
   constructor(
     private readonly write: (text: string) => void,
@@ -67,21 +64,9 @@ export class ExplainHumanSink implements Sink {
     const inside = words === null ? "" : `, with ${words} (--expand lists them)`;
     const slash = r.entries_inside === undefined ? "" : "/";
     const lines = [`${displayPath(r.path, this.style)}${slash}: ${verdict}${inside}`];
-    for (const reason of r.reasons) {
-      // The ignore files consulted are said once for the entries that share them (#37: `explain --all` repeated
-      // "no ignore rule matches it: none of the 24 rules of …" for every entry): an included entry whose only
-      // reason is that is then one line.
-      const at = reason.stage === "selected" ? reason.detail.indexOf(NO_RULE) : -1;
-      if (at >= 0) {
-        const files = reason.detail.slice(at + NO_RULE.length);
-        if (files === this.consulted) {
-          if (r.reasons.length > 1) lines.push(`  ${reason.detail.slice(0, at)}; no ignore rule matches it`);
-          continue;
-        }
-        this.consulted = files;
-      }
-      lines.push(`  ${this.detail(reason)}`);
-    }
+    // The ignore files consulted are said once for the entries that share them: an included entry whose only
+    // reason is that is then one line.
+    for (const reason of consultedOnce(r.reasons, this.said)) lines.push(`  ${this.detail(reason)}`);
     this.write(`${lines.join("\n")}\n`);
   }
 
