@@ -91,7 +91,7 @@ function resolveMissing(p: string): string {
       cur = next;
       continue;
     }
-    if (path.isAbsolute(text)) cur = path.sep;
+    if (isAbsoluteLinkText(text)) cur = path.sep;
     queue.unshift(...text.split(path.sep).filter((x) => x !== ""));
   }
   return cur;
@@ -183,12 +183,14 @@ export function linkOf(e: {
 }
 
 /**
- * Tells whether a symlink's text is an absolute path (`/…`, or on Windows `C:\…` and `\\server\…`): such a link
- * names a place outside the tree's own layout, so it breaks when the tree is moved, unpacked or cloned elsewhere,
- * even when it leads inside the base today (`--link absolute`, #37).
+ * Tells whether a symlink's text is an absolute path, by the platform's rule (`path.isAbsolute`): `/…` on POSIX;
+ * `C:\…`, `C:/…`, `\\server\…` and `/…` on Windows. On Linux `C:/x` and `\\server\x` are relative names, resolved
+ * from the link's directory like any other (#37). Such a link names a place outside the tree's own layout, so it
+ * breaks when the tree is moved, unpacked or cloned elsewhere, even when it leads inside the base today
+ * (`--link absolute`, #37). Where a link leads (resolveMissing) asks the same function.
  * @param target the link's text
  * @returns true for an absolute text
  */
 export function isAbsoluteLinkText(target: string): boolean {
-  return /^(?:\/|[A-Za-z]:[\\/]|\\\\)/.test(target);
+  return path.isAbsolute(target);
 }

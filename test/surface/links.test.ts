@@ -264,6 +264,50 @@ test("a chain that grows (a -> a/x, where GNU realpath -m never ends) ends as a 
   expect(String(rec?.link_resolved).startsWith("a/x")).toBe(true);
 });
 
+// On Linux a link whose text is `C:/x` or `\\server\x` names a relative path, resolved from the link's directory as
+// any other (#37): it is not `absolute`, and it works or breaks as a relative link does. path.isAbsolute decides,
+// for the `absolute` word and for where the link leads alike.
+describe.if(process.platform !== "win32")("Windows-looking link texts on POSIX (skipped on Windows)", () => {
+  test("`C:/x`, `C:\\x` and `\\\\server\\x` are relative texts: never absolute, escaping or resolved from /", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rglob-links-win-"));
+    made.push(dir);
+    mkdirSync(join(dir, "C:"));
+    writeFileSync(join(dir, "C:", "x"), "x\n");
+    symlinkSync("C:/x", join(dir, "drive"));
+    symlinkSync("C:\\x", join(dir, "backslash"));
+    symlinkSync("\\\\server\\x", join(dir, "unc"));
+    symlinkSync(join(dir, "C:", "x"), join(dir, "abs"));
+    const recs = jsonl(rglob(["find", "-t", "l", "--base", dir, "--jsonl"]).stdout).filter(
+      (r) => r.kind === "file",
+    );
+    const at = (rel: string) => {
+      const r = recs.find((x) => x.relative_path === rel) as Record<string, unknown>;
+      return [r.link_target, r.link_target_exists, r.link_escapes, r.link_resolved];
+    };
+    expect(at("drive")).toEqual(["C:/x", true, false, "C:/x"]);
+    expect(at("backslash")).toEqual(["C:\\x", false, false, "C:\\x"]);
+    expect(at("unc")).toEqual(["\\\\server\\x", false, false, "\\\\server\\x"]);
+    expect(at("abs")).toEqual([join(dir, "C:", "x"), true, false, "C:/x"]);
+    const sel = (which: string) =>
+      rglob(["find", "--link", which, "--base", dir, "--format", "{rel}"])
+        .stdout.split("\n")
+        .filter((l) => l !== "")
+        .sort();
+    expect(sel("absolute")).toEqual(["abs"]);
+    expect(sel("ok")).toEqual(["abs", "drive"]);
+    expect(sel("broken")).toEqual(["backslash", "unc"]);
+    expect(sel("escaping")).toEqual([]);
+    const words = rglob(["find", "-t", "l", "--base", dir, "--format", "{rel}: {link}"])
+      .stdout.split("\n")
+      .filter((l) => l !== "")
+      .sort();
+    expect(words).toEqual(["abs: ok, absolute", "backslash: broken", "drive: ok", "unc: broken"]);
+    // explain's --link stage says the same.
+    const why = rglob(["explain", "drive", "--link", "absolute", "--base", dir, "--json"]);
+    expect(why.stdout).toContain("is not absolute");
+  });
+});
+
 describe("links outside the base", () => {
   test("with --follow under --strict-base they are results (not followed), not PERM errors", () => {
     const { base, top } = linkTree(7);
