@@ -5614,7 +5614,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string"
         },
         "minItems": 1,
-        "description": "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record.",
+        "description": "Glob patterns, OR'd (at least one), selecting regular files: a matched directory or symlink is left out without an error (with follow_symlinks a link to a file is counted as that file).",
         "default": []
       },
       "exclude": {
@@ -6626,7 +6626,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "bytes": {
               "type": "integer",
               "minimum": 0,
-              "description": "Size in bytes."
+              "description": "Size in bytes (of a symlink sized itself: its own, the length of its target text, as du -b)."
+            },
+            "entry_type": {
+              "enum": [
+                "symlink"
+              ],
+              "type": "string",
+              "description": "Present only for a symlink sized itself (-t l), not followed; absent for a regular file."
             }
           },
           "required": [
@@ -6636,7 +6643,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "additionalProperties": false,
           "title": "FileSize",
-          "description": "A regular file and its size."
+          "description": "A regular file (or, with -t l, a symlink itself) and its size."
         }
       },
       "truncated": {
@@ -6840,7 +6847,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "files": {
             "type": "integer",
             "minimum": 0,
-            "description": "Regular files sized (a symlink is sized only followed, as what it leads to)."
+            "description": "Entries sized: regular files (a symlink followed counts as what it leads to) and, with -t l, symlinks themselves."
           },
           "bytes": {
             "type": "integer",
@@ -9156,7 +9163,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "bytes": {
         "type": "integer",
         "minimum": 0,
-        "description": "Size in bytes."
+        "description": "Size in bytes (of a symlink sized itself: its own, the length of its target text, as du -b)."
+      },
+      "entry_type": {
+        "enum": [
+          "symlink"
+        ],
+        "type": "string",
+        "description": "Present only for a symlink sized itself (-t l), not followed; absent for a regular file."
       }
     },
     "required": [
@@ -9165,7 +9179,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "bytes"
     ],
     "additionalProperties": false,
-    "description": "A regular file and its size."
+    "description": "A regular file (or, with -t l, a symlink itself) and its size."
   }),
   "IndexInfo": () => ({
     "$schema": "https://json-schema.org/draft/2020-12/schema",

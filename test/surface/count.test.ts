@@ -1,7 +1,7 @@
 // count through the compiled binary: records and totals, binary files, exact totals under --limit and across
 // cursor pages, --by breakdowns, --no-empty/--no-comments, --encoding, and bad input.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync } from "node:fs";
+import { chmodSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, FIXTURE, jsonl, rglob, rglobJson, tempTree } from "../helpers.ts";
 
@@ -161,21 +161,29 @@ describe("lcount and tsize (aliases of count)", () => {
     "src/b.py": "z = 3\n",
     "src/dir.py": null,
     "src/broken.py": { symlink: "missing-target" },
+    "src/link.py": { symlink: "a.py" },
     "big.bin": new Uint8Array(3 * 1024 * 1024),
   });
   afterAll(() => t.cleanup());
 
-  test("lcount prints `Total lines: N`; matched directories and broken symlinks are error records", () => {
+  test("lcount prints `Total lines: N` of the regular files: a matched directory or symlink is no error (#37)", () => {
+    // As count and tokei select: dir.py, broken.py and link.py are entries, not files to count; exit 0.
     const r = rglob(["lcount", "*.py"], { cwd: t.dir });
-    expect(r.code).toBe(2); // error records: exit 2 as rg (and wc) exit non-zero (#22)
-    expect(r.stdout).toBe("Total lines: 5\n");
-    expect(r.stderr).toContain("is a directory; skipped");
-    expect(r.stderr).toContain("broken symlink; skipped");
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, "Total lines: 5\n", ""]);
     const json = rglobJson<CountResult>(["lcount", "*.py", "--json"], { cwd: t.dir }).json;
-    expect(json.errors.map((e) => e.code).sort()).toEqual(["NOT_FOUND", "UNREADABLE"]);
+    expect(json.errors).toEqual([]);
+    expect(json.results.map((x) => x.relative_path).sort()).toEqual(["src/a.py", "src/b.py"]);
     expect(rglob(["lcount", "*.py", "--no-empty", "--no-comments"], { cwd: t.dir }).stdout).toBe(
       "Total lines: 3\n",
     );
+    // Following links, a link to a file counts as that file (wc -l reads through it); a broken one is not counted.
+    const followed = rglob(["lcount", "*.py", "-L"], { cwd: t.dir });
+    expect([followed.code, followed.stdout, followed.stderr]).toEqual([0, "Total lines: 9\n", ""]);
+    // A pattern that selects only a directory counts nothing (exit 1, as a query that finds nothing) and says
+    // it is a glob, where wc -l says `Is a directory`.
+    const dirOnly = rglob(["lcount", "dir.py"], { cwd: join(t.dir, "src") });
+    expect([dirOnly.code, dirOnly.stdout]).toEqual([1, "Total lines: 0\n"]);
+    expect(dirOnly.stderr).toContain("'dir.py' is a glob");
   });
 
   // 3 MiB + a.py (17 bytes) + b.py (6 bytes): the unit is MiB (powers of 1024), and the exact bytes stand beside
@@ -218,6 +226,58 @@ describe("lcount and tsize (aliases of count)", () => {
       const followed = rglob(["tsize", "-e", "nc", "-L"], { cwd: links.dir });
       expect([followed.code, followed.stdout]).toEqual([0, "Total size: 0.00 MiB (4000 bytes)\n"]);
       expect(rglob(["tsize"], { cwd: links.dir }).stdout).toBe("Total size: 0.00 MiB (3002 bytes)\n");
+    } finally {
+      links.cleanup();
+    }
+  });
+
+  test("tsize -t l sizes the symlinks themselves, as lstat(2) and du -b do (#37)", () => {
+    const links = tempTree({
+      "data/a.nc": new Uint8Array(1000),
+      "cases/a.nc": { symlink: "../data/a.nc" },
+      "cases/gone.nc": { symlink: "../output/gone.nc" },
+      "cases/loop.nc": { symlink: "loop.nc" },
+      "cases/far": { symlink: "/nonexistent/far/away" },
+    });
+    try {
+      const own = (rel: string) => lstatSync(join(links.dir, rel)).size;
+      const all = ["cases/a.nc", "cases/far", "cases/gone.nc", "cases/loop.nc"];
+      const sum = all.reduce((n, rel) => n + own(rel), 0);
+      expect(sum).toBe(12 + 21 + 17 + 7); // the lengths of the target texts
+      const r = rglob(["tsize", "-t", "l"], { cwd: links.dir });
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, `Total size: 0.00 MiB (${sum} bytes)\n`, ""]);
+      const json = rglobJson<{
+        results: Array<{ relative_path: string; bytes: number; entry_type?: string }>;
+        totals: { files: number; bytes: number };
+      }>(["tsize", "-t", "l", "--json"], { cwd: links.dir }).json;
+      expect(json.results).toEqual(
+        all.map((rel) => ({
+          path: join(links.dir, rel),
+          relative_path: rel,
+          bytes: own(rel),
+          entry_type: "symlink",
+        })),
+      );
+      expect(json.totals).toEqual({ files: 4, bytes: sum });
+      // du -b says the same of the links (its apparent size of a link is lstat's).
+      const du = Bun.spawnSync(["du", "-b", "-c", ...all], { cwd: links.dir });
+      if (du.exitCode === 0) expect(du.stdout.toString()).toContain(`${sum}\ttotal`);
+      // With files: both; a pattern selects among the links as among files.
+      expect(rglob(["tsize", "-t", "f", "-t", "l"], { cwd: links.dir }).stdout).toBe(
+        `Total size: 0.00 MiB (${sum + 1000} bytes)\n`,
+      );
+      expect(rglob(["tsize", "-t", "l", "*.nc"], { cwd: links.dir }).stdout).toBe(
+        `Total size: 0.00 MiB (${sum - own("cases/far")} bytes)\n`,
+      );
+      // Following links, -t l is the links that lead nowhere (find -L -type l), sized themselves.
+      const nowhere = own("cases/gone.nc") + own("cases/loop.nc") + own("cases/far");
+      expect(rglob(["tsize", "-L", "-t", "l"], { cwd: links.dir }).stdout).toBe(
+        `Total size: 0.00 MiB (${nowhere} bytes)\n`,
+      );
+      // A directory has no size of its own to give here: a usage error that says what to write.
+      const d = rglob(["tsize", "-t", "d"], { cwd: links.dir });
+      expect(d.code).toBe(2);
+      expect(d.stderr).toContain("tsize --base DIR");
     } finally {
       links.cleanup();
     }

@@ -43,8 +43,6 @@ export interface CountStage {
   readonly threads: number | undefined;
   /** Walks with the given context (the pipeline queues the walker's problems to keep them in order). */
   readonly walk: (ctx: RunContext) => Iterator<Entry>;
-  /** Tells whether an entry is counted; a skipped one is reported through `report`. */
-  readonly prepare: (e: Entry, report: (info: ErrorInfo) => void) => boolean;
   /** Turns an outcome into a record (or null), updating totals; problems go through `report`. */
   readonly finish: (item: Item, out: CountOutcome, report: (info: ErrorInfo) => void) => object | null;
   readonly counter: LineCounter;
@@ -105,11 +103,10 @@ export async function* countPipeline(stage: CountStage, ctx: RunContext): AsyncG
       }
       const e = r.value;
       const before = problems.splice(0);
-      const count = stage.prepare(e, (info) => before.push(info));
-      const lang = count ? languageOf(e.name) : null;
-      const out = count && inline ? stage.counter.count(e.abs, lang, e) : null;
-      items.push({ e, count, lang, before, out });
-      if (count) counted++;
+      const lang = languageOf(e.name);
+      const out = inline ? stage.counter.count(e.abs, lang, e) : null;
+      items.push({ e, count: true, lang, before, out });
+      counted++;
     }
     if (problems.length > 0)
       items.push({ e: null, count: false, lang: null, before: problems.splice(0), out: null });

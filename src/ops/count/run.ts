@@ -67,38 +67,6 @@ export function keyAfter(key: string, after: string): boolean {
 }
 
 /**
- * Checks an entry of a compat alias (lcount, tsize): only regular files are counted.
- * @param e the walk entry
- * @param report where a skipped entry is reported
- * @returns true when the entry is a regular file; otherwise reports why it is skipped
- */
-function regularOrReport(e: Entry, report: (info: ErrorInfo) => void): boolean {
-  if (e.target === "file") return true;
-  if (e.target === "dir") {
-    report({ code: "UNREADABLE", message: "is a directory; skipped", path: e.abs });
-  } else if (e.type === "symlink") {
-    let broken = false;
-    try {
-      platform.stat(e.abs);
-    } catch {
-      broken = true;
-    }
-    report(
-      broken
-        ? { code: "NOT_FOUND", message: "broken symlink; skipped", path: e.abs }
-        : {
-            code: "UNREADABLE",
-            message: "symlink not followed (use --follow-symlinks); skipped",
-            path: e.abs,
-          },
-    );
-  } else {
-    report({ code: "UNREADABLE", message: `not a regular file (${e.target}); skipped`, path: e.abs });
-  }
-  return false;
-}
-
-/**
  * Pulls walk entries, maps each to a record (or null), and yields the records after the cursor in batches (one
  * await per batch); once the consumer stops pulling, the remaining entries are still mapped (for exact totals)
  * but not yielded. `map` reports per-path problems through `report`: a batch is handed over before a problem
@@ -160,19 +128,19 @@ async function* drive<R extends object>(
 }
 
 /**
- * Runs count (and lcount, which is count with a required pattern and compat skipping).
+ * Runs count (and lcount, which is count with a required pattern: the same selection, the regular files, so a
+ * directory or a symlink its patterns match is an entry, not a file to count, as for tokei; -L counts a link as
+ * the file it leads to, as wc does).
  * @param input validated count or lcount input
  * @param ctx the run context
- * @param compat true for lcount: walk every kind and report matched directories and symlinks as errors
  * @yields batches of "file" records (CountFile)
  */
 export async function* runCountLines(
   input: CountInput | LcountInput,
   ctx: RunContext,
-  compat = false,
 ): AsyncGenerator<Emitted[]> {
   const width = widthOfEncoding(input.encoding);
-  const { plan, rootErrors } = compileWalk(input, { filesOnly: !compat, ...gitOf(ctx) });
+  const { plan, rootErrors } = compileWalk(input, { filesOnly: true, ...gitOf(ctx) });
   const walker = ctx.warm?.walker(plan) ?? null;
   const by = "by" in input ? input.by : undefined;
   for (const e of rootErrors) ctx.error(e);
@@ -272,7 +240,6 @@ export async function* runCountLines(
     threads: "threads" in input ? (input.threads as number | undefined) : undefined,
     // A server's remembered walk when there is one (docs/decisions/0028-warm-index.md).
     walk: (c) => walker?.(c) ?? walk(plan, c),
-    prepare: (e, report) => !compat || regularOrReport(e, report),
     finish,
     counter,
     options,
@@ -332,20 +299,37 @@ function readText(abs: string, confine: Parameters<typeof platform.open>[1]): st
 
 const UNIT_POWER = { kb: 1, mb: 2, gb: 3, tb: 4 } as const;
 
+/** The --type letters tsize takes: f, and l for the links themselves; x and e AND'd on top, as for count. */
+const TSIZE_TYPES = new Set(["f", "l", "x", "e"]);
+
 /**
- * Runs tsize: the sizes of the regular files matching the patterns (from metadata; no contents are read).
+ * Runs tsize: the sizes of the regular files matching the patterns (from metadata; no contents are read), and with
+ * `-t l` of the symlinks themselves, as `du -b` and `stat -c %s` give a link's own size (the length of its text).
  * @param input validated tsize input
  * @param ctx the run context
  * @yields batches of "file" records (FileSize)
+ * @throws RglobError BAD_PREDICATE for a --type letter other than f, l, x and e
  */
 export async function* runTsize(input: TsizeInput, ctx: RunContext): AsyncGenerator<Emitted[]> {
+  const other = input.types.filter((t) => !TSIZE_TYPES.has(t));
+  if (other.length > 0) {
+    throw new RglobError(
+      "BAD_PREDICATE",
+      `types: tsize sizes regular files (-t f) and symlinks themselves (-t l), not '${other.join(",")}' (a directory's size is its files': tsize --base DIR)`,
+    );
+  }
   // Regular files only, as count selects them (#37): a directory or a symlink the patterns match is an entry, not
-  // a file to size, and is no error (du does not fail on a link either; -L sizes what a link leads to).
-  const { plan, rootErrors } = compileWalk(input, { filesOnly: true, ...gitOf(ctx) });
+  // a file to size, and is no error (du does not fail on a link either; -L sizes what a link leads to). `-t l` asks
+  // for the links themselves (one that leads nowhere under -L, as find -L -type l lists them).
+  const links = input.types.includes("l");
+  const { plan, rootErrors } = compileWalk(input, { filesOnly: !links, ...gitOf(ctx) });
   const walker = ctx.warm?.walker(plan) ?? null;
   for (const e of rootErrors) ctx.error(e);
   const totals = { files: 0, bytes: 0 };
   const map = (e: Entry, report: (info: ErrorInfo) => void): FileSize | null => {
+    // A link not followed (or one that leads nowhere) has itself as target: stats() are the link's own.
+    const link = e.target === "symlink";
+    if (e.target !== "file" && !link) return null;
     const st = e.stats();
     if (st === null) {
       report({ code: "UNREADABLE", message: "cannot read its metadata; skipped", path: e.abs });
@@ -353,7 +337,12 @@ export async function* runTsize(input: TsizeInput, ctx: RunContext): AsyncGenera
     }
     totals.files++;
     totals.bytes += st.size;
-    return { path: e.abs, relative_path: e.rel, bytes: st.size };
+    return {
+      path: e.abs,
+      relative_path: e.rel,
+      bytes: st.size,
+      ...(link ? { entry_type: "symlink" as const } : {}),
+    };
   };
   try {
     yield* drive((c) => walker?.(c) ?? walk(plan, c), ctx, map, "file");

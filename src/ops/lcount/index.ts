@@ -9,7 +9,7 @@ export const lcount = defineOperation({
   id: "lcount",
   summary: "Total lines of the files matching PATTERN (alias of count; prints `Total lines: N`).",
   description:
-    "The line-count command of the original CLI, kept as an alias of count: the same per-file records and CountResult, and `Total lines: N` as human output. A matched directory, an unfollowed symlink or a broken symlink is skipped with an error record. Prefer count.",
+    "The line-count command of the original CLI, kept as an alias of count: the same per-file records and CountResult, and `Total lines: N` as human output. It counts the regular files its patterns select, as count does: a directory or a symlink a pattern matches is an entry, not a file to count, and is left out without an error (as tokei; wc -l says `Is a directory` of an operand and exits 1); with follow_symlinks a link is counted as the file it leads to (as wc -l does), and one that leads nowhere is not counted. Prefer count.",
   models: async () => {
     const [m, r] = await Promise.all([import("../count/schema.ts"), import("./schema.ts")]);
     return { input: r.LcountInputSchema, output: m.CountResultSchema, records: { file: m.CountFileSchema } };
@@ -30,8 +30,5 @@ export const lcount = defineOperation({
       input: { patterns: ["*.py"], no_empty: true, no_comments: true },
     },
   ],
-  run: lazyRun(async () => {
-    const { runCountLines } = await import("../count/run.ts");
-    return (input, ctx) => runCountLines(input, ctx, true);
-  }),
+  run: lazyRun(async () => (await import("../count/run.ts")).runCountLines),
 });

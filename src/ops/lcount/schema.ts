@@ -10,7 +10,7 @@ export const requiredPatterns = v.optional(
     v.array(v.string()),
     v.minLength(1, "give at least one PATTERN, e.g. '*.py'"),
     v.description(
-      "Glob patterns, OR'd (at least one). Matched directories, unfollowed symlinks and broken symlinks are skipped with an error record.",
+      "Glob patterns, OR'd (at least one), selecting regular files: a matched directory or symlink is left out without an error (with follow_symlinks a link to a file is counted as that file).",
     ),
   ),
   [],

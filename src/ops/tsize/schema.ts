@@ -40,10 +40,20 @@ export const FileSizeSchema = v.pipe(
       v.string(),
       v.description("POSIX path relative to the request's base, never starting with ./"),
     ),
-    bytes: int("Size in bytes."),
+    bytes: int(
+      "Size in bytes (of a symlink sized itself: its own, the length of its target text, as du -b).",
+    ),
+    entry_type: v.optional(
+      v.pipe(
+        v.picklist(["symlink"]),
+        v.description(
+          "Present only for a symlink sized itself (-t l), not followed; absent for a regular file.",
+        ),
+      ),
+    ),
   }),
   v.title("FileSize"),
-  v.description("A regular file and its size."),
+  v.description("A regular file (or, with -t l, a symlink itself) and its size."),
 );
 export type FileSize = v.InferOutput<typeof FileSizeSchema>;
 
@@ -54,7 +64,9 @@ export const SizeResultSchema = v.pipe(
     ...resultMetaEntries,
     totals: v.pipe(
       v.strictObject({
-        files: int("Regular files sized (a symlink is sized only followed, as what it leads to)."),
+        files: int(
+          "Entries sized: regular files (a symlink followed counts as what it leads to) and, with -t l, symlinks themselves.",
+        ),
         bytes: int("Sum of their sizes, in bytes."),
       }),
       v.description("Totals over every selected file of the query (not only the returned page)."),
