@@ -112,8 +112,12 @@ async function warmState(): Promise<string> {
 }
 
 /** Waits (up to `polls` times 50 ms) until the root's warm state is no longer building; returns it. */
-async function settledWarm(polls: number): Promise<{ state: string; reason: string | null } | undefined> {
-  for (let i = 0; i < polls && (await warmState()) === "building"; i++) await Bun.sleep(50);
+/**
+ * Waits until the server's index is no longer building, however long a busy machine makes that (the test's own
+ * timeout bounds it; a poll count did not: on a loaded machine the state was read while still building).
+ */
+async function settledWarm(): Promise<{ state: string; reason: string | null } | undefined> {
+  while ((await warmState()) === "building") await Bun.sleep(50);
   const res = await mcp.client.readResource({ uri: "rglob://capabilities" });
   return (
     JSON.parse((res.contents[0] as { text: string }).text) as {
@@ -289,13 +293,14 @@ test("each change made just before a call is in its answer: files created, rewri
 }, 120_000);
 
 test("a tree whose index would be over half its text is refused and says so (early: FIXME)", async () => {
-  // 34 MiB of text in 4 KiB files of random characters: four thousand distinct trigrams per file, so the index
-  // would take more than the text (each file counted as at least a page). The build is judged once 32 MiB are
-  // in, not carried to the end.
+  // 8 MiB of text in 4 KiB files of random characters: four thousand distinct trigrams per file, so the index
+  // would take more than the text (each file counted as at least a page). (The early judgement, once 32 MiB are
+  // in, is out of this tree's reach: on a busy two-core machine 34 MiB of such files took most of the time limit
+  // to build, and the judgement does not fire on them anyway; see the FIXME below.)
   await setUp({}, (root) => {
     const noise = Buffer.alloc(1 << 20);
     for (let i = 0; i < noise.length; i++) noise[i] = i % 64 === 63 ? 10 : 33 + Math.floor(rand() * 94);
-    for (let d = 0; d < 34; d++) {
+    for (let d = 0; d < 8; d++) {
       mkdirSync(join(root, "noise", `n${d}`), { recursive: true });
       for (let f = 0; f < 256; f++) {
         const at = ((d * 256 + f) * 4099) % (noise.length - 4096);
@@ -304,12 +309,12 @@ test("a tree whose index would be over half its text is refused and says so (ear
     }
   });
   try {
-    const warm = await settledWarm(600);
+    const warm = await settledWarm();
     expect(warm?.state).toBe("warm_list");
-    // FIXME(#36): the early judgement does not fire on this tree (4 KiB files): it weighs the postings frozen so
-    // far, and at 32 MiB of such files they are still pending, so the build is carried to the end and refused
-    // there. The refusal and its reason are right; "early" is not. Asserted as it is until the judgement also
-    // weighs pending postings.
+    // FIXME(#36): the early judgement does not fire on such files (4 KiB each): it weighs the postings frozen so
+    // far, and at 32 MiB of them they are still pending, so the build is carried to the end and refused there.
+    // The refusal and its reason are right; "early" is not. When the judgement also weighs pending postings, a
+    // tree over 32 MiB (the 34 MiB this test had) must show it.
     expect(warm?.reason).toMatch(
       /the index would take [0-9.]+x the text \(budget 0.5x; a file counts at least 4 KiB\)|over [0-9.]+x the text \(budget 0.5x; a file counts at least 4 KiB; judged on the first 3[23] MiB\)/,
     );
@@ -321,13 +326,14 @@ test("a tree whose index would be over half its text is refused and says so (ear
   } finally {
     await tearDown();
   }
-}, 120_000);
+}, 240_000);
 
 test("a tree of many small files is indexed: each file counts at least a page against the budget", async () => {
-  // 6,000 files of about 100 bytes: paths and per-file facts make the index larger than half the text itself,
-  // but a query without it would open every file (the page cache holds each in at least 4 KiB).
+  // 2,000 files of about 100 bytes: paths and per-file facts make the index larger than half the text itself,
+  // but a query without it would open every file (the page cache holds each in at least 4 KiB). The ratio is per
+  // file, so 2,000 show it as 6,000 did, in a third of the time.
   await setUp({}, (root) => {
-    for (let d = 0; d < 60; d++) {
+    for (let d = 0; d < 20; d++) {
       mkdirSync(join(root, "small", `d${d}`), { recursive: true });
       for (let f = 0; f < 100; f++)
         writeFileSync(
@@ -337,7 +343,7 @@ test("a tree of many small files is indexed: each file counts at least a page ag
     }
   });
   try {
-    const warm = await settledWarm(1200);
+    const warm = await settledWarm();
     expect(warm?.state).toBe("ready");
     const input = { pattern: "a needle here", base: dir, hidden: true, strict_base: true, limit: 5000 };
     await mcp.client.callTool({ name: "grep_content", arguments: input });
@@ -353,11 +359,11 @@ test("a tree of many small files is indexed: each file counts at least a page ag
     );
     const { bytes_read: __, ...cold } = json as Record<string, unknown>;
     expect(served).toEqual(cold);
-    expect((served.results as unknown[]).length).toBe(120);
+    expect((served.results as unknown[]).length).toBe(40);
   } finally {
     await tearDown();
   }
-}, 120_000);
+}, 240_000);
 
 test("an index that reaches its byte budget keeps the files it holds, says so, and reads the others", async () => {
   // A budget of 30 KiB holds a few dozen of these 472 files: the rest are not indexed, and every query reads
@@ -373,7 +379,7 @@ test("an index that reaches its byte budget keeps the files it holds, says so, a
     }
   });
   try {
-    const warm = await settledWarm(600);
+    const warm = await settledWarm();
     expect(warm?.state).toBe("ready");
     const m =
       /partial: the index reached its budget of 30 KiB; it holds the first (\d+) files, the other (\d+) are read by every query/.exec(
@@ -402,12 +408,12 @@ test("an index that reaches its byte budget keeps the files it holds, says so, a
   } finally {
     await tearDown();
   }
-}, 120_000);
+}, 240_000);
 
 test("a tree over the index budget degrades to the warm file list and says so; answers stay exact", async () => {
   await setUp({ RGLOB_INDEX_BUDGET_MB: "0" });
   try {
-    const warm = await settledWarm(200);
+    const warm = await settledWarm();
     expect(warm?.state).toBe("warm_list");
     expect(warm?.reason).toContain("exceed");
     const op = findOperation("grep");
@@ -426,4 +432,4 @@ test("a tree over the index budget degrades to the warm file list and says so; a
   } finally {
     await tearDown();
   }
-}, 60_000);
+}, 120_000);
