@@ -11,14 +11,13 @@ import { colorPath, type LsColors, lsColorsFrom } from "./ls-colors.ts";
 import { displayPath, escapeControls, type Style } from "./paths.ts";
 
 /**
- * The `/` that follows a symlink's target in human output when its chain ends at a directory (`ls -lF`'s mark),
- * unless the target text ends with one already.
- * @param target the target text
+ * What follows a symlink's target text in human output when its chain ends at a directory: ` (directory)`. The
+ * text itself is shown exactly as readlink gives it; ls -lF's `/` after it was read as part of the text (#37).
  * @param endType the link's link_target_type
- * @returns "/" or ""
+ * @returns " (directory)" or ""
  */
-export function dirMark(target: string, endType: string | null | undefined): string {
-  return endType === "d" && !target.endsWith("/") ? "/" : "";
+export function dirMark(endType: string | null | undefined): string {
+  return endType === "d" ? " (directory)" : "";
 }
 
 /** Human sink for find records. */
@@ -69,12 +68,12 @@ export class FindHumanSink implements Sink {
   }
 
   /**
-   * A symlink's ` -> target` after its path (not with -0: a NUL-separated list is for xargs), with a `/` after a
-   * target whose chain ends at a directory, as `ls -lF` marks it.
+   * A symlink's ` -> target` after its path (not with -0: a NUL-separated list is for xargs), the text exactly as
+   * written, then ` (directory)` when its chain ends at a directory.
    */
   private arrow(target: string | undefined, endType: string | null | undefined): void {
     if (target === undefined || this.sep === 0) return;
-    this.out.text(` -> ${this.style.escape ? escapeControls(target) : target}${dirMark(target, endType)}`);
+    this.out.text(` -> ${this.style.escape ? escapeControls(target) : target}${dirMark(endType)}`);
   }
 
   /** How a record's absolute path is shown. */
