@@ -39,7 +39,7 @@ export const find = defineOperation({
       format: {
         type: "string",
         description:
-          "Print each entry with a template: {path} {rel} {abs} {name} {size} (bytes) {mtime} {kinds} {mode} (permission bits in octal, as stat -c %a: setuid, setgid, sticky included) {uid} {gid} {type} (entry_type) {target} (a symlink's target, else empty), {resolved} (where its chain of links ends), {target_type} (what that end is, in --type's letters f d p s b c; empty when it leads nowhere), {link} (a symlink's state in --link's words: ok, broken or escaping, and absolute when its text is an absolute path, e.g. 'broken, escaping, absolute'; else empty), {ignored_by} (with --only-ignored, the rule that ignores it: FILE:LINE:PATTERN), and fd's {} (path), {/} (name), {//} (parent directory), {.} (path without extension), {/.} (name without extension).",
+          "Print each entry with a template: {path} {rel} {abs} {name} {size} (bytes) {mtime} {kinds} {mode} (permission bits in octal, as stat -c %a: setuid, setgid, sticky included) {uid} {gid} {type} (entry_type) {target} (a symlink's target, else empty), {resolved} (where its chain of links ends), {target_type} (what that end is, in --type's letters f d p s b c; empty when it leads nowhere), {link} (a symlink's state in --link's words: ok, broken or escaping, and absolute when its text is an absolute path, e.g. 'broken, escaping, absolute'; else empty), {ignored_by} (the rule that ignores it: FILE:LINE:PATTERN, with -u too; empty when none does), and fd's {} (path), {/} (name), {//} (parent directory), {.} (path without extension), {/.} (name without extension).",
         hint: "TEMPLATE",
       },
       absolute_path: {

@@ -155,6 +155,13 @@ function linesOf(op: Operation, r: Rec): string[] {
       ];
     }
     case "explain": {
+      // A rule of `rules` (#37): FILE:LINE: PATTERN and what it decides, as the CLI says it.
+      if (typeof r.decides === "number") {
+        const n = r.decides;
+        const what = n === 0 ? "decides nothing" : `decides ${plural(n, "path")}`;
+        const decided = Array.isArray(r.decided) ? (r.decided as unknown[]).map((q) => `  ${str(q)}`) : [];
+        return [`${rel}:${str(r.line)}: ${str(r.pattern)}  (${what})`, ...decided];
+      }
       // The CLI's words (#37): included or not included; "ignored" is the reason an ignore rule gives.
       const words = insideWords(r);
       const inside = words === null ? "" : `/: not included, with ${words} (expand lists them)`;

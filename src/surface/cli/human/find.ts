@@ -32,6 +32,9 @@ export class FindHumanSink implements Sink {
   private readonly absolute: boolean;
   /** Whether it reads only the paths of records (no colour, no template field that costs a stat). */
   readonly pathsOnly: boolean;
+  /** The rule that ignores a path, for {ignored_by} when a record does not carry it (set by the CLI when the
+   * template asks: -u lists ignored entries, and their rule is what {ignored_by} asks for). */
+  ignoredBy: ((abs: string) => string) | null = null;
   /** Writes a walk entry as its record's line, when a line is the path alone (no template, no colour). */
   readonly entry?: (e: Entry) => void;
 
@@ -131,8 +134,8 @@ export class FindHumanSink implements Sink {
           case "resolved":
             return r.link_resolved ?? "";
           case "ignored_by":
-            // The rule that ignores it (FILE:LINE:PATTERN, as git check-ignore -v), with --only-ignored; else empty.
-            return r.ignored_by ?? "";
+            // The rule that ignores it (FILE:LINE:PATTERN, as git check-ignore -v), -u included; else empty.
+            return r.ignored_by ?? this.ignoredBy?.(r.path) ?? "";
           case "target_type":
             // What a symlink's chain ends at, in --type's letters (#37); empty for a broken link and other entries.
             return r.link_target_type ?? "";
