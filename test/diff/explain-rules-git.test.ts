@@ -224,6 +224,10 @@ describe("explain --rules on every surface", () => {
     const unusedAlone = rglob(["explain", "a.log", "--only", "unused"], { cwd: t.dir });
     expect(unusedAlone.code).toBe(2);
     expect(unusedAlone.stderr).toContain("--rules --only unused");
+    // -u turns every ignore file off: nothing to list, said rather than an empty answer.
+    const off = rglob(["explain", "--rules", "-u"], { cwd: t.dir });
+    expect(off.code).toBe(2);
+    expect(off.stderr).toContain("-u/--no-ignore (respect_gitignore false) turns them off");
     const otherOnly = rglob(["explain", "--rules", "--only", "ignored"], { cwd: t.dir });
     expect(otherOnly.code).toBe(2);
     expect(otherOnly.stderr).toContain("only takes 'unused'");

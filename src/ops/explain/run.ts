@@ -74,6 +74,11 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
         "BAD_PREDICATE",
         `with rules, only takes 'unused' (the rules that decide nothing), not '${only}'`,
       );
+    if (walkOptions.respect_gitignore === false && walkOptions.ignore_files.length === 0)
+      throw new RglobError(
+        "BAD_PREDICATE",
+        "rules lists the rules of the ignore files read, but -u/--no-ignore (respect_gitignore false) turns them off: drop it",
+      );
     const { plan, rootErrors } = compileWalk(walkOptions, gitOf(ctx));
     for (const e of rootErrors) ctx.error(e);
     yield* runRules(plan, only, expand === true, ctx);
