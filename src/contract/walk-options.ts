@@ -19,9 +19,7 @@ export const walkEntries = {
     ".",
   ),
   paths: v.optional(
-    strings(
-      "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
-    ),
+    strings("Roots to search: files or directories. Relative to base or absolute; default: the base itself."),
     [],
   ),
   patterns: v.optional(
@@ -32,7 +30,7 @@ export const walkEntries = {
   ),
   exclude: v.optional(
     strings(
-      "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+      "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
     ),
     [],
   ),
@@ -46,7 +44,7 @@ export const walkEntries = {
     [],
   ),
   extensions: v.optional(
-    strings("File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case."),
+    strings("File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'."),
     [],
   ),
   file_types: v.optional(
@@ -65,7 +63,7 @@ export const walkEntries = {
   ),
   min_size: v.optional(
     sizeValue(
-      "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072.",
+      "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072.",
     ),
   ),
   max_size: v.optional(
@@ -81,7 +79,7 @@ export const walkEntries = {
     v.pipe(
       v.string(),
       v.description(
-        "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used.",
+        "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used.",
       ),
     ),
   ),
@@ -89,7 +87,7 @@ export const walkEntries = {
     v.pipe(
       v.string(),
       v.description(
-        "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used.",
+        "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used.",
       ),
     ),
   ),
@@ -104,9 +102,7 @@ export const walkEntries = {
   ),
   uid: v.optional(int(0, "Owner user id (POSIX).")),
   gid: v.optional(int(0, "Owner group id (POSIX).")),
-  max_depth: v.optional(
-    int(0, "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."),
-  ),
+  max_depth: v.optional(int(0, "Maximum depth below a root. 1 = its direct children; 0 = nothing below it.")),
   min_depth: v.optional(int(0, "Minimum depth below a root.")),
   hidden: v.optional(
     v.pipe(
@@ -121,7 +117,7 @@ export const walkEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
       ),
     ),
     true,
@@ -143,7 +139,7 @@ export const walkEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
       ),
     ),
     true,
@@ -175,7 +171,9 @@ export const walkEntries = {
   one_file_system: v.optional(
     v.pipe(
       v.boolean(),
-      v.description("Do not enter directories on another filesystem than their root's (fd, rg)."),
+      v.description(
+        "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+      ),
     ),
     false,
   ),
@@ -224,7 +222,7 @@ export const budgetEntries = {
   limit: v.optional(
     int(
       0,
-      "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records.",
+      "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records.",
     ),
   ),
   max_output_bytes: v.optional(int(1, "Maximum serialised size of the records (JSON bytes).")),

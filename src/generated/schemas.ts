@@ -23,7 +23,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "description": "Roots to search: files or directories. Relative to base or absolute; default: the base itself.",
         "default": []
       },
       "patterns": {
@@ -39,7 +39,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+        "description": "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
         "default": []
       },
       "types": {
@@ -66,7 +66,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
         "default": []
       },
       "file_types": {
@@ -104,7 +104,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -129,11 +129,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -156,7 +156,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -170,7 +170,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -185,7 +185,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "ignore_parent": {
         "type": "boolean",
-        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "description": "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
         "default": true
       },
       "global_ignore_file": {
@@ -208,7 +208,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
         "default": false
       },
       "strict_base": {
@@ -246,7 +246,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -675,7 +675,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "description": "Roots to search: files or directories. Relative to base or absolute; default: the base itself.",
         "default": []
       },
       "patterns": {
@@ -691,7 +691,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+        "description": "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
         "default": []
       },
       "types": {
@@ -718,7 +718,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
         "default": []
       },
       "file_types": {
@@ -756,7 +756,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -781,11 +781,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -808,7 +808,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -822,7 +822,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -837,7 +837,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "ignore_parent": {
         "type": "boolean",
-        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "description": "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
         "default": true
       },
       "global_ignore_file": {
@@ -860,7 +860,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
         "default": false
       },
       "strict_base": {
@@ -875,7 +875,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -1658,7 +1658,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "description": "Roots to search: files or directories. Relative to base or absolute; default: the base itself.",
         "default": []
       },
       "patterns": {
@@ -1674,7 +1674,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+        "description": "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
         "default": []
       },
       "types": {
@@ -1701,7 +1701,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
         "default": []
       },
       "file_types": {
@@ -1739,7 +1739,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -1764,11 +1764,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -1791,7 +1791,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -1805,7 +1805,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -1820,7 +1820,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "ignore_parent": {
         "type": "boolean",
-        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "description": "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
         "default": true
       },
       "global_ignore_file": {
@@ -1843,7 +1843,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
         "default": false
       },
       "strict_base": {
@@ -1863,7 +1863,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2445,7 +2445,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "description": "Roots to search: files or directories. Relative to base or absolute; default: the base itself.",
         "default": []
       },
       "patterns": {
@@ -2461,7 +2461,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+        "description": "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
         "default": []
       },
       "types": {
@@ -2488,7 +2488,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
         "default": []
       },
       "file_types": {
@@ -2526,7 +2526,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -2551,11 +2551,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -2578,7 +2578,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -2592,7 +2592,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -2607,7 +2607,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "ignore_parent": {
         "type": "boolean",
-        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "description": "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
         "default": true
       },
       "global_ignore_file": {
@@ -2630,7 +2630,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
         "default": false
       },
       "strict_base": {
@@ -2645,7 +2645,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3018,7 +3018,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "description": "Roots to search: files or directories. Relative to base or absolute; default: the base itself.",
         "default": []
       },
       "patterns": {
@@ -3034,7 +3034,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+        "description": "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
         "default": []
       },
       "types": {
@@ -3061,7 +3061,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
         "default": []
       },
       "file_types": {
@@ -3099,7 +3099,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3124,11 +3124,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -3151,7 +3151,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -3165,7 +3165,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -3180,7 +3180,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "ignore_parent": {
         "type": "boolean",
-        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "description": "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
         "default": true
       },
       "global_ignore_file": {
@@ -3203,7 +3203,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
         "default": false
       },
       "strict_base": {
@@ -3236,7 +3236,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3630,7 +3630,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "description": "Roots to search: files or directories. Relative to base or absolute; default: the base itself.",
         "default": []
       },
       "patterns": {
@@ -3646,7 +3646,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+        "description": "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
         "default": []
       },
       "types": {
@@ -3673,7 +3673,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
         "default": []
       },
       "file_types": {
@@ -3711,7 +3711,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3736,11 +3736,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -3763,7 +3763,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -3777,7 +3777,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -3792,7 +3792,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "ignore_parent": {
         "type": "boolean",
-        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "description": "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
         "default": true
       },
       "global_ignore_file": {
@@ -3815,7 +3815,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
         "default": false
       },
       "strict_base": {
@@ -4305,7 +4305,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "description": "Roots to search: files or directories. Relative to base or absolute; default: the base itself.",
         "default": []
       },
       "patterns": {
@@ -4321,7 +4321,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+        "description": "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
         "default": []
       },
       "types": {
@@ -4348,7 +4348,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
         "default": []
       },
       "file_types": {
@@ -4386,7 +4386,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -4411,11 +4411,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -4438,7 +4438,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -4452,7 +4452,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -4467,7 +4467,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "ignore_parent": {
         "type": "boolean",
-        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "description": "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
         "default": true
       },
       "global_ignore_file": {
@@ -4490,7 +4490,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
         "default": false
       },
       "strict_base": {
@@ -4518,7 +4518,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -4980,10 +4980,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "included",
           "not_included",
           "ignored",
-          "excluded"
+          "excluded",
+          "unused"
         ],
         "type": "string",
-        "description": "Keep only this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern)."
+        "description": "Keep only this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern); with rules, unused: the rules that decide no path."
+      },
+      "rules": {
+        "type": "boolean",
+        "description": "Each rule of the ignore files read, with how many paths it decides. FILE:LINE: PATTERN and the count of paths below the base, as git check-ignore -v names them: the last matching rule decides, a '!' rule that decides re-includes, and a path inside an ignored directory is decided by that directory's rule (the ignore files in there are not read). only=unused keeps the rules that decide nothing; expand lists each rule's paths. Takes no path or under; the other filters do not apply.",
+        "default": false
       },
       "expand": {
         "type": "boolean",
@@ -5001,7 +5007,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "description": "Roots to search: files or directories. Relative to base or absolute; default: the base itself.",
         "default": []
       },
       "patterns": {
@@ -5017,7 +5023,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+        "description": "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
         "default": []
       },
       "types": {
@@ -5044,7 +5050,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
         "default": []
       },
       "file_types": {
@@ -5082,7 +5088,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -5107,11 +5113,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -5134,7 +5140,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -5148,7 +5154,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -5163,7 +5169,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "ignore_parent": {
         "type": "boolean",
-        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "description": "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
         "default": true
       },
       "global_ignore_file": {
@@ -5186,7 +5192,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
         "default": false
       },
       "strict_base": {
@@ -5214,7 +5220,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -5245,126 +5251,174 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "results": {
         "type": "array",
         "items": {
-          "type": "object",
-          "properties": {
-            "path": {
-              "type": "string",
-              "description": "Absolute path."
-            },
-            "path_bytes": {
-              "type": "string",
-              "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
-            },
-            "relative_path": {
-              "type": "string",
-              "description": "POSIX path relative to the request's base (starts with ../ when outside it)."
-            },
-            "included": {
-              "type": "boolean",
-              "description": "True when find with the same options lists this path."
-            },
-            "exists": {
-              "const": false,
-              "description": "Present (false) when the path does not exist: not included, and its reasons say whether an ignore rule or an ignored directory above would leave it out (stage ignore, with file, line and pattern), as git check-ignore --no-index answers for a path that is not there."
-            },
-            "reasons": {
-              "type": "array",
-              "items": {
-                "type": "object",
-                "properties": {
-                  "stage": {
-                    "enum": [
-                      "root",
-                      "outside_base",
-                      "unreadable",
-                      "git_dir",
-                      "hidden",
-                      "symlink",
-                      "exclude",
-                      "ignore",
-                      "depth",
-                      "types",
-                      "patterns",
-                      "size",
-                      "time",
-                      "perm",
-                      "owner",
-                      "links",
-                      "missing",
-                      "selected"
-                    ],
-                    "type": "string",
-                    "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, missing (the path does not exist), selected."
-                  },
-                  "detail": {
-                    "type": "string",
-                    "description": "What happened, in one sentence."
-                  },
-                  "file": {
-                    "type": "string",
-                    "description": "The ignore file whose rule decided (absolute path)."
-                  },
-                  "line": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "1-based line of that rule in the file."
-                  },
-                  "pattern": {
-                    "type": "string",
-                    "description": "The rule or glob that decided."
-                  },
-                  "link": {
-                    "type": "string",
-                    "description": "A reason about a symlink (on the path's way, or the path itself): the link, POSIX and relative to the base. Where it leads is the explanation's real_path."
-                  },
-                  "link_target": {
-                    "type": "string",
-                    "description": "With link: its target as written in the link (readlink)."
-                  }
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "path": {
+                  "type": "string",
+                  "description": "Absolute path."
                 },
-                "required": [
-                  "stage",
-                  "detail"
-                ],
-                "additionalProperties": false,
-                "title": "ExplainReason",
-                "description": "One reason: a stage of the walk that kept the path out, or let it in."
+                "path_bytes": {
+                  "type": "string",
+                  "description": "Base64 of the absolute path's raw bytes; present only when the path is not valid UTF-8 (`path` and `relative_path` then hold U+FFFD for the bad bytes)."
+                },
+                "relative_path": {
+                  "type": "string",
+                  "description": "POSIX path relative to the request's base (starts with ../ when outside it)."
+                },
+                "included": {
+                  "type": "boolean",
+                  "description": "True when find with the same options lists this path."
+                },
+                "exists": {
+                  "const": false,
+                  "description": "Present (false) when the path does not exist: not included, and its reasons say whether an ignore rule or an ignored directory above would leave it out (stage ignore, with file, line and pattern), as git check-ignore --no-index answers for a path that is not there."
+                },
+                "reasons": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "stage": {
+                        "enum": [
+                          "root",
+                          "outside_base",
+                          "unreadable",
+                          "git_dir",
+                          "hidden",
+                          "symlink",
+                          "exclude",
+                          "ignore",
+                          "depth",
+                          "types",
+                          "patterns",
+                          "size",
+                          "time",
+                          "perm",
+                          "owner",
+                          "links",
+                          "missing",
+                          "selected"
+                        ],
+                        "type": "string",
+                        "description": "The walk stage: root, outside_base, unreadable, git_dir (a VCS directory: .git .hg .svn .bzr .jj .sl), hidden, symlink, exclude, ignore, depth, types, patterns, size, time, perm, owner, links, missing (the path does not exist), selected."
+                      },
+                      "detail": {
+                        "type": "string",
+                        "description": "What happened, in one sentence."
+                      },
+                      "file": {
+                        "type": "string",
+                        "description": "The ignore file whose rule decided (absolute path)."
+                      },
+                      "line": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "1-based line of that rule in the file."
+                      },
+                      "pattern": {
+                        "type": "string",
+                        "description": "The rule or glob that decided."
+                      },
+                      "link": {
+                        "type": "string",
+                        "description": "A reason about a symlink (on the path's way, or the path itself): the link, POSIX and relative to the base. Where it leads is the explanation's real_path."
+                      },
+                      "link_target": {
+                        "type": "string",
+                        "description": "With link: its target as written in the link (readlink)."
+                      }
+                    },
+                    "required": [
+                      "stage",
+                      "detail"
+                    ],
+                    "additionalProperties": false,
+                    "title": "ExplainReason",
+                    "description": "One reason: a stage of the walk that kept the path out, or let it in."
+                  },
+                  "description": "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in."
+                },
+                "real_path": {
+                  "type": "string",
+                  "description": "Present when a symlink is on the path's way or is the path: where it really is, every link followed (realpath -m): relative to the base when inside it, absolute when outside."
+                },
+                "real_included": {
+                  "type": "boolean",
+                  "description": "Whether find with the same options lists the path under its real_path; absent when real_path is outside the base (absolute) or does not exist (a broken link)."
+                },
+                "entries_inside": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed."
+                },
+                "files_inside": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "With entries_inside: how many of them are regular files (as find -type f)."
+                },
+                "dirs_inside": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "With entries_inside: how many of them are directories."
+                }
               },
-              "description": "When excluded: every stage that keeps it out, in walk order (the first is the one the walk meets first). When included: what let it in."
+              "required": [
+                "path",
+                "relative_path",
+                "included",
+                "reasons"
+              ],
+              "additionalProperties": false,
+              "title": "Explanation",
+              "description": "Why a path is or is not in the results of a query."
             },
-            "real_path": {
-              "type": "string",
-              "description": "Present when a symlink is on the path's way or is the path: where it really is, every link followed (realpath -m): relative to the base when inside it, absolute when outside."
-            },
-            "real_included": {
-              "type": "boolean",
-              "description": "Whether find with the same options lists the path under its real_path; absent when real_path is outside the base (absolute) or does not exist (a broken link)."
-            },
-            "entries_inside": {
-              "type": "integer",
-              "minimum": 0,
-              "description": "Present on an ignored directory that under explained as one (expand not set): how many entries it holds at every depth (VCS directories left out), each ignored by the same rule and not listed."
-            },
-            "files_inside": {
-              "type": "integer",
-              "minimum": 0,
-              "description": "With entries_inside: how many of them are regular files (as find -type f)."
-            },
-            "dirs_inside": {
-              "type": "integer",
-              "minimum": 0,
-              "description": "With entries_inside: how many of them are directories."
+            {
+              "type": "object",
+              "properties": {
+                "path": {
+                  "type": "string",
+                  "description": "The ignore file (absolute path)."
+                },
+                "relative_path": {
+                  "type": "string",
+                  "description": "The ignore file, POSIX and relative to the base (starts with ../ when outside it)."
+                },
+                "line": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "description": "1-based line of the rule in the file."
+                },
+                "pattern": {
+                  "type": "string",
+                  "description": "The rule as written ('!' included; trailing spaces trimmed, as git trims them)."
+                },
+                "decides": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "How many paths below the base this rule decides (it is the last rule that matches them, or it ignores a directory above them): 0 when it decides nothing."
+                },
+                "decided": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  },
+                  "description": "With expand: the paths it decides, relative to the base, in walk order, a directory with a trailing '/'."
+                }
+              },
+              "required": [
+                "path",
+                "relative_path",
+                "line",
+                "pattern",
+                "decides"
+              ],
+              "additionalProperties": false,
+              "title": "IgnoreRuleRecord",
+              "description": "One rule of an ignore file and the paths it decides (explain with rules)."
             }
-          },
-          "required": [
-            "path",
-            "relative_path",
-            "included",
-            "reasons"
-          ],
-          "additionalProperties": false,
-          "title": "Explanation",
-          "description": "Why a path is or is not in the results of a query."
+          ]
         }
       },
       "truncated": {
@@ -5605,7 +5659,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "description": "Roots to search: files or directories. Relative to base or absolute; default: the base itself.",
         "default": []
       },
       "patterns": {
@@ -5622,7 +5676,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+        "description": "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
         "default": []
       },
       "types": {
@@ -5649,7 +5703,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
         "default": []
       },
       "file_types": {
@@ -5687,7 +5741,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -5712,11 +5766,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -5739,7 +5793,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -5753,7 +5807,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -5768,7 +5822,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "ignore_parent": {
         "type": "boolean",
-        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "description": "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
         "default": true
       },
       "global_ignore_file": {
@@ -5791,7 +5845,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
         "default": false
       },
       "strict_base": {
@@ -5806,7 +5860,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -6367,7 +6421,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Roots to search (files or directories), relative to base or absolute. Default: the base itself.",
+        "description": "Roots to search: files or directories. Relative to base or absolute; default: the base itself.",
         "default": []
       },
       "patterns": {
@@ -6383,7 +6437,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Globs to exclude, as patterns are matched (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files); a matching directory is not entered.",
+        "description": "Globs to exclude; a matching directory is not entered. Matched as patterns are (a trailing '/' excludes directories only: 'build/' prunes directories named build, not files).",
         "default": []
       },
       "types": {
@@ -6410,7 +6464,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd (fd -e): 'md' keeps names ending in '.md', in either case.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
         "default": []
       },
       "file_types": {
@@ -6448,7 +6502,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -6473,11 +6527,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('30m', '7d') or an ISO date/datetime. fd's words too ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "newer_than_file": {
         "type": "string",
@@ -6500,7 +6554,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -6514,7 +6568,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -6529,7 +6583,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "ignore_parent": {
         "type": "boolean",
-        "description": "Respect ignore files in the directories above each root: .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
+        "description": "Respect ignore files above each root. .ignore up to the file system root, .gitignore up to the repository root (false: as ripgrep's --no-ignore-parent).",
         "default": true
       },
       "global_ignore_file": {
@@ -6552,7 +6606,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
         "default": false
       },
       "strict_base": {
@@ -6567,7 +6621,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -9141,6 +9195,53 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
     "additionalProperties": false,
     "description": "Why a path is or is not in the results of a query."
   }),
+  "IgnoreRuleRecord": () => ({
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:rglob:schema:1.0:IgnoreRuleRecord",
+    "title": "IgnoreRuleRecord",
+    "version": "1.0",
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "The ignore file (absolute path)."
+      },
+      "relative_path": {
+        "type": "string",
+        "description": "The ignore file, POSIX and relative to the base (starts with ../ when outside it)."
+      },
+      "line": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "1-based line of the rule in the file."
+      },
+      "pattern": {
+        "type": "string",
+        "description": "The rule as written ('!' included; trailing spaces trimmed, as git trims them)."
+      },
+      "decides": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "How many paths below the base this rule decides (it is the last rule that matches them, or it ignores a directory above them): 0 when it decides nothing."
+      },
+      "decided": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "With expand: the paths it decides, relative to the base, in walk order, a directory with a trailing '/'."
+      }
+    },
+    "required": [
+      "path",
+      "relative_path",
+      "line",
+      "pattern",
+      "decides"
+    ],
+    "additionalProperties": false,
+    "description": "One rule of an ignore file and the paths it decides (explain with rules)."
+  }),
   "FileSize": () => ({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "urn:rglob:schema:1.0:FileSize",
@@ -9530,7 +9631,8 @@ export const RECORD_SCHEMAS: Readonly<Record<string, Readonly<Record<string, str
     "extension": "ExtensionStat"
   },
   "explain": {
-    "explanation": "Explanation"
+    "explanation": "Explanation",
+    "rule": "IgnoreRuleRecord"
   },
   "lcount": {
     "file": "CountFile"

@@ -5,9 +5,11 @@
  * which rule hides each", which took a find -u, a grep -u and an explain per file. The summary's totals (grep's
  * matches, matching lines and files) count the records kept. */
 import * as path from "node:path";
+import * as v from "valibot";
 import { RglobError } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { explainMemo, explainPath, type PathVerdict } from "../engine/explain.ts";
+import type { GitPlaces } from "../engine/ignore.ts";
 import { compileWalk, gitOf, toPosix } from "../engine/plan.ts";
 import type { RunContext } from "../engine/run.ts";
 import { type Entry, VCS_DIRS } from "../engine/walk.ts";
@@ -79,6 +81,51 @@ export function entriesBelow(dir: string): Inside {
   return { entries_inside: entries, files_inside: files, dirs_inside: dirs };
 }
 
+/**
+ * Says the rule that ignores a path as git check-ignore -v does: FILE:LINE:PATTERN, the file relative to the base
+ * (absolute outside it).
+ * @param base the request's base
+ * @param verdict explain's verdict on the path
+ * @returns the rule, or null when no ignore rule keeps it out
+ */
+function ruleText(base: string, verdict: PathVerdict): string | null {
+  const why = verdict.included ? undefined : verdict.reasons.find((r) => r.stage === "ignore");
+  if (why?.file === undefined || why.line === undefined || why.pattern === undefined) return null;
+  const rel = toPosix(path.relative(base, why.file));
+  const file = rel.startsWith("../") || path.isAbsolute(rel) ? why.file : rel;
+  return `${file}:${why.line}:${why.pattern}`;
+}
+
+/**
+ * Returns the rule that ignores each path of a query, for find's `--format {ignored_by}` when the records do not
+ * carry it (#37: `find -u --format '{rel} {ignored_by}'` printed it empty): the query's own options with the ignore
+ * rules on, whatever -u/--no-ignore turned off. Made only when the format asks; each verdict costs an explain.
+ * @param input find's input (validated here)
+ * @param git where git's config and global excludes file are
+ * @returns the rule of a path (FILE:LINE:PATTERN), or "" when no ignore rule leaves it out
+ */
+export async function ignoredByLookup(input: object, git: GitPlaces): Promise<(abs: string) => string> {
+  const { FindInputSchema } = await import("./find/schema.ts");
+  const o = { ...(v.parse(FindInputSchema, input) as WalkOptions), respect_gitignore: true };
+  let compiled: {
+    plan: ReturnType<typeof compileWalk>["plan"];
+    memo: ReturnType<typeof explainMemo>;
+  } | null = null;
+  return (abs) => {
+    if (compiled === null) {
+      const { plan } = compileWalk(o, { git });
+      compiled = { plan, memo: explainMemo(plan) };
+    }
+    const { plan, memo } = compiled;
+    return (
+      ruleText(
+        plan.base,
+        explainPath(plan, o, abs, () => {}, memo),
+      ) ?? ""
+    );
+  };
+}
+
 /** grep's summary totals, counted again over the records kept. */
 const TOTALS = ["total_matches", "matched_lines", "files_with_matches"] as const;
 
@@ -141,14 +188,7 @@ export function withOnlyIgnored<Q extends object>(
     const ruleOf = (abs: string): string | null => {
       let rule = rules.get(abs);
       if (rule === undefined) {
-        const verdict = verdictOf(abs);
-        const why = verdict.included ? undefined : verdict.reasons.find((r) => r.stage === "ignore");
-        rule = null;
-        if (why?.file !== undefined && why.line !== undefined && why.pattern !== undefined) {
-          const rel = toPosix(path.relative(plan.base, why.file));
-          const file = rel.startsWith("../") || path.isAbsolute(rel) ? why.file : rel;
-          rule = `${file}:${why.line}:${why.pattern}`;
-        }
+        rule = ruleText(plan.base, verdictOf(abs));
         rules.set(abs, rule);
       }
       return rule;

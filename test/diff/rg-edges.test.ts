@@ -226,7 +226,7 @@ const ROWS: Row[] = [
     what: "find --max-results=0 lists everything",
     args: ["find", "--max-results=0"],
     cwd: "links",
-    stdout: "d\nd/f.txt\nsym1 -> d/\ntop.txt\n",
+    stdout: "d\nd/f.txt\nsym1 -> d (directory)\ntop.txt\n",
     code: 0,
     peer: ["fd", ["--max-results=0"], "lines"],
   },
@@ -292,7 +292,7 @@ describe("rg and fd edges (#39)", () => {
       code: 0,
     });
     expect(rglob(["find", "--limit", "1", "--max-results=0"], { cwd }).stdout).toBe(
-      "d\nd/f.txt\nsym1 -> d/\ntop.txt\n",
+      "d\nd/f.txt\nsym1 -> d (directory)\ntop.txt\n",
     );
     expect(rglob(["find", "--limit", "0"], { cwd })).toMatchObject({ stdout: "", code: 0 });
     const bad = rglob(["find", "--max-results", "x"], { cwd });

@@ -21,7 +21,8 @@ function everydayCommands(): string[] {
 
 const jpg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2_200_000, 7)]);
 const t = tempTree({
-  ".gitignore": "build/\n*.log\n",
+  // A rule that decides nothing here (no *.tmp file): the answer to "which rules decide nothing".
+  ".gitignore": "build/\n*.log\n*.tmp\n",
   "README.rst": "demo\n====\n",
   ".github/CONTRIBUTING.rst": "How to help.\n",
   "app/lib/settings.py":
@@ -98,6 +99,7 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
     ["build/out/app.js: not included\n  its directory 'build' is ignored by .gitignore:1: build/"],
     0,
   ],
+  ["rglob explain --rules --only unused", [".gitignore:3: *.tmp  (decides nothing)\n"], 0],
   ["rglob explain", [".gitignore:1", ".gitignore:2"], 0],
   ["rglob grep -u -F", ["logs/app.log:1:"], 0],
   ["rglob grep -F 'connection reset' --only-ignored", ["logs/app.log:1:"], 0],

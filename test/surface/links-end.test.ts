@@ -1,7 +1,7 @@
 // What a link's chain ends at, and links that loop under --follow (#37). link_target_type of every link of random
 // trees (chains, loops, escapes by absolute path and by `..`, links to directories, to a FIFO and to /dev/null, links
 // through a linked directory in mid-path) against `stat -L` and `test -d`, on every surface: --jsonl, --json,
-// --format {target_type}, human find and tree (`name -> target/` for a directory end, as ls -lF), the library and
+// --format {target_type}, human find and tree (`name -> target (directory)` for a directory end), the library and
 // MCP. Then `find -L -t l` against GNU `find -L -type l`: the same links, and the loops GNU find reports as
 // "Too many levels of symbolic links" errors are listed as links that lead nowhere, with no error and exit 0.
 import { afterAll, describe, expect, test } from "bun:test";
@@ -181,25 +181,46 @@ describe.if(hasTools)(
       });
     }
 
-    test("human find and tree: `link -> target/` when the chain ends at a directory, as ls -lF", () => {
+    test("human find and tree: `link -> target (directory)` when the chain ends at a directory, the text exact", () => {
       const { base } = endTree(5);
       const want = expectedEnds(base);
       const find = rglob(["find", "-t", "l", "--base", base], { cwd: base });
       const lines = find.stdout.split("\n").filter(Boolean);
       for (const [rel, end] of Object.entries(want)) {
         const line = lines.find((l) => l.startsWith(`${rel} -> `)) as string;
-        expect(`${line}: ${line.endsWith("/")}`).toBe(`${line}: ${end === "d"}`);
+        expect(`${line}: ${line.endsWith(" (directory)")}`).toBe(`${line}: ${end === "d"}`);
       }
-      expect(lines).toContain("dll -> dl/");
+      expect(lines).toContain("dll -> dl (directory)");
+      // The text as written: no `/` is added after it (ls -lF's mark was read as part of the text).
+      expect(lines.filter((l) => / -> [^ ]*\/$/.test(l))).toEqual([]);
       expect(lines).toContain("loopA -> loopB");
       // -0 keeps one path per entry, and {target} the text as written.
       expect(rglob(["find", "dl", "--base", base, "-0"], { cwd: base }).stdout).toBe("dl\0");
       expect(rglob(["find", "dll", "--base", base, "--format", "{target}"]).stdout).toBe("dl\n");
       const tree = rglob(["tree", "--base", base, "--max-depth", "1"], { cwd: base }).stdout;
-      expect(tree).toContain("── dl -> d0/\n");
-      expect(tree).toContain("── dll -> dl/\n");
+      expect(tree).toContain("── dl -> d0 (directory)\n");
+      expect(tree).toContain("── dll -> dl (directory)\n");
+      expect(tree).not.toContain("/\n");
       expect(tree).toContain("── pipe-link -> pipe\n");
       expect(tree).toContain("── loopA -> loopB\n");
+    });
+
+    test("human find and tree show a link's text exactly, a `/` in it included, and the directory mark apart", () => {
+      const top = mkdtempSync(join(tmpdir(), "rglob-link-mark-"));
+      made.push(top);
+      mkdirSync(join(top, "build/gyre"), { recursive: true });
+      writeFileSync(join(top, "build/f"), "x");
+      symlinkSync("build/gyre/", join(top, "slash"));
+      symlinkSync("build/gyre", join(top, "plain"));
+      symlinkSync("build/f", join(top, "file"));
+      const find = rglob(["find", "-t", "l"], { cwd: top }).stdout.split("\n").filter(Boolean).sort();
+      expect(find).toEqual([
+        "file -> build/f",
+        "plain -> build/gyre (directory)",
+        "slash -> build/gyre/ (directory)",
+      ]);
+      const tree = rglob(["tree", "-t", "l"], { cwd: top }).stdout;
+      for (const line of find) expect(tree).toContain(`── ${line}\n`);
     });
   },
 );
@@ -282,10 +303,10 @@ describe.if(hasTools)("MCP (skipped without GNU stat, find, mkfifo)", () => {
       expect(plain.isError ?? false).toBe(false);
       expect(byRel(plain.structuredContent.results)).toEqual(want);
       const text = plain.content[0]?.text ?? "";
-      expect(text).toContain("\ndll -> dl/\n");
+      expect(text).toContain("\ndll -> dl (directory)\n");
       expect(text).toContain("\nloopA -> loopB (broken, ends at loopA)\n");
       const tree = await s.client.callTool({ name: "rglob", arguments: { op: "tree", max_depth: 1 } });
-      expect((tree as unknown as Res).content[0]?.text).toContain("dl -> d0/\n");
+      expect((tree as unknown as Res).content[0]?.text).toContain("dl -> d0 (directory)\n");
       // The server walks under strict_base: an escaping link is listed, not followed, so -t l keeps it too.
       const followed = await call({ types: ["l"], follow_symlinks: true });
       expect(followed.structuredContent.errors).toEqual([]);

@@ -220,10 +220,58 @@ describe("describe_tool", () => {
     const one = async (name: string) => textOf(await call("describe_tool", { name }));
     const several = await call("describe_tool", { name: "find, grep,walk,find" });
     expect(several.isError ?? false).toBe(false);
-    expect(textOf(several)).toBe([await one("find"), await one("grep"), walk].join("\n\n---\n\n"));
+    // An argument line a section said above is named there, not said again (grep's only_ignored is find's).
+    const [f, g, w] = textOf(several).split("\n\n---\n\n");
+    expect(f).toBe(await one("find"));
+    expect(w).toBe(walk);
+    const grepAlone = (await one("grep")).split("\n");
+    const again = grepAlone.filter((l) => l.startsWith("- ") && (f as string).split("\n").includes(l));
+    expect(again.length).toBeGreaterThan(0);
+    expect(g).toContain(`- as above: ${again.map((l) => /^- ([^ :]+)/.exec(l)?.[1]).join(", ")}`);
+    expect((g as string).split("\n").filter((l) => !l.startsWith("- as above: "))).toEqual(
+      grepAlone.filter((l) => !again.includes(l)),
+    );
     const mixed = await call("describe_tool", { name: "find,gerp" });
     expect(mixed.isError).toBe(true);
     expect(textOf(mixed)).toContain("did you mean 'grep'?");
+  });
+});
+
+describe("describe_tool with every name at once", () => {
+  // #37: every name was one 46 KB answer, which an agent's host cut about 15 KB short, silently. The answer holds
+  // 24,000 bytes at most; its first line names what it left out and the `name` values that give the rest, each
+  // of which fits one answer; together they give every section once.
+  test("a first line names the sections left out and the name values that fit; asked, they give the rest", async () => {
+    const names = [...OPS.map((o) => o.id), "walk", "result"];
+    const all = textOf(await call("describe_tool", { name: names.join(",") }));
+    expect(Buffer.byteLength(all)).toBeLessThanOrEqual(24_000);
+    const first = all.split("\n")[0] as string;
+    const m =
+      /^\(cut at 24000 bytes, as hosts cut long tool answers: left out ([^;]+); ask describe_tool (.+)\)$/.exec(
+        first,
+      );
+    expect(m).not.toBeNull();
+    const leftOut = String(m?.[1]).split(", ");
+    const asks = [...String(m?.[2]).matchAll(/\{name: "([^"]+)"\}/g)].map((x) => x[1] as string);
+    expect(asks.join(",").split(",")).toEqual(leftOut);
+    // The sections given, then those of each retry, are every name once, in the order asked.
+    const heads = (text: string) =>
+      text
+        .split("\n\n---\n\n")
+        .map((sec) => sec.replace(/^\(cut at[^\n]*\n\n/, ""))
+        .map(
+          (sec) =>
+            /^([a-z]+) \(until agent API/.exec(sec)?.[1] ??
+            (sec.startsWith("Arguments every op") ? "walk" : "result"),
+        );
+    const seen = heads(all);
+    for (const ask of asks) {
+      const more = textOf(await call("describe_tool", { name: ask }));
+      expect(Buffer.byteLength(more)).toBeLessThanOrEqual(24_000);
+      expect(more.startsWith("(cut at")).toBe(false);
+      seen.push(...heads(more));
+    }
+    expect(seen).toEqual(names);
   });
 });
 
@@ -248,6 +296,7 @@ describe("the output schema", () => {
       ["find", { only_ignored: true }],
       ["grep", { pattern: "TODO", only_ignored: true }],
       ["explain", { targets: ["debug.log", "link-ok"] }],
+      ["explain", { rules: true, expand: true }],
     ];
     const schema = one().outputSchema as Node;
     const validate = ajv.compile(schema);

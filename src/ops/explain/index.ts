@@ -7,13 +7,13 @@ export const explain = defineOperation({
   id: "explain",
   summary: "Explain why paths are or are not in a query's results (ignore rule, hidden, depth, …).",
   description:
-    "Say whether find, with the same walk options, would list a path, and why: the ignore file, line and pattern that matched (nested .gitignore, .ignore, .git/info/exclude, global excludes), a hidden component (with hidden=false), an exclude glob, too deep or too shallow, outside the base, a symlink that is not followed (its text, and the path's real path with its own verdict: real_path, real_included), an unreadable directory, or the predicate that rejects it (globs, type, size, time, permissions, owner). Use it when a file you expect is missing from find, grep, count or dupes results. The path is relative to base or absolute; one that does not exist is explained too (exists: false, stage missing), with the rule that would leave it out, as git check-ignore --no-index (a broken link's target, say). Several paths (targets) or every entry below a directory (under) are explained in one call; only=ignored keeps the entries an ignore rule leaves out, each with its file, line and pattern (as git check-ignore -v); an ignored directory met under `under` is one explanation with entries_inside, its contents listed only with expand=true (as git lists an ignored dir/). The CLI exits 0 when it gives an explanation, whatever its verdict and whether the path exists, 1 when only kept none (only=ignored on a path that is not there exits 0 when a rule would ignore it, as git check-ignore).",
+    "Say whether find, with the same walk options, would list a path, and why: the ignore file, line and pattern that matched (nested .gitignore, .ignore, .git/info/exclude, global excludes), a hidden component (with hidden=false), an exclude glob, too deep or too shallow, outside the base, a symlink that is not followed (its text, and the path's real path with its own verdict: real_path, real_included), an unreadable directory, or the predicate that rejects it (globs, type, size, time, permissions, owner). Use it when a file you expect is missing from find, grep, count or dupes results. The path is relative to base or absolute; one that does not exist is explained too (exists: false, stage missing), with the rule that would leave it out, as git check-ignore --no-index (a broken link's target, say). Several paths (targets) or every entry below a directory (under) are explained in one call; only=ignored keeps the entries an ignore rule leaves out, each with its file, line and pattern (as git check-ignore -v); an ignored directory met under `under` is one explanation with entries_inside, its contents listed only with expand=true (as git lists an ignored dir/). rules=true lists instead every rule of the ignore files read (FILE:LINE: PATTERN) with how many paths it decides, as git check-ignore -v names the deciding rule; only=unused keeps the rules that decide nothing, to clean them up. The CLI exits 0 when it gives an explanation, whatever its verdict and whether the path exists, 1 when only kept none (only=ignored on a path that is not there exits 0 when a rule would ignore it, as git check-ignore).",
   models: async () => {
     const m = await import("./schema.ts");
     return {
       input: m.ExplainInputSchema,
       output: m.ExplainResultSchema,
-      records: { explanation: m.ExplanationSchema },
+      records: { explanation: m.ExplanationSchema, rule: m.IgnoreRuleRecordSchema },
     };
   },
   cli: {
@@ -63,6 +63,12 @@ export const explain = defineOperation({
       question: "Every ignored entry of the tree, with its rule (an ignored folder once)?",
       cli: "rglob explain --all --only ignored",
       input: { under: ".", only: "ignored" },
+    },
+    {
+      description: "The rules of the ignore files that decide nothing",
+      question: "Which rules of our ignore files decide nothing at all?",
+      cli: "rglob explain --rules --only unused",
+      input: { rules: true, only: "unused" },
     },
     {
       description: "Would find '*.py' --max-depth 2 list this file?",

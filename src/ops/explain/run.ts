@@ -14,6 +14,7 @@ import { joinPath, resolvePath } from "../../platform/names.ts";
 import { platform } from "../../platform/platform.ts";
 import { entriesBelow, type Inside } from "../only-ignored.ts";
 import type { Emitted } from "../operation.ts";
+import { runRules } from "./rules.ts";
 import type { ExplainInput, Explanation } from "./schema.ts";
 
 /**
@@ -61,11 +62,37 @@ function ignoredBy(v: PathVerdict): boolean {
  * @yields "explanation" records
  */
 export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGenerator<Emitted> {
-  const { path: target, targets, under, only, expand, ...walkOptions } = input;
+  const { path: target, targets, under, only, expand, rules, ...walkOptions } = input;
+  if (rules) {
+    if (target !== undefined || targets.length > 0 || under !== undefined)
+      throw new RglobError(
+        "BAD_PREDICATE",
+        "rules lists the rules of the ignore files with what each decides below the base: it takes no PATH or --under (drop them, or drop --rules to explain paths)",
+      );
+    if (only !== undefined && only !== "unused")
+      throw new RglobError(
+        "BAD_PREDICATE",
+        `with rules, only takes 'unused' (the rules that decide nothing), not '${only}'`,
+      );
+    if (walkOptions.respect_gitignore === false && walkOptions.ignore_files.length === 0)
+      throw new RglobError(
+        "BAD_PREDICATE",
+        "rules lists the rules of the ignore files read, but -u/--no-ignore (respect_gitignore false) turns them off: drop it",
+      );
+    const { plan, rootErrors } = compileWalk(walkOptions, gitOf(ctx));
+    for (const e of rootErrors) ctx.error(e);
+    yield* runRules(plan, only, expand === true, ctx);
+    return;
+  }
+  if (only === "unused")
+    throw new RglobError(
+      "BAD_PREDICATE",
+      "only=unused keeps the ignore rules that decide nothing: it goes with rules (--rules --only unused)",
+    );
   if (target === undefined && targets.length === 0 && under === undefined)
     throw new RglobError(
       "BAD_PREDICATE",
-      "explain needs a path: give one or more PATHs, --under DIR or --all (MCP: path, targets or under)",
+      "explain needs a path: give one or more PATHs, --under DIR or --all (MCP: path, targets or under), or --rules for the ignore rules (MCP: rules)",
     );
   const { plan, rootErrors } = compileWalk(walkOptions, gitOf(ctx));
   const missing = (abs: string): boolean => {

@@ -58,11 +58,20 @@ export const ExplainInputSchema = v.pipe(
     ),
     only: v.optional(
       v.pipe(
-        v.picklist(["included", "not_included", "ignored", "excluded"]),
+        v.picklist(["included", "not_included", "ignored", "excluded", "unused"]),
         v.description(
-          "Keep only this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern).",
+          "Keep only this verdict. included; not_included (any reason; 'excluded' is its first name, accepted until agent API 2.0); ignored (not included because an ignore rule keeps it out; the reason has the file, line and pattern); with rules, unused: the rules that decide no path.",
         ),
       ),
+    ),
+    rules: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "Each rule of the ignore files read, with how many paths it decides. FILE:LINE: PATTERN and the count of paths below the base, as git check-ignore -v names them: the last matching rule decides, a '!' rule that decides re-includes, and a path inside an ignored directory is decided by that directory's rule (the ignore files in there are not read). only=unused keeps the rules that decide nothing; expand lists each rule's paths. Takes no path or under; the other filters do not apply.",
+        ),
+      ),
+      false,
     ),
     expand: v.optional(
       v.pipe(
@@ -173,10 +182,50 @@ export const ExplanationSchema = v.pipe(
 );
 export type Explanation = v.InferOutput<typeof ExplanationSchema>;
 
+/** Creates the IgnoreRuleRecord model (JSONL kind "rule"): one rule of an ignore file, with what it decides. */
+export const IgnoreRuleRecordSchema = v.pipe(
+  v.strictObject({
+    path: v.pipe(v.string(), v.description("The ignore file (absolute path).")),
+    relative_path: v.pipe(
+      v.string(),
+      v.description("The ignore file, POSIX and relative to the base (starts with ../ when outside it)."),
+    ),
+    line: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description("1-based line of the rule in the file."),
+    ),
+    pattern: v.pipe(
+      v.string(),
+      v.description("The rule as written ('!' included; trailing spaces trimmed, as git trims them)."),
+    ),
+    decides: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description(
+        "How many paths below the base this rule decides (it is the last rule that matches them, or it ignores a directory above them): 0 when it decides nothing.",
+      ),
+    ),
+    decided: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description(
+          "With expand: the paths it decides, relative to the base, in walk order, a directory with a trailing '/'.",
+        ),
+      ),
+    ),
+  }),
+  v.title("IgnoreRuleRecord"),
+  v.description("One rule of an ignore file and the paths it decides (explain with rules)."),
+);
+export type IgnoreRuleRecord = v.InferOutput<typeof IgnoreRuleRecordSchema>;
+
 /** Creates the ExplainResult model (the output of explain). */
 export const ExplainResultSchema = v.pipe(
   v.strictObject({
-    results: v.array(ExplanationSchema),
+    results: v.array(v.union([ExplanationSchema, IgnoreRuleRecordSchema])),
     ...resultMetaEntries,
     included: v.pipe(
       v.boolean(),

@@ -254,6 +254,7 @@ async function runOperation(
       rulesSeen,
       () => controller.signal.aborted,
       host,
+      config.git,
     );
     pathsOnly = human.pathsOnly;
     inner = human.sink;
@@ -449,8 +450,12 @@ async function humanSink(
   rulesSeen: Array<[string, string, string]>,
   aborted: () => boolean,
   host: Host,
+  git: Config["git"],
 ): Promise<{ sink: Sink; pathsOnly: boolean }> {
   const human = (await humanSinkFor(op.id))(stdout, styleFor(pres.color, host), pres, input);
+  // find --format '{ignored_by}' without --only-ignored (-u): each entry's rule, looked up only when asked (#37).
+  if ("ignoredBy" in human && typeof pres.format === "string" && pres.format.includes("{ignored_by}"))
+    human.ignoredBy = await (await import("../../ops/only-ignored.ts")).ignoredByLookup(input, git);
   let named: Set<string> | null = null; // grep's operands that are files, found when a binary file is skipped
   const listBinary = (input as { list_binary?: unknown }).list_binary === true; // grep --list-binary: each one
   const quiet = pres.quiet === true;

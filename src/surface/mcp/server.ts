@@ -559,8 +559,71 @@ function describeAnswer(args: Record<string, unknown>): CallToolResult {
       path: null,
     });
   }
-  const unique = [...new Set(texts)];
-  return { content: [{ type: "text", text: unique.join("\n\n---\n\n") }] } satisfies CallToolResult;
+  const sections: Array<{ name: string; text: string }> = [];
+  for (const [i, text] of texts.entries())
+    if (!sections.some((x) => x.text === text))
+      sections.push({ name: asked[i] as string, text: text as string });
+  return {
+    content: [{ type: "text", text: describeWithin(sections, DESCRIBE_BYTES) }],
+  } satisfies CallToolResult;
+}
+
+/**
+ * The most bytes of one describe_tool answer (#37: every name at once was 46 KB, and an agent's host cut it about
+ * 15 KB short, silently): one line naming the sections left out, then those that fit, in the order asked.
+ */
+const DESCRIBE_BYTES = 24_000;
+
+/**
+ * Joins describe_tool's sections within a budget: the first always, each next one while it fits; a line argument
+ * that an earlier section said word for word is named, not said again. When sections are left out, a first line
+ * names them and the `name` values that fit one answer each, in order.
+ * @param sections the texts, in the order asked
+ * @param budget the most bytes
+ * @returns the answer's text
+ */
+function describeWithin(sections: ReadonlyArray<{ name: string; text: string }>, budget: number): string {
+  const SEP = "\n\n---\n\n";
+  const said = new Set<string>();
+  const kept: string[] = [];
+  const left: Array<{ name: string; bytes: number }> = [];
+  let used = 0;
+  for (const { name, text } of sections) {
+    // An argument or field line said above (a few ops share `links`, `expand`, the link fields): named only.
+    const again: string[] = [];
+    const lines = text.split("\n").filter((l) => {
+      if (!l.startsWith("- ") || !said.has(l)) return true;
+      again.push(/^- ([^ :]+)/.exec(l)?.[1] ?? l);
+      return false;
+    });
+    if (again.length > 0) lines.push(`- as above: ${again.join(", ")}`);
+    const body = lines.join("\n");
+    const bytes = Buffer.byteLength(body) + (kept.length > 0 ? SEP.length : 0);
+    if (kept.length > 0 && (left.length > 0 || used + bytes > budget - 300)) {
+      left.push({ name, bytes: Buffer.byteLength(text) });
+      continue;
+    }
+    for (const l of text.split("\n")) if (l.startsWith("- ")) said.add(l);
+    kept.push(body);
+    used += bytes;
+  }
+  if (left.length === 0) return kept.join(SEP);
+  // The `name` values that fit, in order: each group as many as one answer holds.
+  const groups: string[][] = [];
+  let room = 0;
+  for (const { name, bytes } of left) {
+    const last = groups.at(-1);
+    if (last !== undefined && room + bytes + SEP.length <= budget - 300) {
+      last.push(name);
+      room += bytes + SEP.length;
+    } else {
+      groups.push([name]);
+      room = bytes;
+    }
+  }
+  const asks = groups.map((g) => `{name: "${g.join(",")}"}`).join(", then ");
+  // First, so that a host that cuts the answer further still shows it.
+  return `(cut at ${budget} bytes, as hosts cut long tool answers: left out ${left.map((x) => x.name).join(", ")}; ask ${DESCRIBE_TOOL} ${asks})\n\n${kept.join(SEP)}`;
 }
 
 /**

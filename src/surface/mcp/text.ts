@@ -60,20 +60,20 @@ function nameOf(rel: string): string {
   return at < 0 ? rel : rel.slice(at + 1);
 }
 
-/** A symlink's ` -> target`, with a `/` after it when its chain ends at a directory (as `ls -lF`), and its note. */
+/** A symlink's ` -> target`, the text exactly as written, and its note (`directory` when its chain ends at one). */
 function linkArrow(r: Rec): string {
-  const target = str(r.link_target);
-  const dir = r.link_target_type === "d" && !target.endsWith("/") ? "/" : "";
-  return ` -> ${target}${dir}${linkNote(r)}`;
+  return ` -> ${str(r.link_target)}${linkNote(r)}`;
 }
 
-/** What a symlink's text line adds: whether it is broken, whether it escapes the base (links' word: escaping), and then where. */
+/** What a symlink's text line adds: whether its chain ends at a directory, whether it is broken, whether it escapes the base (links' word: escaping), and then where. */
 function linkNote(r: Rec): string {
   const notes: string[] = [];
   if (r.link_target_exists === false) notes.push("broken");
   if (r.link_escapes === true) notes.push("escaping the base");
   if (notes.length > 0 && typeof r.link_resolved === "string" && r.link_resolved !== r.link_target)
     notes.push(`ends at ${r.link_resolved}`);
+  // The text is shown exactly; a directory end is a word, not ls -lF's `/` (read as part of the text, #37).
+  if (r.link_target_type === "d") notes.unshift("directory");
   return notes.length === 0 ? "" : ` (${notes.join(", ")})`;
 }
 
@@ -155,6 +155,13 @@ function linesOf(op: Operation, r: Rec): string[] {
       ];
     }
     case "explain": {
+      // A rule of `rules` (#37): FILE:LINE: PATTERN and what it decides, as the CLI says it.
+      if (typeof r.decides === "number") {
+        const n = r.decides;
+        const what = n === 0 ? "decides nothing" : `decides ${plural(n, "path")}`;
+        const decided = Array.isArray(r.decided) ? (r.decided as unknown[]).map((q) => `  ${str(q)}`) : [];
+        return [`${rel}:${str(r.line)}: ${str(r.pattern)}  (${what})`, ...decided];
+      }
       // The CLI's words (#37): included or not included; "ignored" is the reason an ignore rule gives.
       const words = insideWords(r);
       const inside = words === null ? "" : `/: not included, with ${words} (expand lists them)`;

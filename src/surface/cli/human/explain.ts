@@ -1,7 +1,8 @@
 /*! Human output of explain: "PATH: included" or "PATH: not included", then one indented line per reason,
  * with ignore files shown relative to the current directory (e.g. "ignored by .gitignore:1: *.log"). */
+import * as path from "node:path";
 import type { ErrorInfo } from "../../../contract/errors.ts";
-import type { ExplainReason, Explanation } from "../../../ops/explain/schema.ts";
+import type { ExplainReason, Explanation, IgnoreRuleRecord } from "../../../ops/explain/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { consultedOnce, insideWords } from "../../hints.ts";
 import { displayPath, paint, type Style } from "./paths.ts";
@@ -19,6 +20,8 @@ export function onlyKeptNoneNote(
 ): string | null {
   const n = summary.explained;
   if (typeof n !== "number" || n === 0 || typeof input.only !== "string") return null;
+  if (input.only === "unused")
+    return `every ignore rule read decides at least one of the ${n === 1 ? "1 path" : `${n} paths`} below the base (--rules --only unused)`;
   // What the paths explained are, then, for one path and for several.
   const one =
     input.only === "included"
@@ -43,6 +46,8 @@ export class ExplainHumanSink implements Sink {
   constructor(
     private readonly write: (text: string) => void,
     private readonly style: Style,
+    /** The request's base: the paths a rule decides are relative to it, shown relative to the current directory. */
+    private readonly base = ".",
   ) {}
 
   private detail(r: ExplainReason): string {
@@ -52,7 +57,11 @@ export class ExplainHumanSink implements Sink {
     return colon < 0 ? r.detail : `${r.detail.slice(0, colon)} by ${where}`;
   }
 
-  record(_kind: string, record: object): void {
+  record(kind: string, record: object): void {
+    if (kind === "rule") {
+      this.rule(record as IgnoreRuleRecord);
+      return;
+    }
     const r = record as Explanation;
     const p = paint(this.style);
     // A path that is not there (#37) says so beside its verdict; its reasons say what the rules make of it.
@@ -67,6 +76,20 @@ export class ExplainHumanSink implements Sink {
     // The ignore files consulted are said once for the entries that share them: an included entry whose only
     // reason is that is then one line.
     for (const reason of consultedOnce(r.reasons, this.said)) lines.push(`  ${this.detail(reason)}`);
+    this.write(`${lines.join("\n")}\n`);
+  }
+
+  /** A rule of --rules: `FILE:LINE: PATTERN`, how many paths it decides, then (--expand) those paths. */
+  private rule(r: IgnoreRuleRecord): void {
+    const p = paint(this.style);
+    const n = r.decides;
+    const what = n === 0 ? p.match("decides nothing") : `decides ${n} ${n === 1 ? "path" : "paths"}`;
+    const lines = [`${displayPath(r.path, this.style)}:${r.line}: ${r.pattern}  (${what})`];
+    const base = path.resolve(this.style.cwd, this.base);
+    for (const q of r.decided ?? []) {
+      const slash = q.endsWith("/") ? "/" : "";
+      lines.push(`  ${displayPath(path.join(base, slash ? q.slice(0, -1) : q), this.style)}${slash}`);
+    }
     this.write(`${lines.join("\n")}\n`);
   }
 

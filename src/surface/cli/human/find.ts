@@ -11,14 +11,13 @@ import { colorPath, type LsColors, lsColorsFrom } from "./ls-colors.ts";
 import { displayPath, escapeControls, type Style } from "./paths.ts";
 
 /**
- * The `/` that follows a symlink's target in human output when its chain ends at a directory (`ls -lF`'s mark),
- * unless the target text ends with one already.
- * @param target the target text
+ * What follows a symlink's target text in human output when its chain ends at a directory: ` (directory)`. The
+ * text itself is shown exactly as readlink gives it; ls -lF's `/` after it was read as part of the text (#37).
  * @param endType the link's link_target_type
- * @returns "/" or ""
+ * @returns " (directory)" or ""
  */
-export function dirMark(target: string, endType: string | null | undefined): string {
-  return endType === "d" && !target.endsWith("/") ? "/" : "";
+export function dirMark(endType: string | null | undefined): string {
+  return endType === "d" ? " (directory)" : "";
 }
 
 /** Human sink for find records. */
@@ -33,6 +32,9 @@ export class FindHumanSink implements Sink {
   private readonly absolute: boolean;
   /** Whether it reads only the paths of records (no colour, no template field that costs a stat). */
   readonly pathsOnly: boolean;
+  /** The rule that ignores a path, for {ignored_by} when a record does not carry it (set by the CLI when the
+   * template asks: -u lists ignored entries, and their rule is what {ignored_by} asks for). */
+  ignoredBy: ((abs: string) => string) | null = null;
   /** Writes a walk entry as its record's line, when a line is the path alone (no template, no colour). */
   readonly entry?: (e: Entry) => void;
 
@@ -69,12 +71,12 @@ export class FindHumanSink implements Sink {
   }
 
   /**
-   * A symlink's ` -> target` after its path (not with -0: a NUL-separated list is for xargs), with a `/` after a
-   * target whose chain ends at a directory, as `ls -lF` marks it.
+   * A symlink's ` -> target` after its path (not with -0: a NUL-separated list is for xargs), the text exactly as
+   * written, then ` (directory)` when its chain ends at a directory.
    */
   private arrow(target: string | undefined, endType: string | null | undefined): void {
     if (target === undefined || this.sep === 0) return;
-    this.out.text(` -> ${this.style.escape ? escapeControls(target) : target}${dirMark(target, endType)}`);
+    this.out.text(` -> ${this.style.escape ? escapeControls(target) : target}${dirMark(endType)}`);
   }
 
   /** How a record's absolute path is shown. */
@@ -132,8 +134,8 @@ export class FindHumanSink implements Sink {
           case "resolved":
             return r.link_resolved ?? "";
           case "ignored_by":
-            // The rule that ignores it (FILE:LINE:PATTERN, as git check-ignore -v), with --only-ignored; else empty.
-            return r.ignored_by ?? "";
+            // The rule that ignores it (FILE:LINE:PATTERN, as git check-ignore -v), -u included; else empty.
+            return r.ignored_by ?? this.ignoredBy?.(r.path) ?? "";
           case "target_type":
             // What a symlink's chain ends at, in --type's letters (#37); empty for a broken link and other entries.
             return r.link_target_type ?? "";

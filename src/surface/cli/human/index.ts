@@ -25,7 +25,8 @@ const HUMAN: Readonly<Record<string, HumanFactory>> = {
     new TreeHumanSink(out.write, style, typeof input.base === "string" ? input.base : "."),
   top: (out, style) => new TopHumanSink(out.write, style),
   stats: (out, style) => new StatsHumanSink(out.write, style),
-  explain: (out, style) => new ExplainHumanSink(out.write, style),
+  explain: (out, style, _p, input) =>
+    new ExplainHumanSink(out.write, style, typeof input.base === "string" ? input.base : "."),
   count: (out, style, p, input) =>
     new CountHumanSink(
       out.write,

@@ -50,7 +50,7 @@ export class TreeHumanSink implements Sink {
       const arrow =
         target === undefined
           ? ""
-          : ` -> ${this.style.escape ? escapeControls(target) : target}${dirMark(target, n.rec.link_target_type)}`;
+          : ` -> ${this.style.escape ? escapeControls(target) : target}${dirMark(n.rec.link_target_type)}`;
       // A directory folded at --fold-depth (#37): what it holds below, as tree --du sums it.
       const below = n.rec.entries_inside;
       const fold =
