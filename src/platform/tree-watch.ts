@@ -43,6 +43,12 @@ export interface TreeWatch {
    * of none: how many of them did not stat as recorded (each was listed), and how many were listed in all.
    */
   knownUse(): KnownUse | null;
+  /**
+   * How far a set-up told of known directories is (read between its slices): how many of them, in their order,
+   * have had their watch added (or found gone), and how many times the set-up started again (its queue
+   * overflowed: the watches added before were dropped).
+   */
+  knownProgress(): { readonly watched: number; readonly restarts: number };
 }
 
 /**
@@ -275,6 +281,9 @@ class InotifyTree implements TreeWatch {
   private settingUp = false;
   /** What the last set-up did with the known directories (null: none given). */
   private knownDone: KnownUse | null = null;
+  /** The set-up's place among the known directories, and how many times it started again (knownProgress). */
+  private knownNow: KnownSetUp | null = null;
+  private restarts = 0;
   /** Files opened and not yet closed since the watch was set up, and how many times (relative). */
   private readonly open = new Map<string, number>();
   private readonly counted: WatchCounts = {
@@ -326,6 +335,7 @@ class InotifyTree implements TreeWatch {
     this.settingUp = true;
     try {
       let known = this.known === null ? null : new KnownSetUp(this.known);
+      this.knownNow = known;
       let pending = known === null ? [""] : [];
       for (let restarts = 0; ; ) {
         // What came in since the last slice (the listings' opens and closes, a call's reads): a slice of a loaded
@@ -358,7 +368,9 @@ class InotifyTree implements TreeWatch {
             return this.unopened();
           }
           this.handlers.onReset?.();
+          this.restarts = restarts;
           known = this.known === null ? null : new KnownSetUp(this.known);
+          this.knownNow = known;
           pending = known === null ? [""] : [];
         }
         if (pending.length === 0 && (known === null || known.done)) {
@@ -518,6 +530,10 @@ class InotifyTree implements TreeWatch {
 
   knownUse(): KnownUse | null {
     return this.knownDone;
+  }
+
+  knownProgress(): { readonly watched: number; readonly restarts: number } {
+    return { watched: this.knownNow?.next ?? 0, restarts: this.restarts };
   }
 
   drain(): void {

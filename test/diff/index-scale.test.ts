@@ -693,6 +693,42 @@ describe("a restarted server's watch is set up from the walk written with the in
       }
     }
   }, 240_000);
+
+  test("the files stat'ed on a second thread as their directories are watched: an edit before the watch is seen", async () => {
+    // The stat worker is given the files as the server loads the index, and may stat each only once the watch's
+    // set-up has added its directory's watch: an edit made after the load and before the watch (held back by
+    // the gate, long enough for a worker that did not wait to stat every file) is seen by that stat.
+    const edited = fileOf(subOf("pkg5"));
+    const text = readFileSync(edited, "utf8");
+    const gate = join(cache, "watch-gate");
+    rmSync(gate, { force: true });
+    const mcp = await server({ RGLOB_TEST_WATCH_GATE: gate });
+    try {
+      expect((await ready(mcp)).watching).toBe(false);
+      await Bun.sleep(1500);
+      const before = statSync(edited);
+      writeFileSync(edited, `${text}const quollBeforeWatch = 1;\n`);
+      utimesSync(edited, before.atime, before.mtime);
+      writeFileSync(gate, "");
+      const w = await checkedOnceWatched(mcp);
+      const [, changed, aside] =
+        /: (\d+) of \d+ files changed since it was written \((\d+) stat'ed on a second thread as their directories were watched\)/.exec(
+          w.reason ?? "",
+        ) ?? [];
+      // The edited file at least (the changes of the test before, made while no server ran, add up).
+      expect({ changed: Number(changed) >= 1, aside: Number(aside) > 0 }).toEqual({
+        changed: true,
+        aside: true,
+      });
+      expect(((await sameAsCold(mcp, { pattern: "quollBeforeWatch" })).results as unknown[]).length).toBe(1);
+      expect(await checks(mcp)).toMatchObject({ mode: "watch" });
+      await sameAsCold(mcp, { pattern: "quoll" });
+    } finally {
+      await mcp.close();
+      writeFileSync(edited, text);
+      rmSync(gate, { force: true });
+    }
+  }, 240_000);
 });
 
 describe("a restarted server answers from the walk `rglob index` wrote", () => {

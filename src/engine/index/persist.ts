@@ -60,6 +60,8 @@ import {
   takeChunks,
   UNCHECKED,
   viewsOf,
+  type WatchedStatJob,
+  watchedMemory,
   witnessChecksOf,
 } from "./stat-job.ts";
 import { readIndexText, textBuffer } from "./text.ts";
@@ -628,6 +630,9 @@ export interface LoadedIndex {
   pathAt(id: number): string;
   /** Checks of file ids' stats against those they were indexed with (close them when done). */
   fileChecks(): ItemChecks;
+  /** The section of the files' relative paths (NUL-separated, by id) and where each starts in it (pathStarts). */
+  readonly pathSection: Uint8Array;
+  readonly pathStarts: Int32Array;
   /** The body's hash as the file's prefix holds it (checked). */
   readonly hash: string;
   readonly bytes: number;
@@ -756,6 +761,8 @@ export function loadIndex(
       },
       pathAt,
       fileChecks,
+      pathSection,
+      pathStarts: pathOffsets,
       hash,
       bytes: raw.length,
       walk: stored,
@@ -884,6 +891,62 @@ function startStatWorker(): Worker | null {
     w.unref(); // never what keeps the process alive
     return w;
   } catch {
+    return null;
+  }
+}
+
+/** The stat worker's job for a restarted server's watch set-up (startWatchedStats). */
+export interface WatchedStats {
+  readonly worker: Worker;
+  readonly files: number;
+  readonly out: SharedArrayBuffer;
+}
+
+/**
+ * Starts the stat worker on a loaded index's files for a restarted server whose watch is about to be set up from
+ * the directories of the walk written with the index (stat-job.ts's WatchedStatJob): it stats each file once
+ * the set-up says the directory holding it is watched, on the other core, while this thread sets the watch up.
+ * @param loaded the loaded index
+ * @param root the tree's real path
+ * @param dirs the directories the set-up watches, in its order, relative to the root
+ * @returns the job, or null (one core, no worker, or no file)
+ */
+export function startWatchedStats(
+  loaded: LoadedIndex,
+  root: string,
+  dirs: readonly string[],
+): WatchedStats | null {
+  const files = loaded.header.files;
+  // Whatever the tree's size: a small tree's job is short, and the caller stats on its own thread what the
+  // worker has not answered (or everything, when the worker is not ready when the set-up ends).
+  if (files === 0) return null;
+  const worker = startStatWorker();
+  if (worker === null) return null;
+  try {
+    const shared = <T extends Uint8Array | Int32Array | Uint32Array>(
+      a: T,
+      make: (b: SharedArrayBuffer) => T,
+    ): T => {
+      const copy = make(new SharedArrayBuffer(a.byteLength));
+      copy.set(a);
+      return copy;
+    };
+    const out = watchedMemory(files);
+    const job: WatchedStatJob = {
+      kind: "watched",
+      root,
+      paths: shared(loaded.pathSection, (b) => new Uint8Array(b)),
+      starts: shared(loaded.pathStarts, (b) => new Int32Array(b)),
+      facts: shared(loaded.facts, (b) => new Uint32Array(b)),
+      files,
+      dirs: dirs.join("\0"),
+      out,
+      routes: routes(),
+    };
+    worker.postMessage(job);
+    return { worker, files, out };
+  } catch {
+    worker.terminate();
     return null;
   }
 }

@@ -191,3 +191,175 @@ export function openIndexFile(file: string): OpenedIndex {
   platform.close(fd);
   return { fd: -1, reason: why };
 }
+
+/**
+ * What a restarted server sends the stat worker while its watch is set up from the directories of the walk
+ * written with the index (warm.ts's WatchedStats): the indexed files, each to be stat'ed only once the directory
+ * holding it is watched (a change after the watch is an event, one before it shows in the stat), in the order
+ * the set-up watches their directories. The sections are copies in shared memory (none of the index is cloned).
+ */
+export interface WatchedStatJob {
+  readonly kind: "watched";
+  /** The tree's real path; the relative paths are below it. */
+  readonly root: string;
+  /** The NUL-separated relative paths of the files by id, where each starts, and STAT_WORDS words per file. */
+  readonly paths: Uint8Array;
+  readonly starts: Int32Array;
+  readonly facts: Uint32Array;
+  readonly files: number;
+  /** The directories the set-up watches, in its order, relative to the root ("" the root), NUL-separated. */
+  readonly dirs: string;
+  /** The control words, the order and the answers (watchedMemory). */
+  readonly out: SharedArrayBuffer;
+  /** The calling thread's routes to the kernel (src/platform/routes.ts), set before the worker stats. */
+  readonly routes: Routes;
+}
+
+/**
+ * Control words of a watched job (Int32), after NEXT and STATE: how many of the set-up's directories are watched
+ * (FRONTIER_ALL: every one, and the set-up is whole; FRONTIER_STOP: stop), and whether the order is made.
+ */
+const FRONTIER = 2;
+const ORDERED = 3;
+export const FRONTIER_ALL = 0x7fffffff;
+export const FRONTIER_STOP = -1;
+const WATCHED_CONTROL = 4;
+
+/**
+ * Makes the shared memory of a watched job over `files` files: the control words, the order (an Int32 per
+ * file: the ids by the order their directories are watched in) and the answers (a byte per file id).
+ * @param files how many files
+ * @returns the memory
+ */
+export function watchedMemory(files: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(WATCHED_CONTROL * 4 + files * 5);
+}
+
+/**
+ * The views of a watched job's memory.
+ * @param out the memory
+ * @param files how many files
+ * @returns the control words, the order and the answers
+ */
+export function watchedViews(
+  out: SharedArrayBuffer,
+  files: number,
+): { control: Int32Array; order: Int32Array; answers: Uint8Array } {
+  return {
+    control: new Int32Array(out, 0, WATCHED_CONTROL),
+    order: new Int32Array(out, WATCHED_CONTROL * 4, files),
+    answers: new Uint8Array(out, WATCHED_CONTROL * 4 + files * 4, files),
+  };
+}
+
+/**
+ * Says how many of the set-up's directories are watched (every one added before any of them after), or that
+ * every one is (FRONTIER_ALL), or that the job is to stop (FRONTIER_STOP), and wakes the worker.
+ * @param control the control words
+ * @param frontier the count, FRONTIER_ALL or FRONTIER_STOP
+ */
+export function setFrontier(control: Int32Array, frontier: number): void {
+  Atomics.store(control, FRONTIER, frontier);
+  Atomics.notify(control, FRONTIER);
+}
+
+/** Whether the worker has made the order (the caller may then take chunks of it). */
+export function ordered(control: Int32Array): boolean {
+  return Atomics.load(control, ORDERED) === 1;
+}
+
+/**
+ * Takes chunks of the order from the shared counter until there are none, answering each file: the caller's
+ * part once the watch is whole (FRONTIER_ALL), or the worker's, which stats a file only once the frontier is
+ * past its directory.
+ * @param control the control words
+ * @param order the ids in order
+ * @param answers the answers by id
+ * @param check whether a file id's stats are unchanged
+ * @param need per place in the order, how many directories must be watched first (null: the caller's, with
+ *   the watch whole)
+ * @returns false when stopped (FRONTIER_STOP) or, for the caller, when `enough` said so
+ */
+export function takeOrdered(
+  control: Int32Array,
+  order: Int32Array,
+  answers: Uint8Array,
+  check: (id: number) => boolean,
+  need: Int32Array | null,
+  enough: () => boolean = () => false,
+): boolean {
+  const items = order.length;
+  for (;;) {
+    if (need === null && enough()) return false;
+    const from = Atomics.add(control, NEXT, CHUNK);
+    if (from >= items) return true;
+    const to = Math.min(items, from + CHUNK);
+    for (let k = from; k < to; k++) {
+      if (need !== null) {
+        const want = need[k] as number;
+        for (;;) {
+          const f = Atomics.load(control, FRONTIER);
+          if (f === FRONTIER_STOP) return false;
+          if (f >= want) break;
+          Atomics.wait(control, FRONTIER, f, 200);
+        }
+      }
+      const id = order[k] as number;
+      answers[id] = check(id) ? SAME : CHANGED;
+    }
+  }
+}
+
+/**
+ * The worker's part of a watched job: the order of the files by their directory's place among the set-up's
+ * directories (a file whose directory is not among them last, once every one is watched), then chunks of it.
+ * @param job the job
+ * @param check whether a file id's stats are unchanged
+ */
+export function workWatched(job: WatchedStatJob, check: (id: number) => boolean): void {
+  const { control, order, answers } = watchedViews(job.out, job.files);
+  const dirs = job.dirs.split("\0");
+  const place = new Map<string, number>();
+  for (let k = 0; k < dirs.length; k++) place.set(dirs[k] as string, k);
+  const { paths, starts, files } = job;
+  const text = Buffer.from(paths.buffer, paths.byteOffset, paths.byteLength);
+  // Per file, the place of its directory (dirs.length: none of them); consecutive files mostly share one.
+  const at = new Int32Array(files);
+  let lastFrom = -1;
+  let lastTo = -1;
+  let lastPlace = dirs.length;
+  for (let id = 0; id < files; id++) {
+    const from = starts[id] as number;
+    let slash = (starts[id + 1] as number) - 2;
+    while (slash >= from && paths[slash] !== 0x2f) slash--;
+    const to = slash < from ? from : slash;
+    const same =
+      lastFrom >= 0 &&
+      to - from === lastTo - lastFrom &&
+      text.compare(text, lastFrom, lastTo, from, to) === 0;
+    if (!same) {
+      lastPlace = place.get(text.toString("utf8", from, to)) ?? dirs.length;
+      lastFrom = from;
+      lastTo = to;
+    }
+    at[id] = lastPlace;
+  }
+  // Counting sort by place; a file may be stat'ed once the directories up to its own are watched.
+  const next = new Int32Array(dirs.length + 2);
+  for (let id = 0; id < files; id++) {
+    const p = (at[id] as number) + 1;
+    next[p] = (next[p] as number) + 1;
+  }
+  for (let k = 1; k < next.length; k++) next[k] = (next[k] as number) + (next[k - 1] as number);
+  const need = new Int32Array(files);
+  for (let id = 0; id < files; id++) {
+    const p = at[id] as number;
+    const k = next[p] as number;
+    next[p] = k + 1;
+    order[k] = id;
+    need[k] = p >= dirs.length ? FRONTIER_ALL : p + 1;
+  }
+  Atomics.store(control, ORDERED, 1);
+  Atomics.store(control, STATE, TAKING);
+  takeOrdered(control, order, answers, check, need);
+}

@@ -3,7 +3,8 @@
  * most of an indexed grep. It is started as soon as the index file is found and given where its sections lie
  * (from the header, read first), so it reads what it needs and starts checking while the calling thread still
  * reads the index; both take chunks of items from one counter (stat-job.ts). It gives up when the file it
- * reads is not the one the caller read the header of. */
+ * reads is not the one the caller read the header of. A restarted server gives it the indexed files to stat as its
+ * watch's set-up reaches their directories (a WatchedStatJob). */
 import { closeDescriptor, readInto } from "../../platform/files.ts";
 import { setRoutes } from "../../platform/routes.ts";
 import { STAT_WORDS } from "../../platform/stat-words.ts";
@@ -18,7 +19,10 @@ import {
   TAKING,
   takeChunks,
   viewsOf,
+  type WatchedStatJob,
+  watchedViews,
   witnessChecksOf,
+  workWatched,
 } from "./stat-job.ts";
 
 declare const self: Worker;
@@ -35,7 +39,33 @@ function readAt(fd: number, length: number, pos: number): Buffer {
   return buf;
 }
 
-self.onmessage = (e: MessageEvent<StatJob>) => {
+/**
+ * A restarted server's job: the indexed files stat'ed as the watch's set-up reaches their directories
+ * (stat-job.ts's workWatched), from the sections it was given in shared memory.
+ */
+function watchedJob(job: WatchedStatJob): void {
+  const { control } = watchedViews(job.out, job.files);
+  try {
+    const checks = fileChecksOf(job.root, job.paths, job.starts, job.facts);
+    try {
+      workWatched(job, (id) => checks.unchanged(id));
+    } finally {
+      checks.close();
+    }
+  } catch {
+    // Given up: the caller checks what is left unanswered itself.
+  } finally {
+    Atomics.store(control, STATE, ENDED);
+    Atomics.notify(control, STATE);
+  }
+}
+
+self.onmessage = (e: MessageEvent<StatJob | WatchedStatJob>) => {
+  if ("kind" in e.data) {
+    setRoutes(e.data.routes);
+    watchedJob(e.data);
+    return;
+  }
   const job = e.data;
   setRoutes(job.routes);
   const { control, answers } = viewsOf(job.out);

@@ -44,6 +44,8 @@ import {
   loadIndex,
   type ServerWalk,
   type StoredWalk,
+  startWatchedStats,
+  type WatchedStats,
   walkKeyOf,
   writeServerIndex,
 } from "./persist.ts";
@@ -53,9 +55,23 @@ import {
   type RecordedWalk,
   recordingWalk,
   replayPicked,
+  selectedByType,
   selectedPlaces,
+  selectsByType,
   skeletonOf,
 } from "./recorded-walk.ts";
+import {
+  ENDED,
+  FRONTIER_ALL,
+  FRONTIER_STOP,
+  ordered,
+  SAME,
+  STATE,
+  setFrontier,
+  takeOrdered,
+  UNCHECKED,
+  watchedViews,
+} from "./stat-job.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
@@ -323,6 +339,107 @@ function storedDirsOf(root: string, walk: StoredWalk): StoredDirs | null {
   const words = new Uint32Array(rels.length * STAT_WORDS);
   for (let k = 0; k < at.length; k++) words.set((seen[at[k] as number] as Witnessed).words, k * STAT_WORDS);
   return { rels, words, witnessed };
+}
+
+/**
+ * The stat worker's part of a restart (persist.ts's startWatchedStats): while this thread sets the watch up from
+ * the directories of the walk written with the index, the worker stats each indexed file once the set-up has
+ * added the watch of the directory holding it (told between slices: `progress`), so the one stat of every file
+ * a restart needs overlaps the set-up instead of following it. A file whose stat comes after its directory's
+ * watch is what the stat after the whole watch was (a change after the watch is an event, one before it shows
+ * in the stat); the set-up starting again (its queue overflowed, dropping the watches) or an event that forgets
+ * everything voids the answers, and this thread stats every file as before.
+ */
+class StatsBeside {
+  private readonly control: Int32Array;
+  private readonly order: Int32Array;
+  private readonly answers: Uint8Array;
+  private stopped = false;
+
+  private constructor(
+    private readonly job: WatchedStats,
+    /** The state's `forgets` when the job began. */
+    private readonly forgets: number,
+  ) {
+    const views = watchedViews(job.out, job.files);
+    this.control = views.control;
+    this.order = views.order;
+    this.answers = views.answers;
+  }
+
+  /**
+   * Starts the job, or returns null (no worker: the files are stat'ed after the set-up, on this thread).
+   * @param loaded the loaded index
+   * @param root the tree's real path
+   * @param dirs the directories the set-up watches (its `known`), in its order
+   * @param forgets the state's `forgets` now
+   */
+  static start(loaded: LoadedIndex, root: string, dirs: StoredDirs, forgets: number): StatsBeside | null {
+    const job = startWatchedStats(loaded, root, dirs.rels);
+    return job === null ? null : new StatsBeside(job, forgets);
+  }
+
+  /** Between slices of the set-up: the worker may stat the files of the directories watched so far. */
+  progress(w: TreeWatch | null): void {
+    if (this.stopped || w === null) return;
+    const p = w.knownProgress();
+    if (p.restarts > 0) this.stop();
+    else setFrontier(this.control, p.watched);
+  }
+
+  /**
+   * Once the watch is whole: the worker may stat every file left; this thread takes chunks of them too, waits for
+   * the worker's last chunk, and gives the answers by file id (UNCHECKED: stat it), or null when none may be used.
+   * @param forgets the state's `forgets` now
+   * @param w the watch set up
+   * @param checks the index's file checks (this thread's)
+   * @param sliceMs how long this thread works between turns
+   * @param stale whether the restart was given up
+   * @param turn a turn of the event loop (calls are answered meanwhile)
+   */
+  async finish(
+    forgets: number,
+    w: TreeWatch,
+    checks: { unchanged(id: number): boolean },
+    sliceMs: number,
+    stale: () => boolean,
+    turn: () => Promise<void>,
+  ): Promise<Uint8Array | null> {
+    if (
+      this.stopped ||
+      forgets !== this.forgets ||
+      w.knownProgress().restarts > 0 ||
+      !ordered(this.control)
+    ) {
+      this.stop();
+      return null;
+    }
+    setFrontier(this.control, FRONTIER_ALL);
+    for (;;) {
+      const until = performance.now() + sliceMs;
+      const check = (id: number) => checks.unchanged(id);
+      if (takeOrdered(this.control, this.order, this.answers, check, null, () => performance.now() > until))
+        break;
+      await turn();
+      if (stale()) return null;
+    }
+    // The worker's chunk in hand: about a millisecond of stat calls (given up after 10 s: stat'ed here).
+    for (const end = performance.now() + 10_000; Atomics.load(this.control, STATE) !== ENDED; ) {
+      if (performance.now() > end) break;
+      await sleep(1);
+      if (stale()) return null;
+    }
+    this.stop();
+    return this.answers;
+  }
+
+  /** Stops the worker (what it answered stays readable). */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    setFrontier(this.control, FRONTIER_STOP);
+    this.job.worker.terminate();
+  }
 }
 
 const scratch = new Uint32Array(STAT_WORDS);
@@ -635,25 +752,32 @@ export class WarmRoot implements WarmProvider {
     const stored = this.stored;
     if (loaded !== null && stored !== null) await this.prepareStored(stored, loaded.index);
     if (gone()) return;
-    // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
-    // change the tree between the load's check and the watch.
-    const gate = this.options.watchGate ?? null;
-    while (gate !== null && !pathExists(gate) && !gone()) await sleep(50);
     // The directories the walk written with the index listed are watched without a listing when they stat as it
     // recorded them (tree-watch.ts's `known`).
     let dirs: StoredDirs | null = null;
     try {
       dirs = loaded?.walk == null ? null : storedDirsOf(this.root, loaded.walk);
     } catch {}
-    await this.startWatch(dirs).catch((err: unknown) => {
-      this.notWatching(err instanceof Error ? err.message : String(err));
-    });
-    if (gone()) return;
-    if (loaded === null) void this.build();
-    else if (this.synchronous) await this.recheck(loaded, epoch);
-    else if (this.watching) {
-      this.unverified = null;
-      this.stored = null;
+    // The indexed files are stat'ed on the other core as the set-up watches their directories (StatsBeside).
+    const beside =
+      loaded === null || dirs === null ? null : StatsBeside.start(loaded, this.root, dirs, this.forgets);
+    try {
+      // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
+      // change the tree between the load's check and the watch.
+      const gate = this.options.watchGate ?? null;
+      while (gate !== null && !pathExists(gate) && !gone()) await sleep(50);
+      await this.startWatch(dirs, beside).catch((err: unknown) => {
+        this.notWatching(err instanceof Error ? err.message : String(err));
+      });
+      if (gone()) return;
+      if (loaded === null) void this.build();
+      else if (this.synchronous) await this.recheck(loaded, epoch, beside);
+      else if (this.watching) {
+        this.unverified = null;
+        this.stored = null;
+      }
+    } finally {
+      beside?.stop();
     }
     // No watch (it failed, or the user's inotify watches ran out): each query stats the files the index rules
     // out, and the walk written with the index is replayed after a stat of what it depends on, as before a watch.
@@ -774,27 +898,44 @@ export class WarmRoot implements WarmProvider {
    * and before the watch covered its directory sent no event the watch could read. Until this is done queries
    * stat every file the index rules out (trustsWatch). Changes after it are the watch's.
    */
-  private async recheck(loaded: LoadedIndex, epoch: number): Promise<void> {
+  private async recheck(
+    loaded: LoadedIndex,
+    epoch: number,
+    beside: StatsBeside | null = null,
+  ): Promise<void> {
     const idx = loaded.index;
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
     let slice = performance.now();
     let changed = 0;
+    let aside = 0;
     const checks = loaded.fileChecks();
+    const stale = () => this.closed || this.epoch !== epoch || this.index !== idx;
     try {
       // The watch lost events meanwhile (its queue overflowed and it was set up again: changed(null)): a file
       // stat'ed before may have changed since with no event left to say so; every file is stat'ed again.
-      for (let forgets = -1; forgets !== this.forgets; ) {
+      for (let forgets = -1, first = true; forgets !== this.forgets; first = false) {
         forgets = this.forgets;
+        // The first pass takes what the stat worker answered while the watch was set up (each file stat'ed after
+        // its directory's watch was added), when no event was lost since it began; it stats the rest itself.
+        const answers =
+          first && beside !== null
+            ? await beside.finish(this.forgets, this.watcher as TreeWatch, checks, sliceMs, stale, () =>
+                this.turn(),
+              )
+            : null;
+        if (stale()) return;
         for (let id = 0, files = loaded.header.files; id < files; id++) {
           if ((id & 255) === 0 && performance.now() - slice > sliceMs) {
             await this.turn();
             slice = performance.now();
-            if (this.closed || this.epoch !== epoch || this.index !== idx) return;
+            if (stale()) return;
           }
-          if (idx.isLive(id) && !checks.unchanged(id)) {
-            idx.invalidateId(id);
-            changed++;
-          }
+          if (!idx.isLive(id)) continue;
+          const answer = answers === null ? UNCHECKED : (answers[id] as number);
+          if (answer !== UNCHECKED) aside++;
+          if (answer === SAME || (answer === UNCHECKED && checks.unchanged(id))) continue;
+          idx.invalidateId(id);
+          changed++;
         }
         if (this.synchronous) (this.watcher as TreeWatch).drain();
         if (this.closed || this.epoch !== epoch || this.index !== idx || !this.watching) return;
@@ -818,7 +959,9 @@ export class WarmRoot implements WarmProvider {
       listed === null ? "" : `; the watch listed ${listed.listed} of the walk's ${listed.of} directories`;
     if (this.loadedBefore !== undefined) {
       // Loaded unchecked (load(false)): this was the one stat of every file.
-      const how = `loaded from the cache and checked once watched: ${changed} of ${loaded.header.files} files changed since it was written${watch}${walk}`;
+      const beside =
+        aside === 0 ? "" : ` (${aside} stat'ed on a second thread as their directories were watched)`;
+      const how = `loaded from the cache and checked once watched: ${changed} of ${loaded.header.files} files changed since it was written${beside}${watch}${walk}`;
       this.reason = this.loadedBefore === null ? how : `${this.loadedBefore}; ${how}`;
       this.loadedBefore = undefined;
     } else
@@ -1029,8 +1172,9 @@ export class WarmRoot implements WarmProvider {
   /**
    * @param dirs the directories of the walk written with a loaded index: watched without a listing when they
    *   stat as recorded
+   * @param beside the stat worker's job, told between slices how many of `dirs` are watched
    */
-  private async startWatch(dirs: StoredDirs | null = null): Promise<void> {
+  private async startWatch(dirs: StoredDirs | null = null, beside: StatsBeside | null = null): Promise<void> {
     const epoch = this.epoch;
     // Every change from here on is an event once its directory is watched; a directory of `dirs` is stat'ed just
     // after its watch is added, so one that stats as recorded needs no other stat before the walk is trusted
@@ -1049,7 +1193,11 @@ export class WarmRoot implements WarmProvider {
       },
       this.options.sliceMs ?? WATCH_SLICE_MS,
       stopped,
-      () => this.turn(),
+      () => {
+        // The stat worker may stat the files of the directories watched so far.
+        beside?.progress(this.settingUp);
+        return this.turn();
+      },
       (w) => {
         this.settingUp = w;
       },
@@ -1612,14 +1760,20 @@ export class WarmRoot implements WarmProvider {
         made.push(had);
         continue;
       }
-      const out = new Int32Array(rec.entries);
-      let n = 0;
-      for (let i = 0; i < rec.entries; i++) {
-        if ((i & 1023) === 0 && !(await pause())) return;
-        if (gives(plan, rec.entry(i, plan.follow))) out[n++] = i;
+      // The default plans' selections are decided from the entries' type codes, no entry made (selectedByType).
+      let places = selectsByType(plan) ? await selectedByType(rec, plan, pause) : null;
+      if (!live()) return;
+      if (places === null) {
+        const out = new Int32Array(rec.entries);
+        let n = 0;
+        for (let i = 0; i < rec.entries; i++) {
+          if ((i & 1023) === 0 && !(await pause())) return;
+          if (gives(plan, rec.entry(i, plan.follow))) out[n++] = i;
+        }
+        places = out.slice(0, n);
       }
       const now = sels.get(key);
-      made.push(now ?? keepSelection(sels, key, rec, out.slice(0, n)));
+      made.push(now ?? keepSelection(sels, key, rec, places));
     }
     if (idx !== null) {
       let ids = m.ids !== null && m.idsFor === idx ? m.ids : null;
