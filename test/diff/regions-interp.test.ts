@@ -37,6 +37,7 @@ function generate(lang: string, seed: number, n: number): string {
             `${a} = "${text()} #{${b}} ${text()}"`,
             `${a} = "${text()} #{${b}("${c}")} ${text()}"`,
             `${a} = "#{${b}[${c}] + ${w()}} ${text()}" # ${text()}`,
+            `${a} = %Q{${text()} #{${b}("${c}")} ${text()}} + %q(${text()} #{${w()}})`,
           ]),
         );
         break;
@@ -200,6 +201,21 @@ const CASES: ReadonlyArray<[lang: string, name: string, text: string, want: Reco
   ["Ruby", "t.rb", "d = <<~EOS\n  hi #{heredoc_hole} there\nEOS\n", { heredoc_hole: "code", hi: "string" }],
   ["Ruby", "t.rb", "d = <<~'EOS'\n  #{raw_hole}\nEOS\n", { raw_hole: "string" }],
   ["Ruby", "t.rb", "s = 'single #{not_a_hole}'\n", { not_a_hole: "string" }],
+  [
+    "Ruby",
+    "t.rb",
+    'c = %Q{a #{pq("s")} {b} c} + y % 2\nd = %q(raw #{rawq} (n)) + w\n',
+    {
+      pq: "code",
+      s: "string",
+      b: "string",
+      y: "code",
+      raw: "string",
+      rawq: "string",
+      n: "string",
+      w: "code",
+    },
+  ],
   [
     "Python",
     "t.py",

@@ -333,8 +333,9 @@ const shellHook: Hook = (t, i, out, later) => {
   return w.end;
 };
 
-/** Ruby: `<<~ID`, `<<-ID` (indented delimiter) and `<<ID` (an upper-case or quoted delimiter) heredocs. */
+/** Ruby: `<<~ID`, `<<-ID` (indented delimiter) and `<<ID` (an upper-case or quoted delimiter) heredocs; `%Q{…}` and `%q{…}`. */
 const rubyHeredoc: Hook = (t, i, out, later) => {
+  if (t[i] === "%") return rubyPercent(t, i, out);
   if (t[i + 1] !== "<") return -1;
   let j = i + 2;
   const indented = t[j] === "~" || t[j] === "-";
@@ -346,6 +347,45 @@ const rubyHeredoc: Hook = (t, i, out, later) => {
   if (t[j] !== "'") heredocHoles(t, body, RUBY_HOLES, RUBY, out);
   return w.end;
 };
+
+/** The closing unit of a percent literal's opening one (a bracket's pair, else itself). */
+const PERCENT_CLOSE: Readonly<Record<string, string>> = { "{": "}", "(": ")", "[": "]", "<": ">" };
+
+/**
+ * Ruby: `%Q{…}` (holes `#{…}`) and `%q{…}` (none) strings, any bracket or punctuation delimiter, brackets
+ * nesting (#37). A bare `%(…)` and `%w[…]` stay code (a `%` may be the modulo operator: an approximation).
+ */
+function rubyPercent(t: string, i: number, out: Uint8Array): number {
+  const kind = t[i + 1];
+  const open = t[i + 2] ?? "";
+  if ((kind !== "Q" && kind !== "q") || (i > 0 && isIdent(t.charCodeAt(i - 1)))) return -1;
+  if (open === "" || !"{([<|!/^~".includes(open)) return -1;
+  const close = PERCENT_CLOSE[open] ?? open;
+  const n = t.length;
+  let seg = i;
+  let depth = 0;
+  let k = i + 3;
+  let end = n;
+  while (k < n) {
+    const c = t[k];
+    if (c === "\\") k += 2;
+    else if (kind === "Q" && c === "#" && t[k + 1] === "{") {
+      out.fill(STRING, seg, k + 2);
+      k = holeCode(t, k + 2, 125, "", RUBY, out);
+      seg = k;
+      k++;
+    } else if (c === close && depth === 0) {
+      end = k + 1;
+      break;
+    } else {
+      if (c === close) depth--;
+      else if (c === open) depth++;
+      k++;
+    }
+  }
+  out.fill(STRING, seg, Math.min(end, n));
+  return Math.min(end, n);
+}
 
 /** PHP: `#` comments but `#[` attributes; `<<<ID`, `<<<"ID"` heredocs and `<<<'ID'` nowdocs. */
 const phpHook: Hook = (t, i, out, later) => {
@@ -432,7 +472,7 @@ const RUBY: Syntax = {
   block: [blk("=begin", "=end", false, "col0")],
   quotes: [hq(q('"', "backslash", true), RUBY_HOLES), q("'", "backslash", true)],
   hook: rubyHeredoc,
-  hookFirst: "<",
+  hookFirst: "<%",
 };
 const PERL: Syntax = {
   line: [ln("#")],
