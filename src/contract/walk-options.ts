@@ -94,9 +94,9 @@ export const walkEntries = {
   newer_than_file: v.optional(v.pipe(v.string(), v.description("Modified after this file was."))),
   perm: v.optional(
     v.pipe(
-      v.string(),
+      v.union([v.string(), v.array(v.string())]),
       v.description(
-        "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x').",
+        "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x').",
       ),
     ),
   ),

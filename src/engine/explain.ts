@@ -8,7 +8,7 @@ import type { WalkOptions } from "../contract/walk-options.ts";
 import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath, relativePath } from "../platform/names.ts";
 import { insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
-import { compilePerm } from "./filter/perm.ts";
+import { compilePerm, permList } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
@@ -155,9 +155,8 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
       out.push(time("newer_than_file", t, true));
     } catch {}
   }
-  if (o.perm !== undefined) {
-    const test = compilePerm(o.perm);
-    const perm = o.perm;
+  for (const perm of permList(o.perm)) {
+    const test = compilePerm(perm);
     out.push({
       stage: "perm",
       why: (e) => {

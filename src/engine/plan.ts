@@ -8,7 +8,7 @@ import type { WalkOptions } from "../contract/walk-options.ts";
 import { dirnamePath, relativePath, resolvePath } from "../platform/names.ts";
 import { type Confinement, insideDir, platform, typeOfStats, typeWord } from "../platform/platform.ts";
 import { compileFileTypes } from "./filter/filetype.ts";
-import { compilePerm } from "./filter/perm.ts";
+import { compilePerm, permList } from "./filter/perm.ts";
 import { fdSizeTest, sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes } from "./filter/type.ts";
@@ -355,8 +355,9 @@ function statPredicates(o: WalkOptions, base: string, now: number): Array<(e: En
     }
     preds.push((e) => (e.stats()?.mtimeMs ?? Number.NEGATIVE_INFINITY) > t);
   }
-  if (o.perm !== undefined) {
-    const test = compilePerm(o.perm);
+  // Several modes are AND'd, as GNU find's repeated -perm tests (#37).
+  for (const mode of permList(o.perm)) {
+    const test = compilePerm(mode);
     preds.push((e) => {
       const st = e.stats();
       return st !== null && test(st.mode);

@@ -140,8 +140,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Modified after this file was."
       },
       "perm": {
-        "type": "string",
-        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        ],
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -792,8 +802,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Modified after this file was."
       },
       "perm": {
-        "type": "string",
-        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        ],
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -1775,8 +1795,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Modified after this file was."
       },
       "perm": {
-        "type": "string",
-        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        ],
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -2562,8 +2592,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Modified after this file was."
       },
       "perm": {
-        "type": "string",
-        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        ],
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -3135,8 +3175,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Modified after this file was."
       },
       "perm": {
-        "type": "string",
-        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        ],
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -3747,8 +3797,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Modified after this file was."
       },
       "perm": {
-        "type": "string",
-        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        ],
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -4422,8 +4482,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Modified after this file was."
       },
       "perm": {
-        "type": "string",
-        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        ],
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -5124,8 +5194,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Modified after this file was."
       },
       "perm": {
-        "type": "string",
-        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        ],
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -5618,7 +5698,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "included": {
         "type": "boolean",
-        "description": "True when every path explained is included (the verdict of the one path, given one)."
+        "description": "True when every path explained is included (the verdict of the one path, given one); false when any is not: not_included says how many."
+      },
+      "not_included": {
+        "type": "integer",
+        "description": "Paths explained that are not included (explained minus not_included are included), before `only`."
       },
       "explained": {
         "type": "integer",
@@ -5636,6 +5720,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "schema_version",
       "next_cursor",
       "included",
+      "not_included",
       "explained"
     ],
     "additionalProperties": false,
@@ -5777,8 +5862,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Modified after this file was."
       },
       "perm": {
-        "type": "string",
-        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        ],
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",
@@ -6538,8 +6633,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "description": "Modified after this file was."
       },
       "perm": {
-        "type": "string",
-        "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        ],
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "uid": {
         "type": "integer",

@@ -35,6 +35,11 @@ export interface CliFlag {
   readonly negations?: readonly string[];
   /** Value hint in help, e.g. "SIZE". */
   readonly hint?: string;
+  /**
+   * A predicate that holds one value: given again with another, the command is refused with this reason (a
+   * later flag never silently drops an earlier test, #37).
+   */
+  readonly once?: string;
 }
 
 /** A CLI-only presentation flag (output shape for people: -0, --format…); it never reaches the operation. */

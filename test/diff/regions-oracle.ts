@@ -63,7 +63,8 @@ export function tsRegions(text: string, name: string): { regions: Uint8Array; er
 }
 
 /**
- * Classifies Python files with python3's tokenize module (one process for many files).
+ * Classifies Python files with python3's tokenize module (one process for many files); an f-string's units are
+ * FSTRING (tokenize gives its replacement fields no tokens before Python 3.12).
  * @param files absolute paths
  * @returns per file, the regions of its text as decoded by Python (null when tokenize failed on it)
  */
@@ -88,7 +89,12 @@ for path in sys.argv[1:]:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             if tok.type in (tokenize.COMMENT, tokenize.STRING):
                 (sl, sc), (el, ec) = tok.start, tok.end
-                spans.append([1 if tok.type == tokenize.COMMENT else 2, starts[sl-1] + sc, starts[el-1] + ec])
+                kind = 1 if tok.type == tokenize.COMMENT else 2
+                # An f-string is one token before Python 3.12: its replacement fields are told by another oracle.
+                prefix = tok.string[:len(tok.string) - len(tok.string.lstrip('rRbBuUfF'))]
+                if kind == 2 and 'f' in prefix.lower():
+                    kind = 9
+                spans.append([kind, starts[sl-1] + sc, starts[el-1] + ec])
         out[path] = {"text": text, "spans": spans}
     except Exception as e:
         out[path] = None
@@ -115,7 +121,13 @@ print(json.dumps(out))
   return res;
 }
 
-export { CODE, COMMENT, STRING };
+/**
+ * The region pythonRegions gives an f-string's units: tokenize before Python 3.12 makes an f-string one token,
+ * so which of its units are a replacement field's code is left to tree-sitter's Python grammar (#37).
+ */
+const FSTRING = 9;
+
+export { CODE, COMMENT, FSTRING, STRING };
 
 /**
  * Returns the UTF-16 offset of each code point of a text, and its length last: Python's offsets count code points,

@@ -17,6 +17,14 @@ interface Grammar {
   readonly string: readonly string[];
   /** Heredoc nodes: their body is string from the line after the opener to the end of the delimiter. */
   readonly heredoc?: readonly string[];
+  /**
+   * A string's (or heredoc body's) children that are interpolations (#37): code, but for the delimiters the
+   * node starts and ends with (`#{` `}`, `${` `}`, `$(` `)`, a name's `$`), which stay string; what is inside is
+   * classified as anywhere else.
+   */
+  readonly holes?: readonly string[];
+  /** Holes that are code whole, delimiters too (PHP's `$x`). */
+  readonly wholeHoles?: readonly string[];
 }
 
 const WASMS = join(ROOT, "node_modules", "tree-sitter-wasms", "out");
@@ -24,8 +32,9 @@ const ts = (lang: string) => join(WASMS, `tree-sitter-${lang}.wasm`);
 
 /**
  * Per language family (named as in src/engine/languages.ts), the tree-sitter grammar. A string literal is its
- * node whole (quotes, prefix, escapes, interpolations: `"${x}"` in Kotlin, `$"{x}"` in C#, `"#{x}"` in Ruby,
- * `"$(cmd)"` in shell), as the lexers classify it. Not mapped, so code on both sides: C's `<stdio.h>` after
+ * node whole (quotes, prefix, escapes), but for its interpolations' expressions (`holes`: `"${x}"` in Kotlin,
+ * `$"{x}"` in C#, `"#{x}"` in Ruby, `"$(cmd)"` in shell, `f"{x}"` in Python), which are code, as the lexers
+ * classify them; a format spec in a hole (Python's `!r:>{w}`, C#'s `:N2`) is string. Not mapped, so code on both sides: C's `<stdio.h>` after
  * #include, HTML/XML attribute values (markup lexes comments only), Ruby's regex literals and %w() arrays.
  */
 export const GRAMMARS: Readonly<Record<string, Grammar>> = {
@@ -48,6 +57,7 @@ export const GRAMMARS: Readonly<Record<string, Grammar>> = {
     wasm: ts("kotlin"),
     comment: ["line_comment", "multiline_comment"],
     string: ["string_literal", "character_literal"],
+    holes: ["interpolated_expression", "interpolated_identifier"],
   },
   C: { wasm: ts("c"), comment: ["comment"], string: ["string_literal", "char_literal"] },
   "C++": {
@@ -64,25 +74,33 @@ export const GRAMMARS: Readonly<Record<string, Grammar>> = {
       "interpolated_string_expression",
       "character_literal",
       "raw_string_literal",
+      "interpolation_format_clause",
     ],
+    holes: ["interpolation"],
   },
   Ruby: {
     wasm: ts("ruby"),
     comment: ["comment"],
     string: ["string", "character", "subshell"],
     heredoc: ["heredoc_body"],
+    holes: ["interpolation"],
   },
   PHP: {
     wasm: ts("php"),
     comment: ["comment"],
     string: ["string", "encapsed_string", "shell_command_expression"],
     heredoc: ["heredoc", "nowdoc"],
+    // In "…" and heredocs: `$x`, `{$x…}` (the braces are the string's children), `${x}`.
+    holes: ["variable_name", "subscript_expression", "member_access_expression", "dynamic_variable_name"],
+    // `$x` is code whole (its `$` too), as the variable's name.
+    wholeHoles: ["variable_name"],
   },
   Shell: {
     wasm: join(ROOT, "node_modules", "tree-sitter-bash", "tree-sitter-bash.wasm"),
     comment: ["comment"],
     string: ["string", "raw_string", "ansi_c_string", "translated_string"],
     heredoc: ["heredoc_body"],
+    holes: ["command_substitution", "expansion", "simple_expansion"],
   },
   CSS: { wasm: ts("css"), comment: ["comment"], string: ["string_value"] },
   HTML: { wasm: ts("html"), comment: ["comment"], string: [] },
@@ -96,7 +114,12 @@ export const GRAMMARS: Readonly<Record<string, Grammar>> = {
     comment: ["comment"],
     string: ["string", "quoted_key"],
   },
-  Python: { wasm: ts("python"), comment: ["comment"], string: ["string"] },
+  Python: {
+    wasm: ts("python"),
+    comment: ["comment"],
+    string: ["string", "type_conversion", "format_specifier"],
+    holes: ["interpolation", "format_expression"],
+  },
 };
 
 let ready: Promise<void> | null = null;
@@ -151,8 +174,12 @@ export async function treeSitterRegions(text: string, language: string): Promise
           // A YAML block scalar's header may hold a comment (`run: |  # the script`).
           for (const k of c.currentNode.namedChildren)
             if (k !== null && comment.has(k.type)) out.fill(COMMENT, k.startIndex, k.endIndex);
-        } else if (g.heredoc?.includes(type) === true) heredocBody(text, c.currentNode, out);
-        else if (type === "preproc_arg") await macroBody(text, c.startIndex, c.endIndex, language, out);
+          holesOf(c.currentNode, g, out);
+        } else if (g.heredoc?.includes(type) === true) {
+          heredocBody(text, c.currentNode, out);
+          const node = c.currentNode;
+          holesOf(node.namedChildren.find((k) => k?.type === "heredoc_body") ?? node, g, out);
+        } else if (type === "preproc_arg") await macroBody(text, c.startIndex, c.endIndex, language, out);
         else if (c.gotoFirstChild()) continue;
       }
       if (c.gotoNextSibling()) {
@@ -167,6 +194,40 @@ export async function treeSitterRegions(text: string, language: string): Promise
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * The holes of a string or heredoc body (Grammar.holes): code from after the anonymous children a hole starts
+ * with (`#{`, `${`, `$`) to before the one it ends with (`}`, `)`), what is inside classified as anywhere else.
+ */
+function holesOf(node: import("web-tree-sitter").Node, g: Grammar, out: Uint8Array): void {
+  for (const k of node.children) {
+    if (k === null || !k.isNamed || g.holes?.includes(k.type) !== true) continue;
+    const kids = k.children.filter((x) => x !== null);
+    let a = k.startIndex;
+    let i = 0;
+    while (
+      i < kids.length &&
+      !(kids[i] as import("web-tree-sitter").Node).isNamed &&
+      g.wholeHoles?.includes(k.type) !== true
+    ) {
+      a = (kids[i] as import("web-tree-sitter").Node).endIndex;
+      i++;
+    }
+    const last = kids[kids.length - 1];
+    const b = last !== undefined && !last.isNamed && i < kids.length ? last.startIndex : k.endIndex;
+    out.fill(0, a, b);
+    for (const x of kids) if (x.isNamed) classify(x, g, out);
+  }
+}
+
+/** Classifies a node and what it holds as the main walk does (comments, strings with their holes, code). */
+function classify(n: import("web-tree-sitter").Node, g: Grammar, out: Uint8Array): void {
+  if (g.comment.includes(n.type)) out.fill(COMMENT, n.startIndex, n.endIndex);
+  else if (g.string.includes(n.type)) {
+    out.fill(STRING, n.startIndex, n.endIndex);
+    holesOf(n, g, out);
+  } else for (const k of n.children) if (k?.isNamed) classify(k, g, out);
 }
 
 /**

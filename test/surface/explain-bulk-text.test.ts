@@ -78,3 +78,31 @@ describe("the MCP text of explain counts entries (#37)", () => {
     }
   });
 });
+
+describe("explain over several paths says how many are included (#37)", () => {
+  test("MCP text and field, CLI --json: counts, never a bare included: false", async () => {
+    const s = await startMcp(["--root", cwd]);
+    try {
+      const res = (await s.client.callTool({
+        name: "rglob",
+        arguments: { op: "explain", targets: ["a.txt", "src/d.log", "b.txt"], global_ignore_file: false },
+      })) as CallToolResult;
+      const text = (res.content[0] as { text: string }).text;
+      expect(text).toContain("\nincluded: 2 of 3 (1 not included)\n");
+      expect(text).not.toContain("included: false");
+      expect(text).not.toContain("not_included:");
+      expect(res.structuredContent).toMatchObject({ included: false, not_included: 1, explained: 3 });
+      const one = (await s.client.callTool({
+        name: "rglob",
+        arguments: { op: "explain", targets: ["a.txt"], global_ignore_file: false },
+      })) as CallToolResult;
+      expect((one.content[0] as { text: string }).text).toContain("\nincluded: yes\n");
+    } finally {
+      await s.close();
+    }
+    const cli = JSON.parse(rglob(["explain", "a.txt", "src/d.log", "b.txt", "--json"], { cwd }).stdout);
+    expect(cli).toMatchObject({ included: false, not_included: 1, explained: 3 });
+    const all = JSON.parse(rglob(["explain", "a.txt", "b.txt", "--json"], { cwd }).stdout);
+    expect(all).toMatchObject({ included: true, not_included: 0, explained: 2 });
+  });
+});

@@ -92,7 +92,10 @@ const CASES: Array<[string, string, string, Array<[string, K]>]> = [
       ["r'''raw'''", "D"],
       ['U"u"', "D"],
       ["b'''bytes'''", "S"],
-      ['f"""fstr {x}"""', "S"],
+      ['f"""fstr {', "S"],
+      // A replacement field is code (#37).
+      ["x", "C"],
+      ['}"""', "S"],
     ],
   ],
   ["return value: code", "a.py", 'def f():\n    return """x"""\n', [['"""x"""', "S"]]],

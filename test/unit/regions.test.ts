@@ -86,7 +86,10 @@ const CASES: Array<[string, string, Array<[string, R]>]> = [
     [
       ["# c", "comment"],
       ["=begin\nblock\n=end", "comment"],
-      ['"#{z}"', "string"],
+      // An interpolation's expression is code, its delimiters string (#37).
+      ['"#{', "string"],
+      ["z", "code"],
+      ['}"', "string"],
     ],
   ],
   [
@@ -171,7 +174,9 @@ const CASES: Array<[string, string, Array<[string, R]>]> = [
     "s = rb'\\d' + f\"{x} # in\"  # c\nd = '''\n# doc\n'''\n",
     [
       ["rb'\\d'", "string"],
-      ['f"{x} # in"', "string"],
+      ['f"{', "string"],
+      ["x", "code"],
+      ['} # in"', "string"],
       ["# c", "comment"],
       ["'''\n# doc\n'''", "string"],
     ],

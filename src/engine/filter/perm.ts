@@ -81,3 +81,13 @@ export function compilePerm(value: string): (mode: number) => boolean {
   else test = (mode) => (mode & 0o7777) === bits;
   return m[1] === "!" ? (mode) => !test(mode) : test;
 }
+
+/**
+ * The modes of a perm option: one, several (AND'd, as GNU find's repeated -perm tests), or none.
+ * @param perm the option's value
+ * @returns the modes, in the order given
+ */
+export function permList(perm: string | readonly string[] | undefined): readonly string[] {
+  if (perm === undefined) return [];
+  return typeof perm === "string" ? [perm] : perm;
+}

@@ -7,8 +7,11 @@ import { DOCSTRING, type DocstringRule, markDocstrings } from "./docstrings.ts";
 import { jsStart, scanJs } from "./js.ts";
 import {
   COMMENT,
+  type Holes,
   type Hook,
   heredoc,
+  holeCode,
+  holeyEnd,
   isIdent,
   type Later,
   type LineRule,
@@ -50,6 +53,16 @@ const q = (
   close = open,
   at: QuoteRule["at"] = "any",
 ): QuoteRule => ({ open, close, escape: esc, multiline, at });
+/** A quote rule whose literals have interpolations (#37). */
+const hq = (rule: QuoteRule, holes: Holes): QuoteRule => ({ ...rule, holes });
+/** `${…}` and `$name` (Kotlin, Dart, Scala, Groovy). */
+const DOLLAR: Holes = { open: ["${"], dollar: "sigil" };
+/** Ruby's `#{…}`. */
+const RUBY_HOLES: Holes = { open: ["#{"] };
+/** Shell's `$(…)`, `${…}`, backquotes and `$name` in a double-quoted string or a heredoc. */
+const SHELL_HOLES: Holes = { open: ["$(", "${", "`"], dollar: "sigil" };
+/** PHP's `{$x…}`, `${x}` and `$x`. */
+const PHP_HOLES: Holes = { open: ["{$", "${"], dollar: "name" };
 
 const C_COMMENTS = { line: [ln("//")], block: [blk("/*", "*/")] };
 const C_NESTED = { line: [ln("//")], block: [blk("/*", "*/", true)] };
@@ -222,6 +235,7 @@ const csString: Hook = (t, i, out) => {
   const verbatim = prefix.includes("@");
   const holes = prefix.includes("$");
   let e: number;
+  const spans: number[] = [];
   if (t.startsWith('"""', j)) {
     let k = j;
     while (t[k] === '"') k++;
@@ -245,15 +259,25 @@ const csString: Hook = (t, i, out) => {
         e = k;
         break;
       } else if (c === 123 && t.charCodeAt(k + 1) === 123) k += 2;
-      else if (c === 123)
-        k = holeEnd(t, k + 1, 123, 125, (x) => (t[x] === '"' ? csString(t, x, out, NO_LATER) : -1));
-      else k++;
+      else if (c === 123) {
+        const a = k + 1;
+        k = holeEnd(t, a, 123, 125, (x) => (t[x] === '"' ? csString(t, x, out, NO_LATER) : -1));
+        spans.push(a, k - 1);
+      } else k++;
     }
   }
   out.fill(STRING, i, e);
+  // A hole's expression is code (#37), up to its format (`{x:N2}`: string); its `{` and `}` are string.
+  for (let h = 0; h < spans.length; h += 2) {
+    out.fill(0, spans[h] as number, spans[h + 1] as number);
+    holeCode(t, spans[h] as number, 125, ":", CSHARP, out);
+  }
   return e;
 };
-/** Shell: $'…' (backslash escapes) and $"…" as strings, the `$` included. */
+/** Shell: a double-quoted string's rule (its holes: SHELL_HOLES). */
+const SHELL_DQ = q('"', "backslash", true);
+
+/** Shell: $'…' (backslash escapes) and $"…" as strings, the `$` included; a $"…" has holes as "…" has. */
 const shellDollar = (t: string, i: number, out: Uint8Array): number => {
   const c = t.charCodeAt(i + 1);
   if (c === 39) {
@@ -261,44 +285,21 @@ const shellDollar = (t: string, i: number, out: Uint8Array): number => {
     out.fill(STRING, i, e);
     return e;
   }
-  if (c === 34) {
-    const e = shellDq(t, i + 1);
-    out.fill(STRING, i, e);
-    return e;
-  }
+  if (c === 34) return holeyEnd(t, i, i + 2, SHELL_DQ, SHELL_HOLES, SHELL, out);
   return -1;
 };
 
 /**
- * Shell: the end of a double-quoted string from its quote at i. A command substitution `$(…)`, a backquoted
- * one or a `${…}` inside it may hold quotes of its own (`"$(cmd "x")"`): those do not end it.
+ * A heredoc body's holes (Ruby `#{…}`, shell `$(…)`, PHP `{$x}`), when its delimiter is not quoted: the body
+ * is string already; each hole's expression is lexed as code.
  */
-function shellDq(t: string, i: number): number {
-  const n = t.length;
-  let k = i + 1;
-  while (k < n) {
-    const c = t.charCodeAt(k);
-    if (c === 92) k += 2;
-    else if (c === 34) return k + 1;
-    else if (c === 36 && (t.charCodeAt(k + 1) === 40 || t.charCodeAt(k + 1) === 123)) {
-      const open = t.charCodeAt(k + 1);
-      k = holeEnd(t, k + 2, open, open === 40 ? 41 : 125, (x) => {
-        const d = t.charCodeAt(x);
-        if (d === 34) return shellDq(t, x);
-        if (d === 39 && open === 40) {
-          const e = t.indexOf("'", x + 1);
-          return e < 0 ? n : e + 1;
-        }
-        if (d === 92) return x + 2;
-        return -1;
-      });
-    } else if (c === 96) {
-      const e = t.indexOf("`", k + 1);
-      k = e < 0 ? n : e + 1;
-    } else k++;
-  }
-  return n;
+function heredocHoles(t: string, body: [number, number], holes: Holes, s: Syntax, out: Uint8Array): void {
+  if (body[0] >= body[1]) return;
+  out.fill(0, body[0], body[1]);
+  holeyEnd(t, body[0], body[0], HEREDOC_BODY, holes, s, out, body[1]);
 }
+/** A heredoc body as holeyEnd reads it: no closer (its end is given), backslash escapes. */
+const HEREDOC_BODY = q("", "backslash", true, "\u0000");
 
 /** A heredoc's delimiter word at j: bare, quoted ('EOF', "EOF") or escaped (\EOF); null when none. */
 function heredocWord(t: string, j: number, first: RegExp): { word: string; end: number } | null {
@@ -318,11 +319,7 @@ function heredocWord(t: string, j: number, first: RegExp): { word: string; end: 
 /** Shell: `<<EOF` and `<<-EOF` (tabs before the delimiter) heredocs; `<<<` is a here-string (code). */
 const shellHook: Hook = (t, i, out, later) => {
   if (t[i] === "$") return shellDollar(t, i, out);
-  if (t[i] === '"') {
-    const e = shellDq(t, i);
-    out.fill(STRING, i, e);
-    return e;
-  }
+  if (t[i] === '"') return holeyEnd(t, i, i + 1, SHELL_DQ, SHELL_HOLES, SHELL, out);
   if (t[i + 1] !== "<" || t[i + 2] === "<" || (i > 0 && t[i - 1] === "<")) return -1;
   let j = i + 2;
   const indented = t[j] === "-";
@@ -330,21 +327,65 @@ const shellHook: Hook = (t, i, out, later) => {
   while (t[j] === " " || t[j] === "\t") j++;
   const w = heredocWord(t, j, /[A-Za-z_]/);
   if (w === null || w.word === "") return -1;
-  heredoc(t, w.end, w.word, indented, out, later);
+  const body = heredoc(t, w.end, w.word, indented, out, later);
+  // A quoted or escaped delimiter ('EOF', "EOF", \EOF) keeps the body as it is: no holes.
+  if (!"'\"\\".includes(t[j] as string)) heredocHoles(t, body, SHELL_HOLES, SHELL, out);
   return w.end;
 };
 
-/** Ruby: `<<~ID`, `<<-ID` (indented delimiter) and `<<ID` (an upper-case or quoted delimiter) heredocs. */
+/** Ruby: `<<~ID`, `<<-ID` (indented delimiter) and `<<ID` (an upper-case or quoted delimiter) heredocs; `%Q{…}` and `%q{…}`. */
 const rubyHeredoc: Hook = (t, i, out, later) => {
+  if (t[i] === "%") return rubyPercent(t, i, out);
   if (t[i + 1] !== "<") return -1;
   let j = i + 2;
   const indented = t[j] === "~" || t[j] === "-";
   if (indented) j++;
   const w = heredocWord(t, j, indented ? /[A-Za-z_]/ : /[A-Z_]/);
   if (w === null || w.word === "") return -1;
-  heredoc(t, w.end, w.word, indented, out, later);
+  const body = heredoc(t, w.end, w.word, indented, out, later);
+  // <<~'EOS' is raw; <<~EOS and <<~"EOS" have holes.
+  if (t[j] !== "'") heredocHoles(t, body, RUBY_HOLES, RUBY, out);
   return w.end;
 };
+
+/** The closing unit of a percent literal's opening one (a bracket's pair, else itself). */
+const PERCENT_CLOSE: Readonly<Record<string, string>> = { "{": "}", "(": ")", "[": "]", "<": ">" };
+
+/**
+ * Ruby: `%Q{…}` (holes `#{…}`) and `%q{…}` (none) strings, any bracket or punctuation delimiter, brackets
+ * nesting (#37). A bare `%(…)` and `%w[…]` stay code (a `%` may be the modulo operator: an approximation).
+ */
+function rubyPercent(t: string, i: number, out: Uint8Array): number {
+  const kind = t[i + 1];
+  const open = t[i + 2] ?? "";
+  if ((kind !== "Q" && kind !== "q") || (i > 0 && isIdent(t.charCodeAt(i - 1)))) return -1;
+  if (open === "" || !"{([<|!/^~".includes(open)) return -1;
+  const close = PERCENT_CLOSE[open] ?? open;
+  const n = t.length;
+  let seg = i;
+  let depth = 0;
+  let k = i + 3;
+  let end = n;
+  while (k < n) {
+    const c = t[k];
+    if (c === "\\") k += 2;
+    else if (kind === "Q" && c === "#" && t[k + 1] === "{") {
+      out.fill(STRING, seg, k + 2);
+      k = holeCode(t, k + 2, 125, "", RUBY, out);
+      seg = k;
+      k++;
+    } else if (c === close && depth === 0) {
+      end = k + 1;
+      break;
+    } else {
+      if (c === close) depth--;
+      else if (c === open) depth++;
+      k++;
+    }
+  }
+  out.fill(STRING, seg, Math.min(end, n));
+  return Math.min(end, n);
+}
 
 /** PHP: `#` comments but `#[` attributes; `<<<ID`, `<<<"ID"` heredocs and `<<<'ID'` nowdocs. */
 const phpHook: Hook = (t, i, out, later) => {
@@ -354,16 +395,28 @@ const phpHook: Hook = (t, i, out, later) => {
   while (t[j] === " " || t[j] === "\t") j++;
   const w = heredocWord(t, j, /[A-Za-z_]/);
   if (w === null || w.word === "") return -1;
-  heredoc(t, w.end, w.word, true, out, later, true);
+  const body = heredoc(t, w.end, w.word, true, out, later, true);
+  // A nowdoc (<<<'ID') has no holes.
+  if (t[j] !== "'") heredocHoles(t, body, PHP_HOLES, PHP, out);
   return w.end;
 };
 
 const C: Syntax = { ...C_COMMENTS, quotes: [DQ, SQ], hook: cLiteral, hookFirst: "RuUL" };
 const JAVA: Syntax = { ...C_COMMENTS, quotes: [q('"""', "backslash", true), DQ, SQ] };
-const KOTLIN: Syntax = { ...C_NESTED, quotes: [q('"""', "none", true), DQ, SQ] };
+const KOTLIN: Syntax = {
+  ...C_NESTED,
+  quotes: [hq(q('"""', "none", true), DOLLAR), hq(DQ, DOLLAR), SQ],
+};
+/** Scala: a literal with an interpolator before it (`s"…"`, `f"…"`, `raw"…"`, any name) has holes. */
+const SCALA: Syntax = {
+  ...C_NESTED,
+  quotes: [q('"""', "none", true), DQ, SQ],
+  prefixes: [],
+  prefixHoles: { test: () => true, holes: DOLLAR },
+};
 const GROOVY: Syntax = {
   ...C_COMMENTS,
-  quotes: [q('"""', "backslash", true), q("'''", "backslash", true), DQ, SQ],
+  quotes: [hq(q('"""', "backslash", true), DOLLAR), q("'''", "backslash", true), hq(DQ, DOLLAR), SQ],
 };
 const CSHARP: Syntax = {
   ...C_COMMENTS,
@@ -380,19 +433,25 @@ const RUST: Syntax = {
 };
 const SWIFT: Syntax = {
   ...C_NESTED,
-  quotes: [q('"""', "backslash", true), DQ],
+  quotes: [hq(q('"""', "backslash", true), { open: ["\\("] }), hq(DQ, { open: ["\\("] })],
   hook: swiftRaw,
   hookFirst: "#",
 };
 const DART: Syntax = {
   ...C_NESTED,
-  quotes: [q('"""', "backslash", true), q("'''", "backslash", true), DQ, SQ],
+  quotes: [
+    hq(q('"""', "backslash", true), DOLLAR),
+    hq(q("'''", "backslash", true), DOLLAR),
+    hq(DQ, DOLLAR),
+    hq(SQ, DOLLAR),
+  ],
+  // r"…" is raw: no escapes, no holes.
   prefixes: ["r"],
 };
 const PHP: Syntax = {
   line: [ln("//")],
   block: [blk("/*", "*/")],
-  quotes: [q('"', "backslash", true), q("'", "backslash", true), q("`", "backslash", true)],
+  quotes: [hq(q('"', "backslash", true), PHP_HOLES), q("'", "backslash", true), q("`", "backslash", true)],
   hook: phpHook,
   hookFirst: "#<",
 };
@@ -405,13 +464,15 @@ const PYTHON: Syntax = {
   block: [],
   quotes: [q('"""', "backslash", true), q("'''", "backslash", true), DQ, SQ],
   prefixes: ["r", "u", "b", "f", "br", "rb", "fr", "rf"],
+  // f-strings: replacement fields are code, their conversion and format spec string (`{x!r:>{w}}`).
+  prefixHoles: { test: (p) => p.includes("f"), holes: { open: ["{"], doubled: true, spec: "!:" } },
 };
 const RUBY: Syntax = {
   line: [ln("#")],
   block: [blk("=begin", "=end", false, "col0")],
-  quotes: [q('"', "backslash", true), q("'", "backslash", true)],
+  quotes: [hq(q('"', "backslash", true), RUBY_HOLES), q("'", "backslash", true)],
   hook: rubyHeredoc,
-  hookFirst: "<",
+  hookFirst: "<%",
 };
 const PERL: Syntax = {
   line: [ln("#")],
@@ -568,7 +629,7 @@ const SYNTAX: Readonly<Record<string, Syntax | "js" | "jsx">> = {
   "C#": CSHARP,
   Java: JAVA,
   Kotlin: KOTLIN,
-  Scala: KOTLIN,
+  Scala: SCALA,
   Groovy: GROOVY,
   Go: GO,
   Rust: RUST,

@@ -38,6 +38,30 @@ export interface QuoteRule {
    * a scalar starts (first on the line or after `:`, `-`, `[`, `{`, `,`, `?`).
    */
   readonly at: "any" | "char" | "value";
+  /** The literal's interpolations, when it has them (code inside the string, #37). */
+  readonly holes?: Holes;
+}
+
+/**
+ * A string literal's interpolations: the expression inside is code, lexed as the language's own code (a string
+ * in it is a string, `"#{f("x")}"`); the delimiters (`#{` and `}`, `${`, `\(`, `$(`, a bare name's `$`) are
+ * string, as a template literal's `${` and `}` in JavaScript.
+ */
+export interface Holes {
+  /** Openers of a hole that runs to the matching `}` (or `)` for an opener ending with `(`). */
+  readonly open: readonly string[];
+  /**
+   * `$name` is a hole too: "sigil", the `$` string and the name code (Kotlin, Dart, Scala, Groovy, shell);
+   * "name", the `$` code with the name (PHP, where `$x` is the variable's name).
+   */
+  readonly dollar?: "sigil" | "name";
+  /** `{{` and `}}` stand for braces, not holes (Python's f-strings, C#). */
+  readonly doubled?: boolean;
+  /**
+   * The units that, at the hole's own level, start its format spec (string, with holes of its own): `!:` for
+   * Python's conversion and spec (`{x!r:>{w}}`; `!=` is code), `:` for C#'s format (`{x:N2}`).
+   */
+  readonly spec?: string;
 }
 
 /**
@@ -71,6 +95,8 @@ export interface Syntax {
   readonly hook?: Hook;
   /** The units the hook is called at. */
   readonly hookFirst?: string;
+  /** A prefixed literal with holes: Python's f-strings (a prefix with `f`), Scala's `s"…"` (any identifier). */
+  readonly prefixHoles?: { readonly test: (prefix: string) => boolean; readonly holes: Holes };
 }
 
 /**
@@ -123,14 +149,14 @@ export function heredoc(
   out: Uint8Array,
   later: Later,
   tail = false,
-): void {
+): [number, number] {
   const n = t.length;
   const next = (k: number) => {
     const e = lineEnd(t, k);
     return e + (t.charCodeAt(e) === 13 && t.charCodeAt(e + 1) === 10 ? 2 : 1);
   };
   const start = next(later.at === Number.POSITIVE_INFINITY ? from : later.to);
-  if (start > n) return;
+  if (start > n) return [n, n];
   let end = n;
   for (let k = start; k < n; ) {
     const e = lineEnd(t, k);
@@ -148,6 +174,7 @@ export function heredoc(
   out.fill(STRING, start, end);
   if (later.at === Number.POSITIVE_INFINITY) later.at = start;
   later.to = end;
+  return [start, end];
 }
 
 /** The end of a line comment starting at i: its line break (LF or CR) or the end of the text. */
@@ -415,19 +442,16 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart()
         j++;
       }
       // A prefix is short and right before a quote: only then is a string made of it.
-      if (
-        prefixes !== undefined &&
-        j - i <= 3 &&
-        j < n &&
-        first[t.charCodeAt(j)] === 1 &&
-        prefixes.includes(t.slice(i, j).toLowerCase())
-      ) {
-        for (const q of quotes) {
-          if (t.startsWith(q.open, j)) {
-            const e = quoteEnd(t, j + q.open.length, q);
-            out.fill(STRING, i, e);
-            i = e;
-            continue outer;
+      if (prefixes !== undefined && j < n && first[t.charCodeAt(j)] === 1) {
+        const prefix = t.slice(i, j).toLowerCase();
+        const holes = s.prefixHoles?.test(prefix) === true ? s.prefixHoles.holes : undefined;
+        if (holes !== undefined || (j - i <= 3 && prefixes.includes(prefix))) {
+          for (const q of quotes) {
+            if (t.startsWith(q.open, j)) {
+              const { holes: _, ...plain } = q;
+              i = literal(t, i, j + q.open.length, holes === undefined ? plain : { ...q, holes }, s, out);
+              continue outer;
+            }
           }
         }
       }
@@ -458,6 +482,10 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart()
     for (const q of quotes) {
       if (c !== q.open.charCodeAt(0) || !t.startsWith(q.open, i)) continue;
       if (q.at === "value" && !valueStart(t, i, out)) continue;
+      if (q.holes !== undefined) {
+        i = literal(t, i, i + q.open.length, q, s, out);
+        continue outer;
+      }
       const e = q.at === "char" ? charEnd(t, i) : quoteEnd(t, i + q.open.length, q);
       if (e < 0) continue;
       out.fill(STRING, i, e);
@@ -467,4 +495,157 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart()
     i++;
   }
   st.i = i;
+}
+
+/** Fills a literal from `start` (its prefix or opener) whose body starts at `from`; returns its end. */
+function literal(t: string, start: number, from: number, q: QuoteRule, s: Syntax, out: Uint8Array): number {
+  if (q.holes === undefined) {
+    const e = quoteEnd(t, from, q);
+    out.fill(STRING, start, e);
+    return e;
+  }
+  return holeyEnd(t, start, from, q, q.holes, s, out);
+}
+
+/** Whether a unit may start a name after `$` (a letter or `_`). */
+function nameStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 128;
+}
+
+/**
+ * Scans a string literal with interpolations, as quoteEnd does, and fills it: its text and the holes'
+ * delimiters as string, each hole's expression lexed as code of the syntax.
+ * @param start where the literal starts (its prefix or opener)
+ * @param from where its body starts
+ * @param limit where to stop when no closer comes first (a heredoc body's end)
+ * @returns the offset after its closer (or where an unterminated one ends, as quoteEnd)
+ */
+export function holeyEnd(
+  t: string,
+  start: number,
+  from: number,
+  q: QuoteRule,
+  h: Holes,
+  s: Syntax,
+  out: Uint8Array,
+  limit = t.length,
+): number {
+  const n = limit;
+  const c0 = q.close.charCodeAt(0);
+  let seg = start;
+  let i = from;
+  let end = n;
+  while (i < n) {
+    const c = t.charCodeAt(i);
+    if (h.doubled === true && (c === 123 || c === 125) && t.charCodeAt(i + 1) === c) {
+      i += 2;
+      continue;
+    }
+    const opener =
+      c === 36 || c === 35 || c === 123 || c === 92 || c === 96
+        ? h.open.find((o) => t.startsWith(o, i))
+        : undefined;
+    if (opener !== undefined) {
+      // PHP's `{$x}`: the `{` is string, the variable code.
+      const body = opener === "{$" ? i + 1 : i + opener.length;
+      out.fill(STRING, seg, body);
+      const close = opener.endsWith("(") ? 41 : opener === "`" ? 96 : 125;
+      i = holeCode(t, body, close, h.spec ?? "", s, out);
+      seg = i;
+      if (i < n) i++;
+      continue;
+    }
+    if (c === 92 && q.escape === "backslash") {
+      i += t.charCodeAt(i + 1) === 13 && t.charCodeAt(i + 2) === 10 ? 3 : 2;
+      continue;
+    }
+    if ((c === 10 || c === 13) && !q.multiline) {
+      end = i;
+      break;
+    }
+    if (c === c0 && (q.close.length === 1 || t.startsWith(q.close, i))) {
+      if (q.escape === "double" && t.startsWith(q.close, i + q.close.length)) {
+        i += 2 * q.close.length;
+        continue;
+      }
+      end = i + q.close.length;
+      break;
+    }
+    if (h.dollar !== undefined && c === 36 && nameStart(t.charCodeAt(i + 1))) {
+      // PHP's `$x` is code whole; elsewhere the `$` is string, the name code.
+      out.fill(STRING, seg, h.dollar === "name" ? i : i + 1);
+      let j = i + 2;
+      while (j < n && isIdent(t.charCodeAt(j)) && t.charCodeAt(j) !== 36) j++;
+      seg = i = j;
+      continue;
+    }
+    i++;
+  }
+  out.fill(STRING, seg, Math.min(end, n));
+  return Math.min(end, n);
+}
+
+/**
+ * Lexes a hole's expression as code of the syntax, from just after its opener to the bracket that closes it
+ * (brackets inside it counted; a string or comment in it lexed whole, so a bracket there does not count).
+ * @param close the closing unit (`}`, `)` or a backquote)
+ * @param spec the units that start a format spec at the hole's level (Holes.spec), or ""
+ * @returns the offset of the closing unit (the text's end when there is none)
+ */
+export function holeCode(
+  t: string,
+  from: number,
+  close: number,
+  spec: string,
+  s: Syntax,
+  out: Uint8Array,
+): number {
+  const n = t.length;
+  const st = scanStart();
+  let depth = 0;
+  let i = from;
+  while (i < n) {
+    const c = t.charCodeAt(i);
+    if (depth === 0 && c === close) return i;
+    if (c === 40 || c === 91 || c === 123) depth++;
+    else if (c === 41 || c === 93 || c === 125) depth = Math.max(0, depth - 1);
+    else if (
+      depth === 0 &&
+      (c === 58 || c === 33) &&
+      spec.includes(t[i] as string) &&
+      !(c === 33 && t.charCodeAt(i + 1) === 61)
+    )
+      return formatSpec(t, i, spec, s, out);
+    else {
+      // One token of the language: a string (holes of its own), a comment, a name.
+      st.i = i;
+      scanWith(t, s, out, st, i);
+      i = Math.max(st.i, i + 1);
+      continue;
+    }
+    i++;
+  }
+  return n;
+}
+
+/** Python: a replacement field's conversion and format spec from its `!` or `:` to the field's `}`: string, its
+ * nested fields (`{x:>{w}}`) holes. Returns the offset of that `}`. */
+function formatSpec(t: string, from: number, spec: string, s: Syntax, out: Uint8Array): number {
+  const n = t.length;
+  let seg = from;
+  let i = from;
+  while (i < n) {
+    const c = t.charCodeAt(i);
+    if (c === 125 || c === 10 || c === 13) break;
+    if (c === 123) {
+      out.fill(STRING, seg, i + 1);
+      i = holeCode(t, i + 1, 125, spec, s, out);
+      seg = i;
+      if (i < n) i++;
+      continue;
+    }
+    i++;
+  }
+  out.fill(STRING, seg, i);
+  return i;
 }

@@ -127,9 +127,10 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
   }
   const memo = explainMemo(plan);
   const start = ctx.resumeAfter === null ? 0 : Number(ctx.resumeAfter) + 1;
-  let allIncluded = true;
+  let notIncluded = 0;
   let explained = 0;
   ctx.summary("included", true);
+  ctx.summary("not_included", 0);
   ctx.summary("explained", 0);
   const due = yielder(64);
   function* paths(): Generator<string> {
@@ -166,8 +167,9 @@ export async function* runExplain(input: ExplainInput, ctx: RunContext): AsyncGe
     }
     explained++;
     ctx.searched();
-    if (!verdict.included) allIncluded = false;
-    ctx.summary("included", allIncluded);
+    if (!verdict.included) notIncluded++;
+    ctx.summary("included", notIncluded === 0);
+    ctx.summary("not_included", notIncluded);
     ctx.summary("explained", explained);
     if (i < start) continue;
     if (only === "included" && !verdict.included) continue;

@@ -229,7 +229,16 @@ export const ExplainResultSchema = v.pipe(
     ...resultMetaEntries,
     included: v.pipe(
       v.boolean(),
-      v.description("True when every path explained is included (the verdict of the one path, given one)."),
+      v.description(
+        "True when every path explained is included (the verdict of the one path, given one); false when any is not: not_included says how many.",
+      ),
+    ),
+    not_included: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description(
+        "Paths explained that are not included (explained minus not_included are included), before `only`.",
+      ),
     ),
     explained: v.pipe(
       v.number(),

@@ -42,6 +42,8 @@ export interface FlagSpec {
   readonly sets: ReadonlyArray<Readonly<Record<string, unknown>>> | undefined;
   /** A short spelling that sets the boolean to false (PresentationFlag.offShort), or undefined. */
   readonly offShort?: string | undefined;
+  /** Why the flag may not be given again with another value (CliFlag.once), or undefined. */
+  readonly once?: string | undefined;
 }
 
 /** Output flags every operation command has. */
@@ -64,6 +66,9 @@ const kebab = (key: string) => key.replaceAll("_", "-");
 type Prop = Record<string, unknown>;
 
 function kindOf(p: Prop): { kind: FlagKind; choices: string[] | undefined } {
+  // A value or a list of them (perm): repeatable, each flag one item.
+  if (Array.isArray(p.anyOf) && p.anyOf.some((a) => (a as Prop).type === "array"))
+    return { kind: "strings", choices: undefined };
   if (Array.isArray(p.anyOf)) return { kind: "size", choices: undefined };
   if (p.type === "boolean") return { kind: "boolean", choices: undefined };
   if (p.type === "integer") return { kind: "integer", choices: undefined };
@@ -105,6 +110,7 @@ export function flagsOf(op: Operation): FlagSpec[] {
       hint: spell.hint,
       presentation: false,
       sets: undefined,
+      once: spell.once,
     });
   }
   for (const [key, f] of Object.entries({ ...(op.cli.presentation ?? {}), ...OUTPUT_FLAGS })) {
@@ -226,6 +232,22 @@ function meant(name: string, specs: readonly FlagSpec[]): string {
 }
 
 /**
+ * Refuses a predicate given twice with two values: both tests cannot be kept in one value, and keeping the last
+ * would drop the first without a word (#37). The same value twice is one test.
+ * @param spec the flag
+ * @param flag the spelling used
+ * @param before the value an earlier flag gave, or undefined
+ * @param value the value given now
+ * @throws UsageError when the flag holds one value and the two differ
+ */
+function onlyOnce(spec: FlagSpec, flag: string, before: unknown, value: unknown): void {
+  if (spec.once === undefined || before === undefined || before === value) return;
+  throw new UsageError(
+    `${flag} given twice ('${String(before)}', then '${String(value)}'): it holds one value; ${spec.once}`,
+  );
+}
+
+/**
  * Parses a command's argv strictly.
  * @param op the operation
  * @param argv the arguments after the subcommand
@@ -279,7 +301,9 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
     } else if (spec.kind === "boolean") {
       (target as Record<string, unknown>)[spec.key] = value;
     } else {
-      (target as Record<string, unknown>)[spec.key] = convert(spec, flag, String(value));
+      const v = convert(spec, flag, String(value));
+      onlyOnce(spec, flag, (target as Record<string, unknown>)[spec.key], v);
+      (target as Record<string, unknown>)[spec.key] = v;
     }
   };
 

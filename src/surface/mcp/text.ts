@@ -295,6 +295,18 @@ function entryTypes(results: readonly Rec[]): string {
 }
 
 /**
+ * The verdict line of an explain result: `included: yes` for one path, else how many of the paths explained are
+ * included and how many not (the `included` field alone is true only when every one is).
+ */
+function explainVerdicts(result: Rec): string {
+  const n = typeof result.explained === "number" ? result.explained : 0;
+  const out =
+    typeof result.not_included === "number" ? result.not_included : result.included === true ? 0 : n;
+  if (n === 1) return `included: ${out === 0 ? "yes" : "no"}`;
+  return `included: ${n - out} of ${n} (${out} not included)`;
+}
+
+/**
  * Creates the text of a result: a header line (records, files searched, truncation and how to page), the
  * summary fields, the errors grouped by code, then the records, cut at a record boundary when the text would
  * pass `budget` bytes (a last line says how many records the text leaves out).
@@ -349,6 +361,12 @@ export function resultText(
     if (k === "skipped" && typeof v === "object") {
       const line = skippedLine(v as Rec, folded, base);
       if (line !== null) lines.push(line);
+      continue;
+    }
+    // explain's verdict over several paths (#37): how many are included, never a bare `included: false`.
+    if (op.id === "explain" && (k === "not_included" || k === "explained")) continue;
+    if (op.id === "explain" && k === "included") {
+      lines.push(explainVerdicts(result));
       continue;
     }
     const scope =

@@ -466,6 +466,12 @@ function oneToolInputSchema(): ToolSchema {
     const out = typeOnly(node, 1);
     // A list of strings says so in its text; the item type of a list of choices is kept.
     if (out.type === "array" && !(out.items as Json | undefined)?.enum) delete out.items;
+    // A value or a list of them (perm): its types, the list's items said by its text too.
+    const alts = out.anyOf as Json[] | undefined;
+    if (alts?.every((a) => typeof a.type === "string" && (a.items as Json | undefined)?.enum === undefined)) {
+      out.type = alts.map((a) => a.type);
+      delete out.anyOf;
+    }
     const defs = new Set(takers.map((op) => JSON.stringify(serverDefault(op, key))));
     const def = serverDefault(first, key);
     if (defs.size === 1 && declaredDefault(def)) out.default = def;
