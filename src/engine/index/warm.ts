@@ -1177,6 +1177,17 @@ export class WarmRoot implements WarmProvider {
     if (this.synchronous) (this.watcher as TreeWatch).drain();
     this.buildReadsQueued = false;
     this.settleLooks = 0;
+    // A look at everything is due (a reset): the look under way between calls answers it when it began after it
+    // (its rest costs at most what a new look costs); else, or if it was made void, a look in one go.
+    const now = this.lookNow;
+    if (
+      this.rescanDue &&
+      this.synchronous &&
+      now !== null &&
+      now.epoch === this.lookEpoch &&
+      now.seq >= this.rescanAt
+    )
+      this.finishLook(now);
     if (this.rescanDue && this.synchronous) {
       this.rescanDue = false;
       this.held = this.lookInOneGo();
@@ -1205,6 +1216,11 @@ export class WarmRoot implements WarmProvider {
     for (const at of this.named.values()) if (at <= now.seq) answers++;
     const rest = (Math.max(0, cost.steps - now.steps) / cost.steps) * cost.ms;
     if (answers * SUSPECT_READ_MS <= rest) return;
+    this.finishLook(now);
+  }
+
+  /** Finishes the look under way between calls now, before an answer (its idle turns then stop). */
+  private finishLook(now: IdleLookRun): void {
     const t0 = performance.now();
     let r = now.look.next();
     now.steps++;
