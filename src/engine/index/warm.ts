@@ -153,6 +153,17 @@ interface WarmOptions {
   readonly git?: GitPlaces;
 }
 
+/** A look at every process spread over idle turns (WarmRoot.idleLook), which settle may finish in one go. */
+interface IdleLookRun {
+  readonly look: Generator<void, Set<number> | null, void>;
+  /** lookEpoch and nameSeq when it began: it answers the names and resets made before. */
+  readonly epoch: number;
+  readonly seq: number;
+  /** Its steps so far (one a process) and their time (ms). */
+  steps: number;
+  ms: number;
+}
+
 /** The index build's read buffer and the stat words of the files indexed so far, by id (both grow). */
 interface BuildReading {
   buf: Buffer;
@@ -224,6 +235,11 @@ const DRAIN_MS = 25;
 const NAMED_MAX = 256;
 /** How long a slice of the look through /proc between calls may take (a call that comes waits for its end). */
 const IDLE_LOOK_SLICE_MS = 4;
+/**
+ * What reading a named file as a suspect costs a query, about (ms: 170 suspects took 40-49 ms of a literal found
+ * nowhere on a loaded machine): past as many of them as a look costs, settle looks instead of reading them.
+ */
+const SUSPECT_READ_MS = 0.25;
 /** How often it is read while a call is answered (the call's own reads are events too). */
 const BUSY_DRAIN_MS = 10;
 /** How long a call records a new walk itself before it walks cold and leaves the rest to the time between calls. */
@@ -683,6 +699,10 @@ export class WarmRoot implements WarmProvider {
   /** Bumped by each look at every process made in one go: a look spread over idle turns begun before is void. */
   private lookEpoch = 0;
   private idleLooking = false;
+  /** The look spread over idle turns now under way (idleLook): settle may finish it instead of reading suspects. */
+  private lookNow: IdleLookRun | null = null;
+  /** What the last look made whole cost: its steps (one a process) and their time (ms, wall, between turns). */
+  private lookCost: { steps: number; ms: number } | null = null;
   /** A build ended whose reads (an open and a close of each file) the drain timer or settle has not taken in. */
   private buildReadsQueued = false;
   /** Looks at every process made by the last settle (capabilities' checks.proc_looks). */
@@ -1124,8 +1144,19 @@ export class WarmRoot implements WarmProvider {
         if (this.busyDrain !== null) clearInterval(this.busyDrain);
         this.busyDrain = null;
         this.resume();
+        // The call's own reads named files (closes that left no open seen): the look they wait for begins as
+        // soon as the answer is out, not at the next tick of the drain timer (up to DRAIN_MS later), so that a
+        // query soon after finds them looked at rather than reads them all.
+        if (this.synchronous) setImmediate(() => this.afterCall());
       }
     };
+  }
+
+  /** Right after the last call in flight: the events it made taken in, and the look they ask for begun. */
+  private afterCall(): void {
+    if (this.holds > 0 || this.closed || !this.synchronous) return;
+    (this.watcher as TreeWatch).drain();
+    this.lookWhileIdle();
   }
 
   private resume(): void {
@@ -1219,7 +1250,7 @@ export class WarmRoot implements WarmProvider {
       this.dirsVerified =
         dirs !== null && use !== null && use.differ === 0 ? { gen, witnessed: dirs.witnessed } : null;
       // What the watch cannot have seen opened: files held open for writing or mapped before it was set up.
-      this.held = openForWriting(this.root);
+      this.held = this.lookInOneGo();
       this.heldIds = null;
       this.rescanDue = false;
       // Events also come in between calls, so the index is kept fresh while the server is idle.
@@ -1294,17 +1325,74 @@ export class WarmRoot implements WarmProvider {
     if (this.synchronous) (this.watcher as TreeWatch).drain();
     this.buildReadsQueued = false;
     this.settleLooks = 0;
+    // A look at everything is due (a reset): the look under way between calls answers it when it began after it
+    // (its rest costs at most what a new look costs); else, or if it was made void, a look in one go.
+    const now = this.lookNow;
+    if (
+      this.rescanDue &&
+      this.synchronous &&
+      now !== null &&
+      now.epoch === this.lookEpoch &&
+      now.seq >= this.rescanAt
+    )
+      this.finishLook(now);
     if (this.rescanDue && this.synchronous) {
       this.rescanDue = false;
-      this.held = openForWriting(this.root);
+      this.held = this.lookInOneGo();
       this.heldIds = null;
       this.named.clear();
       this.lookEpoch++;
       this.settleLooks++;
-    }
+    } else if (this.synchronous && this.named.size > 0) this.settleNamed();
     this.verify();
     if (!this.synchronous) return !this.watching;
     return true;
+  }
+
+  /**
+   * Before an answer, while the look between calls (idleLook, begun as soon as the last answer was out:
+   * afterCall) is under way: finished now when the rest of it costs less than reading, as suspects, the named
+   * files it answers (the last call's own reads, mostly). The rest is estimated from the last whole look (its
+   * steps and their time), the reads at SUSPECT_READ_MS a file. It is the look lookWhileIdle makes, only sooner:
+   * what it finds held stays a suspect (held); the names it answers leave the suspects as after an idle look.
+   */
+  private settleNamed(): void {
+    const cost = this.lookCost;
+    const now = this.lookNow;
+    if (cost === null || cost.steps === 0 || now === null || now.epoch !== this.lookEpoch) return;
+    let answers = 0;
+    for (const at of this.named.values()) if (at <= now.seq) answers++;
+    const rest = (Math.max(0, cost.steps - now.steps) / cost.steps) * cost.ms;
+    if (answers * SUSPECT_READ_MS <= rest) return;
+    this.finishLook(now);
+  }
+
+  /** Finishes the look under way between calls now, before an answer (its idle turns then stop). */
+  private finishLook(now: IdleLookRun): void {
+    const t0 = performance.now();
+    let r = now.look.next();
+    now.steps++;
+    while (r.done !== true) {
+      r = now.look.next();
+      now.steps++;
+    }
+    now.ms += performance.now() - t0;
+    this.lookNow = null;
+    this.endLook(now, r.value);
+  }
+
+  /**
+   * The look at every process in one go (openForWriting), its cost kept (lookCost).
+   * @returns the inodes held open for writing or mapped, or null where /proc cannot be read
+   */
+  private lookInOneGo(): Set<number> | null {
+    const t0 = performance.now();
+    const look = lookForWriting(this.root);
+    let steps = 1;
+    let r = look.next();
+    for (; r.done !== true; steps++) r = look.next();
+    if (r.value !== null) this.lookCost = { steps, ms: performance.now() - t0 };
+    return r.value;
   }
 
   /**
@@ -1370,26 +1458,51 @@ export class WarmRoot implements WarmProvider {
   }
 
   private async idleLook(): Promise<void> {
-    const epoch = this.lookEpoch;
-    const seq = this.nameSeq;
-    // Short slices: a call that comes meanwhile waits for the end of one.
+    const run: IdleLookRun = {
+      look: lookForWriting(this.root),
+      epoch: this.lookEpoch,
+      seq: this.nameSeq,
+      steps: 0,
+      ms: 0,
+    };
+    this.lookNow = run;
+    // Short slices: a call that comes meanwhile waits for the end of one (or finishes it: settleNamed).
     const sliceMs = this.options.sliceMs ?? IDLE_LOOK_SLICE_MS;
-    const look = lookForWriting(this.root);
-    for (;;) {
-      const until = performance.now() + sliceMs;
-      let r = look.next();
-      while (r.done !== true && performance.now() < until) r = look.next();
-      if (r.done === true) {
-        if (epoch !== this.lookEpoch || r.value === null || !this.synchronous) return;
-        this.held = r.value;
-        this.heldIds = null;
-        for (const [rel, at] of this.named) if (at <= seq) this.named.delete(rel);
-        if (this.rescanDue && this.rescanAt <= seq) this.rescanDue = false;
-        return;
+    try {
+      for (;;) {
+        const t0 = performance.now();
+        const until = t0 + sliceMs;
+        let r = run.look.next();
+        run.steps++;
+        while (r.done !== true && performance.now() < until) {
+          r = run.look.next();
+          run.steps++;
+        }
+        run.ms += performance.now() - t0;
+        if (r.done === true) {
+          this.endLook(run, r.value);
+          return;
+        }
+        await this.turn();
+        // Finished by settle meanwhile, made void by a look in one go, or the root closed.
+        if (this.closed || run.epoch !== this.lookEpoch || this.lookNow !== run) return;
       }
-      await this.turn();
-      if (this.closed || epoch !== this.lookEpoch) return;
+    } finally {
+      if (this.lookNow === run) this.lookNow = null;
     }
+  }
+
+  /**
+   * A look spread over idle turns made whole: the files held open for writing or mapped are those it found, and
+   * the names and resets made before it began are answered.
+   */
+  private endLook(run: IdleLookRun, held: Set<number> | null): void {
+    if (run.epoch !== this.lookEpoch || held === null || !this.synchronous) return;
+    this.lookCost = { steps: run.steps, ms: run.ms };
+    this.held = held;
+    this.heldIds = null;
+    for (const [rel, at] of this.named) if (at <= run.seq) this.named.delete(rel);
+    if (this.rescanDue && this.rescanAt <= run.seq) this.rescanDue = false;
   }
 
   private changed(event: string, name: string | Buffer | null): void {

@@ -7,6 +7,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  CallToolResultSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
@@ -21,6 +22,7 @@ import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
+import { findOperation } from "../../ops/registry.ts";
 import { flagsOf, UsageError } from "../cli/flags.ts";
 import {
   coverageNotes,
@@ -881,6 +883,7 @@ export async function serveMcp(argv: string[], config: Config, host: Host): Prom
   };
   warm?.ensure(roots.list);
   if (roots.list.length > 0) void cli?.sockets.sync(roots.list);
+  setImmediate(() => void rehearse(roots.list, config));
   // End of input: answer what is in flight (the SDK sends each answer once its handler settles), then close.
   process.stdin.once("end", () => {
     void (async () => {
@@ -900,6 +903,36 @@ export async function serveMcp(argv: string[], config: Config, host: Host): Prom
   await cli?.sockets.close();
   warm?.close();
   return 0;
+}
+
+/**
+ * Rehearses a tool call once at start, so that the first call an agent makes does not compile what every call
+ * runs (#36: the first literal found nowhere after `ready` took 40-110 ms where later ones took 5): the SDK's
+ * schemas of a tool call and its result (compiled on first use), the argument check, the query's compilation
+ * and the answer's text. The grep reads nothing (max_depth 0 of the first root, a directory) and does not touch
+ * the warm state; its answer is dropped.
+ * @param roots the roots known at start (none: nothing is rehearsed)
+ * @param config the configuration
+ */
+async function rehearse(roots: readonly string[], config: Config): Promise<void> {
+  const root = roots[0];
+  if (root === undefined) return;
+  const args = { pattern: "rglob_rehearsal_zq", paths: [root], max_depth: 0 };
+  try {
+    CallToolRequestSchema.safeParse({
+      method: "tools/call",
+      params: { name: ONE_TOOL, arguments: { op: "grep", ...args } },
+    });
+    const extra: Extra = {
+      signal: new AbortController().signal,
+      requestId: 0,
+      sendNotification: async () => {},
+    };
+    const answer = await callOperation(findOperation("grep"), args, roots, extra, null, ONE_TOOL, config);
+    CallToolResultSchema.safeParse(answer);
+  } catch {
+    // A rehearsal only saves time: whatever it meets, the real calls meet (and report) again.
+  }
 }
 
 /** The CLI sockets of an MCP server and the turns its tool calls share with them. */
