@@ -102,11 +102,17 @@ export const walkEntries = {
       ),
     ),
   ),
+  nlink: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's.",
+      ),
+    ),
+  ),
   uid: v.optional(int(0, "Owner user id (POSIX).")),
   gid: v.optional(int(0, "Owner group id (POSIX).")),
-  max_depth: v.optional(
-    int(0, "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."),
-  ),
+  max_depth: v.optional(int(0, "Maximum depth below a root. 1 = its direct children; 0 = nothing below it.")),
   min_depth: v.optional(int(0, "Minimum depth below a root.")),
   hidden: v.optional(
     v.pipe(
@@ -175,7 +181,7 @@ export const walkEntries = {
   one_file_system: v.optional(
     v.pipe(
       v.boolean(),
-      v.description("Do not enter directories on another filesystem than their root's (fd, rg)."),
+      v.description("Stay on each root's filesystem. Directories on another one are not entered (fd, rg)."),
     ),
     false,
   ),
@@ -192,7 +198,7 @@ export const walkEntries = {
 };
 
 /** The sorts of symlinks `links` selects. */
-const LINK_SELECTORS = ["broken", "escaping", "absolute", "ok"] as const;
+const LINK_SELECTORS = ["broken", "escaping", "absolute", "ok", "file", "dir"] as const;
 
 /** The link selector of the operations that list entries (find, tree, stats, explain). */
 export const linkEntries = {
@@ -200,7 +206,7 @@ export const linkEntries = {
     v.pipe(
       v.array(v.picklist(LINK_SELECTORS)),
       v.description(
-        "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes.",
+        "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes.",
       ),
     ),
   ),

@@ -143,6 +143,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
       "uid": {
         "type": "integer",
         "minimum": 0,
@@ -156,7 +160,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -208,7 +212,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -227,11 +231,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "broken",
             "escaping",
             "absolute",
-            "ok"
+            "ok",
+            "file",
+            "dir"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "only_ignored": {
         "type": "boolean",
@@ -795,6 +801,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
       "uid": {
         "type": "integer",
         "minimum": 0,
@@ -808,7 +818,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -860,7 +870,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -1778,6 +1788,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
       "uid": {
         "type": "integer",
         "minimum": 0,
@@ -1791,7 +1805,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -1843,7 +1857,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -2565,6 +2579,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
       "uid": {
         "type": "integer",
         "minimum": 0,
@@ -2578,7 +2596,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -2630,7 +2648,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -3138,6 +3156,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
       "uid": {
         "type": "integer",
         "minimum": 0,
@@ -3151,7 +3173,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -3203,7 +3225,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -3222,11 +3244,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "broken",
             "escaping",
             "absolute",
-            "ok"
+            "ok",
+            "file",
+            "dir"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "fold_depth": {
         "type": "integer",
@@ -3750,6 +3774,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
       "uid": {
         "type": "integer",
         "minimum": 0,
@@ -3763,7 +3791,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -3815,7 +3843,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -4425,6 +4453,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
       "uid": {
         "type": "integer",
         "minimum": 0,
@@ -4438,7 +4470,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -4490,7 +4522,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -4509,11 +4541,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "broken",
             "escaping",
             "absolute",
-            "ok"
+            "ok",
+            "file",
+            "dir"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -5121,6 +5155,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
       "uid": {
         "type": "integer",
         "minimum": 0,
@@ -5134,7 +5172,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -5186,7 +5224,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -5205,11 +5243,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "broken",
             "escaping",
             "absolute",
-            "ok"
+            "ok",
+            "file",
+            "dir"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -5726,6 +5766,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
       "uid": {
         "type": "integer",
         "minimum": 0,
@@ -5739,7 +5783,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -5791,7 +5835,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -6487,6 +6531,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Permission bits as find -perm, octal or symbolic, '!' negating: '!u+x' owner cannot execute. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
       "uid": {
         "type": "integer",
         "minimum": 0,
@@ -6500,7 +6548,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum depth below a root (1 = its direct children; 0 = nothing below it)."
+        "description": "Maximum depth below a root. 1 = its direct children; 0 = nothing below it."
       },
       "min_depth": {
         "type": "integer",
@@ -6552,7 +6600,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Do not enter directories on another filesystem than their root's (fd, rg).",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {

@@ -25,6 +25,7 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   newer_than_file: { hint: "FILE" },
   perm: { hint: "MODE" },
   links: { long: "link", hint: "WHICH" },
+  nlink: { long: "links", hint: "N" },
   max_depth: { short: "d", hint: "N" },
   min_depth: { hint: "N" },
   hidden: { short: "H" },
