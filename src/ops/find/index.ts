@@ -7,7 +7,7 @@ export const find = defineOperation({
   id: "find",
   summary: "Find files and directories by glob, type, size, time, permissions and owner.",
   description:
-    "Find files and directories under a base directory by glob patterns and find-style predicates (type, size, modification time, permissions, owner, depth). Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. Results come in walk order (pre-order, names by code point). When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
+    "Find files and directories under a base directory by glob patterns and find-style predicates (type, size, modification time, permissions, owner, depth): different ones AND'd, one's values OR'd. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. Results come in walk order (pre-order, names by code point). When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
   models: async () => {
     const m = await import("./schema.ts");
     return {
