@@ -65,7 +65,7 @@ export const walkEntries = {
   ),
   min_size: v.optional(
     sizeValue(
-      "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072.",
+      "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072.",
     ),
   ),
   max_size: v.optional(
@@ -127,7 +127,7 @@ export const walkEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
       ),
     ),
     true,
@@ -230,7 +230,7 @@ export const budgetEntries = {
   limit: v.optional(
     int(
       0,
-      "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records.",
+      "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records.",
     ),
   ),
   max_output_bytes: v.optional(int(1, "Maximum serialised size of the records (JSON bytes).")),

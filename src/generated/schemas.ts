@@ -104,7 +104,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -174,7 +174,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -252,7 +252,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -762,7 +762,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -832,7 +832,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -885,7 +885,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -1749,7 +1749,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -1819,7 +1819,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -1877,7 +1877,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2540,7 +2540,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -2610,7 +2610,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -2663,7 +2663,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2682,6 +2682,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "include_empty": {
         "type": "boolean",
         "description": "Also group empty files, left out by default. An explicit min_size wins.",
+        "default": false
+      },
+      "anywhere": {
+        "type": "boolean",
+        "description": "Compare the selected files with every file under the base. Ignored, hidden and other names included (as -u with no glob or predicate); a group is listed when it holds a selected file, every member shown, `selected` naming the selected ones; the summary counts those groups.",
         "default": false
       },
       "include_hard_links": {
@@ -2762,6 +2767,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 }
               },
               "description": "Paths of the group that are one file on disk (same device and inode: hard links; with follow_symlinks also a link and its target), one list per such file, as relative_paths; empty when none."
+            },
+            "selected": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              },
+              "description": "With anywhere: the members the query selected, as relative_paths; the others are copies found anywhere under the base."
             },
             "wasted_bytes": {
               "type": "integer",
@@ -3117,7 +3129,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3187,7 +3199,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -3260,7 +3272,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3735,7 +3747,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3805,7 +3817,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -4414,7 +4426,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -4484,7 +4496,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -4552,7 +4564,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -5116,7 +5128,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -5186,7 +5198,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -5254,7 +5266,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -5727,7 +5739,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -5797,7 +5809,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -5850,7 +5862,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -6492,7 +6504,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size, inclusive, files only: bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -6562,7 +6574,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "respect_gitignore": {
         "type": "boolean",
-        "description": "Respect ignore files: .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
+        "description": "Respect ignore files. They are .gitignore, .ignore, .git/info/exclude, the global excludes file, and those in the directories above each root (a symlinked, FIFO, device or over-1-MiB ignore file is never read: an error record says so).",
         "default": true
       },
       "ignore_vcs": {
@@ -6615,7 +6627,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records; more sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -8690,6 +8702,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         },
         "description": "Paths of the group that are one file on disk (same device and inode: hard links; with follow_symlinks also a link and its target), one list per such file, as relative_paths; empty when none."
+      },
+      "selected": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "With anywhere: the members the query selected, as relative_paths; the others are copies found anywhere under the base."
       },
       "wasted_bytes": {
         "type": "integer",
