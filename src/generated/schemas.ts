@@ -1286,7 +1286,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 },
                 "encoding": {
                   "type": "string",
-                  "description": "As LineMatch's, when not plain UTF-8."
+                  "description": "As LineMatch's (utf-8 too); absent only with binary_offset."
                 },
                 "bom": {
                   "const": true,
@@ -8499,7 +8499,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "encoding": {
         "type": "string",
-        "description": "As LineMatch's, when not plain UTF-8."
+        "description": "As LineMatch's (utf-8 too); absent only with binary_offset."
       },
       "bom": {
         "const": true,
