@@ -1286,7 +1286,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 },
                 "encoding": {
                   "type": "string",
-                  "description": "As LineMatch's (utf-8 too); absent only with binary_offset."
+                  "description": "As LineMatch's (utf-8 too)."
                 },
                 "bom": {
                   "const": true,
@@ -8499,7 +8499,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "encoding": {
         "type": "string",
-        "description": "As LineMatch's (utf-8 too); absent only with binary_offset."
+        "description": "As LineMatch's (utf-8 too)."
       },
       "bom": {
         "const": true,
