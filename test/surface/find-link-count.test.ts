@@ -164,6 +164,15 @@ describe("--links: bad values", () => {
       expect(r.stderr).not.toContain("    at ");
     }
   });
+
+  test("find(1)'s -links and -xtype are usage errors that give the rglob spelling", () => {
+    const links = rglob(["find", "-links", "2"]);
+    expect(links.code).toBe(2);
+    expect(links.stderr).toContain("'-links' is find(1)'s spelling; here, use --links N");
+    const xtype = rglob(["find", "-xtype", "d"]);
+    expect(xtype.code).toBe(2);
+    expect(xtype.stderr).toContain("use --link file or --link dir");
+  });
 });
 
 describe("{encoding}: grep --encoding auto's names, from the file's head", () => {
