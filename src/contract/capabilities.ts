@@ -105,6 +105,7 @@ export function capabilityReport(
       older_than: "supported",
       newer_than_file: "supported",
       perm: posix ? "supported" : "unsupported",
+      nlink: "supported",
       uid: posix ? "POSIX-only" : "unsupported",
       gid: posix ? "POSIX-only" : "unsupported",
       max_depth: "supported",

@@ -63,7 +63,7 @@ export const walkEntries = {
   ),
   min_size: v.optional(
     sizeValue(
-      "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072.",
+      "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072.",
     ),
   ),
   max_size: v.optional(
@@ -97,6 +97,14 @@ export const walkEntries = {
       v.union([v.string(), v.array(v.string())]),
       v.description(
         "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x').",
+      ),
+    ),
+  ),
+  nlink: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's.",
       ),
     ),
   ),
@@ -171,9 +179,7 @@ export const walkEntries = {
   one_file_system: v.optional(
     v.pipe(
       v.boolean(),
-      v.description(
-        "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
-      ),
+      v.description("Stay on each root's filesystem. Directories on another one are not entered (fd, rg)."),
     ),
     false,
   ),
@@ -190,7 +196,7 @@ export const walkEntries = {
 };
 
 /** The sorts of symlinks `links` selects. */
-const LINK_SELECTORS = ["broken", "escaping", "absolute", "ok"] as const;
+const LINK_SELECTORS = ["broken", "escaping", "absolute", "ok", "file", "dir"] as const;
 
 /** The link selector of the operations that list entries (find, tree, stats, explain). */
 export const linkEntries = {
@@ -198,7 +204,7 @@ export const linkEntries = {
     v.pipe(
       v.array(v.picklist(LINK_SELECTORS)),
       v.description(
-        "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes.",
+        "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes.",
       ),
     ),
   ),
@@ -222,7 +228,7 @@ export const budgetEntries = {
   limit: v.optional(
     int(
       0,
-      "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records.",
+      "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records.",
     ),
   ),
   max_output_bytes: v.optional(int(1, "Maximum serialised size of the records (JSON bytes).")),

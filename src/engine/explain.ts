@@ -8,13 +8,14 @@ import type { WalkOptions } from "../contract/walk-options.ts";
 import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath, relativePath } from "../platform/names.ts";
 import { insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
+import { compileLinkSelect, compileNlink, nlinkOf } from "./filter/links.ts";
 import { compilePerm, permList } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
 import { type IgnoreFile, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
-import { isAbsoluteLinkText, type LinkInfo, linkOf, whereItLeads } from "./links.ts";
+import { type LinkInfo, linkOf, whereItLeads } from "./links.ts";
 import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
 
@@ -170,16 +171,27 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
   }
   const links = o.links ?? [];
   if (links.length > 0) {
+    const select = compileLinkSelect(links);
     out.push({
       stage: "links",
       why: (e) => {
         const link = linkOf(e);
         if (link === null) return `it is not a symlink (--link ${links.join(",")})`;
-        if (links.includes("broken") && !link.exists) return null;
-        if (links.includes("escaping") && link.escapes) return null;
-        if (links.includes("absolute") && isAbsoluteLinkText(link.target)) return null;
-        if (links.includes("ok") && link.exists && !link.escapes) return null;
+        if (select(link)) return null;
         return `its link (-> ${link.target}) is not ${links.join(" or ")}`;
+      },
+    });
+  }
+  if (o.nlink !== undefined) {
+    // find's -links (--links), under the links stage: its why names the flag.
+    const test = compileNlink(o.nlink);
+    const want = o.nlink;
+    out.push({
+      stage: "links",
+      why: (e) => {
+        const n = nlinkOf(e);
+        if (n === null) return "its link count cannot be read";
+        return test(n) ? null : `its link count ${n} is not ${want} (--links)`;
       },
     });
   }

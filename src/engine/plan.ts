@@ -8,6 +8,7 @@ import type { WalkOptions } from "../contract/walk-options.ts";
 import { dirnamePath, relativePath, resolvePath } from "../platform/names.ts";
 import { type Confinement, insideDir, platform, typeOfStats, typeWord } from "../platform/platform.ts";
 import { compileFileTypes } from "./filter/filetype.ts";
+import { compileLinkSelect, compileNlink, nlinkOf } from "./filter/links.ts";
 import { compilePerm, permList } from "./filter/perm.ts";
 import { fdSizeTest, sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
@@ -21,7 +22,7 @@ import {
   type RepoContext,
   repoContext,
 } from "./ignore.ts";
-import { isAbsoluteLinkText, linkOf } from "./links.ts";
+import { linkOf } from "./links.ts";
 import type { Entry, PlanOptions, Root, WalkPlan } from "./walk-types.ts";
 
 /** A compiled walk plus the problems found with its roots (reported at run time, not thrown). */
@@ -365,19 +366,14 @@ function statPredicates(o: WalkOptions, base: string, now: number): Array<(e: En
   }
   const links = o.links ?? [];
   if (links.length > 0) {
-    const broken = links.includes("broken");
-    const escaping = links.includes("escaping");
-    const absolute = links.includes("absolute");
-    const ok = links.includes("ok");
+    const select = compileLinkSelect(links);
+    preds.push((e) => select(linkOf(e)));
+  }
+  if (o.nlink !== undefined) {
+    const test = compileNlink(o.nlink);
     preds.push((e) => {
-      const link = linkOf(e);
-      return (
-        link !== null &&
-        ((broken && !link.exists) ||
-          (escaping && link.escapes) ||
-          (absolute && isAbsoluteLinkText(link.target)) ||
-          (ok && link.exists && !link.escapes))
-      );
+      const n = nlinkOf(e);
+      return n !== null && test(n);
     });
   }
   if (o.uid !== undefined || o.gid !== undefined) {

@@ -104,7 +104,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -152,6 +152,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+      },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
       },
       "uid": {
         "type": "integer",
@@ -218,7 +222,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -237,11 +241,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "broken",
             "escaping",
             "absolute",
-            "ok"
+            "ok",
+            "file",
+            "dir"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "only_ignored": {
         "type": "boolean",
@@ -256,7 +262,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -766,7 +772,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -814,6 +820,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+      },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
       },
       "uid": {
         "type": "integer",
@@ -880,7 +890,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -895,7 +905,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -1296,7 +1306,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 },
                 "encoding": {
                   "type": "string",
-                  "description": "As LineMatch's, when not plain UTF-8."
+                  "description": "As LineMatch's (utf-8 too)."
                 },
                 "bom": {
                   "const": true,
@@ -1759,7 +1769,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -1807,6 +1817,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+      },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
       },
       "uid": {
         "type": "integer",
@@ -1873,7 +1887,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -1893,7 +1907,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2556,7 +2570,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -2604,6 +2618,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+      },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
       },
       "uid": {
         "type": "integer",
@@ -2670,7 +2688,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -2685,7 +2703,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2704,6 +2722,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "include_empty": {
         "type": "boolean",
         "description": "Also group empty files, left out by default. An explicit min_size wins.",
+        "default": false
+      },
+      "anywhere": {
+        "type": "boolean",
+        "description": "Compare the selected files with every file under the base. Ignored, hidden and other names included (as -u with no glob or predicate); a group is listed when it holds a selected file, every member shown, `selected` naming the selected ones; the summary counts those groups.",
         "default": false
       },
       "include_hard_links": {
@@ -2784,6 +2807,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 }
               },
               "description": "Paths of the group that are one file on disk (same device and inode: hard links; with follow_symlinks also a link and its target), one list per such file, as relative_paths; empty when none."
+            },
+            "selected": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              },
+              "description": "With anywhere: the members the query selected, as relative_paths; the others are copies found anywhere under the base."
             },
             "wasted_bytes": {
               "type": "integer",
@@ -3139,7 +3169,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3187,6 +3217,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+      },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
       },
       "uid": {
         "type": "integer",
@@ -3253,7 +3287,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -3272,11 +3306,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "broken",
             "escaping",
             "absolute",
-            "ok"
+            "ok",
+            "file",
+            "dir"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "fold_depth": {
         "type": "integer",
@@ -3286,7 +3322,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3761,7 +3797,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -3809,6 +3845,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+      },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
       },
       "uid": {
         "type": "integer",
@@ -3875,7 +3915,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -4446,7 +4486,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -4494,6 +4534,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+      },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
       },
       "uid": {
         "type": "integer",
@@ -4560,7 +4604,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -4579,16 +4623,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "broken",
             "escaping",
             "absolute",
-            "ok"
+            "ok",
+            "file",
+            "dir"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -5158,7 +5204,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -5206,6 +5252,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+      },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
       },
       "uid": {
         "type": "integer",
@@ -5272,7 +5322,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -5291,16 +5341,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "broken",
             "escaping",
             "absolute",
-            "ok"
+            "ok",
+            "file",
+            "dir"
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts, OR'd. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside. Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -5826,7 +5878,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -5874,6 +5926,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+      },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
       },
       "uid": {
         "type": "integer",
@@ -5940,7 +5996,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -5955,7 +6011,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -6597,7 +6653,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Minimum size in bytes, inclusive, files only. '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based); a signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
+        "description": "Minimum size, inclusive, files only. Bytes, '10k' = '10K' = '10KiB' (1024-based), '100kb' (1000-based). A signed value is fd's: '+3k' = 3000, '+3ki' = 3072."
       },
       "max_size": {
         "anyOf": [
@@ -6645,6 +6701,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         ],
         "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+      },
+      "nlink": {
+        "type": "string",
+        "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
       },
       "uid": {
         "type": "integer",
@@ -6711,7 +6771,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "one_file_system": {
         "type": "boolean",
-        "description": "Stay on each root's filesystem, as fd and rg do. Directories on another one are not entered.",
+        "description": "Stay on each root's filesystem. Directories on another one are not entered (fd, rg).",
         "default": false
       },
       "strict_base": {
@@ -6726,7 +6786,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor; 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -8605,7 +8665,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "encoding": {
         "type": "string",
-        "description": "As LineMatch's, when not plain UTF-8."
+        "description": "As LineMatch's (utf-8 too)."
       },
       "bom": {
         "const": true,
@@ -8808,6 +8868,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           }
         },
         "description": "Paths of the group that are one file on disk (same device and inode: hard links; with follow_symlinks also a link and its target), one list per such file, as relative_paths; empty when none."
+      },
+      "selected": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "With anywhere: the members the query selected, as relative_paths; the others are copies found anywhere under the base."
       },
       "wasted_bytes": {
         "type": "integer",

@@ -28,6 +28,7 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   uid: { once: "an entry has one owner" },
   gid: { once: "an entry has one group" },
   links: { long: "link", hint: "WHICH" },
+  nlink: { long: "links", hint: "N", once: "give one link count" },
   max_depth: { short: "d", hint: "N", once: "give one maximum depth" },
   min_depth: { hint: "N", once: "give one minimum depth" },
   hidden: { short: "H" },

@@ -98,13 +98,14 @@ describe("the default grep", () => {
     );
   });
 
-  test("-l records carry the encoding when it is not plain UTF-8", () => {
+  test("-l records carry the encoding, utf-8 included (#37: an absent field was read as unknown)", () => {
     const l = rglobJson<Result>(["grep", "-l", "Zürich", "--json"], { cwd: t.dir }).json;
     const got = byPath(l);
     expect(got["utf8.txt"]).toEqual({
       path: join(t.dir, "utf8.txt"),
       relative_path: "utf8.txt",
       count: null,
+      encoding: "utf-8",
     });
     expect(got["utf8-bom.txt"]?.bom).toBe(true);
     expect(got["utf16le.txt"]?.encoding).toBe("utf-16le");

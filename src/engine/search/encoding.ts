@@ -82,3 +82,30 @@ export function validUtf8(buf: Uint8Array, length: number, whole: boolean): bool
 export function encodingKey(encoding: string, bom: boolean): string {
   return bom ? `${encoding}+bom` : encoding;
 }
+
+/** The leading bytes grep's first block holds, which decide a file's encoding (headEncoding). */
+export const HEAD_BYTES = 64 * 1024;
+/** The leading bytes grep checks for a NUL byte by default (binary_sniff_bytes). */
+const NUL_SNIFF = 8192;
+
+/**
+ * Names a file's encoding from its head as grep's `encoding: auto` names it (its summary's `encodings` keys): a
+ * byte order mark (`utf-8+bom`, `utf-16le+bom`, `utf-16be+bom`), UTF-16 text without one (`utf-16le`,
+ * `utf-16be`), `binary` for a NUL byte that is not UTF-16 text, `utf-8` when the head is valid UTF-8 (ASCII
+ * included), else `windows-1252`.
+ * @param buf the head's bytes
+ * @param length how many were read (at most HEAD_BYTES)
+ * @param whole whether they are the whole file
+ * @returns the name
+ */
+export function headEncoding(buf: Uint8Array, length: number, whole: boolean): string {
+  if (length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return "utf-16le+bom";
+  if (length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return "utf-16be+bom";
+  const sniffed = Math.min(length, NUL_SNIFF);
+  if (buf.subarray(0, sniffed).indexOf(0) >= 0) {
+    return sniffUtf16(buf, sniffed, sniffed === length && whole) ?? "binary";
+  }
+  const bom = length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
+  if (validUtf8(buf, length, whole)) return bom ? "utf-8+bom" : "utf-8";
+  return "windows-1252";
+}

@@ -39,6 +39,12 @@ export const dupes = defineOperation({
       input: { respect_gitignore: false, hidden: true, include_hard_links: true },
     },
     {
+      description:
+        "Which of our .scss and .js files (not ignored) have an identical copy anywhere, ignored places and other names included?",
+      cli: "rglob dupes -e scss -e js --anywhere",
+      input: { extensions: ["scss", "js"], anywhere: true },
+    },
+    {
       description: "Duplicate images of 1 MiB (1M = 1048576 bytes) or more, as JSON",
       cli: "rglob dupes '*.png' '*.jpg' --min-size 1M --json",
       input: { patterns: ["*.png", "*.jpg"], min_size: "1M" },

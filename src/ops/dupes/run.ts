@@ -19,13 +19,29 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
   const { plan, rootErrors } = compileWalk(input, { filesOnly: true, ...gitOf(ctx) });
   for (const e of rootErrors) ctx.error(e);
   const minSize = input.min_size === undefined && !input.include_empty ? 1 : 0;
-  const candidates: Candidate[] = [];
   const due = yielder();
+  // anywhere: the query's files (their paths and sizes) against every file under the base of one of their sizes.
+  let selected: { paths: Set<string>; sizes: Set<number> } | null = null;
+  let walked = plan;
+  if (input.anywhere) {
+    selected = { paths: new Set(), sizes: new Set() };
+    for await (const batch of walkBatches(plan, ctx, null, { needStats: true }))
+      for (const e of batch) {
+        const st = e.stats();
+        if (st === null || st.size < minSize) continue;
+        selected.paths.add(e.abs);
+        selected.sizes.add(st.size);
+        if (due()) await tick();
+      }
+    walked = compileWalk(everywhere(input), { filesOnly: true, ...gitOf(ctx) }).plan;
+  }
+  const candidates: Candidate[] = [];
   let order = 0;
-  for await (const batch of walkBatches(plan, ctx, null, { needStats: true }))
+  for await (const batch of walkBatches(walked, ctx, null, { needStats: true }))
     for (const e of batch) {
       const st = e.stats(); // never null here: walkBatches reports and leaves out such an entry
       if (st === null || st.size < minSize) continue;
+      if (selected !== null && !selected.sizes.has(st.size)) continue;
       candidates.push({
         abs: e.abs,
         rel: e.rel,
@@ -41,7 +57,12 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
     : await findDuplicates(candidates, ctx, plan.confine, input.include_hard_links);
   let copies = 0;
   let wasted = 0;
-  const records: Duplicate[] = found.groups.map((g) => {
+  const chosen = selected?.paths;
+  const groups =
+    chosen === undefined
+      ? found.groups
+      : found.groups.filter((g) => g.files.flat().some((m) => chosen.has(m.abs)));
+  const records: Duplicate[] = groups.map((g) => {
     const w = wastedOf(g);
     copies += g.files.length - 1;
     wasted += w;
@@ -54,6 +75,9 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
       count: members.length,
       files: g.files.length,
       hard_links: g.files.filter((f) => f.length > 1).map((f) => f.map((m) => m.rel)),
+      ...(chosen === undefined
+        ? {}
+        : { selected: members.filter((m) => chosen.has(m.abs)).map((m) => m.rel) }),
       wasted_bytes: w,
     };
   });
@@ -67,4 +91,37 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
     const r = records[i] as Duplicate;
     yield { kind: "duplicate", record: r, key: r.digest };
   }
+}
+
+/**
+ * The walk of `anywhere`: every file under the base, ignored and hidden ones included, whatever the query's globs
+ * and predicates (the way links are followed and the base confined stay the query's).
+ * @param input the dupes input
+ * @returns the walk options
+ */
+function everywhere(input: DupesInput): DupesInput {
+  return {
+    ...input,
+    paths: [],
+    patterns: [],
+    exclude: [],
+    types: [],
+    extensions: [],
+    file_types: [],
+    file_types_not: [],
+    size: [],
+    min_size: undefined,
+    max_size: undefined,
+    newer_than: undefined,
+    older_than: undefined,
+    newer_than_file: undefined,
+    perm: undefined,
+    nlink: undefined,
+    uid: undefined,
+    gid: undefined,
+    max_depth: undefined,
+    min_depth: undefined,
+    hidden: true,
+    respect_gitignore: false,
+  };
 }

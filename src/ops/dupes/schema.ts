@@ -17,6 +17,15 @@ export const DupesInputSchema = v.pipe(
       ),
       false,
     ),
+    anywhere: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "Compare the selected files with every file under the base. Ignored, hidden and other names included (as -u with no glob or predicate); a group is listed when it holds a selected file, every member shown, `selected` naming the selected ones; the summary counts those groups.",
+        ),
+      ),
+      false,
+    ),
     include_hard_links: v.optional(
       v.pipe(
         v.boolean(),
@@ -66,6 +75,14 @@ export const DuplicateSchema = v.pipe(
       v.array(v.array(v.string())),
       v.description(
         "Paths of the group that are one file on disk (same device and inode: hard links; with follow_symlinks also a link and its target), one list per such file, as relative_paths; empty when none.",
+      ),
+    ),
+    selected: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description(
+          "With anywhere: the members the query selected, as relative_paths; the others are copies found anywhere under the base.",
+        ),
       ),
     ),
     wasted_bytes: int(

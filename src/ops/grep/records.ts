@@ -148,7 +148,8 @@ export function grepFileOf(
   const rec: GrepFile = { path: abs, relative_path: rel, count };
   if (decoded === undefined) return rec;
   if (decoded.nul !== undefined) rec.binary_offset = decoded.nul;
-  else if (decoded.encoding !== "utf-8" || decoded.bom) {
+  else {
+    // Said for plain UTF-8 too (#37): a reader took an absent field for "unknown".
     rec.encoding = decoded.encoding;
     if (decoded.bom) rec.bom = true;
   }

@@ -284,7 +284,7 @@ export const GrepFileSchema = v.pipe(
         "Matching lines in the file with count (matches with count_matches, or count and only_matching; 0 with files_without_match), else null.",
       ),
     ),
-    encoding: v.optional(v.pipe(v.string(), v.description("As LineMatch's, when not plain UTF-8."))),
+    encoding: v.optional(v.pipe(v.string(), v.description("As LineMatch's (utf-8 too)."))),
     ...BOM,
     binary_offset: v.optional(
       v.pipe(v.number(), v.integer(), v.description("With `binary`: the offset of its first NUL byte.")),

@@ -24,6 +24,8 @@ const FIND_PRIMARIES: Readonly<Record<string, string>> = {
   "-mmin": "use --newer-than / --older-than with a duration (e.g. --newer-than 30m)",
   "-newer": "use --newer-than-file FILE",
   "-perm": "use --perm (644, -111 all bits, /222 any bit, !/111 none of them)",
+  "-links": "use --links N (+1: more than one hard link)",
+  "-xtype": "use --link file or --link dir (where a link's chain ends)",
   "-user": "use --uid N",
   "-group": "use --gid N",
   "-empty": "use -t e",

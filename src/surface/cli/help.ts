@@ -203,7 +203,7 @@ const MORE = "(more: find --help)";
 
 /** The note under the flags of a help whose shared texts were cut. */
 const SHARED_NOTE =
-  "The selection flags (globs, types, sizes, times, --perm, links, ignore files) are find's: 'rglob find --help' gives their rules in full, and so do docs/ops/find.md and docs/contract.md.";
+  "The selection flags (globs, types, sizes, times, --perm, links, ignore files) are find's, AND'd with each other while a repeated flag ORs its values (-e php -g Gemfile keeps nothing; -g '*.php' -g Gemfile keeps either): 'rglob find --help' gives their rules in full, and so do docs/ops/find.md and docs/contract.md.";
 
 /**
  * The input keys of an operation whose flag text is find's, word for word (the selection flags every walking

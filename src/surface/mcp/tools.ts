@@ -560,6 +560,7 @@ export function instructions(): string {
   return [
     `rglob: read-only recursive file search (it never changes a file). One tool, \`${ONE_TOOL}\`: pick \`op\` (find: files by glob and metadata; grep: contents, \`pattern\` is the regex and \`patterns\` file globs; count: lines, code, comments; dupes; tree; top: largest; stats: totals per extension; explain: why a path is or is not selected), then that op's arguments.`,
     "Paths: `base` defaults to the first root; relative `base` and `paths` are taken from it; anything outside the roots is refused with PERM (strict_base is always on). Records carry `path` (absolute) and `relative_path` (POSIX, from base).",
+    'Selection arguments are AND\'d, the values of one OR\'d: extensions ["php"] with patterns ["Gemfile"] keeps nothing; patterns ["*.php","Gemfile"] keeps either.',
     "Bounds and paging: each op has a small default `limit`, `max_output_bytes` and `timeout_seconds`; when `truncated` is true and `next_cursor` is a string, call again with the same arguments plus `cursor` (limit may change). `errors` lists per-path problems; skipped files are counted in `skipped` by reason.",
     `Long rules: ${DESCRIBE_TOOL} {name: op} gives the full text of that op's arguments and result fields; several at once: {name: "find,grep,walk"} (walk: what every op takes; result: what every result holds). The tool names find_files, grep_content, count_lines, find_duplicates, directory_tree, largest_files, file_stats and explain_path still answer, unlisted, until agent API 2.0.`,
   ].join("\n");

@@ -28,7 +28,12 @@ export class DupesHumanSink implements Sink {
       p.dim(`${what}, ${r.size} bytes each, ${r.wasted_bytes} bytes wasted, ${r.digest.slice(0, 19)}`) + "\n",
     );
     const shown = (abs: string) => p.path(displayPath(abs, this.style));
-    for (const abs of r.paths) this.write(`${shown(abs)}\n`);
+    // --anywhere (#37): the copies the query did not select (ignored, other names) are marked.
+    const picked = r.selected === undefined ? null : new Set(r.selected);
+    r.paths.forEach((abs, i) => {
+      const other = picked !== null && !picked.has(r.relative_paths[i] as string);
+      this.write(`${shown(abs)}${other ? p.dim("  (not selected)") : ""}\n`);
+    });
     if (r.hard_links.length === 0) return;
     const absOf = new Map(r.relative_paths.map((rel, i) => [rel, r.paths[i] as string]));
     for (const set of r.hard_links)

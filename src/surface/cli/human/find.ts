@@ -4,7 +4,9 @@
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
 import { isAbsoluteLinkText, linkOf } from "../../../engine/links.ts";
+import { HEAD_BYTES, headEncoding } from "../../../engine/search/encoding.ts";
 import type { Entry } from "../../../engine/walk.ts";
+import { platform } from "../../../platform/platform.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import type { Out } from "../output.ts";
 import { colorPath, type LsColors, lsColorsFrom } from "./ls-colors.ts";
@@ -20,6 +22,57 @@ export function dirMark(endType: string | null | undefined): string {
   return endType === "d" ? " (directory)" : "";
 }
 
+/** The stat(2) fields of --format's {nlink} and {inode}, read for the words that ask (records do not carry them). */
+type LinkStat = { readonly nlink: number; readonly ino: number } | null;
+
+/**
+ * Reads a record's link count and inode: its own (lstat), or its target's for a symlink that -L follows, as
+ * find -L's %n and %i.
+ * @param abs the absolute path
+ * @param follow whether links are followed
+ * @returns the fields, or null when the path cannot be stat'ed
+ */
+function linkStatOf(abs: string, follow: boolean): LinkStat {
+  try {
+    return follow ? platform.stat(abs) : platform.lstat(abs);
+  } catch {
+    try {
+      return platform.lstat(abs); // -L and a link that leads nowhere: its own, as find -L
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** A buffer for the heads read by {encoding}. */
+let headBuf: Uint8Array | null = null;
+
+/**
+ * Names the encoding of a regular file from its head (the first 64 KiB), as grep's `--encoding auto` names it.
+ * @param abs the absolute path
+ * @param follow whether a symlink is followed to its file
+ * @returns the name, or "" when it cannot be read
+ */
+function encodingOf(abs: string, follow: boolean): string {
+  let fd = -1;
+  try {
+    fd = platform.open(abs, null, !follow);
+    headBuf ??= new Uint8Array(HEAD_BYTES);
+    let length = 0;
+    while (length < HEAD_BYTES) {
+      const n = platform.read(fd, headBuf.subarray(length), HEAD_BYTES - length, null);
+      if (n <= 0) break;
+      length += n;
+    }
+    const whole = length < HEAD_BYTES || platform.read(fd, new Uint8Array(1), 1, null) === 0;
+    return headEncoding(headBuf, length, whole);
+  } catch {
+    return "";
+  } finally {
+    if (fd >= 0) platform.close(fd);
+  }
+}
+
 /** Human sink for find records. */
 export class FindHumanSink implements Sink {
   /** The byte after each path: newline, or NUL with -0. */
@@ -30,6 +83,8 @@ export class FindHumanSink implements Sink {
   private readonly ls: LsColors | null;
   /** fd's -a: absolute paths. */
   private readonly absolute: boolean;
+  /** -L: {nlink}, {inode} and {encoding} read a followed link's target. */
+  private readonly follow: boolean;
   /** Whether it reads only the paths of records (no colour, no template field that costs a stat). */
   readonly pathsOnly: boolean;
   /** The rule that ignores a path, for {ignored_by} when a record does not carry it (set by the CLI when the
@@ -47,9 +102,10 @@ export class FindHumanSink implements Sink {
   constructor(
     private readonly out: Out,
     style: Style,
-    opts: { print0: boolean; format: string | undefined; absolute?: boolean },
+    opts: { print0: boolean; format: string | undefined; absolute?: boolean; follow?: boolean },
   ) {
     this.absolute = opts.absolute === true;
+    this.follow = opts.follow === true;
     this.sep = opts.print0 ? 0 : 10;
     this.style = opts.print0 ? { ...style, escape: false } : style;
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
@@ -89,6 +145,11 @@ export class FindHumanSink implements Sink {
     const r = record as FileMatch;
     const shown = this.shown(r.path);
     if (this.template !== undefined) {
+      let linkStat: LinkStat | undefined;
+      const ls = (): LinkStat => {
+        linkStat ??= linkStatOf(r.path, this.follow);
+        return linkStat;
+      };
       const text = this.template.replace(/\{(\w*|\/|\/\/|\.|\/\.)\}/g, (m, k: string) => {
         const name = r.relative_path.slice(r.relative_path.lastIndexOf("/") + 1);
         const dot = name.lastIndexOf(".");
@@ -127,6 +188,17 @@ export class FindHumanSink implements Sink {
             return r.uid === undefined ? "" : String(r.uid);
           case "gid":
             return r.gid === undefined ? "" : String(r.gid);
+          // find's %n and %i (#37): the hard link count and the inode, read when asked; empty when unreadable.
+          case "nlink":
+            return String(ls()?.nlink ?? "");
+          case "inode":
+            return String(ls()?.ino ?? "");
+          case "encoding":
+            // A regular file's encoding from its head, in grep --encoding auto's names (#37); else empty.
+            return r.entry_type === "file" ||
+              (this.follow && r.entry_type === "symlink" && r.link_target_type === "f")
+              ? encodingOf(r.path, this.follow)
+              : "";
           case "type":
             return r.entry_type;
           case "target":

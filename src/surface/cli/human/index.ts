@@ -15,11 +15,12 @@ import { TreeHumanSink } from "./tree.ts";
 
 /** Human formatters, keyed by operation id. */
 const HUMAN: Readonly<Record<string, HumanFactory>> = {
-  find: (out, style, p) =>
+  find: (out, style, p, input) =>
     new FindHumanSink(out, style, {
       print0: p.print0 === true,
       format: typeof p.format === "string" ? p.format : undefined,
       absolute: p.absolute_path === true,
+      follow: input.follow_symlinks === true,
     }),
   tree: (out, style, _p, input) =>
     new TreeHumanSink(out.write, style, typeof input.base === "string" ? input.base : "."),
