@@ -121,7 +121,7 @@ export const onlyIgnoredEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Only what the ignore rules leave out: the query runs over the ignored entries alone (the other filters apply), and each record says which rule ignores it (ignored_by: FILE:LINE:PATTERN).",
+        "Only what the ignore rules leave out, each with its rule. Records say ignored_by (FILE:LINE:PATTERN); the other filters apply.",
       ),
     ),
     false,

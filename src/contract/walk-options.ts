@@ -71,7 +71,7 @@ export const walkEntries = {
   ),
   size: v.optional(
     strings(
-      "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+      "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
     ),
     [],
   ),
@@ -96,7 +96,7 @@ export const walkEntries = {
     v.pipe(
       v.union([v.string(), v.array(v.string())]),
       v.description(
-        "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x').",
+        "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x').",
       ),
     ),
   ),
@@ -116,7 +116,7 @@ export const walkEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
       ),
     ),
     true,
@@ -156,7 +156,7 @@ export const walkEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
       ),
     ),
     true,
@@ -204,7 +204,7 @@ export const linkEntries = {
     v.pipe(
       v.array(v.picklist(LINK_SELECTORS)),
       v.description(
-        "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes.",
+        "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Records: link_target, link_target_exists, link_target_type, link_escapes.",
       ),
     ),
   ),
@@ -216,7 +216,7 @@ export const binaryListEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "List each skipped binary file as a BINARY error record; by default they are only counted (skipped.binary).",
+        "List skipped binary files as BINARY error records. By default they are only counted (skipped.binary).",
       ),
     ),
     false,
@@ -231,7 +231,7 @@ export const budgetEntries = {
       "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records.",
     ),
   ),
-  max_output_bytes: v.optional(int(1, "Maximum serialised size of the records (JSON bytes).")),
+  max_output_bytes: v.optional(int(1, "Most bytes of the records as JSON.")),
   timeout_seconds: v.optional(
     v.pipe(
       v.number(),

@@ -124,7 +124,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -151,7 +151,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
@@ -179,7 +179,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -204,7 +204,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -247,16 +247,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Records: link_target, link_target_exists, link_target_type, link_escapes."
       },
       "only_ignored": {
         "type": "boolean",
-        "description": "Only what the ignore rules leave out: the query runs over the ignored entries alone (the other filters apply), and each record says which rule ignores it (ignored_by: FILE:LINE:PATTERN).",
+        "description": "Only what the ignore rules leave out, each with its rule. Records say ignored_by (FILE:LINE:PATTERN); the other filters apply.",
         "default": false
       },
       "expand": {
         "type": "boolean",
-        "description": "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory that the query lists is one record with entries_inside, files_inside and dirs_inside (what it holds), as git lists an ignored dir/.",
+        "description": "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory is one record saying what it holds (entries_inside, files_inside, dirs_inside), as git lists an ignored dir/.",
         "default": false
       },
       "limit": {
@@ -267,7 +267,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_output_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Maximum serialised size of the records (JSON bytes)."
+        "description": "Most bytes of the records as JSON."
       },
       "timeout_seconds": {
         "type": "number",
@@ -286,7 +286,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "name"
         ],
         "type": "string",
-        "description": "Order of results: path, size, mtime or name. path is walk order, the default, and streams; the others collect first.",
+        "description": "Order of results. path (the default) is walk order and streams; size, mtime and name collect first.",
         "default": "path"
       },
       "reverse": {
@@ -792,7 +792,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -819,7 +819,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
@@ -847,7 +847,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -872,7 +872,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -910,7 +910,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_output_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Maximum serialised size of the records (JSON bytes)."
+        "description": "Most bytes of the records as JSON."
       },
       "timeout_seconds": {
         "type": "number",
@@ -923,7 +923,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "fixed_strings": {
         "type": "boolean",
-        "description": "Treat patterns as literal strings, not regular expressions.",
+        "description": "Literal patterns, not regular expressions.",
         "default": false
       },
       "ignore_case": {
@@ -998,7 +998,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "include_zero": {
         "type": "boolean",
-        "description": "With count or count_matches, list files without a match too. Their count is 0, as in rg.",
+        "description": "With counts, list files without a match too. With count or count_matches; their count is 0, as in rg.",
         "default": false
       },
       "max_count": {
@@ -1027,12 +1027,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "minLength": 1
           }
         ],
-        "description": "Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K' (K = 1024); fd's '-10k' is at most 10000 bytes. A '+' size (fd's at least) is refused."
+        "description": "Skip larger files: bytes, '1M', '512K'. As TOO_LARGE; K = 1024; fd's '-10k' is at most 10000 bytes. A '+' size (fd's at least) is refused."
       },
       "max_columns": {
         "type": "integer",
         "minimum": 1,
-        "description": "Clip lines longer than this many characters (code points) to a window around the first match (`clipped` is set)."
+        "description": "Clip lines longer than this around the first match. In characters (code points); `clipped` is set."
       },
       "text": {
         "type": "boolean",
@@ -1046,12 +1046,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "list_binary": {
         "type": "boolean",
-        "description": "List each skipped binary file as a BINARY error record; by default they are only counted (skipped.binary).",
+        "description": "List skipped binary files as BINARY error records. By default they are only counted (skipped.binary).",
         "default": false
       },
       "only_ignored": {
         "type": "boolean",
-        "description": "Only what the ignore rules leave out: the query runs over the ignored entries alone (the other filters apply), and each record says which rule ignores it (ignored_by: FILE:LINE:PATTERN).",
+        "description": "Only what the ignore rules leave out, each with its rule. Records say ignored_by (FILE:LINE:PATTERN); the other filters apply.",
         "default": false
       },
       "binary_sniff_bytes": {
@@ -1068,7 +1068,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "threads": {
         "type": "integer",
         "minimum": 0,
-        "description": "Worker threads that match files (0 = in the calling thread). Default: 2 (at most the cores) on 4 cores or more, or with timeout_seconds and a regex pattern; else 0."
+        "description": "Matching threads; 0: the calling thread. Default: 2 (at most the cores) on 4 cores or more, or with timeout_seconds and a regex pattern; else 0."
       },
       "by": {
         "enum": [
@@ -1789,7 +1789,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -1816,7 +1816,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
@@ -1844,7 +1844,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -1869,7 +1869,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -1901,7 +1901,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "list_binary": {
         "type": "boolean",
-        "description": "List each skipped binary file as a BINARY error record; by default they are only counted (skipped.binary).",
+        "description": "List skipped binary files as BINARY error records. By default they are only counted (skipped.binary).",
         "default": false
       },
       "limit": {
@@ -1912,7 +1912,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_output_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Maximum serialised size of the records (JSON bytes)."
+        "description": "Most bytes of the records as JSON."
       },
       "timeout_seconds": {
         "type": "number",
@@ -2590,7 +2590,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -2617,7 +2617,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
@@ -2645,7 +2645,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -2670,7 +2670,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -2708,7 +2708,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_output_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Maximum serialised size of the records (JSON bytes)."
+        "description": "Most bytes of the records as JSON."
       },
       "timeout_seconds": {
         "type": "number",
@@ -2731,7 +2731,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "include_hard_links": {
         "type": "boolean",
-        "description": "Also list each file whose only identical paths are its own hard links, as a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
+        "description": "Also list files identical only to their own hard links. Each is a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
         "default": false
       }
     },
@@ -3189,7 +3189,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -3216,7 +3216,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
@@ -3244,7 +3244,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -3269,7 +3269,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -3312,12 +3312,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Records: link_target, link_target_exists, link_target_type, link_escapes."
       },
       "fold_depth": {
         "type": "integer",
         "minimum": 0,
-        "description": "Each directory at this depth stands for what is below it. It says entries_inside (the entries the query selects there, walked and counted, not listed) and size (their bytes, as tree -L N --du sums them). 0 folds nothing."
+        "description": "Fold directories at this depth. Each stands for what is below it and says entries_inside (the entries the query selects there, walked and counted, not listed) and size (their bytes, as tree -L N --du sums them). 0 folds nothing."
       },
       "limit": {
         "type": "integer",
@@ -3327,7 +3327,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_output_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Maximum serialised size of the records (JSON bytes)."
+        "description": "Most bytes of the records as JSON."
       },
       "timeout_seconds": {
         "type": "number",
@@ -3817,7 +3817,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -3844,7 +3844,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
@@ -3872,7 +3872,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -3897,7 +3897,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -3936,7 +3936,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_output_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Maximum serialised size of the records (JSON bytes)."
+        "description": "Most bytes of the records as JSON."
       },
       "timeout_seconds": {
         "type": "number",
@@ -3949,7 +3949,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "dirs": {
         "type": "boolean",
-        "description": "Rank directories by the size of the selected files below them (cumulative), not files. max_depth/min_depth then bound which directories are listed, not which files are counted.",
+        "description": "Rank directories, not files, by their files' size. The size is the selected files' below each (cumulative); max_depth/min_depth then bound which directories are listed, not which files are counted.",
         "default": false
       }
     },
@@ -4506,7 +4506,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -4533,7 +4533,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
@@ -4561,7 +4561,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -4586,7 +4586,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -4629,7 +4629,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Records: link_target, link_target_exists, link_target_type, link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -4639,7 +4639,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_output_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Maximum serialised size of the records (JSON bytes)."
+        "description": "Most bytes of the records as JSON."
       },
       "timeout_seconds": {
         "type": "number",
@@ -5104,7 +5104,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "rules": {
         "type": "boolean",
-        "description": "Each rule of the ignore files read, with how many paths it decides. FILE:LINE: PATTERN and the count of paths below the base, as git check-ignore -v names them: the last matching rule decides, a '!' rule that decides re-includes, and a path inside an ignored directory is decided by that directory's rule (the ignore files in there are not read). only=unused keeps the rules that decide nothing; expand lists each rule's paths. Takes no path or under; the other filters do not apply.",
+        "description": "Every ignore rule read, with how many paths it decides. FILE:LINE: PATTERN and the count of paths below the base, as git check-ignore -v names them: the last matching rule decides, a '!' rule that decides re-includes, and a path inside an ignored directory is decided by that directory's rule (the ignore files in there are not read). only=unused keeps the rules that decide nothing; expand lists each rule's paths. Takes no path or under; the other filters do not apply.",
         "default": false
       },
       "expand": {
@@ -5224,7 +5224,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -5251,7 +5251,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
@@ -5279,7 +5279,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -5304,7 +5304,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -5347,7 +5347,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Their records say link_target, link_target_exists, link_target_type and link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Records: link_target, link_target_exists, link_target_type, link_escapes."
       },
       "limit": {
         "type": "integer",
@@ -5357,7 +5357,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_output_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Maximum serialised size of the records (JSON bytes)."
+        "description": "Most bytes of the records as JSON."
       },
       "timeout_seconds": {
         "type": "number",
@@ -5898,7 +5898,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -5925,7 +5925,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
@@ -5953,7 +5953,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -5978,7 +5978,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -6016,7 +6016,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_output_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Maximum serialised size of the records (JSON bytes)."
+        "description": "Most bytes of the records as JSON."
       },
       "timeout_seconds": {
         "type": "number",
@@ -6673,7 +6673,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "fd's -S sizes, AND'd, inclusive, files only: '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
+        "description": "fd's -S sizes, AND'd, inclusive, files only. '+3k' at least 3000 bytes, '-1mi' at most 1048576, '10b' exactly.",
         "default": []
       },
       "newer_than": {
@@ -6700,7 +6700,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Several modes (--perm given again) must all hold, as find's repeated -perm. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
@@ -6728,7 +6728,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include hidden entries (names starting with '.'), as git does; false skips them, as fd and rg do. True by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -6753,7 +6753,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "global_ignore_file": {
         "type": "boolean",
-        "description": "Respect git's global excludes file (core.excludesFile). Its default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
+        "description": "Respect git's core.excludesFile. The global excludes file's default place is ~/.config/git/ignore (false: as fd's --no-global-ignore-file, ripgrep's --no-ignore-global).",
         "default": true
       },
       "ignore_files": {
@@ -6791,7 +6791,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_output_bytes": {
         "type": "integer",
         "minimum": 1,
-        "description": "Maximum serialised size of the records (JSON bytes)."
+        "description": "Most bytes of the records as JSON."
       },
       "timeout_seconds": {
         "type": "number",

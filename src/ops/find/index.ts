@@ -7,7 +7,7 @@ export const find = defineOperation({
   id: "find",
   summary: "Find files and directories by glob, type, size, time, permissions and owner.",
   description:
-    "Find files and directories under a base directory by glob patterns and find-style predicates (type, size, modification time, permissions, owner, depth): different ones AND'd, one's values OR'd. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. Results come in walk order (pre-order, names by code point). The human listing shows a symlink as `path -> target`, its text exactly as written, with ` (directory)` after it when its chain ends at a directory. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
+    "Find files and directories under a base directory by globs and find-style predicates (type, size, time, permissions, owner, depth): different ones AND'd, one's values OR'd. Respects .gitignore/.ignore; hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed. Walk order: pre-order, names by code point. A symlink shows as `path -> target`, its text exactly, plus ` (directory)` when its chain ends at one. When `truncated` is true and `next_cursor` is set, call again with the same arguments plus `cursor` to get the next page.",
   models: async () => {
     const m = await import("./schema.ts");
     return {
@@ -39,7 +39,7 @@ export const find = defineOperation({
       format: {
         type: "string",
         description:
-          "Print each entry with a template: {path} {rel} {abs} {name} {size} (bytes) {mtime} {kinds} {mode} (permission bits in octal, as stat -c %a: setuid, setgid, sticky included) {uid} {gid} {nlink} {inode} (find's %n %i) {encoding} (a file's, by its first 64 KiB, as grep --encoding auto names it: utf-8, utf-16le, utf-16be, +bom, windows-1252, binary) {type} (entry_type) {target} (a symlink's target, else empty), {resolved} (where its chain of links ends), {target_type} (what that end is, in --type's letters f d p s b c; empty when it leads nowhere), {link} (a symlink's state in --link's words: ok, broken or escaping, and absolute when its text is an absolute path, e.g. 'broken, escaping, absolute'; else empty), {ignored_by} (the rule that ignores it: FILE:LINE:PATTERN, with -u too; empty when none does), and fd's {} (path), {/} (name), {//} (parent directory), {.} (path without extension), {/.} (name without extension).",
+          "Print each entry with a template: {path} {rel} {abs} {name} {size} (bytes) {mtime} {kinds} {mode} (permission bits in octal, as stat -c %a: setuid, setgid, sticky included) {uid} {gid} {nlink} {inode} (find's %n %i) {encoding} (a file's, from its first 64 KiB, as grep --encoding auto names it) {type} (entry_type) {target} (a symlink's target, else empty), {resolved} (where its chain of links ends), {target_type} (what that end is, in --type's letters f d p s b c; empty when it leads nowhere), {link} (a symlink's state in --link's words: ok, broken or escaping, and absolute when its text is an absolute path, e.g. 'broken, escaping, absolute'; else empty), {ignored_by} (the rule that ignores it: FILE:LINE:PATTERN, with -u too; empty when none does), and fd's {} (path), {/} (name), {//} (parent directory), {.} (path without extension), {/.} (name without extension).",
         hint: "TEMPLATE",
       },
       absolute_path: {

@@ -20,7 +20,7 @@ export const FindInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory that the query lists is one record with entries_inside, files_inside and dirs_inside (what it holds), as git lists an ignored dir/.",
+          "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory is one record saying what it holds (entries_inside, files_inside, dirs_inside), as git lists an ignored dir/.",
         ),
       ),
       false,
@@ -30,7 +30,7 @@ export const FindInputSchema = v.pipe(
       v.pipe(
         v.picklist(SORT_KEYS),
         v.description(
-          "Order of results: path, size, mtime or name. path is walk order, the default, and streams; the others collect first.",
+          "Order of results. path (the default) is walk order and streams; size, mtime and name collect first.",
         ),
       ),
       "path",

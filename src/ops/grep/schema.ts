@@ -47,7 +47,7 @@ export const GrepInputSchema = v.pipe(
     ),
     ...walkEntries,
     ...budgetEntries,
-    fixed_strings: flag("Treat patterns as literal strings, not regular expressions."),
+    fixed_strings: flag("Literal patterns, not regular expressions."),
     ignore_case: flag("Match case-insensitively."),
     smart_case: flag("Case-insensitive when every pattern is lower case. Else case-sensitive."),
     word_regexp: flag(
@@ -71,7 +71,7 @@ export const GrepInputSchema = v.pipe(
       "Count matches per file, not matching lines. Records of kind 'file' with `count`, as rg's count-matches gives them; count with only_matching does the same.",
     ),
     include_zero: flag(
-      "With count or count_matches, list files without a match too. Their count is 0, as in rg.",
+      "With counts, list files without a match too. With count or count_matches; their count is 0, as in rg.",
     ),
     max_count: v.optional(
       int(
@@ -90,13 +90,13 @@ export const GrepInputSchema = v.pipe(
     ),
     max_file_size: v.optional(
       sizeValue(
-        "Skip files larger than this (reported as TOO_LARGE): bytes, or '1M', '512K' (K = 1024); fd's '-10k' is at most 10000 bytes. A '+' size (fd's at least) is refused.",
+        "Skip larger files: bytes, '1M', '512K'. As TOO_LARGE; K = 1024; fd's '-10k' is at most 10000 bytes. A '+' size (fd's at least) is refused.",
       ),
     ),
     max_columns: v.optional(
       int(
         1,
-        "Clip lines longer than this many characters (code points) to a window around the first match (`clipped` is set).",
+        "Clip lines longer than this around the first match. In characters (code points); `clipped` is set.",
       ),
     ),
     text: flag(
@@ -123,7 +123,7 @@ export const GrepInputSchema = v.pipe(
     threads: v.optional(
       int(
         0,
-        "Worker threads that match files (0 = in the calling thread). Default: 2 (at most the cores) on 4 cores or more, or with timeout_seconds and a regex pattern; else 0.",
+        "Matching threads; 0: the calling thread. Default: 2 (at most the cores) on 4 cores or more, or with timeout_seconds and a regex pattern; else 0.",
       ),
     ),
     by: v.optional(

@@ -35,7 +35,7 @@ export const TopInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "Rank directories by the size of the selected files below them (cumulative), not files. max_depth/min_depth then bound which directories are listed, not which files are counted.",
+          "Rank directories, not files, by their files' size. The size is the selected files' below each (cumulative); max_depth/min_depth then bound which directories are listed, not which files are counted.",
         ),
       ),
       false,

@@ -15,7 +15,7 @@ export const TreeInputSchema = v.pipe(
         v.integer(),
         v.minValue(0),
         v.description(
-          "Each directory at this depth stands for what is below it. It says entries_inside (the entries the query selects there, walked and counted, not listed) and size (their bytes, as tree -L N --du sums them). 0 folds nothing.",
+          "Fold directories at this depth. Each stands for what is below it and says entries_inside (the entries the query selects there, walked and counted, not listed) and size (their bytes, as tree -L N --du sums them). 0 folds nothing.",
         ),
       ),
     ),
