@@ -8,6 +8,8 @@ import { HEAD_BYTES, headEncoding } from "../../../engine/search/encoding.ts";
 import type { Entry } from "../../../engine/walk.ts";
 import { platform } from "../../../platform/platform.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
+import { closest } from "../../suggest.ts";
+import { UsageError } from "../flags.ts";
 import type { Out } from "../output.ts";
 import { colorPath, type LsColors, lsColorsFrom } from "./ls-colors.ts";
 import { displayPath, escapeControls, type Style } from "./paths.ts";
@@ -20,6 +22,46 @@ import { displayPath, escapeControls, type Style } from "./paths.ts";
  */
 export function dirMark(endType: string | null | undefined): string {
   return endType === "d" ? " (directory)" : "";
+}
+
+/** The words --format knows, in the order its help names them (record() says what each prints). */
+const FORMAT_WORDS = [
+  "path",
+  "rel",
+  "abs",
+  "name",
+  "size",
+  "mtime",
+  "kinds",
+  "mode",
+  "uid",
+  "gid",
+  "nlink",
+  "inode",
+  "encoding",
+  "type",
+  "target",
+  "resolved",
+  "target_type",
+  "link",
+  "ignored_by",
+] as const;
+
+/**
+ * Refuses a --format word it does not know (#37: a mistyped '{link_status}' was printed as written on every line,
+ * and the listing looked like an answer): a usage error naming the word, the closest known one and the rest.
+ * @param template the --format text
+ */
+function checkFormatWords(template: string): void {
+  const known: readonly string[] = FORMAT_WORDS;
+  for (const m of template.matchAll(/\{(\w+)\}/g)) {
+    const word = m[1] ?? "";
+    if (known.includes(word)) continue;
+    const near = closest(word, known);
+    throw new UsageError(
+      `--format has no {${word}}${near === null ? "" : ` (did you mean {${near}}?)`}; its words are ${known.map((k) => `{${k}}`).join(" ")} and fd's {} {/} {//} {.} {/.}`,
+    );
+  }
 }
 
 /** The stat(2) fields of --format's {nlink} and {inode}, read for the words that ask (records do not carry them). */
@@ -109,6 +151,7 @@ export class FindHumanSink implements Sink {
     this.sep = opts.print0 ? 0 : 10;
     this.style = opts.print0 ? { ...style, escape: false } : style;
     this.template = opts.format?.replace(/\\t/g, "\t").replace(/\\n/g, "\n");
+    if (this.template !== undefined) checkFormatWords(this.template);
     this.ls = style.color ? lsColorsFrom(style.lsColors) : null;
     this.pathsOnly = this.ls === null && !/\{(size|mtime|kinds|mode|uid|gid)\}/.test(this.template ?? "");
     if (this.template === undefined && this.ls === null) this.entry = (e) => this.pathLine(e);
