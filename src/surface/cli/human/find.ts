@@ -24,28 +24,76 @@ export function dirMark(endType: string | null | undefined): string {
   return endType === "d" ? " (directory)" : "";
 }
 
-/** The words --format knows, in the order its help names them (record() says what each prints). */
-const FORMAT_WORDS = [
-  "path",
-  "rel",
-  "abs",
-  "name",
-  "size",
-  "mtime",
-  "kinds",
-  "mode",
-  "uid",
-  "gid",
-  "nlink",
-  "inode",
-  "encoding",
-  "type",
-  "target",
-  "resolved",
-  "target_type",
-  "link",
-  "ignored_by",
-] as const;
+/** What a --format word reads: the record, its shown path and name, and the stats asked for once per record. */
+interface WordContext {
+  readonly r: FileMatch;
+  /** The path as the listing shows it. */
+  readonly shown: string;
+  readonly name: string;
+  /** The name without its extension. */
+  readonly stem: string;
+  /** The link count and inode, read when a word first asks. */
+  readonly linkStat: () => LinkStat;
+  /** -L: a followed link's target is read. */
+  readonly follow: boolean;
+  /** The rule that ignores a path when the record does not carry it (-u). */
+  readonly ignoredBy: ((abs: string) => string) | null;
+}
+
+/**
+ * Every --format word, what it prints for a record, in the order the help names them; fd's placeholders last. One
+ * table for what prints and for what is refused (checkFormatWords).
+ */
+const FORMAT_WORDS: Readonly<Record<string, (c: WordContext) => string>> = {
+  path: (c) => c.shown,
+  rel: (c) => c.r.relative_path,
+  abs: (c) => c.r.path,
+  name: (c) => c.name,
+  size: (c) => String(c.r.size),
+  mtime: (c) => c.r.mtime,
+  kinds: (c) => c.r.kinds.join(""),
+  // stat(1)'s words (#37): %a, %u, %g; empty when the entry's stats could not be read.
+  mode: (c) => c.r.mode ?? "",
+  uid: (c) => (c.r.uid === undefined ? "" : String(c.r.uid)),
+  gid: (c) => (c.r.gid === undefined ? "" : String(c.r.gid)),
+  // find's %n and %i (#37): the hard link count and the inode, read when asked; empty when unreadable.
+  nlink: (c) => String(c.linkStat()?.nlink ?? ""),
+  inode: (c) => String(c.linkStat()?.ino ?? ""),
+  // A regular file's encoding from its head, in grep --encoding auto's names (#37); else empty.
+  encoding: (c) =>
+    c.r.entry_type === "file" || (c.follow && c.r.entry_type === "symlink" && c.r.link_target_type === "f")
+      ? encodingOf(c.r.path, c.follow)
+      : "",
+  type: (c) => c.r.entry_type,
+  target: (c) => c.r.link_target ?? "",
+  resolved: (c) => c.r.link_resolved ?? "",
+  // What a symlink's chain ends at, in --type's letters (#37); empty for a broken link and other entries.
+  target_type: (c) => c.r.link_target_type ?? "",
+  // A symlink's state, always a word (#37): ok for a working link inside the base; empty for other entries.
+  // The words are --link's selectors (escaping, not outside: one word for one fact on every surface).
+  link: (c) =>
+    c.r.link_target === undefined
+      ? ""
+      : [
+          c.r.link_target_exists ? "" : "broken",
+          c.r.link_escapes ? "escaping" : "",
+          c.r.link_target_exists && !c.r.link_escapes ? "ok" : "",
+          isAbsoluteLinkText(c.r.link_target) ? "absolute" : "",
+        ]
+          .filter((w) => w !== "")
+          .join(", "),
+  // The rule that ignores it (FILE:LINE:PATTERN, as git check-ignore -v), -u included; else empty.
+  ignored_by: (c) => c.r.ignored_by ?? c.ignoredBy?.(c.r.path) ?? "",
+  // fd's placeholders: {} path, {/} name, {//} parent directory, {.} path without extension, {/.} stem.
+  "": (c) => c.shown,
+  "/": (c) => c.name,
+  "//": (c) => {
+    const slash = c.shown.lastIndexOf("/");
+    return slash > 0 ? c.shown.slice(0, slash) : slash === 0 ? "/" : ".";
+  },
+  ".": (c) => c.shown.slice(0, c.shown.length - (c.name.length - c.stem.length)),
+  "/.": (c) => c.stem,
+};
 
 /**
  * Refuses a --format word it does not know (#37: a mistyped '{link_status}' was printed as written on every line,
@@ -53,7 +101,7 @@ const FORMAT_WORDS = [
  * @param template the --format text
  */
 function checkFormatWords(template: string): void {
-  const known: readonly string[] = FORMAT_WORDS;
+  const known = Object.keys(FORMAT_WORDS).filter((k) => /^\w+$/.test(k));
   for (const m of template.matchAll(/\{(\w+)\}/g)) {
     const word = m[1] ?? "";
     if (known.includes(word)) continue;
@@ -189,88 +237,25 @@ export class FindHumanSink implements Sink {
     const shown = this.shown(r.path);
     if (this.template !== undefined) {
       let linkStat: LinkStat | undefined;
-      const ls = (): LinkStat => {
-        linkStat ??= linkStatOf(r.path, this.follow);
-        return linkStat;
+      const name = r.relative_path.slice(r.relative_path.lastIndexOf("/") + 1);
+      const dot = name.lastIndexOf(".");
+      const c: WordContext = {
+        r,
+        shown,
+        name,
+        stem: dot > 0 ? name.slice(0, dot) : name,
+        linkStat: () => {
+          linkStat ??= linkStatOf(r.path, this.follow);
+          return linkStat;
+        },
+        follow: this.follow,
+        ignoredBy: this.ignoredBy,
       };
-      const text = this.template.replace(/\{(\w*|\/|\/\/|\.|\/\.)\}/g, (m, k: string) => {
-        const name = r.relative_path.slice(r.relative_path.lastIndexOf("/") + 1);
-        const dot = name.lastIndexOf(".");
-        const stem = dot > 0 ? name.slice(0, dot) : name;
-        switch (k) {
-          case "":
-            return shown;
-          case "/":
-            return name;
-          case "//": {
-            const slash = shown.lastIndexOf("/");
-            return slash > 0 ? shown.slice(0, slash) : slash === 0 ? "/" : ".";
-          }
-          case ".":
-            return shown.slice(0, shown.length - (name.length - stem.length));
-          case "/.":
-            return stem;
-          case "path":
-            return shown;
-          case "rel":
-            return r.relative_path;
-          case "abs":
-            return r.path;
-          case "name":
-            return r.relative_path.slice(r.relative_path.lastIndexOf("/") + 1);
-          case "size":
-            return String(r.size);
-          case "mtime":
-            return r.mtime;
-          case "kinds":
-            return r.kinds.join("");
-          // stat(1)'s words (#37): %a, %u, %g; empty when the entry's stats could not be read.
-          case "mode":
-            return r.mode ?? "";
-          case "uid":
-            return r.uid === undefined ? "" : String(r.uid);
-          case "gid":
-            return r.gid === undefined ? "" : String(r.gid);
-          // find's %n and %i (#37): the hard link count and the inode, read when asked; empty when unreadable.
-          case "nlink":
-            return String(ls()?.nlink ?? "");
-          case "inode":
-            return String(ls()?.ino ?? "");
-          case "encoding":
-            // A regular file's encoding from its head, in grep --encoding auto's names (#37); else empty.
-            return r.entry_type === "file" ||
-              (this.follow && r.entry_type === "symlink" && r.link_target_type === "f")
-              ? encodingOf(r.path, this.follow)
-              : "";
-          case "type":
-            return r.entry_type;
-          case "target":
-            return r.link_target ?? "";
-          case "resolved":
-            return r.link_resolved ?? "";
-          case "ignored_by":
-            // The rule that ignores it (FILE:LINE:PATTERN, as git check-ignore -v), -u included; else empty.
-            return r.ignored_by ?? this.ignoredBy?.(r.path) ?? "";
-          case "target_type":
-            // What a symlink's chain ends at, in --type's letters (#37); empty for a broken link and other entries.
-            return r.link_target_type ?? "";
-          case "link":
-            // A symlink's state, always a word (#37): ok for a working link inside the base; empty for other entries.
-            // The words are --link's selectors (escaping, not outside: one word for one fact on every surface).
-            return r.link_target === undefined
-              ? ""
-              : [
-                  r.link_target_exists ? "" : "broken",
-                  r.link_escapes ? "escaping" : "",
-                  r.link_target_exists && !r.link_escapes ? "ok" : "",
-                  isAbsoluteLinkText(r.link_target) ? "absolute" : "",
-                ]
-                  .filter((w) => w !== "")
-                  .join(", ");
-          default:
-            return m;
-        }
-      });
+      // Every {word} was checked when the sink was made; {} and fd's placeholders are in the same table.
+      const text = this.template.replace(
+        /\{(\w*|\/|\/\/|\.|\/\.)\}/g,
+        (m, k: string) => FORMAT_WORDS[k]?.(c) ?? m,
+      );
       this.out.text(text);
     } else {
       this.out.text(this.ls !== null ? colorPath(this.ls, shown, r.kinds, r.path) : shown);
