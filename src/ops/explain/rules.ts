@@ -81,12 +81,7 @@ function visit(
   for (const name of [...listing.names].sort(compareNames)) {
     if (VCS_DIRS.has(name)) continue;
     const abs = joinPath(dirAbs, name);
-    let type = typeIn(listing, name);
-    if (type === "unknown") {
-      try {
-        type = typeOfStats(platform.lstat(abs));
-      } catch {}
-    }
+    const type = listedType(listing, name, abs);
     const isDir = type === "dir";
     const m = chain.length === 0 ? null : matchChain(chain, keyPrefix + name, name, isDir);
     const tally = m === null ? undefined : view.tallies.get(m.rule);
@@ -102,6 +97,24 @@ function visit(
       continue;
     }
     visit(plan, view, memo, abs, `${keyPrefix}${name}/`, chain, keep, report);
+  }
+}
+
+/**
+ * An entry's type as its directory listing says it, else by lstat (a file system that gives no types).
+ * @returns the type; "unknown" when the lstat fails too
+ */
+function listedType(
+  listing: ReturnType<typeof platform.listDir>,
+  name: string,
+  abs: string,
+): ReturnType<typeof typeIn> {
+  const type = typeIn(listing, name);
+  if (type !== "unknown") return type;
+  try {
+    return typeOfStats(platform.lstat(abs));
+  } catch {
+    return type;
   }
 }
 
@@ -121,12 +134,7 @@ function inside(plan: WalkPlan, dir: string, tally: Tally, keep: boolean, view: 
   for (const name of [...listing.names].sort(compareNames)) {
     if (VCS_DIRS.has(name)) continue;
     const abs = joinPath(dir, name);
-    let type = typeIn(listing, name);
-    if (type === "unknown") {
-      try {
-        type = typeOfStats(platform.lstat(abs));
-      } catch {}
-    }
+    const type = listedType(listing, name, abs);
     view.examined++;
     tally.decides++;
     if (keep) tally.paths.push(shownPath(plan, abs, type === "dir"));
