@@ -197,6 +197,27 @@ export function matchChain(
 }
 
 /**
+ * Finds the rule that ignores a walk's root directory or one of its directories above it, as git check-ignore
+ * names it for every path below (git tests the leading directories from the top and stops at the first one
+ * excluded): the walk itself never tests them (a walk that starts inside an ignored directory lists what is below).
+ * @param outer the root's ignore files from above it, lowest priority first (Root.outer)
+ * @param repoPrefix the root's repository-relative prefix, "" or ending in '/' (Root.repoPrefix)
+ * @returns the rule and its file, or null when no directory on the way is ignored
+ */
+export function ignoredAncestor(
+  outer: readonly IgnoreFile[],
+  repoPrefix: string,
+): { file: IgnoreFile; rule: IgnoreRule } | null {
+  if (outer.length === 0 || repoPrefix === "") return null;
+  const parts = repoPrefix.slice(0, -1).split("/");
+  for (let i = 0; i < parts.length; i++) {
+    const m = matchChain(outer, parts.slice(0, i + 1).join("/"), parts[i] as string, true);
+    if (m !== null && !m.rule.negate) return m;
+  }
+  return null;
+}
+
+/**
  * Tests one entry against a chain, returning only the verdict.
  * @param chain the ignore files that apply, lowest priority first
  * @param key the entry's repository-relative path, without a trailing '/'

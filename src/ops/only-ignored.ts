@@ -9,12 +9,12 @@ import * as v from "valibot";
 import { RglobError } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { explainMemo, explainPath, type PathVerdict } from "../engine/explain.ts";
-import type { GitPlaces } from "../engine/ignore.ts";
+import { type GitPlaces, ignoredAncestor } from "../engine/ignore.ts";
 import { compileWalk, gitOf, toPosix } from "../engine/plan.ts";
 import type { RunContext } from "../engine/run.ts";
 import { type Entry, VCS_DIRS } from "../engine/walk.ts";
 import { joinPath } from "../platform/names.ts";
-import { platform } from "../platform/platform.ts";
+import { insideDir, platform } from "../platform/platform.ts";
 import type { Emitted, Yielded } from "./operation.ts";
 import { fileMatchOf } from "./walk-records.ts";
 
@@ -91,6 +91,11 @@ export function entriesBelow(dir: string): Inside {
 function ruleText(base: string, verdict: PathVerdict): string | null {
   const why = verdict.included ? undefined : verdict.reasons.find((r) => r.stage === "ignore");
   if (why?.file === undefined || why.line === undefined || why.pattern === undefined) return null;
+  return ruleWords(base, why as { file: string; line: number; pattern: string });
+}
+
+/** FILE:LINE:PATTERN, the file relative to the base (absolute outside it). */
+function ruleWords(base: string, why: { file: string; line: number; pattern: string }): string {
   const rel = toPosix(path.relative(base, why.file));
   const file = rel.startsWith("../") || path.isAbsolute(rel) ? why.file : rel;
   return `${file}:${why.line}:${why.pattern}`;
@@ -100,6 +105,9 @@ function ruleText(base: string, verdict: PathVerdict): string | null {
  * Returns the rule that ignores each path of a query, for find's `--format {ignored_by}` when the records do not
  * carry it (#37: `find -u --format '{rel} {ignored_by}'` printed it empty): the query's own options with the ignore
  * rules on, whatever -u/--no-ignore turned off. Made only when the format asks; each verdict costs an explain.
+ * Below a root that lies in an ignored directory (`--base build/sub` under `build/`), every path has that
+ * directory's rule, as git check-ignore -v names it (#36: it was empty there, the walk never testing the
+ * directories above its root).
  * @param input find's input (validated here)
  * @param git where git's config and global excludes file are
  * @returns the rule of a path (FILE:LINE:PATTERN), or "" when no ignore rule leaves it out
@@ -110,13 +118,24 @@ export async function ignoredByLookup(input: object, git: GitPlaces): Promise<(a
   let compiled: {
     plan: ReturnType<typeof compileWalk>["plan"];
     memo: ReturnType<typeof explainMemo>;
+    /** Each directory root with the rule that ignores it or a directory above it (null: none does). */
+    above: Array<{ abs: string; rule: string | null }>;
   } | null = null;
   return (abs) => {
     if (compiled === null) {
       const { plan } = compileWalk(o, { git });
-      compiled = { plan, memo: explainMemo(plan) };
+      const above = plan.roots
+        .filter((r) => r.type === "dir")
+        .map((r) => {
+          const m = ignoredAncestor(r.outer, r.repoPrefix);
+          const rule = m === null ? null : ruleWords(plan.base, { file: m.file.file, ...m.rule });
+          return { abs: r.abs, rule };
+        });
+      compiled = { plan, memo: explainMemo(plan), above };
     }
-    const { plan, memo } = compiled;
+    const { plan, memo, above } = compiled;
+    const root = above.find((r) => abs !== r.abs && insideDir(abs, r.abs));
+    if (root?.rule != null) return root.rule;
     return (
       ruleText(
         plan.base,

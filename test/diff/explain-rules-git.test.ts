@@ -168,6 +168,74 @@ describe.if(hasGit)("find -u --format {ignored_by} against git check-ignore -v (
   }
 });
 
+// A walk whose root lies in an ignored directory (#36: `--base build/sub` under `build/`): the walk lists what is
+// below its root, and {ignored_by} gives each entry the rule of that directory, as git check-ignore -v names it
+// for every path below (it was empty). Ignored directories and a directory below each, as --base and as a path
+// operand.
+describe.if(hasGit)(
+  "find -u --format {ignored_by} with a root inside an ignored directory (skipped without git)",
+  () => {
+    let roots = 0;
+    afterAll(() => expect(roots).toBeGreaterThan(10));
+    for (const seed of [61, 62, 63, 64, 65, 66, 67, 68]) {
+      test(`seed ${seed}`, () => {
+        const { dir, paths } = randomRepo(seed, env);
+        try {
+          const git = gitVerdicts(dir, paths, env);
+          const isDir = (p: string) => lstatSync(join(dir, p)).isDirectory();
+          // Ignored directories that hold something, the deepest first, and a directory below each when there is one.
+          const ignoredDirs = paths.filter(
+            (p) => isDir(p) && git.get(p)?.ignored && paths.some((q) => q.startsWith(`${p}/`)),
+          );
+          const inside = ignoredDirs
+            .sort((a, b) => b.split("/").length - a.split("/").length)
+            .slice(0, 2)
+            .flatMap((p) => [p, ...paths.filter((q) => q.startsWith(`${p}/`) && isDir(q)).slice(0, 1)]);
+          for (const root of new Set(inside)) {
+            roots++;
+            const below = paths.filter((p) => p.startsWith(`${root}/`));
+            // git names the file from the repository's top; find prints it relative to its base, absolute above it.
+            const rule = (p: string, base: string) => {
+              const g = git.get(p);
+              if (!g?.ignored) return "";
+              const file =
+                base === "" || g.file.startsWith("/")
+                  ? g.file
+                  : g.file.startsWith(`${base}/`)
+                    ? g.file.slice(base.length + 1)
+                    : join(dir, g.file);
+              return `${file}:${g.line}:${g.pattern}`;
+            };
+            const based = rglob(["find", "-u", "--base", root, "--format", "{rel}\t{ignored_by}"], {
+              cwd: dir,
+              env,
+            });
+            const want = below.map((p) => `${p.slice(root.length + 1)}\t${rule(p, root)}`).sort();
+            expect({ seed, root, got: based.stdout.split("\n").filter(Boolean).sort() }).toEqual({
+              seed,
+              root,
+              got: want,
+            });
+            expect(want.every((l) => !l.endsWith("\t"))).toBe(true);
+            const operand = rglob(["find", "-u", "--path", root, "--format", "{rel}\t{ignored_by}"], {
+              cwd: dir,
+              env,
+            });
+            const wantOp = below.map((p) => `${p}\t${rule(p, "")}`).sort();
+            expect({ seed, root, got: operand.stdout.split("\n").filter(Boolean).sort() }).toEqual({
+              seed,
+              root,
+              got: wantOp,
+            });
+          }
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+    }
+  },
+);
+
 describe("explain --rules on every surface", () => {
   const t = tempTree({
     ".gitignore": "*.log\n\n# build output\n!keep.log\nbuild/\n*.tmp\n",
