@@ -1,16 +1,27 @@
 /*! After a find or grep that found nothing while ignore rules left entries out: what the same query finds among
- * them (the first three, within a quarter of a second), each with the rule that ignores it (explain's reason). "Why is
- * icons.ts not there?" is then answered by the empty result itself: trial agents spent a call or two on `-u` and
- * `explain` for it (CLI stderr and MCP text; the structured result is unchanged). */
+ * them (the first three), each with the rule that ignores it (explain's reason). "Why is icons.ts not there?" is
+ * then answered by the empty result itself: trial agents spent a call or two on `-u` and `explain` for it (CLI
+ * stderr and MCP text; the structured result is unchanged). The second look is bounded by work, never by time, so
+ * that a cold run, a served one and the MCP tool say the same at any load (#36). */
 import * as path from "node:path";
 import { collect, inputKeys } from "../agent/call.ts";
+import type { Config } from "../config.ts";
+import type { RunContext } from "../engine/run.ts";
 import type { Operation } from "../ops/operation.ts";
 import { findOperation } from "../ops/registry.ts";
 
 /** What the query finds among the ignored entries, at most this many. */
 const MOST = 3;
-/** How long the second look may take (it walks what the ignore rules pruned: a node_modules, a build). */
-const SECONDS = 0.25;
+/**
+ * The most entries the second look's walk examines (names listed, with the ignore rules off), by operation: find
+ * tests names, grep opens and reads each file (about ten times the work an entry). Multiples of the 256 at which
+ * the walk checks whether to stop, so it stops at exactly this many. It walks what the ignore rules pruned (a
+ * node_modules, a build) and the rest of the tree again: a deadline cut it at a point that depended on the
+ * machine's load, and a cold and a served run of one query said different things (#36).
+ */
+const LOOK_ENTRIES: Readonly<Record<"find" | "grep", number>> = { find: 50_176, grep: 10_240 };
+/** The most content bytes the second look of a grep reads (its max_bytes, or the query's own when smaller). */
+const LOOK_BYTES = 16 << 20;
 
 /** A hit among the ignored entries. */
 interface IgnoredHit {
@@ -20,39 +31,88 @@ interface IgnoredHit {
   readonly why: string | null;
 }
 
+/** What the second look found, and whether it stopped before the end: at the limit (more), or at its budget. */
+interface IgnoredLook {
+  readonly hits: IgnoredHit[];
+  /** There were more hits than those (the limit cut the look). */
+  readonly more: boolean;
+  /** The look stopped at its budget before the end of the walk: how far it went ("the first 50,176 entries
+   * walked"), or null. */
+  readonly spent: string | null;
+}
+
 /**
- * Runs the query again with the ignore rules off, when it found nothing and they left entries out.
+ * Wraps an operation so that its walk stops once it has examined `most` entries: the walk counts them and asks
+ * whether to stop every 256 (engine/walk.ts), at the same entry on any machine. The count is kept in `seen`.
+ * @param op the operation
+ * @param most the entries the walk may examine
+ * @param seen where the count goes
+ * @returns the bounded operation
+ */
+function byWork(op: Operation, most: number, seen: { examined: number }): Operation {
+  return {
+    ...op,
+    run(query: object, ctx: RunContext) {
+      return op.run(query, {
+        ...ctx,
+        progress(scanned: number) {
+          seen.examined = scanned;
+          ctx.progress(scanned);
+        },
+        shouldStop: () => seen.examined >= most || ctx.shouldStop(),
+      });
+    },
+  };
+}
+
+/**
+ * Runs the query again with the ignore rules off, when it found nothing and they left entries out, bounded by work
+ * (LOOK_ENTRIES walked, LOOK_BYTES read), in this thread and with no walk workers, so that where it stops
+ * depends on the tree alone.
  * @param op the operation (find and grep only)
  * @param input the query's input
  * @param summary the query's result summary
- * @returns the hits among the ignored entries (none when it does not apply or they hold none), and whether
- *   there were more than those
+ * @param config the call's switches (a served call's are its client's)
+ * @returns the hits among the ignored entries (none when it does not apply or they hold none), whether there
+ *   were more than those, and whether the look stopped at its budget
  */
 export async function ignoredHits(
   op: Operation,
   input: Readonly<Record<string, unknown>>,
   summary: Readonly<Record<string, unknown>>,
-): Promise<{ hits: IgnoredHit[]; more: boolean }> {
-  const none = { hits: [], more: false };
+  config: Config,
+): Promise<IgnoredLook> {
+  const none: IgnoredLook = { hits: [], more: false, spent: null };
   if ((op.id !== "find" && op.id !== "grep") || input.respect_gitignore === false) return none;
   const ignored = (summary.skipped as { ignored?: unknown } | undefined)?.ignored;
   if (typeof ignored !== "number" || ignored === 0) return none;
-  const { cursor: _cursor, max_output_bytes: _bytes, ...query } = input;
-  // In this thread (grep's workers would cost more to start than the look may take).
-  const again = await collect(op, {
-    ...query,
-    ...(op.id === "grep" ? { threads: 0 } : {}),
-    respect_gitignore: false,
-    limit: MOST,
-    timeout_seconds: SECONDS,
-  });
+  // No deadline: the query's own (the MCP default's) would cut the look where the load says.
+  const { cursor: _cursor, max_output_bytes: _bytes, timeout_seconds: _timeout, ...query } = input;
+  const seen = { examined: 0 };
+  const most = LOOK_ENTRIES[op.id];
+  const settings = { ...config, walkSplit: 0 };
+  const bytes =
+    typeof query.max_bytes === "number" && query.max_bytes < LOOK_BYTES ? query.max_bytes : LOOK_BYTES;
+  // In this thread (grep's workers would cost more to start than the look may take) and without walk workers.
+  const again = await collect(
+    byWork(op, most, seen),
+    {
+      ...query,
+      ...(op.id === "grep" ? { threads: 0, max_bytes: bytes } : {}),
+      respect_gitignore: false,
+      limit: MOST,
+    },
+    {},
+    settings,
+  );
   if (!again.ok) return none;
   const found = (again.result.results ?? []) as Array<{
     path?: unknown;
     relative_path?: unknown;
     line_number?: unknown;
   }>;
-  // Why each is left out: explain with the query's walk options.
+  // Why each is left out: explain with the query's walk options (a path's explanation reads the directories and
+  // ignore files on its way, a bounded cost).
   const explain = findOperation("explain");
   const keys = inputKeys(explain);
   const walkOptions: Record<string, unknown> = {};
@@ -62,7 +122,7 @@ export async function ignoredHits(
   for (const r of found) {
     if (typeof r.path !== "string" || typeof r.relative_path !== "string") continue;
     if (!why.has(r.path)) {
-      const e = await collect(explain, { ...walkOptions, path: r.path, timeout_seconds: SECONDS });
+      const e = await collect(explain, { ...walkOptions, path: r.path }, {}, settings);
       const reasons = e.ok
         ? ((e.result.results as Array<{ reasons?: Array<{ stage: string; detail: string }> }>)[0]?.reasons ??
           [])
@@ -72,18 +132,34 @@ export async function ignoredHits(
     const line = typeof r.line_number === "number" ? `:${r.line_number}` : "";
     hits.push({ shown: `${r.relative_path}${line}`, why: why.get(r.path) ?? null });
   }
-  return { hits, more: again.result.truncated === true && again.result.truncated_reason === "limit" };
+  const more = again.result.truncated === true && again.result.truncated_reason === "limit";
+  const spent = more
+    ? null
+    : again.result.truncated_reason === "max_bytes"
+      ? `the first ${bytes === LOOK_BYTES ? `${LOOK_BYTES >> 20} MiB` : `${bytes.toLocaleString("en-US")} bytes`} read`
+      : seen.examined >= most
+        ? `the first ${most.toLocaleString("en-US")} entries walked`
+        : null;
+  return { hits, more, spent };
 }
 
 /**
- * The note that names them.
- * @param found the hits and whether there were more
- * @returns the note's text (without a prefix), or null for no hits
+ * The note that names them, or says that the look stopped at its budget before it found any.
+ * @param found the hits, whether there were more, and whether the look stopped at its budget
+ * @param surface "cli" names the flag that searches every ignored entry, "mcp" the input key
+ * @returns the note's text (without a prefix), or null for no hits in a look that went to the end
  */
-export function ignoredHitsNote(found: { hits: readonly IgnoredHit[]; more: boolean }): string | null {
-  if (found.hits.length === 0) return null;
+export function ignoredHitsNote(found: IgnoredLook, surface: "cli" | "mcp"): string | null {
+  const all = surface === "cli" ? "--no-ignore" : "respect_gitignore: false";
+  const where = `${found.spent} with the ignore rules off`;
+  if (found.hits.length === 0)
+    return found.spent === null
+      ? null
+      : `among the ignored entries, the same query finds nothing in ${where}; the look stops there (${all} searches them all)`;
   const list = found.hits.map((h) => (h.why === null ? h.shown : `${h.shown} (${h.why})`)).join("; ");
-  return `among the ignored entries, the same query finds${found.more ? ", first" : ""}: ${list}`;
+  const first = found.more ? ", first" : "";
+  const stop = found.spent === null ? "" : `; the look stopped after ${where} (${all} searches them all)`;
+  return `among the ignored entries, the same query finds${first}: ${list}${stop}`;
 }
 
 /**

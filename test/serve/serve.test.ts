@@ -247,6 +247,39 @@ console.log(JSON.stringify({ here, based, outside }));
     sameAsCold(["count"]);
   });
 
+  // The note after an empty answer that names what the query finds among the ignored entries (#36): its second
+  // look runs with the client's settings (a global excludes file of the client's XDG_CONFIG_HOME names the rule;
+  // the server's own settings named none), and stops at a budget of work, not at a deadline the load decides.
+  test("the note among the ignored entries is the cold run's: the client's global excludes, a look at its budget", () => {
+    const look = join(root, "look");
+    mkdirSync(join(look, "deps"), { recursive: true });
+    Bun.spawnSync(["git", "init", "-q", look]);
+    writeFileSync(join(look, ".gitignore"), "deps/\n");
+    writeFileSync(join(look, "api.secret"), "lookToken = 1\n");
+    // Three files of 6 MiB before the hit: the look reads two and stops (16 MiB).
+    for (const n of ["a", "b", "c"]) writeFileSync(join(look, "deps", `${n}.txt`), "x".repeat(6 << 20));
+    writeFileSync(join(look, "deps", "d.txt"), "budgetMarker\n");
+    const home = join(outer, "client-home");
+    mkdirSync(join(home, "xdg", "git"), { recursive: true });
+    writeFileSync(join(home, "xdg", "git", "ignore"), "*.secret\n");
+    const client = { HOME: home, XDG_CONFIG_HOME: join(home, "xdg"), GIT_CONFIG_NOSYSTEM: "1" };
+    try {
+      const secret = sameAsCold(["grep", "lookToken"], look, client);
+      expect(secret.stderr).toContain(
+        `rglob: among the ignored entries, the same query finds: api.secret:1 (ignored by ${join(home, "xdg", "git", "ignore")}:1: *.secret); the look stopped after the first 16 MiB read`,
+      );
+      const budget = sameAsCold(["grep", "budgetMarker"], look, client);
+      expect(budget.stderr).toContain(
+        "rglob: among the ignored entries, the same query finds nothing in the first 16 MiB read with the ignore rules off; the look stops there (--no-ignore searches them all)\n",
+      );
+      expect(sameAsCold(["find", "d.txt"], look, client).stderr).toContain(
+        "the same query finds: deps/d.txt (its directory 'deps' is ignored by .gitignore:1: deps/)",
+      );
+    } finally {
+      rmSync(look, { recursive: true, force: true });
+    }
+  });
+
   test("a broken pipe ends the call as a cold run's does", () => {
     const sh = (serve: string) =>
       Bun.spawnSync(["bash", "-c", `${BIN} grep line big.txt | head -2; echo "exit \${PIPESTATUS[0]}"`], {

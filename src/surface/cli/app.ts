@@ -323,7 +323,13 @@ async function runOperation(
   }
   if (interrupted !== null) throw new Interrupted(interrupted);
   const format = typeof pres.format === "string" ? pres.format : undefined;
-  return exitAfter(op, operands, input, summary, tally.emitted, { machine, quiet, rulesSeen, format });
+  return exitAfter(op, operands, input, summary, tally.emitted, {
+    machine,
+    quiet,
+    rulesSeen,
+    format,
+    config,
+  });
 }
 
 /**
@@ -531,6 +537,8 @@ async function exitAfter(
     readonly rulesSeen: Array<[string, string, string]>;
     /** find's --format: the listing is the user's, so the rules' note does not list its paths again. */
     readonly format?: string | undefined;
+    /** The call's switches (a served call's are its client's): the look among the ignored entries runs with them. */
+    readonly config: Config;
   },
 ): Promise<number> {
   const { machine, quiet, rulesSeen } = how;
@@ -585,7 +593,7 @@ async function exitAfter(
     if (note !== null) eprint(`rglob: ${note}`);
     // What the query finds among the ignored entries, and the rule that ignores each.
     const { ignoredHits, ignoredHitsNote } = await import("../ignored.ts");
-    const among = ignoredHitsNote(await ignoredHits(op, input, summary));
+    const among = ignoredHitsNote(await ignoredHits(op, input, summary, how.config), "cli");
     if (among !== null) eprint(`rglob: ${escapeControls(among)}`);
   }
   if (!found && !quiet && op.id === "explain" && summary !== null) {

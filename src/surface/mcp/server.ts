@@ -497,7 +497,7 @@ async function callOperation(
     const none = nothingFound(result, 0);
     const note = none ? skipNote(op, result, "mcp") : null;
     if (note !== null) tail += `\n${note}`;
-    const among = none ? ignoredHitsNote(await ignoredHits(op, input, result)) : null;
+    const among = none ? ignoredHitsNote(await ignoredHits(op, input, result, config), "mcp") : null;
     if (among !== null) tail += `\n${among}`;
     for (const g of directoryGlobs(input, here)) {
       tail += `\nnote: '${g}' in patterns is a glob matched against entry names, not a directory to search; to search inside it, pass paths: ["${g}"] (or base)`;
