@@ -284,6 +284,32 @@ describe("--saved-as: what a user is told", () => {
     );
   });
 
+  test("pages of two records, resumed by cursor, give every selected file once, with its encoding", () => {
+    const all = rglobJson<{ results: Array<{ relative_path: string; encoding: string }> }>(
+      ["find", "--saved-as", "!utf-8", "--json"],
+      { cwd: base },
+    ).json.results;
+    expect(all.length).toBeGreaterThan(3);
+    const pages: Array<{ relative_path: string; encoding: string }> = [];
+    let cursor: string | null = null;
+    do {
+      const page: { results: typeof pages; next_cursor: string | null } = rglobJson<{
+        results: typeof pages;
+        next_cursor: string | null;
+      }>(
+        ["find", "--saved-as", "!utf-8", "--limit", "2", "--json", ...(cursor ? ["--cursor", cursor] : [])],
+        {
+          cwd: base,
+        },
+      ).json;
+      pages.push(...page.results);
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(pages.map((r) => [r.relative_path, r.encoding])).toEqual(
+      all.map((r) => [r.relative_path, r.encoding]),
+    );
+  });
+
   test("find --help says the names, the negation and that binary files are never selected by it", () => {
     const help = rglob(["find", "--help"]).stdout.replace(/\s+/g, " ");
     expect(help).toContain("--saved-as");
