@@ -74,6 +74,7 @@ async function* streamInPathOrder(
  * @param plan the compiled walk
  * @param ctx the run context
  * @param recordOf an entry's record, or null when its file can no longer be read (reported)
+ * @param limit the request's limit: the walk gathers no more than it and its look-ahead record (each read a head)
  * @param due the cooperative-yield counter
  * @yields the records
  */
@@ -81,17 +82,20 @@ async function* recordsInPathOrder(
   plan: WalkPlan,
   ctx: RunContext,
   recordOf: (e: Entry) => FileMatch | null,
+  limit: number | undefined,
   due: () => boolean,
 ): AsyncGenerator<Yielded> {
+  const batch = Math.max(1, Math.min(ctx.batch, limit === undefined || limit === 0 ? ctx.batch : limit + 1));
   for await (const entries of walkBatches(plan, ctx, ctx.resumeAfter, {
+    batch,
     needStats: ctx.pathsOnly !== true,
   })) {
-    const batch: Emitted[] = [];
+    const records: Emitted[] = [];
     for (const e of entries) {
       const record = recordOf(e);
-      if (record !== null) batch.push({ kind: "file", record, key: e.key });
+      if (record !== null) records.push({ kind: "file", record, key: e.key });
     }
-    yield batch;
+    yield records;
     if (due()) await tick();
   }
 }
@@ -121,7 +125,7 @@ export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerato
     }
   };
   if (input.sort === "path" && !input.reverse) {
-    if (encoded) yield* recordsInPathOrder(plan, ctx, recordOf, due);
+    if (encoded) yield* recordsInPathOrder(plan, ctx, recordOf, input.limit, due);
     else yield* streamInPathOrder(plan, input, ctx, due);
     return;
   }
