@@ -106,6 +106,7 @@ export function capabilityReport(
       newer_than_file: "supported",
       perm: posix ? "supported" : "unsupported",
       nlink: "supported",
+      saved_as: "supported",
       uid: posix ? "POSIX-only" : "unsupported",
       gid: posix ? "POSIX-only" : "unsupported",
       max_depth: "supported",

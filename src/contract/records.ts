@@ -179,6 +179,14 @@ export const FileMatchSchema = v.pipe(
     ...STAT_FIELDS,
     ...ENTRY_TYPE,
     ...LINK_FIELDS,
+    encoding: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          "find with saved_as: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…).",
+        ),
+      ),
+    ),
     ...IGNORED_BY,
     ...ENTRIES_INSIDE,
   }),

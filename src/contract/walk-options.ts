@@ -24,7 +24,7 @@ export const walkEntries = {
   ),
   patterns: v.optional(
     strings(
-      "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+      "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
     ),
     [],
   ),
@@ -38,7 +38,7 @@ export const walkEntries = {
     v.pipe(
       v.array(KindSchema),
       v.description(
-        "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
       ),
     ),
     [],
@@ -49,7 +49,7 @@ export const walkEntries = {
   ),
   file_types: v.optional(
     strings(
-      "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+      "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
     ),
     [],
   ),
@@ -79,16 +79,14 @@ export const walkEntries = {
     v.pipe(
       v.string(),
       v.description(
-        "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used.",
+        "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used.",
       ),
     ),
   ),
   older_than: v.optional(
     v.pipe(
       v.string(),
-      v.description(
-        "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used.",
-      ),
+      v.description("Modified before: '7d' ago or an ISO date. Values and rules as newer_than."),
     ),
   ),
   newer_than_file: v.optional(v.pipe(v.string(), v.description("Modified after this file was."))),
@@ -96,7 +94,7 @@ export const walkEntries = {
     v.pipe(
       v.union([v.string(), v.array(v.string())]),
       v.description(
-        "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x').",
+        "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x').",
       ),
     ),
   ),
@@ -108,6 +106,11 @@ export const walkEntries = {
       ),
     ),
   ),
+  saved_as: v.optional(
+    strings(
+      "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only.",
+    ),
+  ),
   uid: v.optional(int(0, "Owner user id (POSIX).")),
   gid: v.optional(int(0, "Owner group id (POSIX).")),
   max_depth: v.optional(int(0, "Maximum depth below a root. 1 = its direct children; 0 = nothing below it.")),
@@ -116,7 +119,7 @@ export const walkEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
       ),
     ),
     true,
@@ -163,7 +166,7 @@ export const walkEntries = {
   ),
   ignore_files: v.optional(
     strings(
-      "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+      "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
     ),
     [],
   ),
@@ -191,7 +194,7 @@ export const walkEntries = {
     false,
   ),
   case_sensitive: v.optional(
-    v.pipe(v.boolean(), v.description("Case-sensitive globs; default true, except on macOS and Windows.")),
+    v.pipe(v.boolean(), v.description("Case-sensitive globs. Default true, except on macOS and Windows.")),
   ),
 };
 
@@ -228,7 +231,7 @@ export const budgetEntries = {
   limit: v.optional(
     int(
       0,
-      "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records.",
+      "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger, no record and no next_cursor; truncated says whether there were records.",
     ),
   ),
   max_output_bytes: v.optional(int(1, "Most bytes of the records as JSON.")),
@@ -236,7 +239,7 @@ export const budgetEntries = {
     v.pipe(
       v.number(),
       v.minValue(0.01),
-      v.description("Stop after this many seconds with reason 'timeout'."),
+      v.description("Stop after this many seconds. truncated_reason is then 'timeout'."),
     ),
   ),
   cursor: v.optional(

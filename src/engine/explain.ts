@@ -7,7 +7,8 @@ import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath, relativePath } from "../platform/names.ts";
-import { insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
+import { type Confinement, insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
+import { compileSavedAs, fileEncoding } from "./filter/encoding.ts";
 import { compileLinkSelect, compileNlink, nlinkOf } from "./filter/links.ts";
 import { compilePerm, permList } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
@@ -37,6 +38,7 @@ type ExplainStage =
   | "perm"
   | "owner"
   | "links"
+  | "encoding"
   | "missing"
   | "selected";
 
@@ -85,9 +87,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * comes from the plan's own `select`; these only explain it.
  * @param o the walk options
  * @param base the absolute base (for newer_than_file)
+ * @param confine what a file opened to read its head must be (saved_as)
  * @returns the named checks, in the order the plan applies them
  */
-function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
+function namedChecks(o: WalkOptions, base: string, confine: Confinement): NamedCheck[] {
   const out: NamedCheck[] = [];
   const cs = o.case_sensitive ?? defaultCaseSensitive();
   const positive = o.patterns.filter((g) => !isNegated(g));
@@ -195,6 +198,8 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
       },
     });
   }
+  const savedAs = compileSavedAs(o.saved_as ?? []);
+  if (savedAs !== null) out.push(encodingCheck(savedAs.test, savedAs.words.join(","), confine));
   const { uid, gid } = o;
   if (uid !== undefined || gid !== undefined) {
     out.push({
@@ -209,6 +214,37 @@ function namedChecks(o: WalkOptions, base: string): NamedCheck[] {
     });
   }
   return out;
+}
+
+/**
+ * The saved_as check (#37): the encoding a file's head is saved in, or why it has none to test.
+ * @param test the compiled saved_as test
+ * @param words the values as given
+ * @param confine what an opened file must be
+ * @returns the named check
+ */
+function encodingCheck(test: (name: string) => boolean, words: string, confine: Confinement): NamedCheck {
+  const read = (e: Entry): string => {
+    try {
+      return fileEncoding(e, confine) ?? "";
+    } catch (err) {
+      return `?${fsErrorInfo(err, e.abs).message}`;
+    }
+  };
+  return {
+    stage: "encoding",
+    why: (e) => {
+      if (e.target !== "file")
+        return `it is not a regular file (--saved-as ${words} reads files${e.type === "symlink" ? "; -L follows a link to one" : ""})`;
+      const name = read(e);
+      if (name.startsWith("?")) return `its first bytes cannot be read: ${name.slice(1)}`;
+      if (test(name)) return null;
+      if (name === "binary" && words.includes("!"))
+        return `it is binary (a NUL byte in its first 8 KiB), not text: a '!' in --saved-as ${words} keeps text files only`;
+      return `it is saved as ${name}, not selected by --saved-as ${words}`;
+    },
+    pass: (e) => `saved as ${read(e)} (--saved-as ${words})`,
+  };
 }
 
 function shown(file: string, base: string): string {
@@ -812,7 +848,7 @@ function verdictOf(
   report: (info: ErrorInfo) => void,
   memo: ExplainMemo,
 ): PathVerdict {
-  const checks = namedChecks(o, plan.base);
+  const checks = namedChecks(o, plan.base, plan.confine);
   let first: PathVerdict | null = null;
   for (let r = 0; r < plan.roots.length; r++) {
     const v = underRoot(plan, o, checks, plan.roots[r] as Root, r, abs, report, memo);

@@ -7,6 +7,7 @@ import type { Kind } from "../contract/records.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { dirnamePath, relativePath, resolvePath } from "../platform/names.ts";
 import { type Confinement, insideDir, platform, typeOfStats, typeWord } from "../platform/platform.ts";
+import { compileSavedAs, fileEncoding } from "./filter/encoding.ts";
 import { compileFileTypes } from "./filter/filetype.ts";
 import { compileLinkSelect, compileNlink, nlinkOf } from "./filter/links.ts";
 import { compilePerm, permList } from "./filter/perm.ts";
@@ -86,8 +87,23 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   const names = namePredicates(o, opts, caseSensitive);
   const statTests = statPredicates(o, base, now);
   const preds = [...names.preds, ...statTests];
-  // Every predicate but globs and plain types reads an entry's stats (x and e need its mode and size).
-  const readsStats = statTests.length > 0 || names.typeKinds.includes("x") || names.typeKinds.includes("e");
+  const confine: Confinement = {
+    // The deepest root first: a path under two roots (`.` and a link `./sym` named after it) is checked against
+    // the one it was walked from, the link's target, not against `.`'s real path.
+    roots: roots.map((r) => [r.abs, r.real] as const).sort((a, b) => b[0].length - a[0].length),
+    inside: o.strict_base ? baseReal : null,
+    follow: o.follow_symlinks,
+  };
+  // saved_as reads a file's head: the last test, after the cheaper ones have ruled entries out.
+  const savedAs = compileSavedAs(o.saved_as ?? []);
+  if (savedAs !== null) preds.push(savedAsTest(savedAs.test, confine));
+  // Every predicate but globs and plain types reads an entry's stats (x and e need its mode and size); saved_as
+  // reads its contents, which no recorded walk may answer for either (walk-key.ts).
+  const readsStats =
+    statTests.length > 0 ||
+    savedAs !== null ||
+    names.typeKinds.includes("x") ||
+    names.typeKinds.includes("e");
   let select: (e: Entry) => boolean;
   if (preds.length === 0) select = () => true;
   else if (preds.length === 1) select = preds[0] as (e: Entry) => boolean;
@@ -98,13 +114,6 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   const minDepth = o.min_depth ?? 0;
   const maxDepth = o.max_depth ?? Number.POSITIVE_INFINITY;
   if (minDepth > maxDepth) throw new RglobError("BAD_PREDICATE", "min_depth is greater than max_depth");
-  const confine: Confinement = {
-    // The deepest root first: a path under two roots (`.` and a link `./sym` named after it) is checked against
-    // the one it was walked from, the link's target, not against `.`'s real path.
-    roots: roots.map((r) => [r.abs, r.real] as const).sort((a, b) => b[0].length - a[0].length),
-    inside: o.strict_base ? baseReal : null,
-    follow: o.follow_symlinks,
-  };
   const kinds = names.kinds;
   const plan: WalkPlan = {
     base,
@@ -136,6 +145,26 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     source: { options: o, plan: { ...opts, cwd, now, git } },
   };
   return { plan, rootErrors };
+}
+
+/**
+ * The saved_as predicate on walk entries: a regular file (a followed link to one) whose head's encoding the test
+ * keeps. A file that cannot be read is not kept, and its problem is left on the entry for the walk to report.
+ * @param test the compiled saved_as test of an encoding name
+ * @param confine what an opened file must be
+ * @returns the predicate
+ */
+function savedAsTest(test: (name: string) => boolean, confine: Confinement): (e: Entry) => boolean {
+  return (e) => {
+    if (e.target !== "file") return false;
+    try {
+      const name = fileEncoding(e, confine);
+      return name !== null && test(name);
+    } catch (err) {
+      e.statError = err;
+      return false;
+    }
+  };
 }
 
 /** The request's base directory, checked to exist and be a directory, with its real path. */

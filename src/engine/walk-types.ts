@@ -80,11 +80,14 @@ export type EntryStats = Pick<FileStats, "size" | "mtimeMs" | "mode" | "uid" | "
 /** One entry met by the walk. Stats are read lazily, once. */
 export class Entry {
   private st: EntryStats | null | undefined;
-  /** Why stats() returned null (e.g. the entry vanished after it was listed), for the walk to report. */
+  /** Why stats() returned null (e.g. the entry vanished after it was listed), or why saved_as could not read its
+   * head, for the walk to report. */
   statError: unknown = undefined;
   /** The directory it was listed in while the walk is in it (its descriptor is -1 once closed): its stats are read
    * and its file opened (platform.openListed) relative to it. */
   listedDir: { readonly fd: number } | null = null;
+  /** Its encoding once saved_as has read its head (filter/encoding.ts; null: not a regular file). */
+  encoding: string | null | undefined = undefined;
 
   constructor(
     readonly abs: string,

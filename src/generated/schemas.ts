@@ -31,7 +31,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -58,7 +58,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -74,7 +74,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -129,11 +129,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: '7d' ago or an ISO date. Values and rules as newer_than."
       },
       "newer_than_file": {
         "type": "string",
@@ -151,11 +151,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
         "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
+      "saved_as": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
       },
       "uid": {
         "type": "integer",
@@ -179,7 +186,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -212,7 +219,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
         "default": []
       },
       "follow_symlinks": {
@@ -232,7 +239,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default true, except on macOS and Windows."
+        "description": "Case-sensitive globs. Default true, except on macOS and Windows."
       },
       "links": {
         "type": "array",
@@ -256,13 +263,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "expand": {
         "type": "boolean",
-        "description": "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory is one record saying what it holds (entries_inside, files_inside, dirs_inside), as git lists an ignored dir/.",
+        "description": "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory is one record saying what it holds (entries_inside, files_inside, dirs_inside).",
         "default": false
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger, no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -272,7 +279,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "timeout_seconds": {
         "type": "number",
         "minimum": 0.01,
-        "description": "Stop after this many seconds with reason 'timeout'."
+        "description": "Stop after this many seconds. truncated_reason is then 'timeout'."
       },
       "cursor": {
         "type": "string",
@@ -291,7 +298,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "reverse": {
         "type": "boolean",
-        "description": "Reverse the sort order; ties stay in path order.",
+        "description": "Reverse the sort order. Ties stay in path order.",
         "default": false
       }
     },
@@ -409,6 +416,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "link_resolved": {
               "type": "string",
               "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
+            },
+            "encoding": {
+              "type": "string",
+              "description": "find with saved_as: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
             },
             "ignored_by": {
               "type": "string",
@@ -699,7 +710,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -726,7 +737,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -742,7 +753,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -797,11 +808,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: '7d' ago or an ISO date. Values and rules as newer_than."
       },
       "newer_than_file": {
         "type": "string",
@@ -819,11 +830,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
         "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
+      "saved_as": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
       },
       "uid": {
         "type": "integer",
@@ -847,7 +865,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -880,7 +898,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
         "default": []
       },
       "follow_symlinks": {
@@ -900,12 +918,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default true, except on macOS and Windows."
+        "description": "Case-sensitive globs. Default true, except on macOS and Windows."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger, no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -915,7 +933,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "timeout_seconds": {
         "type": "number",
         "minimum": 0.01,
-        "description": "Stop after this many seconds with reason 'timeout'."
+        "description": "Stop after this many seconds. truncated_reason is then 'timeout'."
       },
       "cursor": {
         "type": "string",
@@ -1032,7 +1050,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "max_columns": {
         "type": "integer",
         "minimum": 1,
-        "description": "Clip lines longer than this around the first match. In characters (code points); `clipped` is set."
+        "description": "Clip longer lines around the first match. Longer than this many characters (code points); `clipped` is set."
       },
       "text": {
         "type": "boolean",
@@ -1696,7 +1714,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1723,7 +1741,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -1739,7 +1757,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -1794,11 +1812,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: '7d' ago or an ISO date. Values and rules as newer_than."
       },
       "newer_than_file": {
         "type": "string",
@@ -1816,11 +1834,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
         "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
+      "saved_as": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
       },
       "uid": {
         "type": "integer",
@@ -1844,7 +1869,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -1877,7 +1902,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
         "default": []
       },
       "follow_symlinks": {
@@ -1897,7 +1922,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default true, except on macOS and Windows."
+        "description": "Case-sensitive globs. Default true, except on macOS and Windows."
       },
       "list_binary": {
         "type": "boolean",
@@ -1907,7 +1932,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger, no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -1917,7 +1942,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "timeout_seconds": {
         "type": "number",
         "minimum": 0.01,
-        "description": "Stop after this many seconds with reason 'timeout'."
+        "description": "Stop after this many seconds. truncated_reason is then 'timeout'."
       },
       "cursor": {
         "type": "string",
@@ -2497,7 +2522,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2524,7 +2549,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -2540,7 +2565,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -2595,11 +2620,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: '7d' ago or an ISO date. Values and rules as newer_than."
       },
       "newer_than_file": {
         "type": "string",
@@ -2617,11 +2642,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
         "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
+      "saved_as": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
       },
       "uid": {
         "type": "integer",
@@ -2645,7 +2677,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -2678,7 +2710,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
         "default": []
       },
       "follow_symlinks": {
@@ -2698,12 +2730,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default true, except on macOS and Windows."
+        "description": "Case-sensitive globs. Default true, except on macOS and Windows."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger, no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -2713,7 +2745,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "timeout_seconds": {
         "type": "number",
         "minimum": 0.01,
-        "description": "Stop after this many seconds with reason 'timeout'."
+        "description": "Stop after this many seconds. truncated_reason is then 'timeout'."
       },
       "cursor": {
         "type": "string",
@@ -2721,7 +2753,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "include_empty": {
         "type": "boolean",
-        "description": "Also group empty files, left out by default. An explicit min_size wins.",
+        "description": "Also group empty files. They are left out by default; an explicit min_size wins.",
         "default": false
       },
       "anywhere": {
@@ -3096,7 +3128,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3123,7 +3155,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3139,7 +3171,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -3194,11 +3226,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: '7d' ago or an ISO date. Values and rules as newer_than."
       },
       "newer_than_file": {
         "type": "string",
@@ -3216,11 +3248,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
         "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
+      "saved_as": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
       },
       "uid": {
         "type": "integer",
@@ -3244,7 +3283,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -3277,7 +3316,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
         "default": []
       },
       "follow_symlinks": {
@@ -3297,7 +3336,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default true, except on macOS and Windows."
+        "description": "Case-sensitive globs. Default true, except on macOS and Windows."
       },
       "links": {
         "type": "array",
@@ -3322,7 +3361,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger, no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -3332,7 +3371,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "timeout_seconds": {
         "type": "number",
         "minimum": 0.01,
-        "description": "Stop after this many seconds with reason 'timeout'."
+        "description": "Stop after this many seconds. truncated_reason is then 'timeout'."
       },
       "cursor": {
         "type": "string",
@@ -3724,7 +3763,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3751,7 +3790,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3767,7 +3806,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -3822,11 +3861,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: '7d' ago or an ISO date. Values and rules as newer_than."
       },
       "newer_than_file": {
         "type": "string",
@@ -3844,11 +3883,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
         "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
+      "saved_as": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
       },
       "uid": {
         "type": "integer",
@@ -3872,7 +3918,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -3905,7 +3951,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
         "default": []
       },
       "follow_symlinks": {
@@ -3925,7 +3971,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default true, except on macOS and Windows."
+        "description": "Case-sensitive globs. Default true, except on macOS and Windows."
       },
       "limit": {
         "type": "integer",
@@ -3941,7 +3987,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "timeout_seconds": {
         "type": "number",
         "minimum": 0.01,
-        "description": "Stop after this many seconds with reason 'timeout'."
+        "description": "Stop after this many seconds. truncated_reason is then 'timeout'."
       },
       "cursor": {
         "type": "string",
@@ -4069,6 +4115,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "link_resolved": {
                   "type": "string",
                   "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
+                },
+                "encoding": {
+                  "type": "string",
+                  "description": "find with saved_as: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
                 },
                 "ignored_by": {
                   "type": "string",
@@ -4413,7 +4463,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -4440,7 +4490,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -4456,7 +4506,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -4511,11 +4561,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: '7d' ago or an ISO date. Values and rules as newer_than."
       },
       "newer_than_file": {
         "type": "string",
@@ -4533,11 +4583,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
         "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
+      "saved_as": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
       },
       "uid": {
         "type": "integer",
@@ -4561,7 +4618,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -4594,7 +4651,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
         "default": []
       },
       "follow_symlinks": {
@@ -4614,7 +4671,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default true, except on macOS and Windows."
+        "description": "Case-sensitive globs. Default true, except on macOS and Windows."
       },
       "links": {
         "type": "array",
@@ -4634,7 +4691,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger, no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -4644,7 +4701,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "timeout_seconds": {
         "type": "number",
         "minimum": 0.01,
-        "description": "Stop after this many seconds with reason 'timeout'."
+        "description": "Stop after this many seconds. truncated_reason is then 'timeout'."
       },
       "cursor": {
         "type": "string",
@@ -5131,7 +5188,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -5158,7 +5215,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -5174,7 +5231,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -5229,11 +5286,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: '7d' ago or an ISO date. Values and rules as newer_than."
       },
       "newer_than_file": {
         "type": "string",
@@ -5251,11 +5308,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
         "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
+      "saved_as": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
       },
       "uid": {
         "type": "integer",
@@ -5279,7 +5343,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -5312,7 +5376,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
         "default": []
       },
       "follow_symlinks": {
@@ -5332,7 +5396,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default true, except on macOS and Windows."
+        "description": "Case-sensitive globs. Default true, except on macOS and Windows."
       },
       "links": {
         "type": "array",
@@ -5352,7 +5416,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger, no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -5362,7 +5426,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "timeout_seconds": {
         "type": "number",
         "minimum": 0.01,
-        "description": "Stop after this many seconds with reason 'timeout'."
+        "description": "Stop after this many seconds. truncated_reason is then 'timeout'."
       },
       "cursor": {
         "type": "string",
@@ -5430,6 +5494,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                           "perm",
                           "owner",
                           "links",
+                          "encoding",
                           "missing",
                           "selected"
                         ],
@@ -5832,7 +5897,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -5848,7 +5913,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -5903,11 +5968,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: '7d' ago or an ISO date. Values and rules as newer_than."
       },
       "newer_than_file": {
         "type": "string",
@@ -5925,11 +5990,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
         "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
+      "saved_as": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
       },
       "uid": {
         "type": "integer",
@@ -5953,7 +6025,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -5986,7 +6058,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
         "default": []
       },
       "follow_symlinks": {
@@ -6006,12 +6078,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default true, except on macOS and Windows."
+        "description": "Case-sensitive globs. Default true, except on macOS and Windows."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger, no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -6021,7 +6093,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "timeout_seconds": {
         "type": "number",
         "minimum": 0.01,
-        "description": "Stop after this many seconds with reason 'timeout'."
+        "description": "Stop after this many seconds. truncated_reason is then 'timeout'."
       },
       "cursor": {
         "type": "string",
@@ -6580,7 +6652,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src (with --follow a symlink counts by its target). Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -6607,7 +6679,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds, as fd: f d l p s b c OR'd; x (any execute bit) and e (empty) AND'd on top. x: executable by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -6623,7 +6695,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Languages to keep, OR'd (rg's --type): 'py', 'ts', 'rust', 'go'…; files only. A comma list names several ('java,kotlin').",
+        "description": "Languages to keep, OR'd: 'py', 'ts'; files only. Names as rg's --type ('rust', 'go'…); a comma list names several ('java,kotlin').",
         "default": []
       },
       "file_types_not": {
@@ -6678,11 +6750,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "newer_than": {
         "type": "string",
-        "description": "Modified after: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified after: '7d' ago or an ISO date. A duration ('7d', '30m'), an ISO date or datetime, or fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
       },
       "older_than": {
         "type": "string",
-        "description": "Modified before: a duration ago ('7d') or an ISO date. '30m' and ISO datetimes too, and fd's words ('2weeks'); naive = UTC; a date or time that does not exist, such as 2024-02-30, is refused; the result's time_window says the instants used."
+        "description": "Modified before: '7d' ago or an ISO date. Values and rules as newer_than."
       },
       "newer_than_file": {
         "type": "string",
@@ -6700,11 +6772,18 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             }
           }
         ],
-        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all modes must hold (find's repeated -perm). '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
+        "description": "Permission bits as find -perm, AND'd, octal or symbolic, '!' negating: '!u+x' owner cannot execute. Given again, all must hold. '644' or 'u=rw,go=r': exactly these bits; '-111', '-u+x' or 'u+x': all of them; '/222' or '/u+w,g+w': any of them; '!' before any: the complement ('!/111': no execute bit at all). Symbolic: who u g o a (none = a), operators + = - applied in order to no bits, perms r w x (setuid, setgid, sticky: octal). 'u+x' with no prefix means '-u+x' (find reads it as exactly 0100: write 'u=x')."
       },
       "nlink": {
         "type": "string",
         "description": "Hard link count, as find -links. '2': exactly 2; '+1': more than 1 (a file with another hard link); '-2': fewer than 2. Any entry kind; a followed link's target's."
+      },
+      "saved_as": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
       },
       "uid": {
         "type": "integer",
@@ -6728,7 +6807,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'; true by default. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -6761,7 +6840,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority (later files win over earlier ones), and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
+        "description": "Extra ignore files in .gitignore syntax, relative to base; their patterns are relative to base, they have the lowest priority, and they apply even when respect_gitignore is false (as ripgrep's --ignore-file).",
         "default": []
       },
       "follow_symlinks": {
@@ -6781,12 +6860,12 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "case_sensitive": {
         "type": "boolean",
-        "description": "Case-sensitive globs; default true, except on macOS and Windows."
+        "description": "Case-sensitive globs. Default true, except on macOS and Windows."
       },
       "limit": {
         "type": "integer",
         "minimum": 0,
-        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger (grep's matches, count's totals and breakdown, stats, dupes' groups), no record and no next_cursor; truncated says whether there were records."
+        "description": "Maximum number of records. More sets truncated ('limit') and a next_cursor. 0 gives the summary alone: the whole run's totals and skip ledger, no record and no next_cursor; truncated says whether there were records."
       },
       "max_output_bytes": {
         "type": "integer",
@@ -6796,7 +6875,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "timeout_seconds": {
         "type": "number",
         "minimum": 0.01,
-        "description": "Stop after this many seconds with reason 'timeout'."
+        "description": "Stop after this many seconds. truncated_reason is then 'timeout'."
       },
       "cursor": {
         "type": "string",
@@ -8157,6 +8236,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
       },
+      "encoding": {
+        "type": "string",
+        "description": "find with saved_as: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
+      },
       "ignored_by": {
         "type": "string",
         "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
@@ -9124,6 +9207,10 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "type": "string",
         "description": "Symlinks only: where the chain of links ends, every link on the way followed (realpath -m; a loop ends at the link met twice): relative to the base when inside it ('.' for the base), absolute when outside."
       },
+      "encoding": {
+        "type": "string",
+        "description": "find with saved_as: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
+      },
       "ignored_by": {
         "type": "string",
         "description": "With only_ignored: the rule that ignores this path, as git check-ignore -v gives it: FILE:LINE:PATTERN (the ignore file relative to the base, or absolute outside it)."
@@ -9292,6 +9379,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "perm",
                 "owner",
                 "links",
+                "encoding",
                 "missing",
                 "selected"
               ],

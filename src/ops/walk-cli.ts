@@ -25,6 +25,8 @@ export const WALK_CLI_FLAGS: Readonly<Record<string, CliFlag>> = {
   newer_than_file: { hint: "FILE", once: "give the newer file" },
   // Repeated --perm tests are AND'd, as GNU find's (#37); the other predicates below hold one value each.
   perm: { hint: "MODE" },
+  // Not --encoding: grep's --encoding says how to decode; this selects files by what they are saved in (#37).
+  saved_as: { hint: "ENC" },
   uid: { once: "an entry has one owner" },
   gid: { once: "an entry has one group" },
   links: { long: "link", hint: "WHICH" },

@@ -82,6 +82,7 @@ const FILE_MATCH_PROTO: object = Object.create(Object.prototype, {
         this.mode === undefined ? "" : `,"mode":"${this.mode}","uid":${this.uid},"gid":${this.gid}`,
         this.entry_type,
         link,
+        this.encoding,
       );
     },
   },
@@ -98,11 +99,13 @@ function fileMatchText(
   owner: string,
   entryType: string,
   link: LinkInfo | null,
+  encoding?: string,
 ): string {
+  const enc = encoding === undefined ? "}" : `,"encoding":"${encoding}"}`;
   const tail =
     link === null
-      ? "}"
-      : `,"link_target":${jsonString(link.target)},"link_target_exists":${link.exists},"link_target_type":${link.endType === null ? "null" : `"${link.endType}"`},"link_escapes":${link.escapes},"link_resolved":${jsonString(link.resolved)}}`;
+      ? enc
+      : `,"link_target":${jsonString(link.target)},"link_target_exists":${link.exists},"link_target_type":${link.endType === null ? "null" : `"${link.endType}"`},"link_escapes":${link.escapes},"link_resolved":${jsonString(link.resolved)}${enc}`;
   return `${head}"path":${jsonString(path)},"relative_path":${jsonString(rel)},"size":${size},"mtime":"${mtime}","kinds":${kinds.length === 0 ? "[]" : `["${kinds.join('","')}"]`}${owner},"entry_type":"${entryType}"${tail}`;
 }
 
@@ -194,8 +197,9 @@ class FileMatchData {
   declare readonly link_target_type?: LinkEndType | null;
   declare readonly link_escapes?: boolean;
   declare readonly link_resolved?: string;
+  declare readonly encoding?: string;
 
-  constructor(e: Entry) {
+  constructor(e: Entry, encoding: string | undefined) {
     const st = e.stats();
     this.path = e.abs;
     this.relative_path = e.rel;
@@ -207,6 +211,7 @@ class FileMatchData {
     this.gid = st?.gid;
     this.entry_type = entryTypeOf(e);
     addLinkFields(this as unknown as Record<string, unknown>, e);
+    if (encoding !== undefined) (this as { encoding?: string }).encoding = encoding;
   }
 }
 
@@ -222,10 +227,11 @@ Object.defineProperty(FileMatchData.prototype, RECORD_JSON, {
  * values are those at first access: sinks serialise right away; a library caller reading much later sees the
  * file as it is then (or size 0 and the epoch when it is gone).
  * @param e the entry
+ * @param encoding find with saved_as: the file's encoding (#37), the record's last field but ignored_by
  * @returns the record (size 0 and the epoch when stats cannot be read)
  */
-export function fileMatchOf(e: Entry): FileMatch {
-  if (e.statted) return new FileMatchData(e) as FileMatch;
+export function fileMatchOf(e: Entry, encoding?: string): FileMatch {
+  if (e.statted) return new FileMatchData(e, encoding) as FileMatch;
   let mtime: string | undefined;
   let kinds: FileMatch["kinds"] | undefined;
   const rec = {
@@ -260,5 +266,6 @@ export function fileMatchOf(e: Entry): FileMatch {
     entry_type: entryTypeOf(e),
   };
   addLinkFields(rec, e);
+  if (encoding !== undefined) (rec as { encoding?: string }).encoding = encoding;
   return rec as unknown as FileMatch;
 }

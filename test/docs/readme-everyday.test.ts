@@ -60,6 +60,8 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob find -e py --changed-within", ["app/lib/settings.py", "scripts/build.py"], 0],
   ["rglob find -e py --newer-than-file", ["app/lib/settings.py\nlib/top.py\nscripts/build.py\n"], 0],
   ["rglob find -u -t f --format '{size} {rel}'", ["2200004 photos/a.jpg\n", "31 logs/app.log\n"], 0],
+  // Not UTF-8, with the encoding of each: the Latin-1 and the UTF-16LE file; the jpgs are binary, not text.
+  ["rglob find --saved-as '!utf-8'", ["exports/latin.txt: windows-1252\nexports/report.txt: utf-16le\n"], 0],
   ["rglob find --only-ignored", ["build .gitignore:1:build/\n", "logs/app.log .gitignore:2:*.log\n"], 0],
   ["rglob grep -F 'Zürich' --encoding auto --json", ['"encoding":"windows-1252"', "exports/latin.txt"], 0],
   ["rglob grep -w FIXME", ["app/lib/settings.py:3:", "lib/top.py:1:"], 0],

@@ -82,6 +82,7 @@ describe("FileMatch serialisation", () => {
       "link_target_type",
       "link_escapes",
       "link_resolved",
+      "encoding",
       "ignored_by",
       "entries_inside",
       "files_inside",
@@ -100,10 +101,22 @@ describe("FileMatch serialisation", () => {
       "gid",
       "entry_type",
     ]);
-    const linked = order.filter((k) => k !== "path_bytes" && k !== "ignored_by" && !k.endsWith("_inside"));
+    const linked = order.filter(
+      (k) => k !== "path_bytes" && k !== "ignored_by" && k !== "encoding" && !k.endsWith("_inside"),
+    );
     for (const r of records)
       expect(Object.keys(r)).toEqual((r as { entry_type: string }).entry_type === "symlink" ? linked : plain);
     expect({ ...(records[0] as object) }).toEqual(JSON.parse(JSON.stringify(records[0])));
+    // saved_as (#37): each record's encoding, last, in its own text too (a followed link's after its link fields).
+    for (const follow of [false, true]) {
+      const encoded = await collect({ saved_as: ["utf-8", "binary"], follow_symlinks: follow });
+      expect(encoded.length).toBeGreaterThan(5);
+      for (const r of encoded) {
+        expect(Object.keys(r).at(-1)).toBe("encoding");
+        expect(recordJson(r)).toBe(JSON.stringify(r));
+        expect(recordJsonAfter(r, '{"kind":"file",')).toBe(`{"kind":"file",${JSON.stringify(r).slice(1)}`);
+      }
+    }
   });
 
   test("plain records and empty records keep JSON.stringify's text", () => {

@@ -13,7 +13,7 @@ export const DupesInputSchema = v.pipe(
     include_empty: v.optional(
       v.pipe(
         v.boolean(),
-        v.description("Also group empty files, left out by default. An explicit min_size wins."),
+        v.description("Also group empty files. They are left out by default; an explicit min_size wins."),
       ),
       false,
     ),

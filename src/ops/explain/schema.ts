@@ -22,6 +22,7 @@ const EXPLAIN_STAGES = [
   "perm",
   "owner",
   "links",
+  "encoding",
   "missing",
   "selected",
 ] as const;

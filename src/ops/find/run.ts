@@ -1,13 +1,14 @@
 /*! find: plan → records. Streams FileMatch records in walk order, or collects and sorts them when a sort other
  * than path order is asked for. */
-import { type ErrorInfo, RglobError } from "../../contract/errors.ts";
+import { type ErrorInfo, fsErrorInfo, RglobError } from "../../contract/errors.ts";
 import type { FileMatch } from "../../contract/records.ts";
 import { NO_EVENTS } from "../../engine/events.ts";
+import { fileEncoding } from "../../engine/filter/encoding.ts";
 import { compileWalk, gitOf } from "../../engine/plan.ts";
 import { type RunContext, tick, yielder } from "../../engine/run.ts";
-import { compareNames, type WalkPlan } from "../../engine/walk.ts";
+import { compareNames, type Entry, type WalkPlan } from "../../engine/walk.ts";
 import { walkBatches } from "../../engine/walk-pool.ts";
-import type { Yielded } from "../operation.ts";
+import type { Emitted, Yielded } from "../operation.ts";
 import { fileMatchOf } from "../walk-records.ts";
 import type { FindInput } from "./schema.ts";
 
@@ -67,6 +68,38 @@ async function* streamInPathOrder(
   for (const info of held) ctx.error(info);
 }
 
+/**
+ * Yields the walk's entries as records in walk order (saved_as: each record carries the file's encoding, which
+ * an entry pushed to the events has no field for).
+ * @param plan the compiled walk
+ * @param ctx the run context
+ * @param recordOf an entry's record, or null when its file can no longer be read (reported)
+ * @param limit the request's limit: the walk gathers no more than it and its look-ahead record (each read a head)
+ * @param due the cooperative-yield counter
+ * @yields the records
+ */
+async function* recordsInPathOrder(
+  plan: WalkPlan,
+  ctx: RunContext,
+  recordOf: (e: Entry) => FileMatch | null,
+  limit: number | undefined,
+  due: () => boolean,
+): AsyncGenerator<Yielded> {
+  const batch = Math.max(1, Math.min(ctx.batch, limit === undefined || limit === 0 ? ctx.batch : limit + 1));
+  for await (const entries of walkBatches(plan, ctx, ctx.resumeAfter, {
+    batch,
+    needStats: ctx.pathsOnly !== true,
+  })) {
+    const records: Emitted[] = [];
+    for (const e of entries) {
+      const record = recordOf(e);
+      if (record !== null) records.push({ kind: "file", record, key: e.key });
+    }
+    yield records;
+    if (due()) await tick();
+  }
+}
+
 /** The pause between batches of pushed entries. */
 const NO_RECORDS: Yielded = [];
 
@@ -80,14 +113,29 @@ export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerato
   const { plan, rootErrors } = compileWalk(input, gitOf(ctx));
   for (const e of rootErrors) ctx.error(e);
   const due = yielder();
+  // saved_as (#37): each record says the encoding it was selected by (the walk read it, or a walk worker did).
+  const encoded = (input.saved_as ?? []).length > 0;
+  const recordOf = (e: Entry): FileMatch | null => {
+    if (!encoded) return fileMatchOf(e);
+    try {
+      return fileMatchOf(e, fileEncoding(e, plan.confine) ?? undefined);
+    } catch (err) {
+      ctx.error(fsErrorInfo(err, e.abs));
+      return null;
+    }
+  };
   if (input.sort === "path" && !input.reverse) {
-    yield* streamInPathOrder(plan, input, ctx, due);
+    if (encoded) yield* recordsInPathOrder(plan, ctx, recordOf, input.limit, due);
+    else yield* streamInPathOrder(plan, input, ctx, due);
     return;
   }
   type Item = { rec: FileMatch; root: number };
   const all: Item[] = [];
   for await (const entries of walkBatches(plan, ctx, null, { needStats: true })) {
-    for (const e of entries) all.push({ rec: fileMatchOf(e), root: e.root });
+    for (const e of entries) {
+      const rec = recordOf(e);
+      if (rec !== null) all.push({ rec, root: e.root });
+    }
     if (due()) await tick();
   }
   if (ctx.shouldStop()) return;

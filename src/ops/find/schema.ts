@@ -20,7 +20,7 @@ export const FindInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory is one record saying what it holds (entries_inside, files_inside, dirs_inside), as git lists an ignored dir/.",
+          "List every entry inside an ignored directory too. With only_ignored; by default an ignored directory is one record saying what it holds (entries_inside, files_inside, dirs_inside).",
         ),
       ),
       false,
@@ -36,7 +36,7 @@ export const FindInputSchema = v.pipe(
       "path",
     ),
     reverse: v.optional(
-      v.pipe(v.boolean(), v.description("Reverse the sort order; ties stay in path order.")),
+      v.pipe(v.boolean(), v.description("Reverse the sort order. Ties stay in path order.")),
       false,
     ),
   }),

@@ -96,7 +96,7 @@ export const GrepInputSchema = v.pipe(
     max_columns: v.optional(
       int(
         1,
-        "Clip lines longer than this around the first match. In characters (code points); `clipped` is set.",
+        "Clip longer lines around the first match. Longer than this many characters (code points); `clipped` is set.",
       ),
     ),
     text: flag(

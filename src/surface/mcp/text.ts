@@ -120,11 +120,13 @@ function linesOf(op: Operation, r: Rec): string[] {
     case "find": {
       // The path, then the size (files) and the modification time, so a text-only host can answer "how large"
       // and "changed when" without a second call.
-      if (typeof r.link_target === "string") return [`${rel}${linkArrow(r)}`];
+      // saved_as (#37): the encoding each file was selected by, first after its path.
+      const enc = typeof r.encoding === "string" ? `  saved as ${r.encoding}` : "";
+      if (typeof r.link_target === "string") return [`${rel}${linkArrow(r)}${enc}`];
       if ((r.kinds as string[] | undefined)?.includes("d")) return [`${rel}/`];
       const size = typeof r.size === "number" ? `  ${r.size} bytes` : "";
       const mtime = typeof r.mtime === "string" ? `  ${r.mtime}` : "";
-      return [`${rel}${size}${mtime}`];
+      return [`${rel}${enc}${size}${mtime}`];
     }
     case "tree": {
       const depth = typeof r.depth === "number" ? r.depth : 1;

@@ -3,8 +3,8 @@
  * colour asks for them (they cost a stat). */
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
+import { encodingOfOpen } from "../../../engine/filter/encoding.ts";
 import { isAbsoluteLinkText, linkOf } from "../../../engine/links.ts";
-import { HEAD_BYTES, headEncoding } from "../../../engine/search/encoding.ts";
 import type { Entry } from "../../../engine/walk.ts";
 import { platform } from "../../../platform/platform.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
@@ -61,9 +61,10 @@ const FORMAT_WORDS: Readonly<Record<string, (c: WordContext) => string>> = {
   inode: (c) => String(c.linkStat()?.ino ?? ""),
   // A regular file's encoding from its head, in grep --encoding auto's names (#37); else empty.
   encoding: (c) =>
-    c.r.entry_type === "file" || (c.follow && c.r.entry_type === "symlink" && c.r.link_target_type === "f")
+    c.r.encoding ??
+    (c.r.entry_type === "file" || (c.follow && c.r.entry_type === "symlink" && c.r.link_target_type === "f")
       ? encodingOf(c.r.path, c.follow)
-      : "",
+      : ""),
   type: (c) => c.r.entry_type,
   target: (c) => c.r.link_target ?? "",
   resolved: (c) => c.r.link_resolved ?? "",
@@ -134,11 +135,9 @@ function linkStatOf(abs: string, follow: boolean): LinkStat {
   }
 }
 
-/** A buffer for the heads read by {encoding}. */
-let headBuf: Uint8Array | null = null;
-
 /**
- * Names the encoding of a regular file from its head (the first 64 KiB), as grep's `--encoding auto` names it.
+ * Names the encoding of a regular file from its head (the first 64 KiB), as grep's `--encoding auto` and
+ * `--saved-as` name it (one function: encodingOfOpen).
  * @param abs the absolute path
  * @param follow whether a symlink is followed to its file
  * @returns the name, or "" when it cannot be read
@@ -147,15 +146,7 @@ function encodingOf(abs: string, follow: boolean): string {
   let fd = -1;
   try {
     fd = platform.open(abs, null, !follow);
-    headBuf ??= new Uint8Array(HEAD_BYTES);
-    let length = 0;
-    while (length < HEAD_BYTES) {
-      const n = platform.read(fd, headBuf.subarray(length), HEAD_BYTES - length, null);
-      if (n <= 0) break;
-      length += n;
-    }
-    const whole = length < HEAD_BYTES || platform.read(fd, new Uint8Array(1), 1, null) === 0;
-    return headEncoding(headBuf, length, whole);
+    return encodingOfOpen(fd) ?? "";
   } catch {
     return "";
   } finally {
@@ -260,6 +251,8 @@ export class FindHumanSink implements Sink {
     } else {
       this.out.text(this.ls !== null ? colorPath(this.ls, shown, r.kinds, r.path) : shown);
       if (r.entry_type === "symlink") this.arrow(r.link_target, r.link_target_type);
+      // --saved-as (#37): the encoding beside the path, as file(1) prints it; not with -0 (a list for xargs).
+      if (r.encoding !== undefined && this.sep !== 0) this.out.text(`: ${r.encoding}`);
     }
     this.out.byte(this.sep);
     this.out.end();
