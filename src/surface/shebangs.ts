@@ -104,7 +104,11 @@ export async function shebangLook(
   for (const [k, v] of Object.entries(given)) if (keys.has(k) && !DROP.has(k)) query[k] = v;
   query.file_types_not = fileTypeNames();
   if (!Array.isArray(query.types) || query.types.length === 0) query.types = ["f"];
-  const again = await collect(find, { ...query, limit: MOST_READ, timeout_seconds: SECONDS }, control);
+  const again = await collect(
+    find,
+    { ...query, limit: MOST_READ, timeout_seconds: SECONDS },
+    { ...control, pathsOnly: true },
+  );
   if (!again.ok) return null;
   const follow = query.follow_symlinks === true;
   const scripts: Array<{ rel: string; interpreter: string }> = [];
@@ -124,20 +128,14 @@ export async function shebangLook(
 
 /**
  * The note that says it.
- * @param look what the second look found, or null when it did not run
+ * @param look what the second look found, or null when it did not run (file_types_not alone, a type of
+ *   type_add's globs only): the rule is said instead
  * @param surface "cli" names flags, "mcp" input keys
- * @param typeNot whether file_types_not was given alone (no look runs: the rule is said instead)
- * @returns the note's text (without a prefix), or null
+ * @returns the note's text (without a prefix)
  */
-export function shebangNote(
-  look: ShebangLook | null,
-  surface: "cli" | "mcp",
-  typeNot: boolean,
-): string | null {
+export function shebangNote(look: ShebangLook | null, surface: "cli" | "mcp"): string {
   if (look === null)
-    return typeNot
-      ? "a file type is chosen by name only: a script without such a name is not taken for its shebang"
-      : null;
+    return "a file type is chosen by name only: a script without such a name is not taken for its shebang";
   const langs =
     look.asked.length === 1 ? look.asked[0] : `${look.asked.slice(0, -1).join(", ")} or ${look.asked.at(-1)}`;
   const key = surface === "cli" ? "--lang" : "file_types";
@@ -168,16 +166,6 @@ export function shebangNote(
   return escapeControls(
     `${n === 1 ? "1 file" : `${n} files`} left out by ${key} ${n === 1 ? "starts" : "start"} with a #! of ${langs}: ${named}${more}; ${how}${past}`,
   );
-}
-
-/**
- * Says whether a query named types to leave out and none to keep (`--type-not` alone): no look runs then.
- * @param input the query's input
- * @returns true for file_types_not without file_types
- */
-export function typeNotAlone(input: Readonly<Record<string, unknown>>): boolean {
-  const some = (l: unknown) => Array.isArray(l) && l.length > 0;
-  return some(input.file_types_not) && !some(input.file_types);
 }
 
 /**

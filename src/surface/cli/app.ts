@@ -577,9 +577,8 @@ async function exitAfter(
     for (const note of coverageNotes(summary, "cli")) eprint(`rglob: note: ${note}`);
   // Which files a --lang left out start with a #! of its language, or that none does (#37).
   if (!quiet && summary?.type_globs !== undefined) {
-    const { shebangLook, shebangNote, typeNotAlone } = await import("../shebangs.ts");
-    const note = shebangNote(await shebangLook(op, input, summary), "cli", typeNotAlone(input));
-    if (note !== null) eprint(`rglob: note: ${note}`);
+    const { shebangLook, shebangNote } = await import("../shebangs.ts");
+    eprint(`rglob: note: ${shebangNote(await shebangLook(op, input, summary), "cli")}`);
   }
   // count's rules under its human table (#37), so that no file needs reading to check a count.
   const totals = summary?.totals as { files?: unknown } | undefined;

@@ -39,7 +39,7 @@ import {
 } from "../hints.ts";
 import { ignoredHits, ignoredHitsNote } from "../ignored.ts";
 import { capabilities } from "../introspect.ts";
-import { fileTypeNames, shebangLook, shebangNote, typeNotAlone } from "../shebangs.ts";
+import { fileTypeNames, shebangLook, shebangNote } from "../shebangs.ts";
 import { closest } from "../suggest.ts";
 import { confine, resolveRoots } from "./confine.ts";
 import { resultText, type TextOptions } from "./text.ts";
@@ -474,8 +474,7 @@ async function doubtNotes(
     const hold = warm?.hold() ?? null;
     try {
       const look = await shebangLook(op, input, whole, warm !== null ? { warm } : {});
-      const note = shebangNote(look, "mcp", typeNotAlone(input));
-      if (note !== null) tail += `\nnote: ${note}`;
+      tail += `\nnote: ${shebangNote(look, "mcp")}`;
     } finally {
       hold?.();
     }
