@@ -20,6 +20,8 @@ export interface CallControl {
   readonly onProgress?: (scanned: number) => void;
   /** A long-lived server's warm state (the MCP server's); absent for one-shot calls. */
   readonly warm?: WarmProvider;
+  /** The caller reads only the paths and types of find's records: the walk need not read stats ahead. */
+  readonly pathsOnly?: boolean;
 }
 
 /** What one collected call ended with: a result, or a request failure (bad input, bad regex, missing root). */
@@ -89,6 +91,7 @@ function dispatchOptions(control: CallControl, config: Config, signal?: AbortSig
     ...(sig ? { signal: sig } : {}),
     ...(control.onProgress ? { onProgress: control.onProgress } : {}),
     ...(control.warm ? { warm: control.warm } : {}),
+    ...(control.pathsOnly ? { pathsOnly: true } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import type * as v from "valibot";
 import type { CapabilityReport } from "../contract/capabilities.ts";
 import { RglobError } from "../contract/errors.ts";
 import type { FileMatch } from "../contract/records.ts";
+import { withoutTextFacts } from "../contract/result.ts";
 import { SCHEMAS } from "../generated/schemas.ts";
 import type { CountFile, CountInputSchema, CountResult } from "../ops/count/schema.ts";
 import type { DupesInputSchema, Duplicate, DuplicateSearchResult } from "../ops/dupes/schema.ts";
@@ -128,7 +129,7 @@ export async function runAll(
     const { op, input } = inputOf(id, options);
     // A tree a running warm server keeps is answered by it (src/agent/served.ts); else, here.
     const outcome = (await servedCall(op.id, input, control)) ?? (await collect(op, input, control));
-    return outcome.ok ? outcome.result : failedResult(outcome.error);
+    return outcome.ok ? withoutTextFacts(outcome.result) : failedResult(outcome.error);
   } catch (err) {
     if (err instanceof RglobError) return failedResult(err.toInfo());
     throw err;

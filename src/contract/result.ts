@@ -154,3 +154,32 @@ export interface ResultMeta {
   next_cursor: string | null;
   schema_version: typeof SCHEMA_VERSION;
 }
+
+/**
+ * The key under which a result carries facts for its texts only (the CLI's human output and notes, the MCP text),
+ * never on the wire: a symbol, so JSON, JSONL, the schemas and `structuredContent` never see it (#37: dupes names
+ * the files it only counts, without a field that the records of every surface would then carry).
+ */
+export const TEXT_FACTS: unique symbol = Symbol("rglob.textFacts");
+
+/** The facts a result holds under TEXT_FACTS. */
+export interface TextFacts {
+  /** dupes: the first files whose only identical paths are their own hard links, each as its paths (relative to
+   * the base, and absolute). */
+  readonly hard_link_only_sets?: ReadonlyArray<{
+    readonly rel: readonly string[];
+    readonly abs: readonly string[];
+  }>;
+}
+
+/**
+ * Returns a result without its TEXT_FACTS, for the structured answers (MCP `structuredContent`, the library),
+ * whose validators would refuse a symbol key.
+ * @param result a result
+ * @returns the result itself when it has none, else a copy without them
+ */
+export function withoutTextFacts(result: Record<string, unknown>): Record<string, unknown> {
+  if (!(TEXT_FACTS in result)) return result;
+  const { [TEXT_FACTS]: _facts, ...rest } = result as Record<string | symbol, unknown>;
+  return rest as Record<string, unknown>;
+}

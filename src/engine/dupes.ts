@@ -40,7 +40,12 @@ interface Duplicates {
   readonly groups: DuplicateGroup[];
   /** Files with more than one path whose only identical paths are their own hard links (listed or not). */
   readonly hardLinkOnly: number;
+  /** The first of them (HARD_LINK_ONLY_NAMED + 1 at most), each as its paths relative to the base, in walk order. */
+  readonly hardLinkOnlySets: Array<{ rel: string[]; abs: string[] }>;
 }
+
+/** The files with hard links only that a result names when it does not list them (the texts say the rest). */
+const HARD_LINK_ONLY_NAMED = 5;
 
 /** Bytes hashed at each end of a file in the second round. */
 const EDGE_BLOCK = 4096;
@@ -527,7 +532,11 @@ export async function findDuplicates(
       const digest = await soleDigest(f, bufs, ctx);
       if (digest !== null) groups.push({ size: f.size, digest, files: expand([f]) });
     }
-  return { groups, hardLinkOnly: linkedOnly.length };
+  const hardLinkOnlySets = linkedOnly.slice(0, HARD_LINK_ONLY_NAMED + 1).map((f) => {
+    const paths = pathsOf.get(f.inode) as Candidate[];
+    return { rel: paths.map((m) => m.rel), abs: paths.map((m) => m.abs) };
+  });
+  return { groups, hardLinkOnly: linkedOnly.length, hardLinkOnlySets };
 }
 
 /**

@@ -308,3 +308,73 @@ export function fileTypes(): readonly FileType[] {
 export function fileTypeNamed(name: string): FileType | undefined {
   return typeTables().byName.get(name);
 }
+
+/**
+ * The languages an interpreter named by a `#!` line runs, by the interpreter's name with its version digits
+ * dropped (`python3.12` → `python`), as GitHub's linguist reads shebangs.
+ */
+const INTERPRETERS: Readonly<Record<string, readonly string[]>> = {
+  python: ["Python"],
+  pypy: ["Python"],
+  node: ["JavaScript"],
+  nodejs: ["JavaScript"],
+  "ts-node": ["TypeScript"],
+  tsx: ["TypeScript"],
+  deno: ["TypeScript", "JavaScript"],
+  bun: ["TypeScript", "JavaScript"],
+  sh: ["Shell"],
+  bash: ["Shell"],
+  zsh: ["Shell"],
+  ksh: ["Shell"],
+  dash: ["Shell"],
+  ash: ["Shell"],
+  fish: ["Shell"],
+  ruby: ["Ruby"],
+  perl: ["Perl"],
+  php: ["PHP"],
+  pwsh: ["PowerShell"],
+  rscript: ["R"],
+  julia: ["Julia"],
+  elixir: ["Elixir"],
+  lua: ["Lua"],
+  luajit: ["Lua"],
+  groovy: ["Groovy"],
+  kscript: ["Kotlin"],
+  scala: ["Scala"],
+  swift: ["Swift"],
+  dart: ["Dart"],
+  gorun: ["Go"],
+  "rust-script": ["Rust"],
+  runghc: ["Haskell"],
+  runhaskell: ["Haskell"],
+  make: ["Makefile"],
+  escript: ["Erlang"],
+  ocaml: ["OCaml"],
+  guile: ["Scheme"],
+  racket: ["Scheme"],
+  sbcl: ["Lisp"],
+  clojure: ["Clojure"],
+  bb: ["Clojure"],
+  nim: ["Nim"],
+};
+
+/**
+ * Returns the languages a file's first line names as its interpreter (`#!/usr/bin/env python3`,
+ * `#!/bin/bash -e`, `#!/usr/bin/env -S deno run`), for the note that says which scripts a file type left out.
+ * @param line the file's first line, without its newline
+ * @returns the interpreter's name and its languages (none when the line is no `#!` or names no interpreter the
+ *   table knows), or null when the line is no `#!`
+ */
+export function shebangLanguages(line: string): { interpreter: string; languages: readonly string[] } | null {
+  if (!line.startsWith("#!")) return null;
+  const words = line.slice(2).trim().split(/\s+/);
+  let i = 0;
+  const base = (w: string) => w.slice(w.lastIndexOf("/") + 1);
+  if (base(words[0] ?? "") === "env") {
+    i = 1;
+    while (i < words.length && (words[i] as string).startsWith("-")) i++; // env -S, env -i
+  }
+  const interpreter = base(words[i] ?? "");
+  const key = interpreter.toLowerCase().replace(/[\d.]+$/, "");
+  return { interpreter, languages: INTERPRETERS[key] ?? [] };
+}

@@ -194,3 +194,24 @@ export function linkOf(e: {
 export function isAbsoluteLinkText(target: string): boolean {
   return path.isAbsolute(target);
 }
+
+/**
+ * Says a symlink's state in `--link`'s words, the one source of find's `{link}` and the MCP text's note: broken,
+ * escaping, absolute (its text is an absolute path), or ok for a working link inside the base, which may be
+ * absolute too (#37: the MCP text said "broken, escaping the base" where `{link}` said "broken, escaping, absolute").
+ * @param r a record's link fields
+ * @returns the words, in that order; none for an entry that is not a symlink
+ */
+export function linkStateWords(r: {
+  readonly link_target?: string | undefined;
+  readonly link_target_exists?: boolean | undefined;
+  readonly link_escapes?: boolean | undefined;
+}): string[] {
+  if (typeof r.link_target !== "string") return [];
+  const words: string[] = [];
+  if (r.link_target_exists !== true) words.push("broken");
+  if (r.link_escapes === true) words.push("escaping");
+  if (r.link_target_exists === true && r.link_escapes !== true) words.push("ok");
+  if (isAbsoluteLinkText(r.link_target)) words.push("absolute");
+  return words;
+}

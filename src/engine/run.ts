@@ -2,7 +2,7 @@
  * resume point, and the pacing that lets other requests in (tick, yielder). The engine's bottom: it imports only
  * the contract and the engine's own seams, never ops/ or a surface. */
 import type { ErrorInfo } from "../contract/errors.ts";
-import { emptySkipped, type Skipped } from "../contract/result.ts";
+import { emptySkipped, type Skipped, type TEXT_FACTS } from "../contract/result.ts";
 import type { Events } from "./events.ts";
 import type { GitPlaces } from "./ignore.ts";
 import type { SearchSpec } from "./search/search-file.ts";
@@ -33,7 +33,7 @@ export interface RunContext {
   /** Records that the op stopped early by itself, and why. */
   stop(reason: StopReason): void;
   /** Sets an operation-specific summary field (e.g. totals), merged into the result. */
-  summary(key: string, value: unknown): void;
+  summary(key: string | typeof TEXT_FACTS, value: unknown): void;
   /** Counts progress for long requests (files scanned). */
   readonly progress: (scanned: number) => void;
   /**

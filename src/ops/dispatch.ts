@@ -166,7 +166,7 @@ export async function dispatch(
     next_cursor: null,
     schema_version: SCHEMA_VERSION,
   };
-  const extra: Record<string, unknown> = {};
+  const extra: Record<string | symbol, unknown> = {};
   let stopReason: StopReason | null = null;
   let lastProgress = 0;
   const progress = options.onProgress;
@@ -209,7 +209,7 @@ export async function dispatch(
     stop(reason: StopReason) {
       stopReason ??= reason;
     },
-    summary(key: string, value: unknown) {
+    summary(key: string | symbol, value: unknown) {
       extra[key] = value;
     },
     batch: Math.max(1, Math.floor(options.batch ?? DEFAULT_BATCH)),

@@ -7,6 +7,7 @@
 import * as path from "node:path";
 import * as v from "valibot";
 import { RglobError } from "../contract/errors.ts";
+import type { TEXT_FACTS } from "../contract/result.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { explainMemo, explainPath, type PathVerdict } from "../engine/explain.ts";
 import { type GitPlaces, ignoredAncestor } from "../engine/ignore.ts";
@@ -247,8 +248,8 @@ export function withOnlyIgnored<Q extends object>(
         },
         lines: null,
       },
-      summary(key: string, value: unknown) {
-        if ((TOTALS as readonly string[]).includes(key)) counting = true;
+      summary(key: string | typeof TEXT_FACTS, value: unknown) {
+        if (typeof key === "string" && (TOTALS as readonly string[]).includes(key)) counting = true;
         else ctx.summary(key, value);
       },
     };

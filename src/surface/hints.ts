@@ -2,7 +2,13 @@
  * answer (CLI stderr, the MCP text). A hint never changes a result. Reads only what kind of entry a name is. */
 import * as path from "node:path";
 import { inputKeys } from "../agent/call.ts";
-import { SKIP_REASONS, type SkippedWithRegions, type SkipReason } from "../contract/result.ts";
+import {
+  SKIP_REASONS,
+  type SkippedWithRegions,
+  type SkipReason,
+  TEXT_FACTS,
+  type TextFacts,
+} from "../contract/result.ts";
 import { hasGlobSyntax } from "../engine/glob.ts";
 import { classifyOperands } from "../ops/grep/operands.ts";
 import type { Operation } from "../ops/operation.ts";
@@ -451,9 +457,10 @@ export function coverageNotes(summary: Readonly<Record<string, unknown>>, surfac
       `${badCount === 1 ? "1 file is" : `${badCount} files are`} not valid UTF-8, searched as UTF-8 where a non-ASCII pattern cannot match its other bytes (${bad.join(", ")}${more}): ${auto} decodes ${badCount === 1 ? "it" : "them"} as windows-1252 (Latin-1)`,
     );
   }
-  // The instants a duration was resolved to (#37): MCP only; the CLI prints nothing, as fd, and --json has them.
+  // The instants a duration was resolved to (#37), on both surfaces: agents made a second call to check the files
+  // near a 3-day boundary when the CLI said nothing (as fd says nothing).
   const times = summary.time_window as Record<string, unknown> | undefined;
-  if (surface === "mcp" && times !== undefined && times !== null && typeof times.now === "string") {
+  if (times !== undefined && times !== null && typeof times.now === "string") {
     const span = [
       typeof times.after === "string" ? `after ${times.after}` : null,
       typeof times.before === "string" ? `before ${times.before}` : null,
@@ -469,9 +476,8 @@ export function coverageNotes(summary: Readonly<Record<string, unknown>>, surfac
     const each = Object.entries(types)
       .map(([name, globs]) => `${name} = ${Array.isArray(globs) ? globs.join(" ") : ""}`)
       .join("; ");
-    notes.push(
-      `${key} select files by name only (${each}); a script without such a name is not taken for its shebang`,
-    );
+    // Whether a script without such a name starts with a #! of the type: the shebang note (surface/shebangs.ts).
+    notes.push(`${key} select files by name only (${each})`);
   }
   return notes.map(escapeControls);
 }
@@ -527,4 +533,64 @@ export function consultedOnce<R extends { readonly stage?: unknown; readonly det
     out.push(why);
   }
   return out;
+}
+
+/** The files of no known language named under count's `(unknown)` row; past this, how many and how to list them. */
+export const UNKNOWN_NAMED = 5;
+
+/**
+ * Says which files make count's `(unknown)` row of a breakdown by language (#37: an agent ran `by: file` and a
+ * find to learn them): when they are few, their paths; else how many and the call that lists them.
+ * @param summary count's summary (its `by`, `breakdown` and `totals`)
+ * @param names the paths of the files of no known language, when all of them are known here; else null
+ * @param surface "cli" names flags, "mcp" input keys
+ * @returns the words, or null when the breakdown has no such row
+ */
+export function unknownRowNote(
+  summary: Readonly<Record<string, unknown>>,
+  names: readonly string[] | null,
+  surface: "cli" | "mcp",
+): string | null {
+  if (summary.by !== "language" || !Array.isArray(summary.breakdown)) return null;
+  const row = (summary.breakdown as Array<{ key?: unknown; files?: unknown }>).find(
+    (g) => g.key === "(unknown)",
+  );
+  const n = row?.files;
+  if (typeof n !== "number" || n === 0) return null;
+  const what = `(unknown): ${n === 1 ? "1 file" : `${n} files`} of no known language`;
+  if (names !== null && names.length === n && n <= UNKNOWN_NAMED)
+    return escapeControls(`${what}: ${names.join(", ")}`);
+  const all = (summary.totals as { files?: unknown } | undefined)?.files;
+  return surface === "cli"
+    ? `${what}; --files lists each file with its language`
+    : `${what}; their file records have language null${typeof all === "number" ? ` (limit ${all} lists every file)` : ""}`;
+}
+
+/**
+ * Says the files dupes counts in `hard_link_only_files` and did not list (#37: the footer said "1 more file has
+ * only hard links of itself" and the agent called again for its name): each file as its paths, `a = b` as the
+ * hard-link line of a group says it, when they are few; else how many and the option that lists them.
+ * @param summary dupes' summary (its hard_link_only_files, and the names under TEXT_FACTS)
+ * @param shown how a path is shown (relative to the current directory on the CLI, to the base in the MCP text)
+ * @param surface "cli" names flags, "mcp" input keys
+ * @returns the words, or null when there are none
+ */
+export function hardLinkOnlyWords(
+  summary: Readonly<Record<string | symbol, unknown>>,
+  shown: (rel: string, abs: string) => string,
+  surface: "cli" | "mcp",
+): string | null {
+  const only = summary.hard_link_only_files;
+  if (typeof only !== "number" || only === 0) return null;
+  const how = surface === "cli" ? "--include-hard-links" : "include_hard_links: true";
+  const head =
+    only === 1
+      ? "1 more file has only hard links of itself"
+      : `${only} more files have only hard links of themselves`;
+  const sets = (summary[TEXT_FACTS] as TextFacts | undefined)?.hard_link_only_sets;
+  // The engine keeps the first HARD_LINK_ONLY_NAMED + 1 (engine/dupes.ts): all of them when they are that few.
+  if (sets === undefined || sets.length !== only || only > 5)
+    return `${head} (${how} lists ${only === 1 ? "it" : "them"})`;
+  const named = sets.map((s) => s.rel.map((rel, i) => shown(rel, s.abs[i] ?? rel)).join(" = ")).join("; ");
+  return `${head}: ${named} (${how} lists ${only === 1 ? "it as a group" : "them as groups"})`;
 }

@@ -61,12 +61,12 @@ describe("grep --in says what it left out", () => {
 });
 
 describe("a file type says what it covered", () => {
-  test("find --lang py: the globs in type_globs and a note that names them and the shebang rule", () => {
+  test("find --lang py: the globs in type_globs and a note that names them and the scripts left out", () => {
     const { json, run } = rglobJson<Result>(["find", "--lang", "py", "--json"], { cwd });
     expect(json.results.map((r) => r.relative_path)).toEqual(["b.py", "c.py"]);
     expect(json.type_globs).toEqual({ py: ["*.py", "*.pyi", "*.pyw"] });
     expect(run.stderr).toContain("py = *.py *.pyi *.pyw");
-    expect(run.stderr).toContain("not taken for its shebang");
+    expect(run.stderr).toContain("1 file left out by --lang starts with a #! of py: tool (python3)");
     const not = rglobJson<Result>(["count", "--type-not", "md", "--json"], { cwd }).json;
     expect(not.type_globs).toEqual({ md: ["*.md", "*.markdown", "*.mdx"] });
     expect(rglob(["find", "--json"], { cwd }).stdout).not.toContain("type_globs");

@@ -124,7 +124,7 @@ describe("dupes with hard links", () => {
         "hard links: x/one = x/one-again",
         "hard links: y/two = z/two-again",
         "",
-        `2 groups (4 files, 2 of them extra copies), ${license.length + 14} bytes wasted; 1 more file has only hard links of itself (--include-hard-links lists it)`,
+        `2 groups (4 files, 2 of them extra copies), ${license.length + 14} bytes wasted; 1 more file has only hard links of itself: notes/a = notes/b (--include-hard-links lists it as a group)`,
         "",
       ].join("\n"),
     );

@@ -104,7 +104,7 @@ describe("dupes", () => {
         "small/two.txt",
         "",
         // hard/orig.txt and hard/link.txt are one file: no copy, but named.
-        "2 groups (5 files, 3 of them extra copies), 10010 bytes wasted; 1 more file has only hard links of itself (--include-hard-links lists it)",
+        "2 groups (5 files, 3 of them extra copies), 10010 bytes wasted; 1 more file has only hard links of itself: hard/link.txt = hard/orig.txt (--include-hard-links lists it as a group)",
         "",
       ].join("\n"),
     );

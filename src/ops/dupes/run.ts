@@ -1,6 +1,7 @@
 /*! dupes: plan → records. Collects the selected regular files (size, inode) from the walk, lets the engine
  * group them, and yields one Duplicate record per group (every path, hard links marked), most wasted bytes first. Collecting comes first
  * (a group is known only at the end), so records appear after the walk. */
+import { TEXT_FACTS, type TextFacts } from "../../contract/result.ts";
 import { type Candidate, findDuplicates, wastedOf } from "../../engine/dupes.ts";
 import { compileWalk, gitOf } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
@@ -53,7 +54,7 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
       if (due()) await tick();
     }
   const found = ctx.shouldStop()
-    ? { groups: [], hardLinkOnly: 0 }
+    ? { groups: [], hardLinkOnly: 0, hardLinkOnlySets: [] }
     : await findDuplicates(candidates, ctx, plan.confine, input.include_hard_links);
   let copies = 0;
   let wasted = 0;
@@ -85,6 +86,9 @@ export async function* runDupes(input: DupesInput, ctx: RunContext): AsyncGenera
   ctx.summary("duplicate_files", copies);
   ctx.summary("wasted_bytes", wasted);
   ctx.summary("hard_link_only_files", found.hardLinkOnly);
+  // Named in the texts when not listed (#37), never on the wire.
+  if (found.hardLinkOnly > 0 && input.include_hard_links !== true)
+    ctx.summary(TEXT_FACTS, { hard_link_only_sets: found.hardLinkOnlySets } satisfies TextFacts);
   let start = 0;
   if (ctx.resumeAfter !== null) start = records.findIndex((r) => r.digest === ctx.resumeAfter) + 1;
   for (let i = start; i < records.length; i++) {

@@ -583,6 +583,11 @@ async function exitAfter(
   // What `--in` left out and what a --lang covered (#37).
   if (!quiet && summary !== null)
     for (const note of coverageNotes(summary, "cli")) eprint(`rglob: note: ${note}`);
+  // Which files a --lang left out start with a #! of its language, or that none does (#37).
+  if (!quiet && summary?.type_globs !== undefined) {
+    const { shebangLook, shebangNote } = await import("../shebangs.ts");
+    eprint(`rglob: note: ${shebangNote(await shebangLook(op, input, summary), "cli")}`);
+  }
   // count's rules under its human table (#37), so that no file needs reading to check a count.
   const totals = summary?.totals as { files?: unknown } | undefined;
   if (op.id === "count" && !machine && !quiet && typeof totals?.files === "number" && totals.files > 0)

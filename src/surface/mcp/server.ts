@@ -17,6 +17,7 @@ import {
 import { collect, inputKeys, withDefaults } from "../../agent/call.ts";
 import type { Config, Host } from "../../config.ts";
 import { clipText, type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
+import { withoutTextFacts } from "../../contract/result.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
 import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
@@ -24,16 +25,21 @@ import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";
 import { findOperation } from "../../ops/registry.ts";
 import { flagsOf, UsageError } from "../cli/flags.ts";
+import { escapeControls } from "../cli/human/paths.ts";
 import {
   coverageNotes,
   directoryGlobs,
+  hardLinkOnlyWords,
   nothingFound,
   patternNotes,
   skipNote,
+  UNKNOWN_NAMED,
+  unknownRowNote,
   wordEdgeNotes,
 } from "../hints.ts";
 import { ignoredHits, ignoredHitsNote } from "../ignored.ts";
 import { capabilities } from "../introspect.ts";
+import { fileTypeNames, shebangLook, shebangNote } from "../shebangs.ts";
 import { closest } from "../suggest.ts";
 import { confine, resolveRoots } from "./confine.ts";
 import { resultText, type TextOptions } from "./text.ts";
@@ -399,6 +405,83 @@ function boundResult(
   return { result: out, notes };
 }
 
+/**
+ * Names the files of count's `(unknown)` row when it holds few (#37): from the records of this page when they are
+ * all there, else by counting again the files of no known type (few, so the look is short; the warm state walks).
+ * @param op count
+ * @param input its input
+ * @param result its result
+ * @param warm the server's warm state
+ * @returns their paths relative to the base, or null when the row is not there, holds many, or the look failed
+ */
+async function unknownNames(
+  op: Operation,
+  input: Readonly<Record<string, unknown>>,
+  result: Readonly<Record<string, unknown>>,
+  warm: WarmSet | null,
+): Promise<string[] | null> {
+  const row = Array.isArray(result.breakdown)
+    ? (result.breakdown as Array<{ key?: unknown; files?: unknown }>).find((g) => g.key === "(unknown)")
+    : undefined;
+  if (result.by !== "language" || typeof row?.files !== "number" || row.files > UNKNOWN_NAMED) return null;
+  const of = (rs: unknown) =>
+    (Array.isArray(rs) ? (rs as Array<{ language?: unknown; relative_path?: unknown }>) : [])
+      .filter((r) => r.language === null && typeof r.relative_path === "string")
+      .map((r) => r.relative_path as string);
+  const here = of(result.results);
+  if (here.length === row.files) return here;
+  const { cursor: _c, max_output_bytes: _m, classify: _k, ...query } = input;
+  const hold = warm?.hold() ?? null;
+  try {
+    const again = await collect(
+      op,
+      { ...query, file_types: [], file_types_not: fileTypeNames(), limit: UNKNOWN_NAMED + 1 },
+      warm !== null ? { warm } : {},
+    );
+    return again.ok ? of(again.result.results) : null;
+  } finally {
+    hold?.();
+  }
+}
+
+/**
+ * The notes that name the doubtful few (#37), each a line of the text: dupes' files with hard links only, count's
+ * `(unknown)` row, the scripts a file type left out.
+ * @param op the operation
+ * @param input its input
+ * @param whole its whole result (with its TEXT_FACTS)
+ * @param warm the server's warm state
+ * @returns the lines, each after a newline
+ */
+async function doubtNotes(
+  op: Operation,
+  input: Readonly<Record<string, unknown>>,
+  whole: Readonly<Record<string | symbol, unknown>>,
+  warm: WarmSet | null,
+): Promise<string> {
+  let tail = "";
+  // dupes: the files with hard links only, named when few (#37).
+  const linkedOnly =
+    op.id === "dupes" && input.include_hard_links !== true
+      ? hardLinkOnlyWords(whole, (rel) => rel, "mcp")
+      : null;
+  if (linkedOnly !== null) tail += `\nnote: ${escapeControls(linkedOnly)}`;
+  if (op.id === "count") {
+    const note = unknownRowNote(whole, await unknownNames(op, input, whole, warm), "mcp");
+    if (note !== null) tail += `\nnote: ${note}`;
+  }
+  if (whole.type_globs !== undefined) {
+    const hold = warm?.hold() ?? null;
+    try {
+      const look = await shebangLook(op, input, whole, warm !== null ? { warm } : {});
+      tail += `\nnote: ${shebangNote(look, "mcp")}`;
+    } finally {
+      hold?.();
+    }
+  }
+  return tail;
+}
+
 async function callOperation(
   op: Operation,
   args: Record<string, unknown>,
@@ -506,6 +589,7 @@ async function callOperation(
   }
   for (const note of wordEdgeNotes(op, [], input, here)) tail += `\nnote: ${note}`;
   for (const note of coverageNotes(result, "mcp")) tail += `\nnote: ${note}`;
+  tail += await doubtNotes(op, input, outcome.result, warm);
   const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];
   const base = typeof input.base === "string" ? input.base : null;
   // The text travels JSON-escaped (a newline is two bytes there, a quote two): while the escaped text is over its
@@ -534,7 +618,7 @@ async function callOperation(
     text = resultText(op, label, result, textRoom, allErrors, base, options);
   }
   if (tail.trim() !== "") text += `\n${tail.trim()}`;
-  return { structuredContent: result, content: [{ type: "text", text }] };
+  return { structuredContent: withoutTextFacts(result), content: [{ type: "text", text }] };
 }
 
 /**

@@ -1,6 +1,7 @@
 /*! MCP text content: the answer of a tool call as plain text, for hosts that show a model only the text. The
  * summary fields (totals, breakdowns, verdicts), per-path errors grouped by kind, then one line (or one whole
  * group) per record, cut at a record boundary to a byte budget. Pure text; it never runs an operation. */
+import { linkStateWords } from "../../engine/links.ts";
 import { countedBy } from "../../ops/count/schema.ts";
 import { regionTag } from "../../ops/grep/region-tag.ts";
 import type { Submatch } from "../../ops/grep/schema.ts";
@@ -65,12 +66,13 @@ function linkArrow(r: Rec): string {
   return ` -> ${str(r.link_target)}${linkNote(r)}`;
 }
 
-/** What a symlink's text line adds: whether its chain ends at a directory, whether it is broken, whether it escapes the base (links' word: escaping), and then where. */
+/** What a symlink's text line adds: whether its chain ends at a directory, its state in find's {link} words (broken, escaping, absolute; a working link's ok is left out), and where a link that is not ok ends. */
 function linkNote(r: Rec): string {
-  const notes: string[] = [];
-  if (r.link_target_exists === false) notes.push("broken");
-  if (r.link_escapes === true) notes.push("escaping the base");
-  if (notes.length > 0 && typeof r.link_resolved === "string" && r.link_resolved !== r.link_target)
+  // The words of find's {link} (#37): one source, so both surfaces say "broken, escaping, absolute" alike; a
+  // working link says no "ok", as the CLI's listing does not.
+  const notes = linkStateWords(r as Parameters<typeof linkStateWords>[0]).filter((w) => w !== "ok");
+  const ok = r.link_target_exists === true && r.link_escapes !== true;
+  if (!ok && typeof r.link_resolved === "string" && r.link_resolved !== r.link_target)
     notes.push(`ends at ${r.link_resolved}`);
   // The text is shown exactly; a directory end is a word, not ls -lF's `/` (read as part of the text, #37).
   if (r.link_target_type === "d") notes.unshift("directory");

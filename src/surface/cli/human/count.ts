@@ -6,6 +6,7 @@ import type { ErrorInfo } from "../../../contract/errors.ts";
 import { breakdownKey } from "../../../engine/languages.ts";
 import type { CountFile, CountGroup, CountTotals } from "../../../ops/count/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
+import { UNKNOWN_NAMED, unknownRowNote } from "../../hints.ts";
 import { breakdownTable, displayPath, paint, plural, type Style } from "./paths.ts";
 
 const W = 10;
@@ -16,6 +17,8 @@ const num = (n: number) => String(n).padStart(W);
 /** Human sink for count records. */
 export class CountHumanSink implements Sink {
   private header = false;
+  /** With a breakdown by language: the first files of no known language, for the `(unknown)` row's line. */
+  private readonly unknown: string[] = [];
 
   /**
    * @param write where text goes
@@ -36,8 +39,10 @@ export class CountHumanSink implements Sink {
   ) {}
 
   record(_kind: string, record: object): void {
-    if (!this.perFile) return;
     const r = record as CountFile;
+    if (this.by === "language" && r.language === null && this.unknown.length <= UNKNOWN_NAMED)
+      this.unknown.push(displayPath(r.path, this.style));
+    if (!this.perFile) return;
     const p = paint(this.style);
     const by = this.by;
     if (!this.header) {
@@ -85,6 +90,9 @@ export class CountHumanSink implements Sink {
       );
       this.write(`${this.header ? "\n" : ""}${head}${body}`);
       this.header = true;
+      // Which files the (unknown) row holds, under the table (#37); the records' paths, when they all came.
+      const unknown = unknownRowNote(summary, this.unknown, "cli");
+      if (unknown !== null) this.write(`${paint(this.style).dim(unknown)}\n`);
     }
     const binary =
       t.binary_files > 0

@@ -4,6 +4,7 @@
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { Duplicate } from "../../../ops/dupes/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
+import { hardLinkOnlyWords } from "../../hints.ts";
 import { displayPath, paint, plural, type Style } from "./paths.ts";
 
 /** Human sink for dupes records. */
@@ -50,13 +51,18 @@ export class DupesHumanSink implements Sink {
     const copies = Number(summary.duplicate_files);
     const members = groups > 0 ? ` (${plural(groups + copies, "file")}, ${copies} of them extra copies)` : "";
     // Files whose only identical paths are their own hard links: listed (include_hard_links) or named here.
+    // Files whose only identical paths are their own hard links: listed (include_hard_links) or named here
+    // when few (#37), else counted with the flag that lists them.
     const only = Number(summary.hard_link_only_files ?? 0);
-    const linked =
-      only === 0 || this.linkedOnly >= only
-        ? ""
-        : only === 1
-          ? "; 1 more file has only hard links of itself (--include-hard-links lists it)"
-          : `; ${only} more files have only hard links of themselves (--include-hard-links lists them)`;
+    const words =
+      this.linkedOnly >= only
+        ? null
+        : hardLinkOnlyWords(
+            summary,
+            (_rel, abs) => paint(this.style).path(displayPath(abs, this.style)),
+            "cli",
+          );
+    const linked = words === null ? "" : `; ${words}`;
     this.write(
       `${this.groups > 0 ? "\n" : ""}${plural(groups, "group")}${members}, ${summary.wasted_bytes} bytes wasted${linked}\n`,
     );

@@ -4,7 +4,7 @@
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
 import { encodingOfOpen } from "../../../engine/filter/encoding.ts";
-import { isAbsoluteLinkText, linkOf } from "../../../engine/links.ts";
+import { linkOf, linkStateWords } from "../../../engine/links.ts";
 import type { Entry } from "../../../engine/walk.ts";
 import { platform } from "../../../platform/platform.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
@@ -72,17 +72,7 @@ const FORMAT_WORDS: Readonly<Record<string, (c: WordContext) => string>> = {
   target_type: (c) => c.r.link_target_type ?? "",
   // A symlink's state, always a word (#37): ok for a working link inside the base; empty for other entries.
   // The words are --link's selectors (escaping, not outside: one word for one fact on every surface).
-  link: (c) =>
-    c.r.link_target === undefined
-      ? ""
-      : [
-          c.r.link_target_exists ? "" : "broken",
-          c.r.link_escapes ? "escaping" : "",
-          c.r.link_target_exists && !c.r.link_escapes ? "ok" : "",
-          isAbsoluteLinkText(c.r.link_target) ? "absolute" : "",
-        ]
-          .filter((w) => w !== "")
-          .join(", "),
+  link: (c) => linkStateWords(c.r).join(", "),
   // The rule that ignores it (FILE:LINE:PATTERN, as git check-ignore -v), -u included; else empty.
   ignored_by: (c) => c.r.ignored_by ?? c.ignoredBy?.(c.r.path) ?? "",
   // fd's placeholders: {} path, {/} name, {//} parent directory, {.} path without extension, {/.} stem.

@@ -1,0 +1,177 @@
+/*! After a query with a file type (`--lang py`, `file_types`): which files it left out for their names are scripts
+ * of an asked language by their `#!` line. The same walk runs again without the types, keeping the files of no
+ * known type (no extension, or one the type table does not know), and reads the first line of each (a bounded
+ * read of a bounded number of files), so the answer says "these 2 start with a python #!" or "none does" and no
+ * agent searches every other file to make sure (#37). CLI stderr and MCP text; the structured result is unchanged. */
+import { type CallControl, collect, inputKeys } from "../agent/call.ts";
+import { fileTypeNamed, fileTypes, shebangLanguages } from "../engine/languages.ts";
+import { validateInput } from "../ops/dispatch.ts";
+import type { Operation } from "../ops/operation.ts";
+import { findOperation } from "../ops/registry.ts";
+import { platform } from "../platform/platform.ts";
+import { escapeControls } from "./cli/human/paths.ts";
+
+/** The most files of no known type whose first line is read. */
+const MOST_READ = 1000;
+/** The bytes read of each: a `#!` line longer than this names no interpreter the table knows. */
+const HEAD = 256;
+/** How long the second walk may take. */
+const SECONDS = 2;
+/** The scripts named; past this, how many more. */
+const NAMED = 10;
+
+/** The query's options that the second walk does not take: the types themselves, paging and output bounds. */
+const DROP = new Set([
+  "file_types",
+  "file_types_not",
+  "limit",
+  "cursor",
+  "max_output_bytes",
+  "timeout_seconds",
+  "only_ignored",
+  "expand",
+  "sort",
+  "reverse",
+  "links",
+]);
+
+/** What the second look found. */
+interface ShebangLook {
+  /** The type names asked for (py, go). */
+  readonly asked: readonly string[];
+  /** The files of no known type whose first line was read. */
+  readonly read: number;
+  /** There were more such files than were read (MOST_READ), or the walk ran out of time. */
+  readonly cut: "limit" | "timeout" | null;
+  /** The scripts of an asked language: the path relative to the base and the interpreter named. */
+  readonly scripts: ReadonlyArray<{ readonly rel: string; readonly interpreter: string }>;
+}
+
+/**
+ * Reads the first line of a file (at most HEAD bytes).
+ * @param abs its absolute path
+ * @param follow whether a final symlink is followed
+ * @returns the line, or "" when it cannot be read
+ */
+function firstLine(abs: string, follow: boolean): string {
+  let fd = -1;
+  try {
+    fd = platform.open(abs, null, !follow);
+    const buf = new Uint8Array(HEAD);
+    const n = platform.read(fd, buf, HEAD, 0);
+    if (n < 2 || buf[0] !== 0x23 || buf[1] !== 0x21) return "";
+    const end = buf.subarray(0, n).indexOf(0x0a);
+    return new TextDecoder().decode(buf.subarray(0, end < 0 ? n : end)).replace(/\r$/, "");
+  } catch {
+    return "";
+  } finally {
+    if (fd >= 0) platform.close(fd);
+  }
+}
+
+/**
+ * Walks the query again without its file types, keeping the files of no known type, and reads their first lines.
+ * @param op the operation that ran
+ * @param input its input
+ * @param summary its result summary (`type_globs` says a type was named)
+ * @param control the warm state of a server, when there is one
+ * @returns what it found, or null when no type was asked for (file_types_not alone) or the walk failed
+ */
+export async function shebangLook(
+  op: Operation,
+  input: Readonly<Record<string, unknown>>,
+  summary: Readonly<Record<string, unknown>>,
+  control: CallControl = {},
+): Promise<ShebangLook | null> {
+  if (summary.type_globs === undefined || summary.type_globs === null) return null;
+  const asked = (Array.isArray(input.file_types) ? (input.file_types as unknown[]) : [])
+    .flatMap((n) => (typeof n === "string" ? n.split(",") : []))
+    .map((n) => n.trim())
+    .filter((n) => n !== "");
+  const languages = new Set(asked.flatMap((n) => fileTypeNamed(n)?.language ?? []));
+  if (languages.size === 0) return null;
+  let given: Record<string, unknown>;
+  try {
+    // As the run took it: validated, and grep's operands made its roots and globs.
+    const validated = await validateInput(op, input);
+    given = op.normalize ? op.normalize(validated) : validated;
+  } catch {
+    return null;
+  }
+  const find = findOperation("find");
+  const keys = inputKeys(find);
+  const query: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(given)) if (keys.has(k) && !DROP.has(k)) query[k] = v;
+  query.file_types_not = fileTypeNames();
+  if (!Array.isArray(query.types) || query.types.length === 0) query.types = ["f"];
+  const again = await collect(
+    find,
+    { ...query, limit: MOST_READ, timeout_seconds: SECONDS },
+    { ...control, pathsOnly: true },
+  );
+  if (!again.ok) return null;
+  const follow = query.follow_symlinks === true;
+  const scripts: Array<{ rel: string; interpreter: string }> = [];
+  let read = 0;
+  for (const r of (again.result.results ?? []) as Array<Record<string, unknown>>) {
+    if (r.entry_type !== "file" || typeof r.path !== "string" || typeof r.relative_path !== "string")
+      continue;
+    read++;
+    const said = shebangLanguages(firstLine(r.path, follow));
+    if (said?.languages.some((l) => languages.has(l)))
+      scripts.push({ rel: r.relative_path, interpreter: said.interpreter });
+  }
+  const reason = again.result.truncated === true ? again.result.truncated_reason : null;
+  const cut = reason === "limit" || reason === "timeout" ? reason : null;
+  return { asked, read, cut, scripts };
+}
+
+/**
+ * The note that says it.
+ * @param look what the second look found, or null when it did not run (file_types_not alone, a type of
+ *   type_add's globs only): the rule is said instead
+ * @param surface "cli" names flags, "mcp" input keys
+ * @returns the note's text (without a prefix)
+ */
+export function shebangNote(look: ShebangLook | null, surface: "cli" | "mcp"): string {
+  if (look === null)
+    return "a file type is chosen by name only: a script without such a name is not taken for its shebang";
+  const langs =
+    look.asked.length === 1 ? look.asked[0] : `${look.asked.slice(0, -1).join(", ")} or ${look.asked.at(-1)}`;
+  const key = surface === "cli" ? "--lang" : "file_types";
+  const past =
+    look.cut === "limit"
+      ? `; only the first ${look.read} files of no known type were read, not the others`
+      : look.cut === "timeout"
+        ? `; stopped after ${SECONDS} s, ${look.read} files of no known type read, not the others`
+        : "";
+  const n = look.scripts.length;
+  if (n === 0) {
+    const which =
+      look.read === 0
+        ? "the query holds no file of no known type"
+        : `the first line of ${look.read === 1 ? "the 1 file" : `the ${look.read} files`} of no known type read`;
+    return `no file left out by ${key} starts with a #! of ${langs} (${which})${past}`;
+  }
+  const named = look.scripts
+    .slice(0, NAMED)
+    .map((s) => `${s.rel} (${s.interpreter})`)
+    .join(", ");
+  const more = n > NAMED ? `, and ${n - NAMED} more` : "";
+  const them = n === 1 ? "it" : "them";
+  const how =
+    surface === "cli"
+      ? `without ${key}, name ${them} (a glob or a path) to take ${them} in`
+      : `without ${key}, name ${them} in patterns or paths to take ${them} in`;
+  return escapeControls(
+    `${n === 1 ? "1 file" : `${n} files`} left out by ${key} ${n === 1 ? "starts" : "start"} with a #! of ${langs}: ${named}${more}; ${how}${past}`,
+  );
+}
+
+/**
+ * Returns the name of every built-in file type: as file_types_not, the files of no known type are left.
+ * @returns the names
+ */
+export function fileTypeNames(): string[] {
+  return fileTypes().map((t) => t.name);
+}
