@@ -1,7 +1,7 @@
 /*! After a query with a file type (`--lang py`, `file_types`): which files it left out for their names are scripts
  * of an asked language by their `#!` line. The same walk runs again without the types, keeping the files of no
  * known type (no extension, or one the type table does not know), and reads the first line of each (a bounded
- * read of a bounded number of files), so the answer says "these 2 start with a python #!" or "none does" and no
+ * read of a bounded number of files, never a deadline), so the answer says "these 2 start with a python #!" or "none does" and no
  * agent searches every other file to make sure (#37). CLI stderr and MCP text; the structured result is unchanged. */
 import { type CallControl, collect, inputKeys } from "../agent/call.ts";
 import { fileTypeNamed, fileTypes, shebangLanguages } from "../engine/languages.ts";
@@ -15,8 +15,6 @@ import { escapeControls } from "./cli/human/paths.ts";
 const MOST_READ = 1000;
 /** The bytes read of each: a `#!` line longer than this names no interpreter the table knows. */
 const HEAD = 256;
-/** How long the second walk may take. */
-const SECONDS = 2;
 /** The scripts named; past this, how many more. */
 const NAMED = 10;
 
@@ -41,8 +39,8 @@ interface ShebangLook {
   readonly asked: readonly string[];
   /** The files of no known type whose first line was read. */
   readonly read: number;
-  /** There were more such files than were read (MOST_READ), or the walk ran out of time. */
-  readonly cut: "limit" | "timeout" | null;
+  /** There were more such files than were read (MOST_READ). */
+  readonly cut: "limit" | null;
   /** The scripts of an asked language: the path relative to the base and the interpreter named. */
   readonly scripts: ReadonlyArray<{ readonly rel: string; readonly interpreter: string }>;
 }
@@ -104,11 +102,9 @@ export async function shebangLook(
   for (const [k, v] of Object.entries(given)) if (keys.has(k) && !DROP.has(k)) query[k] = v;
   query.file_types_not = fileTypeNames();
   if (!Array.isArray(query.types) || query.types.length === 0) query.types = ["f"];
-  const again = await collect(
-    find,
-    { ...query, limit: MOST_READ, timeout_seconds: SECONDS },
-    { ...control, pathsOnly: true },
-  );
+  // Bounded by the files it keeps (MOST_READ), never by time: a deadline would cut it where the machine's load
+  // says, and a cold run and a served one would say different things (#36). A served call replays the walk.
+  const again = await collect(find, { ...query, limit: MOST_READ }, { ...control, pathsOnly: true });
   if (!again.ok) return null;
   const follow = query.follow_symlinks === true;
   const scripts: Array<{ rel: string; interpreter: string }> = [];
@@ -122,7 +118,7 @@ export async function shebangLook(
       scripts.push({ rel: r.relative_path, interpreter: said.interpreter });
   }
   const reason = again.result.truncated === true ? again.result.truncated_reason : null;
-  const cut = reason === "limit" || reason === "timeout" ? reason : null;
+  const cut = reason === "limit" ? reason : null;
   return { asked, read, cut, scripts };
 }
 
@@ -140,11 +136,7 @@ export function shebangNote(look: ShebangLook | null, surface: "cli" | "mcp"): s
     look.asked.length === 1 ? look.asked[0] : `${look.asked.slice(0, -1).join(", ")} or ${look.asked.at(-1)}`;
   const key = surface === "cli" ? "--lang" : "file_types";
   const past =
-    look.cut === "limit"
-      ? `; only the first ${look.read} files of no known type were read, not the others`
-      : look.cut === "timeout"
-        ? `; stopped after ${SECONDS} s, ${look.read} files of no known type read, not the others`
-        : "";
+    look.cut === "limit" ? `; only the first ${look.read} files of no known type were read, not the others` : "";
   const n = look.scripts.length;
   if (n === 0) {
     const which =
