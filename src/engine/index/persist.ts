@@ -616,6 +616,8 @@ export interface StoredWalk {
   fresh(): boolean;
   /** The paths it depends on, with the stats they had (decoded when asked for). */
   witnesses(): Witnessed[];
+  /** The i-th of them alone (decoded when asked for), or null when the recording's paths are not readable. */
+  witness(i: number): Witnessed | null;
 }
 
 /** An index read back and checked. */
@@ -797,6 +799,8 @@ function storedWalkOf(
   let fresh: boolean | null = null;
   // The checks of the witnessed paths (made when first needed; null when their section is not readable).
   let witnessChecks: ItemChecks | null | undefined;
+  // Where each witnessed path and its flags and stats are (found when first needed; null: not readable).
+  let decoded: { names: Buffer; starts: Int32Array; flags: Uint8Array; seen: Uint32Array } | null | undefined;
   return {
     key: w.key,
     ids,
@@ -831,23 +835,38 @@ function storedWalkOf(
       return witnessChecks?.unchanged(i) === true;
     },
     witnesses() {
-      const names = buf.subarray(at.witness, at.witness + w.witness_bytes);
-      const starts = pathStarts(names, w.witnessed);
-      if (starts === null) return [];
-      const flags = new Uint8Array(ab, o0 + at.follow, w.witnessed);
-      const seen = new Uint32Array(ab, o0 + at.seen, w.witnessed * STAT_WORDS);
       const out: Witnessed[] = new Array(w.witnessed);
       for (let i = 0; i < w.witnessed; i++) {
-        const f = flags[i] as number;
-        out[i] = {
-          path: names.toString("utf8", starts[i] as number, (starts[i + 1] as number) - 1),
-          follow: (f & 1) === 1,
-          outcome: ((f >> 1) & 3) as Witnessed["outcome"],
-          kindOnly: (f & 8) !== 0,
-          words: seen.slice(i * STAT_WORDS, (i + 1) * STAT_WORDS),
-        };
+        const one = this.witness(i);
+        if (one === null) return [];
+        out[i] = one;
       }
       return out;
+    },
+    witness(i) {
+      if (decoded === undefined) {
+        const names = buf.subarray(at.witness, at.witness + w.witness_bytes);
+        const starts = pathStarts(names, w.witnessed);
+        decoded =
+          starts === null
+            ? null
+            : {
+                names,
+                starts,
+                flags: new Uint8Array(ab, o0 + at.follow, w.witnessed),
+                seen: new Uint32Array(ab, o0 + at.seen, w.witnessed * STAT_WORDS),
+              };
+      }
+      if (decoded === null) return null;
+      const { names, starts, flags, seen } = decoded;
+      const f = flags[i] as number;
+      return {
+        path: names.toString("utf8", starts[i] as number, (starts[i + 1] as number) - 1),
+        follow: (f & 1) === 1,
+        outcome: ((f >> 1) & 3) as Witnessed["outcome"],
+        kindOnly: (f & 8) !== 0,
+        words: seen.slice(i * STAT_WORDS, (i + 1) * STAT_WORDS),
+      };
     },
     fresh() {
       if (fresh !== null) return fresh;
