@@ -44,7 +44,7 @@ export const walkEntries = {
     [],
   ),
   extensions: v.optional(
-    strings("File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'."),
+    strings("File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two."),
     [],
   ),
   file_types: v.optional(

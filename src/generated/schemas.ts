@@ -66,7 +66,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two.",
         "default": []
       },
       "file_types": {
@@ -745,7 +745,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two.",
         "default": []
       },
       "file_types": {
@@ -1749,7 +1749,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two.",
         "default": []
       },
       "file_types": {
@@ -2557,7 +2557,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two.",
         "default": []
       },
       "file_types": {
@@ -3163,7 +3163,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two.",
         "default": []
       },
       "file_types": {
@@ -3798,7 +3798,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two.",
         "default": []
       },
       "file_types": {
@@ -4498,7 +4498,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two.",
         "default": []
       },
       "file_types": {
@@ -5223,7 +5223,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two.",
         "default": []
       },
       "file_types": {
@@ -5905,7 +5905,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two.",
         "default": []
       },
       "file_types": {
@@ -6687,7 +6687,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps names ending in '.md' or '.MD'.",
+        "description": "File extensions, OR'd, either case (fd -e). 'md' keeps a.md and B.MD; 'py,sh' names two.",
         "default": []
       },
       "file_types": {

@@ -71,9 +71,10 @@ export async function validateInput(op: Operation, raw: unknown): Promise<Record
   throw new RglobError("BAD_PREDICATE", message);
 }
 
-/** The lists of names that take a comma list too (`--lang java,kotlin`, `file_types: ["java,kotlin"]`): a file
- * type's name never holds a comma. Globs and paths are not split (a comma is theirs). */
-const NAME_LISTS = ["file_types", "file_types_not"] as const;
+/** The lists of names that take a comma list too (`--lang java,kotlin`, `file_types: ["java,kotlin"]`, `-e py,sh`):
+ * a file type's name never holds a comma, nor does an extension one means (`-e py,sh` found nothing, and a trial
+ * agent read it as no such files). Globs and paths are not split (a comma is theirs). */
+const NAME_LISTS = ["file_types", "file_types_not", "extensions"] as const;
 
 /**
  * Splits the comma lists of the name lists, the same on every surface.

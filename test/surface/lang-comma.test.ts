@@ -35,3 +35,24 @@ test("an unknown name in a list is a usage error naming it", () => {
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("unknown file type 'nope'");
 });
+
+test("-e py,sh selects what -e py -e sh does (a trial agent's comma list found nothing and read as no such files)", async () => {
+  const u = tempTree({ "a.py": "x = 1\n", "b.sh": "echo\n", "c.sql": "select 1;\n" });
+  try {
+    const listed = rglobJson<{ results: Array<{ relative_path: string }> }>(
+      ["count", "-e", "py,sh", "--json"],
+      { cwd: u.dir },
+    );
+    expect(listed.run.code).toBe(0);
+    expect(paths(listed.json)).toEqual(["a.py", "b.sh"]);
+    const repeated = rglobJson<{ results: Array<{ relative_path: string }> }>(
+      ["count", "-e", "py", "-e", "sh", "--json"],
+      { cwd: u.dir },
+    );
+    expect(paths(repeated.json)).toEqual(paths(listed.json));
+    const lib = await count({ base: u.dir, extensions: ["py,sh"] });
+    expect(paths(lib)).toEqual(["a.py", "b.sh"]);
+  } finally {
+    u.cleanup();
+  }
+});
