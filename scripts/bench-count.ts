@@ -2,9 +2,10 @@
  * repository shape of 60,000 small files: alternating runs, medians of wall and CPU time, ratios. With
  * --python=DIR, a Python tree fetched beforehand (a checkout of django or sympy, CPython's Lib/): `count --lang
  * py` against its floor (floor-count --python: the same lines, docstrings told apart, one pass over the bytes;
- * the counts of every file compared) and, with --before=BIN, against another binary (one built before a change);
- * without it that case is skipped, saying so; --only=python runs that case alone. Usage: bun scripts/bench-count.ts
- * [--runs=N] [--python=DIR] [--before=BIN] [--only=python], after building dist/rglob. Never a test. */
+ * the counts of every file compared), the floor's walk through rglob's own counter (--python --classify) and,
+ * with --before=BIN, another binary (one built before a change); without --python that case is skipped, saying
+ * so; --only=python runs it alone. Usage: bun scripts/bench-count.ts [--runs=N] [--python=DIR] [--before=BIN]
+ * [--only=python], after building dist/rglob. Never a test. */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -141,6 +142,7 @@ function pythonTree(dir: string): void {
       "rglob count (every file)": `${bin} count --base ${dir} --jsonl`,
       ...(before ? { "before: count (every file)": `${before} count --base ${dir} --jsonl` } : {}),
       ...(floorCmd ? { "floor-count --python": floorCmd } : {}),
+      ...(floorCmd ? { "floor, rglob's counter": `${floorCmd} --classify` } : {}),
       ...(tools.tokei ? { tokei: `${tools.tokei} -t Python ${dir}` } : {}),
     },
     floorCmd ? "floor-count --python" : "rglob count --lang py",
@@ -149,6 +151,11 @@ function pythonTree(dir: string): void {
   const ours = spawnSync("sh", ["-c", cmd(bin)], { encoding: "utf8", maxBuffer: 1 << 30 }).stdout;
   const floorOut = spawnSync("sh", ["-c", floorCmd], { encoding: "utf8", maxBuffer: 1 << 30 }).stdout;
   console.log(sameCounts(ours, floorOut));
+  const viaCounter = spawnSync("sh", ["-c", `${floorCmd} --classify`], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
+  console.log(`rglob's counter: ${sameCounts(ours, viaCounter.stdout)}`);
 }
 const nm = join(root, "node_modules");
 const others = args.get("only") !== "python";

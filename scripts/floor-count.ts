@@ -11,9 +11,10 @@
  * as `rglob count`, as floor-walk.ts is rglob's walk without its layers.
  * With --python it counts only Python's files (*.py, *.pyi, *.pyw, as `--lang py` selects them), each read whole
  * and classified by floor-python.ts (one pass over its bytes: blank, code, comment and docstring lines by
- * rglob's rules), and writes the same `LINES,CODE,COMMENT PATH` lines: the floor of `rglob count --lang py`.
+ * rglob's rules), and writes the same `LINES,CODE,COMMENT PATH` lines: the floor of `rglob count --lang py`
+ * (`--python --classify`: the same files through rglob's own counter).
  * bench-targets.ts compiles it with the binary's build flags and compares each file's counts with rglob's.
- * Usage: floor-count [--no-ignore] [--hidden] [--classify | --python] */
+ * Usage: floor-count [--no-ignore] [--hidden] [--classify] [--python] */
 import * as fs from "node:fs";
 import { languageOf } from "../src/engine/languages.ts";
 import { LineCounter } from "../src/engine/lines.ts";
@@ -58,8 +59,8 @@ let lines = 0;
 let bytes = 0;
 floorWalk(
   (abs, rel) => {
-    if (python) {
-      if (!/\.py[iw]?$/.test(rel)) return;
+    if (python && !/\.py[iw]?$/.test(rel)) return;
+    if (python && counter === null) {
       const len = readWhole(abs);
       if (len < 0 || whole.subarray(0, Math.min(len, 8192)).indexOf(0) >= 0) return;
       const from = len >= 3 && whole[0] === 0xef && whole[1] === 0xbb && whole[2] === 0xbf ? 3 : 0;

@@ -115,6 +115,9 @@ export function isIdent(c: number): boolean {
   );
 }
 
+/** 1 for the ASCII units isIdent takes (the scanner's name loop reads this table: no call per unit). */
+const IDENT = Uint8Array.from({ length: 128 }, (_, c) => (isIdent(c) ? 1 : 0));
+
 function isBlank(c: number): boolean {
   return c === 32 || c === 9 || c === 11 || c === 12;
 }
@@ -236,22 +239,28 @@ function blockEnd(t: string, from: number, open: string, close: string, nested: 
  */
 export function quoteEnd(t: string, from: number, q: QuoteRule): number {
   const n = t.length;
-  const c0 = q.close.charCodeAt(0);
+  // The rule's fields read once: the loop below runs for every unit of every string.
+  const close = q.close;
+  const len = close.length;
+  const c0 = close.charCodeAt(0);
+  const backslash = q.escape === "backslash";
+  const doubled = q.escape === "double";
+  const multiline = q.multiline;
   let i = from;
   while (i < n) {
     const c = t.charCodeAt(i);
-    if (c === 92 && q.escape === "backslash") {
+    if (c === 92 && backslash) {
       // A CRLF after a backslash is one line continuation.
       i += t.charCodeAt(i + 1) === 13 && t.charCodeAt(i + 2) === 10 ? 3 : 2;
       continue;
     }
-    if ((c === 10 || c === 13) && !q.multiline) return i;
-    if (c === c0 && (q.close.length === 1 || t.startsWith(q.close, i))) {
-      if (q.escape === "double" && t.startsWith(q.close, i + q.close.length)) {
-        i += 2 * q.close.length;
+    if ((c === 10 || c === 13) && !multiline) return i;
+    if (c === c0 && (len === 1 || t.startsWith(close, i))) {
+      if (doubled && t.startsWith(close, i + len)) {
+        i += 2 * len;
         continue;
       }
-      return i + q.close.length;
+      return i + len;
     }
     i++;
   }
@@ -408,7 +417,12 @@ function compile(s: Syntax): Compiled {
   if (s.statements === true) for (const ch of STATEMENT_UNITS) first[ch.charCodeAt(0)] = 2;
   // Longer openers first (""" before ").
   const quotes = [...s.quotes].sort((a, b) => b.open.length - a.open.length);
-  const plain = quotes.map(({ holes: _, ...p }) => p);
+  // The same objects where they have no holes: every call that reads a rule sees one shape.
+  const plain = quotes.map((q) => {
+    if (q.holes === undefined) return q;
+    const { holes: _, ...p } = q;
+    return p;
+  });
   const h = s.prefixHoles?.holes;
   const holey = h === undefined ? null : quotes.map((q) => ({ ...q, holes: h }));
   const c: Compiled = { syntax: s, first, hookAt, identAt, quotes, plain, holey };
@@ -446,7 +460,8 @@ export function scanWith(
   upTo = t.length,
   starts: number[] | null = null,
 ): void {
-  const { first, hookAt, identAt, quotes, plain, holey } = compile(s);
+  const cs = compile(s);
+  const { first, hookAt, identAt, quotes } = cs;
   const extra = s.identExtra ?? "";
   const prefixes = s.prefixes;
   const n = t.length;
@@ -457,11 +472,13 @@ export function scanWith(
   let depth = 0;
   let continued = false;
   if (starts !== null) i = statementAt(t, i, starts);
+  // Where a heredoc's body starts, read once and again after each hook call (only a hook records one).
+  let laterAt = later.at;
   outer: while (i < stop) {
-    if (i >= later.at) {
+    if (i >= laterAt) {
       // A heredoc's body (already filled in) is passed over.
       if (i < later.to) i = later.to;
-      later.at = Number.POSITIVE_INFINITY;
+      laterAt = later.at = Number.POSITIVE_INFINITY;
       continue;
     }
     const c = t.charCodeAt(i);
@@ -482,6 +499,7 @@ export function scanWith(
     }
     if (hookAt[c] === 1 && s.hook !== undefined) {
       const j = s.hook(t, i, out, later);
+      laterAt = later.at;
       if (j > i) {
         i = j;
         continue;
@@ -491,21 +509,15 @@ export function scanWith(
       let j = i + 1;
       while (j < n) {
         const d = t.charCodeAt(j);
-        if (!isIdent(d) && (extra === "" || !extra.includes(t[j] as string))) break;
+        if (d < 128 && IDENT[d] === 0 && (extra === "" || !extra.includes(t[j] as string))) break;
         j++;
       }
       // A prefix is short and right before a quote: only then is a string made of it.
       if (prefixes !== undefined && j < n && first[t.charCodeAt(j)] === 1) {
-        const prefix = t.slice(i, j).toLowerCase();
-        const holes = s.prefixHoles?.test(prefix) === true ? s.prefixHoles.holes : undefined;
-        if (holes !== undefined || (j - i <= 3 && prefixes.includes(prefix))) {
-          for (let x = 0; x < quotes.length; x++) {
-            if (t.startsWith((quotes[x] as QuoteRule).open, j)) {
-              const q = (holes !== undefined && holey !== null ? holey : plain)[x] as QuoteRule;
-              i = literal(t, i, j + q.open.length, q, s, out);
-              continue outer;
-            }
-          }
+        const e = prefixedLiteral(t, i, j, cs, out);
+        if (e >= 0) {
+          i = e;
+          continue;
         }
       }
       i = j;
@@ -571,6 +583,29 @@ function statementAt(t: string, from: number, starts: number[]): number {
     }
   }
   return k;
+}
+
+/**
+ * A name from i to j, right before a quote: the literal it prefixes when the syntax takes that prefix (a string,
+ * or one with holes: an f-string); returns the literal's end, or -1. Out of scanWith's loop, so that the code of
+ * the holes (which lexes their expressions with scanWith again) is not compiled into it.
+ */
+function prefixedLiteral(t: string, i: number, j: number, cs: Compiled, out: Uint8Array): number {
+  const s = cs.syntax;
+  const prefix = t.slice(i, j).toLowerCase();
+  const holes = s.prefixHoles?.test(prefix) === true ? s.prefixHoles.holes : undefined;
+  if (holes === undefined && !(j - i <= 3 && s.prefixes?.includes(prefix) === true)) return -1;
+  const { quotes, plain, holey } = cs;
+  for (let x = 0; x < quotes.length; x++) {
+    if (t.startsWith((quotes[x] as QuoteRule).open, j)) {
+      const q = (holes !== undefined && holey !== null ? holey : plain)[x] as QuoteRule;
+      if (q.holes !== undefined) return holeyEnd(t, i, j + q.open.length, q, q.holes, s, out);
+      const e = quoteEnd(t, j + q.open.length, q);
+      fillRegion(out, STRING, i, e);
+      return e;
+    }
+  }
+  return -1;
 }
 
 /** Fills a literal from `start` (its prefix or opener) whose body starts at `from`; returns its end. */
