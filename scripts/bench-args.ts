@@ -3,7 +3,8 @@
  * with NaN repetitions. `--runs` is common to every benchmark; it and every other "count" flag must be a whole
  * number ≥ 1. */
 
-import { existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -114,4 +115,41 @@ export function treeBench(usage: string, defaultRuns: number): TreeBench {
   if (!existsSync(tree)) stop(`no tree at ${tree}: pass --tree=DIR (a checkout such as babel)`);
   const rg = Bun.which("rg") ?? stop("rg is not installed: nothing to compare with");
   return { bin, tree, rg, runs: args.runs };
+}
+
+/**
+ * Compiles a floor program (scripts/floor-NAME.ts) with the flags every rglob binary gets (scripts/build.ts),
+ * its workers as extra entrypoints, into .bench/.
+ * @param name the floor's name (`count` for floor-count.ts)
+ * @param workers the worker entry files' names (scripts/NAME.ts)
+ * @returns the executable's path, or null when it did not build (the reason printed)
+ */
+export function compileFloor(name: string, workers: readonly string[] = []): string | null {
+  const root = join(import.meta.dir, "..");
+  const benchDir = join(root, ".bench");
+  mkdirSync(benchDir, { recursive: true });
+  const out = join(benchDir, `floor-${name}`);
+  const r = spawnSync(
+    process.execPath,
+    [
+      "build",
+      "--compile",
+      "--no-compile-autoload-dotenv",
+      "--no-compile-autoload-bunfig",
+      "--minify",
+      "--sourcemap=none",
+      "--bytecode",
+      "--format=esm",
+      join(import.meta.dir, `floor-${name}.ts`),
+      ...workers.map((w) => join(import.meta.dir, `${w}.ts`)),
+      "--outfile",
+      out,
+    ],
+    { cwd: root, encoding: "utf8" },
+  );
+  if (r.status !== 0) {
+    console.warn(`floor-${name} did not build: ${r.stderr}`);
+    return null;
+  }
+  return out;
 }

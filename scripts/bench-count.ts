@@ -1,15 +1,25 @@
 /*! Benchmark of count vs `xargs wc -l` (and tokei/cloc when installed) on node_modules, a generated tree and a
- * repository shape of 60,000 small files: alternating runs, medians of wall and CPU time, ratios.
- * Usage: bun scripts/bench-count.ts [--runs=N], after building dist/rglob. Never a test. */
+ * repository shape of 60,000 small files: alternating runs, medians of wall and CPU time, ratios. With
+ * --python=DIR, a Python tree fetched beforehand (a checkout of django or sympy, CPython's Lib/): `count --lang
+ * py` against its floor (floor-count --python: the same lines, docstrings told apart, one pass over the bytes;
+ * the counts of every file compared), the floor's walk through rglob's own counter (--python --classify) and,
+ * with --before=BIN, another binary (one built before a change); without --python that case is skipped, saying
+ * so; --only=python runs it alone. Usage: bun scripts/bench-count.ts [--runs=N] [--python=DIR] [--before=BIN]
+ * [--only=python], after building dist/rglob. Never a test. */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { benchArgs } from "./bench-args.ts";
+import { join, resolve } from "node:path";
+import { benchArgs, compileFloor, loadAverage } from "./bench-args.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
-const { runs } = benchArgs("bun scripts/bench-count.ts [--runs=N]", {}, 5);
+const args = benchArgs(
+  "bun scripts/bench-count.ts [--runs=N] [--python=DIR] [--before=BIN] [--only=python]",
+  { python: "text", before: "text", only: "text" },
+  5,
+);
+const { runs } = args;
 
 function which(name: string): string | null {
   const r = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
@@ -35,7 +45,7 @@ function time(cmd: string): { wall: number; cpu: number } {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
 
 function bench(title: string, cmds: Record<string, string>, reference: string): void {
-  console.log(`\n## ${title}`);
+  console.log(`\n## ${title} (load ${loadAverage()})`);
   const walls: Record<string, number[]> = {};
   const cpus: Record<string, number[]> = {};
   for (const name of Object.keys(cmds)) {
@@ -96,8 +106,60 @@ function generate(): string {
 }
 
 const tools = { tokei: which("tokei"), cloc: which("cloc") };
+
+/** Each file's `LINES,CODE,COMMENT` in `rglob count --jsonl` against the floor's lines of the same form. */
+function sameCounts(jsonl: string, floorOut: string): string {
+  const ours = new Map<string, string>();
+  for (const line of jsonl.split("\n")) {
+    if (!line.startsWith('{"kind":"file"')) continue;
+    const r = JSON.parse(line) as { relative_path: string; lines: number; code: number; comment: number };
+    ours.set(r.relative_path, `${r.lines},${r.code},${r.comment}`);
+  }
+  let differ = 0;
+  let files = 0;
+  for (const line of floorOut.split("\n")) {
+    const sp = line.indexOf(" ");
+    if (sp < 0 || line.startsWith("total: ")) continue;
+    files++;
+    if (ours.get(line.slice(sp + 1)) !== line.slice(0, sp)) differ++;
+  }
+  return differ === 0 && files === ours.size
+    ? `floor: same counts (${files} files)`
+    : `FLOOR DIFFERS: ${differ} files counted differently, ${files} files vs rglob's ${ours.size}`;
+}
+
+/** A fetched Python tree: count --lang py against the floor that classifies its lines by the same rules. */
+function pythonTree(dir: string): void {
+  const floorBin = compileFloor("count");
+  const before = args.get("before");
+  const cmd = (b: string, more = "") => `${b} count --lang py --base ${dir} --jsonl${more}`;
+  const floorCmd = floorBin === null ? null : `cd ${dir} && ${floorBin} --python --hidden`;
+  bench(
+    `Python tree ${dir}: count --lang py (docstrings told apart)`,
+    {
+      "rglob count --lang py": cmd(bin),
+      ...(before ? { "before: count --lang py": cmd(before) } : {}),
+      "rglob count (every file)": `${bin} count --base ${dir} --jsonl`,
+      ...(before ? { "before: count (every file)": `${before} count --base ${dir} --jsonl` } : {}),
+      ...(floorCmd ? { "floor-count --python": floorCmd } : {}),
+      ...(floorCmd ? { "floor, rglob's counter": `${floorCmd} --classify` } : {}),
+      ...(tools.tokei ? { tokei: `${tools.tokei} -t Python ${dir}` } : {}),
+    },
+    floorCmd ? "floor-count --python" : "rglob count --lang py",
+  );
+  if (floorCmd === null) return;
+  const ours = spawnSync("sh", ["-c", cmd(bin)], { encoding: "utf8", maxBuffer: 1 << 30 }).stdout;
+  const floorOut = spawnSync("sh", ["-c", floorCmd], { encoding: "utf8", maxBuffer: 1 << 30 }).stdout;
+  console.log(sameCounts(ours, floorOut));
+  const viaCounter = spawnSync("sh", ["-c", `${floorCmd} --classify`], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
+  console.log(`rglob's counter: ${sameCounts(ours, viaCounter.stdout)}`);
+}
 const nm = join(root, "node_modules");
-if (existsSync(nm)) {
+const others = args.get("only") !== "python";
+if (others && existsSync(nm)) {
   bench(
     "node_modules (--no-ignore --hidden), lines of every file",
     {
@@ -109,8 +171,17 @@ if (existsSync(nm)) {
     "xargs wc -l",
   );
 }
-const gen = generate();
-try {
+/** Runs a case on a tree made for it (unless --only=python), then removes the tree. */
+function onGenerated(make: () => string, run: (dir: string) => void): void {
+  if (!others) return;
+  const dir = make();
+  try {
+    run(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+onGenerated(generate, (gen) =>
   bench(
     "generated tree (5000 source files)",
     {
@@ -121,12 +192,9 @@ try {
       ...(tools.cloc ? { cloc: `${tools.cloc} --quiet ${gen}` } : {}),
     },
     "xargs wc -l",
-  );
-} finally {
-  rmSync(gen, { recursive: true, force: true });
-}
-const many = generateMany();
-try {
+  ),
+);
+onGenerated(generateMany, (many) =>
   bench(
     "generated repository shape (60000 small files)",
     {
@@ -136,9 +204,14 @@ try {
       ...(tools.tokei ? { tokei: `${tools.tokei} ${many}` } : {}),
     },
     "xargs wc -l",
+  ),
+);
+const py = args.get("python");
+if (py === undefined)
+  console.log(
+    "\n## Python tree: SKIPPED (pass --python=DIR, a fetched checkout such as django's or sympy's)",
   );
-} finally {
-  rmSync(many, { recursive: true, force: true });
-}
+else if (!existsSync(py)) console.log(`\n## Python tree: SKIPPED (${py} does not exist)`);
+else pythonTree(resolve(py));
 if (!tools.tokei) console.log("\n(tokei not installed: skipped)");
 if (!tools.cloc) console.log("(cloc not installed: skipped)");

@@ -17,10 +17,10 @@
  *   --repo adds a checkout (e.g. babel) before this repository's node_modules; --mem-files (default 200000) is
  *   the size of the large generated tree (the small one is a tenth of it). */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchArgs, loadAverage } from "./bench-args.ts";
+import { benchArgs, compileFloor, loadAverage } from "./bench-args.ts";
 import { memTree } from "./bench-memory.ts";
 
 const root = join(import.meta.dir, "..");
@@ -45,37 +45,6 @@ const rg = which("rg");
 const fdupes = which("fdupes");
 const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 const timeFile = join(tmpdir(), `rglob-bench-targets-${process.pid}`);
-const benchDir = join(root, ".bench");
-mkdirSync(benchDir, { recursive: true });
-
-/** Compiles a floor program with the flags every rglob binary gets (scripts/build.ts), its workers as extra
- * entrypoints. */
-function floor(name: string, workers: readonly string[] = []): string | null {
-  const out = join(benchDir, `floor-${name}`);
-  const r = spawnSync(
-    process.execPath,
-    [
-      "build",
-      "--compile",
-      "--no-compile-autoload-dotenv",
-      "--no-compile-autoload-bunfig",
-      "--minify",
-      "--sourcemap=none",
-      "--bytecode",
-      "--format=esm",
-      join(import.meta.dir, `floor-${name}.ts`),
-      ...workers.map((w) => join(import.meta.dir, `${w}.ts`)),
-      "--outfile",
-      out,
-    ],
-    { cwd: root, encoding: "utf8" },
-  );
-  if (r.status !== 0) {
-    console.warn(`floor-${name} did not build: ${r.stderr}`);
-    return null;
-  }
-  return out;
-}
 
 /** Whether this binary takes --no-hidden (hidden entries are included by default once it does). */
 const takesNoHidden = spawnSync(bin, ["find", "--no-hidden", "--limit", "1"], { cwd: root }).status !== 2;
@@ -240,12 +209,12 @@ const repo = args.get("repo");
 if (repo) corpora.push([repo.replace(/\/+$/, "").split("/").pop() ?? repo, repo]);
 if (existsSync(join(root, "node_modules"))) corpora.push(["node_modules", join(root, "node_modules")]);
 
-const floorFind = only === undefined || only === "find" ? floor("find") : null;
+const floorFind = only === undefined || only === "find" ? compileFloor("find") : null;
 const floorFindThreads =
-  only === undefined || only === "find" ? floor("find-threads", ["floor-find-thread"]) : null;
-const floorGrep = only === undefined || only === "grep" ? floor("grep", ["floor-grep-thread"]) : null;
-const floorDupes = only === undefined || only === "other" ? floor("dupes") : null;
-const floorCount = only === undefined || only === "other" ? floor("count") : null;
+  only === undefined || only === "find" ? compileFloor("find-threads", ["floor-find-thread"]) : null;
+const floorGrep = only === undefined || only === "grep" ? compileFloor("grep", ["floor-grep-thread"]) : null;
+const floorDupes = only === undefined || only === "other" ? compileFloor("dupes") : null;
+const floorCount = only === undefined || only === "other" ? compileFloor("count") : null;
 console.log(`load average at start: ${loadNow()} (${runs} alternating runs per command, medians)`);
 for (const [name, dir] of corpora) {
   if (only === undefined || only === "find") {

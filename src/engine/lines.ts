@@ -271,6 +271,9 @@ export class LineCounter {
     let blank = 0;
     let code = 0;
     let docstring = 0;
+    // The comment or docstring run met last: its region and its end (a docstring's runs over its lines).
+    let run = -1;
+    let runTo = 0;
     for (let i = 0; i < end; ) {
       let e = text.indexOf("\n", i);
       if (e < 0) e = end;
@@ -281,11 +284,19 @@ export class LineCounter {
         if (isSpace(text.charCodeAt(k))) continue;
         filled = true;
         const r = regions[k];
-        if (r === DOCSTRING) doc = true;
-        else if (r !== COMMENT) {
+        if (r !== COMMENT && r !== DOCSTRING) {
           coded = true;
           break;
         }
+        if (r === DOCSTRING) doc = true;
+        // Past the run at once: its units are neither code nor blank-breaking, one region check each.
+        if (r !== run || k >= runTo) {
+          let j = k + 1;
+          while (j < end && regions[j] === r) j++;
+          run = r;
+          runTo = j;
+        }
+        k = runTo - 1;
       }
       lines++;
       if (!filled) blank++;

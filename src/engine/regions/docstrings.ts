@@ -67,18 +67,13 @@ function nextStatementLine(t: string, out: Uint8Array, from: number): string {
  * Python and Julia: a string literal that is a statement of its own (the first token of its logical line, outside
  * brackets and not after a `\` continuation, with only white space and a comment after it on the line where it
  * ends) is a docstring. Julia asks too that the next statement be a definition, as its docstrings stand before
- * what they document (a lone string in a function body is its value).
+ * what they document (a lone string in a function body is its value). The scanner found the logical lines'
+ * starts in the same scan that lexed the text (scan.ts, a statements syntax): only those are looked at here.
  */
-function statementStrings(t: string, out: Uint8Array, julia: boolean): void {
+function statementStrings(t: string, out: Uint8Array, julia: boolean, starts: readonly number[]): void {
   const n = t.length;
-  let depth = 0;
-  let continued = false;
-  // Only brackets, backslashes and line ends matter in code: a native search jumps between them.
-  const special = /[()[\]{}\\\n]/g;
-  const lineFrom = (j: number): number => {
-    let k = j;
-    while (k < n && isBlank(t.charCodeAt(k))) k++;
-    if (k >= n || out[k] !== STRING) return j;
+  for (const k of starts) {
+    if (k >= n || out[k] !== STRING) continue;
     let e = runEnd(out, k);
     // Python: adjacent literals on one line are one string ("a" "b").
     while (!julia) {
@@ -93,29 +88,6 @@ function statementStrings(t: string, out: Uint8Array, julia: boolean): void {
       (!julia || JULIA_DOCUMENTED.test(nextStatementLine(t, out, e - 1)))
     )
       out.fill(DOCSTRING, k, e);
-    return e;
-  };
-  special.lastIndex = lineFrom(0);
-  // test() moves lastIndex past the one-unit match without building a match array (exec's costs a Python
-  // file's every bracket and line end an allocation).
-  while (special.test(t)) {
-    const i = special.lastIndex - 1;
-    const r = out[i];
-    if (r !== 0) {
-      // Inside a string or a comment: on past its end.
-      let e = i + 1;
-      while (e < n && out[e] === r) e++;
-      special.lastIndex = e;
-      continue;
-    }
-    const c = t.charCodeAt(i);
-    if (c === 10) {
-      const start = depth === 0 && !continued;
-      continued = false;
-      if (start) special.lastIndex = Math.max(i + 1, lineFrom(i + 1));
-    } else if (c === 92) continued = true;
-    else if (c === 40 || c === 91 || c === 123) depth++;
-    else if (depth > 0) depth--;
   }
 }
 
@@ -136,8 +108,14 @@ function elixirDocs(t: string, out: Uint8Array): void {
  * @param t the text
  * @param out its regions (code, comment, string), lexed whole; docstring units become DOCSTRING
  * @param rule the language's rule
+ * @param starts Python and Julia: the statement starts the scan noted (scanWith's `starts`)
  */
-export function markDocstrings(t: string, out: Uint8Array, rule: DocstringRule): void {
+export function markDocstrings(
+  t: string,
+  out: Uint8Array,
+  rule: DocstringRule,
+  starts: readonly number[],
+): void {
   if (rule === "elixir") elixirDocs(t, out);
-  else statementStrings(t, out, rule === "julia");
+  else statementStrings(t, out, rule === "julia", starts);
 }

@@ -466,6 +466,7 @@ const PYTHON: Syntax = {
   prefixes: ["r", "u", "b", "f", "br", "rb", "fr", "rf"],
   // f-strings: replacement fields are code, their conversion and format spec string (`{x!r:>{w}}`).
   prefixHoles: { test: (p) => p.includes("f"), holes: { open: ["{"], doubled: true, spec: "!:" } },
+  statements: true,
 };
 const RUBY: Syntax = {
   line: [ln("#")],
@@ -500,6 +501,7 @@ const JULIA: Syntax = {
   line: [ln("#")],
   block: [blk("#=", "=#", true)],
   quotes: [q('"""', "backslash", true), q('"', "backslash", true), CHAR],
+  statements: true,
 };
 const ELIXIR: Syntax = {
   line: [ln("#")],
@@ -726,8 +728,9 @@ export function regionCursor(language: string | null, name: string): RegionCurso
       return () => {
         if (out === null) {
           out = new Uint8Array(t.length);
-          scanWith(t, s, out);
-          markDocstrings(t, out, doc);
+          const starts: number[] = [];
+          scanWith(t, s, out, scanStart(), t.length, doc === "elixir" ? null : starts);
+          markDocstrings(t, out, doc, starts);
         }
         return out;
       };

@@ -97,6 +97,11 @@ export interface Syntax {
   readonly hookFirst?: string;
   /** A prefixed literal with holes: Python's f-strings (a prefix with `f`), Scala's `s"…"` (any identifier). */
   readonly prefixHoles?: { readonly test: (prefix: string) => boolean; readonly holes: Holes };
+  /**
+   * The scanner notes where logical lines start (brackets and `\` continuations followed in code) for a pass
+   * that asks what starts a statement: Python's and Julia's docstrings (docstrings.ts), in the same scan.
+   */
+  readonly statements?: boolean;
 }
 
 /**
@@ -110,8 +115,24 @@ export function isIdent(c: number): boolean {
   );
 }
 
+/** 1 for the ASCII units isIdent takes (the scanner's name loop reads this table: no call per unit). */
+const IDENT = Uint8Array.from({ length: 128 }, (_, c) => (isIdent(c) ? 1 : 0));
+
 function isBlank(c: number): boolean {
   return c === 32 || c === 9 || c === 11 || c === 12;
+}
+
+/**
+ * Fills units [from, to) with a region: a short run (most strings and comments) by a loop, since a call of
+ * TypedArray#fill costs more than a few stores; a longer one by fill.
+ * @param out the regions
+ * @param region the code to store
+ * @param from the first unit
+ * @param to the unit after the last
+ */
+function fillRegion(out: Uint8Array, region: number, from: number, to: number): void {
+  if (to - from > 24) out.fill(region, from, to);
+  else for (let k = from; k < to; k++) out[k] = region;
 }
 
 /** True when only blanks stand between the start of i's line and i. */
@@ -218,22 +239,28 @@ function blockEnd(t: string, from: number, open: string, close: string, nested: 
  */
 export function quoteEnd(t: string, from: number, q: QuoteRule): number {
   const n = t.length;
-  const c0 = q.close.charCodeAt(0);
+  // The rule's fields read once: the loop below runs for every unit of every string.
+  const close = q.close;
+  const len = close.length;
+  const c0 = close.charCodeAt(0);
+  const backslash = q.escape === "backslash";
+  const doubled = q.escape === "double";
+  const multiline = q.multiline;
   let i = from;
   while (i < n) {
     const c = t.charCodeAt(i);
-    if (c === 92 && q.escape === "backslash") {
+    if (c === 92 && backslash) {
       // A CRLF after a backslash is one line continuation.
       i += t.charCodeAt(i + 1) === 13 && t.charCodeAt(i + 2) === 10 ? 3 : 2;
       continue;
     }
-    if ((c === 10 || c === 13) && !q.multiline) return i;
-    if (c === c0 && (q.close.length === 1 || t.startsWith(q.close, i))) {
-      if (q.escape === "double" && t.startsWith(q.close, i + q.close.length)) {
-        i += 2 * q.close.length;
+    if ((c === 10 || c === 13) && !multiline) return i;
+    if (c === c0 && (len === 1 || t.startsWith(close, i))) {
+      if (doubled && t.startsWith(close, i + len)) {
+        i += 2 * len;
         continue;
       }
-      return i + q.close.length;
+      return i + len;
     }
     i++;
   }
@@ -354,11 +381,18 @@ export function yamlBlock(t: string, i: number, out: Uint8Array): number {
 /** A compiled syntax: its rules plus the table of units that may start one. */
 interface Compiled {
   readonly syntax: Syntax;
+  /** 1 for units that may start a rule, 2 for the units a statements syntax follows (STATEMENT_UNITS). */
   readonly first: Uint8Array;
   readonly hookAt: Uint8Array;
   readonly identAt: Uint8Array;
   readonly quotes: readonly QuoteRule[];
+  /** The quotes without holes, and with the prefix holes (same order): made once, not per literal. */
+  readonly plain: readonly QuoteRule[];
+  readonly holey: readonly QuoteRule[] | null;
 }
+
+/** What a statements syntax follows in code: brackets, a backslash and the line feed. */
+const STATEMENT_UNITS = "()[]{}\\\n";
 
 const compiledCache = new WeakMap<Syntax, Compiled>();
 
@@ -380,9 +414,18 @@ function compile(s: Syntax): Compiled {
     for (let c = 0; c < 128; c++) if (isIdent(c) && !(c >= 48 && c <= 57)) identAt[c] = 1;
     for (let c = 0; c < 128; c++) if (identAt[c] === 1 && hookAt[c] !== 1) first[c] = 1;
   }
+  if (s.statements === true) for (const ch of STATEMENT_UNITS) first[ch.charCodeAt(0)] = 2;
   // Longer openers first (""" before ").
   const quotes = [...s.quotes].sort((a, b) => b.open.length - a.open.length);
-  const c: Compiled = { syntax: s, first, hookAt, identAt, quotes };
+  // The same objects where they have no holes: every call that reads a rule sees one shape.
+  const plain = quotes.map((q) => {
+    if (q.holes === undefined) return q;
+    const { holes: _, ...p } = q;
+    return p;
+  });
+  const h = s.prefixHoles?.holes;
+  const holey = h === undefined ? null : quotes.map((q) => ({ ...q, holes: h }));
+  const c: Compiled = { syntax: s, first, hookAt, identAt, quotes, plain, holey };
   compiledCache.set(s, c);
   return c;
 }
@@ -406,20 +449,36 @@ export function scanStart(): ScanState {
  * @param out one entry per unit of t, all CODE on entry; comments and strings are filled in
  * @param st where to start (scanStart() for the whole text); updated
  * @param upTo the last unit whose region is asked for (the text's end by default)
+ * @param starts for a statements syntax scanned whole from its start: receives the offset of each logical line's
+ *   first token when a quote is among its first three units (a string may start there: the docstring pass)
  */
-export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart(), upTo = t.length): void {
-  const { first, hookAt, identAt, quotes } = compile(s);
+export function scanWith(
+  t: string,
+  s: Syntax,
+  out: Uint8Array,
+  st = scanStart(),
+  upTo = t.length,
+  starts: number[] | null = null,
+): void {
+  const cs = compile(s);
+  const { first, hookAt, identAt, quotes } = cs;
   const extra = s.identExtra ?? "";
   const prefixes = s.prefixes;
   const n = t.length;
   const later = st.later;
   let i = st.i;
   const stop = Math.min(n, upTo + 1);
+  // Brackets open and a `\` continuation in code since the last line feed (statements syntaxes, with `starts`).
+  let depth = 0;
+  let continued = false;
+  if (starts !== null) i = statementAt(t, i, starts);
+  // Where a heredoc's body starts, read once and again after each hook call (only a hook records one).
+  let laterAt = later.at;
   outer: while (i < stop) {
-    if (i >= later.at) {
+    if (i >= laterAt) {
       // A heredoc's body (already filled in) is passed over.
       if (i < later.to) i = later.to;
-      later.at = Number.POSITIVE_INFINITY;
+      laterAt = later.at = Number.POSITIVE_INFINITY;
       continue;
     }
     const c = t.charCodeAt(i);
@@ -427,8 +486,20 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart()
       i++;
       continue;
     }
+    if (first[c] === 2) {
+      i++;
+      if (starts === null) continue;
+      if (c === 10) {
+        if (depth === 0 && !continued) i = statementAt(t, i, starts);
+        continued = false;
+      } else if (c === 92) continued = true;
+      else if (c === 40 || c === 91 || c === 123) depth++;
+      else if (depth > 0) depth--;
+      continue;
+    }
     if (hookAt[c] === 1 && s.hook !== undefined) {
       const j = s.hook(t, i, out, later);
+      laterAt = later.at;
       if (j > i) {
         i = j;
         continue;
@@ -438,21 +509,15 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart()
       let j = i + 1;
       while (j < n) {
         const d = t.charCodeAt(j);
-        if (!isIdent(d) && (extra === "" || !extra.includes(t[j] as string))) break;
+        if (d < 128 && IDENT[d] === 0 && (extra === "" || !extra.includes(t[j] as string))) break;
         j++;
       }
       // A prefix is short and right before a quote: only then is a string made of it.
       if (prefixes !== undefined && j < n && first[t.charCodeAt(j)] === 1) {
-        const prefix = t.slice(i, j).toLowerCase();
-        const holes = s.prefixHoles?.test(prefix) === true ? s.prefixHoles.holes : undefined;
-        if (holes !== undefined || (j - i <= 3 && prefixes.includes(prefix))) {
-          for (const q of quotes) {
-            if (t.startsWith(q.open, j)) {
-              const { holes: _, ...plain } = q;
-              i = literal(t, i, j + q.open.length, holes === undefined ? plain : { ...q, holes }, s, out);
-              continue outer;
-            }
-          }
+        const e = prefixedLiteral(t, i, j, cs, out);
+        if (e >= 0) {
+          i = e;
+          continue;
         }
       }
       i = j;
@@ -466,7 +531,7 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart()
           const j = t.indexOf(`\n${b.close}`, i);
           e = j < 0 ? n : lineEnd(t, j + 1);
         } else e = blockEnd(t, i + b.open.length, b.open, b.close, b.nested);
-        out.fill(COMMENT, i, e);
+        fillRegion(out, COMMENT, i, e);
         i = e;
         continue outer;
       }
@@ -474,7 +539,7 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart()
     for (const r of s.line) {
       if (c === r.text.charCodeAt(0) && t.startsWith(r.text, i) && placed(t, i, r.at)) {
         const e = lineEnd(t, i);
-        out.fill(COMMENT, i, e);
+        fillRegion(out, COMMENT, i, e);
         i = e;
         continue outer;
       }
@@ -488,7 +553,7 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart()
       }
       const e = q.at === "char" ? charEnd(t, i) : quoteEnd(t, i + q.open.length, q);
       if (e < 0) continue;
-      out.fill(STRING, i, e);
+      fillRegion(out, STRING, i, e);
       i = e;
       continue outer;
     }
@@ -497,11 +562,57 @@ export function scanWith(t: string, s: Syntax, out: Uint8Array, st = scanStart()
   st.i = i;
 }
 
+/** Blank units before a statement's first token (the docstring pass's, a byte order mark included). */
+function statementBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 11 || c === 12 || c === 0xfeff;
+}
+
+/**
+ * At a logical line's start: passes its blank units (code, and nothing a scan stops at) and notes its first
+ * token's offset in `starts` when a quote is among its first three units (a string, or a prefixed one, may start
+ * there); returns that offset.
+ */
+function statementAt(t: string, from: number, starts: number[]): number {
+  let k = from;
+  while (k < t.length && statementBlank(t.charCodeAt(k))) k++;
+  for (let q = k; q < k + 3 && q < t.length; q++) {
+    const c = t.charCodeAt(q);
+    if (c === 34 || c === 39) {
+      starts.push(k);
+      break;
+    }
+  }
+  return k;
+}
+
+/**
+ * A name from i to j, right before a quote: the literal it prefixes when the syntax takes that prefix (a string,
+ * or one with holes: an f-string); returns the literal's end, or -1. Out of scanWith's loop, so that the code of
+ * the holes (which lexes their expressions with scanWith again) is not compiled into it.
+ */
+function prefixedLiteral(t: string, i: number, j: number, cs: Compiled, out: Uint8Array): number {
+  const s = cs.syntax;
+  const prefix = t.slice(i, j).toLowerCase();
+  const holes = s.prefixHoles?.test(prefix) === true ? s.prefixHoles.holes : undefined;
+  if (holes === undefined && !(j - i <= 3 && s.prefixes?.includes(prefix) === true)) return -1;
+  const { quotes, plain, holey } = cs;
+  for (let x = 0; x < quotes.length; x++) {
+    if (t.startsWith((quotes[x] as QuoteRule).open, j)) {
+      const q = (holes !== undefined && holey !== null ? holey : plain)[x] as QuoteRule;
+      if (q.holes !== undefined) return holeyEnd(t, i, j + q.open.length, q, q.holes, s, out);
+      const e = quoteEnd(t, j + q.open.length, q);
+      fillRegion(out, STRING, i, e);
+      return e;
+    }
+  }
+  return -1;
+}
+
 /** Fills a literal from `start` (its prefix or opener) whose body starts at `from`; returns its end. */
 function literal(t: string, start: number, from: number, q: QuoteRule, s: Syntax, out: Uint8Array): number {
   if (q.holes === undefined) {
     const e = quoteEnd(t, from, q);
-    out.fill(STRING, start, e);
+    fillRegion(out, STRING, start, e);
     return e;
   }
   return holeyEnd(t, start, from, q, q.holes, s, out);
@@ -548,7 +659,7 @@ export function holeyEnd(
     if (opener !== undefined) {
       // PHP's `{$x}`: the `{` is string, the variable code.
       const body = opener === "{$" ? i + 1 : i + opener.length;
-      out.fill(STRING, seg, body);
+      fillRegion(out, STRING, seg, body);
       const close = opener.endsWith("(") ? 41 : opener === "`" ? 96 : 125;
       i = holeCode(t, body, close, h.spec ?? "", s, out);
       seg = i;
@@ -581,7 +692,7 @@ export function holeyEnd(
     }
     i++;
   }
-  out.fill(STRING, seg, Math.min(end, n));
+  fillRegion(out, STRING, seg, Math.min(end, n));
   return Math.min(end, n);
 }
 
