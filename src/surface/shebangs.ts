@@ -136,7 +136,9 @@ export function shebangNote(look: ShebangLook | null, surface: "cli" | "mcp"): s
     look.asked.length === 1 ? look.asked[0] : `${look.asked.slice(0, -1).join(", ")} or ${look.asked.at(-1)}`;
   const key = surface === "cli" ? "--lang" : "file_types";
   const past =
-    look.cut === "limit" ? `; only the first ${look.read} files of no known type were read, not the others` : "";
+    look.cut === "limit"
+      ? `; only the first ${look.read} files of no known type were read, not the others`
+      : "";
   const n = look.scripts.length;
   if (n === 0) {
     const which =
