@@ -2,7 +2,7 @@
  * binary given (`--bins=A,B`, alternated per run: paired old/new) is measured, its cache emptied first:
  * - build: `rglob mcp --root TREE` from start to `ready`, its resident set (VmRSS of /proc/PID/status) sampled
  *   every 100 ms: the largest sample while building, VmHWM (the kernel's peak) at `ready`, VmRSS at ready, once
- *   the index is written to the cache, and after 20 greps (VmHWM then);
+ *   the index is written to the cache (3 s after), and after 20 greps twice (their times; VmHWM then);
  * - restart: the server started again on that cache (it loads the index instead of building): VmHWM and VmRSS
  *   at `ready`, once its watch is trusted and after 20 greps;
  * - index: `rglob index` of the tree (the CLI build): peak RSS (VmHWM sampled to its end) and wall time.
@@ -42,6 +42,16 @@ function memOf(pid: number): { rss: number; hwm: number } {
     return { rss, hwm };
   } catch {
     return { rss: 0, hwm: 0 };
+  }
+}
+
+/** CPU seconds (user and system) a process used so far. */
+function cpuOf(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
   }
 }
 
@@ -110,6 +120,7 @@ async function build(bin: string, cache: string): Promise<void> {
   await s.start();
   const st = await untilReady(s);
   const secs = (performance.now() - t0) / 1000;
+  const cpu = cpuOf(s.pid);
   sampler.sample();
   const atReady = memOf(s.pid);
   sampler.label = "after ready";
@@ -118,13 +129,14 @@ async function build(bin: string, cache: string): Promise<void> {
     if (fs.existsSync(file) && fs.readdirSync(file).some((f) => f.endsWith(".rgi"))) break;
     await sleep(100);
   }
-  await sleep(1000);
+  await sleep(3000);
   const persisted = memOf(s.pid);
   const ms = await twentyGreps(s);
+  const ms2 = await twentyGreps(s);
   const after = memOf(s.pid);
   sampler.stop();
   say(
-    `  build: ${st.state} after ${secs.toFixed(1)} s (${st.files} files); largest sample while building ${mib(sampler.peaks.get("building") ?? 0)}; at ready VmHWM ${mib(atReady.hwm)}, VmRSS ${mib(atReady.rss)}; written VmRSS ${mib(persisted.rss)}; 20 greps ${ms.toFixed(0)} ms, then VmRSS ${mib(after.rss)}, VmHWM ${mib(after.hwm)} (${load()})`,
+    `  build: ${st.state} after ${secs.toFixed(1)} s (build_ms ${st.build_ms}, server CPU ${cpu.toFixed(1)} s; ${st.files} files); largest sample while building ${mib(sampler.peaks.get("building") ?? 0)}; at ready VmHWM ${mib(atReady.hwm)}, VmRSS ${mib(atReady.rss)}; written VmRSS ${mib(persisted.rss)}; 20 greps ${ms.toFixed(0)} ms, again ${ms2.toFixed(0)} ms, then VmRSS ${mib(after.rss)}, VmHWM ${mib(after.hwm)} (${load()})`,
   );
   await s.stop();
 }
@@ -137,9 +149,10 @@ async function restart(bin: string, cache: string): Promise<void> {
   const st = await untilReady(s);
   const secs = (performance.now() - t0) / 1000;
   const atReady = memOf(s.pid);
-  for (;;) {
+  // Until every indexed file is stat'ed again with the watch whole (then the watch vouches), at most 5 minutes.
+  for (let i = 0; i < 1500; i++) {
     const w = await s.warm();
-    if (/checked (again|once watched)/.test(String(w.reason)) || w.watching === false) break;
+    if (/checked (again|once watched)|not watching/.test(String(w.reason))) break;
     await sleep(200);
   }
   const trusted = memOf(s.pid);
