@@ -23,7 +23,7 @@ import {
 } from "../../platform/files.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { routes } from "../../platform/routes.ts";
-import { onBun } from "../../platform/runtime.ts";
+import { collectGarbage, onBun } from "../../platform/runtime.ts";
 import { newestTime, STAT_OK, STAT_WORDS, sameWords, wordsOfStats } from "../../platform/stat-words.ts";
 import { startWorker } from "../../platform/workers.ts";
 import { type RunContext, tick, yielder } from "../run.ts";
@@ -35,6 +35,8 @@ import {
   hashHolds,
   headerLength,
   INDEX_FORMAT,
+  JoinedText,
+  notUtf8Exactly,
   PREFIX,
   prefixHash,
   type Toc,
@@ -209,11 +211,19 @@ export async function buildIndex(
     rels.push(path.relative(root, realOf(plan, e)).split(path.sep).join("/"));
   }
   if (ctx.shouldStop()) return null;
+  // The walk's garbage is collected before the freeze allocates the merged lists, and the recorded walk's (its
+  // entries, paths and joined texts) before the file's bytes are made: JSC would otherwise let each grow with
+  // the next (docs/decisions/0044-build-memory.md).
+  collectGarbage();
   idx.freeze();
+  // The merged segments are collected before the walk is recorded again: that walk runs in one go (no turn of
+  // the event loop, when Bun collects on its own), so its garbage comes on top of whatever is left.
+  collectGarbage();
   const recorded = grepWalk === null ? null : recordStoredWalk(grepWalk, ctx, idx, rels);
   if (ctx.shouldStop()) return null;
+  collectGarbage();
   const parts = idx.frozenParts();
-  const pathBytes = Buffer.from(rels.join("\0"), "utf8");
+  const pathText = new JoinedText(rels);
   const header: IndexHeader = {
     format: INDEX_FORMAT,
     rglob: PACKAGE_VERSION,
@@ -227,11 +237,11 @@ export async function buildIndex(
     trigrams: parts.keys.length,
     text_bytes: parts.textBytes,
     posting_bytes: parts.data.length,
-    path_bytes: pathBytes.length,
+    path_bytes: pathText.byteLength,
     not_indexed: notIndexed,
     walk: recorded?.header ?? null,
   };
-  const body = serialize(header, facts.subarray(0, rels.length * FACTS), parts, pathBytes, recorded);
+  const body = serialize(header, facts.subarray(0, rels.length * FACTS), parts, pathText, recorded);
   writeIndexFile(file, body);
   return { header, indexPath: file, indexBytes: body.length };
 }
@@ -312,12 +322,12 @@ export function writeServerIndex(
   for (let id = 0; id < n; id++) {
     const p = abs[id];
     const rel = p === null || p === undefined || !p.startsWith(prefix) ? null : p.slice(prefix.length);
-    if (rel === null || utf8Exactly(rel) === null || rel.includes("\0") || mtimeOf(id * FACTS) > racy) {
+    if (rel === null || notUtf8Exactly(rel) || rel.includes("\0") || mtimeOf(id * FACTS) > racy) {
       flags[id] = (flags[id] as number) | 1;
       rels[id] = "";
     } else rels[id] = rel;
   }
-  const pathBytes = Buffer.from(rels.join("\0"), "utf8");
+  const pathText = new JoinedText(rels);
   const recorded = walked === null ? null : serverWalkSections(walked, idx, rels);
   const header: IndexHeader = {
     format: INDEX_FORMAT,
@@ -332,11 +342,11 @@ export function writeServerIndex(
     trigrams: parts.keys.length,
     text_bytes: parts.textBytes,
     posting_bytes: parts.data.length,
-    path_bytes: pathBytes.length,
+    path_bytes: pathText.byteLength,
     not_indexed: 0,
     walk: recorded?.header ?? null,
   };
-  const body = serialize(header, words.subarray(0, n * FACTS), { ...parts, flags }, pathBytes, recorded);
+  const body = serialize(header, words.subarray(0, n * FACTS), { ...parts, flags }, pathText, recorded);
   writeIndexFile(file, body);
   return { indexPath: file, indexBytes: body.length, walk: recorded !== null };
 }
@@ -448,8 +458,8 @@ interface WalkSections {
   readonly ops: Uint8Array;
   readonly types: Uint8Array;
   readonly follow: Uint8Array;
-  readonly rels: Buffer;
-  readonly witness: Buffer;
+  readonly rels: JoinedText;
+  readonly witness: JoinedText;
   readonly payloads: Buffer;
 }
 
@@ -458,7 +468,7 @@ function serialize(
   h: IndexHeader,
   facts: Uint32Array,
   parts: ReturnType<TrigramIndex["frozenParts"]>,
-  paths: Buffer,
+  paths: JoinedText,
   walkParts: WalkSections | null,
 ): Buffer {
   const { header: _, ...walk } = walkParts ?? { header: null };
@@ -497,12 +507,6 @@ export function walkKeyOf(plan: WalkPlan): string | null {
     return null;
   // Replayed as recorded, its dependencies checked by their stats (walk-key.ts).
   return walkKey(plan, "persisted");
-}
-
-/** A lossless UTF-8 form of a string, or null when it holds a lone surrogate (a name's undecodable byte). */
-function utf8Exactly(s: string): Buffer | null {
-  const b = Buffer.from(s, "utf8");
-  return b.toString("utf8") === s ? b : null;
 }
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -570,9 +574,10 @@ function walkSections(
     const rel = rec.relOf(i);
     relList.push(id >= 0 && indexed[id] === rel ? "" : rel);
   }
-  const rels = utf8Exactly(relList.join("\0"));
-  const witness = utf8Exactly(witnessed.map((w) => w.path).join("\0"));
-  if (rels === null || witness === null) return null;
+  const witnessPaths = witnessed.map((w) => w.path);
+  if (relList.some(notUtf8Exactly) || witnessPaths.some(notUtf8Exactly)) return null;
+  const rels = new JoinedText(relList);
+  const witness = new JoinedText(witnessPaths);
   const seen = new Uint32Array(witnessed.length * STAT_WORDS);
   for (let i = 0; i < witnessed.length; i++) seen.set((witnessed[i] as Witnessed).words, i * STAT_WORDS);
   const payloads = Buffer.from(JSON.stringify(rec.payloads), "utf8");
@@ -582,8 +587,8 @@ function walkSections(
       entries: rec.entries,
       steps: rec.ops.length,
       witnessed: witnessed.length,
-      rel_bytes: rels.length,
-      witness_bytes: witness.length,
+      rel_bytes: rels.byteLength,
+      witness_bytes: witness.byteLength,
       payload_bytes: payloads.length,
     },
     seen,

@@ -77,19 +77,28 @@ function varintLength(d: number): number {
   return d < 0x80 ? 1 : d < 0x4000 ? 2 : d < 0x200000 ? 3 : d < 0x10000000 ? 4 : 5;
 }
 
-/** The varint at `at`: its value and how many bytes it takes. */
-function firstVarint(data: Uint8Array, at: number): { value: number; bytes: number } {
+/** The value of the varint at `at` (no object made: merge() calls it for every list of every segment). */
+function varintAt(data: Uint8Array, at: number): number {
   let value = 0;
   let shift = 0;
   let i = at;
   for (;;) {
     const byte = data[i++] as number;
     value += (byte & 0x7f) * 2 ** shift;
-    if ((byte & 0x80) === 0) break;
+    if ((byte & 0x80) === 0) return value;
     shift += 7;
   }
-  return { value, bytes: i - at };
 }
+
+/** Where the varint at `at` ends (the index after its last byte). */
+function varintEnd(data: Uint8Array, at: number): number {
+  let i = at;
+  while (((data[i++] as number) & 0x80) !== 0) {}
+  return i;
+}
+
+/** Lists shorter than this are copied byte by byte (a view per list would be an object per list per segment). */
+const COPY_BY_VIEW = 64;
 
 /** The ASCII lower-case form of a trigram key. */
 function foldKey(k: number): number {
@@ -513,10 +522,7 @@ export class TrigramIndex {
         const a = ss[j] as number;
         let len = (ss[j + 1] as number) - a;
         const prev = meta[at] as number;
-        if (prev >= 0) {
-          const { value, bytes } = firstVarint(sd, a);
-          len += varintLength(value - 1 - prev) - bytes;
-        }
+        if (prev >= 0) len += varintLength(varintAt(sd, a) - 1 - prev) - (varintEnd(sd, a) - a);
         meta[at] = last[j] as number;
         meta[at + 1] = (meta[at + 1] as number) + len;
         if ((j & 0x3ffff) === 0x3ffff) yield;
@@ -537,16 +543,16 @@ export class TrigramIndex {
         let p = meta[at + 1] as number;
         const prev = meta[at] as number;
         if (prev >= 0) {
-          const { value, bytes } = firstVarint(sd, a);
-          a += bytes;
-          let d = value - 1 - prev;
+          let d = varintAt(sd, a) - 1 - prev;
+          a = varintEnd(sd, a);
           while (d >= 0x80) {
             data[p++] = (d & 0x7f) | 0x80;
             d >>>= 7;
           }
           data[p++] = d;
         }
-        data.set(sd.subarray(a, b), p);
+        if (b - a >= COPY_BY_VIEW) data.set(sd.subarray(a, b), p);
+        else for (let q = a, r = p; q < b; ) data[r++] = sd[q++] as number;
         meta[at] = last[j] as number;
         meta[at + 1] = p + (b - a);
         if ((j & 0x3ffff) === 0x3ffff) yield;

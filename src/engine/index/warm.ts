@@ -1093,9 +1093,14 @@ export class WarmRoot implements WarmProvider {
             began: bw.began,
             watched: bw.gen === this.gen && this.synchronous && this.watching,
           };
+    // The file's bytes are made in one buffer beside the index: the build's garbage is collected first, so that
+    // they come on top of what the server keeps, not of that too (ADR 0044).
+    collectGarbage();
     try {
       writeServerIndex(this.root, indexDir, this.rootId, idx, words, this.buildMs ?? 0, walked);
     } catch {}
+    // And those bytes, and the build's walk let go above, are garbage now: the server settles at what it keeps.
+    collectGarbage();
   }
 
   /**
@@ -2341,6 +2346,9 @@ export class WarmRoot implements WarmProvider {
       const gate = this.options.buildGate ?? null;
       while (gate !== null && !pathExists(gate) && !stopped() && this.building === idx) await sleep(50);
       if (this.closed || this.building !== idx) return;
+      // The walk's garbage (its entries, names and read buffers, the spilled chunks) is collected before the
+      // freeze allocates the merged lists: JSC would otherwise let it grow with them (ADR 0044).
+      collectGarbage();
       // Frozen a step at a time, between turns of the event loop as the walk was.
       const steps = idx.freezing();
       for (let r = steps.next(); r.done !== true; r = steps.next()) {
@@ -2350,6 +2358,8 @@ export class WarmRoot implements WarmProvider {
         }
         if (this.closed || this.building !== idx) return;
       }
+      // And the segments the freeze merged, before the query structures are made (ADR 0044).
+      collectGarbage();
       const s = idx.stats();
       const paged = idx.pagedTextSize;
       if (s.memoryBytes > paged * this.options.budgetRatio && s.memoryBytes > 1 << 20) {

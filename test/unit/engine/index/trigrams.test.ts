@@ -196,4 +196,37 @@ describe("TrigramIndex", () => {
       expect(got.textBytes).toBe(files.reduce((n, b) => n + b.length, 0));
     },
   );
+
+  test("lists of every length merge byte for byte: a trigram in every file of a segment (lists past 64 bytes)", () => {
+    // Every file holds "common text" (its lists run the whole segment: hundreds of bytes), and a few random bytes
+    // (short lists); ids pass 128, so first deltas re-encoded across segments change width.
+    const r = prng(11);
+    const files: Buffer[] = [];
+    for (let f = 0; f < 3000; f++)
+      files.push(Buffer.concat([Buffer.from("common text "), randomBytes(r, 4 + Math.floor(r() * 12), 30)]));
+    const whole = new TrigramIndex();
+    const spilled = new TrigramIndex(true, 4000);
+    let spills = 0;
+    files.forEach((b, f) => {
+      whole.add(`/r/${f}`, b, FACTS);
+      spilled.add(`/r/${f}`, b, FACTS);
+      if (spilled.spillDue) {
+        spilled.spill();
+        spills++;
+      }
+    });
+    expect(spills).toBeGreaterThan(3);
+    whole.freeze();
+    spilled.freeze();
+    const a = whole.frozenParts();
+    const b = spilled.frozenParts();
+    expect(Buffer.from(b.keys.buffer).equals(Buffer.from(a.keys.buffer))).toBe(true);
+    expect(Buffer.from(b.starts.buffer).equals(Buffer.from(a.starts.buffer))).toBe(true);
+    expect(Buffer.from(b.data).equals(Buffer.from(a.data))).toBe(true);
+    // The longest list is the common trigrams' (a byte per file: 3000 files, ids 1 apart).
+    let longest = 0;
+    for (let k = 0; k + 1 < b.starts.length; k++)
+      longest = Math.max(longest, (b.starts[k + 1] as number) - (b.starts[k] as number));
+    expect(longest).toBe(3000);
+  });
 });
