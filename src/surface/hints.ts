@@ -347,8 +347,8 @@ const SKIP_UNDO: Readonly<
   unreadable: { what: (n) => `${n} unreadable (see the errors)`, cli: null, key: null },
   unknown_language: {
     what: (n) => `${n} ${n === 1 ? "file" : "files"} of no language with code regions`,
-    cli: "searched without --in",
-    key: "searched without in",
+    cli: "searched whole, without --in",
+    key: "searched whole, without in",
   },
 };
 
@@ -410,14 +410,22 @@ export function skipNote(
 ): string | null {
   const keys = inputKeys(op);
   const parts: string[] = [];
+  // Files no lexer knows were searched, whole: said apart, not among what was not searched (a trial agent read
+  // "not searched: 58 files … (searched without --in)" as a contradiction).
+  let whole = "";
   for (const [reason, n] of leftOut(summary)) {
     const undo = SKIP_UNDO[reason];
     const how = surface === "cli" ? undo.cli : undo.key;
+    if (reason === "unknown_language") {
+      whole = `${undo.what(n)} ${n === 1 ? "was" : "were"} ${how}`;
+      continue;
+    }
     const applies = undo.needs === undefined || keys.has(undo.needs);
     parts.push(how !== null && applies ? `${undo.what(n)} (${how})` : undo.what(n));
   }
-  if (parts.length === 0) return null;
-  return `nothing found; not searched: ${parts.join(", ")}`;
+  if (parts.length === 0 && whole === "") return null;
+  const skipped = parts.length > 0 ? `; not searched: ${parts.join(", ")}` : "";
+  return `nothing found${skipped}${whole === "" ? "" : `; ${whole}`}`;
 }
 
 /**
@@ -432,7 +440,9 @@ export function skipNote(
 export function coverageNotes(summary: Readonly<Record<string, unknown>>, surface: "cli" | "mcp"): string[] {
   const notes: string[] = [];
   const out = summary.left_out_by_in as { matches?: unknown; files?: unknown } | undefined;
-  if (out !== undefined && typeof out.matches === "number" && typeof out.files === "number") {
+  // Nothing found: "every match found starts in the regions asked for" would speak of matches there are none of.
+  const none = summary.total_matches === 0 && out?.matches === 0;
+  if (out !== undefined && typeof out.matches === "number" && typeof out.files === "number" && !none) {
     const key = surface === "cli" ? "--in" : "in";
     notes.push(
       out.matches === 0

@@ -185,7 +185,12 @@ describe("grep --in", () => {
   test("a file of no language with code regions is named by the note of an empty answer", () => {
     const r = rglob(["grep", "nobody", "--in", "code"], { cwd: t.dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("2 files of no language with code regions (searched without --in)");
+    expect(r.stderr).toContain(
+      "nothing found; 2 files of no language with code regions were searched whole, without --in",
+    );
+    // Nothing was found, so no note speaks of "every match found" (a trial agent read it as a contradiction).
+    expect(r.stderr).not.toContain("not searched");
+    expect(r.stderr).not.toContain("left no match out");
   });
 
   test("a bad region is a usage error that names the choices", () => {
