@@ -4,7 +4,7 @@
  * number ≥ 1. */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -152,4 +152,46 @@ export function compileFloor(name: string, workers: readonly string[] = []): str
     return null;
   }
   return out;
+}
+
+/**
+ * The CPU time (user + system) a process has used so far, from /proc (0 when it is gone).
+ * @param pid the process
+ * @returns seconds
+ */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Compares each file's counts in `rglob count --jsonl` with a floor program's `LINES PATH` lines (with classify,
+ * `LINES,CODE,COMMENT PATH`): a floor that counts differently measures other work.
+ * @param jsonl rglob's output
+ * @param floorOut the floor's output
+ * @param classify whether the floor printed code and comment counts too
+ * @returns `floor: same counts (N files)`, or what differs
+ */
+export function countsCompare(jsonl: string | Buffer, floorOut: string | Buffer, classify: boolean): string {
+  const ours = new Map<string, string>();
+  for (const line of jsonl.toString().split("\n")) {
+    if (!line.startsWith('{"kind":"file"')) continue;
+    const r = JSON.parse(line) as { relative_path: string; lines: number; code: number; comment: number };
+    ours.set(r.relative_path, classify ? `${r.lines},${r.code},${r.comment}` : String(r.lines));
+  }
+  let differ = 0;
+  let files = 0;
+  for (const line of floorOut.toString().split("\n")) {
+    const sp = line.indexOf(" ");
+    if (sp < 0 || line.startsWith("total: ")) continue;
+    files++;
+    if (ours.get(line.slice(sp + 1)) !== line.slice(0, sp)) differ++;
+  }
+  return differ === 0 && files === ours.size
+    ? `floor: same counts (${files} files)`
+    : `FLOOR DIFFERS: ${differ} files counted differently, ${files} files vs rglob's ${ours.size}`;
 }

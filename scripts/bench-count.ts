@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { benchArgs, compileFloor, loadAverage } from "./bench-args.ts";
+import { benchArgs, compileFloor, countsCompare, loadAverage } from "./bench-args.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.RGLOB_BIN ?? join(root, "dist", "rglob");
@@ -107,27 +107,6 @@ function generate(): string {
 
 const tools = { tokei: which("tokei"), cloc: which("cloc") };
 
-/** Each file's `LINES,CODE,COMMENT` in `rglob count --jsonl` against the floor's lines of the same form. */
-function sameCounts(jsonl: string, floorOut: string): string {
-  const ours = new Map<string, string>();
-  for (const line of jsonl.split("\n")) {
-    if (!line.startsWith('{"kind":"file"')) continue;
-    const r = JSON.parse(line) as { relative_path: string; lines: number; code: number; comment: number };
-    ours.set(r.relative_path, `${r.lines},${r.code},${r.comment}`);
-  }
-  let differ = 0;
-  let files = 0;
-  for (const line of floorOut.split("\n")) {
-    const sp = line.indexOf(" ");
-    if (sp < 0 || line.startsWith("total: ")) continue;
-    files++;
-    if (ours.get(line.slice(sp + 1)) !== line.slice(0, sp)) differ++;
-  }
-  return differ === 0 && files === ours.size
-    ? `floor: same counts (${files} files)`
-    : `FLOOR DIFFERS: ${differ} files counted differently, ${files} files vs rglob's ${ours.size}`;
-}
-
 /** A fetched Python tree: count --lang py against the floor that classifies its lines by the same rules. */
 function pythonTree(dir: string): void {
   const floorBin = compileFloor("count");
@@ -150,12 +129,12 @@ function pythonTree(dir: string): void {
   if (floorCmd === null) return;
   const ours = spawnSync("sh", ["-c", cmd(bin)], { encoding: "utf8", maxBuffer: 1 << 30 }).stdout;
   const floorOut = spawnSync("sh", ["-c", floorCmd], { encoding: "utf8", maxBuffer: 1 << 30 }).stdout;
-  console.log(sameCounts(ours, floorOut));
+  console.log(countsCompare(ours, floorOut, true));
   const viaCounter = spawnSync("sh", ["-c", `${floorCmd} --classify`], {
     encoding: "utf8",
     maxBuffer: 1 << 30,
   });
-  console.log(`rglob's counter: ${sameCounts(ours, viaCounter.stdout)}`);
+  console.log(`rglob's counter: ${countsCompare(ours, viaCounter.stdout, true)}`);
 }
 const nm = join(root, "node_modules");
 const others = args.get("only") !== "python";

@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { TrigramIndex } from "../src/engine/index/trigrams.ts";
-import { benchArgs, loadAverage } from "./bench-args.ts";
+import { benchArgs, cpuSecondsOf, loadAverage } from "./bench-args.ts";
 import { RawMcpServer } from "./mcp-probe.ts";
 
 const USAGE =
@@ -280,7 +280,7 @@ async function restart(tree: string, cache: string): Promise<void> {
     const answer = (await s.grep({ pattern: "traverseFast", limit: 100 })).r;
     const ms = performance.now() - t0;
     say(
-      `restart ${run + 1}: ${st.state} after ${(readyMs / 1000).toFixed(2)} s, first answer after ${(ms / 1000).toFixed(2)} s (source ${answer.source}; ${st.reason ?? "no reason"}), server CPU ${cpuOf(s.pid).toFixed(1)} s (${load()})`,
+      `restart ${run + 1}: ${st.state} after ${(readyMs / 1000).toFixed(2)} s, first answer after ${(ms / 1000).toFixed(2)} s (source ${answer.source}; ${st.reason ?? "no reason"}), server CPU ${cpuSecondsOf(s.pid).toFixed(1)} s (${load()})`,
     );
     // Then the watch: set up, every indexed file stat'ed again, and the watch trusted (checks.mode "watch").
     for (;;) {
@@ -305,19 +305,9 @@ async function restart(tree: string, cache: string): Promise<void> {
       mode = String(((await s.warm()).checks as { mode?: string } | undefined)?.mode);
     }
     say(
-      `  watch set up after ${(watched / 1000).toFixed(1)} s, trusted (files stat'ed again) after ${(trusted / 1000).toFixed(1)} s; then a literal found nowhere: ${times.join(", ")}, checks ${mode}; server CPU ${cpuOf(s.pid).toFixed(1)} s, peak RSS ${mib(peakRss(s.pid))} (${load()})`,
+      `  watch set up after ${(watched / 1000).toFixed(1)} s, trusted (files stat'ed again) after ${(trusted / 1000).toFixed(1)} s; then a literal found nowhere: ${times.join(", ")}, checks ${mode}; server CPU ${cpuSecondsOf(s.pid).toFixed(1)} s, peak RSS ${mib(peakRss(s.pid))} (${load()})`,
     );
     await s.stop();
-  }
-}
-
-/** CPU seconds (user and system) a process used so far. */
-function cpuOf(pid: number): number {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
   }
 }
 

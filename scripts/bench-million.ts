@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { benchArgs, loadAverage } from "./bench-args.ts";
+import { benchArgs, cpuSecondsOf, loadAverage } from "./bench-args.ts";
 import { RawMcpServer } from "./mcp-probe.ts";
 
 const USAGE = "bun scripts/bench-million.ts [--part=tree,index,server,restart] [--tree=DIR] [--work=DIR]";
@@ -243,16 +243,6 @@ function peakRss(pid: number): number {
   }
 }
 
-/** CPU seconds (user and system) a process used so far. */
-function cpuOf(pid: number): number {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * Polls the server until its index is no longer building: the seconds since t0 and its status. Every 5 s: each
  * read of rglob://capabilities builds the tool list again (about 0.2 s of CPU at load 9 on the 40,000-file
@@ -315,7 +305,7 @@ async function server(restartToo: boolean): Promise<void> {
     try {
       await s.start();
       const { s: secs, st } = await untilReady(s, t0);
-      const cpuAtReady = cpuOf(s.pid);
+      const cpuAtReady = cpuSecondsOf(s.pid);
       say(
         `ready: ${st.state} after ${secs.toFixed(1)} s (build_ms ${st.build_ms}; ${st.files} files, ${st.trigrams} trigrams, index ${mib(Number(st.index_bytes ?? 0))}, text ${mib(Number(st.text_bytes ?? 0))}; reason: ${st.reason}), peak RSS ${mib(peakRss(s.pid))}, CPU ${cpuAtReady.toFixed(1)} s (${load()})`,
       );
@@ -331,7 +321,7 @@ async function server(restartToo: boolean): Promise<void> {
       const written = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith(".rgi")) : undefined;
       const peak = peakRss(s.pid);
       say(
-        `  written to the cache after ${((performance.now() - t0) / 1000).toFixed(1)} s; peak RSS ${mib(peak)}, CPU ${cpuOf(s.pid).toFixed(1)} s (${load()})`,
+        `  written to the cache after ${((performance.now() - t0) / 1000).toFixed(1)} s; peak RSS ${mib(peak)}, CPU ${cpuSecondsOf(s.pid).toFixed(1)} s (${load()})`,
       );
       if (written !== undefined) {
         const file = path.join(dir, written);
@@ -358,7 +348,7 @@ async function server(restartToo: boolean): Promise<void> {
     const firstAt = (performance.now() - t0) / 1000;
     const firstChecks = ((await s.warm()).checks as Record<string, unknown> | undefined)?.mode;
     say(
-      `ready: ${st.state} after ${secs.toFixed(1)} s (${st.reason}); time to first warm answer (a selective literal's first page, from the index): ${firstAt.toFixed(1)} s after start (the call ${first.ms.toFixed(0)} ms, ${(first.r.results as unknown[]).length} records, source ${first.r.source}, checks ${firstChecks}); CPU ${cpuOf(s.pid).toFixed(1)} s (${load()})`,
+      `ready: ${st.state} after ${secs.toFixed(1)} s (${st.reason}); time to first warm answer (a selective literal's first page, from the index): ${firstAt.toFixed(1)} s after start (the call ${first.ms.toFixed(0)} ms, ${(first.r.results as unknown[]).length} records, source ${first.r.source}, checks ${firstChecks}); CPU ${cpuSecondsOf(s.pid).toFixed(1)} s (${load()})`,
     );
     // The watch set up and every file checked once (the reason says so), or given up (not watching).
     let w: Record<string, unknown> = {};
@@ -370,11 +360,11 @@ async function server(restartToo: boolean): Promise<void> {
     const trusted = await s.grep({ pattern: SELECTIVE, limit: 100 });
     const trustedChecks = ((await s.warm()).checks as Record<string, unknown> | undefined)?.mode;
     say(
-      `  watched and checked after ${((performance.now() - t0) / 1000).toFixed(1)} s (${w.state}; ${w.reason}); the first page then ${trusted.ms.toFixed(0)} ms (checks ${trustedChecks}), answered ${((performance.now() - t0) / 1000).toFixed(1)} s after start; CPU ${cpuOf(s.pid).toFixed(1)} s (${load()})`,
+      `  watched and checked after ${((performance.now() - t0) / 1000).toFixed(1)} s (${w.state}; ${w.reason}); the first page then ${trusted.ms.toFixed(0)} ms (checks ${trustedChecks}), answered ${((performance.now() - t0) / 1000).toFixed(1)} s after start; CPU ${cpuSecondsOf(s.pid).toFixed(1)} s (${load()})`,
     );
     say(`  ${status(cache)}`);
     await queries(s, "restarted");
-    say(`  peak RSS ${mib(peakRss(s.pid))}, CPU ${cpuOf(s.pid).toFixed(1)} s`);
+    say(`  peak RSS ${mib(peakRss(s.pid))}, CPU ${cpuSecondsOf(s.pid).toFixed(1)} s`);
   } finally {
     await s.stop();
   }

@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { benchArgs, loadAverage } from "./bench-args.ts";
+import { benchArgs, cpuSecondsOf, loadAverage } from "./bench-args.ts";
 import { RawMcpServer } from "./mcp-probe.ts";
 
 const USAGE =
@@ -42,16 +42,6 @@ function memOf(pid: number): { rss: number; hwm: number } {
     return { rss, hwm };
   } catch {
     return { rss: 0, hwm: 0 };
-  }
-}
-
-/** CPU seconds (user and system) a process used so far. */
-function cpuOf(pid: number): number {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
   }
 }
 
@@ -120,7 +110,7 @@ async function build(bin: string, cache: string): Promise<void> {
   await s.start();
   const st = await untilReady(s);
   const secs = (performance.now() - t0) / 1000;
-  const cpu = cpuOf(s.pid);
+  const cpu = cpuSecondsOf(s.pid);
   sampler.sample();
   const atReady = memOf(s.pid);
   sampler.label = "after ready";

@@ -20,7 +20,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchArgs, compileFloor, loadAverage } from "./bench-args.ts";
+import { benchArgs, compileFloor, countsCompare, loadAverage } from "./bench-args.ts";
 import { memTree } from "./bench-memory.ts";
 
 const root = join(import.meta.dir, "..");
@@ -164,28 +164,6 @@ function groupSets(ours: Set<string>, theirs: Set<string>, name: string): string
   return onlyA + onlyB === 0
     ? `${name}: same groups (${ours.size})`
     : `${name}: ${onlyA} groups only rglob's, ${onlyB} only ${name}'s`;
-}
-
-/** Compares each file's counts in `rglob count --jsonl` with the floor's `LINES PATH` lines (with --classify,
- * `LINES,CODE,COMMENT PATH`). */
-function countsCompare(jsonl: Buffer, floorOut: Buffer, classify: boolean): string {
-  const ours = new Map<string, string>();
-  for (const line of jsonl.toString("utf8").split("\n")) {
-    if (!line.startsWith('{"kind":"file"')) continue;
-    const r = JSON.parse(line) as { relative_path: string; lines: number; code: number; comment: number };
-    ours.set(r.relative_path, classify ? `${r.lines},${r.code},${r.comment}` : String(r.lines));
-  }
-  let differ = 0;
-  let files = 0;
-  for (const line of floorOut.toString("utf8").split("\n")) {
-    const sp = line.indexOf(" ");
-    if (sp < 0 || line.startsWith("total: ")) continue;
-    files++;
-    if (ours.get(line.slice(sp + 1)) !== line.slice(0, sp)) differ++;
-  }
-  return differ === 0 && files === ours.size
-    ? `floor: same counts (${files} files)`
-    : `floor: ${differ} files counted differently, ${files} files vs rglob's ${ours.size}`;
 }
 
 interface Row {
