@@ -4,6 +4,7 @@
  * read of a bounded number of files, never a deadline), so the answer says "these 2 start with a python #!" or "none does" and no
  * agent searches every other file to make sure (#37). CLI stderr and MCP text; the structured result is unchanged. */
 import { type CallControl, collect, inputKeys } from "../agent/call.ts";
+import type { Config } from "../config.ts";
 import { fileTypeNamed, fileTypes, shebangLanguages } from "../engine/languages.ts";
 import { validateInput } from "../ops/dispatch.ts";
 import type { Operation } from "../ops/operation.ts";
@@ -72,6 +73,7 @@ function firstLine(abs: string, follow: boolean): string {
  * @param op the operation that ran
  * @param input its input
  * @param summary its result summary (`type_globs` says a type was named)
+ * @param config the call's switches (a served call's are its client's, as the query's own walk took them)
  * @param control the warm state of a server, when there is one
  * @returns what it found, or null when no type was asked for (file_types_not alone) or the walk failed
  */
@@ -79,6 +81,7 @@ export async function shebangLook(
   op: Operation,
   input: Readonly<Record<string, unknown>>,
   summary: Readonly<Record<string, unknown>>,
+  config: Config,
   control: CallControl = {},
 ): Promise<ShebangLook | null> {
   if (summary.type_globs === undefined || summary.type_globs === null) return null;
@@ -104,7 +107,7 @@ export async function shebangLook(
   if (!Array.isArray(query.types) || query.types.length === 0) query.types = ["f"];
   // Bounded by the files it keeps (MOST_READ), never by time: a deadline would cut it where the machine's load
   // says, and a cold run and a served one would say different things (#36). A served call replays the walk.
-  const again = await collect(find, { ...query, limit: MOST_READ }, { ...control, pathsOnly: true });
+  const again = await collect(find, { ...query, limit: MOST_READ }, { ...control, pathsOnly: true }, config);
   if (!again.ok) return null;
   const follow = query.follow_symlinks === true;
   const scripts: Array<{ rel: string; interpreter: string }> = [];

@@ -586,7 +586,7 @@ async function exitAfter(
   // Which files a --lang left out start with a #! of its language, or that none does (#37).
   if (!quiet && summary?.type_globs !== undefined) {
     const { shebangLook, shebangNote } = await import("../shebangs.ts");
-    eprint(`rglob: note: ${shebangNote(await shebangLook(op, input, summary), "cli")}`);
+    eprint(`rglob: note: ${shebangNote(await shebangLook(op, input, summary, how.config), "cli")}`);
   }
   // count's rules under its human table (#37), so that no file needs reading to check a count.
   const totals = summary?.totals as { files?: unknown } | undefined;

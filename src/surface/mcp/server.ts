@@ -14,7 +14,7 @@ import {
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { collect, inputKeys, withDefaults } from "../../agent/call.ts";
+import { type CallControl, collect, inputKeys, withDefaults } from "../../agent/call.ts";
 import type { Config, Host } from "../../config.ts";
 import { clipText, type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { withoutTextFacts } from "../../contract/result.ts";
@@ -412,6 +412,7 @@ function boundResult(
  * @param input its input
  * @param result its result
  * @param warm the server's warm state
+ * @param config the call's switches
  * @returns their paths relative to the base, or null when the row is not there, holds many, or the look failed
  */
 async function unknownNames(
@@ -419,6 +420,7 @@ async function unknownNames(
   input: Readonly<Record<string, unknown>>,
   result: Readonly<Record<string, unknown>>,
   warm: WarmSet | null,
+  config: Config,
 ): Promise<string[] | null> {
   const row = Array.isArray(result.breakdown)
     ? (result.breakdown as Array<{ key?: unknown; files?: unknown }>).find((g) => g.key === "(unknown)")
@@ -431,14 +433,28 @@ async function unknownNames(
   const here = of(result.results);
   if (here.length === row.files) return here;
   const { cursor: _c, max_output_bytes: _m, classify: _k, ...query } = input;
-  const hold = warm?.hold() ?? null;
-  try {
-    const again = await collect(
+  const again = await whileHeld(warm, (control) =>
+    collect(
       op,
       { ...query, file_types: [], file_types_not: fileTypeNames(), limit: UNKNOWN_NAMED + 1 },
-      warm !== null ? { warm } : {},
-    );
-    return again.ok ? of(again.result.results) : null;
+      control,
+      config,
+    ),
+  );
+  return again.ok ? of(again.result.results) : null;
+}
+
+/**
+ * Runs a second look of a call (the notes' own queries) as the call ran: the background work held back while it
+ * runs, and the warm state answering when there is one.
+ * @param warm the server's warm state
+ * @param look the look, given the control to call with
+ * @returns what the look returns
+ */
+async function whileHeld<T>(warm: WarmSet | null, look: (control: CallControl) => Promise<T>): Promise<T> {
+  const hold = warm?.hold() ?? null;
+  try {
+    return await look(warm !== null ? { warm } : {});
   } finally {
     hold?.();
   }
@@ -451,6 +467,7 @@ async function unknownNames(
  * @param input its input
  * @param whole its whole result (with its TEXT_FACTS)
  * @param warm the server's warm state
+ * @param config the call's switches
  * @returns the lines, each after a newline
  */
 async function doubtNotes(
@@ -458,6 +475,7 @@ async function doubtNotes(
   input: Readonly<Record<string, unknown>>,
   whole: Readonly<Record<string | symbol, unknown>>,
   warm: WarmSet | null,
+  config: Config,
 ): Promise<string> {
   let tail = "";
   // dupes: the files with hard links only, named when few (#37).
@@ -467,17 +485,12 @@ async function doubtNotes(
       : null;
   if (linkedOnly !== null) tail += `\nnote: ${escapeControls(linkedOnly)}`;
   if (op.id === "count") {
-    const note = unknownRowNote(whole, await unknownNames(op, input, whole, warm), "mcp");
+    const note = unknownRowNote(whole, await unknownNames(op, input, whole, warm, config), "mcp");
     if (note !== null) tail += `\nnote: ${note}`;
   }
   if (whole.type_globs !== undefined) {
-    const hold = warm?.hold() ?? null;
-    try {
-      const look = await shebangLook(op, input, whole, warm !== null ? { warm } : {});
-      tail += `\nnote: ${shebangNote(look, "mcp")}`;
-    } finally {
-      hold?.();
-    }
+    const look = await whileHeld(warm, (control) => shebangLook(op, input, whole, config, control));
+    tail += `\nnote: ${shebangNote(look, "mcp")}`;
   }
   return tail;
 }
@@ -589,7 +602,7 @@ async function callOperation(
   }
   for (const note of wordEdgeNotes(op, [], input, here)) tail += `\nnote: ${note}`;
   for (const note of coverageNotes(result, "mcp")) tail += `\nnote: ${note}`;
-  tail += await doubtNotes(op, input, outcome.result, warm);
+  tail += await doubtNotes(op, input, outcome.result, warm, config);
   const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];
   const base = typeof input.base === "string" ? input.base : null;
   // The text travels JSON-escaped (a newline is two bytes there, a quote two): while the escaped text is over its
