@@ -4952,7 +4952,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "directories": {
         "type": "integer",
         "minimum": 0,
-        "description": "Selected directories."
+        "description": "Selected directories (the base not counted)."
       },
       "others": {
         "type": "integer",

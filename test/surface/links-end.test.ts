@@ -5,9 +5,18 @@
 // MCP. Then `find -L -t l` against GNU `find -L -type l`: the same links, and the loops GNU find reports as
 // "Too many levels of symbolic links" errors are listed as links that lead nowhere, with no error and exit 0.
 import { afterAll, describe, expect, test } from "bun:test";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, posix, relative } from "node:path";
 import { searchAll } from "../../src/agent/index.ts";
 import { jsonl, prng, rglob, rglobJson } from "../helpers.ts";
 import { startMcp } from "./mcp-helpers.ts";
@@ -303,8 +312,21 @@ describe.if(hasTools)("MCP (skipped without GNU stat, find, mkfifo)", () => {
       expect(plain.isError ?? false).toBe(false);
       expect(byRel(plain.structuredContent.results)).toEqual(want);
       const text = plain.content[0]?.text ?? "";
-      expect(text).toContain("\ndll -> dl (directory)\n");
+      expect(text).toContain("\ndll -> dl (directory, ends at d0)\n");
       expect(text).toContain("\nloopA -> loopB (broken, ends at loopA)\n");
+      // A working link inside the base says where its chain ends when the target text does not (it passes
+      // through another link, #37), against realpath(3).
+      for (const r of plain.structuredContent.results) {
+        if (r.link_target_exists !== true || r.link_escapes === true) continue;
+        const rel = r.relative_path as string;
+        const target = r.link_target as string;
+        const named = target.startsWith("/")
+          ? target
+          : posix.normalize(posix.join(posix.dirname(rel), target));
+        const real = relative(realpathSync(base), realpathSync(join(base, rel))) || ".";
+        const line = text.split("\n").find((l) => l.startsWith(`${rel} -> ${target}`)) ?? "";
+        expect(`${line}: ${line.includes(`ends at ${real}`)}`).toBe(`${line}: ${real !== named}`);
+      }
       const tree = await s.client.callTool({ name: "rglob", arguments: { op: "tree", max_depth: 1 } });
       expect((tree as unknown as Res).content[0]?.text).toContain("dl -> d0 (directory)\n");
       // The server walks under strict_base: an escaping link is listed, not followed, so -t l keeps it too.

@@ -123,7 +123,11 @@ describe("stats", () => {
     const r = rglob(["stats"], { cwd: FIXTURE });
     expect(r.code).toBe(0);
     const lines = r.stdout.split("\n");
-    expect(lines.slice(0, 3)).toEqual(["files        9", "directories  6", "total size   516 B (516 bytes)"]);
+    expect(lines.slice(0, 3)).toEqual([
+      "files        9",
+      "directories  6 (the base not counted)",
+      "total size   516 B (516 bytes)",
+    ]);
     expect(r.stdout).toContain("largest      182 B  src/utils/helper.py\n");
     expect(r.stdout).toContain(
       [

@@ -8,6 +8,9 @@ const count = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v
 const abs = v.pipe(v.string(), v.description("Absolute path."));
 const rel = v.pipe(v.string(), v.description("POSIX path relative to the request's base."));
 
+/** What stats' directory count leaves out, said beside it on every surface (#37: a trial agent listed every
+ * directory to learn it). */
+export const BASE_NOT_COUNTED = "(the base not counted)";
 /** Creates the stats input model. */
 export const StatsInputSchema = v.pipe(
   v.strictObject({
@@ -61,7 +64,7 @@ export const StatsResultSchema = v.pipe(
     results: v.array(ExtensionStatSchema),
     ...resultMetaEntries,
     files: count("Selected regular files (exact for the whole query, whatever the limit)."),
-    directories: count("Selected directories."),
+    directories: count(`Selected directories ${BASE_NOT_COUNTED}.`),
     others: count("Selected entries that are neither: unfollowed symlinks, FIFOs, sockets, devices."),
     symlinks: count(
       "Selected symlinks, followed or not (a followed one counts as its target too: file or directory).",

@@ -1,11 +1,13 @@
 /*! MCP text content: the answer of a tool call as plain text, for hosts that show a model only the text. The
  * summary fields (totals, breakdowns, verdicts), per-path errors grouped by kind, then one line (or one whole
  * group) per record, cut at a record boundary to a byte budget. Pure text; it never runs an operation. */
+import { posix } from "node:path";
 import { linkStateWords } from "../../engine/links.ts";
 import { countedBy } from "../../ops/count/schema.ts";
 import { regionTag } from "../../ops/grep/region-tag.ts";
 import type { Submatch } from "../../ops/grep/schema.ts";
 import type { Operation } from "../../ops/operation.ts";
+import { BASE_NOT_COUNTED } from "../../ops/stats/schema.ts";
 import { consultedOnce, insideWords } from "../hints.ts";
 
 type Rec = Readonly<Record<string, unknown>>;
@@ -66,13 +68,25 @@ function linkArrow(r: Rec): string {
   return ` -> ${str(r.link_target)}${linkNote(r)}`;
 }
 
+/** Whether a working link's chain ends elsewhere than its target text names (resolved against the link's
+ * directory): it passes through another link. An absolute target is compared as written. */
+function viaLinks(r: Rec): boolean {
+  const target = str(r.link_target);
+  const rel = str(r.relative_path);
+  const joined = target.startsWith("/") ? target : posix.normalize(posix.join(posix.dirname(rel), target));
+  const named = joined.length > 1 && joined.endsWith("/") ? joined.slice(0, -1) : joined;
+  return named !== r.link_resolved;
+}
+
 /** What a symlink's text line adds: whether its chain ends at a directory, its state in find's {link} words (broken, escaping, absolute; a working link's ok is left out), and where a link that is not ok ends. */
 function linkNote(r: Rec): string {
   // The words of find's {link} (#37): one source, so both surfaces say "broken, escaping, absolute" alike; a
   // working link says no "ok", as the CLI's listing does not.
   const notes = linkStateWords(r as Parameters<typeof linkStateWords>[0]).filter((w) => w !== "ok");
   const ok = r.link_target_exists === true && r.link_escapes !== true;
-  if (!ok && typeof r.link_resolved === "string" && r.link_resolved !== r.link_target)
+  // Where the chain ends, when the target text does not say it: a link that is not ok, and a working one whose
+  // chain passes through another link (#37: a trial agent followed a three-link chain one call a hop).
+  if (typeof r.link_resolved === "string" && r.link_resolved !== r.link_target && (!ok || viaLinks(r)))
     notes.push(`ends at ${r.link_resolved}`);
   // The text is shown exactly; a directory end is a word, not ls -lF's `/` (read as part of the text, #37).
   if (r.link_target_type === "d") notes.unshift("directory");
@@ -375,7 +389,9 @@ export function resultText(
     }
     const scope =
       op.id === "grep" && options.totals !== undefined && GREP_TOTALS.has(k) ? ` (${options.totals})` : "";
-    const line = `${k}${scope}: ${typeof v === "object" ? brief(v) : str(v)}`;
+    // stats' directories (#37): a trial agent listed every directory to learn whether the base was counted.
+    const said = op.id === "stats" && k === "directories" ? ` ${BASE_NOT_COUNTED}` : "";
+    const line = `${k}${scope}: ${typeof v === "object" ? brief(v) : str(v)}${said}`;
     lines.push(line.length > 2000 ? `${line.slice(0, 2000)}… (the structured result has it all)` : line);
   }
   lines.push(...errorLines(errors, base));

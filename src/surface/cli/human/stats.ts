@@ -1,7 +1,7 @@
 /*! Human output of stats: the totals, the newest/oldest/largest file, then a table of extensions. It buffers
  * the (few) extension records so that the totals come first. */
 import type { ErrorInfo } from "../../../contract/errors.ts";
-import type { ExtensionStat, StatsResult } from "../../../ops/stats/schema.ts";
+import { BASE_NOT_COUNTED, type ExtensionStat, type StatsResult } from "../../../ops/stats/schema.ts";
 import type { Sink, Summary } from "../../../sink/sink.ts";
 import { displayPath, type Style } from "./paths.ts";
 import { humanSize } from "./top.ts";
@@ -26,7 +26,7 @@ export class StatsHumanSink implements Sink {
     const out: string[] = [];
     const row = (label: string, value: string) => out.push(`${label.padEnd(12)} ${value}`);
     row("files", String(s.files ?? 0));
-    row("directories", String(s.directories ?? 0));
+    row("directories", `${s.directories ?? 0} ${BASE_NOT_COUNTED}`);
     if (s.others) row("others", String(s.others));
     if (s.symlinks)
       row(
