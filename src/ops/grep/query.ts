@@ -177,7 +177,7 @@ export function compileGrepWalk(
 ): ReturnType<typeof compileWalk> {
   return compileWalk(
     { ...input, paths: [...paths], patterns: [...globs] },
-    { filesOnly: true, namedFilesPastGlobs: true, cwd, ...(git ? { git } : {}) },
+    { filesOnly: true, namedFilesPastGlobs: true, cwd, ...(git ? { git } : {}), typeRejects: "keep" },
   );
 }
 
