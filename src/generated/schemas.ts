@@ -1970,7 +1970,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "encoding": {
         "type": "string",
         "minLength": 1,
-        "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. A UTF-16 byte order mark is detected whatever this says.",
+        "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. UTF-16 is detected by a byte order mark whatever this says, and without one (as grep and find's {encoding}) under utf-8.",
         "default": "utf-8"
       },
       "threads": {
@@ -6121,7 +6121,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "encoding": {
         "type": "string",
         "minLength": 1,
-        "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. A UTF-16 byte order mark is detected whatever this says.",
+        "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. UTF-16 is detected by a byte order mark whatever this says, and without one (as grep and find's {encoding}) under utf-8.",
         "default": "utf-8"
       }
     },
