@@ -5,6 +5,9 @@
  * documents, docs/decisions/0042-docstrings.md). */
 export const REGION_NAMES = ["code", "comment", "string", "docstring"] as const;
 
+/** The values of grep's `in`: a region's name, or `all`, every region, each match saying the one it starts in (#37). */
+export const IN_NAMES = [...REGION_NAMES, "all"] as const;
+
 /** Which region a docstring joins where a question names regions or classes (count's lines, grep's `in`): comment
  * (cloc's convention, the default) or code (tokei's). */
 export const DOCSTRING_CLASSES = ["comment", "code"] as const;

@@ -170,6 +170,12 @@ export interface TextFacts {
     readonly rel: readonly string[];
     readonly abs: readonly string[];
   }>;
+  /** A walk with file types that went over every entry: the files they left out that are of no known type, the
+   * first 1000 in walk order (`more`: there were others), for the --lang shebang note (engine/filter/type-rejects.ts). */
+  readonly type_rejects?: {
+    readonly files: ReadonlyArray<{ readonly abs: string; readonly rel: string }>;
+    readonly more: boolean;
+  };
 }
 
 /**

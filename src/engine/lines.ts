@@ -9,6 +9,7 @@ import { type Confinement, type ListedFile, platform } from "../platform/platfor
 import { createByteBuffer, releaseByteBuffer } from "./bytes.ts";
 import type { Language } from "./languages.ts";
 import { COMMENT, commentMarkers, DOCSTRING, type RegionLexer, regionLexer } from "./regions/regions.ts";
+import { sniffUtf16 } from "./search/encoding.ts";
 
 /** The counts of one file. */
 interface LineCounts {
@@ -207,6 +208,10 @@ export class LineCounter {
           if (width !== "bytes") return this.countWide(fd, buf.slice(0, n), width, total);
           const probe = Math.min(n, this.opts.binaryProbe);
           if (probe > 0 && buf.subarray(0, probe).indexOf(0) >= 0) {
+            // UTF-16 text without a byte order mark, by grep's and --saved-as's sniff (ADR 0041): counted as such.
+            const order =
+              this.opts.width === "bytes" ? sniffUtf16(buf, probe, probe === n && n < buf.length) : null;
+            if (order !== null) return this.countWide(fd, buf.slice(0, n), order, total);
             return { kind: "binary", bytes: total };
           }
           if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;

@@ -14,6 +14,7 @@ import { compilePerm, permList } from "./filter/perm.ts";
 import { fdSizeTest, sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes } from "./filter/type.ts";
+import { type TypeRejectTests, typeRejectTests } from "./filter/type-rejects.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
 import {
   defaultGitPlaces,
@@ -23,6 +24,7 @@ import {
   type RepoContext,
   repoContext,
 } from "./ignore.ts";
+import { fileTypes } from "./languages.ts";
 import { linkOf } from "./links.ts";
 import type { Entry, PlanOptions, Root, WalkPlan } from "./walk-types.ts";
 
@@ -85,6 +87,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
   };
   const { roots, rootErrors } = resolveRoots(o, opts, { base, baseReal }, ignore);
   const names = namePredicates(o, opts, caseSensitive);
+  const rejects = names.rejects;
   const statTests = statPredicates(o, base, now);
   const preds = [...names.preds, ...statTests];
   const confine: Confinement = {
@@ -142,7 +145,13 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
           }
         })
       : null,
-    source: { options: o, plan: { ...opts, cwd, now, git } },
+    admit: rejects?.admit ?? null,
+    typeRejects: rejects?.rejects ?? null,
+    // A walk worker lets the files of no known type through; the calling thread keeps them (type-rejects.ts).
+    source: {
+      options: o,
+      plan: { ...opts, ...(opts.typeRejects === "keep" ? { typeRejects: "pass" } : {}), cwd, now, git },
+    },
   };
   return { plan, rootErrors };
 }
@@ -285,6 +294,8 @@ interface NamePredicates {
   readonly typeKinds: readonly Kind[];
   /** The globs given with a leading '!', without it: excludes. */
   readonly negated: readonly string[];
+  /** With file types and `typeRejects`: the tests that keep the files they leave out of no known type. */
+  readonly rejects: TypeRejectTests<Entry> | null;
 }
 
 /**
@@ -335,8 +346,20 @@ function namePredicates(o: WalkOptions, opts: PlanOptions, caseSensitive: boolea
     });
   }
   const fileType = compileFileTypes(o.file_types, o.file_types_not, o.type_add, caseSensitive);
-  if (fileType !== null) preds.push((e) => fileType(e.name, e.target === "file"));
-  return { preds, kinds, typeKinds, negated };
+  let rejects: TypeRejectTests<Entry> | null = null;
+  if (fileType !== null && opts.typeRejects !== undefined && o.file_types.length > 0) {
+    // As the --lang shebang note's own walk took them: no built-in type, and a regular file (`-t f`) unless the
+    // query names its kinds (src/surface/shebangs.ts).
+    const names = fileTypes().map((t) => t.name);
+    const unknown = compileFileTypes([], names, o.type_add, caseSensitive) as (
+      n: string,
+      f: boolean,
+    ) => boolean;
+    const isFile = o.types.length > 0 ? () => true : compileTypes(["f"], o.follow_symlinks);
+    rejects = typeRejectTests(fileType, unknown, isFile, opts.typeRejects === "keep");
+    preds.push(rejects.select);
+  } else if (fileType !== null) preds.push((e) => fileType(e.name, e.target === "file"));
+  return { preds, kinds, typeKinds, negated, rejects };
 }
 
 /**

@@ -13,9 +13,11 @@ import { routes } from "../platform/routes.ts";
 import { startWorker, workersAvailable } from "../platform/workers.ts";
 import type { RunContext } from "./run.ts";
 import {
+  admits,
   Entry,
   fileRootEntry,
   parseWalkKey,
+  rejectsComplete,
   rootSubtree,
   type Subtree,
   type WalkPlan,
@@ -404,6 +406,7 @@ async function* walkAll(
   const ignores = new IgnoreCache();
   const tally = { examined: 0 };
   const resume = parseWalkKey(plan, startAfter);
+  const passing: WalkPlan = plan.admit === null ? plan : { ...plan, admit: null, typeRejects: null };
   let batch: Entry[] = [];
   // Each level is the walk of one subtree: items from this thread, or a worker's result being read.
   let stack: Array<Iterator<Item> | { reader: ResultReader; task: Task }> = [];
@@ -415,7 +418,7 @@ async function* walkAll(
         if (r === resume.root) continue; // the single file was already returned
         const e = fileRootEntry(plan, r);
         ctx.searched();
-        if (plan.select(e)) batch.push(e);
+        if (plan.select(e) && admits(plan, e)) batch.push(e);
         if (batch.length >= max) {
           yield batch;
           batch = [];
@@ -433,8 +436,9 @@ async function* walkAll(
           return task;
         };
       };
+      // A task walked here is a worker's: its result is read in walk order, where admits keeps what it must.
       const help = (t: Task): void =>
-        pool.complete(t, walkSubtree(plan, ignores.subtree(plan, t.msg), split, needStats));
+        pool.complete(t, walkSubtree(passing, ignores.subtree(plan, t.msg), split, needStats));
       stack = [firstHoleDrains(walkHere(plan, ctx, rootSub, first, tally, holesBelow([r]), needStats))];
       while (stack.length > 0) {
         const top = stack[stack.length - 1] as Iterator<Item> | { reader: ResultReader; task: Task };
@@ -444,7 +448,9 @@ async function* walkAll(
           const reader = top.reader;
           let k = reader.peek();
           while (k === ITEM_ENTRY && batch.length < max) {
-            batch.push(reader.entry());
+            // A worker's plan lets the files of no known type through; this thread keeps them (admits).
+            const e = reader.entry();
+            if (admits(plan, e)) batch.push(e);
             k = reader.peek();
           }
           if (k === -1) {
@@ -458,7 +464,7 @@ async function* walkAll(
           else {
             const it = next.value;
             if (it.gap > 0) ctx.searched(it.gap);
-            if (it.kind === ITEM_ENTRY) batch.push(it.entry);
+            if (it.kind === ITEM_ENTRY && admits(plan, it.entry)) batch.push(it.entry);
             else if (it.kind === ITEM_ERROR) error = it.info;
             else if (it.kind === ITEM_HOLE) task = it.task;
           }
@@ -492,6 +498,7 @@ async function* walkAll(
       }
       if (ctx.shouldStop()) break;
     }
+    if (startAfter === null) rejectsComplete(plan, ctx);
     if (batch.length > 0) yield batch;
   } finally {
     pool.close();

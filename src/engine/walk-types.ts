@@ -5,6 +5,7 @@ import type { WalkOptions } from "../contract/walk-options.ts";
 import type { EntryType } from "../platform/listing.ts";
 import { type Confinement, type FileStats, platform } from "../platform/platform.ts";
 import { lstatAt } from "../platform/stat-words.ts";
+import type { TypeRejects } from "./filter/type-rejects.ts";
 import type { GitPlaces, IgnoreFile } from "./ignore.ts";
 
 /** A root of a walk: a directory to walk or a file to yield. */
@@ -47,6 +48,11 @@ export interface WalkPlan {
   readonly rootDevices?: readonly (number | null)[] | null;
   /** Whether select reads the stats of the entries it tests (size, time, permission, owner, x or e). */
   readonly readsStats: boolean;
+  /** In the calling thread, with file types and `typeRejects`: false for a file that select let through only as
+   * one of no known type, which it keeps in typeRejects (filter/type-rejects.ts); else null. */
+  readonly admit: ((e: Entry) => boolean) | null;
+  /** The files of no known type the types left out, kept by admit for the --lang shebang note, or null. */
+  readonly typeRejects: TypeRejects | null;
   /** What the plan was compiled from, so that a walk worker can compile the same plan. */
   readonly source: PlanSource;
 }
@@ -66,6 +72,9 @@ export interface PlanOptions {
   readonly now?: number;
   /** Where git's config files are looked for (the Config's `git`; default: ignore.ts defaultGitPlaces()). */
   readonly git?: GitPlaces;
+  /** With file types: keep the files they leave out that are of no known type, for the --lang shebang note
+   * ("keep"), or let them through for the calling thread to keep ("pass", a walk worker's plan). */
+  readonly typeRejects?: "keep" | "pass";
 }
 
 /** The inputs of compileWalk, in full (cwd and the instant relative times count from are fixed). */

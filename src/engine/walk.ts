@@ -5,6 +5,7 @@
  * generator, so a consumer that stops pulling stops the walk. It never matches contents or writes output. */
 import * as path from "node:path";
 import { fsErrorInfo, RglobError } from "../contract/errors.ts";
+import { TEXT_FACTS, type TextFacts } from "../contract/result.ts";
 import { dirFds } from "../platform/dir-fd.ts";
 import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath } from "../platform/names.ts";
@@ -26,8 +27,34 @@ export { Entry, type EntryStats, type PlanSource, type Root, type WalkPlan } fro
  * @returns whether the walk of the plan yields it
  */
 export function gives(plan: WalkPlan, e: Entry): boolean {
-  if (e.depth === 0) return plan.select(e);
-  return e.depth >= plan.minDepth && (plan.selectDirs || e.target !== "dir") && plan.select(e);
+  if (e.depth === 0) return plan.select(e) && admits(plan, e);
+  return (
+    e.depth >= plan.minDepth && (plan.selectDirs || e.target !== "dir") && plan.select(e) && admits(plan, e)
+  );
+}
+
+/**
+ * Says whether an entry the plan selects is given to the operation: false for a file of no known type that
+ * select let through only for the --lang shebang note, which admit keeps (filter/type-rejects.ts).
+ * @param plan the plan
+ * @param e an entry it selects
+ * @returns whether it is given
+ */
+export function admits(plan: WalkPlan, e: Entry): boolean {
+  return plan.admit === null || plan.admit(e);
+}
+
+/**
+ * Says, once a walk of the plan has gone over every entry from the first, that the files of no known type its
+ * types left out are all kept, under the result's TEXT_FACTS (the --lang shebang note reads them).
+ * @param plan the plan
+ * @param ctx the run context
+ */
+export function rejectsComplete(plan: WalkPlan, ctx: RunContext): void {
+  const kept = plan.typeRejects;
+  if (kept === null || ctx.shouldStop()) return;
+  kept.complete = true;
+  ctx.summary(TEXT_FACTS, { type_rejects: kept } satisfies TextFacts);
 }
 
 /**
@@ -37,7 +64,15 @@ export function gives(plan: WalkPlan, e: Entry): boolean {
  * @returns the plan with nothing selected out
  */
 export function selectingAll(plan: WalkPlan): WalkPlan {
-  return { ...plan, select: () => true, selectDirs: true, minDepth: 0, readsStats: false };
+  return {
+    ...plan,
+    select: () => true,
+    selectDirs: true,
+    minDepth: 0,
+    readsStats: false,
+    admit: null,
+    typeRejects: null,
+  };
 }
 
 /**
@@ -279,12 +314,13 @@ export function* walk(
       if (r === resume.root && !including) continue; // the single file was already returned
       const e = fileRootEntry(plan, r);
       ctx.searched();
-      if (plan.select(e)) yield e;
+      if (plan.select(e) && admits(plan, e)) yield e;
       continue;
     }
     yield* walkTree(plan, ctx, sub, Number.POSITIVE_INFINITY, tally) as Generator<Entry>;
     if (ctx.shouldStop()) return;
   }
+  if (startAfter === null) rejectsComplete(plan, ctx);
 }
 
 /**
@@ -400,8 +436,9 @@ export function* walkTree(
       if (!descendOnly && depth >= plan.minDepth && (plan.selectDirs || !isDir)) {
         const e = new Entry(abs, rel, name, depth, type, target, r, plan.follow);
         if (frame.fd >= 0) e.listedDir = frame;
-        if (plan.select(e)) yield e;
-        else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed
+        if (plan.select(e)) {
+          if (admits(plan, e)) yield e;
+        } else if (e.statError !== undefined) ctx.error(fsErrorInfo(e.statError, abs)); // vanished since listed
       }
       if (isDir && depth >= plan.maxDepth) ctx.skipped.too_deep++;
       else if (isDir) {

@@ -673,7 +673,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
     "properties": {
       "pattern": {
         "type": "string",
-        "description": "The pattern: a regular expression in ripgrep's syntax or JavaScript's (a literal string with fixed_strings). ripgrep's [[:upper:]], \\x{52}, (?i) (?s) (?U) (?i:…), \\A \\z and (?P<name>…) mean what they mean in rg; what has no exact equivalent (\\h, (?x), class set operations) is refused as REGEX. '.' matches anything but a newline (LF). \\b, \\w and \\d are ASCII, as in JavaScript; word_regexp counts any Unicode letter or digit as part of a word. A pattern that repeats a group runs on a linear-time engine; one that also holds a back-reference or a lookaround is refused (REGEX) rather than risk a silent miss."
+        "description": "A regular expression in rg's or JavaScript's syntax (a literal string with fixed_strings). ripgrep's [[:upper:]], \\x{52}, (?i) (?s) (?U) (?i:…), \\A \\z and (?P<name>…) mean what they mean in rg; what has no exact equivalent (\\h, (?x), class set operations) is refused as REGEX. '.' matches anything but a newline (LF). \\b, \\w and \\d are ASCII, as in JavaScript; word_regexp counts any Unicode letter or digit as part of a word. A pattern that repeats a group runs on a linear-time engine; one that also holds a back-reference or a lookaround is refused (REGEX) rather than risk a silent miss."
       },
       "regexps": {
         "type": "array",
@@ -1105,12 +1105,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "code",
             "comment",
             "string",
-            "docstring"
+            "docstring",
+            "all"
           ],
           "type": "string"
         },
         "minItems": 1,
-        "description": "Keep matches starting in these regions. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's table); one of no known language, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions."
+        "description": "Keep matches starting in these regions; all: each match says its region. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string, --in all); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's table); one of no known language, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions."
       },
       "docstrings": {
         "enum": [
@@ -1196,7 +1197,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                           "docstring"
                         ],
                         "type": "string",
-                        "description": "With `in` naming several regions: the one it starts in (code, comment, string or docstring)."
+                        "description": "With `in` naming several regions or all: the one it starts in (code, comment, string or docstring)."
                       }
                     },
                     "required": [
@@ -1969,7 +1970,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "encoding": {
         "type": "string",
         "minLength": 1,
-        "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. A UTF-16 byte order mark is detected whatever this says.",
+        "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. UTF-16 is detected by a byte order mark whatever this says, and without one (as grep and find's {encoding}) under utf-8.",
         "default": "utf-8"
       },
       "threads": {
@@ -6120,7 +6121,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "encoding": {
         "type": "string",
         "minLength": 1,
-        "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. A UTF-16 byte order mark is detected whatever this says.",
+        "description": "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. UTF-16 is detected by a byte order mark whatever this says, and without one (as grep and find's {encoding}) under utf-8.",
         "default": "utf-8"
       }
     },
@@ -8575,7 +8576,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 "docstring"
               ],
               "type": "string",
-              "description": "With `in` naming several regions: the one it starts in (code, comment, string or docstring)."
+              "description": "With `in` naming several regions or all: the one it starts in (code, comment, string or docstring)."
             }
           },
           "required": [

@@ -1,10 +1,14 @@
 /*! After a query with a file type (`--lang py`, `file_types`): which files it left out for their names are scripts
- * of an asked language by their `#!` line. The same walk runs again without the types, keeping the files of no
- * known type (no extension, or one the type table does not know), and reads the first line of each (a bounded
- * read of a bounded number of files, never a deadline), so the answer says "these 2 start with a python #!" or "none does" and no
- * agent searches every other file to make sure (#37). CLI stderr and MCP text; the structured result is unchanged. */
+ * of an asked language by their `#!` line. The files of no known type (no extension, or one the type table does
+ * not know) that pass the query's other tests are those its own walk kept (engine/filter/type-rejects.ts, under the
+ * result's TEXT_FACTS); a query whose walk did not go over every entry (a limit, a cursor, a server's replay) walks
+ * again without the types. The first line of each is read (a bounded read of a bounded number of files, never a
+ * deadline), so the answer says "these 2 start with a python #!" or "none does" and no agent searches every other
+ * file to make sure (#37). CLI stderr and MCP text; the structured result is unchanged. */
 import { type CallControl, collect, inputKeys } from "../agent/call.ts";
 import type { Config } from "../config.ts";
+import { TEXT_FACTS, type TextFacts } from "../contract/result.ts";
+import { TypeRejects } from "../engine/filter/type-rejects.ts";
 import { fileTypeNamed, fileTypes, shebangLanguages } from "../engine/languages.ts";
 import { validateInput } from "../ops/dispatch.ts";
 import type { Operation } from "../ops/operation.ts";
@@ -12,8 +16,8 @@ import { findOperation } from "../ops/registry.ts";
 import { platform } from "../platform/platform.ts";
 import { escapeControls } from "./cli/human/paths.ts";
 
-/** The most files of no known type whose first line is read. */
-const MOST_READ = 1000;
+/** The most files of no known type whose first line is read (as many as the query's walk keeps). */
+const MOST_READ = TypeRejects.MOST;
 /** The bytes read of each: a `#!` line longer than this names no interpreter the table knows. */
 const HEAD = 256;
 /** The scripts named; past this, how many more. */
@@ -99,6 +103,53 @@ export async function shebangLook(
   } catch {
     return null;
   }
+  const follow = given.follow_symlinks === true;
+  const kept = keptRejects(given, summary);
+  const found = kept ?? (await walkAgain(given, config, control));
+  if (found === null) return null;
+  const scripts: Array<{ rel: string; interpreter: string }> = [];
+  for (const f of found.files) {
+    const said = shebangLanguages(firstLine(f.abs, follow));
+    if (said?.languages.some((l) => languages.has(l)))
+      scripts.push({ rel: f.rel, interpreter: said.interpreter });
+  }
+  return { asked, read: found.files.length, cut: found.more ? "limit" : null, scripts };
+}
+
+/** The files of no known type that a query's types left out: the first MOST_READ, and whether there were more. */
+type Candidates = NonNullable<TextFacts["type_rejects"]>;
+
+/**
+ * The files the query's own walk kept, when it went over every entry with the options the look would walk with.
+ * @param given the query's validated input
+ * @param summary its result summary
+ * @returns them, or null when the look walks again
+ */
+function keptRejects(
+  given: Readonly<Record<string, unknown>>,
+  summary: Readonly<Record<string | symbol, unknown>>,
+): Candidates | null {
+  const kept = (summary[TEXT_FACTS] as TextFacts | undefined)?.type_rejects;
+  if (kept === undefined) return null;
+  // The look walks without these; a query that has them walked otherwise (only_ignored without the ignore rules,
+  // links selecting symlinks alone).
+  if (given.only_ignored === true) return null;
+  if (Array.isArray(given.links) && given.links.length > 0) return null;
+  return kept;
+}
+
+/**
+ * Walks the query again without its file types, keeping the files of no known type.
+ * @param given the query's validated input
+ * @param config the call's switches
+ * @param control the warm state of a server, when there is one
+ * @returns the files, or null when the walk failed
+ */
+async function walkAgain(
+  given: Readonly<Record<string, unknown>>,
+  config: Config,
+  control: CallControl,
+): Promise<Candidates | null> {
   const find = findOperation("find");
   const keys = inputKeys(find);
   const query: Record<string, unknown> = {};
@@ -109,20 +160,14 @@ export async function shebangLook(
   // says, and a cold run and a served one would say different things (#36). A served call replays the walk.
   const again = await collect(find, { ...query, limit: MOST_READ }, { ...control, pathsOnly: true }, config);
   if (!again.ok) return null;
-  const follow = query.follow_symlinks === true;
-  const scripts: Array<{ rel: string; interpreter: string }> = [];
-  let read = 0;
+  const files: Array<{ abs: string; rel: string }> = [];
   for (const r of (again.result.results ?? []) as Array<Record<string, unknown>>) {
     if (r.entry_type !== "file" || typeof r.path !== "string" || typeof r.relative_path !== "string")
       continue;
-    read++;
-    const said = shebangLanguages(firstLine(r.path, follow));
-    if (said?.languages.some((l) => languages.has(l)))
-      scripts.push({ rel: r.relative_path, interpreter: said.interpreter });
+    files.push({ abs: r.path, rel: r.relative_path });
   }
-  const reason = again.result.truncated === true ? again.result.truncated_reason : null;
-  const cut = reason === "limit" ? reason : null;
-  return { asked, read, cut, scripts };
+  const more = again.result.truncated === true && again.result.truncated_reason === "limit";
+  return { files, more };
 }
 
 /**

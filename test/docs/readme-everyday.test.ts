@@ -67,11 +67,7 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob grep -w FIXME", ["app/lib/settings.py:3:", "lib/top.py:1:"], 0],
   ["rglob grep 'def load_settings", ["app/lib/settings.py:2:"], 0],
   ["rglob grep FIXME --in comment", ["app/lib/settings.py:3:", "scripts/build.py:1:"], 0],
-  [
-    "rglob grep FIXME --in code,comment,string",
-    ["app/lib/settings.py:3:[comment]:", "lib/top.py:1:[comment]:"],
-    0,
-  ],
+  ["rglob grep FIXME --in all", ["app/lib/settings.py:3:[comment]:", "lib/top.py:1:[comment]:"], 0],
   ["rglob count --by language", ["Python", "reStructuredText"], 0],
   ["rglob count --classify", ["app/lib/settings.py", "comment"], 0],
   // app/ 1, scripts/ 1, lib/ 1 (the ignored log holds none); then the totals.

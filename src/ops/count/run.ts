@@ -140,7 +140,7 @@ export async function* runCountLines(
   ctx: RunContext,
 ): AsyncGenerator<Emitted[]> {
   const width = widthOfEncoding(input.encoding);
-  const { plan, rootErrors } = compileWalk(input, { filesOnly: true, ...gitOf(ctx) });
+  const { plan, rootErrors } = compileWalk(input, { filesOnly: true, ...gitOf(ctx), typeRejects: "keep" });
   const walker = ctx.warm?.walker(plan) ?? null;
   const by = "by" in input ? input.by : undefined;
   for (const e of rootErrors) ctx.error(e);

@@ -41,7 +41,7 @@ export const lineEntries = {
       v.string(),
       v.minLength(1),
       v.description(
-        "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. A UTF-16 byte order mark is detected whatever this says.",
+        "Text encoding: ASCII-compatible encodings (utf-8, latin1, …) are counted on raw bytes; utf-16le/utf-16be by 16-bit units. UTF-16 is detected by a byte order mark whatever this says, and without one (as grep and find's {encoding}) under utf-8.",
       ),
     ),
     "utf-8",

@@ -110,7 +110,7 @@ const NO_RECORDS: Yielded = [];
  * @yields "file" records
  */
 export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerator<Yielded> {
-  const { plan, rootErrors } = compileWalk(input, gitOf(ctx));
+  const { plan, rootErrors } = compileWalk(input, { ...gitOf(ctx), typeRejects: "keep" });
   for (const e of rootErrors) ctx.error(e);
   const due = yielder();
   // saved_as (#37): each record says the encoding it was selected by (the walk read it, or a walk worker did).

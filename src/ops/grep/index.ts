@@ -208,10 +208,10 @@ export const grep = defineOperation({
       input: { pattern: "FIXME", in: ["comment"], file_types: ["py"] },
     },
     {
-      description: "Every FIXME, each tagged [code], [comment] or [string]?",
-      question: "Every FIXME, each tagged [code], [comment] or [string]?",
-      cli: "rglob grep FIXME --in code,comment,string",
-      input: { pattern: "FIXME", in: ["code", "comment", "string"] },
+      description: "Every FIXME, each tagged with its region ([code], [comment], …)?",
+      question: "Every FIXME, each tagged with its region ([code], [comment], …)?",
+      cli: "rglob grep FIXME --in all",
+      input: { pattern: "FIXME", in: ["all"] },
     },
     {
       description: "Text in UTF-16 files too (BOM or not)?",

@@ -5,7 +5,7 @@
 
 import type { ErrorInfo } from "../../contract/errors.ts";
 import { RglobError } from "../../contract/errors.ts";
-import { REGION_NAMES, REGION_TAG_BIT } from "../../contract/regions.ts";
+import { REGION_NAMES, REGION_TAG_BIT, type RegionName } from "../../contract/regions.ts";
 import { parseSize } from "../../engine/filter/size.ts";
 import type { GitPlaces } from "../../engine/ignore.ts";
 import { compileWalk } from "../../engine/plan.ts";
@@ -151,8 +151,10 @@ function searchSpecOf(input: GrepInput, patterns: readonly string[]): { spec: Se
  * holds them (docs/decisions/0042-docstrings.md).
  */
 function regionBits(names: GrepInput["in"], docstrings: GrepInput["docstrings"]): number {
+  // all: every region, each match tagged with its own (#37).
+  if (names?.includes("all") === true) return ((1 << REGION_NAMES.length) - 1) | REGION_TAG_BIT;
   let bits = 0;
-  for (const n of names ?? []) bits |= 1 << REGION_NAMES.indexOf(n);
+  for (const n of names ?? []) bits |= 1 << REGION_NAMES.indexOf(n as RegionName);
   const joins = 1 << REGION_NAMES.indexOf(docstrings === "code" ? "code" : "comment");
   if ((bits & joins) !== 0) bits |= 1 << REGION_NAMES.indexOf("docstring");
   if (new Set(names ?? []).size > 1) bits |= REGION_TAG_BIT;
@@ -177,7 +179,7 @@ export function compileGrepWalk(
 ): ReturnType<typeof compileWalk> {
   return compileWalk(
     { ...input, paths: [...paths], patterns: [...globs] },
-    { filesOnly: true, namedFilesPastGlobs: true, cwd, ...(git ? { git } : {}) },
+    { filesOnly: true, namedFilesPastGlobs: true, cwd, ...(git ? { git } : {}), typeRejects: "keep" },
   );
 }
 

@@ -266,7 +266,10 @@ class GrepTally {
     ctx.summary("files_skipped", this.q.spec.regions === 0 ? readSkips : this.skipped);
     ctx.summary("encodings", this.encodings);
     if (this.notUtf8.length > 0) ctx.summary("not_utf8", this.notUtf8);
-    if (this.q.spec.regions !== 0 && !this.q.spec.matcher.invert) ctx.summary("left_out_by_in", this.leftOut);
+    // With `all` no match is left out: the field (and its note) would say nothing.
+    const every = this.q.input.in?.includes("all") === true;
+    if (this.q.spec.regions !== 0 && !this.q.spec.matcher.invert && !every)
+      ctx.summary("left_out_by_in", this.leftOut);
     if (this.utf16.length > 0) ctx.summary("utf16_files", this.utf16);
     // Ordered as count's breakdown: most lines first, then by key (code points).
     if (this.keyOf !== null)

@@ -3,7 +3,7 @@
 import * as v from "valibot";
 import { BY_KEYS, BY_TEXT, KEY_TEXT } from "../../contract/breakdown.ts";
 import { IGNORED_BY, onlyIgnoredEntries, PATH_BYTES } from "../../contract/records.ts";
-import { DOCSTRING_CLASSES, REGION_NAMES } from "../../contract/regions.ts";
+import { DOCSTRING_CLASSES, IN_NAMES, REGION_NAMES } from "../../contract/regions.ts";
 import { resultMetaEntries } from "../../contract/result.ts";
 import { binaryListEntries, budgetEntries, walkEntries } from "../../contract/walk-options.ts";
 
@@ -23,7 +23,7 @@ export const GrepInputSchema = v.pipe(
       v.pipe(
         v.string(),
         v.description(
-          "The pattern: a regular expression in ripgrep's syntax or JavaScript's (a literal string with fixed_strings). ripgrep's [[:upper:]], \\x{52}, (?i) (?s) (?U) (?i:…), \\A \\z and (?P<name>…) mean what they mean in rg; what has no exact equivalent (\\h, (?x), class set operations) is refused as REGEX. '.' matches anything but a newline (LF). \\b, \\w and \\d are ASCII, as in JavaScript; word_regexp counts any Unicode letter or digit as part of a word. A pattern that repeats a group runs on a linear-time engine; one that also holds a back-reference or a lookaround is refused (REGEX) rather than risk a silent miss.",
+          "A regular expression in rg's or JavaScript's syntax (a literal string with fixed_strings). ripgrep's [[:upper:]], \\x{52}, (?i) (?s) (?U) (?i:…), \\A \\z and (?P<name>…) mean what they mean in rg; what has no exact equivalent (\\h, (?x), class set operations) is refused as REGEX. '.' matches anything but a newline (LF). \\b, \\w and \\d are ASCII, as in JavaScript; word_regexp counts any Unicode letter or digit as part of a word. A pattern that repeats a group runs on a linear-time engine; one that also holds a back-reference or a lookaround is refused (REGEX) rather than risk a silent miss.",
         ),
       ),
     ),
@@ -136,10 +136,10 @@ export const GrepInputSchema = v.pipe(
     ),
     in: v.optional(
       v.pipe(
-        v.array(v.picklist(REGION_NAMES)),
+        v.array(v.picklist(IN_NAMES)),
         v.minLength(1),
         v.description(
-          "Keep matches starting in these regions. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's table); one of no known language, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions.",
+          "Keep matches starting in these regions; all: each match says its region. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string, --in all); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's table); one of no known language, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions.",
         ),
       ),
     ),
@@ -172,7 +172,7 @@ const SubmatchSchema = v.pipe(
       v.pipe(
         v.picklist(REGION_NAMES),
         v.description(
-          "With `in` naming several regions: the one it starts in (code, comment, string or docstring).",
+          "With `in` naming several regions or all: the one it starts in (code, comment, string or docstring).",
         ),
       ),
     ),
