@@ -229,7 +229,7 @@ function mergeRecord(list: Json[], shape: Json): void {
     const shared = Object.keys(props).filter((k) => k in theirs);
     // Most fields of each are fields of the other (find's and tree's records, not find's and explain's; find's
     // has its stat fields that tree's has not: 10 of 16 shared).
-    const most = (n: number) => shared.length >= 0.6 * n;
+    const most = (n: number) => shared.length >= 0.55 * n;
     return (
       most(Object.keys(props).length) &&
       most(Object.keys(theirs).length) &&
