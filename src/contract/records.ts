@@ -183,7 +183,15 @@ export const FileMatchSchema = v.pipe(
       v.pipe(
         v.string(),
         v.description(
-          "find with saved_as: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…).",
+          "find with saved_as naming an encoding: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…).",
+        ),
+      ),
+    ),
+    eol: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          "find with saved_as naming line ends: the text file's, as git ls-files --eol: crlf (every line end CR LF), lf, mixed, none.",
         ),
       ),
     ),

@@ -108,7 +108,7 @@ export const walkEntries = {
   ),
   saved_as: v.optional(
     strings(
-      "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only.",
+      "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only",
     ),
   ),
   uid: v.optional(int(0, "Owner user id (POSIX).")),
@@ -207,7 +207,7 @@ export const linkEntries = {
     v.pipe(
       v.array(v.picklist(LINK_SELECTORS)),
       v.description(
-        "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Records: link_target, link_target_exists, link_target_type, link_escapes.",
+        "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path; ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping').",
       ),
     ),
   ),

@@ -8,7 +8,7 @@ import type { WalkOptions } from "../contract/walk-options.ts";
 import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath, relativePath } from "../platform/names.ts";
 import { type Confinement, insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
-import { compileSavedAs, fileEncoding } from "./filter/encoding.ts";
+import { compileSavedAs, fileEncoding, fileEol, type SavedAs } from "./filter/encoding.ts";
 import { compileLinkSelect, compileNlink, nlinkOf } from "./filter/links.ts";
 import { compilePerm, permList } from "./filter/perm.ts";
 import { sizeRange } from "./filter/size.ts";
@@ -199,7 +199,7 @@ function namedChecks(o: WalkOptions, base: string, confine: Confinement): NamedC
     });
   }
   const savedAs = compileSavedAs(o.saved_as ?? []);
-  if (savedAs !== null) out.push(encodingCheck(savedAs.test, savedAs.words.join(","), confine));
+  if (savedAs !== null) out.push(encodingCheck(savedAs, confine));
   const { uid, gid } = o;
   if (uid !== undefined || gid !== undefined) {
     out.push({
@@ -217,16 +217,16 @@ function namedChecks(o: WalkOptions, base: string, confine: Confinement): NamedC
 }
 
 /**
- * The saved_as check (#37): the encoding a file's head is saved in, or why it has none to test.
- * @param test the compiled saved_as test
- * @param words the values as given
+ * The saved_as check (#37): the encoding a file's head is saved in and its line ends, or why it has none to test.
+ * @param s the compiled saved_as
  * @param confine what an opened file must be
  * @returns the named check
  */
-function encodingCheck(test: (name: string) => boolean, words: string, confine: Confinement): NamedCheck {
-  const read = (e: Entry): string => {
+function encodingCheck(s: SavedAs, confine: Confinement): NamedCheck {
+  const words = s.words.join(",");
+  const read = (e: Entry, of: typeof fileEncoding): string => {
     try {
-      return fileEncoding(e, confine) ?? "";
+      return of(e, confine) ?? "";
     } catch (err) {
       return `?${fsErrorInfo(err, e.abs).message}`;
     }
@@ -236,14 +236,19 @@ function encodingCheck(test: (name: string) => boolean, words: string, confine: 
     why: (e) => {
       if (e.target !== "file")
         return `it is not a regular file (--saved-as ${words} reads files${e.type === "symlink" ? "; -L follows a link to one" : ""})`;
-      const name = read(e);
+      const name = read(e, fileEncoding);
       if (name.startsWith("?")) return `its first bytes cannot be read: ${name.slice(1)}`;
-      if (test(name)) return null;
-      if (name === "binary" && words.includes("!"))
-        return `it is binary (a NUL byte in its first 8 KiB), not text: a '!' in --saved-as ${words} keeps text files only`;
-      return `it is saved as ${name}, not selected by --saved-as ${words}`;
+      if (name === "binary" && (words.includes("!") || s.eol !== null))
+        return `it is binary (a NUL byte in its first 8 KiB), not text: ${s.eol !== null ? `--saved-as ${words} names line ends, which only text files have` : `a '!' in --saved-as ${words} keeps text files only`}`;
+      if (s.encoding !== null && !s.encoding(name))
+        return `it is saved as ${name}, not selected by --saved-as ${words}`;
+      if (s.eol === null) return null;
+      const eol = read(e, fileEol);
+      if (eol.startsWith("?")) return `its text cannot be read: ${eol.slice(1)}`;
+      return s.eol(eol) ? null : `its line ends are ${eol}, not selected by --saved-as ${words}`;
     },
-    pass: (e) => `saved as ${read(e)} (--saved-as ${words})`,
+    pass: (e) =>
+      `saved as ${read(e, fileEncoding)}${s.eol === null ? "" : `, line ends ${read(e, fileEol)}`} (--saved-as ${words})`,
   };
 }
 

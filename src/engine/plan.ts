@@ -7,7 +7,7 @@ import type { Kind } from "../contract/records.ts";
 import type { WalkOptions } from "../contract/walk-options.ts";
 import { dirnamePath, relativePath, resolvePath } from "../platform/names.ts";
 import { type Confinement, insideDir, platform, typeOfStats, typeWord } from "../platform/platform.ts";
-import { compileSavedAs, fileEncoding } from "./filter/encoding.ts";
+import { compileSavedAs, type SavedAs, savedAsKeeps } from "./filter/encoding.ts";
 import { compileFileTypes } from "./filter/filetype.ts";
 import { compileLinkSelect, compileNlink, nlinkOf } from "./filter/links.ts";
 import { compilePerm, permList } from "./filter/perm.ts";
@@ -97,9 +97,9 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     inside: o.strict_base ? baseReal : null,
     follow: o.follow_symlinks,
   };
-  // saved_as reads a file's head: the last test, after the cheaper ones have ruled entries out.
+  // saved_as reads a file's head (its line ends: the whole file): the last test, after the cheaper ones.
   const savedAs = compileSavedAs(o.saved_as ?? []);
-  if (savedAs !== null) preds.push(savedAsTest(savedAs.test, confine));
+  if (savedAs !== null) preds.push(savedAsTest(savedAs, confine));
   // Every predicate but globs and plain types reads an entry's stats (x and e need its mode and size); saved_as
   // reads its contents, which no recorded walk may answer for either (walk-key.ts).
   const readsStats =
@@ -157,18 +157,17 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
 }
 
 /**
- * The saved_as predicate on walk entries: a regular file (a followed link to one) whose head's encoding the test
- * keeps. A file that cannot be read is not kept, and its problem is left on the entry for the walk to report.
- * @param test the compiled saved_as test of an encoding name
+ * The saved_as predicate on walk entries: a regular file (a followed link to one) whose head's encoding and whose
+ * line ends the tests keep. A file that cannot be read is not kept, and its problem is left on the entry for the
+ * walk to report.
+ * @param savedAs the compiled saved_as
  * @param confine what an opened file must be
  * @returns the predicate
  */
-function savedAsTest(test: (name: string) => boolean, confine: Confinement): (e: Entry) => boolean {
+function savedAsTest(savedAs: SavedAs, confine: Confinement): (e: Entry) => boolean {
   return (e) => {
-    if (e.target !== "file") return false;
     try {
-      const name = fileEncoding(e, confine);
-      return name !== null && test(name);
+      return savedAsKeeps(savedAs, e, confine);
     } catch (err) {
       e.statError = err;
       return false;

@@ -97,6 +97,8 @@ export class Entry {
   listedDir: { readonly fd: number } | null = null;
   /** Its encoding once saved_as has read its head (filter/encoding.ts; null: not a regular file). */
   encoding: string | null | undefined = undefined;
+  /** Its line ends once saved_as has read its text (filter/encoding.ts fileEol; null: binary or not a file). */
+  eol: string | null | undefined = undefined;
 
   constructor(
     readonly abs: string,

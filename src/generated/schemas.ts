@@ -162,7 +162,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -254,7 +254,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Records: link_target, link_target_exists, link_target_type, link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path; ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping')."
       },
       "only_ignored": {
         "type": "boolean",
@@ -419,7 +419,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             },
             "encoding": {
               "type": "string",
-              "description": "find with saved_as: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
+              "description": "find with saved_as naming an encoding: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
+            },
+            "eol": {
+              "type": "string",
+              "description": "find with saved_as naming line ends: the text file's, as git ls-files --eol: crlf (every line end CR LF), lf, mixed, none."
             },
             "ignored_by": {
               "type": "string",
@@ -841,7 +845,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -1846,7 +1850,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -2654,7 +2658,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -3260,7 +3264,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -3352,7 +3356,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Records: link_target, link_target_exists, link_target_type, link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path; ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping')."
       },
       "fold_depth": {
         "type": "integer",
@@ -3895,7 +3899,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -4119,7 +4123,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                 },
                 "encoding": {
                   "type": "string",
-                  "description": "find with saved_as: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
+                  "description": "find with saved_as naming an encoding: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
+                },
+                "eol": {
+                  "type": "string",
+                  "description": "find with saved_as naming line ends: the text file's, as git ls-files --eol: crlf (every line end CR LF), lf, mixed, none."
                 },
                 "ignored_by": {
                   "type": "string",
@@ -4595,7 +4603,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -4687,7 +4695,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Records: link_target, link_target_exists, link_target_type, link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path; ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping')."
       },
       "limit": {
         "type": "integer",
@@ -5320,7 +5328,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -5412,7 +5420,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path (it breaks when the tree moves); ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping'). Records: link_target, link_target_exists, link_target_type, link_escapes."
+        "description": "Keep only symlinks of these sorts. broken: the target does not exist, or the links loop; escaping: it leads outside the base; absolute: its text is an absolute path; ok: it works and stays inside; OR'd. file, dir: where the chain ends (find -xtype f, d), AND'd with those ('dir,escaping')."
       },
       "limit": {
         "type": "integer",
@@ -6002,7 +6010,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -6784,7 +6792,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encodings: utf-8, utf-16, windows-1252, binary; '!utf-8' = text not UTF-8. As {encoding} names a regular file's head: utf-8 takes ASCII, empty and +bom files (utf-8+bom: BOM only); utf-16 either byte order; windows-1252 (latin-1) is text not valid UTF-8. OR'd; '!' keeps text files only."
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -8239,7 +8247,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "encoding": {
         "type": "string",
-        "description": "find with saved_as: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
+        "description": "find with saved_as naming an encoding: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
+      },
+      "eol": {
+        "type": "string",
+        "description": "find with saved_as naming line ends: the text file's, as git ls-files --eol: crlf (every line end CR LF), lf, mixed, none."
       },
       "ignored_by": {
         "type": "string",
@@ -9210,7 +9222,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "encoding": {
         "type": "string",
-        "description": "find with saved_as: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
+        "description": "find with saved_as naming an encoding: the file's encoding, as saved_as names it (utf-8, utf-8+bom, utf-16le, windows-1252, binary…)."
+      },
+      "eol": {
+        "type": "string",
+        "description": "find with saved_as naming line ends: the text file's, as git ls-files --eol: crlf (every line end CR LF), lf, mixed, none."
       },
       "ignored_by": {
         "type": "string",

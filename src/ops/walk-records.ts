@@ -83,10 +83,27 @@ const FILE_MATCH_PROTO: object = Object.create(Object.prototype, {
         this.entry_type,
         link,
         this.encoding,
+        this.eol,
       );
     },
   },
 });
+
+/** find with saved_as (#37): a file's encoding when saved_as names one, its line ends when it names those. */
+interface SavedFields {
+  readonly encoding?: string | undefined;
+  readonly eol?: string | undefined;
+}
+
+/**
+ * Adds the saved_as fields that are set, in the model's order.
+ * @param rec the record being built
+ * @param saved the fields
+ */
+function addSavedFields(rec: Record<string, unknown>, saved: SavedFields): void {
+  if (saved.encoding !== undefined) rec.encoding = saved.encoding;
+  if (saved.eol !== undefined) rec.eol = saved.eol;
+}
 
 /** A FileMatch's JSON text after `head` (`{`, or a JSONL line's `{"kind":"file",`), fields in the model's order. */
 function fileMatchText(
@@ -100,8 +117,9 @@ function fileMatchText(
   entryType: string,
   link: LinkInfo | null,
   encoding?: string,
+  eol?: string,
 ): string {
-  const enc = encoding === undefined ? "}" : `,"encoding":"${encoding}"}`;
+  const enc = `${encoding === undefined ? "" : `,"encoding":"${encoding}"`}${eol === undefined ? "" : `,"eol":"${eol}"`}}`;
   const tail =
     link === null
       ? enc
@@ -198,8 +216,9 @@ class FileMatchData {
   declare readonly link_escapes?: boolean;
   declare readonly link_resolved?: string;
   declare readonly encoding?: string;
+  declare readonly eol?: string;
 
-  constructor(e: Entry, encoding: string | undefined) {
+  constructor(e: Entry, saved: SavedFields | undefined) {
     const st = e.stats();
     this.path = e.abs;
     this.relative_path = e.rel;
@@ -211,7 +230,7 @@ class FileMatchData {
     this.gid = st?.gid;
     this.entry_type = entryTypeOf(e);
     addLinkFields(this as unknown as Record<string, unknown>, e);
-    if (encoding !== undefined) (this as { encoding?: string }).encoding = encoding;
+    if (saved !== undefined) addSavedFields(this as unknown as Record<string, unknown>, saved);
   }
 }
 
@@ -227,11 +246,12 @@ Object.defineProperty(FileMatchData.prototype, RECORD_JSON, {
  * values are those at first access: sinks serialise right away; a library caller reading much later sees the
  * file as it is then (or size 0 and the epoch when it is gone).
  * @param e the entry
- * @param encoding find with saved_as: the file's encoding (#37), the record's last field but ignored_by
+ * @param saved find with saved_as: the file's encoding and line ends, as asked (#37), the record's last fields
+ *   but ignored_by
  * @returns the record (size 0 and the epoch when stats cannot be read)
  */
-export function fileMatchOf(e: Entry, encoding?: string): FileMatch {
-  if (e.statted) return new FileMatchData(e, encoding) as FileMatch;
+export function fileMatchOf(e: Entry, saved?: SavedFields): FileMatch {
+  if (e.statted) return new FileMatchData(e, saved) as FileMatch;
   let mtime: string | undefined;
   let kinds: FileMatch["kinds"] | undefined;
   const rec = {
@@ -266,6 +286,6 @@ export function fileMatchOf(e: Entry, encoding?: string): FileMatch {
     entry_type: entryTypeOf(e),
   };
   addLinkFields(rec, e);
-  if (encoding !== undefined) (rec as { encoding?: string }).encoding = encoding;
+  if (saved !== undefined) addSavedFields(rec, saved);
   return rec as unknown as FileMatch;
 }

@@ -149,6 +149,44 @@ export function wordEdgeNotes(
   return notes;
 }
 
+/** A character class that leaves CR out (`[^\r\n]`): it means what it says on lines whose CR LF was read as LF. */
+const NEGATED_CLASS = /\[\^(?:\\.|[^\]\\])*\]/g;
+/** A CR in a regex source: the character itself, or an escape naming it (rg's and JavaScript's), not escaped. */
+const CR_IN_REGEX = /\r|(?<!\\)(?:\\\\)*\\(?:r|x0[dD]|x\{0*[dD]\}|u000[dD]|u\{0*[dD]\}|cM)/;
+
+/**
+ * Returns a note for grep patterns that name a CR (`\r$`, `-F $'\r'`, `-U '\r\n'`), whatever the run found: grep
+ * reads a CR LF line end as LF (the CR is no part of the line, as rg --crlf reads it), so such a pattern matches
+ * only a CR that ends no line, and an empty answer said nothing of why (#37; rg, which searches raw bytes, lists
+ * the files). The note names the selection that answers "which files have CR LF line ends" (ADR 0048).
+ * @param op the operation (grep only)
+ * @param operands the CLI operands (none over MCP)
+ * @param input the request
+ * @param cwd what a relative base is relative to
+ * @param surface the CLI (flag spellings) or MCP (argument names)
+ * @returns the note, or none
+ */
+export function crNotes(
+  op: Operation,
+  operands: readonly string[],
+  input: Request,
+  cwd: string,
+  surface: "cli" | "mcp",
+): string[] {
+  if (op.id !== "grep") return [];
+  const fixed = input.fixed_strings === true;
+  const patterns = pathOrGlobOperands(op, operands, input, cwd)?.patterns ?? [];
+  const named = patterns.find((p) =>
+    fixed ? p.includes("\r") : CR_IN_REGEX.test(p.replace(NEGATED_CLASS, "")),
+  );
+  if (named === undefined) return [];
+  const how =
+    surface === "cli" ? "rglob find --saved-as crlf,mixed" : 'op find with saved_as: ["crlf", "mixed"]';
+  return [
+    `'${escapeControls(named)}' names a CR: a CR LF line end is read as LF (the CR is not part of the line, so $ matches before it), and a CR matches only where no LF follows it; the files with CR LF line ends: ${how} (crlf: every line, mixed: some)`,
+  ];
+}
+
 /**
  * Returns the absolute paths of the CLI operands that name files (grep's PATH_OR_GLOB operands).
  * @param op the operation

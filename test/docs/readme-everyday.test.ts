@@ -41,6 +41,8 @@ const t = tempTree({
   "exports/report.txt": Buffer.from("Report\r\nTotal: 42\r\n", "utf16le"),
   // Latin-1, as older Windows tools write it (ADR 0041).
   "exports/latin.txt": Buffer.from("Zürich\n", "latin1"),
+  // CR LF on some lines only, as an editor that kept a pasted line's end writes it (ADR 0048).
+  "exports/notes.txt": "first\r\nsecond\n",
 });
 afterAll(() => t.cleanup());
 // The file changed last (the others were written within the same instant).
@@ -62,6 +64,8 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob find -u -t f --format '{size} {rel}'", ["2200004 photos/a.jpg\n", "31 logs/app.log\n"], 0],
   // Not UTF-8, with the encoding of each: the Latin-1 and the UTF-16LE file; the jpgs are binary, not text.
   ["rglob find --saved-as '!utf-8'", ["exports/latin.txt: windows-1252\nexports/report.txt: utf-16le\n"], 0],
+  // CR LF line ends: the UTF-16LE report on every line, the notes on some; the LF files not.
+  ["rglob find --saved-as crlf,mixed", ["exports/notes.txt: mixed\nexports/report.txt: crlf\n"], 0],
   ["rglob find --only-ignored", ["build .gitignore:1:build/\n", "logs/app.log .gitignore:2:*.log\n"], 0],
   ["rglob grep -F 'Zürich' --encoding auto --json", ['"encoding":"windows-1252"', "exports/latin.txt"], 0],
   ["rglob grep -w FIXME", ["app/lib/settings.py:3:", "lib/top.py:1:"], 0],

@@ -313,8 +313,8 @@ describe("--saved-as: what a user is told", () => {
   test("find --help says the names, the negation and that binary files are never selected by it", () => {
     const help = rglob(["find", "--help"]).stdout.replace(/\s+/g, " ");
     expect(help).toContain("--saved-as");
-    expect(help).toContain("'!utf-8' = text not UTF-8");
-    expect(help).toContain("'!' keeps text files only");
+    expect(help).toContain("'!' negates");
+    expect(help).toContain("'!' keeps text only");
     expect(help).toContain("rglob find --saved-as '!utf-8'");
   });
 

@@ -83,6 +83,7 @@ describe("FileMatch serialisation", () => {
       "link_escapes",
       "link_resolved",
       "encoding",
+      "eol",
       "ignored_by",
       "entries_inside",
       "files_inside",
@@ -102,7 +103,8 @@ describe("FileMatch serialisation", () => {
       "entry_type",
     ]);
     const linked = order.filter(
-      (k) => k !== "path_bytes" && k !== "ignored_by" && k !== "encoding" && !k.endsWith("_inside"),
+      (k) =>
+        k !== "path_bytes" && k !== "ignored_by" && k !== "encoding" && k !== "eol" && !k.endsWith("_inside"),
     );
     for (const r of records)
       expect(Object.keys(r)).toEqual((r as { entry_type: string }).entry_type === "symlink" ? linked : plain);
@@ -115,6 +117,26 @@ describe("FileMatch serialisation", () => {
         expect(Object.keys(r).at(-1)).toBe("encoding");
         expect(recordJson(r)).toBe(JSON.stringify(r));
         expect(recordJsonAfter(r, '{"kind":"file",')).toBe(`{"kind":"file",${JSON.stringify(r).slice(1)}`);
+      }
+      // Line ends (ADR 0048): eol after encoding when both are asked, alone when only line ends are.
+      for (const [saved, tail] of [
+        [
+          ["utf-8", "crlf,lf,mixed,none"],
+          ["encoding", "eol"],
+        ],
+        [["lf,none"], ["entry_type", "eol"]],
+      ] as const) {
+        const both = await collect({ saved_as: [...saved], follow_symlinks: follow });
+        expect(both.length).toBeGreaterThan(5);
+        for (const r of both) {
+          expect(Object.keys(r).slice(-2)).toEqual(
+            (r as { entry_type: string }).entry_type === "symlink" && tail[0] === "entry_type"
+              ? ["link_resolved", "eol"]
+              : [...tail],
+          );
+          expect(recordJson(r)).toBe(JSON.stringify(r));
+          expect(recordJsonAfter(r, '{"kind":"file",')).toBe(`{"kind":"file",${JSON.stringify(r).slice(1)}`);
+        }
       }
     }
   });

@@ -39,7 +39,7 @@ export const find = defineOperation({
       format: {
         type: "string",
         description:
-          "Print each entry with a template: {path} {rel} {abs} {name} {size} (bytes) {mtime} {kinds} {mode} (permission bits in octal, as stat -c %a: setuid, setgid, sticky included) {uid} {gid} {nlink} {inode} (find's %n %i) {encoding} (as --saved-as names it) {type} (entry_type) {target} (a symlink's text), {resolved} (where its chain of links ends), {target_type} (what that end is, in --type's letters f d p s b c; empty when it leads nowhere), {link} (a symlink's state in --link's words: ok, broken or escaping, and absolute when its text is an absolute path, e.g. 'broken, escaping, absolute'; else empty), {ignored_by} (the rule that ignores it: FILE:LINE:PATTERN, with -u too; empty when none does), and fd's {} (path), {/} (name), {//} (parent directory), {.} (path without extension), {/.} (name without extension). Another {word} is a usage error.",
+          "Print each entry with a template: {path} {rel} {abs} {name} {size} (bytes) {mtime} {kinds} {mode} (octal as stat -c %a, setuid, setgid, sticky too) {uid} {gid} {nlink} {inode} (find's %n %i) {encoding} {eol} (--saved-as's words) {type} (entry_type) {target} (a symlink's text), {resolved} (where its chain of links ends), {target_type} (what that end is, in --type's letters; empty when it leads nowhere), {link} (a symlink's state in --link's words: ok, broken, escaping, and absolute for an absolute text; else empty), {ignored_by} (the rule that ignores it: FILE:LINE:PATTERN, with -u too; else empty), and fd's {} {/} {//} {.} {/.} (path, name, parent directory, path and name without extension). Another {word} is a usage error.",
         hint: "TEMPLATE",
       },
       absolute_path: {
@@ -139,6 +139,12 @@ export const find = defineOperation({
       question: "Which text files are not saved as UTF-8, and in which encoding?",
       cli: "rglob find --saved-as '!utf-8'",
       input: { saved_as: ["!utf-8"] },
+    },
+    {
+      description: "Which text files have CR LF line ends, on every line or some?",
+      question: "Which text files have CR LF line ends, on every line or some?",
+      cli: "rglob find --saved-as crlf,mixed",
+      input: { saved_as: ["crlf,mixed"] },
     },
     {
       description: "Which entries do the ignore rules leave out, and by which rule?",

@@ -3,7 +3,7 @@
 import { type ErrorInfo, fsErrorInfo, RglobError } from "../../contract/errors.ts";
 import type { FileMatch } from "../../contract/records.ts";
 import { NO_EVENTS } from "../../engine/events.ts";
-import { fileEncoding } from "../../engine/filter/encoding.ts";
+import { compileSavedAs, fileEncoding, fileEol } from "../../engine/filter/encoding.ts";
 import { compileWalk, gitOf } from "../../engine/plan.ts";
 import { type RunContext, tick, yielder } from "../../engine/run.ts";
 import { compareNames, type Entry, type WalkPlan } from "../../engine/walk.ts";
@@ -113,12 +113,17 @@ export async function* runFind(input: FindInput, ctx: RunContext): AsyncGenerato
   const { plan, rootErrors } = compileWalk(input, { ...gitOf(ctx), typeRejects: "keep" });
   for (const e of rootErrors) ctx.error(e);
   const due = yielder();
-  // saved_as (#37): each record says the encoding it was selected by (the walk read it, or a walk worker did).
-  const encoded = (input.saved_as ?? []).length > 0;
+  // saved_as (#37): each record says the encoding and the line ends it was selected by, those its values name
+  // (the walk read them, or a walk worker did and they are read again here).
+  const savedAs = compileSavedAs(input.saved_as ?? []);
+  const encoded = savedAs !== null;
   const recordOf = (e: Entry): FileMatch | null => {
-    if (!encoded) return fileMatchOf(e);
+    if (savedAs === null) return fileMatchOf(e);
     try {
-      return fileMatchOf(e, fileEncoding(e, plan.confine) ?? undefined);
+      return fileMatchOf(e, {
+        encoding: savedAs.encoding === null ? undefined : (fileEncoding(e, plan.confine) ?? undefined),
+        eol: savedAs.eol === null ? undefined : (fileEol(e, plan.confine) ?? undefined),
+      });
     } catch (err) {
       ctx.error(fsErrorInfo(err, e.abs));
       return null;

@@ -27,6 +27,7 @@ import { JsonlSink } from "../../sink/jsonl.ts";
 import type { Sink } from "../../sink/sink.ts";
 import {
   coverageNotes,
+  crNotes,
   insideWords,
   namedFiles,
   nothingFound,
@@ -580,6 +581,9 @@ async function exitAfter(
     for (const note of patternNotes(op, operands, input, process.cwd())) eprint(`rglob: note: ${note}`);
   if (!quiet)
     for (const note of wordEdgeNotes(op, operands, input, process.cwd())) eprint(`rglob: note: ${note}`);
+  // A pattern that names a CR, which a CR LF line end never holds here (#37).
+  if (!quiet)
+    for (const note of crNotes(op, operands, input, process.cwd(), "cli")) eprint(`rglob: note: ${note}`);
   // What `--in` left out and what a --lang covered (#37).
   if (!quiet && summary !== null)
     for (const note of coverageNotes(summary, "cli")) eprint(`rglob: note: ${note}`);

@@ -28,6 +28,7 @@ import { flagsOf, UsageError } from "../cli/flags.ts";
 import { escapeControls } from "../cli/human/paths.ts";
 import {
   coverageNotes,
+  crNotes,
   directoryGlobs,
   hardLinkOnlyWords,
   nothingFound,
@@ -601,6 +602,7 @@ async function callOperation(
     if (none) for (const note of patternNotes(op, [], input, here)) tail += `\nnote: ${note}`;
   }
   for (const note of wordEdgeNotes(op, [], input, here)) tail += `\nnote: ${note}`;
+  for (const note of crNotes(op, [], input, here, "mcp")) tail += `\nnote: ${note}`;
   for (const note of coverageNotes(result, "mcp")) tail += `\nnote: ${note}`;
   tail += await doubtNotes(op, input, outcome.result, warm, config);
   const allErrors = Array.isArray(outcome.result.errors) ? (outcome.result.errors as ErrorInfo[]) : [];

@@ -136,8 +136,8 @@ function linesOf(op: Operation, r: Rec): string[] {
     case "find": {
       // The path, then the size (files) and the modification time, so a text-only host can answer "how large"
       // and "changed when" without a second call.
-      // saved_as (#37): the encoding each file was selected by, first after its path.
-      const enc = typeof r.encoding === "string" ? `  saved as ${r.encoding}` : "";
+      // saved_as (#37): the encoding and line ends each file was selected by, first after its path.
+      const enc = `${typeof r.encoding === "string" ? `  saved as ${r.encoding}` : ""}${typeof r.eol === "string" ? `  line ends ${r.eol}` : ""}`;
       if (typeof r.link_target === "string") return [`${rel}${linkArrow(r)}${enc}`];
       if ((r.kinds as string[] | undefined)?.includes("d")) return [`${rel}/`];
       const size = typeof r.size === "number" ? `  ${r.size} bytes` : "";

@@ -228,8 +228,8 @@ function mergeRecord(list: Json[], shape: Json): void {
     const theirs = (other.properties ?? {}) as Json;
     const shared = Object.keys(props).filter((k) => k in theirs);
     // Most fields of each are fields of the other (find's and tree's records, not find's and explain's; find's
-    // has its stat fields that tree's has not: 10 of 16 shared).
-    const most = (n: number) => shared.length >= 0.6 * n;
+    // has its stat fields and saved_as's encoding and eol that tree's has not: 12 of 21 shared).
+    const most = (n: number) => shared.length >= 0.55 * n;
     return (
       most(Object.keys(props).length) &&
       most(Object.keys(theirs).length) &&

@@ -3,7 +3,7 @@
  * colour asks for them (they cost a stat). */
 import type { ErrorInfo } from "../../../contract/errors.ts";
 import type { FileMatch } from "../../../contract/records.ts";
-import { encodingOfOpen } from "../../../engine/filter/encoding.ts";
+import { encodingOfOpen, eolOfOpen } from "../../../engine/filter/encoding.ts";
 import { linkOf, linkStateWords } from "../../../engine/links.ts";
 import type { Entry } from "../../../engine/walk.ts";
 import { platform } from "../../../platform/platform.ts";
@@ -64,6 +64,12 @@ const FORMAT_WORDS: Readonly<Record<string, (c: WordContext) => string>> = {
     c.r.encoding ??
     (c.r.entry_type === "file" || (c.follow && c.r.entry_type === "symlink" && c.r.link_target_type === "f")
       ? encodingOf(c.r.path, c.follow)
+      : ""),
+  // A text file's line ends in git ls-files --eol's words, its whole text read (ADR 0048); else empty.
+  eol: (c) =>
+    c.r.eol ??
+    (c.r.entry_type === "file" || (c.follow && c.r.entry_type === "symlink" && c.r.link_target_type === "f")
+      ? encodingOf(c.r.path, c.follow, true)
       : ""),
   type: (c) => c.r.entry_type,
   target: (c) => c.r.link_target ?? "",
@@ -127,16 +133,19 @@ function linkStatOf(abs: string, follow: boolean): LinkStat {
 
 /**
  * Names the encoding of a regular file from its head (the first 64 KiB), as grep's `--encoding auto` and
- * `--saved-as` name it (one function: encodingOfOpen).
+ * `--saved-as` name it (one function: encodingOfOpen), or with `eol` its line ends (its whole text, eolOfOpen).
  * @param abs the absolute path
  * @param follow whether a symlink is followed to its file
+ * @param eol name the line ends instead ({eol}; empty for a binary file)
  * @returns the name, or "" when it cannot be read
  */
-function encodingOf(abs: string, follow: boolean): string {
+function encodingOf(abs: string, follow: boolean, eol = false): string {
   let fd = -1;
   try {
     fd = platform.open(abs, null, !follow);
-    return encodingOfOpen(fd) ?? "";
+    const name = encodingOfOpen(fd) ?? "";
+    if (!eol) return name;
+    return name === "" || name === "binary" ? "" : eolOfOpen(fd, name);
   } catch {
     return "";
   } finally {
@@ -241,8 +250,10 @@ export class FindHumanSink implements Sink {
     } else {
       this.out.text(this.ls !== null ? colorPath(this.ls, shown, r.kinds, r.path) : shown);
       if (r.entry_type === "symlink") this.arrow(r.link_target, r.link_target_type);
-      // --saved-as (#37): the encoding beside the path, as file(1) prints it; not with -0 (a list for xargs).
-      if (r.encoding !== undefined && this.sep !== 0) this.out.text(`: ${r.encoding}`);
+      // --saved-as (#37): the encoding and line ends asked beside the path, as file(1) prints them; not with -0
+      // (a list for xargs).
+      const saved = [r.encoding, r.eol].filter((w) => w !== undefined);
+      if (saved.length > 0 && this.sep !== 0) this.out.text(`: ${saved.join(", ")}`);
     }
     this.out.byte(this.sep);
     this.out.end();
