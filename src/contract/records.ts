@@ -121,7 +121,7 @@ export const onlyIgnoredEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Only what the ignore rules leave out, each with its rule. Records say ignored_by (FILE:LINE:PATTERN); the other filters apply.",
+        "Only the ignored entries, each with its rule. Records say ignored_by (FILE:LINE:PATTERN); the other filters apply.",
       ),
     ),
     false,

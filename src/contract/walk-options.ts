@@ -119,7 +119,7 @@ export const walkEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
       ),
     ),
     true,

@@ -186,7 +186,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -258,7 +258,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "only_ignored": {
         "type": "boolean",
-        "description": "Only what the ignore rules leave out, each with its rule. Records say ignored_by (FILE:LINE:PATTERN); the other filters apply.",
+        "description": "Only the ignored entries, each with its rule. Records say ignored_by (FILE:LINE:PATTERN); the other filters apply.",
         "default": false
       },
       "expand": {
@@ -869,7 +869,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -1073,7 +1073,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "only_ignored": {
         "type": "boolean",
-        "description": "Only what the ignore rules leave out, each with its rule. Records say ignored_by (FILE:LINE:PATTERN); the other filters apply.",
+        "description": "Only the ignored entries, each with its rule. Records say ignored_by (FILE:LINE:PATTERN); the other filters apply.",
         "default": false
       },
       "binary_sniff_bytes": {
@@ -1874,7 +1874,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -2682,7 +2682,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -3288,7 +3288,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -3923,7 +3923,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -4627,7 +4627,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -5170,7 +5170,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "rules": {
         "type": "boolean",
-        "description": "Every ignore rule read, with how many paths it decides. FILE:LINE: PATTERN and the count of paths below the base, as git check-ignore -v names them: the last matching rule decides, a '!' rule that decides re-includes, and a path inside an ignored directory is decided by that directory's rule (the ignore files in there are not read). only=unused keeps the rules that decide nothing; expand lists each rule's paths. Takes no path or under; the other filters do not apply.",
+        "description": "Every ignore rule, with how many paths it decides. FILE:LINE: PATTERN and the count of paths below the base, as git check-ignore -v names them: the last matching rule decides, a '!' rule that decides re-includes, and a path inside an ignored directory is decided by that directory's rule (the ignore files in there are not read). only=unused keeps the rules that decide nothing; expand lists each rule's paths. Takes no path or under; the other filters do not apply.",
         "default": false
       },
       "expand": {
@@ -5352,7 +5352,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -6034,7 +6034,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {
@@ -6816,7 +6816,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "hidden": {
         "type": "boolean",
-        "description": "Include dot entries, as git; false skips them, as fd and rg. Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
+        "description": "Include dot entries (git); false skips them (fd, rg). Hidden entries are names starting with '.'. VCS metadata directories (.git .hg .svn .bzr .jj .sl) are never listed either way.",
         "default": true
       },
       "respect_gitignore": {

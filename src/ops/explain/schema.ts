@@ -69,7 +69,7 @@ export const ExplainInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "Every ignore rule read, with how many paths it decides. FILE:LINE: PATTERN and the count of paths below the base, as git check-ignore -v names them: the last matching rule decides, a '!' rule that decides re-includes, and a path inside an ignored directory is decided by that directory's rule (the ignore files in there are not read). only=unused keeps the rules that decide nothing; expand lists each rule's paths. Takes no path or under; the other filters do not apply.",
+          "Every ignore rule, with how many paths it decides. FILE:LINE: PATTERN and the count of paths below the base, as git check-ignore -v names them: the last matching rule decides, a '!' rule that decides re-includes, and a path inside an ignored directory is decided by that directory's rule (the ignore files in there are not read). only=unused keeps the rules that decide nothing; expand lists each rule's paths. Takes no path or under; the other filters do not apply.",
         ),
       ),
       false,
