@@ -273,6 +273,35 @@ describe("--saved-as: what a user is told", () => {
     );
   });
 
+  // #37: a trial agent asked `utf-8+bom,!utf-8` for "BOM files, or files not in UTF-8" and got an empty answer.
+  test("a selection that can keep nothing is a usage error that says how to ask, on the CLI and over MCP", async () => {
+    for (const [v, said] of [
+      ["utf-8+bom,!utf-8", "name them instead (the text files not in UTF-8: utf-16,windows-1252)"],
+      ["binary,!binary", "leaves out all that 'binary' keeps"],
+      ["crlf,!crlf", "name them instead (crlf, lf, mixed or none)"],
+      ["binary,crlf", "a binary file has no line ends"],
+    ] as const) {
+      const r = rglob(["find", "--saved-as", v, "--base", base], { cwd: base });
+      expect(`${v}: ${r.code}`).toBe(`${v}: 2`);
+      expect(r.stderr).toContain(said);
+      expect(r.stderr).not.toContain("    at ");
+    }
+    // Selections that keep something stay answers.
+    for (const v of ["utf-8,!utf-8+bom", "!utf-8", "utf-8+bom,utf-16,windows-1252", "utf-8,crlf"])
+      expect(rglob(["find", "--saved-as", v, "--base", base], { cwd: base }).code).not.toBe(2);
+    const s = await startMcp(["--root", base]);
+    try {
+      const res = (await s.client.callTool({
+        name: "rglob",
+        arguments: { op: "find", saved_as: ["utf-8+bom", "!utf-8"] },
+      })) as { isError?: boolean; content: Array<{ text: string }> };
+      expect(res.isError).toBe(true);
+      expect(res.content[0]?.text).toContain("name them instead");
+    } finally {
+      await s.close();
+    }
+  });
+
   test("-0 prints the paths alone; --format {encoding} says the same name", () => {
     const nul = rglob(["find", "--saved-as", "windows-1252", "-0", "--base", base], { cwd: base });
     expect(nul.stdout.split("\0").filter(Boolean).sort()).toEqual(pick(want, (n) => n === "windows-1252"));

@@ -79,6 +79,7 @@ export interface SavedAs {
 function oneDimension(
   values: readonly string[],
   namesOfValue: (value: string) => readonly string[],
+  others: string,
 ): ((name: string) => boolean) | null {
   if (values.length === 0) return null;
   const keep = new Set<string>();
@@ -90,6 +91,16 @@ function oneDimension(
     if (!neg) anyKeep = true;
   }
   if (drop.size > 0) drop.add("binary");
+  // A selection that can keep nothing is a mistake, never an empty answer (#37: a trial's `utf-8+bom,!utf-8`
+  // meant "BOM files, or files not in UTF-8" and found nothing, silently).
+  if (anyKeep && [...keep].every((n) => drop.has(n))) {
+    const kept = values.filter((w) => !w.startsWith("!")).join(",");
+    const left = values.filter((w) => w.startsWith("!")).join(",");
+    throw new RglobError(
+      "BAD_PREDICATE",
+      `saved_as: '${left}' leaves out all that '${kept}' keeps, so nothing can be selected: a '!' value leaves its files out, it does not add the others; name them instead (${others})`,
+    );
+  }
   return (name) => (!anyKeep || keep.has(name)) && !drop.has(name);
 }
 
@@ -114,12 +125,23 @@ export function compileSavedAs(values: readonly string[]): SavedAs | null {
     .filter((w) => w !== "");
   if (words.length === 0) return null;
   const eolWords = words.filter(isEolWord);
+  const encodings = words.filter((w) => !isEolWord(w));
+  if (
+    eolWords.some((w) => !w.startsWith("!")) &&
+    encodings.length > 0 &&
+    encodings.every((w) => /^binary$/i.test(w))
+  )
+    throw new RglobError(
+      "BAD_PREDICATE",
+      `saved_as: a binary file has no line ends, so '${words.join(",")}' can select nothing: line-end words select text files`,
+    );
   return {
     encoding: oneDimension(
       words.filter((w) => !isEolWord(w)),
       namesOf,
+      "the text files not in UTF-8: utf-16,windows-1252",
     ),
-    eol: oneDimension(eolWords, (w) => [w.trim().toLowerCase()]),
+    eol: oneDimension(eolWords, (w) => [w.trim().toLowerCase()], "crlf, lf, mixed or none"),
     words,
   };
 }
