@@ -63,6 +63,9 @@ describe("the served call's start path", () => {
       "package.json", // the version, inlined by the build
       "src/contract/versions.ts",
       "src/platform/files.ts", // the door to the file system (stat of the socket and the tree)
+      // Passing stdout and stderr to the server for a large answer: bun:ffi is opened only then.
+      "src/platform/libc.ts",
+      "src/platform/pass-fds.ts",
       "src/platform/runtime.ts",
       "src/surface/serve/client.ts",
       "src/surface/serve/where.ts",

@@ -10,6 +10,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -293,6 +294,31 @@ console.log(JSON.stringify({ here, based, outside }));
     expect(warm).toBe("1:line of text\n2:line of text\nexit 0\n");
     // The server is still there.
     sameAsCold(["grep", "-c", "line"]);
+  });
+
+  test("a large answer, written by the server to the client's own stdout, lands where a cold run's does", () => {
+    // 3.5 MB: past the first frames the client passes its stdout and stderr and the server writes there. The
+    // shell's file is shared with the commands around the call (its offset), stderr goes to the same file.
+    const sh = (serve: string, redirect: string) => {
+      const out = join(outer, `large-${serve}.txt`);
+      writeFileSync(out, "");
+      const script = `{ echo before; ${BIN} grep line big.txt; echo "exit $?"; echo after; } ${redirect.replace("FILE", out)}`;
+      Bun.spawnSync(["bash", "-c", script], {
+        cwd: root,
+        env: { ...process.env, ...env, RGLOB_SERVE: serve },
+      });
+      return readFileSync(out);
+    };
+    for (const redirect of ["> FILE 2>&1", ">> FILE 2>/dev/null"]) {
+      const before = calls();
+      const warm = sh("1", redirect);
+      expect(calls()).toBe(before + 1);
+      const cold = sh("0", redirect);
+      expect(warm.length).toBeGreaterThan(2_000_000);
+      expect(warm.equals(cold)).toBe(true);
+      expect(warm.subarray(0, 22).toString()).toBe("before\n1:line of text\n");
+      expect(warm.subarray(-14).toString()).toBe("\nexit 0\nafter\n");
+    }
   });
 
   test("Ctrl-C stops a served run as a cold one: whole lines, the summary says cancelled, death by SIGINT", async () => {

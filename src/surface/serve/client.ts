@@ -3,9 +3,11 @@
  * server that takes the call within a short deadline answers null: the call then runs cold in this process, as
  * if no server existed (no socket, a stale socket file, a socket of another user or in a directory others can
  * reach, a busy server, another build, a call the server does not serve). Loaded before any engine module
- * (src/main.ts): it imports where.ts and node:fs only (node:tty when an output is a terminal). docs/decisions/0033-warm-server.md. */
+ * (src/main.ts): it imports where.ts, node:fs and pass-fds.ts (bun:ffi opened only when a large answer asks for
+ * the descriptors; node:tty when an output is a terminal). docs/decisions/0033-warm-server.md, 0043. */
 import { VERSION_LINE } from "../../contract/versions.ts";
 import { statDescriptor, statPath, writeSome } from "../../platform/files.ts";
+import { sendWithDescriptors } from "../../platform/pass-fds.ts";
 import { buildId, FRAME, PROTOCOL, privateDirProblem, socketsFor } from "./where.ts";
 
 /** How long a client waits for a server to take its call before it runs the call itself (RGLOB_SERVE_WAIT_MS). */
@@ -119,7 +121,7 @@ function call(sock: string, request: string, waitMs: number): Promise<ServedEnd 
     let accepted = false;
     let wrote = false;
     let pending = new Uint8Array(0);
-    let socket: { write(d: string): number; end(): void } | null = null;
+    let socket: { write(d: string): number; end(): void; readonly fd?: number } | null = null;
     const signals: Array<"SIGINT" | "SIGTERM"> = ["SIGINT", "SIGTERM"];
     const onSignal = (sig: "SIGINT" | "SIGTERM") => {
       // The server stops the run and closes its output as a cold run would; a second signal kills at once.
@@ -196,6 +198,14 @@ function call(sock: string, request: string, waitMs: number): Promise<ServedEnd 
             flushOut();
             finish({ signal: new TextDecoder().decode(body) === "SIGINT" ? "SIGINT" : "SIGTERM" });
             break;
+          case FRAME.pass: {
+            // A large answer: the server writes the rest to our stdout and stderr itself, after what is out.
+            flushOut();
+            const line = `${JSON.stringify({ type: "fds" })}\n`;
+            const fd = socket?.fd;
+            if (fd === undefined || !sendWithDescriptors(fd, line, [1, 2])) socket?.write(line);
+            break;
+          }
         }
       }
       flushOut();

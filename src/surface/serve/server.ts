@@ -10,6 +10,7 @@ import { BUILD_COMMIT, VERSION_LINE } from "../../contract/versions.ts";
 import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
 import type { Operation } from "../../ops/operation.ts";
 import {
+  closeDescriptor,
   listNames,
   lstatPath,
   makePrivateDir,
@@ -20,6 +21,7 @@ import {
   statPath,
 } from "../../platform/files.ts";
 import { openLibc } from "../../platform/libc.ts";
+import { receiveWithDescriptors } from "../../platform/pass-fds.ts";
 import { routeOutput, writeAll } from "../cli/output.ts";
 import { cliRunner, libraryRunner, NotServed } from "./served.ts";
 import {
@@ -102,6 +104,27 @@ const FRAMES_CHUNK = 65536;
  * long reaches its client in one write.
  */
 const FRAMES_MS = { tty: 50, other: 200 } as const;
+/**
+ * The stdout bytes of a call after which the server asks for the client's descriptors (FRAME.pass) and writes
+ * the rest itself: past two chunks, the client's reading and writing of every further chunk costs more than the
+ * one bun:ffi load its side of the passing takes.
+ */
+const PASS_AFTER = 2 * FRAMES_CHUNK;
+/** How long the server waits for the descriptors before it goes on with frames (a client slow to be scheduled). */
+const PASS_WAIT_MS = 1000;
+
+/**
+ * Where a served call's output goes once the client passed its descriptors: written there by the server, the
+ * client's stdout first (a reader gone away ends the run as a cold run's, BrokenPipe), stderr as the client's
+ * own writes to it (a stderr gone away is ignored, the run goes on).
+ */
+function writeDirect(fds: readonly [number, number], fd: 1 | 2, bytes: Uint8Array): void {
+  if (fd === 1) writeAll(fds[0], bytes);
+  else
+    try {
+      writeAll(fds[1], bytes);
+    } catch {}
+}
 
 /**
  * A served call's output frames, gathered so that an answer goes out in as few writes as it can: a small one and
@@ -454,6 +477,9 @@ export class WarmServer {
       case "cancel":
         conn.cancel?.(req.signal === "SIGINT" ? "SIGINT" : "SIGTERM");
         return;
+      case "fds":
+        // The descriptors came after takeOutputs stopped waiting: the kernel dropped them, the frames go on.
+        return;
       case "lib":
         // The library's identity is its version and build commit (a build from source has none: never served).
         if (req.v !== PROTOCOL || BUILD_COMMIT === null || req.lib !== VERSION_LINE || this.stopped) {
@@ -521,6 +547,30 @@ export class WarmServer {
   }
 
   /**
+   * Asks the client of a call with a large answer for its stdout and stderr (FRAME.pass, after the frames
+   * gathered so far: the client writes those first) and waits for them, reading the socket itself so that the
+   * descriptors are not dropped by a plain read.
+   * @param conn the call's connection
+   * @param frames its frames
+   * @returns the two descriptors, or null: the call goes on with frames (no descriptors in time, or no FFI)
+   */
+  private takeOutputs(conn: Conn, frames: Frames): readonly [number, number] | null {
+    frames.flush();
+    frame(conn.fd, FRAME.pass);
+    const got = receiveWithDescriptors(conn.fd, PASS_WAIT_MS);
+    if (got === null) return null;
+    // What came with them (a cancel line) is read as any request is.
+    this.received(conn, got.bytes);
+    const [out, err] = got.fds;
+    if (got.fds.length === 2 && out !== undefined && err !== undefined) return [out, err];
+    for (const fd of got.fds)
+      try {
+        closeDescriptor(fd);
+      } catch {}
+    return null;
+  }
+
+  /**
    * Takes a call (CLI or library) into the client's directory when its environment's RGLOB_* settings are the
    * server's (some are read once, so a call with others is the cold path's); declines it otherwise.
    * @param conn the call's connection
@@ -563,9 +613,19 @@ export class WarmServer {
     const release = this.warm.hold();
     let out = false;
     const frames = new Frames(conn.fd, ttys[0] ? FRAMES_MS.tty : FRAMES_MS.other);
+    // The client's stdout and stderr, once it passed them (a large answer), else null: frames.
+    let direct: readonly [number, number] | null = null;
+    let framed = 0;
     routeOutput((fd, bytes) => {
       out = true;
+      if (direct !== null) {
+        writeDirect(direct, fd, bytes);
+        return;
+      }
       frames.add(fd === 1 ? FRAME.stdout : FRAME.stderr, bytes);
+      if (fd !== 1 || framed >= PASS_AFTER) return;
+      framed += bytes.length;
+      if (framed >= PASS_AFTER) direct = this.takeOutputs(conn, frames);
     }, ttys);
     let end: { type: number; body: string } | null = null;
     try {
@@ -591,7 +651,10 @@ export class WarmServer {
         end = out ? { type: FRAME.exit, body: "2" } : { type: FRAME.declined, body: "" };
       else if (name === "Interrupted")
         end = { type: FRAME.signal, body: String((err as { signal?: unknown }).signal) };
-      else if (name === "BrokenPipe" || (err as { code?: string } | null)?.code === "EPIPE") end = null;
+      else if (name === "BrokenPipe" || (err as { code?: string } | null)?.code === "EPIPE")
+        // The client's stdout closed: written by the server, the client hears it here and exits 0 as a cold
+        // run does; through frames, the client saw it first.
+        end = direct !== null ? { type: FRAME.exit, body: "0" } : null;
       else {
         const detail = config.debug && err instanceof Error ? err.stack : String(err);
         try {
@@ -601,6 +664,11 @@ export class WarmServer {
       }
     } finally {
       routeOutput(null, null);
+      // The client's descriptors are closed before its exit code goes out: its reader sees the end as it exits.
+      for (const fd of direct ?? [])
+        try {
+          closeDescriptor(fd);
+        } catch {}
       conn.cancel = null;
       release();
       try {

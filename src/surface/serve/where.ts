@@ -131,4 +131,9 @@ export const FRAME = {
   signal: 0x53, // S
   /** A JSON answer to a status or stop request. */
   json: 0x4a, // J
+  /**
+   * The output is large: the client sends its stdout and stderr descriptors (a `fds` line carrying them), and the
+   * server writes the rest of the answer there itself (docs/decisions/0043-served-output-written-by-the-server.md).
+   */
+  pass: 0x50, // P
 } as const;
