@@ -4,7 +4,8 @@
  * - index: `rglob index` of the tree: wall and CPU time, peak RSS, the index file's size, and the memory bound
  *   of docs/warm-index.md for the tree's files, directories and text bytes (the peak must stay under it);
  * - server: `rglob mcp` on the tree (its cache emptied first): time to `ready`, peak RSS, the state and reason
- *   capabilities give, a selective literal's first page and count, a literal found nowhere;
+ *   capabilities give, a selective literal's first page and count, a literal found nowhere, a find by a glob, and
+ *   rg's count of the literal;
  * - restart: the server stopped and started again: time to `ready` (loaded from the cache and checked), to its
  *   first warm answer, and the same queries.
  * Every server started is stopped before the script ends. */
@@ -273,20 +274,36 @@ function status(cache: string): string {
   }
 }
 
-/** The queries: a selective literal's first page and its count, a literal found nowhere (twice each). */
+/** A glob that names few of the tree's files (every `orderHandler99…` file: about 1 in 900). */
+export const GLOB = "**/orderHandler99*.ts";
+
+/**
+ * The queries: a selective literal's first page and its count, a literal found nowhere, a find by a glob (twice
+ * each); then, once, rg's count of the same literal (a process over the whole tree: the cold reference).
+ */
 async function queries(s: RawMcpServer, label: string): Promise<void> {
   const out: string[] = [];
   for (let i = 0; i < 2; i++) {
     const page = await s.grep({ pattern: SELECTIVE, limit: 100 });
     const count = await s.grep({ pattern: SELECTIVE, count: true });
     const none = await s.grep({ pattern: NOWHERE, limit: 100 });
+    const found = await s.call("find_files", { patterns: [GLOB], limit: 100 });
     const checks = (await s.warm()).checks as Record<string, unknown> | undefined;
     out.push(
-      `first page ${page.ms.toFixed(0)} ms (${(page.r.results as unknown[]).length} records, ${page.r.source}), count ${count.ms.toFixed(0)} ms (${count.r.matched_lines} lines in ${count.r.files_with_matches} files, ${count.r.source}), found nowhere ${none.ms.toFixed(0)} ms (${(none.r.results as unknown[]).length} records, ${none.r.source}; checks ${checks?.mode}, ${checks?.given} given)`,
+      `first page ${page.ms.toFixed(0)} ms (${(page.r.results as unknown[]).length} records, ${page.r.source}), count ${count.ms.toFixed(0)} ms (${count.r.matched_lines} lines in ${count.r.files_with_matches} files, ${count.r.source}), found nowhere ${none.ms.toFixed(0)} ms (${(none.r.results as unknown[]).length} records, ${none.r.source}; checks ${checks?.mode}, ${checks?.given} given), find ${GLOB} first page ${found.ms.toFixed(0)} ms (${(found.r.results as unknown[]).length} records)`,
     );
   }
   for (const [i, o] of out.entries()) say(`  ${label}, run ${i + 1}: ${o}`);
-  say(`  (${load()})`);
+  const t0 = performance.now();
+  const rg = spawnSync("rg", ["--count-matches", "--no-filename", SELECTIVE], {
+    cwd: TREE,
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
+  const lines = rg.stdout.split("\n").reduce((n, l) => n + (Number(l) || 0), 0);
+  say(
+    `  rg --count-matches ${SELECTIVE}: ${((performance.now() - t0) / 1000).toFixed(1)} s (${rg.error === undefined ? `${lines} matches` : "rg not found"}) (${load()})`,
+  );
 }
 
 /** The servers' stderr (their log lines: a watch given up, a queue that overflowed), appended to WORK/server.log. */

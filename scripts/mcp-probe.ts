@@ -165,6 +165,14 @@ export class RawMcpServer {
     return { ms: performance.now() - t0, r };
   }
 
+  /** A call of any tool: its structured answer and the milliseconds it took. */
+  async call(name: string, a: Record<string, unknown>): Promise<{ ms: number; r: Record<string, unknown> }> {
+    const t0 = performance.now();
+    const m = await this.request("tools/call", { name, arguments: a });
+    const r = (m.result as { structuredContent: Record<string, unknown> }).structuredContent;
+    return { ms: performance.now() - t0, r };
+  }
+
   /** The first root's warm state, from rglob://capabilities. */
   async warm(): Promise<Record<string, unknown>> {
     const m = await this.request("resources/read", { uri: "rglob://capabilities" });

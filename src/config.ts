@@ -54,6 +54,8 @@ export interface Config {
   readonly treeWatch: boolean;
   /** RGLOB_STAT_SPLIT=worker (tests, through the binary): every stat check of the persisted index in the worker. */
   readonly statsInWorker: boolean;
+  /** RGLOB_TEST_RECORD_SLICE (tests, through the binary): `rglob index` collects garbage every N walk entries. */
+  readonly recordSlice: number | null;
   /**
    * Where the warm servers' sockets are (`rglob serve`): RGLOB_CACHE_DIR's `serve`; else `$XDG_RUNTIME_DIR/rglob`;
    * else the cache directory's `serve` (`$XDG_CACHE_HOME/rglob/serve` or `~/.cache/rglob/serve`); absolute.
@@ -122,6 +124,7 @@ export function readConfig(env: Env = process.env): Config {
     dirFd: env.RGLOB_DIR_FD !== "0",
     treeWatch: env.RGLOB_TREE_WATCH !== "0",
     statsInWorker: env.RGLOB_STAT_SPLIT === "worker",
+    recordSlice: numberOf(env.RGLOB_TEST_RECORD_SLICE),
     socketDir: socketDirOf(env, home),
     git: {
       home,

@@ -55,6 +55,8 @@ export interface RunContext {
    * (RGLOB_WALK_SPLIT, read into the Config: tests run the suite with workers on every walk, ADR 0009).
    */
   readonly walkSplit?: number | null;
+  /** Walk entries between full collections while `rglob index` records a walk (RGLOB_TEST_RECORD_SLICE). */
+  readonly recordSlice?: number | null;
   /** Internal failures are told with their detail on stderr (RGLOB_DEBUG, read into the Config). */
   readonly debug?: boolean;
   /** Where persisted indexes are kept (the Config's indexDir: RGLOB_CACHE_DIR's `index`, else the platform's). */

@@ -133,25 +133,8 @@ function kindInto(abs: string, words: Uint32Array): StatOutcome {
 }
 
 /**
- * Runs a function with the witness on.
- * @param fn what to run (compiling a walk and walking it)
- * @returns its value, and the paths witnessed, in the order first met
- */
-export function witnessing<T>(fn: () => T): { value: T; witnessed: Witnessed[] } {
-  const outer = active;
-  const mine = new Map<string, Witnessed>();
-  active = mine;
-  try {
-    const value = fn();
-    return { value, witnessed: [...mine.values()] };
-  } finally {
-    active = outer;
-  }
-}
-
-/**
  * Runs one step of a walk with the witness on, adding what it witnesses to `into` (a recording made a slice at a
- * time, between turns of the event loop: the warm server's).
+ * time: the warm server's, between turns of the event loop; `rglob index`'s, between full collections).
  * @param into the paths witnessed so far, by key (kept across the steps)
  * @param fn the step
  * @returns its value

@@ -41,6 +41,8 @@ interface DispatchOptions {
   readonly tally?: { emitted: number };
   /** The Config's walk split (RGLOB_WALK_SPLIT): walk workers on every walk past N entries, none for 0. */
   readonly walkSplit?: number | null;
+  /** The Config's recordSlice (RGLOB_TEST_RECORD_SLICE): `rglob index` collects every N recorded entries. */
+  readonly recordSlice?: number | null;
   /** The Config's debug switch (RGLOB_DEBUG): internal failures told with their detail. */
   readonly debug?: boolean;
   /** The Config's indexDir: where persisted indexes are kept (`rglob index`). */
@@ -218,6 +220,7 @@ export async function dispatch(
     events: bounds.events,
     ...(options.warm ? { warm: options.warm } : {}),
     ...(options.walkSplit != null ? { walkSplit: options.walkSplit } : {}),
+    ...(options.recordSlice != null ? { recordSlice: options.recordSlice } : {}),
     ...(options.debug === true ? { debug: true } : {}),
     ...(options.indexDir !== undefined ? { indexDir: options.indexDir } : {}),
     ...(options.socketDir !== undefined ? { socketDir: options.socketDir } : {}),

@@ -192,6 +192,37 @@ describe("rglob grep with a persisted index", () => {
       expect(keyOf(argv)).not.toBe(stored);
   }, 120_000);
 
+  test("a walk recorded a few entries at a time, collected between, is the same walk (#36)", () => {
+    // `rglob index` collects its garbage every 2^17 entries of the walk it records (a test's tree has far fewer):
+    // every 3 entries here, in a cache of its own. Each section of the two files is the same bytes.
+    const sliced = mkdtempSync(join(tmpdir(), "rglob-pindex-sliced-"));
+    try {
+      const run = (c: string, extra: Record<string, string>) =>
+        rglobJson<{ results: Array<Record<string, unknown>> }>(["index", "--json"], {
+          cwd: dir,
+          env: { RGLOB_CACHE_DIR: c, ...extra },
+        }).json.results[0] as Record<string, unknown>;
+      const a = run(cache, {});
+      const b = run(sliced, { RGLOB_TEST_RECORD_SLICE: "3" });
+      expect([a.walk, b.walk]).toEqual(["fresh", "fresh"]);
+      const sections = (file: string) => {
+        const bytes = readFileSync(file);
+        const h = JSON.parse(bytes.subarray(32, 32 + bytes.readUInt32LE(12)).toString("utf8")) as {
+          sections: Array<[string, string, number, number, number]>;
+          walk: Record<string, unknown> | null;
+        };
+        const out: Record<string, string> = { walk: JSON.stringify(h.walk) };
+        for (const [name, , , at, n] of h.sections) out[name] = bytes.subarray(at, at + n).toString("base64");
+        return out;
+      };
+      const mine = sections(b.index_path as string);
+      expect((mine.ops ?? "").length).toBeGreaterThan(0);
+      expect(mine).toEqual(sections(a.index_path as string));
+    } finally {
+      rmSync(sliced, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   test("random queries give the cold answer, from the index", () => {
     const sources = new Set<string | undefined>();
     for (const q of QUERIES) sources.add(same(q));

@@ -51,6 +51,7 @@ describe("Config", () => {
       dirFd: true,
       treeWatch: true,
       statsInWorker: false,
+      recordSlice: null,
       socketDir: `${homedir()}/.cache/rglob/serve`,
       git: { home: homedir(), xdgConfigHome: null, noSystem: null },
     });
@@ -75,6 +76,7 @@ describe("Config", () => {
       RGLOB_DIR_FD: "0",
       RGLOB_TREE_WATCH: "0",
       RGLOB_STAT_SPLIT: "worker",
+      RGLOB_TEST_RECORD_SLICE: "7",
     });
     expect(c).toEqual({
       cacheDir: "/tmp/c",
@@ -95,6 +97,7 @@ describe("Config", () => {
       dirFd: false,
       treeWatch: false,
       statsInWorker: true,
+      recordSlice: 7,
       socketDir: "/tmp/c/serve",
       git: { home: homedir(), xdgConfigHome: null, noSystem: null },
     });

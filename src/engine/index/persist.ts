@@ -30,7 +30,7 @@ import { type RunContext, tick, yielder } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
 import { walkKey } from "../walk-key.ts";
-import { stillSo, type Witnessed, witnessFlags, witnessing } from "../witness.ts";
+import { stillSo, type Witnessed, witnessFlags, witnessingInto } from "../witness.ts";
 import {
   hashHolds,
   headerLength,
@@ -47,7 +47,7 @@ import {
 } from "./format.ts";
 import { pathStarts } from "./paths-section.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
-import { type MemoryWalk, type Payload, PlainWalk, recordWalk, replay } from "./recorded-walk.ts";
+import { type MemoryWalk, type Payload, PlainWalk, recordingWalk, replay } from "./recorded-walk.ts";
 import {
   fileChecksOf,
   type ItemChecks,
@@ -217,7 +217,7 @@ export async function buildIndex(
   collectGarbage();
   idx.freeze();
   // The merged segments are collected before the walk is recorded again: that walk runs in one go (no turn of
-  // the event loop, when Bun collects on its own), so its garbage comes on top of whatever is left.
+  // the event loop, when Bun collects on its own), so it collects its own garbage as it goes (recordCollecting).
   collectGarbage();
   const recorded = grepWalk === null ? null : recordStoredWalk(grepWalk, ctx, idx, rels);
   if (ctx.shouldStop()) return null;
@@ -512,6 +512,44 @@ export function walkKeyOf(plan: WalkPlan): string | null {
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
+ * Entries of the recorded walk between two full collections: the walk runs in one go (no turn of the event loop,
+ * when Bun collects on its own), and its garbage, about 700 bytes an entry, would otherwise pile up on top of what
+ * it keeps (docs/decisions/0046-index-walk-collected.md).
+ */
+const RECORD_SLICE = 1 << 17;
+
+/**
+ * Records a walk with the witness on, a full collection after every RECORD_SLICE entries.
+ * @param compile compiles the walk
+ * @param ctx the run context whose methods are recorded
+ * @returns its key, plan and recording (null when it cannot be kept), and what it witnessed
+ */
+function recordCollecting(
+  compile: () => WalkPlan,
+  ctx: RunContext,
+): { value: { key: string; plan: WalkPlan; rec: MemoryWalk } | null; witnessed: Witnessed[] } {
+  const seen = new Map<string, Witnessed>();
+  const keyed = witnessingInto(seen, () => {
+    const plan = compile();
+    const key = walkKeyOf(plan);
+    return key === null ? null : { key, plan };
+  });
+  if (keyed === null) return { value: null, witnessed: [...seen.values()] };
+  const done: { rec: MemoryWalk | null } = { rec: null };
+  const steps = recordingWalk(keyed.plan, ctx, (r) => {
+    done.rec = r;
+  });
+  const every = ctx.recordSlice != null && ctx.recordSlice > 0 ? ctx.recordSlice : RECORD_SLICE;
+  const slice = () => {
+    for (let i = 0; i < every; i++) if (steps.next().done === true) return true;
+    return false;
+  };
+  while (!witnessingInto(seen, slice)) collectGarbage();
+  const value = done.rec === null ? null : { ...keyed, rec: done.rec };
+  return { value, witnessed: [...seen.values()] };
+}
+
+/**
  * Records the walk of a plain grep of the tree with the witness on, for the index file. A directory or file the
  * walk depends on that changed less than RACY_S before the walk began could change again within the same tick
  * of the file system's clock without its stats showing it: then the walk is recorded again once that moment is
@@ -526,11 +564,7 @@ function recordStoredWalk(
 ): WalkSections | null {
   for (let attempt = 0; attempt < 2; attempt++) {
     const began = Date.now() / 1000;
-    const { value, witnessed } = witnessing(() => {
-      const plan = compile();
-      const key = walkKeyOf(plan);
-      return key === null ? null : { key, plan, rec: recordWalk(plan, ctx) };
-    });
+    const { value, witnessed } = recordCollecting(compile, ctx);
     if (value === null || ctx.shouldStop()) return null;
     let newest = 0;
     for (const w of witnessed)

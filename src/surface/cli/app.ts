@@ -287,6 +287,7 @@ async function runOperation(
       // Human output writes names that are not valid UTF-8 as their raw bytes; JSON gets the wire form.
       rawNames: !machine,
       walkSplit: config.walkSplit,
+      recordSlice: config.recordSlice,
       debug: config.debug,
       indexDir: config.indexDir,
       socketDir: config.socketDir,
