@@ -4,9 +4,10 @@
  * a node_modules, target, .venv or dist. The tree: --tree=DIR, else a copy of this checkout's tracked files with its
  * node_modules (ignored by its .gitignore), made in a temporary directory and removed at the end.
  * Per binary (--old=BIN alternates with this one, RGLOB_BIN else dist/rglob, old first in odd runs):
- * - `rglob mcp --root TREE` through the SDK client: polled until the root is `ready`, then a first literal found
- *   nowhere and --queries more, each new, 300 ms apart (median, p90, worst);
- * - `rglob serve --detach` in the tree and as many `rglob grep LITERAL` processes (process start included);
+ * - `rglob mcp --root TREE` through the SDK client: polled until the root is `ready` and a look is kept (at most
+ *   10 s more, then 1 s), then a first literal found nowhere and --queries more, each new, 300 ms apart (median, p90, worst);
+ * - `rglob serve --detach` in the tree, 5 s after `ready`, as many `rglob grep LITERAL` processes (process start
+ *   included);
  * - the cold CLI (`RGLOB_SERVE=0`), five calls.
  * Every served CLI answer (stdout, stderr, exit code) is compared with the cold CLI's for the same literal, and the
  * MCP note with the CLI's (its flag's name aside). Every line carries the load average.
@@ -101,29 +102,43 @@ async function overMcp(binary: string, cache: string, tag: string): Promise<numb
       if (i > 3000) stop(`${binary}: not ready after 5 minutes`);
       await Bun.sleep(100);
     }
-    // The rehearsals after ready (rglob mcp's own) have their turn.
+    // The rehearsals after ready (rglob mcp's own) have their turn: until a look is kept (capabilities' `looks`),
+    // at most 10 s (a binary that keeps none).
+    for (let i = 0; i < 100; i++) {
+      const res = await client.readResource({ uri: "rglob://capabilities" });
+      const caps = JSON.parse((res.contents[0] as { text: string }).text) as {
+        mcp: { warm?: Array<{ looks?: { kept: number } }> };
+      };
+      if ((caps.mcp.warm?.[0]?.looks?.kept ?? 0) > 0) break;
+      await Bun.sleep(100);
+    }
+    // The server's look at every process that its own reads ask for, between calls.
     await Bun.sleep(1000);
     const times: number[] = [];
-    let first = "";
+    const notes: string[] = [];
     for (let i = 0; i <= queries; i++) {
       if (i > 0) await Bun.sleep(300);
-      const pattern = `zq${tag}m${i}vbk_nowhere`;
       const t0 = performance.now();
-      const res = await client.callTool({ name: "rglob", arguments: { op: "grep", pattern } });
+      const res = await client.callTool({
+        name: "rglob",
+        arguments: { op: "grep", pattern: `zq${tag}m${i}vbk_nowhere` },
+      });
       times.push(performance.now() - t0);
-      const text = (res.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("\n");
-      if (i === 0) {
-        first = noteOf(text);
-        // The same literal through the cold CLI: the same note.
-        const cold = noteOf(cli(binary, ["grep", pattern], { RGLOB_SERVE: "0" }).err);
-        if (cold !== first) {
-          differ++;
-          console.log(`  MCP NOTE DIFFERS: ${first} | cold: ${cold}`);
-        }
-      } else if (noteOf(text) !== first) {
+      notes.push(noteOf((res.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("\n")));
+    }
+    // After the timed calls (a cold run reads the tree: its reads are suspects of the server's watch for a while),
+    // the first and last literals through the cold CLI: the same note, and every note the same.
+    const first = notes[0] as string;
+    for (const i of [0, queries]) {
+      const cold = noteOf(cli(binary, ["grep", `zq${tag}m${i}vbk_nowhere`], { RGLOB_SERVE: "0" }).err);
+      if (cold !== notes[i]) {
         differ++;
-        console.log(`  MCP NOTE CHANGED: ${noteOf(text)} | first: ${first}`);
+        console.log(`  MCP NOTE DIFFERS: ${notes[i]} | cold: ${cold}`);
       }
+    }
+    if (notes.some((n) => n !== first)) {
+      differ++;
+      console.log(`  MCP NOTES DIFFER: ${[...new Set(notes)].join(" | ")}`);
     }
     console.log(`  note: ${first}`);
     return times;
@@ -146,20 +161,24 @@ async function overServe(binary: string, cache: string, tag: string): Promise<nu
       if (i > 3000) stop(`${binary}: serve not ready after 5 minutes`);
       await Bun.sleep(100);
     }
-    await Bun.sleep(1000);
+    // Its rehearsals have their turn (no status says when a look is kept: a fixed wait).
+    await Bun.sleep(5000);
     const times: number[] = [];
+    const answers: Answer[] = [];
+    const argvOf = (i: number) => ["grep", `zq${tag}s${i}vbk_nowhere`];
     for (let i = 0; i <= queries; i++) {
       if (i > 0) await Bun.sleep(300);
-      const argv = ["grep", `zq${tag}s${i}vbk_nowhere`];
       const t0 = performance.now();
-      const warm = cli(binary, argv, env);
+      answers.push(cli(binary, argvOf(i), env));
       times.push(performance.now() - t0);
-      if (i === 0 || i === queries) {
-        const cold = cli(binary, argv, { ...env, RGLOB_SERVE: "0" });
-        if (warm.out !== cold.out || warm.err !== cold.err || warm.code !== cold.code) {
-          differ++;
-          console.log(`  SERVED DIFFERS from cold: ${JSON.stringify(warm)} | ${JSON.stringify(cold)}`);
-        }
+    }
+    // After the timed calls: the first and the last against the cold CLI, byte for byte.
+    for (const i of [0, queries]) {
+      const warm = answers[i] as Answer;
+      const cold = cli(binary, argvOf(i), { ...env, RGLOB_SERVE: "0" });
+      if (warm.out !== cold.out || warm.err !== cold.err || warm.code !== cold.code) {
+        differ++;
+        console.log(`  SERVED DIFFERS from cold: ${JSON.stringify(warm)} | ${JSON.stringify(cold)}`);
       }
     }
     return times;

@@ -119,8 +119,9 @@ const REMEMBERED_KEYS = new Set([
 ]);
 
 /**
- * The key a warm server remembers a grep's look by: its input but the pattern, the directory relative paths are
- * taken from, and where git's files are; null when the look is not remembered (REMEMBERED_KEYS).
+ * The key a warm server remembers a grep's look by: its input but the pattern and the base (given as the directory
+ * it resolves to, with the roots), the directory relative paths are taken from, and where git's files are; null
+ * when the look is not remembered (REMEMBERED_KEYS).
  * @param look the look's input
  * @param config the call's switches
  * @returns the key, or null
@@ -129,7 +130,8 @@ function lookKey(look: Readonly<Record<string, unknown>>, config: Config): strin
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(look)) {
     if (!REMEMBERED_KEYS.has(k)) return null;
-    if (k !== "pattern" && k !== "regexps") rest[k] = v;
+    // The base is in the key as the directory it resolves to (remembered, below).
+    if (k !== "pattern" && k !== "regexps" && k !== "base") rest[k] = v;
   }
   // The CLI's operands: the first is the pattern when none is given otherwise (ops/grep/operands.ts).
   const given = look.pattern !== undefined || (Array.isArray(look.regexps) && look.regexps.length > 0);
@@ -158,8 +160,8 @@ function remembered(
       const q = query as { readonly plan?: WalkPlan; readonly spec?: SearchSpec };
       const looks = q.plan === undefined || q.spec === undefined ? null : (warm.look?.(q.plan) ?? null);
       if (looks === null || q.spec === undefined || q.plan === undefined) return op.run(query, ctx);
-      // The roots the operands became (an operand is a root when it exists, else a glob).
-      const full = `${key}${JSON.stringify(q.plan.roots.map((r) => [r.real, r.type]))}`;
+      // The base's real path, and the roots the operands became (an operand is a root when it exists, else a glob).
+      const full = `${key}${JSON.stringify([q.plan.baseReal, q.plan.roots.map((r) => [r.real, r.type])])}`;
       const known = looks.answer(full, q.spec) as IgnoredLook | null;
       if (known !== null) {
         got.answer = known;

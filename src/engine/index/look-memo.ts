@@ -36,6 +36,8 @@ interface LookHost {
   turn(): Promise<void>;
   /** Reads the watch's queue: each file read is two events, which must not overflow it. */
   drain(): void;
+  /** After reads between calls: their events taken in, and the look at every process they ask for begun. */
+  afterReads(): void;
 }
 
 /** A file a recorded look's walk gave: indexed when it is text, only watched when it is binary. */
@@ -292,7 +294,8 @@ export class LookMemos implements WarmLook {
       }
     }
     index.freeze();
-    this.host.drain();
+    // The build's reads named its files (closes): the look at every process they ask for begins now, between calls.
+    this.host.afterReads();
     if (r.shape !== this.host.shape() || r.changes !== this.changes) return;
     this.memos.delete(key);
     this.memos.set(key, {

@@ -755,6 +755,7 @@ export class WarmRoot implements WarmProvider {
     walk: (plan, ctx, after) => this.draining(walk(plan, this.paced(ctx), after)),
     turn: () => this.turn(),
     drain: () => this.liveWatch()?.drain(),
+    afterReads: () => this.afterCall(),
   });
 
   /**
