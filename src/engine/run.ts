@@ -110,6 +110,37 @@ export interface WarmGrep {
   read?(entry: Entry, binary: boolean): void;
 }
 
+/**
+ * The ignored-entries look of a query that found nothing, remembered by a warm server (#36; index/look-memo.ts):
+ * keyed by the look's input but its pattern, as the surface (surface/ignored.ts) makes it.
+ */
+export interface WarmLook {
+  /**
+   * Returns what a recorded look of this key said, when no file it read can hold the literals and the watch
+   * vouches that none changed since; else null (the look runs).
+   * @param key the look's input but its pattern
+   * @param spec the look's search spec (a search with no literal an index can narrow by is never answered)
+   */
+  answer(key: string, spec: SearchSpec): unknown;
+  /**
+   * Returns a provider that runs a look as it runs cold while recording the files its walk gives, and the keep
+   * that remembers what the look said (when it found nothing: its files are indexed between calls).
+   * @param key the look's input but its pattern
+   */
+  recorder(key: string): WarmLookRecorder;
+}
+
+/** A look being recorded (WarmLook.recorder). */
+export interface WarmLookRecorder {
+  /** The provider the look runs with: the cold walk, every file read. */
+  readonly provider: WarmProvider;
+  /**
+   * Remembers what the look said: its files are indexed between calls, kept when nothing changed meanwhile.
+   * @param answer what the look said
+   */
+  keep(answer: unknown): void;
+}
+
 /** The warm state a server passes into its runs. */
 export interface WarmProvider {
   /**
@@ -129,6 +160,11 @@ export interface WarmProvider {
    * @returns a function that walks it with a run context, or null
    */
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null;
+  /**
+   * Returns the remembered ignored-entries looks of the root that holds the plan's base, or null (absent: none).
+   * @param plan the look's compiled walk
+   */
+  look?(plan: WalkPlan): WarmLook | null;
 }
 
 /**

@@ -6,7 +6,9 @@
 import * as path from "node:path";
 import { collect, inputKeys } from "../agent/call.ts";
 import type { Config } from "../config.ts";
-import type { RunContext } from "../engine/run.ts";
+import type { RunContext, WarmLookRecorder, WarmProvider } from "../engine/run.ts";
+import type { SearchSpec } from "../engine/search/search-file.ts";
+import type { WalkPlan } from "../engine/walk-types.ts";
 import type { Operation } from "../ops/operation.ts";
 import { findOperation } from "../ops/registry.ts";
 
@@ -66,6 +68,112 @@ function byWork(op: Operation, most: number, seen: { examined: number }): Operat
 }
 
 /**
+ * The grep inputs a look may be remembered for (#36): those whose walk and reads depend only on the tree's names
+ * and the files' contents, which the watch follows. Not: the predicates on stats or on the time (a file that grows
+ * or ages changes the selection with no event on a file the look read), links followed, ignore files named.
+ */
+const REMEMBERED_KEYS = new Set([
+  "pattern",
+  "regexps",
+  "operands",
+  "base",
+  "paths",
+  "patterns",
+  "exclude",
+  "types",
+  "extensions",
+  "file_types",
+  "file_types_not",
+  "type_add",
+  "max_depth",
+  "min_depth",
+  "hidden",
+  "respect_gitignore",
+  "ignore_vcs",
+  "strict_base",
+  "case_sensitive",
+  "limit",
+  "fixed_strings",
+  "ignore_case",
+  "smart_case",
+  "word_regexp",
+  "line_regexp",
+  "multiline",
+  "only_matching",
+  "before_context",
+  "after_context",
+  "context",
+  "files_with_matches",
+  "count",
+  "count_matches",
+  "max_count",
+  "max_per_file",
+  "max_bytes",
+  "max_file_size",
+  "max_columns",
+  "list_binary",
+  "binary_sniff_bytes",
+  "threads",
+  "in",
+  "docstrings",
+]);
+
+/**
+ * The key a warm server remembers a grep's look by: its input but the pattern and the base (given as the directory
+ * it resolves to, with the roots), the directory relative paths are taken from, and where git's files are; null
+ * when the look is not remembered (REMEMBERED_KEYS).
+ * @param look the look's input
+ * @param config the call's switches
+ * @returns the key, or null
+ */
+function lookKey(look: Readonly<Record<string, unknown>>, config: Config): string | null {
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(look)) {
+    if (!REMEMBERED_KEYS.has(k)) return null;
+    // The base is in the key as the directory it resolves to (remembered, below).
+    if (k !== "pattern" && k !== "regexps" && k !== "base") rest[k] = v;
+  }
+  // The CLI's operands: the first is the pattern when none is given otherwise (ops/grep/operands.ts).
+  const given = look.pattern !== undefined || (Array.isArray(look.regexps) && look.regexps.length > 0);
+  if (!given && Array.isArray(look.operands)) rest.operands = look.operands.slice(1);
+  return JSON.stringify([rest, process.cwd(), config.git]);
+}
+
+/**
+ * Wraps a grep so that a warm server answers its look when it remembers one of the same key that no file can
+ * match (WarmLook.answer), and records the look otherwise (WarmLook.recorder); the run is the cold one's either way.
+ * @param op the operation (grep)
+ * @param key the look's key
+ * @param warm the server's warm state
+ * @param got where the remembered answer, or the recorder, goes
+ * @returns the wrapped operation
+ */
+function remembered(
+  op: Operation,
+  key: string,
+  warm: WarmProvider,
+  got: { answer: IgnoredLook | null; recorder: WarmLookRecorder | null },
+): Operation {
+  return {
+    ...op,
+    run(query: object, ctx: RunContext) {
+      const q = query as { readonly plan?: WalkPlan; readonly spec?: SearchSpec };
+      const looks = q.plan === undefined || q.spec === undefined ? null : (warm.look?.(q.plan) ?? null);
+      if (looks === null || q.spec === undefined || q.plan === undefined) return op.run(query, ctx);
+      // The base's real path, and the roots the operands became (an operand is a root when it exists, else a glob).
+      const full = `${key}${JSON.stringify([q.plan.baseReal, q.plan.roots.map((r) => [r.real, r.type])])}`;
+      const known = looks.answer(full, q.spec) as IgnoredLook | null;
+      if (known !== null) {
+        got.answer = known;
+        return (async function* () {})();
+      }
+      got.recorder = looks.recorder(full);
+      return op.run(query, { ...ctx, warm: got.recorder.provider });
+    },
+  };
+}
+
+/**
  * Runs the query again with the ignore rules off, when it found nothing and they left entries out, bounded by work
  * (LOOK_ENTRIES walked, LOOK_BYTES read), in this thread and with no walk workers, so that where it stops
  * depends on the tree alone.
@@ -73,6 +181,7 @@ function byWork(op: Operation, most: number, seen: { examined: number }): Operat
  * @param input the query's input
  * @param summary the query's result summary
  * @param config the call's switches (a served call's are its client's)
+ * @param warm a server's warm state: it answers a grep's look it remembers (the same answer), or records this one
  * @returns the hits among the ignored entries (none when it does not apply or they hold none), whether there
  *   were more than those, and whether the look stopped at its budget
  */
@@ -81,6 +190,7 @@ export async function ignoredHits(
   input: Readonly<Record<string, unknown>>,
   summary: Readonly<Record<string, unknown>>,
   config: Config,
+  warm?: WarmProvider,
 ): Promise<IgnoredLook> {
   const none: IgnoredLook = { hits: [], more: false, spent: null };
   if ((op.id !== "find" && op.id !== "grep") || input.respect_gitignore === false) return none;
@@ -93,18 +203,27 @@ export async function ignoredHits(
   const settings = { ...config, walkSplit: 0 };
   const bytes =
     typeof query.max_bytes === "number" && query.max_bytes < LOOK_BYTES ? query.max_bytes : LOOK_BYTES;
+  const look = {
+    ...query,
+    ...(op.id === "grep" ? { threads: 0, max_bytes: bytes } : {}),
+    respect_gitignore: false,
+    limit: MOST,
+  };
+  // A warm server's grep look: answered from one it remembers, or recorded (#36).
+  const key = warm !== undefined && op.id === "grep" ? lookKey(look, config) : null;
+  const got: { answer: IgnoredLook | null; recorder: WarmLookRecorder | null } = {
+    answer: null,
+    recorder: null,
+  };
+  const bounded = byWork(op, most, seen);
   // In this thread (grep's workers would cost more to start than the look may take) and without walk workers.
   const again = await collect(
-    byWork(op, most, seen),
-    {
-      ...query,
-      ...(op.id === "grep" ? { threads: 0, max_bytes: bytes } : {}),
-      respect_gitignore: false,
-      limit: MOST,
-    },
+    key === null || warm === undefined ? bounded : remembered(bounded, key, warm, got),
+    look,
     {},
     settings,
   );
+  if (got.answer !== null) return got.answer;
   if (!again.ok) return none;
   const found = (again.result.results ?? []) as Array<{
     path?: unknown;
@@ -140,6 +259,9 @@ export async function ignoredHits(
       : seen.examined >= most
         ? `the first ${most.toLocaleString("en-US")} entries walked`
         : null;
+  // A look that found nothing is remembered: a later one of the same key that no file it read can match says
+  // the same.
+  if (hits.length === 0 && found.length === 0) got.recorder?.keep({ hits, more, spent });
   return { hits, more, spent };
 }
 

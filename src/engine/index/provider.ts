@@ -8,7 +8,7 @@ import type { SearchSpec } from "../search/search-file.ts";
 import type { Entry } from "../walk-types.ts";
 import type { LiteralQuery } from "./trigrams.ts";
 
-export type { AnswerSource, WarmGrep, WarmProvider } from "../run.ts";
+export type { AnswerSource, WarmGrep, WarmLook, WarmProvider } from "../run.ts";
 
 /**
  * Returns the literals an index can narrow a search by, or null when it cannot: no required literal, an

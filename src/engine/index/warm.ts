@@ -37,6 +37,7 @@ import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts
 import { walkKey } from "../walk-key.ts";
 import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
 import { BinaryVerdicts } from "./binary-verdicts.ts";
+import { LookMemos } from "./look-memo.ts";
 import {
   INDEX_MAX_FILE_SIZE,
   indexPathFor,
@@ -49,7 +50,14 @@ import {
   walkKeyOf,
   writeServerIndex,
 } from "./persist.ts";
-import { type AnswerSource, literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
+import {
+  type AnswerSource,
+  literalQueryOf,
+  type WarmGrep,
+  type WarmLook,
+  type WarmProvider,
+  without,
+} from "./provider.ts";
 import {
   type MemoryWalk,
   type RecordedWalk,
@@ -95,6 +103,11 @@ interface WarmStatus {
   readonly build_ms: number | null;
   /** How the last grep answered from the index was kept exact (tests: the fast path is taken). */
   readonly checks?: QueryChecks;
+  /**
+   * The ignored-entries looks remembered now, how many were kept so far, and how many looks were answered from
+   * one (look-memo.ts; present once a look was kept).
+   */
+  readonly looks?: { readonly remembered: number; readonly kept: number; readonly answered: number };
 }
 
 /** What a grep answered from the index checked (capabilities' `checks`). */
@@ -734,6 +747,16 @@ export class WarmRoot implements WarmProvider {
   private resumes: Array<() => void> = [];
   /** The binary files queries met, by the words they had then: not read again while unchanged (ADR 0034). */
   private readonly binaries = new BinaryVerdicts();
+  /** The ignored-entries looks remembered (look-memo.ts, #36). */
+  private readonly looks = new LookMemos({
+    shape: () => this.gen,
+    trusted: () => this.trustsWatch(),
+    suspects: () => this.suspectOf(),
+    walk: (plan, ctx, after) => this.draining(walk(plan, this.paced(ctx), after)),
+    turn: () => this.turn(),
+    drain: () => this.liveWatch()?.drain(),
+    afterReads: () => this.afterCall(),
+  });
 
   /**
    * @param root the root's real path
@@ -1127,6 +1150,7 @@ export class WarmRoot implements WarmProvider {
   /** Forgets everything and starts again from the root's path (a new watch, a new index). */
   private restart(why: string): void {
     this.epoch++;
+    this.looks.clear();
     this.stopWatch();
     this.forgetWalks();
     this.index = null;
@@ -1204,6 +1228,7 @@ export class WarmRoot implements WarmProvider {
   /** Stops watching and any build. */
   close(): void {
     this.closed = true;
+    this.looks.clear();
     this.stopWatch();
     this.forgetWalks();
     this.stored = null;
@@ -1227,6 +1252,9 @@ export class WarmRoot implements WarmProvider {
       text_bytes: s?.textBytes ?? null,
       build_ms: this.buildMs,
       ...(this.lastChecks !== null ? { checks: { ...this.lastChecks } } : {}),
+      ...(this.looks.kept > 0
+        ? { looks: { remembered: this.looks.size, kept: this.looks.kept, answered: this.looks.answered } }
+        : {}),
     };
   }
 
@@ -1542,6 +1570,7 @@ export class WarmRoot implements WarmProvider {
     if (name === null || name === undefined || (!this.synchronous && String(name).includes("\ufffd"))) {
       this.forgets++;
       this.binaries.clear();
+      this.looks.clear();
       this.forgetWalks();
       // A loaded index the watch does not vouch for yet is kept: every file is stat'ed again once the watch is
       // whole (recheck, which starts again after this), and each query stats what it rules out until then.
@@ -1568,6 +1597,7 @@ export class WarmRoot implements WarmProvider {
     const abs = joinPath(this.root, rel);
     for (const idx of [this.index, this.building]) idx?.invalidate(abs);
     this.binaries.forget(abs, event === "rename");
+    this.looks.changed(abs);
     let isDir = false;
     try {
       const st = platform.lstat(abs);
@@ -2073,6 +2103,13 @@ export class WarmRoot implements WarmProvider {
    * @param plan the run's compiled walk
    * @returns a function that walks it with a run context, or null
    */
+  /**
+   * The ignored-entries looks this root remembers, or null while its watch cannot vouch for them (look-memo.ts).
+   */
+  look(): WarmLook | null {
+    return this.synchronous && this.watching ? this.looks : null;
+  }
+
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
     const key = this.memoKey(plan);
     if (key === null) return null;
@@ -2732,11 +2769,27 @@ export class WarmSet implements WarmProvider {
    * @returns a function that walks it with a run context, or null
    */
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
+    return this.rootOf(plan)?.walker(plan) ?? null;
+  }
+
+  /**
+   * Returns the remembered ignored-entries looks of the root that holds the look's base (the innermost), or null.
+   * @param plan the look's compiled walk
+   */
+  look(plan: WalkPlan): WarmLook | null {
+    const best = this.rootOf(plan);
+    // Every root of the look in the tree the root's watch follows.
+    if (best === null || plan.roots.some((r) => !insideDir(r.real, best.root))) return null;
+    return best.look();
+  }
+
+  /** The root that holds a plan's base (the innermost), or null. */
+  private rootOf(plan: WalkPlan): WarmRoot | null {
     let best: WarmRoot | null = null;
     for (const w of this.roots.values()) {
       if (insideDir(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
     }
-    return best?.walker(plan) ?? null;
+    return best;
   }
 }
 

@@ -331,6 +331,7 @@ async function runOperation(
     rulesSeen,
     format,
     config,
+    warm: served?.warm,
   });
 }
 
@@ -541,6 +542,8 @@ async function exitAfter(
     readonly format?: string | undefined;
     /** The call's switches (a served call's are its client's): the look among the ignored entries runs with them. */
     readonly config: Config;
+    /** A warm server's state, for a served call: it answers the look among the ignored entries it remembers. */
+    readonly warm?: ServedCall["warm"] | undefined;
   },
 ): Promise<number> {
   const { machine, quiet, rulesSeen } = how;
@@ -603,7 +606,7 @@ async function exitAfter(
     if (note !== null) eprint(`rglob: ${note}`);
     // What the query finds among the ignored entries, and the rule that ignores each.
     const { ignoredHits, ignoredHitsNote } = await import("../ignored.ts");
-    const among = ignoredHitsNote(await ignoredHits(op, input, summary, how.config), "cli");
+    const among = ignoredHitsNote(await ignoredHits(op, input, summary, how.config, how.warm), "cli");
     if (among !== null) eprint(`rglob: ${escapeControls(among)}`);
   }
   if (!found && !quiet && op.id === "explain" && summary !== null) {

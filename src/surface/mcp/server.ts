@@ -40,6 +40,7 @@ import {
 } from "../hints.ts";
 import { ignoredHits, ignoredHitsNote } from "../ignored.ts";
 import { capabilities } from "../introspect.ts";
+import { rehearseWarm } from "../rehearse.ts";
 import { fileTypeNames, shebangLook, shebangNote } from "../shebangs.ts";
 import { closest } from "../suggest.ts";
 import { confine, resolveRoots } from "./confine.ts";
@@ -594,7 +595,13 @@ async function callOperation(
     const none = nothingFound(result, 0);
     const note = none ? skipNote(op, result, "mcp") : null;
     if (note !== null) tail += `\n${note}`;
-    const among = none ? ignoredHitsNote(await ignoredHits(op, input, result, config), "mcp") : null;
+    // Held as the call was: a warm server answers the look it remembers (the same answer), or records this one.
+    const among = none
+      ? ignoredHitsNote(
+          await whileHeld(warm, (control) => ignoredHits(op, input, result, config, control.warm)),
+          "mcp",
+        )
+      : null;
     if (among !== null) tail += `\n${among}`;
     for (const g of directoryGlobs(input, here)) {
       tail += `\nnote: '${g}' in patterns is a glob matched against entry names, not a directory to search; to search inside it, pass paths: ["${g}"] (or base)`;
@@ -953,9 +960,9 @@ export async function serveMcp(argv: string[], config: Config, host: Host): Prom
   const roots = new Roots(resolveRoots(parsed.roots), host.home);
   const inflight = new Set<Promise<unknown>>();
   // Per-root warm state: remembered walks and a content index, built after start (docs/decisions/0028).
-  // Once a root's index answers as it will from then on, one query of it is rehearsed (rehearseWarm).
+  // Once a root's index answers as it will from then on, queries of it are rehearsed (rehearse.ts).
   const onTrusted = async (root: string) => {
-    if (warm !== null && roots.list.includes(root)) await rehearseWarm(root, roots.list, config, warm);
+    if (warm !== null && roots.list.includes(root)) await rehearseRoot(root, roots.list, config, warm);
   };
   const warm: WarmSet | null = config.warm ? new WarmSet({ ...warmOptions(config), onTrusted }) : null;
   // CLI and library calls in the roots are answered from the same warm state (Linux; RGLOB_SERVE=0: not).
@@ -1039,26 +1046,15 @@ async function rehearse(roots: readonly string[], config: Config): Promise<void>
 }
 
 /**
- * How many warm queries are rehearsed (rehearseWarm): the engine compiles a function better each time it runs,
- * and on the 277k tree (load 12) the three took 88, 31 and 25 ms in the server, the first real query then 7 ms;
- * after one rehearsal the first real query took 26-51 ms.
- */
-const WARM_REHEARSALS = 3;
-
-/**
- * Rehearses a warm query of a root once its index answers as it will from then on (a build made ready, a loaded
- * index checked once watched; #36): the first literal found nowhere after a restart took 21-48 ms where later
- * ones took 5-13, running for the first time the index's lookup, the selection of the remembered walk, the
- * replay and the answer's text. Each rehearsal is a tool call as a client's (a literal made for it, found nowhere,
- * over the whole root): it waits for and holds back the background work as a call does, takes in the changes
- * the watch saw before it (what the next call would do first), and the freshness model decides each real answer
- * after it as before. The answers are dropped.
+ * Rehearses warm queries of a root once its index answers as it will from then on (rehearse.ts): each a tool call
+ * as a client's, over the whole root; it waits for and holds back the background work as a call does, and takes
+ * in the changes the watch saw before it (what the next call would do first).
  * @param root the root
  * @param roots the roots served
  * @param config the configuration
  * @param warm the warm state
  */
-async function rehearseWarm(
+async function rehearseRoot(
   root: string,
   roots: readonly string[],
   config: Config,
@@ -1069,23 +1065,9 @@ async function rehearseWarm(
     requestId: 0,
     sendNotification: async () => {},
   };
-  for (let i = 0; i < WARM_REHEARSALS; i++) {
-    const pattern = `rglob_rehearsal_${Date.now().toString(36)}_${i}_zq`;
-    try {
-      await callOperation(
-        findOperation("grep"),
-        { pattern, base: root },
-        roots,
-        extra,
-        warm,
-        ONE_TOOL,
-        config,
-      );
-    } catch {
-      // A rehearsal only saves time: whatever it meets, the real calls meet (and report) again.
-      return;
-    }
-  }
+  await rehearseWarm((pattern) =>
+    callOperation(findOperation("grep"), { pattern, base: root }, roots, extra, warm, ONE_TOOL, config),
+  );
 }
 
 /** The CLI sockets of an MCP server and the turns its tool calls share with them. */

@@ -23,6 +23,7 @@ import {
 import { openLibc } from "../../platform/libc.ts";
 import { receiveWithDescriptors } from "../../platform/pass-fds.ts";
 import { routeOutput, writeAll } from "../cli/output.ts";
+import { rehearseWarm } from "../rehearse.ts";
 import { cliRunner, libraryRunner, NotServed } from "./served.ts";
 import {
   buildId,
@@ -382,18 +383,26 @@ export class WarmServer {
         });
       removeIfThere(socket);
     }
+    // Its own warm state rehearses queries once its index answers as it will from then on, as `rglob mcp` does
+    // (rehearse.ts): through the CLI it runs for its clients.
+    let rehearsed: WarmServer | null = null;
+    const onTrusted = async () => {
+      if (rehearsed !== null)
+        await rehearseWarm((pattern) => (rehearsed as WarmServer).rehearse(pattern, started));
+    };
     const server = new WarmServer(
       root,
       socket,
       idleSeconds,
       host ?? {
-        warm: new WarmSet(warmOptions(started.config)),
+        warm: new WarmSet({ ...warmOptions(started.config), onTrusted }),
         turns: new Turns(),
         startedBy: "serve",
         owned: true,
       },
       started.env,
     );
+    rehearsed = server;
     server.listen();
     return server;
   }
@@ -439,6 +448,37 @@ export class WarmServer {
       if (!ours || idle) this.stop();
     }, every);
     this.idleTimer.unref?.();
+  }
+
+  /**
+   * Runs one rehearsal (rehearse.ts): `rglob grep PATTERN` in the root, as a call is run (its turn taken, the
+   * background work held, the watch's changes taken in), its output dropped.
+   * @param pattern the literal
+   * @param started the server's own Config and environment
+   * @throws when the server has stopped (the rehearsal ends)
+   */
+  async rehearse(
+    pattern: string,
+    started: { readonly config: Config; readonly env: Readonly<Record<string, string>> },
+  ): Promise<void> {
+    if (this.stopped) throw new Error("stopped");
+    const release = await this.host.turns.acquire(true);
+    const held = this.warm.hold();
+    try {
+      if (this.stopped) throw new Error("stopped");
+      process.chdir(this.root);
+      if (!this.warm.settle()) await new Promise((r) => setImmediate(r));
+      routeOutput(() => {}, [false, false]);
+      const served = { warm: this.warm, stdin: "other", covers: () => true, cancelled: () => {} } as const;
+      await cliRunner()(["grep", pattern], served, started.config, readHost(started.env));
+    } finally {
+      routeOutput(null, null);
+      held();
+      release();
+      try {
+        process.chdir(this.home);
+      } catch {}
+    }
   }
 
   private gone(conn: Conn | undefined): void {
