@@ -383,6 +383,10 @@ const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: string 
     text: "N: rglob mcp's watch fails after N directories, as at the user's inotify limit (a test setting).",
   },
   {
+    name: "RGLOB_TEST_RECORD_SLICE",
+    text: "N: rglob index collects its garbage every N entries of the walk it records (a test setting).",
+  },
+  {
     name: "RGLOB_STAT_SPLIT",
     text: "worker: leave every stat check of an index to its worker thread (a test setting).",
   },

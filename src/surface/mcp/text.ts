@@ -73,9 +73,16 @@ function linkArrow(r: Rec): string {
 function viaLinks(r: Rec): boolean {
   const target = str(r.link_target);
   const rel = str(r.relative_path);
-  const joined = target.startsWith("/") ? target : posix.normalize(posix.join(posix.dirname(rel), target));
+  const path = str(r.path);
+  // An absolute target is compared as an absolute path: the base is the record's path without its relative one.
+  const base = path.endsWith(`/${rel}`) ? path.slice(0, path.length - rel.length - 1) : null;
+  if (target.startsWith("/") && base === null) return false;
+  const from = target.startsWith("/") ? target : posix.join(posix.dirname(rel), target);
+  const joined = posix.normalize(from);
   const named = joined.length > 1 && joined.endsWith("/") ? joined.slice(0, -1) : joined;
-  return named !== r.link_resolved;
+  const resolved = str(r.link_resolved);
+  if (!target.startsWith("/")) return named !== resolved;
+  return named !== (resolved.startsWith("/") ? resolved : posix.join(base ?? "", resolved));
 }
 
 /** What a symlink's text line adds: whether its chain ends at a directory, its state in find's {link} words (broken, escaping, absolute; a working link's ok is left out), and where a link that is not ok ends. */
