@@ -7,6 +7,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 /**
  * The machine's load average over 1, 5 and 15 minutes, as `uptime` shows it (every benchmark prints it beside
@@ -194,4 +196,29 @@ export function countsCompare(jsonl: string | Buffer, floorOut: string | Buffer,
   return differ === 0 && files === ours.size
     ? `floor: same counts (${files} files)`
     : `FLOOR DIFFERS: ${differ} files counted differently, ${files} files vs rglob's ${ours.size}`;
+}
+
+/**
+ * Connects the MCP SDK client to an `rglob mcp --root TREE` of a binary whose index cache is `cache` (the
+ * process's environment otherwise), its stderr dropped: the session the warm-server benchmarks time.
+ * @param binary the rglob binary
+ * @param tree the root (and working directory)
+ * @param cache RGLOB_CACHE_DIR for the server
+ * @param name the client's name
+ * @returns the connected client
+ */
+export async function mcpSession(binary: string, tree: string, cache: string, name: string): Promise<Client> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  env.RGLOB_CACHE_DIR = cache;
+  const transport = new StdioClientTransport({
+    command: binary,
+    args: ["mcp", "--root", tree],
+    cwd: tree,
+    env,
+    stderr: "ignore",
+  });
+  const client = new Client({ name, version: "1" });
+  await client.connect(transport);
+  return client;
 }

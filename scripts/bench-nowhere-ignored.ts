@@ -16,9 +16,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { benchArgs, loadAverage } from "./bench-args.ts";
+import { benchArgs, loadAverage, mcpSession } from "./bench-args.ts";
 
 const usage = "bun scripts/bench-nowhere-ignored.ts [--runs=N] [--tree=DIR] [--old=BIN] [--queries=N]";
 const args = benchArgs(usage, { tree: "text", old: "text", queries: "count" }, 3);
@@ -80,18 +78,7 @@ const results = new Map<string, { mcp: number[]; served: number[]; cold: number[
 
 /** The MCP session's literals found nowhere. */
 async function overMcp(binary: string, cache: string, tag: string): Promise<number[]> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  env.RGLOB_CACHE_DIR = cache;
-  const transport = new StdioClientTransport({
-    command: binary,
-    args: ["mcp", "--root", tree],
-    cwd: tree,
-    env,
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "bench-nowhere-ignored", version: "1" });
-  await client.connect(transport);
+  const client = await mcpSession(binary, tree, cache, "bench-nowhere-ignored");
   try {
     for (let i = 0; ; i++) {
       const res = await client.readResource({ uri: "rglob://capabilities" });

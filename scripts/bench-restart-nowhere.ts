@@ -14,9 +14,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { benchArgs, loadAverage } from "./bench-args.ts";
+import { benchArgs, loadAverage, mcpSession } from "./bench-args.ts";
 
 const usage =
   "bun scripts/bench-restart-nowhere.ts [--runs=N] [--tree=DIR] [--index=DIR] [--old=BIN] [--queries=N]";
@@ -48,18 +46,7 @@ interface WarmRoot {
 
 /** One `rglob mcp` of the tree through the SDK client, its cache at `cache`. */
 async function serve(binary: string, cache: string) {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  env.RGLOB_CACHE_DIR = cache;
-  const transport = new StdioClientTransport({
-    command: binary,
-    args: ["mcp", "--root", tree],
-    cwd: tree,
-    env,
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "bench-restart-nowhere", version: "1" });
-  await client.connect(transport);
+  const client = await mcpSession(binary, tree, cache, "bench-restart-nowhere");
   const warm = async (): Promise<WarmRoot | undefined> => {
     const res = await client.readResource({ uri: "rglob://capabilities" });
     const text = (res.contents[0] as { text: string }).text;
