@@ -72,6 +72,7 @@ import {
   ENDED,
   FRONTIER_ALL,
   FRONTIER_STOP,
+  type ItemChecks,
   ordered,
   SAME,
   STATE,
@@ -502,6 +503,34 @@ function sameAsIndexed(idx: TrigramIndex, id: number, abs: string): boolean {
   const at = id * STAT_WORDS;
   for (let i = 0; i < STAT_WORDS; i++) if (scratch[i] !== words[at + i]) return false;
   return true;
+}
+
+/** What recheck stats: an index and, per file id, a check of its stats against those it was indexed with. */
+interface Checkable {
+  readonly index: TrigramIndex;
+  readonly header: { readonly files: number };
+  fileChecks(): ItemChecks;
+}
+
+/**
+ * The server's own index as recheck takes a loaded one (LoadedIndex): each file by the path it was indexed at,
+ * stat'ed against the words it was indexed with (sameAsIndexed).
+ * @param idx the index
+ * @returns its checks
+ */
+function checkable(idx: TrigramIndex): Checkable {
+  const paths = idx.pathsById();
+  return {
+    index: idx,
+    header: { files: paths.length },
+    fileChecks: () => ({
+      unchanged: (id) => {
+        const abs = paths[id];
+        return abs != null && sameAsIndexed(idx, id, abs);
+      },
+      close: () => {},
+    }),
+  };
 }
 
 /**
@@ -952,11 +981,7 @@ export class WarmRoot implements WarmProvider {
    * and before the watch covered its directory sent no event the watch could read. Until this is done queries
    * stat every file the index rules out (trustsWatch). Changes after it are the watch's.
    */
-  private async recheck(
-    loaded: LoadedIndex,
-    epoch: number,
-    beside: StatsBeside | null = null,
-  ): Promise<void> {
+  private async recheck(loaded: Checkable, epoch: number, beside: StatsBeside | null = null): Promise<void> {
     const idx = loaded.index;
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
     let slice = performance.now();
@@ -1013,7 +1038,15 @@ export class WarmRoot implements WarmProvider {
     const listed = this.dirsListed;
     const watch =
       listed === null ? "" : `; the watch listed ${listed.listed} of the walk's ${listed.of} directories`;
-    if (this.loadedBefore !== undefined) {
+    if (this.beforeOverflow !== undefined) {
+      this.overflowsChecked++;
+      const times = this.overflowsChecked === 1 ? "" : ` (${this.overflowsChecked} times)`;
+      const how = `the watch's queue overflowed${times}: the index was kept and every file checked again, ${changed} of ${loaded.header.files} changed`;
+      this.reason = this.beforeOverflow === null ? how : `${this.beforeOverflow}; ${how}`;
+      this.say(`${how}; the watch vouches for the files again`);
+      // The default walk, when another overflow forgot it while it was recorded again (checkAgain).
+      this.recordDefault();
+    } else if (this.loadedBefore !== undefined) {
       // Loaded unchecked (load(false)): this was the one stat of every file.
       const beside =
         aside === 0 ? "" : ` (${aside} stat'ed on a second thread as their directories were watched)`;
@@ -1159,6 +1192,8 @@ export class WarmRoot implements WarmProvider {
     this.buildWalk = null;
     this.state = "building";
     this.reason = `${why}: watched and indexed again`;
+    this.beforeOverflow = undefined;
+    this.overflowsChecked = 0;
     this.restarts++;
     this.rootGone = false;
     this.start();
@@ -1575,6 +1610,12 @@ export class WarmRoot implements WarmProvider {
       // A loaded index the watch does not vouch for yet is kept: every file is stat'ed again once the watch is
       // whole (recheck, which starts again after this), and each query stats what it rules out until then.
       if (this.index !== null && this.unverified === this.index && !this.rootGone) return;
+      // The tree's own watch, set up again after its queue overflowed (tree-watch.ts): the index is kept and
+      // checked as a restarted server checks the one it loads.
+      if (this.index !== null && this.synchronous && this.building === null && !this.rootGone) {
+        this.checkAgain(this.index);
+        return;
+      }
       if (this.index !== null)
         this.say("the watch lost events (its queue overflowed): the index is built again");
       this.index = null;
@@ -1626,6 +1667,30 @@ export class WarmRoot implements WarmProvider {
     if (idx !== null && idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE)
       this.scheduleRebuild();
   }
+
+  /**
+   * After the watch lost events (its queue overflowed and it watches the tree again): the index is kept, and
+   * every file it holds is stat'ed once more, as a restarted server's loaded index is (recheck): until then each
+   * query stats the files the index rules out (unverified); a change made while events were lost shows in the
+   * stat (size, mtime and ctime to the nanosecond, inode), one made since is the new watch's. Then the watch
+   * vouches again. The default walk is recorded again between calls meanwhile (the watch's walks were forgotten).
+   * @param idx the index kept
+   */
+  private checkAgain(idx: TrigramIndex): void {
+    this.unverified = idx;
+    if (this.beforeOverflow === undefined) this.beforeOverflow = this.reason;
+    const line =
+      "the watch's queue overflowed: the index is kept and every file stat'ed again (each query stats the files it rules out until then)";
+    this.reason = this.beforeOverflow === null ? line : `${this.beforeOverflow}; ${line}`;
+    this.say(line);
+    this.recordDefault();
+    void this.recheck(checkable(idx), this.epoch);
+  }
+
+  /** The state's reason before the first overflow the index was kept through (undefined: none). */
+  private beforeOverflow: string | null | undefined = undefined;
+  /** How many overflows the index was kept through (the reason says so). */
+  private overflowsChecked = 0;
 
   private scheduleRebuild(): void {
     if (this.rebuildPending || this.building !== null || this.closed) return;

@@ -1,0 +1,186 @@
+/*! A warm server whose watch's queue overflows keeps its index: every file it holds is stat'ed again, as a
+ * restarted server checks the index it loads, and the served answers meanwhile and after are the cold run's.
+ * The overflow is real: `rglob serve` is stopped (SIGSTOP) while the tree's files are read more times than its
+ * inotify queue holds events, and edited; then it goes on (SIGCONT). Linux only (inotify). */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import {
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { BIN } from "../helpers.ts";
+import { type Out, serveSandbox } from "./sandbox.ts";
+
+const linux = process.platform === "linux";
+const { outer, root, env, run, servers } = serveSandbox("rglob-overflow-");
+const DIRS = 12;
+const PER_DIR = 100;
+/** A served call waits for the server (busy checking after the overflow) rather than running cold. */
+const WAIT = { RGLOB_SERVE_WAIT_MS: "120000" };
+
+let server: ReturnType<typeof Bun.spawn> | null = null;
+let log = "";
+
+/** The server's stderr so far (its warm index's log lines). */
+async function readLog(stream: ReadableStream<Uint8Array>): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) log += decoder.decode(chunk);
+}
+
+/** Polls (50 ms apart, up to `polls` times) until the condition holds; returns whether it did. */
+async function until(cond: () => boolean, polls = 2400): Promise<boolean> {
+  for (let i = 0; i < polls; i++) {
+    if (cond()) return true;
+    await Bun.sleep(50);
+  }
+  return cond();
+}
+
+/** The server's state as `rglob index --status --json` lists it. */
+function state(): string {
+  return String(servers().find((s) => s.root === root)?.state ?? "none");
+}
+
+function calls(): number {
+  return Number(servers().find((s) => s.root === root)?.calls ?? -1);
+}
+
+/** grep's JSON says where the answer came from and how much it read: the rest is the cold answer's. */
+function comparable(args: readonly string[], stdout: Buffer): string {
+  if (!args.includes("--json")) return stdout.toString();
+  const o = JSON.parse(stdout.toString()) as Record<string, unknown>;
+  delete o.source;
+  delete o.bytes_read;
+  return JSON.stringify(o);
+}
+
+/** Asserts a call is served (the server's count grows) and answers as the cold run does. */
+function sameAsCold(args: readonly string[]): Out {
+  const before = calls();
+  const warm = run(args, root, WAIT);
+  expect({ args, calls: calls() }).toEqual({ args, calls: before + 1 });
+  const cold = run(args, root, { RGLOB_SERVE: "0" });
+  expect({ args, code: warm.code, stderr: warm.stderr, out: comparable(args, warm.stdout) }).toEqual({
+    args,
+    code: cold.code,
+    stderr: cold.stderr,
+    out: comparable(args, cold.stdout),
+  });
+  return warm;
+}
+
+const QUESTIONS: readonly (readonly string[])[] = [
+  ["grep", "OVFNEEDLE"],
+  ["grep", "-c", "OVFNEEDLE"],
+  ["grep", "plain"],
+  ["find", "*.txt"],
+];
+
+beforeAll(async () => {
+  if (!linux) return;
+  for (let d = 0; d < DIRS; d++) {
+    mkdirSync(join(root, `d${d}`), { recursive: true });
+    for (let f = 0; f < PER_DIR; f++)
+      writeFileSync(join(root, `d${d}`, `f${f}.txt`), `ordinary words ${d} ${f}\nnothing to see\n`);
+  }
+  mkdirSync(join(root, "keep"));
+  writeFileSync(join(root, "keep", "same.txt"), "quiet words here\n");
+  writeFileSync(join(root, "keep", "grows.txt"), "plain words\n");
+  writeFileSync(join(root, "keep", "moved.txt"), "an OVFNEEDLE to move\n");
+  writeFileSync(join(root, "keep", "gone.txt"), "an OVFNEEDLE to delete\n");
+  writeFileSync(join(root, "keep", "stays.txt"), "an OVFNEEDLE that stays\n");
+  server = Bun.spawn([BIN, "serve"], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "", ...env },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  void readLog(server.stderr as ReadableStream<Uint8Array>);
+  expect(await until(() => state() === "ready")).toBe(true);
+  // The index answers and the watch vouches for it (the same calls are compared again after the overflow).
+  for (const q of QUESTIONS) sameAsCold(q);
+  expect(JSON.parse(sameAsCold(["grep", "OVFNEEDLE", "--json"]).stdout.toString()).source).toBe("index");
+}, 300_000);
+
+afterAll(() => {
+  if (server !== null) {
+    try {
+      process.kill(server.pid, "SIGCONT");
+    } catch {}
+    run(["serve", "--stop"]);
+    server.kill();
+  }
+  rmSync(outer, { recursive: true, force: true });
+});
+
+test.skipIf(!linux)(
+  "an overflowed watch queue keeps the index: it is checked again by stat, the answers meanwhile and after are the cold run's, and the state never says building (skipped off Linux)",
+  async () => {
+    const pid = (server as { pid: number }).pid;
+    const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
+    process.kill(pid, "SIGSTOP");
+    try {
+      // Each read of a file is two events (an open and a close that wrote nothing) in the stopped server's queue.
+      const files = DIRS * PER_DIR;
+      for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * files)); r < rounds; r++)
+        for (let d = 0; d < DIRS; d++)
+          for (let f = 0; f < PER_DIR; f++) readFileSync(join(root, `d${d}`, `f${f}.txt`));
+      // Edits whose events are lost with the overflow: a change of the same size with its mtime restored (only
+      // the ctime says so), a file that grows, one renamed, one deleted, one new.
+      const same = join(root, "keep", "same.txt");
+      const st = statSync(same);
+      writeFileSync(same, "an OVFNEEDLE hid\n");
+      expect(statSync(same).size).toBe(st.size);
+      utimesSync(same, st.atime, st.mtime);
+      writeFileSync(join(root, "keep", "grows.txt"), "plain words, and an OVFNEEDLE\n");
+      mkdirSync(join(root, "other"));
+      renameSync(join(root, "keep", "moved.txt"), join(root, "other", "moved.txt"));
+      unlinkSync(join(root, "keep", "gone.txt"));
+      writeFileSync(join(root, "d3", "fresh.txt"), "a fresh OVFNEEDLE\n");
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    const seen = new Set<string>();
+    // The first answers after the overflow: exact while every file is checked again (the suspects read).
+    for (const q of QUESTIONS) {
+      sameAsCold(q);
+      seen.add(state());
+    }
+    const first = JSON.parse(sameAsCold(["grep", "OVFNEEDLE", "--json"]).stdout.toString());
+    expect(first.results.map((r: { relative_path: string }) => r.relative_path)).toEqual([
+      "d3/fresh.txt",
+      "keep/grows.txt",
+      "keep/same.txt",
+      "keep/stays.txt",
+      "other/moved.txt",
+    ]);
+    // The queue did overflow, and the index was kept through it (not dropped for a new build).
+    expect(await until(() => log.includes("queue overflowed"))).toBe(true);
+    expect(log).toContain("the watch's queue overflowed: the index is kept");
+    expect(log).not.toContain("the index is built again");
+    expect(first.source).toBe("index");
+    // Trusted again once every file is stat'ed; the state said ready throughout.
+    expect(
+      await until(() => {
+        seen.add(state());
+        return log.includes("the watch vouches for the files again");
+      }),
+    ).toBe(true);
+    expect(log).toMatch(/every file checked again, [1-9]\d* of \d+ changed/);
+    expect([...seen]).toEqual(["ready"]);
+    for (const q of QUESTIONS) sameAsCold(q);
+    expect(JSON.parse(sameAsCold(["grep", "OVFNEEDLE", "--json"]).stdout.toString()).source).toBe("index");
+    // The watch is whole again: an edit after it is seen.
+    writeFileSync(join(root, "d5", "f7.txt"), "ordinary OVFNEEDLE now\n");
+    for (const q of QUESTIONS) sameAsCold(q);
+    expect(state()).toBe("ready");
+  },
+  300_000,
+);
