@@ -136,11 +136,7 @@ export function compileSavedAs(values: readonly string[]): SavedAs | null {
       `saved_as: a binary file has no line ends, so '${words.join(",")}' can select nothing: line-end words select text files`,
     );
   return {
-    encoding: oneDimension(
-      words.filter((w) => !isEolWord(w)),
-      namesOf,
-      "the text files not in UTF-8: utf-16,windows-1252",
-    ),
+    encoding: oneDimension(encodings, namesOf, "the text files not in UTF-8: utf-16,windows-1252"),
     eol: oneDimension(eolWords, (w) => [w.trim().toLowerCase()], "crlf, lf, mixed or none"),
     words,
   };
