@@ -3,8 +3,8 @@
  * read before the overflow and changed while events were lost (same size, mtime restored: only the ctime says so)
  * is not ruled out. The overflow is real: `rglob serve`'s build, every file read, waits at its gate
  * (RGLOB_TEST_BUILD_GATE) while the server is stopped (SIGSTOP), the tree read more times than its inotify queue
- * holds events and edited; it goes on (SIGCONT), a served call takes the overflow in, then the gate opens.
- * Linux only (inotify). */
+ * holds events and edited; it goes on (SIGCONT), a served call takes the overflow in, then the gate opens. The
+ * same for a rebuild (many files changed), the gate closed again. Linux only (inotify). */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import {
   mkdirSync,
@@ -66,6 +66,40 @@ function needles(): { readonly paths: string[]; readonly source: unknown } {
   return { paths: o.results.map((r: { relative_path: string }) => r.relative_path), source: o.source };
 }
 
+/** How many times the log holds a line. */
+function times(line: string): number {
+  return log.text.split(line).length - 1;
+}
+
+/**
+ * Overflows the server's watch queue: the server stopped (SIGSTOP), the tree's files read one and a half times
+ * as many times as its queue holds events, then the edits (their events lost too), then it goes on (SIGCONT).
+ * @param edit the edits
+ */
+function overflow(edit: () => void): void {
+  const pid = (server as { pid: number }).pid;
+  const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
+  process.kill(pid, "SIGSTOP");
+  try {
+    // Each read of a file is two events (an open and a close that wrote nothing) in the stopped server's queue.
+    const files = DIRS * PER_DIR;
+    for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * files)); r < rounds; r++)
+      for (let d = 0; d < DIRS; d++)
+        for (let f = 0; f < PER_DIR; f++) readFileSync(join(root, `d${d}`, `f${f}.txt`));
+    edit();
+  } finally {
+    process.kill(pid, "SIGCONT");
+  }
+}
+
+/** Writes a file's `quiet words here` as `an OVFNEEDLE hid` (the same size) and restores its times. */
+function sameSizeSameMtime(path: string): void {
+  const st = statSync(path);
+  writeFileSync(path, "an OVFNEEDLE hid\n");
+  expect(statSync(path).size).toBe(st.size);
+  utimesSync(path, st.atime, st.mtime);
+}
+
 beforeAll(async () => {
   if (!linux) return;
   for (let d = 0; d < DIRS; d++) {
@@ -79,6 +113,7 @@ beforeAll(async () => {
   writeFileSync(join(root, "keep", "moved.txt"), "an OVFNEEDLE to move\n");
   writeFileSync(join(root, "keep", "gone.txt"), "an OVFNEEDLE to delete\n");
   writeFileSync(join(root, "keep", "stays.txt"), "an OVFNEEDLE that stays\n");
+  writeFileSync(join(root, "keep", "later.txt"), "quiet words here\n");
   server = Bun.spawn([BIN, "serve"], {
     cwd: root,
     env: { ...process.env, NO_COLOR: "", ...env, RGLOB_TEST_BUILD_GATE: gate },
@@ -106,30 +141,16 @@ afterAll(() => {
 test.skipIf(!linux)(
   "an overflow of the watch's queue while the index is built: the built index is checked by stat before the watch vouches for it, and every answer is the cold run's (skipped off Linux)",
   async () => {
-    const pid = (server as { pid: number }).pid;
-    const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
-    process.kill(pid, "SIGSTOP");
-    try {
-      // Each read of a file is two events (an open and a close that wrote nothing) in the stopped server's queue.
-      const files = DIRS * PER_DIR;
-      for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * files)); r < rounds; r++)
-        for (let d = 0; d < DIRS; d++)
-          for (let f = 0; f < PER_DIR; f++) readFileSync(join(root, `d${d}`, `f${f}.txt`));
+    overflow(() => {
       // Edits whose events are lost with the overflow, of files the build has read: a change of the same size
       // with its mtime restored (only the ctime says so), a file that grows, one renamed, one deleted, one new.
-      const same = join(root, "keep", "same.txt");
-      const st = statSync(same);
-      writeFileSync(same, "an OVFNEEDLE hid\n");
-      expect(statSync(same).size).toBe(st.size);
-      utimesSync(same, st.atime, st.mtime);
+      sameSizeSameMtime(join(root, "keep", "same.txt"));
       writeFileSync(join(root, "keep", "grows.txt"), "plain words, and an OVFNEEDLE\n");
       mkdirSync(join(root, "other"));
       renameSync(join(root, "keep", "moved.txt"), join(root, "other", "moved.txt"));
       unlinkSync(join(root, "keep", "gone.txt"));
       writeFileSync(join(root, "d3", "fresh.txt"), "a fresh OVFNEEDLE\n");
-    } finally {
-      process.kill(pid, "SIGCONT");
-    }
+    });
     const want = ["d3/fresh.txt", "keep/grows.txt", "keep/same.txt", "keep/stays.txt", "other/moved.txt"];
     // A served call while the build is held: it takes the overflow in (settle) and walks cold.
     expect(needles().paths).toEqual(want);
@@ -151,6 +172,38 @@ test.skipIf(!linux)(
     writeFileSync(join(root, "d5", "f7.txt"), "ordinary OVFNEEDLE now\n");
     expect(needles().paths).toEqual([...want.slice(0, 1), "d5/f7.txt", ...want.slice(1)]);
     expect(ours()?.state).toBe("ready");
+  },
+  300_000,
+);
+
+test.skipIf(!linux)(
+  "an overflow of the watch's queue while the index is built again (many files changed): the new index is checked by stat too (skipped off Linux)",
+  async () => {
+    // The gate closed again, and a rebuild: more than 256 files (and 5% of them) changed since the index was built.
+    rmSync(gate);
+    for (let d = 0; d < 3; d++)
+      for (let f = 0; f < PER_DIR; f++)
+        writeFileSync(join(root, `d${d}`, `f${f}.txt`), `ordinary words ${d} ${f} again\nnothing to see\n`);
+    expect(await until(() => times("the build waits at its gate") === 2)).toBe(true);
+    expect(ours()?.state).toBe("ready");
+    overflow(() => sameSizeSameMtime(join(root, "keep", "later.txt")));
+    // Served answers are compared with the cold run's (sameAsCold); the file edited unseen is among them.
+    const edited = (n: { readonly paths: string[] }) => n.paths.includes("keep/later.txt");
+    // The old index is dropped (the build under way will be the index): the served call walks cold.
+    expect(edited(needles())).toBe(true);
+    expect(await until(() => log.text.includes("the index is built again"))).toBe(true);
+    writeFileSync(gate, "");
+    expect(await until(() => ours()?.state === "ready")).toBe(true);
+    for (const q of QUESTIONS) sameAsCold(q);
+    const first = needles();
+    expect({ edited: edited(first), source: first.source }).toEqual({ edited: true, source: "index" });
+    expect(await until(() => times("the watch's queue overflowed while the index was built") === 2)).toBe(
+      true,
+    );
+    expect(await until(() => times("the watch vouches for the files again") === 2)).toBe(true);
+    for (const q of QUESTIONS) sameAsCold(q);
+    const after = needles();
+    expect({ edited: edited(after), source: after.source }).toEqual({ edited: true, source: "index" });
   },
   300_000,
 );
