@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { BIN } from "../helpers.ts";
-import { type Out, serveSandbox } from "./sandbox.ts";
+import { comparable, logOf, type Out, serveSandbox, until } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, root, env, run, servers } = serveSandbox("rglob-overflow-");
@@ -25,22 +25,7 @@ const PER_DIR = 100;
 const WAIT = { RGLOB_SERVE_WAIT_MS: "120000" };
 
 let server: ReturnType<typeof Bun.spawn> | null = null;
-let log = "";
-
-/** The server's stderr so far (its warm index's log lines). */
-async function readLog(stream: ReadableStream<Uint8Array>): Promise<void> {
-  const decoder = new TextDecoder();
-  for await (const chunk of stream) log += decoder.decode(chunk);
-}
-
-/** Polls (50 ms apart, up to `polls` times) until the condition holds; returns whether it did. */
-async function until(cond: () => boolean, polls = 2400): Promise<boolean> {
-  for (let i = 0; i < polls; i++) {
-    if (cond()) return true;
-    await Bun.sleep(50);
-  }
-  return cond();
-}
+let log = { text: "" };
 
 /** The server's state as `rglob index --status --json` lists it. */
 function state(): string {
@@ -49,15 +34,6 @@ function state(): string {
 
 function calls(): number {
   return Number(servers().find((s) => s.root === root)?.calls ?? -1);
-}
-
-/** grep's JSON says where the answer came from and how much it read: the rest is the cold answer's. */
-function comparable(args: readonly string[], stdout: Buffer): string {
-  if (!args.includes("--json")) return stdout.toString();
-  const o = JSON.parse(stdout.toString()) as Record<string, unknown>;
-  delete o.source;
-  delete o.bytes_read;
-  return JSON.stringify(o);
 }
 
 /** Asserts a call is served (the server's count grows) and answers as the cold run does. */
@@ -102,7 +78,7 @@ beforeAll(async () => {
     stdout: "ignore",
     stderr: "pipe",
   });
-  void readLog(server.stderr as ReadableStream<Uint8Array>);
+  log = logOf(server.stderr as ReadableStream<Uint8Array>);
   expect(await until(() => state() === "ready")).toBe(true);
   // The index answers and the watch vouches for it (the same calls are compared again after the overflow).
   for (const q of QUESTIONS) sameAsCold(q);
@@ -162,18 +138,18 @@ test.skipIf(!linux)(
       "other/moved.txt",
     ]);
     // The queue did overflow, and the index was kept through it (not dropped for a new build).
-    expect(await until(() => log.includes("queue overflowed"))).toBe(true);
-    expect(log).toContain("the watch's queue overflowed: the index is kept");
-    expect(log).not.toContain("the index is built again");
+    expect(await until(() => log.text.includes("queue overflowed"))).toBe(true);
+    expect(log.text).toContain("the watch's queue overflowed: the index is kept");
+    expect(log.text).not.toContain("the index is built again");
     expect(first.source).toBe("index");
     // Trusted again once every file is stat'ed; the state said ready throughout.
     expect(
       await until(() => {
         seen.add(state());
-        return log.includes("the watch vouches for the files again");
+        return log.text.includes("the watch vouches for the files again");
       }),
     ).toBe(true);
-    expect(log).toMatch(/every file checked again, [1-9]\d* of \d+ changed/);
+    expect(log.text).toMatch(/every file checked again, [1-9]\d* of \d+ changed/);
     expect([...seen]).toEqual(["ready"]);
     for (const q of QUESTIONS) sameAsCold(q);
     expect(JSON.parse(sameAsCold(["grep", "OVFNEEDLE", "--json"]).stdout.toString()).source).toBe("index");

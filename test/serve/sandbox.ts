@@ -45,3 +45,46 @@ export function serveSandbox(prefix: string) {
   };
   return { outer, cache, root, env, run, servers };
 }
+
+/**
+ * Polls (50 ms apart, up to `polls` times) until the condition holds.
+ * @param cond the condition
+ * @param polls how many times to look
+ * @returns whether it held
+ */
+export async function until(cond: () => boolean, polls = 2400): Promise<boolean> {
+  for (let i = 0; i < polls; i++) {
+    if (cond()) return true;
+    await Bun.sleep(50);
+  }
+  return cond();
+}
+
+/**
+ * What a served and a cold run must print alike: grep's JSON says where the answer came from and how much it
+ * read, the rest is the cold answer's.
+ * @param args the call's arguments
+ * @param stdout what it printed
+ * @returns the output without `source` and `bytes_read` (JSON), or as printed
+ */
+export function comparable(args: readonly string[], stdout: Buffer): string {
+  if (!args.includes("--json")) return stdout.toString();
+  const o = JSON.parse(stdout.toString()) as Record<string, unknown>;
+  delete o.source;
+  delete o.bytes_read;
+  return JSON.stringify(o);
+}
+
+/**
+ * Collects a server's stderr (its warm index's log lines) as it comes.
+ * @param stream the server's stderr
+ * @returns what it wrote so far, read at any time
+ */
+export function logOf(stream: ReadableStream<Uint8Array>): { readonly text: string } {
+  const log = { text: "" };
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) log.text += decoder.decode(chunk);
+  })();
+  return log;
+}

@@ -979,20 +979,32 @@ export class WarmRoot implements WarmProvider {
   /**
    * Stats every file of a loaded index again once the watch is set up: a file changed after load() checked it
    * and before the watch covered its directory sent no event the watch could read. Until this is done queries
-   * stat every file the index rules out (trustsWatch). Changes after it are the watch's.
+   * stat every file the index rules out (trustsWatch). Changes after it are the watch's. Events lost (an
+   * overflow) before the watch vouches make it stat every file again.
+   * @param loaded the index and its checks
+   * @param epoch the state's epoch when it began
+   * @param beside the stat worker's answers from the watch's set-up (a restart), or null
+   * @param before the files found changed by the passes before (the reason counts them all)
    */
-  private async recheck(loaded: Checkable, epoch: number, beside: StatsBeside | null = null): Promise<void> {
+  private async recheck(
+    loaded: Checkable,
+    epoch: number,
+    beside: StatsBeside | null = null,
+    before = 0,
+  ): Promise<void> {
     const idx = loaded.index;
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
     let slice = performance.now();
-    let changed = 0;
+    let changed = before;
     let aside = 0;
     const checks = loaded.fileChecks();
     const stale = () => this.closed || this.epoch !== epoch || this.index !== idx;
+    // this.forgets when the last pass began.
+    let forgets = -1;
     try {
       // The watch lost events meanwhile (its queue overflowed and it was set up again: changed(null)): a file
       // stat'ed before may have changed since with no event left to say so; every file is stat'ed again.
-      for (let forgets = -1, first = true; forgets !== this.forgets; first = false) {
+      for (let first = true; forgets !== this.forgets; first = false) {
         forgets = this.forgets;
         // The first pass takes what the stat worker answered while the watch was set up (each file stat'ed after
         // its directory's watch was added), when no event was lost since it began; it stats the rest itself.
@@ -1031,6 +1043,8 @@ export class WarmRoot implements WarmProvider {
     const made = this.defaultMemo();
     if (made !== null) await this.prepare(made, idx);
     if (this.index !== idx || this.unverified !== idx) return;
+    // Events lost while those were made (between turns): every file is stat'ed again before the watch vouches.
+    if (forgets !== this.forgets) return this.recheck(loaded, epoch, null, changed);
     this.unverified = null;
     await this.rehearsal();
     if (this.closed || this.index !== idx) return;
@@ -1675,12 +1689,12 @@ export class WarmRoot implements WarmProvider {
    * stat (size, mtime and ctime to the nanosecond, inode), one made since is the new watch's. Then the watch
    * vouches again. The default walk is recorded again between calls meanwhile (the watch's walks were forgotten).
    * @param idx the index kept
+   * @param when when the events were lost, for the reason (empty: while the index was ready)
    */
-  private checkAgain(idx: TrigramIndex): void {
+  private checkAgain(idx: TrigramIndex, when = ""): void {
     this.unverified = idx;
     if (this.beforeOverflow === undefined) this.beforeOverflow = this.reason;
-    const line =
-      "the watch's queue overflowed: the index is kept and every file stat'ed again (each query stats the files it rules out until then)";
+    const line = `the watch's queue overflowed${when}: the index is kept and every file stat'ed again (each query stats the files it rules out until then)`;
     this.reason = this.beforeOverflow === null ? line : `${this.beforeOverflow}; ${line}`;
     this.say(line);
     this.recordDefault();
@@ -2372,6 +2386,8 @@ export class WarmRoot implements WarmProvider {
     };
     indexedWords.set(idx, reading.words);
     this.building = idx;
+    // An overflow of the watch's queue while the files are read moves it on (changed(null)).
+    const forgets = this.forgets;
     if (this.index === null) this.state = "building";
     if (this.options.budgetBytes === 0) {
       this.overBudget(idx, "the index would exceed 0 MiB (RGLOB_INDEX_BUDGET_MB)");
@@ -2446,6 +2462,8 @@ export class WarmRoot implements WarmProvider {
       // RGLOB_TEST_BUILD_GATE (a test setting): every file read, the build waits for that path, so that a test can
       // act while a build is under way (the watch's drain timer runs meanwhile, as between slices).
       const gate = this.options.buildGate ?? null;
+      if (gate !== null && !pathExists(gate))
+        this.say("every file read, the build waits at its gate (RGLOB_TEST_BUILD_GATE)");
       while (gate !== null && !pathExists(gate) && !stopped() && this.building === idx) await sleep(50);
       if (this.closed || this.building !== idx) return;
       // The walk's garbage (its entries, names and read buffers, the spilled chunks) is collected before the
@@ -2490,7 +2508,12 @@ export class WarmRoot implements WarmProvider {
       this.building = null;
       this.state = "ready";
       this.buildMs = Math.round(performance.now() - started);
-      void this.rehearsal();
+      // The watch lost events while the files were read (its queue overflowed and it watches the tree again): a
+      // file read before that and changed while events were lost has no event to say so (a change of the same
+      // size with its mtime restored would be ruled out by what the build read). The index is checked as one
+      // kept through an overflow: each query stats what it rules out until every file is stat'ed again.
+      if (this.forgets !== forgets && this.synchronous) this.checkAgain(idx, " while the index was built");
+      else void this.rehearsal();
       void this.persist(idx);
     } catch (err) {
       if (this.building === idx) this.overBudget(idx, `index build failed: ${String(err)}`);
