@@ -3,6 +3,7 @@
 // Draft-07 validator, paging to the end, confinement to the roots, bad arguments, failures, cancellation,
 // progress, concurrency, roots from the client, and resources.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -13,7 +14,7 @@ import { SCHEMAS } from "../../src/generated/schemas.ts";
 import { findOperation, OPERATIONS } from "../../src/ops/registry.ts";
 import { CLI_ONLY_KEYS } from "../../src/surface/mcp/tools.ts";
 
-import { FIXTURE, rglob, rglobJson, tempTree } from "../helpers.ts";
+import { BIN, FIXTURE, rglob, rglobJson, tempTree } from "../helpers.ts";
 import { coverage, type McpSession, SAMPLES, startMcp } from "./mcp-helpers.ts";
 
 const { covered, notRegistered } = coverage();
@@ -339,6 +340,36 @@ describe("errors", () => {
     expect(out.filter((m) => m.id === null).map((m) => m.error?.code)).toEqual([-32700]);
     expect(out.flatMap((m) => (m.id === null ? [] : [m.id])).sort()).toEqual([1, 2, 3]);
     expect(r.stderr).toContain("rglob mcp: serving");
+  });
+
+  test("a client that closes the server's stdout gets its one failed answer on stderr, not one per failed answer", async () => {
+    // Before: each failed write was answered as a malformed message, whose write failed again: 14,616 lines of
+    // "protocol error: stdout closed" and a stack overflow, for one client gone away.
+    const child = spawn(BIN, ["mcp", "--root", FIXTURE], { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    // The reading end is closed before the server is asked anything, so its first answer's write fails.
+    await new Promise((resolve) => {
+      child.stdout.once("close", resolve);
+      child.stdout.destroy();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const lines = [
+      initializeRequest("gone"),
+      INITIALIZED,
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "find_files", arguments: {} } },
+    ];
+    child.stdin.end(`${lines.map((m) => JSON.stringify(m)).join("\n")}\n`);
+    expect(await exited).toBe(0);
+    expect(stderr).toContain("rglob mcp: serving");
+    // The transport's report of the failed write, then the SDK's of the answer it was.
+    expect(stderr.split("\n").filter((l) => l.includes("protocol error"))).toEqual([
+      "rglob mcp: protocol error: stdout closed",
+      "rglob mcp: protocol error: Failed to send response: BrokenPipe: stdout closed",
+    ]);
   });
 
   test("requests in flight when stdin closes are answered; the last progress (the total) precedes the result", () => {

@@ -46,6 +46,8 @@ export class LineTransport implements Transport {
   private skipping: { head: string; size: number } | null = null;
   private readonly writes = new Set<Promise<void>>();
   private closed = false;
+  /** Set when a write to the process's stdout failed: the client is gone and nothing more is written. */
+  private gone = false;
 
   /**
    * @param stdin where messages come from
@@ -113,7 +115,7 @@ export class LineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed) return Promise.resolve();
+    if (this.closed || this.gone) return Promise.resolve();
     const json = `${JSON.stringify(message)}\n`;
     const stdout = this.stdout;
     if (stdout === null) {
@@ -121,7 +123,9 @@ export class LineTransport implements Transport {
         writeAll(1, Buffer.from(json));
         return Promise.resolve();
       } catch (err) {
-        // The client has gone away (EPIPE): nothing more can be answered.
+        // The client has gone away (EPIPE): nothing more can be answered. Marked before the error is reported:
+        // its handler answers a transport error, and that answer's failed write reported again, without end.
+        this.gone = true;
         this.onerror?.(err instanceof Error ? err : new Error(String(err)));
         void this.close();
         return Promise.reject(err);
