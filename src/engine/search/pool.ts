@@ -31,6 +31,11 @@ export interface SearchPool {
 
 type Port = WorkerPort<ToWorker>;
 
+/** How workers give the plain listing's lines (see createPool). */
+interface PackLines {
+  readonly batched: boolean;
+}
+
 interface Job {
   readonly paths: readonly string[];
   readonly done: (index: number, outcome: FileOutcome) => void;
@@ -115,9 +120,18 @@ function lend(): Slot | null {
  * @param spec the search spec (sent to each worker the pool uses)
  * @param threads the number of workers, at least 1
  * @param debug a worker that fails is told on stderr with why (RGLOB_DEBUG, through the run context)
+ * @param pack whether workers pack the lines of the plain listing (packed-lines.ts) instead of giving hits (a
+ *   file searched in this thread when a worker fails gives hits all the same), and whether they may gather the
+ *   outcomes of several files with lines before sending them (not under a deadline: a worker terminated there
+ *   loses what it holds), or null
  * @returns the pool
  */
-export function createPool(spec: SearchSpec, threads: number, debug = false): SearchPool {
+export function createPool(
+  spec: SearchSpec,
+  threads: number,
+  debug = false,
+  pack: PackLines | null = null,
+): SearchPool {
   let local: Searcher | null = null;
   const inThread = (job: Job): void => {
     local ??= createSearcher(spec);
@@ -156,12 +170,14 @@ export function createPool(spec: SearchSpec, threads: number, debug = false): Se
         const job = use.jobs.get(m.id);
         if (!job) return;
         if (m.type === "part") {
-          const { bytes, hits } = decodeOutcomes(m.data)[0] as FileOutcome;
-          const chunk = { bytes, hits };
+          const { bytes, hits, lines, packed } = decodeOutcomes(m.data)[0] as FileOutcome;
+          const chunk = packed === undefined ? { bytes, hits } : { bytes, hits, packed };
+          // A part's `lines` counts its packed lines: what the worker added to the count of lines held.
+          const held = hits.length + lines;
           job.partial = m.index;
           job.chunk(m.index, chunk, () => {
             if (slot.owner !== owner) return; // the search has ended: the count was reset
-            Atomics.sub(slot.shared, 0, hits.length);
+            Atomics.sub(slot.shared, 0, held);
             Atomics.notify(slot.shared, 0);
           });
           return;
@@ -177,7 +193,13 @@ export function createPool(spec: SearchSpec, threads: number, debug = false): Se
     slot.ready = false;
     slot.port.ref();
     Atomics.store(slot.shared, 0, 0);
-    slot.port.post({ type: "init", spec, shared: slot.shared.buffer as SharedArrayBuffer, routes: routes() });
+    slot.port.post({
+      type: "init",
+      spec,
+      shared: slot.shared.buffer as SharedArrayBuffer,
+      routes: routes(),
+      pack,
+    });
     return use;
   };
   const useFor = (): Lent => {

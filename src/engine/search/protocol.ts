@@ -1,7 +1,7 @@
 /*! Search: the messages between the search pool and its workers, and the flat encoding of file outcomes.
  * Outcomes cross threads as a Float64Array of numbers (transferred) and one string holding every string
  * (copied once): measured on 43k hits, cloning a flat array of mixed numbers and strings took 22-43 ms, a
- * JSON string ~110 ms. */
+ * JSON string ~110 ms. Packed lines (packed-lines.ts) cross as one transferred byte array. */
 
 import { REGION_NAMES, type RegionName } from "../../contract/regions.ts";
 import type { Routes } from "../../platform/routes.ts";
@@ -13,6 +13,15 @@ interface EncodedOutcomes {
   readonly nums: Float64Array;
   /** Every string of the outcomes, concatenated; each one's length (-1 for null) is in nums before it. */
   readonly text: string;
+  /** The packed lines of the outcomes, concatenated (each one's length is in nums), or null when none has any. */
+  readonly packed: Uint8Array | null;
+}
+
+/** The buffers of encoded outcomes that a message transfers. */
+export function transferOf(data: EncodedOutcomes): ArrayBuffer[] {
+  const out = [data.nums.buffer as ArrayBuffer];
+  if (data.packed !== null) out.push(data.packed.buffer as ArrayBuffer);
+  return out;
 }
 
 /**
@@ -35,6 +44,12 @@ export type ToWorker =
       readonly shared: SharedArrayBuffer;
       /** The calling thread's routes to the kernel (src/platform/routes.ts), set before the worker reads. */
       readonly routes: Routes;
+      /**
+       * Whether the worker packs the lines of the plain listing (packed-lines.ts) instead of giving hits (its
+       * outcomes' and parts' `packed`, a part's `lines` then counting its packed lines), and whether it gathers
+       * the outcomes of several files with lines before sending them (`batched`); null: it gives hits.
+       */
+      readonly pack: { readonly batched: boolean } | null;
     }
   | {
       readonly type: "job";
@@ -60,7 +75,10 @@ export type FromWorker =
       readonly id: number;
       /** Index in the batch of the file. */
       readonly index: number;
-      /** One outcome holding only the chunk's bytes and hits, encoded by encodeOutcomes. */
+      /**
+       * One outcome holding only the chunk's bytes and hits (or packed lines, their count in `lines`), encoded
+       * by encodeOutcomes.
+       */
       readonly data: EncodedOutcomes;
     }
   | { readonly type: "drained"; readonly generation: number }
@@ -79,6 +97,7 @@ const KINDS: readonly LineKind[] = ["match", "before", "after"];
 export function encodeOutcomes(outcomes: readonly FileOutcome[]): EncodedOutcomes {
   const nums: number[] = [outcomes.length];
   const parts: string[] = [];
+  let packedBytes = 0;
   const str = (s: string | null): void => {
     if (s === null) nums.push(-1);
     else {
@@ -93,7 +112,8 @@ export function encodeOutcomes(outcomes: readonly FileOutcome[]): EncodedOutcome
     nums.push(o.lines, o.matches, o.dropped ?? 0);
     str(o.encoding);
     // bom 1, invalid 2; the NUL offset of a binary file searched (-1: none).
-    nums.push((o.bom ? 1 : 0) | (o.invalid ? 2 : 0), o.nul ?? -1, o.hits.length);
+    nums.push((o.bom ? 1 : 0) | (o.invalid ? 2 : 0), o.nul ?? -1, o.packed?.length ?? 0, o.hits.length);
+    packedBytes += o.packed?.length ?? 0;
     for (const h of o.hits) {
       nums.push(
         KINDS.indexOf(h.kind),
@@ -114,7 +134,17 @@ export function encodeOutcomes(outcomes: readonly FileOutcome[]): EncodedOutcome
         );
     }
   }
-  return { nums: Float64Array.from(nums), text: parts.join("") };
+  let packed: Uint8Array | null = null;
+  if (packedBytes > 0) {
+    packed = new Uint8Array(packedBytes);
+    let at = 0;
+    for (const o of outcomes)
+      if (o.packed !== undefined) {
+        packed.set(o.packed, at);
+        at += o.packed.length;
+      }
+  }
+  return { nums: Float64Array.from(nums), text: parts.join(""), packed };
 }
 
 /**
@@ -126,6 +156,7 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
   const { nums, text } = data;
   let i = 0;
   let at = 0;
+  let packedAt = 0;
   const num = () => nums[i++] as number;
   const str = (): string | null => {
     const n = nums[i++] as number;
@@ -147,6 +178,7 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
     const encoding = str() as string;
     const flags = num();
     const nul = num();
+    const nPacked = num();
     const nHits = num();
     const hits: LineEvent[] = [];
     for (let h = 0; h < nHits; h++) {
@@ -177,7 +209,11 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
       ...((flags & 1) !== 0 ? { bom: true as const } : {}),
       ...((flags & 2) !== 0 ? { invalid: true as const } : {}),
       ...(nul >= 0 ? { nul } : {}),
+      ...(nPacked > 0 && data.packed !== null
+        ? { packed: data.packed.subarray(packedAt, packedAt + nPacked) }
+        : {}),
     });
+    packedAt += nPacked;
   }
   return outcomes;
 }

@@ -82,6 +82,8 @@ export interface FileOutcome {
   invalid?: true;
   /** Searched as a binary file (binaryMode): the offset of its first NUL byte. */
   nul?: number;
+  /** A search worker's lines of the plain listing, packed (packed-lines.ts; absent: none). */
+  packed?: Uint8Array;
 }
 
 /** A searcher: compiled matcher plus a read buffer reused across files. */

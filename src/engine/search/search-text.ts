@@ -52,6 +52,8 @@ export interface HitChunk {
   readonly bytes: number;
   /** Its line events, in order. */
   readonly hits: LineEvent[];
+  /** A search worker's lines of the plain listing, packed (packed-lines.ts; absent: none). */
+  readonly packed?: Uint8Array;
 }
 
 /** What a text search found. */

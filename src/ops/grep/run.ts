@@ -13,6 +13,7 @@ import { breakdownKey, languageOf } from "../../engine/languages.ts";
 import { regionLexer } from "../../engine/regions/regions.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { encodingKey } from "../../engine/search/encoding.ts";
+import { unpackLines } from "../../engine/search/packed-lines.ts";
 import { createPool } from "../../engine/search/pool.ts";
 import { createSearcher, type FileOutcome, type SearchSpec } from "../../engine/search/search-file.ts";
 import { compareNames, type Entry, walk } from "../../engine/walk.ts";
@@ -316,6 +317,8 @@ interface LinesRun {
   readonly contextAsked: boolean;
   /** The most records gathered per yield. */
   readonly batch: number;
+  /** Where the plain listing's lines go (a worker's packed lines too), or null when they become records. */
+  readonly direct: LineEvents | null;
 }
 
 /** What fileLines gives its driver: records to pass on, or a piece to wait for (with workers). */
@@ -341,6 +344,7 @@ function* fileLines(item: Item, run: LinesRun): Generator<LinesStep, boolean, Pi
   // stops the run there, its context goes on through the hits not given, as grep prints it.
   let held: Emitted | null = null;
   const records = new LineRecords(run.contextAsked);
+  let started = false;
   // The hits of a large file come in chunks, each before more of it is read; then its outcome.
   for (
     let q = source.piece(item), p = q instanceof Promise ? ((yield q) ?? null) : q;
@@ -354,6 +358,13 @@ function* fileLines(item: Item, run: LinesRun): Generator<LinesStep, boolean, Pi
       return false;
     }
     if (o !== null) tally.report(e, o);
+    // A worker's lines of the plain listing, written as the search in this thread would have (ADR 0049).
+    const packed = chunk !== null ? chunk.packed : (o as FileOutcome).packed;
+    if (packed !== undefined && run.direct !== null) {
+      if (!started) run.direct.fileStart(e.abs);
+      started = true;
+      unpackLines(run.direct, packed);
+    }
     // Only UTF-8 files are searched window by window.
     const file = {
       abs: e.abs,
@@ -483,9 +494,14 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
   const resume = resumeOf(q, ctx.resumeAfter);
   const threads =
     input.threads ?? defaultThreads(input.timeout_seconds !== undefined, spec.matcher.exact !== null);
-  // Workers search ahead of the consumer; without them each file is searched when its turn comes.
-  const pool = threads > 0 ? createPool(spec, threads, ctx.debug === true) : null;
-  const direct = pool === null ? directLines(q, ctx, resume) : null;
+  // Workers search ahead of the consumer; without them each file is searched when its turn comes. The plain
+  // listing's lines are written as they are found, or as workers packed them (ADR 0049): no record per line.
+  const direct = directLines(q, ctx, resume);
+  const deadline = input.timeout_seconds !== undefined;
+  const pool =
+    threads > 0
+      ? createPool(spec, threads, ctx.debug === true, direct === null ? null : { batched: !deadline })
+      : null;
   const local =
     pool === null
       ? createSearcher(direct === null ? spec : { ...spec, text: { ...spec.text, direct } })
@@ -539,6 +555,7 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
     after: spec.text.after,
     contextAsked: spec.text.before > 0 || spec.text.after > 0,
     batch: ctx.batch,
+    direct,
   };
   let finished = false;
   let current: Item | null = null;
