@@ -844,6 +844,9 @@ export class WarmRoot implements WarmProvider {
     try {
       dirs = loaded?.walk == null ? null : storedDirsOf(this.root, loaded.walk);
     } catch {}
+    // A call that came meanwhile is answered before the stat worker and the set-up start (each a block of work).
+    if (loaded !== null) await this.turn();
+    if (gone()) return;
     // The indexed files are stat'ed on the other core as the set-up watches their directories (StatsBeside).
     const beside =
       loaded === null || dirs === null ? null : StatsBeside.start(loaded, this.root, dirs, this.forgets);
@@ -851,6 +854,7 @@ export class WarmRoot implements WarmProvider {
       // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
       // change the tree between the load's check and the watch.
       const gate = this.options.watchGate ?? null;
+      if (beside !== null) await this.turn();
       while (gate !== null && !pathExists(gate) && !gone()) await sleep(50);
       await this.startWatch(dirs, beside).catch((err: unknown) => {
         this.notWatching(err instanceof Error ? err.message : String(err));
