@@ -793,3 +793,78 @@ describe("a restarted server answers from the walk `rglob index` wrote", () => {
     }
   }, 240_000);
 });
+
+describe("a restarted server's first queries stat on two threads before the watch is set up", () => {
+  let dir: string;
+  let cache: string;
+  const { server, sameAsCold, written } = restarts(() => ({ dir, cache }));
+  const files: string[] = [];
+  /** A same-size rewrite with the mtime put back: only the ctime tells (the index rules the file out). */
+  const sneak = (rel: string, word: string) => {
+    const p = join(dir, rel);
+    const before = statSync(p);
+    const text = readFileSync(p, "utf8");
+    writeFileSync(p, `${word}${text.slice(word.length)}`);
+    utimesSync(p, before.atime, before.mtime);
+  };
+
+  beforeAll(async () => {
+    // Over 4,096 files: the stat worker takes part (fewer are stat'ed on one thread).
+    dir = realpathSync(mkdtempSync(join(tmpdir(), "rglob-scale-two-")));
+    cache = mkdtempSync(join(tmpdir(), "rglob-scale-cache-"));
+    for (let d = 0; d < 50; d++) {
+      mkdirSync(join(dir, `d${String(d).padStart(2, "0")}`));
+      for (let f = 0; f < 100; f++) {
+        const rel = `d${String(d).padStart(2, "0")}/f${String(f).padStart(3, "0")}.ts`;
+        writeFileSync(join(dir, rel), `alpha ${d} ${f}\n`);
+        files.push(rel);
+      }
+    }
+    ageTree(dir);
+    await Bun.sleep(2100);
+    const mcp = await server();
+    try {
+      expect((await ready(mcp)).state).toBe("ready");
+      await written();
+    } finally {
+      await mcp.close();
+    }
+  }, 240_000);
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  // With RGLOB_STAT_SPLIT=worker every check of such a query is the worker's: a wrong answer of its shows.
+  test.each(["both", "worker"])(
+    "edits while no server ran and after the restart (stats on %s): the cold answers",
+    async (split) => {
+      const word = `omega${split}`;
+      sneak(files[4990] as string, word);
+      const gate = join(cache, `watch-gate-${split}`);
+      rmSync(gate, { force: true });
+      const mcp = await server({ RGLOB_TEST_WATCH_GATE: gate, RGLOB_STAT_SPLIT: split });
+      try {
+        const w = await ready(mcp);
+        expect({ state: w.state, watching: w.watching }).toEqual({ state: "ready", watching: false });
+        const found = await sameAsCold(mcp, { pattern: word, files_with_matches: true });
+        expect(found.results as unknown[]).toHaveLength(1);
+        expect((await warm(mcp)).checks).toMatchObject({ mode: "stat" });
+        expect((await warm(mcp)).checks?.stat_checks).toBeGreaterThan(4000);
+        // After the restart, before the watch: a file early and one late in the walk, and a new file.
+        sneak(files[3] as string, word);
+        sneak(files[2600] as string, word);
+        expect((await sameAsCold(mcp, { pattern: word, files_with_matches: true })).results).toHaveLength(3);
+        writeFileSync(join(dir, "d10", `new-${split}.ts`), `${word} new\n`);
+        expect((await sameAsCold(mcp, { pattern: word, files_with_matches: true })).results).toHaveLength(4);
+        await sameAsCold(mcp, { pattern: "alpha 7 9", count: true });
+        writeFileSync(gate, "");
+        await checkedOnceWatched(mcp);
+        expect((await sameAsCold(mcp, { pattern: word, files_with_matches: true })).results).toHaveLength(4);
+      } finally {
+        await mcp.close();
+      }
+    },
+    240_000,
+  );
+});

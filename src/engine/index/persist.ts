@@ -1149,6 +1149,49 @@ function checkWith(
 }
 
 /**
+ * The same checks for a loaded index whose watch is not trusted yet (a restarted server's first queries): the
+ * paths its recorded walk depends on and the given file ids, stat'ed now on this thread and, for a large tree,
+ * on the stat worker started for them (it reads the index file again and gives up when it is another).
+ * @param loaded the index (its recorded walk must be there)
+ * @param file the index file it was read from
+ * @param root the tree's real path
+ * @param ids the file ids to check
+ * @param leave every chunk is left to the worker (RGLOB_STAT_SPLIT=worker)
+ * @returns per file id, 1 when its stats are unchanged (ids not asked for are 0); whether the walk is fresh;
+ *   null without the worker (the tree is small, or the file is not the one loaded): the caller stats
+ */
+export function checkLoaded(
+  loaded: LoadedIndex,
+  file: string,
+  root: string,
+  ids: readonly number[],
+  leave: boolean,
+): { same: Uint8Array; fresh: boolean } | null {
+  const stored = loaded.walk;
+  if (stored === null) return null;
+  let early: EarlyStats | null = null;
+  const opened = openIndexFile(file);
+  if (!("reason" in opened)) {
+    try {
+      early = startEarlyStats(file, opened.fd, opened.size, root, stored.key);
+    } finally {
+      closeDescriptor(opened.fd);
+    }
+  }
+  // Without the worker (or its file is not the one loaded): null, the caller stats as before (checkStats would
+  // remember the walk fresh).
+  if (early === null || early.hash !== loaded.hash) {
+    early?.worker.terminate();
+    return null;
+  }
+  try {
+    return checkStats(loaded, ids, early, stored, leave);
+  } finally {
+    early.worker.terminate();
+  }
+}
+
+/**
  * Removes the index of a tree.
  * @param root the tree's real path
  * @param indexDir where indexes are kept (the Config's indexDir)

@@ -39,6 +39,7 @@ import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
 import { BinaryVerdicts } from "./binary-verdicts.ts";
 import { LookMemos } from "./look-memo.ts";
 import {
+  checkLoaded,
   INDEX_MAX_FILE_SIZE,
   indexPathFor,
   type LoadedIndex,
@@ -155,6 +156,8 @@ interface WarmOptions {
   readonly persistMinFiles?: number | null;
   /** A test's gate: the watch is set up only once this path exists (RGLOB_TEST_WATCH_GATE). */
   readonly watchGate?: string | null;
+  /** Before the watch is trusted, every stat check a query leaves to the stat worker (RGLOB_STAT_SPLIT=worker). */
+  readonly statsInWorker?: boolean;
   /** A test's gate: the index build, every file read, freezes only once this path exists (RGLOB_TEST_BUILD_GATE). */
   readonly buildGate?: string | null;
   /** A test's limit: the watch fails after this many directories, as at the user's inotify limit. */
@@ -841,6 +844,9 @@ export class WarmRoot implements WarmProvider {
     try {
       dirs = loaded?.walk == null ? null : storedDirsOf(this.root, loaded.walk);
     } catch {}
+    // A call that came meanwhile is answered before the stat worker and the set-up start (each a block of work).
+    if (loaded !== null) await this.turn();
+    if (gone()) return;
     // The indexed files are stat'ed on the other core as the set-up watches their directories (StatsBeside).
     const beside =
       loaded === null || dirs === null ? null : StatsBeside.start(loaded, this.root, dirs, this.forgets);
@@ -848,6 +854,7 @@ export class WarmRoot implements WarmProvider {
       // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
       // change the tree between the load's check and the watch.
       const gate = this.options.watchGate ?? null;
+      if (beside !== null) await this.turn();
       while (gate !== null && !pathExists(gate) && !gone()) await sleep(50);
       await this.startWatch(dirs, beside).catch((err: unknown) => {
         this.notWatching(err instanceof Error ? err.message : String(err));
@@ -857,6 +864,7 @@ export class WarmRoot implements WarmProvider {
       else if (this.synchronous) await this.recheck(loaded, epoch, beside);
       else if (this.watching) {
         this.unverified = null;
+        this.loadedChecks = null;
         this.stored = null;
       }
     } finally {
@@ -969,6 +977,7 @@ export class WarmRoot implements WarmProvider {
     indexedWords.set(idx, loaded.facts);
     this.stored = this.storedDefault(loaded);
     this.unverified = idx;
+    this.loadedChecks = loaded;
     this.index = idx;
     this.state = "ready";
     this.buildMs = Math.round(performance.now() - started);
@@ -1046,6 +1055,7 @@ export class WarmRoot implements WarmProvider {
     // Events lost while those were made (between turns): every file is stat'ed again before the watch vouches.
     if (forgets !== this.forgets) return this.recheck(loaded, epoch, null, changed);
     this.unverified = null;
+    this.loadedChecks = null;
     await this.rehearsal();
     if (this.closed || this.index !== idx) return;
     const walk = this.walksLoaded > walks ? "; the default walk is the one written with the index" : "";
@@ -1102,6 +1112,12 @@ export class WarmRoot implements WarmProvider {
   private loadedBefore: string | null | undefined = undefined;
   /** A loaded index whose files were not stat'ed again since the watch was set up (recheck): queries stat. */
   private unverified: TrigramIndex | null = null;
+  /**
+   * The loaded index file's checks while its index is unverified: a query stats the files it rules out by their
+   * bytes in the file, relative to the tree's descriptor opened for that query (as recheck does), not by paths
+   * made for each (null: by path, sameAsIndexed).
+   */
+  private loadedChecks: LoadedIndex | null = null;
 
   /** How many times an index was loaded from the cache instead of built (tests). */
   loaded = 0;
@@ -1201,6 +1217,7 @@ export class WarmRoot implements WarmProvider {
     this.stopWatch();
     this.forgetWalks();
     this.index = null;
+    this.loadedChecks = null;
     this.building = null;
     this.stored = null;
     this.buildWalk = null;
@@ -1283,6 +1300,7 @@ export class WarmRoot implements WarmProvider {
     this.stored = null;
     this.buildWalk = null;
     this.index = null;
+    this.loadedChecks = null;
     this.building = null;
     this.resume();
   }
@@ -1633,6 +1651,7 @@ export class WarmRoot implements WarmProvider {
       if (this.index !== null)
         this.say("the watch lost events (its queue overflowed): the index is built again");
       this.index = null;
+      this.loadedChecks = null;
       // The held files' ids are the dropped index's: kept, they would keep it in memory through the rebuild.
       this.heldIds = null;
       if (this.state === "ready") this.state = "building";
@@ -1804,21 +1823,28 @@ export class WarmRoot implements WarmProvider {
       knownBinary,
       read: (e, binary) => bins?.saw(e.abs, binary),
       walk: (p, ctx, after) => {
+        // While a loaded index is unverified: the walk's paths and the files ruled out, stat'ed on two threads.
+        const both =
+          after === null && stored !== null && leaveOut && !byWatch && idx !== null && found !== null
+            ? this.checkedTogether(stored, p, idx, found, maxFileSize, checks)
+            : undefined;
         const m =
-          after !== null
-            ? null
-            : stored !== null
-              ? this.storedChecked(stored)
-              : key !== null
-                ? this.memoFor(key, p, ctx)
-                : null;
+          both !== undefined
+            ? (both?.memo ?? null)
+            : after !== null
+              ? null
+              : stored !== null
+                ? this.storedChecked(stored)
+                : key !== null
+                  ? this.memoFor(key, p, ctx)
+                  : null;
         if (m !== null) {
           const sel = this.selectionOf(m.rec, p, checks);
           if (!leaveOut || idx === null || candidates === null) {
             checks.given = sel.places.length;
             return replayPicked(m.rec, p, ctx, sel.places);
           }
-          const pick = this.picked(m, sel, idx, found as Found, maxFileSize, byWatch, checks);
+          const pick = this.picked(m, sel, idx, found as Found, maxFileSize, byWatch, checks, both?.same);
           replayed = true;
           checks.given = pick.length;
           return replayPicked(m.rec, p, ctx, pick);
@@ -2103,20 +2129,35 @@ export class WarmRoot implements WarmProvider {
     maxFileSize: number,
     byWatch: boolean,
     checks: QueryChecks,
+    same: Uint8Array | undefined = undefined,
   ): Int32Array {
     const ids = this.idsOf(m, idx);
     const unindexed = unindexedOf(sel, ids, idx);
     const { map: candidates, more } = found;
     if (!byWatch) {
-      // Every selected file the index rules out is stat'ed; one that differs is read.
-      for (const i of sel.places) {
-        const id = ids[i] as number;
-        if (id < 0 || candidates[id] === 1 || !idx.isLive(id) || idx.sizeOf(id) > maxFileSize) continue;
-        checks.stat_checks++;
-        if (!sameAsIndexed(idx, id, m.rec.absOf(i))) {
-          candidates[id] = 1;
-          more.push(id);
+      // Every selected file the index rules out is stat'ed; one that differs is read. A loaded index's file by
+      // the bytes of its path in the index file, from the tree's descriptor opened now (loadedChecks).
+      const loaded = this.loadedChecks !== null && this.loadedChecks.index === idx ? this.loadedChecks : null;
+      const byBytes = same === undefined ? (loaded?.fileChecks() ?? null) : null;
+      const files = loaded?.header.files ?? 0;
+      try {
+        for (const i of sel.places) {
+          const id = ids[i] as number;
+          if (id < 0 || candidates[id] === 1 || !idx.isLive(id) || idx.sizeOf(id) > maxFileSize) continue;
+          checks.stat_checks++;
+          const unchanged =
+            same !== undefined && id < same.length
+              ? same[id] === 1
+              : byBytes !== null && id < files
+                ? byBytes.unchanged(id)
+                : sameAsIndexed(idx, id, m.rec.absOf(i));
+          if (!unchanged) {
+            candidates[id] = 1;
+            more.push(id);
+          }
         }
+      } finally {
+        byBytes?.close();
       }
     }
     const byId = this.entriesOf(m.rec, ids, idx);
@@ -2145,6 +2186,47 @@ export class WarmRoot implements WarmProvider {
     }
     entriesById.set(rec, { idx, byId });
     return byId;
+  }
+
+  /**
+   * The loaded index's walk and the stats of the files a query rules out, while the watch is not trusted yet,
+   * checked at once on this thread and the stat worker (persist.ts's checkLoaded), the walk's paths first.
+   * @returns the walk and, per file id, 1 when it stats as indexed; null when a path of the walk changed (it is
+   *   let go: a cold walk); undefined when there is no loaded index file or no worker (stat'ed here, picked)
+   */
+  private checkedTogether(
+    s: StoredDefault,
+    plan: WalkPlan,
+    idx: TrigramIndex,
+    found: Found,
+    maxFileSize: number,
+    checks: QueryChecks,
+  ): { memo: Memo; same: Uint8Array } | null | undefined {
+    const loaded = this.loadedChecks;
+    const dir = this.indexDir();
+    if (loaded === null || loaded.index !== idx || dir === null) return undefined;
+    const m = s.memo;
+    const sel = this.selectionOf(m.rec, plan, checks);
+    const ids = this.idsOf(m, idx);
+    const wanted: number[] = [];
+    for (const i of sel.places) {
+      const id = ids[i] as number;
+      if (id < 0 || id >= loaded.header.files || found.map[id] === 1 || !idx.isLive(id)) continue;
+      if (idx.sizeOf(id) <= maxFileSize) wanted.push(id);
+    }
+    const r = checkLoaded(
+      loaded,
+      indexPathFor(this.root, dir),
+      this.root,
+      wanted,
+      this.options.statsInWorker === true,
+    );
+    if (r === null) return undefined;
+    if (!r.fresh) {
+      if (this.stored === s) this.stored = null;
+      return null;
+    }
+    return { memo: m, same: r.same };
   }
 
   /** The ids of an index's files changed since it was built (taken again when more have changed). */
@@ -2895,6 +2977,8 @@ interface WarmSwitches {
   readonly persistMinFiles: number | null;
   /** RGLOB_TEST_WATCH_GATE, or null. */
   readonly watchGate?: string | null;
+  /** RGLOB_STAT_SPLIT=worker. */
+  readonly statsInWorker?: boolean;
   /** RGLOB_TEST_BUILD_GATE, or null. */
   readonly buildGate?: string | null;
   /** RGLOB_TEST_WATCH_LIMIT, or null. */
@@ -2924,6 +3008,7 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
     noCache: !switches.index,
     persistMinFiles: switches.persistMinFiles,
     watchGate: switches.watchGate ?? null,
+    statsInWorker: switches.statsInWorker === true,
     buildGate: switches.buildGate ?? null,
     watchLimit: switches.watchLimit ?? null,
     log: (line) => {
