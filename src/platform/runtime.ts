@@ -48,3 +48,18 @@ export function bunSha256Hex(text: string): string {
 export function collectGarbage(): void {
   if (onBun) Bun.gc(true);
 }
+
+/** Buffer#utf8Write, where the runtime has it (Bun and Node do, undocumented). */
+const nativeUtf8Write = (
+  Buffer.prototype as unknown as { utf8Write?: (this: Buffer, text: string, at: number) => number }
+).utf8Write;
+
+/**
+ * Encodes text as UTF-8 into buf at `at`, as `buf.write(text, at)` does (lone surrogates as U+FFFD): through
+ * `utf8Write` when there is one, about 40 % faster per short line (it skips the argument parsing).
+ * @returns the bytes written
+ */
+export const utf8Write: (buf: Buffer, text: string, at: number) => number =
+  typeof nativeUtf8Write === "function"
+    ? (buf, text, at) => nativeUtf8Write.call(buf, text, at)
+    : (buf, text, at) => buf.write(text, at);

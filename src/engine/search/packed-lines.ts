@@ -2,21 +2,12 @@
  * (TextOptions.direct: the plain listing) to the calling thread, which writes them in walk order as if it had
  * found them (ADR 0049). A line is its number and its byte length (two little-endian u32) and its UTF-8 bytes; a
  * line given as decoded text is packed as the UTF-8 the output would write for it. Never writes output. */
+
+import { utf8Write } from "../../platform/runtime.ts";
 import type { LineEvents } from "../events.ts";
 
 /** Bytes gathered before a worker gives them out in the middle of a file (a large file with many lines). */
 const PACK_SPILL = 1 << 20;
-
-/** Buffer#utf8Write, where the runtime has it (Bun and Node do, undocumented). */
-const nativeUtf8Write = (
-  Buffer.prototype as unknown as { utf8Write?: (this: Buffer, text: string, at: number) => number }
-).utf8Write;
-
-/** Encodes text as UTF-8 into buf at `at` (lone surrogates as U+FFFD, as the output's writer does). */
-const utf8Write: (buf: Buffer, text: string, at: number) => number =
-  typeof nativeUtf8Write === "function"
-    ? (buf, text, at) => nativeUtf8Write.call(buf, text, at)
-    : (buf, text, at) => buf.write(text, at);
 
 /** Lines packed as a search finds them; `take` gives them out and starts again. */
 export class LinePacker implements LineEvents {
