@@ -222,3 +222,30 @@ export async function mcpSession(binary: string, tree: string, cache: string, na
   await client.connect(transport);
   return client;
 }
+
+/** The 20 greps of bench-warm.ts, as an agent types them: rglob's argv and rg's (bench-serve.ts, floor-serve-rg.ts). */
+export const SERVE_QUERIES: ReadonlyArray<{
+  readonly rglob: readonly string[];
+  readonly rg: readonly string[];
+}> = [
+  { rglob: ["traverseFast"], rg: ["-n", "traverseFast"] },
+  { rglob: ["function"], rg: ["-n", "function"] },
+  { rglob: ["TODO"], rg: ["-n", "TODO"] },
+  { rglob: ["isIdentifier"], rg: ["-n", "isIdentifier"] },
+  { rglob: ["assertNode"], rg: ["-n", "assertNode"] },
+  { rglob: ["[A-Z][a-z]+Error\\("], rg: ["-n", "[A-Z][a-z]+Error\\("] },
+  { rglob: ["const [a-z]+ = require\\("], rg: ["-n", "const [a-z]+ = require\\("] },
+  { rglob: ["t\\.is[A-Z]\\w+\\("], rg: ["-n", "t\\.is[A-Z]\\w+\\("] },
+  { rglob: ["console\\.(warn|error)"], rg: ["-n", "console\\.(warn|error)"] },
+  { rglob: ["-i", "-w", "todo"], rg: ["-n", "-i", "-w", "todo"] },
+  { rglob: ["-i", "deprecated"], rg: ["-n", "-i", "deprecated"] },
+  { rglob: ["-w", "scope"], rg: ["-n", "-w", "scope"] },
+  { rglob: ["-l", "babel-core"], rg: ["-l", "babel-core"] },
+  { rglob: ["-l", "-i", "copyright"], rg: ["-l", "-i", "copyright"] },
+  { rglob: ["-c", "export default"], rg: ["-c", "export default"] },
+  { rglob: ["-c", "it\\("], rg: ["-c", "it\\("] },
+  { rglob: ["-g", "*.ts", "interface"], rg: ["-n", "-g", "*.ts", "interface"] },
+  { rglob: ["-g", "*.json", '"version"'], rg: ["-n", "-g", "*.json", '"version"'] },
+  { rglob: ["-F", "process.env.BABEL_ENV"], rg: ["-n", "-F", "process.env.BABEL_ENV"] },
+  { rglob: ["tokenizer", "packages/babel-parser"], rg: ["-n", "tokenizer", "packages/babel-parser"] },
+];
