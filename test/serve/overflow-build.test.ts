@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { BIN } from "../helpers.ts";
-import { comparable, logOf, type Out, serveSandbox, until } from "./sandbox.ts";
+import { logOf, sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, root, env, run, servers } = serveSandbox("rglob-overflow-build-");
@@ -39,19 +39,7 @@ function ours(): Record<string, unknown> | undefined {
 }
 
 /** Asserts a call is served (the server's count grows) and answers as the cold run does. */
-function sameAsCold(args: readonly string[]): Out {
-  const before = Number(ours()?.calls ?? -1);
-  const warm = run(args, root, SERVED);
-  expect({ args, calls: Number(ours()?.calls ?? -1) }).toEqual({ args, calls: before + 1 });
-  const cold = run(args, root, { RGLOB_SERVE: "0" });
-  expect({ args, code: warm.code, stderr: warm.stderr, out: comparable(args, warm.stdout) }).toEqual({
-    args,
-    code: cold.code,
-    stderr: cold.stderr,
-    out: comparable(args, cold.stdout),
-  });
-  return warm;
-}
+const sameAsCold = sameAsColdIn({ root, run, servers }, SERVED);
 
 const QUESTIONS: readonly (readonly string[])[] = [
   ["grep", "OVFNEEDLE"],

@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { BIN } from "../helpers.ts";
-import { comparable, logOf, type Out, serveSandbox, until } from "./sandbox.ts";
+import { logOf, sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, root, env, run, servers } = serveSandbox("rglob-overflow-");
@@ -32,24 +32,8 @@ function state(): string {
   return String(servers().find((s) => s.root === root)?.state ?? "none");
 }
 
-function calls(): number {
-  return Number(servers().find((s) => s.root === root)?.calls ?? -1);
-}
-
 /** Asserts a call is served (the server's count grows) and answers as the cold run does. */
-function sameAsCold(args: readonly string[]): Out {
-  const before = calls();
-  const warm = run(args, root, WAIT);
-  expect({ args, calls: calls() }).toEqual({ args, calls: before + 1 });
-  const cold = run(args, root, { RGLOB_SERVE: "0" });
-  expect({ args, code: warm.code, stderr: warm.stderr, out: comparable(args, warm.stdout) }).toEqual({
-    args,
-    code: cold.code,
-    stderr: cold.stderr,
-    out: comparable(args, cold.stdout),
-  });
-  return warm;
-}
+const sameAsCold = sameAsColdIn({ root, run, servers }, WAIT);
 
 const QUESTIONS: readonly (readonly string[])[] = [
   ["grep", "OVFNEEDLE"],

@@ -1,6 +1,7 @@
 /*! The serve tests' sandbox: a temporary directory with its own cache directory (and so its own servers'
  * sockets) and a project folder, the compiled binary run there, and the servers `rglob index --status` lists.
  * Not a test file (no `.test.ts`). */
+import { expect } from "bun:test";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -73,6 +74,33 @@ export function comparable(args: readonly string[], stdout: Buffer): string {
   delete o.source;
   delete o.bytes_read;
   return JSON.stringify(o);
+}
+
+/**
+ * Makes the check that a call is served by the sandbox's server of `root` (its count of calls grows by one) and
+ * answers as the cold run does (exit code, stderr, and stdout as `comparable` gives it).
+ * @param box the sandbox
+ * @param served the settings a served call runs with (a served call must share the server's)
+ * @returns the check, which gives the served call's output
+ */
+export function sameAsColdIn(
+  box: Pick<ReturnType<typeof serveSandbox>, "root" | "run" | "servers">,
+  served: Record<string, string>,
+): (args: readonly string[]) => Out {
+  const calls = () => Number(box.servers().find((s) => s.root === box.root)?.calls ?? -1);
+  return (args) => {
+    const before = calls();
+    const warm = box.run(args, box.root, served);
+    expect({ args, calls: calls() }).toEqual({ args, calls: before + 1 });
+    const cold = box.run(args, box.root, { RGLOB_SERVE: "0" });
+    expect({ args, code: warm.code, stderr: warm.stderr, out: comparable(args, warm.stdout) }).toEqual({
+      args,
+      code: cold.code,
+      stderr: cold.stderr,
+      out: comparable(args, cold.stdout),
+    });
+    return warm;
+  };
 }
 
 /**
