@@ -41,6 +41,8 @@ export interface Config {
   readonly watchGate: string | null;
   /** RGLOB_TEST_BUILD_GATE (tests, through the binary): the warm server's build, its reads done, waits for this path. */
   readonly buildGate: string | null;
+  /** RGLOB_TEST_RECHECK_GATE (tests, through the binary): the warm server's check of every file waits halfway for this path. */
+  readonly recheckGate: string | null;
   /** RGLOB_TEST_WATCH_LIMIT (tests, through the binary): the watch fails after this many directories (null: none). */
   readonly watchLimit: number | null;
   /**
@@ -119,6 +121,7 @@ export function readConfig(env: Env = process.env): Config {
     debug: Boolean(env.RGLOB_DEBUG),
     watchGate: env.RGLOB_TEST_WATCH_GATE ? env.RGLOB_TEST_WATCH_GATE : null,
     buildGate: env.RGLOB_TEST_BUILD_GATE ? env.RGLOB_TEST_BUILD_GATE : null,
+    recheckGate: env.RGLOB_TEST_RECHECK_GATE ? env.RGLOB_TEST_RECHECK_GATE : null,
     watchLimit: numberOf(env.RGLOB_TEST_WATCH_LIMIT),
     walkSplit: splitOf(env.RGLOB_WALK_SPLIT),
     dirFd: env.RGLOB_DIR_FD !== "0",

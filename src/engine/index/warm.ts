@@ -160,6 +160,11 @@ interface WarmOptions {
   readonly statsInWorker?: boolean;
   /** A test's gate: the index build, every file read, freezes only once this path exists (RGLOB_TEST_BUILD_GATE). */
   readonly buildGate?: string | null;
+  /**
+   * A test's gate: each pass of the check of every file after the watch is set up (recheck) waits halfway, its
+   * first half stat'ed, until this path exists (RGLOB_TEST_RECHECK_GATE).
+   */
+  readonly recheckGate?: string | null;
   /** A test's limit: the watch fails after this many directories, as at the user's inotify limit. */
   readonly watchLimit?: number | null;
   /** Where a line goes when the watch fails or loses events (the server's log, stderr). */
@@ -1015,6 +1020,10 @@ export class WarmRoot implements WarmProvider {
       // stat'ed before may have changed since with no event left to say so; every file is stat'ed again.
       for (let first = true; forgets !== this.forgets; first = false) {
         forgets = this.forgets;
+        // What this pass finds unchanged with the watch whole, queries meanwhile take as the watch's (vouchedNow):
+        // a change after the stat is an event, one before it shows in the stat (ADR 0035, "shared").
+        const vouched = this.synchronous && this.watching ? new Uint8Array(loaded.header.files) : null;
+        this.vouched = vouched === null ? null : { idx, forgets, ids: vouched };
         // The first pass takes what the stat worker answered while the watch was set up (each file stat'ed after
         // its directory's watch was added), when no event was lost since it began; it stats the rest itself.
         const answers =
@@ -1030,10 +1039,14 @@ export class WarmRoot implements WarmProvider {
             slice = performance.now();
             if (stale()) return;
           }
+          if (id === files >> 1 && (await this.recheckGate(stale))) return;
           if (!idx.isLive(id)) continue;
           const answer = answers === null ? UNCHECKED : (answers[id] as number);
           if (answer !== UNCHECKED) aside++;
-          if (answer === SAME || (answer === UNCHECKED && checks.unchanged(id))) continue;
+          if (answer === SAME || (answer === UNCHECKED && checks.unchanged(id))) {
+            if (vouched !== null) vouched[id] = 1;
+            continue;
+          }
           idx.invalidateId(id);
           changed++;
         }
@@ -1042,6 +1055,7 @@ export class WarmRoot implements WarmProvider {
       }
     } finally {
       checks.close();
+      if (this.vouched?.idx === idx && stale()) this.vouched = null;
     }
     if (this.index !== idx || this.unverified !== idx) return;
     const walks = this.walksLoaded;
@@ -1055,6 +1069,7 @@ export class WarmRoot implements WarmProvider {
     // Events lost while those were made (between turns): every file is stat'ed again before the watch vouches.
     if (forgets !== this.forgets) return this.recheck(loaded, epoch, null, changed);
     this.unverified = null;
+    this.vouched = null;
     this.loadedChecks = null;
     await this.rehearsal();
     if (this.closed || this.index !== idx) return;
@@ -1080,6 +1095,32 @@ export class WarmRoot implements WarmProvider {
     } else
       this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up${watch}${walk}`;
     if (idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
+  }
+
+  /**
+   * RGLOB_TEST_RECHECK_GATE (a test setting): a pass of recheck, its first half stat'ed, waits for that path, so
+   * that a test can query and change the tree while the files are checked again.
+   * @returns whether the root was given up meanwhile (stale)
+   */
+  private async recheckGate(stale: () => boolean): Promise<boolean> {
+    const gate = this.options.recheckGate ?? null;
+    if (gate === null || pathExists(gate)) return false;
+    this.say("half of the files checked again, the check waits at its gate (RGLOB_TEST_RECHECK_GATE)");
+    while (!pathExists(gate) && !stale()) await sleep(50);
+    return stale();
+  }
+
+  /**
+   * The files the recheck under way found unchanged, each stat'ed after the watch was whole (so a change since
+   * is an event, which made its id dead), while the watch vouches as trustsWatch says but for the recheck: none
+   * lost since (`forgets`), the same index, the open, held and linked files read as suspects (markSuspects).
+   * @returns per file id, 1 when vouched; null when nothing is
+   */
+  private vouchedNow(idx: TrigramIndex): Uint8Array | null {
+    const v = this.vouched;
+    if (v === null || v.idx !== idx || v.forgets !== this.forgets || this.unverified !== idx) return null;
+    if (!this.synchronous || !this.watching || this.held === null || this.statEveryFile) return null;
+    return v.ids;
   }
 
   /**
@@ -1112,6 +1153,12 @@ export class WarmRoot implements WarmProvider {
   private loadedBefore: string | null | undefined = undefined;
   /** A loaded index whose files were not stat'ed again since the watch was set up (recheck): queries stat. */
   private unverified: TrigramIndex | null = null;
+  /**
+   * The pass of recheck under way: per file id, 1 once it stat'ed the file unchanged with the watch whole, and
+   * the state's `forgets` when the pass began (vouchedNow); null: none.
+   */
+  private vouched: { readonly idx: TrigramIndex; readonly forgets: number; readonly ids: Uint8Array } | null =
+    null;
   /**
    * The loaded index file's checks while its index is unverified: a query stats the files it rules out by their
    * bytes in the file, relative to the tree's descriptor opened for that query (as recheck does), not by paths
@@ -1785,6 +1832,8 @@ export class WarmRoot implements WarmProvider {
     // How a file the index rules out is known unchanged (ADR 0032): by the watch, with the suspect files read
     // (marked as candidates here); or, where the watch cannot vouch for every file, by a stat of each.
     const byWatch = candidates !== null && idx !== null && this.trustsWatch();
+    // While every file is stat'ed again (recheck): those it found unchanged are the watch's, the rest stat'ed.
+    const vouch = candidates !== null && idx !== null && !byWatch ? this.vouchedNow(idx) : null;
     const checks: QueryChecks = {
       mode: byWatch ? "watch" : "stat",
       given: 0,
@@ -1795,7 +1844,7 @@ export class WarmRoot implements WarmProvider {
     };
     if (candidates !== null && idx !== null) {
       this.lastChecks = checks;
-      if (byWatch) this.markSuspects(idx, found as Found, checks);
+      if (byWatch || vouch !== null) this.markSuspects(idx, found as Found, checks);
     }
     // Set when the walk is a replay that leaves ruled-out entries out: every entry it gives was checked then.
     let replayed = false;
@@ -1804,7 +1853,7 @@ export class WarmRoot implements WarmProvider {
       const id = idx.idOfPath(e.abs);
       if (id < 0 || candidates[id] === 1) return false;
       if (idx.sizeOf(id) > maxFileSize) return false;
-      if (byWatch) return true;
+      if (byWatch || (vouch !== null && vouch[id] === 1 && idx.isLive(id))) return true;
       checks.stat_checks++;
       return sameAsIndexed(idx, id, e.abs);
     };
@@ -1826,7 +1875,7 @@ export class WarmRoot implements WarmProvider {
         // While a loaded index is unverified: the walk's paths and the files ruled out, stat'ed on two threads.
         const both =
           after === null && stored !== null && leaveOut && !byWatch && idx !== null && found !== null
-            ? this.checkedTogether(stored, p, idx, found, maxFileSize, checks)
+            ? this.checkedTogether(stored, p, idx, found, maxFileSize, checks, vouch)
             : undefined;
         const m =
           both !== undefined
@@ -1844,7 +1893,17 @@ export class WarmRoot implements WarmProvider {
             checks.given = sel.places.length;
             return replayPicked(m.rec, p, ctx, sel.places);
           }
-          const pick = this.picked(m, sel, idx, found as Found, maxFileSize, byWatch, checks, both?.same);
+          const pick = this.picked(
+            m,
+            sel,
+            idx,
+            found as Found,
+            maxFileSize,
+            byWatch,
+            checks,
+            both?.same,
+            vouch,
+          );
           replayed = true;
           checks.given = pick.length;
           return replayPicked(m.rec, p, ctx, pick);
@@ -2130,6 +2189,7 @@ export class WarmRoot implements WarmProvider {
     byWatch: boolean,
     checks: QueryChecks,
     same: Uint8Array | undefined = undefined,
+    vouch: Uint8Array | null = null,
   ): Int32Array {
     const ids = this.idsOf(m, idx);
     const unindexed = unindexedOf(sel, ids, idx);
@@ -2144,6 +2204,7 @@ export class WarmRoot implements WarmProvider {
         for (const i of sel.places) {
           const id = ids[i] as number;
           if (id < 0 || candidates[id] === 1 || !idx.isLive(id) || idx.sizeOf(id) > maxFileSize) continue;
+          if (vouch !== null && vouch[id] === 1) continue;
           checks.stat_checks++;
           const unchanged =
             same !== undefined && id < same.length
@@ -2201,6 +2262,7 @@ export class WarmRoot implements WarmProvider {
     found: Found,
     maxFileSize: number,
     checks: QueryChecks,
+    vouch: Uint8Array | null,
   ): { memo: Memo; same: Uint8Array } | null | undefined {
     const loaded = this.loadedChecks;
     const dir = this.indexDir();
@@ -2212,6 +2274,7 @@ export class WarmRoot implements WarmProvider {
     for (const i of sel.places) {
       const id = ids[i] as number;
       if (id < 0 || id >= loaded.header.files || found.map[id] === 1 || !idx.isLive(id)) continue;
+      if (vouch !== null && vouch[id] === 1) continue;
       if (idx.sizeOf(id) <= maxFileSize) wanted.push(id);
     }
     const r = checkLoaded(
@@ -2981,6 +3044,8 @@ interface WarmSwitches {
   readonly statsInWorker?: boolean;
   /** RGLOB_TEST_BUILD_GATE, or null. */
   readonly buildGate?: string | null;
+  /** RGLOB_TEST_RECHECK_GATE, or null. */
+  readonly recheckGate?: string | null;
   /** RGLOB_TEST_WATCH_LIMIT, or null. */
   readonly watchLimit?: number | null;
   /** Where persisted indexes are kept (RGLOB_CACHE_DIR's `index`, else the platform's cache directory's). */
@@ -3010,6 +3075,7 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
     watchGate: switches.watchGate ?? null,
     statsInWorker: switches.statsInWorker === true,
     buildGate: switches.buildGate ?? null,
+    recheckGate: switches.recheckGate ?? null,
     watchLimit: switches.watchLimit ?? null,
     log: (line) => {
       process.stderr.write(`rglob: ${line}\n`);
