@@ -49,6 +49,12 @@ export interface TreeWatch {
    * overflowed: the watches added before were dropped).
    */
   knownProgress(): { readonly watched: number; readonly restarts: number };
+  /**
+   * Whether every directory of the tree is watched: false while the tree is watched again after the queue
+   * overflowed (a slice at a time, as the set-up: until then a change in a directory not watched yet has no
+   * event, and nothing may rely on the watch).
+   */
+  whole(): boolean;
 }
 
 /**
@@ -284,6 +290,14 @@ class InotifyTree implements TreeWatch {
   /** The set-up's place among the known directories, and how many times it started again (knownProgress). */
   private knownNow: KnownSetUp | null = null;
   private restarts = 0;
+  /** How the set-up went a slice at a time (openInSlices), so the tree is watched again so after an overflow. */
+  private slicing: {
+    readonly sliceMs: number;
+    readonly stopped: () => boolean;
+    readonly turn: () => Promise<void>;
+  } | null = null;
+  /** The tree is being watched again after an overflow (rewatchInSlices), not whole until it ends. */
+  private partial = false;
   /** Files opened and not yet closed since the watch was set up, and how many times (relative). */
   private readonly open = new Map<string, number>();
   private readonly counted: WatchCounts = {
@@ -333,8 +347,11 @@ class InotifyTree implements TreeWatch {
     }
     started?.(this);
     this.settingUp = true;
+    if (this.slicing === null) this.slicing = { sliceMs, stopped, turn };
+    // Watched again after an overflow: every directory listed (what the known ones were then is long gone).
+    const given = this.partial ? null : this.known;
     try {
-      let known = this.known === null ? null : new KnownSetUp(this.known);
+      let known = given === null ? null : new KnownSetUp(given);
       this.knownNow = known;
       let pending = known === null ? [""] : [];
       for (let restarts = 0; ; ) {
@@ -369,7 +386,7 @@ class InotifyTree implements TreeWatch {
           }
           this.handlers.onReset?.();
           this.restarts = restarts;
-          known = this.known === null ? null : new KnownSetUp(this.known);
+          known = given === null ? null : new KnownSetUp(given);
           this.knownNow = known;
           pending = known === null ? [""] : [];
         }
@@ -536,6 +553,10 @@ class InotifyTree implements TreeWatch {
     return { watched: this.knownNow?.next ?? 0, restarts: this.restarts };
   }
 
+  whole(): boolean {
+    return !this.partial && !this.settingUp && !this.closed && this.fd >= 0;
+  }
+
   drain(): void {
     this.readEvents();
     // During the set-up an overflowed queue makes the set-up start again (openInSlices).
@@ -545,6 +566,10 @@ class InotifyTree implements TreeWatch {
       this.overflowed = false;
       if (n === 3) {
         this.lose("the watch's queue kept overflowing");
+        return;
+      }
+      if (this.slicing !== null) {
+        this.rewatchInSlices(this.slicing);
         return;
       }
       this.rewatch();
@@ -724,6 +749,40 @@ class InotifyTree implements TreeWatch {
       return;
     }
     this.handlers.onEvent("rename", null);
+  }
+
+  /**
+   * After an overflow, on a watch set up in slices: the tree watched again as it was set up, a slice at a time
+   * between turns (878 ms in one go on babel, seconds on larger trees, every call waiting). Everything may have
+   * changed is said at once, before the drain returns (a call answering now must not trust the watch), and again
+   * once the watch is whole (what was made meanwhile relied on a watch that was not), with the open files looked
+   * for again each time (onReset). Until then `whole()` is false. An overflow meanwhile starts the set-up again,
+   * at most SETUP_OVERFLOWS times, then the watch is lost.
+   */
+  private rewatchInSlices(how: NonNullable<InotifyTree["slicing"]>): void {
+    this.lib.close(this.fd);
+    this.fd = -1;
+    this.dirs.clear();
+    this.unwatched.clear();
+    this.open.clear();
+    this.partial = true;
+    this.handlers.onReset?.();
+    this.handlers.onEvent("rename", null);
+    if (this.closed) return;
+    void this.openInSlices(how.sliceMs, how.stopped, how.turn).then((ok) => {
+      if (this.closed) return;
+      if (!ok) {
+        if (how.stopped()) this.close();
+        else
+          this.lose(
+            `the watch could not be made again after its queue overflowed: ${this.failure ?? "no inotify instance"}`,
+          );
+        return;
+      }
+      this.partial = false;
+      this.handlers.onReset?.();
+      this.handlers.onEvent("rename", null);
+    });
   }
 
   private lose(reason: string): void {

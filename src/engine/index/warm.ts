@@ -165,6 +165,11 @@ interface WarmOptions {
    * first half stat'ed, until this path exists (RGLOB_TEST_RECHECK_GATE).
    */
   readonly recheckGate?: string | null;
+  /**
+   * A test's gate: the tree watched again after an overflow waits between its slices until this path exists
+   * (RGLOB_TEST_REWATCH_GATE).
+   */
+  readonly rewatchGate?: string | null;
   /** A test's limit: the watch fails after this many directories, as at the user's inotify limit. */
   readonly watchLimit?: number | null;
   /** Where a line goes when the watch fails or loses events (the server's log, stderr). */
@@ -256,6 +261,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const WATCH_SLICE_MS = 20;
 /** How often the tree's own watch is read between calls (its own reads and listings are events too). */
 const DRAIN_MS = 25;
+/** How often a check of every file waiting for the watch to be whole again looks (ms). */
+const WHOLE_WAIT_MS = 20;
 /**
  * Files named by closes that wrote nothing (WarmRoot.named) kept as suspects until a look; past this many, one
  * look at everything before the next answer costs less than reading them all at each query.
@@ -1019,10 +1026,16 @@ export class WarmRoot implements WarmProvider {
       // The watch lost events meanwhile (its queue overflowed and it was set up again: changed(null)): a file
       // stat'ed before may have changed since with no event left to say so; every file is stat'ed again.
       for (let first = true; forgets !== this.forgets; first = false) {
+        // The tree watched again after an overflow, a slice at a time: a pass begins once it is whole.
+        while (this.watching && !this.watchWhole()) {
+          await sleep(WHOLE_WAIT_MS);
+          if (stale()) return;
+        }
+        if (!this.watching) return;
         forgets = this.forgets;
         // What this pass finds unchanged with the watch whole, queries meanwhile take as the watch's (vouchedNow):
         // a change after the stat is an event, one before it shows in the stat (ADR 0035, "shared").
-        const vouched = this.synchronous && this.watching ? new Uint8Array(loaded.header.files) : null;
+        const vouched = this.synchronous ? new Uint8Array(loaded.header.files) : null;
         this.vouched = vouched === null ? null : { idx, forgets, ids: vouched };
         // The first pass takes what the stat worker answered while the watch was set up (each file stat'ed after
         // its directory's watch was added), when no event was lost since it began; it stats the rest itself.
@@ -1038,8 +1051,14 @@ export class WarmRoot implements WarmProvider {
             await this.turn();
             slice = performance.now();
             if (stale()) return;
+            // Events lost again: this pass's stats vouch for nothing; the next begins once the watch is whole.
+            if (forgets !== this.forgets) break;
           }
-          if (id === files >> 1 && (await this.recheckGate(stale))) return;
+          if (
+            id === files >> 1 &&
+            (await this.atGate(this.options.recheckGate, "half of the files checked again, the check", stale))
+          )
+            return;
           if (!idx.isLive(id)) continue;
           const answer = answers === null ? UNCHECKED : (answers[id] as number);
           if (answer !== UNCHECKED) aside++;
@@ -1098,14 +1117,21 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * RGLOB_TEST_RECHECK_GATE (a test setting): a pass of recheck, its first half stat'ed, waits for that path, so
-   * that a test can query and change the tree while the files are checked again.
-   * @returns whether the root was given up meanwhile (stale)
+   * A test's gate (RGLOB_TEST_RECHECK_GATE: a pass of recheck, its first half stat'ed; RGLOB_TEST_REWATCH_GATE:
+   * the tree watched again after an overflow, between slices): waits for that path, so that a test can query and
+   * change the tree meanwhile; its log says so first.
+   * @param gate the path, or null/undefined: none
+   * @param what what waits, for the log
+   * @param stale whether the root was given up
+   * @returns whether the root was given up meanwhile
    */
-  private async recheckGate(stale: () => boolean): Promise<boolean> {
-    const gate = this.options.recheckGate ?? null;
-    if (gate === null || pathExists(gate)) return false;
-    this.say("half of the files checked again, the check waits at its gate (RGLOB_TEST_RECHECK_GATE)");
+  private async atGate(
+    gate: string | null | undefined,
+    what: string,
+    stale: () => boolean,
+  ): Promise<boolean> {
+    if (gate == null || pathExists(gate)) return false;
+    this.say(`${what} waits at its gate (a test setting)`);
     while (!pathExists(gate) && !stale()) await sleep(50);
     return stale();
   }
@@ -1119,7 +1145,7 @@ export class WarmRoot implements WarmProvider {
   private vouchedNow(idx: TrigramIndex): Uint8Array | null {
     const v = this.vouched;
     if (v === null || v.idx !== idx || v.forgets !== this.forgets || this.unverified !== idx) return null;
-    if (!this.synchronous || !this.watching || this.held === null || this.statEveryFile) return null;
+    if (!this.synchronous || !this.watchWhole() || this.held === null || this.statEveryFile) return null;
     return v.ids;
   }
 
@@ -1396,10 +1422,14 @@ export class WarmRoot implements WarmProvider {
       },
       this.options.sliceMs ?? WATCH_SLICE_MS,
       stopped,
-      () => {
+      async () => {
         // The stat worker may stat the files of the directories watched so far.
         beside?.progress(this.settingUp);
-        return this.turn();
+        await this.turn();
+        // RGLOB_TEST_REWATCH_GATE (a test setting): the tree watched again after an overflow (this watch's
+        // set-up done) waits between its slices, so that a test can query and change it while it is partial.
+        if (this.watcher !== null)
+          await this.atGate(this.options.rewatchGate, "the watch set up again after an overflow", stopped);
       },
       (w) => {
         this.settingUp = w;
@@ -1799,7 +1829,7 @@ export class WarmRoot implements WarmProvider {
    *   walked: the same for a walk of directories alone)
    */
   private memoKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
-    return this.watching ? this.rememberedKey(plan, filesOnly) : null;
+    return this.watchWhole() ? this.rememberedKey(plan, filesOnly) : null;
   }
 
   /** A plan's walk key (memoKey), watched or not. */
@@ -1964,12 +1994,21 @@ export class WarmRoot implements WarmProvider {
    */
   private trustsWatch(): boolean {
     return (
+      this.watchWhole() &&
       this.synchronous &&
-      this.watching &&
       this.held !== null &&
       !this.statEveryFile &&
       (this.unverified === null || this.unverified !== this.index)
     );
+  }
+
+  /**
+   * Whether the tree is watched and the watch whole: not while the tree's own watch is watched again after an
+   * overflow, a slice at a time (tree-watch.ts's `whole`), when a change in a directory not watched yet has no
+   * event. Nothing relies on the watch then (no walk remembered or replayed, no look kept, the index unverified).
+   */
+  private watchWhole(): boolean {
+    return this.watching && (!this.synchronous || (this.watcher as TreeWatch).whole());
   }
 
   /**
@@ -2331,7 +2370,7 @@ export class WarmRoot implements WarmProvider {
    * The ignored-entries looks this root remembers, or null while its watch cannot vouch for them (look-memo.ts).
    */
   look(): WarmLook | null {
-    return this.synchronous && this.watching ? this.looks : null;
+    return this.synchronous && this.watchWhole() ? this.looks : null;
   }
 
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
@@ -2499,7 +2538,8 @@ export class WarmRoot implements WarmProvider {
    * budget, letting go of the least recently used past it.
    */
   private keep(key: string, memo: Memo): void {
-    if (memo.gen !== this.gen || !this.watching || memo.rec.entries > this.options.rememberedEntries) return;
+    if (memo.gen !== this.gen || !this.watchWhole() || memo.rec.entries > this.options.rememberedEntries)
+      return;
     this.memos.delete(key);
     this.memos.set(key, memo);
     while (this.memos.size > MEMOS || this.remembered().entries > this.options.rememberedEntries) {
@@ -3046,6 +3086,8 @@ interface WarmSwitches {
   readonly buildGate?: string | null;
   /** RGLOB_TEST_RECHECK_GATE, or null. */
   readonly recheckGate?: string | null;
+  /** RGLOB_TEST_REWATCH_GATE, or null. */
+  readonly rewatchGate?: string | null;
   /** RGLOB_TEST_WATCH_LIMIT, or null. */
   readonly watchLimit?: number | null;
   /** Where persisted indexes are kept (RGLOB_CACHE_DIR's `index`, else the platform's cache directory's). */
@@ -3076,6 +3118,7 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
     statsInWorker: switches.statsInWorker === true,
     buildGate: switches.buildGate ?? null,
     recheckGate: switches.recheckGate ?? null,
+    rewatchGate: switches.rewatchGate ?? null,
     watchLimit: switches.watchLimit ?? null,
     log: (line) => {
       process.stderr.write(`rglob: ${line}\n`);

@@ -1,0 +1,144 @@
+/*! After its watch's queue overflows, a warm server watches the tree again a slice at a time (as its first set-up)
+ * and answers meanwhile. The set-up is held after its first slice (RGLOB_TEST_REWATCH_GATE) and the test reads
+ * which directories the server's inotify descriptor watches (/proc/PID/fdinfo): a file made or changed in one not
+ * watched yet has no event, and must still be found; nothing remembered while the watch was partial may answer
+ * for it. Every served answer is the cold run's. The overflow is real (SIGSTOP while the tree is read). Linux
+ * only. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { BIN } from "../helpers.ts";
+import { logOf, sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
+
+const linux = process.platform === "linux";
+const { outer, root, env, run, servers } = serveSandbox("rglob-overflow-rewatch-");
+/** Enough directories that one slice of the set-up (20 ms) cannot watch them all. */
+const TOPS = 80;
+const PER_TOP = 100;
+const gate = join(outer, "rewatch-gate");
+/** A served call shares the server's settings and waits for it rather than running cold. */
+const sameAsCold = sameAsColdIn(
+  { root, run, servers },
+  { RGLOB_TEST_REWATCH_GATE: gate, RGLOB_SERVE_WAIT_MS: "120000" },
+);
+
+let server: ReturnType<typeof Bun.spawn> | null = null;
+let log = { text: "" };
+
+const leaf = (t: number, d: number) =>
+  join("p" + String(t).padStart(2, "0"), `d${String(d).padStart(2, "0")}`);
+
+/** A change of the same size with the mtime put back: only the ctime says so (the index rules the file out). */
+function sneak(rel: string): void {
+  const p = join(root, rel);
+  const st = statSync(p);
+  writeFileSync(p, `REWATCHNEEDLE${readFileSync(p, "utf8").slice("REWATCHNEEDLE".length)}`);
+  utimesSync(p, st.atime, st.mtime);
+}
+
+/** The inodes of the directories the server's inotify descriptor watches now. */
+function watchedInodes(pid: number): Set<number> {
+  const out = new Set<number>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let link = "";
+    try {
+      link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {}
+    if (link !== "anon_inode:inotify") continue;
+    for (const m of readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8").matchAll(/ ino:([0-9a-f]+) /g))
+      out.add(Number.parseInt(m[1] as string, 16));
+  }
+  return out;
+}
+
+/** The files served `grep -l REWATCHNEEDLE` lists, after checking it and its count answer as the cold run. */
+function found(): string[] {
+  sameAsCold(["grep", "-c", "REWATCHNEEDLE"]);
+  return sameAsCold(["grep", "-l", "REWATCHNEEDLE"]).stdout.toString().trim().split("\n").filter(Boolean);
+}
+
+beforeAll(async () => {
+  if (!linux) return;
+  for (let t = 0; t < TOPS; t++)
+    for (let d = 0; d < PER_TOP; d++) {
+      mkdirSync(join(root, leaf(t, d)), { recursive: true });
+      writeFileSync(join(root, leaf(t, d), "f.txt"), `ordinary words ${t} ${d}\n`);
+    }
+  server = Bun.spawn([BIN, "serve"], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "", ...env, RGLOB_TEST_REWATCH_GATE: gate },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  log = logOf(server.stderr as ReadableStream<Uint8Array>);
+  expect(await until(() => servers().find((s) => s.root === root)?.state === "ready")).toBe(true);
+  expect(found()).toEqual([]);
+}, 300_000);
+
+afterAll(() => {
+  if (server !== null) {
+    try {
+      process.kill(server.pid, "SIGCONT");
+    } catch {}
+    run(["serve", "--stop"]);
+    server.kill();
+  }
+  rmSync(outer, { recursive: true, force: true });
+});
+
+test.skipIf(!linux)(
+  "while the tree is watched again after an overflow, a slice at a time, files made or changed where it does not watch yet are found, and nothing remembered meanwhile answers (skipped off Linux)",
+  async () => {
+    const pid = (server as { pid: number }).pid;
+    const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
+    process.kill(pid, "SIGSTOP");
+    try {
+      for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * TOPS * PER_TOP)); r < rounds; r++)
+        for (let t = 0; t < TOPS; t++)
+          for (let d = 0; d < PER_TOP; d++) readFileSync(join(root, leaf(t, d), "f.txt"));
+      sneak(join(leaf(0, 0), "f.txt"));
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    expect(
+      await until(() => log.text.includes("the watch set up again after an overflow waits at its gate")),
+    ).toBe(true);
+    // Partial: some directories watched, not all.
+    const watched = watchedInodes(pid);
+    const unwatched: string[] = [];
+    for (let t = 0; t < TOPS; t++)
+      for (let d = 0; d < PER_TOP; d++)
+        if (!watched.has(statSync(join(root, leaf(t, d))).ino)) unwatched.push(leaf(t, d));
+    expect(watched.size).toBeGreaterThan(0);
+    expect(unwatched.length).toBeGreaterThan(2);
+    expect(found()).toEqual([join(leaf(0, 0), "f.txt")]);
+    // A walk answered now is not remembered: a file made where no watch is is listed by the next one.
+    sameAsCold(["find", "*.txt"]);
+    const made = join(unwatched[0] as string, "made.txt");
+    writeFileSync(join(root, made), "a REWATCHNEEDLE made\n");
+    expect(sameAsCold(["find", "made.txt"]).stdout.toString().trim()).toBe(made);
+    // A file changed where no watch is (the index rules it out): stat'ed, found.
+    const changed = join(unwatched[1] as string, "f.txt");
+    sneak(changed);
+    expect(found()).toEqual([join(leaf(0, 0), "f.txt"), changed, made].sort());
+    expect(log.text).not.toContain("the watch vouches for the files again");
+    // Let go: the watch is whole, every file checked again, and it vouches.
+    writeFileSync(gate, "");
+    expect(await until(() => log.text.includes("the watch vouches for the files again"))).toBe(true);
+    const later = join(unwatched[2] as string, "f.txt");
+    writeFileSync(join(root, later), "a REWATCHNEEDLE later\n");
+    expect(found()).toEqual([join(leaf(0, 0), "f.txt"), changed, made, later].sort());
+    expect(log.text).not.toContain("the index is built again");
+  },
+  300_000,
+);
