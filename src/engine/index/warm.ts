@@ -1717,8 +1717,12 @@ export class WarmRoot implements WarmProvider {
       this.looks.clear();
       this.forgetWalks();
       // A loaded index the watch does not vouch for yet is kept: every file is stat'ed again once the watch is
-      // whole (recheck, which starts again after this), and each query stats what it rules out until then.
-      if (this.index !== null && this.unverified === this.index && !this.rootGone) return;
+      // whole (recheck, which starts again after this), and each query stats what it rules out until then. The
+      // default walk is recorded again between calls (once the watch is whole: memoKey).
+      if (this.index !== null && this.unverified === this.index && !this.rootGone) {
+        this.recordDefault();
+        return;
+      }
       // The tree's own watch, set up again after its queue overflowed (tree-watch.ts): the index is kept and
       // checked as a restarted server checks the one it loads.
       if (this.index !== null && this.synchronous && this.building === null && !this.rootGone) {
