@@ -1034,7 +1034,7 @@ export class WarmRoot implements WarmProvider {
         if (!this.watching) return;
         forgets = this.forgets;
         // What this pass finds unchanged with the watch whole, queries meanwhile take as the watch's (vouchedNow):
-        // a change after the stat is an event, one before it shows in the stat (ADR 0035, "shared").
+        // a change after the stat is an event, one before it shows in the stat (ADR 0035, "A query shares …").
         const vouched = this.synchronous ? new Uint8Array(loaded.header.files) : null;
         this.vouched = vouched === null ? null : { idx, forgets, ids: vouched };
         // The first pass takes what the stat worker answered while the watch was set up (each file stat'ed after
