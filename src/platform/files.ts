@@ -237,6 +237,24 @@ export function readInto(fd: number, buf: Uint8Array, offset: number, length: nu
 }
 
 /**
+ * Maps a regular file opened for reading into memory, private and copy-on-write (a write to the bytes changes
+ * this process's copy, never the file): its pages are read as they are first touched, none copied up front. The
+ * file mapped is the one the descriptor holds (Linux's /proc/self/fd link), whatever its path names since.
+ * @param fd the descriptor (of a regular file, checked by the caller)
+ * @param size the file's size when it was checked
+ * @returns the file's bytes, or null where there is no such mapping (Node, not Linux) or the size differs now
+ */
+export function mapOpenedFile(fd: number, size: number): Buffer | null {
+  if (typeof Bun === "undefined" || process.platform !== "linux" || size === 0) return null;
+  try {
+    const m = Bun.mmap(`/proc/self/fd/${fd}`, { shared: false });
+    return m.length === size ? Buffer.from(m.buffer, m.byteOffset, m.length) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Closes a descriptor.
  * @param fd the descriptor
  * @throws the node:fs error

@@ -13,6 +13,7 @@ import {
   type BigPathStats,
   closeDescriptor,
   makePrivateDir,
+  mapOpenedFile,
   readInto,
   realPath,
   removeFile,
@@ -674,6 +675,9 @@ export interface LoadedIndex {
   /** The section of the files' relative paths (NUL-separated, by id) and where each starts in it (pathStarts). */
   readonly pathSection: Uint8Array;
   readonly pathStarts: Int32Array;
+  /** Where the facts and the paths lie in the file (the stat worker reads them there). */
+  readonly factsAt: number;
+  readonly pathsAt: number;
   /** The body's hash as the file's prefix holds it (checked). */
   readonly hash: string;
   readonly bytes: number;
@@ -682,10 +686,12 @@ export interface LoadedIndex {
 }
 
 /**
- * Reads an opened index file into memory of its own (8-byte aligned for the typed-array views). Not mapped: a
- * mapping faults (SIGBUS, which kills the process) when the file is truncated while it is read, and an index
- * file in the user's cache can be truncated or rewritten in place by anything running as the user. The copy
- * costs a few milliseconds per 10 MB (docs/decisions/0028-warm-index.md, measured on a 51 MB index).
+ * Reads an opened index file: mapped, private and copy-on-write, where the platform maps it (Linux under Bun),
+ * else into memory of its own (8-byte aligned for the typed-array views). The copy cost most of a restart's
+ * load on 277k files (142 MB: 0.6-1.6 s against 0.1-0.15 s mapped, the hash check included). A mapping faults
+ * (SIGBUS, which kills the process) when the file is truncated in place while it is mapped: rglob only ever
+ * replaces an index file whole (renamed over it), so only another program writing into the user's cache can
+ * (docs/decisions/0052-index-file-mapped.md; 0028 chose the copy for that reason, at 51 MB).
  * @param fd the open file
  * @param size its size when it was opened
  * @returns its bytes, or why it is not used (not an index, another format, shorter than when opened)
@@ -696,6 +702,10 @@ function readIndexFile(fd: number, size: number): Buffer | string {
   const got0 = size < PREFIX ? 0 : readInto(fd, head, 0, PREFIX, 0);
   const prefix = headerLength(head, got0 < PREFIX ? got0 : size);
   if (typeof prefix === "string") return prefix;
+  // Mapped where it can be: a read copies every byte into fresh memory first, a mapping reads each page of the
+  // page cache as the hash check touches it (ADR 0052).
+  const mapped = mapOpenedFile(fd, size);
+  if (mapped !== null) return mapped;
   const buf = Buffer.from(new ArrayBuffer(size));
   let got = 0;
   while (got < size) {
@@ -788,7 +798,14 @@ export function loadIndex(
   const sizes = new Float64Array(h.files);
   for (let i = 0; i < h.files; i++)
     sizes[i] = (facts[i * FACTS] as number) + (facts[i * FACTS + 1] as number) * 4294967296;
-  const index = TrigramIndex.fromParts(abs, { keys, starts, data, flags, textBytes: h.text_bytes }, sizes);
+  // The paths' characters as the map will hold them (a byte each, the NUL after each taken by the root's "/").
+  const chars = h.path_bytes + h.files * (root.length + sep.length - 1);
+  const index = TrigramIndex.fromParts(
+    abs,
+    { keys, starts, data, flags, textBytes: h.text_bytes },
+    sizes,
+    chars,
+  );
   const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at, h.files, pathAt);
   if (stored === undefined) return bad("corrupt sections");
   const hash = prefixHash(raw);
@@ -804,6 +821,8 @@ export function loadIndex(
       fileChecks,
       pathSection,
       pathStarts: pathOffsets,
+      factsAt: at.facts,
+      pathsAt: at.paths,
       hash,
       bytes: raw.length,
       walk: stored,
@@ -965,12 +984,14 @@ export interface WatchedStats {
  * the directories of the walk written with the index (stat-job.ts's WatchedStatJob): it stats each file once
  * the set-up says the directory holding it is watched, on the other core, while this thread sets the watch up.
  * @param loaded the loaded index
+ * @param file the index file it was read from (the worker reads it again and gives up when it is another)
  * @param root the tree's real path
  * @param dirs the directories the set-up watches, in its order, relative to the root
  * @returns the job, or null (one core, no worker, or no file)
  */
 export function startWatchedStats(
   loaded: LoadedIndex,
+  file: string,
   root: string,
   dirs: readonly string[],
 ): WatchedStats | null {
@@ -981,21 +1002,17 @@ export function startWatchedStats(
   const worker = startStatWorker();
   if (worker === null) return null;
   try {
-    const shared = <T extends Uint8Array | Int32Array | Uint32Array>(
-      a: T,
-      make: (b: SharedArrayBuffer) => T,
-    ): T => {
-      const copy = make(new SharedArrayBuffer(a.byteLength));
-      copy.set(a);
-      return copy;
-    };
     const out = watchedMemory(files);
+    // Where the sections lie, not copies of them: the worker reads them (on 277k files, copying them into
+    // shared memory held this thread, and a call that came meanwhile, for half a second).
     const job: WatchedStatJob = {
       kind: "watched",
+      file,
+      hash: loaded.hash,
       root,
-      paths: shared(loaded.pathSection, (b) => new Uint8Array(b)),
-      starts: shared(loaded.pathStarts, (b) => new Int32Array(b)),
-      facts: shared(loaded.facts, (b) => new Uint32Array(b)),
+      factsAt: loaded.factsAt,
+      pathsAt: loaded.pathsAt,
+      pathBytes: loaded.header.path_bytes,
       files,
       dirs: dirs.join("\0"),
       out,

@@ -196,16 +196,20 @@ export function openIndexFile(file: string): OpenedIndex {
  * What a restarted server sends the stat worker while its watch is set up from the directories of the walk
  * written with the index (warm.ts's WatchedStats): the indexed files, each to be stat'ed only once the directory
  * holding it is watched (a change after the watch is an event, one before it shows in the stat), in the order
- * the set-up watches their directories. The sections are copies in shared memory (none of the index is cloned).
+ * the set-up watches their directories. The worker reads the sections it needs from the index file itself, as
+ * an indexed grep's does: the thread that sets the watch up copies nothing.
  */
 export interface WatchedStatJob {
   readonly kind: "watched";
+  /** The index file and its body's hash (the worker reads its sections and checks it read that file). */
+  readonly file: string;
+  readonly hash: string;
   /** The tree's real path; the relative paths are below it. */
   readonly root: string;
-  /** The NUL-separated relative paths of the files by id, where each starts, and STAT_WORDS words per file. */
-  readonly paths: Uint8Array;
-  readonly starts: Int32Array;
-  readonly facts: Uint32Array;
+  /** Where the facts (STAT_WORDS words per file) and the NUL-separated relative paths lie in the file. */
+  readonly factsAt: number;
+  readonly pathsAt: number;
+  readonly pathBytes: number;
   readonly files: number;
   /** The directories the set-up watches, in its order, relative to the root ("" the root), NUL-separated. */
   readonly dirs: string;
@@ -314,14 +318,21 @@ export function takeOrdered(
  * The worker's part of a watched job: the order of the files by their directory's place among the set-up's
  * directories (a file whose directory is not among them last, once every one is watched), then chunks of it.
  * @param job the job
+ * @param paths the files' relative paths (the index file's section)
+ * @param starts where each starts in it (pathStarts)
  * @param check whether a file id's stats are unchanged
  */
-export function workWatched(job: WatchedStatJob, check: (id: number) => boolean): void {
+export function workWatched(
+  job: WatchedStatJob,
+  paths: Uint8Array,
+  starts: Int32Array,
+  check: (id: number) => boolean,
+): void {
   const { control, order, answers } = watchedViews(job.out, job.files);
   const dirs = job.dirs.split("\0");
   const place = new Map<string, number>();
   for (let k = 0; k < dirs.length; k++) place.set(dirs[k] as string, k);
-  const { paths, starts, files } = job;
+  const { files } = job;
   const text = Buffer.from(paths.buffer, paths.byteOffset, paths.byteLength);
   // Per file, the place of its directory (dirs.length: none of them); consecutive files mostly share one.
   const at = new Int32Array(files);

@@ -5,7 +5,7 @@
  * reads the index; both take chunks of items from one counter (stat-job.ts). It gives up when the file it
  * reads is not the one the caller read the header of. A restarted server gives it the indexed files to stat as its
  * watch's set-up reaches their directories (a WatchedStatJob). */
-import { closeDescriptor, readInto } from "../../platform/files.ts";
+import { closeDescriptor, mapOpenedFile, readInto } from "../../platform/files.ts";
 import { setRoutes } from "../../platform/routes.ts";
 import { STAT_WORDS } from "../../platform/stat-words.ts";
 import { PREFIX, prefixHash } from "./format.ts";
@@ -27,34 +27,61 @@ import {
 
 declare const self: Worker;
 
-/** Reads bytes of the file into memory of their own (aligned for a typed array over them). */
-function readAt(fd: number, length: number, pos: number): Buffer {
-  const buf = Buffer.from(new ArrayBuffer(length));
-  let got = 0;
-  while (got < length) {
-    const n = readInto(fd, buf, got, length - got, pos + got);
-    if (n <= 0) throw new Error("short read");
-    got += n;
-  }
-  return buf;
+/**
+ * Reads bytes of an opened index file: views of its mapping where there is one (none read before they are used,
+ * ADR 0052), else copies in memory of their own (aligned for a typed array over them).
+ * @param fd the file (openIndexFile)
+ * @param size its size then
+ * @returns the reader of `length` bytes at `pos`
+ */
+function readerOf(fd: number, size: number): (length: number, pos: number) => Buffer {
+  const mapped = mapOpenedFile(fd, size);
+  if (mapped !== null)
+    return (length, pos) => {
+      if (pos + length > mapped.length) throw new Error("short read");
+      return mapped.subarray(pos, pos + length);
+    };
+  return (length, pos) => {
+    const buf = Buffer.from(new ArrayBuffer(length));
+    let got = 0;
+    while (got < length) {
+      const n = readInto(fd, buf, got, length - got, pos + got);
+      if (n <= 0) throw new Error("short read");
+      got += n;
+    }
+    return buf;
+  };
 }
 
 /**
  * A restarted server's job: the indexed files stat'ed as the watch's set-up reaches their directories
- * (stat-job.ts's workWatched), from the sections it was given in shared memory.
+ * (stat-job.ts's workWatched), from the sections read here (the file checked to be the one loaded).
  */
 function watchedJob(job: WatchedStatJob): void {
   const { control } = watchedViews(job.out, job.files);
+  let fd = -1;
   try {
-    const checks = fileChecksOf(job.root, job.paths, job.starts, job.facts);
+    const opened = openIndexFile(job.file);
+    if ("reason" in opened) throw new Error("not an index file");
+    fd = opened.fd;
+    const readAt = readerOf(fd, opened.size);
+    if (prefixHash(readAt(PREFIX, 0)) !== job.hash) throw new Error("another index file");
+    const factBytes = readAt(job.files * STAT_WORDS * 4, job.factsAt);
+    const facts = new Uint32Array(factBytes.buffer, factBytes.byteOffset, job.files * STAT_WORDS);
+    const paths = readAt(job.pathBytes, job.pathsAt);
+    if (prefixHash(readAt(PREFIX, 0)) !== job.hash) throw new Error("another index file");
+    const starts = pathStarts(paths, job.files);
+    if (starts === null) throw new Error("not the paths of this many files");
+    const checks = fileChecksOf(job.root, paths, starts, facts);
     try {
-      workWatched(job, (id) => checks.unchanged(id));
+      workWatched(job, paths, starts, (id) => checks.unchanged(id));
     } finally {
       checks.close();
     }
   } catch {
     // Given up: the caller checks what is left unanswered itself.
   } finally {
+    if (fd >= 0) closeDescriptor(fd);
     Atomics.store(control, STATE, ENDED);
     Atomics.notify(control, STATE);
   }
@@ -75,16 +102,17 @@ self.onmessage = (e: MessageEvent<StatJob | WatchedStatJob>) => {
     const opened = openIndexFile(job.file);
     if ("reason" in opened) throw new Error("not an index file");
     fd = opened.fd;
-    const hashOf = () => prefixHash(readAt(fd, PREFIX, 0));
+    const readAt = readerOf(fd, opened.size);
+    const hashOf = () => prefixHash(readAt(PREFIX, 0));
     if (hashOf() !== job.hash) throw new Error("another index file");
-    const factBytes = readAt(fd, job.files * STAT_WORDS * 4, job.factsAt);
+    const factBytes = readAt(job.files * STAT_WORDS * 4, job.factsAt);
     const facts = new Uint32Array(factBytes.buffer, factBytes.byteOffset, job.files * STAT_WORDS);
-    const paths = readAt(fd, job.pathBytes, job.pathsAt);
+    const paths = readAt(job.pathBytes, job.pathsAt);
     const w = job.witnessed;
-    const seenBytes = readAt(fd, w * STAT_WORDS * 4, job.seenAt);
+    const seenBytes = readAt(w * STAT_WORDS * 4, job.seenAt);
     const seen = new Uint32Array(seenBytes.buffer, seenBytes.byteOffset, w * STAT_WORDS);
-    const flags = readAt(fd, w, job.witnessFlagsAt);
-    const names = readAt(fd, job.witnessBytes, job.witnessAt);
+    const flags = readAt(w, job.witnessFlagsAt);
+    const names = readAt(job.witnessBytes, job.witnessAt);
     if (hashOf() !== job.hash) throw new Error("another index file");
     const starts = pathStarts(paths, job.files);
     const nameStarts = pathStarts(names, w);

@@ -226,6 +226,8 @@ export class TrigramIndex {
   private data = new Uint8Array(0);
   private readonly idOf = new Map<string, number>();
   private pendingPaths: readonly string[] | (() => readonly string[]) | null = null;
+  /** The characters of the paths not taken in yet (fromParts' count), for stats() before the map is built. */
+  private pendingChars = 0;
   private count = 0;
   private pathChars = 0;
   private flags = new Uint8Array(1024);
@@ -675,12 +677,14 @@ export class TrigramIndex {
    * @param paths the absolute path of each file id
    * @param parts the arrays
    * @param sizes the size of each file id (for the max_file_size check)
+   * @param pathChars the characters of those paths (stats() counts them before their map is built)
    * @returns the index
    */
   static fromParts(
     paths: readonly string[] | (() => readonly string[]),
     parts: FrozenParts,
     sizes: ArrayLike<number>,
+    pathChars: number,
   ): TrigramIndex {
     const idx = new TrigramIndex(false);
     const n = sizes.length;
@@ -696,6 +700,7 @@ export class TrigramIndex {
     for (let id = 0; id < n; id++) idx.facts[id * 4] = sizes[id] as number;
     // The map from paths is built when first asked for: a grep that replays a recorded walk knows its ids.
     idx.pendingPaths = paths;
+    idx.pendingChars = pathChars;
     return idx;
   }
 
@@ -732,13 +737,13 @@ export class TrigramIndex {
 
   /** Sizes, for the budget and capabilities. */
   stats(): IndexStats {
-    this.pathMap();
     // A path is held once (its characters, a string header and a map entry: about 64 bytes); the frozen lists
-    // are typed arrays (a key and a start per trigram).
+    // are typed arrays (a key and a start per trigram). A loaded index's paths are counted, not decoded: the map
+    // of 277k paths takes most of a second to build, and a restarted server is asked this before any lookup.
     const memoryBytes =
       this.postingBytes +
       this.keys.length * 8 +
-      this.pathChars +
+      (this.pendingPaths !== null ? this.pendingChars : this.pathChars) +
       this.count * 64 +
       this.flags.length +
       this.facts.length * 8;
@@ -821,6 +826,11 @@ export class TrigramIndex {
    */
   idOfPath(abs: string): number {
     return this.pathMap().get(abs) ?? -1;
+  }
+
+  /** Whether the map from paths is built (a loaded index builds it when a path is first looked up). */
+  get pathsMapped(): boolean {
+    return this.pendingPaths === null;
   }
 
   /**

@@ -426,12 +426,19 @@ class StatsBeside {
   /**
    * Starts the job, or returns null (no worker: the files are stat'ed after the set-up, on this thread).
    * @param loaded the loaded index
+   * @param file the index file it was read from
    * @param root the tree's real path
    * @param dirs the directories the set-up watches (its `known`), in its order
    * @param forgets the state's `forgets` now
    */
-  static start(loaded: LoadedIndex, root: string, dirs: StoredDirs, forgets: number): StatsBeside | null {
-    const job = startWatchedStats(loaded, root, dirs.rels);
+  static start(
+    loaded: LoadedIndex,
+    file: string,
+    root: string,
+    dirs: StoredDirs,
+    forgets: number,
+  ): StatsBeside | null {
+    const job = startWatchedStats(loaded, file, root, dirs.rels);
     return job === null ? null : new StatsBeside(job, forgets);
   }
 
@@ -679,6 +686,19 @@ function keepSelection(
 }
 
 /**
+ * The index ids of some entries of a remembered walk, by their paths.
+ * @param rec the walk
+ * @param ids the index id of each of its entries (-1: none)
+ * @param places the entries' places in it
+ * @returns the map
+ */
+function idsByPath(rec: RecordedWalk, ids: Int32Array, places: Int32Array): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const i of places) out.set(rec.absOf(i), ids[i] as number);
+  return out;
+}
+
+/**
  * The places a selection gives that an index does not hold (directories, binary and large files, files changed
  * before the walk's ids were taken), made once per selection and index.
  * @param sel the selection
@@ -853,6 +873,9 @@ export class WarmRoot implements WarmProvider {
     // The directories the walk written with the index listed are watched without a listing when they stat as it
     // recorded them (tree-watch.ts's `known`).
     let dirs: StoredDirs | null = null;
+    // A call that came while the walk's structures were made goes first (they are what it needs).
+    if (loaded !== null) await this.turn();
+    if (gone()) return;
     try {
       dirs = loaded?.walk == null ? null : storedDirsOf(this.root, loaded.walk);
     } catch {}
@@ -861,7 +884,9 @@ export class WarmRoot implements WarmProvider {
     if (gone()) return;
     // The indexed files are stat'ed on the other core as the set-up watches their directories (StatsBeside).
     const beside =
-      loaded === null || dirs === null ? null : StatsBeside.start(loaded, this.root, dirs, this.forgets);
+      loaded === null || dirs === null || indexDir === null
+        ? null
+        : StatsBeside.start(loaded, indexPathFor(this.root, indexDir), this.root, dirs, this.forgets);
     try {
       // RGLOB_TEST_WATCH_GATE (a test setting): the watch is set up only once that path exists, so a test can
       // change the tree between the load's check and the watch.
@@ -1882,6 +1907,9 @@ export class WarmRoot implements WarmProvider {
     }
     // Set when the walk is a replay that leaves ruled-out entries out: every entry it gives was checked then.
     let replayed = false;
+    // The index ids of the entries such a replay gives, by path, while the index's own map from paths is not built
+    // (a loaded index's: on 277k files it takes a second or more, and the first query would pay for it).
+    let pickedIds: Map<string, number> | null = null;
     const ruledOut = (e: Entry): boolean => {
       if (candidates === null || idx === null || replayed) return false;
       const id = idx.idOfPath(e.abs);
@@ -1898,7 +1926,7 @@ export class WarmRoot implements WarmProvider {
         : null;
     const knownBinary = (e: Entry): boolean => {
       if (bins === null || idx === null || e.type !== "file" || e.depth === 0) return false;
-      const id = idx.idOfPath(e.abs);
+      const id = pickedIds?.get(e.abs) ?? idx.idOfPath(e.abs);
       return !(id >= 0 && idx.isLive(id)) && bins.known(e.abs, maxFileSize);
     };
     return {
@@ -1939,6 +1967,7 @@ export class WarmRoot implements WarmProvider {
             vouch,
           );
           replayed = true;
+          if (bins !== null && !idx.pathsMapped) pickedIds = idsByPath(m.rec, this.idsOf(m, idx), pick);
           checks.given = pick.length;
           return replayPicked(m.rec, p, ctx, pick);
         }
