@@ -10,6 +10,7 @@ export const WORKER_ENTRYPOINTS: readonly string[] = [
   "src/engine/count-worker.ts",
   "src/engine/walk-worker.ts",
   "src/engine/index/stat-worker.ts",
+  "src/engine/index/build-worker.ts",
 ];
 
 /** The repository root. */

@@ -125,6 +125,37 @@ function caseVariants(k: number): number[] {
   return out;
 }
 
+/**
+ * Writes the distinct trigram keys of a text to `out` from `at` (the build worker's share of TrigramIndex.add:
+ * the keys go to addKeys). `seen` is a bitset over the 2^24 keys, all clear, and left clear.
+ * @param bytes the text
+ * @param seen the bitset (WORDS words)
+ * @param out where the keys go: room for bytes.length - 2 of them from `at`
+ * @param at where the first goes
+ * @returns how many keys were written
+ */
+export function distinctKeys(bytes: Uint8Array, seen: Uint32Array, out: Uint32Array, at: number): number {
+  const n = bytes.length;
+  if (n < 3) return 0;
+  let t = at;
+  let k = ((bytes[0] as number) << 8) | (bytes[1] as number);
+  for (let i = 2; i < n; i++) {
+    k = ((k << 8) | (bytes[i] as number)) & 0xffffff;
+    const w = k >>> 5;
+    const bit = 1 << (k & 31);
+    const s = seen[w] as number;
+    if ((s & bit) === 0) {
+      seen[w] = s | bit;
+      out[t++] = k;
+    }
+  }
+  for (let j = at; j < t; j++) seen[(out[j] as number) >>> 5] = 0;
+  return t - at;
+}
+
+/** Words of the bitset distinctKeys() takes. */
+export const KEY_WORDS = WORDS;
+
 /** The most trigrams of a literal a query intersects (its rarest: more narrow little, for more decoding). */
 const USE_TRIGRAMS = 16;
 
@@ -301,12 +332,10 @@ export class TrigramIndex {
   }
 
   /**
-   * Adds a file's bytes (not binary, not UTF-16; the builder decides).
-   * @param abs the file's absolute path
-   * @param bytes its content
-   * @param facts its stat facts
+   * Gives a file its id and keeps its path, stat facts, trap flag and text size (the keys are the caller's).
+   * @returns its id
    */
-  add(abs: string, bytes: Uint8Array, facts: FileFacts): void {
+  private register(abs: string, facts: FileFacts, textLength: number, trap: boolean): number {
     const id = this.count++;
     this.idOf.set(abs, id);
     this.pathChars += abs.length;
@@ -326,10 +355,65 @@ export class TrigramIndex {
     this.facts[at + 1] = facts.mtimeMs;
     this.facts[at + 2] = facts.ctimeMs;
     this.facts[at + 3] = facts.ino;
+    if (trap) (this.flags[id] as number) |= FLAG_TRAP;
+    this.textBytes += textLength;
+    this.pagedBytes += Math.max(textLength, PAGE_BYTES);
+    return id;
+  }
+
+  /**
+   * Adds a file by the distinct keys of its text (distinctKeys, made where it was read: the build worker), as
+   * add() would with its bytes, except that its keys are marked apart (markKeys or markWords).
+   * @param abs the file's absolute path
+   * @param keys its distinct trigram keys, in any order
+   * @param facts its stat facts
+   * @param textLength the bytes of its text
+   * @param trap whether its text holds a fold trap (holdsFoldTrap)
+   */
+  addKeys(abs: string, keys: Uint32Array, facts: FileFacts, textLength: number, trap: boolean): void {
+    const id = this.register(abs, facts, textLength, trap);
+    const t = keys.length;
+    if (t === 0) return;
+    this.append(t, keys);
+    this.counts[id] = t;
+  }
+
+  /**
+   * Marks keys as held by the files added since the last spill (each file added by addKeys has its keys marked,
+   * here or by markWords, before the next spill or freeze).
+   * @param keys trigram keys
+   */
+  markKeys(keys: Uint32Array): void {
+    const all = this.all;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as number;
+      const w = 2 * (k >>> 5) + 1;
+      all[w] = (all[w] as number) | (1 << (k & 31));
+    }
+  }
+
+  /**
+   * Marks the keys of several files at once: the union of their keys as words of the key bitset (made where
+   * they were read: a batch of the build worker's, build-read.ts), pairs of a word's number and its bits.
+   * @param words the pairs
+   */
+  markWords(words: Uint32Array): void {
+    const all = this.all;
+    for (let i = 0; i < words.length; i += 2) {
+      const w = 2 * (words[i] as number) + 1;
+      all[w] = (all[w] as number) | (words[i + 1] as number);
+    }
+  }
+
+  /**
+   * Adds a file's bytes (not binary, not UTF-16; the builder decides).
+   * @param abs the file's absolute path
+   * @param bytes its content
+   * @param facts its stat facts
+   */
+  add(abs: string, bytes: Uint8Array, facts: FileFacts): void {
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (holdsFoldTrap(buf)) (this.flags[id] as number) |= FLAG_TRAP;
-    this.textBytes += bytes.length;
-    this.pagedBytes += Math.max(bytes.length, PAGE_BYTES);
+    const id = this.register(abs, facts, bytes.length, holdsFoldTrap(buf));
     const n = bytes.length;
     if (n < 3) return;
     const seen = this.seen;
@@ -378,9 +462,9 @@ export class TrigramIndex {
     }
   }
 
-  /** Appends the first `t` keys of `touched` to the chunks. */
-  private append(t: number): void {
-    const touched = this.touched;
+  /** Appends the first `t` keys of `touched` (or of `from`) to the chunks. */
+  private append(t: number, from: Uint32Array = this.touched): void {
+    const touched = from;
     let j = 0;
     while (j < t) {
       if (this.fill === this.chunk.length) {
@@ -391,6 +475,11 @@ export class TrigramIndex {
       const chunk = this.chunk;
       let fill = this.fill;
       const stop = Math.min(t, j + chunk.length - fill);
+      if (stop - j > 64) {
+        chunk.set(touched.subarray(j, stop), fill);
+        fill += stop - j;
+        j = stop;
+      }
       while (j < stop) chunk[fill++] = touched[j++] as number;
       this.postings += fill - this.fill;
       this.pending += fill - this.fill;

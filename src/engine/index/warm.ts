@@ -13,14 +13,13 @@ import {
   type PathWatcher,
   pathExists,
   readText,
-  statDescriptorBig,
   statPath,
   watchRecursive,
 } from "../../platform/files.ts";
 import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { collectGarbage } from "../../platform/runtime.ts";
-import { STAT_OK, STAT_WORDS, statInto, wordsOfStats } from "../../platform/stat-words.ts";
+import { STAT_OK, STAT_WORDS, statInto } from "../../platform/stat-words.ts";
 import {
   type KnownDirs,
   lookForWriting,
@@ -37,6 +36,7 @@ import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts
 import { walkKey } from "../walk-key.ts";
 import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
 import { BinaryVerdicts } from "./binary-verdicts.ts";
+import { BuildReads, READ_FACTS, READ_INDEXED, READ_LINKED, READ_TRAP } from "./build-read.ts";
 import { LookMemos } from "./look-memo.ts";
 import {
   checkLoaded,
@@ -82,7 +82,6 @@ import {
   UNCHECKED,
   watchedViews,
 } from "./stat-job.ts";
-import { readIndexText, textBuffer } from "./text.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
@@ -197,10 +196,16 @@ interface IdleLookRun {
   ms: number;
 }
 
-/** The index build's read buffer and the stat words of the files indexed so far, by id (both grow). */
-interface BuildReading {
-  buf: Buffer;
+/** Where the index build stands as it takes its batches' answers in (takeBatch). */
+interface BuildProgress {
+  /** The stat words of the files indexed so far, by id (grows). */
   words: Uint32Array;
+  /** Set once the index reached the byte budget: no file is added after that. */
+  full: string | null;
+  /** Files left out once full. */
+  left: number;
+  /** When the event loop last had a turn. */
+  slice: number;
 }
 
 /** A remembered walk, and the index ids of its entries (for the index they were looked up in). */
@@ -242,6 +247,8 @@ interface Recording {
 const MEMOS = 8;
 const SLICE_MS = 8;
 const FIRST_BLOCK = 64 * 1024;
+/** Files the index build hands the build worker at a time (build-read.ts). */
+const BUILD_BATCH = 256;
 /** Rebuild the index when this many of its files changed (and at least this share of them). */
 const REBUILD_DEAD = 256;
 const REBUILD_SHARE = 0.05;
@@ -2598,11 +2605,13 @@ export class WarmRoot implements WarmProvider {
   private async build(): Promise<void> {
     const started = performance.now();
     const idx = new TrigramIndex();
-    const reading: BuildReading = {
-      buf: Buffer.alloc(FIRST_BLOCK),
+    const progress: BuildProgress = {
       words: new Uint32Array(1024 * STAT_WORDS),
+      full: null,
+      left: 0,
+      slice: performance.now(),
     };
-    indexedWords.set(idx, reading.words);
+    indexedWords.set(idx, progress.words);
     this.building = idx;
     // An overflow of the watch's queue while the files are read moves it on (changed(null)).
     const forgets = this.forgets;
@@ -2611,11 +2620,18 @@ export class WarmRoot implements WarmProvider {
       this.overBudget(idx, "the index would exceed 0 MiB (RGLOB_INDEX_BUDGET_MB)");
       return;
     }
-    let slice = performance.now();
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
     const stopped = () => this.closed;
+    let reads: BuildReads | null = null;
     try {
       const plan = this.defaultPlan();
+      // The files are opened, read and cut into trigram keys by the build worker, a batch at a time, while this
+      // thread walks on and adds the keys of the batches answered, in the walk's order (ids as a walk gives them).
+      reads = new BuildReads({
+        confine: plan.confine,
+        maxFileSize: this.options.maxFileSize,
+        nulScan: FIRST_BLOCK,
+      });
       // The walk is recorded as it goes, selecting every entry (the files to index are those the plan gives):
       // whole and still fresh at its end, it is the remembered walk of the plan's key, which is a grep's and a
       // count's with the server's defaults, and of find's with them (filesOnly decides only which roots are walked;
@@ -2627,10 +2643,7 @@ export class WarmRoot implements WarmProvider {
         recorded = rec;
       });
       const seen = new Map<string, Witnessed>();
-      // Set once the index reached the byte budget: the walk goes on (it is recorded whole) but no file is added
-      // after that; the files left out are read by every query that reaches them, as unindexed files are.
-      let full: string | null = null;
-      let left = 0;
+      let batch: string[] = [];
       // Stepped by hand (the paths it reads are witnessed a step at a time): ended below however the loop ends,
       // so the directories it holds open are closed.
       try {
@@ -2638,41 +2651,32 @@ export class WarmRoot implements WarmProvider {
           const step = witnessingInto(seen, () => walked.next());
           if (step.done === true) break;
           const e = step.value;
-          if (performance.now() - slice > sliceMs) {
+          if (performance.now() - progress.slice > sliceMs) {
             await this.turn();
-            slice = performance.now();
+            progress.slice = performance.now();
           }
           if (this.closed || this.building !== idx) return;
-          if (!gives(plan, e)) continue;
-          if (full !== null) {
-            if (e.target === "file") left++;
+          // Only regular files are read (a symlink not followed, a directory or a FIFO is never indexed; an entry
+          // of a type not known is read by every query that reaches it, as any file not indexed).
+          if (!gives(plan, e) || e.target !== "file") continue;
+          // Full: the walk goes on (it is recorded whole) but no file is added after that; the files left out are
+          // read by every query that reaches them, as unindexed files are.
+          if (progress.full !== null) {
+            progress.left++;
             continue;
           }
-          if (!this.indexListed(idx, plan, e, reading)) continue;
-          // A segment's worth of pending postings is frozen, a step at a time (the build's memory is bounded).
-          if (idx.spillDue) {
-            for (const _ of idx.spilling()) {
-              if (performance.now() - slice > sliceMs) {
-                await this.turn();
-                slice = performance.now();
-              }
-              if (this.closed || this.building !== idx) return;
-            }
-          }
-          if (idx.buildingSize > this.options.budgetBytes) {
-            const b = this.options.budgetBytes;
-            full = `the index reached its budget of ${b >= 1048576 ? `${Math.round(b / 1048576)} MiB` : `${Math.round(b / 1024)} KiB`}`;
-            continue;
-          }
-          const over = this.overWhileBuilding(idx);
-          if (over !== null) {
-            this.overBudget(idx, over);
-            return;
-          }
+          batch.push(e.abs);
+          if (batch.length < BUILD_BATCH) continue;
+          reads.send(batch);
+          batch = [];
+          while (reads.full) if (!(await this.takeBatch(idx, reads, progress, sliceMs))) return;
         }
       } finally {
         walked.return();
       }
+      if (batch.length > 0) reads.send(batch);
+      while (reads.pending > 0) if (!(await this.takeBatch(idx, reads, progress, sliceMs))) return;
+      reads.close();
       if (recorded !== null) {
         this.keepBuildWalk(plan, recorded, seen, gen);
         this.buildWalk = { plan, rec: recorded, seen, gen, began };
@@ -2690,9 +2694,9 @@ export class WarmRoot implements WarmProvider {
       // Frozen a step at a time, between turns of the event loop as the walk was.
       const steps = idx.freezing();
       for (let r = steps.next(); r.done !== true; r = steps.next()) {
-        if (performance.now() - slice > sliceMs) {
+        if (performance.now() - progress.slice > sliceMs) {
           await this.turn();
-          slice = performance.now();
+          progress.slice = performance.now();
         }
         if (this.closed || this.building !== idx) return;
       }
@@ -2707,8 +2711,8 @@ export class WarmRoot implements WarmProvider {
         );
         return;
       }
-      if (full !== null) {
-        const note = `partial: ${full}; it holds the first ${s.files} files, the other ${left} are read by every query that reaches them`;
+      if (progress.full !== null) {
+        const note = `partial: ${progress.full}; it holds the first ${s.files} files, the other ${progress.left} are read by every query that reaches them`;
         this.reason = this.reason === null ? note : `${this.reason}; ${note}`;
       }
       // The queries of the new index share the build walk's structures, made before it answers (ADR 0034): the
@@ -2735,57 +2739,91 @@ export class WarmRoot implements WarmProvider {
       void this.persist(idx);
     } catch (err) {
       if (this.building === idx) this.overBudget(idx, `index build failed: ${String(err)}`);
+    } finally {
+      reads?.close();
     }
   }
 
   /**
-   * Reads one listed file into the index being built, from the descriptor of the directory the walk is in (no
-   * path to resolve, no symlink followed), its stat words those of the descriptor read (the words checked at
-   * each query are the file's as read).
+   * Takes the oldest batch's answer into the index being built, file by file in the walk's order: each indexed
+   * file's stat words (those of the descriptor read: the words checked at each query are the file's as read) and
+   * keys; a segment's worth of pending postings frozen, a step at a time (the build's memory is bounded); the
+   * byte budget (full: no file added after it) and the early ratio check (the build given up).
    * @param idx the index being built
-   * @param plan the build's walk plan
-   * @param e the listed file
-   * @param r the build's read buffer and stat words (grown here)
-   * @returns whether it was indexed: not when it cannot be opened, is over the size cap, grew past its size
-   *   while read, is binary (a NUL in the first block) or UTF-16 (searched, not indexed)
+   * @param reads the build's batches
+   * @param p where the build stands (grown here)
+   * @param sliceMs how long a slice may take before the event loop gets a turn
+   * @returns false when the build ends here (closed, replaced, or given up)
    */
-  private indexListed(idx: TrigramIndex, plan: WalkPlan, e: Entry, r: BuildReading): boolean {
-    let fd: number;
-    try {
-      fd = platform.openListed(e.abs, plan.confine, e);
-    } catch {
-      return false;
-    }
-    try {
-      const big = statDescriptorBig(fd);
-      if (!big.isFile() || big.size > BigInt(this.options.maxFileSize)) return false;
-      const st = {
-        size: Number(big.size),
-        mtimeMs: Number(big.mtimeNs) / 1e6,
-        ctimeMs: Number(big.ctimeNs) / 1e6,
-        ino: Number(big.ino),
-      };
-      r.buf = textBuffer(r.buf, st.size);
-      const view = readIndexText(fd, st.size, r.buf, FIRST_BLOCK);
-      if (view === null) return false;
+  private async takeBatch(
+    idx: TrigramIndex,
+    reads: BuildReads,
+    p: BuildProgress,
+    sliceMs: number,
+  ): Promise<boolean> {
+    const { paths, read } = await reads.next();
+    if (this.closed || this.building !== idx) return false;
+    let at = 0;
+    // Whether every indexed file of the batch is added: then their keys are marked at once, by the batch's union.
+    let whole = p.full === null;
+    for (let i = 0; i < paths.length; i++) {
+      const flags = read.flags[i] as number;
+      const n = read.counts[i] as number;
+      const from = at;
+      at += n;
+      if (p.full !== null) {
+        // Sent before the index was full: left out as those the walk meets after.
+        p.left++;
+        continue;
+      }
+      if ((flags & READ_INDEXED) === 0) continue;
       const id = idx.size;
-      if ((id + 1) * STAT_WORDS > r.words.length) {
-        const more = new Uint32Array(r.words.length * 2);
-        more.set(r.words);
-        r.words = more;
+      if ((id + 1) * STAT_WORDS > p.words.length) {
+        const more = new Uint32Array(p.words.length * 2);
+        more.set(p.words);
+        p.words = more;
         indexedWords.set(idx, more);
       }
-      wordsOfStats(big, r.words, id * STAT_WORDS);
-      if (big.nlink > 1n) linkedOf(idx).add(id);
-      idx.add(e.abs, view, st);
-      return true;
-    } catch {
-      return false;
-    } finally {
-      try {
-        platform.close(fd);
-      } catch {}
+      p.words.set(read.words.subarray(i * STAT_WORDS, (i + 1) * STAT_WORDS), id * STAT_WORDS);
+      if ((flags & READ_LINKED) !== 0) linkedOf(idx).add(id);
+      const f = i * READ_FACTS;
+      const facts = {
+        size: read.facts[f] as number,
+        mtimeMs: read.facts[f + 1] as number,
+        ctimeMs: read.facts[f + 2] as number,
+        ino: read.facts[f + 3] as number,
+      };
+      const keys = read.keys.subarray(from, at);
+      idx.addKeys(paths[i] as string, keys, facts, read.facts[f + 4] as number, (flags & READ_TRAP) !== 0);
+      if (idx.buildingSize > this.options.budgetBytes) {
+        const b = this.options.budgetBytes;
+        p.full = `the index reached its budget of ${b >= 1048576 ? `${Math.round(b / 1048576)} MiB` : `${Math.round(b / 1024)} KiB`}`;
+      }
+      // Once full, no later file of the batch is added: the keys of those added are marked one by one.
+      if (p.full !== null && whole) {
+        idx.markKeys(read.keys.subarray(0, at));
+        whole = false;
+      }
+      if (p.full !== null) continue;
+      const over = this.overWhileBuilding(idx);
+      if (over !== null) {
+        this.overBudget(idx, over);
+        return false;
+      }
     }
+    if (whole) idx.markWords(read.union);
+    // A segment's worth of pending postings is frozen, a step at a time (the build's memory is bounded), at the end
+    // of a batch (its keys all marked).
+    if (idx.spillDue) {
+      for (const _ of idx.spilling()) {
+        if (performance.now() - p.slice > sliceMs) {
+          await this.turn();
+          p.slice = performance.now();
+        }
+        if (this.closed || this.building !== idx) return false;
+      }
+    }
+    return true;
   }
 
   /**
