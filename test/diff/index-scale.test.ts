@@ -8,9 +8,11 @@
 //   cold answer, a file changed, added or deleted meanwhile included;
 // - a corrupt, foreign, old-format or replaced-tree index file in the cache is not loaded: the server builds its
 //   own, and says why it did not load it.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import {
+  appendFileSync,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -867,4 +869,65 @@ describe("a restarted server's first queries stat on two threads before the watc
     },
     240_000,
   );
+});
+
+// A file with another hard link outside the tree, written through that name, sends the tree's watch no event
+// (ADR 0032, "Other hard links"): a server reads such a file at each query. The link count is what the index saw
+// when it read the file, so a restarted server must know it from the index file, whoever wrote it.
+describe("a restarted server reads a file with another hard link at each query", () => {
+  let dir: string;
+  let cache: string;
+  let outside: string;
+  const { server, sameAsCold, written } = restarts(() => ({ dir, cache }));
+
+  /** A tree with `linked.txt`, whose other name is outside it (aged: not a racy stat). */
+  const linkedTree = (): { linked: string; alias: string } => {
+    dir = realpathSync(makeTree(30));
+    cache = mkdtempSync(join(tmpdir(), "rglob-scale-cache-"));
+    outside = mkdtempSync(join(tmpdir(), "rglob-scale-outside-"));
+    const linked = join(dir, "linked.txt");
+    const alias = join(outside, "alias.txt");
+    writeFileSync(linked, "const plainText = 1;\n");
+    linkSync(linked, alias);
+    ageTree(dir);
+    return { linked, alias };
+  };
+  afterEach(() => {
+    for (const d of [dir, cache, outside]) rmSync(d, { recursive: true, force: true });
+  });
+
+  /** A restarted server, its index checked once watched, then a write through the outside name. */
+  async function writtenThroughAlias(alias: string): Promise<void> {
+    const mcp = await server();
+    try {
+      await checkedOnceWatched(mcp);
+      await sameAsCold(mcp, { pattern: "plainText" });
+      appendFileSync(alias, "const wombatThroughAlias = 1;\n");
+      await Bun.sleep(100);
+      const found = await sameAsCold(mcp, { pattern: "wombatThroughAlias" });
+      expect((found.results as unknown[]).length).toBe(1);
+      expect((await warm(mcp)).checks).toMatchObject({ mode: "watch" });
+    } finally {
+      await mcp.close();
+    }
+  }
+
+  test("the index a first server wrote", async () => {
+    const { alias } = linkedTree();
+    const first = await server();
+    try {
+      expect((await ready(first)).state).toBe("ready");
+      await written();
+    } finally {
+      await first.close();
+    }
+    await writtenThroughAlias(alias);
+  }, 240_000);
+
+  test("the index `rglob index` wrote", async () => {
+    const { alias } = linkedTree();
+    const { json } = rglobJson(["index", "--json"], { cwd: dir, env: { RGLOB_CACHE_DIR: cache } });
+    expect((json.results as Array<{ state: string }>)[0]?.state).toBe("built");
+    await writtenThroughAlias(alias);
+  }, 240_000);
 });

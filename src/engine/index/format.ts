@@ -58,7 +58,8 @@ interface SectionSpec {
  * | facts     | u32  | 8     | files × STAT_WORDS × 4           | per file id: size, mtime, ctime (ns), inode (stat words) |
  * | keys      | u32  | 4     | trigrams × 4                     | exact-case trigram keys, ascending                       |
  * | starts    | u32  | 4     | (trigrams + 1) × 4               | where each key's list starts in `data`, then the end     |
- * | flags     | u8   | 1     | files                            | per file id: changed since indexed (1), holds K or ſ (2) |
+ * | flags     | u8   | 1     | files                            | per file id: changed since indexed (1), holds K or ſ (2), |
+ * |           |      |       |                                  | other hard links when read (4)                           |
  * | paths     | text | 1     | path_bytes                       | relative paths in id order (paths-section.ts)            |
  * | data      | u8   | 1     | posting_bytes                    | posting lists: file ids as delta varints                 |
  * | seen      | u32  | 8     | walk.witnessed × STAT_WORDS × 4  | recorded walk: stat words of each path it depends on     |
@@ -75,7 +76,8 @@ export const SECTIONS = [
   { name: "facts", kind: "u32", version: 1, align: 8, bytes: (c) => c.files * STAT_WORDS * 4 },
   { name: "keys", kind: "u32", version: 1, align: 4, bytes: (c) => c.trigrams * 4 },
   { name: "starts", kind: "u32", version: 1, align: 4, bytes: (c) => (c.trigrams + 1) * 4 },
-  { name: "flags", kind: "u8", version: 1, align: 1, bytes: (c) => c.files },
+  // Version 2: bit 4, other hard links when read (a file of version 1 does not say, and is not read).
+  { name: "flags", kind: "u8", version: 2, align: 1, bytes: (c) => c.files },
   { name: "paths", kind: "text", version: 1, align: 1, bytes: (c) => c.path_bytes },
   { name: "data", kind: "u8", version: 1, align: 1, bytes: (c) => c.posting_bytes },
   {

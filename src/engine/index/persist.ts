@@ -195,12 +195,15 @@ export async function buildIndex(
       continue;
     }
     ctx.read(bytes.view.length);
+    const id = idx.size;
     idx.add(e.abs, bytes.view, {
       size: bytes.view.length,
       mtimeMs: Number(bytes.st.mtimeNs / 1_000_000n),
       ctimeMs: Number(bytes.st.ctimeNs / 1_000_000n),
       ino: Number(bytes.st.ino),
     });
+    // Other hard links: a server that loads this index reads the file at each query (ADR 0032).
+    if (bytes.st.nlink > 1n) idx.markLinked(id);
     // A segment's worth of pending postings is frozen at once: the build's memory is bounded (trigrams.ts).
     if (idx.spillDue) idx.spill();
     if ((rels.length + 1) * FACTS > facts.length) {

@@ -175,6 +175,8 @@ interface Freezing {
 /** Per-file flags. */
 const FLAG_DEAD = 1;
 const FLAG_TRAP = 2;
+/** Other hard links when the file was read: a write through another name sends no event for this one. */
+const FLAG_LINKED = 4;
 
 /** What a query needs from the index about the literals one of which every match must contain. */
 export interface LiteralQuery {
@@ -929,6 +931,26 @@ export class TrigramIndex {
    */
   isLive(id: number): boolean {
     return ((this.flags[id] as number) & FLAG_DEAD) === 0;
+  }
+
+  /**
+   * Records that a file had other hard links (a link count over one) when it was read; the flag is written with
+   * the index, so a server that loads it knows which files a write through another name can change unseen.
+   * @param id the file id
+   */
+  markLinked(id: number): void {
+    this.flags[id] = (this.flags[id] as number) | FLAG_LINKED;
+  }
+
+  /**
+   * The files that had other hard links when they were read (markLinked), by id (a pass over the flags).
+   * @returns their ids
+   */
+  linkedIds(): number[] {
+    const out: number[] = [];
+    const flags = this.flags;
+    for (let id = 0; id < this.count; id++) if ((flags[id] as number) & FLAG_LINKED) out.push(id);
+    return out;
   }
 
   /**

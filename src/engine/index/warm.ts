@@ -565,16 +565,23 @@ function checkable(idx: TrigramIndex): Checkable {
 /**
  * The files of an index with other hard links (a link count over one when it read them, or a link made in the
  * tree since), by id: a write through another name sends no event for this one, so they are read at each query.
+ * Made from the index's own flags when first asked (markLinked: written with the index, so a loaded one has them).
  */
 const linkedIds = new WeakMap<TrigramIndex, Set<number>>();
 
 function linkedOf(idx: TrigramIndex): Set<number> {
   let s = linkedIds.get(idx);
   if (s === undefined) {
-    s = new Set();
+    s = new Set(idx.linkedIds());
     linkedIds.set(idx, s);
   }
   return s;
+}
+
+/** Records a file with other hard links in the index's flags (persisted) and in linkedOf. */
+function markLinked(idx: TrigramIndex, id: number): void {
+  idx.markLinked(id);
+  linkedOf(idx).add(id);
 }
 
 /** The ids of an index's files with one of these inodes (a pass over its stat words). */
@@ -1796,7 +1803,7 @@ export class WarmRoot implements WarmProvider {
         const inodes = isDir ? linkedBelow(abs) : new Set([st.ino]);
         if (isDir) this.scanStale = true;
         for (const i of [this.index, this.building])
-          if (i !== null) for (const id of idsOfInodes(i, inodes)) linkedOf(i).add(id);
+          if (i !== null) for (const id of idsOfInodes(i, inodes)) markLinked(i, id);
       }
     } catch {}
     // Created, deleted or renamed entries, ignore files and directories (their permissions) change the walk.
@@ -2091,8 +2098,7 @@ export class WarmRoot implements WarmProvider {
     if (this.heldIds === null || this.heldIds.idx !== idx || this.heldIds.held !== held)
       this.heldIds = { idx, held, ids: idsOfInodes(idx, held) };
     for (const id of this.heldIds.ids) mark(id);
-    const linked = linkedIds.get(idx);
-    if (linked !== undefined) for (const id of linked) mark(id);
+    for (const id of linkedOf(idx)) mark(id);
   }
 
   /**
@@ -2785,7 +2791,6 @@ export class WarmRoot implements WarmProvider {
         indexedWords.set(idx, more);
       }
       p.words.set(read.words.subarray(i * STAT_WORDS, (i + 1) * STAT_WORDS), id * STAT_WORDS);
-      if ((flags & READ_LINKED) !== 0) linkedOf(idx).add(id);
       const f = i * READ_FACTS;
       const facts = {
         size: read.facts[f] as number,
@@ -2795,6 +2800,7 @@ export class WarmRoot implements WarmProvider {
       };
       const keys = read.keys.subarray(from, at);
       idx.addKeys(paths[i] as string, keys, facts, read.facts[f + 4] as number, (flags & READ_TRAP) !== 0);
+      if ((flags & READ_LINKED) !== 0) markLinked(idx, id);
       if (idx.buildingSize > this.options.budgetBytes) {
         const b = this.options.budgetBytes;
         p.full = `the index reached its budget of ${b >= 1048576 ? `${Math.round(b / 1048576)} MiB` : `${Math.round(b / 1024)} KiB`}`;
