@@ -8,7 +8,7 @@ import { fsErrorInfo, RglobError } from "../contract/errors.ts";
 import { TEXT_FACTS, type TextFacts } from "../contract/result.ts";
 import { dirFds } from "../platform/dir-fd.ts";
 import type { DirListing, EntryType } from "../platform/listing.ts";
-import { basenamePath, joinPath } from "../platform/names.ts";
+import { basenamePath, joinPath, VCS_DIRS } from "../platform/names.ts";
 import { insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
 import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
 import type { RunContext } from "./run.ts";
@@ -164,12 +164,8 @@ export function followedType(abs: string): EntryType {
   }
 }
 
-/**
- * The names of version-control metadata directories: never listed or searched, whatever `hidden` says (an
- * explicit root is still walked). Entries of that name are left out whatever their type (a `.git` file points
- * at a worktree's git directory).
- */
-export const VCS_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
+// The names of version-control metadata directories (platform/names.ts, where the tree watch reads them too).
+export { VCS_DIRS };
 
 /**
  * Tells whether the rule that decides an entry is a whitelist ('!pattern'), the nearest ignore file first.

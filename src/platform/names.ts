@@ -7,6 +7,13 @@ import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 
+/**
+ * The names of version-control metadata directories: never listed or searched, whatever `hidden` says (an
+ * explicit root is still walked). Entries of that name are left out whatever their type (a `.git` file points
+ * at a worktree's git directory). The tree watch names no file in them (tree-watch.ts).
+ */
+export const VCS_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
+
 /** Built from a string: a bundler may write a lone surrogate in a regex literal as U+FFFD. */
 const RAW = /[\udc80-\udcff]/u;
 

@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import { dirFds } from "./dir-fd.ts";
 import { openLibc } from "./libc.ts";
 import type { DirListing } from "./listing.ts";
-import { C_NAME_MAX, decodeName, fsPath, joinPath, writeCName } from "./names.ts";
+import { C_NAME_MAX, decodeName, fsPath, joinPath, VCS_DIRS, writeCName } from "./names.ts";
 import { platform } from "./platform.ts";
 import { routes } from "./routes.ts";
 import { STAT_WORDS, wordsAndLinks } from "./stat-words.ts";
@@ -158,6 +158,13 @@ const MASK =
   IN_DONT_FOLLOW |
   IN_EXCL_UNLINK;
 const RENAMES = IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE;
+/**
+ * In a repository's metadata (`.git`, `.git/info`) no read is asked for: its files are never listed, indexed or
+ * read as a query's candidates, so whoever holds them open is nobody's suspect, and every served call reads
+ * `.git/config` and `.git/info/exclude` (each close of theirs named a file for the look at every process, about
+ * 11 ms a call on the 277k tree). Their changes still come (written, created, removed, renamed).
+ */
+const VCS_MASK = MASK & ~(IN_OPEN | IN_CLOSE_NOWRITE);
 /** Opens and closes: counted per file (a directory's are not read further: the walks list directories). */
 const OPENS = IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE;
 /** How a directory is opened to be listed: read-only, a directory, not through a symlink, not blocking. */
@@ -270,6 +277,8 @@ class InotifyTree implements TreeWatch {
   private fd = -1;
   /** Each watch's directory, relative to the root ("" for the root). */
   private readonly dirs = new Map<number, string>();
+  /** The watches of directories inside a repository's metadata (VCS_MASK). */
+  private readonly vcs = new Set<number>();
   private readonly pathBuf = Buffer.alloc(C_NAME_MAX * 3 + 1);
   private readonly pathPtr: number;
   private readonly events = new Uint8Array(64 * 1024);
@@ -377,6 +386,7 @@ class InotifyTree implements TreeWatch {
           }
           this.lib.close(this.fd);
           this.dirs.clear();
+          this.vcs.clear();
           this.unwatched.clear();
           this.open.clear();
           this.fd = this.lib.init(IN_NONBLOCK | IN_CLOEXEC);
@@ -406,6 +416,7 @@ class InotifyTree implements TreeWatch {
     if (this.fd >= 0) this.lib.close(this.fd);
     this.fd = -1;
     this.dirs.clear();
+    this.vcs.clear();
     this.unwatched.clear();
     this.open.clear();
     return false;
@@ -459,8 +470,12 @@ class InotifyTree implements TreeWatch {
     const wd =
       this.limit !== null && this.dirs.size >= this.limit
         ? -1
-        : this.lib.addWatch(this.fd, this.pathPtr, MASK);
-    if (wd >= 0) return wd;
+        : this.lib.addWatch(this.fd, this.pathPtr, inVcs(dir) ? VCS_MASK : MASK);
+    if (wd >= 0) {
+      if (inVcs(dir)) this.vcs.add(wd);
+      else this.vcs.delete(wd);
+      return wd;
+    }
     // Gone, or not a directory any more (its event says so): nothing to watch. One this process may not read
     // (the walk cannot list it either) is tried again at each drain, and watched once it can be.
     if (!watchable(abs)) {
@@ -666,6 +681,7 @@ class InotifyTree implements TreeWatch {
     const dir = this.dirs.get(wd);
     if (mask & IN_IGNORED) {
       this.dirs.delete(wd);
+      this.vcs.delete(wd);
       return;
     }
     if (dir === undefined) return; // a watch already dropped (its directory moved or went away)
@@ -680,6 +696,12 @@ class InotifyTree implements TreeWatch {
     const rel = dir === "" ? name : `${dir}/${name}`;
     if (mask & OPENS) {
       if (name === "") return; // the directory itself
+      // A file of a repository's metadata (or a `.git` file) is nobody's suspect (VCS_MASK): not counted, not
+      // named; written, it has changed.
+      if (this.vcs.has(wd) || VCS_DIRS.has(name)) {
+        if (mask & IN_CLOSE_WRITE) this.handlers.onEvent("change", rel);
+        return;
+      }
       const n = this.open.get(rel) ?? 0;
       if (mask & IN_OPEN) this.open.set(rel, n + 1);
       else if (n > 1) this.open.set(rel, n - 1);
@@ -739,6 +761,7 @@ class InotifyTree implements TreeWatch {
   private rewatch(): void {
     this.lib.close(this.fd);
     this.dirs.clear();
+    this.vcs.clear();
     this.unwatched.clear();
     this.open.clear();
     this.handlers.onReset?.();
@@ -796,6 +819,7 @@ class InotifyTree implements TreeWatch {
     if (this.fd >= 0) this.lib.close(this.fd);
     this.fd = -1;
     this.dirs.clear();
+    this.vcs.clear();
   }
 }
 
@@ -858,6 +882,15 @@ function watched(rel: string): boolean {
   const parts = rel.split("/");
   const git = parts.indexOf(".git");
   return git < 0 || git === parts.length - 1 || (git === parts.length - 2 && parts[git + 1] === "info");
+}
+
+/**
+ * Whether a directory of the tree is inside a repository's metadata (watched with VCS_MASK).
+ * @param rel the directory relative to the root
+ * @returns whether a component of it is a VCS directory's name
+ */
+function inVcs(rel: string): boolean {
+  return rel.split("/").some((part) => VCS_DIRS.has(part));
 }
 
 /** Whether a path is a directory this process may list (one it should have been able to watch). */

@@ -344,6 +344,35 @@ test.skipIf(!linux)("ignore files other than the tree's own are checked like the
   await same(mcp, "find", root, f);
 });
 
+// The watch names no file of a repository's metadata for the look at every process (tree-watch.ts VCS_MASK),
+// though every call reads .git/config and .git/info/exclude: an edit of the exclude file still changes the walk.
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+test.skipIf(!linux)("an edit of .git/info/exclude while serving changes the answer (skipped off Linux)", async () => {
+  const root = scratch();
+  put(root, {
+    ...filler(),
+    "a.log": "log NEEDLEWORD\n",
+    "b.tmp": "tmp NEEDLEWORD\n",
+    "c.txt": "txt NEEDLEWORD\n",
+    ".git/config": "[core]\n",
+    ".git/info/exclude": "*.log\n",
+  });
+  const mcp = await serve(root);
+  await ready(mcp);
+  const q = { pattern: "NEEDLEWORD" };
+  expect(paths(await same(mcp, "grep", root, q))).toEqual(["b.tmp", "c.txt"]);
+  await same(mcp, "find", root, {});
+  // Written in place (an editor's save): read before by every call, now other rules.
+  writeFileSync(join(root, ".git/info/exclude"), "*.tmp\n");
+  expect(paths(await same(mcp, "grep", root, q))).toEqual(["a.log", "c.txt"]);
+  await same(mcp, "find", root, {});
+  // Replaced through a rename, as git writes its files (a lock file renamed over it).
+  writeFileSync(join(root, ".git/info/exclude.lock"), "*.txt\n");
+  renameSync(join(root, ".git/info/exclude.lock"), join(root, ".git/info/exclude"));
+  expect(paths(await same(mcp, "grep", root, q))).toEqual(["a.log", "b.tmp"]);
+  await same(mcp, "find", root, {});
+});
+
 skipWhen(
   !linux
     ? "off Linux"

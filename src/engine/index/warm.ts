@@ -286,6 +286,8 @@ const SUSPECT_READ_MS = 0.25;
 const BUSY_DRAIN_MS = 10;
 /** How long a call records a new walk itself before it walks cold and leaves the rest to the time between calls. */
 const INLINE_RECORD_MS = 50;
+/** How long the rehearsal waits for the look its reads asked for (rehearsalLooked). */
+const REHEARSAL_LOOK_MS = 2000;
 
 /**
  * The identity of the directory at the root's path (device and inode), or why there is none. Taken by path at
@@ -1197,7 +1199,24 @@ export class WarmRoot implements WarmProvider {
     const told = this.options.onTrusted;
     if (told === undefined || this.closed) return;
     await new Promise((resolve) => setImmediate(resolve));
-    if (!this.closed) await told(this.root);
+    if (this.closed) return;
+    await told(this.root);
+    await this.rehearsalLooked();
+  }
+
+  /**
+   * After the rehearsal: waits (at most REHEARSAL_LOOK_MS) for the look at every process its reads asked for (the
+   * files it read are named: reset), made between calls as after any call, so that the first client's query does
+   * not finish it (settleNamed) or read those files as suspects. A client's call that comes meanwhile ends the wait.
+   */
+  private async rehearsalLooked(): Promise<void> {
+    const until = performance.now() + REHEARSAL_LOOK_MS;
+    while (this.synchronous && !this.closed && this.holds === 0 && performance.now() < until) {
+      (this.watcher as TreeWatch).drain();
+      if (this.named.size === 0 && !this.rescanDue) return;
+      this.lookWhileIdle();
+      await sleep(5);
+    }
   }
 
   /**
@@ -2568,8 +2587,9 @@ export class WarmRoot implements WarmProvider {
 
   /** The index's candidates for a run, or null when the index cannot narrow it. */
   private candidatesFor(plan: WalkPlan, spec: SearchSpec): Found | null {
+    // Held only while it answers (the state is `ready`, or the rehearsal of a built index is under way).
     const idx = this.index;
-    if (idx === null || this.state !== "ready") return null;
+    if (idx === null) return null;
     const q = literalQueryOf(spec);
     if (q === null || !insideDir(plan.baseReal, this.root)) return null;
     const ids = idx.candidateIds(q);
@@ -2734,20 +2754,38 @@ export class WarmRoot implements WarmProvider {
       this.buildReadsQueued = !looked;
       this.index = idx;
       this.building = null;
-      this.state = "ready";
       this.buildMs = Math.round(performance.now() - started);
-      // The watch lost events while the files were read (its queue overflowed and it watches the tree again): a
-      // file read before that and changed while events were lost has no event to say so (a change of the same
-      // size with its mtime restored would be ruled out by what the build read). The index is checked as one
-      // kept through an overflow: each query stats what it rules out until every file is stat'ed again.
-      if (this.forgets !== forgets && this.synchronous) this.checkAgain(idx, " while the index was built");
-      else void this.rehearsal();
-      void this.persist(idx);
+      await this.answerBuilt(idx, this.forgets !== forgets && this.synchronous);
     } catch (err) {
       if (this.building === idx) this.overBudget(idx, `index build failed: ${String(err)}`);
     } finally {
       reads?.close();
     }
+  }
+
+  /**
+   * A built index made the root's (it answers from here on: candidatesFor): checked by stat first when the watch lost
+   * events while the files were read (its queue overflowed and it watches the tree again: a file read before that
+   * and changed while events were lost has no event to say so, and a change of the same size with its mtime
+   * restored would be ruled out by what the build read; each query stats what it rules out until every file is
+   * stat'ed again). Else the state says `ready` once the index is written to the cache (one write and two
+   * collections of the heap, in one turn) and the rehearsal is over, as a loaded index's reason says it is checked:
+   * a client that waits for `ready` does not wait for them in its first query (ADR 0051).
+   * @param idx the index built
+   * @param lost whether the watch lost events while it was built
+   */
+  private async answerBuilt(idx: TrigramIndex, lost: boolean): Promise<void> {
+    if (lost) {
+      this.state = "ready";
+      this.checkAgain(idx, " while the index was built");
+      void this.persist(idx);
+      return;
+    }
+    await this.persist(idx);
+    if (this.closed || this.index !== idx) return;
+    await this.rehearsal();
+    if (this.closed || this.index !== idx) return;
+    this.state = "ready";
   }
 
   /**

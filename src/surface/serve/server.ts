@@ -388,7 +388,7 @@ export class WarmServer {
     let rehearsed: WarmServer | null = null;
     const onTrusted = async () => {
       if (rehearsed !== null)
-        await rehearseWarm((pattern) => (rehearsed as WarmServer).rehearse(pattern, started));
+        await rehearseWarm((pattern, page) => (rehearsed as WarmServer).rehearse(pattern, page, started));
     };
     const server = new WarmServer(
       root,
@@ -454,11 +454,13 @@ export class WarmServer {
    * Runs one rehearsal (rehearse.ts): `rglob grep PATTERN` in the root, as a call is run (its turn taken, the
    * background work held, the watch's changes taken in), its output dropped.
    * @param pattern the literal
+   * @param page whether it is a first page (`--limit 100`, an MCP call's default)
    * @param started the server's own Config and environment
    * @throws when the server has stopped (the rehearsal ends)
    */
   async rehearse(
     pattern: string,
+    page: boolean,
     started: { readonly config: Config; readonly env: Readonly<Record<string, string>> },
   ): Promise<void> {
     if (this.stopped) throw new Error("stopped");
@@ -470,7 +472,8 @@ export class WarmServer {
       if (!this.warm.settle()) await new Promise((r) => setImmediate(r));
       routeOutput(() => {}, [false, false]);
       const served = { warm: this.warm, stdin: "other", covers: () => true, cancelled: () => {} } as const;
-      await cliRunner()(["grep", pattern], served, started.config, readHost(started.env));
+      const argv = page ? ["grep", "--limit", "100", pattern] : ["grep", pattern];
+      await cliRunner()(argv, served, started.config, readHost(started.env));
     } finally {
       routeOutput(null, null);
       held();

@@ -3,7 +3,7 @@
 // watched from their event on; in `.git` only what the walk reads is watched. Linux under Bun only (elsewhere
 // watchTree answers null and the server takes fs.watch).
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeName } from "../../../src/platform/names.ts";
@@ -97,6 +97,31 @@ describe.skipIf(!linux)("tree watch (skipped off Linux)", () => {
     expect(drained()).toEqual(["rename .git/logs"]);
     writeFileSync(join(dir, ".git", "logs", "HEAD"), "x");
     expect(drained()).toEqual([]);
+  });
+
+  test("reads in .git name nothing for the look at every process; an edit of info/exclude is still a change", () => {
+    writeFileSync(join(dir, ".git", "config"), "[core]\n");
+    writeFileSync(join(dir, ".git", "info", "exclude"), "*.log\n");
+    watch.close();
+    const named: Array<string | undefined> = [];
+    watch = watchTree(dir, {
+      onEvent: (e, rel) => seen.push([e, rel]),
+      onLost: (r) => lost.push(r),
+      onReset: (rel) => named.push(rel),
+    }) as TreeWatch;
+    // What every served call in a repository reads: no file of it is a query's suspect, none is named.
+    readFileSync(join(dir, ".git", "config"));
+    readFileSync(join(dir, ".git", "info", "exclude"));
+    expect(drained()).toEqual([]);
+    expect(named).toEqual([]);
+    // An ordinary file read the same way is named (a writer's open may have merged with the read's).
+    readFileSync(join(dir, "sub", "deep", "old.txt"));
+    drained();
+    expect(named).toEqual(["sub/deep/old.txt"]);
+    // Edited in place, the exclude file has changed (its rules change the walk).
+    writeFileSync(join(dir, ".git", "info", "exclude"), "*.tmp\n");
+    expect(drained()).toContain("change .git/info/exclude");
+    expect(named).toEqual(["sub/deep/old.txt"]);
   });
 
   test("a name that is not valid UTF-8 comes losslessly", () => {
