@@ -148,6 +148,8 @@ export class BuildReader {
 /** A message to the build worker: its settings (first), or a batch of paths to read. */
 export type ToBuildWorker = { readonly settings: BuildSettings } | { readonly paths: readonly string[] };
 
+/** Files the index build (warm.ts) hands a build worker at a time; fewer in the whole tree are read in its thread. */
+export const BUILD_BATCH = 256;
 /** Build workers: with the walking thread, three threads on two cores (the build's share of a loaded machine). */
 const WORKERS = 2;
 /** Batches in flight to each worker before the build waits for the oldest. */
@@ -171,11 +173,21 @@ export class BuildReads {
   private wake: (() => void) | null = null;
   private failed = false;
   private local: BuildReader | null = null;
+  /** Whether the workers were asked to start (the first whole batch). */
+  private started = false;
 
   /**
    * @param settings what every batch shares (the walk's confinement, the size cap, the NUL scan)
    */
-  constructor(private readonly settings: Omit<BuildSettings, "routes">) {
+  constructor(private readonly settings: Omit<BuildSettings, "routes">) {}
+
+  /**
+   * Starts the workers, at the first whole batch: a tree of fewer files than a batch is read in the walking thread
+   * (the workers' start, two runtimes' worth of threads and descriptors, would cost more than its reads; a server
+   * whose roots change builds such trees one after another).
+   */
+  private start(): void {
+    this.started = true;
     if (!workersAvailable) return;
     try {
       for (let i = 0; i < WORKERS; i++) {
@@ -192,7 +204,7 @@ export class BuildReads {
           },
         );
         this.workers.push({ port, answered });
-        port.post({ settings: { ...settings, routes: routes() } });
+        port.post({ settings: { ...this.settings, routes: routes() } });
       }
     } catch {}
   }
@@ -209,6 +221,7 @@ export class BuildReads {
 
   /** Hands a batch on (read at once by a worker; by next() without one). */
   send(paths: readonly string[]): void {
+    if (!this.started && paths.length >= BUILD_BATCH) this.start();
     const n = this.workers.length;
     const by = n === 0 || this.failed ? null : (this.workers[this.sentCount++ % n] as BuildWorker);
     this.sent.push({ paths, by });

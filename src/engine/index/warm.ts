@@ -36,7 +36,7 @@ import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts
 import { walkKey } from "../walk-key.ts";
 import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
 import { BinaryVerdicts } from "./binary-verdicts.ts";
-import { BuildReads, READ_FACTS, READ_INDEXED, READ_LINKED, READ_TRAP } from "./build-read.ts";
+import { BUILD_BATCH, BuildReads, READ_FACTS, READ_INDEXED, READ_LINKED, READ_TRAP } from "./build-read.ts";
 import { LookMemos } from "./look-memo.ts";
 import {
   checkLoaded,
@@ -247,8 +247,6 @@ interface Recording {
 const MEMOS = 8;
 const SLICE_MS = 8;
 const FIRST_BLOCK = 64 * 1024;
-/** Files the index build hands the build worker at a time (build-read.ts). */
-const BUILD_BATCH = 256;
 /** Rebuild the index when this many of its files changed (and at least this share of them). */
 const REBUILD_DEAD = 256;
 const REBUILD_SHARE = 0.05;
