@@ -17,11 +17,10 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { BIN } from "../helpers.ts";
-import { logOf, sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
+import { sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
-const { outer, root, env, run, servers } = serveSandbox("rglob-overflow-build-");
+const { outer, root, run, servers, serve, end } = serveSandbox("rglob-overflow-build-");
 const DIRS = 12;
 const PER_DIR = 100;
 const gate = join(outer, "gate");
@@ -102,29 +101,13 @@ beforeAll(async () => {
   writeFileSync(join(root, "keep", "gone.txt"), "an OVFNEEDLE to delete\n");
   writeFileSync(join(root, "keep", "stays.txt"), "an OVFNEEDLE that stays\n");
   writeFileSync(join(root, "keep", "later.txt"), "quiet words here\n");
-  server = Bun.spawn([BIN, "serve"], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: "", ...env, RGLOB_TEST_BUILD_GATE: gate },
-    stdin: "ignore",
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  log = logOf(server.stderr as ReadableStream<Uint8Array>);
+  ({ server, log } = serve({ RGLOB_TEST_BUILD_GATE: gate }));
   // Every file read (keep/same.txt among them, as it was), the build waits at the gate.
   expect(await until(() => log.text.includes("the build waits at its gate"))).toBe(true);
   expect(ours()?.state).toBe("building");
 }, 300_000);
 
-afterAll(() => {
-  if (server !== null) {
-    try {
-      process.kill(server.pid, "SIGCONT");
-    } catch {}
-    run(["serve", "--stop"], root, SERVED);
-    server.kill();
-  }
-  rmSync(outer, { recursive: true, force: true });
-});
+afterAll(() => end(server, SERVED));
 
 test.skipIf(!linux)(
   "an overflow of the watch's queue while the index is built: the built index is checked by stat before the watch vouches for it, and every answer is the cold run's (skipped off Linux)",

@@ -10,17 +10,15 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
-  rmSync,
   statSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { BIN } from "../helpers.ts";
-import { logOf, sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
+import { sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
-const { outer, root, env, run, servers } = serveSandbox("rglob-overflow-rewatch-");
+const { outer, root, run, servers, serve, end } = serveSandbox("rglob-overflow-rewatch-");
 /** Enough directories that one slice of the set-up (20 ms) cannot watch them all. */
 const TOPS = 80;
 const PER_TOP = 100;
@@ -73,28 +71,12 @@ beforeAll(async () => {
       mkdirSync(join(root, leaf(t, d)), { recursive: true });
       writeFileSync(join(root, leaf(t, d), "f.txt"), `ordinary words ${t} ${d}\n`);
     }
-  server = Bun.spawn([BIN, "serve"], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: "", ...env, RGLOB_TEST_REWATCH_GATE: gate },
-    stdin: "ignore",
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  log = logOf(server.stderr as ReadableStream<Uint8Array>);
+  ({ server, log } = serve({ RGLOB_TEST_REWATCH_GATE: gate }));
   expect(await until(() => servers().find((s) => s.root === root)?.state === "ready")).toBe(true);
   expect(found()).toEqual([]);
 }, 300_000);
 
-afterAll(() => {
-  if (server !== null) {
-    try {
-      process.kill(server.pid, "SIGCONT");
-    } catch {}
-    run(["serve", "--stop"]);
-    server.kill();
-  }
-  rmSync(outer, { recursive: true, force: true });
-});
+afterAll(() => end(server));
 
 test.skipIf(!linux)(
   "while the tree is watched again after an overflow, a slice at a time, files made or changed where it does not watch yet are found, and nothing remembered meanwhile answers (skipped off Linux)",

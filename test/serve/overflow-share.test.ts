@@ -4,13 +4,12 @@
  * lost), during it (events seen), and in a second overflow (the first check's findings void). Every served answer
  * is the cold run's. The overflow is real (the server stopped with SIGSTOP while the tree is read). Linux only. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN } from "../helpers.ts";
-import { logOf, sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
+import { sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
-const { outer, root, env, run, servers } = serveSandbox("rglob-overflow-share-");
+const { outer, root, run, servers, serve, end } = serveSandbox("rglob-overflow-share-");
 /** Three directories, in this order in the walk and the index: the check's first half is `a` and part of `m`. */
 const DIRS = ["a", "m", "z"];
 const PER_DIR = 400;
@@ -63,28 +62,12 @@ beforeAll(async () => {
     for (let f = 0; f < PER_DIR; f++)
       writeFileSync(fileOf(d, f), `ordinary words ${d} ${f}\nnothing to see\n`);
   }
-  server = Bun.spawn([BIN, "serve"], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: "", ...env, RGLOB_TEST_RECHECK_GATE: gate },
-    stdin: "ignore",
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  log = logOf(server.stderr as ReadableStream<Uint8Array>);
+  ({ server, log } = serve({ RGLOB_TEST_RECHECK_GATE: gate }));
   expect(await until(() => servers().find((s) => s.root === root)?.state === "ready")).toBe(true);
   expect(found()).toEqual([]);
 }, 300_000);
 
-afterAll(() => {
-  if (server !== null) {
-    try {
-      process.kill(server.pid, "SIGCONT");
-    } catch {}
-    run(["serve", "--stop"]);
-    server.kill();
-  }
-  rmSync(outer, { recursive: true, force: true });
-});
+afterAll(() => end(server));
 
 test.skipIf(!linux)(
   "queries while every file is checked again after an overflow find the files changed before, during and in another overflow (skipped off Linux)",

@@ -7,18 +7,16 @@ import {
   mkdirSync,
   readFileSync,
   renameSync,
-  rmSync,
   statSync,
   unlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { BIN } from "../helpers.ts";
-import { logOf, sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
+import { sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
-const { outer, root, env, run, servers } = serveSandbox("rglob-overflow-");
+const { root, run, servers, serve, end } = serveSandbox("rglob-overflow-");
 const DIRS = 12;
 const PER_DIR = 100;
 /** A served call waits for the server (busy checking after the overflow) rather than running cold. */
@@ -55,30 +53,14 @@ beforeAll(async () => {
   writeFileSync(join(root, "keep", "moved.txt"), "an OVFNEEDLE to move\n");
   writeFileSync(join(root, "keep", "gone.txt"), "an OVFNEEDLE to delete\n");
   writeFileSync(join(root, "keep", "stays.txt"), "an OVFNEEDLE that stays\n");
-  server = Bun.spawn([BIN, "serve"], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: "", ...env },
-    stdin: "ignore",
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  log = logOf(server.stderr as ReadableStream<Uint8Array>);
+  ({ server, log } = serve());
   expect(await until(() => state() === "ready")).toBe(true);
   // The index answers and the watch vouches for it (the same calls are compared again after the overflow).
   for (const q of QUESTIONS) sameAsCold(q);
   expect(JSON.parse(sameAsCold(["grep", "OVFNEEDLE", "--json"]).stdout.toString()).source).toBe("index");
 }, 300_000);
 
-afterAll(() => {
-  if (server !== null) {
-    try {
-      process.kill(server.pid, "SIGCONT");
-    } catch {}
-    run(["serve", "--stop"]);
-    server.kill();
-  }
-  rmSync(outer, { recursive: true, force: true });
-});
+afterAll(() => end(server));
 
 test.skipIf(!linux)(
   "an overflowed watch queue keeps the index: it is checked again by stat, the answers meanwhile and after are the cold run's, and the state never says building (skipped off Linux)",

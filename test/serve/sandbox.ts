@@ -2,7 +2,7 @@
  * sockets) and a project folder, the compiled binary run there, and the servers `rglob index --status` lists.
  * Not a test file (no `.test.ts`). */
 import { expect } from "bun:test";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "../helpers.ts";
@@ -44,7 +44,32 @@ export function serveSandbox(prefix: string) {
     const r = (JSON.parse(out.stdout.toString()) as { results: Array<{ servers: Info[] }> }).results[0];
     return r?.servers ?? [];
   };
-  return { outer, cache, root, env, run, servers };
+  /**
+   * Starts `rglob serve` in the root with these settings more (a test's gates), its log read as it comes.
+   * @returns the process and its log so far
+   */
+  const serve = (extra: Record<string, string> = {}) => {
+    const server = Bun.spawn([BIN, "serve"], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "", ...env, ...extra },
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    return { server, log: logOf(server.stderr) };
+  };
+  /** Ends a server `serve` started (also one a test left stopped) and removes the sandbox. */
+  const end = (server: { readonly pid: number; kill(): void } | null, extra: Record<string, string> = {}) => {
+    if (server !== null) {
+      try {
+        process.kill(server.pid, "SIGCONT");
+      } catch {}
+      run(["serve", "--stop"], root, extra);
+      server.kill();
+    }
+    rmSync(outer, { recursive: true, force: true });
+  };
+  return { outer, cache, root, env, run, servers, serve, end };
 }
 
 /**
