@@ -101,9 +101,9 @@ test("every module that starts a worker names a file the build compiles in as an
           started.push(relative(ROOT, join(dir, `${m[1]}.ts`)));
         }
         // platform/workers.ts: startWorker("engine/walk-worker") (or startWorkerPort, workerUrl) names a path
-        // under src/.
+        // under src/ (on the next line when the call is long).
         for (const m of text.matchAll(
-          /\b(?:workerUrl|startWorker|startWorkerPort(?:<[^>]*>)?)\("([\w/-]+)"/g,
+          /\b(?:workerUrl|startWorker|startWorkerPort(?:<[^>]*>)?)\(\s*"([\w/-]+)"/g,
         ))
           started.push(`src/${m[1]}.ts`);
       }

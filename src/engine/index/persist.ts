@@ -697,9 +697,11 @@ export interface LoadedIndex {
  * (docs/decisions/0052-index-file-mapped.md; 0028 chose the copy for that reason, at 51 MB).
  * @param fd the open file
  * @param size its size when it was opened
+ * @param map whether to map it (a server's load); a CLI grep reads its copy, and so lives through another program
+ *   truncating the file in place (ADR 0028)
  * @returns its bytes, or why it is not used (not an index, another format, shorter than when opened)
  */
-function readIndexFile(fd: number, size: number): Buffer | string {
+function readIndexFile(fd: number, size: number, map: boolean): Buffer | string {
   // The prefix first: a file that is not an index (or of another format) is not read whole, however large.
   const head = Buffer.alloc(PREFIX);
   const got0 = size < PREFIX ? 0 : readInto(fd, head, 0, PREFIX, 0);
@@ -707,7 +709,7 @@ function readIndexFile(fd: number, size: number): Buffer | string {
   if (typeof prefix === "string") return prefix;
   // Mapped where it can be: a read copies every byte into fresh memory first, a mapping reads each page of the
   // page cache as the hash check touches it (ADR 0052).
-  const mapped = mapOpenedFile(fd, size);
+  const mapped = map ? mapOpenedFile(fd, size) : null;
   if (mapped !== null) return mapped;
   const buf = Buffer.from(new ArrayBuffer(size));
   let got = 0;
@@ -729,12 +731,13 @@ function readIndexFile(fd: number, size: number): Buffer | string {
 export function loadIndex(
   root: string,
   file: string | OpenedIndex,
+  map = false,
 ): { index: LoadedIndex; reason: null } | { index: null; reason: string | null } {
   const opened = typeof file === "string" ? openIndexFile(file) : file;
   if ("reason" in opened) return { index: null, reason: opened.reason };
   let read: Buffer | string;
   try {
-    read = readIndexFile(opened.fd, opened.size);
+    read = readIndexFile(opened.fd, opened.size, map);
   } catch (err) {
     return { index: null, reason: `unreadable: ${(err as Error).message}` };
   } finally {
@@ -1019,6 +1022,7 @@ export function startWatchedStats(
       files,
       dirs: dirs.join("\0"),
       out,
+      map: true,
       routes: routes(),
     };
     worker.postMessage(job);
@@ -1045,6 +1049,7 @@ interface EarlyStats {
  * @param size its size when it was opened
  * @param root the tree's real path
  * @param key the grep's walk key (walkKeyOf)
+ * @param map whether the worker maps the file (a server) or reads copies (a CLI grep: readIndexFile)
  * @returns the job, or null when there is none to give (loadIndex says why a header is not used)
  */
 function startEarlyStats(
@@ -1053,6 +1058,7 @@ function startEarlyStats(
   size: number,
   root: string,
   key: string,
+  map: boolean,
 ): EarlyStats | null {
   let worker: Worker | null = null;
   try {
@@ -1084,6 +1090,7 @@ function startEarlyStats(
       witnessAt: at.witness,
       witnessBytes: h.walk.witness_bytes,
       out,
+      map,
       routes: routes(),
     };
     worker.postMessage(job);
@@ -1193,7 +1200,7 @@ export function checkLoaded(
   const opened = openIndexFile(file);
   if (!("reason" in opened)) {
     try {
-      early = startEarlyStats(file, opened.fd, opened.size, root, stored.key);
+      early = startEarlyStats(file, opened.fd, opened.size, root, stored.key, true);
     } finally {
       closeDescriptor(opened.fd);
     }
@@ -1270,7 +1277,7 @@ export class PersistedIndexes implements WarmProvider {
           if (!("reason" in opened)) {
             try {
               if (key !== null && this.early === null)
-                this.early = startEarlyStats(file, opened.fd, opened.size, dir, key);
+                this.early = startEarlyStats(file, opened.fd, opened.size, dir, key, false);
               hit = loadIndex(dir, opened).index;
             } finally {
               closeDescriptor(opened.fd);

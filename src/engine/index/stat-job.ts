@@ -17,6 +17,8 @@ export interface StatJob {
   readonly hash: string;
   /** The tree's real path; the relative paths are below it. */
   readonly root: string;
+  /** Whether the worker maps the file (a server, ADR 0052) or reads copies of its sections (a CLI grep, ADR 0028). */
+  readonly map: boolean;
   /** Where the facts (STAT_WORDS words per file) and the NUL-separated relative paths lie in the file (offsets
    * from format.ts's table of contents). */
   readonly factsAt: number;
@@ -204,6 +206,8 @@ export interface WatchedStatJob {
   /** The index file and its body's hash (the worker reads its sections and checks it read that file). */
   readonly file: string;
   readonly hash: string;
+  /** Whether the worker maps the file (a server's: always, ADR 0052). */
+  readonly map: boolean;
   /** The tree's real path; the relative paths are below it. */
   readonly root: string;
   /** Where the facts (STAT_WORDS words per file) and the NUL-separated relative paths lie in the file. */

@@ -32,10 +32,11 @@ declare const self: Worker;
  * ADR 0052), else copies in memory of their own (aligned for a typed array over them).
  * @param fd the file (openIndexFile)
  * @param size its size then
+ * @param map whether to map it (the job says: a server's)
  * @returns the reader of `length` bytes at `pos`
  */
-function readerOf(fd: number, size: number): (length: number, pos: number) => Buffer {
-  const mapped = mapOpenedFile(fd, size);
+function readerOf(fd: number, size: number, map: boolean): (length: number, pos: number) => Buffer {
+  const mapped = map ? mapOpenedFile(fd, size) : null;
   if (mapped !== null)
     return (length, pos) => {
       if (pos + length > mapped.length) throw new Error("short read");
@@ -64,7 +65,7 @@ function watchedJob(job: WatchedStatJob): void {
     const opened = openIndexFile(job.file);
     if ("reason" in opened) throw new Error("not an index file");
     fd = opened.fd;
-    const readAt = readerOf(fd, opened.size);
+    const readAt = readerOf(fd, opened.size, job.map);
     if (prefixHash(readAt(PREFIX, 0)) !== job.hash) throw new Error("another index file");
     const factBytes = readAt(job.files * STAT_WORDS * 4, job.factsAt);
     const facts = new Uint32Array(factBytes.buffer, factBytes.byteOffset, job.files * STAT_WORDS);
@@ -102,7 +103,7 @@ self.onmessage = (e: MessageEvent<StatJob | WatchedStatJob>) => {
     const opened = openIndexFile(job.file);
     if ("reason" in opened) throw new Error("not an index file");
     fd = opened.fd;
-    const readAt = readerOf(fd, opened.size);
+    const readAt = readerOf(fd, opened.size, job.map);
     const hashOf = () => prefixHash(readAt(PREFIX, 0));
     if (hashOf() !== job.hash) throw new Error("another index file");
     const factBytes = readAt(job.files * STAT_WORDS * 4, job.factsAt);

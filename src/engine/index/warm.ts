@@ -952,7 +952,7 @@ export class WarmRoot implements WarmProvider {
     const forgets = this.forgets;
     let loaded: LoadedIndex;
     try {
-      const r = loadIndex(this.root, indexPathFor(this.root, indexDir));
+      const r = loadIndex(this.root, indexPathFor(this.root, indexDir), true);
       if (r.index === null) {
         if (r.reason !== null && this.reason === null)
           this.reason = `the cached index is not used: ${r.reason}`;
