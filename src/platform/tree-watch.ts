@@ -384,11 +384,7 @@ class InotifyTree implements TreeWatch {
             this.failure = `the watch's queue overflowed ${restarts} times while it was set up (fs.inotify.max_queued_events; something else reading the tree?)`;
             return this.unopened();
           }
-          this.lib.close(this.fd);
-          this.dirs.clear();
-          this.vcs.clear();
-          this.unwatched.clear();
-          this.open.clear();
+          this.dropWatches();
           this.fd = this.lib.init(IN_NONBLOCK | IN_CLOEXEC);
           if (this.fd < 0) {
             this.failure = "no inotify instance could be made again after its queue overflowed";
@@ -413,13 +409,18 @@ class InotifyTree implements TreeWatch {
   }
 
   private unopened(): false {
+    this.dropWatches();
+    return false;
+  }
+
+  /** Closes the inotify descriptor and forgets what its watches said: directories, VCS ones, unwatched, open files. */
+  private dropWatches(): void {
     if (this.fd >= 0) this.lib.close(this.fd);
     this.fd = -1;
     this.dirs.clear();
     this.vcs.clear();
     this.unwatched.clear();
     this.open.clear();
-    return false;
   }
 
   /**
@@ -759,11 +760,7 @@ class InotifyTree implements TreeWatch {
   }
 
   private rewatch(): void {
-    this.lib.close(this.fd);
-    this.dirs.clear();
-    this.vcs.clear();
-    this.unwatched.clear();
-    this.open.clear();
+    this.dropWatches();
     this.handlers.onReset?.();
     if (!this.openWatch()) {
       this.lose(
@@ -783,11 +780,7 @@ class InotifyTree implements TreeWatch {
    * at most SETUP_OVERFLOWS times, then the watch is lost.
    */
   private rewatchInSlices(how: NonNullable<InotifyTree["slicing"]>): void {
-    this.lib.close(this.fd);
-    this.fd = -1;
-    this.dirs.clear();
-    this.unwatched.clear();
-    this.open.clear();
+    this.dropWatches();
     this.partial = true;
     this.handlers.onReset?.();
     this.handlers.onEvent("rename", null);

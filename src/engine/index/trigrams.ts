@@ -947,9 +947,14 @@ export class TrigramIndex {
    * @returns their ids
    */
   linkedIds(): number[] {
+    return this.idsFlagged(FLAG_LINKED);
+  }
+
+  /** The ids of the files with any of these flags (a pass over the flags). */
+  private idsFlagged(bits: number): number[] {
     const out: number[] = [];
     const flags = this.flags;
-    for (let id = 0; id < this.count; id++) if ((flags[id] as number) & FLAG_LINKED) out.push(id);
+    for (let id = 0; id < this.count; id++) if ((flags[id] as number) & bits) out.push(id);
     return out;
   }
 
@@ -1110,10 +1115,7 @@ export class TrigramIndex {
     const key = this.dead * 2 + (traps ? 1 : 0);
     const had = this.always.get(key);
     if (had !== undefined) return had;
-    const bits = FLAG_DEAD | (traps ? FLAG_TRAP : 0);
-    const out: number[] = [];
-    const flags = this.flags;
-    for (let id = 0; id < this.count; id++) if ((flags[id] as number) & bits) out.push(id);
+    const out = this.idsFlagged(FLAG_DEAD | (traps ? FLAG_TRAP : 0));
     if (this.always.size >= 4) this.always.clear();
     this.always.set(key, out);
     return out;

@@ -1177,15 +1177,14 @@ export class WarmRoot implements WarmProvider {
 
   /**
    * The files the recheck under way found unchanged, each stat'ed after the watch was whole (so a change since
-   * is an event, which made its id dead), while the watch vouches as trustsWatch says but for the recheck: none
-   * lost since (`forgets`), the same index, the open, held and linked files read as suspects (markSuspects).
+   * is an event, which made its id dead), while the watch vouches (watchVouches): none lost since (`forgets`),
+   * the same index, the open, held and linked files read as suspects (markSuspects).
    * @returns per file id, 1 when vouched; null when nothing is
    */
   private vouchedNow(idx: TrigramIndex): Uint8Array | null {
     const v = this.vouched;
     if (v === null || v.idx !== idx || v.forgets !== this.forgets || this.unverified !== idx) return null;
-    if (!this.synchronous || !this.watchWhole() || this.held === null || this.statEveryFile) return null;
-    return v.ids;
+    return this.watchVouches() ? v.ids : null;
   }
 
   /**
@@ -2057,13 +2056,16 @@ export class WarmRoot implements WarmProvider {
    * watch (which reports opens and closes), and the files held open for writing or mapped when it began known.
    */
   private trustsWatch(): boolean {
-    return (
-      this.watchWhole() &&
-      this.synchronous &&
-      this.held !== null &&
-      !this.statEveryFile &&
-      (this.unverified === null || this.unverified !== this.index)
-    );
+    return this.watchVouches() && (this.unverified === null || this.unverified !== this.index);
+  }
+
+  /**
+   * Whether the watch can vouch for the files it has seen unchanged, the suspects read: the tree's own watch,
+   * whole, the held files looked for, no per-query stat asked for (RGLOB_WARM_CHECK=stat). For every indexed file
+   * once the index is verified (trustsWatch); for those the check under way found unchanged before (vouchedNow).
+   */
+  private watchVouches(): boolean {
+    return this.watchWhole() && this.synchronous && this.held !== null && !this.statEveryFile;
   }
 
   /**
