@@ -373,6 +373,47 @@ test.skipIf(!linux)("an edit of .git/info/exclude while serving changes the answ
   await same(mcp, "find", root, {});
 });
 
+// An exclude file is read by the walks that enter its repository, and each remembered walk stats what it read
+// before it is replayed: an edit in one repository lets go of those walks only, not of every remembered walk.
+// biome-ignore format: the title, with why it may be skipped, stays on its line
+test.skipIf(!linux)("an exclude edit in one repository keeps another's walks remembered (skipped off Linux)", async () => {
+  const root = scratch();
+  const repo = (name: string): Record<string, string> => ({
+    [`${name}/a.log`]: "log 42\n",
+    [`${name}/b.tmp`]: "tmp 42\n",
+    [`${name}/c.txt`]: "txt 42\n",
+    [`${name}/.git/config`]: "[core]\n",
+    [`${name}/.git/info/exclude`]: "*.log\n",
+  });
+  put(root, { ...filler(), ...repo("A"), ...repo("B") });
+  const mcp = await serve(root);
+  await ready(mcp);
+  // A pattern with no literal: the index cannot narrow it, so `source` says whether the walk was remembered.
+  const q = { pattern: "[0-9]{2}" };
+  const inA = { ...q, base: join(root, "A") };
+  const inB = { ...q, base: join(root, "B") };
+  expect(paths(await same(mcp, "grep", root, inA))).toEqual(["b.tmp", "c.txt"]);
+  expect(paths(await same(mcp, "grep", root, inB))).toEqual(["b.tmp", "c.txt"]);
+  expect((await same(mcp, "grep", root, inB)).source).toBe("warm_list");
+  expect((await same(mcp, "grep", root, inA)).source).toBe("warm_list");
+  writeFileSync(join(root, "A/.git/info/exclude"), "*.tmp\n");
+  const b = await same(mcp, "grep", root, inB);
+  expect([paths(b), b.source]).toEqual([["b.tmp", "c.txt"], "warm_list"]);
+  const a = await same(mcp, "grep", root, inA);
+  expect([paths(a), a.source]).toEqual([["a.log", "c.txt"], "cold"]);
+  // Replaced through a rename (git's lock file): the same.
+  writeFileSync(join(root, "A/.git/info/exclude.lock"), "*.txt\n");
+  renameSync(join(root, "A/.git/info/exclude.lock"), join(root, "A/.git/info/exclude"));
+  const b2 = await same(mcp, "grep", root, inB);
+  expect([paths(b2), b2.source]).toEqual([["b.tmp", "c.txt"], "warm_list"]);
+  expect(paths(await same(mcp, "grep", root, inA))).toEqual(["a.log", "b.tmp"]);
+  // And an edit in B changes B's answers, as cold; the whole tree's walk answers as cold all along.
+  await same(mcp, "grep", root, q);
+  writeFileSync(join(root, "B/.git/info/exclude"), "*.txt\n");
+  expect(paths(await same(mcp, "grep", root, inB))).toEqual(["a.log", "b.tmp"]);
+  await same(mcp, "grep", root, q);
+});
+
 skipWhen(
   !linux
     ? "off Linux"

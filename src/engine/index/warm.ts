@@ -32,7 +32,7 @@ import { type GitPlaces, IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import { quietContext, type RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
-import { type Entry, gives, selectingAll, type WalkPlan, walk } from "../walk.ts";
+import { type Entry, gives, selectingAll, VCS_DIRS, type WalkPlan, walk } from "../walk.ts";
 import { walkKey } from "../walk-key.ts";
 import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
 import { BinaryVerdicts } from "./binary-verdicts.ts";
@@ -1795,14 +1795,17 @@ export class WarmRoot implements WarmProvider {
       return;
     }
     const rel = String(name);
-    // Inside a repository's metadata only the exclude file (and the directory itself) matters to the walk. A
-    // `.git` component, not a name that starts with it: a `.gitignore` is an ignore file.
+    // Inside a repository's metadata (a VCS directory) the walk lists and reads nothing: `.git`'s exclude file,
+    // config and commondir are read when a call's walk is planned (repoContext, for a base in that repository),
+    // and a remembered walk's key holds the rules so read (walk-key.ts), so a walk under other rules has another
+    // key; the persisted walk stats them (witness.ts). An event there (the exclude file written or replaced,
+    // `info` made) leaves every remembered walk right: none is let go, so an edit in one repository (a tool
+    // rewriting its exclude file) does not make every walk cold. The `.git` entry itself (made, removed, a file
+    // or a directory) changes where a repository begins. A `.git` component, not a name that starts with it: a
+    // `.gitignore` is an ignore file.
     const parts = rel.split("/");
+    for (let i = 0; i < parts.length - 1; i++) if (VCS_DIRS.has(parts[i] as string)) return;
     const git = parts.indexOf(".git");
-    if (git >= 0) {
-      const after = parts.slice(git + 1).join("/");
-      if (after !== "" && after !== "info" && after !== "info/exclude") return;
-    }
     // Joined losslessly (Bun's path.join writes a lone surrogate, a byte that is not UTF-8, as U+FFFD).
     const abs = joinPath(this.root, rel);
     for (const idx of [this.index, this.building]) idx?.invalidate(abs);
