@@ -1,6 +1,7 @@
 /*! Platform: a recursive watch of a tree whose events are read when asked for (Linux under Bun; ADR 0028). One
- * inotify descriptor of its own, a watch on every directory of the tree (in `.git` only on `.git` and
- * `.git/info`, all the walk reads there), read without blocking by `drain()`. The kernel queues an event before
+ * inotify descriptor of its own, a watch on every directory of the tree but those in a VCS directory (`.git`,
+ * `.hg`, `.svn`, `.bzr`, `.jj`, `.sl`, and the VCS directory itself: the walk lists nothing there, and reads
+ * `.git`'s exclude file and config when each call's walk is planned), read without blocking by `drain()`. The kernel queues an event before
  * the system call that caused it returns, so a change made before `drain()` is called is in what it reads:
  * a server that drains before each call answers from a state that has seen every change its client made
  * before asking. (Bun's `fs.watch` reads inotify on a thread of its own and hands events over later, with no
@@ -158,13 +159,6 @@ const MASK =
   IN_DONT_FOLLOW |
   IN_EXCL_UNLINK;
 const RENAMES = IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE;
-/**
- * In a repository's metadata (`.git`, `.git/info`) no read is asked for: its files are never listed, indexed or
- * read as a query's candidates, so whoever holds them open is nobody's suspect, and every served call reads
- * `.git/config` and `.git/info/exclude` (each close of theirs named a file for the look at every process, about
- * 11 ms a call on the 277k tree). Their changes still come (written, created, removed, renamed).
- */
-const VCS_MASK = MASK & ~(IN_OPEN | IN_CLOSE_NOWRITE);
 /** Opens and closes: counted per file (a directory's are not read further: the walks list directories). */
 const OPENS = IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE;
 /** How a directory is opened to be listed: read-only, a directory, not through a symlink, not blocking. */
@@ -277,8 +271,6 @@ class InotifyTree implements TreeWatch {
   private fd = -1;
   /** Each watch's directory, relative to the root ("" for the root). */
   private readonly dirs = new Map<number, string>();
-  /** The watches of directories inside a repository's metadata (VCS_MASK). */
-  private readonly vcs = new Set<number>();
   private readonly pathBuf = Buffer.alloc(C_NAME_MAX * 3 + 1);
   private readonly pathPtr: number;
   private readonly events = new Uint8Array(64 * 1024);
@@ -413,12 +405,11 @@ class InotifyTree implements TreeWatch {
     return false;
   }
 
-  /** Closes the inotify descriptor and forgets what its watches said: directories, VCS ones, unwatched, open files. */
+  /** Closes the inotify descriptor and forgets what its watches said: directories, unwatched, open files. */
   private dropWatches(): void {
     if (this.fd >= 0) this.lib.close(this.fd);
     this.fd = -1;
     this.dirs.clear();
-    this.vcs.clear();
     this.unwatched.clear();
     this.open.clear();
   }
@@ -471,12 +462,8 @@ class InotifyTree implements TreeWatch {
     const wd =
       this.limit !== null && this.dirs.size >= this.limit
         ? -1
-        : this.lib.addWatch(this.fd, this.pathPtr, inVcs(dir) ? VCS_MASK : MASK);
-    if (wd >= 0) {
-      if (inVcs(dir)) this.vcs.add(wd);
-      else this.vcs.delete(wd);
-      return wd;
-    }
+        : this.lib.addWatch(this.fd, this.pathPtr, MASK);
+    if (wd >= 0) return wd;
     // Gone, or not a directory any more (its event says so): nothing to watch. One this process may not read
     // (the walk cannot list it either) is tried again at each drain, and watched once it can be.
     if (!watchable(abs)) {
@@ -682,7 +669,6 @@ class InotifyTree implements TreeWatch {
     const dir = this.dirs.get(wd);
     if (mask & IN_IGNORED) {
       this.dirs.delete(wd);
-      this.vcs.delete(wd);
       return;
     }
     if (dir === undefined) return; // a watch already dropped (its directory moved or went away)
@@ -697,9 +683,9 @@ class InotifyTree implements TreeWatch {
     const rel = dir === "" ? name : `${dir}/${name}`;
     if (mask & OPENS) {
       if (name === "") return; // the directory itself
-      // A file of a repository's metadata (or a `.git` file) is nobody's suspect (VCS_MASK): not counted, not
-      // named; written, it has changed.
-      if (this.vcs.has(wd) || VCS_DIRS.has(name)) {
+      // A `.git` file (a worktree's, a submodule's) is never listed, indexed or read as a query's candidate, and
+      // every call reads it: nobody's suspect, not counted, not named; written, it has changed.
+      if (VCS_DIRS.has(name)) {
         if (mask & IN_CLOSE_WRITE) this.handlers.onEvent("change", rel);
         return;
       }
@@ -812,7 +798,6 @@ class InotifyTree implements TreeWatch {
     if (this.fd >= 0) this.lib.close(this.fd);
     this.fd = -1;
     this.dirs.clear();
-    this.vcs.clear();
   }
 }
 
@@ -865,25 +850,16 @@ function listed(abs: string): DirListing | null {
 }
 
 /**
- * Whether a directory of the tree is watched: all but those inside a repository's metadata, where the walk
- * reads only info/exclude (`.git` and `.git/info` are watched).
+ * Whether a directory of the tree is watched: all but a VCS directory and those inside it. The walk never lists
+ * them and reads nothing there (a `.git` directory's exclude file, config and commondir are read when each
+ * call's walk is planned, and a remembered walk's key holds the rules so read), and a repository's tools write
+ * there all the time: each file a watch, events and opens to read for nothing.
  * @param rel the directory relative to the root
  * @returns whether it is watched
  */
 function watched(rel: string): boolean {
-  if (!rel.includes(".git")) return true;
-  const parts = rel.split("/");
-  const git = parts.indexOf(".git");
-  return git < 0 || git === parts.length - 1 || (git === parts.length - 2 && parts[git + 1] === "info");
-}
-
-/**
- * Whether a directory of the tree is inside a repository's metadata (watched with VCS_MASK).
- * @param rel the directory relative to the root
- * @returns whether a component of it is a VCS directory's name
- */
-function inVcs(rel: string): boolean {
-  return rel.split("/").some((part) => VCS_DIRS.has(part));
+  if (!rel.includes(".")) return true;
+  return !rel.split("/").some((part) => VCS_DIRS.has(part));
 }
 
 /** Whether a path is a directory this process may list (one it should have been able to watch). */

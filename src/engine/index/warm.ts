@@ -334,9 +334,10 @@ function mountsAt(root: string): string {
 
 /**
  * The paths a recorded walk read that the watch does not vouch for: those outside the tree (ignore files above
- * it, files named by ignore_files or by git's configuration), those inside a repository's metadata (its config,
- * commondir, info/exclude), and the ignore files that are there (an edit through a hard link elsewhere, or a
- * write through a shared mapping, sends no event). A directory listed or a file looked for and not found inside
+ * it, files named by ignore_files or by git's configuration), those in a VCS directory or named as one (a `.git`
+ * file, `.git`'s config, commondir, info/exclude; what a walk whose base is inside one lists: none is watched),
+ * and the ignore files that are there (an edit through a hard link elsewhere, or a write through a shared
+ * mapping, sends no event). A directory listed or a file looked for and not found inside
  * the tree is the watch's: a listing changes only through an entry's event.
  * @param root the root's real path
  * @param seen what the recording witnessed
@@ -360,9 +361,10 @@ function isUncovered(root: string, prefix: string, w: Witnessed): boolean {
   if (!w.path.startsWith(prefix)) return w.path !== root;
   if (w.kindOnly) return false;
   const parts = w.path.slice(prefix.length).split("/");
-  const git = parts.indexOf(".git");
+  // Nothing in a VCS directory is watched, nor the directory itself (tree-watch.ts): what a walk listed or read
+  // there (a `.git` file; a base inside one, which is walked when named) is stat'ed.
   return (
-    (git >= 0 && git < parts.length - 1) ||
+    parts.some((part) => VCS_DIRS.has(part)) ||
     (w.outcome === STAT_OK &&
       (IGNORE_FILE_NAMES as readonly string[]).includes(parts[parts.length - 1] as string))
   );

@@ -1,9 +1,19 @@
 // The warm server's own tree watch (src/platform/tree-watch.ts, ADR 0028): every change made before drain() is
 // among the events drain() hands over, with the path relative to the root; directories made or moved in are
-// watched from their event on; in `.git` only what the walk reads is watched. Linux under Bun only (elsewhere
+// watched from their event on; nothing in a VCS directory (`.git`, `.hg`, …) is watched. Linux under Bun only (elsewhere
 // watchTree answers null and the server takes fs.watch).
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeName } from "../../../src/platform/names.ts";
@@ -88,20 +98,43 @@ describe.skipIf(!linux)("tree watch (skipped off Linux)", () => {
     }
   });
 
-  test("in .git only what the walk reads: info/exclude and the entries of .git itself", () => {
+  test("nothing in a VCS directory is watched, only its entry in the directory that holds it", () => {
+    // The inotify watches this process holds (the test's own tree watch), from /proc/self/fdinfo.
+    const watches = () => {
+      let n = 0;
+      for (const fd of readdirSync("/proc/self/fd")) {
+        let link = "";
+        try {
+          link = readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {}
+        if (link === "anon_inode:inotify")
+          n += readFileSync(`/proc/self/fdinfo/${fd}`, "utf8").split("inotify wd:").length - 1;
+      }
+      return n;
+    };
+    // The root, sub and sub/deep: not .git, .git/objects, .git/objects/ab nor .git/info.
+    expect(watches()).toBe(3);
     writeFileSync(join(dir, ".git", "objects", "ab", "cdef"), "blob");
-    expect(drained()).toEqual([]);
     writeFileSync(join(dir, ".git", "info", "exclude"), "*.log\n");
-    expect(drained()).toContain("rename .git/info/exclude");
     mkdirSync(join(dir, ".git", "logs"));
-    expect(drained()).toEqual(["rename .git/logs"]);
-    writeFileSync(join(dir, ".git", "logs", "HEAD"), "x");
     expect(drained()).toEqual([]);
+    // A Mercurial store made in a directory: its entry is an event, what is in it never is.
+    mkdirSync(join(dir, "sub", ".hg", "store", "data"), { recursive: true });
+    expect(drained()).toEqual(["rename sub/.hg"]);
+    for (let i = 0; i < 20; i++) mkdirSync(join(dir, "sub", ".hg", "store", "data", `d${i}`));
+    writeFileSync(join(dir, "sub", ".hg", "store", "data", "d0", "f.i"), "rev");
+    expect(drained()).toEqual([]);
+    expect(watches()).toBe(3);
+    // A directory made beside it is watched.
+    mkdirSync(join(dir, "sub", "new"));
+    expect(drained()).toEqual(["rename sub/new"]);
+    expect(watches()).toBe(4);
   });
 
-  test("reads in .git name nothing for the look at every process; an edit of info/exclude is still a change", () => {
+  test("reads of .git and its files name nothing for the look at every process", () => {
     writeFileSync(join(dir, ".git", "config"), "[core]\n");
     writeFileSync(join(dir, ".git", "info", "exclude"), "*.log\n");
+    writeFileSync(join(dir, "sub", ".git"), "gitdir: ../.git\n");
     watch.close();
     const named: Array<string | undefined> = [];
     watch = watchTree(dir, {
@@ -112,15 +145,16 @@ describe.skipIf(!linux)("tree watch (skipped off Linux)", () => {
     // What every served call in a repository reads: no file of it is a query's suspect, none is named.
     readFileSync(join(dir, ".git", "config"));
     readFileSync(join(dir, ".git", "info", "exclude"));
+    readFileSync(join(dir, "sub", ".git"));
     expect(drained()).toEqual([]);
     expect(named).toEqual([]);
     // An ordinary file read the same way is named (a writer's open may have merged with the read's).
     readFileSync(join(dir, "sub", "deep", "old.txt"));
     drained();
     expect(named).toEqual(["sub/deep/old.txt"]);
-    // Edited in place, the exclude file has changed (its rules change the walk).
-    writeFileSync(join(dir, ".git", "info", "exclude"), "*.tmp\n");
-    expect(drained()).toContain("change .git/info/exclude");
+    // A worktree's `.git` file written: a change (where its repository is changes the walk).
+    writeFileSync(join(dir, "sub", ".git"), "gitdir: ../../.git\n");
+    expect(drained()).toContain("change sub/.git");
     expect(named).toEqual(["sub/deep/old.txt"]);
   });
 
