@@ -5,6 +5,8 @@
  * call within a short deadline answers null and the call runs in this process, silently: no server, a stale
  * socket, another user's socket or directory, another version or build commit (a build from source has none),
  * other RGLOB_* settings, a tree outside the server's, a busy server. On by default; RGLOB_SERVE=0 turns it off.
+ * With RGLOB_DEBUG set, a call a server was found for but did not answer says why on stderr (`another build`: the
+ * library and the server are not one build; rebuild or restart the server).
  * Works under Bun and plain Node (node:net, node:crypto): docs/decisions/0033-warm-server.md. */
 import { createHash } from "node:crypto";
 import * as net from "node:net";
@@ -77,13 +79,15 @@ export async function servedCall(
   if (found === undefined) return null;
   const request = { v: PROTOCOL, lib: VERSION_LINE, type: "lib", op: opId, input, cwd, env: host.env };
   const wait = config.serveWaitMs ?? WAIT_MS;
-  const answer = await ask(
-    found[1],
-    `${JSON.stringify(request)}\n`,
-    Number.isFinite(wait) ? wait : WAIT_MS,
-    control,
-  );
-  if (answer === null) return null;
+  const waitMs = Number.isFinite(wait) ? wait : WAIT_MS;
+  const { answer, why } = await ask(found[1], `${JSON.stringify(request)}\n`, waitMs, control);
+  if (answer === null) {
+    if (config.debug)
+      process.stderr.write(
+        `rglob: not served by the server of ${found[0]}, run in this process: ${why ?? `not taken within ${waitMs} ms`}\n`,
+      );
+    return null;
+  }
   try {
     const parsed = JSON.parse(answer) as { ok?: unknown; result?: unknown; error?: unknown };
     if (parsed.ok === true && typeof parsed.result === "object" && parsed.result !== null)
@@ -94,27 +98,34 @@ export async function servedCall(
   return null;
 }
 
+/** What a server said to a call: the JSON text, or null and why (null: not taken in time). */
+interface Asked {
+  readonly answer: string | null;
+  readonly why: string | null;
+}
+
 /**
  * Connects, sends the request, and reads the answer: an accepted frame within waitMs, then one JSON frame.
- * @returns the JSON text, or null (declined, not taken in time, refused, closed early)
+ * @returns the JSON text, or null (declined, not taken in time, refused, closed early) and why
  */
-function ask(sock: string, request: string, waitMs: number, control: CallControl): Promise<string | null> {
+function ask(sock: string, request: string, waitMs: number, control: CallControl): Promise<Asked> {
   return new Promise((resolve) => {
     let settled = false;
     let accepted = false;
+    let why: string | null = null;
     let buf: Buffer = Buffer.alloc(0);
     const socket = net.connect({ path: sock });
     const onAbort = () => {
       // The server stops the run; its result then says cancelled, as a cold run's would.
       if (accepted) socket.write(`${JSON.stringify({ type: "cancel", signal: "SIGINT" })}\n`);
     };
-    const finish = (value: string | null) => {
+    const finish = (answer: string | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       control.signal?.removeEventListener("abort", onAbort);
       socket.destroy();
-      resolve(value);
+      resolve({ answer, why });
     };
     const timer = setTimeout(() => {
       if (!accepted) finish(null);
@@ -134,10 +145,20 @@ function ask(sock: string, request: string, waitMs: number, control: CallControl
           clearTimeout(timer);
           if (control.signal?.aborted) onAbort();
         } else if (type === FRAME.json) finish(body.toString("utf8"));
-        else finish(null);
+        else {
+          // Declined: the server says why (an older server says nothing).
+          why = type === FRAME.declined && len > 0 ? body.toString("utf8") : "declined";
+          finish(null);
+        }
       }
     });
-    socket.on("error", () => finish(null));
-    socket.on("close", () => finish(null));
+    socket.on("error", (err) => {
+      why ??= `the connection failed (${(err as { code?: string }).code ?? err.message})`;
+      finish(null);
+    });
+    socket.on("close", () => {
+      why ??= "the server closed the connection";
+      finish(null);
+    });
   });
 }

@@ -7,12 +7,15 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   chmodSync,
   chownSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -212,11 +215,17 @@ console.log(JSON.stringify({ here, based, outside }));
           cwd: join(root, "src"),
           env: { ...process.env, ...env, ...extra },
         });
+        // A library of another build than the binary is not served (as it should not be): say what to build.
+        if (r.stderr.toString().includes("another build"))
+          throw new Error(
+            `dist/lib is another build than dist/rglob (older?): run bun scripts/build-lib.ts\n${r.stderr}`,
+          );
         expect({ code: r.exitCode, stderr: r.stderr.toString() }).toEqual({ code: 0, stderr: "" });
         return JSON.parse(r.stdout.toString()) as Record<string, Record<string, unknown>>;
       };
       const before = calls();
-      const served = call({});
+      // RGLOB_DEBUG: a call the server does not answer says why on stderr (and is served all the same).
+      const served = call({ RGLOB_DEBUG: "1" });
       // The two calls in the tree, not the one outside it.
       expect(calls()).toBe(before + 2);
       expect(served.here?.source).toBe("index");
@@ -231,6 +240,46 @@ console.log(JSON.stringify({ here, based, outside }));
       expect((served.here?.results as unknown[] | undefined)?.length).toBe(4); // src/a.ts, src/b.py (2), src/deep/c.md
       expect((served.based?.results as unknown[] | undefined)?.length ?? 0).toBeGreaterThan(0);
     });
+
+  // A library of another build runs its calls in its own process, silently; with RGLOB_DEBUG it says why: a copy
+  // of dist/lib whose build commit was changed stands for a library older than the binary.
+  test("a library of another build is not served, and with RGLOB_DEBUG says so", () => {
+    const other = join(outer, "other-build");
+    cpSync(join(ROOT, "dist", "lib"), join(other, "lib"), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules"), join(other, "node_modules"));
+    let changed = 0;
+    for (const name of readdirSync(join(other, "lib"))) {
+      const file = join(other, "lib", name);
+      if (!name.endsWith(".js")) continue;
+      const text = readFileSync(file, "utf8");
+      const next = text.replace(/var BUILD_COMMIT = "/g, 'var BUILD_COMMIT = "other-');
+      if (next !== text) changed++;
+      writeFileSync(file, next);
+    }
+    expect(changed).toBeGreaterThan(0);
+    const script = join(outer, "lib-other.mjs");
+    writeFileSync(
+      script,
+      `import { grepAll } from ${JSON.stringify(join(other, "lib", "agent", "index.js"))};
+console.log(JSON.stringify(await grepAll({ pattern: "TODO" })));
+`,
+    );
+    const call = (extra: Record<string, string>) =>
+      Bun.spawnSync([process.execPath, script], { cwd: root, env: { ...process.env, ...env, ...extra } });
+    const before = calls();
+    const quiet = call({});
+    const told = call({ RGLOB_DEBUG: "1" });
+    expect(calls()).toBe(before);
+    expect([quiet.exitCode, quiet.stderr.toString(), told.exitCode]).toEqual([0, "", 0]);
+    expect(told.stderr.toString()).toMatch(
+      /^rglob: not served by the server of .+, run in this process: another build: the server is rglob \S+ \((?!other-)\S+\), the library rglob \S+ \(other-\S+\)\n$/,
+    );
+    // Run in the caller's process: no `source` (a served grep says where its answer came from).
+    const answer = JSON.parse(quiet.stdout.toString()) as Record<string, unknown>;
+    expect(answer.source).toBeUndefined();
+    expect((answer.results as unknown[]).length).toBeGreaterThan(0);
+    expect(JSON.parse(told.stdout.toString())).toEqual(answer);
+  });
 
   test("edits between calls are in the next answer", () => {
     const file = join(root, "src", "new.ts");

@@ -398,7 +398,10 @@ const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: string 
     name: "RGLOB_STAT_SPLIT",
     text: "worker: leave every stat check of an index to its worker thread (a test setting).",
   },
-  { name: "RGLOB_DEBUG", text: "Print the stack of an internal error." },
+  {
+    name: "RGLOB_DEBUG",
+    text: "Print the stack of an internal error; a library call a warm server did not answer says why (another build).",
+  },
   {
     name: "RGLOB_BINARY",
     text: "The npm package's rglob command runs this binary instead of its platform package's.",

@@ -228,10 +228,13 @@ const LIBRARY_OPS: ReadonlySet<string> = new Set([
   "explain",
 ]);
 
-/** The RGLOB_* settings a call must share with the server (some are read once, when a module loads). */
+/**
+ * The RGLOB_* settings a call must share with the server (some are read once, when a module loads). Not
+ * RGLOB_DEBUG: read into each call's Config, and set to learn why a call was not served, it must not be the why.
+ */
 function settingsOf(env: Readonly<Record<string, string | undefined>>): string {
   return Object.keys(env)
-    .filter((k) => k.startsWith("RGLOB_") && !k.startsWith("RGLOB_SERVE"))
+    .filter((k) => k.startsWith("RGLOB_") && !k.startsWith("RGLOB_SERVE") && k !== "RGLOB_DEBUG")
     .sort()
     .map((k) => `${k}=${env[k]}`)
     .join("\n");
@@ -526,7 +529,12 @@ export class WarmServer {
       case "lib":
         // The library's identity is its version and build commit (a build from source has none: never served).
         if (req.v !== PROTOCOL || BUILD_COMMIT === null || req.lib !== VERSION_LINE || this.stopped) {
-          this.decline(conn);
+          this.decline(
+            conn,
+            this.stopped
+              ? "it is stopping"
+              : `another build: the server is ${VERSION_LINE}, the library ${String(req.lib)}`,
+          );
           return;
         }
         this.queue.push(Object.assign(conn, { request: req }));
@@ -553,9 +561,13 @@ export class WarmServer {
     conn.sock?.end();
   }
 
-  private decline(conn: Conn): void {
+  /**
+   * Declines a call: its client runs it in its own process.
+   * @param why what a client says with RGLOB_DEBUG set (the library: src/agent/served.ts), or nothing
+   */
+  private decline(conn: Conn, why = ""): void {
     try {
-      frame(conn.fd, FRAME.declined);
+      frame(conn.fd, FRAME.declined, why);
     } catch {}
     conn.sock?.end();
   }
@@ -624,7 +636,7 @@ export class WarmServer {
     const env = typeof req.env === "object" && req.env !== null ? (req.env as Record<string, string>) : null;
     const cwd = typeof req.cwd === "string" ? req.cwd : null;
     if (env === null || cwd === null || settingsOf(env) !== this.settings) {
-      this.decline(conn);
+      this.decline(conn, "other RGLOB_* settings than the server's");
       return null;
     }
     try {
@@ -754,7 +766,7 @@ export class WarmServer {
     conn.cancel = () => abort.abort();
     try {
       if (!this.covers(null, input)) {
-        this.decline(conn);
+        this.decline(conn, "a path outside the server's tree");
         return;
       }
       frame(conn.fd, FRAME.accepted);
