@@ -237,6 +237,25 @@ export function readInto(fd: number, buf: Uint8Array, offset: number, length: nu
 }
 
 /**
+ * Reads a range of a file whole, into a buffer of its own (a fresh ArrayBuffer, so that typed views of it start
+ * aligned): the index file's reads (the CLI's whole file, the stat worker's sections).
+ * @param fd the descriptor
+ * @param length how many bytes
+ * @param pos the file position of the first
+ * @returns the bytes, or null when the file ends before them (truncated since it was checked)
+ * @throws the node:fs error
+ */
+export function readWhole(fd: number, length: number, pos: number): Buffer | null {
+  const buf = Buffer.from(new ArrayBuffer(length));
+  for (let got = 0; got < length; ) {
+    const n = fs.readSync(fd, buf, got, length - got, pos + got);
+    if (n <= 0) return null;
+    got += n;
+  }
+  return buf;
+}
+
+/**
  * Maps a regular file opened for reading into memory, private and copy-on-write (a write to the bytes changes
  * this process's copy, never the file): its pages are read as they are first touched, none copied up front. The
  * file mapped is the one the descriptor holds (Linux's /proc/self/fd link), whatever its path names since.

@@ -15,6 +15,7 @@ import {
   makePrivateDir,
   mapOpenedFile,
   readInto,
+  readWhole,
   realPath,
   removeFile,
   renamePath,
@@ -711,14 +712,7 @@ function readIndexFile(fd: number, size: number, map: boolean): Buffer | string 
   // page cache as the hash check touches it (ADR 0052).
   const mapped = map ? mapOpenedFile(fd, size) : null;
   if (mapped !== null) return mapped;
-  const buf = Buffer.from(new ArrayBuffer(size));
-  let got = 0;
-  while (got < size) {
-    const n = readInto(fd, buf, got, size - got, got);
-    if (n <= 0) return "truncated";
-    got += n;
-  }
-  return buf;
+  return readWhole(fd, size, 0) ?? "truncated";
 }
 
 /**

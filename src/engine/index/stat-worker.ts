@@ -5,7 +5,7 @@
  * reads the index; both take chunks of items from one counter (stat-job.ts). It gives up when the file it
  * reads is not the one the caller read the header of. A restarted server gives it the indexed files to stat as its
  * watch's set-up reaches their directories (a WatchedStatJob). */
-import { closeDescriptor, mapOpenedFile, readInto } from "../../platform/files.ts";
+import { closeDescriptor, mapOpenedFile, readWhole } from "../../platform/files.ts";
 import { setRoutes } from "../../platform/routes.ts";
 import { STAT_WORDS } from "../../platform/stat-words.ts";
 import { PREFIX, prefixHash } from "./format.ts";
@@ -43,13 +43,8 @@ function readerOf(fd: number, size: number, map: boolean): (length: number, pos:
       return mapped.subarray(pos, pos + length);
     };
   return (length, pos) => {
-    const buf = Buffer.from(new ArrayBuffer(length));
-    let got = 0;
-    while (got < length) {
-      const n = readInto(fd, buf, got, length - got, pos + got);
-      if (n <= 0) throw new Error("short read");
-      got += n;
-    }
+    const buf = readWhole(fd, length, pos);
+    if (buf === null) throw new Error("short read");
     return buf;
   };
 }
