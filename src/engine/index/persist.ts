@@ -47,6 +47,7 @@ import {
   type WalkSectionCounts,
   writeIndexBytes,
 } from "./format.ts";
+import { PathTable } from "./path-table.ts";
 import { pathStarts } from "./paths-section.ts";
 import { literalQueryOf, type WarmGrep, type WarmProvider, without } from "./provider.ts";
 import { type MemoryWalk, type Payload, PlainWalk, recordingWalk, replay } from "./recorded-walk.ts";
@@ -800,11 +801,15 @@ export function loadIndex(
     sizes[i] = (facts[i * FACTS] as number) + (facts[i * FACTS + 1] as number) * 4294967296;
   // The paths' characters as the map will hold them (a byte each, the NUL after each taken by the root's "/").
   const chars = h.path_bytes + h.files * (root.length + sep.length - 1);
+  // A server's lookups by path read the section's bytes (a map of every path is one block of a second or more at
+  // 277k files); the CLI's grep, which replays its walk by ids, builds the map if it ever needs one.
+  const table = map ? new PathTable(pathSection, pathOffsets, root, path.sep) : null;
   const index = TrigramIndex.fromParts(
     abs,
     { keys, starts, data, flags, textBytes: h.text_bytes },
     sizes,
     chars,
+    table,
   );
   const stored = h.walk === null ? null : storedWalkOf(h.walk, buf, at, h.files, pathAt);
   if (stored === undefined) return bad("corrupt sections");

@@ -5,6 +5,7 @@
  * a bounded number of pending postings, merged when frozen. It only narrows: a file it rules out cannot hold a
  * required literal; the matcher decides on the file's current bytes. No I/O here (the builder hands it bytes). */
 import { holdsFoldTrap } from "../search/fold-traps.ts";
+import type { PathTable } from "./path-table.ts";
 
 /** Whether a byte is an ASCII letter (its other case differs by 0x20). */
 const LETTER = new Uint8Array(256);
@@ -259,6 +260,8 @@ export class TrigramIndex {
   private data = new Uint8Array(0);
   private readonly idOf = new Map<string, number>();
   private pendingPaths: readonly string[] | (() => readonly string[]) | null = null;
+  /** While the map is not built: a loaded index's ids by path, from the file's bytes (path-table.ts), or null. */
+  private pathTable: PathTable | null = null;
   /** The characters of the paths not taken in yet (fromParts' count), for stats() before the map is built. */
   private pendingChars = 0;
   private count = 0;
@@ -769,6 +772,8 @@ export class TrigramIndex {
    * @param parts the arrays
    * @param sizes the size of each file id (for the max_file_size check)
    * @param pathChars the characters of those paths (stats() counts them before their map is built)
+   * @param table the ids by path from the file's bytes: lookups use it until something needs every path (null:
+   *   the map is built at the first lookup)
    * @returns the index
    */
   static fromParts(
@@ -776,6 +781,7 @@ export class TrigramIndex {
     parts: FrozenParts,
     sizes: ArrayLike<number>,
     pathChars: number,
+    table: PathTable | null = null,
   ): TrigramIndex {
     const idx = new TrigramIndex(false);
     const n = sizes.length;
@@ -792,6 +798,7 @@ export class TrigramIndex {
     // The map from paths is built when first asked for: a grep that replays a recorded walk knows its ids.
     idx.pendingPaths = paths;
     idx.pendingChars = pathChars;
+    idx.pathTable = table;
     return idx;
   }
 
@@ -799,6 +806,7 @@ export class TrigramIndex {
   private pathMap(): Map<string, number> {
     const pending = this.pendingPaths;
     if (pending !== null) {
+      this.pathTable = null;
       this.pendingPaths = null;
       const paths = typeof pending === "function" ? pending() : pending;
       for (let id = 0; id < paths.length; id++) {
@@ -852,6 +860,11 @@ export class TrigramIndex {
    * @param abs the file's absolute path
    */
   invalidate(abs: string): void {
+    if (this.pendingPaths !== null && this.pathTable !== null) {
+      const id = this.idOfPath(abs);
+      if (id >= 0) this.invalidateId(id);
+      return;
+    }
     const id = this.pathMap().get(abs);
     if (id === undefined) return;
     this.idOf.delete(abs);
@@ -883,6 +896,13 @@ export class TrigramIndex {
   private applyPrefixes(): void {
     if (this.stalePrefixes.size === 0) return;
     const prefixes = this.stalePrefixes;
+    const table = this.pendingPaths === null ? null : this.pathTable;
+    if (table !== null) {
+      // A loaded index's paths below each directory, found in the file's bytes (the map of every path is not built).
+      for (const dir of prefixes) table.eachBelow(dir, (id) => this.invalidateId(id));
+      prefixes.clear();
+      return;
+    }
     for (const [p, id] of this.pathMap()) {
       let cut = p.lastIndexOf("/");
       while (cut > 0) {
@@ -916,12 +936,31 @@ export class TrigramIndex {
    * @returns the id or -1
    */
   idOfPath(abs: string): number {
+    const table = this.pendingPaths === null ? null : this.pathTable;
+    if (table !== null) return table.idOf(abs, this.live);
     return this.pathMap().get(abs) ?? -1;
   }
 
-  /** Whether the map from paths is built (a loaded index builds it when a path is first looked up). */
+  /** Whether an id is live (isLive, bound once for the path table's lookups). */
+  private readonly live = (id: number): boolean => ((this.flags[id] as number) & FLAG_DEAD) === 0;
+
+  /**
+   * Places up to `n` more of a loaded index's paths in its table of ids by path (a slice of the restart's work,
+   * so that no lookup pays for the rest in one block).
+   * @param n how many paths
+   * @returns whether nothing is left to place
+   */
+  mapPathsSome(n: number): boolean {
+    const table = this.pendingPaths === null ? null : this.pathTable;
+    return table === null || table.fill(n);
+  }
+
+  /**
+   * Whether a lookup by path is cheap now: the map from paths is built, or a loaded index's table of ids by path
+   * is filled (without it, a loaded index builds the map of every path at the first lookup).
+   */
   get pathsMapped(): boolean {
-    return this.pendingPaths === null;
+    return this.pendingPaths === null || this.pathTable?.whole === true;
   }
 
   /**
