@@ -35,9 +35,17 @@ export type Outcome =
  * @returns the set of snake_case keys
  */
 export function inputKeys(op: Operation): ReadonlySet<string> {
-  const props = SCHEMAS[`${op.id}.input`]?.properties;
-  return new Set(props && typeof props === "object" ? Object.keys(props) : []);
+  let keys = keysOf.get(op);
+  if (keys === undefined) {
+    const props = SCHEMAS[`${op.id}.input`]?.properties;
+    keys = new Set(props && typeof props === "object" ? Object.keys(props) : []);
+    keysOf.set(op, keys);
+  }
+  return keys;
 }
+
+/** Each operation's input keys, made once (an MCP call asks three times: #36's fixed cost per call). */
+const keysOf = new WeakMap<Operation, ReadonlySet<string>>();
 
 /**
  * Creates the input of a call: defaults for the keys the caller left out, restricted to keys the operation has

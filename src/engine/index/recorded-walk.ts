@@ -457,6 +457,8 @@ export function* replayPicked(
   const make = (c: number) => {
     hand(countedAtCall[c] as number);
     const call = payloads[args[calls[c] as number] as number] as { m: string; a: readonly unknown[] };
+    // The walk's progress (one at each 1024-step mark a replay passes: O(tree) of them) made directly.
+    if (call.m === "progress") return ctx.progress(call.a[0] as number);
     const a = call.a.map((x) => (x !== null && typeof x === "object" ? { ...(x as ErrorInfo) } : x));
     methods[call.m]?.(...a);
   };

@@ -318,6 +318,25 @@ function mountsAt(root: string): string {
   } catch {
     return "";
   }
+  // Read at each call; parsed again only when it changed (#36: the parse was most of a call's check).
+  const had = mountsParsed.get(root);
+  if (had !== undefined && had.text === text) return had.mounts;
+  const mounts = parseMounts(root, text);
+  if (mountsParsed.size >= 64) mountsParsed.clear();
+  mountsParsed.set(root, { text, mounts });
+  return mounts;
+}
+
+/** The last mount table read per root and its mounts at or below the root. */
+const mountsParsed = new Map<string, { readonly text: string; readonly mounts: string }>();
+
+/**
+ * The mounts at or below a root in a mount table (mountsAt).
+ * @param root the root's real path
+ * @param text /proc/self/mountinfo's text
+ * @returns the mounts, one a line
+ */
+function parseMounts(root: string, text: string): string {
   const prefix = root.endsWith("/") ? root : `${root}/`;
   const out: string[] = [];
   for (const line of text.split("\n")) {
@@ -1439,7 +1458,11 @@ export class WarmRoot implements WarmProvider {
       if (--this.holds === 0) {
         if (this.busyDrain !== null) clearInterval(this.busyDrain);
         this.busyDrain = null;
-        this.resume();
+        // Resumed on the next turn, once the answer is sent (its promise chain runs first): resumed here, the
+        // background work's slice ran before the send (#36).
+        setImmediate(() => {
+          if (this.holds === 0) this.resume();
+        });
         // The call's own reads named files (closes that left no open seen): the look they wait for begins as
         // soon as the answer is out, not at the next tick of the drain timer (up to DRAIN_MS later), so that a
         // query soon after finds them looked at rather than reads them all.
@@ -1959,7 +1982,10 @@ export class WarmRoot implements WarmProvider {
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
     const stored = this.storedFor(plan);
     const key = stored === null ? this.memoKey(plan) : null;
-    const fresh = stored !== null || (key !== null && this.freshMemo(key) !== null);
+    // The remembered walk found fresh here (the paths it read that no watch vouches for stat'ed) is the one the
+    // walk below takes, not stat'ed again (#36: a second check of the same paths in one call).
+    const checked = key !== null ? this.freshMemo(key) : null;
+    const fresh = stored !== null || checked !== null;
     const found = bounded ? null : this.candidatesFor(plan, spec);
     const candidates = found?.map ?? null;
     const source: AnswerSource = candidates !== null ? "index" : fresh ? "warm_list" : "cold";
@@ -2027,7 +2053,7 @@ export class WarmRoot implements WarmProvider {
               : stored !== null
                 ? this.storedChecked(stored)
                 : key !== null
-                  ? this.memoFor(key, p, ctx)
+                  ? this.memoFor(key, p, ctx, checked)
                   : null;
         if (m !== null) {
           const sel = this.selectionOf(m.rec, p, checks);
@@ -2520,10 +2546,14 @@ export class WarmRoot implements WarmProvider {
   /**
    * The fresh remembered walk of a key; else its walk is recorded, for at most INLINE_RECORD_MS and while the
    * call's deadline and cancellation allow, and given when done; else null (the call walks cold) and the
-   * recording goes on between calls, a slice at a time, to be remembered when it ends.
+   * recording goes on between calls, a slice at a time, to be remembered when it ends. `checked`: the walk this
+   * call found fresh already (grep), taken without its paths stat'ed again while it is still the key's.
    */
-  private memoFor(key: string, plan: WalkPlan, ctx: RunContext): Memo | null {
-    const m = this.freshMemo(key);
+  private memoFor(key: string, plan: WalkPlan, ctx: RunContext, checked: Memo | null = null): Memo | null {
+    const m =
+      checked !== null && this.memos.get(key) === checked && checked.gen === this.gen
+        ? checked
+        : this.freshMemo(key);
     if (m !== null) {
       this.memos.delete(key);
       this.memos.set(key, m); // most recently used last

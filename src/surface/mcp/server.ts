@@ -847,9 +847,13 @@ function createServer(
       // Tool calls run together, but not during a CLI call the server answers (it changes the process's
       // directory, environment and output for the call).
       const release = cli === null ? null : await cli.turns.acquire(false);
+      // The warm state is held until the answer is made, its notes included (callOperation holds it for the
+      // search): background work resumed in between took its slice before the answer was sent (#36).
+      const held = warm?.hold() ?? null;
       try {
         return await callOperation(op, callArgs, roots.list, extra, warm, name, config);
       } finally {
+        held?.();
         release?.();
       }
     } catch (err) {
