@@ -5,17 +5,9 @@
  * for it. Every served answer is the cold run's. The overflow is real (SIGSTOP while the tree is read). Linux
  * only. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
+import { sameAsColdIn, serveSandbox, until, watchedInodes } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, root, run, servers, serve, end } = serveSandbox("rglob-overflow-rewatch-");
@@ -41,21 +33,6 @@ function sneak(rel: string): void {
   const st = statSync(p);
   writeFileSync(p, `REWATCHNEEDLE${readFileSync(p, "utf8").slice("REWATCHNEEDLE".length)}`);
   utimesSync(p, st.atime, st.mtime);
-}
-
-/** The inodes of the directories the server's inotify descriptor watches now. */
-function watchedInodes(pid: number): Set<number> {
-  const out = new Set<number>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    let link = "";
-    try {
-      link = readlinkSync(`/proc/${pid}/fd/${fd}`);
-    } catch {}
-    if (link !== "anon_inode:inotify") continue;
-    for (const m of readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8").matchAll(/ ino:([0-9a-f]+) /g))
-      out.add(Number.parseInt(m[1] as string, 16));
-  }
-  return out;
 }
 
 /** The files served `grep -l REWATCHNEEDLE` lists, after checking it and its count answer as the cold run. */

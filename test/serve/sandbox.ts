@@ -2,7 +2,7 @@
  * sockets) and a project folder, the compiled binary run there, and the servers `rglob index --status` lists.
  * Not a test file (no `.test.ts`). */
 import { expect } from "bun:test";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "../helpers.ts";
@@ -140,4 +140,23 @@ export function logOf(stream: ReadableStream<Uint8Array>): { readonly text: stri
     for await (const chunk of stream) log.text += decoder.decode(chunk);
   })();
   return log;
+}
+
+/**
+ * Reads the inodes of the directories a server's inotify descriptor watches now (/proc/PID/fdinfo; Linux).
+ * @param pid the server's process id
+ * @returns the watched directories' inodes
+ */
+export function watchedInodes(pid: number): Set<number> {
+  const out = new Set<number>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let link = "";
+    try {
+      link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {}
+    if (link !== "anon_inode:inotify") continue;
+    for (const m of readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8").matchAll(/ ino:([0-9a-f]+) /g))
+      out.add(Number.parseInt(m[1] as string, 16));
+  }
+  return out;
 }

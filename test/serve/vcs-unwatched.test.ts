@@ -4,9 +4,9 @@
  * VCS directories hold many directories, and checks that the served answers stay the cold run's while those
  * directories change and an exclude file is edited. Linux only (inotify). */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
+import { sameAsColdIn, serveSandbox, until, watchedInodes } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { root, run, servers, serve, end } = serveSandbox("rglob-vcs-unwatched-");
@@ -27,21 +27,6 @@ const VCS: ReadonlyArray<readonly [string, string]> = [
 const ORDINARY = ["", "src", "src/lib", "hgrepo", "svnwc", "bzrbranch", "jjrepo", "slrepo"];
 
 let server: ReturnType<typeof Bun.spawn> | null = null;
-
-/** The inodes of the directories the server's inotify descriptor watches now. */
-function watchedInodes(pid: number): Set<number> {
-  const out = new Set<number>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    let link = "";
-    try {
-      link = readlinkSync(`/proc/${pid}/fd/${fd}`);
-    } catch {}
-    if (link !== "anon_inode:inotify") continue;
-    for (const m of readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8").matchAll(/ ino:([0-9a-f]+) /g))
-      out.add(Number.parseInt(m[1] as string, 16));
-  }
-  return out;
-}
 
 /** Every directory below the VCS directories, and they themselves, relative to the root. */
 function vcsDirs(): string[] {
