@@ -261,7 +261,7 @@ for (const q of QUERIES) {
         ? `, ${rgTotal} matches as rg`
         : `, DIFFERS: ${l.total} matches, rg ${rgTotal}`;
   console.log(
-    `${q.name.padEnd(44)} rglob ${fmt(median(ours))} (min ${fmt(Math.min(...ours))})  rg ${fmt(median(theirs))} (min ${fmt(Math.min(...theirs))})  ${(median(ours) / median(theirs)).toFixed(3)}x  read ${l.given ?? "?"} files, ${(l.bytes / 1048576).toFixed(1)} MiB${same}${l.cut !== null ? ` (cut: ${l.cut})` : ""}${l.state !== "ready" ? ` (state ${l.state})` : ""}  [${before}]`,
+    `${q.name.padEnd(44)} rglob ${fmt(median(ours))} (min ${fmt(Math.min(...ours))})  rg ${fmt(median(theirs))} (min ${fmt(Math.min(...theirs))})  ${(median(ours) / median(theirs)).toFixed(3)}x  given the search ${l.given ?? "?"} files, read ${(l.bytes / 1048576).toFixed(1)} MiB${same}${l.cut !== null ? ` (cut: ${l.cut})` : ""}${l.state !== "ready" ? ` (state ${l.state})` : ""}  [${before}]`,
   );
 }
 
