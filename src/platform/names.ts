@@ -25,7 +25,17 @@ const RAW = /[\udc80-\udcff]/u;
 export function hasRawBytes(s: string): boolean {
   // A well-formed string holds no lone surrogate, so no raw byte: one native scan, several times cheaper than
   // the regex, which runs only for the rare string that is not (it is asked of every path written or opened).
-  return !(s as WellFormed).isWellFormed() && RAW.test(s);
+  return !isWellFormed(s) && RAW.test(s);
+}
+
+/**
+ * Whether a string holds no lone surrogate (String#isWellFormed: one native scan). A string that holds one (a raw
+ * byte of a name, or a broken one) is no text that UTF-8 bytes decode to: its UTF-8 encoding is lossy.
+ * @param s a path or name
+ * @returns true when it encodes to UTF-8 and back unchanged
+ */
+export function isWellFormed(s: string): boolean {
+  return (s as WellFormed).isWellFormed();
 }
 
 /** String#isWellFormed (ES2024; in every Bun and in Node 20). */

@@ -2,23 +2,13 @@
  * table of the ids, no string made per path). A map of every path took 0.7-2 s in one block at 277k files, the
  * first lookup after a restart paying for it (docs/decisions/0055-loaded-paths-looked-up-in-place.md). It only
  * finds an id; whether the file is still the index's is the index's flags. No I/O here. */
-
-/** The UTF-8 bytes of U+FFFD, which a lone surrogate of a string is encoded as. */
-const REPLACEMENT = [0xef, 0xbf, 0xbd] as const;
+import { isWellFormed } from "../../platform/names.ts";
 
 /** A 32-bit FNV-1a hash of bytes [from, to). */
 function hashBytes(bytes: Uint8Array, from: number, to: number): number {
   let h = 0x811c9dc5;
   for (let i = from; i < to; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
   return h >>> 0;
-}
-
-/** Whether encoded bytes [0, n) hold U+FFFD's encoding. */
-function holdsReplacement(bytes: Uint8Array, n: number): boolean {
-  for (let i = 0; i + 2 < n; i++)
-    if (bytes[i] === REPLACEMENT[0] && bytes[i + 1] === REPLACEMENT[1] && bytes[i + 2] === REPLACEMENT[2])
-      return true;
-  return false;
 }
 
 /**
@@ -101,9 +91,10 @@ export class PathTable {
     if (!below.startsWith(this.prefix)) return;
     let rel = below.slice(this.prefix.length);
     if (this.sep !== "/") rel = rel.split(this.sep).join("/");
+    // A lone surrogate is encoded as U+FFFD: such a string is no path the section's bytes decode to.
+    if (!isWellFormed(rel)) return;
     const bytes = this.encoder.encode(rel);
     const n = bytes.length;
-    if (holdsReplacement(bytes, n) && !rel.includes("\uFFFD")) return;
     const { section, starts } = this;
     for (let id = 0; id < files; id++) {
       const from = starts[id] as number;
@@ -129,11 +120,11 @@ export class PathTable {
       rel = abs.slice(this.prefix.length);
     else return -1;
     if (this.sep !== "/") rel = rel.split(this.sep).join("/");
+    // A lone surrogate is encoded as U+FFFD: such a string is no path the section's bytes decode to.
+    if (!isWellFormed(rel)) return -1;
     if (this.scratch.length < rel.length * 3) this.scratch = new Uint8Array(rel.length * 3);
     const bytes = this.scratch;
     const n = this.encoder.encodeInto(rel, bytes).written;
-    // A lone surrogate is encoded as U+FFFD: such a string is no path the section's bytes decode to.
-    if (holdsReplacement(bytes, n) && !rel.includes("\uFFFD")) return -1;
     const h = hashBytes(bytes, 0, n);
     const { section, starts, hashes, slots, mask } = this;
     let found = -1;
