@@ -45,6 +45,15 @@ function loaded(rels: readonly string[], dead: ReadonlySet<number>) {
   return { inPlace: make(new PathTable(section, starts, ROOT, "/")), byMap: make(null), abs: abs() };
 }
 
+/** A seeded tree of n paths, `deadCount` draws of them persisted as changed, loaded both ways; `r` goes on drawing. */
+function seeded(seed: number, n: number, deadCount: number, salt: number) {
+  const rels = relPaths(seed, n);
+  const r = prng(seed + salt);
+  const dead = new Set<number>();
+  for (let i = 0; i < deadCount; i++) dead.add(Math.floor(r() * rels.length));
+  return { rels, r, dead, ...loaded(rels, dead) };
+}
+
 /** Absolute paths to ask: every file's, and ones that are none of them. */
 function asked(abs: readonly string[], seed: number): string[] {
   const r = prng(seed + 100);
@@ -59,11 +68,7 @@ function asked(abs: readonly string[], seed: number): string[] {
 
 describe("PathTable", () => {
   test.each([1, 2, 3])("finds each file's id as the map of every path does (seed %i)", (seed) => {
-    const rels = relPaths(seed, 3000);
-    const r = prng(seed + 7);
-    const dead = new Set<number>();
-    for (let i = 0; i < 150; i++) dead.add(Math.floor(r() * rels.length));
-    const { inPlace, byMap, abs } = loaded(rels, dead);
+    const { rels, r, dead, inPlace, byMap, abs } = seeded(seed, 3000, 150, 7);
     const ask = asked(abs, seed);
     // Half of the table filled, as a restart leaves it between two slices: the first lookup fills the rest.
     expect(inPlace.mapPathsSome(rels.length >> 1)).toBe(false);
@@ -93,11 +98,7 @@ describe("PathTable", () => {
   });
 
   test.each([1, 2, 3])("forgets the files below a renamed directory as the map does (seed %i)", (seed) => {
-    const rels = relPaths(seed, 2000);
-    const r = prng(seed + 11);
-    const dead = new Set<number>();
-    for (let i = 0; i < 50; i++) dead.add(Math.floor(r() * rels.length));
-    const { inPlace, byMap, abs } = loaded(rels, dead);
+    const { rels, r, dead, inPlace, byMap, abs } = seeded(seed, 2000, 50, 11);
     // Directories of the tree, names that prefix others (`a` beside `a.b`), a file, the root, above it, elsewhere.
     const dirs = [
       "/srv",
