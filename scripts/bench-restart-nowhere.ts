@@ -6,7 +6,8 @@
  *   starts `rglob mcp --root TREE`, polls `rglob://capabilities` until the root is `ready` (the loaded index
  *   answers), times a literal found nowhere asked then (the first answer, "<= 5 s" from the start), and then
  *   polls until the watch is trusted (`mcp.warm` reason "checked once watched" or "checked again"),
- *   times the first literal found nowhere, then 50 new ones 300 ms apart (median, p90, worst);
+ *   times the first literal found nowhere, then 50 new ones 300 ms apart (median, p90, worst); each call over
+ *   20 ms is listed with the files the index handed to the search (`given`: its candidates, read);
  * - with --old=BIN, the runs alternate between that binary and this one (RGLOB_BIN, else dist/rglob), old first
  *   in odd runs and second in even ones, for paired figures at the same load.
  * Every line carries the load average; the last lines are the target per binary.
@@ -43,6 +44,8 @@ const quantile = (xs: readonly number[], q: number) =>
 interface WarmRoot {
   readonly state: string;
   readonly reason: string | null;
+  /** The last warm query's checks: `given`, the files handed to the search (the candidates the index kept). */
+  readonly checks?: { readonly given: number };
 }
 
 /** One `rglob mcp` of the tree through the SDK client, its cache at `cache`. */
@@ -61,11 +64,13 @@ async function serve(binary: string, cache: string) {
       await Bun.sleep(100);
     }
   };
-  const nowhere = async (pattern: string): Promise<number> => {
+  /** Times one literal found nowhere; a call over 20 ms is told by the files the index left to read. */
+  const nowhere = async (pattern: string, slow: string[] = []): Promise<number> => {
     const t0 = performance.now();
     const res = await client.callTool({ name: "rglob", arguments: { op: "grep", pattern } });
     const ms = performance.now() - t0;
     if (res.isError === true) stop(`${pattern}: ${JSON.stringify(res.content).slice(0, 400)}`);
+    if (ms > 20) slow.push(`${fmt(ms)} given ${(await warm())?.checks?.given ?? "?"}`);
     return ms;
   };
   return { client, warm, until, nowhere };
@@ -111,16 +116,19 @@ async function restart(binary: string, label: string, run: number): Promise<void
     const answered = performance.now() - t0;
     const w = await s.until((w) => /checked (again|once watched)/.test(w?.reason ?? ""), "trusted");
     const trusted = performance.now() - t0;
-    const first = await s.nowhere(`zq${process.pid}r${run}first_nowhere`);
+    // Each call over 20 ms with the files handed to the search: the candidates the index could not rule out
+    // (a literal whose every trigram a large file holds, as the tree's yarn-4.17.0.cjs does for many) are read.
+    const slow: string[] = [];
+    const first = await s.nowhere(`zq${process.pid}r${run}first_nowhere`, slow);
     const rest: number[] = [];
     for (let i = 0; i < queries; i++) {
       await Bun.sleep(300);
-      rest.push(await s.nowhere(`zq${process.pid}r${run}x${i}vbk_nowhere`));
+      rest.push(await s.nowhere(`zq${process.pid}r${run}x${i}vbk_nowhere`, slow));
     }
     await s.client.close();
     const all = [first, ...rest];
     console.log(
-      `${label} run ${run}: ready ${fmt(ready)}, first answer ${fmt(answered)} (${fmt(atReady)} after ready), trusted ${fmt(trusted)}; first nowhere ${fmt(first)}; then ${rest.length}: median ${fmt(quantile(rest, 0.5))}, p90 ${fmt(quantile(rest, 0.9))}, worst ${fmt(Math.max(...rest))}; over 20 ms ${all.filter((ms) => ms > 20).length}  [${before} | ${load()}]${w.reason?.includes(" 0 of ") === false ? ` (${w.reason})` : ""}`,
+      `${label} run ${run}: ready ${fmt(ready)}, first answer ${fmt(answered)} (${fmt(atReady)} after ready), trusted ${fmt(trusted)}; first nowhere ${fmt(first)}; then ${rest.length}: median ${fmt(quantile(rest, 0.5))}, p90 ${fmt(quantile(rest, 0.9))}, worst ${fmt(Math.max(...rest))}; over 20 ms ${all.filter((ms) => ms > 20).length}${slow.length > 0 ? ` (${slow.join(", ")})` : ""}  [${before} | ${load()}]${w.reason?.includes(" 0 of ") === false ? ` (${w.reason})` : ""}`,
     );
     results.set(label, [...(results.get(label) ?? []), { ready, answered, trusted, first, rest }]);
   } finally {
