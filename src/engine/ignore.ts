@@ -25,7 +25,17 @@ export interface IgnoreFile {
   readonly lines: readonly string[];
   /** The compiled rules the walk uses. */
   readonly rules: CompiledRules;
+  /** Where it applies (IgnoreScope). */
+  readonly scope: IgnoreScope;
 }
+
+/**
+ * Where an ignore file applies below its directory: "repo" for a repository's own files (.gitignore,
+ * info/exclude), which end at a nested repository's root as git, rg and fd end them; "tree" for `.ignore`,
+ * which applies through it; "outer" for the files given from outside (ignore_files, the global excludes file),
+ * which apply everywhere and rank below every other (ADR 0059).
+ */
+type IgnoreScope = "repo" | "tree" | "outer";
 
 /** The verdict of the rules on one path, with the rule that decided it. */
 interface IgnoreVerdict {
@@ -137,7 +147,7 @@ export function loadTreeIgnoreFile(
     report(r.error);
     return null;
   }
-  return ignoreFileOf(file, prefix, r.text);
+  return ignoreFileOf(file, prefix, r.text, file.endsWith("/.gitignore") ? "repo" : "tree");
 }
 
 /**
@@ -155,9 +165,10 @@ export function loadIgnoreFile(file: string, prefix: string): IgnoreFile | null 
  * @param file the absolute path it came from (for explain)
  * @param prefix the repository-relative directory it anchors at ("" or ending in '/')
  * @param text the file's content
+ * @param scope where it applies (IgnoreScope)
  * @returns the compiled file
  */
-export function ignoreFileOf(file: string, prefix: string, text: string): IgnoreFile {
+export function ignoreFileOf(file: string, prefix: string, text: string, scope: IgnoreScope): IgnoreFile {
   const lines = text.split(/\r?\n/);
   let ig: Ignore | null = null;
   return {
@@ -169,6 +180,7 @@ export function ignoreFileOf(file: string, prefix: string, text: string): Ignore
     },
     lines,
     rules: compileRules(text),
+    scope,
   };
 }
 
@@ -461,14 +473,14 @@ function globalExcludesFile(
 }
 
 /** Reads a file of outside configuration (global excludes, info/exclude, --ignore-file): symlinks followed. */
-function loadOuter(file: string, prefix: string, errors: ErrorInfo[]): IgnoreFile | null {
+function loadOuter(file: string, prefix: string, errors: ErrorInfo[], scope: IgnoreScope): IgnoreFile | null {
   const r = readSmallFile(file, false);
   if (r === null) return null;
   if ("error" in r) {
     errors.push(r.error);
     return null;
   }
-  return ignoreFileOf(file, prefix, r.text);
+  return ignoreFileOf(file, prefix, r.text, scope);
 }
 
 function isAncestor(dir: string, of: string): boolean {
@@ -534,7 +546,7 @@ export function repoContext(dir: string, s: IgnoreSettings = ALL_IGNORE_FILES): 
   const outer: IgnoreFile[] = [];
   const extraPrefix = prefixOf(anchor, s.extraAnchor);
   for (const x of s.extra) {
-    const f = loadOuter(x, extraPrefix, errors);
+    const f = loadOuter(x, extraPrefix, errors, "outer");
     if (f) outer.push(f);
   }
   if (root !== null && gitKind !== null) {
@@ -542,15 +554,52 @@ export function repoContext(dir: string, s: IgnoreSettings = ALL_IGNORE_FILES): 
     const dirs = gitDirs(root, gitKind, errors);
     if (s.global) {
       const globalFile = globalExcludesFile(dirs.commonDir, root, s.git ?? defaultGitPlaces(), errors);
-      const g = globalFile ? loadOuter(globalFile, rootPrefix, errors) : null;
+      const g = globalFile ? loadOuter(globalFile, rootPrefix, errors, "outer") : null;
       if (g) outer.push(g);
     }
     // info/exclude belongs to the repository root: without parents it applies only walking from there (rg).
     if (s.parent || root === dir) {
-      const info = loadOuter(path.join(dirs.commonDir, "info", "exclude"), rootPrefix, errors);
+      const info = loadOuter(path.join(dirs.commonDir, "info", "exclude"), rootPrefix, errors, "repo");
       if (info) outer.push(info);
     }
   }
-  for (const f of files) outer.push(ignoreFileOf(f.file, prefixOf(anchor, f.dir), f.text));
+  for (const f of files)
+    outer.push(
+      ignoreFileOf(f.file, prefixOf(anchor, f.dir), f.text, f.file.endsWith("/.gitignore") ? "repo" : "tree"),
+    );
   return { root, anchor, outer, errors };
+}
+
+/**
+ * Returns the ignore files that apply below a directory of a walk (not its root: repoContext placed that) when it
+ * holds a `.git` entry, a nested repository's root, before its own ignore files are read: those of the repository
+ * around it (its .gitignore files and info/exclude) end there, as rg, fd and git inside it end them, and its
+ * info/exclude (from its common git directory: a worktree's, or a submodule's `gitdir:`) begins, ranked as the
+ * root's is, below every `.ignore` file and above the files given from outside (ADR 0059). What it reads is
+ * witnessed (readSmallFile), so a recorded walk is checked against it.
+ * @param chain the ignore files that apply to the directory's entries so far, lowest priority first
+ * @param dir the directory's absolute path
+ * @param keyPrefix its prefix in the chain's key space ("" or ending in '/')
+ * @param report receives a refusal (a `.git` that is a FIFO, an unreadable `.git` file or exclude file)
+ * @returns the chain for its entries (the same array when `.git` makes no repository of it)
+ */
+export function nestedRepoChain(
+  chain: readonly IgnoreFile[],
+  dir: string,
+  keyPrefix: string,
+  report: (info: ErrorInfo) => void,
+): readonly IgnoreFile[] {
+  const errors: ErrorInfo[] = [];
+  const kind = gitEntry(path.join(dir, ".git"), errors);
+  let next = chain;
+  if (kind !== null) {
+    const dirs = gitDirs(dir, kind, errors);
+    const info = loadOuter(path.join(dirs.commonDir, "info", "exclude"), keyPrefix, errors, "repo");
+    const kept = chain.filter((f) => f.scope !== "repo");
+    let at = 0;
+    while (at < kept.length && (kept[at] as IgnoreFile).scope === "outer") at++;
+    next = info === null ? kept : [...kept.slice(0, at), info, ...kept.slice(at)];
+  }
+  for (const e of errors) report(e);
+  return next;
 }

@@ -126,6 +126,7 @@ export function compileWalk(o: WalkOptions, opts: PlanOptions = {}): CompiledWal
     hidden: o.hidden,
     respectIgnore: o.respect_gitignore,
     ignoreNames: ignoreNamesOf(ignore),
+    nestedRepos: ignore.respect && ignore.vcs,
     follow: o.follow_symlinks,
     strictBase: o.strict_base,
     maxDepth,

@@ -34,6 +34,9 @@ export interface WalkPlan {
   readonly respectIgnore: boolean;
   /** The ignore files read in each directory walked (none when ignore files are not respected). */
   readonly ignoreNames: readonly string[];
+  /** Whether a directory holding `.git` below a root changes the ignore files that apply (ignore.ts's
+   * nestedRepoChain): version-control ignore files are respected. */
+  readonly nestedRepos: boolean;
   readonly follow: boolean;
   readonly strictBase: boolean;
   readonly maxDepth: number;

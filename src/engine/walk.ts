@@ -10,7 +10,7 @@ import { dirFds } from "../platform/dir-fd.ts";
 import type { DirListing, EntryType } from "../platform/listing.ts";
 import { basenamePath, joinPath, VCS_DIRS } from "../platform/names.ts";
 import { insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
-import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
+import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile, matchChain, nestedRepoChain } from "./ignore.ts";
 import type { RunContext } from "./run.ts";
 import { Entry, type Root, type WalkPlan } from "./walk-types.ts";
 import { witness } from "./witness.ts";
@@ -643,11 +643,14 @@ function openDir(
   }
   sortNames(listing.names);
   let nextChain = chain;
+  // A nested repository's root (a root's own repository is placed by the plan: repoContext).
+  if (plan.nestedRepos && depth > 0 && listing.names.includes(".git"))
+    nextChain = nestedRepoChain(chain, abs, keyPrefix, (e) => ctx.error(e));
   for (const fileName of plan.ignoreNames) {
     if (listing.names.includes(fileName)) {
       // Read only if it is a regular file, opened without following a symlink (refusals are records).
       const f = loadTreeIgnoreFile(joinPath(abs, fileName), keyPrefix, (e) => ctx.error(e), plan.confine);
-      if (f) nextChain = nextChain === chain ? [...chain, f] : [...nextChain, f];
+      if (f) nextChain = [...nextChain, f];
     }
   }
   if (ancestors !== null && ancestors.length === 0) {

@@ -391,6 +391,11 @@ function isUncovered(root: string, prefix: string, w: Witnessed): boolean {
   );
 }
 
+/** Whether a path's last component is an ignore file's name (`.gitignore`, `.ignore`). */
+function isIgnoreFileName(p: string): boolean {
+  return (IGNORE_FILE_NAMES as readonly string[]).includes(p.slice(p.lastIndexOf("/") + 1));
+}
+
 /** The directories a walk written with an index listed, for a restarted watch (KnownDirs), and which of its
  * witnessed paths each is. */
 interface StoredDirs extends KnownDirs {
@@ -1896,13 +1901,21 @@ export class WarmRoot implements WarmProvider {
       }
     } catch {}
     // Created, deleted or renamed entries, ignore files and directories (their permissions) change the walk.
-    if (
-      event === "rename" ||
-      isDir ||
-      (IGNORE_FILE_NAMES as readonly string[]).includes(rel.slice(rel.lastIndexOf("/") + 1)) ||
-      git >= 0
-    )
-      this.gen++;
+    const ignoreFile = isIgnoreFileName(rel);
+    if (event === "rename" || isDir || ignoreFile || git >= 0) this.gen++;
+    if (ignoreFile && event !== "rename" && !isDir && git < 0) {
+      // An ignore file written in place (no entry made or removed) changes only the walks that read it: those
+      // whose base is at or above its directory (it not in an ignored one). A walk below it holds its rules in
+      // its key (walk-key.ts), one elsewhere never read it: those stay remembered, at the new generation. What
+      // else the generation guards (walks being recorded, the index build's walk, the ignored-entries looks)
+      // starts again. A walk that read an ignore file by another path than the root's (a base reached through a
+      // symlink) is let go too. The ones kept still stat what they read before each replay (uncovered).
+      const prefix = this.root.endsWith("/") ? this.root : `${this.root}/`;
+      const read = (w: Witnessed) =>
+        isIgnoreFileName(w.path) && (w.path === abs || !w.path.startsWith(prefix));
+      for (const [key, m] of this.memos)
+        if (m.gen === this.gen - 1 && !m.checks.some(read)) this.memos.set(key, { ...m, gen: this.gen });
+    }
     // A renamed, created or replaced directory: the paths below it may now hold other files.
     if (event === "rename" && isDir) for (const idx of [this.index, this.building]) idx?.invalidateBelow(abs);
     const idx = this.index;

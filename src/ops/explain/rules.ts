@@ -10,7 +10,7 @@
 import type { ErrorInfo } from "../../contract/errors.ts";
 import { fsErrorInfo } from "../../contract/errors.ts";
 import { explainMemo } from "../../engine/explain.ts";
-import { type IgnoreFile, matchChain } from "../../engine/ignore.ts";
+import { type IgnoreFile, matchChain, nestedRepoChain } from "../../engine/ignore.ts";
 import type { IgnoreRule } from "../../engine/ignore-rules.ts";
 import { toPosix } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
@@ -52,6 +52,7 @@ function addFile(view: RulesView, f: IgnoreFile): void {
  * Walks a directory for the view: each entry is decided by the last rule of the chain that matches it; an ignored
  * directory is decided with everything inside it, unread; any other directory is entered with its ignore files.
  * @param keep whether to keep the paths each rule decides (expand)
+ * @param below whether the directory is below a root (a root's repository is placed by the plan)
  */
 function visit(
   plan: WalkPlan,
@@ -62,6 +63,7 @@ function visit(
   inherited: readonly IgnoreFile[],
   keep: boolean,
   report: (info: ErrorInfo) => void,
+  below = true,
 ): void {
   let listing: ReturnType<typeof platform.listDir>;
   try {
@@ -71,6 +73,11 @@ function visit(
     return;
   }
   let chain = inherited;
+  // A nested repository's root below a root: its info/exclude read, the outer repository's files end (ADR 0059).
+  if (below && plan.nestedRepos && listing.names.includes(".git")) {
+    chain = nestedRepoChain(chain, dirAbs, keyPrefix, report);
+    for (const f of chain) if (!inherited.includes(f)) addFile(view, f);
+  }
   for (const fileName of plan.ignoreNames) {
     if (!listing.names.includes(fileName)) continue;
     const f = memo.ignoreFile(joinPath(dirAbs, fileName), keyPrefix, report);
@@ -163,7 +170,7 @@ export async function* runRules(
   for (const root of plan.roots) {
     for (const f of root.outer) addFile(view, f);
     if (root.type !== "dir") continue;
-    visit(plan, view, memo, root.abs, root.repoPrefix, root.outer, expand, report);
+    visit(plan, view, memo, root.abs, root.repoPrefix, root.outer, expand, report, false);
   }
   ctx.summary("explained", view.examined);
   ctx.summary("included", true);

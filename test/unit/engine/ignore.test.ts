@@ -14,10 +14,10 @@ import {
 import { tempTree } from "../../helpers.ts";
 
 const chain = [
-  ignoreFileOf("/r/.git/info/exclude", "", "*.secret\n"),
-  ignoreFileOf("/r/.gitignore", "", "*.log\nbuild/\n!keep.secret\n"),
-  ignoreFileOf("/r/sub/.gitignore", "sub/", "!*.log\n/local\n"),
-  ignoreFileOf("/r/sub/.ignore", "sub/", "*.dat\n"),
+  ignoreFileOf("/r/.git/info/exclude", "", "*.secret\n", "repo"),
+  ignoreFileOf("/r/.gitignore", "", "*.log\nbuild/\n!keep.secret\n", "repo"),
+  ignoreFileOf("/r/sub/.gitignore", "sub/", "!*.log\n/local\n", "repo"),
+  ignoreFileOf("/r/sub/.ignore", "sub/", "*.dat\n", "tree"),
 ];
 
 describe("chains", () => {
