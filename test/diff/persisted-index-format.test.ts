@@ -1,8 +1,8 @@
 // The persisted index's file format (src/engine/index/format.ts, docs/decisions/0038-walk-columns-and-index-
 // sections.md), through the compiled binary on real temp trees: the header's table of sections is the one
 // SECTIONS describes, a file whose table disagrees is not used, and an index written by the previous format
-// (fixtures/index/format-4.rgi, written by `rglob index` of rglob 0.2.0 before the table was in the file; or,
-// with RGLOB_PREV_BIN, by that binary here) is refused with its format named, grep answers cold, and
+// (fixtures/index/format-5.rgi, written by `rglob index` of rglob 0.2.0 before the 4-gram bitsets were in the
+// file; or, with RGLOB_PREV_BIN, by that binary here) is refused with its format named, grep answers cold, and
 // `rglob index` builds it again.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
@@ -180,8 +180,8 @@ describe("the persisted index's format", () => {
     expect(grepSource("needle")).toBe("index");
   };
 
-  test("an index of the previous format (4) is refused, grep answers cold, and index builds it again", () => {
-    refusedThenRebuilt((file) => copyFileSync(join(ROOT, "fixtures", "index", "format-4.rgi"), file));
+  test("an index of the previous format (5) is refused, grep answers cold, and index builds it again", () => {
+    refusedThenRebuilt((file) => copyFileSync(join(ROOT, "fixtures", "index", "format-5.rgi"), file));
   }, 120_000);
 
   test.skipIf(PREV_BIN === undefined)(

@@ -9,6 +9,7 @@ import { type Routes, routes, setRoutes } from "../../platform/routes.ts";
 import { STAT_WORDS, wordsOfStats } from "../../platform/stat-words.ts";
 import { startWorkerPort, type WorkerPort, workersAvailable } from "../../platform/workers.ts";
 import { holdsFoldTrap } from "../search/fold-traps.ts";
+import { quadBitsOf } from "./quads.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { distinctKeys, KEY_WORDS } from "./trigrams.ts";
 
@@ -41,6 +42,8 @@ export interface BuildRead {
   readonly keys: Uint32Array<ArrayBuffer>;
   /** The union of the indexed files' keys, as words of the key bitset: pairs of a word's number and its bits. */
   readonly union: Uint32Array<ArrayBuffer>;
+  /** Per file: its 4-gram bitset (quads.ts: a large file's), or null. */
+  readonly quads: (Uint8Array<ArrayBuffer> | null)[];
 }
 
 /** Reads batches of files for the build: a read buffer, a key bitset and a key buffer reused (2 MiB or more). */
@@ -67,11 +70,12 @@ export class BuildReader {
     const facts = new Float64Array(n * READ_FACTS);
     const words = new Uint32Array(n * STAT_WORDS);
     const counts = new Uint32Array(n);
+    const quads: (Uint8Array<ArrayBuffer> | null)[] = new Array(n).fill(null);
     let used = 0;
     for (let i = 0; i < n; i++)
-      used += this.readOne(paths[i] as string, i, { flags, facts, words, counts }, used);
+      used += this.readOne(paths[i] as string, i, { flags, facts, words, counts, quads }, used);
     const keys = this.keys.slice(0, used);
-    return { flags, facts, words, counts, keys, union: this.unionOf(keys) };
+    return { flags, facts, words, counts, keys, union: this.unionOf(keys), quads };
   }
 
   /** The union of keys as pairs of a word's number and its bits (the bitset left clear). */
@@ -132,6 +136,7 @@ export class BuildReader {
       }
       const got = distinctKeys(view, this.seen, this.keys, at);
       out.counts[i] = got;
+      out.quads[i] = quadBitsOf(view);
       out.flags[i] =
         READ_INDEXED | (big.nlink > 1n ? READ_LINKED : 0) | (holdsFoldTrap(view) ? READ_TRAP : 0);
       return got;
@@ -275,6 +280,15 @@ export function buildWorkerHandler(
     }
     if (reader === null) return;
     const r = reader.read(m.paths);
-    post(r, [r.flags.buffer, r.facts.buffer, r.words.buffer, r.counts.buffer, r.keys.buffer, r.union.buffer]);
+    const bufs = [
+      r.flags.buffer,
+      r.facts.buffer,
+      r.words.buffer,
+      r.counts.buffer,
+      r.keys.buffer,
+      r.union.buffer,
+    ];
+    for (const q of r.quads) if (q !== null) bufs.push(q.buffer);
+    post(r, bufs);
   };
 }

@@ -8,9 +8,10 @@ import { STAT_WORDS } from "../../platform/stat-words.ts";
 
 /**
  * The format's version (in the prefix and the header): a file of another version is not read, and the index is
- * built again (`rglob index`, or a warm server's build). 5: the header holds the table of contents.
+ * built again (`rglob index`, or a warm server's build). 5: the header holds the table of contents. 6: the
+ * 4-gram bitsets of the large files (`quadids`, `quads`).
  */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 const MAGIC = "RGLOBIDX";
 /** Bytes before the header's JSON: magic (8), format (u32), JSON length (u32), the body's hash (16 hex digits). */
 export const PREFIX = 32;
@@ -24,6 +25,9 @@ interface SectionCounts {
   readonly trigrams: number;
   readonly path_bytes: number;
   readonly posting_bytes: number;
+  /** Files with a 4-gram bitset (quads.ts) and the bytes of those bitsets. */
+  readonly quad_files: number;
+  readonly quad_bytes: number;
   readonly walk: WalkSectionCounts | null;
 }
 
@@ -62,6 +66,8 @@ interface SectionSpec {
  * |           |      |       |                                  | other hard links when read (4)                           |
  * | paths     | text | 1     | path_bytes                       | relative paths in id order (paths-section.ts)            |
  * | data      | u8   | 1     | posting_bytes                    | posting lists: file ids as delta varints                 |
+ * | quadids   | u32  | 4     | quad_files × 8                   | per large file: its id and its bitset's bytes, ascending |
+ * | quads     | u8   | 8     | quad_bytes                       | the large files' 4-gram bitsets, end to end (quads.ts)   |
  * | seen      | u32  | 8     | walk.witnessed × STAT_WORDS × 4  | recorded walk: stat words of each path it depends on     |
  * | args      | i32  | 4     | walk.steps × 4                   | recorded walk: each step's argument                      |
  * | ids       | i32  | 4     | walk.entries × 4                 | recorded walk: each entry's file id (-1: not indexed)    |
@@ -80,6 +86,8 @@ export const SECTIONS = [
   { name: "flags", kind: "u8", version: 2, align: 1, bytes: (c) => c.files },
   { name: "paths", kind: "text", version: 1, align: 1, bytes: (c) => c.path_bytes },
   { name: "data", kind: "u8", version: 1, align: 1, bytes: (c) => c.posting_bytes },
+  { name: "quadids", kind: "u32", version: 1, align: 4, bytes: (c) => c.quad_files * 8 },
+  { name: "quads", kind: "u8", version: 1, align: 8, bytes: (c) => c.quad_bytes },
   {
     name: "seen",
     kind: "u32",

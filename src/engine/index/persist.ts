@@ -103,6 +103,9 @@ interface IndexHeader {
   readonly text_bytes: number;
   readonly posting_bytes: number;
   readonly path_bytes: number;
+  /** Files with a 4-gram bitset (quads.ts) and the bytes of those bitsets. */
+  readonly quad_files: number;
+  readonly quad_bytes: number;
   /** Files the walk met that are not indexed (binary, too large, UTF-16, unreadable, just modified). */
   readonly not_indexed: number;
   /** The recorded walk of a plain grep of the tree, or null when none could be kept. */
@@ -244,6 +247,8 @@ export async function buildIndex(
     text_bytes: parts.textBytes,
     posting_bytes: parts.data.length,
     path_bytes: pathText.byteLength,
+    quad_files: parts.quadIds.length / 2,
+    quad_bytes: parts.quads.length,
     not_indexed: notIndexed,
     walk: recorded?.header ?? null,
   };
@@ -349,6 +354,8 @@ export function writeServerIndex(
     text_bytes: parts.textBytes,
     posting_bytes: parts.data.length,
     path_bytes: pathText.byteLength,
+    quad_files: parts.quadIds.length / 2,
+    quad_bytes: parts.quads.length,
     not_indexed: 0,
     walk: recorded?.header ?? null,
   };
@@ -469,6 +476,22 @@ interface WalkSections {
   readonly payloads: Buffer;
 }
 
+/**
+ * Whether the 4-gram bitsets' table holds: ids ascending and below the file count, each length a power of two,
+ * the lengths summing to the section's bytes.
+ */
+function quadsHold(quadIds: Uint32Array, files: number, bytes: number): boolean {
+  let sum = 0;
+  for (let j = 0; j < quadIds.length; j += 2) {
+    const id = quadIds[j] as number;
+    const len = quadIds[j + 1] as number;
+    if (id >= files || (j > 0 && id <= (quadIds[j - 2] as number)) || len === 0 || (len & (len - 1)) !== 0)
+      return false;
+    sum += len;
+  }
+  return sum === bytes;
+}
+
 /** An index file's bytes: the header and the sections of format.ts's table. */
 function serialize(
   h: IndexHeader,
@@ -485,6 +508,8 @@ function serialize(
     flags: parts.flags,
     paths,
     data: parts.data,
+    quadids: parts.quadIds,
+    quads: parts.quads,
     ...walk,
   });
 }
@@ -761,7 +786,15 @@ export function loadIndex(
     o.max_file_size !== INDEX_MAX_FILE_SIZE
   )
     return bad("built with other options");
-  const counts = [h.files, h.trigrams, h.text_bytes, h.posting_bytes, h.path_bytes];
+  const counts = [
+    h.files,
+    h.trigrams,
+    h.text_bytes,
+    h.posting_bytes,
+    h.path_bytes,
+    h.quad_files,
+    h.quad_bytes,
+  ];
   if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return bad("corrupt header");
   const toc = tocOf(h, jsonLen, raw.length);
   if (typeof toc === "string") return bad(toc);
@@ -776,6 +809,9 @@ export function loadIndex(
   const starts = new Uint32Array(ab, o0 + at.starts, h.trigrams + 1);
   const flags = new Uint8Array(ab, o0 + at.flags, h.files);
   const data = new Uint8Array(ab, o0 + at.data, h.posting_bytes);
+  const quadIds = new Uint32Array(ab, o0 + at.quadids, h.quad_files * 2);
+  const quads = new Uint8Array(ab, o0 + at.quads, h.quad_bytes);
+  if (!quadsHold(quadIds, h.files, h.quad_bytes)) return bad("corrupt sections");
   // Where each relative path starts; they are decoded when asked for.
   const pathOffsets = pathStarts(buf.subarray(at.paths, pathsEnd), h.files);
   if (pathOffsets === null || starts[h.trigrams] !== h.posting_bytes) return bad("corrupt sections");
@@ -806,7 +842,7 @@ export function loadIndex(
   const table = map ? new PathTable(pathSection, pathOffsets, root, path.sep) : null;
   const index = TrigramIndex.fromParts(
     abs,
-    { keys, starts, data, flags, textBytes: h.text_bytes },
+    { keys, starts, data, flags, textBytes: h.text_bytes, quadIds, quads },
     sizes,
     chars,
     table,

@@ -6,6 +6,7 @@
  * required literal; the matcher decides on the file's current bytes. No I/O here (the builder hands it bytes). */
 import { holdsFoldTrap } from "../search/fold-traps.ts";
 import type { PathTable } from "./path-table.ts";
+import { mayHold, QUAD_MIN_BYTES, quadBitsOf, quadProbe } from "./quads.ts";
 
 /** Whether a byte is an ASCII letter (its other case differs by 0x20). */
 const LETTER = new Uint8Array(256);
@@ -224,6 +225,10 @@ interface FrozenParts {
   readonly flags: Uint8Array<ArrayBuffer>;
   /** Bytes of text indexed. */
   readonly textBytes: number;
+  /** The 4-gram bitsets of the large files (quads.ts): pairs of a file id and its bitset's length, ascending. */
+  readonly quadIds: Uint32Array<ArrayBuffer>;
+  /** Those bitsets, end to end in the order of quadIds. */
+  readonly quads: Uint8Array<ArrayBuffer>;
 }
 
 /**
@@ -282,6 +287,9 @@ export class TrigramIndex {
   private markBase = 0;
   /** The ids always candidates (alwaysIds), by the dead count and whether traps are asked for. */
   private readonly always = new Map<number, number[]>();
+  /** The 4-gram bitset of each file of QUAD_MIN_BYTES or more, by id (quads.ts), and their bytes. */
+  private quads = new Map<number, Uint8Array>();
+  private quadBytes = 0;
 
   /**
    * @param building whether files will be added (the build's tables, 6 MiB, are made only then: a frozen
@@ -320,7 +328,7 @@ export class TrigramIndex {
    * each) and each file's path, facts, flags and map entry. What the warm server's byte budget is checked on.
    */
   get buildingSize(): number {
-    return this.postingBytes + this.pathChars + this.count * (64 + 1 + 32);
+    return this.postingBytes + this.quadBytes + this.pathChars + this.count * (64 + 1 + 32);
   }
 
   /**
@@ -328,7 +336,7 @@ export class TrigramIndex {
    * posting (a delta varint takes at least one), the paths, and each file's facts, flags and map entry.
    */
   get frozenAtLeast(): number {
-    return this.postings + this.pathChars + this.count * (64 + 1 + 32);
+    return this.postings + this.quadBytes + this.pathChars + this.count * (64 + 1 + 32);
   }
 
   /** Number of files indexed. */
@@ -374,9 +382,18 @@ export class TrigramIndex {
    * @param facts its stat facts
    * @param textLength the bytes of its text
    * @param trap whether its text holds a fold trap (holdsFoldTrap)
+   * @param quads its 4-gram bitset (quadBitsOf), or null
    */
-  addKeys(abs: string, keys: Uint32Array, facts: FileFacts, textLength: number, trap: boolean): void {
+  addKeys(
+    abs: string,
+    keys: Uint32Array,
+    facts: FileFacts,
+    textLength: number,
+    trap: boolean,
+    quads: Uint8Array | null = null,
+  ): void {
     const id = this.register(abs, facts, textLength, trap);
+    if (quads !== null) this.keepQuads(id, quads);
     const t = keys.length;
     if (t === 0) return;
     this.append(t, keys);
@@ -419,6 +436,8 @@ export class TrigramIndex {
   add(abs: string, bytes: Uint8Array, facts: FileFacts): void {
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const id = this.register(abs, facts, bytes.length, holdsFoldTrap(buf));
+    const quads = quadBitsOf(bytes);
+    if (quads !== null) this.keepQuads(id, quads);
     const n = bytes.length;
     if (n < 3) return;
     const seen = this.seen;
@@ -465,6 +484,12 @@ export class TrigramIndex {
         }
       }
     }
+  }
+
+  /** Keeps a file's 4-gram bitset. */
+  private keepQuads(id: number, quads: Uint8Array): void {
+    this.quads.set(id, quads);
+    this.quadBytes += quads.length;
   }
 
   /** Appends the first `t` keys of `touched` (or of `from`) to the chunks. */
@@ -756,12 +781,25 @@ export class TrigramIndex {
    * @returns keys, list starts, posting bytes and per-file flags
    */
   frozenParts(): FrozenParts {
+    const ids = [...this.quads.keys()].sort((a, b) => a - b);
+    const quadIds = new Uint32Array(2 * ids.length);
+    const quads = new Uint8Array(this.quadBytes);
+    let at = 0;
+    for (let j = 0; j < ids.length; j++) {
+      const bits = this.quads.get(ids[j] as number) as Uint8Array;
+      quadIds[2 * j] = ids[j] as number;
+      quadIds[2 * j + 1] = bits.length;
+      quads.set(bits, at);
+      at += bits.length;
+    }
     return {
       keys: this.keys,
       starts: this.starts,
       data: this.data,
       flags: this.flags,
       textBytes: this.textBytes,
+      quadIds,
+      quads,
     };
   }
 
@@ -792,6 +830,14 @@ export class TrigramIndex {
     idx.flags = parts.flags;
     idx.textBytes = parts.textBytes;
     idx.postingBytes = parts.data.length;
+    let at = 0;
+    for (let j = 0; j + 1 < parts.quadIds.length; j += 2) {
+      const len = parts.quadIds[j + 1] as number;
+      // Views of the file's bytes, not copies; a length that is not a power of two is not a bitset of quads.ts.
+      if (len === 0 || (len & (len - 1)) !== 0 || at + len > parts.quads.length) break;
+      idx.keepQuads(parts.quadIds[j] as number, parts.quads.subarray(at, at + len));
+      at += len;
+    }
     idx.count = n;
     idx.facts = new Float64Array(4 * n);
     for (let id = 0; id < n; id++) idx.facts[id * 4] = sizes[id] as number;
@@ -841,6 +887,7 @@ export class TrigramIndex {
     // of 277k paths takes most of a second to build, and a restarted server is asked this before any lookup.
     const memoryBytes =
       this.postingBytes +
+      this.quadBytes +
       this.keys.length * 8 +
       (this.pendingPaths !== null ? this.pendingChars : this.pathChars) +
       this.count * 64 +
@@ -1048,6 +1095,8 @@ export class TrigramIndex {
     const caseless = q.ignoreCase ?? true;
     // Per literal, per distinct trigram of it: the keys that stand for it (its case variants when caseless).
     const literals: number[][][] = [];
+    // Per literal, what a large file's 4-gram bitset must hold (null: shorter than four bytes, not filtered).
+    const probes: (Int32Array[] | null)[] = [];
     for (const lit of q.literals) {
       const b = Buffer.from(lit, "utf8");
       if (b.length < 3) return null;
@@ -1063,10 +1112,12 @@ export class TrigramIndex {
         positions.push(caseless ? caseVariants(k) : [k]);
       }
       literals.push(positions);
+      probes.push(this.quads.size > 0 ? quadProbe(b, caseless) : null);
     }
     const out: number[] = [];
     let sorted = true;
-    for (const positions of literals) {
+    for (let l = 0; l < literals.length; l++) {
+      const positions = literals[l] as number[][];
       // Per trigram, the lists of its variants (a file holding any of them holds the trigram).
       const unions: { lists: Uint8Array[]; bytes: number }[] = [];
       let missing = false;
@@ -1120,6 +1171,8 @@ export class TrigramIndex {
           }
         }
       }
+      const probe = probes[l];
+      if (probe != null) this.ruleOutByQuads(out, before, probe);
       // One list for the last trigram gives its ids ascending; its variants' lists, or another literal's, do not.
       if (out.length > before && (before > 0 || (use[need - 1] as { lists: Uint8Array[] }).lists.length > 1))
         sorted = false;
@@ -1138,6 +1191,20 @@ export class TrigramIndex {
     let n = 0;
     for (let k = 0; k < ids.length; k++) if (n === 0 || ids[k] !== ids[n - 1]) ids[n++] = ids[k] as number;
     return ids.slice(0, n);
+  }
+
+  /**
+   * Drops from out[from..] the large files whose 4-gram bitset lacks a 4-gram of the literal (in place, in order).
+   * A changed file (dead) or a trap is added back by alwaysIds, as for the trigram lists.
+   */
+  private ruleOutByQuads(out: number[], from: number, probe: readonly Int32Array[]): void {
+    let n = from;
+    for (let k = from; k < out.length; k++) {
+      const id = out[k] as number;
+      const bits = (this.facts[id * 4] as number) >= QUAD_MIN_BYTES ? this.quads.get(id) : undefined;
+      if (bits === undefined || mayHold(bits, probe)) out[n++] = id;
+    }
+    out.length = n;
   }
 
   /** The marks, with a base above every mark given so far (and room above it for a literal's trigrams). */

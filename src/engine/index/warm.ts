@@ -2935,7 +2935,14 @@ export class WarmRoot implements WarmProvider {
         ino: read.facts[f + 3] as number,
       };
       const keys = read.keys.subarray(from, at);
-      idx.addKeys(paths[i] as string, keys, facts, read.facts[f + 4] as number, (flags & READ_TRAP) !== 0);
+      idx.addKeys(
+        paths[i] as string,
+        keys,
+        facts,
+        read.facts[f + 4] as number,
+        (flags & READ_TRAP) !== 0,
+        read.quads[i] ?? null,
+      );
       if ((flags & READ_LINKED) !== 0) markLinked(idx, id);
       if (idx.buildingSize > this.options.budgetBytes) {
         const b = this.options.budgetBytes;
