@@ -4,30 +4,21 @@
  * deleted or renamed entry or a changed ignore file forgets the remembered walks; a changed file leaves the
  * index (it is searched again). Without a watch, walks are not remembered and each file the index would rule
  * out is compared with its indexed stats first. It writes only its index, to the cache (a restarted server loads
- * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). */
+ * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). The parts that keep
+ * no state of the root's are in warm/ (set.ts holds the roots of a server). */
 import * as v from "valibot";
 import { WalkOptionsSchema } from "../../contract/walk-options.ts";
-import {
-  listTreeBytes,
-  lstatPath,
-  type PathWatcher,
-  pathExists,
-  readText,
-  statPath,
-  watchRecursive,
-} from "../../platform/files.ts";
-import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
+import { type PathWatcher, pathExists, watchRecursive } from "../../platform/files.ts";
+import { joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { collectGarbage } from "../../platform/runtime.ts";
-import { STAT_OK, STAT_WORDS, statInto } from "../../platform/stat-words.ts";
+import { STAT_WORDS } from "../../platform/stat-words.ts";
 import {
-  type KnownDirs,
   lookForWriting,
   openForWriting,
   type TreeWatch,
   watchTreeInSlices,
 } from "../../platform/tree-watch.ts";
-import { isNegated } from "../glob.ts";
 import { type GitPlaces, IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import { quietContext, type RunContext } from "../run.ts";
@@ -40,14 +31,11 @@ import { BUILD_BATCH, BuildReads, READ_FACTS, READ_INDEXED, READ_LINKED, READ_TR
 import { LookMemos } from "./look-memo.ts";
 import {
   checkLoaded,
-  INDEX_MAX_FILE_SIZE,
   indexPathFor,
   type LoadedIndex,
   loadIndex,
   type ServerWalk,
   type StoredWalk,
-  startWatchedStats,
-  type WatchedStats,
   walkKeyOf,
   writeServerIndex,
 } from "./persist.ts";
@@ -69,26 +57,38 @@ import {
   selectsByType,
   skeletonOf,
 } from "./recorded-walk.ts";
-import {
-  ENDED,
-  FRONTIER_ALL,
-  FRONTIER_STOP,
-  type ItemChecks,
-  ordered,
-  SAME,
-  STATE,
-  setFrontier,
-  takeOrdered,
-  UNCHECKED,
-  watchedViews,
-} from "./stat-job.ts";
+import { SAME, UNCHECKED } from "./stat-job.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
+import {
+  type Checkable,
+  checkable,
+  idsOfInodes,
+  indexedWords,
+  sameAsIndexed,
+  sameMembers,
+} from "./warm/indexed-words.ts";
+import { linkedBelow, linkedOf, markLinked } from "./warm/linked.ts";
+import { identityOf, mountsAt } from "./warm/mounts.ts";
+import {
+  deadOf,
+  entriesById,
+  type Found,
+  idsByPath,
+  keepSelection,
+  oversizeOf,
+  type Selection,
+  selectionKey,
+  selectionsOf,
+  unindexedOf,
+} from "./warm/selections.ts";
+import { StatsBeside, type StoredDirs, storedDirsOf } from "./warm/stored-dirs.ts";
+import { isUncovered, uncovered } from "./warm/uncovered.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
 type WarmState = "building" | "ready" | "warm_list";
 
 /** A root's warm state as reported. */
-interface WarmStatus {
+export interface WarmStatus {
   readonly root: string;
   /** building: the index is being built (answers use the file list); ready: answers use the index;
    * warm_list: no index (over the memory budget, or turned off), answers use the file list only. */
@@ -128,7 +128,7 @@ interface QueryChecks {
 }
 
 /** Settings of the warm state. */
-interface WarmOptions {
+export interface WarmOptions {
   /** Files larger than this are not indexed (they are always searched). */
   readonly maxFileSize: number;
   /** The index may use at most this fraction of the indexed text's size. */
@@ -289,490 +289,9 @@ const INLINE_RECORD_MS = 50;
 /** How long the rehearsal waits for the look its reads asked for (rehearsalLooked). */
 const REHEARSAL_LOOK_MS = 2000;
 
-/**
- * The identity of the directory at the root's path (device and inode), or why there is none. Taken by path at
- * each call: the path is resolved through every directory above the root, so a root removed and made again, a
- * directory above it renamed and another put in its place, or a file system mounted over it gives another.
- * @param root the root's real path
- * @returns the identity
- */
-function identityOf(root: string): string {
-  try {
-    const st = statPath(fsPath(root));
-    return st.isDirectory() ? `${st.dev}:${st.ino}` : "not a directory";
-  } catch (err) {
-    return `absent (${(err as NodeJS.ErrnoException).code ?? "error"})`;
-  }
-}
-
-/**
- * The mounts at or below the root (id, device and mount point from /proc/self/mountinfo; "" where there is no
- * such file): a mount sends no inotify event, and one over a directory of the tree hides what the watch holds.
- * @param root the root's real path
- * @returns the mounts, one a line
- */
-function mountsAt(root: string): string {
-  let text: string;
-  try {
-    text = readText("/proc/self/mountinfo", "latin1");
-  } catch {
-    return "";
-  }
-  // Read at each call; parsed again only when it changed (#36: the parse was most of a call's check).
-  const had = mountsParsed.get(root);
-  if (had !== undefined && had.text === text) return had.mounts;
-  const mounts = parseMounts(root, text);
-  if (mountsParsed.size >= 64) mountsParsed.clear();
-  mountsParsed.set(root, { text, mounts });
-  return mounts;
-}
-
-/** The last mount table read per root and its mounts at or below the root. */
-const mountsParsed = new Map<string, { readonly text: string; readonly mounts: string }>();
-
-/**
- * The mounts at or below a root in a mount table (mountsAt).
- * @param root the root's real path
- * @param text /proc/self/mountinfo's text
- * @returns the mounts, one a line
- */
-function parseMounts(root: string, text: string): string {
-  const prefix = root.endsWith("/") ? root : `${root}/`;
-  const out: string[] = [];
-  for (const line of text.split("\n")) {
-    const f = line.split(" ");
-    const escaped = f[4];
-    if (escaped === undefined) continue;
-    // The mount point's bytes, octal escapes undone, read as names are (names.ts).
-    const raw = escaped.replace(/\\([0-7]{3})/g, (_, o: string) =>
-      String.fromCharCode(Number.parseInt(o, 8)),
-    );
-    const at = decodeName(Buffer.from(raw, "latin1"));
-    if (at === root || at.startsWith(prefix)) out.push(`${f[0]} ${f[2]} ${at}`);
-  }
-  return out.join("\n");
-}
-
-/**
- * The paths a recorded walk read that the watch does not vouch for: those outside the tree (ignore files above
- * it, files named by ignore_files or by git's configuration), those in a VCS directory or named as one (a `.git`
- * file, `.git`'s config, commondir, info/exclude; what a walk whose base is inside one lists: none is watched),
- * and the ignore files that are there (an edit through a hard link elsewhere, or a write through a shared
- * mapping, sends no event). A directory listed or a file looked for and not found inside
- * the tree is the watch's: a listing changes only through an entry's event.
- * @param root the root's real path
- * @param seen what the recording witnessed
- * @returns the paths to stat again before each replay
- */
-function uncovered(root: string, seen: Iterable<Witnessed>): Witnessed[] {
-  const prefix = root.endsWith("/") ? root : `${root}/`;
-  const out: Witnessed[] = [];
-  for (const w of seen) if (isUncovered(root, prefix, w)) out.push(w);
-  return out;
-}
-
-/**
- * Whether the watch does not vouch for a witnessed path (uncovered).
- * @param root the root's real path
- * @param prefix the root's path with a final `/`
- * @param w the path witnessed
- * @returns true when it is stat'ed again before each replay
- */
-function isUncovered(root: string, prefix: string, w: Witnessed): boolean {
-  if (!w.path.startsWith(prefix)) return w.path !== root;
-  if (w.kindOnly) return false;
-  const parts = w.path.slice(prefix.length).split("/");
-  // Nothing in a VCS directory is watched, nor the directory itself (tree-watch.ts): what a walk listed or read
-  // there (a `.git` file; a base inside one, which is walked when named) is stat'ed.
-  return (
-    parts.some((part) => VCS_DIRS.has(part)) ||
-    (w.outcome === STAT_OK &&
-      (IGNORE_FILE_NAMES as readonly string[]).includes(parts[parts.length - 1] as string))
-  );
-}
-
-/** The directories a walk written with an index listed, for a restarted watch (KnownDirs), and which of its
- * witnessed paths each is. */
-interface StoredDirs extends KnownDirs {
-  /** Per witnessed path of the walk: 1 when it is one of these directories. */
-  readonly witnessed: Uint8Array;
-}
-
-/**
- * The directories below the root (and the root) that a walk written with an index listed, with the stats it saw:
- * a restarted server's watch is set up from them without listing each (tree-watch.ts's `known`). Decoded a slice
- * at a time (0.36-0.45 s in one block at 277k files): `pause` between slices lets a call in.
- * @param root the root's real path
- * @param walk the walk written with the index
- * @param pause awaited every WITNESS_SLICE paths; false: stop (null is returned)
- * @returns the directories, or null when it recorded none (or its witnessed paths cannot be read)
- */
-async function storedDirsOf(
-  root: string,
-  walk: StoredWalk,
-  pause: () => Promise<boolean>,
-): Promise<StoredDirs | null> {
-  const prefix = root.endsWith("/") ? root : `${root}/`;
-  const rels: string[] = [];
-  const words: Uint32Array[] = [];
-  const witnessed = new Uint8Array(walk.witnessed);
-  for (let i = 0; i < walk.witnessed; i++) {
-    if (i % WITNESS_SLICE === WITNESS_SLICE - 1 && !(await pause())) return null;
-    const w = walk.witness(i);
-    if (w === null) return null;
-    // A directory is witnessed as it is listed, its symlink followed (walk.ts's openDir); an ignore file in the
-    // tree is not followed, a `.git` entry's kind alone counts.
-    if (!w.follow || w.kindOnly || w.outcome !== STAT_OK) continue;
-    if (w.path !== root && !w.path.startsWith(prefix)) continue;
-    rels.push(w.path === root ? "" : w.path.slice(prefix.length));
-    words.push(w.words);
-    witnessed[i] = 1;
-  }
-  if (rels.length === 0) return null;
-  const all = new Uint32Array(rels.length * STAT_WORDS);
-  for (let k = 0; k < words.length; k++) all.set(words[k] as Uint32Array, k * STAT_WORDS);
-  return { rels, words: all, witnessed };
-}
-
-/** Witnessed paths of a loaded walk decoded between two turns (storedDirsOf). */
-const WITNESS_SLICE = 8192;
-
-/**
- * The stat worker's part of a restart (persist.ts's startWatchedStats): while this thread sets the watch up from
- * the directories of the walk written with the index, the worker stats each indexed file once the set-up has
- * added the watch of the directory holding it (told between slices: `progress`), so the one stat of every file
- * a restart needs overlaps the set-up instead of following it. A file whose stat comes after its directory's
- * watch is what the stat after the whole watch was (a change after the watch is an event, one before it shows
- * in the stat); the set-up starting again (its queue overflowed, dropping the watches) or an event that forgets
- * everything voids the answers, and this thread stats every file as before.
- */
-class StatsBeside {
-  private readonly control: Int32Array;
-  private readonly order: Int32Array;
-  private readonly answers: Uint8Array;
-  private stopped = false;
-
-  private constructor(
-    private readonly job: WatchedStats,
-    /** The state's `forgets` when the job began. */
-    private readonly forgets: number,
-  ) {
-    const views = watchedViews(job.out, job.files);
-    this.control = views.control;
-    this.order = views.order;
-    this.answers = views.answers;
-  }
-
-  /**
-   * Starts the job, or returns null (no worker: the files are stat'ed after the set-up, on this thread).
-   * @param loaded the loaded index
-   * @param file the index file it was read from
-   * @param root the tree's real path
-   * @param dirs the directories the set-up watches (its `known`), in its order
-   * @param forgets the state's `forgets` now
-   */
-  static start(
-    loaded: LoadedIndex,
-    file: string,
-    root: string,
-    dirs: StoredDirs,
-    forgets: number,
-  ): StatsBeside | null {
-    const job = startWatchedStats(loaded, file, root, dirs.rels);
-    return job === null ? null : new StatsBeside(job, forgets);
-  }
-
-  /** Between slices of the set-up: the worker may stat the files of the directories watched so far. */
-  progress(w: TreeWatch | null): void {
-    if (this.stopped || w === null) return;
-    const p = w.knownProgress();
-    if (p.restarts > 0) this.stop();
-    else setFrontier(this.control, p.watched);
-  }
-
-  /**
-   * Once the watch is whole: the worker may stat every file left; this thread takes chunks of them too, waits for
-   * the worker's last chunk, and gives the answers by file id (UNCHECKED: stat it), or null when none may be used.
-   * @param forgets the state's `forgets` now
-   * @param w the watch set up
-   * @param checks the index's file checks (this thread's)
-   * @param sliceMs how long this thread works between turns
-   * @param stale whether the restart was given up
-   * @param turn a turn of the event loop (calls are answered meanwhile)
-   */
-  async finish(
-    forgets: number,
-    w: TreeWatch,
-    checks: { unchanged(id: number): boolean },
-    sliceMs: number,
-    stale: () => boolean,
-    turn: () => Promise<void>,
-  ): Promise<Uint8Array | null> {
-    if (
-      this.stopped ||
-      forgets !== this.forgets ||
-      w.knownProgress().restarts > 0 ||
-      !ordered(this.control)
-    ) {
-      this.stop();
-      return null;
-    }
-    setFrontier(this.control, FRONTIER_ALL);
-    for (;;) {
-      const until = performance.now() + sliceMs;
-      const check = (id: number) => checks.unchanged(id);
-      if (takeOrdered(this.control, this.order, this.answers, check, null, () => performance.now() > until))
-        break;
-      await turn();
-      if (stale()) return null;
-    }
-    // The worker's chunk in hand: about a millisecond of stat calls (given up after 10 s: stat'ed here).
-    for (const end = performance.now() + 10_000; Atomics.load(this.control, STATE) !== ENDED; ) {
-      if (performance.now() > end) break;
-      await sleep(1);
-      if (stale()) return null;
-    }
-    this.stop();
-    return this.answers;
-  }
-
-  /** Stops the worker (what it answered stays readable). */
-  stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    setFrontier(this.control, FRONTIER_STOP);
-    this.job.worker.terminate();
-  }
-}
-
-const scratch = new Uint32Array(STAT_WORDS);
-
-/**
- * The stat words of the files an index holds (size, mtime and ctime to the nanosecond, inode; stat-words.ts), by
- * id, STAT_WORDS each: what the file was when it was read for the index.
- */
-const indexedWords = new WeakMap<TrigramIndex, Uint32Array>();
-
-/**
- * Whether a file still stats as it did when it was indexed (size, mtime, ctime and inode: the persisted index's
- * promise), its final symlink not followed. Asked of every file the index would rule out, at each query, watch
- * or no watch: an edit through another hard link or a write through a shared mapping sends no event for this
- * name, but changes the inode's mtime and ctime. One statx per file, no object made.
- */
-function sameAsIndexed(idx: TrigramIndex, id: number, abs: string): boolean {
-  const words = indexedWords.get(idx);
-  if (words === undefined || statInto()(abs, false, scratch, 0) !== STAT_OK) return false;
-  const at = id * STAT_WORDS;
-  for (let i = 0; i < STAT_WORDS; i++) if (scratch[i] !== words[at + i]) return false;
-  return true;
-}
-
-/** What recheck stats: an index and, per file id, a check of its stats against those it was indexed with. */
-interface Checkable {
-  readonly index: TrigramIndex;
-  readonly header: { readonly files: number };
-  fileChecks(): ItemChecks;
-}
-
-/**
- * The server's own index as recheck takes a loaded one (LoadedIndex): each file by the path it was indexed at,
- * stat'ed against the words it was indexed with (sameAsIndexed).
- * @param idx the index
- * @returns its checks
- */
-function checkable(idx: TrigramIndex): Checkable {
-  const paths = idx.pathsById();
-  return {
-    index: idx,
-    header: { files: paths.length },
-    fileChecks: () => ({
-      unchanged: (id) => {
-        const abs = paths[id];
-        return abs != null && sameAsIndexed(idx, id, abs);
-      },
-      close: () => {},
-    }),
-  };
-}
-
-/**
- * The files of an index with other hard links (a link count over one when it read them, or a link made in the
- * tree since), by id: a write through another name sends no event for this one, so they are read at each query.
- * Made from the index's own flags when first asked (markLinked: written with the index, so a loaded one has them).
- */
-const linkedIds = new WeakMap<TrigramIndex, Set<number>>();
-
-function linkedOf(idx: TrigramIndex): Set<number> {
-  let s = linkedIds.get(idx);
-  if (s === undefined) {
-    s = new Set(idx.linkedIds());
-    linkedIds.set(idx, s);
-  }
-  return s;
-}
-
-/** Records a file with other hard links in the index's flags (persisted) and in linkedOf. */
-function markLinked(idx: TrigramIndex, id: number): void {
-  idx.markLinked(id);
-  linkedOf(idx).add(id);
-}
-
-/** The ids of an index's files with one of these inodes (a pass over its stat words). */
-function idsOfInodes(idx: TrigramIndex, inodes: ReadonlySet<number>): number[] {
-  const words = indexedWords.get(idx);
-  const out: number[] = [];
-  if (words === undefined || inodes.size === 0) return out;
-  const n = Math.min(idx.size, words.length / STAT_WORDS);
-  for (let id = 0; id < n; id++) {
-    const at = id * STAT_WORDS + 8;
-    if (inodes.has((words[at] as number) + (words[at + 1] as number) * 2 ** 32)) out.push(id);
-  }
-  return out;
-}
-
-/** Whether two sets hold the same members. */
-function sameMembers(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
-  if (a === b) return true;
-  if (a.size !== b.size) return false;
-  for (const x of a) if (!b.has(x)) return false;
-  return true;
-}
-
-/** The inodes of the files below a directory with more than one link (a directory made or moved in). */
-function linkedBelow(dir: string): Set<number> {
-  const out = new Set<number>();
-  let names: Buffer[];
-  try {
-    names = listTreeBytes(fsPath(dir));
-  } catch {
-    return out;
-  }
-  const base = fsPath(dir);
-  const prefix = Buffer.concat([typeof base === "string" ? Buffer.from(base) : base, Buffer.from("/")]);
-  for (const n of names) {
-    try {
-      const st = lstatPath(Buffer.concat([prefix, n]));
-      if (st.isFile() && st.nlink > 1) out.add(st.ino);
-    } catch {}
-  }
-  return out;
-}
-
-/** The places a plan selects in a remembered walk (made once per walk and selection: selectionOf). */
-interface Selection {
-  readonly places: Int32Array;
-  /** Per entry, 1 when selected. */
-  readonly mask: Uint8Array;
-  /** The places selected that the index did not hold (for that index): always given. */
-  unindexed: Int32Array | null;
-  unindexedFor: TrigramIndex | null;
-}
-
-/**
- * A query's candidates: the ids the index's lookup gave (ascending), the same as a byte per file id, and the ids
- * marked since (suspects, and files a stat found changed), which the map then holds too.
- */
-interface Found {
-  readonly ids: Int32Array;
-  readonly map: Uint8Array;
-  readonly more: number[];
-}
-
-/** Per remembered walk: its selections by key (the most recently used last), and the entry of each index id. */
-const selectionsOf = new WeakMap<RecordedWalk, Map<string, Selection>>();
-const entriesById = new WeakMap<RecordedWalk, { readonly idx: TrigramIndex; readonly byId: Int32Array }>();
-/** Selections a walk keeps. */
-const SELECTIONS = 8;
-/** Per index: the ids over a size (by the size), and its dead ids (with the count they were taken at). */
-const oversizeOf = new WeakMap<TrigramIndex, Map<number, Int32Array>>();
-const deadOf = new WeakMap<TrigramIndex, { readonly dead: number; readonly ids: Int32Array }>();
-
-/**
- * The key of what a plan selects among the entries of one remembered walk: what plan.ts puts in `select`,
- * `selectDirs` and `minDepth` (globs but negated ones, kinds, extensions, file types, the least depth, whether
- * only files are given, the case of globs and file types where there are some; plans with stat predicates are
- * not replayed). The rest of a plan's walk options are its walk key's (walk-key.ts), the same for every plan
- * that replays the walk; an operation's other input (grep's pattern, limit, timeout, output) selects nothing.
- * So every query of a walk with the same selection (every literal of the default grep) shares one, made once.
- */
-function selectionKey(plan: WalkPlan): string {
-  const o = plan.source.options;
-  const p = plan.source.plan;
-  const globs = o.patterns.filter((g) => !isNegated(g));
-  const named = o.file_types.length > 0 || o.file_types_not.length > 0;
-  return JSON.stringify([
-    globs,
-    o.types,
-    o.extensions,
-    o.file_types,
-    o.file_types_not,
-    named ? o.type_add : [],
-    o.min_depth ?? 0,
-    o.follow_symlinks,
-    globs.length > 0 || named ? (o.case_sensitive ?? null) : null,
-    p.filesOnly ?? false,
-    globs.length > 0 && (p.namedFilesPastGlobs ?? false),
-  ]);
-}
-
 /** Per remembered walk, the index its structures were made for between calls (prepare), or null for none. */
 const preparedOf = new WeakMap<Memo, TrigramIndex | null>();
 
-/**
- * Keeps a walk's selection of these places (at most SELECTIONS per walk, the least recently used let go).
- * @param sels the walk's selections
- * @param key the selection's key
- * @param rec the walk
- * @param places the places selected, ascending
- * @returns the selection
- */
-function keepSelection(
-  sels: Map<string, Selection>,
-  key: string,
-  rec: RecordedWalk,
-  places: Int32Array,
-): Selection {
-  const mask = new Uint8Array(rec.entries);
-  for (let k = 0; k < places.length; k++) mask[places[k] as number] = 1;
-  const sel: Selection = { places, mask, unindexed: null, unindexedFor: null };
-  while (sels.size >= SELECTIONS) sels.delete(sels.keys().next().value as string);
-  sels.set(key, sel);
-  return sel;
-}
-
-/**
- * The index ids of some entries of a remembered walk, by their paths.
- * @param rec the walk
- * @param ids the index id of each of its entries (-1: none)
- * @param places the entries' places in it
- * @returns the map
- */
-function idsByPath(rec: RecordedWalk, ids: Int32Array, places: Int32Array): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const i of places) out.set(rec.absOf(i), ids[i] as number);
-  return out;
-}
-
-/**
- * The places a selection gives that an index does not hold (directories, binary and large files, files changed
- * before the walk's ids were taken), made once per selection and index.
- * @param sel the selection
- * @param ids the index id of each entry of its walk (-1: none)
- * @param idx the index
- * @returns the places, ascending
- */
-function unindexedOf(sel: Selection, ids: Int32Array, idx: TrigramIndex): Int32Array {
-  if (sel.unindexedFor === idx && sel.unindexed !== null) return sel.unindexed;
-  const out: number[] = [];
-  for (const i of sel.places) if ((ids[i] as number) < 0) out.push(i);
-  sel.unindexed = Int32Array.from(out);
-  sel.unindexedFor = idx;
-  return sel.unindexed;
-}
-
-/**
- * Creates the warm state of one root.
- */
 /**
  * Creates the walk of a grep, count or find with the server's defaults over a whole root: the walk a server
  * builds its index from and remembers (the benchmarks and floors of the warm state take the same one).
@@ -3155,175 +2674,4 @@ export class WarmRoot implements WarmProvider {
     this.state = "warm_list";
     this.reason = why;
   }
-}
-
-/** The warm states of a server's roots. */
-export class WarmSet implements WarmProvider {
-  private readonly roots = new Map<string, WarmRoot>();
-
-  constructor(private readonly options: WarmOptions) {}
-
-  /**
-   * Serves these roots: starts the warm state of each root not yet warm, and lets go of those of roots no longer
-   * served (their watch, index and remembered walks).
-   * @param roots real paths of the roots
-   */
-  ensure(roots: readonly string[]): void {
-    // Roots no longer served are let go: their watch (an inotify descriptor), index and remembered walks.
-    for (const [r, w] of this.roots) {
-      if (roots.includes(r)) continue;
-      w.close();
-      this.roots.delete(r);
-    }
-    for (const r of roots) {
-      if (this.roots.has(r)) continue;
-      const w = new WarmRoot(r, this.options);
-      this.roots.set(r, w);
-      w.start();
-    }
-  }
-
-  /**
-   * Holds every root's background work back while a call is answered (WarmRoot.hold).
-   * @returns the release
-   */
-  hold(): () => void {
-    const releases = [...this.roots.values()].map((w) => w.hold());
-    return () => {
-      for (const r of releases) r();
-    };
-  }
-
-  /**
-   * Takes in every change made so far in each root (WarmRoot.settle).
-   * @returns whether every root could; when not, the caller gives watch events a turn of the event loop
-   */
-  settle(): boolean {
-    let all = true;
-    for (const w of this.roots.values()) all = w.settle() && all;
-    return all;
-  }
-
-  /** Stops every root's watch and build. */
-  close(): void {
-    for (const w of this.roots.values()) w.close();
-    this.roots.clear();
-  }
-
-  /** Each root's state. */
-  status(): WarmStatus[] {
-    return [...this.roots.values()].map((w) => w.status());
-  }
-
-  /**
-   * Returns the seam of the root that holds the run's base (the innermost), or a cold one.
-   * @param plan the run's compiled walk
-   * @param spec the run's search spec
-   * @param bounded whether max_bytes bounds the run
-   * @returns the seam
-   */
-  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
-    let best: WarmRoot | null = null;
-    for (const w of this.roots.values()) {
-      if (insideDir(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
-    }
-    if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching);
-    return {
-      source: "cold",
-      walk: (p, ctx, after) => walk(p, ctx, after),
-      ruledOut: () => false,
-      sizeOf: () => null,
-    };
-  }
-
-  /**
-   * Returns the remembered walk of the root that holds the run's base (the innermost), or null.
-   * @param plan the run's compiled walk
-   * @returns a function that walks it with a run context, or null
-   */
-  walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
-    return this.rootOf(plan)?.walker(plan) ?? null;
-  }
-
-  /**
-   * Returns the remembered ignored-entries looks of the root that holds the look's base (the innermost), or null.
-   * @param plan the look's compiled walk
-   */
-  look(plan: WalkPlan): WarmLook | null {
-    const best = this.rootOf(plan);
-    // Every root of the look in the tree the root's watch follows.
-    if (best === null || plan.roots.some((r) => !insideDir(r.real, best.root))) return null;
-    return best.look();
-  }
-
-  /** The root that holds a plan's base (the innermost), or null. */
-  private rootOf(plan: WalkPlan): WarmRoot | null {
-    let best: WarmRoot | null = null;
-    for (const w of this.roots.values()) {
-      if (insideDir(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
-    }
-    return best;
-  }
-}
-
-/** The environment's switches the warm state takes (src/config.ts reads them into its Config). */
-interface WarmSwitches {
-  /** RGLOB_INDEX_BUDGET_MB: the index's cap in MiB. */
-  readonly indexBudgetMb: number;
-  /** RGLOB_WATCH=0 turns watching off. */
-  readonly watch: boolean;
-  /** RGLOB_WARM_CHECK=stat. */
-  readonly statEveryFile: boolean;
-  /** RGLOB_INDEX=0: no index loaded from the cache nor written to it. */
-  readonly index: boolean;
-  /** RGLOB_PERSIST_MIN_FILES, or null. */
-  readonly persistMinFiles: number | null;
-  /** RGLOB_TEST_WATCH_GATE, or null. */
-  readonly watchGate?: string | null;
-  /** RGLOB_STAT_SPLIT=worker. */
-  readonly statsInWorker?: boolean;
-  /** RGLOB_TEST_BUILD_GATE, or null. */
-  readonly buildGate?: string | null;
-  /** RGLOB_TEST_RECHECK_GATE, or null. */
-  readonly recheckGate?: string | null;
-  /** RGLOB_TEST_REWATCH_GATE, or null. */
-  readonly rewatchGate?: string | null;
-  /** RGLOB_TEST_WATCH_LIMIT, or null. */
-  readonly watchLimit?: number | null;
-  /** Where persisted indexes are kept (RGLOB_CACHE_DIR's `index`, else the platform's cache directory's). */
-  readonly indexDir: string;
-  /** Where git's config files are looked for (HOME, XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM). */
-  readonly git?: GitPlaces;
-}
-
-/**
- * Returns the warm state's settings: files up to 10 MiB indexed (grep's agent default max_file_size), an index
- * of at most half the text it covers and of at most the switches' budget in bytes; watching unless the switches
- * turn it off (per-query checks only); remembered walks of a root hold at most 2M entries together.
- * @param switches the environment's switches (a Config)
- * @returns the settings
- */
-export function warmOptions(switches: WarmSwitches): WarmOptions {
-  return {
-    maxFileSize: INDEX_MAX_FILE_SIZE,
-    budgetRatio: 0.5,
-    budgetBytes: switches.indexBudgetMb * 1024 * 1024,
-    watch: switches.watch,
-    // About 300 bytes an entry (its path strings and columns; measured on babel's 40k): 600 MB at most.
-    rememberedEntries: 2_000_000,
-    statEveryFile: switches.statEveryFile,
-    noCache: !switches.index,
-    persistMinFiles: switches.persistMinFiles,
-    watchGate: switches.watchGate ?? null,
-    statsInWorker: switches.statsInWorker === true,
-    buildGate: switches.buildGate ?? null,
-    recheckGate: switches.recheckGate ?? null,
-    rewatchGate: switches.rewatchGate ?? null,
-    watchLimit: switches.watchLimit ?? null,
-    log: (line) => {
-      process.stderr.write(`rglob: ${line}\n`);
-    },
-    indexDir: switches.indexDir,
-    ...(switches.git ? { git: switches.git } : {}),
-  };
 }

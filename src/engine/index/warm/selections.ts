@@ -1,0 +1,118 @@
+/*! Engine, warm index: what a plan selects among a remembered walk's entries, made once per walk and selection,
+ * and the per-index lists a query takes (dead ids, files over a size). Pure structures: no I/O. */
+import { isNegated } from "../../glob.ts";
+import type { WalkPlan } from "../../walk.ts";
+import type { RecordedWalk } from "../recorded-walk.ts";
+import type { TrigramIndex } from "../trigrams.ts";
+
+/** The places a plan selects in a remembered walk (made once per walk and selection: selectionOf). */
+export interface Selection {
+  readonly places: Int32Array;
+  /** Per entry, 1 when selected. */
+  readonly mask: Uint8Array;
+  /** The places selected that the index did not hold (for that index): always given. */
+  unindexed: Int32Array | null;
+  unindexedFor: TrigramIndex | null;
+}
+
+/**
+ * A query's candidates: the ids the index's lookup gave (ascending), the same as a byte per file id, and the ids
+ * marked since (suspects, and files a stat found changed), which the map then holds too.
+ */
+export interface Found {
+  readonly ids: Int32Array;
+  readonly map: Uint8Array;
+  readonly more: number[];
+}
+
+/** Per remembered walk: its selections by key (the most recently used last), and the entry of each index id. */
+export const selectionsOf = new WeakMap<RecordedWalk, Map<string, Selection>>();
+export const entriesById = new WeakMap<
+  RecordedWalk,
+  { readonly idx: TrigramIndex; readonly byId: Int32Array }
+>();
+/** Selections a walk keeps. */
+const SELECTIONS = 8;
+/** Per index: the ids over a size (by the size), and its dead ids (with the count they were taken at). */
+export const oversizeOf = new WeakMap<TrigramIndex, Map<number, Int32Array>>();
+export const deadOf = new WeakMap<TrigramIndex, { readonly dead: number; readonly ids: Int32Array }>();
+
+/**
+ * The key of what a plan selects among the entries of one remembered walk: what plan.ts puts in `select`,
+ * `selectDirs` and `minDepth` (globs but negated ones, kinds, extensions, file types, the least depth, whether
+ * only files are given, the case of globs and file types where there are some; plans with stat predicates are
+ * not replayed). The rest of a plan's walk options are its walk key's (walk-key.ts), the same for every plan
+ * that replays the walk; an operation's other input (grep's pattern, limit, timeout, output) selects nothing.
+ * So every query of a walk with the same selection (every literal of the default grep) shares one, made once.
+ */
+export function selectionKey(plan: WalkPlan): string {
+  const o = plan.source.options;
+  const p = plan.source.plan;
+  const globs = o.patterns.filter((g) => !isNegated(g));
+  const named = o.file_types.length > 0 || o.file_types_not.length > 0;
+  return JSON.stringify([
+    globs,
+    o.types,
+    o.extensions,
+    o.file_types,
+    o.file_types_not,
+    named ? o.type_add : [],
+    o.min_depth ?? 0,
+    o.follow_symlinks,
+    globs.length > 0 || named ? (o.case_sensitive ?? null) : null,
+    p.filesOnly ?? false,
+    globs.length > 0 && (p.namedFilesPastGlobs ?? false),
+  ]);
+}
+
+/**
+ * Keeps a walk's selection of these places (at most SELECTIONS per walk, the least recently used let go).
+ * @param sels the walk's selections
+ * @param key the selection's key
+ * @param rec the walk
+ * @param places the places selected, ascending
+ * @returns the selection
+ */
+export function keepSelection(
+  sels: Map<string, Selection>,
+  key: string,
+  rec: RecordedWalk,
+  places: Int32Array,
+): Selection {
+  const mask = new Uint8Array(rec.entries);
+  for (let k = 0; k < places.length; k++) mask[places[k] as number] = 1;
+  const sel: Selection = { places, mask, unindexed: null, unindexedFor: null };
+  while (sels.size >= SELECTIONS) sels.delete(sels.keys().next().value as string);
+  sels.set(key, sel);
+  return sel;
+}
+
+/**
+ * The index ids of some entries of a remembered walk, by their paths.
+ * @param rec the walk
+ * @param ids the index id of each of its entries (-1: none)
+ * @param places the entries' places in it
+ * @returns the map
+ */
+export function idsByPath(rec: RecordedWalk, ids: Int32Array, places: Int32Array): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const i of places) out.set(rec.absOf(i), ids[i] as number);
+  return out;
+}
+
+/**
+ * The places a selection gives that an index does not hold (directories, binary and large files, files changed
+ * before the walk's ids were taken), made once per selection and index.
+ * @param sel the selection
+ * @param ids the index id of each entry of its walk (-1: none)
+ * @param idx the index
+ * @returns the places, ascending
+ */
+export function unindexedOf(sel: Selection, ids: Int32Array, idx: TrigramIndex): Int32Array {
+  if (sel.unindexedFor === idx && sel.unindexed !== null) return sel.unindexed;
+  const out: number[] = [];
+  for (const i of sel.places) if ((ids[i] as number) < 0) out.push(i);
+  sel.unindexed = Int32Array.from(out);
+  sel.unindexedFor = idx;
+  return sel.unindexed;
+}
