@@ -4,8 +4,9 @@
  * deleted or renamed entry or a changed ignore file forgets the remembered walks; a changed file leaves the
  * index (it is searched again). Without a watch, walks are not remembered and each file the index would rule
  * out is compared with its indexed stats first. It writes only its index, to the cache (a restarted server loads
- * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). The parts that keep
- * no state of the root's are in warm/ (set.ts holds the roots of a server). */
+ * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). Its parts are in
+ * warm/: the remembered walks (remembered.ts), the structures that keep no state of the root's, and the roots of a
+ * server (set.ts). */
 import * as v from "valibot";
 import { WalkOptionsSchema } from "../../contract/walk-options.ts";
 import { type PathWatcher, pathExists, watchRecursive } from "../../platform/files.ts";
@@ -24,8 +25,7 @@ import { compileWalk } from "../plan.ts";
 import { quietContext, type RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, gives, selectingAll, VCS_DIRS, type WalkPlan, walk } from "../walk.ts";
-import { walkKey } from "../walk-key.ts";
-import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
+import { type Witnessed, witnessingInto } from "../witness.ts";
 import { BinaryVerdicts } from "./binary-verdicts.ts";
 import { BUILD_BATCH, BuildReads, READ_FACTS, READ_INDEXED, READ_LINKED, READ_TRAP } from "./build-read.ts";
 import { LookMemos } from "./look-memo.ts";
@@ -69,6 +69,7 @@ import {
 } from "./warm/indexed-words.ts";
 import { linkedBelow, linkedOf, markLinked } from "./warm/linked.ts";
 import { identityOf, mountsAt } from "./warm/mounts.ts";
+import { idsOf, type Memo, RememberedWalks } from "./warm/remembered.ts";
 import {
   deadOf,
   entriesById,
@@ -82,7 +83,7 @@ import {
   unindexedOf,
 } from "./warm/selections.ts";
 import { StatsBeside, type StoredDirs, storedDirsOf } from "./warm/stored-dirs.ts";
-import { isUncovered, uncovered } from "./warm/uncovered.ts";
+import { isUncovered } from "./warm/uncovered.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
 type WarmState = "building" | "ready" | "warm_list";
@@ -208,16 +209,6 @@ interface BuildProgress {
   slice: number;
 }
 
-/** A remembered walk, and the index ids of its entries (for the index they were looked up in). */
-interface Memo {
-  readonly gen: number;
-  readonly rec: RecordedWalk;
-  /** What the walk read that the watch does not vouch for (uncovered): stat'ed again before each replay. */
-  readonly checks: readonly Witnessed[];
-  ids: Int32Array | null;
-  idsFor: TrigramIndex | null;
-}
-
 /** The default walk a loaded index was written with, and the keys of the walks it stands for. */
 interface StoredDefault {
   readonly walk: StoredWalk;
@@ -228,23 +219,6 @@ interface StoredDefault {
   readonly memo: Memo;
 }
 
-/** A walk being recorded for a key: pumped a slice at a time, in the call that asked for it and then between
- * calls (a new key on a large tree heeds the call's deadline and lets the server answer meanwhile). */
-interface Recording {
-  readonly gen: number;
-  readonly epoch: number;
-  readonly steps: Iterator<Entry>;
-  readonly seen: Map<string, Witnessed>;
-  rec: MemoryWalk | null;
-  entries: number;
-  /** Past the budget of remembered entries: given up (it could not be kept). */
-  over: boolean;
-  background: boolean;
-  /** Another key the walk is also kept for (the default walk's for find, filesOnly false), or null. */
-  also: string | null;
-}
-
-const MEMOS = 8;
 const SLICE_MS = 8;
 /** Paths of a loaded index placed in its table between two looks at the clock (mapPaths). */
 const PATHS_SLICE = 2048;
@@ -284,8 +258,6 @@ const IDLE_LOOK_SLICE_MS = 4;
 const SUSPECT_READ_MS = 0.25;
 /** How often it is read while a call is answered (the call's own reads are events too). */
 const BUSY_DRAIN_MS = 10;
-/** How long a call records a new walk itself before it walks cold and leaves the rest to the time between calls. */
-const INLINE_RECORD_MS = 50;
 /** How long the rehearsal waits for the look its reads asked for (rehearsalLooked). */
 const REHEARSAL_LOOK_MS = 2000;
 
@@ -320,11 +292,8 @@ export class WarmRoot implements WarmProvider {
   private watching = false;
   /** Bumped by every change to the tree's shape or its ignore files: remembered walks older than it are void. */
   private gen = 0;
-  private readonly memos = new Map<string, Memo>();
-  /** Walks being recorded, by key (at most one of them between calls). */
-  private readonly recordings = new Map<string, Recording>();
-  /** Keys whose walk holds more entries than the budget, at the generation it was found (not recorded again). */
-  private readonly tooLarge = new Map<string, number>();
+  /** The walks remembered and those being recorded (warm/remembered.ts). */
+  private readonly walks: RememberedWalks;
   /** Bumped when the warm state starts again from scratch (restart): work of an older epoch stops. */
   private epoch = 0;
   /** The root's identity and its mounts when the watch was set up (verify). */
@@ -403,7 +372,18 @@ export class WarmRoot implements WarmProvider {
   constructor(
     readonly root: string,
     private readonly options: WarmOptions,
-  ) {}
+  ) {
+    this.walks = new RememberedWalks(root, {
+      gen: () => this.gen,
+      epoch: () => this.epoch,
+      closed: () => this.closed,
+      watchWhole: () => this.watchWhole(),
+      paced: (ctx) => this.paced(ctx),
+      turn: () => this.turn(),
+      sliceMs: () => this.options.sliceMs ?? SLICE_MS,
+      rememberedEntries: options.rememberedEntries,
+    });
+  }
 
   /**
    * Starts watching (a slice of directories at a time, so the server answers `initialize` and other requests
@@ -950,9 +930,7 @@ export class WarmRoot implements WarmProvider {
   /** Forgets the remembered walks and those being recorded. */
   private forgetWalks(): void {
     this.gen++;
-    this.memos.clear();
-    for (const r of this.recordings.values()) r.steps.return?.();
-    this.recordings.clear();
+    this.walks.forget();
   }
 
   /**
@@ -1473,24 +1451,6 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * The key of a plan's remembered walk, or null when its walk cannot be remembered and replayed (the watch must
-   * see every change it depends on).
-   * @param plan the plan
-   * @param filesOnly the key of the same walk for a plan with this filesOnly (which only decides which roots are
-   *   walked: the same for a walk of directories alone)
-   */
-  private memoKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
-    return this.watchWhole() ? this.rememberedKey(plan, filesOnly) : null;
-  }
-
-  /** A plan's walk key (memoKey), watched or not. */
-  private rememberedKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
-    if (plan.readsStats || plan.follow || !insideDir(plan.baseReal, this.root)) return null;
-    // Selection is applied at replay; the rules from outside the tree (not watched) are in the key (walk-key.ts).
-    return walkKey(plan, "remembered", filesOnly);
-  }
-
-  /**
    * Returns what the warm state offers a grep run.
    * @param plan the run's compiled walk
    * @param spec the run's search spec
@@ -1500,10 +1460,10 @@ export class WarmRoot implements WarmProvider {
    */
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
     const stored = this.storedFor(plan);
-    const key = stored === null ? this.memoKey(plan) : null;
+    const key = stored === null ? this.walks.key(plan) : null;
     // The remembered walk found fresh here (the paths it read that no watch vouches for stat'ed) is the one the
     // walk below takes, not stat'ed again (#36: a second check of the same paths in one call).
-    const checked = key !== null ? this.freshMemo(key) : null;
+    const checked = key !== null ? this.walks.fresh(key) : null;
     const fresh = stored !== null || checked !== null;
     const found = bounded ? null : this.candidatesFor(plan, spec);
     const candidates = found?.map ?? null;
@@ -1572,7 +1532,7 @@ export class WarmRoot implements WarmProvider {
               : stored !== null
                 ? this.storedChecked(stored)
                 : key !== null
-                  ? this.memoFor(key, p, ctx, checked)
+                  ? this.walks.forCall(key, p, ctx, checked)
                   : null;
         if (m !== null) {
           const sel = this.selectionOf(m.rec, p, checks);
@@ -1592,7 +1552,7 @@ export class WarmRoot implements WarmProvider {
             vouch,
           );
           replayed = true;
-          if (bins !== null && !idx.pathsMapped) pickedIds = idsByPath(m.rec, this.idsOf(m, idx), pick);
+          if (bins !== null && !idx.pathsMapped) pickedIds = idsByPath(m.rec, idsOf(m, idx), pick);
           checks.given = pick.length;
           return replayPicked(m.rec, p, ctx, pick);
         }
@@ -1748,7 +1708,7 @@ export class WarmRoot implements WarmProvider {
   private prepareWhileIdle(): void {
     if (this.preparing || this.holds > 0 || this.closed || this.building !== null) return;
     const idx = this.index;
-    for (const m of this.memos.values()) {
+    for (const m of this.walks.values()) {
       if (preparedOf.has(m) && preparedOf.get(m) === idx) continue;
       this.preparing = true;
       void this.prepare(m, idx).finally(() => {
@@ -1773,7 +1733,7 @@ export class WarmRoot implements WarmProvider {
   private async prepare(
     m: Memo,
     idx: TrigramIndex | null,
-    kept: () => boolean = () => [...this.memos.values()].includes(m),
+    kept: () => boolean = () => this.walks.holds(m),
     current: () => boolean = () => this.index === idx,
   ): Promise<void> {
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
@@ -1862,11 +1822,7 @@ export class WarmRoot implements WarmProvider {
       m.idsFor = idx;
     }
     // Worth it while the walk may still answer: before the watch is trusted, or remembered since (adoptStored).
-    await this.prepare(
-      m,
-      idx,
-      () => this.stored === s || [...this.memos.values()].some((k) => k.rec === m.rec),
-    );
+    await this.prepare(m, idx, () => this.stored === s || this.walks.holdsWalk(m.rec));
   }
 
   /** The plans that select every file (grep's, count's) and every entry (find's): only their selections count. */
@@ -1895,7 +1851,7 @@ export class WarmRoot implements WarmProvider {
     same: Uint8Array | undefined = undefined,
     vouch: Uint8Array | null = null,
   ): Int32Array {
-    const ids = this.idsOf(m, idx);
+    const ids = idsOf(m, idx);
     const unindexed = unindexedOf(sel, ids, idx);
     const { map: candidates, more } = found;
     if (!byWatch) {
@@ -1973,7 +1929,7 @@ export class WarmRoot implements WarmProvider {
     if (loaded === null || loaded.index !== idx || dir === null) return undefined;
     const m = s.memo;
     const sel = this.selectionOf(m.rec, plan, checks);
-    const ids = this.idsOf(m, idx);
+    const ids = idsOf(m, idx);
     const wanted: number[] = [];
     for (const i of sel.places) {
       const id = ids[i] as number;
@@ -2039,154 +1995,14 @@ export class WarmRoot implements WarmProvider {
   }
 
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
-    const key = this.memoKey(plan);
+    const key = this.walks.key(plan);
     if (key === null) return null;
     return (ctx) => {
-      const m = this.memoFor(key, plan, ctx);
+      const m = this.walks.forCall(key, plan, ctx);
       return m !== null
         ? replayPicked(m.rec, plan, ctx, this.selectionOf(m.rec, plan).places)
         : this.draining(walk(plan, this.paced(ctx), null));
     };
-  }
-
-  /**
-   * The remembered walk of a key when it is fresh: no change to the tree's shape since it began (the watch
-   * says), and every path it read that the watch does not vouch for stats as it did (uncovered). A stale one is
-   * let go.
-   */
-  private freshMemo(key: string): Memo | null {
-    const m = this.memos.get(key);
-    if (m === undefined) return null;
-    if (m.gen === this.gen && m.checks.every(stillSo)) return m;
-    this.memos.delete(key);
-    return null;
-  }
-
-  /**
-   * The fresh remembered walk of a key; else its walk is recorded, for at most INLINE_RECORD_MS and while the
-   * call's deadline and cancellation allow, and given when done; else null (the call walks cold) and the
-   * recording goes on between calls, a slice at a time, to be remembered when it ends. `checked`: the walk this
-   * call found fresh already (grep), taken without its paths stat'ed again while it is still the key's.
-   */
-  private memoFor(key: string, plan: WalkPlan, ctx: RunContext, checked: Memo | null = null): Memo | null {
-    const m =
-      checked !== null && this.memos.get(key) === checked && checked.gen === this.gen
-        ? checked
-        : this.freshMemo(key);
-    if (m !== null) {
-      this.memos.delete(key);
-      this.memos.set(key, m); // most recently used last
-      return m;
-    }
-    if (this.tooLarge.get(key) === this.gen) return null;
-    let r = this.recordings.get(key);
-    if (r !== undefined && (r.gen !== this.gen || r.epoch !== this.epoch)) {
-      r.steps.return?.();
-      this.recordings.delete(key);
-      r = undefined;
-    }
-    if (r === undefined) {
-      // One recording goes on between calls at a time: another key's waits for it to end.
-      for (const other of this.recordings.values()) if (other.background) return null;
-      r = this.record(key, plan);
-    }
-    // A recording going on between calls is taken on in the call too: calls that come one after another leave it
-    // a slice at most between two of them, and each walks cold until it ends.
-    const until = performance.now() + INLINE_RECORD_MS;
-    this.pump(r, () => ctx.shouldStop() || performance.now() > until);
-    if (r.rec !== null || r.over) return this.finish(key, r);
-    if (!r.background) {
-      r.background = true;
-      void this.recordBetweenCalls(key, r);
-    }
-    return null;
-  }
-
-  /** Starts the recording of a key's walk (selecting every entry: the walk of every plan with this key). */
-  private record(key: string, plan: WalkPlan): Recording {
-    const r: Recording = {
-      gen: this.gen,
-      epoch: this.epoch,
-      steps: recordingWalk(selectingAll(plan), this.paced(quietContext(() => this.closed, 1)), (rec) => {
-        r.rec = rec;
-      }),
-      seen: new Map(),
-      rec: null,
-      entries: 0,
-      over: false,
-      background: false,
-      also: null,
-    };
-    this.recordings.set(key, r);
-    return r;
-  }
-
-  /** Takes steps of a recording until it ends, grows past the budget, or `stop` says so. */
-  private pump(r: Recording, stop: () => boolean): void {
-    const budget = this.options.rememberedEntries;
-    witnessingInto(r.seen, () => {
-      for (let n = 1; r.rec === null; n++) {
-        if ((n & 63) === 0 && stop()) return;
-        if (r.steps.next().done === true) return;
-        if (++r.entries > budget) {
-          r.over = true;
-          r.steps.return?.();
-          return;
-        }
-      }
-    });
-  }
-
-  /** A recording that ended: remembered (when still fresh and within the budget) and given. */
-  private finish(key: string, r: Recording): Memo | null {
-    if (this.recordings.get(key) === r) this.recordings.delete(key);
-    if (r.over || r.rec === null) {
-      if (r.over) {
-        if (this.tooLarge.size >= 64) this.tooLarge.clear();
-        this.tooLarge.set(key, r.gen);
-      }
-      return null;
-    }
-    const memo: Memo = {
-      gen: r.gen,
-      rec: r.rec,
-      checks: uncovered(this.root, r.seen.values()),
-      ids: null,
-      idsFor: null,
-    };
-    this.keep(key, memo);
-    if (r.also !== null && r.also !== key) {
-      const had = this.memos.get(r.also);
-      if (had === undefined || had.gen !== this.gen) this.keep(r.also, memo);
-    }
-    return memo;
-  }
-
-  /** Goes on with a recording a slice at a time between calls (turn), until it ends or goes stale. */
-  private async recordBetweenCalls(key: string, r: Recording): Promise<void> {
-    const sliceMs = this.options.sliceMs ?? SLICE_MS;
-    while (r.rec === null && !r.over) {
-      await this.turn();
-      if (this.closed || this.recordings.get(key) !== r || r.gen !== this.gen || r.epoch !== this.epoch) {
-        r.steps.return?.();
-        if (this.recordings.get(key) === r) this.recordings.delete(key);
-        return;
-      }
-      const until = performance.now() + sliceMs;
-      this.pump(r, () => performance.now() > until);
-    }
-    // Not when a call ended it (memoFor): it is no longer there.
-    if (this.recordings.get(key) === r) this.finish(key, r);
-  }
-
-  /** The index ids of a remembered walk's entries (-1: not indexed), looked up once per index. */
-  private idsOf(m: Memo, idx: TrigramIndex): Int32Array {
-    if (m.ids !== null && m.idsFor === idx) return m.ids;
-    const ids = new Int32Array(m.rec.entries);
-    for (let i = 0; i < ids.length; i++) ids[i] = idx.idOfPath(m.rec.absOf(i));
-    m.ids = ids;
-    m.idsFor = idx;
-    return ids;
   }
 
   /** The index's candidates for a run, or null when the index cannot narrow it. */
@@ -2203,33 +2019,9 @@ export class WarmRoot implements WarmProvider {
     return { ids, map, more: [] };
   }
 
-  /**
-   * Keeps a remembered walk when it is still fresh (no change to the tree's shape since it began) and within the
-   * budget, letting go of the least recently used past it.
-   */
-  private keep(key: string, memo: Memo): void {
-    if (memo.gen !== this.gen || !this.watchWhole() || memo.rec.entries > this.options.rememberedEntries)
-      return;
-    this.memos.delete(key);
-    this.memos.set(key, memo);
-    while (this.memos.size > MEMOS || this.remembered().entries > this.options.rememberedEntries) {
-      this.memos.delete(this.memos.keys().next().value as string);
-    }
-  }
-
-  /**
-   * The keys remembered now and the entries their walks hold (tests and the budget's check): a walk kept for two
-   * keys (the index build's) counts once.
-   */
+  /** The keys remembered now and the entries their walks hold (tests; RememberedWalks.remembered). */
   remembered(): { readonly walks: number; readonly entries: number } {
-    let entries = 0;
-    const counted = new Set<RecordedWalk>();
-    for (const m of this.memos.values()) {
-      if (counted.has(m.rec)) continue;
-      counted.add(m.rec);
-      entries += m.rec.entries;
-    }
-    return { walks: this.memos.size, entries };
+    return this.walks.remembered();
   }
 
   private async build(): Promise<void> {
@@ -2308,7 +2100,7 @@ export class WarmRoot implements WarmProvider {
       while (reads.pending > 0) if (!(await this.takeBatch(idx, reads, progress, sliceMs))) return;
       reads.close();
       if (recorded !== null) {
-        this.keepBuildWalk(plan, recorded, seen, gen);
+        this.walks.keepWalk(plan, recorded, seen, gen);
         this.buildWalk = { plan, rec: recorded, seen, gen, began };
       }
       // RGLOB_TEST_BUILD_GATE (a test setting): every file read, the build waits for that path, so that a test can
@@ -2495,23 +2287,6 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * Keeps the build's walk, whole, as the remembered walk of the server's default grep and count (files only) and
-   * find, unless a fresher walk is kept for either key already.
-   * @param plan the build's walk plan
-   * @param rec the recorded walk
-   * @param seen what the walk read (the watch does not vouch for what lies outside the tree)
-   * @param gen the watch generation the walk began in
-   */
-  private keepBuildWalk(plan: WalkPlan, rec: MemoryWalk, seen: Map<string, Witnessed>, gen: number): void {
-    const memo: Memo = { gen, rec, checks: uncovered(this.root, seen.values()), ids: null, idsFor: null };
-    for (const filesOnly of [true, false]) {
-      const key = this.memoKey(plan, filesOnly);
-      const had = key === null ? undefined : this.memos.get(key);
-      if (key !== null && (had === undefined || had.gen !== this.gen)) this.keep(key, memo);
-    }
-  }
-
-  /**
    * The walk a loaded index was written with, when it is the default walk of this server (the same walk key:
    * options, git's environment), or null.
    */
@@ -2520,14 +2295,14 @@ export class WarmRoot implements WarmProvider {
     if (w === null) return null;
     try {
       const plan = this.defaultPlan();
-      const key = this.rememberedKey(plan, true);
+      const key = this.walks.keyOf(plan, true);
       if (key === null || (w.key !== walkKeyOf(plan) && w.key !== walkKeyOf(this.indexGrepPlan())))
         return null;
       const rec = w.recording(plan.base);
       return {
         walk: w,
         key,
-        also: this.rememberedKey(plan, false),
+        also: this.walks.keyOf(plan, false),
         memo: { gen: -1, rec, checks: [], ids: null, idsFor: null },
       };
     } catch {
@@ -2539,7 +2314,7 @@ export class WarmRoot implements WarmProvider {
   private storedFor(plan: WalkPlan): StoredDefault | null {
     const s = this.stored;
     if (s === null || this.index === null || this.unverified !== this.index) return null;
-    const key = this.rememberedKey(plan);
+    const key = this.walks.keyOf(plan);
     return key !== null && (key === s.key || key === s.also) ? s : null;
   }
 
@@ -2601,17 +2376,16 @@ export class WarmRoot implements WarmProvider {
     };
     for (const key of [s.key, s.also]) {
       if (key === null) continue;
-      const had = this.memos.get(key);
-      if (had === undefined || had.gen !== this.gen) this.keep(key, memo);
+      this.walks.keepUnlessFresher(key, memo);
     }
-    if (this.memos.get(s.key) === memo) this.walksLoaded++;
+    if (this.walks.get(s.key) === memo) this.walksLoaded++;
   }
 
   /** The remembered walk of the server's default plan (a grep's and count's with its defaults), or null. */
   private defaultMemo(): Memo | null {
     try {
-      const key = this.memoKey(this.defaultPlan(), true);
-      return key === null ? null : this.freshMemo(key);
+      const key = this.walks.key(this.defaultPlan(), true);
+      return key === null ? null : this.walks.fresh(key);
     } catch {
       return null;
     }
@@ -2647,7 +2421,7 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * Records the default walk between calls (and in the calls that ask for it: memoFor), to be kept as the build's
+   * Records the default walk between calls (and in the calls that ask for it: forCall), to be kept as the build's
    * walk is: an index loaded from the cache comes without it, and until it is recorded a grep answered from the
    * index walks the tree cold to find the files left to read.
    */
@@ -2658,13 +2432,7 @@ export class WarmRoot implements WarmProvider {
     } catch {
       return;
     }
-    const key = this.memoKey(plan, true);
-    if (key === null || this.freshMemo(key) !== null || this.recordings.has(key)) return;
-    for (const other of this.recordings.values()) if (other.background) return;
-    const r = this.record(key, plan);
-    r.also = this.memoKey(plan, false);
-    r.background = true;
-    void this.recordBetweenCalls(key, r);
+    this.walks.recordBetween(plan);
   }
 
   private overBudget(idx: TrigramIndex, why: string): void {
