@@ -49,11 +49,9 @@ import {
 } from "./provider.ts";
 import {
   type MemoryWalk,
-  type RecordedWalk,
   recordingWalk,
   replayPicked,
   selectedByType,
-  selectedPlaces,
   selectsByType,
   skeletonOf,
 } from "./recorded-walk.ts";
@@ -71,14 +69,15 @@ import { linkedBelow, linkedOf, markLinked } from "./warm/linked.ts";
 import { identityOf, mountsAt } from "./warm/mounts.ts";
 import { idsOf, type Memo, RememberedWalks } from "./warm/remembered.ts";
 import {
-  deadOf,
-  entriesById,
+  deadIds,
+  entriesOf,
   type Found,
   idsByPath,
   keepSelection,
-  oversizeOf,
+  oversize,
   type Selection,
   selectionKey,
+  selectionOf,
   selectionsOf,
   unindexedOf,
 } from "./warm/selections.ts";
@@ -1535,7 +1534,7 @@ export class WarmRoot implements WarmProvider {
                   ? this.walks.forCall(key, p, ctx, checked)
                   : null;
         if (m !== null) {
-          const sel = this.selectionOf(m.rec, p, checks);
+          const sel = selectionOf(m.rec, p, checks);
           if (!leaveOut || idx === null || candidates === null) {
             checks.given = sel.places.length;
             return replayPicked(m.rec, p, ctx, sel.places);
@@ -1681,27 +1680,6 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * The places a plan selects in a remembered walk, made once per walk and selection (at most SELECTIONS kept
-   * per walk, the least recently used let go).
-   */
-  private selectionOf(rec: RecordedWalk, plan: WalkPlan, checks?: QueryChecks): Selection {
-    let sels = selectionsOf.get(rec);
-    if (sels === undefined) {
-      sels = new Map();
-      selectionsOf.set(rec, sels);
-    }
-    const key = selectionKey(plan);
-    const sel = sels.get(key);
-    if (sel === undefined) {
-      if (checks !== undefined) checks.selected += rec.entries;
-      return keepSelection(sels, key, rec, selectedPlaces(rec, plan));
-    }
-    sels.delete(key);
-    sels.set(key, sel);
-    return sel;
-  }
-
-  /**
    * Between calls (the drain timer): makes, for each remembered walk, what the first query of its usual
    * selections would otherwise make, a slice at a time (prepare).
    */
@@ -1791,11 +1769,11 @@ export class WarmRoot implements WarmProvider {
         }
         ids = m.ids;
       }
-      this.entriesOf(rec, ids, idx);
+      entriesOf(rec, ids, idx);
       for (const sel of made) unindexedOf(sel, ids, idx);
       // The index's own lists a query takes: files changed since, and those over the default size cap (none).
-      this.deadIds(idx);
-      this.oversize(idx, Number.POSITIVE_INFINITY);
+      deadIds(idx);
+      oversize(idx, Number.POSITIVE_INFINITY);
     }
     if (live()) preparedOf.set(m, idx);
   }
@@ -1881,7 +1859,7 @@ export class WarmRoot implements WarmProvider {
         byBytes?.close();
       }
     }
-    const byId = this.entriesOf(m.rec, ids, idx);
+    const byId = entriesOf(m.rec, ids, idx);
     const { mask } = sel;
     const out: number[] = Array.from(unindexed);
     const give = (id: number) => {
@@ -1891,22 +1869,9 @@ export class WarmRoot implements WarmProvider {
     // The candidates the lookup gave, then those marked since (suspects, files found changed by a stat).
     for (const id of found.ids) if (id < byId.length) give(id);
     for (const id of more) if (id < byId.length) give(id);
-    for (const id of this.deadIds(idx)) if (candidates[id] === 0) give(id);
-    for (const id of this.oversize(idx, maxFileSize)) if (candidates[id] === 0 && idx.isLive(id)) give(id);
+    for (const id of deadIds(idx)) if (candidates[id] === 0) give(id);
+    for (const id of oversize(idx, maxFileSize)) if (candidates[id] === 0 && idx.isLive(id)) give(id);
     return Int32Array.from(out).sort();
-  }
-
-  /** The entry of each index id in a remembered walk (-1: none), made once per walk and index. */
-  private entriesOf(rec: RecordedWalk, ids: Int32Array, idx: TrigramIndex): Int32Array {
-    const had = entriesById.get(rec);
-    if (had !== undefined && had.idx === idx) return had.byId;
-    const byId = new Int32Array(idx.size).fill(-1);
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as number;
-      if (id >= 0 && id < byId.length) byId[id] = i;
-    }
-    entriesById.set(rec, { idx, byId });
-    return byId;
   }
 
   /**
@@ -1928,7 +1893,7 @@ export class WarmRoot implements WarmProvider {
     const dir = this.indexDir();
     if (loaded === null || loaded.index !== idx || dir === null) return undefined;
     const m = s.memo;
-    const sel = this.selectionOf(m.rec, plan, checks);
+    const sel = selectionOf(m.rec, plan, checks);
     const ids = idsOf(m, idx);
     const wanted: number[] = [];
     for (const i of sel.places) {
@@ -1952,35 +1917,6 @@ export class WarmRoot implements WarmProvider {
     return { memo: m, same: r.same };
   }
 
-  /** The ids of an index's files changed since it was built (taken again when more have changed). */
-  private deadIds(idx: TrigramIndex): Int32Array {
-    const had = deadOf.get(idx);
-    if (had !== undefined && had.dead === idx.dead) return had.ids;
-    const out: number[] = [];
-    for (let id = 0; id < idx.size; id++) if (!idx.isLive(id)) out.push(id);
-    const ids = Int32Array.from(out);
-    deadOf.set(idx, { dead: idx.dead, ids });
-    return ids;
-  }
-
-  /** The ids of an index's files over a size (made once per index and size). */
-  private oversize(idx: TrigramIndex, max: number): Int32Array {
-    let bySize = oversizeOf.get(idx);
-    if (bySize === undefined) {
-      bySize = new Map();
-      oversizeOf.set(idx, bySize);
-    }
-    let ids = bySize.get(max);
-    if (ids === undefined) {
-      const out: number[] = [];
-      for (let id = 0; id < idx.size; id++) if (idx.sizeOf(id) > max) out.push(id);
-      ids = Int32Array.from(out);
-      if (bySize.size >= 8) bySize.clear();
-      bySize.set(max, ids);
-    }
-    return ids;
-  }
-
   /**
    * Returns a walk of the plan through its remembered walk (replayed, or walked and remembered), or null when
    * the plan's walk cannot be remembered.
@@ -2000,7 +1936,7 @@ export class WarmRoot implements WarmProvider {
     return (ctx) => {
       const m = this.walks.forCall(key, plan, ctx);
       return m !== null
-        ? replayPicked(m.rec, plan, ctx, this.selectionOf(m.rec, plan).places)
+        ? replayPicked(m.rec, plan, ctx, selectionOf(m.rec, plan).places)
         : this.draining(walk(plan, this.paced(ctx), null));
     };
   }

@@ -2,7 +2,7 @@
  * and the per-index lists a query takes (dead ids, files over a size). Pure structures: no I/O. */
 import { isNegated } from "../../glob.ts";
 import type { WalkPlan } from "../../walk.ts";
-import type { RecordedWalk } from "../recorded-walk.ts";
+import { type RecordedWalk, selectedPlaces } from "../recorded-walk.ts";
 import type { TrigramIndex } from "../trigrams.ts";
 
 /** The places a plan selects in a remembered walk (made once per walk and selection: selectionOf). */
@@ -27,15 +27,12 @@ export interface Found {
 
 /** Per remembered walk: its selections by key (the most recently used last), and the entry of each index id. */
 export const selectionsOf = new WeakMap<RecordedWalk, Map<string, Selection>>();
-export const entriesById = new WeakMap<
-  RecordedWalk,
-  { readonly idx: TrigramIndex; readonly byId: Int32Array }
->();
+const entriesById = new WeakMap<RecordedWalk, { readonly idx: TrigramIndex; readonly byId: Int32Array }>();
 /** Selections a walk keeps. */
 const SELECTIONS = 8;
 /** Per index: the ids over a size (by the size), and its dead ids (with the count they were taken at). */
-export const oversizeOf = new WeakMap<TrigramIndex, Map<number, Int32Array>>();
-export const deadOf = new WeakMap<TrigramIndex, { readonly dead: number; readonly ids: Int32Array }>();
+const oversizeOf = new WeakMap<TrigramIndex, Map<number, Int32Array>>();
+const deadOf = new WeakMap<TrigramIndex, { readonly dead: number; readonly ids: Int32Array }>();
 
 /**
  * The key of what a plan selects among the entries of one remembered walk: what plan.ts puts in `select`,
@@ -115,4 +112,67 @@ export function unindexedOf(sel: Selection, ids: Int32Array, idx: TrigramIndex):
   sel.unindexed = Int32Array.from(out);
   sel.unindexedFor = idx;
   return sel.unindexed;
+}
+
+/**
+ * The places a plan selects in a remembered walk, made once per walk and selection (at most SELECTIONS kept
+ * per walk, the least recently used let go); `checks.selected` counts the entries a new one went through.
+ */
+export function selectionOf(rec: RecordedWalk, plan: WalkPlan, checks?: { selected: number }): Selection {
+  let sels = selectionsOf.get(rec);
+  if (sels === undefined) {
+    sels = new Map();
+    selectionsOf.set(rec, sels);
+  }
+  const key = selectionKey(plan);
+  const sel = sels.get(key);
+  if (sel === undefined) {
+    if (checks !== undefined) checks.selected += rec.entries;
+    return keepSelection(sels, key, rec, selectedPlaces(rec, plan));
+  }
+  sels.delete(key);
+  sels.set(key, sel);
+  return sel;
+}
+
+/** The entry of each index id in a remembered walk (-1: none), made once per walk and index. */
+export function entriesOf(rec: RecordedWalk, ids: Int32Array, idx: TrigramIndex): Int32Array {
+  const had = entriesById.get(rec);
+  if (had !== undefined && had.idx === idx) return had.byId;
+  const byId = new Int32Array(idx.size).fill(-1);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
+    if (id >= 0 && id < byId.length) byId[id] = i;
+  }
+  entriesById.set(rec, { idx, byId });
+  return byId;
+}
+
+/** The ids of an index's files changed since it was built (taken again when more have changed). */
+export function deadIds(idx: TrigramIndex): Int32Array {
+  const had = deadOf.get(idx);
+  if (had !== undefined && had.dead === idx.dead) return had.ids;
+  const out: number[] = [];
+  for (let id = 0; id < idx.size; id++) if (!idx.isLive(id)) out.push(id);
+  const ids = Int32Array.from(out);
+  deadOf.set(idx, { dead: idx.dead, ids });
+  return ids;
+}
+
+/** The ids of an index's files over a size (made once per index and size). */
+export function oversize(idx: TrigramIndex, max: number): Int32Array {
+  let bySize = oversizeOf.get(idx);
+  if (bySize === undefined) {
+    bySize = new Map();
+    oversizeOf.set(idx, bySize);
+  }
+  let ids = bySize.get(max);
+  if (ids === undefined) {
+    const out: number[] = [];
+    for (let id = 0; id < idx.size; id++) if (idx.sizeOf(id) > max) out.push(id);
+    ids = Int32Array.from(out);
+    if (bySize.size >= 8) bySize.clear();
+    bySize.set(max, ids);
+  }
+  return ids;
 }
