@@ -5,15 +5,14 @@
  * index (it is searched again). Without a watch, walks are not remembered and each file the index would rule
  * out is compared with its indexed stats first. It writes only its index, to the cache (a restarted server loads
  * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). Its parts are in
- * warm/: the remembered walks (remembered.ts), the structures that keep no state of the root's, and the roots of a
- * server (set.ts). */
+ * warm/: the remembered walks (remembered.ts), the build's reading of the tree (build.ts), the structures that
+ * keep no state of the root's, and the roots of a server (set.ts). */
 import * as v from "valibot";
 import { WalkOptionsSchema } from "../../contract/walk-options.ts";
 import { type PathWatcher, pathExists, watchRecursive } from "../../platform/files.ts";
 import { joinPath } from "../../platform/names.ts";
 import { insideDir, platform } from "../../platform/platform.ts";
 import { collectGarbage } from "../../platform/runtime.ts";
-import { STAT_WORDS } from "../../platform/stat-words.ts";
 import {
   lookForWriting,
   openForWriting,
@@ -22,12 +21,11 @@ import {
 } from "../../platform/tree-watch.ts";
 import { type GitPlaces, IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
-import { quietContext, type RunContext } from "../run.ts";
+import type { RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
-import { type Entry, gives, selectingAll, VCS_DIRS, type WalkPlan, walk } from "../walk.ts";
-import { type Witnessed, witnessingInto } from "../witness.ts";
+import { type Entry, gives, VCS_DIRS, type WalkPlan, walk } from "../walk.ts";
+import type { Witnessed } from "../witness.ts";
 import { BinaryVerdicts } from "./binary-verdicts.ts";
-import { BUILD_BATCH, BuildReads, READ_FACTS, READ_INDEXED, READ_LINKED, READ_TRAP } from "./build-read.ts";
 import { LookMemos } from "./look-memo.ts";
 import {
   checkLoaded,
@@ -47,16 +45,10 @@ import {
   type WarmProvider,
   without,
 } from "./provider.ts";
-import {
-  type MemoryWalk,
-  recordingWalk,
-  replayPicked,
-  selectedByType,
-  selectsByType,
-  skeletonOf,
-} from "./recorded-walk.ts";
+import { replayPicked, selectedByType, selectsByType, skeletonOf } from "./recorded-walk.ts";
 import { SAME, UNCHECKED } from "./stat-job.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
+import { type BuildWalk, readTree } from "./warm/build.ts";
 import {
   type Checkable,
   checkable,
@@ -196,18 +188,6 @@ interface IdleLookRun {
   ms: number;
 }
 
-/** Where the index build stands as it takes its batches' answers in (takeBatch). */
-interface BuildProgress {
-  /** The stat words of the files indexed so far, by id (grows). */
-  words: Uint32Array;
-  /** Set once the index reached the byte budget: no file is added after that. */
-  full: string | null;
-  /** Files left out once full. */
-  left: number;
-  /** When the event loop last had a turn. */
-  slice: number;
-}
-
 /** The default walk a loaded index was written with, and the keys of the walks it stands for. */
 interface StoredDefault {
   readonly walk: StoredWalk;
@@ -221,14 +201,9 @@ interface StoredDefault {
 const SLICE_MS = 8;
 /** Paths of a loaded index placed in its table between two looks at the clock (mapPaths). */
 const PATHS_SLICE = 2048;
-const FIRST_BLOCK = 64 * 1024;
 /** Rebuild the index when this many of its files changed (and at least this share of them). */
 const REBUILD_DEAD = 256;
 const REBUILD_SHARE = 0.05;
-/** The build gives up early once this much text is in and a lower bound of its index is over the budget's
- * ratio by EARLY_RATIO_MARGIN (later, larger files could still bring the ratio down a little, not that much). */
-const EARLY_RATIO_TEXT = 32 * 1024 * 1024;
-const EARLY_RATIO_MARGIN = 1.25;
 /**
  * A built index of at least this many files is written to the cache (persist.ts), for the next server started
  * on the tree to load (RGLOB_PERSIST_MIN_FILES sets it; RGLOB_INDEX=0: never written nor loaded).
@@ -831,13 +806,7 @@ export class WarmRoot implements WarmProvider {
   /** How many of the walk's directories the watch's set-up listed, of how many (the reason says so). */
   private dirsListed: { readonly listed: number; readonly of: number } | null = null;
   /** The build's walk and what it read, until the index is written with it (persist). */
-  private buildWalk: {
-    readonly plan: WalkPlan;
-    readonly rec: MemoryWalk;
-    readonly seen: Map<string, Witnessed>;
-    readonly gen: number;
-    readonly began: number;
-  } | null = null;
+  private buildWalk: BuildWalk | null = null;
   /** Bumped when a watch event forgets everything (it did not say what changed). */
   private forgets = 0;
 
@@ -1963,13 +1932,6 @@ export class WarmRoot implements WarmProvider {
   private async build(): Promise<void> {
     const started = performance.now();
     const idx = new TrigramIndex();
-    const progress: BuildProgress = {
-      words: new Uint32Array(1024 * STAT_WORDS),
-      full: null,
-      left: 0,
-      slice: performance.now(),
-    };
-    indexedWords.set(idx, progress.words);
     this.building = idx;
     // An overflow of the watch's queue while the files are read moves it on (changed(null)).
     const forgets = this.forgets;
@@ -1978,101 +1940,24 @@ export class WarmRoot implements WarmProvider {
       this.overBudget(idx, "the index would exceed 0 MiB (RGLOB_INDEX_BUDGET_MB)");
       return;
     }
-    const sliceMs = this.options.sliceMs ?? SLICE_MS;
-    const stopped = () => this.closed;
-    let reads: BuildReads | null = null;
     try {
-      const plan = this.defaultPlan();
-      // The files are opened, read and cut into trigram keys by the build worker, a batch at a time, while this
-      // thread walks on and adds the keys of the batches answered, in the walk's order (ids as a walk gives them).
-      reads = new BuildReads({
-        confine: plan.confine,
-        maxFileSize: this.options.maxFileSize,
-        nulScan: FIRST_BLOCK,
+      // The tree read into the index (warm/build.ts); the walk it recorded is remembered and written with it.
+      const built = await readTree(idx, this.defaultPlan(), this.options, this.options.sliceMs ?? SLICE_MS, {
+        gone: (i) => this.closed || this.building !== i,
+        closed: () => this.closed,
+        turn: () => this.turn(),
+        paced: (ctx) => this.paced(ctx),
+        say: (line) => this.say(line),
+        overBudget: (i, why) => this.overBudget(i, why),
+        walked: (w) => {
+          this.walks.keepWalk(w.plan, w.rec, w.seen, w.gen);
+          this.buildWalk = w;
+        },
+        gen: () => this.gen,
       });
-      // The walk is recorded as it goes, selecting every entry (the files to index are those the plan gives):
-      // whole and still fresh at its end, it is the remembered walk of the plan's key, which is a grep's and a
-      // count's with the server's defaults, and of find's with them (filesOnly decides only which roots are walked;
-      // here the one root is a directory). The first of those calls then need not walk the tree again.
-      const gen = this.gen;
-      const began = Date.now() / 1000;
-      let recorded: MemoryWalk | null = null;
-      const walked = recordingWalk(selectingAll(plan), this.paced(quietContext(stopped, 1)), (rec) => {
-        recorded = rec;
-      });
-      const seen = new Map<string, Witnessed>();
-      let batch: string[] = [];
-      // Stepped by hand (the paths it reads are witnessed a step at a time): ended below however the loop ends,
-      // so the directories it holds open are closed.
-      try {
-        for (;;) {
-          const step = witnessingInto(seen, () => walked.next());
-          if (step.done === true) break;
-          const e = step.value;
-          if (performance.now() - progress.slice > sliceMs) {
-            await this.turn();
-            progress.slice = performance.now();
-          }
-          if (this.closed || this.building !== idx) return;
-          // Only regular files are read (a symlink not followed, a directory or a FIFO is never indexed; an entry
-          // of a type not known is read by every query that reaches it, as any file not indexed).
-          if (!gives(plan, e) || e.target !== "file") continue;
-          // Full: the walk goes on (it is recorded whole) but no file is added after that; the files left out are
-          // read by every query that reaches them, as unindexed files are.
-          if (progress.full !== null) {
-            progress.left++;
-            continue;
-          }
-          batch.push(e.abs);
-          if (batch.length < BUILD_BATCH) continue;
-          reads.send(batch);
-          batch = [];
-          while (reads.full) if (!(await this.takeBatch(idx, reads, progress, sliceMs))) return;
-        }
-      } finally {
-        walked.return();
-      }
-      if (batch.length > 0) reads.send(batch);
-      while (reads.pending > 0) if (!(await this.takeBatch(idx, reads, progress, sliceMs))) return;
-      reads.close();
-      if (recorded !== null) {
-        this.walks.keepWalk(plan, recorded, seen, gen);
-        this.buildWalk = { plan, rec: recorded, seen, gen, began };
-      }
-      // RGLOB_TEST_BUILD_GATE (a test setting): every file read, the build waits for that path, so that a test can
-      // act while a build is under way (the watch's drain timer runs meanwhile, as between slices).
-      const gate = this.options.buildGate ?? null;
-      if (gate !== null && !pathExists(gate))
-        this.say("every file read, the build waits at its gate (RGLOB_TEST_BUILD_GATE)");
-      while (gate !== null && !pathExists(gate) && !stopped() && this.building === idx) await sleep(50);
-      if (this.closed || this.building !== idx) return;
-      // The walk's garbage (its entries, names and read buffers, the spilled chunks) is collected before the
-      // freeze allocates the merged lists: JSC would otherwise let it grow with them (ADR 0044).
-      collectGarbage();
-      // Frozen a step at a time, between turns of the event loop as the walk was.
-      const steps = idx.freezing();
-      for (let r = steps.next(); r.done !== true; r = steps.next()) {
-        if (performance.now() - progress.slice > sliceMs) {
-          await this.turn();
-          progress.slice = performance.now();
-        }
-        if (this.closed || this.building !== idx) return;
-      }
-      // And the segments the freeze merged, before the query structures are made (ADR 0044).
-      collectGarbage();
-      const s = idx.stats();
-      const paged = idx.pagedTextSize;
-      if (s.memoryBytes > paged * this.options.budgetRatio && s.memoryBytes > 1 << 20) {
-        this.overBudget(
-          idx,
-          `the index would take ${(s.memoryBytes / paged).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; a file counts at least 4 KiB)`,
-        );
-        return;
-      }
-      if (progress.full !== null) {
-        const note = `partial: ${progress.full}; it holds the first ${s.files} files, the other ${progress.left} are read by every query that reaches them`;
-        this.reason = this.reason === null ? note : `${this.reason}; ${note}`;
-      }
+      if (built === null) return;
+      const note = built.partial;
+      if (note !== null) this.reason = this.reason === null ? note : `${this.reason}; ${note}`;
       // The queries of the new index share the build walk's structures, made before it answers (ADR 0034): the
       // first query after `ready` costs its candidates, as every later one does.
       const made = this.defaultMemo();
@@ -2090,8 +1975,6 @@ export class WarmRoot implements WarmProvider {
       await this.answerBuilt(idx, this.forgets !== forgets && this.synchronous);
     } catch (err) {
       if (this.building === idx) this.overBudget(idx, `index build failed: ${String(err)}`);
-    } finally {
-      reads?.close();
     }
   }
 
@@ -2118,108 +2001,6 @@ export class WarmRoot implements WarmProvider {
     await this.rehearsal();
     if (this.closed || this.index !== idx) return;
     this.state = "ready";
-  }
-
-  /**
-   * Takes the oldest batch's answer into the index being built, file by file in the walk's order: each indexed
-   * file's stat words (those of the descriptor read: the words checked at each query are the file's as read) and
-   * keys; a segment's worth of pending postings frozen, a step at a time (the build's memory is bounded); the
-   * byte budget (full: no file added after it) and the early ratio check (the build given up).
-   * @param idx the index being built
-   * @param reads the build's batches
-   * @param p where the build stands (grown here)
-   * @param sliceMs how long a slice may take before the event loop gets a turn
-   * @returns false when the build ends here (closed, replaced, or given up)
-   */
-  private async takeBatch(
-    idx: TrigramIndex,
-    reads: BuildReads,
-    p: BuildProgress,
-    sliceMs: number,
-  ): Promise<boolean> {
-    const { paths, read } = await reads.next();
-    if (this.closed || this.building !== idx) return false;
-    let at = 0;
-    // Whether every indexed file of the batch is added: then their keys are marked at once, by the batch's union.
-    let whole = p.full === null;
-    for (let i = 0; i < paths.length; i++) {
-      const flags = read.flags[i] as number;
-      const n = read.counts[i] as number;
-      const from = at;
-      at += n;
-      if (p.full !== null) {
-        // Sent before the index was full: left out as those the walk meets after.
-        p.left++;
-        continue;
-      }
-      if ((flags & READ_INDEXED) === 0) continue;
-      const id = idx.size;
-      if ((id + 1) * STAT_WORDS > p.words.length) {
-        const more = new Uint32Array(p.words.length * 2);
-        more.set(p.words);
-        p.words = more;
-        indexedWords.set(idx, more);
-      }
-      p.words.set(read.words.subarray(i * STAT_WORDS, (i + 1) * STAT_WORDS), id * STAT_WORDS);
-      const f = i * READ_FACTS;
-      const facts = {
-        size: read.facts[f] as number,
-        mtimeMs: read.facts[f + 1] as number,
-        ctimeMs: read.facts[f + 2] as number,
-        ino: read.facts[f + 3] as number,
-      };
-      const keys = read.keys.subarray(from, at);
-      idx.addKeys(paths[i] as string, keys, facts, read.facts[f + 4] as number, (flags & READ_TRAP) !== 0);
-      if ((flags & READ_LINKED) !== 0) markLinked(idx, id);
-      if (idx.buildingSize > this.options.budgetBytes) {
-        const b = this.options.budgetBytes;
-        p.full = `the index reached its budget of ${b >= 1048576 ? `${Math.round(b / 1048576)} MiB` : `${Math.round(b / 1024)} KiB`}`;
-      }
-      // Once full, no later file of the batch is added: the keys of those added are marked one by one.
-      if (p.full !== null && whole) {
-        idx.markKeys(read.keys.subarray(0, at));
-        whole = false;
-      }
-      if (p.full !== null) continue;
-      const over = this.overWhileBuilding(idx);
-      if (over !== null) {
-        this.overBudget(idx, over);
-        return false;
-      }
-    }
-    if (whole) idx.markWords(read.union);
-    // A segment's worth of pending postings is frozen, a step at a time (the build's memory is bounded), at the end
-    // of a batch (its keys all marked).
-    if (idx.spillDue) {
-      for (const _ of idx.spilling()) {
-        if (performance.now() - p.slice > sliceMs) {
-          await this.turn();
-          p.slice = performance.now();
-        }
-        if (this.closed || this.building !== idx) return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Why the build under way stops short, or null: a tree whose index is already clearly over the ratio to its
-   * text (each file counted as at least a page: many small files are worth indexing, since a query would open
-   * each), which is not built to the end. (The byte budget does not stop it: the index then keeps the files it
-   * holds and adds no more; ADR 0038.)
-   * @param idx the index being built
-   * @returns the reason, or null to go on
-   */
-  private overWhileBuilding(idx: TrigramIndex): string | null {
-    const paged = idx.pagedTextSize;
-    if (
-      (idx.size & 1023) === 0 &&
-      idx.textSize >= EARLY_RATIO_TEXT &&
-      idx.frozenAtLeast > paged * this.options.budgetRatio * EARLY_RATIO_MARGIN
-    ) {
-      return `the index would take over ${(idx.frozenAtLeast / paged).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; a file counts at least 4 KiB; judged on the first ${Math.round(idx.textSize / 1048576)} MiB)`;
-    }
-    return null;
   }
 
   /**
