@@ -5,13 +5,13 @@
  * index (it is searched again). Without a watch, walks are not remembered and each file the index would rule
  * out is compared with its indexed stats first. It writes only its index, to the cache (a restarted server loads
  * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). Its parts are in
- * warm/: the remembered walks (remembered.ts), the build's reading of the tree (build.ts), the structures that
- * keep no state of the root's, and the roots of a server (set.ts). */
+ * warm/: the remembered walks (remembered.ts), the build's reading of the tree (build.ts), what a grep answered
+ * from the index is given (query.ts), the structures that keep no state of the root's, and a server's roots (set.ts). */
 import * as v from "valibot";
 import { WalkOptionsSchema } from "../../contract/walk-options.ts";
 import { type PathWatcher, pathExists, watchRecursive } from "../../platform/files.ts";
 import { joinPath } from "../../platform/names.ts";
-import { insideDir, platform } from "../../platform/platform.ts";
+import { platform } from "../../platform/platform.ts";
 import { collectGarbage } from "../../platform/runtime.ts";
 import {
   lookForWriting,
@@ -37,14 +37,7 @@ import {
   walkKeyOf,
   writeServerIndex,
 } from "./persist.ts";
-import {
-  type AnswerSource,
-  literalQueryOf,
-  type WarmGrep,
-  type WarmLook,
-  type WarmProvider,
-  without,
-} from "./provider.ts";
+import { type AnswerSource, type WarmGrep, type WarmLook, type WarmProvider, without } from "./provider.ts";
 import { replayPicked, selectedByType, selectsByType, skeletonOf } from "./recorded-walk.ts";
 import { SAME, UNCHECKED } from "./stat-job.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
@@ -59,11 +52,11 @@ import {
 } from "./warm/indexed-words.ts";
 import { linkedBelow, linkedOf, markLinked } from "./warm/linked.ts";
 import { identityOf, mountsAt } from "./warm/mounts.ts";
+import { candidatesFor, type Found, picked, type QueryChecks } from "./warm/query.ts";
 import { idsOf, type Memo, RememberedWalks } from "./warm/remembered.ts";
 import {
   deadIds,
   entriesOf,
-  type Found,
   idsByPath,
   keepSelection,
   oversize,
@@ -101,22 +94,6 @@ export interface WarmStatus {
    * one (look-memo.ts; present once a look was kept).
    */
   readonly looks?: { readonly remembered: number; readonly kept: number; readonly answered: number };
-}
-
-/** What a grep answered from the index checked (capabilities' `checks`). */
-interface QueryChecks {
-  /** watch: only the suspect files were checked; stat: every file the index rules out was stat'ed. */
-  mode: "watch" | "stat";
-  /** Files handed to the search. */
-  given: number;
-  /** Files read because they were suspect (open, held for writing or mapped, other hard links). */
-  suspects: number;
-  /** stat calls made to prove files unchanged. */
-  stat_checks: number;
-  /** Looks through /proc at every process (openForWriting) made on this call before it was answered. */
-  proc_looks: number;
-  /** Entries of the remembered walk this call selected (0: it shared a selection made before). */
-  selected: number;
 }
 
 /** Settings of the warm state. */
@@ -1433,7 +1410,8 @@ export class WarmRoot implements WarmProvider {
     // walk below takes, not stat'ed again (#36: a second check of the same paths in one call).
     const checked = key !== null ? this.walks.fresh(key) : null;
     const fresh = stored !== null || checked !== null;
-    const found = bounded ? null : this.candidatesFor(plan, spec);
+    // The index answers only while it is held (the state is `ready`, or the rehearsal of a built index is under way).
+    const found = bounded ? null : candidatesFor(this.index, this.root, plan, spec);
     const candidates = found?.map ?? null;
     const source: AnswerSource = candidates !== null ? "index" : fresh ? "warm_list" : "cold";
     const idx = this.index;
@@ -1508,7 +1486,9 @@ export class WarmRoot implements WarmProvider {
             checks.given = sel.places.length;
             return replayPicked(m.rec, p, ctx, sel.places);
           }
-          const pick = this.picked(
+          const loaded =
+            this.loadedChecks !== null && this.loadedChecks.index === idx ? this.loadedChecks : null;
+          const pick = picked(
             m,
             sel,
             idx,
@@ -1516,6 +1496,7 @@ export class WarmRoot implements WarmProvider {
             maxFileSize,
             byWatch,
             checks,
+            loaded,
             both?.same,
             vouch,
           );
@@ -1782,68 +1763,6 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * The places of the entries a grep answered from the index is given, ascending: the selected entries the index
-   * does not hold, and those it holds that are candidates (suspects included), changed since (dead), or over the
-   * query's size cap. What it costs is these entries (and, without the watch, a stat of each selected file the
-   * index rules out), not the walk nor the files indexed.
-   */
-  private picked(
-    m: Memo,
-    sel: Selection,
-    idx: TrigramIndex,
-    found: Found,
-    maxFileSize: number,
-    byWatch: boolean,
-    checks: QueryChecks,
-    same: Uint8Array | undefined = undefined,
-    vouch: Uint8Array | null = null,
-  ): Int32Array {
-    const ids = idsOf(m, idx);
-    const unindexed = unindexedOf(sel, ids, idx);
-    const { map: candidates, more } = found;
-    if (!byWatch) {
-      // Every selected file the index rules out is stat'ed; one that differs is read. A loaded index's file by
-      // the bytes of its path in the index file, from the tree's descriptor opened now (loadedChecks).
-      const loaded = this.loadedChecks !== null && this.loadedChecks.index === idx ? this.loadedChecks : null;
-      const byBytes = same === undefined ? (loaded?.fileChecks() ?? null) : null;
-      const files = loaded?.header.files ?? 0;
-      try {
-        for (const i of sel.places) {
-          const id = ids[i] as number;
-          if (id < 0 || candidates[id] === 1 || !idx.isLive(id) || idx.sizeOf(id) > maxFileSize) continue;
-          if (vouch !== null && vouch[id] === 1) continue;
-          checks.stat_checks++;
-          const unchanged =
-            same !== undefined && id < same.length
-              ? same[id] === 1
-              : byBytes !== null && id < files
-                ? byBytes.unchanged(id)
-                : sameAsIndexed(idx, id, m.rec.absOf(i));
-          if (!unchanged) {
-            candidates[id] = 1;
-            more.push(id);
-          }
-        }
-      } finally {
-        byBytes?.close();
-      }
-    }
-    const byId = entriesOf(m.rec, ids, idx);
-    const { mask } = sel;
-    const out: number[] = Array.from(unindexed);
-    const give = (id: number) => {
-      const i = byId[id] as number;
-      if (i >= 0 && mask[i] === 1) out.push(i);
-    };
-    // The candidates the lookup gave, then those marked since (suspects, files found changed by a stat).
-    for (const id of found.ids) if (id < byId.length) give(id);
-    for (const id of more) if (id < byId.length) give(id);
-    for (const id of deadIds(idx)) if (candidates[id] === 0) give(id);
-    for (const id of oversize(idx, maxFileSize)) if (candidates[id] === 0 && idx.isLive(id)) give(id);
-    return Int32Array.from(out).sort();
-  }
-
-  /**
    * The loaded index's walk and the stats of the files a query rules out, while the watch is not trusted yet,
    * checked at once on this thread and the stat worker (persist.ts's checkLoaded), the walk's paths first.
    * @returns the walk and, per file id, 1 when it stats as indexed; null when a path of the walk changed (it is
@@ -1908,20 +1827,6 @@ export class WarmRoot implements WarmProvider {
         ? replayPicked(m.rec, plan, ctx, selectionOf(m.rec, plan).places)
         : this.draining(walk(plan, this.paced(ctx), null));
     };
-  }
-
-  /** The index's candidates for a run, or null when the index cannot narrow it. */
-  private candidatesFor(plan: WalkPlan, spec: SearchSpec): Found | null {
-    // Held only while it answers (the state is `ready`, or the rehearsal of a built index is under way).
-    const idx = this.index;
-    if (idx === null) return null;
-    const q = literalQueryOf(spec);
-    if (q === null || !insideDir(plan.baseReal, this.root)) return null;
-    const ids = idx.candidateIds(q);
-    if (ids === null) return null;
-    const map = new Uint8Array(idx.size);
-    for (let k = 0; k < ids.length; k++) map[ids[k] as number] = 1;
-    return { ids, map, more: [] };
   }
 
   /** The keys remembered now and the entries their walks hold (tests; RememberedWalks.remembered). */

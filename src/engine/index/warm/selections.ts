@@ -15,16 +15,6 @@ export interface Selection {
   unindexedFor: TrigramIndex | null;
 }
 
-/**
- * A query's candidates: the ids the index's lookup gave (ascending), the same as a byte per file id, and the ids
- * marked since (suspects, and files a stat found changed), which the map then holds too.
- */
-export interface Found {
-  readonly ids: Int32Array;
-  readonly map: Uint8Array;
-  readonly more: number[];
-}
-
 /** Per remembered walk: its selections by key (the most recently used last), and the entry of each index id. */
 export const selectionsOf = new WeakMap<RecordedWalk, Map<string, Selection>>();
 const entriesById = new WeakMap<RecordedWalk, { readonly idx: TrigramIndex; readonly byId: Int32Array }>();
