@@ -23,7 +23,7 @@ import { type GitPlaces, IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
 import type { RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
-import { type Entry, gives, VCS_DIRS, type WalkPlan, walk } from "../walk.ts";
+import { type Entry, VCS_DIRS, type WalkPlan, walk } from "../walk.ts";
 import type { Witnessed } from "../witness.ts";
 import { BinaryVerdicts } from "./binary-verdicts.ts";
 import { LookMemos } from "./look-memo.ts";
@@ -38,7 +38,7 @@ import {
   writeServerIndex,
 } from "./persist.ts";
 import { type AnswerSource, type WarmGrep, type WarmLook, type WarmProvider, without } from "./provider.ts";
-import { replayPicked, selectedByType, selectsByType, skeletonOf } from "./recorded-walk.ts";
+import { replayPicked } from "./recorded-walk.ts";
 import { SAME, UNCHECKED } from "./stat-job.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 import { type BuildWalk, readTree } from "./warm/build.ts";
@@ -54,18 +54,7 @@ import { linkedBelow, linkedOf, markLinked } from "./warm/linked.ts";
 import { identityOf, mountsAt } from "./warm/mounts.ts";
 import { candidatesFor, type Found, picked, type QueryChecks } from "./warm/query.ts";
 import { idsOf, type Memo, RememberedWalks } from "./warm/remembered.ts";
-import {
-  deadIds,
-  entriesOf,
-  idsByPath,
-  keepSelection,
-  oversize,
-  type Selection,
-  selectionKey,
-  selectionOf,
-  selectionsOf,
-  unindexedOf,
-} from "./warm/selections.ts";
+import { idsByPath, makeShared, selectionOf } from "./warm/selections.ts";
 import { StatsBeside, type StoredDirs, storedDirsOf } from "./warm/stored-dirs.ts";
 import { isUncovered } from "./warm/uncovered.ts";
 
@@ -1674,57 +1663,7 @@ export class WarmRoot implements WarmProvider {
       slice = performance.now();
       return live();
     };
-    const { rec } = m;
-    skeletonOf(rec);
-    let sels = selectionsOf.get(rec);
-    if (sels === undefined) {
-      sels = new Map();
-      selectionsOf.set(rec, sels);
-    }
-    const made: Selection[] = [];
-    for (const plan of this.everyEntryPlans()) {
-      const key = selectionKey(plan);
-      const had = sels.get(key);
-      if (had !== undefined) {
-        made.push(had);
-        continue;
-      }
-      // The default plans' selections are decided from the entries' type codes, no entry made (selectedByType).
-      let places = selectsByType(plan) ? await selectedByType(rec, plan, pause) : null;
-      if (!live()) return;
-      if (places === null) {
-        const out = new Int32Array(rec.entries);
-        let n = 0;
-        for (let i = 0; i < rec.entries; i++) {
-          if ((i & 1023) === 0 && !(await pause())) return;
-          if (gives(plan, rec.entry(i, plan.follow))) out[n++] = i;
-        }
-        places = out.slice(0, n);
-      }
-      const now = sels.get(key);
-      made.push(now ?? keepSelection(sels, key, rec, places));
-    }
-    if (idx !== null) {
-      let ids = m.ids !== null && m.idsFor === idx ? m.ids : null;
-      if (ids === null) {
-        const looked = new Int32Array(rec.entries);
-        for (let i = 0; i < looked.length; i++) {
-          if ((i & 1023) === 0 && !(await pause())) return;
-          looked[i] = idx.idOfPath(rec.absOf(i));
-        }
-        // A query may have looked them up meanwhile: the same ids.
-        if (m.ids === null || m.idsFor !== idx) {
-          m.ids = looked;
-          m.idsFor = idx;
-        }
-        ids = m.ids;
-      }
-      entriesOf(rec, ids, idx);
-      for (const sel of made) unindexedOf(sel, ids, idx);
-      // The index's own lists a query takes: files changed since, and those over the default size cap (none).
-      deadIds(idx);
-      oversize(idx, Number.POSITIVE_INFINITY);
-    }
+    if (!(await makeShared(m, idx, this.everyEntryPlans(), pause, live))) return;
     if (live()) preparedOf.set(m, idx);
   }
 

@@ -1,9 +1,16 @@
 /*! Engine, warm index: what a plan selects among a remembered walk's entries, made once per walk and selection,
  * and the per-index lists a query takes (dead ids, files over a size). Pure structures: no I/O. */
 import { isNegated } from "../../glob.ts";
-import type { WalkPlan } from "../../walk.ts";
-import { type RecordedWalk, selectedPlaces } from "../recorded-walk.ts";
+import { gives, type WalkPlan } from "../../walk.ts";
+import {
+  type RecordedWalk,
+  selectedByType,
+  selectedPlaces,
+  selectsByType,
+  skeletonOf,
+} from "../recorded-walk.ts";
 import type { TrigramIndex } from "../trigrams.ts";
+import type { Memo } from "./remembered.ts";
 
 /** The places a plan selects in a remembered walk (made once per walk and selection: selectionOf). */
 export interface Selection {
@@ -16,7 +23,7 @@ export interface Selection {
 }
 
 /** Per remembered walk: its selections by key (the most recently used last), and the entry of each index id. */
-export const selectionsOf = new WeakMap<RecordedWalk, Map<string, Selection>>();
+const selectionsOf = new WeakMap<RecordedWalk, Map<string, Selection>>();
 const entriesById = new WeakMap<RecordedWalk, { readonly idx: TrigramIndex; readonly byId: Int32Array }>();
 /** Selections a walk keeps. */
 const SELECTIONS = 8;
@@ -32,7 +39,7 @@ const deadOf = new WeakMap<TrigramIndex, { readonly dead: number; readonly ids: 
  * that replays the walk; an operation's other input (grep's pattern, limit, timeout, output) selects nothing.
  * So every query of a walk with the same selection (every literal of the default grep) shares one, made once.
  */
-export function selectionKey(plan: WalkPlan): string {
+function selectionKey(plan: WalkPlan): string {
   const o = plan.source.options;
   const p = plan.source.plan;
   const globs = o.patterns.filter((g) => !isNegated(g));
@@ -60,7 +67,7 @@ export function selectionKey(plan: WalkPlan): string {
  * @param places the places selected, ascending
  * @returns the selection
  */
-export function keepSelection(
+function keepSelection(
   sels: Map<string, Selection>,
   key: string,
   rec: RecordedWalk,
@@ -165,4 +172,76 @@ export function oversize(idx: TrigramIndex, max: number): Int32Array {
     bySize.set(max, ids);
   }
   return ids;
+}
+
+/**
+ * Makes a remembered walk's structures that its queries share (ADR 0034): its skeleton, the selection of each of
+ * `plans`, and with the index the index id of each entry, the entry of each id, the selected entries the index
+ * does not hold, and the index's own lists a query takes. A slice at a time: `pause` between slices.
+ * @param m the remembered walk
+ * @param idx the ready index, or null
+ * @param plans the plans whose selections are made (every file, every entry)
+ * @param pause awaited between slices; false: stop
+ * @param live whether the work is still worth it
+ * @returns false when it stopped short
+ */
+export async function makeShared(
+  m: Memo,
+  idx: TrigramIndex | null,
+  plans: readonly WalkPlan[],
+  pause: () => Promise<boolean>,
+  live: () => boolean,
+): Promise<boolean> {
+  const { rec } = m;
+  skeletonOf(rec);
+  let sels = selectionsOf.get(rec);
+  if (sels === undefined) {
+    sels = new Map();
+    selectionsOf.set(rec, sels);
+  }
+  const made: Selection[] = [];
+  for (const plan of plans) {
+    const key = selectionKey(plan);
+    const had = sels.get(key);
+    if (had !== undefined) {
+      made.push(had);
+      continue;
+    }
+    // The default plans' selections are decided from the entries' type codes, no entry made (selectedByType).
+    let places = selectsByType(plan) ? await selectedByType(rec, plan, pause) : null;
+    if (!live()) return false;
+    if (places === null) {
+      const out = new Int32Array(rec.entries);
+      let n = 0;
+      for (let i = 0; i < rec.entries; i++) {
+        if ((i & 1023) === 0 && !(await pause())) return false;
+        if (gives(plan, rec.entry(i, plan.follow))) out[n++] = i;
+      }
+      places = out.slice(0, n);
+    }
+    const now = sels.get(key);
+    made.push(now ?? keepSelection(sels, key, rec, places));
+  }
+  if (idx !== null) {
+    let ids = m.ids !== null && m.idsFor === idx ? m.ids : null;
+    if (ids === null) {
+      const looked = new Int32Array(rec.entries);
+      for (let i = 0; i < looked.length; i++) {
+        if ((i & 1023) === 0 && !(await pause())) return false;
+        looked[i] = idx.idOfPath(rec.absOf(i));
+      }
+      // A query may have looked them up meanwhile: the same ids.
+      if (m.ids === null || m.idsFor !== idx) {
+        m.ids = looked;
+        m.idsFor = idx;
+      }
+      ids = m.ids;
+    }
+    entriesOf(rec, ids, idx);
+    for (const sel of made) unindexedOf(sel, ids, idx);
+    // The index's own lists a query takes: files changed since, and those over the default size cap (none).
+    deadIds(idx);
+    oversize(idx, Number.POSITIVE_INFINITY);
+  }
+  return true;
 }
