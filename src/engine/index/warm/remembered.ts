@@ -328,6 +328,16 @@ export class RememberedWalks {
     return { walks: this.memos.size, entries };
   }
 
+  /**
+   * Takes the walks of the generation before this one that a change did not touch on to this one (the rest stay
+   * behind, void): for a change that forgets only some walks, made after the generation moved on.
+   * @param kept whether a walk still stands
+   */
+  carryOver(kept: (m: Memo) => boolean): void {
+    const gen = this.host.gen();
+    for (const [key, m] of this.memos) if (m.gen === gen - 1 && kept(m)) this.memos.set(key, { ...m, gen });
+  }
+
   /** Forgets the remembered walks and stops those being recorded. */
   forget(): void {
     this.memos.clear();
