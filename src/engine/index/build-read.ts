@@ -153,7 +153,7 @@ export class BuildReader {
 /** A message to the build worker: its settings (first), or a batch of paths to read. */
 export type ToBuildWorker = { readonly settings: BuildSettings } | { readonly paths: readonly string[] };
 
-/** Files the index build (warm.ts) hands a build worker at a time; fewer in the whole tree are read in its thread. */
+/** Files the index build (warm/build.ts) hands a build worker at a time; fewer in the whole tree are read in its thread. */
 export const BUILD_BATCH = 256;
 /** Build workers: with the walking thread, three threads on two cores (the build's share of a loaded machine). */
 const WORKERS = 2;

@@ -196,7 +196,7 @@ export function openIndexFile(file: string): OpenedIndex {
 
 /**
  * What a restarted server sends the stat worker while its watch is set up from the directories of the walk
- * written with the index (warm.ts's WatchedStats): the indexed files, each to be stat'ed only once the directory
+ * written with the index (warm/stored-dirs.ts's StatsBeside): the indexed files, each to be stat'ed only once the directory
  * holding it is watched (a change after the watch is an event, one before it shows in the stat), in the order
  * the set-up watches their directories. The worker reads the sections it needs from the index file itself, as
  * an indexed grep's does: the thread that sets the watch up copies nothing.

@@ -4,91 +4,65 @@
  * deleted or renamed entry or a changed ignore file forgets the remembered walks; a changed file leaves the
  * index (it is searched again). Without a watch, walks are not remembered and each file the index would rule
  * out is compared with its indexed stats first. It writes only its index, to the cache (a restarted server loads
- * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). */
+ * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). Its parts are in
+ * warm/: the remembered walks (remembered.ts), the build's reading of the tree (build.ts), what a grep answered
+ * from the index is given (query.ts), the structures that keep no state of the root's, and a server's roots (set.ts). */
 import * as v from "valibot";
 import { WalkOptionsSchema } from "../../contract/walk-options.ts";
-import {
-  listTreeBytes,
-  lstatPath,
-  type PathWatcher,
-  pathExists,
-  readText,
-  statPath,
-  watchRecursive,
-} from "../../platform/files.ts";
-import { decodeName, fsPath, joinPath } from "../../platform/names.ts";
-import { insideDir, platform } from "../../platform/platform.ts";
+import { type PathWatcher, pathExists, watchRecursive } from "../../platform/files.ts";
+import { joinPath } from "../../platform/names.ts";
+import { platform } from "../../platform/platform.ts";
 import { collectGarbage } from "../../platform/runtime.ts";
-import { STAT_OK, STAT_WORDS, statInto } from "../../platform/stat-words.ts";
 import {
-  type KnownDirs,
   lookForWriting,
   openForWriting,
   type TreeWatch,
   watchTreeInSlices,
 } from "../../platform/tree-watch.ts";
-import { isNegated } from "../glob.ts";
 import { type GitPlaces, IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
-import { quietContext, type RunContext } from "../run.ts";
+import type { RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
-import { type Entry, gives, selectingAll, VCS_DIRS, type WalkPlan, walk } from "../walk.ts";
-import { walkKey } from "../walk-key.ts";
-import { stillSo, type Witnessed, witnessingInto } from "../witness.ts";
+import { type Entry, VCS_DIRS, type WalkPlan, walk } from "../walk.ts";
+import type { Witnessed } from "../witness.ts";
 import { BinaryVerdicts } from "./binary-verdicts.ts";
-import { BUILD_BATCH, BuildReads, READ_FACTS, READ_INDEXED, READ_LINKED, READ_TRAP } from "./build-read.ts";
 import { LookMemos } from "./look-memo.ts";
 import {
   checkLoaded,
-  INDEX_MAX_FILE_SIZE,
   indexPathFor,
   type LoadedIndex,
   loadIndex,
   type ServerWalk,
   type StoredWalk,
-  startWatchedStats,
-  type WatchedStats,
   walkKeyOf,
   writeServerIndex,
 } from "./persist.ts";
-import {
-  type AnswerSource,
-  literalQueryOf,
-  type WarmGrep,
-  type WarmLook,
-  type WarmProvider,
-  without,
-} from "./provider.ts";
-import {
-  type MemoryWalk,
-  type RecordedWalk,
-  recordingWalk,
-  replayPicked,
-  selectedByType,
-  selectedPlaces,
-  selectsByType,
-  skeletonOf,
-} from "./recorded-walk.ts";
-import {
-  ENDED,
-  FRONTIER_ALL,
-  FRONTIER_STOP,
-  type ItemChecks,
-  ordered,
-  SAME,
-  STATE,
-  setFrontier,
-  takeOrdered,
-  UNCHECKED,
-  watchedViews,
-} from "./stat-job.ts";
+import { type AnswerSource, type WarmGrep, type WarmLook, type WarmProvider, without } from "./provider.ts";
+import { replayPicked } from "./recorded-walk.ts";
+import { SAME, UNCHECKED } from "./stat-job.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
+import { type BuildWalk, readTree } from "./warm/build.ts";
+import {
+  type Checkable,
+  checkable,
+  idsOfInodes,
+  indexedWords,
+  sameAsIndexed,
+  sameMembers,
+} from "./warm/indexed-words.ts";
+import { linkedBelow, linkedOf, markLinked } from "./warm/linked.ts";
+import { identityOf, mountsAt } from "./warm/mounts.ts";
+import { candidatesFor, type Found, picked, type QueryChecks } from "./warm/query.ts";
+import { idsOf, type Memo, RememberedWalks } from "./warm/remembered.ts";
+import { idsByPath, makeShared, selectionOf } from "./warm/selections.ts";
+import { StatsBeside, type StoredDirs, storedDirsOf } from "./warm/stored-dirs.ts";
+import { isUncovered } from "./warm/uncovered.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
 type WarmState = "building" | "ready" | "warm_list";
 
 /** A root's warm state as reported. */
-interface WarmStatus {
+export interface WarmStatus {
   readonly root: string;
   /** building: the index is being built (answers use the file list); ready: answers use the index;
    * warm_list: no index (over the memory budget, or turned off), answers use the file list only. */
@@ -111,24 +85,8 @@ interface WarmStatus {
   readonly looks?: { readonly remembered: number; readonly kept: number; readonly answered: number };
 }
 
-/** What a grep answered from the index checked (capabilities' `checks`). */
-interface QueryChecks {
-  /** watch: only the suspect files were checked; stat: every file the index rules out was stat'ed. */
-  mode: "watch" | "stat";
-  /** Files handed to the search. */
-  given: number;
-  /** Files read because they were suspect (open, held for writing or mapped, other hard links). */
-  suspects: number;
-  /** stat calls made to prove files unchanged. */
-  stat_checks: number;
-  /** Looks through /proc at every process (openForWriting) made on this call before it was answered. */
-  proc_looks: number;
-  /** Entries of the remembered walk this call selected (0: it shared a selection made before). */
-  selected: number;
-}
-
 /** Settings of the warm state. */
-interface WarmOptions {
+export interface WarmOptions {
   /** Files larger than this are not indexed (they are always searched). */
   readonly maxFileSize: number;
   /** The index may use at most this fraction of the indexed text's size. */
@@ -196,28 +154,6 @@ interface IdleLookRun {
   ms: number;
 }
 
-/** Where the index build stands as it takes its batches' answers in (takeBatch). */
-interface BuildProgress {
-  /** The stat words of the files indexed so far, by id (grows). */
-  words: Uint32Array;
-  /** Set once the index reached the byte budget: no file is added after that. */
-  full: string | null;
-  /** Files left out once full. */
-  left: number;
-  /** When the event loop last had a turn. */
-  slice: number;
-}
-
-/** A remembered walk, and the index ids of its entries (for the index they were looked up in). */
-interface Memo {
-  readonly gen: number;
-  readonly rec: RecordedWalk;
-  /** What the walk read that the watch does not vouch for (uncovered): stat'ed again before each replay. */
-  readonly checks: readonly Witnessed[];
-  ids: Int32Array | null;
-  idsFor: TrigramIndex | null;
-}
-
 /** The default walk a loaded index was written with, and the keys of the walks it stands for. */
 interface StoredDefault {
   readonly walk: StoredWalk;
@@ -228,34 +164,12 @@ interface StoredDefault {
   readonly memo: Memo;
 }
 
-/** A walk being recorded for a key: pumped a slice at a time, in the call that asked for it and then between
- * calls (a new key on a large tree heeds the call's deadline and lets the server answer meanwhile). */
-interface Recording {
-  readonly gen: number;
-  readonly epoch: number;
-  readonly steps: Iterator<Entry>;
-  readonly seen: Map<string, Witnessed>;
-  rec: MemoryWalk | null;
-  entries: number;
-  /** Past the budget of remembered entries: given up (it could not be kept). */
-  over: boolean;
-  background: boolean;
-  /** Another key the walk is also kept for (the default walk's for find, filesOnly false), or null. */
-  also: string | null;
-}
-
-const MEMOS = 8;
 const SLICE_MS = 8;
 /** Paths of a loaded index placed in its table between two looks at the clock (mapPaths). */
 const PATHS_SLICE = 2048;
-const FIRST_BLOCK = 64 * 1024;
 /** Rebuild the index when this many of its files changed (and at least this share of them). */
 const REBUILD_DEAD = 256;
 const REBUILD_SHARE = 0.05;
-/** The build gives up early once this much text is in and a lower bound of its index is over the budget's
- * ratio by EARLY_RATIO_MARGIN (later, larger files could still bring the ratio down a little, not that much). */
-const EARLY_RATIO_TEXT = 32 * 1024 * 1024;
-const EARLY_RATIO_MARGIN = 1.25;
 /**
  * A built index of at least this many files is written to the cache (persist.ts), for the next server started
  * on the tree to load (RGLOB_PERSIST_MIN_FILES sets it; RGLOB_INDEX=0: never written nor loaded).
@@ -284,500 +198,17 @@ const IDLE_LOOK_SLICE_MS = 4;
 const SUSPECT_READ_MS = 0.25;
 /** How often it is read while a call is answered (the call's own reads are events too). */
 const BUSY_DRAIN_MS = 10;
-/** How long a call records a new walk itself before it walks cold and leaves the rest to the time between calls. */
-const INLINE_RECORD_MS = 50;
 /** How long the rehearsal waits for the look its reads asked for (rehearsalLooked). */
 const REHEARSAL_LOOK_MS = 2000;
-
-/**
- * The identity of the directory at the root's path (device and inode), or why there is none. Taken by path at
- * each call: the path is resolved through every directory above the root, so a root removed and made again, a
- * directory above it renamed and another put in its place, or a file system mounted over it gives another.
- * @param root the root's real path
- * @returns the identity
- */
-function identityOf(root: string): string {
-  try {
-    const st = statPath(fsPath(root));
-    return st.isDirectory() ? `${st.dev}:${st.ino}` : "not a directory";
-  } catch (err) {
-    return `absent (${(err as NodeJS.ErrnoException).code ?? "error"})`;
-  }
-}
-
-/**
- * The mounts at or below the root (id, device and mount point from /proc/self/mountinfo; "" where there is no
- * such file): a mount sends no inotify event, and one over a directory of the tree hides what the watch holds.
- * @param root the root's real path
- * @returns the mounts, one a line
- */
-function mountsAt(root: string): string {
-  let text: string;
-  try {
-    text = readText("/proc/self/mountinfo", "latin1");
-  } catch {
-    return "";
-  }
-  // Read at each call; parsed again only when it changed (#36: the parse was most of a call's check).
-  const had = mountsParsed.get(root);
-  if (had !== undefined && had.text === text) return had.mounts;
-  const mounts = parseMounts(root, text);
-  if (mountsParsed.size >= 64) mountsParsed.clear();
-  mountsParsed.set(root, { text, mounts });
-  return mounts;
-}
-
-/** The last mount table read per root and its mounts at or below the root. */
-const mountsParsed = new Map<string, { readonly text: string; readonly mounts: string }>();
-
-/**
- * The mounts at or below a root in a mount table (mountsAt).
- * @param root the root's real path
- * @param text /proc/self/mountinfo's text
- * @returns the mounts, one a line
- */
-function parseMounts(root: string, text: string): string {
-  const prefix = root.endsWith("/") ? root : `${root}/`;
-  const out: string[] = [];
-  for (const line of text.split("\n")) {
-    const f = line.split(" ");
-    const escaped = f[4];
-    if (escaped === undefined) continue;
-    // The mount point's bytes, octal escapes undone, read as names are (names.ts).
-    const raw = escaped.replace(/\\([0-7]{3})/g, (_, o: string) =>
-      String.fromCharCode(Number.parseInt(o, 8)),
-    );
-    const at = decodeName(Buffer.from(raw, "latin1"));
-    if (at === root || at.startsWith(prefix)) out.push(`${f[0]} ${f[2]} ${at}`);
-  }
-  return out.join("\n");
-}
-
-/**
- * The paths a recorded walk read that the watch does not vouch for: those outside the tree (ignore files above
- * it, files named by ignore_files or by git's configuration), those in a VCS directory or named as one (a `.git`
- * file, `.git`'s config, commondir, info/exclude; what a walk whose base is inside one lists: none is watched),
- * and the ignore files that are there (an edit through a hard link elsewhere, or a write through a shared
- * mapping, sends no event). A directory listed or a file looked for and not found inside
- * the tree is the watch's: a listing changes only through an entry's event.
- * @param root the root's real path
- * @param seen what the recording witnessed
- * @returns the paths to stat again before each replay
- */
-function uncovered(root: string, seen: Iterable<Witnessed>): Witnessed[] {
-  const prefix = root.endsWith("/") ? root : `${root}/`;
-  const out: Witnessed[] = [];
-  for (const w of seen) if (isUncovered(root, prefix, w)) out.push(w);
-  return out;
-}
-
-/**
- * Whether the watch does not vouch for a witnessed path (uncovered).
- * @param root the root's real path
- * @param prefix the root's path with a final `/`
- * @param w the path witnessed
- * @returns true when it is stat'ed again before each replay
- */
-function isUncovered(root: string, prefix: string, w: Witnessed): boolean {
-  if (!w.path.startsWith(prefix)) return w.path !== root;
-  if (w.kindOnly) return false;
-  const parts = w.path.slice(prefix.length).split("/");
-  // Nothing in a VCS directory is watched, nor the directory itself (tree-watch.ts): what a walk listed or read
-  // there (a `.git` file; a base inside one, which is walked when named) is stat'ed.
-  return (
-    parts.some((part) => VCS_DIRS.has(part)) ||
-    (w.outcome === STAT_OK &&
-      (IGNORE_FILE_NAMES as readonly string[]).includes(parts[parts.length - 1] as string))
-  );
-}
 
 /** Whether a path's last component is an ignore file's name (`.gitignore`, `.ignore`). */
 function isIgnoreFileName(p: string): boolean {
   return (IGNORE_FILE_NAMES as readonly string[]).includes(p.slice(p.lastIndexOf("/") + 1));
 }
 
-/** The directories a walk written with an index listed, for a restarted watch (KnownDirs), and which of its
- * witnessed paths each is. */
-interface StoredDirs extends KnownDirs {
-  /** Per witnessed path of the walk: 1 when it is one of these directories. */
-  readonly witnessed: Uint8Array;
-}
-
-/**
- * The directories below the root (and the root) that a walk written with an index listed, with the stats it saw:
- * a restarted server's watch is set up from them without listing each (tree-watch.ts's `known`). Decoded a slice
- * at a time (0.36-0.45 s in one block at 277k files): `pause` between slices lets a call in.
- * @param root the root's real path
- * @param walk the walk written with the index
- * @param pause awaited every WITNESS_SLICE paths; false: stop (null is returned)
- * @returns the directories, or null when it recorded none (or its witnessed paths cannot be read)
- */
-async function storedDirsOf(
-  root: string,
-  walk: StoredWalk,
-  pause: () => Promise<boolean>,
-): Promise<StoredDirs | null> {
-  const prefix = root.endsWith("/") ? root : `${root}/`;
-  const rels: string[] = [];
-  const words: Uint32Array[] = [];
-  const witnessed = new Uint8Array(walk.witnessed);
-  for (let i = 0; i < walk.witnessed; i++) {
-    if (i % WITNESS_SLICE === WITNESS_SLICE - 1 && !(await pause())) return null;
-    const w = walk.witness(i);
-    if (w === null) return null;
-    // A directory is witnessed as it is listed, its symlink followed (walk.ts's openDir); an ignore file in the
-    // tree is not followed, a `.git` entry's kind alone counts.
-    if (!w.follow || w.kindOnly || w.outcome !== STAT_OK) continue;
-    if (w.path !== root && !w.path.startsWith(prefix)) continue;
-    rels.push(w.path === root ? "" : w.path.slice(prefix.length));
-    words.push(w.words);
-    witnessed[i] = 1;
-  }
-  if (rels.length === 0) return null;
-  const all = new Uint32Array(rels.length * STAT_WORDS);
-  for (let k = 0; k < words.length; k++) all.set(words[k] as Uint32Array, k * STAT_WORDS);
-  return { rels, words: all, witnessed };
-}
-
-/** Witnessed paths of a loaded walk decoded between two turns (storedDirsOf). */
-const WITNESS_SLICE = 8192;
-
-/**
- * The stat worker's part of a restart (persist.ts's startWatchedStats): while this thread sets the watch up from
- * the directories of the walk written with the index, the worker stats each indexed file once the set-up has
- * added the watch of the directory holding it (told between slices: `progress`), so the one stat of every file
- * a restart needs overlaps the set-up instead of following it. A file whose stat comes after its directory's
- * watch is what the stat after the whole watch was (a change after the watch is an event, one before it shows
- * in the stat); the set-up starting again (its queue overflowed, dropping the watches) or an event that forgets
- * everything voids the answers, and this thread stats every file as before.
- */
-class StatsBeside {
-  private readonly control: Int32Array;
-  private readonly order: Int32Array;
-  private readonly answers: Uint8Array;
-  private stopped = false;
-
-  private constructor(
-    private readonly job: WatchedStats,
-    /** The state's `forgets` when the job began. */
-    private readonly forgets: number,
-  ) {
-    const views = watchedViews(job.out, job.files);
-    this.control = views.control;
-    this.order = views.order;
-    this.answers = views.answers;
-  }
-
-  /**
-   * Starts the job, or returns null (no worker: the files are stat'ed after the set-up, on this thread).
-   * @param loaded the loaded index
-   * @param file the index file it was read from
-   * @param root the tree's real path
-   * @param dirs the directories the set-up watches (its `known`), in its order
-   * @param forgets the state's `forgets` now
-   */
-  static start(
-    loaded: LoadedIndex,
-    file: string,
-    root: string,
-    dirs: StoredDirs,
-    forgets: number,
-  ): StatsBeside | null {
-    const job = startWatchedStats(loaded, file, root, dirs.rels);
-    return job === null ? null : new StatsBeside(job, forgets);
-  }
-
-  /** Between slices of the set-up: the worker may stat the files of the directories watched so far. */
-  progress(w: TreeWatch | null): void {
-    if (this.stopped || w === null) return;
-    const p = w.knownProgress();
-    if (p.restarts > 0) this.stop();
-    else setFrontier(this.control, p.watched);
-  }
-
-  /**
-   * Once the watch is whole: the worker may stat every file left; this thread takes chunks of them too, waits for
-   * the worker's last chunk, and gives the answers by file id (UNCHECKED: stat it), or null when none may be used.
-   * @param forgets the state's `forgets` now
-   * @param w the watch set up
-   * @param checks the index's file checks (this thread's)
-   * @param sliceMs how long this thread works between turns
-   * @param stale whether the restart was given up
-   * @param turn a turn of the event loop (calls are answered meanwhile)
-   */
-  async finish(
-    forgets: number,
-    w: TreeWatch,
-    checks: { unchanged(id: number): boolean },
-    sliceMs: number,
-    stale: () => boolean,
-    turn: () => Promise<void>,
-  ): Promise<Uint8Array | null> {
-    if (
-      this.stopped ||
-      forgets !== this.forgets ||
-      w.knownProgress().restarts > 0 ||
-      !ordered(this.control)
-    ) {
-      this.stop();
-      return null;
-    }
-    setFrontier(this.control, FRONTIER_ALL);
-    for (;;) {
-      const until = performance.now() + sliceMs;
-      const check = (id: number) => checks.unchanged(id);
-      if (takeOrdered(this.control, this.order, this.answers, check, null, () => performance.now() > until))
-        break;
-      await turn();
-      if (stale()) return null;
-    }
-    // The worker's chunk in hand: about a millisecond of stat calls (given up after 10 s: stat'ed here).
-    for (const end = performance.now() + 10_000; Atomics.load(this.control, STATE) !== ENDED; ) {
-      if (performance.now() > end) break;
-      await sleep(1);
-      if (stale()) return null;
-    }
-    this.stop();
-    return this.answers;
-  }
-
-  /** Stops the worker (what it answered stays readable). */
-  stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    setFrontier(this.control, FRONTIER_STOP);
-    this.job.worker.terminate();
-  }
-}
-
-const scratch = new Uint32Array(STAT_WORDS);
-
-/**
- * The stat words of the files an index holds (size, mtime and ctime to the nanosecond, inode; stat-words.ts), by
- * id, STAT_WORDS each: what the file was when it was read for the index.
- */
-const indexedWords = new WeakMap<TrigramIndex, Uint32Array>();
-
-/**
- * Whether a file still stats as it did when it was indexed (size, mtime, ctime and inode: the persisted index's
- * promise), its final symlink not followed. Asked of every file the index would rule out, at each query, watch
- * or no watch: an edit through another hard link or a write through a shared mapping sends no event for this
- * name, but changes the inode's mtime and ctime. One statx per file, no object made.
- */
-function sameAsIndexed(idx: TrigramIndex, id: number, abs: string): boolean {
-  const words = indexedWords.get(idx);
-  if (words === undefined || statInto()(abs, false, scratch, 0) !== STAT_OK) return false;
-  const at = id * STAT_WORDS;
-  for (let i = 0; i < STAT_WORDS; i++) if (scratch[i] !== words[at + i]) return false;
-  return true;
-}
-
-/** What recheck stats: an index and, per file id, a check of its stats against those it was indexed with. */
-interface Checkable {
-  readonly index: TrigramIndex;
-  readonly header: { readonly files: number };
-  fileChecks(): ItemChecks;
-}
-
-/**
- * The server's own index as recheck takes a loaded one (LoadedIndex): each file by the path it was indexed at,
- * stat'ed against the words it was indexed with (sameAsIndexed).
- * @param idx the index
- * @returns its checks
- */
-function checkable(idx: TrigramIndex): Checkable {
-  const paths = idx.pathsById();
-  return {
-    index: idx,
-    header: { files: paths.length },
-    fileChecks: () => ({
-      unchanged: (id) => {
-        const abs = paths[id];
-        return abs != null && sameAsIndexed(idx, id, abs);
-      },
-      close: () => {},
-    }),
-  };
-}
-
-/**
- * The files of an index with other hard links (a link count over one when it read them, or a link made in the
- * tree since), by id: a write through another name sends no event for this one, so they are read at each query.
- * Made from the index's own flags when first asked (markLinked: written with the index, so a loaded one has them).
- */
-const linkedIds = new WeakMap<TrigramIndex, Set<number>>();
-
-function linkedOf(idx: TrigramIndex): Set<number> {
-  let s = linkedIds.get(idx);
-  if (s === undefined) {
-    s = new Set(idx.linkedIds());
-    linkedIds.set(idx, s);
-  }
-  return s;
-}
-
-/** Records a file with other hard links in the index's flags (persisted) and in linkedOf. */
-function markLinked(idx: TrigramIndex, id: number): void {
-  idx.markLinked(id);
-  linkedOf(idx).add(id);
-}
-
-/** The ids of an index's files with one of these inodes (a pass over its stat words). */
-function idsOfInodes(idx: TrigramIndex, inodes: ReadonlySet<number>): number[] {
-  const words = indexedWords.get(idx);
-  const out: number[] = [];
-  if (words === undefined || inodes.size === 0) return out;
-  const n = Math.min(idx.size, words.length / STAT_WORDS);
-  for (let id = 0; id < n; id++) {
-    const at = id * STAT_WORDS + 8;
-    if (inodes.has((words[at] as number) + (words[at + 1] as number) * 2 ** 32)) out.push(id);
-  }
-  return out;
-}
-
-/** Whether two sets hold the same members. */
-function sameMembers(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
-  if (a === b) return true;
-  if (a.size !== b.size) return false;
-  for (const x of a) if (!b.has(x)) return false;
-  return true;
-}
-
-/** The inodes of the files below a directory with more than one link (a directory made or moved in). */
-function linkedBelow(dir: string): Set<number> {
-  const out = new Set<number>();
-  let names: Buffer[];
-  try {
-    names = listTreeBytes(fsPath(dir));
-  } catch {
-    return out;
-  }
-  const base = fsPath(dir);
-  const prefix = Buffer.concat([typeof base === "string" ? Buffer.from(base) : base, Buffer.from("/")]);
-  for (const n of names) {
-    try {
-      const st = lstatPath(Buffer.concat([prefix, n]));
-      if (st.isFile() && st.nlink > 1) out.add(st.ino);
-    } catch {}
-  }
-  return out;
-}
-
-/** The places a plan selects in a remembered walk (made once per walk and selection: selectionOf). */
-interface Selection {
-  readonly places: Int32Array;
-  /** Per entry, 1 when selected. */
-  readonly mask: Uint8Array;
-  /** The places selected that the index did not hold (for that index): always given. */
-  unindexed: Int32Array | null;
-  unindexedFor: TrigramIndex | null;
-}
-
-/**
- * A query's candidates: the ids the index's lookup gave (ascending), the same as a byte per file id, and the ids
- * marked since (suspects, and files a stat found changed), which the map then holds too.
- */
-interface Found {
-  readonly ids: Int32Array;
-  readonly map: Uint8Array;
-  readonly more: number[];
-}
-
-/** Per remembered walk: its selections by key (the most recently used last), and the entry of each index id. */
-const selectionsOf = new WeakMap<RecordedWalk, Map<string, Selection>>();
-const entriesById = new WeakMap<RecordedWalk, { readonly idx: TrigramIndex; readonly byId: Int32Array }>();
-/** Selections a walk keeps. */
-const SELECTIONS = 8;
-/** Per index: the ids over a size (by the size), and its dead ids (with the count they were taken at). */
-const oversizeOf = new WeakMap<TrigramIndex, Map<number, Int32Array>>();
-const deadOf = new WeakMap<TrigramIndex, { readonly dead: number; readonly ids: Int32Array }>();
-
-/**
- * The key of what a plan selects among the entries of one remembered walk: what plan.ts puts in `select`,
- * `selectDirs` and `minDepth` (globs but negated ones, kinds, extensions, file types, the least depth, whether
- * only files are given, the case of globs and file types where there are some; plans with stat predicates are
- * not replayed). The rest of a plan's walk options are its walk key's (walk-key.ts), the same for every plan
- * that replays the walk; an operation's other input (grep's pattern, limit, timeout, output) selects nothing.
- * So every query of a walk with the same selection (every literal of the default grep) shares one, made once.
- */
-function selectionKey(plan: WalkPlan): string {
-  const o = plan.source.options;
-  const p = plan.source.plan;
-  const globs = o.patterns.filter((g) => !isNegated(g));
-  const named = o.file_types.length > 0 || o.file_types_not.length > 0;
-  return JSON.stringify([
-    globs,
-    o.types,
-    o.extensions,
-    o.file_types,
-    o.file_types_not,
-    named ? o.type_add : [],
-    o.min_depth ?? 0,
-    o.follow_symlinks,
-    globs.length > 0 || named ? (o.case_sensitive ?? null) : null,
-    p.filesOnly ?? false,
-    globs.length > 0 && (p.namedFilesPastGlobs ?? false),
-  ]);
-}
-
 /** Per remembered walk, the index its structures were made for between calls (prepare), or null for none. */
 const preparedOf = new WeakMap<Memo, TrigramIndex | null>();
 
-/**
- * Keeps a walk's selection of these places (at most SELECTIONS per walk, the least recently used let go).
- * @param sels the walk's selections
- * @param key the selection's key
- * @param rec the walk
- * @param places the places selected, ascending
- * @returns the selection
- */
-function keepSelection(
-  sels: Map<string, Selection>,
-  key: string,
-  rec: RecordedWalk,
-  places: Int32Array,
-): Selection {
-  const mask = new Uint8Array(rec.entries);
-  for (let k = 0; k < places.length; k++) mask[places[k] as number] = 1;
-  const sel: Selection = { places, mask, unindexed: null, unindexedFor: null };
-  while (sels.size >= SELECTIONS) sels.delete(sels.keys().next().value as string);
-  sels.set(key, sel);
-  return sel;
-}
-
-/**
- * The index ids of some entries of a remembered walk, by their paths.
- * @param rec the walk
- * @param ids the index id of each of its entries (-1: none)
- * @param places the entries' places in it
- * @returns the map
- */
-function idsByPath(rec: RecordedWalk, ids: Int32Array, places: Int32Array): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const i of places) out.set(rec.absOf(i), ids[i] as number);
-  return out;
-}
-
-/**
- * The places a selection gives that an index does not hold (directories, binary and large files, files changed
- * before the walk's ids were taken), made once per selection and index.
- * @param sel the selection
- * @param ids the index id of each entry of its walk (-1: none)
- * @param idx the index
- * @returns the places, ascending
- */
-function unindexedOf(sel: Selection, ids: Int32Array, idx: TrigramIndex): Int32Array {
-  if (sel.unindexedFor === idx && sel.unindexed !== null) return sel.unindexed;
-  const out: number[] = [];
-  for (const i of sel.places) if ((ids[i] as number) < 0) out.push(i);
-  sel.unindexed = Int32Array.from(out);
-  sel.unindexedFor = idx;
-  return sel.unindexed;
-}
-
-/**
- * Creates the warm state of one root.
- */
 /**
  * Creates the walk of a grep, count or find with the server's defaults over a whole root: the walk a server
  * builds its index from and remembers (the benchmarks and floors of the warm state take the same one).
@@ -806,11 +237,8 @@ export class WarmRoot implements WarmProvider {
   private watching = false;
   /** Bumped by every change to the tree's shape or its ignore files: remembered walks older than it are void. */
   private gen = 0;
-  private readonly memos = new Map<string, Memo>();
-  /** Walks being recorded, by key (at most one of them between calls). */
-  private readonly recordings = new Map<string, Recording>();
-  /** Keys whose walk holds more entries than the budget, at the generation it was found (not recorded again). */
-  private readonly tooLarge = new Map<string, number>();
+  /** The walks remembered and those being recorded (warm/remembered.ts). */
+  private readonly walks: RememberedWalks;
   /** Bumped when the warm state starts again from scratch (restart): work of an older epoch stops. */
   private epoch = 0;
   /** The root's identity and its mounts when the watch was set up (verify). */
@@ -889,7 +317,18 @@ export class WarmRoot implements WarmProvider {
   constructor(
     readonly root: string,
     private readonly options: WarmOptions,
-  ) {}
+  ) {
+    this.walks = new RememberedWalks(root, {
+      gen: () => this.gen,
+      epoch: () => this.epoch,
+      closed: () => this.closed,
+      watchWhole: () => this.watchWhole(),
+      paced: (ctx) => this.paced(ctx),
+      turn: () => this.turn(),
+      sliceMs: () => this.options.sliceMs ?? SLICE_MS,
+      rememberedEntries: options.rememberedEntries,
+    });
+  }
 
   /**
    * Starts watching (a slice of directories at a time, so the server answers `initialize` and other requests
@@ -1338,13 +777,7 @@ export class WarmRoot implements WarmProvider {
   /** How many of the walk's directories the watch's set-up listed, of how many (the reason says so). */
   private dirsListed: { readonly listed: number; readonly of: number } | null = null;
   /** The build's walk and what it read, until the index is written with it (persist). */
-  private buildWalk: {
-    readonly plan: WalkPlan;
-    readonly rec: MemoryWalk;
-    readonly seen: Map<string, Witnessed>;
-    readonly gen: number;
-    readonly began: number;
-  } | null = null;
+  private buildWalk: BuildWalk | null = null;
   /** Bumped when a watch event forgets everything (it did not say what changed). */
   private forgets = 0;
 
@@ -1436,9 +869,7 @@ export class WarmRoot implements WarmProvider {
   /** Forgets the remembered walks and those being recorded. */
   private forgetWalks(): void {
     this.gen++;
-    this.memos.clear();
-    for (const r of this.recordings.values()) r.steps.return?.();
-    this.recordings.clear();
+    this.walks.forget();
   }
 
   /**
@@ -1913,8 +1344,7 @@ export class WarmRoot implements WarmProvider {
       const prefix = this.root.endsWith("/") ? this.root : `${this.root}/`;
       const read = (w: Witnessed) =>
         isIgnoreFileName(w.path) && (w.path === abs || !w.path.startsWith(prefix));
-      for (const [key, m] of this.memos)
-        if (m.gen === this.gen - 1 && !m.checks.some(read)) this.memos.set(key, { ...m, gen: this.gen });
+      this.walks.carryOver((m) => !m.checks.some(read));
     }
     // A renamed, created or replaced directory: the paths below it may now hold other files.
     if (event === "rename" && isDir) for (const idx of [this.index, this.building]) idx?.invalidateBelow(abs);
@@ -1967,24 +1397,6 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * The key of a plan's remembered walk, or null when its walk cannot be remembered and replayed (the watch must
-   * see every change it depends on).
-   * @param plan the plan
-   * @param filesOnly the key of the same walk for a plan with this filesOnly (which only decides which roots are
-   *   walked: the same for a walk of directories alone)
-   */
-  private memoKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
-    return this.watchWhole() ? this.rememberedKey(plan, filesOnly) : null;
-  }
-
-  /** A plan's walk key (memoKey), watched or not. */
-  private rememberedKey(plan: WalkPlan, filesOnly = plan.source.plan.filesOnly ?? false): string | null {
-    if (plan.readsStats || plan.follow || !insideDir(plan.baseReal, this.root)) return null;
-    // Selection is applied at replay; the rules from outside the tree (not watched) are in the key (walk-key.ts).
-    return walkKey(plan, "remembered", filesOnly);
-  }
-
-  /**
    * Returns what the warm state offers a grep run.
    * @param plan the run's compiled walk
    * @param spec the run's search spec
@@ -1994,12 +1406,13 @@ export class WarmRoot implements WarmProvider {
    */
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
     const stored = this.storedFor(plan);
-    const key = stored === null ? this.memoKey(plan) : null;
+    const key = stored === null ? this.walks.key(plan) : null;
     // The remembered walk found fresh here (the paths it read that no watch vouches for stat'ed) is the one the
     // walk below takes, not stat'ed again (#36: a second check of the same paths in one call).
-    const checked = key !== null ? this.freshMemo(key) : null;
+    const checked = key !== null ? this.walks.fresh(key) : null;
     const fresh = stored !== null || checked !== null;
-    const found = bounded ? null : this.candidatesFor(plan, spec);
+    // The index answers only while it is held (the state is `ready`, or the rehearsal of a built index is under way).
+    const found = bounded ? null : candidatesFor(this.index, this.root, plan, spec);
     const candidates = found?.map ?? null;
     const source: AnswerSource = candidates !== null ? "index" : fresh ? "warm_list" : "cold";
     const idx = this.index;
@@ -2066,15 +1479,17 @@ export class WarmRoot implements WarmProvider {
               : stored !== null
                 ? this.storedChecked(stored)
                 : key !== null
-                  ? this.memoFor(key, p, ctx, checked)
+                  ? this.walks.forCall(key, p, ctx, checked)
                   : null;
         if (m !== null) {
-          const sel = this.selectionOf(m.rec, p, checks);
+          const sel = selectionOf(m.rec, p, checks);
           if (!leaveOut || idx === null || candidates === null) {
             checks.given = sel.places.length;
             return replayPicked(m.rec, p, ctx, sel.places);
           }
-          const pick = this.picked(
+          const loaded =
+            this.loadedChecks !== null && this.loadedChecks.index === idx ? this.loadedChecks : null;
+          const pick = picked(
             m,
             sel,
             idx,
@@ -2082,11 +1497,12 @@ export class WarmRoot implements WarmProvider {
             maxFileSize,
             byWatch,
             checks,
+            loaded,
             both?.same,
             vouch,
           );
           replayed = true;
-          if (bins !== null && !idx.pathsMapped) pickedIds = idsByPath(m.rec, this.idsOf(m, idx), pick);
+          if (bins !== null && !idx.pathsMapped) pickedIds = idsByPath(m.rec, idsOf(m, idx), pick);
           checks.given = pick.length;
           return replayPicked(m.rec, p, ctx, pick);
         }
@@ -2215,34 +1631,13 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * The places a plan selects in a remembered walk, made once per walk and selection (at most SELECTIONS kept
-   * per walk, the least recently used let go).
-   */
-  private selectionOf(rec: RecordedWalk, plan: WalkPlan, checks?: QueryChecks): Selection {
-    let sels = selectionsOf.get(rec);
-    if (sels === undefined) {
-      sels = new Map();
-      selectionsOf.set(rec, sels);
-    }
-    const key = selectionKey(plan);
-    const sel = sels.get(key);
-    if (sel === undefined) {
-      if (checks !== undefined) checks.selected += rec.entries;
-      return keepSelection(sels, key, rec, selectedPlaces(rec, plan));
-    }
-    sels.delete(key);
-    sels.set(key, sel);
-    return sel;
-  }
-
-  /**
    * Between calls (the drain timer): makes, for each remembered walk, what the first query of its usual
    * selections would otherwise make, a slice at a time (prepare).
    */
   private prepareWhileIdle(): void {
     if (this.preparing || this.holds > 0 || this.closed || this.building !== null) return;
     const idx = this.index;
-    for (const m of this.memos.values()) {
+    for (const m of this.walks.values()) {
       if (preparedOf.has(m) && preparedOf.get(m) === idx) continue;
       this.preparing = true;
       void this.prepare(m, idx).finally(() => {
@@ -2267,7 +1662,7 @@ export class WarmRoot implements WarmProvider {
   private async prepare(
     m: Memo,
     idx: TrigramIndex | null,
-    kept: () => boolean = () => [...this.memos.values()].includes(m),
+    kept: () => boolean = () => this.walks.holds(m),
     current: () => boolean = () => this.index === idx,
   ): Promise<void> {
     const sliceMs = this.options.sliceMs ?? SLICE_MS;
@@ -2280,57 +1675,7 @@ export class WarmRoot implements WarmProvider {
       slice = performance.now();
       return live();
     };
-    const { rec } = m;
-    skeletonOf(rec);
-    let sels = selectionsOf.get(rec);
-    if (sels === undefined) {
-      sels = new Map();
-      selectionsOf.set(rec, sels);
-    }
-    const made: Selection[] = [];
-    for (const plan of this.everyEntryPlans()) {
-      const key = selectionKey(plan);
-      const had = sels.get(key);
-      if (had !== undefined) {
-        made.push(had);
-        continue;
-      }
-      // The default plans' selections are decided from the entries' type codes, no entry made (selectedByType).
-      let places = selectsByType(plan) ? await selectedByType(rec, plan, pause) : null;
-      if (!live()) return;
-      if (places === null) {
-        const out = new Int32Array(rec.entries);
-        let n = 0;
-        for (let i = 0; i < rec.entries; i++) {
-          if ((i & 1023) === 0 && !(await pause())) return;
-          if (gives(plan, rec.entry(i, plan.follow))) out[n++] = i;
-        }
-        places = out.slice(0, n);
-      }
-      const now = sels.get(key);
-      made.push(now ?? keepSelection(sels, key, rec, places));
-    }
-    if (idx !== null) {
-      let ids = m.ids !== null && m.idsFor === idx ? m.ids : null;
-      if (ids === null) {
-        const looked = new Int32Array(rec.entries);
-        for (let i = 0; i < looked.length; i++) {
-          if ((i & 1023) === 0 && !(await pause())) return;
-          looked[i] = idx.idOfPath(rec.absOf(i));
-        }
-        // A query may have looked them up meanwhile: the same ids.
-        if (m.ids === null || m.idsFor !== idx) {
-          m.ids = looked;
-          m.idsFor = idx;
-        }
-        ids = m.ids;
-      }
-      this.entriesOf(rec, ids, idx);
-      for (const sel of made) unindexedOf(sel, ids, idx);
-      // The index's own lists a query takes: files changed since, and those over the default size cap (none).
-      this.deadIds(idx);
-      this.oversize(idx, Number.POSITIVE_INFINITY);
-    }
+    if (!(await makeShared(m, idx, this.everyEntryPlans(), pause, live))) return;
     if (live()) preparedOf.set(m, idx);
   }
 
@@ -2356,11 +1701,7 @@ export class WarmRoot implements WarmProvider {
       m.idsFor = idx;
     }
     // Worth it while the walk may still answer: before the watch is trusted, or remembered since (adoptStored).
-    await this.prepare(
-      m,
-      idx,
-      () => this.stored === s || [...this.memos.values()].some((k) => k.rec === m.rec),
-    );
+    await this.prepare(m, idx, () => this.stored === s || this.walks.holdsWalk(m.rec));
   }
 
   /** The plans that select every file (grep's, count's) and every entry (find's): only their selections count. */
@@ -2370,81 +1711,6 @@ export class WarmRoot implements WarmProvider {
       this.everyEntry = [true, false].map((filesOnly) => compileWalk(o, { filesOnly, cwd: this.root }).plan);
     }
     return this.everyEntry;
-  }
-
-  /**
-   * The places of the entries a grep answered from the index is given, ascending: the selected entries the index
-   * does not hold, and those it holds that are candidates (suspects included), changed since (dead), or over the
-   * query's size cap. What it costs is these entries (and, without the watch, a stat of each selected file the
-   * index rules out), not the walk nor the files indexed.
-   */
-  private picked(
-    m: Memo,
-    sel: Selection,
-    idx: TrigramIndex,
-    found: Found,
-    maxFileSize: number,
-    byWatch: boolean,
-    checks: QueryChecks,
-    same: Uint8Array | undefined = undefined,
-    vouch: Uint8Array | null = null,
-  ): Int32Array {
-    const ids = this.idsOf(m, idx);
-    const unindexed = unindexedOf(sel, ids, idx);
-    const { map: candidates, more } = found;
-    if (!byWatch) {
-      // Every selected file the index rules out is stat'ed; one that differs is read. A loaded index's file by
-      // the bytes of its path in the index file, from the tree's descriptor opened now (loadedChecks).
-      const loaded = this.loadedChecks !== null && this.loadedChecks.index === idx ? this.loadedChecks : null;
-      const byBytes = same === undefined ? (loaded?.fileChecks() ?? null) : null;
-      const files = loaded?.header.files ?? 0;
-      try {
-        for (const i of sel.places) {
-          const id = ids[i] as number;
-          if (id < 0 || candidates[id] === 1 || !idx.isLive(id) || idx.sizeOf(id) > maxFileSize) continue;
-          if (vouch !== null && vouch[id] === 1) continue;
-          checks.stat_checks++;
-          const unchanged =
-            same !== undefined && id < same.length
-              ? same[id] === 1
-              : byBytes !== null && id < files
-                ? byBytes.unchanged(id)
-                : sameAsIndexed(idx, id, m.rec.absOf(i));
-          if (!unchanged) {
-            candidates[id] = 1;
-            more.push(id);
-          }
-        }
-      } finally {
-        byBytes?.close();
-      }
-    }
-    const byId = this.entriesOf(m.rec, ids, idx);
-    const { mask } = sel;
-    const out: number[] = Array.from(unindexed);
-    const give = (id: number) => {
-      const i = byId[id] as number;
-      if (i >= 0 && mask[i] === 1) out.push(i);
-    };
-    // The candidates the lookup gave, then those marked since (suspects, files found changed by a stat).
-    for (const id of found.ids) if (id < byId.length) give(id);
-    for (const id of more) if (id < byId.length) give(id);
-    for (const id of this.deadIds(idx)) if (candidates[id] === 0) give(id);
-    for (const id of this.oversize(idx, maxFileSize)) if (candidates[id] === 0 && idx.isLive(id)) give(id);
-    return Int32Array.from(out).sort();
-  }
-
-  /** The entry of each index id in a remembered walk (-1: none), made once per walk and index. */
-  private entriesOf(rec: RecordedWalk, ids: Int32Array, idx: TrigramIndex): Int32Array {
-    const had = entriesById.get(rec);
-    if (had !== undefined && had.idx === idx) return had.byId;
-    const byId = new Int32Array(idx.size).fill(-1);
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as number;
-      if (id >= 0 && id < byId.length) byId[id] = i;
-    }
-    entriesById.set(rec, { idx, byId });
-    return byId;
   }
 
   /**
@@ -2466,8 +1732,8 @@ export class WarmRoot implements WarmProvider {
     const dir = this.indexDir();
     if (loaded === null || loaded.index !== idx || dir === null) return undefined;
     const m = s.memo;
-    const sel = this.selectionOf(m.rec, plan, checks);
-    const ids = this.idsOf(m, idx);
+    const sel = selectionOf(m.rec, plan, checks);
+    const ids = idsOf(m, idx);
     const wanted: number[] = [];
     for (const i of sel.places) {
       const id = ids[i] as number;
@@ -2490,35 +1756,6 @@ export class WarmRoot implements WarmProvider {
     return { memo: m, same: r.same };
   }
 
-  /** The ids of an index's files changed since it was built (taken again when more have changed). */
-  private deadIds(idx: TrigramIndex): Int32Array {
-    const had = deadOf.get(idx);
-    if (had !== undefined && had.dead === idx.dead) return had.ids;
-    const out: number[] = [];
-    for (let id = 0; id < idx.size; id++) if (!idx.isLive(id)) out.push(id);
-    const ids = Int32Array.from(out);
-    deadOf.set(idx, { dead: idx.dead, ids });
-    return ids;
-  }
-
-  /** The ids of an index's files over a size (made once per index and size). */
-  private oversize(idx: TrigramIndex, max: number): Int32Array {
-    let bySize = oversizeOf.get(idx);
-    if (bySize === undefined) {
-      bySize = new Map();
-      oversizeOf.set(idx, bySize);
-    }
-    let ids = bySize.get(max);
-    if (ids === undefined) {
-      const out: number[] = [];
-      for (let id = 0; id < idx.size; id++) if (idx.sizeOf(id) > max) out.push(id);
-      ids = Int32Array.from(out);
-      if (bySize.size >= 8) bySize.clear();
-      bySize.set(max, ids);
-    }
-    return ids;
-  }
-
   /**
    * Returns a walk of the plan through its remembered walk (replayed, or walked and remembered), or null when
    * the plan's walk cannot be remembered.
@@ -2533,209 +1770,24 @@ export class WarmRoot implements WarmProvider {
   }
 
   walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
-    const key = this.memoKey(plan);
+    const key = this.walks.key(plan);
     if (key === null) return null;
     return (ctx) => {
-      const m = this.memoFor(key, plan, ctx);
+      const m = this.walks.forCall(key, plan, ctx);
       return m !== null
-        ? replayPicked(m.rec, plan, ctx, this.selectionOf(m.rec, plan).places)
+        ? replayPicked(m.rec, plan, ctx, selectionOf(m.rec, plan).places)
         : this.draining(walk(plan, this.paced(ctx), null));
     };
   }
 
-  /**
-   * The remembered walk of a key when it is fresh: no change to the tree's shape since it began (the watch
-   * says), and every path it read that the watch does not vouch for stats as it did (uncovered). A stale one is
-   * let go.
-   */
-  private freshMemo(key: string): Memo | null {
-    const m = this.memos.get(key);
-    if (m === undefined) return null;
-    if (m.gen === this.gen && m.checks.every(stillSo)) return m;
-    this.memos.delete(key);
-    return null;
-  }
-
-  /**
-   * The fresh remembered walk of a key; else its walk is recorded, for at most INLINE_RECORD_MS and while the
-   * call's deadline and cancellation allow, and given when done; else null (the call walks cold) and the
-   * recording goes on between calls, a slice at a time, to be remembered when it ends. `checked`: the walk this
-   * call found fresh already (grep), taken without its paths stat'ed again while it is still the key's.
-   */
-  private memoFor(key: string, plan: WalkPlan, ctx: RunContext, checked: Memo | null = null): Memo | null {
-    const m =
-      checked !== null && this.memos.get(key) === checked && checked.gen === this.gen
-        ? checked
-        : this.freshMemo(key);
-    if (m !== null) {
-      this.memos.delete(key);
-      this.memos.set(key, m); // most recently used last
-      return m;
-    }
-    if (this.tooLarge.get(key) === this.gen) return null;
-    let r = this.recordings.get(key);
-    if (r !== undefined && (r.gen !== this.gen || r.epoch !== this.epoch)) {
-      r.steps.return?.();
-      this.recordings.delete(key);
-      r = undefined;
-    }
-    if (r === undefined) {
-      // One recording goes on between calls at a time: another key's waits for it to end.
-      for (const other of this.recordings.values()) if (other.background) return null;
-      r = this.record(key, plan);
-    }
-    // A recording going on between calls is taken on in the call too: calls that come one after another leave it
-    // a slice at most between two of them, and each walks cold until it ends.
-    const until = performance.now() + INLINE_RECORD_MS;
-    this.pump(r, () => ctx.shouldStop() || performance.now() > until);
-    if (r.rec !== null || r.over) return this.finish(key, r);
-    if (!r.background) {
-      r.background = true;
-      void this.recordBetweenCalls(key, r);
-    }
-    return null;
-  }
-
-  /** Starts the recording of a key's walk (selecting every entry: the walk of every plan with this key). */
-  private record(key: string, plan: WalkPlan): Recording {
-    const r: Recording = {
-      gen: this.gen,
-      epoch: this.epoch,
-      steps: recordingWalk(selectingAll(plan), this.paced(quietContext(() => this.closed, 1)), (rec) => {
-        r.rec = rec;
-      }),
-      seen: new Map(),
-      rec: null,
-      entries: 0,
-      over: false,
-      background: false,
-      also: null,
-    };
-    this.recordings.set(key, r);
-    return r;
-  }
-
-  /** Takes steps of a recording until it ends, grows past the budget, or `stop` says so. */
-  private pump(r: Recording, stop: () => boolean): void {
-    const budget = this.options.rememberedEntries;
-    witnessingInto(r.seen, () => {
-      for (let n = 1; r.rec === null; n++) {
-        if ((n & 63) === 0 && stop()) return;
-        if (r.steps.next().done === true) return;
-        if (++r.entries > budget) {
-          r.over = true;
-          r.steps.return?.();
-          return;
-        }
-      }
-    });
-  }
-
-  /** A recording that ended: remembered (when still fresh and within the budget) and given. */
-  private finish(key: string, r: Recording): Memo | null {
-    if (this.recordings.get(key) === r) this.recordings.delete(key);
-    if (r.over || r.rec === null) {
-      if (r.over) {
-        if (this.tooLarge.size >= 64) this.tooLarge.clear();
-        this.tooLarge.set(key, r.gen);
-      }
-      return null;
-    }
-    const memo: Memo = {
-      gen: r.gen,
-      rec: r.rec,
-      checks: uncovered(this.root, r.seen.values()),
-      ids: null,
-      idsFor: null,
-    };
-    this.keep(key, memo);
-    if (r.also !== null && r.also !== key) {
-      const had = this.memos.get(r.also);
-      if (had === undefined || had.gen !== this.gen) this.keep(r.also, memo);
-    }
-    return memo;
-  }
-
-  /** Goes on with a recording a slice at a time between calls (turn), until it ends or goes stale. */
-  private async recordBetweenCalls(key: string, r: Recording): Promise<void> {
-    const sliceMs = this.options.sliceMs ?? SLICE_MS;
-    while (r.rec === null && !r.over) {
-      await this.turn();
-      if (this.closed || this.recordings.get(key) !== r || r.gen !== this.gen || r.epoch !== this.epoch) {
-        r.steps.return?.();
-        if (this.recordings.get(key) === r) this.recordings.delete(key);
-        return;
-      }
-      const until = performance.now() + sliceMs;
-      this.pump(r, () => performance.now() > until);
-    }
-    // Not when a call ended it (memoFor): it is no longer there.
-    if (this.recordings.get(key) === r) this.finish(key, r);
-  }
-
-  /** The index ids of a remembered walk's entries (-1: not indexed), looked up once per index. */
-  private idsOf(m: Memo, idx: TrigramIndex): Int32Array {
-    if (m.ids !== null && m.idsFor === idx) return m.ids;
-    const ids = new Int32Array(m.rec.entries);
-    for (let i = 0; i < ids.length; i++) ids[i] = idx.idOfPath(m.rec.absOf(i));
-    m.ids = ids;
-    m.idsFor = idx;
-    return ids;
-  }
-
-  /** The index's candidates for a run, or null when the index cannot narrow it. */
-  private candidatesFor(plan: WalkPlan, spec: SearchSpec): Found | null {
-    // Held only while it answers (the state is `ready`, or the rehearsal of a built index is under way).
-    const idx = this.index;
-    if (idx === null) return null;
-    const q = literalQueryOf(spec);
-    if (q === null || !insideDir(plan.baseReal, this.root)) return null;
-    const ids = idx.candidateIds(q);
-    if (ids === null) return null;
-    const map = new Uint8Array(idx.size);
-    for (let k = 0; k < ids.length; k++) map[ids[k] as number] = 1;
-    return { ids, map, more: [] };
-  }
-
-  /**
-   * Keeps a remembered walk when it is still fresh (no change to the tree's shape since it began) and within the
-   * budget, letting go of the least recently used past it.
-   */
-  private keep(key: string, memo: Memo): void {
-    if (memo.gen !== this.gen || !this.watchWhole() || memo.rec.entries > this.options.rememberedEntries)
-      return;
-    this.memos.delete(key);
-    this.memos.set(key, memo);
-    while (this.memos.size > MEMOS || this.remembered().entries > this.options.rememberedEntries) {
-      this.memos.delete(this.memos.keys().next().value as string);
-    }
-  }
-
-  /**
-   * The keys remembered now and the entries their walks hold (tests and the budget's check): a walk kept for two
-   * keys (the index build's) counts once.
-   */
+  /** The keys remembered now and the entries their walks hold (tests; RememberedWalks.remembered). */
   remembered(): { readonly walks: number; readonly entries: number } {
-    let entries = 0;
-    const counted = new Set<RecordedWalk>();
-    for (const m of this.memos.values()) {
-      if (counted.has(m.rec)) continue;
-      counted.add(m.rec);
-      entries += m.rec.entries;
-    }
-    return { walks: this.memos.size, entries };
+    return this.walks.remembered();
   }
 
   private async build(): Promise<void> {
     const started = performance.now();
     const idx = new TrigramIndex();
-    const progress: BuildProgress = {
-      words: new Uint32Array(1024 * STAT_WORDS),
-      full: null,
-      left: 0,
-      slice: performance.now(),
-    };
-    indexedWords.set(idx, progress.words);
     this.building = idx;
     // An overflow of the watch's queue while the files are read moves it on (changed(null)).
     const forgets = this.forgets;
@@ -2744,101 +1796,24 @@ export class WarmRoot implements WarmProvider {
       this.overBudget(idx, "the index would exceed 0 MiB (RGLOB_INDEX_BUDGET_MB)");
       return;
     }
-    const sliceMs = this.options.sliceMs ?? SLICE_MS;
-    const stopped = () => this.closed;
-    let reads: BuildReads | null = null;
     try {
-      const plan = this.defaultPlan();
-      // The files are opened, read and cut into trigram keys by the build worker, a batch at a time, while this
-      // thread walks on and adds the keys of the batches answered, in the walk's order (ids as a walk gives them).
-      reads = new BuildReads({
-        confine: plan.confine,
-        maxFileSize: this.options.maxFileSize,
-        nulScan: FIRST_BLOCK,
+      // The tree read into the index (warm/build.ts); the walk it recorded is remembered and written with it.
+      const built = await readTree(idx, this.defaultPlan(), this.options, this.options.sliceMs ?? SLICE_MS, {
+        gone: (i) => this.closed || this.building !== i,
+        closed: () => this.closed,
+        turn: () => this.turn(),
+        paced: (ctx) => this.paced(ctx),
+        say: (line) => this.say(line),
+        overBudget: (i, why) => this.overBudget(i, why),
+        walked: (w) => {
+          this.walks.keepWalk(w.plan, w.rec, w.seen, w.gen);
+          this.buildWalk = w;
+        },
+        gen: () => this.gen,
       });
-      // The walk is recorded as it goes, selecting every entry (the files to index are those the plan gives):
-      // whole and still fresh at its end, it is the remembered walk of the plan's key, which is a grep's and a
-      // count's with the server's defaults, and of find's with them (filesOnly decides only which roots are walked;
-      // here the one root is a directory). The first of those calls then need not walk the tree again.
-      const gen = this.gen;
-      const began = Date.now() / 1000;
-      let recorded: MemoryWalk | null = null;
-      const walked = recordingWalk(selectingAll(plan), this.paced(quietContext(stopped, 1)), (rec) => {
-        recorded = rec;
-      });
-      const seen = new Map<string, Witnessed>();
-      let batch: string[] = [];
-      // Stepped by hand (the paths it reads are witnessed a step at a time): ended below however the loop ends,
-      // so the directories it holds open are closed.
-      try {
-        for (;;) {
-          const step = witnessingInto(seen, () => walked.next());
-          if (step.done === true) break;
-          const e = step.value;
-          if (performance.now() - progress.slice > sliceMs) {
-            await this.turn();
-            progress.slice = performance.now();
-          }
-          if (this.closed || this.building !== idx) return;
-          // Only regular files are read (a symlink not followed, a directory or a FIFO is never indexed; an entry
-          // of a type not known is read by every query that reaches it, as any file not indexed).
-          if (!gives(plan, e) || e.target !== "file") continue;
-          // Full: the walk goes on (it is recorded whole) but no file is added after that; the files left out are
-          // read by every query that reaches them, as unindexed files are.
-          if (progress.full !== null) {
-            progress.left++;
-            continue;
-          }
-          batch.push(e.abs);
-          if (batch.length < BUILD_BATCH) continue;
-          reads.send(batch);
-          batch = [];
-          while (reads.full) if (!(await this.takeBatch(idx, reads, progress, sliceMs))) return;
-        }
-      } finally {
-        walked.return();
-      }
-      if (batch.length > 0) reads.send(batch);
-      while (reads.pending > 0) if (!(await this.takeBatch(idx, reads, progress, sliceMs))) return;
-      reads.close();
-      if (recorded !== null) {
-        this.keepBuildWalk(plan, recorded, seen, gen);
-        this.buildWalk = { plan, rec: recorded, seen, gen, began };
-      }
-      // RGLOB_TEST_BUILD_GATE (a test setting): every file read, the build waits for that path, so that a test can
-      // act while a build is under way (the watch's drain timer runs meanwhile, as between slices).
-      const gate = this.options.buildGate ?? null;
-      if (gate !== null && !pathExists(gate))
-        this.say("every file read, the build waits at its gate (RGLOB_TEST_BUILD_GATE)");
-      while (gate !== null && !pathExists(gate) && !stopped() && this.building === idx) await sleep(50);
-      if (this.closed || this.building !== idx) return;
-      // The walk's garbage (its entries, names and read buffers, the spilled chunks) is collected before the
-      // freeze allocates the merged lists: JSC would otherwise let it grow with them (ADR 0044).
-      collectGarbage();
-      // Frozen a step at a time, between turns of the event loop as the walk was.
-      const steps = idx.freezing();
-      for (let r = steps.next(); r.done !== true; r = steps.next()) {
-        if (performance.now() - progress.slice > sliceMs) {
-          await this.turn();
-          progress.slice = performance.now();
-        }
-        if (this.closed || this.building !== idx) return;
-      }
-      // And the segments the freeze merged, before the query structures are made (ADR 0044).
-      collectGarbage();
-      const s = idx.stats();
-      const paged = idx.pagedTextSize;
-      if (s.memoryBytes > paged * this.options.budgetRatio && s.memoryBytes > 1 << 20) {
-        this.overBudget(
-          idx,
-          `the index would take ${(s.memoryBytes / paged).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; a file counts at least 4 KiB)`,
-        );
-        return;
-      }
-      if (progress.full !== null) {
-        const note = `partial: ${progress.full}; it holds the first ${s.files} files, the other ${progress.left} are read by every query that reaches them`;
-        this.reason = this.reason === null ? note : `${this.reason}; ${note}`;
-      }
+      if (built === null) return;
+      const note = built.partial;
+      if (note !== null) this.reason = this.reason === null ? note : `${this.reason}; ${note}`;
       // The queries of the new index share the build walk's structures, made before it answers (ADR 0034): the
       // first query after `ready` costs its candidates, as every later one does.
       const made = this.defaultMemo();
@@ -2856,8 +1831,6 @@ export class WarmRoot implements WarmProvider {
       await this.answerBuilt(idx, this.forgets !== forgets && this.synchronous);
     } catch (err) {
       if (this.building === idx) this.overBudget(idx, `index build failed: ${String(err)}`);
-    } finally {
-      reads?.close();
     }
   }
 
@@ -2887,132 +1860,6 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * Takes the oldest batch's answer into the index being built, file by file in the walk's order: each indexed
-   * file's stat words (those of the descriptor read: the words checked at each query are the file's as read) and
-   * keys; a segment's worth of pending postings frozen, a step at a time (the build's memory is bounded); the
-   * byte budget (full: no file added after it) and the early ratio check (the build given up).
-   * @param idx the index being built
-   * @param reads the build's batches
-   * @param p where the build stands (grown here)
-   * @param sliceMs how long a slice may take before the event loop gets a turn
-   * @returns false when the build ends here (closed, replaced, or given up)
-   */
-  private async takeBatch(
-    idx: TrigramIndex,
-    reads: BuildReads,
-    p: BuildProgress,
-    sliceMs: number,
-  ): Promise<boolean> {
-    const { paths, read } = await reads.next();
-    if (this.closed || this.building !== idx) return false;
-    let at = 0;
-    // Whether every indexed file of the batch is added: then their keys are marked at once, by the batch's union.
-    let whole = p.full === null;
-    for (let i = 0; i < paths.length; i++) {
-      const flags = read.flags[i] as number;
-      const n = read.counts[i] as number;
-      const from = at;
-      at += n;
-      if (p.full !== null) {
-        // Sent before the index was full: left out as those the walk meets after.
-        p.left++;
-        continue;
-      }
-      if ((flags & READ_INDEXED) === 0) continue;
-      const id = idx.size;
-      if ((id + 1) * STAT_WORDS > p.words.length) {
-        const more = new Uint32Array(p.words.length * 2);
-        more.set(p.words);
-        p.words = more;
-        indexedWords.set(idx, more);
-      }
-      p.words.set(read.words.subarray(i * STAT_WORDS, (i + 1) * STAT_WORDS), id * STAT_WORDS);
-      const f = i * READ_FACTS;
-      const facts = {
-        size: read.facts[f] as number,
-        mtimeMs: read.facts[f + 1] as number,
-        ctimeMs: read.facts[f + 2] as number,
-        ino: read.facts[f + 3] as number,
-      };
-      const keys = read.keys.subarray(from, at);
-      idx.addKeys(
-        paths[i] as string,
-        keys,
-        facts,
-        read.facts[f + 4] as number,
-        (flags & READ_TRAP) !== 0,
-        read.quads[i] ?? null,
-      );
-      if ((flags & READ_LINKED) !== 0) markLinked(idx, id);
-      if (idx.buildingSize > this.options.budgetBytes) {
-        const b = this.options.budgetBytes;
-        p.full = `the index reached its budget of ${b >= 1048576 ? `${Math.round(b / 1048576)} MiB` : `${Math.round(b / 1024)} KiB`}`;
-      }
-      // Once full, no later file of the batch is added: the keys of those added are marked one by one.
-      if (p.full !== null && whole) {
-        idx.markKeys(read.keys.subarray(0, at));
-        whole = false;
-      }
-      if (p.full !== null) continue;
-      const over = this.overWhileBuilding(idx);
-      if (over !== null) {
-        this.overBudget(idx, over);
-        return false;
-      }
-    }
-    if (whole) idx.markWords(read.union);
-    // A segment's worth of pending postings is frozen, a step at a time (the build's memory is bounded), at the end
-    // of a batch (its keys all marked).
-    if (idx.spillDue) {
-      for (const _ of idx.spilling()) {
-        if (performance.now() - p.slice > sliceMs) {
-          await this.turn();
-          p.slice = performance.now();
-        }
-        if (this.closed || this.building !== idx) return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Why the build under way stops short, or null: a tree whose index is already clearly over the ratio to its
-   * text (each file counted as at least a page: many small files are worth indexing, since a query would open
-   * each), which is not built to the end. (The byte budget does not stop it: the index then keeps the files it
-   * holds and adds no more; ADR 0038.)
-   * @param idx the index being built
-   * @returns the reason, or null to go on
-   */
-  private overWhileBuilding(idx: TrigramIndex): string | null {
-    const paged = idx.pagedTextSize;
-    if (
-      (idx.size & 1023) === 0 &&
-      idx.textSize >= EARLY_RATIO_TEXT &&
-      idx.frozenAtLeast > paged * this.options.budgetRatio * EARLY_RATIO_MARGIN
-    ) {
-      return `the index would take over ${(idx.frozenAtLeast / paged).toFixed(2)}x the text (budget ${this.options.budgetRatio}x; a file counts at least 4 KiB; judged on the first ${Math.round(idx.textSize / 1048576)} MiB)`;
-    }
-    return null;
-  }
-
-  /**
-   * Keeps the build's walk, whole, as the remembered walk of the server's default grep and count (files only) and
-   * find, unless a fresher walk is kept for either key already.
-   * @param plan the build's walk plan
-   * @param rec the recorded walk
-   * @param seen what the walk read (the watch does not vouch for what lies outside the tree)
-   * @param gen the watch generation the walk began in
-   */
-  private keepBuildWalk(plan: WalkPlan, rec: MemoryWalk, seen: Map<string, Witnessed>, gen: number): void {
-    const memo: Memo = { gen, rec, checks: uncovered(this.root, seen.values()), ids: null, idsFor: null };
-    for (const filesOnly of [true, false]) {
-      const key = this.memoKey(plan, filesOnly);
-      const had = key === null ? undefined : this.memos.get(key);
-      if (key !== null && (had === undefined || had.gen !== this.gen)) this.keep(key, memo);
-    }
-  }
-
-  /**
    * The walk a loaded index was written with, when it is the default walk of this server (the same walk key:
    * options, git's environment), or null.
    */
@@ -3021,14 +1868,14 @@ export class WarmRoot implements WarmProvider {
     if (w === null) return null;
     try {
       const plan = this.defaultPlan();
-      const key = this.rememberedKey(plan, true);
+      const key = this.walks.keyOf(plan, true);
       if (key === null || (w.key !== walkKeyOf(plan) && w.key !== walkKeyOf(this.indexGrepPlan())))
         return null;
       const rec = w.recording(plan.base);
       return {
         walk: w,
         key,
-        also: this.rememberedKey(plan, false),
+        also: this.walks.keyOf(plan, false),
         memo: { gen: -1, rec, checks: [], ids: null, idsFor: null },
       };
     } catch {
@@ -3040,7 +1887,7 @@ export class WarmRoot implements WarmProvider {
   private storedFor(plan: WalkPlan): StoredDefault | null {
     const s = this.stored;
     if (s === null || this.index === null || this.unverified !== this.index) return null;
-    const key = this.rememberedKey(plan);
+    const key = this.walks.keyOf(plan);
     return key !== null && (key === s.key || key === s.also) ? s : null;
   }
 
@@ -3102,17 +1949,16 @@ export class WarmRoot implements WarmProvider {
     };
     for (const key of [s.key, s.also]) {
       if (key === null) continue;
-      const had = this.memos.get(key);
-      if (had === undefined || had.gen !== this.gen) this.keep(key, memo);
+      this.walks.keepUnlessFresher(key, memo);
     }
-    if (this.memos.get(s.key) === memo) this.walksLoaded++;
+    if (this.walks.get(s.key) === memo) this.walksLoaded++;
   }
 
   /** The remembered walk of the server's default plan (a grep's and count's with its defaults), or null. */
   private defaultMemo(): Memo | null {
     try {
-      const key = this.memoKey(this.defaultPlan(), true);
-      return key === null ? null : this.freshMemo(key);
+      const key = this.walks.key(this.defaultPlan(), true);
+      return key === null ? null : this.walks.fresh(key);
     } catch {
       return null;
     }
@@ -3148,7 +1994,7 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * Records the default walk between calls (and in the calls that ask for it: memoFor), to be kept as the build's
+   * Records the default walk between calls (and in the calls that ask for it: forCall), to be kept as the build's
    * walk is: an index loaded from the cache comes without it, and until it is recorded a grep answered from the
    * index walks the tree cold to find the files left to read.
    */
@@ -3159,13 +2005,7 @@ export class WarmRoot implements WarmProvider {
     } catch {
       return;
     }
-    const key = this.memoKey(plan, true);
-    if (key === null || this.freshMemo(key) !== null || this.recordings.has(key)) return;
-    for (const other of this.recordings.values()) if (other.background) return;
-    const r = this.record(key, plan);
-    r.also = this.memoKey(plan, false);
-    r.background = true;
-    void this.recordBetweenCalls(key, r);
+    this.walks.recordBetween(plan);
   }
 
   private overBudget(idx: TrigramIndex, why: string): void {
@@ -3175,175 +2015,4 @@ export class WarmRoot implements WarmProvider {
     this.state = "warm_list";
     this.reason = why;
   }
-}
-
-/** The warm states of a server's roots. */
-export class WarmSet implements WarmProvider {
-  private readonly roots = new Map<string, WarmRoot>();
-
-  constructor(private readonly options: WarmOptions) {}
-
-  /**
-   * Serves these roots: starts the warm state of each root not yet warm, and lets go of those of roots no longer
-   * served (their watch, index and remembered walks).
-   * @param roots real paths of the roots
-   */
-  ensure(roots: readonly string[]): void {
-    // Roots no longer served are let go: their watch (an inotify descriptor), index and remembered walks.
-    for (const [r, w] of this.roots) {
-      if (roots.includes(r)) continue;
-      w.close();
-      this.roots.delete(r);
-    }
-    for (const r of roots) {
-      if (this.roots.has(r)) continue;
-      const w = new WarmRoot(r, this.options);
-      this.roots.set(r, w);
-      w.start();
-    }
-  }
-
-  /**
-   * Holds every root's background work back while a call is answered (WarmRoot.hold).
-   * @returns the release
-   */
-  hold(): () => void {
-    const releases = [...this.roots.values()].map((w) => w.hold());
-    return () => {
-      for (const r of releases) r();
-    };
-  }
-
-  /**
-   * Takes in every change made so far in each root (WarmRoot.settle).
-   * @returns whether every root could; when not, the caller gives watch events a turn of the event loop
-   */
-  settle(): boolean {
-    let all = true;
-    for (const w of this.roots.values()) all = w.settle() && all;
-    return all;
-  }
-
-  /** Stops every root's watch and build. */
-  close(): void {
-    for (const w of this.roots.values()) w.close();
-    this.roots.clear();
-  }
-
-  /** Each root's state. */
-  status(): WarmStatus[] {
-    return [...this.roots.values()].map((w) => w.status());
-  }
-
-  /**
-   * Returns the seam of the root that holds the run's base (the innermost), or a cold one.
-   * @param plan the run's compiled walk
-   * @param spec the run's search spec
-   * @param bounded whether max_bytes bounds the run
-   * @returns the seam
-   */
-  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
-    let best: WarmRoot | null = null;
-    for (const w of this.roots.values()) {
-      if (insideDir(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
-    }
-    if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching);
-    return {
-      source: "cold",
-      walk: (p, ctx, after) => walk(p, ctx, after),
-      ruledOut: () => false,
-      sizeOf: () => null,
-    };
-  }
-
-  /**
-   * Returns the remembered walk of the root that holds the run's base (the innermost), or null.
-   * @param plan the run's compiled walk
-   * @returns a function that walks it with a run context, or null
-   */
-  walker(plan: WalkPlan): ((ctx: RunContext) => Iterator<Entry>) | null {
-    return this.rootOf(plan)?.walker(plan) ?? null;
-  }
-
-  /**
-   * Returns the remembered ignored-entries looks of the root that holds the look's base (the innermost), or null.
-   * @param plan the look's compiled walk
-   */
-  look(plan: WalkPlan): WarmLook | null {
-    const best = this.rootOf(plan);
-    // Every root of the look in the tree the root's watch follows.
-    if (best === null || plan.roots.some((r) => !insideDir(r.real, best.root))) return null;
-    return best.look();
-  }
-
-  /** The root that holds a plan's base (the innermost), or null. */
-  private rootOf(plan: WalkPlan): WarmRoot | null {
-    let best: WarmRoot | null = null;
-    for (const w of this.roots.values()) {
-      if (insideDir(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
-    }
-    return best;
-  }
-}
-
-/** The environment's switches the warm state takes (src/config.ts reads them into its Config). */
-interface WarmSwitches {
-  /** RGLOB_INDEX_BUDGET_MB: the index's cap in MiB. */
-  readonly indexBudgetMb: number;
-  /** RGLOB_WATCH=0 turns watching off. */
-  readonly watch: boolean;
-  /** RGLOB_WARM_CHECK=stat. */
-  readonly statEveryFile: boolean;
-  /** RGLOB_INDEX=0: no index loaded from the cache nor written to it. */
-  readonly index: boolean;
-  /** RGLOB_PERSIST_MIN_FILES, or null. */
-  readonly persistMinFiles: number | null;
-  /** RGLOB_TEST_WATCH_GATE, or null. */
-  readonly watchGate?: string | null;
-  /** RGLOB_STAT_SPLIT=worker. */
-  readonly statsInWorker?: boolean;
-  /** RGLOB_TEST_BUILD_GATE, or null. */
-  readonly buildGate?: string | null;
-  /** RGLOB_TEST_RECHECK_GATE, or null. */
-  readonly recheckGate?: string | null;
-  /** RGLOB_TEST_REWATCH_GATE, or null. */
-  readonly rewatchGate?: string | null;
-  /** RGLOB_TEST_WATCH_LIMIT, or null. */
-  readonly watchLimit?: number | null;
-  /** Where persisted indexes are kept (RGLOB_CACHE_DIR's `index`, else the platform's cache directory's). */
-  readonly indexDir: string;
-  /** Where git's config files are looked for (HOME, XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM). */
-  readonly git?: GitPlaces;
-}
-
-/**
- * Returns the warm state's settings: files up to 10 MiB indexed (grep's agent default max_file_size), an index
- * of at most half the text it covers and of at most the switches' budget in bytes; watching unless the switches
- * turn it off (per-query checks only); remembered walks of a root hold at most 2M entries together.
- * @param switches the environment's switches (a Config)
- * @returns the settings
- */
-export function warmOptions(switches: WarmSwitches): WarmOptions {
-  return {
-    maxFileSize: INDEX_MAX_FILE_SIZE,
-    budgetRatio: 0.5,
-    budgetBytes: switches.indexBudgetMb * 1024 * 1024,
-    watch: switches.watch,
-    // About 300 bytes an entry (its path strings and columns; measured on babel's 40k): 600 MB at most.
-    rememberedEntries: 2_000_000,
-    statEveryFile: switches.statEveryFile,
-    noCache: !switches.index,
-    persistMinFiles: switches.persistMinFiles,
-    watchGate: switches.watchGate ?? null,
-    statsInWorker: switches.statsInWorker === true,
-    buildGate: switches.buildGate ?? null,
-    recheckGate: switches.recheckGate ?? null,
-    rewatchGate: switches.rewatchGate ?? null,
-    watchLimit: switches.watchLimit ?? null,
-    log: (line) => {
-      process.stderr.write(`rglob: ${line}\n`);
-    },
-    indexDir: switches.indexDir,
-    ...(switches.git ? { git: switches.git } : {}),
-  };
 }

@@ -19,7 +19,7 @@ import type { Config, Host } from "../../config.ts";
 import { clipText, type ErrorInfo, failureOf, RglobError } from "../../contract/errors.ts";
 import { withoutTextFacts } from "../../contract/result.ts";
 import { PACKAGE_VERSION } from "../../contract/versions.ts";
-import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
+import { WarmSet, warmOptions } from "../../engine/index/warm/set.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
 import { validateInput } from "../../ops/dispatch.ts";
 import type { Operation } from "../../ops/operation.ts";

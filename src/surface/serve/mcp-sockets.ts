@@ -6,7 +6,7 @@
  * an MCP server's socket (the MCP session goes on), and that server does not listen there again. The sockets
  * close with the MCP session. docs/decisions/0033-warm-server.md. */
 import type { Config } from "../../config.ts";
-import type { WarmSet } from "../../engine/index/warm.ts";
+import type { WarmSet } from "../../engine/index/warm/set.ts";
 import { type Turns, WarmServer } from "./server.ts";
 
 /** How often a root whose socket another server holds is tried again (ms). */

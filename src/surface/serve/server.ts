@@ -7,7 +7,7 @@
 import { type Config, readConfig, readHost } from "../../config.ts";
 import { RglobError } from "../../contract/errors.ts";
 import { BUILD_COMMIT, VERSION_LINE } from "../../contract/versions.ts";
-import { WarmSet, warmOptions } from "../../engine/index/warm.ts";
+import { WarmSet, warmOptions } from "../../engine/index/warm/set.ts";
 import type { Operation } from "../../ops/operation.ts";
 import {
   closeDescriptor,

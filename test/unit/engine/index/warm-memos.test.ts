@@ -1,4 +1,4 @@
-// The warm server's remembered walks (src/engine/index/warm.ts, ADR 0028) on a real tree: queries that differ only
+// The warm server's remembered walks (src/engine/index/warm/remembered.ts, ADR 0028) on a real tree: queries that differ only
 // in what they select share one walk, the walks a root remembers hold at most `rememberedEntries` entries
 // together (the least recently used let go first; a walk over the budget answered from, not kept), and the index
 // build's own walk is remembered for the default grep and find (not when the tree changed shape meanwhile).
