@@ -44,6 +44,7 @@ async function main(): Promise<number> {
       socketDir: config.socketDir,
       waitMs: config.serveWaitMs,
       env: host.env,
+      debug: config.debug,
     });
     if (typeof end === "number") return end;
     if (end !== null)

@@ -15,7 +15,7 @@ import { readConfig, readHost } from "../config.ts";
 import type { ErrorInfo } from "../contract/errors.ts";
 import { BUILD_COMMIT, VERSION_LINE } from "../contract/versions.ts";
 import { realPath } from "../platform/files.ts";
-import { FRAME, PROTOCOL, privateDirProblem, socketsFor } from "../surface/serve/where.ts";
+import { FRAME, notServedNote, PROTOCOL, privateDirProblem, socketsFor } from "../surface/serve/where.ts";
 import type { CallControl, Outcome } from "./call.ts";
 
 /** How long a call waits for a server to take it before it runs in this process (RGLOB_SERVE_WAIT_MS). */
@@ -82,10 +82,7 @@ export async function servedCall(
   const waitMs = Number.isFinite(wait) ? wait : WAIT_MS;
   const { answer, why } = await ask(found[1], `${JSON.stringify(request)}\n`, waitMs, control);
   if (answer === null) {
-    if (config.debug)
-      process.stderr.write(
-        `rglob: not served by the server of ${found[0]}, run in this process: ${why ?? `not taken within ${waitMs} ms`}\n`,
-      );
+    if (config.debug) process.stderr.write(notServedNote(found[0], why ?? `not taken within ${waitMs} ms`));
     return null;
   }
   try {

@@ -10,8 +10,9 @@ import * as path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, platform, typeOfStats, typeWord } from "../platform/platform.ts";
+import { newestTime, STAT_OK } from "../platform/stat-words.ts";
 import { type CompiledRules, compileRules, type IgnoreRule, lastMatchAt } from "./ignore-rules.ts";
-import { witness, witnessKind } from "./witness.ts";
+import { recording, stillSo, type Witnessed, witness, witnessingInto, witnessKind } from "./witness.ts";
 
 /** One ignore file, compiled. */
 export interface IgnoreFile {
@@ -501,6 +502,57 @@ function prefixOf(anchor: string, dir: string): string {
  * @returns the repository root, the key anchor, the outer ignore files (lowest priority first) and refusals
  */
 export function repoContext(dir: string, s: IgnoreSettings = ALL_IGNORE_FILES): RepoContext {
+  // A recording must witness every read itself: no memo then.
+  if (recording()) return readRepoContext(dir, s);
+  const key = repoKey(dir, s);
+  const kept = repoMemo.get(key);
+  if (kept?.seen.every(stillSo)) return kept.context;
+  const seen = new Map<string, Witnessed>();
+  const context = witnessingInto(seen, () => readRepoContext(dir, s));
+  repoMemo.delete(key);
+  const racy = Date.now() / 1000 - RACY_S;
+  const settled = [...seen.values()].every(
+    (w) => w.kindOnly || w.outcome !== STAT_OK || newestTime(w.words, 0) < racy,
+  );
+  if (context.errors.length === 0 && settled) {
+    repoMemo.set(key, { context, seen: [...seen.values()] });
+    if (repoMemo.size > REPO_MEMO_MAX) repoMemo.delete(repoMemo.keys().next().value as string);
+  }
+  return context;
+}
+
+/**
+ * The repository contexts read before, by directory and settings (repoKey), each kept with every path it read or
+ * looked for as witness.ts saw it (a `.git` entry by its kind): used again while each of them stats the same, so
+ * an edit of an ignore file above, of info/exclude, of a git config or the excludes file it names, or a `.git`
+ * made or removed is read at the next call, as before (#36: a served call read them all at each call).
+ */
+const repoMemo = new Map<string, { readonly context: RepoContext; readonly seen: readonly Witnessed[] }>();
+/** The most contexts kept (a server's roots and the directories of the paths its calls name). */
+const REPO_MEMO_MAX = 64;
+/**
+ * A context that read a file changed less than this before is not kept: a later write in the same tick of the
+ * file system's clock, of the same size, would leave its stats as they were (as binary-verdicts.ts's RACY_S).
+ */
+const RACY_S = 2;
+
+/** What identifies a repository context: the directory and every setting that changes what is read. */
+function repoKey(dir: string, s: IgnoreSettings): string {
+  const g = s.git ?? defaultGitPlaces();
+  const flags = `${+s.respect}${+s.vcs}${+s.dot}${+s.parent}${+s.global}`;
+  return [
+    dir,
+    flags,
+    s.extraAnchor,
+    g.home,
+    g.xdgConfigHome ?? "\u0001",
+    g.noSystem ?? "\u0001",
+    ...s.extra,
+  ].join("\0");
+}
+
+/** Reads what repoContext answers (see there), every file read again. */
+function readRepoContext(dir: string, s: IgnoreSettings): RepoContext {
   const errors: ErrorInfo[] = [];
   let root: string | null = null;
   let gitKind: "dir" | "file" | null = null;

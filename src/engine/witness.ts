@@ -28,6 +28,11 @@ export interface Witnessed {
 
 let active: Map<string, Witnessed> | null = null;
 
+/** Whether a recording is under way (what is read now must be witnessed, not taken from a memo). */
+export function recording(): boolean {
+  return active !== null;
+}
+
 /**
  * Notes a path the walk is about to list, read or look for (nothing when no recording is under way).
  * @param abs the path
@@ -123,6 +128,10 @@ export function stillSo(w: Witnessed): boolean {
  * @returns what the stat gave
  */
 function kindInto(abs: string, words: Uint32Array): StatOutcome {
+  // Most paths looked at so are absent (a `.git` looked for in each directory up to the repository): told by a
+  // stat that throws nothing, where a thrown error cost a check about 0.02 ms (#36).
+  const first = statInto()(abs, true, words, 0);
+  if (first !== STAT_OK) return first;
   try {
     const st = platform.stat(abs);
     words[0] = st.isDirectory() ? 1 : st.isFile() ? 2 : 3;

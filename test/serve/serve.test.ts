@@ -415,6 +415,42 @@ console.log(JSON.stringify(await grepAll({ pattern: "TODO" })));
     expect(calls()).toBe(before);
   });
 
+  // The CLI's client says why a server it found did not answer, with RGLOB_DEBUG set, in the library's words
+  // (src/surface/serve/where.ts notServedNote); without it the call runs cold silently.
+  test("a CLI call the server declines says why with RGLOB_DEBUG, and nothing without", () => {
+    const before = calls();
+    const note = (why: string) => `rglob: not served by the server of ${root}, run in this process: ${why}\n`;
+    const piped = (extra: Record<string, string>) =>
+      Bun.spawnSync([BIN, "grep", "TODO"], {
+        cwd: root,
+        env: { ...process.env, ...env, ...extra },
+        stdin: Buffer.from("a TODO from stdin\n"),
+      });
+    const cases: Array<[string, () => { stderr: string }]> = [
+      [
+        "other RGLOB_* settings than the server's",
+        () => run(["grep", "TODO"], root, { RGLOB_WALK_SPLIT: "0" }),
+      ],
+      ["it reads standard input", () => ({ stderr: piped({}).stderr.toString() })],
+      ["a path outside the server's tree", () => run(["grep", "TODO", outer])],
+    ];
+    for (const [why, call] of cases) {
+      const quiet = call();
+      expect({ why, stderr: quiet.stderr }).toEqual({ why, stderr: "" });
+    }
+    const told = [
+      run(["grep", "TODO"], root, { RGLOB_WALK_SPLIT: "0", RGLOB_DEBUG: "1" }),
+      piped({ RGLOB_DEBUG: "1" }),
+      run(["grep", "TODO", outer], root, { RGLOB_DEBUG: "1" }),
+    ].map((o) => o.stderr.toString());
+    expect(told).toEqual(cases.map(([why]) => note(why)));
+    expect(calls()).toBe(before);
+    // A call the server answers says nothing more with RGLOB_DEBUG.
+    const served = run(["grep", "TODO"], root, { RGLOB_DEBUG: "1" });
+    expect(calls()).toBe(before + 1);
+    expect(served.stderr.toString()).toBe("");
+  });
+
   test("a garbage request and another build's call do not disturb the server", async () => {
     const sock = join(cache, "serve", `${socketName(root)}.sock`);
     const first = (line: string) =>

@@ -273,7 +273,7 @@ async function runOperation(
     controller.abort();
   };
   if (served !== undefined) {
-    if (!served.covers(op, input)) throw new NotServed();
+    if (!served.covers(op, input)) throw new NotServed("a path outside the server's tree");
     served.cancelled(onSignal);
   } else for (const s of INTERRUPTS) process.once(s, onSignal);
   const progress = !machine && isTerminal(2);
@@ -388,7 +388,7 @@ function prepareInput(
 ): PreparedInput {
   const input = parsed.input;
   // rg's and grep's -f: patterns from a file, one a line; then every operand is a path. rg's --passthru.
-  if (served !== undefined && parsed.presentation.file === "-") throw new NotServed();
+  if (served !== undefined && parsed.presentation.file === "-") throw new NotServed(STDIN_READ);
   if (typeof parsed.presentation.file === "string") addPatternFile(parsed.presentation.file, input);
   applyPassthru(parsed, input);
   // Path operands are relative to the current directory whatever --base says (ADR 0015).
@@ -625,6 +625,8 @@ async function exitAfter(
 
 /** How rg names standard input in its output. */
 const STDIN_NAME = "<stdin>";
+/** Why a served call that reads standard input is the client's: only the client can read it. */
+const STDIN_READ = "it reads standard input";
 
 /**
  * Copies standard input to a private temporary file when grep is to search it, as rg does: when `-` is an
@@ -646,13 +648,13 @@ function stdinAsFile(
     typeof input.pattern === "string" || ((input.regexps as string[] | undefined) ?? []).length > 0;
   const rest = viaFlags ? operands : operands.slice(1);
   const dash = rest.includes("-");
-  if (dash && served !== undefined) throw new NotServed();
+  if (dash && served !== undefined) throw new NotServed(STDIN_READ);
   if (!dash) {
     if (patternsRead || rest.length > 0 || ((input.paths as string[] | undefined) ?? []).length > 0)
       return null;
     if (served !== undefined) {
       if (served.stdin === "other") return null;
-      throw new NotServed();
+      throw new NotServed(STDIN_READ);
     }
     let st: PathStats;
     try {
@@ -757,7 +759,8 @@ export async function runCli(
 ): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
-    if (served !== undefined && !OPERATIONS.some((o) => o.id === cmd)) throw new NotServed();
+    if (served !== undefined && !OPERATIONS.some((o) => o.id === cmd))
+      throw new NotServed("not a command the server runs");
     if (cmd === undefined) {
       eprint(await (await help()).rootHelp(host, 2));
       return 2;
@@ -791,7 +794,8 @@ export async function runCli(
     const op = OPERATIONS.find((o) => o.id === cmd);
     if (!op) throw unknownCommand(cmd);
     // A served call runs the operations that read a tree, not the server's own commands.
-    if (served !== undefined && (op.id === "index" || op.id === "serve")) throw new NotServed();
+    if (served !== undefined && (op.id === "index" || op.id === "serve"))
+      throw new NotServed(`${op.id} runs in its own process`);
     return await runOperation(op, rest, served, config, host);
   } catch (err) {
     if (err instanceof UsageError) {

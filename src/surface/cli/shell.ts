@@ -400,7 +400,7 @@ const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: string 
   },
   {
     name: "RGLOB_DEBUG",
-    text: "Print the stack of an internal error; a library call a warm server did not answer says why (another build).",
+    text: "Print the stack of an internal error; a call a warm server did not answer says why (another build).",
   },
   {
     name: "RGLOB_BINARY",

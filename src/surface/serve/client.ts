@@ -8,7 +8,7 @@
 import { VERSION_LINE } from "../../contract/versions.ts";
 import { statDescriptor, statPath, writeSome } from "../../platform/files.ts";
 import { sendWithDescriptors } from "../../platform/pass-fds.ts";
-import { buildId, FRAME, PROTOCOL, privateDirProblem, socketsFor } from "./where.ts";
+import { buildId, FRAME, notServedNote, PROTOCOL, privateDirProblem, socketsFor } from "./where.ts";
 
 /** How long a client waits for a server to take its call before it runs the call itself (RGLOB_SERVE_WAIT_MS). */
 const WAIT_MS = 200;
@@ -70,7 +70,8 @@ function writeOut(fd: number, bytes: Uint8Array): void {
  * Sends a CLI call to the server that keeps the working directory's tree warm, if one takes it.
  * @param argv the arguments after the program name
  * @param with_ where the sockets are (the Config's socketDir), how long to wait for a server to take the call
- *   (RGLOB_SERVE_WAIT_MS; null: WAIT_MS) and the environment the call is made with (the Host's), which it sends
+ *   (RGLOB_SERVE_WAIT_MS; null: WAIT_MS), the environment the call is made with (the Host's), which it sends, and
+ *   RGLOB_DEBUG: a call a server was found for but did not answer then says why on stderr, as the library's
  * @returns how the call ended, or null: run it cold
  */
 export async function served(
@@ -79,6 +80,7 @@ export async function served(
     readonly socketDir: string;
     readonly waitMs: number | null;
     readonly env: Readonly<Record<string, string>>;
+    readonly debug: boolean;
   },
 ): Promise<ServedEnd | null> {
   const { waitMs, env } = with_;
@@ -106,7 +108,17 @@ export async function served(
     tty: [await tty(1), await tty(2)],
     stdin: stdinKind(),
   };
-  return await call(found[1], `${JSON.stringify(request)}\n`, waitMs ?? WAIT_MS);
+  const wait = waitMs ?? WAIT_MS;
+  const { end, why } = await call(found[1], `${JSON.stringify(request)}\n`, wait);
+  if (end === null && with_.debug)
+    writeOut(2, new TextEncoder().encode(notServedNote(found[0], why ?? `not taken within ${wait} ms`)));
+  return end;
+}
+
+/** How a call went: its end, or null (run it cold) and why (null: not taken in time). */
+interface Called {
+  readonly end: ServedEnd | null;
+  readonly why: string | null;
 }
 
 /**
@@ -115,9 +127,10 @@ export async function served(
  * @param request the request line
  * @param waitMs how long to wait for the server to take the call
  */
-function call(sock: string, request: string, waitMs: number): Promise<ServedEnd | null> {
+function call(sock: string, request: string, waitMs: number): Promise<Called> {
   return new Promise((resolve) => {
     let settled = false;
+    let why: string | null = null;
     let accepted = false;
     let wrote = false;
     let pending = new Uint8Array(0);
@@ -136,7 +149,7 @@ function call(sock: string, request: string, waitMs: number): Promise<ServedEnd 
       try {
         socket?.end();
       } catch {}
-      resolve(end);
+      resolve({ end, why });
     };
     // A server that does not take the call in time (busy with another, or stuck) is left: the call runs cold.
     const timer = setTimeout(() => {
@@ -178,6 +191,8 @@ function call(sock: string, request: string, waitMs: number): Promise<ServedEnd 
             for (const s of signals) process.on(s, onSignal);
             break;
           case FRAME.declined:
+            // The server says why (an older server says nothing).
+            why = len > 0 ? new TextDecoder().decode(body) : "declined";
             if (!wrote) finish(null);
             break;
           case FRAME.stdout:
@@ -215,8 +230,10 @@ function call(sock: string, request: string, waitMs: number): Promise<ServedEnd 
       if (settled) return;
       // The server went away mid-answer: what it wrote is out, and the call failed; before any output the call
       // runs cold.
-      if (!wrote) finish(null);
-      else {
+      if (!wrote) {
+        why ??= "the server closed the connection";
+        finish(null);
+      } else {
         writeOut(
           2,
           new TextEncoder().encode("rglob: the warm server closed the connection before the end\n"),
@@ -236,9 +253,15 @@ function call(sock: string, request: string, waitMs: number): Promise<ServedEnd 
         },
         close: closed,
         error: closed,
-        connectError: () => finish(null),
+        connectError: (_s, err) => {
+          why ??= `the connection failed (${(err as { code?: string }).code ?? err.message})`;
+          finish(null);
+        },
         end: closed,
       },
-    }).catch(() => finish(null));
+    }).catch((err: Error) => {
+      why ??= `the connection failed (${(err as { code?: string }).code ?? err.message})`;
+      finish(null);
+    });
   });
 }

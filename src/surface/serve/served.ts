@@ -20,7 +20,10 @@ export interface ServedCall {
   readonly cancelled: (stop: (signal: "SIGINT" | "SIGTERM") => void) => void;
 }
 
-/** Thrown before any output when a served call is the cold path's (the client then runs it itself). */
+/**
+ * Thrown before any output when a served call is the cold path's (the client then runs it itself); its message is
+ * why, which the client says with RGLOB_DEBUG set (src/surface/serve/where.ts notServedNote).
+ */
 export class NotServed extends Error {
   override readonly name = "NotServed";
 }

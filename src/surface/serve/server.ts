@@ -241,6 +241,18 @@ function settingsOf(env: Readonly<Record<string, string | undefined>>): string {
 }
 
 /**
+ * Why a CLI call of another build is declined (said by its client with RGLOB_DEBUG): the versions when they
+ * differ, else the binary (rebuilt or replaced since one of the two started).
+ * @param build the client's build id (where.ts buildId: protocol|version|binary)
+ */
+function otherBuild(build: unknown): string {
+  const theirs = typeof build === "string" ? build.split("|")[1] : undefined;
+  if (theirs !== undefined && theirs !== VERSION_LINE)
+    return `another build: the server is ${VERSION_LINE}, the client ${theirs}`;
+  return `another build: the server's binary (${VERSION_LINE}) is not the client's file as it is now`;
+}
+
+/**
  * Turns at the process's state: a served call (CLI or library) makes the client's working directory and output
  * the process's (its environment is read into the call's Config and Host, passed in), so it runs alone (exclusive); `rglob mcp`'s tool calls change none of these and may
  * run together (shared), but not during a served call. Waiters are served in order, so a served call is not
@@ -543,7 +555,7 @@ export class WarmServer {
       case "call":
         // Another protocol or build must not answer: the client runs cold.
         if (req.v !== PROTOCOL || req.build !== this.build || this.stopped) {
-          this.decline(conn);
+          this.decline(conn, this.stopped ? "it is stopping" : otherBuild(req.build));
           return;
         }
         this.queue.push(Object.assign(conn, { request: req }));
@@ -588,7 +600,7 @@ export class WarmServer {
       .then((r) => {
         release = r;
         // A client that gave up waiting (it runs cold) is not answered.
-        if (conn.closed || this.stopped) return this.decline(conn);
+        if (conn.closed || this.stopped) return this.decline(conn, "it is stopping");
         return req.type === "lib" ? this.answerLib(conn, req) : this.answer(conn, req);
       })
       .finally(() => {
@@ -642,7 +654,7 @@ export class WarmServer {
     try {
       process.chdir(cwd);
     } catch {
-      this.decline(conn);
+      this.decline(conn, "the server cannot enter the working directory");
       return null;
     }
     return env;
@@ -656,7 +668,7 @@ export class WarmServer {
       ? ([req.tty[0] === true, req.tty[1] === true] as const)
       : ([false, false] as const);
     if (argv === null) {
-      this.decline(conn);
+      this.decline(conn, "a malformed request");
       return;
     }
     const env = this.enter(conn, req);
@@ -703,7 +715,9 @@ export class WarmServer {
     } catch (err) {
       const name = (err as { name?: string } | null)?.name;
       if (err instanceof NotServed || name === "NotServed")
-        end = out ? { type: FRAME.exit, body: "2" } : { type: FRAME.declined, body: "" };
+        end = out
+          ? { type: FRAME.exit, body: "2" }
+          : { type: FRAME.declined, body: (err as Error).message || "declined" };
       else if (name === "Interrupted")
         end = { type: FRAME.signal, body: String((err as { signal?: unknown }).signal) };
       else if (name === "BrokenPipe" || (err as { code?: string } | null)?.code === "EPIPE")
@@ -755,7 +769,7 @@ export class WarmServer {
         : null;
     const op = typeof req.op === "string" && LIBRARY_OPS.has(req.op) ? req.op : null;
     if (op === null || input === null) {
-      this.decline(conn);
+      this.decline(conn, "a malformed request");
       return;
     }
     const env = this.enter(conn, req);

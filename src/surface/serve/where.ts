@@ -115,6 +115,16 @@ export function buildId(version: string): string {
   return `${PROTOCOL}|${version}|${exe}${main}`;
 }
 
+/**
+ * What a client says on stderr, with RGLOB_DEBUG set, when a server was found for its call but did not answer it:
+ * the CLI's client (client.ts) and the library's (src/agent/served.ts) say it in the same words.
+ * @param root the tree of the server found
+ * @param why what the server said when it declined, or why the client gave up
+ */
+export function notServedNote(root: string, why: string): string {
+  return `rglob: not served by the server of ${root}, run in this process: ${why}\n`;
+}
+
 /** Frame types, server → client: one byte, then a 4-byte big-endian length, then the payload. */
 export const FRAME = {
   /** The server took the call: output follows. */
