@@ -1,5 +1,5 @@
 /*! Engine: what identifies a walk, in one place, for the two kinds of replayed walk (src/engine/index/): the warm
- * server's remembered walks (warm.ts) and the walk kept with a persisted index (persist.ts). Two plans with the
+ * server's remembered walks (warm/remembered.ts) and the walk kept with a persisted index (persist.ts). Two plans with the
  * same key reach the same entries with the same calls on the run context, so a recording of one stands for the
  * other. The key holds the walk options (the base resolved or with the cwd it is relative to), the plan's kind
  * (filesOnly) and what says which ignore rules apply from outside the tree. Where the two differ, each follows from

@@ -875,7 +875,7 @@ export class WarmRoot implements WarmProvider {
   /**
    * Holds the background work (the watch's set-up, the index build) back while a call is answered: on the one
    * thread they would take turns with it. Until the watch is set up nothing warm answers (no walk is remembered,
-   * `memoKey`; no index): a call then walks cold, as the CLI does.
+   * `RememberedWalks.key`; no index): a call then walks cold, as the CLI does.
    * @returns the release (the first call of it counts; later ones do nothing)
    */
   hold(): () => void {
@@ -1279,7 +1279,7 @@ export class WarmRoot implements WarmProvider {
       this.forgetWalks();
       // A loaded index the watch does not vouch for yet is kept: every file is stat'ed again once the watch is
       // whole (recheck, which starts again after this), and each query stats what it rules out until then. The
-      // default walk is recorded again between calls (once the watch is whole: memoKey).
+      // default walk is recorded again between calls (once the watch is whole: RememberedWalks.key).
       if (this.index !== null && this.unverified === this.index && !this.rootGone) {
         this.recordDefault();
         return;
