@@ -35,6 +35,28 @@ export function quadBitsOf(bytes: Uint8Array): Uint8Array<ArrayBuffer> | null {
 const isLetter = (b: number): boolean => (b >= 65 && b <= 90) || (b >= 97 && b <= 122);
 
 /**
+ * Every ASCII case variant of a run of bytes, each as a big-endian key (up to 2^len of them; the trigram lists
+ * and the 4-gram probes of a caseless literal both ask for these).
+ * @param bytes the bytes
+ * @param from where the run starts
+ * @param len its length (3 for a trigram, 4 for a 4-gram)
+ * @returns the keys, the run as it is first
+ */
+export function caseVariants(bytes: Uint8Array, from: number, len: number): number[] {
+  let variants = [0];
+  for (let j = from; j < from + len; j++) {
+    const b = bytes[j] as number;
+    const next: number[] = [];
+    for (const v of variants) {
+      next.push((v << 8) | b);
+      if (isLetter(b)) next.push((v << 8) | (b ^ 0x20));
+    }
+    variants = next;
+  }
+  return variants;
+}
+
+/**
  * What a literal asks of a bitset: per distinct 4-gram of its bytes, the hash products of its variants (itself,
  * or every ASCII case variant when caseless: up to sixteen), any one of which a file holding it must have.
  * @param lit the literal's UTF-8 bytes
@@ -46,16 +68,14 @@ export function quadProbe(lit: Uint8Array, caseless: boolean): Int32Array[] | nu
   const out: Int32Array[] = [];
   const seen = new Set<number>();
   for (let i = 3; i < lit.length; i++) {
-    let variants = [0];
-    for (let j = i - 3; j <= i; j++) {
-      const b = lit[j] as number;
-      const next: number[] = [];
-      for (const v of variants) {
-        next.push((v << 8) | b);
-        if (caseless && isLetter(b)) next.push((v << 8) | (b ^ 0x20));
-      }
-      variants = next;
-    }
+    const variants = caseless
+      ? caseVariants(lit, i - 3, 4)
+      : [
+          ((lit[i - 3] as number) << 24) |
+            ((lit[i - 2] as number) << 16) |
+            ((lit[i - 1] as number) << 8) |
+            (lit[i] as number),
+        ];
     const canon = Math.min(...variants.map((v) => v >>> 0));
     if (seen.has(canon)) continue;
     seen.add(canon);

@@ -6,11 +6,7 @@
  * required literal; the matcher decides on the file's current bytes. No I/O here (the builder hands it bytes). */
 import { holdsFoldTrap } from "../search/fold-traps.ts";
 import type { PathTable } from "./path-table.ts";
-import { mayHold, QUAD_MIN_BYTES, quadBitsOf, quadProbe } from "./quads.ts";
-
-/** Whether a byte is an ASCII letter (its other case differs by 0x20). */
-const LETTER = new Uint8Array(256);
-for (let i = 0; i < 256; i++) LETTER[i] = (i >= 65 && i <= 90) || (i >= 97 && i <= 122) ? 1 : 0;
+import { caseVariants, mayHold, QUAD_MIN_BYTES, quadBitsOf, quadProbe } from "./quads.ts";
 
 /** Words of a bitset over the 2^24 trigram keys (2 MiB). */
 const WORDS = 1 << 19;
@@ -108,21 +104,6 @@ function foldKey(k: number): number {
   for (let s = 16; s >= 0; s -= 8) {
     const b = (k >>> s) & 0xff;
     out = (out << 8) | (b >= 65 && b <= 90 ? b + 32 : b);
-  }
-  return out;
-}
-
-/** Every ASCII case variant of a trigram key (up to eight). */
-function caseVariants(k: number): number[] {
-  let out = [0];
-  for (let s = 16; s >= 0; s -= 8) {
-    const b = (k >>> s) & 0xff;
-    const next: number[] = [];
-    for (const v of out) {
-      next.push((v << 8) | b);
-      if (LETTER[b] === 1) next.push((v << 8) | (b ^ 0x20));
-    }
-    out = next;
   }
   return out;
 }
@@ -1109,7 +1090,7 @@ export class TrigramIndex {
         const canon = caseless ? foldKey(k) : k;
         if (seen.has(canon)) continue;
         seen.add(canon);
-        positions.push(caseless ? caseVariants(k) : [k]);
+        positions.push(caseless ? caseVariants(b, i - 2, 3) : [k]);
       }
       literals.push(positions);
       probes.push(this.quads.size > 0 ? quadProbe(b, caseless) : null);
