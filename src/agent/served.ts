@@ -82,7 +82,7 @@ export async function servedCall(
   const waitMs = Number.isFinite(wait) ? wait : WAIT_MS;
   const { answer, why } = await ask(found[1], `${JSON.stringify(request)}\n`, waitMs, control);
   if (answer === null) {
-    if (config.debug) process.stderr.write(notServedNote(found[0], why ?? `not taken within ${waitMs} ms`));
+    if (config.debug) process.stderr.write(notServedNote(found[0], why, waitMs));
     return null;
   }
   try {

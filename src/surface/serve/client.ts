@@ -110,8 +110,7 @@ export async function served(
   };
   const wait = waitMs ?? WAIT_MS;
   const { end, why } = await call(found[1], `${JSON.stringify(request)}\n`, wait);
-  if (end === null && with_.debug)
-    writeOut(2, new TextEncoder().encode(notServedNote(found[0], why ?? `not taken within ${wait} ms`)));
+  if (end === null && with_.debug) writeOut(2, new TextEncoder().encode(notServedNote(found[0], why, wait)));
   return end;
 }
 
@@ -150,6 +149,11 @@ function call(sock: string, request: string, waitMs: number): Promise<Called> {
         socket?.end();
       } catch {}
       resolve({ end, why });
+    };
+    // A connection that could not be made (or broke before any answer): the call runs cold.
+    const failed = (err: Error) => {
+      why ??= `the connection failed (${(err as { code?: string }).code ?? err.message})`;
+      finish(null);
     };
     // A server that does not take the call in time (busy with another, or stuck) is left: the call runs cold.
     const timer = setTimeout(() => {
@@ -253,15 +257,9 @@ function call(sock: string, request: string, waitMs: number): Promise<Called> {
         },
         close: closed,
         error: closed,
-        connectError: (_s, err) => {
-          why ??= `the connection failed (${(err as { code?: string }).code ?? err.message})`;
-          finish(null);
-        },
+        connectError: (_s, err) => failed(err),
         end: closed,
       },
-    }).catch((err: Error) => {
-      why ??= `the connection failed (${(err as { code?: string }).code ?? err.message})`;
-      finish(null);
-    });
+    }).catch(failed);
   });
 }

@@ -119,10 +119,12 @@ export function buildId(version: string): string {
  * What a client says on stderr, with RGLOB_DEBUG set, when a server was found for its call but did not answer it:
  * the CLI's client (client.ts) and the library's (src/agent/served.ts) say it in the same words.
  * @param root the tree of the server found
- * @param why what the server said when it declined, or why the client gave up
+ * @param why what the server said when it declined, or why the client gave up; null: the server did not take the
+ *   call in time
+ * @param waitMs how long the client waited for it to take the call
  */
-export function notServedNote(root: string, why: string): string {
-  return `rglob: not served by the server of ${root}, run in this process: ${why}\n`;
+export function notServedNote(root: string, why: string | null, waitMs: number): string {
+  return `rglob: not served by the server of ${root}, run in this process: ${why ?? `not taken within ${waitMs} ms`}\n`;
 }
 
 /** Frame types, server → client: one byte, then a 4-byte big-endian length, then the payload. */
