@@ -112,7 +112,7 @@ export const resultMetaEntries = {
     v.pipe(
       v.record(v.string(), v.array(v.string())),
       v.description(
-        "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang.",
+        "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads).",
       ),
     ),
   ),

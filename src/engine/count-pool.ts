@@ -6,7 +6,7 @@
 import type { ErrorInfo } from "../contract/errors.ts";
 import { type Routes, routes } from "../platform/routes.ts";
 import { startWorker, workersAvailable } from "../platform/workers.ts";
-import { languageOf } from "./languages.ts";
+import { LANGUAGE_NAMES, languageNamed, languageOf } from "./languages.ts";
 import { type CountOutcome, LineCounter, type LineCounterOptions } from "./lines.ts";
 
 /** A batch sent to a worker. */
@@ -18,7 +18,10 @@ export interface BatchRequest {
   readonly routes?: Routes;
 }
 
-/** A worker's answer: six numbers per path (kind, lines, non-blank, code, docstring, bytes) and the problems met. */
+/**
+ * A worker's answer: seven numbers per path (kind, lines, non-blank, code, docstring, bytes, and the index + 1 in
+ * LANGUAGE_NAMES of the language its `#!` line named, 0 for none) and the problems met.
+ */
 export interface BatchReply {
   readonly id: number;
   readonly counts: Float64Array;
@@ -26,7 +29,7 @@ export interface BatchReply {
 }
 
 /** Numbers per path in a reply. */
-const WIDTH = 6;
+const WIDTH = 7;
 const COUNTED = 0;
 const BINARY = 1;
 const ERROR = 2;
@@ -63,6 +66,8 @@ export function countBatch(req: BatchRequest): BatchReply {
       counts[o + 3] = out.counts.code;
       counts[o + 4] = out.counts.docstring;
       counts[o + 5] = out.counts.bytes;
+      const shebang = out.counts.shebang;
+      counts[o + 6] = shebang === null ? 0 : LANGUAGE_NAMES.indexOf(shebang.name) + 1;
     } else if (out.kind === "binary") {
       counts[o] = BINARY;
       counts[o + 5] = out.bytes;
@@ -98,6 +103,7 @@ function unpack(reply: BatchReply): CountOutcome[] {
           code: c[o + 3] as number,
           docstring: c[o + 4] as number,
           bytes,
+          shebang: c[o + 6] ? languageNamed(LANGUAGE_NAMES[(c[o + 6] as number) - 1] as string) : null,
         },
       };
     } else if (kind === BINARY) out[i] = { kind: "binary", bytes };

@@ -130,6 +130,8 @@ const NESTED = new Set(NESTED_LANGUAGES);
 interface LanguageLookups {
   readonly byExt: Map<string, Language>;
   readonly byName: Map<string, Language>;
+  /** By the language's own name ("Shell"), for a `#!` line's interpreter. */
+  readonly byLanguage: Map<string, Language>;
 }
 
 /** Built on first use (module load stays cheap for commands that never ask for a language). */
@@ -138,12 +140,14 @@ function languageLookups(): LanguageLookups {
   if (lookups !== null) return lookups;
   const byExt = new Map<string, Language>();
   const byName = new Map<string, Language>();
+  const byLanguage = new Map<string, Language>();
   for (const [name, exts, names, line, block] of TABLE) {
     const lang: Language = { name, line, block, nested: NESTED.has(name) };
     for (const e of exts) byExt.set(e, lang);
     for (const n of names) byName.set(n, lang);
+    byLanguage.set(name, lang);
   }
-  lookups = { byExt, byName };
+  lookups = { byExt, byName, byLanguage };
   return lookups;
 }
 
@@ -377,4 +381,25 @@ export function shebangLanguages(line: string): { interpreter: string; languages
   const interpreter = base(words[i] ?? "");
   const key = interpreter.toLowerCase().replace(/[\d.]+$/, "");
   return { interpreter, languages: INTERPRETERS[key] ?? [] };
+}
+
+/**
+ * Returns the language a script's `#!` line names, for a file whose name gives none (count, as tokei and cloc
+ * read shebangs): the interpreter's first language (`deno` and `bun` run TypeScript first).
+ * @param line the file's first line, without its newline
+ * @returns the language, or null when the line is no `#!` or names no interpreter the table knows
+ */
+export function shebangLanguage(line: string): Language | null {
+  const said = shebangLanguages(line);
+  const name = said?.languages[0];
+  return name === undefined ? null : (languageLookups().byLanguage.get(name) ?? null);
+}
+
+/**
+ * Returns a language of the table by its name (a worker's reply names a file's shebang language by name).
+ * @param name e.g. "Shell"
+ * @returns the language, or null
+ */
+export function languageNamed(name: string): Language | null {
+  return languageLookups().byLanguage.get(name) ?? null;
 }

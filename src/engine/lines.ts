@@ -7,9 +7,12 @@ import { basename } from "node:path";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, type ListedFile, platform } from "../platform/platform.ts";
 import { createByteBuffer, releaseByteBuffer } from "./bytes.ts";
-import type { Language } from "./languages.ts";
+import { type Language, shebangLanguage } from "./languages.ts";
 import { COMMENT, commentMarkers, DOCSTRING, type RegionLexer, regionLexer } from "./regions/regions.ts";
 import { sniffUtf16 } from "./search/encoding.ts";
+
+/** The bytes of a first line read for its `#!` interpreter (as the --lang shebang note reads it). */
+const SHEBANG_MAX = 256;
 
 /** The counts of one file. */
 interface LineCounts {
@@ -23,6 +26,8 @@ interface LineCounts {
   readonly docstring: number;
   /** Bytes read (the file size). */
   readonly bytes: number;
+  /** The language its `#!` line named, when the caller gave none (a name of no known language), else null. */
+  readonly shebang: Language | null;
 }
 
 /** What counting one file gave: counts, a binary file (not counted) or a problem. */
@@ -131,6 +136,8 @@ export class LineCounter {
   private lexer: RegionLexer | null = null;
   /** The file's language, when it has a region lexer. */
   private lexed: string | null = null;
+  /** The language the file's `#!` line named (a file given no language), or null. */
+  private shebang: Language | null = null;
   /** The scanned chunk. */
   private chunk: Uint8Array = new Uint8Array(0);
   /** The chunk as a Buffer (same memory) for native multi-byte searches, made on first use. */
@@ -162,9 +169,8 @@ export class LineCounter {
     this.code = 0;
     this.docstring = 0;
     this.inBlock = -1;
-    this.markers = lang ? markersOf(lang) : null;
-    this.lexer = lang === null ? null : regionLexer(lang.name, basename(path));
-    this.lexed = this.lexer === null || lang === null ? null : lang.name;
+    this.shebang = null;
+    this.useLanguage(lang, path);
     let fd: number;
     try {
       fd =
@@ -215,6 +221,9 @@ export class LineCounter {
             return { kind: "binary", bytes: total };
           }
           if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
+          // A name of no known language: a `#!` line naming a known interpreter gives it (tokei's and cloc's way).
+          if (lang === null && buf[start] === 0x23 && buf[start + 1] === 0x21)
+            this.readShebang(buf, start, n, path);
           // A language with a region lexer is classified by it, as grep's `in` sees the file.
           // (A file over LEX_MAX is counted by the markers, line by line, in bounded memory.)
           if (this.lexer !== null && (n < buf.length || platform.fstat(fd).size <= LEX_MAX))
@@ -347,7 +356,25 @@ export class LineCounter {
       code: this.code,
       docstring: this.docstring,
       bytes,
+      shebang: this.shebang,
     };
+  }
+
+  /** Classes the file's lines by a language's markers or region lexer (none: every non-blank line is code). */
+  private useLanguage(lang: Language | null, path: string): void {
+    this.markers = lang ? markersOf(lang) : null;
+    this.lexer = lang === null ? null : regionLexer(lang.name, basename(path));
+    this.lexed = this.lexer === null || lang === null ? null : lang.name;
+  }
+
+  /** Takes the language a `#!` first line names (its first 256 bytes read), when the table knows it. */
+  private readShebang(buf: Uint8Array, start: number, n: number, path: string): void {
+    const head = Buffer.from(buf.buffer, buf.byteOffset + start, Math.min(n - start, SHEBANG_MAX));
+    const nl = head.indexOf(10);
+    const found = shebangLanguage(head.toString("latin1", 0, nl < 0 ? head.length : nl).trimEnd());
+    if (found === null) return;
+    this.shebang = found;
+    this.useLanguage(found, path);
   }
 
   private widthOf(buf: Uint8Array, n: number): TextWidth {

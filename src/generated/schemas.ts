@@ -618,7 +618,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -1516,7 +1516,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -2066,7 +2066,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                   "type": "null"
                 }
               ],
-              "description": "Language from the file name (built-in table), or null when unknown."
+              "description": "Language from the file name (built-in table), else from a #! line naming a known interpreter, or null."
             },
             "line_classes": {
               "type": "string",
@@ -2287,7 +2287,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -3033,7 +3033,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -3677,7 +3677,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -4378,7 +4378,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -4918,7 +4918,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -5787,7 +5787,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -6200,7 +6200,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
                   "type": "null"
                 }
               ],
-              "description": "Language from the file name (built-in table), or null when unknown."
+              "description": "Language from the file name (built-in table), else from a #! line naming a known interpreter, or null."
             },
             "line_classes": {
               "type": "string",
@@ -6421,7 +6421,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -7113,7 +7113,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -7650,7 +7650,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -7972,7 +7972,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "string"
           }
         },
-        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type is chosen by file name only: a script without such a name is not taken for its shebang."
+        "description": "Present when file_types or file_types_not named a type: the names each selects by ('py': ['*.py', '*.pyi', '*.pyw']). A type selects by file name only, never by a #! line (which count's language reads)."
       },
       "time_window": {
         "type": "object",
@@ -8842,7 +8842,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
             "type": "null"
           }
         ],
-        "description": "Language from the file name (built-in table), or null when unknown."
+        "description": "Language from the file name (built-in table), else from a #! line naming a known interpreter, or null."
       },
       "line_classes": {
         "type": "string",

@@ -179,7 +179,7 @@ async function walkAgain(
  */
 export function shebangNote(look: ShebangLook | null, surface: "cli" | "mcp"): string {
   if (look === null)
-    return "a file type is chosen by name only: a script without such a name is not taken for its shebang";
+    return "a file type selects by name only, never by a #! line (which count's language reads)";
   const langs =
     look.asked.length === 1 ? look.asked[0] : `${look.asked.slice(0, -1).join(", ")} or ${look.asked.at(-1)}`;
   const key = surface === "cli" ? "--lang" : "file_types";

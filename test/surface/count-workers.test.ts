@@ -21,6 +21,9 @@ describe("count on a large tree", () => {
       }
     }
     spec["d20/f100.ts"] = new Uint8Array([1, 0, 10]);
+    // Scripts named by their #! line only, in batches that workers count too: the language comes back with them.
+    for (let d = 21; d < 30; d++) spec[`d${d}/hook`] = "#!/usr/bin/env sh\n# why\nrun\n";
+    expected += 9 * 3;
     const t = tempTree(spec);
     const dir = mkdtempSync(join(tmpdir(), "rglob-bin-"));
     try {
@@ -45,7 +48,9 @@ describe("count on a large tree", () => {
       expect(out[errorAt + 1]?.relative_path).toBe("d20/f101.ts");
       const summary = out.at(-1) as { totals: { files: number; lines: number; binary_files: number } };
       const sum = files.reduce((s, l) => s + (l.lines as number), 0);
-      expect(summary.totals).toMatchObject({ files: 5999, lines: sum, binary_files: 1 });
+      expect(summary.totals).toMatchObject({ files: 6008, lines: sum, binary_files: 1 });
+      const hooks = files.filter((l) => (l.relative_path as string).endsWith("/hook"));
+      expect(hooks.map((l) => [l.language, l.code, l.comment])).toEqual(Array(9).fill(["Shell", 1, 2]));
       expect(sum).toBe(expected - ((20 * 200 + 100) % 17));
     } finally {
       t.cleanup();

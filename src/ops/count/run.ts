@@ -165,7 +165,6 @@ export async function* runCountLines(
   const { no_empty: noEmpty, no_comments: noComments } = input;
   const finish = (item: Item, out: CountOutcome, report: (info: ErrorInfo) => void): CountFile | null => {
     const e = item.e as Entry;
-    const lang = item.lang;
     if (out.kind === "error") {
       ctx.read(out.bytes);
       report(out.info);
@@ -184,6 +183,8 @@ export async function* runCountLines(
       return null;
     }
     const c = out.counts;
+    // A name of no known language takes the one its `#!` line names (engine/lines.ts), as tokei and cloc do.
+    const lang = item.lang ?? c.shebang;
     ctx.read(c.bytes);
     const code = docsAsCode ? c.code + c.docstring : c.code;
     let lines = c.lines;
@@ -204,7 +205,7 @@ export async function* runCountLines(
       if (width === "bytes" && c.bytes <= CLASSIFY_MAX) {
         const text = readText(e.abs, plan.confine);
         if (text !== null) {
-          const view = classifyLines(text, lang ?? null, e.abs, NOTES_MAX, docsAsCode);
+          const view = classifyLines(text, lang, e.abs, NOTES_MAX, docsAsCode);
           rec.line_classes = view.classes;
           rec.line_notes = view.notes;
         }

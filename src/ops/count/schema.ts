@@ -107,7 +107,9 @@ export const CountFileSchema = v.pipe(
     ),
     language: v.pipe(
       v.nullable(v.string()),
-      v.description("Language from the file name (built-in table), or null when unknown."),
+      v.description(
+        "Language from the file name (built-in table), else from a #! line naming a known interpreter, or null.",
+      ),
     ),
     line_classes: v.optional(
       v.pipe(
