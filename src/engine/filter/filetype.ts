@@ -43,9 +43,24 @@ function typeTable(adds: readonly string[]): Map<string, TypeDef> {
         for (const l of o.languages) def.languages.add(l);
         def.globs.push(...o.globs);
       }
-    } else def.globs.push(rest);
+    } else def.globs.push(nameGlob(rest));
   }
   return table;
+}
+
+/**
+ * Checks that a type's glob can match a file name: a '/' in it (but a leading '**\/', which matches any
+ * directory, so the name) would never match one, as rg's type globs that hold one match nothing in a walk.
+ * @param glob the glob of a 'NAME:GLOB' definition
+ * @returns the glob
+ * @throws RglobError BAD_PREDICATE for a glob that holds '/'
+ */
+function nameGlob(glob: string): string {
+  if (!glob.replace(/^(\*\*\/)+/, "").includes("/")) return glob;
+  throw new RglobError(
+    "BAD_PREDICATE",
+    `type_add: a type's globs match file names, not paths: '${glob}' holds '/'; select paths with a glob (an operand or -g on the CLI, patterns over MCP: '${glob}'), or give the names ('NAME:pre-commit')`,
+  );
 }
 
 function unknownType(name: string, key: string): RglobError {
