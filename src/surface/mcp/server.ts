@@ -619,7 +619,10 @@ async function callOperation(
   const cut = cutNote(op, input, result, budget);
   if (cut !== null) tail += `\nnote: ${cut}`;
   const totals = op.id === "grep" ? grepTotalsScope(input, result) : undefined;
-  let options: TextOptions = totals === undefined ? {} : { totals };
+  let options: TextOptions = {
+    ...(totals === undefined ? {} : { totals }),
+    ...(op.id === "grep" && input.files_without_match === true ? { withoutMatch: true } : {}),
+  };
   let textRoom = room - jsonBytes(tail);
   let text = resultText(op, label, result, textRoom, allErrors, base, options);
   for (let pass = 0; pass < 2; pass++) {

@@ -39,7 +39,12 @@ export interface TextOptions {
   readonly totals?: string;
   /** The max_output_bytes with which the text would list every record of the structured result. */
   readonly wholeTextBytes?: number;
+  /** The records are grep's files_without_match: said as such, each a bare path (not `path:0`). */
+  readonly withoutMatch?: boolean;
 }
+
+/** grep's totals of matches, which files_without_match stops counting at each file's first: not said then. */
+const MATCH_TOTALS = new Set(["total_matches", "matched_lines"]);
 
 /** Error examples listed per code before the rest of that code is counted. */
 const EXAMPLES_PER_CODE = 3;
@@ -102,8 +107,8 @@ function linkNote(r: Rec): string {
 
 /** The text lines of one record, and the raw bytes of a path that is not valid UTF-8 (the lossy path above
  * cannot name it). */
-function recordLines(op: Operation, r: Rec): string[] {
-  const lines = linesOf(op, r);
+function recordLines(op: Operation, r: Rec, bare: boolean): string[] {
+  const lines = bare ? [str(r.relative_path ?? "")] : linesOf(op, r);
   // only_ignored (#37): the rule that ignores the path, after its line (a grep line's text stays as it is).
   if (typeof r.ignored_by === "string") lines.push(`  ignored by ${r.ignored_by}`);
   // count's classify (#37): the lines worth a check, one a line, as grep -n prints them.
@@ -359,7 +364,14 @@ export function resultText(
     op.id === "explain" && typeof result.explained === "number"
       ? `${plural(result.explained, "entry", "entries")} explained`
       : `${plural(result.total_files_searched, "file")} searched`;
-  const head = [`${tool}: ${plural(results.length, "record")}${entryTypes(results)}, ${examined}`];
+  const bare = options.withoutMatch === true;
+  // files_without_match (a trial agent read `path:0` under "files_with_matches: 75" as the list of matches): the
+  // header says what the list is.
+  const head = [
+    bare
+      ? `${tool}: ${plural(results.length, "file")} without a match (of ${str(result.total_files_searched)} searched)`
+      : `${tool}: ${plural(results.length, "record")}${entryTypes(results)}, ${examined}`,
+  ];
   if (result.truncated) {
     head.push(`truncated (${result.truncated_reason})`);
     if (typeof result.next_cursor === "string") head.push(`next page: cursor=${result.next_cursor}`);
@@ -382,7 +394,7 @@ export function resultText(
     } else errors.push(e);
   }
   for (const [k, v] of Object.entries(result)) {
-    if (META.has(k) || v === null || v === undefined) continue;
+    if (META.has(k) || v === null || v === undefined || (bare && MATCH_TOTALS.has(k))) continue;
     if (k === "skipped" && typeof v === "object") {
       const line = skippedLine(v as Rec, folded, base);
       if (line !== null) lines.push(line);
@@ -419,6 +431,7 @@ export function resultText(
       op.id === "explain"
         ? { ...r, reasons: consultedOnce((r.reasons as Rec[] | undefined) ?? [], said) }
         : r,
+      bare,
     ).join("\n");
     const size = Buffer.byteLength(block) + 1;
     if (used + size > budget - 80) {

@@ -20,6 +20,7 @@ export const grepHuman: HumanFactory = (out, style, p, input) => {
       stats: p.stats === true,
       counting: input.count === true || input.count_matches === true,
       listing: input.files_with_matches === true || input.files_without_match === true,
+      withoutMatch: input.files_without_match === true,
       nul: p.null === true,
       column: p.column === true,
       vimgrep: p.vimgrep === true,

@@ -25,6 +25,8 @@ interface GrepHumanOptions {
   readonly counting?: boolean;
   /** Whether file records are a list of files (-l, --files-without-match): a binary file is then its path. */
   readonly listing?: boolean;
+  /** --files-without-match: with --by, the total says how many files the rows (files that match) leave out. */
+  readonly withoutMatch?: boolean;
   /** Tells whether a line is selected (a match, or a non-match with -v): given when -m may leave matching
    * lines in an after-context. */
   readonly selects?: ((line: string) => boolean) | undefined;
@@ -53,6 +55,8 @@ export class GrepHumanSink implements Sink {
   private lastPath: string | null = null;
   private lastLine = 0;
   private printedGroup = false;
+  /** File records met (--files-without-match: the files without a match). */
+  private files = 0;
   /** The file whose heading was printed last (--heading). */
   private headed = "";
   private readonly p: ReturnType<typeof paint>;
@@ -214,6 +218,7 @@ export class GrepHumanSink implements Sink {
   }
 
   record(kind: string, record: object): void {
+    if (kind === "file") this.files++;
     if (this.opts.by !== undefined) return; // the answer is the breakdown (end)
     if (kind === "file") {
       const f = record as GrepFile;
@@ -330,7 +335,10 @@ export class GrepHumanSink implements Sink {
       text += `${this.p.dim(head.slice(0, -1))}\n${body}\n`;
     }
     const n = (k: string) => (typeof summary[k] === "number" ? (summary[k] as number) : 0);
-    text += `total: ${plural(n("matched_lines"), "matching line")} (${plural(n("total_matches"), "match", "matches")}) in ${plural(n("files_with_matches"), "file")}\n`;
+    // --files-without-match (a trial agent read the rows as the files asked for): the rows are the files that match.
+    text += this.opts.withoutMatch
+      ? `total: ${plural(this.files, "file")} without a match (listed without --by); the rows count the ${plural(n("files_with_matches"), "file")} that match\n`
+      : `total: ${plural(n("matched_lines"), "matching line")} (${plural(n("total_matches"), "match", "matches")}) in ${plural(n("files_with_matches"), "file")}\n`;
     this.out.write(text);
   }
 
