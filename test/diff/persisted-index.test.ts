@@ -438,6 +438,30 @@ describe("rglob grep with a persisted index", () => {
     fromIndex(["grep", "--json", "needle", dir], tmpdir());
   }, 120_000);
 
+  test("names outside ASCII in the walk written with the index replay as written (ADR 0061)", () => {
+    // The walk's relative paths are decoded from the index file's bytes at each replay: a directory, a file the
+    // index holds and a binary file it does not, each named in UTF-8 beyond ASCII, as the cold walk names them.
+    const tree = mkdtempSync(join(tmpdir(), "rglob-pindex-names-"));
+    try {
+      mkdirSync(join(tree, "zürich", "日本"), { recursive: true });
+      writeFileSync(join(tree, "zürich", "naïve-ä.txt"), "haystack needle\n");
+      writeFileSync(join(tree, "zürich", "日本", "é.bin"), Buffer.from("needle\0\u0001"));
+      writeFileSync(join(tree, "plain.txt"), "needle\n");
+      ageTree(tree);
+      index([], tree);
+      const cold = fromIndex(["grep", "--json", "--list-binary", "needle"], tree) as {
+        results: Array<{ relative_path: string }>;
+        errors: Array<{ code: string; path: string }>;
+      };
+      expect(cold.results.map((r) => r.relative_path).sort()).toEqual(["plain.txt", "zürich/naïve-ä.txt"]);
+      expect(cold.errors.map((e) => [e.code, e.path])).toEqual([
+        ["BINARY", join(realpathSync(tree), "zürich", "日本", "é.bin")],
+      ]);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   test("a corrupt, truncated or foreign index is not used", () => {
     index();
     const file = (index(["--status"]).json.results[0] as Record<string, unknown>).index_path as string;

@@ -47,7 +47,8 @@ function planOf(input: Record<string, unknown>, filesOnly: boolean): WalkPlan {
 function walksOf(plan: WalkPlan): RecordedWalk[] {
   const rec = recordWalk(selectingAll(plan), quietContext());
   const rels = Array.from({ length: rec.entries }, (_, i) => rec.relOf(i));
-  const plain = new PlainWalk(rec.ops, rec.args, rec.payloads, rels, rec.typeCodes(), root, () => "");
+  const relAt = (i: number) => (rels[i] === "" ? null : (rels[i] as string));
+  const plain = new PlainWalk(rec.ops, rec.args, rec.payloads, relAt, rec.typeCodes(), root, () => "");
   return [rec, plain];
 }
 
