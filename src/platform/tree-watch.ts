@@ -232,7 +232,7 @@ const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediat
  * @param limit a test's limit: adding a watch fails after this many (RGLOB_TEST_WATCH_LIMIT)
  * @param known directories a walk recorded: each is watched and stat'ed, and listed only when it does not stat
  *   as recorded or has more subdirectories than the walk knows (its link count); the others are found by
- *   listing as without it
+ *   listing as without it. The tree is watched again from them after an overflow too (rewatchInSlices)
  * @returns the watch, or null (this route is not there, or stopped); throws why the watch could not be set up
  */
 export async function watchTreeInSlices(
