@@ -76,6 +76,8 @@ beforeAll(async () => {
       mkdirSync(join(root, leaf(t, d)), { recursive: true });
       writeFileSync(join(root, leaf(t, d), "f.txt"), `ordinary words ${t} ${d}\n`);
     }
+  // A walk is written with the index only when what it read is 2 s older than the writing (racily clean).
+  await Bun.sleep(2500);
   // A first server builds the index and writes it to the cache; the second loads it.
   const first = serve(settings);
   const written = () =>
@@ -87,6 +89,8 @@ beforeAll(async () => {
   expect(await until(() => servers().length === 0)).toBe(true);
   ({ server, log } = serve(settings));
   expect(await until(() => log.text.includes("loaded from the cache and checked once watched"))).toBe(true);
+  // Its watch was set up from the directories of the walk written with the index.
+  expect(log.text).toMatch(/checked once watched: .*; the watch listed \d+ of the walk's \d+ directories/);
   expect(unwatchedLeaves((server as { pid: number }).pid)).toEqual([]);
   expect(found()).toEqual([]);
 }, 300_000);
@@ -117,18 +121,21 @@ test.skipIf(!linux)(
       await until(() => log.text.includes("the watch set up again after an overflow waits at its gate")),
     ).toBe(true);
     // Held at the gate: some directories watched again, not all; no call finishes the set-up.
-    const unwatched = unwatchedLeaves(pid);
+    const held = unwatchedLeaves(pid);
+    // The changes below go to other leaves than those changed while events were lost.
+    const unwatched = held.filter((d) => d !== leaf(0, 0) && d !== leaf(0, 1));
     expect(unwatched.length).toBeGreaterThan(2);
     const during = join(unwatched[0] as string, "f.txt");
     sneak(during);
     expect(found()).toEqual([lost, during].sort());
-    expect(unwatchedLeaves(pid).length).toBe(unwatched.length);
+    expect(unwatchedLeaves(pid).length).toBe(held.length);
     expect(log.text).not.toContain("the watch vouches for the files again");
     // Let go: watched again from the walk's directories (a few listed), every file checked, and it vouches.
     writeFileSync(gate, "");
     expect(await until(() => log.text.includes("the watch vouches for the files again"))).toBe(true);
     const again = /the watch set up again listed (\d+) of the walk's (\d+) directories/.exec(log.text);
-    expect(again).not.toBeNull();
+    const lines = log.text.split("\n").filter((l) => l.includes("overflowed"));
+    expect({ again: again !== null, lines: again === null ? lines : [] }).toEqual({ again: true, lines: [] });
     expect(Number(again?.[1])).toBeLessThan(Number(again?.[2]) / 10);
     // The directories made and renamed while events were lost are watched: what is written there now is found.
     const watched = watchedInodes(pid);
