@@ -40,8 +40,9 @@ export interface TreeWatch {
   /** The events read so far, by kind, and the overflows of the queue (scripts/bench-watch-events.ts). */
   counts(): WatchCounts;
   /**
-   * How the set-up used the directories it was told of (watchTreeInSlices's `known`), or null when it was told
-   * of none: how many of them did not stat as recorded (each was listed), and how many were listed in all.
+   * How the last set-up (the first, or the one after an overflow) used the directories it was told of
+   * (watchTreeInSlices's `known`), or null when it was told of none: how many of them did not stat as recorded
+   * (each was listed), and how many were listed in all.
    */
   knownUse(): KnownUse | null;
   /**
@@ -231,7 +232,7 @@ const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediat
  * @param limit a test's limit: adding a watch fails after this many (RGLOB_TEST_WATCH_LIMIT)
  * @param known directories a walk recorded: each is watched and stat'ed, and listed only when it does not stat
  *   as recorded or has more subdirectories than the walk knows (its link count); the others are found by
- *   listing as without it
+ *   listing as without it. The tree is watched again from them after an overflow too (rewatchInSlices)
  * @returns the watch, or null (this route is not there, or stopped); throws why the watch could not be set up
  */
 export async function watchTreeInSlices(
@@ -349,8 +350,10 @@ class InotifyTree implements TreeWatch {
     started?.(this);
     this.settingUp = true;
     if (this.slicing === null) this.slicing = { sliceMs, stopped, turn };
-    // Watched again after an overflow: every directory listed (what the known ones were then is long gone).
-    const given = this.partial ? null : this.known;
+    // Watched again after an overflow from the same known directories (#36): a directory that still stats as the
+    // walk recorded it had no entry added, removed or renamed since, however long ago that was; the others are
+    // listed. A stat each instead of a listing (the files' changes are the check of every file that follows).
+    const given = this.known;
     try {
       let known = given === null ? null : new KnownSetUp(given);
       this.knownNow = known;
@@ -759,7 +762,8 @@ class InotifyTree implements TreeWatch {
 
   /**
    * After an overflow, on a watch set up in slices: the tree watched again as it was set up, a slice at a time
-   * between turns (878 ms in one go on babel, seconds on larger trees, every call waiting). Everything may have
+   * between turns (878 ms in one go on babel, seconds on larger trees, every call waiting), from the known
+   * directories when there are (a stat each, listed only when it differs); no call waits for it. Everything may have
    * changed is said at once, before the drain returns (a call answering now must not trust the watch), and again
    * once the watch is whole (what was made meanwhile relied on a watch that was not), with the open files looked
    * for again each time (onReset). Until then `whole()` is false. An overflow meanwhile starts the set-up again,

@@ -649,7 +649,13 @@ export class WarmRoot implements WarmProvider {
     if (this.beforeOverflow !== undefined) {
       this.overflowsChecked++;
       const times = this.overflowsChecked === 1 ? "" : ` (${this.overflowsChecked} times)`;
-      const how = `the watch's queue overflowed${times}: the index was kept and every file checked again, ${changed} of ${loaded.header.files} changed`;
+      // Set up again from the walk's directories (a stat each): how many it listed.
+      const use = this.synchronous ? (this.watcher as TreeWatch).knownUse() : null;
+      const again =
+        use === null || listed === null
+          ? ""
+          : `; the watch set up again listed ${use.listed} of the walk's ${listed.of} directories`;
+      const how = `the watch's queue overflowed${times}: the index was kept and every file checked again, ${changed} of ${loaded.header.files} changed${again}`;
       this.reason = this.beforeOverflow === null ? how : `${this.beforeOverflow}; ${how}`;
       this.say(`${how}; the watch vouches for the files again`);
       // The default walk, when another overflow forgot it while it was recorded again (checkAgain).
@@ -661,6 +667,7 @@ export class WarmRoot implements WarmProvider {
       const how = `loaded from the cache and checked once watched: ${changed} of ${loaded.header.files} files changed since it was written${beside}${watch}${walk}`;
       this.reason = this.loadedBefore === null ? how : `${this.loadedBefore}; ${how}`;
       this.loadedBefore = undefined;
+      this.say(how);
     } else
       this.reason = `${this.reason ?? ""}; watched, and checked again: ${changed} more changed while the watch was set up${watch}${walk}`;
     if (idx.dead >= REBUILD_DEAD && idx.dead >= idx.size * REBUILD_SHARE) this.scheduleRebuild();
