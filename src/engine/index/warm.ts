@@ -93,7 +93,7 @@ export interface WarmOptions {
   readonly budgetRatio: number;
   /** The index may use at most this many bytes whatever the text's size. */
   readonly budgetBytes: number;
-  /** Watch the tree (false: per-query stat checks only). */
+  /** Watch the tree (false: per-query stat checks only; RGLOB_WATCH=0). */
   readonly watch: boolean;
   /**
    * The most entries the remembered walks of a root hold together (the least recently used is let go first; a
@@ -109,7 +109,7 @@ export interface WarmOptions {
   readonly statEveryFile?: boolean;
   /** The index is neither loaded from the cache nor written to it (RGLOB_INDEX=0). */
   readonly noCache?: boolean;
-  /** The fewest files an index covers for it to be written to the cache (default PERSIST_MIN_FILES). */
+  /** The fewest files an index covers to be written to the cache (RGLOB_PERSIST_MIN_FILES; default PERSIST_MIN_FILES). */
   readonly persistMinFiles?: number | null;
   /** A test's gate: the watch is set up only once this path exists (RGLOB_TEST_WATCH_GATE). */
   readonly watchGate?: string | null;
@@ -127,7 +127,7 @@ export interface WarmOptions {
    * (RGLOB_TEST_REWATCH_GATE).
    */
   readonly rewatchGate?: string | null;
-  /** A test's limit: the watch fails after this many directories, as at the user's inotify limit. */
+  /** A test's limit: the watch fails after this many directories, as at the inotify limit (RGLOB_TEST_WATCH_LIMIT). */
   readonly watchLimit?: number | null;
   /** Where a line goes when the watch fails or loses events (the server's log, stderr). */
   readonly log?: (line: string) => void;
