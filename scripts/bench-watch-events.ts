@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { serverDefaultPlan } from "../src/engine/index/warm.ts";
+import { serverDefaultPlan } from "../src/engine/index/warm/stored-walk.ts";
 import { quietContext } from "../src/engine/run.ts";
 import { walk } from "../src/engine/walk.ts";
 import { platform } from "../src/platform/platform.ts";

@@ -14,7 +14,7 @@ import { readConfig } from "../src/config.ts";
 import { emptySkipped } from "../src/contract/result.ts";
 import { indexPathFor, loadIndex } from "../src/engine/index/persist.ts";
 import { recordWalk, replayPicked, selectedPlaces } from "../src/engine/index/recorded-walk.ts";
-import { serverDefaultPlan } from "../src/engine/index/warm.ts";
+import { serverDefaultPlan } from "../src/engine/index/warm/stored-walk.ts";
 import { quietContext, type RunContext } from "../src/engine/run.ts";
 import { selectingAll } from "../src/engine/walk.ts";
 import { benchArgs } from "./bench-args.ts";

@@ -15,7 +15,7 @@ import { sizeRange } from "./filter/size.ts";
 import { parseTimePoint } from "./filter/time.ts";
 import { compileTypes, kindsOf } from "./filter/type.ts";
 import { anyGlob, compileGlob, defaultCaseSensitive, isNegated } from "./glob.ts";
-import { type IgnoreFile, loadTreeIgnoreFile, matchChain, nestedRepoChain } from "./ignore.ts";
+import { dirChain, type IgnoreFile, loadTreeIgnoreFile, matchChain } from "./ignore.ts";
 import { type LinkInfo, linkOf, whereItLeads } from "./links.ts";
 import { leavesDir, toPosix } from "./plan.ts";
 import { Entry, followedType, type Root, VCS_DIRS, type WalkPlan } from "./walk.ts";
@@ -714,15 +714,8 @@ function underRoot(
         });
         return { included: false, reasons: out };
       }
-      // A nested repository's root below the root: the walk's chain there (nestedRepoChain).
-      if (plan.nestedRepos && i > 0 && listing.names.includes(".git"))
-        chain = nestedRepoChain(chain, dirAbs, keyPrefix, report);
-      for (const fileName of plan.ignoreNames) {
-        if (listing.names.includes(fileName)) {
-          const f = memo.ignoreFile(joinPath(dirAbs, fileName), keyPrefix, report);
-          if (f) chain = [...chain, f];
-        }
-      }
+      // The walk's chain there (a nested repository's root below the root included).
+      chain = dirChain(plan, listing.names, dirAbs, i > 0, chain, keyPrefix, memo.ignoreFile, report);
       if (!listing.names.includes(name)) {
         if (!doesNotExist(compAbs)) {
           block({ stage: "unreadable", detail: `'${rel}' is not listed by its directory` });

@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
+import { joinPath } from "../platform/names.ts";
 import { type Confinement, platform, typeOfStats, typeWord } from "../platform/platform.ts";
 import { newestTime, STAT_OK } from "../platform/stat-words.ts";
 import { type CompiledRules, compileRules, type IgnoreRule, lastMatchAt } from "./ignore-rules.ts";
@@ -635,7 +636,7 @@ function readRepoContext(dir: string, s: IgnoreSettings): RepoContext {
  * @param report receives a refusal (a `.git` that is a FIFO, an unreadable `.git` file or exclude file)
  * @returns the chain for its entries (the same array when `.git` makes no repository of it)
  */
-export function nestedRepoChain(
+function nestedRepoChain(
   chain: readonly IgnoreFile[],
   dir: string,
   keyPrefix: string,
@@ -653,5 +654,47 @@ export function nestedRepoChain(
     next = info === null ? kept : [...kept.slice(0, at), info, ...kept.slice(at)];
   }
   for (const e of errors) report(e);
+  return next;
+}
+
+/** Reads one of a directory's ignore files: the walk's own reader, or explain's, which remembers what it read. */
+export type IgnoreFileLoader = (
+  file: string,
+  keyPrefix: string,
+  report: (info: ErrorInfo) => void,
+) => IgnoreFile | null;
+
+/**
+ * Returns the ignore files that apply to a listed directory's entries, as the walk, explain and explain --rules
+ * each take them: a nested repository's step first (nestedRepoChain, below a root only), then the directory's own
+ * ignore files (`.gitignore`, `.ignore`, in the plan's order) that its listing holds, each read by `load`.
+ * @param plan whether nested repositories count (`nestedRepos`) and the ignore files' names (`ignoreNames`)
+ * @param names the directory's listed names
+ * @param dir the directory's absolute path
+ * @param below whether the directory is below a root (a root's repository is placed by the plan: repoContext)
+ * @param chain the ignore files that apply to the directory itself, lowest priority first
+ * @param keyPrefix the directory's prefix in the chain's key space ("" or ending in '/')
+ * @param load reads an ignore file (null when there is none to read or it was refused)
+ * @param report receives a refusal
+ * @returns the chain for the directory's entries (the same array when nothing applies there)
+ */
+export function dirChain(
+  plan: { readonly nestedRepos: boolean; readonly ignoreNames: readonly string[] },
+  names: readonly string[],
+  dir: string,
+  below: boolean,
+  chain: readonly IgnoreFile[],
+  keyPrefix: string,
+  load: IgnoreFileLoader,
+  report: (info: ErrorInfo) => void,
+): readonly IgnoreFile[] {
+  let next = chain;
+  if (below && plan.nestedRepos && names.includes(".git"))
+    next = nestedRepoChain(next, dir, keyPrefix, report);
+  for (const fileName of plan.ignoreNames) {
+    if (!names.includes(fileName)) continue;
+    const f = load(joinPath(dir, fileName), keyPrefix, report);
+    if (f !== null) next = [...next, f];
+  }
   return next;
 }

@@ -8,9 +8,16 @@ import { fsErrorInfo, RglobError } from "../contract/errors.ts";
 import { TEXT_FACTS, type TextFacts } from "../contract/result.ts";
 import { dirFds } from "../platform/dir-fd.ts";
 import type { DirListing, EntryType } from "../platform/listing.ts";
-import { basenamePath, joinPath, VCS_DIRS } from "../platform/names.ts";
+import { basenamePath, VCS_DIRS } from "../platform/names.ts";
 import { insideDir, platform, typeIn, typeOfStats } from "../platform/platform.ts";
-import { type IgnoreFile, ignoredEntry, loadTreeIgnoreFile, matchChain, nestedRepoChain } from "./ignore.ts";
+import {
+  dirChain,
+  type IgnoreFile,
+  type IgnoreFileLoader,
+  ignoredEntry,
+  loadTreeIgnoreFile,
+  matchChain,
+} from "./ignore.ts";
 import type { RunContext } from "./run.ts";
 import { Entry, type Root, type WalkPlan } from "./walk-types.ts";
 import { witness } from "./witness.ts";
@@ -613,6 +620,14 @@ function listByFd(
   return { listing, fd };
 }
 
+/** The walk's reader of a directory's ignore files: confined as the plan's listing is. */
+function treeLoader(plan: WalkPlan): IgnoreFileLoader {
+  const confine = plan.confine;
+  return confine === null
+    ? loadTreeIgnoreFile
+    : (file, prefix, report) => loadTreeIgnoreFile(file, prefix, report, confine);
+}
+
 function openDir(
   plan: WalkPlan,
   ctx: RunContext,
@@ -642,17 +657,10 @@ function openDir(
     }
   }
   sortNames(listing.names);
-  let nextChain = chain;
-  // A nested repository's root (a root's own repository is placed by the plan: repoContext).
-  if (plan.nestedRepos && depth > 0 && listing.names.includes(".git"))
-    nextChain = nestedRepoChain(chain, abs, keyPrefix, (e) => ctx.error(e));
-  for (const fileName of plan.ignoreNames) {
-    if (listing.names.includes(fileName)) {
-      // Read only if it is a regular file, opened without following a symlink (refusals are records).
-      const f = loadTreeIgnoreFile(joinPath(abs, fileName), keyPrefix, (e) => ctx.error(e), plan.confine);
-      if (f) nextChain = [...nextChain, f];
-    }
-  }
+  // Ignore files are read only if regular files, opened without following a symlink (refusals are records).
+  const nextChain = dirChain(plan, listing.names, abs, depth > 0, chain, keyPrefix, treeLoader(plan), (e) =>
+    ctx.error(e),
+  );
   if (ancestors !== null && ancestors.length === 0) {
     try {
       const st = platform.stat(abs);

@@ -4,15 +4,14 @@
  * file's, and a file that appears where one was looked for exists; so while every witnessed path stats the
  * same, the walk would list the same names and read the same rules, and its recording can stand for it. Off
  * (one null test per directory) unless a recording is under way. docs/decisions/0028-warm-index.md. */
-import { platform } from "../platform/platform.ts";
 import {
   type PathsChecker,
   STAT_OK,
   STAT_WORDS,
   type StatOutcome,
   statBytesInto,
-  statFailure,
   statInto,
+  statKindInto,
 } from "../platform/stat-words.ts";
 
 /** One path the walk depended on: how it was stat'ed (a symlink followed or not) and what that gave. */
@@ -56,7 +55,7 @@ export function witnessKind(abs: string): void {
   const key = `k${abs}`;
   if (active.has(key)) return;
   const words = new Uint32Array(STAT_WORDS);
-  const outcome = kindInto(abs, words);
+  const outcome = statKindInto(abs, words);
   active.set(key, { path: abs, follow: true, kindOnly: true, outcome, words });
 }
 
@@ -97,7 +96,7 @@ export function stillWitnessed(
   const outcome = (flags >> 1) & 3;
   if ((flags & 8) !== 0)
     return (
-      kindInto(bytes.toString("utf8", from, to), scratch) === outcome &&
+      statKindInto(bytes.toString("utf8", from, to), scratch) === outcome &&
       (outcome !== STAT_OK || scratch[0] === seen[at])
     );
   return outcome === STAT_OK
@@ -113,32 +112,12 @@ const own = new Uint32Array(STAT_WORDS);
  * @returns whether nothing changed
  */
 export function stillSo(w: Witnessed): boolean {
-  const got = w.kindOnly ? kindInto(w.path, own) : statInto()(w.path, w.follow, own, 0);
+  const got = w.kindOnly ? statKindInto(w.path, own) : statInto()(w.path, w.follow, own, 0);
   if (got !== w.outcome) return false;
   if (got !== STAT_OK) return true;
   if (w.kindOnly) return own[0] === w.words[0];
   for (let i = 0; i < STAT_WORDS; i++) if (own[i] !== w.words[i]) return false;
   return true;
-}
-
-/**
- * Reads a path's kind into the first word: 1 a directory, 2 a regular file, 3 anything else.
- * @param abs the path (a final symlink followed)
- * @param words where to write it
- * @returns what the stat gave
- */
-function kindInto(abs: string, words: Uint32Array): StatOutcome {
-  // Most paths looked at so are absent (a `.git` looked for in each directory up to the repository): told by a
-  // stat that throws nothing, where a thrown error cost a check about 0.02 ms (#36).
-  const first = statInto()(abs, true, words, 0);
-  if (first !== STAT_OK) return first;
-  try {
-    const st = platform.stat(abs);
-    words[0] = st.isDirectory() ? 1 : st.isFile() ? 2 : 3;
-    return STAT_OK;
-  } catch (err) {
-    return statFailure(err);
-  }
 }
 
 /**

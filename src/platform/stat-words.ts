@@ -56,12 +56,12 @@ export function wordsOfStats(st: fs.BigIntStats, out: Uint32Array, at: number): 
  * @param err what the stat threw
  * @returns STAT_ABSENT or STAT_ERROR
  */
-export function statFailure(err: unknown): StatOutcome {
+function statFailure(err: unknown): StatOutcome {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   return code === "ENOENT" || code === "ENOTDIR" ? STAT_ABSENT : STAT_ERROR;
 }
 
-function nodeStat(p: string, follow: boolean, out: Uint32Array, at: number): StatOutcome {
+function nodeStat(p: string, follow: boolean, out: Uint32Array, at: number, kind = false): StatOutcome {
   try {
     // An absent path answers undefined, not an error: a thrown error cost about 25 us, and most paths a witness
     // looked for are absent (an ignore file above a root, a `.git` in each directory up to the repository).
@@ -69,10 +69,22 @@ function nodeStat(p: string, follow: boolean, out: Uint32Array, at: number): Sta
     const st = follow ? fs.statSync(fsPath(p), how) : fs.lstatSync(fsPath(p), how);
     if (st === undefined) return STAT_ABSENT;
     wordsOfStats(st, out, at);
+    if (kind) out[at] = kindOfMode(Number(st.mode));
     return STAT_OK;
   } catch (err) {
     return statFailure(err);
   }
+}
+
+/** S_IFMT and the two file types a kind tells apart. */
+const S_IFMT = 0o170000;
+const S_IFDIR = 0o040000;
+const S_IFREG = 0o100000;
+
+/** A mode's kind as statKindInto writes it: 1 a directory, 2 a regular file, 3 anything else. */
+function kindOfMode(mode: number): number {
+  const type = mode & S_IFMT;
+  return type === S_IFDIR ? 1 : type === S_IFREG ? 2 : 3;
 }
 
 /** Reads a path's words. */
@@ -118,6 +130,8 @@ const SX_ENTRY = 0x1 | 0x2 | 0x8 | 0x10 | 0x40 | 0x100 | 0x200;
 const SX_NEEDED = 0x40 | 0x80 | 0x100 | 0x200;
 /** STATX_NLINK. */
 const SX_NLINK_BIT = 0x4;
+/** STATX_TYPE. */
+const SX_TYPE_BIT = 0x1;
 const AT_FDCWD = -100;
 const AT_SYMLINK_NOFOLLOW = 0x100;
 const AT_NO_AUTOMOUNT = 0x800;
@@ -133,6 +147,8 @@ interface Statx {
   readonly lastLinks: () => number;
   /** `str`, also keeping the link count for lastLinks. */
   readonly linked: StatInto;
+  /** `str` with the kind of file in the first word (statKindInto). */
+  readonly kind: StatInto;
 }
 
 /** The fields of a file's own stats that the walk's consumers read, as Node's Stats names and computes them. */
@@ -276,7 +292,14 @@ function loadStatx(): Statx | null {
     if (((w[SX_MASK] as number) & SX_NLINK_BIT) !== 0) links = w[SX_NLINK] as number;
     return STAT_OK;
   };
-  return { str, bytes, checker, at, linked: counted, lastLinks: () => links };
+  const kind: StatInto = (p, follow, out, at) => {
+    if (!writeCName(p, pathBuf) || !call(follow, out, at)) return nodeStat(p, follow, out, at, true);
+    const w = new Uint32Array(storage, 0, 64);
+    if (((w[SX_MASK] as number) & SX_TYPE_BIT) === 0) return nodeStat(p, follow, out, at, true);
+    out[at] = kindOfMode((w[SX_MODE] as number) & 0xffff);
+    return STAT_OK;
+  };
+  return { str, bytes, checker, at, linked: counted, lastLinks: () => links, kind };
 }
 
 function prefixOf(dir: string | null): Uint8Array {
@@ -326,6 +349,7 @@ function reader(): Statx {
     at: () => null,
     linked: nodeStat,
     lastLinks: () => 0,
+    kind: (p, follow, out, at) => nodeStat(p, follow, out, at, true),
   };
   return loaded;
 }
@@ -386,6 +410,17 @@ export function statFields(p: string, follow: boolean): StatFields | null {
  */
 export function statInto(): StatInto {
   return reader().str;
+}
+
+/**
+ * Reads a path's words, a final symlink followed, with its kind in the first word instead of the size's low word:
+ * 1 a directory, 2 a regular file, 3 anything else (from the mode the same stat gave).
+ * @param p the path
+ * @param out where the words go
+ * @returns what the stat gave
+ */
+export function statKindInto(p: string, out: Uint32Array): StatOutcome {
+  return reader().kind(p, true, out, 0);
 }
 
 /**

@@ -163,6 +163,38 @@ describe("the persisted index's format", () => {
     expect(grepSource("needle")).toBe("index");
   }, 120_000);
 
+  test("a file whose 4-gram table does not hold (a bitset's length not a power of two) is not used", () => {
+    const big = join(dir, "big.txt");
+    const lines: string[] = [];
+    for (let i = 0; i < 4000; i++) lines.push(`line ${i}: word${(i * 7919) % 10007} and more words`);
+    writeFileSync(big, lines.join("\n"));
+    const past = new Date(Date.now() - 3600_000);
+    utimesSync(big, past, past);
+    try {
+      const file = build().index_path as string;
+      const good = readFileSync(file);
+      const { h } = headerOf(good);
+      expect(h.quad_files).toBe(1);
+      const row = (h.sections as Array<[string, string, number, number, number]>).find(
+        (r) => r[0] === "quadids",
+      );
+      const at = (row as [string, string, number, number, number])[3] + 4;
+      const len = good.readUInt32LE(at);
+      // A bitset of a power of two bytes, an eighth of the file's or less (quads.ts).
+      expect(len).toBeGreaterThan(2);
+      expect(len & (len - 1)).toBe(0);
+      // The bitset's length one less, the file's hash made right: only the table tells.
+      const bad = Buffer.from(good);
+      bad.writeUInt32LE(len - 1, at);
+      bad.write(Bun.hash.xxHash3(bad.subarray(PREFIX)).toString(16).padStart(16, "0"), 16, "latin1");
+      writeFileSync(file, bad);
+      expect(status()).toMatchObject({ state: "unusable", reason: "corrupt sections" });
+      expect(grepSource("needle")).toBeUndefined();
+    } finally {
+      rmSync(big);
+    }
+  }, 120_000);
+
   /** Puts an index file of the previous format at this tree's index path, then expects it refused and rebuilt. */
   const refusedThenRebuilt = (write: (file: string) => void) => {
     const file = build().index_path as string;

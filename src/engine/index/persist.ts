@@ -478,7 +478,7 @@ interface WalkSections {
 
 /**
  * Whether the 4-gram bitsets' table holds: ids ascending and below the file count, each length a power of two,
- * the lengths summing to the section's bytes.
+ * the lengths summing to the section's bytes (the one check: TrigramIndex.fromParts takes the table as it is).
  */
 function quadsHold(quadIds: Uint32Array, files: number, bytes: number): boolean {
   let sum = 0;

@@ -786,7 +786,7 @@ export class TrigramIndex {
 
   /**
    * Makes a frozen index from the arrays of frozenParts() and the files' paths and facts, as read back from a
-   * persisted copy. The arrays are used as they are (not copied).
+   * persisted copy. The arrays are used as they are (not copied), the 4-gram table as its load checked it.
    * @param paths the absolute path of each file id
    * @param parts the arrays
    * @param sizes the size of each file id (for the max_file_size check)
@@ -814,8 +814,7 @@ export class TrigramIndex {
     let at = 0;
     for (let j = 0; j + 1 < parts.quadIds.length; j += 2) {
       const len = parts.quadIds[j + 1] as number;
-      // Views of the file's bytes, not copies; a length that is not a power of two is not a bitset of quads.ts.
-      if (len === 0 || (len & (len - 1)) !== 0 || at + len > parts.quads.length) break;
+      // Views of the file's bytes, not copies, of a table the load checked (persist.ts, quadsHold).
       idx.keepQuads(parts.quadIds[j] as number, parts.quads.subarray(at, at + len));
       at += len;
     }

@@ -6,7 +6,8 @@
  * out is compared with its indexed stats first. It writes only its index, to the cache (a restarted server loads
  * and checks it instead of building: load, persist; docs/decisions/0035-index-at-scale.md). Its parts are in
  * warm/: the remembered walks (remembered.ts), the build's reading of the tree (build.ts), what a grep answered
- * from the index is given (query.ts), the structures that keep no state of the root's, and a server's roots (set.ts). */
+ * from the index is given (query.ts) and offered (grep.ts), the walk a loaded index was written with
+ * (stored-walk.ts), the structures that keep no state of the root's, and a server's roots (set.ts). */
 import * as v from "valibot";
 import { WalkOptionsSchema } from "../../contract/walk-options.ts";
 import { type PathWatcher, pathExists, watchRecursive } from "../../platform/files.ts";
@@ -27,36 +28,28 @@ import { type Entry, VCS_DIRS, type WalkPlan, walk } from "../walk.ts";
 import type { Witnessed } from "../witness.ts";
 import { BinaryVerdicts } from "./binary-verdicts.ts";
 import { LookMemos } from "./look-memo.ts";
-import {
-  checkLoaded,
-  indexPathFor,
-  type LoadedIndex,
-  loadIndex,
-  type ServerWalk,
-  type StoredWalk,
-  walkKeyOf,
-  writeServerIndex,
-} from "./persist.ts";
-import { type AnswerSource, type WarmGrep, type WarmLook, type WarmProvider, without } from "./provider.ts";
+import { indexPathFor, type LoadedIndex, loadIndex, type ServerWalk, writeServerIndex } from "./persist.ts";
+import type { WarmGrep, WarmLook, WarmProvider } from "./provider.ts";
 import { replayPicked } from "./recorded-walk.ts";
 import { SAME, UNCHECKED } from "./stat-job.ts";
 import { type IndexStats, TrigramIndex } from "./trigrams.ts";
 import { type BuildWalk, readTree } from "./warm/build.ts";
-import {
-  type Checkable,
-  checkable,
-  idsOfInodes,
-  indexedWords,
-  sameAsIndexed,
-  sameMembers,
-} from "./warm/indexed-words.ts";
-import { linkedBelow, linkedOf, markLinked } from "./warm/linked.ts";
+import { draining, type GrepHost, paced, suspectOf, warmGrep } from "./warm/grep.ts";
+import { type Checkable, checkable, idsOfInodes, indexedWords } from "./warm/indexed-words.ts";
+import { linkedBelow, markLinked } from "./warm/linked.ts";
 import { identityOf, mountsAt } from "./warm/mounts.ts";
-import { candidatesFor, type Found, picked, type QueryChecks } from "./warm/query.ts";
-import { idsOf, type Memo, RememberedWalks } from "./warm/remembered.ts";
-import { idsByPath, makeShared, selectionOf } from "./warm/selections.ts";
+import type { QueryChecks } from "./warm/query.ts";
+import { type Memo, RememberedWalks } from "./warm/remembered.ts";
+import { makeShared, selectionOf } from "./warm/selections.ts";
 import { StatsBeside, type StoredDirs, storedDirsOf } from "./warm/stored-dirs.ts";
-import { isUncovered } from "./warm/uncovered.ts";
+import {
+  adoptStored,
+  defaultMemo,
+  recordDefault,
+  type StoredDefault,
+  serverDefaultPlan,
+  storedDefault,
+} from "./warm/stored-walk.ts";
 
 /** How a root's warm state stands (reported by capabilities). */
 type WarmState = "building" | "ready" | "warm_list";
@@ -93,7 +86,7 @@ export interface WarmOptions {
   readonly budgetRatio: number;
   /** The index may use at most this many bytes whatever the text's size. */
   readonly budgetBytes: number;
-  /** Watch the tree (false: per-query stat checks only). */
+  /** Watch the tree (false: per-query stat checks only; RGLOB_WATCH=0). */
   readonly watch: boolean;
   /**
    * The most entries the remembered walks of a root hold together (the least recently used is let go first; a
@@ -109,7 +102,7 @@ export interface WarmOptions {
   readonly statEveryFile?: boolean;
   /** The index is neither loaded from the cache nor written to it (RGLOB_INDEX=0). */
   readonly noCache?: boolean;
-  /** The fewest files an index covers for it to be written to the cache (default PERSIST_MIN_FILES). */
+  /** The fewest files an index covers to be written to the cache (RGLOB_PERSIST_MIN_FILES; default PERSIST_MIN_FILES). */
   readonly persistMinFiles?: number | null;
   /** A test's gate: the watch is set up only once this path exists (RGLOB_TEST_WATCH_GATE). */
   readonly watchGate?: string | null;
@@ -127,7 +120,7 @@ export interface WarmOptions {
    * (RGLOB_TEST_REWATCH_GATE).
    */
   readonly rewatchGate?: string | null;
-  /** A test's limit: the watch fails after this many directories, as at the user's inotify limit. */
+  /** A test's limit: the watch fails after this many directories, as at the inotify limit (RGLOB_TEST_WATCH_LIMIT). */
   readonly watchLimit?: number | null;
   /** Where a line goes when the watch fails or loses events (the server's log, stderr). */
   readonly log?: (line: string) => void;
@@ -152,16 +145,6 @@ interface IdleLookRun {
   /** Its steps so far (one a process) and their time (ms). */
   steps: number;
   ms: number;
-}
-
-/** The default walk a loaded index was written with, and the keys of the walks it stands for. */
-interface StoredDefault {
-  readonly walk: StoredWalk;
-  /** The key of the default grep's and count's walk (files only), and of find's. */
-  readonly key: string;
-  readonly also: string | null;
-  /** The walk as a remembered walk (its index ids looked up once). */
-  readonly memo: Memo;
 }
 
 const SLICE_MS = 8;
@@ -208,26 +191,6 @@ function isIgnoreFileName(p: string): boolean {
 
 /** Per remembered walk, the index its structures were made for between calls (prepare), or null for none. */
 const preparedOf = new WeakMap<Memo, TrigramIndex | null>();
-
-/**
- * Creates the walk of a grep, count or find with the server's defaults over a whole root: the walk a server
- * builds its index from and remembers (the benchmarks and floors of the warm state take the same one).
- * @param root the root's real path
- * @param git where git's config files are looked for (the Config's; absent: the engine's default)
- * @returns the compiled walk
- */
-export function serverDefaultPlan(root: string, git?: GitPlaces): WalkPlan {
-  return compileWalk(
-    v.parse(WalkOptionsSchema, {
-      base: root,
-      hidden: true,
-      respect_gitignore: true,
-      follow_symlinks: false,
-      strict_base: true,
-    }),
-    { filesOnly: true, cwd: root, ...(git ? { git } : {}) },
-  ).plan;
-}
 
 export class WarmRoot implements WarmProvider {
   /** The watch: the tree's own, read before each call (tree-watch.ts), or Bun's fs.watch where that is not there. */
@@ -1404,7 +1367,7 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * Returns what the warm state offers a grep run.
+   * Returns what the warm state offers a grep run (warm/grep.ts).
    * @param plan the run's compiled walk
    * @param spec the run's search spec
    * @param bounded whether max_bytes bounds the run
@@ -1412,155 +1375,67 @@ export class WarmRoot implements WarmProvider {
    * @returns the seam for the run
    */
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
-    const stored = this.storedFor(plan);
-    const key = stored === null ? this.walks.key(plan) : null;
-    // The remembered walk found fresh here (the paths it read that no watch vouches for stat'ed) is the one the
-    // walk below takes, not stat'ed again (#36: a second check of the same paths in one call).
-    const checked = key !== null ? this.walks.fresh(key) : null;
-    const fresh = stored !== null || checked !== null;
-    // The index answers only while it is held (the state is `ready`, or the rehearsal of a built index is under way).
-    const found = bounded ? null : candidatesFor(this.index, this.root, plan, spec);
-    const candidates = found?.map ?? null;
-    const source: AnswerSource = candidates !== null ? "index" : fresh ? "warm_list" : "cold";
-    const idx = this.index;
-    const maxFileSize = spec.maxFileSize;
-    // Files ruled out have no effect on the answer (no record, error or skip) unless it lists the files that
-    // do not match: then they are given to the run as found empty; otherwise they are left out of the walk.
-    const leaveOut = candidates !== null && !listsNonMatching;
-    // How a file the index rules out is known unchanged (ADR 0032): by the watch, with the suspect files read
-    // (marked as candidates here); or, where the watch cannot vouch for every file, by a stat of each.
-    const byWatch = candidates !== null && idx !== null && this.trustsWatch();
-    // While every file is stat'ed again (recheck): those it found unchanged are the watch's, the rest stat'ed.
-    const vouch = candidates !== null && idx !== null && !byWatch ? this.vouchedNow(idx) : null;
-    const checks: QueryChecks = {
-      mode: byWatch ? "watch" : "stat",
-      given: 0,
-      suspects: 0,
-      stat_checks: 0,
-      proc_looks: this.settleLooks,
-      selected: 0,
-    };
-    if (candidates !== null && idx !== null) {
-      this.lastChecks = checks;
-      if (byWatch || vouch !== null) this.markSuspects(idx, found as Found, checks);
-    }
-    // Set when the walk is a replay that leaves ruled-out entries out: every entry it gives was checked then.
-    let replayed = false;
-    // The index ids of the entries such a replay gives, by path, while the index's own map from paths is not built
-    // (a loaded index's: on 277k files it takes a second or more, and the first query would pay for it).
-    let pickedIds: Map<string, number> | null = null;
-    const ruledOut = (e: Entry): boolean => {
-      if (candidates === null || idx === null || replayed) return false;
-      const id = idx.idOfPath(e.abs);
-      if (id < 0 || candidates[id] === 1) return false;
-      if (idx.sizeOf(id) > maxFileSize) return false;
-      if (byWatch || (vouch !== null && vouch[id] === 1 && idx.isLive(id))) return true;
-      checks.stat_checks++;
-      return sameAsIndexed(idx, id, e.abs);
-    };
-    // Binary files (which the index does not hold) known unchanged since a read found them binary are not read.
-    const bins =
-      candidates !== null && idx !== null && !spec.binaryAsText && !spec.binaryMode && spec.sniffBytes > 0
-        ? this.binaries.query(spec.sniffBytes, this.suspectOf())
-        : null;
-    const knownBinary = (e: Entry): boolean => {
-      if (bins === null || idx === null || e.type !== "file" || e.depth === 0) return false;
-      const id = pickedIds?.get(e.abs) ?? idx.idOfPath(e.abs);
-      return !(id >= 0 && idx.isLive(id)) && bins.known(e.abs, maxFileSize);
-    };
-    return {
-      source,
-      knownBinary,
-      read: (e, binary) => bins?.saw(e.abs, binary),
-      walk: (p, ctx, after) => {
-        // While a loaded index is unverified: the walk's paths and the files ruled out, stat'ed on two threads.
-        const both =
-          after === null && stored !== null && leaveOut && !byWatch && idx !== null && found !== null
-            ? this.checkedTogether(stored, p, idx, found, maxFileSize, checks, vouch)
-            : undefined;
-        const m =
-          both !== undefined
-            ? (both?.memo ?? null)
-            : after !== null
-              ? null
-              : stored !== null
-                ? this.storedChecked(stored)
-                : key !== null
-                  ? this.walks.forCall(key, p, ctx, checked)
-                  : null;
-        if (m !== null) {
-          const sel = selectionOf(m.rec, p, checks);
-          if (!leaveOut || idx === null || candidates === null) {
-            checks.given = sel.places.length;
-            return replayPicked(m.rec, p, ctx, sel.places);
-          }
-          const loaded =
-            this.loadedChecks !== null && this.loadedChecks.index === idx ? this.loadedChecks : null;
-          const pick = picked(
-            m,
-            sel,
-            idx,
-            found as Found,
-            maxFileSize,
-            byWatch,
-            checks,
-            loaded,
-            both?.same,
-            vouch,
-          );
-          replayed = true;
-          if (bins !== null && !idx.pathsMapped) pickedIds = idsByPath(m.rec, idsOf(m, idx), pick);
-          checks.given = pick.length;
-          return replayPicked(m.rec, p, ctx, pick);
-        }
-        const cold = this.draining(walk(p, this.paced(ctx), after));
-        return leaveOut ? without(cold, ruledOut) : cold;
-      },
-      ruledOut,
-      sizeOf: (e) => {
-        if (idx === null) return null;
-        const id = idx.idOfPath(e.abs);
-        return id < 0 ? null : idx.sizeOf(id);
-      },
-    };
+    return warmGrep(this.host(), plan, spec, bounded, listsNonMatching);
   }
 
-  /**
-   * The run context of a walk of the tree that reads the tree's own watch as the walk examines entries (it asks
-   * whether to stop every 256), whatever it gives: a walk that gives few entries (a glob's) lists many
-   * directories between two it gives, four events each, and the queue (16,384 events by default) would overflow
-   * into a recrawl that forgets the index and every remembered walk.
-   * @param ctx the walk's context
-   * @returns the same context, its shouldStop reading the watch first
-   */
+  /** What the root's parts in warm/grep.ts and warm/stored-walk.ts read and let go of its state through. */
+  private hostMade: GrepHost | null = null;
+
+  private host(): GrepHost {
+    this.hostMade ??= {
+      root: this.root,
+      walks: this.walks,
+      binaries: this.binaries,
+      named: this.named,
+      heldIds: () => this.heldIds,
+      keepHeldIds: (ids) => {
+        this.heldIds = ids;
+      },
+      stored: () => this.stored,
+      letGo: (s) => {
+        if (this.stored === s) this.stored = null;
+      },
+      takeStored: () => {
+        const taken = { stored: this.stored, verified: this.dirsVerified };
+        this.stored = null;
+        this.dirsVerified = null;
+        return taken;
+      },
+      adopted: () => {
+        this.walksLoaded++;
+      },
+      ownWatch: () => (this.synchronous ? (this.watcher as TreeWatch) : null),
+      held: () => this.held,
+      index: () => this.index,
+      unverified: () => this.unverified,
+      loadedChecks: () => this.loadedChecks,
+      indexDir: () => this.indexDir(),
+      statsInWorker: () => this.options.statsInWorker === true,
+      watching: () => this.watching,
+      gen: () => this.gen,
+      epoch: () => this.epoch,
+      closed: () => this.closed,
+      sliceMs: () => this.options.sliceMs ?? SLICE_MS,
+      turn: () => this.turn(),
+      settleLooks: () => this.settleLooks,
+      noteChecks: (checks) => {
+        this.lastChecks = checks;
+      },
+      trustsWatch: () => this.trustsWatch(),
+      vouchedNow: (idx) => this.vouchedNow(idx),
+      coldWalk: (plan, ctx, after) => this.draining(walk(plan, this.paced(ctx), after)),
+    };
+    return this.hostMade;
+  }
+
+  /** The run context of a walk of the tree that reads the tree's own watch as it goes (warm/grep.ts). */
   private paced(ctx: RunContext): RunContext {
-    const w = this.liveWatch();
-    if (w === null) return ctx;
-    // Derived, not spread: a context may hold its methods on its prototype (count's contexts are derived so).
-    return Object.assign(Object.create(ctx) as RunContext, {
-      shouldStop: () => {
-        w.drain();
-        return ctx.shouldStop();
-      },
-    });
+    return paced(this.liveWatch(), ctx);
   }
 
-  /**
-   * A walk that reads the tree's own watch every 64 entries it gives: each directory it lists is four events
-   * (an open and a close, on the directory's watch and its parent's), and a cold walk of a large tree in one
-   * call would overflow the queue (16,384 events by default) into a recrawl before the timers read it.
-   */
-  private *draining(entries: Iterator<Entry>): Generator<Entry> {
-    let n = 0;
-    try {
-      for (let r = entries.next(); r.done !== true; r = entries.next()) {
-        if ((++n & 63) === 0) this.liveWatch()?.drain();
-        yield r.value;
-      }
-    } finally {
-      // A walk ended early closes the directories it holds open.
-      entries.return?.();
-    }
+  /** A walk that reads the tree's own watch every 64 entries it gives (warm/grep.ts). */
+  private draining(entries: Iterator<Entry>): Generator<Entry> {
+    return draining(() => this.liveWatch(), entries);
   }
 
   /**
@@ -1589,52 +1464,9 @@ export class WarmRoot implements WarmProvider {
     return this.watching && (!this.synchronous || (this.watcher as TreeWatch).whole());
   }
 
-  /**
-   * Tells the files the watch cannot vouch for, by path or inode (a binary file's verdict is not used for them):
-   * those open now, named by a close (a writer's open may have merged with it), held open for writing or mapped
-   * when the watch began. Without the tree's own watch: none (the stat of each file is the check, ADR 0032).
-   */
+  /** The files the watch cannot vouch for, by path or inode (warm/grep.ts). */
   private suspectOf(): (abs: string, ino: number) => boolean {
-    if (!this.synchronous) return () => false;
-    const w = this.watcher as TreeWatch;
-    let paths: Set<string> | null = null;
-    return (abs, ino) => {
-      if (this.held === null || this.held.has(ino)) return true;
-      if (paths === null) {
-        paths = new Set();
-        for (const rel of w.openFiles()) paths.add(joinPath(this.root, rel));
-        for (const rel of this.named.keys()) paths.add(joinPath(this.root, rel));
-      }
-      return paths.has(abs);
-    };
-  }
-
-  /**
-   * Marks the suspect files as candidates (they are read): the files open now (opened since the watch began and
-   * not closed: a mapping keeps its file open), those held open for writing or mapped when it began, and those
-   * with other hard links.
-   */
-  private markSuspects(idx: TrigramIndex, found: Found, checks: QueryChecks): void {
-    const { map, more } = found;
-    const mark = (id: number) => {
-      if (id >= 0 && map[id] === 0) {
-        map[id] = 1;
-        more.push(id);
-        checks.suspects++;
-      }
-    };
-    for (const rel of (this.watcher as TreeWatch).openFiles()) mark(idx.idOfPath(joinPath(this.root, rel)));
-    for (const rel of this.named.keys()) mark(idx.idOfPath(joinPath(this.root, rel)));
-    const held = this.held as Set<number>;
-    // Taken again only when the inodes differ: each look makes a new set, mostly of the same inodes (a pass over
-    // every indexed file's stats, 14 ms at 277k files, was the first call's after the rehearsal's look).
-    let heldIds = this.heldIds;
-    if (heldIds === null || heldIds.idx !== idx || !sameMembers(heldIds.held, held)) {
-      heldIds = { idx, held, ids: idsOfInodes(idx, held) };
-      this.heldIds = heldIds;
-    }
-    for (const id of heldIds.ids) mark(id);
-    for (const id of linkedOf(idx)) mark(id);
+    return suspectOf(this.host());
   }
 
   /**
@@ -1718,49 +1550,6 @@ export class WarmRoot implements WarmProvider {
       this.everyEntry = [true, false].map((filesOnly) => compileWalk(o, { filesOnly, cwd: this.root }).plan);
     }
     return this.everyEntry;
-  }
-
-  /**
-   * The loaded index's walk and the stats of the files a query rules out, while the watch is not trusted yet,
-   * checked at once on this thread and the stat worker (persist.ts's checkLoaded), the walk's paths first.
-   * @returns the walk and, per file id, 1 when it stats as indexed; null when a path of the walk changed (it is
-   *   let go: a cold walk); undefined when there is no loaded index file or no worker (stat'ed here, picked)
-   */
-  private checkedTogether(
-    s: StoredDefault,
-    plan: WalkPlan,
-    idx: TrigramIndex,
-    found: Found,
-    maxFileSize: number,
-    checks: QueryChecks,
-    vouch: Uint8Array | null,
-  ): { memo: Memo; same: Uint8Array } | null | undefined {
-    const loaded = this.loadedChecks;
-    const dir = this.indexDir();
-    if (loaded === null || loaded.index !== idx || dir === null) return undefined;
-    const m = s.memo;
-    const sel = selectionOf(m.rec, plan, checks);
-    const ids = idsOf(m, idx);
-    const wanted: number[] = [];
-    for (const i of sel.places) {
-      const id = ids[i] as number;
-      if (id < 0 || id >= loaded.header.files || found.map[id] === 1 || !idx.isLive(id)) continue;
-      if (vouch !== null && vouch[id] === 1) continue;
-      if (idx.sizeOf(id) <= maxFileSize) wanted.push(id);
-    }
-    const r = checkLoaded(
-      loaded,
-      indexPathFor(this.root, dir),
-      this.root,
-      wanted,
-      this.options.statsInWorker === true,
-    );
-    if (r === null) return undefined;
-    if (!r.fresh) {
-      if (this.stored === s) this.stored = null;
-      return null;
-    }
-    return { memo: m, same: r.same };
   }
 
   /**
@@ -1866,109 +1655,19 @@ export class WarmRoot implements WarmProvider {
     this.state = "ready";
   }
 
-  /**
-   * The walk a loaded index was written with, when it is the default walk of this server (the same walk key:
-   * options, git's environment), or null.
-   */
+  /** The walk a loaded index was written with, when it is this server's default walk (warm/stored-walk.ts). */
   private storedDefault(loaded: LoadedIndex): StoredDefault | null {
-    const w = loaded.walk;
-    if (w === null) return null;
-    try {
-      const plan = this.defaultPlan();
-      const key = this.walks.keyOf(plan, true);
-      if (key === null || (w.key !== walkKeyOf(plan) && w.key !== walkKeyOf(this.indexGrepPlan())))
-        return null;
-      const rec = w.recording(plan.base);
-      return {
-        walk: w,
-        key,
-        also: this.walks.keyOf(plan, false),
-        memo: { gen: -1, rec, checks: [], ids: null, idsFor: null },
-      };
-    } catch {
-      return null;
-    }
+    return storedDefault(loaded, this.walks, this.root, () => this.defaultPlan(), this.options.git);
   }
 
-  /** The loaded index's walk for a grep of the same walk while the watch is not trusted yet, or null. */
-  private storedFor(plan: WalkPlan): StoredDefault | null {
-    const s = this.stored;
-    if (s === null || this.index === null || this.unverified !== this.index) return null;
-    const key = this.walks.keyOf(plan);
-    return key !== null && (key === s.key || key === s.also) ? s : null;
+  /** The loaded index's walk made the remembered default walk once the watch is trusted (warm/stored-walk.ts). */
+  private adoptStored(idx: TrigramIndex, epoch: number): Promise<void> {
+    return adoptStored(this.host(), idx, epoch);
   }
 
-  /**
-   * The loaded index's walk when every path it depends on (each directory it listed, each ignore, config and
-   * `.git` file it read or looked for) stats as it did now: no watch vouches for them yet. Else it is let go.
-   */
-  private storedChecked(s: StoredDefault): Memo | null {
-    for (let i = 0; i < s.walk.witnessed; i++) {
-      if (!s.walk.stillWitnessed(i)) {
-        if (this.stored === s) this.stored = null;
-        return null;
-      }
-    }
-    return s.memo;
-  }
-
-  /**
-   * Once the watch is set up and the indexed files stat'ed again: the loaded index's walk becomes the remembered
-   * default walk when every path it depends on still stats as it did (a change before the watch covered it shows
-   * there, one after it is an event that makes the walk void), instead of the walk being recorded again.
-   */
-  private async adoptStored(idx: TrigramIndex, epoch: number): Promise<void> {
-    const s = this.stored;
-    this.stored = null;
-    const verified = this.dirsVerified;
-    this.dirsVerified = null;
-    if (s === null || !this.watching) return;
-    if (this.synchronous) (this.watcher as TreeWatch).drain();
-    // The directories the set-up stat'ed after watching each (startWatch) are not stat'ed again: a change since
-    // is an event, which moved the generation on from the one taken before the set-up.
-    const skip = verified !== null && verified.gen === this.gen ? verified.witnessed : null;
-    const gen = skip !== null && verified !== null ? verified.gen : this.gen;
-    const sliceMs = this.options.sliceMs ?? SLICE_MS;
-    let slice = performance.now();
-    // What the watch does not vouch for (uncovered), found in the same slices: decoding every witnessed path
-    // at once (130k directories on the 277k tree) kept a call waiting 0.3-1.4 s just before the watch vouched.
-    const prefix = this.root.endsWith("/") ? this.root : `${this.root}/`;
-    const checks: Witnessed[] = [];
-    for (let i = 0; i < s.walk.witnessed; i++) {
-      if ((i & 255) === 0 && performance.now() - slice > sliceMs) {
-        await this.turn();
-        slice = performance.now();
-        if (this.closed || this.epoch !== epoch || this.index !== idx) return;
-      }
-      const w = s.walk.witness(i);
-      if (w === null) return;
-      if (isUncovered(this.root, prefix, w)) checks.push(w);
-      if (skip !== null && skip[i] === 1) continue;
-      if (!s.walk.stillWitnessed(i)) return;
-    }
-    if (this.gen !== gen || this.closed || this.epoch !== epoch) return;
-    const memo: Memo = {
-      gen,
-      rec: s.memo.rec,
-      checks,
-      ids: s.memo.ids,
-      idsFor: s.memo.idsFor,
-    };
-    for (const key of [s.key, s.also]) {
-      if (key === null) continue;
-      this.walks.keepUnlessFresher(key, memo);
-    }
-    if (this.walks.get(s.key) === memo) this.walksLoaded++;
-  }
-
-  /** The remembered walk of the server's default plan (a grep's and count's with its defaults), or null. */
+  /** The remembered walk of the server's default plan, or null (warm/stored-walk.ts). */
   private defaultMemo(): Memo | null {
-    try {
-      const key = this.walks.key(this.defaultPlan(), true);
-      return key === null ? null : this.walks.fresh(key);
-    } catch {
-      return null;
-    }
+    return defaultMemo(this.walks, () => this.defaultPlan());
   }
 
   /** The walk of a grep, count or find with the server's defaults over the whole root: the index build's. */
@@ -1976,43 +1675,9 @@ export class WarmRoot implements WarmProvider {
     return serverDefaultPlan(this.root, this.options.git);
   }
 
-  /**
-   * The walk `rglob index` writes with its index: a plain `rglob grep PATTERN` run at the root (ops/index), which
-   * differs from the server's default walk only where nothing differs for that walk: strict_base (with symlinks
-   * not followed and the base the one root, what is opened must be the very path below the root whatever it
-   * says: platform.ts `expectedReal`) and named files past the globs (no globs, no named file). Its key is
-   * compared as it is, so a grep whose other defaults differ from the server's is not taken for its walk.
-   */
-  private indexGrepPlan(): WalkPlan {
-    return compileWalk(
-      v.parse(WalkOptionsSchema, {
-        base: this.root,
-        hidden: true,
-        respect_gitignore: true,
-        follow_symlinks: false,
-      }),
-      {
-        filesOnly: true,
-        namedFilesPastGlobs: true,
-        cwd: this.root,
-        ...(this.options.git ? { git: this.options.git } : {}),
-      },
-    ).plan;
-  }
-
-  /**
-   * Records the default walk between calls (and in the calls that ask for it: forCall), to be kept as the build's
-   * walk is: an index loaded from the cache comes without it, and until it is recorded a grep answered from the
-   * index walks the tree cold to find the files left to read.
-   */
+  /** Records the default walk between calls (warm/stored-walk.ts). */
   private recordDefault(): void {
-    let plan: WalkPlan;
-    try {
-      plan = this.defaultPlan();
-    } catch {
-      return;
-    }
-    this.walks.recordBetween(plan);
+    recordDefault(this.walks, () => this.defaultPlan());
   }
 
   private overBudget(idx: TrigramIndex, why: string): void {

@@ -10,7 +10,7 @@
 import type { ErrorInfo } from "../../contract/errors.ts";
 import { fsErrorInfo } from "../../contract/errors.ts";
 import { explainMemo } from "../../engine/explain.ts";
-import { type IgnoreFile, matchChain, nestedRepoChain } from "../../engine/ignore.ts";
+import { dirChain, type IgnoreFile, matchChain } from "../../engine/ignore.ts";
 import type { IgnoreRule } from "../../engine/ignore-rules.ts";
 import { toPosix } from "../../engine/plan.ts";
 import type { RunContext } from "../../engine/run.ts";
@@ -72,19 +72,9 @@ function visit(
     report(fsErrorInfo(err, dirAbs));
     return;
   }
-  let chain = inherited;
   // A nested repository's root below a root: its info/exclude read, the outer repository's files end (ADR 0059).
-  if (below && plan.nestedRepos && listing.names.includes(".git")) {
-    chain = nestedRepoChain(chain, dirAbs, keyPrefix, report);
-    for (const f of chain) if (!inherited.includes(f)) addFile(view, f);
-  }
-  for (const fileName of plan.ignoreNames) {
-    if (!listing.names.includes(fileName)) continue;
-    const f = memo.ignoreFile(joinPath(dirAbs, fileName), keyPrefix, report);
-    if (f === null) continue;
-    chain = [...chain, f];
-    addFile(view, f);
-  }
+  const chain = dirChain(plan, listing.names, dirAbs, below, inherited, keyPrefix, memo.ignoreFile, report);
+  for (const f of chain) if (!inherited.includes(f)) addFile(view, f);
   for (const name of [...listing.names].sort(compareNames)) {
     if (VCS_DIRS.has(name)) continue;
     const abs = joinPath(dirAbs, name);

@@ -29,6 +29,7 @@ import {
   statBytesInto,
   statFields,
   statInto,
+  statKindInto,
   wordsOfStats,
 } from "../../../src/platform/stat-words.ts";
 
@@ -144,6 +145,34 @@ test("sameWords: unchanged, changed by a write of the same size, absent", () => 
   expect(statInto()(join(dir, "nope"), false, w, 0)).toBe(STAT_ABSENT);
   expect(statInto()(join(files[3] as string, "under-a-file"), false, w, 0)).toBe(STAT_ABSENT);
   expect(sameWords(join(dir, "nope"), false, w, 0)).toBe(false);
+});
+
+test("statKindInto: a directory, a regular file, anything else (a final link followed), from one stat, in turn", () => {
+  const at = mkdtempSync(join(tmpdir(), "rglob-statkind-"));
+  try {
+    mkdirSync(join(at, "dir"));
+    writeFileSync(join(at, "file"), "x");
+    expect(Bun.spawnSync(["mkfifo", join(at, "fifo")]).exitCode).toBe(0);
+    symlinkSync("dir", join(at, "to-dir"));
+    symlinkSync("file", join(at, "to-file"));
+    symlinkSync("nowhere", join(at, "dangling"));
+    const want: Record<string, number> = { dir: 1, file: 2, fifo: 3, "to-dir": 1, "to-file": 2 };
+    const w = new Uint32Array(STAT_WORDS);
+    const node = new Uint32Array(STAT_WORDS);
+    for (let round = 0; round < 300; round++) {
+      for (const [name, kind] of Object.entries(want)) {
+        expect(statKindInto(join(at, name), w)).toBe(STAT_OK);
+        // The kind in the first word, the other words those of the followed path's stat.
+        wordsOfStats(statSync(join(at, name), { bigint: true }), node, 0);
+        if (w[0] !== kind || w.slice(1).join() !== node.slice(1).join())
+          expect({ name, words: [...w] }).toEqual({ name, words: [kind, ...node.slice(1)] });
+      }
+      expect(statKindInto(join(at, "dangling"), w)).toBe(STAT_ABSENT);
+      expect(statKindInto(join(at, "file", "below"), w)).toBe(STAT_ABSENT);
+    }
+  } finally {
+    rmSync(at, { recursive: true, force: true });
+  }
 });
 
 test("newestTime reads the later of mtime and ctime, before 1970 too", () => {

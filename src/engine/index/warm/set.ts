@@ -1,7 +1,6 @@
 /*! Engine, warm index: the warm states of a server's roots (one WarmRoot per root, a query taken by the deepest
  * root holding its base) and the settings the environment's switches give them. Never watches or reads itself. */
 import { insideDir } from "../../../platform/platform.ts";
-import type { GitPlaces } from "../../ignore.ts";
 import type { RunContext } from "../../run.ts";
 import type { SearchSpec } from "../../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../../walk.ts";
@@ -118,35 +117,29 @@ export class WarmSet implements WarmProvider {
   }
 }
 
-/** The environment's switches the warm state takes (src/config.ts reads them into its Config). */
-interface WarmSwitches {
-  /** RGLOB_INDEX_BUDGET_MB: the index's cap in MiB. */
-  readonly indexBudgetMb: number;
-  /** RGLOB_WATCH=0 turns watching off. */
-  readonly watch: boolean;
-  /** RGLOB_WARM_CHECK=stat. */
-  readonly statEveryFile: boolean;
-  /** RGLOB_INDEX=0: no index loaded from the cache nor written to it. */
-  readonly index: boolean;
-  /** RGLOB_PERSIST_MIN_FILES, or null. */
-  readonly persistMinFiles: number | null;
-  /** RGLOB_TEST_WATCH_GATE, or null. */
-  readonly watchGate?: string | null;
-  /** RGLOB_STAT_SPLIT=worker. */
-  readonly statsInWorker?: boolean;
-  /** RGLOB_TEST_BUILD_GATE, or null. */
-  readonly buildGate?: string | null;
-  /** RGLOB_TEST_RECHECK_GATE, or null. */
-  readonly recheckGate?: string | null;
-  /** RGLOB_TEST_REWATCH_GATE, or null. */
-  readonly rewatchGate?: string | null;
-  /** RGLOB_TEST_WATCH_LIMIT, or null. */
-  readonly watchLimit?: number | null;
-  /** Where persisted indexes are kept (RGLOB_CACHE_DIR's `index`, else the platform's cache directory's). */
-  readonly indexDir: string;
-  /** Where git's config files are looked for (HOME, XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM). */
-  readonly git?: GitPlaces;
-}
+/**
+ * The Config's fields the warm state takes (src/config.ts reads them from the environment): those WarmOptions names
+ * alike, documented there, and the two it holds otherwise (RGLOB_INDEX_BUDGET_MB in MiB, RGLOB_INDEX=0).
+ */
+type WarmSwitches = Pick<
+  WarmOptions,
+  | "watch"
+  | "statEveryFile"
+  | "persistMinFiles"
+  | "watchGate"
+  | "statsInWorker"
+  | "buildGate"
+  | "recheckGate"
+  | "rewatchGate"
+  | "watchLimit"
+  | "git"
+> &
+  Required<Pick<WarmOptions, "indexDir">> & {
+    /** RGLOB_INDEX_BUDGET_MB: the index's cap in MiB (budgetBytes). */
+    readonly indexBudgetMb: number;
+    /** RGLOB_INDEX=0: no index loaded from the cache nor written to it (noCache). */
+    readonly index: boolean;
+  };
 
 /**
  * Returns the warm state's settings: files up to 10 MiB indexed (grep's agent default max_file_size), an index
@@ -163,9 +156,9 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
     watch: switches.watch,
     // About 300 bytes an entry (its path strings and columns; measured on babel's 40k): 600 MB at most.
     rememberedEntries: 2_000_000,
-    statEveryFile: switches.statEveryFile,
+    statEveryFile: switches.statEveryFile === true,
     noCache: !switches.index,
-    persistMinFiles: switches.persistMinFiles,
+    persistMinFiles: switches.persistMinFiles ?? null,
     watchGate: switches.watchGate ?? null,
     statsInWorker: switches.statsInWorker === true,
     buildGate: switches.buildGate ?? null,
