@@ -1327,6 +1327,7 @@ export class WarmRoot implements WarmProvider {
       if (event === "rename" && (isDir || (st.isFile() && st.nlink > 1))) {
         const inodes = isDir ? linkedBelow(abs) : new Set([st.ino]);
         if (isDir) this.scanStale = true;
+        this.binaries.forgetInodes(inodes);
         for (const i of [this.index, this.building])
           if (i !== null) for (const id of idsOfInodes(i, inodes)) markLinked(i, id);
       }
@@ -1454,7 +1455,7 @@ export class WarmRoot implements WarmProvider {
     // Binary files (which the index does not hold) known unchanged since a read found them binary are not read.
     const bins =
       candidates !== null && idx !== null && !spec.binaryAsText && !spec.binaryMode && spec.sniffBytes > 0
-        ? this.binaries.query(spec.sniffBytes, this.suspectOf())
+        ? this.binaries.query(spec.sniffBytes, this.suspectOf(), byWatch)
         : null;
     const knownBinary = (e: Entry): boolean => {
       if (bins === null || idx === null || e.type !== "file" || e.depth === 0) return false;
