@@ -22,6 +22,8 @@ export interface CallControl {
   readonly warm?: WarmProvider;
   /** The caller reads only the paths and types of find's records: the walk need not read stats ahead. */
   readonly pathsOnly?: boolean;
+  /** The input is already the operation model's output (the MCP server checked it): not checked again. */
+  readonly validated?: boolean;
 }
 
 /** What one collected call ended with: a result, or a request failure (bad input, bad regex, missing root). */
@@ -100,6 +102,7 @@ function dispatchOptions(control: CallControl, config: Config, signal?: AbortSig
     ...(control.onProgress ? { onProgress: control.onProgress } : {}),
     ...(control.warm ? { warm: control.warm } : {}),
     ...(control.pathsOnly ? { pathsOnly: true } : {}),
+    ...(control.validated ? { validated: true } : {}),
   };
 }
 

@@ -51,6 +51,8 @@ interface DispatchOptions {
   readonly socketDir?: string;
   /** The Config's git: where git's config files are looked for (every walk's ignore rules). */
   readonly git?: GitPlaces;
+  /** The input is already the model's output (validateInput's, the MCP server's call): it is not checked again. */
+  readonly validated?: boolean;
 }
 
 /**
@@ -119,7 +121,7 @@ function countSkip(skipped: Skipped, info: ErrorInfo): void {
 /**
  * Runs an operation and streams its bounded records to a sink.
  * @param opOrId the operation or its id
- * @param raw the raw input (validated here)
+ * @param raw the raw input (validated here, unless options.validated says it was)
  * @param sink where records, errors and the summary go
  * @param options cancellation signal and progress callback
  * @returns the summary (metadata plus operation-specific fields), also given to sink.end
@@ -132,7 +134,8 @@ export async function dispatch(
   options: DispatchOptions = {},
 ): Promise<Record<string, unknown>> {
   const op = typeof opOrId === "string" ? findOperation(opOrId) : opOrId;
-  const validated = await validateInput(op, raw);
+  const validated =
+    options.validated === true ? (raw as Record<string, unknown>) : await validateInput(op, raw);
   const input = op.normalize ? op.normalize(validated) : validated;
   // The query's fingerprint (a SHA-256) is needed only to read or write a cursor.
   let fpText: string | null = null;

@@ -4,7 +4,8 @@
  * verdict is kept by the file's stat words taken before the read that found it binary (size, mtime, ctime,
  * inode) and used only while a stat of the file gives the same words, the file has one link and it is not a
  * suspect of the watch (open now, named by a close, held open for writing or mapped): a file changed since is
- * read again. docs/decisions/0034-warm-query-structure.md. */
+ * read again. Where the watch vouches for the tree (as for the index's files) a verdict is used without that stat,
+ * while no event named the file and no hard link was made to it in the tree. docs/decisions/0034-warm-query-structure.md. */
 import { newestTime, STAT_WORDS, wordsAndLinks } from "../../platform/stat-words.ts";
 
 /** The most verdicts kept per root (each a path and ten words): past it, binary files are read as before. */
@@ -62,6 +63,15 @@ export class BinaryVerdicts {
     for (const p of this.byPath.keys()) if (p.startsWith(prefix)) this.byPath.delete(p);
   }
 
+  /**
+   * Forgets the verdicts of files by inode (a hard link made to them in the tree: a write through the new name
+   * sends no event for the old one).
+   * @param inodes the inodes
+   */
+  forgetInodes(inodes: ReadonlySet<number>): void {
+    for (const [p, v] of this.byPath) if (inodes.has(inoOf(v.words))) this.byPath.delete(p);
+  }
+
   /** How many verdicts are kept (tests, status). */
   get size(): number {
     return this.byPath.size;
@@ -71,23 +81,34 @@ export class BinaryVerdicts {
    * Starts a query's use of the verdicts.
    * @param sniff the bytes the query sniffs for a NUL (a verdict made with another count is not used)
    * @param suspect tells a file the watch cannot vouch for (by path and inode): it is read
+   * @param byWatch the watch vouches for the files it sent no event for (the index's files are not stat'ed either):
+   *   a verdict is then used without a stat, by the words it was kept with (#36: a stat per binary file a call)
    * @returns the query's view
    */
-  query(sniff: number, suspect: (abs: string, ino: number) => boolean): BinaryQuery {
+  query(sniff: number, suspect: (abs: string, ino: number) => boolean, byWatch = false): BinaryQuery {
     const pending = new Map<string, Uint32Array>();
     const scratch = this.scratch;
     const byPath = this.byPath;
     let skipped = 0;
     return {
       known(abs, maxFileSize) {
+        if (byWatch) {
+          // Kept while no event named it (forget), no link was made to it in the tree (forgetInodes) and it is no
+          // suspect: its words as kept are its words now.
+          const v = byPath.get(abs);
+          if (v !== undefined && v.sniff === sniff && !suspect(abs, inoOf(v.words))) {
+            if (sizeOf(v.words) > maxFileSize) return false;
+            skipped++;
+            return true;
+          }
+        }
         // One link only: a write through another name, mapped, would change neither these words nor send an event.
         const one = wordsAndLinks(abs, scratch, 0) === 1;
         const v = byPath.get(abs);
         if (v !== undefined) {
           if (!one || v.sniff !== sniff || !sameWords(v.words, scratch)) byPath.delete(abs);
-          else if (!suspect(abs, (scratch[8] as number) + (scratch[9] as number) * 4294967296)) {
-            const size = (scratch[0] as number) + (scratch[1] as number) * 4294967296;
-            if (size > maxFileSize) return false;
+          else if (!suspect(abs, inoOf(scratch))) {
+            if (sizeOf(scratch) > maxFileSize) return false;
             skipped++;
             return true;
           }
@@ -110,6 +131,16 @@ export class BinaryVerdicts {
       },
     };
   }
+}
+
+/** The inode in a file's stat words. */
+function inoOf(w: Uint32Array): number {
+  return (w[8] as number) + (w[9] as number) * 4294967296;
+}
+
+/** The size in a file's stat words. */
+function sizeOf(w: Uint32Array): number {
+  return (w[0] as number) + (w[1] as number) * 4294967296;
 }
 
 function sameWords(a: Uint32Array, b: Uint32Array): boolean {

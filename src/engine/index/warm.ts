@@ -1297,6 +1297,7 @@ export class WarmRoot implements WarmProvider {
       if (event === "rename" && (isDir || (st.isFile() && st.nlink > 1))) {
         const inodes = isDir ? linkedBelow(abs) : new Set([st.ino]);
         if (isDir) this.scanStale = true;
+        this.binaries.forgetInodes(inodes);
         for (const i of [this.index, this.building])
           if (i !== null) for (const id of idsOfInodes(i, inodes)) markLinked(i, id);
       }

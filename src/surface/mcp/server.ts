@@ -497,25 +497,44 @@ async function doubtNotes(
   return tail;
 }
 
-async function callOperation(
+/** A failure to answer instead of a call's input. */
+function failed(answer: CallToolResult): CallInput {
+  return { failed: answer, label: "", budget: 0, input: {}, checked: {} };
+}
+
+/** A call's input made ready: as the server sets it (`input`, which the notes read) and as the dispatcher runs it
+ * (`checked`), the response's budget and the label that heads its text. */
+interface CallInput {
+  /** The failure to answer instead (then the rest is empty). */
+  readonly failed: CallToolResult | null;
+  readonly label: string;
+  readonly budget: number;
+  readonly input: Record<string, unknown>;
+  readonly checked: Record<string, unknown>;
+}
+
+/**
+ * Checks a call's arguments and sets the server's over them: the agent defaults, strict_base, the records' share of
+ * the response, the base confined to the roots.
+ * @returns the call's input, or the failure to answer
+ */
+async function callInput(
   op: Operation,
   args: Record<string, unknown>,
   roots: readonly string[],
-  extra: Extra,
-  warm: WarmSet | null,
   tool: string,
-  config: Config,
-): Promise<CallToolResult> {
+): Promise<CallInput> {
   const wrong = unknownArgument(op, args, tool);
-  if (wrong) return failure(wrong);
+  if (wrong) return failed(failure(wrong));
   // The one tool's answers are headed by the op (`grep: 3 record(s)`), an old tool name's by that name.
   const label = tool === ONE_TOOL ? op.id : tool;
+  let checked: Record<string, unknown>;
   try {
-    await validateInput(op, args);
+    checked = await validateInput(op, args);
   } catch (err) {
     if (err instanceof RglobError) {
       const info = err.toInfo();
-      return failure({ ...info, message: info.message.replace(` for ${op.id}`, ` for ${label}`) });
+      return failed(failure({ ...info, message: info.message.replace(` for ${op.id}`, ` for ${label}`) }));
     }
     throw err;
   }
@@ -533,9 +552,28 @@ async function callOperation(
     if (keys.has("max_output_bytes")) withAgent.max_output_bytes = Math.max(1, Math.floor((budget * 3) / 4));
     input = confine(withAgent, roots, keys.has("base"));
   } catch (err) {
-    if (err instanceof RglobError) return failure(err.toInfo());
+    if (err instanceof RglobError) return failed(failure(err.toInfo()));
     throw err;
   }
+  // What the dispatcher runs: the model's output of the caller's arguments, with what the server set over them
+  // (the agent defaults, strict_base, the records' budget, the confined base), taken as checked (#36: the input
+  // was checked twice a call, here and in the dispatcher).
+  for (const [k, value] of Object.entries(input)) if (value !== args[k]) checked[k] = value;
+  return { failed: null, label, budget, input, checked };
+}
+
+async function callOperation(
+  op: Operation,
+  args: Record<string, unknown>,
+  roots: readonly string[],
+  extra: Extra,
+  warm: WarmSet | null,
+  tool: string,
+  config: Config,
+): Promise<CallToolResult> {
+  const prepared = await callInput(op, args, roots, tool);
+  if (prepared.failed !== null) return prepared.failed;
+  const { label, budget, input, checked } = prepared;
   const token = extra._meta?.progressToken;
   let sent = 0;
   // The newest progress send; awaiting it before the result keeps the last progress ahead of the response
@@ -564,9 +602,10 @@ async function callOperation(
     if (warm !== null && !warm.settle()) await new Promise((resolve) => setImmediate(resolve));
     outcome = await collect(
       op,
-      input,
+      checked,
       {
         ...(warm !== null ? { warm } : {}),
+        validated: true,
         signal: extra.signal,
         ...(token !== undefined ? { onProgress: (n: number) => void notify(n) } : {}),
       },

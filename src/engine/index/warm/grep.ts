@@ -119,7 +119,7 @@ export function warmGrep(
   // Binary files (which the index does not hold) known unchanged since a read found them binary are not read.
   const bins =
     candidates !== null && idx !== null && !spec.binaryAsText && !spec.binaryMode && spec.sniffBytes > 0
-      ? host.binaries.query(spec.sniffBytes, suspectOf(host))
+      ? host.binaries.query(spec.sniffBytes, suspectOf(host), byWatch)
       : null;
   const knownBinary = (e: Entry): boolean => {
     if (bins === null || idx === null || e.type !== "file" || e.depth === 0) return false;

@@ -1,7 +1,9 @@
 /*! Engine, warm index: what no watch reports about a root, taken at each call (verify): the identity of the
- * directory at its path and the mounts at or below it. Reads /proc and stats the root; never watches or forgets. */
+ * directory at its path and the mounts at or below it. Stats the root; reads /proc/self/mountinfo when a poll of
+ * it says the mount table changed (at each call where that cannot be asked); never watches or forgets. */
 import { readText, statPath } from "../../../platform/files.ts";
 import { decodeName, fsPath } from "../../../platform/names.ts";
+import { changesOf } from "../../../platform/poll.ts";
 
 /**
  * The identity of the directory at the root's path (device and inode), or why there is none. Taken by path at
@@ -26,19 +28,42 @@ export function identityOf(root: string): string {
  * @returns the mounts, one a line
  */
 export function mountsAt(root: string): string {
-  let text: string;
-  try {
-    text = readText("/proc/self/mountinfo", "latin1");
-  } catch {
-    return "";
-  }
-  // Read at each call; parsed again only when it changed (#36: the parse was most of a call's check).
+  const text = mountTable();
+  if (text === null) return "";
+  // Parsed again only when it changed (#36: the parse was most of a call's check).
   const had = mountsParsed.get(root);
   if (had !== undefined && had.text === text) return had.mounts;
   const mounts = parseMounts(root, text);
   if (mountsParsed.size >= 64) mountsParsed.clear();
   mountsParsed.set(root, { text, mounts });
   return mounts;
+}
+
+const MOUNTINFO = "/proc/self/mountinfo";
+
+/** Whether the mount table changed since the last ask (poll's POLLPRI on the file), made at the first read. */
+let tableChanged: (() => boolean) | null | undefined;
+/** The mount table's text as last read (null: no such file). */
+let tableText: string | null = null;
+
+/**
+ * The mount table's text: read again only when a poll of the file says it changed (a mount or an unmount in this
+ * process's namespace), where that can be asked; else read at each call (#36: the read was most of a call's
+ * settle that was not its own).
+ * @returns the text, or null where there is no such file
+ */
+function mountTable(): string | null {
+  if (tableChanged === undefined) {
+    // Opened, and its change taken, before the first read: a mount after this read is told to the next ask.
+    tableChanged = changesOf(MOUNTINFO);
+    tableChanged?.();
+  } else if (tableChanged !== null && !tableChanged()) return tableText;
+  try {
+    tableText = readText(MOUNTINFO, "latin1");
+  } catch {
+    tableText = null;
+  }
+  return tableText;
 }
 
 /** The last mount table read per root and its mounts at or below the root. */
