@@ -2,12 +2,12 @@
 // agents spent five calls on "lines of shell" because git hooks such as .husky/pre-commit came out (unknown)):
 // its row in --by language, its lines classed by that language's comments, its record's `language`. A name of a
 // known language wins over the #! line; file types (--lang) still select by name only. CLI and MCP (SDK client).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { rglob, rglobJson, tempTree } from "../helpers.ts";
-import { type McpSession, startMcp } from "./mcp-helpers.ts";
+import { rglob, rglobJson } from "../helpers.ts";
+import { mcpOnTree } from "./mcp-helpers.ts";
 
-const t = tempTree({
+const t = mcpOnTree({
   ".husky/commit-msg": "#!/usr/bin/env sh\n# one line\nhead -1 \"$1\" | grep -qv '\\.$'\n",
   ".husky/pre-commit": "#!/usr/bin/env sh\n# checks\nnpm run lint\n./tools/check.sh\n",
   "tools/check.sh": "#!/bin/bash\n\necho ok\n",
@@ -17,14 +17,6 @@ const t = tempTree({
   "notes.txt": "#!/bin/sh\nplain text\n",
 });
 const cwd = t.dir;
-let mcp: McpSession;
-beforeAll(async () => {
-  mcp = await startMcp(["--root", cwd]);
-});
-afterAll(async () => {
-  await mcp.close();
-  t.cleanup();
-});
 
 interface Row {
   key: string;
@@ -80,7 +72,7 @@ describe("count: a script of no known name is counted as its #! line's language"
   });
 
   test("MCP: the same breakdown and records", async () => {
-    const res = (await mcp.client.callTool({
+    const res = (await t.mcp.client.callTool({
       name: "rglob",
       arguments: { op: "count", by: "language" },
     })) as CallToolResult;

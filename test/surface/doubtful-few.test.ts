@@ -3,14 +3,14 @@
 // SDK client: the scripts a --lang left out that start with a #! of its language (or that none does), the files
 // of count's (unknown) row, dupes' files with hard links only, a link's words in the MCP text (find's {link}
 // words), and the instant a --changed-within counted back to.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { linkSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { rglob, rglobJson, tempTree } from "../helpers.ts";
-import { type McpSession, startMcp } from "./mcp-helpers.ts";
+import { mcpOnTree } from "./mcp-helpers.ts";
 
-const t = tempTree({
+const t = mcpOnTree({
   "bin/tool": "#!/usr/bin/env python3\nprint('TODO')\n",
   "bin/run": "#!/bin/bash -e\necho TODO\n",
   "scripts/gen": "#!/usr/bin/python2.7\n# TODO\n",
@@ -27,18 +27,10 @@ const cwd = t.dir;
 linkSync(join(cwd, "held/x.bin"), join(cwd, "held/x-again.bin"));
 symlinkSync("/nonexistent/rglob-test-target", join(cwd, "abs-broken"));
 symlinkSync(join(cwd, "LICENSE"), join(cwd, "abs-in"));
-let mcp: McpSession;
-beforeAll(async () => {
-  mcp = await startMcp(["--root", cwd]);
-});
-afterAll(async () => {
-  await mcp.close();
-  t.cleanup();
-});
 
 /** Calls the one tool with an op; returns its text and structured content. */
 async function call(args: Record<string, unknown>): Promise<{ text: string; sc: Record<string, unknown> }> {
-  const res = (await mcp.client.callTool({ name: "rglob", arguments: args })) as CallToolResult;
+  const res = (await t.mcp.client.callTool({ name: "rglob", arguments: args })) as CallToolResult;
   return {
     text: (res.content as Array<{ text: string }>)[0]?.text ?? "",
     sc: res.structuredContent as Record<string, unknown>,

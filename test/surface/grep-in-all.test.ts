@@ -3,14 +3,14 @@
 // Each match's region is the lexer's at its first character, on real files of several languages, each with a
 // string that looks like a comment and a comment that looks like a string; the matches tagged R are those
 // `--in R` keeps; the MCP answer (SDK client) carries the same regions, in its records and its text.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { languageOf } from "../../src/engine/languages.ts";
 import { regionLexer } from "../../src/engine/regions/regions.ts";
-import { rglob, rglobJson, tempTree } from "../helpers.ts";
-import { type McpSession, startMcp } from "./mcp-helpers.ts";
+import { rglob, rglobJson } from "../helpers.ts";
+import { mcpOnTree } from "./mcp-helpers.ts";
 
 const FILES: Record<string, string> = {
   "app/config.py": [
@@ -59,16 +59,8 @@ const FILES: Record<string, string> = {
   ].join("\n"),
   "notes.txt": "load_cfg in plain text\n",
 };
-const t = tempTree(FILES);
+const t = mcpOnTree(FILES);
 const cwd = t.dir;
-let mcp: McpSession;
-beforeAll(async () => {
-  mcp = await startMcp(["--root", cwd]);
-});
-afterAll(async () => {
-  await mcp.close();
-  t.cleanup();
-});
 
 interface Sub {
   start: number;
@@ -171,7 +163,7 @@ describe("grep --in all", () => {
   });
 
   test("MCP: the same regions in the records, and the tags in the text", async () => {
-    const res = (await mcp.client.callTool({
+    const res = (await t.mcp.client.callTool({
       name: "rglob",
       arguments: { op: "grep", pattern: "load_cfg", in: ["all"], limit: 500 },
     })) as CallToolResult;

@@ -2,13 +2,13 @@
 // under "total_matches: 3, files_with_matches: 3" while the list held the files without a match. The header says
 // "N files without a match (of M searched)" and each file is a bare path, as the CLI prints them; the structured
 // result is unchanged (records of kind 'file' with count 0). Over MCP with the SDK client, and the CLI's listing.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { rglob, tempTree } from "../helpers.ts";
-import { type McpSession, startMcp } from "./mcp-helpers.ts";
+import { rglob } from "../helpers.ts";
+import { mcpOnTree } from "./mcp-helpers.ts";
 
 const HEADER = "// SPDX-License-Identifier: Apache-2.0\n";
-const t = tempTree({
+const t = mcpOnTree({
   "src/a.ts": `${HEADER}export const a = 1;\n`,
   "src/b.ts": `${HEADER}export const b = 2;\n`,
   "src/c.ts": `${HEADER}export const c = 3;\n`,
@@ -16,17 +16,9 @@ const t = tempTree({
   "vite.config.ts": "export default {};\n",
 });
 const cwd = t.dir;
-let mcp: McpSession;
-beforeAll(async () => {
-  mcp = await startMcp(["--root", cwd]);
-});
-afterAll(async () => {
-  await mcp.close();
-  t.cleanup();
-});
 
 async function call(args: Record<string, unknown>): Promise<{ text: string; sc: Record<string, unknown> }> {
-  const res = (await mcp.client.callTool({ name: "rglob", arguments: args })) as CallToolResult;
+  const res = (await t.mcp.client.callTool({ name: "rglob", arguments: args })) as CallToolResult;
   return {
     text: (res.content as Array<{ text: string }>)[0]?.text ?? "",
     sc: res.structuredContent as Record<string, unknown>,

@@ -1,6 +1,7 @@
 /*! Shared by the MCP and parity tests: the per-operation table of sample queries, a generic input → argv
  * converter (from the registry's flags), and an MCP client that drives the compiled binary over stdio. */
 
+import { afterAll, beforeAll } from "bun:test";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -9,7 +10,7 @@ import { inputKeys } from "../../src/agent/call.ts";
 import type { Operation } from "../../src/ops/operation.ts";
 import { OPERATIONS } from "../../src/ops/registry.ts";
 import { flagsOf } from "../../src/surface/cli/flags.ts";
-import { BIN, FIXTURE, ROOT } from "../helpers.ts";
+import { BIN, FIXTURE, ROOT, type TreeSpec, tempTree } from "../helpers.ts";
 
 /** One sample query of an operation: its input (relative to fixtures/tree, which is the base). */
 export interface Sample {
@@ -157,5 +158,30 @@ export async function startMcp(
         ? Promise.resolve(text)
         : new Promise((resolve) => waiters.push({ test, resolve })),
     close: () => client.close(),
+  };
+}
+
+/**
+ * Creates a temp tree and an MCP server rooted at it for one test file: the server starts before the file's tests
+ * and is closed, and the tree removed, after them.
+ * @param spec the tree
+ * @returns the tree's directory and the session (`mcp`, once the tests run)
+ */
+export function mcpOnTree(spec: TreeSpec): { readonly dir: string; readonly mcp: McpSession } {
+  const t = tempTree(spec);
+  let session: McpSession | null = null;
+  beforeAll(async () => {
+    session = await startMcp(["--root", t.dir]);
+  });
+  afterAll(async () => {
+    await session?.close();
+    t.cleanup();
+  });
+  return {
+    dir: t.dir,
+    get mcp(): McpSession {
+      if (session === null) throw new Error("the MCP session starts before the file's tests");
+      return session;
+    },
   };
 }

@@ -4,12 +4,12 @@
 // stops early (`--limit 1`) walks again, and so does a call served by a running `rglob mcp` (a replayed walk);
 // all of them, and the MCP text, name the same scripts. A real tree of 1,130 files of no known type (past the
 // 1,000 read), through the compiled binary and the SDK client.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { rglob, tempTree } from "../helpers.ts";
-import { type McpSession, startMcp } from "./mcp-helpers.ts";
+import { rglob } from "../helpers.ts";
+import { mcpOnTree } from "./mcp-helpers.ts";
 
 const spec: Record<string, string> = {
   ".gitignore": "ignored/\n",
@@ -26,17 +26,9 @@ for (let i = 0; i < 1120; i++) {
   const head = i % 97 === 5 ? "#!/usr/bin/env python3\n" : i % 89 === 3 ? "#!/bin/bash\n" : "plain x\n";
   spec[`tools/t${String(i).padStart(4, "0")}`] = `${head}x\n`;
 }
-const t = tempTree(spec);
+const t = mcpOnTree(spec);
 const cwd = t.dir;
 symlinkSync("tools/t0005", join(cwd, "link-to-script"));
-let mcp: McpSession;
-beforeAll(async () => {
-  mcp = await startMcp(["--root", cwd]);
-});
-afterAll(async () => {
-  await mcp.close();
-  t.cleanup();
-});
 
 /** The shebang note of a CLI run (cold unless served), or "" when it printed none. */
 function note(args: readonly string[], env: Record<string, string>): string {
@@ -88,7 +80,7 @@ describe("--lang's shebang note from the query's own walk", () => {
 
   test("a call served by the running rglob mcp, and the MCP text, say the same", async () => {
     for (const args of CASES.slice(0, 4)) expect(note(args, {})).toBe(note(args, COLD));
-    const res = (await mcp.client.callTool({
+    const res = (await t.mcp.client.callTool({
       name: "rglob",
       arguments: { op: "find", file_types: ["py"], limit: 5000, max_output_bytes: 1_000_000 },
     })) as CallToolResult;

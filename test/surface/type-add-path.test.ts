@@ -2,25 +2,17 @@
 // silently (rg 13 too: `rg --hidden --type-add 'hook:.husky/*' -thook --files` lists nothing, exit 1), and a
 // trial's agent took the empty answer for "no such files". It is a BAD_PREDICATE error (exit 2) that says how to
 // select paths; a leading '**/' still matches any directory, so the name, as in rg. CLI and MCP (SDK client).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { rglob, tempTree } from "../helpers.ts";
-import { type McpSession, startMcp } from "./mcp-helpers.ts";
+import { rglob } from "../helpers.ts";
+import { mcpOnTree } from "./mcp-helpers.ts";
 
-const t = tempTree({
+const t = mcpOnTree({
   ".husky/commit-msg": "#!/usr/bin/env sh\nrun\n",
   ".husky/pre-commit": "#!/usr/bin/env sh\nrun\n",
   "tools/check.sh": "echo ok\n",
 });
 const cwd = t.dir;
-let mcp: McpSession;
-beforeAll(async () => {
-  mcp = await startMcp(["--root", cwd]);
-});
-afterAll(async () => {
-  await mcp.close();
-  t.cleanup();
-});
 
 const SAID =
   "type_add: a type's globs match file names, not paths: '.husky/*' holds '/'; select paths with a glob";
@@ -46,7 +38,7 @@ describe("a type glob with '/'", () => {
   });
 
   test("MCP: an error result with the same words", async () => {
-    const res = (await mcp.client.callTool({
+    const res = (await t.mcp.client.callTool({
       name: "rglob",
       arguments: { op: "count", type_add: ["sh:.husky/*"], file_types: ["sh"] },
     })) as CallToolResult;
