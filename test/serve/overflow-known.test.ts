@@ -7,18 +7,9 @@
  * watch vouches again; the re-watch must have watched the directories made or renamed meanwhile. Every served
  * answer is the cold run's. The overflow is real (SIGSTOP while the tree is read). Linux only. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sameAsColdIn, serveSandbox, until, watchedInodes } from "./sandbox.ts";
+import { overflowStopped, sameAsColdIn, serveSandbox, sneakNeedle, until, watchedInodes } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, cache, root, run, servers, serve, end } = serveSandbox("rglob-overflow-known-");
@@ -34,16 +25,16 @@ const sameAsCold = sameAsColdIn({ root, run, servers }, { ...settings, RGLOB_SER
 let server: ReturnType<typeof Bun.spawn> | null = null;
 let log = { text: "" };
 
+/** Each leaf directory's file, absolute (the files read to overflow the queue). */
+const leafFiles = (): string[] =>
+  Array.from({ length: TOPS * PER_TOP }, (_, i) =>
+    join(root, leaf(Math.floor(i / PER_TOP), i % PER_TOP), "f.txt"),
+  );
 const leaf = (t: number, d: number) =>
   join("p" + String(t).padStart(2, "0"), `d${String(d).padStart(2, "0")}`);
 
 /** A change of the same size with the mtime put back: only the ctime says so (the index rules the file out). */
-function sneak(rel: string): void {
-  const p = join(root, rel);
-  const st = statSync(p);
-  writeFileSync(p, `KNOWNNEEDLE${readFileSync(p, "utf8").slice("KNOWNNEEDLE".length)}`);
-  utimesSync(p, st.atime, st.mtime);
-}
+const sneak = (rel: string): void => sneakNeedle(join(root, rel), "KNOWNNEEDLE");
 
 /** The leaf directories the server does not watch now. */
 function unwatchedLeaves(pid: number): string[] {
@@ -101,22 +92,15 @@ test.skipIf(!linux)(
   "after an overflow the tree is watched again from the walk's directories in the background; edits made while events were lost or before the re-watch ends are found before and after the watch vouches again (skipped off Linux)",
   async () => {
     const pid = (server as { pid: number }).pid;
-    const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
     const lost = join(leaf(0, 0), "f.txt");
     const made = join(leaf(0, 1), "made");
     const renamed = `${leaf(1, 5)}x`;
-    process.kill(pid, "SIGSTOP");
-    try {
-      for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * TOPS * PER_TOP)); r < rounds; r++)
-        for (let t = 0; t < TOPS; t++)
-          for (let d = 0; d < PER_TOP; d++) readFileSync(join(root, leaf(t, d), "f.txt"));
+    overflowStopped(pid, leafFiles(), () => {
       // While events are lost: a file changed, a directory made in a known one, a known one renamed.
       sneak(lost);
       mkdirSync(join(root, made));
       renameSync(join(root, leaf(1, 5)), join(root, renamed));
-    } finally {
-      process.kill(pid, "SIGCONT");
-    }
+    });
     expect(
       await until(() => log.text.includes("the watch set up again after an overflow waits at its gate")),
     ).toBe(true);

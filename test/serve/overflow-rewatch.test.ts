@@ -5,9 +5,9 @@
  * for it. Every served answer is the cold run's. The overflow is real (SIGSTOP while the tree is read). Linux
  * only. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sameAsColdIn, serveSandbox, until, watchedInodes } from "./sandbox.ts";
+import { overflowStopped, sameAsColdIn, serveSandbox, sneakNeedle, until, watchedInodes } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, root, run, servers, serve, end } = serveSandbox("rglob-overflow-rewatch-");
@@ -24,16 +24,16 @@ const sameAsCold = sameAsColdIn(
 let server: ReturnType<typeof Bun.spawn> | null = null;
 let log = { text: "" };
 
+/** Each leaf directory's file, absolute (the files read to overflow the queue). */
+const leafFiles = (): string[] =>
+  Array.from({ length: TOPS * PER_TOP }, (_, i) =>
+    join(root, leaf(Math.floor(i / PER_TOP), i % PER_TOP), "f.txt"),
+  );
 const leaf = (t: number, d: number) =>
   join("p" + String(t).padStart(2, "0"), `d${String(d).padStart(2, "0")}`);
 
 /** A change of the same size with the mtime put back: only the ctime says so (the index rules the file out). */
-function sneak(rel: string): void {
-  const p = join(root, rel);
-  const st = statSync(p);
-  writeFileSync(p, `REWATCHNEEDLE${readFileSync(p, "utf8").slice("REWATCHNEEDLE".length)}`);
-  utimesSync(p, st.atime, st.mtime);
-}
+const sneak = (rel: string): void => sneakNeedle(join(root, rel), "REWATCHNEEDLE");
 
 /** The files served `grep -l REWATCHNEEDLE` lists, after checking it and its count answer as the cold run. */
 function found(): string[] {
@@ -59,16 +59,9 @@ test.skipIf(!linux)(
   "while the tree is watched again after an overflow, a slice at a time, files made or changed where it does not watch yet are found, and nothing remembered meanwhile answers (skipped off Linux)",
   async () => {
     const pid = (server as { pid: number }).pid;
-    const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
-    process.kill(pid, "SIGSTOP");
-    try {
-      for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * TOPS * PER_TOP)); r < rounds; r++)
-        for (let t = 0; t < TOPS; t++)
-          for (let d = 0; d < PER_TOP; d++) readFileSync(join(root, leaf(t, d), "f.txt"));
+    overflowStopped(pid, leafFiles(), () => {
       sneak(join(leaf(0, 0), "f.txt"));
-    } finally {
-      process.kill(pid, "SIGCONT");
-    }
+    });
     expect(
       await until(() => log.text.includes("the watch set up again after an overflow waits at its gate")),
     ).toBe(true);

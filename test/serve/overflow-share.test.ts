@@ -4,9 +4,9 @@
  * lost), during it (events seen), and in a second overflow (the first check's findings void). Every served answer
  * is the cold run's. The overflow is real (the server stopped with SIGSTOP while the tree is read). Linux only. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
+import { overflowStopped, sameAsColdIn, serveSandbox, sneakNeedle, until } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, root, run, servers, serve, end } = serveSandbox("rglob-overflow-share-");
@@ -26,28 +26,15 @@ let log = { text: "" };
 const fileOf = (dir: string, f: number) => join(root, dir, `f${String(f).padStart(3, "0")}.txt`);
 
 /** A change of the same size with the mtime put back: only the ctime says so (the index rules the file out). */
-function sneak(dir: string, f: number): void {
-  const p = fileOf(dir, f);
-  const st = statSync(p);
-  const text = readFileSync(p, "utf8");
-  writeFileSync(p, `SHARENEEDLE${text.slice("SHARENEEDLE".length)}`);
-  expect(statSync(p).size).toBe(st.size);
-  utimesSync(p, st.atime, st.mtime);
-}
+const sneak = (dir: string, f: number): void => sneakNeedle(fileOf(dir, f), "SHARENEEDLE");
 
-/** Stops the server, reads the tree until its queue overflows (two events a read), runs `edit`, goes on. */
-function overflow(edit: () => void): void {
-  const pid = (server as { pid: number }).pid;
-  const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
-  process.kill(pid, "SIGSTOP");
-  try {
-    for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * DIRS.length * PER_DIR)); r < rounds; r++)
-      for (const d of DIRS) for (let f = 0; f < PER_DIR; f++) readFileSync(fileOf(d, f));
-    edit();
-  } finally {
-    process.kill(pid, "SIGCONT");
-  }
-}
+/** Stops the server, reads the tree until its queue overflows, runs `edit`, goes on. */
+const overflow = (edit: () => void): void =>
+  overflowStopped(
+    (server as { pid: number }).pid,
+    DIRS.flatMap((d) => Array.from({ length: PER_DIR }, (_, f) => fileOf(d, f))),
+    edit,
+  );
 
 /** The files `grep -l SHARENEEDLE` lists, served, after checking it answers as the cold run. */
 function found(): string[] {

@@ -2,7 +2,17 @@
  * sockets) and a project folder, the compiled binary run there, and the servers `rglob index --status` lists.
  * Not a test file (no `.test.ts`). */
 import { expect } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "../helpers.ts";
@@ -159,4 +169,36 @@ export function watchedInodes(pid: number): Set<number> {
       out.add(Number.parseInt(m[1] as string, 16));
   }
   return out;
+}
+
+/**
+ * Overflows a server's watch queue for real: stops it (SIGSTOP), reads the files until half again the queue's
+ * limit of events waits (two a read: open and close), runs `edit` while events are lost, and lets it go on.
+ * @param pid the server's process id
+ * @param files the files read, absolute
+ * @param edit the changes made while the queue has overflowed
+ */
+export function overflowStopped(pid: number, files: readonly string[], edit: () => void): void {
+  const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
+  process.kill(pid, "SIGSTOP");
+  try {
+    for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * files.length)); r < rounds; r++)
+      for (const f of files) readFileSync(f);
+    edit();
+  } finally {
+    process.kill(pid, "SIGCONT");
+  }
+}
+
+/**
+ * Writes a needle over the start of a file with its size and mtime kept: only the ctime says it changed, so an
+ * index that rules the file out must have been told of the change.
+ * @param path the file, absolute
+ * @param needle the text written over its first bytes
+ */
+export function sneakNeedle(path: string, needle: string): void {
+  const st = statSync(path);
+  writeFileSync(path, `${needle}${readFileSync(path, "utf8").slice(needle.length)}`);
+  expect(statSync(path).size).toBe(st.size);
+  utimesSync(path, st.atime, st.mtime);
 }
