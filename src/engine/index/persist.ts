@@ -873,27 +873,6 @@ export function loadIndex(
 }
 
 /**
- * The relative paths of a stored walk's entries, NUL-separated in the file, found in place: each is decoded when
- * asked for, none is held as a string (ADR 0061).
- * @param section the `rels` section's bytes
- * @param entries the walk's entries
- * @returns the relative path of the entry at a place, or null for an indexed file's (empty in the file)
- */
-function relsAt(section: Buffer, entries: number): (i: number) => string | null {
-  const starts = pathStarts(section, entries);
-  if (starts === null) {
-    // Not one path per entry (a file the hash passed cannot say so): the items as split, as before.
-    const rels = entries === 0 ? [] : section.toString("utf8").split("\0");
-    return (i) => (rels[i] === "" || rels[i] === undefined ? null : (rels[i] as string));
-  }
-  return (i) => {
-    const from = starts[i] as number;
-    const to = (starts[i + 1] as number) - 1;
-    return to <= from ? null : section.toString("utf8", from, to);
-  };
-}
-
-/**
  * Reads the recorded walk's sections (they are parsed when first used).
  * @returns the walk, or undefined when its sections are not consistent
  */
@@ -928,15 +907,13 @@ function storedWalkOf(
       if (recording !== null && recording.base === base) return recording;
       const ops = new Uint8Array(ab, o0 + at.ops, w.steps);
       const args = new Int32Array(ab, o0 + at.args, w.steps);
-      // Where each relative path starts (an empty one is an indexed file's, which the index holds); decoded when
-      // replayed, so the heap holds no string per entry (ADR 0061).
-      const relAt = relsAt(buf.subarray(at.rels, at.rels + w.rel_bytes), w.entries);
+      const rels = w.entries === 0 ? [] : buf.toString("utf8", at.rels, at.rels + w.rel_bytes).split("\0");
       const payloads = JSON.parse(
         buf.toString("utf8", at.payloads, at.payloads + w.payload_bytes),
       ) as Payload[];
       const types = new Uint8Array(ab, o0 + at.types, w.entries);
       // An empty relative path is an indexed file's, which the index holds (decoded when replayed).
-      recording = new PlainWalk(ops, args, payloads, relAt, types, base, (i) => pathAt(ids[i] as number));
+      recording = new PlainWalk(ops, args, payloads, rels, types, base, (i) => pathAt(ids[i] as number));
       return recording;
     },
     witnessed: w.witnessed,

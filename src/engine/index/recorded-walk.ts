@@ -110,9 +110,7 @@ class MemoryWalk implements RecordedWalk {
 
 /**
  * A recording read back from a file: entries below one root, each given by its relative path and type codes;
- * its path, name and depth are derived when it is replayed. The relative paths stay in the file's bytes and are
- * decoded at each replay, not held as strings: a restarted server's heap keeps no string per entry, so a garbage
- * collection has that many fewer cells to mark (docs/decisions/0061-fewer-cells-in-the-heap.md).
+ * its path, name and depth are derived when it is replayed.
  */
 export class PlainWalk implements RecordedWalk {
   private readonly prefix: string;
@@ -123,17 +121,17 @@ export class PlainWalk implements RecordedWalk {
    * @param ops the step kinds
    * @param args the steps' arguments
    * @param payloads the calls and skip counts
-   * @param relAt the relative path (POSIX) of the entry at a place, decoded when asked for; null for an indexed
-   * file's, given by `indexedRel`
-   * @param types the entries' type codes (one per entry)
+   * @param rels the entries' relative paths (POSIX); an empty one is given by `indexedRel` when first asked for
+   * @param types the entries' type codes
    * @param rootAbs the root the entries are below
-   * @param indexedRel the relative path of an indexed file's entry, which the index holds
+   * @param indexedRel the relative path of an entry whose `rels` item is empty (an indexed file's, which the index
+   * holds: most are never replayed, so most are never decoded)
    */
   constructor(
     readonly ops: Uint8Array,
     readonly args: Int32Array,
     readonly payloads: readonly Payload[],
-    private readonly relAt: (i: number) => string | null,
+    private readonly rels: string[],
     private readonly types: Uint8Array,
     rootAbs: string,
     private readonly indexedRel: (i: number) => string,
@@ -143,11 +141,16 @@ export class PlainWalk implements RecordedWalk {
   }
 
   get entries(): number {
-    return this.types.length;
+    return this.rels.length;
   }
 
   private rel(i: number): string {
-    return this.relAt(i) ?? this.indexedRel(i);
+    let rel = this.rels[i] as string;
+    if (rel === "") {
+      rel = this.indexedRel(i);
+      this.rels[i] = rel;
+    }
+    return rel;
   }
 
   entry(i: number, follow: boolean): Entry {

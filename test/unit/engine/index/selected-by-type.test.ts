@@ -47,8 +47,7 @@ function planOf(input: Record<string, unknown>, filesOnly: boolean): WalkPlan {
 function walksOf(plan: WalkPlan): RecordedWalk[] {
   const rec = recordWalk(selectingAll(plan), quietContext());
   const rels = Array.from({ length: rec.entries }, (_, i) => rec.relOf(i));
-  const relAt = (i: number) => (rels[i] === "" ? null : (rels[i] as string));
-  const plain = new PlainWalk(rec.ops, rec.args, rec.payloads, relAt, rec.typeCodes(), root, () => "");
+  const plain = new PlainWalk(rec.ops, rec.args, rec.payloads, rels, rec.typeCodes(), root, () => "");
   return [rec, plain];
 }
 
