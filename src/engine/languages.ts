@@ -362,6 +362,21 @@ const INTERPRETERS: Readonly<Record<string, readonly string[]>> = {
   nim: ["Nim"],
 };
 
+/** Decodes a `#!` line (module-wide: made once). */
+const lineDecoder = new TextDecoder();
+
+/**
+ * Returns the `#!` line a file's first bytes start with (up to its newline, a CR before it dropped), for
+ * shebangLanguages and shebangLanguage; the --lang note and count read it alike.
+ * @param head the file's first bytes (its first 256 are enough)
+ * @returns the line, or "" when the bytes start with no `#!`
+ */
+export function shebangLine(head: Uint8Array): string {
+  if (head.length < 2 || head[0] !== 0x23 || head[1] !== 0x21) return "";
+  const end = head.indexOf(0x0a);
+  return lineDecoder.decode(head.subarray(0, end < 0 ? head.length : end)).replace(/\r$/, "");
+}
+
 /**
  * Returns the languages a file's first line names as its interpreter (`#!/usr/bin/env python3`,
  * `#!/bin/bash -e`, `#!/usr/bin/env -S deno run`), for the note that says which scripts a file type left out.

@@ -7,7 +7,7 @@ import { basename } from "node:path";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, type ListedFile, platform } from "../platform/platform.ts";
 import { createByteBuffer, releaseByteBuffer } from "./bytes.ts";
-import { type Language, shebangLanguage } from "./languages.ts";
+import { type Language, shebangLanguage, shebangLine } from "./languages.ts";
 import { COMMENT, commentMarkers, DOCSTRING, type RegionLexer, regionLexer } from "./regions/regions.ts";
 import { sniffUtf16 } from "./search/encoding.ts";
 
@@ -369,9 +369,7 @@ export class LineCounter {
 
   /** Takes the language a `#!` first line names (its first 256 bytes read), when the table knows it. */
   private readShebang(buf: Uint8Array, start: number, n: number, path: string): void {
-    const head = Buffer.from(buf.buffer, buf.byteOffset + start, Math.min(n - start, SHEBANG_MAX));
-    const nl = head.indexOf(10);
-    const found = shebangLanguage(head.toString("latin1", 0, nl < 0 ? head.length : nl).trimEnd());
+    const found = shebangLanguage(shebangLine(buf.subarray(start, Math.min(n, start + SHEBANG_MAX))));
     if (found === null) return;
     this.shebang = found;
     this.useLanguage(found, path);

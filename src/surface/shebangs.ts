@@ -9,7 +9,7 @@ import { type CallControl, collect, inputKeys } from "../agent/call.ts";
 import type { Config } from "../config.ts";
 import { TEXT_FACTS, type TextFacts } from "../contract/result.ts";
 import { TypeRejects } from "../engine/filter/type-rejects.ts";
-import { fileTypeNamed, fileTypes, shebangLanguages } from "../engine/languages.ts";
+import { fileTypeNamed, fileTypes, shebangLanguages, shebangLine } from "../engine/languages.ts";
 import { validateInput } from "../ops/dispatch.ts";
 import type { Operation } from "../ops/operation.ts";
 import { findOperation } from "../ops/registry.ts";
@@ -62,9 +62,7 @@ function firstLine(abs: string, follow: boolean): string {
     fd = platform.open(abs, null, !follow);
     const buf = new Uint8Array(HEAD);
     const n = platform.read(fd, buf, HEAD, 0);
-    if (n < 2 || buf[0] !== 0x23 || buf[1] !== 0x21) return "";
-    const end = buf.subarray(0, n).indexOf(0x0a);
-    return new TextDecoder().decode(buf.subarray(0, end < 0 ? n : end)).replace(/\r$/, "");
+    return shebangLine(buf.subarray(0, n));
   } catch {
     return "";
   } finally {
