@@ -417,12 +417,6 @@ export function resultText(
   // count's rules, short (#37): the counts need no re-check by reading the files.
   if (op.id === "count" && ((result.totals as Rec | undefined)?.files ?? 0) !== 0)
     lines.push(countedBy("classify: true", 'docstrings: "code"'));
-  // A trial agent asked for a breakdown took 50 per-file records (19.8 KB) it did not need: how to leave them out
-  // (said only where the text has room for it: max_output_bytes bounds the whole response).
-  if (op.id === "count" && typeof result.by === "string" && results.length > 0) {
-    const hint = `per-file records below: ${results.length} of ${plural((result.totals as Rec | undefined)?.files, "file")}; limit: 0 leaves them out`;
-    if (Buffer.byteLength(lines.join("\n")) + Buffer.byteLength(hint) + 1 <= budget - 80) lines.push(hint);
-  }
   const foldedDirs =
     op.id === "tree" ? results.filter((r) => typeof r.entries_inside === "number").length : 0;
   if (foldedDirs > 0)
@@ -430,6 +424,16 @@ export function resultText(
       `${foldedDirs} directories folded at fold_depth: each says what is below it, not listed; to go deeper, base=that directory, or a larger fold_depth (0 folds nothing)`,
     );
   let used = Buffer.byteLength(lines.join("\n"));
+  // A trial agent asked for a breakdown took 50 per-file records (19.8 KB) it did not need: how to leave them out
+  // (said only where the text has room for it: max_output_bytes bounds the whole response).
+  if (op.id === "count" && typeof result.by === "string" && results.length > 0) {
+    const hint = `per-file records below: ${results.length} of ${plural((result.totals as Rec | undefined)?.files, "file")}; limit: 0 leaves them out`;
+    const size = Buffer.byteLength(hint) + 1;
+    if (used + size <= budget - 80) {
+      lines.push(hint);
+      used += size;
+    }
+  }
   const said = { consulted: null as string | null };
   for (const [i, r] of results.entries()) {
     const block = recordLines(
