@@ -266,7 +266,7 @@ export class WarmRoot implements WarmProvider {
   private readonly looks = new LookMemos({
     shape: () => this.gen,
     trusted: () => this.trustsWatch(),
-    suspects: () => this.suspectOf(),
+    suspects: () => suspectOf(this.host()),
     walk: (plan, ctx, after) => this.draining(walk(plan, this.paced(ctx), after)),
     turn: () => this.turn(),
     drain: () => this.liveWatch()?.drain(),
@@ -500,7 +500,7 @@ export class WarmRoot implements WarmProvider {
   private adopt(loaded: LoadedIndex, started: number, how: string): void {
     const idx = loaded.index;
     indexedWords.set(idx, loaded.facts);
-    this.stored = this.storedDefault(loaded);
+    this.stored = storedDefault(loaded, this.walks, this.root, () => this.defaultPlan(), this.options.git);
     this.unverified = idx;
     this.loadedChecks = loaded;
     this.index = idx;
@@ -591,7 +591,7 @@ export class WarmRoot implements WarmProvider {
     }
     if (this.index !== idx || this.unverified !== idx) return;
     const walks = this.walksLoaded;
-    await this.adoptStored(idx, epoch);
+    await adoptStored(this.host(), idx, epoch);
     if (this.index !== idx || this.unverified !== idx) return;
     // The default walk's shared structures are made before the watch vouches (ADR 0034): the first query then
     // costs its candidates, not a selection of every entry.
@@ -1465,11 +1465,6 @@ export class WarmRoot implements WarmProvider {
     return this.watching && (!this.synchronous || (this.watcher as TreeWatch).whole());
   }
 
-  /** The files the watch cannot vouch for, by path or inode (warm/grep.ts). */
-  private suspectOf(): (abs: string, ino: number) => boolean {
-    return suspectOf(this.host());
-  }
-
   /**
    * Between calls (the drain timer): makes, for each remembered walk, what the first query of its usual
    * selections would otherwise make, a slice at a time (prepare).
@@ -1654,16 +1649,6 @@ export class WarmRoot implements WarmProvider {
     await this.rehearsal();
     if (this.closed || this.index !== idx) return;
     this.state = "ready";
-  }
-
-  /** The walk a loaded index was written with, when it is this server's default walk (warm/stored-walk.ts). */
-  private storedDefault(loaded: LoadedIndex): StoredDefault | null {
-    return storedDefault(loaded, this.walks, this.root, () => this.defaultPlan(), this.options.git);
-  }
-
-  /** The loaded index's walk made the remembered default walk once the watch is trusted (warm/stored-walk.ts). */
-  private adoptStored(idx: TrigramIndex, epoch: number): Promise<void> {
-    return adoptStored(this.host(), idx, epoch);
   }
 
   /** The remembered walk of the server's default plan, or null (warm/stored-walk.ts). */
