@@ -4,7 +4,7 @@
  * number ≥ 1. */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -208,19 +208,72 @@ export function countsCompare(jsonl: string | Buffer, floorOut: string | Buffer,
  * @returns the connected client
  */
 export async function mcpSession(binary: string, tree: string, cache: string, name: string): Promise<Client> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  env.RGLOB_CACHE_DIR = cache;
+  return (await stdioSession(binary, ["mcp", "--root", tree], tree, { RGLOB_CACHE_DIR: cache }, name)).client;
+}
+
+/**
+ * Connects the MCP SDK client to a stdio server started as `command args` in `cwd`, with the process's
+ * environment and `env` over it, its stderr dropped.
+ * @param command the server's executable
+ * @param args its arguments
+ * @param cwd its working directory
+ * @param env variables set over the process's environment
+ * @param name the client's name
+ * @returns the connected client and the server's process id
+ */
+export async function stdioSession(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  name: string,
+): Promise<{ readonly client: Client; readonly pid: number }> {
+  const all: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) all[k] = v;
   const transport = new StdioClientTransport({
-    command: binary,
-    args: ["mcp", "--root", tree],
-    cwd: tree,
-    env,
+    command,
+    args: [...args],
+    cwd,
+    env: { ...all, ...env },
     stderr: "ignore",
   });
   const client = new Client({ name, version: "1" });
   await client.connect(transport);
-  return client;
+  return { client, pid: transport.pid ?? 0 };
+}
+
+/** Milliseconds a process's threads spent: its main thread on a core and waiting for one, the others on a core. */
+export interface SchedTimes {
+  readonly cpu: number;
+  readonly queued: number;
+  readonly others: number;
+}
+
+/**
+ * What a process's threads have spent so far (Linux's per-thread schedstat: time on a core, time runnable and
+ * waiting for one), the main thread apart; zeros where /proc does not tell. Subtract two to split a call's wait.
+ * @param pid the process ("self": this one)
+ * @returns milliseconds, the main thread's CPU and run-queue wait, the other threads' CPU
+ */
+export function schedTimes(pid: number | "self"): SchedTimes {
+  const main = pid === "self" ? process.pid : pid;
+  let cpu = 0;
+  let queued = 0;
+  let others = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${main}/task`)) {
+      try {
+        const [on, wait] = readFileSync(`/proc/${main}/task/${tid}/schedstat`, "utf8").split(" ").map(Number);
+        if (Number(tid) === main) [cpu, queued] = [(on ?? 0) / 1e6, (wait ?? 0) / 1e6];
+        else others += (on ?? 0) / 1e6;
+      } catch {
+        // A thread that ended meanwhile.
+      }
+    }
+  } catch {
+    // No /proc, or the process is gone.
+  }
+  return { cpu, queued, others };
 }
 
 /** The 20 greps of bench-warm.ts, as an agent types them: rglob's argv and rg's (bench-serve.ts, floor-serve-rg.ts). */

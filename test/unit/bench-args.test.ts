@@ -2,7 +2,9 @@
 // argument or an unknown flag stops the script with its usage, instead of a run with NaN repetitions (which
 // once crashed bench-dupes after its first corpus).
 import { describe, expect, test } from "bun:test";
-import { parseBenchArgs } from "../../scripts/bench-args.ts";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { parseBenchArgs, schedTimes } from "../../scripts/bench-args.ts";
 
 const USAGE = "bun scripts/bench-x.ts [--runs=N] [--files=N] [--only=CORPUS]";
 const parse = (...argv: string[]) => parseBenchArgs(USAGE, { files: "count", only: "text" }, 5, argv);
@@ -26,5 +28,25 @@ describe("benchmark arguments", () => {
     [["--files=x"], "--files must be a whole number of at least 1, not 'x'"],
   ])("%p is refused with the usage", (argv, message) => {
     expect(() => parse(...argv)).toThrow(`${message}\nusage: ${USAGE}`);
+  });
+});
+
+// bench-restart-nowhere splits a slow call's wait by the threads' schedstat: a thread that keeps a core busy is
+// either on it or waiting for it, so the two add up to about the time it spun, whatever the machine's load.
+describe.skipIf(!existsSync("/proc/self/task"))("a process's threads' time (schedstat)", () => {
+  test("a spinning main thread's time is on a core or waiting for one", () => {
+    const before = schedTimes("self");
+    const until = performance.now() + 60;
+    while (performance.now() < until) {
+      // spin
+    }
+    const after = schedTimes("self");
+    expect(after.cpu).toBeGreaterThan(before.cpu);
+    expect(after.cpu + after.queued - (before.cpu + before.queued)).toBeGreaterThan(45);
+  });
+
+  test("a process that is gone has no time", () => {
+    const gone = spawnSync("true").pid as number;
+    expect(schedTimes(gone)).toEqual({ cpu: 0, queued: 0, others: 0 });
   });
 });
