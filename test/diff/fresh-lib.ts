@@ -106,6 +106,7 @@ const INDEX_GREPS: ReadonlyArray<readonly string[]> = [
   ["qu[a]rtz|zeta4[2]"],
   ["-l", "caf\u00e9"],
   ["--files-without-match", "quartz"],
+  ["--in", "comment", "--by", "language", "zeta42"],
   ["haystack"],
 ];
 
