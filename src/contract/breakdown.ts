@@ -8,7 +8,7 @@ export type ByKey = (typeof BY_KEYS)[number];
 
 /** What `by` means, for the input models' descriptions. */
 export const BY_TEXT =
-  "ext (lowercase extension), language (from the built-in table), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base)";
+  "ext (lowercase extension), language (by name, else #!), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base)";
 
 /** What a breakdown row's key is, for the output models' descriptions (breakdownKey in engine/languages.ts). */
 export const KEY_TEXT =

@@ -6,7 +6,7 @@
 import type { ErrorInfo } from "../contract/errors.ts";
 import { type Routes, routes } from "../platform/routes.ts";
 import { startWorker, workersAvailable } from "../platform/workers.ts";
-import { LANGUAGE_NAMES, languageNamed, languageOf } from "./languages.ts";
+import { languageNumber, languageNumbered, languageOf } from "./languages.ts";
 import { type CountOutcome, LineCounter, type LineCounterOptions } from "./lines.ts";
 
 /** A batch sent to a worker. */
@@ -19,8 +19,8 @@ export interface BatchRequest {
 }
 
 /**
- * A worker's answer: seven numbers per path (kind, lines, non-blank, code, docstring, bytes, and the index + 1 in
- * LANGUAGE_NAMES of the language its `#!` line named, 0 for none) and the problems met.
+ * A worker's answer: seven numbers per path (kind, lines, non-blank, code, docstring, bytes, and the number of
+ * the language its `#!` line named, languageNumber's, 0 for none) and the problems met.
  */
 export interface BatchReply {
   readonly id: number;
@@ -66,8 +66,7 @@ export function countBatch(req: BatchRequest): BatchReply {
       counts[o + 3] = out.counts.code;
       counts[o + 4] = out.counts.docstring;
       counts[o + 5] = out.counts.bytes;
-      const shebang = out.counts.shebang;
-      counts[o + 6] = shebang === null ? 0 : LANGUAGE_NAMES.indexOf(shebang.name) + 1;
+      counts[o + 6] = languageNumber(out.counts.shebang);
     } else if (out.kind === "binary") {
       counts[o] = BINARY;
       counts[o + 5] = out.bytes;
@@ -103,7 +102,7 @@ function unpack(reply: BatchReply): CountOutcome[] {
           code: c[o + 3] as number,
           docstring: c[o + 4] as number,
           bytes,
-          shebang: c[o + 6] ? languageNamed(LANGUAGE_NAMES[(c[o + 6] as number) - 1] as string) : null,
+          shebang: languageNumbered(c[o + 6] as number),
         },
       };
     } else if (kind === BINARY) out[i] = { kind: "binary", bytes };

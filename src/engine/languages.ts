@@ -132,6 +132,9 @@ interface LanguageLookups {
   readonly byName: Map<string, Language>;
   /** By the language's own name ("Shell"), for a `#!` line's interpreter. */
   readonly byLanguage: Map<string, Language>;
+  /** In the table's order: a language's number (languageNumber) is its place here + 1. */
+  readonly list: readonly Language[];
+  readonly numbers: Map<Language, number>;
 }
 
 /** Built on first use (module load stays cheap for commands that never ask for a language). */
@@ -141,13 +144,17 @@ function languageLookups(): LanguageLookups {
   const byExt = new Map<string, Language>();
   const byName = new Map<string, Language>();
   const byLanguage = new Map<string, Language>();
+  const list: Language[] = [];
+  const numbers = new Map<Language, number>();
   for (const [name, exts, names, line, block] of TABLE) {
     const lang: Language = { name, line, block, nested: NESTED.has(name) };
     for (const e of exts) byExt.set(e, lang);
     for (const n of names) byName.set(n, lang);
     byLanguage.set(name, lang);
+    list.push(lang);
+    numbers.set(lang, list.length);
   }
-  lookups = { byExt, byName, byLanguage };
+  lookups = { byExt, byName, byLanguage, list, numbers };
   return lookups;
 }
 
@@ -365,16 +372,22 @@ const INTERPRETERS: Readonly<Record<string, readonly string[]>> = {
 /** Decodes a `#!` line (module-wide: made once). */
 const lineDecoder = new TextDecoder();
 
+/** The bytes of a `#!` line read, as Linux reads them (BINPRM_BUF_SIZE): a longer line is cut there. */
+export const SHEBANG_MAX = 256;
+
 /**
- * Returns the `#!` line a file's first bytes start with (up to its newline, a CR before it dropped), for
- * shebangLanguages and shebangLanguage; the --lang note and count read it alike.
- * @param head the file's first bytes (its first 256 are enough)
+ * Returns the `#!` line a file's first bytes start with (after a UTF-8 byte order mark; up to its newline or
+ * SHEBANG_MAX bytes, a CR before the newline dropped), for shebangLanguages and scriptLanguage: the --lang note,
+ * count and grep read it alike.
+ * @param head the file's first bytes (its first SHEBANG_MAX + 3 are enough)
  * @returns the line, or "" when the bytes start with no `#!`
  */
 export function shebangLine(head: Uint8Array): string {
-  if (head.length < 2 || head[0] !== 0x23 || head[1] !== 0x21) return "";
-  const end = head.indexOf(0x0a);
-  return lineDecoder.decode(head.subarray(0, end < 0 ? head.length : end)).replace(/\r$/, "");
+  const at = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  if (head.length < at + 2 || head[at] !== 0x23 || head[at + 1] !== 0x21) return "";
+  const line = head.subarray(at, at + SHEBANG_MAX);
+  const end = line.indexOf(0x0a);
+  return lineDecoder.decode(line.subarray(0, end < 0 ? line.length : end)).replace(/\r$/, "");
 }
 
 /**
@@ -399,22 +412,32 @@ export function shebangLanguages(line: string): { interpreter: string; languages
 }
 
 /**
- * Returns the language a script's `#!` line names, for a file whose name gives none (count, as tokei and cloc
- * read shebangs): the interpreter's first language (`deno` and `bun` run TypeScript first).
- * @param line the file's first line, without its newline
- * @returns the language, or null when the line is no `#!` or names no interpreter the table knows
+ * Returns the language of a file whose name gives none (languageOf is null: no extension, or one the table does
+ * not know), by its first bytes: the language its `#!` line's interpreter runs (the first: `deno` and `bun` run
+ * TypeScript first), as tokei and cloc read shebangs. The one rule count, grep's `in` and `--by language` share:
+ * the name decides when it names a language, else the `#!` line (file types, `--lang`, select by name only).
+ * @param head the file's first bytes (SHEBANG_MAX + 3 are enough)
+ * @returns the language, or null when the bytes start with no `#!` or it names no interpreter the table knows
  */
-export function shebangLanguage(line: string): Language | null {
-  const said = shebangLanguages(line);
-  const name = said?.languages[0];
+export function scriptLanguage(head: Uint8Array): Language | null {
+  const name = shebangLanguages(shebangLine(head))?.languages[0];
   return name === undefined ? null : (languageLookups().byLanguage.get(name) ?? null);
 }
 
 /**
- * Returns a language of the table by its name (a worker's reply names a file's shebang language by name).
- * @param name e.g. "Shell"
- * @returns the language, or null
+ * Returns a language's number, as a worker's reply names it (a number both ways, never a name looked up again).
+ * @param lang a language of the table, or null
+ * @returns its place in the table + 1, or 0 for null
  */
-export function languageNamed(name: string): Language | null {
-  return languageLookups().byLanguage.get(name) ?? null;
+export function languageNumber(lang: Language | null): number {
+  return lang === null ? 0 : (languageLookups().numbers.get(lang) ?? 0);
+}
+
+/**
+ * Returns the language of a number languageNumber gave.
+ * @param n the number
+ * @returns the language, or null for 0 (or a number of no language)
+ */
+export function languageNumbered(n: number): Language | null {
+  return n > 0 ? (languageLookups().list[n - 1] ?? null) : null;
 }

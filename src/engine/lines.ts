@@ -7,12 +7,9 @@ import { basename } from "node:path";
 import { type ErrorInfo, fsErrorInfo } from "../contract/errors.ts";
 import { type Confinement, type ListedFile, platform } from "../platform/platform.ts";
 import { createByteBuffer, releaseByteBuffer } from "./bytes.ts";
-import { type Language, shebangLanguage, shebangLine } from "./languages.ts";
+import { type Language, SHEBANG_MAX, scriptLanguage } from "./languages.ts";
 import { COMMENT, commentMarkers, DOCSTRING, type RegionLexer, regionLexer } from "./regions/regions.ts";
 import { sniffUtf16 } from "./search/encoding.ts";
-
-/** The bytes of a first line read for its `#!` interpreter (as the --lang shebang note reads it). */
-const SHEBANG_MAX = 256;
 
 /** The counts of one file. */
 interface LineCounts {
@@ -221,9 +218,10 @@ export class LineCounter {
             return { kind: "binary", bytes: total };
           }
           if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
-          // A name of no known language: a `#!` line naming a known interpreter gives it (tokei's and cloc's way).
+          // A name of no known language: a `#!` line naming a known interpreter gives it (scriptLanguage: the
+          // rule grep's `in` and `--by language` share).
           if (lang === null && buf[start] === 0x23 && buf[start + 1] === 0x21)
-            this.readShebang(buf, start, n, path);
+            this.readShebang(buf.subarray(0, Math.min(n, start + SHEBANG_MAX)), path);
           // A language with a region lexer is classified by it, as grep's `in` sees the file.
           // (A file over LEX_MAX is counted by the markers, line by line, in bounded memory.)
           if (this.lexer !== null && (n < buf.length || platform.fstat(fd).size <= LEX_MAX))
@@ -367,9 +365,9 @@ export class LineCounter {
     this.lexed = this.lexer === null || lang === null ? null : lang.name;
   }
 
-  /** Takes the language a `#!` first line names (its first 256 bytes read), when the table knows it. */
-  private readShebang(buf: Uint8Array, start: number, n: number, path: string): void {
-    const found = shebangLanguage(shebangLine(buf.subarray(start, Math.min(n, start + SHEBANG_MAX))));
+  /** Takes the language a `#!` first line names (its first SHEBANG_MAX bytes read), when the table knows it. */
+  private readShebang(head: Uint8Array, path: string): void {
+    const found = scriptLanguage(head);
     if (found === null) return;
     this.shebang = found;
     this.useLanguage(found, path);

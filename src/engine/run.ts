@@ -148,7 +148,8 @@ export interface WarmProvider {
    * @param plan the run's compiled walk
    * @param spec the run's search spec
    * @param bounded whether the run is bounded by bytes read (max_bytes): it then reads every file
-   * @param listsNonMatching whether the run lists the files without a match (ruled-out files are records)
+   * @param listsNonMatching whether the run is given every file, ruled-out ones as found empty (it lists the files
+   *   without a match, or counts those grep's `in` cannot lex)
    * @returns the run's warm seam
    */
   grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep;

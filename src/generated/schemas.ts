@@ -1100,7 +1100,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "file"
         ],
         "type": "string",
-        "description": "Break the totals (matches, matching lines, files with matches) down by ext (lowercase extension), language (from the built-in table), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base): `breakdown` in the result. With limit 0, of the whole search and without the lines (\"TODOs per top-level directory\")."
+        "description": "Break the totals (matches, matching lines, files with matches) down by ext (lowercase extension), language (by name, else #!), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base): `breakdown` in the result. With limit 0, of the whole search and without the lines (\"TODOs per top-level directory\")."
       },
       "in": {
         "type": "array",
@@ -1115,7 +1115,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "type": "string"
         },
         "minItems": 1,
-        "description": "Keep matches starting in these regions; all: each match says its region. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string, --in all); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's table); one of no known language, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions."
+        "description": "Keep matches starting in these regions; all: each match says its region. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string, --in all); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's: by name, else #!); one of none, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions."
       },
       "docstrings": {
         "enum": [
@@ -1991,7 +1991,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           "file"
         ],
         "type": "string",
-        "description": "Break the totals down by ext (lowercase extension), language (from the built-in table), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base)."
+        "description": "Break the totals down by ext (lowercase extension), language (by name, else #!), dir (the first directory under the base, '.' for files directly in it) or file (one row per file, its path relative to the base)."
       },
       "classify": {
         "type": "boolean",

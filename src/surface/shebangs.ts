@@ -9,7 +9,7 @@ import { type CallControl, collect, inputKeys } from "../agent/call.ts";
 import type { Config } from "../config.ts";
 import { TEXT_FACTS, type TextFacts } from "../contract/result.ts";
 import { TypeRejects } from "../engine/filter/type-rejects.ts";
-import { fileTypeNamed, fileTypes, shebangLanguages, shebangLine } from "../engine/languages.ts";
+import { fileTypeNamed, fileTypes, SHEBANG_MAX, shebangLanguages, shebangLine } from "../engine/languages.ts";
 import { validateInput } from "../ops/dispatch.ts";
 import type { Operation } from "../ops/operation.ts";
 import { findOperation } from "../ops/registry.ts";
@@ -18,8 +18,8 @@ import { escapeControls } from "./cli/human/paths.ts";
 
 /** The most files of no known type whose first line is read (as many as the query's walk keeps). */
 const MOST_READ = TypeRejects.MOST;
-/** The bytes read of each: a `#!` line longer than this names no interpreter the table knows. */
-const HEAD = 256;
+/** The bytes read of each: a `#!` line as count and grep read it (after a byte order mark, SHEBANG_MAX bytes). */
+const HEAD = SHEBANG_MAX + 3;
 /** The scripts named; past this, how many more. */
 const NAMED = 10;
 

@@ -83,6 +83,8 @@ const WARM_GREPS: ReadonlyArray<Record<string, unknown>> = [
   { pattern: "haystack", patterns: ["*.txt"] },
   { pattern: "zeta42", respect_gitignore: false },
   { pattern: "alpha beta" },
+  // `in` counts the files it cannot lex (.txt, .md, .log: unknown_language) among those the index rules out too.
+  { pattern: "zeta42", in: ["comment"], by: "language" },
 ];
 
 /** The other walking tools, which replay the server's remembered walks. */
@@ -104,6 +106,7 @@ const INDEX_GREPS: ReadonlyArray<readonly string[]> = [
   ["qu[a]rtz|zeta4[2]"],
   ["-l", "caf\u00e9"],
   ["--files-without-match", "quartz"],
+  ["--in", "comment", "--by", "language", "zeta42"],
   ["haystack"],
 ];
 

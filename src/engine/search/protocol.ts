@@ -6,6 +6,7 @@
 import { REGION_NAMES, type RegionName } from "../../contract/regions.ts";
 import type { Routes } from "../../platform/routes.ts";
 import type { LineEvent, LineKind, Submatch } from "../events.ts";
+import { languageNumber, languageNumbered } from "../languages.ts";
 import type { FileOutcome, SearchSpec, SkipReason } from "./search-file.ts";
 
 /** Outcomes as they cross threads: numbers in one array (transferred), strings in one string (copied once). */
@@ -84,7 +85,13 @@ export type FromWorker =
   | { readonly type: "drained"; readonly generation: number }
   | { readonly type: "fatal"; readonly message: string };
 
-const SKIPS: ReadonlyArray<SkipReason | null> = [null, "binary", "too_large", "unreadable"];
+const SKIPS: ReadonlyArray<SkipReason | null> = [
+  null,
+  "binary",
+  "too_large",
+  "unreadable",
+  "unknown_language",
+];
 const KINDS: readonly LineKind[] = ["match", "before", "after"];
 
 /**
@@ -109,7 +116,8 @@ export function encodeOutcomes(outcomes: readonly FileOutcome[]): EncodedOutcome
     nums.push(o.bytes, SKIPS.indexOf(o.skip));
     str(o.error?.code ?? null);
     str(o.error?.message ?? null);
-    nums.push(o.lines, o.matches, o.dropped ?? 0);
+    // The language its `#!` line named, by number (0: none).
+    nums.push(o.lines, o.matches, o.dropped ?? 0, languageNumber(o.language ?? null));
     str(o.encoding);
     // bom 1, invalid 2; the NUL offset of a binary file searched (-1: none).
     nums.push((o.bom ? 1 : 0) | (o.invalid ? 2 : 0), o.nul ?? -1, o.packed?.length ?? 0, o.hits.length);
@@ -175,6 +183,7 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
     const lines = num();
     const matches = num();
     const dropped = num();
+    const language = languageNumbered(num());
     const encoding = str() as string;
     const flags = num();
     const nul = num();
@@ -204,6 +213,7 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
       lines,
       matches,
       ...(dropped > 0 ? { dropped } : {}),
+      ...(language !== null ? { language } : {}),
       hits,
       encoding,
       ...((flags & 1) !== 0 ? { bom: true as const } : {}),

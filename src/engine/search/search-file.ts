@@ -8,7 +8,7 @@ import { basename } from "node:path";
 import { type Confinement, type ListedFile, platform } from "../../platform/platform.ts";
 import { type ByteBuffer, createByteBuffer, releaseByteBuffer } from "../bytes.ts";
 import type { LineEvent } from "../events.ts";
-import { languageOf } from "../languages.ts";
+import { type Language, languageOf, SHEBANG_MAX, scriptLanguage } from "../languages.ts";
 import { regionCursor } from "../regions/regions.ts";
 import { sniffUtf16, validUtf8 } from "./encoding.ts";
 import { foldsToTrap, holdsFoldTrap } from "./fold-traps.ts";
@@ -84,6 +84,8 @@ export interface FileOutcome {
   nul?: number;
   /** A search worker's lines of the plain listing, packed (packed-lines.ts; absent: none). */
   packed?: Uint8Array;
+  /** The language its `#!` line named, its name naming none (scriptLanguage; absent: none, or by its name). */
+  language?: Language;
 }
 
 /** A searcher: compiled matcher plus a read buffer reused across files. */
@@ -254,11 +256,13 @@ function prefilterOf(spec: SearchSpec, store: ByteBuffer): Prefilter {
  * @param spec the search spec
  * @returns the RegionKeep of a file's text
  */
-function regionKeepOf(spec: SearchSpec): (path: string, text: string) => RegionKeep | undefined {
-  return (path, text) => {
+function regionKeepOf(
+  spec: SearchSpec,
+): (path: string, text: string, language?: Language) => RegionKeep | undefined {
+  return (path, text, language) => {
     if (spec.regions === 0) return undefined;
     const name = basename(path);
-    const lexer = regionCursor(languageOf(name)?.name ?? null, name);
+    const lexer = regionCursor((language ?? languageOf(name))?.name ?? null, name);
     // grep leaves a file without a lexer out before searching it (unknown_language); one named alone too.
     // No match is kept there: its text is never taken as all code.
     if (lexer === null) return { keep: 0, map: () => new Uint8Array(0) };
@@ -288,7 +292,7 @@ interface SearcherState {
   readonly auto: boolean;
   /** The text options of a binary file searched by binaryMode: to its first match, never written directly. */
   readonly binaryText: TextOptions;
-  readonly regionKeep: (path: string, text: string) => RegionKeep | undefined;
+  readonly regionKeep: (path: string, text: string, language?: Language) => RegionKeep | undefined;
 }
 
 /** A buffer grown for one huge file is not kept past a file: memory stays bounded across files. */
@@ -365,7 +369,7 @@ function* searchFile(
   }
   let length: number;
   try {
-    const read = readOpen(st, fd, out);
+    const read = readOpen(st, fd, path, out);
     if (read === null) return out;
     if (typeof read !== "number") {
       yield* searchLargeOpen(st, fd, read.length, out);
@@ -397,7 +401,12 @@ function* searchFile(
  * @returns the bytes in the store; `{ length }` (bytes of the first block) for a large file to search by
  * window; null when it is skipped (the outcome says why)
  */
-function readOpen(st: SearcherState, fd: number, out: FileOutcome): number | { length: number } | null {
+function readOpen(
+  st: SearcherState,
+  fd: number,
+  path: string,
+  out: FileOutcome,
+): number | { length: number } | null {
   const { spec, store } = st;
   let buf = store.bytes;
   // The walk gives regular files only, so most files are read without asking their stats (in Bun an
@@ -409,6 +418,7 @@ function readOpen(st: SearcherState, fd: number, out: FileOutcome): number | { l
   // The first block decides binary before the rest is read; then large reads to the end.
   let length = platform.read(fd, buf, FIRST_BLOCK, null);
   out.bytes = length;
+  if (!scriptOf(st, path, buf, length, out)) return null;
   const bom16 = length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff));
   if (!spec.binaryAsText && !bom16 && !st.labelIsUtf16 && spec.sniffBytes > 0) {
     const sniffed = Math.min(length, spec.sniffBytes);
@@ -458,6 +468,34 @@ function readOpen(st: SearcherState, fd: number, out: FileOutcome): number | { l
   }
   out.bytes = length;
   return length;
+}
+
+/**
+ * Gives a file whose name names no language the language of its `#!` line (scriptLanguage: count's rule), for
+ * `in`'s lexer and `--by language`; with `in`, one that gets none with a lexer is left out (unknown_language),
+ * as a file whose name names one without a lexer is before it is opened. Only a file starting with `#!` (or
+ * any, with `in`) has its name looked up.
+ * @param st the searcher
+ * @param path the file
+ * @param buf its first bytes
+ * @param length how many
+ * @param out its outcome (language, skip)
+ * @returns false when it is left out
+ */
+function scriptOf(st: SearcherState, path: string, buf: Buffer, length: number, out: FileOutcome): boolean {
+  const at = utf8Bom(buf, length);
+  const hashBang = length >= at + 2 && buf[at] === 0x23 && buf[at + 1] === 0x21;
+  const regions = st.spec.regions !== 0;
+  if (!hashBang && !regions) return true;
+  const name = basename(path);
+  if (languageOf(name) !== null) return true;
+  const lang = hashBang ? scriptLanguage(buf.subarray(0, Math.min(length, at + SHEBANG_MAX))) : null;
+  if (lang !== null) out.language = lang;
+  if (regions && (lang === null || regionCursor(lang.name, name) === null)) {
+    out.skip = "unknown_language";
+    return false;
+  }
+  return true;
 }
 
 /**
@@ -564,7 +602,14 @@ function matchWhole(st: SearcherState, path: string, length: number, out: FileOu
   // A binary file's NUL bytes end lines, as in rg --binary (its counts are rg's).
   if (binary) text = text.replaceAll("\0", "\n");
   const folded = asciiLines === undefined ? foldCrlf(text) : text;
-  const r = searchText(folded, matcher, opts, undefined, asciiLines, st.regionKeep(path, folded));
+  const r = searchText(
+    folded,
+    matcher,
+    opts,
+    undefined,
+    asciiLines,
+    st.regionKeep(path, folded, out.language),
+  );
   out.lines = r.lines;
   out.matches = r.matches;
   if (r.dropped) out.dropped = r.dropped;

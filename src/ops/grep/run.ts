@@ -95,7 +95,16 @@ function knownBinary(): FileOutcome {
 /** How many paths `not_utf8` names. */
 const NOT_UTF8_NAMED = 10;
 
-/** A file left out by `in` because no lexer knows its language: counted in the ledger, never read. */
+/**
+ * Whether `in` can lex a file by its name: true when its name names a language with a lexer, false when one
+ * without, null when it names none (its `#!` line decides: it is read).
+ */
+function lexedBy(name: string): boolean | null {
+  const lang = languageOf(name);
+  return lang === null ? null : regionLexer(lang.name, name) !== null;
+}
+
+/** A file left out by `in` because no lexer knows its language by its name: counted in the ledger, never read. */
 function unknownLanguage(): FileOutcome {
   return {
     bytes: 0,
@@ -161,7 +170,7 @@ class GrepTally {
   private readonly encodings: Record<string, number> = {};
   private readonly notUtf8: string[] = [];
   private readonly ledger: SkippedWithRegions;
-  private readonly keyOf: ((e: Entry) => string) | null;
+  private readonly keyOf: ((e: Entry, o: FileOutcome) => string) | null;
   private bytes = 0;
   private readonly maxBytes: number;
   /** The records given so far in the query (all pages), for max_count. */
@@ -179,7 +188,9 @@ class GrepTally {
     this.keyOf =
       by === undefined
         ? null
-        : (e: Entry) => breakdownKey(by, e.rel, e.name, languageOf(e.name)?.name ?? null);
+        : // A file's language by the rule count uses: its name's, else its `#!` line's (FileOutcome.language).
+          (e: Entry, o: FileOutcome) =>
+            breakdownKey(by, e.rel, e.name, (o.language ?? languageOf(e.name))?.name ?? null);
     this.ledger = ctx.skipped;
     if (q.spec.regions !== 0) this.ledger.unknown_language = 0;
     this.given = given;
@@ -239,7 +250,7 @@ class GrepTally {
     }
     if (o.lines > 0) this.totals.files++;
     if (this.keyOf !== null && o.lines > 0) {
-      const key = this.keyOf(e);
+      const key = this.keyOf(e, o);
       const g = this.groups.get(key);
       if (g === undefined)
         this.groups.set(key, {
@@ -509,7 +520,14 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
   const named = new NamedBinary(spec);
   // A server's warm state: a remembered walk and the files its index rules out (never read, nothing found).
   const warm =
-    ctx.warm?.grep(plan, spec, input.max_bytes !== undefined, mode === "files_without_match") ?? null;
+    // Given every file (those it rules out as found empty) when the run lists the files without a match, and
+    // with `in`, which counts the files it cannot lex (skipped.unknown_language) as a cold run does.
+    ctx.warm?.grep(
+      plan,
+      spec,
+      input.max_bytes !== undefined,
+      mode === "files_without_match" || spec.regions !== 0,
+    ) ?? null;
   if (warm !== null && warm.source !== null) ctx.summary("source", warm.source);
   const tally = new GrepTally(ctx, q, resume.lines?.count ?? resume.files?.count ?? 0);
   tally.read = warm?.read?.bind(warm) ?? null;
@@ -522,21 +540,28 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
       : warm !== null
         ? warm.walk(plan, ctx, walkAfter)
         : walk(plan, ctx, walkAfter);
-  // With `in`, a file no lexer knows is left out before it is read (skipped.unknown_language).
-  const unlexed =
-    spec.regions === 0 ? null : (e: Entry) => regionLexer(languageOf(e.name)?.name ?? null, e.name) === null;
-  const itemOf = (entry: Entry): Item => ({
-    entry,
-    chunks: [],
-    outcome: unlexed?.(entry)
-      ? unknownLanguage()
-      : warm?.ruledOut(entry)
-        ? ruledOut()
-        : warm?.knownBinary?.(entry)
-          ? knownBinary()
-          : null,
-    steps: null,
-  });
+  // With `in`, a file whose name names a language no lexer knows is left out before it is read
+  // (skipped.unknown_language); one whose name names none is read for its `#!` line (the searcher leaves it out
+  // when that names no language with a lexer), an index's verdict aside: its answer is then the cold one.
+  const unlexed = spec.regions === 0 ? null : (e: Entry) => lexedBy(e.name);
+  const itemOf = (entry: Entry): Item => {
+    const lexed = unlexed?.(entry);
+    return {
+      entry,
+      chunks: [],
+      outcome:
+        lexed === false
+          ? unknownLanguage()
+          : lexed === null
+            ? null
+            : warm?.ruledOut(entry)
+              ? ruledOut()
+              : warm?.knownBinary?.(entry)
+                ? knownBinary()
+                : null,
+      steps: null,
+    };
+  };
   const source =
     pool !== null
       ? pooledSource(entries, itemOf, ctx, {

@@ -139,7 +139,7 @@ export const GrepInputSchema = v.pipe(
         v.array(v.picklist(IN_NAMES)),
         v.minLength(1),
         v.description(
-          "Keep matches starting in these regions; all: each match says its region. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string, --in all); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's table); one of no known language, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions.",
+          "Keep matches starting in these regions; all: each match says its region. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string, --in all); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's: by name, else #!); one of none, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions.",
         ),
       ),
     ),
