@@ -3,6 +3,8 @@
  * Not a test file (no `.test.ts`). */
 import { expect } from "bun:test";
 import {
+  existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -201,4 +203,37 @@ export function sneakNeedle(path: string, needle: string): void {
   writeFileSync(path, `${needle}${readFileSync(path, "utf8").slice(needle.length)}`);
   expect(statSync(path).size).toBe(st.size);
   utimesSync(path, st.atime, st.mtime);
+}
+
+/**
+ * Creates the overflow tests' tree: `tops` × `perTop` leaf directories (`pTT/dDD`), one small file each, enough
+ * that one slice of a watch's set-up (20 ms) cannot watch them all.
+ * @param root the project folder
+ * @param tops how many top directories
+ * @param perTop how many leaves in each
+ * @returns a leaf's path (relative), the files read to overflow a queue (absolute), the maker of the tree, and
+ * the leaves a server's inotify descriptor does not watch now (those that exist)
+ */
+export function leafTree(root: string, tops = 80, perTop = 100) {
+  const leaf = (t: number, d: number): string =>
+    join(`p${String(t).padStart(2, "0")}`, `d${String(d).padStart(2, "0")}`);
+  const leaves = (): string[] =>
+    Array.from({ length: tops * perTop }, (_, i) => leaf(Math.floor(i / perTop), i % perTop));
+  /** Writes every leaf and its file `f.txt` (`ordinary words T D`). */
+  const make = (): void => {
+    for (let t = 0; t < tops; t++)
+      for (let d = 0; d < perTop; d++) {
+        mkdirSync(join(root, leaf(t, d)), { recursive: true });
+        writeFileSync(join(root, leaf(t, d), "f.txt"), `ordinary words ${t} ${d}\n`);
+      }
+  };
+  const files = (): string[] => leaves().map((l) => join(root, l, "f.txt"));
+  const unwatched = (pid: number): string[] => {
+    const watched = watchedInodes(pid);
+    return leaves().filter((l) => {
+      const dir = join(root, l);
+      return existsSync(dir) && !watched.has(statSync(dir).ino);
+    });
+  };
+  return { leaf, make, files, unwatched };
 }
