@@ -99,18 +99,25 @@ export async function until(cond: () => boolean, polls = 2400): Promise<boolean>
 }
 
 /**
- * What a served and a cold run must print alike: grep's JSON says where the answer came from and how much it
- * read, the rest is the cold answer's.
+ * What a served and a cold run must print alike: grep's JSON (and its JSONL summary) says where the answer came
+ * from and how much it read, the rest is the cold answer's.
  * @param args the call's arguments
  * @param stdout what it printed
- * @returns the output without `source` and `bytes_read` (JSON), or as printed
+ * @returns the output without grep's `source` and `bytes_read`, or as printed
  */
 export function comparable(args: readonly string[], stdout: Buffer): string {
-  if (!args.includes("--json")) return stdout.toString();
-  const o = JSON.parse(stdout.toString()) as Record<string, unknown>;
-  delete o.source;
-  delete o.bytes_read;
-  return JSON.stringify(o);
+  const text = stdout.toString();
+  if (args[0] !== "grep" || !(args.includes("--json") || args.includes("--jsonl"))) return text;
+  const strip = (o: Record<string, unknown>) => {
+    delete o.source;
+    delete o.bytes_read;
+    return o;
+  };
+  if (args.includes("--json")) return JSON.stringify(strip(JSON.parse(text) as Record<string, unknown>));
+  return text
+    .split("\n")
+    .map((l) => (l.includes('"kind":"summary"') ? JSON.stringify(strip(JSON.parse(l))) : l))
+    .join("\n");
 }
 
 /**
@@ -236,4 +243,34 @@ export function leafTree(root: string, tops = 80, perTop = 100) {
     });
   };
   return { leaf, make, files, unwatched };
+}
+
+/**
+ * Creates the overflow and overflow-build tests' tree: `dirs` × `perDir` ordinary files (`dD/fF.txt`), and in
+ * keep/ the files edited while events are lost: same.txt (`quiet words here`), grows.txt (`plain words`), and
+ * moved.txt, gone.txt and stays.txt, each with an OVFNEEDLE.
+ * @param root the project folder
+ * @param dirs how many directories
+ * @param perDir how many files in each
+ * @returns the maker of the tree, and the ordinary files (absolute), read to overflow a queue
+ */
+export function keepTree(root: string, dirs = 12, perDir = 100) {
+  const files = (): string[] =>
+    Array.from({ length: dirs * perDir }, (_, i) =>
+      join(root, `d${Math.floor(i / perDir)}`, `f${i % perDir}.txt`),
+    );
+  const make = (): void => {
+    for (let d = 0; d < dirs; d++) {
+      mkdirSync(join(root, `d${d}`), { recursive: true });
+      for (let f = 0; f < perDir; f++)
+        writeFileSync(join(root, `d${d}`, `f${f}.txt`), `ordinary words ${d} ${f}\nnothing to see\n`);
+    }
+    mkdirSync(join(root, "keep"));
+    writeFileSync(join(root, "keep", "same.txt"), "quiet words here\n");
+    writeFileSync(join(root, "keep", "grows.txt"), "plain words\n");
+    writeFileSync(join(root, "keep", "moved.txt"), "an OVFNEEDLE to move\n");
+    writeFileSync(join(root, "keep", "gone.txt"), "an OVFNEEDLE to delete\n");
+    writeFileSync(join(root, "keep", "stays.txt"), "an OVFNEEDLE that stays\n");
+  };
+  return { make, files };
 }
