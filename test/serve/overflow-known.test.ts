@@ -9,15 +9,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  leafTree,
-  overflowStopped,
-  sameAsColdIn,
-  serveSandbox,
-  sneakNeedle,
-  until,
-  watchedInodes,
-} from "./sandbox.ts";
+import { leafTree, overflowStopped, sameAsColdIn, serveSandbox, until, watchedInodes } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, cache, root, run, servers, serve, end } = serveSandbox("rglob-overflow-known-");
@@ -30,11 +22,9 @@ const sameAsCold = sameAsColdIn({ root, run, servers }, { ...settings, RGLOB_SER
 let server: ReturnType<typeof Bun.spawn> | null = null;
 let log = { text: "" };
 
-/** The tree: 80 × 100 leaf directories, enough that one slice of the set-up (20 ms) cannot watch them all. */
-const { leaf, make, files: leafFiles, unwatched: unwatchedLeaves } = leafTree(root);
-
-/** A change of the same size with the mtime put back: only the ctime says so (the index rules the file out). */
-const sneak = (rel: string): void => sneakNeedle(join(root, rel), "KNOWNNEEDLE");
+/** The tree: 80 × 100 leaf directories, enough that one slice of the set-up (20 ms) cannot watch them all; `sneak`
+ * changes a file keeping its size and mtime: only the ctime says so (the index rules the file out). */
+const { leaf, make, files: leafFiles, unwatched: unwatchedLeaves, sneak } = leafTree(root, "KNOWNNEEDLE");
 
 /** The files served `grep -l KNOWNNEEDLE` lists, after checking it, its count and a find as the cold run. */
 function found(): string[] {

@@ -7,15 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  leafTree,
-  overflowStopped,
-  sameAsColdIn,
-  serveSandbox,
-  sneakNeedle,
-  until,
-  watchedInodes,
-} from "./sandbox.ts";
+import { leafTree, overflowStopped, sameAsColdIn, serveSandbox, until, watchedInodes } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, root, run, servers, serve, end } = serveSandbox("rglob-overflow-rewatch-");
@@ -29,11 +21,9 @@ const sameAsCold = sameAsColdIn(
 let server: ReturnType<typeof Bun.spawn> | null = null;
 let log = { text: "" };
 
-/** The tree: 80 × 100 leaf directories, enough that one slice of the set-up (20 ms) cannot watch them all. */
-const { leaf, make, files: leafFiles, unwatched: unwatchedLeaves } = leafTree(root);
-
-/** A change of the same size with the mtime put back: only the ctime says so (the index rules the file out). */
-const sneak = (rel: string): void => sneakNeedle(join(root, rel), "REWATCHNEEDLE");
+/** The tree: 80 × 100 leaf directories, enough that one slice of the set-up (20 ms) cannot watch them all; `sneak`
+ * changes a file keeping its size and mtime: only the ctime says so (the index rules the file out). */
+const { leaf, make, files: leafFiles, unwatched: unwatchedLeaves, sneak } = leafTree(root, "REWATCHNEEDLE");
 
 /** The files served `grep -l REWATCHNEEDLE` lists, after checking it and its count answer as the cold run. */
 function found(): string[] {

@@ -216,12 +216,14 @@ export function sneakNeedle(path: string, needle: string): void {
  * Creates the overflow tests' tree: `tops` × `perTop` leaf directories (`pTT/dDD`), one small file each, enough
  * that one slice of a watch's set-up (20 ms) cannot watch them all.
  * @param root the project folder
+ * @param needle the text a same-size change writes over the start of a file (`sneak`)
  * @param tops how many top directories
  * @param perTop how many leaves in each
- * @returns a leaf's path (relative), the files read to overflow a queue (absolute), the maker of the tree, and
- * the leaves a server's inotify descriptor does not watch now (those that exist)
+ * @returns a leaf's path (relative), the files read to overflow a queue (absolute), the maker of the tree, the
+ * leaves a server's inotify descriptor does not watch now (those that exist), and the same-size change of a file
+ * (relative) with its mtime put back (sneakNeedle)
  */
-export function leafTree(root: string, tops = 80, perTop = 100) {
+export function leafTree(root: string, needle: string, tops = 80, perTop = 100) {
   const leaf = (t: number, d: number): string =>
     join(`p${String(t).padStart(2, "0")}`, `d${String(d).padStart(2, "0")}`);
   const leaves = (): string[] =>
@@ -242,7 +244,8 @@ export function leafTree(root: string, tops = 80, perTop = 100) {
       return existsSync(dir) && !watched.has(statSync(dir).ino);
     });
   };
-  return { leaf, make, files, unwatched };
+  const sneak = (rel: string): void => sneakNeedle(join(root, rel), needle);
+  return { leaf, make, files, unwatched, sneak };
 }
 
 /**
