@@ -15,11 +15,13 @@ export function runtimeVersion(): string {
 
 /**
  * Returns the script Bun runs when rglob runs from source (`bun src/main.ts`), or null in the compiled binary
- * (whose entry lives in its own /$bunfs) and under Node.
+ * (whose modules live in its own /$bunfs) and under Node. The binary is told by this module's own path: Bun.main
+ * opens the entry (O_PATH, to resolve a link) at its first read, which there fails with ENOENT on
+ * /$bunfs/root/rglob, a system call in every served CLI call's client.
  * @returns the script's path, or null
  */
 export function sourceScript(): string | null {
-  return onBun && !Bun.main.startsWith("/$bunfs") ? Bun.main : null;
+  return onBun && !import.meta.path.startsWith("/$bunfs") ? Bun.main : null;
 }
 
 /**

@@ -1,23 +1,16 @@
 // Ignore verdicts in bulk (#37): `rglob explain --all` over seeded random trees against
 // `git check-ignore -v -n --no-index` over every path of the tree: the same paths ignored, each by the same file,
 // line and pattern; `--only ignored` lists exactly those; several paths in one call give the same verdicts.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rglob, rglobJson } from "../helpers.ts";
-import { gitCollapsed, gitVerdicts, randomRepo } from "./git-ignore-trees.ts";
+import { gitCollapsed, gitVerdicts, isolatedGitHome, randomRepo } from "./git-ignore-trees.ts";
 
-let home = "";
-let env: Record<string, string> = {};
 const hasGit = Bun.which("git") !== null;
-
-beforeAll(() => {
-  // An isolated HOME/XDG so the machine's global excludes and config never take part.
-  home = mkdtempSync(join(tmpdir(), "rglob-home-"));
-  env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), GIT_CONFIG_NOSYSTEM: "1" };
-});
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+/** An isolated HOME/XDG so the machine's global excludes and config never take part. */
+const env = isolatedGitHome();
 
 interface Reason {
   stage: string;

@@ -1,7 +1,9 @@
 // Seeded random git repositories with nested .gitignore files, and git's own verdict on each of their paths
-// (`git check-ignore -v -n --no-index`): the oracle of the ignore differentials (explain-git, only-ignored-git).
+// (`git check-ignore -v -n --no-index`): the oracle of the ignore differentials (explain-git, only-ignored-git),
+// and the isolated HOME they and ignore-guards run git in.
 // Not a test file (no .test.ts).
-import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll } from "bun:test";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { prng } from "../helpers.ts";
@@ -110,4 +112,20 @@ export function gitCollapsed(dir: string, env: Record<string, string>): string[]
     .toString()
     .split("\0")
     .filter((p) => p !== "");
+}
+
+/**
+ * Creates an isolated HOME and XDG_CONFIG_HOME for one test file, made before its tests and removed after them, so
+ * that the machine's global excludes and config never take part.
+ * @returns the environment git and rglob run with (filled when the file's tests start)
+ */
+export function isolatedGitHome(): Record<string, string> {
+  const env: Record<string, string> = {};
+  let home = "";
+  beforeAll(() => {
+    home = mkdtempSync(join(tmpdir(), "rglob-home-"));
+    Object.assign(env, { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), GIT_CONFIG_NOSYSTEM: "1" });
+  });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  return env;
 }

@@ -3,25 +3,20 @@
 // special in patterns: `rglob find --hidden` lists what `git ls-files -co --exclude-standard` lists, and for
 // every entry whose parents are not ignored, the compiled matcher names the same deciding rule (file and line,
 // negations included) as `git check-ignore -v -n`. Needs git; skips loudly without it.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CompiledRules, compileRules, lastMatch } from "../../src/engine/ignore-rules.ts";
 import { prng, rglobJson } from "../helpers.ts";
 import { randomName, randomRules } from "../ignore-random.ts";
+import { isolatedGitHome } from "./git-ignore-trees.ts";
 
 const hasGit = Bun.spawnSync(["git", "--version"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 if (!hasGit) console.warn("SKIPPED test/diff/ignore-guards.test.ts: git is not installed");
 
-let home = "";
-let env: Record<string, string> = {};
-beforeAll(() => {
-  // An isolated HOME/XDG so the machine's global excludes and config never take part.
-  home = mkdtempSync(join(tmpdir(), "rglob-home-"));
-  env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), GIT_CONFIG_NOSYSTEM: "1" };
-});
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+/** An isolated HOME/XDG so the machine's global excludes and config never take part. */
+const env = isolatedGitHome();
 
 function git(args: string[], cwd: string, stdin?: string): string {
   const r = Bun.spawnSync(["git", ...args], {

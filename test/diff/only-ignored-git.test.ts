@@ -2,23 +2,16 @@
 // `grep --only-ignored` over seeded random trees against `git check-ignore -v -n --no-index` over every path of
 // the tree: the same paths (grep: the same files, each holding a hit), each with git's FILE:LINE:PATTERN; and the
 // same on the library's and the MCP server's key (only_ignored).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rglob, rglobJson } from "../helpers.ts";
-import { gitCollapsed, gitVerdicts, randomRepo } from "./git-ignore-trees.ts";
+import { gitCollapsed, gitVerdicts, isolatedGitHome, randomRepo } from "./git-ignore-trees.ts";
 
-let home = "";
-let env: Record<string, string> = {};
 const hasGit = Bun.which("git") !== null;
-
-beforeAll(() => {
-  // An isolated HOME/XDG so the machine's global excludes and config never take part.
-  home = mkdtempSync(join(tmpdir(), "rglob-home-"));
-  env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), GIT_CONFIG_NOSYSTEM: "1" };
-});
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+/** An isolated HOME/XDG so the machine's global excludes and config never take part. */
+const env = isolatedGitHome();
 
 interface Listed {
   relative_path: string;

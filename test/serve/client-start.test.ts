@@ -2,11 +2,14 @@
  * a warm server may answer. Every module they import statically is loaded by every call, served or not, so the
  * engine, the registry, the valibot models, the generated schemas, citty and the MCP SDK must stay behind a
  * dynamic import of the cold path (each costs start-up a served call does not need). Read from the sources:
- * the static imports of each module, followed through the tree (type-only imports are erased by the build). */
-import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+ * the static imports of each module, followed through the tree (type-only imports are erased by the build). And
+ * what the client of a served call asks the kernel (strace on the compiled binary, Linux): nothing a served call
+ * does not need. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { ROOT } from "../helpers.ts";
+import { BIN, ROOT, skipWhen } from "../helpers.ts";
+import { serveSandbox, until } from "./sandbox.ts";
 
 /** The static imports of a module that the build keeps (an `import type` or `export type` is erased). */
 function staticImports(file: string): string[] {
@@ -79,4 +82,46 @@ describe("the served call's start path", () => {
     expect(main).toContain('await import("./surface/serve/client.ts")');
     expect(main).toContain('await import("./surface/cli/app.ts")');
   });
+});
+
+describe("the served call's system calls", () => {
+  const strace = process.platform === "linux" ? Bun.which("strace") : null;
+  const box = serveSandbox("rglob-client-calls-");
+  let server: ReturnType<typeof box.serve>["server"] | null = null;
+  beforeAll(async () => {
+    if (strace === null) return;
+    mkdirSync(box.root, { recursive: true });
+    writeFileSync(join(box.root, "a.txt"), "a CALLSNEEDLE here\n");
+    ({ server } = box.serve());
+    expect(await until(() => box.servers().find((s) => s.root === box.root)?.state === "ready")).toBe(true);
+  }, 120_000);
+  afterAll(() => box.end(server));
+
+  skipWhen(strace === null && "strace is not installed here (Linux)")(
+    "the client opens nothing under the binary's own /$bunfs and asks the user id once",
+    () => {
+      const trace = join(box.outer, "trace.txt");
+      const before = Number(box.servers().find((s) => s.root === box.root)?.calls ?? -1);
+      const res = Bun.spawnSync(
+        [strace as string, "-f", "-e", "trace=openat,open,getuid", "-o", trace, BIN, "grep", "CALLSNEEDLE"],
+        {
+          cwd: box.root,
+          env: { ...process.env, NO_COLOR: "", ...box.env, RGLOB_SERVE_WAIT_MS: "60000" },
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
+      expect({ code: res.exitCode, out: res.stdout.toString() }).toEqual({
+        code: 0,
+        out: "a.txt:1:a CALLSNEEDLE here\n",
+      });
+      expect(Number(box.servers().find((s) => s.root === box.root)?.calls)).toBe(before + 1);
+      const lines = readFileSync(trace, "utf8").split("\n");
+      // Bun.main opened the entry (O_PATH) to resolve it: in the binary /$bunfs/root/rglob, ENOENT.
+      expect(lines.filter((l) => l.includes("$bunfs"))).toEqual([]);
+      expect(lines.filter((l) => /\bgetuid\(/.test(l)).length).toBe(1);
+    },
+    60_000,
+  );
 });

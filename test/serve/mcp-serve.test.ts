@@ -14,7 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { socketName } from "../../src/surface/serve/where.ts";
 import { BIN, ROOT } from "../helpers.ts";
-import { type Info, type Out, serveSandbox } from "./sandbox.ts";
+import { comparable, type Info, type Out, serveSandbox } from "./sandbox.ts";
 
 const { outer, cache, root, env, run, servers } = serveSandbox("rglob-mcp-serve-");
 const LIB = join(ROOT, "dist", "lib", "agent", "index.js");
@@ -57,22 +57,6 @@ function until(cond: () => boolean, polls = 1200): boolean {
     Bun.sleepSync(25);
   }
   return cond();
-}
-
-/** grep's JSON says where the answer came from and how much it read: the rest is the cold answer's. */
-function comparable(args: readonly string[], stdout: Buffer): string {
-  const text = stdout.toString();
-  if (args[0] !== "grep" || !(args.includes("--json") || args.includes("--jsonl"))) return text;
-  const strip = (o: Record<string, unknown>) => {
-    delete o.source;
-    delete o.bytes_read;
-    return o;
-  };
-  if (args.includes("--json")) return JSON.stringify(strip(JSON.parse(text) as Record<string, unknown>));
-  return text
-    .split("\n")
-    .map((l) => (l.includes('"kind":"summary"') ? JSON.stringify(strip(JSON.parse(l))) : l))
-    .join("\n");
 }
 
 /** Asserts a call is served by the MCP server (its count grows) and answers as the cold run does. */

@@ -6,23 +6,13 @@
  * holds events and edited; it goes on (SIGCONT), a served call takes the overflow in, then the gate opens. The
  * same for a rebuild (many files changed), the gate closed again. Linux only (inotify). */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import {
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
+import { keepTree, overflowStopped, sameAsColdIn, serveSandbox, sneakNeedle, until } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, root, run, servers, serve, end } = serveSandbox("rglob-overflow-build-");
-const DIRS = 12;
-const PER_DIR = 100;
+const tree = keepTree(root);
 const gate = join(outer, "gate");
 /**
  * The server's settings, which a served call must share (the gate's among them); a served call waits for the
@@ -58,48 +48,16 @@ function times(line: string): number {
   return log.text.split(line).length - 1;
 }
 
-/**
- * Overflows the server's watch queue: the server stopped (SIGSTOP), the tree's files read one and a half times
- * as many times as its queue holds events, then the edits (their events lost too), then it goes on (SIGCONT).
- * @param edit the edits
- */
-function overflow(edit: () => void): void {
-  const pid = (server as { pid: number }).pid;
-  const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
-  process.kill(pid, "SIGSTOP");
-  try {
-    // Each read of a file is two events (an open and a close that wrote nothing) in the stopped server's queue.
-    const files = DIRS * PER_DIR;
-    for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * files)); r < rounds; r++)
-      for (let d = 0; d < DIRS; d++)
-        for (let f = 0; f < PER_DIR; f++) readFileSync(join(root, `d${d}`, `f${f}.txt`));
-    edit();
-  } finally {
-    process.kill(pid, "SIGCONT");
-  }
-}
+/** Overflows the server's watch queue (overflowStopped), the edits made while its events are lost. */
+const overflow = (edit: () => void): void =>
+  overflowStopped((server as { pid: number }).pid, tree.files(), edit);
 
 /** Writes a file's `quiet words here` as `an OVFNEEDLE hid` (the same size) and restores its times. */
-function sameSizeSameMtime(path: string): void {
-  const st = statSync(path);
-  writeFileSync(path, "an OVFNEEDLE hid\n");
-  expect(statSync(path).size).toBe(st.size);
-  utimesSync(path, st.atime, st.mtime);
-}
+const sameSizeSameMtime = (path: string): void => sneakNeedle(path, "an OVFNEEDLE hid\n");
 
 beforeAll(async () => {
   if (!linux) return;
-  for (let d = 0; d < DIRS; d++) {
-    mkdirSync(join(root, `d${d}`), { recursive: true });
-    for (let f = 0; f < PER_DIR; f++)
-      writeFileSync(join(root, `d${d}`, `f${f}.txt`), `ordinary words ${d} ${f}\nnothing to see\n`);
-  }
-  mkdirSync(join(root, "keep"));
-  writeFileSync(join(root, "keep", "same.txt"), "quiet words here\n");
-  writeFileSync(join(root, "keep", "grows.txt"), "plain words\n");
-  writeFileSync(join(root, "keep", "moved.txt"), "an OVFNEEDLE to move\n");
-  writeFileSync(join(root, "keep", "gone.txt"), "an OVFNEEDLE to delete\n");
-  writeFileSync(join(root, "keep", "stays.txt"), "an OVFNEEDLE that stays\n");
+  tree.make();
   writeFileSync(join(root, "keep", "later.txt"), "quiet words here\n");
   ({ server, log } = serve({ RGLOB_TEST_BUILD_GATE: gate }));
   // Every file read (keep/same.txt among them, as it was), the build waits at the gate.
@@ -152,9 +110,8 @@ test.skipIf(!linux)(
   async () => {
     // The gate closed again, and a rebuild: more than 256 files (and 5% of them) changed since the index was built.
     rmSync(gate);
-    for (let d = 0; d < 3; d++)
-      for (let f = 0; f < PER_DIR; f++)
-        writeFileSync(join(root, `d${d}`, `f${f}.txt`), `ordinary words ${d} ${f} again\nnothing to see\n`);
+    for (const file of tree.files().slice(0, 300))
+      writeFileSync(file, "ordinary words again\nnothing to see\n");
     expect(await until(() => times("the build waits at its gate") === 2)).toBe(true);
     expect(ours()?.state).toBe("ready");
     overflow(() => sameSizeSameMtime(join(root, "keep", "later.txt")));

@@ -9,13 +9,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { overflowStopped, sameAsColdIn, serveSandbox, sneakNeedle, until, watchedInodes } from "./sandbox.ts";
+import { leafTree, overflowStopped, sameAsColdIn, serveSandbox, until, watchedInodes } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, cache, root, run, servers, serve, end } = serveSandbox("rglob-overflow-known-");
-/** Enough directories that one slice of the set-up (20 ms) cannot watch them all. */
-const TOPS = 80;
-const PER_TOP = 100;
 const gate = join(outer, "rewatch-gate");
 /** The index goes to the cache (and is loaded by the next server) however small the tree. */
 const settings = { RGLOB_TEST_REWATCH_GATE: gate, RGLOB_PERSIST_MIN_FILES: "1" };
@@ -25,28 +22,9 @@ const sameAsCold = sameAsColdIn({ root, run, servers }, { ...settings, RGLOB_SER
 let server: ReturnType<typeof Bun.spawn> | null = null;
 let log = { text: "" };
 
-/** Each leaf directory's file, absolute (the files read to overflow the queue). */
-const leafFiles = (): string[] =>
-  Array.from({ length: TOPS * PER_TOP }, (_, i) =>
-    join(root, leaf(Math.floor(i / PER_TOP), i % PER_TOP), "f.txt"),
-  );
-const leaf = (t: number, d: number) =>
-  join("p" + String(t).padStart(2, "0"), `d${String(d).padStart(2, "0")}`);
-
-/** A change of the same size with the mtime put back: only the ctime says so (the index rules the file out). */
-const sneak = (rel: string): void => sneakNeedle(join(root, rel), "KNOWNNEEDLE");
-
-/** The leaf directories the server does not watch now. */
-function unwatchedLeaves(pid: number): string[] {
-  const watched = watchedInodes(pid);
-  const out: string[] = [];
-  for (let t = 0; t < TOPS; t++)
-    for (let d = 0; d < PER_TOP; d++) {
-      const dir = join(root, leaf(t, d));
-      if (existsSync(dir) && !watched.has(statSync(dir).ino)) out.push(leaf(t, d));
-    }
-  return out;
-}
+/** The tree: 80 × 100 leaf directories, enough that one slice of the set-up (20 ms) cannot watch them all; `sneak`
+ * changes a file keeping its size and mtime: only the ctime says so (the index rules the file out). */
+const { leaf, make, files: leafFiles, unwatched: unwatchedLeaves, sneak } = leafTree(root, "KNOWNNEEDLE");
 
 /** The files served `grep -l KNOWNNEEDLE` lists, after checking it, its count and a find as the cold run. */
 function found(): string[] {
@@ -62,11 +40,7 @@ function found(): string[] {
 
 beforeAll(async () => {
   if (!linux) return;
-  for (let t = 0; t < TOPS; t++)
-    for (let d = 0; d < PER_TOP; d++) {
-      mkdirSync(join(root, leaf(t, d)), { recursive: true });
-      writeFileSync(join(root, leaf(t, d), "f.txt"), `ordinary words ${t} ${d}\n`);
-    }
+  make();
   // A walk is written with the index only when what it read is 2 s older than the writing (racily clean).
   await Bun.sleep(2500);
   // A first server builds the index and writes it to the cache; the second loads it.

@@ -5,15 +5,12 @@
  * for it. Every served answer is the cold run's. The overflow is real (SIGSTOP while the tree is read). Linux
  * only. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { overflowStopped, sameAsColdIn, serveSandbox, sneakNeedle, until, watchedInodes } from "./sandbox.ts";
+import { leafTree, overflowStopped, sameAsColdIn, serveSandbox, until, watchedInodes } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { outer, root, run, servers, serve, end } = serveSandbox("rglob-overflow-rewatch-");
-/** Enough directories that one slice of the set-up (20 ms) cannot watch them all. */
-const TOPS = 80;
-const PER_TOP = 100;
 const gate = join(outer, "rewatch-gate");
 /** A served call shares the server's settings and waits for it rather than running cold. */
 const sameAsCold = sameAsColdIn(
@@ -24,16 +21,9 @@ const sameAsCold = sameAsColdIn(
 let server: ReturnType<typeof Bun.spawn> | null = null;
 let log = { text: "" };
 
-/** Each leaf directory's file, absolute (the files read to overflow the queue). */
-const leafFiles = (): string[] =>
-  Array.from({ length: TOPS * PER_TOP }, (_, i) =>
-    join(root, leaf(Math.floor(i / PER_TOP), i % PER_TOP), "f.txt"),
-  );
-const leaf = (t: number, d: number) =>
-  join("p" + String(t).padStart(2, "0"), `d${String(d).padStart(2, "0")}`);
-
-/** A change of the same size with the mtime put back: only the ctime says so (the index rules the file out). */
-const sneak = (rel: string): void => sneakNeedle(join(root, rel), "REWATCHNEEDLE");
+/** The tree: 80 × 100 leaf directories, enough that one slice of the set-up (20 ms) cannot watch them all; `sneak`
+ * changes a file keeping its size and mtime: only the ctime says so (the index rules the file out). */
+const { leaf, make, files: leafFiles, unwatched: unwatchedLeaves, sneak } = leafTree(root, "REWATCHNEEDLE");
 
 /** The files served `grep -l REWATCHNEEDLE` lists, after checking it and its count answer as the cold run. */
 function found(): string[] {
@@ -43,11 +33,7 @@ function found(): string[] {
 
 beforeAll(async () => {
   if (!linux) return;
-  for (let t = 0; t < TOPS; t++)
-    for (let d = 0; d < PER_TOP; d++) {
-      mkdirSync(join(root, leaf(t, d)), { recursive: true });
-      writeFileSync(join(root, leaf(t, d), "f.txt"), `ordinary words ${t} ${d}\n`);
-    }
+  make();
   ({ server, log } = serve({ RGLOB_TEST_REWATCH_GATE: gate }));
   expect(await until(() => servers().find((s) => s.root === root)?.state === "ready")).toBe(true);
   expect(found()).toEqual([]);
@@ -67,10 +53,7 @@ test.skipIf(!linux)(
     ).toBe(true);
     // Partial: some directories watched, not all.
     const watched = watchedInodes(pid);
-    const unwatched: string[] = [];
-    for (let t = 0; t < TOPS; t++)
-      for (let d = 0; d < PER_TOP; d++)
-        if (!watched.has(statSync(join(root, leaf(t, d))).ino)) unwatched.push(leaf(t, d));
+    const unwatched = unwatchedLeaves(pid);
     expect(watched.size).toBeGreaterThan(0);
     expect(unwatched.length).toBeGreaterThan(2);
     expect(found()).toEqual([join(leaf(0, 0), "f.txt")]);

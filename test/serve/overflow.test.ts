@@ -3,22 +3,13 @@
  * The overflow is real: `rglob serve` is stopped (SIGSTOP) while the tree's files are read more times than its
  * inotify queue holds events, and edited; then it goes on (SIGCONT). Linux only (inotify). */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import {
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sameAsColdIn, serveSandbox, until } from "./sandbox.ts";
+import { keepTree, overflowStopped, sameAsColdIn, serveSandbox, sneakNeedle, until } from "./sandbox.ts";
 
 const linux = process.platform === "linux";
 const { root, run, servers, serve, end } = serveSandbox("rglob-overflow-");
-const DIRS = 12;
-const PER_DIR = 100;
+const tree = keepTree(root);
 /** A served call waits for the server (busy checking after the overflow) rather than running cold. */
 const WAIT = { RGLOB_SERVE_WAIT_MS: "120000" };
 
@@ -42,17 +33,7 @@ const QUESTIONS: readonly (readonly string[])[] = [
 
 beforeAll(async () => {
   if (!linux) return;
-  for (let d = 0; d < DIRS; d++) {
-    mkdirSync(join(root, `d${d}`), { recursive: true });
-    for (let f = 0; f < PER_DIR; f++)
-      writeFileSync(join(root, `d${d}`, `f${f}.txt`), `ordinary words ${d} ${f}\nnothing to see\n`);
-  }
-  mkdirSync(join(root, "keep"));
-  writeFileSync(join(root, "keep", "same.txt"), "quiet words here\n");
-  writeFileSync(join(root, "keep", "grows.txt"), "plain words\n");
-  writeFileSync(join(root, "keep", "moved.txt"), "an OVFNEEDLE to move\n");
-  writeFileSync(join(root, "keep", "gone.txt"), "an OVFNEEDLE to delete\n");
-  writeFileSync(join(root, "keep", "stays.txt"), "an OVFNEEDLE that stays\n");
+  tree.make();
   ({ server, log } = serve());
   expect(await until(() => state() === "ready")).toBe(true);
   // The index answers and the watch vouches for it (the same calls are compared again after the overflow).
@@ -66,29 +47,16 @@ test.skipIf(!linux)(
   "an overflowed watch queue keeps the index: it is checked again by stat, the answers meanwhile and after are the cold run's, and the state never says building (skipped off Linux)",
   async () => {
     const pid = (server as { pid: number }).pid;
-    const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
-    process.kill(pid, "SIGSTOP");
-    try {
-      // Each read of a file is two events (an open and a close that wrote nothing) in the stopped server's queue.
-      const files = DIRS * PER_DIR;
-      for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * files)); r < rounds; r++)
-        for (let d = 0; d < DIRS; d++)
-          for (let f = 0; f < PER_DIR; f++) readFileSync(join(root, `d${d}`, `f${f}.txt`));
+    overflowStopped(pid, tree.files(), () => {
       // Edits whose events are lost with the overflow: a change of the same size with its mtime restored (only
       // the ctime says so), a file that grows, one renamed, one deleted, one new.
-      const same = join(root, "keep", "same.txt");
-      const st = statSync(same);
-      writeFileSync(same, "an OVFNEEDLE hid\n");
-      expect(statSync(same).size).toBe(st.size);
-      utimesSync(same, st.atime, st.mtime);
+      sneakNeedle(join(root, "keep", "same.txt"), "an OVFNEEDLE hid\n");
       writeFileSync(join(root, "keep", "grows.txt"), "plain words, and an OVFNEEDLE\n");
       mkdirSync(join(root, "other"));
       renameSync(join(root, "keep", "moved.txt"), join(root, "other", "moved.txt"));
       unlinkSync(join(root, "keep", "gone.txt"));
       writeFileSync(join(root, "d3", "fresh.txt"), "a fresh OVFNEEDLE\n");
-    } finally {
-      process.kill(pid, "SIGCONT");
-    }
+    });
     const seen = new Set<string>();
     // The first answers after the overflow: exact while every file is checked again (the suspects read).
     for (const q of QUESTIONS) {

@@ -3,6 +3,8 @@
  * Not a test file (no `.test.ts`). */
 import { expect } from "bun:test";
 import {
+  existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -97,18 +99,25 @@ export async function until(cond: () => boolean, polls = 2400): Promise<boolean>
 }
 
 /**
- * What a served and a cold run must print alike: grep's JSON says where the answer came from and how much it
- * read, the rest is the cold answer's.
+ * What a served and a cold run must print alike: grep's JSON (and its JSONL summary) says where the answer came
+ * from and how much it read, the rest is the cold answer's.
  * @param args the call's arguments
  * @param stdout what it printed
- * @returns the output without `source` and `bytes_read` (JSON), or as printed
+ * @returns the output without grep's `source` and `bytes_read`, or as printed
  */
 export function comparable(args: readonly string[], stdout: Buffer): string {
-  if (!args.includes("--json")) return stdout.toString();
-  const o = JSON.parse(stdout.toString()) as Record<string, unknown>;
-  delete o.source;
-  delete o.bytes_read;
-  return JSON.stringify(o);
+  const text = stdout.toString();
+  if (args[0] !== "grep" || !(args.includes("--json") || args.includes("--jsonl"))) return text;
+  const strip = (o: Record<string, unknown>) => {
+    delete o.source;
+    delete o.bytes_read;
+    return o;
+  };
+  if (args.includes("--json")) return JSON.stringify(strip(JSON.parse(text) as Record<string, unknown>));
+  return text
+    .split("\n")
+    .map((l) => (l.includes('"kind":"summary"') ? JSON.stringify(strip(JSON.parse(l))) : l))
+    .join("\n");
 }
 
 /**
@@ -201,4 +210,70 @@ export function sneakNeedle(path: string, needle: string): void {
   writeFileSync(path, `${needle}${readFileSync(path, "utf8").slice(needle.length)}`);
   expect(statSync(path).size).toBe(st.size);
   utimesSync(path, st.atime, st.mtime);
+}
+
+/**
+ * Creates the overflow tests' tree: `tops` × `perTop` leaf directories (`pTT/dDD`), one small file each, enough
+ * that one slice of a watch's set-up (20 ms) cannot watch them all.
+ * @param root the project folder
+ * @param needle the text a same-size change writes over the start of a file (`sneak`)
+ * @param tops how many top directories
+ * @param perTop how many leaves in each
+ * @returns a leaf's path (relative), the files read to overflow a queue (absolute), the maker of the tree, the
+ * leaves a server's inotify descriptor does not watch now (those that exist), and the same-size change of a file
+ * (relative) with its mtime put back (sneakNeedle)
+ */
+export function leafTree(root: string, needle: string, tops = 80, perTop = 100) {
+  const leaf = (t: number, d: number): string =>
+    join(`p${String(t).padStart(2, "0")}`, `d${String(d).padStart(2, "0")}`);
+  const leaves = (): string[] =>
+    Array.from({ length: tops * perTop }, (_, i) => leaf(Math.floor(i / perTop), i % perTop));
+  /** Writes every leaf and its file `f.txt` (`ordinary words T D`). */
+  const make = (): void => {
+    for (let t = 0; t < tops; t++)
+      for (let d = 0; d < perTop; d++) {
+        mkdirSync(join(root, leaf(t, d)), { recursive: true });
+        writeFileSync(join(root, leaf(t, d), "f.txt"), `ordinary words ${t} ${d}\n`);
+      }
+  };
+  const files = (): string[] => leaves().map((l) => join(root, l, "f.txt"));
+  const unwatched = (pid: number): string[] => {
+    const watched = watchedInodes(pid);
+    return leaves().filter((l) => {
+      const dir = join(root, l);
+      return existsSync(dir) && !watched.has(statSync(dir).ino);
+    });
+  };
+  const sneak = (rel: string): void => sneakNeedle(join(root, rel), needle);
+  return { leaf, make, files, unwatched, sneak };
+}
+
+/**
+ * Creates the overflow and overflow-build tests' tree: `dirs` × `perDir` ordinary files (`dD/fF.txt`), and in
+ * keep/ the files edited while events are lost: same.txt (`quiet words here`), grows.txt (`plain words`), and
+ * moved.txt, gone.txt and stays.txt, each with an OVFNEEDLE.
+ * @param root the project folder
+ * @param dirs how many directories
+ * @param perDir how many files in each
+ * @returns the maker of the tree, and the ordinary files (absolute), read to overflow a queue
+ */
+export function keepTree(root: string, dirs = 12, perDir = 100) {
+  const files = (): string[] =>
+    Array.from({ length: dirs * perDir }, (_, i) =>
+      join(root, `d${Math.floor(i / perDir)}`, `f${i % perDir}.txt`),
+    );
+  const make = (): void => {
+    for (let d = 0; d < dirs; d++) {
+      mkdirSync(join(root, `d${d}`), { recursive: true });
+      for (let f = 0; f < perDir; f++)
+        writeFileSync(join(root, `d${d}`, `f${f}.txt`), `ordinary words ${d} ${f}\nnothing to see\n`);
+    }
+    mkdirSync(join(root, "keep"));
+    writeFileSync(join(root, "keep", "same.txt"), "quiet words here\n");
+    writeFileSync(join(root, "keep", "grows.txt"), "plain words\n");
+    writeFileSync(join(root, "keep", "moved.txt"), "an OVFNEEDLE to move\n");
+    writeFileSync(join(root, "keep", "gone.txt"), "an OVFNEEDLE to delete\n");
+    writeFileSync(join(root, "keep", "stays.txt"), "an OVFNEEDLE that stays\n");
+  };
+  return { make, files };
 }

@@ -22,29 +22,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { socketName } from "../../src/surface/serve/where.ts";
 import { BIN, ROOT } from "../helpers.ts";
-import { type Out, serveSandbox } from "./sandbox.ts";
+import { comparable, type Out, serveSandbox } from "./sandbox.ts";
 
 const { outer, cache, root, env, run, servers } = serveSandbox("rglob-serve-");
 
 /** Calls the server of the tree answered so far. */
 function calls(): number {
   return Number(servers().find((s) => s.root === root)?.calls ?? -1);
-}
-
-/** grep's JSON summary says where the answer came from and how much it read: the rest is the cold answer's. */
-function comparable(args: readonly string[], stdout: Buffer): string {
-  const text = stdout.toString();
-  if (args[0] !== "grep" || !(args.includes("--json") || args.includes("--jsonl"))) return text;
-  const strip = (o: Record<string, unknown>) => {
-    delete o.source;
-    delete o.bytes_read;
-    return o;
-  };
-  if (args.includes("--json")) return JSON.stringify(strip(JSON.parse(text) as Record<string, unknown>));
-  return text
-    .split("\n")
-    .map((l) => (l.includes('"kind":"summary"') ? JSON.stringify(strip(JSON.parse(l))) : l))
-    .join("\n");
 }
 
 /** Asserts a call is served (the server's count grows) and answers as the cold run does. */

@@ -1,12 +1,12 @@
 // Answers that need no second call (#37), on the compiled binary and over MCP with the SDK client: grep's `in`
 // says how many matches it left out (left_out_by_in, a note, the MCP text), and an answer filtered by file type
 // says which names the type covered (type_globs, a note), so an agent need not search again to check either.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { rglob, rglobJson, tempTree } from "../helpers.ts";
-import { type McpSession, startMcp } from "./mcp-helpers.ts";
+import { rglob, rglobJson } from "../helpers.ts";
+import { mcpOnTree } from "./mcp-helpers.ts";
 
-const t = tempTree({
+const t = mcpOnTree({
   "a.ts": '// TODO one\nconst s = "TODO two";\nlet x = 1; // TODO three\nTODO();\n',
   "b.py": "x = 1  # TODO four\n",
   "c.py": "y = 'TODO five'\n",
@@ -14,14 +14,6 @@ const t = tempTree({
   tool: "#!/usr/bin/env python3\n# TODO seven\n",
 });
 const cwd = t.dir;
-let mcp: McpSession;
-beforeAll(async () => {
-  mcp = await startMcp(["--root", t.dir]);
-});
-afterAll(async () => {
-  await mcp.close();
-  t.cleanup();
-});
 
 interface Result {
   results: Array<{ relative_path: string }>;
@@ -48,7 +40,7 @@ describe("grep --in says what it left out", () => {
   });
 
   test("over MCP: the field and a line of the text", async () => {
-    const res = (await mcp.client.callTool({
+    const res = (await t.mcp.client.callTool({
       name: "grep_content",
       arguments: { pattern: "TODO", in: ["code"] },
     })) as CallToolResult;
@@ -73,7 +65,7 @@ describe("a file type says what it covered", () => {
   });
 
   test("over MCP: count_lines with file_types", async () => {
-    const res = (await mcp.client.callTool({
+    const res = (await t.mcp.client.callTool({
       name: "count_lines",
       arguments: { file_types: ["python"] },
     })) as CallToolResult;

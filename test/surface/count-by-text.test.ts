@@ -1,23 +1,14 @@
 // The MCP text of a count with `by` says how to leave the per-file records out: a trial's agent asked for lines
 // per language and took 50 file records (19.8 KB on the wire) after the breakdown it needed, not knowing that
 // `limit: 0` gives the totals and the breakdown alone. Over MCP with the SDK client.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { tempTree } from "../helpers.ts";
-import { type McpSession, startMcp } from "./mcp-helpers.ts";
+import { mcpOnTree } from "./mcp-helpers.ts";
 
-const t = tempTree({ "a.ts": "const a = 1;\n", "b.py": "b = 2\n", "c/d.go": "package d\n" });
-let mcp: McpSession;
-beforeAll(async () => {
-  mcp = await startMcp(["--root", t.dir]);
-});
-afterAll(async () => {
-  await mcp.close();
-  t.cleanup();
-});
+const t = mcpOnTree({ "a.ts": "const a = 1;\n", "b.py": "b = 2\n", "c/d.go": "package d\n" });
 
 async function text(args: Record<string, unknown>): Promise<string> {
-  const res = (await mcp.client.callTool({
+  const res = (await t.mcp.client.callTool({
     name: "rglob",
     arguments: { op: "count", ...args },
   })) as CallToolResult;

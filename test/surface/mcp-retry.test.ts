@@ -1,10 +1,9 @@
 // Answers that need no second call (#37), over stdio with the SDK's Client on the compiled binary: grep's totals
 // say whether they count this page or the whole search, and an answer cut by max_output_bytes says the
 // max_output_bytes with which one more call gets it whole, and that call does.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { tempTree } from "../helpers.ts";
-import { type McpSession, startMcp } from "./mcp-helpers.ts";
+import { mcpOnTree } from "./mcp-helpers.ts";
 
 // 40 files of 5 matching lines each.
 const files: Record<string, string> = {};
@@ -12,18 +11,10 @@ for (let i = 0; i < 40; i++)
   files[`src/f${String(i).padStart(2, "0")}.txt`] = "TODO one\nTODO two\nTODO three\nTODO four\nTODO five\n";
 // 10 files of one long line each: a record's text line is as long as its JSON.
 for (let i = 0; i < 10; i++) files[`long/l${i}.txt`] = `TODO ${"x".repeat(1500)}\n`;
-const t = tempTree(files);
-let mcp: McpSession;
-beforeAll(async () => {
-  mcp = await startMcp(["--root", t.dir]);
-});
-afterAll(async () => {
-  await mcp.close();
-  t.cleanup();
-});
+const t = mcpOnTree(files);
 
 async function call(args: Record<string, unknown>) {
-  const res = (await mcp.client.callTool({ name: "rglob", arguments: args })) as CallToolResult;
+  const res = (await t.mcp.client.callTool({ name: "rglob", arguments: args })) as CallToolResult;
   const text = (res.content as Array<{ text: string }>)[0]?.text ?? "";
   return {
     text,

@@ -497,20 +497,25 @@ async function doubtNotes(
   return tail;
 }
 
-/** A failure to answer instead of a call's input. */
-function failed(answer: CallToolResult): CallInput {
-  return { failed: answer, label: "", budget: 0, input: {}, checked: {} };
-}
-
 /** A call's input made ready: as the server sets it (`input`, which the notes read) and as the dispatcher runs it
  * (`checked`), the response's budget and the label that heads its text. */
 interface CallInput {
-  /** The failure to answer instead (then the rest is empty). */
-  readonly failed: CallToolResult | null;
+  readonly ok: true;
   readonly label: string;
   readonly budget: number;
   readonly input: Record<string, unknown>;
   readonly checked: Record<string, unknown>;
+}
+
+/** The failure to answer a call with, found while its input was made ready. */
+interface CallRefused {
+  readonly ok: false;
+  readonly answer: CallToolResult;
+}
+
+/** A failure to answer instead of a call's input. */
+function failed(answer: CallToolResult): CallRefused {
+  return { ok: false, answer };
 }
 
 /**
@@ -523,7 +528,7 @@ async function callInput(
   args: Record<string, unknown>,
   roots: readonly string[],
   tool: string,
-): Promise<CallInput> {
+): Promise<CallInput | CallRefused> {
   const wrong = unknownArgument(op, args, tool);
   if (wrong) return failed(failure(wrong));
   // The one tool's answers are headed by the op (`grep: 3 record(s)`), an old tool name's by that name.
@@ -559,7 +564,7 @@ async function callInput(
   // (the agent defaults, strict_base, the records' budget, the confined base), taken as checked (#36: the input
   // was checked twice a call, here and in the dispatcher).
   for (const [k, value] of Object.entries(input)) if (value !== args[k]) checked[k] = value;
-  return { failed: null, label, budget, input, checked };
+  return { ok: true, label, budget, input, checked };
 }
 
 async function callOperation(
@@ -572,7 +577,7 @@ async function callOperation(
   config: Config,
 ): Promise<CallToolResult> {
   const prepared = await callInput(op, args, roots, tool);
-  if (prepared.failed !== null) return prepared.failed;
+  if (!prepared.ok) return prepared.answer;
   const { label, budget, input, checked } = prepared;
   const token = extra._meta?.progressToken;
   let sent = 0;

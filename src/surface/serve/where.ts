@@ -29,9 +29,13 @@ export function socketName(root: string, sha256: Sha256Hex = bunSha256): string 
   return sha256(root).slice(0, 16);
 }
 
+/** The user id of this process, asked once (a system call each time it is asked). */
+let ownUid: { readonly id: number | undefined } | null = null;
+
 /** The user id of this process (undefined where there is none). */
 export function uid(): number | undefined {
-  return typeof process.getuid === "function" ? process.getuid() : undefined;
+  ownUid ??= { id: typeof process.getuid === "function" ? process.getuid() : undefined };
+  return ownUid.id;
 }
 
 /**
