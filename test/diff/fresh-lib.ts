@@ -83,6 +83,9 @@ const WARM_GREPS: ReadonlyArray<Record<string, unknown>> = [
   { pattern: "haystack", patterns: ["*.txt"] },
   { pattern: "zeta42", respect_gitignore: false },
   { pattern: "alpha beta" },
+  { pattern: "zeta42", also: [{ pattern: "quartz" }] },
+  { pattern: "needle", ignore_case: true, count: true, also: [{ pattern: "zeta42", not: true }] },
+  { pattern: "quartz", files_without_match: true, also: [{ pattern: "haystack" }] },
 ];
 
 /** The other walking tools, which replay the server's remembered walks. */
@@ -105,6 +108,8 @@ const INDEX_GREPS: ReadonlyArray<readonly string[]> = [
   ["-l", "caf\u00e9"],
   ["--files-without-match", "quartz"],
   ["haystack"],
+  ["-l", "zeta42", "--also", "quartz"],
+  ["--files-without-match", "quartz", "--without", "zeta42"],
 ];
 
 /** One difference: where, after what, and how the answers differ. */
