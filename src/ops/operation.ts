@@ -58,6 +58,21 @@ export interface PresentationFlag {
    * a key wins, the shorthand or an explicit flag.
    */
   readonly sets?: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  /** A flag that builds a list of objects in the input (grep's --also, --without, --also-in): see ListItemFlag. */
+  readonly item?: ListItemFlag;
+}
+
+/**
+ * How a flag fills a list of objects: each use adds `{[field]: value, ...with}` to the input key's list, or with
+ * `onLast` sets `field` of the item the flag before it added (position-bound, as find's operators bind); a value
+ * of `split` is a comma-separated list.
+ */
+export interface ListItemFlag {
+  readonly key: string;
+  readonly field: string;
+  readonly with?: Readonly<Record<string, unknown>>;
+  readonly onLast?: boolean;
+  readonly split?: boolean;
 }
 
 /**

@@ -488,6 +488,15 @@ export function coverageNotes(summary: Readonly<Record<string, unknown>>, surfac
         : `${key} left out ${out.matches} ${out.matches === 1 ? "match" : "matches"} in ${out.files} ${out.files === 1 ? "file" : "files"} that ${out.matches === 1 ? "starts" : "start"} in another region (left_out_by_in); without ${key} they are found too`,
     );
   }
+  // grep's `also`: the files a condition left out, so that an answer narrowed by them says so.
+  const byAlso = summary.left_out_by_also;
+  if (typeof byAlso === "number" && byAlso > 0) {
+    const key = surface === "cli" ? "--also/--without" : "also";
+    const files = byAlso === 1 ? "1 file" : `${byAlso} files`;
+    notes.push(
+      `${key} left out ${files} (left_out_by_also); without it ${byAlso === 1 ? "it is" : "they are"} listed too`,
+    );
+  }
   const utf16 = summary.utf16_files;
   if (Array.isArray(utf16) && utf16.length > 0) {
     const key = surface === "cli" ? "--encoding utf-8" : "encoding: utf-8";

@@ -57,12 +57,14 @@ export function describeOp(op: Operation): Record<string, unknown> {
       short: f.short ? `-${f.short}` : null,
       aliases: f.aliases.map((a) => `--${a}`),
       negations: f.negations.map((n) => `--${n}`),
-      input_key: f.presentation ? null : f.key,
+      // A flag that builds a list of objects names the field it fills (grep's --also: also[].pattern).
+      input_key: f.item !== undefined ? `${f.item.key}[].${f.item.field}` : f.presentation ? null : f.key,
       type: f.kind,
       choices: f.choices ?? null,
       default: f.default ?? null,
       negatable: f.kind === "boolean",
-      repeatable: f.kind === "strings" || f.kind === "enums",
+      repeatable:
+        f.kind === "strings" || f.kind === "enums" || (f.item !== undefined && f.item.onLast !== true),
       description: f.description,
     })),
     record_kinds: Object.keys(RECORD_SCHEMAS[op.id] ?? {}),

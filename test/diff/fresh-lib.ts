@@ -85,6 +85,9 @@ const WARM_GREPS: ReadonlyArray<Record<string, unknown>> = [
   { pattern: "alpha beta" },
   // `in` counts the files it cannot lex (.txt, .md, .log: unknown_language) among those the index rules out too.
   { pattern: "zeta42", in: ["comment"], by: "language" },
+  { pattern: "zeta42", also: [{ pattern: "quartz" }] },
+  { pattern: "needle", ignore_case: true, count: true, also: [{ pattern: "zeta42", not: true }] },
+  { pattern: "quartz", files_without_match: true, also: [{ pattern: "haystack" }] },
 ];
 
 /** The other walking tools, which replay the server's remembered walks. */
@@ -108,6 +111,8 @@ const INDEX_GREPS: ReadonlyArray<readonly string[]> = [
   ["--files-without-match", "quartz"],
   ["--in", "comment", "--by", "language", "zeta42"],
   ["haystack"],
+  ["-l", "zeta42", "--also", "quartz"],
+  ["--files-without-match", "quartz", "--without", "zeta42"],
 ];
 
 /** One difference: where, after what, and how the answers differ. */

@@ -592,7 +592,7 @@ describe("habits, asserted on their own", () => {
       // tools/list declares each argument once (ADR 0037): a model learns there that '!' negates a glob.
       const one = (await mcp.client.listTools()).tools.find((x) => x.name === "rglob");
       expect(JSON.stringify(one?.inputSchema.properties?.patterns)).toContain(
-        "Glob filters, OR'd; a leading '!' negates",
+        "Glob filters, OR'd; '!' negates",
       );
       const call = (name: string, args: Record<string, unknown>) =>
         mcp.client.callTool({

@@ -28,6 +28,9 @@ const t = tempTree({
   "app/lib/settings.py":
     "# Reads the settings.\ndef load_settings(path):\n    # FIXME: validate\n    return open(path).read()\n",
   "scripts/build.py": "# FIXME: outside lib, not listed\n",
+  // requests imported and a TODO comment; requests imported, TODO only in a string (grep --also, ADR 0064).
+  "app/fetch.py": "import requests\n# TODO: retry\n",
+  "app/upload.py": 'import requests\nMSG = "TODO"\n',
   "scripts/run.sh": "#!/bin/sh\n",
   "scripts/old.sh": { symlink: "missing.sh" },
   "lib/top.py": "# FIXME: a top-level lib/ is under any lib/ folder too\n",
@@ -60,7 +63,11 @@ symlinkSync(join(t.dir, "app/lib/settings.py"), join(t.dir, "docs/settings"));
 /** What each command must print (the question's answer in this project), by its first words. */
 const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob find -e py --changed-within", ["app/lib/settings.py", "scripts/build.py"], 0],
-  ["rglob find -e py --newer-than-file", ["app/lib/settings.py\nlib/top.py\nscripts/build.py\n"], 0],
+  [
+    "rglob find -e py --newer-than-file",
+    ["app/fetch.py\napp/lib/settings.py\napp/upload.py\nlib/top.py\nscripts/build.py\n"],
+    0,
+  ],
   ["rglob find -u -t f --format '{size} {rel}'", ["2200004 photos/a.jpg\n", "31 logs/app.log\n"], 0],
   // Not UTF-8, with the encoding of each: the Latin-1 and the UTF-16LE file; the jpgs are binary, not text.
   ["rglob find --saved-as '!utf-8'", ["exports/latin.txt: windows-1252\nexports/report.txt: utf-16le\n"], 0],
@@ -71,11 +78,12 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob grep -w FIXME", ["app/lib/settings.py:3:", "lib/top.py:1:"], 0],
   ["rglob grep 'def load_settings", ["app/lib/settings.py:2:"], 0],
   ["rglob grep FIXME --in comment", ["app/lib/settings.py:3:", "scripts/build.py:1:"], 0],
+  ["rglob grep -w requests --in code --also TODO", ["app/fetch.py\n"], 0],
   ["rglob grep FIXME --in all", ["app/lib/settings.py:3:[comment]:", "lib/top.py:1:[comment]:"], 0],
   ["rglob count --by language", ["Python", "reStructuredText"], 0],
   ["rglob count --classify", ["app/lib/settings.py", "comment"], 0],
-  // app/ 1, scripts/ 1, lib/ 1 (the ignored log holds none); then the totals.
-  ["rglob grep 'TODO|FIXME' --by dir", ["app ", "lib ", "scripts ", "total: 3 matching lines"], 0],
+  // app/ 3, scripts/ 1, lib/ 1 (the ignored log holds none); then the totals.
+  ["rglob grep 'TODO|FIXME' --by dir", ["app ", "lib ", "scripts ", "total: 5 matching lines"], 0],
   ["rglob find -t f --sort mtime", ["app/lib/settings.py\n"], 0],
   ["rglob count -e rst", ["2 files"], 0],
   ["rglob top", ["2.1 MiB (2200004 B)  photos/a.jpg", "public/b.jpg"], 0],

@@ -9,7 +9,7 @@ import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { inputKeys } from "../../src/agent/call.ts";
 import type { Operation } from "../../src/ops/operation.ts";
 import { OPERATIONS } from "../../src/ops/registry.ts";
-import { flagsOf } from "../../src/surface/cli/flags.ts";
+import { type FlagSpec, flagsOf } from "../../src/surface/cli/flags.ts";
 import { BIN, FIXTURE, ROOT, type TreeSpec, tempTree } from "../helpers.ts";
 
 /** One sample query of an operation: its input (relative to fixtures/tree, which is the base). */
@@ -89,6 +89,11 @@ export function argvOf(op: Operation, input: Readonly<Record<string, unknown>>):
   const operands: string[] = [];
   for (const [key, value] of Object.entries(input)) {
     const f = flags.find((x) => x.key === key);
+    const items = flagsOf(op).filter((x) => x.item?.key === key);
+    if (!f && items.length > 0 && Array.isArray(value)) {
+      args.push(...itemArgs(items, value as Array<Record<string, unknown>>));
+      continue;
+    }
     if (!f) {
       operands.push(...(Array.isArray(value) ? value.map(String) : [String(value)]));
       continue;
@@ -98,6 +103,27 @@ export function argvOf(op: Operation, input: Readonly<Record<string, unknown>>):
     else args.push(`--${f.long}=${String(value)}`);
   }
   return [...args, "--", ...operands];
+}
+
+/**
+ * The flags that build a list of objects (grep's also: --also, --without, --also-in), item by item: the adding
+ * flag whose fixed values the item has (the most of them), then each field a flag bound to it sets.
+ */
+function itemArgs(items: readonly FlagSpec[], list: ReadonlyArray<Record<string, unknown>>): string[] {
+  const args: string[] = [];
+  const fixed = (x: FlagSpec) => Object.entries(x.item?.with ?? {});
+  for (const obj of list) {
+    const adder = items
+      .filter((x) => x.item?.onLast !== true && fixed(x).every(([k, v]) => obj[k] === v))
+      .sort((a, b) => fixed(b).length - fixed(a).length)[0] as FlagSpec;
+    args.push(`--${adder.long}=${String(obj[adder.item?.field as string])}`);
+    for (const x of items)
+      if (x.item?.onLast === true && obj[x.item.field] !== undefined) {
+        const v = obj[x.item.field];
+        args.push(`--${x.long}=${Array.isArray(v) ? v.join(",") : String(v)}`);
+      }
+  }
+  return args;
 }
 
 /** A connected MCP client on the compiled binary, with the server's stderr. */

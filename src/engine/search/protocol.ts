@@ -119,8 +119,13 @@ export function encodeOutcomes(outcomes: readonly FileOutcome[]): EncodedOutcome
     // The language its `#!` line named, by number (0: none).
     nums.push(o.lines, o.matches, o.dropped ?? 0, languageNumber(o.language ?? null));
     str(o.encoding);
-    // bom 1, invalid 2; the NUL offset of a binary file searched (-1: none).
-    nums.push((o.bom ? 1 : 0) | (o.invalid ? 2 : 0), o.nul ?? -1, o.packed?.length ?? 0, o.hits.length);
+    // bom 1, invalid 2, excluded (by `also`) 4; the NUL offset of a binary file searched (-1: none).
+    nums.push(
+      (o.bom ? 1 : 0) | (o.invalid ? 2 : 0) | (o.excluded ? 4 : 0),
+      o.nul ?? -1,
+      o.packed?.length ?? 0,
+      o.hits.length,
+    );
     packedBytes += o.packed?.length ?? 0;
     for (const h of o.hits) {
       nums.push(
@@ -218,6 +223,7 @@ export function decodeOutcomes(data: EncodedOutcomes): FileOutcome[] {
       encoding,
       ...((flags & 1) !== 0 ? { bom: true as const } : {}),
       ...((flags & 2) !== 0 ? { invalid: true as const } : {}),
+      ...((flags & 4) !== 0 ? { excluded: true as const } : {}),
       ...(nul >= 0 ? { nul } : {}),
       ...(nPacked > 0 && data.packed !== null
         ? { packed: data.packed.subarray(packedAt, packedAt + nPacked) }

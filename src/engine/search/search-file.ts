@@ -57,6 +57,29 @@ export interface SearchSpec {
    * the byte path), and lexed only when it has a match.
    */
   readonly regions: number;
+  /**
+   * grep's `also` (absent: none): the file conditions, each tested on the whole decoded file after the search; a
+   * file that fails one is left out (FileOutcome.excluded). A file is then read whole, never by window.
+   */
+  readonly conditions?: FileConditions;
+}
+
+/** One condition of grep's `also`: the file is kept when the pattern matches in it (in its regions), or, with `not`, when it matches nowhere. */
+interface FileCondition {
+  readonly matcher: MatcherSpec;
+  /** Region bits as SearchSpec.regions (no tag bit); 0: anywhere. */
+  readonly regions: number;
+  readonly not: boolean;
+}
+
+/** grep's `also`: the conditions, and which files they are tested on. */
+export interface FileConditions {
+  readonly list: readonly FileCondition[];
+  /**
+   * Whether every file searched is tested (the run lists files without a match: files_without_match, count with
+   * include_zero); else only a file with a selected line (the others give nothing either way).
+   */
+  readonly everyFile: boolean;
 }
 
 /** Why a file was not searched. */
@@ -86,6 +109,8 @@ export interface FileOutcome {
   packed?: Uint8Array;
   /** The language its `#!` line named, its name naming none (scriptLanguage; absent: none, or by its name). */
   language?: Language;
+  /** Left out by a condition of `also`: nothing of it is given or counted (absent: kept, or no conditions). */
+  excluded?: true;
 }
 
 /** A searcher: compiled matcher plus a read buffer reused across files. */
@@ -259,8 +284,20 @@ function prefilterOf(spec: SearchSpec, store: ByteBuffer): Prefilter {
 function regionKeepOf(
   spec: SearchSpec,
 ): (path: string, text: string, language?: Language) => RegionKeep | undefined {
+  return regionKeepFor(spec.regions);
+}
+
+/**
+ * Returns the RegionKeep of a file's text for some region bits (undefined for 0: every match kept), its lexer that
+ * of the file's language (`language`, its `#!` line's, else its name's).
+ * @param regions the bits, as SearchSpec.regions
+ * @returns the RegionKeep of a file's text
+ */
+function regionKeepFor(
+  regions: number,
+): (path: string, text: string, language?: Language) => RegionKeep | undefined {
   return (path, text, language) => {
-    if (spec.regions === 0) return undefined;
+    if (regions === 0) return undefined;
     const name = basename(path);
     const lexer = regionCursor((language ?? languageOf(name))?.name ?? null, name);
     // grep leaves a file without a lexer out before searching it (unknown_language); one named alone too.
@@ -269,7 +306,7 @@ function regionKeepOf(
     // Lexed when the first match asks, and only as far as the matches go.
     let upTo: ((at: number) => Uint8Array) | null = null;
     return {
-      keep: spec.regions,
+      keep: regions,
       map: (at) => {
         upTo ??= lexer(text);
         return upTo(at);
@@ -293,6 +330,44 @@ interface SearcherState {
   /** The text options of a binary file searched by binaryMode: to its first match, never written directly. */
   readonly binaryText: TextOptions;
   readonly regionKeep: (path: string, text: string, language?: Language) => RegionKeep | undefined;
+  /** The conditions of `also`, compiled (empty: none). */
+  readonly conds: readonly CompiledCondition[];
+}
+
+/** A condition of `also`, compiled once per searcher. */
+interface CompiledCondition {
+  readonly matcher: CompiledMatcher;
+  /** The literals as UTF-8 bytes when case matters (a file lacking all of them cannot match), else null. */
+  readonly byteLits: Buffer[] | null;
+  readonly regionKeep: (path: string, text: string, language?: Language) => RegionKeep | undefined;
+  readonly not: boolean;
+}
+
+/** How a condition is searched: to its first match, no line built. */
+const CONDITION_TEXT: TextOptions = {
+  before: 0,
+  after: 0,
+  maxPerFile: 1,
+  maxColumns: Number.POSITIVE_INFINITY,
+  firstOnly: true,
+  countOnly: true,
+};
+
+/**
+ * Compiles the conditions of a spec.
+ * @param spec the search spec
+ * @returns the compiled conditions
+ */
+function conditionsOf(spec: SearchSpec): CompiledCondition[] {
+  return (spec.conditions?.list ?? []).map((c) => ({
+    matcher: buildMatcher(c.matcher),
+    byteLits:
+      c.matcher.literals !== null && !c.matcher.literalsIgnoreCase
+        ? c.matcher.literals.map((l) => Buffer.from(l, "utf8"))
+        : null,
+    regionKeep: regionKeepFor(c.regions),
+    not: c.not,
+  }));
 }
 
 /** A buffer grown for one huge file is not kept past a file: memory stays bounded across files. */
@@ -321,6 +396,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
     auto,
     binaryText: { ...undirected, firstOnly: !spec.text.countOnly },
     regionKeep: regionKeepOf(spec),
+    conds: conditionsOf(spec),
   };
   return {
     search(path: string): FileOutcome {
@@ -389,7 +465,65 @@ function* searchFile(
     } catch {}
   }
   matchWhole(st, path, length, out);
+  if (st.conds.length > 0 && out.skip === null) applyConditions(st, path, length, out);
   return out;
+}
+
+/**
+ * Tests the conditions of `also` on a file searched whole (its bytes still in the store), when its outcome
+ * depends on them; a file that fails one is left out: excluded, nothing of it given or counted.
+ */
+function applyConditions(st: SearcherState, path: string, length: number, out: FileOutcome): void {
+  if (st.spec.conditions?.everyFile !== true && out.lines === 0) return;
+  if (conditionsHold(st, path, length, out)) return;
+  out.excluded = true;
+  out.lines = 0;
+  out.matches = 0;
+  out.hits = [];
+  delete out.dropped;
+}
+
+/**
+ * Tells whether a file meets every condition of `also`: each pattern matches in it (in its regions), or with
+ * `not`, nowhere. The text is decoded once, as the search decoded it, and only when a condition's literal is
+ * in the bytes (or cannot be looked for there).
+ */
+function conditionsHold(st: SearcherState, path: string, length: number, out: FileOutcome): boolean {
+  const view = st.store.bytes.subarray(0, length);
+  const rawUtf8 = out.encoding === "utf-8" && st.labelIsUtf8;
+  let text: string | null = null;
+  for (const c of st.conds) {
+    let found = false;
+    if (!rawUtf8 || c.byteLits === null || c.byteLits.some((l) => view.indexOf(l) >= 0)) {
+      text ??= decodedText(st, view, out);
+      found =
+        searchText(
+          text,
+          c.matcher,
+          CONDITION_TEXT,
+          undefined,
+          undefined,
+          c.regionKeep(path, text, out.language),
+        ).lines > 0;
+    }
+    if (found === c.not) return false;
+  }
+  return true;
+}
+
+/**
+ * Decodes a file searched whole as its search did (the outcome says how), its NUL bytes ending lines when it is
+ * binary, CR LF read as LF.
+ */
+function decodedText(st: SearcherState, view: Buffer, out: FileOutcome): string {
+  let text: string;
+  if (st.decoder !== null && !st.labelIsUtf8) text = st.decoder.decode(view);
+  else if (out.encoding === "utf-16le") text = view.toString("utf16le", out.bom ? 2 : 0);
+  else if (out.encoding === "utf-16be") text = utf16be(view.subarray(out.bom ? 2 : 0));
+  else if (out.encoding === "windows-1252") text = WINDOWS_1252.decode(view);
+  else text = view.toString("utf8", utf8Bom(view, view.length));
+  if (out.nul !== undefined) text = text.replaceAll("\0", "\n");
+  return foldCrlf(text);
 }
 
 /**
@@ -450,7 +584,8 @@ function readOpen(
     !bom16 &&
     out.encoding === "utf-8" &&
     !spec.matcher.multiline &&
-    spec.regions === 0
+    spec.regions === 0 &&
+    spec.conditions === undefined
   ) {
     if (st.decoder !== null || out.nul !== undefined || validUtf8(buf, length, false)) return { length };
     if (!st.auto) {

@@ -21,7 +21,7 @@ export const DupesInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "Compare the selected files with every file under the base. Ignored, hidden and other names included (as -u with no glob or predicate); a group is listed when it holds a selected file, every member shown, `selected` naming the selected ones; the summary counts those groups.",
+          "Compare selected files with all files under the base. Ignored, hidden and other names included (as -u with no glob or predicate); a group is listed when it holds a selected file, every member shown, `selected` naming the selected ones; the summary counts those groups.",
         ),
       ),
       false,

@@ -20,7 +20,7 @@ export const grep = defineOperation({
   id: "grep",
   summary: "Search file contents by regular expression or literal, with context, counts and file lists.",
   description:
-    "Search the contents of files under a base directory for a regular expression, in ripgrep's syntax or JavaScript's (or a literal with fixed_strings). Files are selected as by find: .gitignore/.ignore are respected, hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed; every find filter (globs, types, size, time) applies, but a file named in paths is searched whatever the globs say, since they filter the walk. Binary files (a NUL byte in the first 8 KiB) are skipped and counted in skipped.binary (each listed as a BINARY error with list_binary); `binary` searches them (one record each, with `binary_offset`), `text` gives their lines. A line ends at LF and a CR before it is not part of the line (content, `$` and line_regexp see a CRLF file as an LF file). Each match is a LineMatch with line_number, content, the character and byte columns of every submatch and optional before/after context; use files_with_matches or count for a compact overview first, and max_columns to keep minified files short. Results come in walk order; page with `cursor` when `next_cursor` is set.",
+    "Search the contents of files under a base directory for a regular expression, in ripgrep's syntax or JavaScript's (or a literal with fixed_strings). Files are selected as by find: .gitignore/.ignore are respected, hidden entries (dot names) are included (hidden=false skips them) and VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are never listed; every find filter (globs, types, size, time) applies, but a file named in paths is searched whatever the globs say, since they filter the walk. Binary files (a NUL byte in the first 8 KiB) are skipped and counted in skipped.binary (each listed as a BINARY error with list_binary); `binary` searches them (one record each, with `binary_offset`), `text` gives their lines. A CRLF file is read as an LF file (content, `$`, line_regexp). Each match is a LineMatch with line_number, content, every submatch's columns and optional before/after context; use files_with_matches or count for a compact overview first, and max_columns to keep minified files short. Results come in walk order; page with `cursor` when `next_cursor` is set.",
   models: async () => {
     const m = await import("./schema.ts");
     return {
@@ -32,7 +32,7 @@ export const grep = defineOperation({
   cli: {
     synopsis: "PATTERN [PATH_OR_GLOB...]",
     operands: ["operands..."],
-    hidden: ["operands", "pattern"],
+    hidden: ["operands", "pattern", "also"],
     flags: {
       ...WALK_CLI_FLAGS,
       extensions: { long: "extension", hint: "EXT" },
@@ -158,6 +158,27 @@ export const grep = defineOperation({
           "Show each match replaced with this text in the output ($1, $name, $0 as in rg, with or without braces around the name; $$ is a dollar sign). Files are never changed. Long form only: -r is grep's accepted -r.",
         hint: "TEXT",
       },
+      also: {
+        type: "string",
+        description:
+          "Keep only the files where this pattern matches too (anywhere, or in the query's --in regions); repeatable: each must match.",
+        hint: "PATTERN",
+        item: { key: "also", field: "pattern" },
+      },
+      without: {
+        type: "string",
+        description:
+          "Keep only the files where this pattern matches nowhere (in the same regions); repeatable.",
+        hint: "PATTERN",
+        item: { key: "also", field: "pattern", with: { not: true } },
+      },
+      also_in: {
+        type: "string",
+        description:
+          "The regions the --also or --without just before it looks in (code, comment, string, docstring, all).",
+        hint: "REGIONS",
+        item: { key: "also", field: "in", onLast: true, split: true },
+      },
       passthru: {
         type: "boolean",
         description: "Print every line, matching or not (non-matching ones as context), as rg --passthru.",
@@ -219,6 +240,19 @@ export const grep = defineOperation({
       question: "Every FIXME, each tagged with its region ([code], [comment], …)?",
       cli: "rglob grep FIXME --in all",
       input: { pattern: "FIXME", in: ["all"] },
+    },
+    {
+      description: "Python files that import requests and have a TODO comment, in one call?",
+      question: "Python files that import requests and have a TODO comment?",
+      cli: "rglob grep -w requests --in code --also TODO --also-in comment --lang py -l",
+      input: {
+        pattern: "requests",
+        word_regexp: true,
+        in: ["code"],
+        also: [{ pattern: "TODO", in: ["comment"] }],
+        file_types: ["py"],
+        files_with_matches: true,
+      },
     },
     {
       description: "Text in UTF-16 files too (BOM or not)?",

@@ -10,7 +10,7 @@ import { parseSize } from "../../engine/filter/size.ts";
 import type { GitPlaces } from "../../engine/ignore.ts";
 import { compileWalk } from "../../engine/plan.ts";
 import { compileMatcher } from "../../engine/search/matcher.ts";
-import type { SearchSpec } from "../../engine/search/search-file.ts";
+import type { FileConditions, SearchSpec } from "../../engine/search/search-file.ts";
 import type { WalkPlan } from "../../engine/walk.ts";
 import { classifyOperands } from "./operands.ts";
 import type { GrepInput } from "./schema.ts";
@@ -141,8 +141,38 @@ function searchSpecOf(input: GrepInput, patterns: readonly string[]): { spec: Se
     maxFileSize: maxFileSizeOf(input.max_file_size),
     confine: null,
     regions: regionBits(input.in, input.docstrings),
+    ...(input.also !== undefined && input.also.length > 0 ? { conditions: conditionsOf(input, mode) } : {}),
   };
   return { spec, mode };
+}
+
+/**
+ * Compiles grep's `also`: each condition's pattern with the query's fixed_strings, case, word, line and
+ * multiline options (smart_case by its own letters), its regions or the query's `in`.
+ * @param input validated grep input, with `also`
+ * @param mode the query's mode
+ * @returns the conditions
+ * @throws RglobError REGEX for a pattern that does not compile
+ */
+function conditionsOf(input: GrepInput, mode: GrepMode): FileConditions {
+  const list = (input.also ?? []).map((c) => ({
+    matcher: compileMatcher({
+      patterns: [c.pattern],
+      fixedStrings: input.fixed_strings,
+      ignoreCase: input.ignore_case,
+      smartCase: input.smart_case,
+      wordRegexp: input.word_regexp,
+      lineRegexp: input.line_regexp,
+      invert: false,
+      multiline: input.multiline,
+      onlyMatching: false,
+    }),
+    regions: regionBits(c.in ?? input.in, input.docstrings) & ~REGION_TAG_BIT,
+    not: c.not,
+  }));
+  // Files without a match are listed (files_without_match, count with include_zero): each is tested too.
+  const everyFile = mode === "files_without_match" || (mode === "count" && input.include_zero);
+  return { list, everyFile };
 }
 
 /**

@@ -164,6 +164,8 @@ class GrepTally {
   private readonly utf16: string[] = [];
   /** With `in`: the matches found outside the regions asked for, and their files (left_out_by_in). */
   readonly leftOut = { matches: 0, files: 0 };
+  /** With `also`: the files a condition left out (left_out_by_also). */
+  private leftOutByAlso = 0;
   private readonly groups = new Map<string, GrepGroup>();
   private readonly skipped = { binary: 0, too_large: 0, unreadable: 0, unknown_language: 0 };
   /** Files read, by how they were decoded (encodings), and those read as UTF-8 that are not (not_utf8). */
@@ -242,6 +244,7 @@ class GrepTally {
     }
     if (o.encoding.startsWith("utf-16") && this.q.spec.encoding === null && this.utf16.length < UTF16_SHOWN)
       this.utf16.push(e.rel);
+    if (o.excluded) this.leftOutByAlso++;
     this.totals.matches += o.matches;
     this.totals.lines += o.lines;
     if (o.dropped) {
@@ -282,6 +285,7 @@ class GrepTally {
     const every = this.q.input.in?.includes("all") === true;
     if (this.q.spec.regions !== 0 && !this.q.spec.matcher.invert && !every)
       ctx.summary("left_out_by_in", this.leftOut);
+    if (this.q.spec.conditions !== undefined) ctx.summary("left_out_by_also", this.leftOutByAlso);
     if (this.utf16.length > 0) ctx.summary("utf16_files", this.utf16);
     // Ordered as count's breakdown: most lines first, then by key (code points).
     if (this.keyOf !== null)
@@ -457,7 +461,7 @@ function* fileLines(item: Item, run: LinesRun): Generator<LinesStep, boolean, Pi
  * @returns the record, null, or "stop"
  */
 function fileRecord(q: GrepQuery, e: Entry, o: FileOutcome, tally: GrepTally): Emitted | null | "stop" {
-  if (o.skip !== null || o.error !== null) return null;
+  if (o.skip !== null || o.error !== null || o.excluded) return null;
   const { mode, input } = q;
   const listed =
     mode === "files_without_match" ? o.lines === 0 : o.lines > 0 || (mode === "count" && input.include_zero);
@@ -519,15 +523,13 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
       : null;
   const named = new NamedBinary(spec);
   // A server's warm state: a remembered walk and the files its index rules out (never read, nothing found).
+  // A run that tests `also` on files without a match reads every file: one the index rules out for the pattern
+  // is still listed or left out by the conditions. Given every file (those it rules out as found empty) when the
+  // run lists the files without a match, and with `in`, which counts the files it cannot lex
+  // (skipped.unknown_language) as a cold run does.
+  const readsAll = input.max_bytes !== undefined || spec.conditions?.everyFile === true;
   const warm =
-    // Given every file (those it rules out as found empty) when the run lists the files without a match, and
-    // with `in`, which counts the files it cannot lex (skipped.unknown_language) as a cold run does.
-    ctx.warm?.grep(
-      plan,
-      spec,
-      input.max_bytes !== undefined,
-      mode === "files_without_match" || spec.regions !== 0,
-    ) ?? null;
+    ctx.warm?.grep(plan, spec, readsAll, mode === "files_without_match" || spec.regions !== 0) ?? null;
   if (warm !== null && warm.source !== null) ctx.summary("source", warm.source);
   const tally = new GrepTally(ctx, q, resume.lines?.count ?? resume.files?.count ?? 0);
   tally.read = warm?.read?.bind(warm) ?? null;
@@ -661,6 +663,8 @@ function directLines(q: GrepQuery, ctx: RunContext, resume: Resume): LineEvents 
     input.max_count === undefined &&
     input.max_bytes === undefined &&
     resume.lines === null &&
+    // `also`: a file's lines are given once its conditions are known.
+    spec.conditions === undefined &&
     // `in` naming several regions: each match line shows its regions, from the records' submatches.
     (spec.regions & REGION_TAG_BIT) === 0
     ? lines

@@ -23,7 +23,7 @@ export const GrepInputSchema = v.pipe(
       v.pipe(
         v.string(),
         v.description(
-          "A regular expression in rg's or JavaScript's syntax (a literal string with fixed_strings). ripgrep's [[:upper:]], \\x{52}, (?i) (?s) (?U) (?i:…), \\A \\z and (?P<name>…) mean what they mean in rg; what has no exact equivalent (\\h, (?x), class set operations) is refused as REGEX. '.' matches anything but a newline (LF). \\b, \\w and \\d are ASCII, as in JavaScript; word_regexp counts any Unicode letter or digit as part of a word. A pattern that repeats a group runs on a linear-time engine; one that also holds a back-reference or a lookaround is refused (REGEX) rather than risk a silent miss.",
+          "A regex, rg's or JavaScript's (a literal with fixed_strings). ripgrep's [[:upper:]], \\x{52}, (?i) (?s) (?U) (?i:…), \\A \\z and (?P<name>…) mean what they mean in rg; what has no exact equivalent (\\h, (?x), class set operations) is refused as REGEX. '.' matches anything but a newline (LF). \\b, \\w and \\d are ASCII, as in JavaScript; word_regexp counts any Unicode letter or digit as part of a word. A pattern that repeats a group runs on a linear-time engine; one that also holds a back-reference or a lookaround is refused (REGEX) rather than risk a silent miss.",
         ),
       ),
     ),
@@ -58,7 +58,7 @@ export const GrepInputSchema = v.pipe(
     multiline: flag(
       "Let a match span lines. The record holds every line it spans ('.' still stops at a newline) and counts as one matching line; invert_match selects the lines outside every match. Without it a pattern holding a newline is refused (REGEX).",
     ),
-    only_matching: flag("One record per match, holding the matched text only. Context as rg -o gives it."),
+    only_matching: flag("One record per match, its matched text only. Context as rg -o gives it."),
     before_context: v.optional(int(0, "Lines of context before each match, in `before`.")),
     after_context: v.optional(int(0, "Lines of context after each match, in `after`.")),
     context: v.optional(int(0, "Lines of context before and after each match.")),
@@ -68,7 +68,7 @@ export const GrepInputSchema = v.pipe(
       "Count matching lines per file (records of kind 'file' with `count`); the summary total is exact even when the listing is cut by limit.",
     ),
     count_matches: flag(
-      "Count matches per file, not matching lines. Records of kind 'file' with `count`, as rg's count-matches gives them; count with only_matching does the same.",
+      "Count matches per file, not matching lines. Records of kind 'file' with `count`; count with only_matching does the same.",
     ),
     include_zero: flag(
       "With counts, list files without a match too. With count or count_matches; their count is 0, as in rg.",
@@ -76,7 +76,7 @@ export const GrepInputSchema = v.pipe(
     max_count: v.optional(
       int(
         1,
-        "Stop after this many matching lines in all files. The reason is then 'max_count' (max_per_file is per file, as -m is in rg and grep). With only_matching a line's matches count as one.",
+        "Stop after this many matching lines in all files. The reason is then 'max_count' (max_per_file is per file). With only_matching a line's matches count as one.",
       ),
     ),
     max_per_file: v.optional(
@@ -130,7 +130,7 @@ export const GrepInputSchema = v.pipe(
       v.pipe(
         v.picklist(BY_KEYS),
         v.description(
-          `Break the totals (matches, matching lines, files with matches) down by ${BY_TEXT}: \`breakdown\` in the result. With limit 0, of the whole search and without the lines ("TODOs per top-level directory").`,
+          `Break the totals (matches, matching lines, files with matches) down by this key. \`breakdown\` in the result; keys: ${BY_TEXT}. With limit 0, of the whole search and without the lines ("TODOs per top-level directory").`,
         ),
       ),
     ),
@@ -139,7 +139,38 @@ export const GrepInputSchema = v.pipe(
         v.array(v.picklist(IN_NAMES)),
         v.minLength(1),
         v.description(
-          "Keep matches starting in these regions; all: each match says its region. Regions: code, comment, string, docstring, one or several (CLI: --in comment, --in code,string, --in all); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's: by name, else #!); one of none, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions.",
+          "Keep matches starting in these regions. With all each match says its region. One or several (CLI: --in comment, --in code,string, --in all); comment keeps docstrings too (code does with docstrings=code), string never does. A match's region is that of its first character, multiline too. Files are lexed by language (count's: by name, else #!); one of none, or without comments or strings (plain text, CSV), is not searched and is counted in skipped.unknown_language. invert_match selects the lines where no match starts in these regions.",
+        ),
+      ),
+    ),
+    also: v.optional(
+      v.pipe(
+        v.array(
+          v.strictObject({
+            pattern: v.pipe(
+              v.string(),
+              v.description("A pattern with the query's fixed_strings, case, word and line options."),
+            ),
+            in: v.optional(
+              v.pipe(
+                v.array(v.picklist(IN_NAMES)),
+                v.minLength(1),
+                v.description(
+                  "The regions it must match in (as `in`; default: the query's `in`, else anywhere).",
+                ),
+              ),
+            ),
+            not: v.optional(
+              v.pipe(
+                v.boolean(),
+                v.description("The file is kept only when the pattern matches nowhere there."),
+              ),
+              false,
+            ),
+          }),
+        ),
+        v.description(
+          "Only files each pattern also matches in (not: matches nowhere): items {pattern, in (default: the query's), not}, with the query's matching options; results and totals are `pattern`'s in the files kept (CLI: --also P [--also-in R], --without P).",
         ),
       ),
     ),
@@ -356,8 +387,15 @@ export const LineSearchResultSchema = v.pipe(
           files: v.pipe(v.number(), v.integer(), v.description("Files with a match left out.")),
         }),
         v.description(
-          "Present with `in` (not with invert_match): the matches found that start outside the regions asked for, so left out, and the files they are in; counted as far as each file was searched (max_per_file, files_with_matches stop early).",
+          "Present with `in` (not with invert_match): the matches found that start outside the regions asked for, and their files; counted as far as each file was searched (max_per_file, files_with_matches stop early).",
         ),
+      ),
+    ),
+    left_out_by_also: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.description("With `also`: files a condition left out that would be listed otherwise."),
       ),
     ),
     utf16_files: v.optional(

@@ -35,7 +35,7 @@ export const TopInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "Rank directories, not files, by their files' size. The size is the selected files' below each (cumulative); max_depth/min_depth then bound which directories are listed, not which files are counted.",
+          "Rank directories by their files' size, not files. The size is the selected files' below each (cumulative); max_depth/min_depth then bound which directories are listed, not which files are counted.",
         ),
       ),
       false,

@@ -5,7 +5,7 @@
 
 import { boundMessage } from "../../contract/errors.ts";
 import { SCHEMAS } from "../../generated/schemas.ts";
-import { type Operation, operandKey, type PresentationFlag } from "../../ops/operation.ts";
+import { type ListItemFlag, type Operation, operandKey, type PresentationFlag } from "../../ops/operation.ts";
 import { closest } from "../suggest.ts";
 import { fdKindLetter, fileTypeSpelling, foreignSpelling } from "./foreign.ts";
 
@@ -44,6 +44,8 @@ export interface FlagSpec {
   readonly offShort?: string | undefined;
   /** Why the flag may not be given again with another value (CliFlag.once), or undefined. */
   readonly once?: string | undefined;
+  /** How the flag fills a list of objects in the input (PresentationFlag.item), or undefined. */
+  readonly item?: ListItemFlag | undefined;
 }
 
 /** Output flags every operation command has. */
@@ -128,6 +130,7 @@ export function flagsOf(op: Operation): FlagSpec[] {
       presentation: true,
       sets: f.sets,
       offShort: f.offShort,
+      item: f.item,
     });
   }
   return out;
@@ -248,6 +251,40 @@ function onlyOnce(spec: FlagSpec, flag: string, before: unknown, value: unknown)
 }
 
 /**
+ * Adds a flag's item to a list of objects in the input, or sets a field of the last one (PresentationFlag.item).
+ * @param input the input being built
+ * @param spec the flag
+ * @param flag the spelling used
+ * @param value its value
+ * @param specs the command's flags (to name those that add an item)
+ * @throws UsageError when a flag bound to the item before it comes first
+ */
+function addItem(
+  input: Record<string, unknown>,
+  spec: FlagSpec,
+  flag: string,
+  value: string,
+  specs: readonly FlagSpec[],
+): void {
+  const item = spec.item as ListItemFlag;
+  const list = (input[item.key] as Record<string, unknown>[] | undefined) ?? [];
+  input[item.key] = list;
+  const v = item.split === true ? value.split(",") : value;
+  if (item.onLast !== true) {
+    list.push({ [item.field]: v, ...item.with });
+    return;
+  }
+  const last = list.at(-1);
+  if (last === undefined) {
+    const adders = specs
+      .filter((s) => s.item?.key === item.key && s.item.onLast !== true)
+      .map((s) => `--${s.long}`);
+    throw new UsageError(`${flag} applies to the ${adders.join(" or ")} before it, and none was given`);
+  }
+  last[item.field] = v;
+}
+
+/**
  * Parses a command's argv strictly.
  * @param op the operation
  * @param argv the arguments after the subcommand
@@ -282,6 +319,7 @@ export function parseCommand(op: Operation, argv: readonly string[]): ParsedComm
   const shorthands: Array<{ values: Readonly<Record<string, unknown>>; at: number }> = [];
   let at = 0;
   const assign = (spec: FlagSpec, flag: string, value: unknown) => {
+    if (spec.item !== undefined) return addItem(input, spec, flag, String(value), specs);
     if (spec.sets !== undefined) {
       if (value !== true) return;
       const n = (times.get(spec) ?? 0) + 1;

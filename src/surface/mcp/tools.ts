@@ -508,12 +508,12 @@ function opRules(op: Operation): string {
  */
 function oneToolDescription(): string {
   return [
-    "Read-only recursive file search under the served roots. Pick `op` and pass its arguments (each one's text names its ops).",
+    "Read-only recursive file search under the served roots. Pick `op`; each argument's text names its ops.",
     ...toolOperations().map((op) => `- ${op.id}: ${op.summary}`),
     "Walks respect .gitignore/.ignore, include hidden entries, never list VCS directories; records in pre-order, names by code point.",
     "Paging: while `next_cursor` is a string, call again with the same arguments plus `cursor`.",
     `Defaults per op: ${perOpDefaults().join("; ")}.`,
-    `${DESCRIBE_TOOL} {name: op}: an op's full argument and result texts.`,
+    `${DESCRIBE_TOOL} {name: op}: an op's full texts.`,
   ].join("\n");
 }
 
