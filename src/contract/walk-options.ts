@@ -15,7 +15,7 @@ const strings = (text: string) => v.pipe(v.array(v.string()), v.description(text
 /** The entries that select files: roots, globs, predicates and ignore rules. */
 export const walkEntries = {
   base: v.optional(
-    v.pipe(v.string(), v.minLength(1), v.description("Base directory: relative paths are relative to it.")),
+    v.pipe(v.string(), v.minLength(1), v.description("Base directory: relative paths start there.")),
     ".",
   ),
   paths: v.optional(
@@ -24,7 +24,7 @@ export const walkEntries = {
   ),
   patterns: v.optional(
     strings(
-      "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+      "Glob filters, OR'd; a leading '!' negates (as rg's --glob): '!*.md' excludes. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
     ),
     [],
   ),
@@ -38,7 +38,7 @@ export const walkEntries = {
     v.pipe(
       v.array(KindSchema),
       v.description(
-        "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
       ),
     ),
     [],
@@ -108,7 +108,7 @@ export const walkEntries = {
   ),
   saved_as: v.optional(
     strings(
-      "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only",
+      "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only",
     ),
   ),
   uid: v.optional(int(0, "Owner user id (POSIX).")),
@@ -219,7 +219,7 @@ export const binaryListEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "List skipped binary files as BINARY error records. By default they are only counted (skipped.binary).",
+        "List skipped binary files as BINARY errors. By default they are only counted (skipped.binary).",
       ),
     ),
     false,
@@ -242,9 +242,7 @@ export const budgetEntries = {
       v.description("Stop after this many seconds. truncated_reason is then 'timeout'."),
     ),
   ),
-  cursor: v.optional(
-    v.pipe(v.string(), v.description("The next_cursor of a previous page of the same query.")),
-  ),
+  cursor: v.optional(v.pipe(v.string(), v.description("A previous page's next_cursor, same query."))),
 };
 
 /** Creates the walk options object model (used to infer the WalkOptions type). */

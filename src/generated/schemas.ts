@@ -15,7 +15,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -31,7 +31,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates (as rg's --glob): '!*.md' excludes. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -58,7 +58,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -162,7 +162,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -283,7 +283,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "sort": {
         "enum": [
@@ -698,7 +698,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -714,7 +714,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates (as rg's --glob): '!*.md' excludes. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -741,7 +741,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -845,7 +845,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -941,7 +941,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "fixed_strings": {
         "type": "boolean",
@@ -1068,7 +1068,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "list_binary": {
         "type": "boolean",
-        "description": "List skipped binary files as BINARY error records. By default they are only counted (skipped.binary).",
+        "description": "List skipped binary files as BINARY errors. By default they are only counted (skipped.binary).",
         "default": false
       },
       "only_ignored": {
@@ -1703,7 +1703,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -1719,7 +1719,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates (as rg's --glob): '!*.md' excludes. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1746,7 +1746,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -1850,7 +1850,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -1931,7 +1931,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "list_binary": {
         "type": "boolean",
-        "description": "List skipped binary files as BINARY error records. By default they are only counted (skipped.binary).",
+        "description": "List skipped binary files as BINARY errors. By default they are only counted (skipped.binary).",
         "default": false
       },
       "limit": {
@@ -1951,7 +1951,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "no_empty": {
         "type": "boolean",
@@ -2511,7 +2511,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -2527,7 +2527,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates (as rg's --glob): '!*.md' excludes. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2554,7 +2554,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -2658,7 +2658,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -2754,7 +2754,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "include_empty": {
         "type": "boolean",
@@ -2768,7 +2768,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "include_hard_links": {
         "type": "boolean",
-        "description": "Also list files identical only to their own hard links. Each is a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
+        "description": "Also list files identical only to their hard links. Each is a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
         "default": false
       }
     },
@@ -3117,7 +3117,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -3133,7 +3133,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates (as rg's --glob): '!*.md' excludes. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3160,7 +3160,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3264,7 +3264,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -3380,7 +3380,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       }
     },
     "required": [],
@@ -3752,7 +3752,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -3768,7 +3768,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates (as rg's --glob): '!*.md' excludes. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3795,7 +3795,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3899,7 +3899,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -3996,11 +3996,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "dirs": {
         "type": "boolean",
-        "description": "Rank directories, not files, by their files' size. The size is the selected files' below each (cumulative); max_depth/min_depth then bound which directories are listed, not which files are counted.",
+        "description": "Rank directories by the size of all files below; max_depth bounds those listed. The size is the selected files' below each at any depth (cumulative; a symlink counts only when followed); max_depth/min_depth bound which directories are listed, not which files are counted: max_depth 1 ranks the top-level directories.",
         "default": false
       }
     },
@@ -4456,7 +4456,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -4472,7 +4472,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates (as rg's --glob): '!*.md' excludes. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -4499,7 +4499,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -4603,7 +4603,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -4714,7 +4714,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       }
     },
     "required": [],
@@ -5181,7 +5181,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -5197,7 +5197,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates (as rg's --glob): '!*.md' excludes. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -5224,7 +5224,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -5328,7 +5328,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -5439,7 +5439,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       }
     },
     "required": [],
@@ -5862,7 +5862,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -5906,7 +5906,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -6010,7 +6010,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -6106,7 +6106,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "no_empty": {
         "type": "boolean",
@@ -6645,7 +6645,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -6661,7 +6661,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; a leading '!' negates, as rg -g ('!*.md' excludes). Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; a leading '!' negates (as rg's --glob): '!*.md' excludes. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -6688,7 +6688,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's: f d l p s b c OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's: f d l p s b c OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -6792,7 +6792,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -6888,7 +6888,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "unit": {
         "enum": [

@@ -79,6 +79,8 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob grep 'TODO|FIXME' --by dir", ["app ", "lib ", "scripts ", "total: 3 matching lines"], 0],
   ["rglob find -t f --sort mtime", ["app/lib/settings.py\n"], 0],
   ["rglob count -e rst", ["2 files"], 0],
+  // The top-level folders only, each with every file below it (deploy/ holds deploy/charts/web/values.yaml).
+  ["rglob top -D --max-depth 1", ["2.1 MiB (2200004 B)  photos/", "public/", "deploy/"], 0],
   ["rglob top", ["2.1 MiB (2200004 B)  photos/a.jpg", "public/b.jpg"], 0],
   ["rglob dupes", ["photos/a.jpg\npublic/b.jpg\n", "2200004 bytes wasted"], 0],
   ["rglob find -e yaml --base", ["deploy/charts/values.yaml", "deploy/charts/web/values.yaml"], 0],
@@ -131,6 +133,7 @@ describe("README: everyday questions, one command each", () => {
     if (command.startsWith("rglob grep -w FIXME")) expect(out).not.toContain("scripts/build.py");
     if (command.startsWith("rglob grep -F 'Zürich'"))
       expect(r.stderr.toString()).toContain("exports/latin.txt (windows-1252)");
+    if (command.startsWith("rglob top -D")) expect(out).not.toContain("deploy/charts");
     if (command.startsWith("rglob find -t f --sort mtime")) {
       expect(out.split("\n")[0]).toBe("app/lib/settings.py");
       expect(out.trim().split("\n")).toHaveLength(5);

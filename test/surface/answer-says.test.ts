@@ -53,6 +53,16 @@ async function text(args: Record<string, unknown>): Promise<string> {
   return res.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 }
 
+async function toolTexts(): Promise<Record<string, string>> {
+  if (mcp === null) throw new Error("no MCP session");
+  const { tools } = await mcp.client.listTools();
+  const props = (tools.find((x) => x.name === "rglob")?.inputSchema.properties ?? {}) as Record<
+    string,
+    { description?: string }
+  >;
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.description ?? ""]));
+}
+
 const ENC_NOTE =
   "rglob: note: 2 files shown are not saved as UTF-8 (searched decoded): enc/latin1.csv (windows-1252), enc/notes-utf16.txt (utf-16le+bom)";
 
@@ -160,5 +170,48 @@ describe("the MCP skipped line names the binary files", () => {
     expect(named.length + Number(m?.[2])).toBe(60);
     const listed = await text({ op: "find", paths: ["bin"], saved_as: ["binary"], limit: 100 });
     expect(listed).toContain("find: 60 records");
+  });
+});
+
+describe("the help and the tool list say what the filters mean, as the binary does it", () => {
+  test("-t x: a file with any execute bit (user, group or other); a symlink only when followed", async () => {
+    expect(rglob(["find", "-h"], { env: { COLUMNS: "100" } }).stdout).toContain("x (any execute bit)");
+    const full = rglob(["find", "--help"], { env: { COLUMNS: "100" } }).stdout.replace(/\s+/g, " ");
+    expect(full).toContain("x: user, group or other, as --perm /111");
+    expect(full).toContain("a symlink only when followed");
+    expect((await toolTexts()).types).toContain("x (any execute bit)");
+    expect(rglob(["find", "-t", "x", "--base", "x"], { cwd: t.dir }).stdout).toBe(
+      "x/group\nx/other\nx/owner\n",
+    );
+    expect(rglob(["find", "-t", "x", "-L", "--base", "x"], { cwd: t.dir }).stdout).toBe(
+      "x/group\nx/link -> owner\nx/other\nx/owner\n",
+    );
+  });
+
+  test("--saved-as crlf is every line end CR LF, mixed some", async () => {
+    expect((await toolTexts()).saved_as).toContain("line ends crlf (all), mixed (some), lf");
+    const full = rglob(["find", "--help"], { env: { COLUMNS: "100" } }).stdout.replace(/\s+/g, " ");
+    expect(full).toContain("crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF)");
+    expect(rglob(["find", "--saved-as", "crlf", "--base", "eol"], { cwd: t.dir }).stdout).toBe(
+      "eol/all.txt: crlf\n",
+    );
+    expect(rglob(["find", "--saved-as", "mixed", "--base", "eol"], { cwd: t.dir }).stdout).toBe(
+      "eol/some.txt: mixed\n",
+    );
+  });
+
+  test("top -D --max-depth 1: the top-level directories, each with every file below it", async () => {
+    expect((await toolTexts()).dirs).toBe(
+      "Rank directories by the size of all files below; max_depth bounds those listed (top)",
+    );
+    const short = rglob(["top", "-h"], { env: { COLUMNS: "100" } }).stdout;
+    expect(short).toContain(
+      "rglob top -D --max-depth 1\n      The largest top-level directories, each with every file below it",
+    );
+    const { json } = rglobJson<{ results: Array<{ relative_path: string; size: number }> }>(
+      ["top", "-D", "--max-depth", "1", "--base", "sizes", "--json"],
+      { cwd: t.dir },
+    );
+    expect(json.results.map((r) => `${r.relative_path} ${r.size}`)).toEqual(["a 3010", "b 2000"]);
   });
 });
