@@ -15,7 +15,7 @@ const strings = (text: string) => v.pipe(v.array(v.string()), v.description(text
 /** The entries that select files: roots, globs, predicates and ignore rules. */
 export const walkEntries = {
   base: v.optional(
-    v.pipe(v.string(), v.minLength(1), v.description("Base directory: relative paths are relative to it.")),
+    v.pipe(v.string(), v.minLength(1), v.description("Base directory: relative paths start there.")),
     ".",
   ),
   paths: v.optional(
@@ -38,7 +38,7 @@ export const walkEntries = {
     v.pipe(
       v.array(KindSchema),
       v.description(
-        "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
       ),
     ),
     [],
@@ -110,7 +110,7 @@ export const walkEntries = {
   ),
   saved_as: v.optional(
     strings(
-      "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only",
+      "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only",
     ),
   ),
   uid: v.optional(int(0, "Owner user id (POSIX).")),
@@ -221,7 +221,7 @@ export const binaryListEntries = {
     v.pipe(
       v.boolean(),
       v.description(
-        "List skipped binary files as BINARY error records. By default they are only counted (skipped.binary).",
+        "List skipped binary files as BINARY errors. By default they are only counted (skipped.binary).",
       ),
     ),
     false,
@@ -244,9 +244,7 @@ export const budgetEntries = {
       v.description("Stop after this many seconds. truncated_reason is then 'timeout'."),
     ),
   ),
-  cursor: v.optional(
-    v.pipe(v.string(), v.description("The next_cursor of a previous page of the same query.")),
-  ),
+  cursor: v.optional(v.pipe(v.string(), v.description("A previous page's next_cursor, same query."))),
 };
 
 /** Creates the walk options object model (used to infer the WalkOptions type). */

@@ -55,6 +55,11 @@ export interface LineEvents {
   line(n: number, buf: Uint8Array, from: number, to: number): void;
   /** A line given as its decoded text (bytes that are not valid UTF-8 shown as U+FFFD, as in a record). */
   lineText(n: number, text: string): void;
+  /**
+   * The file whose lines were just given is not plain UTF-8: how it was decoded (`windows-1252`, `utf-16le+bom`,
+   * the keys of grep's `encodings`), which its records would carry. Optional: for a consumer that names it.
+   */
+  fileDecoded?(abs: string, encoding: string): void;
 }
 
 /**

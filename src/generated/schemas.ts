@@ -15,7 +15,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -58,7 +58,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -162,7 +162,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -283,7 +283,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "sort": {
         "enum": [
@@ -698,7 +698,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -741,7 +741,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -845,7 +845,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -941,7 +941,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "fixed_strings": {
         "type": "boolean",
@@ -1068,7 +1068,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "list_binary": {
         "type": "boolean",
-        "description": "List skipped binary files as BINARY error records. By default they are only counted (skipped.binary).",
+        "description": "List skipped binary files as BINARY errors. By default they are only counted (skipped.binary).",
         "default": false
       },
       "only_ignored": {
@@ -1744,7 +1744,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -1787,7 +1787,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -1891,7 +1891,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -1972,7 +1972,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "list_binary": {
         "type": "boolean",
-        "description": "List skipped binary files as BINARY error records. By default they are only counted (skipped.binary).",
+        "description": "List skipped binary files as BINARY errors. By default they are only counted (skipped.binary).",
         "default": false
       },
       "limit": {
@@ -1992,7 +1992,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "no_empty": {
         "type": "boolean",
@@ -2552,7 +2552,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -2595,7 +2595,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -2699,7 +2699,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -2795,7 +2795,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "include_empty": {
         "type": "boolean",
@@ -2809,7 +2809,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "include_hard_links": {
         "type": "boolean",
-        "description": "Also list files identical only to their own hard links. Each is a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
+        "description": "Also list files identical only to their hard links. Each is a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
         "default": false
       }
     },
@@ -3158,7 +3158,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -3201,7 +3201,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3305,7 +3305,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -3421,7 +3421,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       }
     },
     "required": [],
@@ -3793,7 +3793,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -3836,7 +3836,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3940,7 +3940,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -4037,11 +4037,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "dirs": {
         "type": "boolean",
-        "description": "Rank directories by their files' size, not files. The size is the selected files' below each (cumulative); max_depth/min_depth then bound which directories are listed, not which files are counted.",
+        "description": "Rank directories by the size of all files below; max_depth bounds those listed. The size is the selected files' below each at any depth (cumulative; a symlink counts only when followed); max_depth/min_depth bound which directories are listed, not which files are counted: max_depth 1 ranks the top-level directories.",
         "default": false
       }
     },
@@ -4497,7 +4497,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -4540,7 +4540,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -4644,7 +4644,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -4755,7 +4755,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       }
     },
     "required": [],
@@ -5222,7 +5222,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -5265,7 +5265,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -5369,7 +5369,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -5480,7 +5480,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       }
     },
     "required": [],
@@ -5903,7 +5903,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -5947,7 +5947,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -6051,7 +6051,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -6147,7 +6147,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "no_empty": {
         "type": "boolean",
@@ -6686,7 +6686,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       "base": {
         "type": "string",
         "minLength": 1,
-        "description": "Base directory: relative paths are relative to it.",
+        "description": "Base directory: relative paths start there.",
         "default": "."
       },
       "paths": {
@@ -6729,7 +6729,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Entry kinds as fd's -t, OR'd; x (executable), e (empty) AND'd. x: any execute bit, by user, group or other, as --perm /111 (GNU find's -executable asks access(2) instead). With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -6833,7 +6833,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf, lf, mixed; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), lf, mixed, none. A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
+        "description": "Encoding utf-8, utf-16, latin-1; line ends crlf (all), mixed (some), lf; '!' negates. As {encoding} names a file's head: utf-8 (ASCII, empty, +bom; utf-8+bom: BOM only), utf-16 (both byte orders), windows-1252 (latin-1: not UTF-8), binary; as {eol} (git ls-files --eol) a text file's, read whole: crlf (every line end CR LF), mixed (CR LF and lone LF), lf, none (no LF). A kind's values OR'd, kinds AND'd ('utf-8,crlf'); '!' keeps text only"
       },
       "uid": {
         "type": "integer",
@@ -6929,7 +6929,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "cursor": {
         "type": "string",
-        "description": "The next_cursor of a previous page of the same query."
+        "description": "A previous page's next_cursor, same query."
       },
       "unit": {
         "enum": [

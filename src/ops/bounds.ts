@@ -150,6 +150,7 @@ export class Bounds {
         tally.emitted++;
         out.lineText(n, text);
       },
+      fileDecoded: (abs, encoding) => out.fileDecoded?.(abs, encoding),
     };
   }
 

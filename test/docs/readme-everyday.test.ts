@@ -74,7 +74,8 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   // CR LF line ends: the UTF-16LE report on every line, the notes on some; the LF files not.
   ["rglob find --saved-as crlf,mixed", ["exports/notes.txt: mixed\nexports/report.txt: crlf\n"], 0],
   ["rglob find --only-ignored", ["build .gitignore:1:build/\n", "logs/app.log .gitignore:2:*.log\n"], 0],
-  ["rglob grep -F 'Zürich' --encoding auto --json", ['"encoding":"windows-1252"', "exports/latin.txt"], 0],
+  // The lines as grep prints them; the encoding of each file not in UTF-8 in a note (stderr, checked below).
+  ["rglob grep -F 'Zürich' --encoding auto", ["exports/latin.txt:1:Zürich\n"], 0],
   ["rglob grep -w FIXME", ["app/lib/settings.py:3:", "lib/top.py:1:"], 0],
   ["rglob grep 'def load_settings", ["app/lib/settings.py:2:"], 0],
   ["rglob grep FIXME --in comment", ["app/lib/settings.py:3:", "scripts/build.py:1:"], 0],
@@ -86,6 +87,8 @@ const ANSWERS: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ["rglob grep 'TODO|FIXME' --by dir", ["app ", "lib ", "scripts ", "total: 5 matching lines"], 0],
   ["rglob find -t f --sort mtime", ["app/lib/settings.py\n"], 0],
   ["rglob count -e rst", ["2 files"], 0],
+  // The top-level folders only, each with every file below it (deploy/ holds deploy/charts/web/values.yaml).
+  ["rglob top -D --max-depth 1", ["2.1 MiB (2200004 B)  photos/", "public/", "deploy/"], 0],
   ["rglob top", ["2.1 MiB (2200004 B)  photos/a.jpg", "public/b.jpg"], 0],
   ["rglob dupes", ["photos/a.jpg\npublic/b.jpg\n", "2200004 bytes wasted"], 0],
   ["rglob find -e yaml --base", ["deploy/charts/values.yaml", "deploy/charts/web/values.yaml"], 0],
@@ -136,6 +139,9 @@ describe("README: everyday questions, one command each", () => {
     expect({ code: r.exitCode, stderr: r.stderr.toString() }).toEqual({ code, stderr: expect.any(String) });
     for (const text of expected) expect(out).toContain(text);
     if (command.startsWith("rglob grep -w FIXME")) expect(out).not.toContain("scripts/build.py");
+    if (command.startsWith("rglob grep -F 'Zürich'"))
+      expect(r.stderr.toString()).toContain("exports/latin.txt (windows-1252)");
+    if (command.startsWith("rglob top -D")) expect(out).not.toContain("deploy/charts");
     if (command.startsWith("rglob find -t f --sort mtime")) {
       expect(out.split("\n")[0]).toBe("app/lib/settings.py");
       expect(out.trim().split("\n")).toHaveLength(5);

@@ -30,7 +30,7 @@ export const DupesInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "Also list files identical only to their own hard links. Each is a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
+          "Also list files identical only to their hard links. Each is a group of one file (files 1, wasted_bytes 0); else only counted in hard_link_only_files.",
         ),
       ),
       false,

@@ -263,7 +263,7 @@ export const grep = defineOperation({
     {
       description: "A name in any encoding, with each file's encoding?",
       question: "A name in any encoding, with each file's encoding?",
-      cli: "rglob grep -F 'Zürich' --encoding auto --json",
+      cli: "rglob grep -F 'Zürich' --encoding auto",
       input: { pattern: "Zürich", fixed_strings: true, encoding: "auto" },
     },
     {

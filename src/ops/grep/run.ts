@@ -373,6 +373,17 @@ function* fileLines(item: Item, run: LinesRun): Generator<LinesStep, boolean, Pi
       return false;
     }
     if (o !== null) tally.report(e, o);
+    // A file not in plain UTF-8 whose lines went straight to the output: its encoding, as its records say (#36).
+    if (
+      o !== null &&
+      o.lines > 0 &&
+      run.direct?.fileDecoded !== undefined &&
+      o.nul === undefined &&
+      !o.invalid
+    ) {
+      const key = encodingKey(o.encoding, o.bom === true);
+      if (key !== "utf-8" && key !== "") run.direct.fileDecoded(e.abs, key);
+    }
     // A worker's lines of the plain listing, written as the search in this thread would have (ADR 0049).
     const packed = chunk !== null ? chunk.packed : (o as FileOutcome).packed;
     if (packed !== undefined && run.direct !== null) {

@@ -33,14 +33,15 @@ export const top = defineOperation({
       input: {},
     },
     {
+      description: "The largest top-level directories, each with every file below it",
+      question: "Which top-level folders are largest, counting everything below each?",
+      cli: "rglob top -D --max-depth 1",
+      input: { dirs: true, max_depth: 1 },
+    },
+    {
       description: "The 25 largest log files, ignored ones included",
       cli: "rglob top '*.log' -n 25 --no-ignore",
       input: { patterns: ["*.log"], limit: 25, respect_gitignore: false },
-    },
-    {
-      description: "The largest top-level directories",
-      cli: "rglob top --dirs --max-depth 1",
-      input: { dirs: true, max_depth: 1 },
     },
   ],
   run: lazyRun(async () => (await import("./run.ts")).runTop),

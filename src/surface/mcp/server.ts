@@ -666,6 +666,9 @@ async function callOperation(
   let options: TextOptions = {
     ...(totals === undefined ? {} : { totals }),
     ...(op.id === "grep" && input.files_without_match === true ? { withoutMatch: true } : {}),
+    ...(op.id === "grep" && typeof input.encoding === "string" && input.encoding !== "auto"
+      ? { encodingNamed: true }
+      : {}),
   };
   let textRoom = room - jsonBytes(tail);
   let text = resultText(op, label, result, textRoom, allErrors, base, options);

@@ -41,6 +41,8 @@ export interface TextOptions {
   readonly wholeTextBytes?: number;
   /** The records are grep's files_without_match: said as such, each a bare path (not `path:0`). */
   readonly withoutMatch?: boolean;
+  /** grep was given an encoding label (not auto): every file decoded as asked, so no file's encoding is said. */
+  readonly encodingNamed?: boolean;
 }
 
 /** grep's totals of matches, which files_without_match stops counting at each file's first: not said then. */
@@ -66,6 +68,17 @@ function str(v: unknown): string {
 function nameOf(rel: string): string {
   const at = rel.lastIndexOf("/");
   return at < 0 ? rel : rel.slice(at + 1);
+}
+
+/**
+ * A grep record's file encoding when it is not plain UTF-8, in the words of the summary's `encodings`
+ * (`windows-1252`, `utf-16le+bom`…), or null: said once per file, as its records carry it (#36: both trial agents
+ * made a second call to learn which file had which encoding).
+ */
+function decodedFrom(r: Rec): string | null {
+  if (typeof r.encoding !== "string" || r.binary_offset !== undefined) return null;
+  const key = r.bom === true ? `${r.encoding}+bom` : r.encoding;
+  return key === "utf-8" ? null : key;
 }
 
 /** A symlink's ` -> target`, the text exactly as written, and its note (`directory` when its chain ends at one). */
@@ -245,15 +258,18 @@ const SKIP_REASONS: Readonly<Record<string, string>> = { BINARY: "binary", TOO_L
 
 /**
  * Returns the skip ledger's line: each reason that counted something, and for binary and too large files the
- * way to include them and a few examples (their error records say the same, so they are not repeated as
- * errors), or null when nothing was skipped.
+ * way to include them and their paths, as many as fit a tenth of the budget, then how many more (their error
+ * records say the same, so they are not repeated as errors), or null when nothing was skipped.
  */
 function skippedLine(
   skipped: Rec,
   folded: ReadonlyMap<string, readonly Rec[]>,
   base: string | null,
+  budget: number,
 ): string | null {
   const shown = shownPath(base);
+  // The bytes of paths a reason may name: a tenth of the text's budget, 200 to 1,500.
+  const room = Math.min(1500, Math.max(200, Math.floor(budget / 10)));
   const counted = Object.entries(skipped).filter(([, n]) => typeof n === "number" && n > 0);
   if (counted.length === 0) return null;
   const parts = counted.map(([reason, n]) => {
@@ -262,9 +278,22 @@ function skippedLine(
       return reason === "binary"
         ? `binary ${str(n)} (text: true searches them, list_binary: true lists them)`
         : `${reason} ${str(n)}`;
-    const examples = list.slice(0, EXAMPLES_PER_CODE).map((e) => shown(e.path));
-    const more = list.length > EXAMPLES_PER_CODE ? ", …" : "";
-    return `${reason} ${str(n)} (${str(list[0]?.message)}: ${examples.join(", ")}${more})`;
+    // Every path that fits the line's share of the budget, then how many more and what lists them (#36: a
+    // trial agent made a call to see the files a "…" stood for).
+    const names: string[] = [];
+    let bytes = 0;
+    for (const e of list) {
+      const name = shown(e.path);
+      bytes += Buffer.byteLength(name) + 2;
+      if (bytes > room && names.length > 0) break;
+      names.push(name);
+    }
+    const rest = list.length - names.length;
+    const more =
+      rest === 0
+        ? ""
+        : ` and ${rest} more${reason === "binary" ? '; find with saved_as: ["binary"] lists binary files' : ""}`;
+    return `${reason} ${str(n)} (${str(list[0]?.message)}: ${names.join(", ")}${more})`;
   });
   return `skipped: ${parts.join(", ")}`;
 }
@@ -396,7 +425,7 @@ export function resultText(
   for (const [k, v] of Object.entries(result)) {
     if (META.has(k) || v === null || v === undefined || (bare && MATCH_TOTALS.has(k))) continue;
     if (k === "skipped" && typeof v === "object") {
-      const line = skippedLine(v as Rec, folded, base);
+      const line = skippedLine(v as Rec, folded, base, budget);
       if (line !== null) lines.push(line);
       continue;
     }
@@ -435,14 +464,21 @@ export function resultText(
     }
   }
   const said = { consulted: null as string | null };
+  const decoded = new Set<string>();
   for (const [i, r] of results.entries()) {
-    const block = recordLines(
+    let block = recordLines(
       op,
       op.id === "explain"
         ? { ...r, reasons: consultedOnce((r.reasons as Rec[] | undefined) ?? [], said) }
         : r,
       bare,
     ).join("\n");
+    // A file not in plain UTF-8: its encoding after its first record, once (#36).
+    const enc = op.id === "grep" && options.encodingNamed !== true ? decodedFrom(r) : null;
+    if (enc !== null && !decoded.has(str(r.path))) {
+      decoded.add(str(r.path));
+      block += `\n  (file saved as ${enc}, searched decoded)`;
+    }
     const size = Buffer.byteLength(block) + 1;
     if (used + size > budget - 80) {
       // #37: agents set max_output_bytes too small and asked again, twice; the size that lists them all here.

@@ -27,6 +27,7 @@ export const grepHuman: HumanFactory = (out, style, p, input) => {
       noColumn: p.column === false,
       heading: p.heading === true,
       by: typeof input.by === "string" ? input.by : undefined,
+      encodingNamed: typeof input.encoding === "string" && input.encoding !== "auto",
     },
     n("context") + n("before_context") + n("after_context") > 0,
     isSingleFile(input),

@@ -44,7 +44,12 @@ interface GrepHumanOptions {
   readonly replace?: ((line: string, r: LineMatch) => string) | undefined;
   /** --by: the answer is the breakdown table and the totals (as count's), not the lines. */
   readonly by?: string | undefined;
+  /** --encoding named a label (not auto): every file is decoded as asked, so no file's encoding is said. */
+  readonly encodingNamed?: boolean;
 }
+
+/** How many files not in plain UTF-8 the note after grep's lines names. */
+const DECODED_NAMED = 10;
 
 const COLON = 58;
 const DASH = 45;
@@ -63,6 +68,10 @@ export class GrepHumanSink implements Sink {
   /** The last path shown, and its text as bytes (records of one file come together). */
   private shownFor = "";
   private shown: Uint8Array = new Uint8Array(0);
+  /** The files shown that are not plain UTF-8, the first DECODED_NAMED with their encodings, and how many. */
+  private readonly decoded: string[] = [];
+  private decodedCount = 0;
+  private decodedLast = "";
 
   /** Whether lines start with their file's name (grep's rule unless forced). */
   private readonly showName: boolean;
@@ -129,7 +138,32 @@ export class GrepHumanSink implements Sink {
           to,
         ),
       lineText: (line, text) => this.put(file, line, COLON, text),
+      fileDecoded: (abs, encoding) => this.noteDecoded(abs, encoding),
     };
+  }
+
+  /**
+   * Remembers a file shown that is not plain UTF-8, for the note at the end (#36: both trial agents made a second
+   * call to learn which file had which encoding); the lines stay `path:line:text`, as grep and rg print them.
+   */
+  private noteDecoded(path: string, encoding: string): void {
+    if (this.opts.encodingNamed === true || path === this.decodedLast) return;
+    this.decodedLast = path;
+    this.decodedCount++;
+    if (this.decoded.length < DECODED_NAMED)
+      this.decoded.push(`${displayPath(path, this.style)} (${encoding})`);
+  }
+
+  /** A record's file encoding when it is not plain UTF-8 (not a binary file's), as the summary's keys name it. */
+  private recordDecoded(r: {
+    readonly path: string;
+    readonly encoding?: string | undefined;
+    readonly bom?: true | undefined;
+    readonly binary_offset?: number | undefined;
+  }): void {
+    if (r.encoding === undefined || r.binary_offset !== undefined) return;
+    const key = r.bom === true ? `${r.encoding}+bom` : r.encoding;
+    if (key !== "utf-8") this.noteDecoded(r.path, key);
   }
 
   /** The name shown for a path, as bytes (kept while the records of one file come). */
@@ -220,6 +254,7 @@ export class GrepHumanSink implements Sink {
   record(kind: string, record: object): void {
     if (kind === "file") this.files++;
     if (this.opts.by !== undefined) return; // the answer is the breakdown (end)
+    if (kind === "file" || kind === "match") this.recordDecoded(record as LineMatch | GrepFile);
     if (kind === "file") {
       const f = record as GrepFile;
       const shown = this.p.path(displayPath(f.path, this.style));
@@ -344,6 +379,12 @@ export class GrepHumanSink implements Sink {
 
   end(summary: Summary): void {
     if (this.opts.by !== undefined) this.breakdown(summary);
+    if (this.decodedCount > 0) {
+      const more = this.decodedCount - this.decoded.length;
+      eprint(
+        `rglob: note: ${this.decodedCount === 1 ? "1 file shown is" : `${this.decodedCount} files shown are`} not saved as UTF-8 (searched decoded): ${this.decoded.join(", ")}${more > 0 ? ` and ${more} more (--json: each record's encoding)` : ""}`,
+      );
+    }
     if (!this.opts.stats) return;
     const s = summary as Record<string, unknown>;
     const skipped = (s.skipped ?? {}) as Record<string, number>;
