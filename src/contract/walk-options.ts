@@ -24,7 +24,7 @@ export const walkEntries = {
   ),
   patterns: v.optional(
     strings(
-      "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g's. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+      "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
     ),
     [],
   ),
@@ -38,7 +38,7 @@ export const walkEntries = {
     v.pipe(
       v.array(KindSchema),
       v.description(
-        "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
       ),
     ),
     [],

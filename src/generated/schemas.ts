@@ -31,7 +31,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g's. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -58,7 +58,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -714,7 +714,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g's. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -741,7 +741,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -1760,7 +1760,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g's. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -1787,7 +1787,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -2568,7 +2568,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g's. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -2595,7 +2595,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3174,7 +3174,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g's. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3201,7 +3201,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -3809,7 +3809,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g's. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -3836,7 +3836,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -4041,7 +4041,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
       },
       "dirs": {
         "type": "boolean",
-        "description": "Rank directories by the size of all files below; max_depth bounds those listed. The size is the selected files' below each at any depth (cumulative; a symlink counts only when followed); max_depth/min_depth bound which directories are listed, not which files are counted: max_depth 1 ranks the top-level directories.",
+        "description": "Rank directories by all their files' size; max_depth bounds those listed. The size is the selected files' below each at any depth (cumulative; a symlink counts only when followed); max_depth/min_depth bound which directories are listed, not which files are counted: max_depth 1 ranks the top-level directories.",
         "default": false
       }
     },
@@ -4513,7 +4513,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g's. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -4540,7 +4540,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -5238,7 +5238,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g's. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -5265,7 +5265,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -5947,7 +5947,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {
@@ -6702,7 +6702,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
         "items": {
           "type": "string"
         },
-        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g's. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
+        "description": "Glob filters, OR'd; '!' negates ('!*.md' excludes), as rg -g. Without '/' a glob matches the basename; with '/' or '**' it matches the relative path, and '*' does not cross '/'. A leading '/' or './' anchors at the base ('./a.txt' is only the a.txt directly under it). A trailing '/' matches directories only, as in .gitignore, and the rest is classified as if it were absent: 'build/' is every directory named build, 'src/*/' the directories directly under src. Syntax: '*', '?', '**', '{a,b}', '\\x', brackets '[a-z]', '[!a-z]' and POSIX classes inside them ('[[:digit:]_]', ASCII as in the C locale; an unknown class is an error).",
         "default": []
       },
       "exclude": {
@@ -6729,7 +6729,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = builtOnRead<Schema>({
           ],
           "type": "string"
         },
-        "description": "Kinds as fd's -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
+        "description": "Kinds as fd -t, OR'd; x (any execute bit), e (empty) AND'd. x: user, group or other, as --perm /111 (GNU find's -executable asks access(2)); a symlink only when followed. With follow_symlinks, l = a link that is not followed: one that leads nowhere (broken, or links that loop) and, under strict_base, one that leads outside the base.",
         "default": []
       },
       "extensions": {

@@ -202,7 +202,7 @@ describe("the help and the tool list say what the filters mean, as the binary do
 
   test("top -D --max-depth 1: the top-level directories, each with every file below it", async () => {
     expect((await toolTexts()).dirs).toBe(
-      "Rank directories by the size of all files below; max_depth bounds those listed (top)",
+      "Rank directories by all their files' size; max_depth bounds those listed (top)",
     );
     const short = rglob(["top", "-h"], { env: { COLUMNS: "100" } }).stdout;
     expect(short).toContain(

@@ -35,7 +35,7 @@ export const TopInputSchema = v.pipe(
       v.pipe(
         v.boolean(),
         v.description(
-          "Rank directories by the size of all files below; max_depth bounds those listed. The size is the selected files' below each at any depth (cumulative; a symlink counts only when followed); max_depth/min_depth bound which directories are listed, not which files are counted: max_depth 1 ranks the top-level directories.",
+          "Rank directories by all their files' size; max_depth bounds those listed. The size is the selected files' below each at any depth (cumulative; a symlink counts only when followed); max_depth/min_depth bound which directories are listed, not which files are counted: max_depth 1 ranks the top-level directories.",
         ),
       ),
       false,
