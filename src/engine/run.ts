@@ -149,10 +149,18 @@ export interface WarmProvider {
    * @param spec the run's search spec
    * @param bounded whether the run is bounded by bytes read (max_bytes): it then reads every file
    * @param listsNonMatching whether the run is given every file, ruled-out ones as found empty (it lists the files
-   *   without a match, or counts those grep's `in` cannot lex)
+   *   without a match)
+   * @param givesUnlexed whether the run is given, besides its candidates, the files whose name names no language
+   *   with a lexer (lexedByName is not true: grep's `in` counts or reads them as a cold run does)
    * @returns the run's warm seam
    */
-  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep;
+  grep(
+    plan: WalkPlan,
+    spec: SearchSpec,
+    bounded: boolean,
+    listsNonMatching: boolean,
+    givesUnlexed?: boolean,
+  ): WarmGrep;
   /**
    * Returns a walk of the plan from its start for the other walking operations (find, count, tree, top, stats,
    * dupes): a replay of a remembered walk, with the same entries, errors and counters in the same order as the

@@ -28,6 +28,7 @@ import { routes } from "../../platform/routes.ts";
 import { collectGarbage, onBun } from "../../platform/runtime.ts";
 import { newestTime, STAT_OK, STAT_WORDS, sameWords, wordsOfStats } from "../../platform/stat-words.ts";
 import { startWorker } from "../../platform/workers.ts";
+import { lexedByName } from "../regions/regions.ts";
 import { type RunContext, tick, yielder } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
@@ -1334,9 +1335,15 @@ export class PersistedIndexes implements WarmProvider {
     return null;
   }
 
-  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
+  grep(
+    plan: WalkPlan,
+    spec: SearchSpec,
+    bounded: boolean,
+    listsNonMatching: boolean,
+    givesUnlexed = false,
+  ): WarmGrep {
     try {
-      return this.grepSeam(plan, spec, bounded, listsNonMatching);
+      return this.grepSeam(plan, spec, bounded, listsNonMatching, givesUnlexed);
     } finally {
       // The stat worker's part, if any, is done by now (checkStats waits for it).
       this.early?.worker.terminate();
@@ -1344,7 +1351,13 @@ export class PersistedIndexes implements WarmProvider {
     }
   }
 
-  private grepSeam(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
+  private grepSeam(
+    plan: WalkPlan,
+    spec: SearchSpec,
+    bounded: boolean,
+    listsNonMatching: boolean,
+    givesUnlexed: boolean,
+  ): WarmGrep {
     const cold = (source: "cold" | null): WarmGrep => ({
       source,
       walk: (p, ctx, after) => walk(p, ctx, after),
@@ -1369,6 +1382,8 @@ export class PersistedIndexes implements WarmProvider {
     let replayed = false;
     const ruledOut = (e: Entry): boolean => {
       if (replayed) return false;
+      // grep's `in` is given the files it cannot lex by their name: it counts them or reads their `#!` line.
+      if (givesUnlexed && lexedByName(e.name) !== true) return false;
       const id = idx.idOfPath(realOf(plan, e));
       if (id < 0 || candidates[id] === 1) return false;
       // Over the query's size cap, the cold answer is its TOO_LARGE.
@@ -1405,7 +1420,10 @@ export class PersistedIndexes implements WarmProvider {
           const checked = same as Uint8Array;
           return replay(rec, p, ctx, (i) => {
             const id = ids[i] as number;
-            return id >= 0 && checked[id] === 1;
+            if (id < 0 || checked[id] !== 1) return false;
+            if (!givesUnlexed) return true;
+            const abs = rec.absOf(i);
+            return lexedByName(abs.slice(abs.lastIndexOf("/") + 1)) === true;
           });
         }
         return listsNonMatching ? walk(p, ctx, after) : without(walk(p, ctx, after), ruledOut);

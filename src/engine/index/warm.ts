@@ -1373,10 +1373,17 @@ export class WarmRoot implements WarmProvider {
    * @param spec the run's search spec
    * @param bounded whether max_bytes bounds the run
    * @param listsNonMatching whether the run lists the files without a match
+   * @param givesUnlexed whether the run is also given the files whose name names no language with a lexer
    * @returns the seam for the run
    */
-  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
-    return warmGrep(this.host(), plan, spec, bounded, listsNonMatching);
+  grep(
+    plan: WalkPlan,
+    spec: SearchSpec,
+    bounded: boolean,
+    listsNonMatching: boolean,
+    givesUnlexed = false,
+  ): WarmGrep {
+    return warmGrep(this.host(), plan, spec, bounded, listsNonMatching, givesUnlexed);
   }
 
   /** What the root's parts in warm/grep.ts and warm/stored-walk.ts read and let go of its state through. */

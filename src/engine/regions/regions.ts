@@ -3,6 +3,7 @@
  * has its own state machine (js.ts); the others are tables read by one scanner (scan.ts), with hooks for raw
  * strings, long brackets and character literals. grep's `in` option and count's comment lines both ask here.
  * Pure: never reads a file (docs/decisions/0031-code-regions.md). */
+import { languageOf } from "../languages.ts";
 import { DOCSTRING, type DocstringRule, markDocstrings } from "./docstrings.ts";
 import { jsStart, scanJs } from "./js.ts";
 import {
@@ -697,6 +698,17 @@ const SYNTAX: Readonly<Record<string, Syntax | "js" | "jsx">> = {
 export function regionLexer(language: string | null, name: string): RegionLexer | null {
   const cursor = regionCursor(language, name);
   return cursor === null ? null : (t) => cursor(t)(t.length);
+}
+
+/**
+ * Whether grep's `in` can lex a file by its name: true when its name names a language with a lexer, false when
+ * one without (skipped.unknown_language, never read), null when it names none (its `#!` line decides: it is read).
+ * @param name the file's name (no directory)
+ * @returns true, false or null
+ */
+export function lexedByName(name: string): boolean | null {
+  const lang = languageOf(name);
+  return lang === null ? null : regionLexer(lang.name, name) !== null;
 }
 
 /**

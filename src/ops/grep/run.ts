@@ -10,7 +10,7 @@ import { REGION_TAG_BIT } from "../../contract/regions.ts";
 import type { SkippedWithRegions } from "../../contract/result.ts";
 import type { LineEvent, LineEvents } from "../../engine/events.ts";
 import { breakdownKey, languageOf } from "../../engine/languages.ts";
-import { regionLexer } from "../../engine/regions/regions.ts";
+import { lexedByName } from "../../engine/regions/regions.ts";
 import type { RunContext } from "../../engine/run.ts";
 import { encodingKey } from "../../engine/search/encoding.ts";
 import { unpackLines } from "../../engine/search/packed-lines.ts";
@@ -94,15 +94,6 @@ function knownBinary(): FileOutcome {
 
 /** How many paths `not_utf8` names. */
 const NOT_UTF8_NAMED = 10;
-
-/**
- * Whether `in` can lex a file by its name: true when its name names a language with a lexer, false when one
- * without, null when it names none (its `#!` line decides: it is read).
- */
-function lexedBy(name: string): boolean | null {
-  const lang = languageOf(name);
-  return lang === null ? null : regionLexer(lang.name, name) !== null;
-}
 
 /** A file left out by `in` because no lexer knows its language by its name: counted in the ledger, never read. */
 function unknownLanguage(): FileOutcome {
@@ -535,12 +526,13 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
   const named = new NamedBinary(spec);
   // A server's warm state: a remembered walk and the files its index rules out (never read, nothing found).
   // A run that tests `also` on files without a match reads every file: one the index rules out for the pattern
-  // is still listed or left out by the conditions. Given every file (those it rules out as found empty) when the
-  // run lists the files without a match, and with `in`, which counts the files it cannot lex
-  // (skipped.unknown_language) as a cold run does.
+  // is still listed or left out by the conditions.
   const readsAll = input.max_bytes !== undefined || spec.conditions?.everyFile === true;
   const warm =
-    ctx.warm?.grep(plan, spec, readsAll, mode === "files_without_match" || spec.regions !== 0) ?? null;
+    // Given every file (those it rules out as found empty) when the run lists the files without a match; with
+    // `in`, besides its candidates, the files whose name names no language with a lexer (lexedByName), which it
+    // counts (skipped.unknown_language) or reads for their `#!` line as a cold run does.
+    ctx.warm?.grep(plan, spec, readsAll, mode === "files_without_match", spec.regions !== 0) ?? null;
   if (warm !== null && warm.source !== null) ctx.summary("source", warm.source);
   const tally = new GrepTally(ctx, q, resume.lines?.count ?? resume.files?.count ?? 0);
   tally.read = warm?.read?.bind(warm) ?? null;
@@ -556,7 +548,7 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
   // With `in`, a file whose name names a language no lexer knows is left out before it is read
   // (skipped.unknown_language); one whose name names none is read for its `#!` line (the searcher leaves it out
   // when that names no language with a lexer), an index's verdict aside: its answer is then the cold one.
-  const unlexed = spec.regions === 0 ? null : (e: Entry) => lexedBy(e.name);
+  const unlexed = spec.regions === 0 ? null : (e: Entry) => lexedByName(e.name);
   const itemOf = (entry: Entry): Item => {
     const lexed = unlexed?.(entry);
     return {

@@ -4,6 +4,7 @@
  * (WarmRoot); the checks of the query are kept there too. */
 import { joinPath } from "../../../platform/names.ts";
 import type { TreeWatch } from "../../../platform/tree-watch.ts";
+import { lexedByName } from "../../regions/regions.ts";
 import type { RunContext } from "../../run.ts";
 import type { SearchSpec } from "../../search/search-file.ts";
 import type { Entry, WalkPlan } from "../../walk.ts";
@@ -61,6 +62,7 @@ export interface GrepHost extends SuspectsHost, StoredHost {
  * @param spec the run's search spec
  * @param bounded whether max_bytes bounds the run
  * @param listsNonMatching whether the run lists the files without a match
+ * @param givesUnlexed whether the run is also given the files whose name names no language with a lexer
  * @returns the seam for the run
  */
 export function warmGrep(
@@ -69,6 +71,7 @@ export function warmGrep(
   spec: SearchSpec,
   bounded: boolean,
   listsNonMatching: boolean,
+  givesUnlexed = false,
 ): WarmGrep {
   const stored = storedFor(host, plan);
   const key = stored === null ? host.walks.key(plan) : null;
@@ -109,6 +112,7 @@ export function warmGrep(
   let pickedIds: Map<string, number> | null = null;
   const ruledOut = (e: Entry): boolean => {
     if (candidates === null || idx === null || replayed) return false;
+    if (givesUnlexed && lexedByName(e.name) !== true) return false;
     const id = idx.idOfPath(e.abs);
     if (id < 0 || candidates[id] === 1) return false;
     if (idx.sizeOf(id) > maxFileSize) return false;
@@ -165,6 +169,7 @@ export function warmGrep(
           loaded,
           both?.same,
           vouch,
+          givesUnlexed,
         );
         replayed = true;
         if (bins !== null && !idx.pathsMapped) pickedIds = idsByPath(m.rec, idsOf(m, idx), pick);

@@ -9,7 +9,7 @@ import { literalQueryOf } from "../provider.ts";
 import type { TrigramIndex } from "../trigrams.ts";
 import { sameAsIndexed } from "./indexed-words.ts";
 import { idsOf, type Memo } from "./remembered.ts";
-import { deadIds, entriesOf, oversize, type Selection, unindexedOf } from "./selections.ts";
+import { deadIds, entriesOf, oversize, type Selection, unindexedOf, unlexedPlaces } from "./selections.ts";
 
 /** What a grep answered from the index checked (capabilities' `checks`). */
 export interface QueryChecks {
@@ -59,7 +59,8 @@ export function candidatesFor(
  * does not hold, and those it holds that are candidates (suspects included), changed since (dead), or over the
  * query's size cap. What it costs is these entries (and, without the watch, a stat of each selected file the
  * index rules out), not the walk nor the files indexed. `loaded`: the loaded index file's checks while it is
- * the index (a file ruled out is stat'ed by its bytes there), or null.
+ * the index (a file ruled out is stat'ed by its bytes there), or null. `unlexed`: also the selected files the
+ * index holds and rules out whose name names no language with a lexer (grep's `in` counts or reads them).
  */
 export function picked(
   m: Memo,
@@ -72,6 +73,7 @@ export function picked(
   loaded: LoadedIndex | null,
   same: Uint8Array | undefined = undefined,
   vouch: Uint8Array | null = null,
+  unlexed = false,
 ): Int32Array {
   const ids = idsOf(m, idx);
   const unindexed = unindexedOf(sel, ids, idx);
@@ -114,5 +116,13 @@ export function picked(
   for (const id of more) if (id < byId.length) give(id);
   for (const id of deadIds(idx)) if (candidates[id] === 0) give(id);
   for (const id of oversize(idx, maxFileSize)) if (candidates[id] === 0 && idx.isLive(id)) give(id);
+  if (unlexed) {
+    // Those not given above: held by the index (the rest are unindexed), ruled out, live, within the size cap.
+    for (const i of unlexedPlaces(m.rec)) {
+      const id = ids[i] as number;
+      if (mask[i] === 1 && id >= 0 && id < candidates.length && candidates[id] === 0 && idx.isLive(id))
+        if (idx.sizeOf(id) <= maxFileSize) out.push(i);
+    }
+  }
   return Int32Array.from(out).sort();
 }

@@ -1,6 +1,7 @@
 /*! Engine, warm index: what a plan selects among a remembered walk's entries, made once per walk and selection,
  * and the per-index lists a query takes (dead ids, files over a size). Pure structures: no I/O. */
 import { isNegated } from "../../glob.ts";
+import { lexedByName } from "../../regions/regions.ts";
 import { gives, type WalkPlan } from "../../walk.ts";
 import {
   type RecordedWalk,
@@ -30,6 +31,8 @@ const SELECTIONS = 8;
 /** Per index: the ids over a size (by the size), and its dead ids (with the count they were taken at). */
 const oversizeOf = new WeakMap<TrigramIndex, Map<number, Int32Array>>();
 const deadOf = new WeakMap<TrigramIndex, { readonly dead: number; readonly ids: Int32Array }>();
+/** Per remembered walk: the places whose name names no language with a lexer (unlexedPlaces). */
+const unlexedOf = new WeakMap<RecordedWalk, Int32Array>();
 
 /**
  * The key of what a plan selects among the entries of one remembered walk: what plan.ts puts in `select`,
@@ -145,6 +148,30 @@ export function entriesOf(rec: RecordedWalk, ids: Int32Array, idx: TrigramIndex)
   return byId;
 }
 
+/** Whether the entry at a place is named so that grep's `in` cannot lex it by its name (lexedByName not true). */
+function unlexedAt(rec: RecordedWalk, i: number): boolean {
+  const abs = rec.absOf(i);
+  return lexedByName(abs.slice(abs.lastIndexOf("/") + 1)) !== true;
+}
+
+/**
+ * The places of a remembered walk whose name names no language with a lexer (directories among them), made once
+ * per walk (an entry's path never changes): grep's `in` is given these besides its candidates, which it counts
+ * as skipped.unknown_language or reads for their `#!` line, so that a ruled-out query counts them as a cold
+ * run does without being given every file.
+ * @param rec the walk
+ * @returns the places, ascending
+ */
+export function unlexedPlaces(rec: RecordedWalk): Int32Array {
+  const had = unlexedOf.get(rec);
+  if (had !== undefined) return had;
+  const out: number[] = [];
+  for (let i = 0; i < rec.entries; i++) if (unlexedAt(rec, i)) out.push(i);
+  const places = Int32Array.from(out);
+  unlexedOf.set(rec, places);
+  return places;
+}
+
 /** The ids of an index's files changed since it was built (taken again when more have changed). */
 export function deadIds(idx: TrigramIndex): Int32Array {
   const had = deadOf.get(idx);
@@ -242,6 +269,15 @@ export async function makeShared(
     // The index's own lists a query takes: files changed since, and those over the default size cap (none).
     deadIds(idx);
     oversize(idx, Number.POSITIVE_INFINITY);
+  }
+  // The places grep's `in` is given besides its candidates (unlexedPlaces), a slice at a time.
+  if (!unlexedOf.has(rec)) {
+    const out: number[] = [];
+    for (let i = 0; i < rec.entries; i++) {
+      if ((i & 4095) === 0 && !(await pause())) return false;
+      if (unlexedAt(rec, i)) out.push(i);
+    }
+    if (!unlexedOf.has(rec)) unlexedOf.set(rec, Int32Array.from(out));
   }
   return true;
 }

@@ -73,12 +73,18 @@ export class WarmSet implements WarmProvider {
    * @param bounded whether max_bytes bounds the run
    * @returns the seam
    */
-  grep(plan: WalkPlan, spec: SearchSpec, bounded: boolean, listsNonMatching: boolean): WarmGrep {
+  grep(
+    plan: WalkPlan,
+    spec: SearchSpec,
+    bounded: boolean,
+    listsNonMatching: boolean,
+    givesUnlexed = false,
+  ): WarmGrep {
     let best: WarmRoot | null = null;
     for (const w of this.roots.values()) {
       if (insideDir(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
     }
-    if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching);
+    if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching, givesUnlexed);
     return {
       source: "cold",
       walk: (p, ctx, after) => walk(p, ctx, after),
