@@ -141,26 +141,29 @@ export interface WarmLookRecorder {
   keep(answer: unknown): void;
 }
 
+/** What a grep run asks of a warm state besides its candidates. */
+export interface GrepNeeds {
+  /** The run reads every file (max_bytes bounds it, or a condition of `also` is tested where nothing matched). */
+  readonly readsAll: boolean;
+  /** The run is given every file, ruled-out ones as found empty (it lists the files without a match). */
+  readonly listsNonMatching: boolean;
+  /**
+   * The run is given, besides its candidates, the files whose name names no language with a lexer (lexedByName
+   * is not true: grep's `in` counts or reads them as a cold run does).
+   */
+  readonly unlexed: boolean;
+}
+
 /** The warm state a server passes into its runs. */
 export interface WarmProvider {
   /**
    * Returns what the warm state offers a grep run.
    * @param plan the run's compiled walk
    * @param spec the run's search spec
-   * @param bounded whether the run is bounded by bytes read (max_bytes): it then reads every file
-   * @param listsNonMatching whether the run is given every file, ruled-out ones as found empty (it lists the files
-   *   without a match)
-   * @param givesUnlexed whether the run is given, besides its candidates, the files whose name names no language
-   *   with a lexer (lexedByName is not true: grep's `in` counts or reads them as a cold run does)
+   * @param needs what the run asks besides its candidates
    * @returns the run's warm seam
    */
-  grep(
-    plan: WalkPlan,
-    spec: SearchSpec,
-    bounded: boolean,
-    listsNonMatching: boolean,
-    givesUnlexed?: boolean,
-  ): WarmGrep;
+  grep(plan: WalkPlan, spec: SearchSpec, needs: GrepNeeds): WarmGrep;
   /**
    * Returns a walk of the plan from its start for the other walking operations (find, count, tree, top, stats,
    * dupes): a replay of a remembered walk, with the same entries, errors and counters in the same order as the

@@ -29,7 +29,7 @@ import { collectGarbage, onBun } from "../../platform/runtime.ts";
 import { newestTime, STAT_OK, STAT_WORDS, sameWords, wordsOfStats } from "../../platform/stat-words.ts";
 import { startWorker } from "../../platform/workers.ts";
 import { lexedByName } from "../regions/regions.ts";
-import { type RunContext, tick, yielder } from "../run.ts";
+import { type GrepNeeds, type RunContext, tick, yielder } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../walk.ts";
 import { walkKey } from "../walk-key.ts";
@@ -1335,15 +1335,9 @@ export class PersistedIndexes implements WarmProvider {
     return null;
   }
 
-  grep(
-    plan: WalkPlan,
-    spec: SearchSpec,
-    bounded: boolean,
-    listsNonMatching: boolean,
-    givesUnlexed = false,
-  ): WarmGrep {
+  grep(plan: WalkPlan, spec: SearchSpec, needs: GrepNeeds): WarmGrep {
     try {
-      return this.grepSeam(plan, spec, bounded, listsNonMatching, givesUnlexed);
+      return this.grepSeam(plan, spec, needs);
     } finally {
       // The stat worker's part, if any, is done by now (checkStats waits for it).
       this.early?.worker.terminate();
@@ -1351,13 +1345,8 @@ export class PersistedIndexes implements WarmProvider {
     }
   }
 
-  private grepSeam(
-    plan: WalkPlan,
-    spec: SearchSpec,
-    bounded: boolean,
-    listsNonMatching: boolean,
-    givesUnlexed: boolean,
-  ): WarmGrep {
+  private grepSeam(plan: WalkPlan, spec: SearchSpec, needs: GrepNeeds): WarmGrep {
+    const { readsAll, listsNonMatching, unlexed } = needs;
     const cold = (source: "cold" | null): WarmGrep => ({
       source,
       walk: (p, ctx, after) => walk(p, ctx, after),
@@ -1368,7 +1357,7 @@ export class PersistedIndexes implements WarmProvider {
     const q = literalQueryOf(spec);
     // Bounded by bytes read (max_bytes), a run must read what the cold run reads; a followed symlink may lead
     // anywhere.
-    const narrows = q !== null && !bounded && !plan.follow;
+    const narrows = q !== null && !readsAll && !plan.follow;
     const key = walkKeyOf(plan);
     const loaded = this.find(plan, narrows ? key : null);
     if (loaded === null) return cold(null);
@@ -1383,7 +1372,7 @@ export class PersistedIndexes implements WarmProvider {
     const ruledOut = (e: Entry): boolean => {
       if (replayed) return false;
       // grep's `in` is given the files it cannot lex by their name: it counts them or reads their `#!` line.
-      if (givesUnlexed && lexedByName(e.name) !== true) return false;
+      if (unlexed && lexedByName(e.name) !== true) return false;
       const id = idx.idOfPath(realOf(plan, e));
       if (id < 0 || candidates[id] === 1) return false;
       // Over the query's size cap, the cold answer is its TOO_LARGE.
@@ -1421,7 +1410,7 @@ export class PersistedIndexes implements WarmProvider {
           return replay(rec, p, ctx, (i) => {
             const id = ids[i] as number;
             if (id < 0 || checked[id] !== 1) return false;
-            if (!givesUnlexed) return true;
+            if (!unlexed) return true;
             const abs = rec.absOf(i);
             return lexedByName(abs.slice(abs.lastIndexOf("/") + 1)) === true;
           });

@@ -22,7 +22,7 @@ import {
 } from "../../platform/tree-watch.ts";
 import { type GitPlaces, IGNORE_FILE_NAMES } from "../ignore.ts";
 import { compileWalk } from "../plan.ts";
-import type { RunContext } from "../run.ts";
+import type { GrepNeeds, RunContext } from "../run.ts";
 import type { SearchSpec } from "../search/search-file.ts";
 import { type Entry, VCS_DIRS, type WalkPlan, walk } from "../walk.ts";
 import type { Witnessed } from "../witness.ts";
@@ -1371,19 +1371,11 @@ export class WarmRoot implements WarmProvider {
    * Returns what the warm state offers a grep run (warm/grep.ts).
    * @param plan the run's compiled walk
    * @param spec the run's search spec
-   * @param bounded whether max_bytes bounds the run
-   * @param listsNonMatching whether the run lists the files without a match
-   * @param givesUnlexed whether the run is also given the files whose name names no language with a lexer
+   * @param needs what the run asks besides its candidates
    * @returns the seam for the run
    */
-  grep(
-    plan: WalkPlan,
-    spec: SearchSpec,
-    bounded: boolean,
-    listsNonMatching: boolean,
-    givesUnlexed = false,
-  ): WarmGrep {
-    return warmGrep(this.host(), plan, spec, bounded, listsNonMatching, givesUnlexed);
+  grep(plan: WalkPlan, spec: SearchSpec, needs: GrepNeeds): WarmGrep {
+    return warmGrep(this.host(), plan, spec, needs);
   }
 
   /** What the root's parts in warm/grep.ts and warm/stored-walk.ts read and let go of its state through. */

@@ -525,14 +525,17 @@ export async function* runGrep(q: GrepQuery, ctx: RunContext): AsyncGenerator<Em
       : null;
   const named = new NamedBinary(spec);
   // A server's warm state: a remembered walk and the files its index rules out (never read, nothing found).
-  // A run that tests `also` on files without a match reads every file: one the index rules out for the pattern
-  // is still listed or left out by the conditions.
-  const readsAll = input.max_bytes !== undefined || spec.conditions?.everyFile === true;
   const warm =
-    // Given every file (those it rules out as found empty) when the run lists the files without a match; with
-    // `in`, besides its candidates, the files whose name names no language with a lexer (lexedByName), which it
-    // counts (skipped.unknown_language) or reads for their `#!` line as a cold run does.
-    ctx.warm?.grep(plan, spec, readsAll, mode === "files_without_match", spec.regions !== 0) ?? null;
+    ctx.warm?.grep(plan, spec, {
+      // A run that tests `also` on files without a match reads every file: one the index rules out for the
+      // pattern is still listed or left out by the conditions.
+      readsAll: input.max_bytes !== undefined || spec.conditions?.everyFile === true,
+      // Given every file (those it rules out as found empty) when the run lists the files without a match.
+      listsNonMatching: mode === "files_without_match",
+      // With `in`, besides its candidates, the files whose name names no language with a lexer (lexedByName),
+      // which it counts (skipped.unknown_language) or reads for their `#!` line as a cold run does.
+      unlexed: spec.regions !== 0,
+    }) ?? null;
   if (warm !== null && warm.source !== null) ctx.summary("source", warm.source);
   const tally = new GrepTally(ctx, q, resume.lines?.count ?? resume.files?.count ?? 0);
   tally.read = warm?.read?.bind(warm) ?? null;

@@ -5,7 +5,7 @@
 import { joinPath } from "../../../platform/names.ts";
 import type { TreeWatch } from "../../../platform/tree-watch.ts";
 import { lexedByName } from "../../regions/regions.ts";
-import type { RunContext } from "../../run.ts";
+import type { GrepNeeds, RunContext } from "../../run.ts";
 import type { SearchSpec } from "../../search/search-file.ts";
 import type { Entry, WalkPlan } from "../../walk.ts";
 import type { BinaryVerdicts } from "../binary-verdicts.ts";
@@ -60,19 +60,11 @@ export interface GrepHost extends SuspectsHost, StoredHost {
  * @param host the root
  * @param plan the run's compiled walk
  * @param spec the run's search spec
- * @param bounded whether max_bytes bounds the run
- * @param listsNonMatching whether the run lists the files without a match
- * @param givesUnlexed whether the run is also given the files whose name names no language with a lexer
+ * @param needs what the run asks besides its candidates
  * @returns the seam for the run
  */
-export function warmGrep(
-  host: GrepHost,
-  plan: WalkPlan,
-  spec: SearchSpec,
-  bounded: boolean,
-  listsNonMatching: boolean,
-  givesUnlexed = false,
-): WarmGrep {
+export function warmGrep(host: GrepHost, plan: WalkPlan, spec: SearchSpec, needs: GrepNeeds): WarmGrep {
+  const { readsAll, listsNonMatching, unlexed } = needs;
   const stored = storedFor(host, plan);
   const key = stored === null ? host.walks.key(plan) : null;
   // The remembered walk found fresh here (the paths it read that no watch vouches for stat'ed) is the one the
@@ -80,7 +72,7 @@ export function warmGrep(
   const checked = key !== null ? host.walks.fresh(key) : null;
   const fresh = stored !== null || checked !== null;
   // The index answers only while it is held (the state is `ready`, or the rehearsal of a built index is under way).
-  const found = bounded ? null : candidatesFor(host.index(), host.root, plan, spec);
+  const found = readsAll ? null : candidatesFor(host.index(), host.root, plan, spec);
   const candidates = found?.map ?? null;
   const source: AnswerSource = candidates !== null ? "index" : fresh ? "warm_list" : "cold";
   const idx = host.index();
@@ -112,7 +104,7 @@ export function warmGrep(
   let pickedIds: Map<string, number> | null = null;
   const ruledOut = (e: Entry): boolean => {
     if (candidates === null || idx === null || replayed) return false;
-    if (givesUnlexed && lexedByName(e.name) !== true) return false;
+    if (unlexed && lexedByName(e.name) !== true) return false;
     const id = idx.idOfPath(e.abs);
     if (id < 0 || candidates[id] === 1) return false;
     if (idx.sizeOf(id) > maxFileSize) return false;
@@ -169,7 +161,7 @@ export function warmGrep(
           loaded,
           both?.same,
           vouch,
-          givesUnlexed,
+          unlexed,
         );
         replayed = true;
         if (bins !== null && !idx.pathsMapped) pickedIds = idsByPath(m.rec, idsOf(m, idx), pick);

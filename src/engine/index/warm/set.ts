@@ -1,7 +1,7 @@
 /*! Engine, warm index: the warm states of a server's roots (one WarmRoot per root, a query taken by the deepest
  * root holding its base) and the settings the environment's switches give them. Never watches or reads itself. */
 import { insideDir } from "../../../platform/platform.ts";
-import type { RunContext } from "../../run.ts";
+import type { GrepNeeds, RunContext } from "../../run.ts";
 import type { SearchSpec } from "../../search/search-file.ts";
 import { type Entry, type WalkPlan, walk } from "../../walk.ts";
 import { INDEX_MAX_FILE_SIZE } from "../persist.ts";
@@ -70,21 +70,15 @@ export class WarmSet implements WarmProvider {
    * Returns the seam of the root that holds the run's base (the innermost), or a cold one.
    * @param plan the run's compiled walk
    * @param spec the run's search spec
-   * @param bounded whether max_bytes bounds the run
+   * @param needs what the run asks besides its candidates
    * @returns the seam
    */
-  grep(
-    plan: WalkPlan,
-    spec: SearchSpec,
-    bounded: boolean,
-    listsNonMatching: boolean,
-    givesUnlexed = false,
-  ): WarmGrep {
+  grep(plan: WalkPlan, spec: SearchSpec, needs: GrepNeeds): WarmGrep {
     let best: WarmRoot | null = null;
     for (const w of this.roots.values()) {
       if (insideDir(plan.baseReal, w.root) && (best === null || w.root.length > best.root.length)) best = w;
     }
-    if (best !== null) return best.grep(plan, spec, bounded, listsNonMatching, givesUnlexed);
+    if (best !== null) return best.grep(plan, spec, needs);
     return {
       source: "cold",
       walk: (p, ctx, after) => walk(p, ctx, after),
