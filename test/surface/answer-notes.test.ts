@@ -25,7 +25,8 @@ describe("grep --in says what it left out", () => {
   test("the count of matches in other regions, and their files, in the summary and a note", () => {
     const { json, run } = rglobJson<Result>(["grep", "TODO", "--in", "comment", "--json"], { cwd });
     expect(run.code).toBe(0);
-    expect(json.results.map((r) => r.relative_path)).toEqual(["a.ts", "a.ts", "b.py"]);
+    // tool has no extension: its #! line names Python, so its `# TODO seven` is a comment (ADR 0031).
+    expect(json.results.map((r) => r.relative_path)).toEqual(["a.ts", "a.ts", "b.py", "tool"]);
     // "TODO two" and "TODO()" in a.ts, 'TODO five' in c.py: three matches in two files.
     expect(json.left_out_by_in).toEqual({ matches: 3, files: 2 });
     expect(run.stderr).toContain(
@@ -45,10 +46,11 @@ describe("grep --in says what it left out", () => {
       arguments: { pattern: "TODO", in: ["code"] },
     })) as CallToolResult;
     const sc = res.structuredContent as unknown as Result;
-    // Code: TODO() only; three comments and two strings are left out (notes.txt and tool have no language).
+    // Code: TODO() only; four comments (tool's by its #! line) and two strings are left out (notes.txt has no
+    // language).
     expect(sc.results.map((r) => r.relative_path)).toEqual(["a.ts"]);
-    expect(sc.left_out_by_in).toEqual({ matches: 5, files: 3 });
-    expect((res.content as Array<{ text: string }>)[0]?.text).toContain("in left out 5 matches in 3 files");
+    expect(sc.left_out_by_in).toEqual({ matches: 6, files: 4 });
+    expect((res.content as Array<{ text: string }>)[0]?.text).toContain("in left out 6 matches in 4 files");
   });
 });
 
