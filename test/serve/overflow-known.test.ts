@@ -52,8 +52,21 @@ beforeAll(async () => {
   first.server.kill();
   await first.server.exited;
   expect(await until(() => servers().length === 0)).toBe(true);
-  ({ server, log } = serve(settings));
-  expect(await until(() => log.text.includes("loaded from the cache and checked once watched"))).toBe(true);
+  // The restarted server's own set-up can overflow its queue before it is checked once watched (1 run in 8 with
+  // the binaries of two stops, on two cores; its log says so, and the re-watch then waits at the gate before this
+  // test made its overflow): that server is stopped and another started, three times at most.
+  const loaded = "loaded from the cache and checked once watched";
+  const overflowed = "the watch's queue overflowed";
+  for (let attempt = 1; ; attempt++) {
+    ({ server, log } = serve(settings));
+    expect(await until(() => log.text.includes(loaded) || log.text.includes(overflowed))).toBe(true);
+    if (!log.text.includes(overflowed) || attempt === 3) break;
+    server.kill();
+    await server.exited;
+    expect(await until(() => servers().length === 0)).toBe(true);
+  }
+  expect(log.text).toContain(loaded);
+  expect(log.text).not.toContain(overflowed);
   // Its watch was set up from the directories of the walk written with the index.
   expect(log.text).toMatch(/checked once watched: .*; the watch listed \d+ of the walk's \d+ directories/);
   expect(unwatchedLeaves((server as { pid: number }).pid)).toEqual([]);
