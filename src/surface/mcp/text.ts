@@ -3,6 +3,7 @@
  * group) per record, cut at a record boundary to a byte budget. Pure text; it never runs an operation. */
 import { posix } from "node:path";
 import { linkStateWords } from "../../engine/links.ts";
+import { encodingKey } from "../../engine/search/encoding.ts";
 import { countedBy } from "../../ops/count/schema.ts";
 import { regionTag } from "../../ops/grep/region-tag.ts";
 import type { Submatch } from "../../ops/grep/schema.ts";
@@ -77,7 +78,7 @@ function nameOf(rel: string): string {
  */
 function decodedFrom(r: Rec): string | null {
   if (typeof r.encoding !== "string" || r.binary_offset !== undefined) return null;
-  const key = r.bom === true ? `${r.encoding}+bom` : r.encoding;
+  const key = encodingKey(r.encoding, r.bom === true);
   return key === "utf-8" ? null : key;
 }
 

@@ -8,6 +8,7 @@ import type { ErrorInfo } from "../../../contract/errors.ts";
 import { SKIP_REASONS } from "../../../contract/result.ts";
 import type { LineEvents } from "../../../engine/events.ts";
 import { codePointCount } from "../../../engine/search/code-points.ts";
+import { encodingKey } from "../../../engine/search/encoding.ts";
 import { regionTag } from "../../../ops/grep/region-tag.ts";
 import type { GrepFile, GrepGroup, LineMatch } from "../../../ops/grep/schema.ts";
 import { encodeName } from "../../../platform/names.ts";
@@ -162,7 +163,7 @@ export class GrepHumanSink implements Sink {
     readonly binary_offset?: number | undefined;
   }): void {
     if (r.encoding === undefined || r.binary_offset !== undefined) return;
-    const key = r.bom === true ? `${r.encoding}+bom` : r.encoding;
+    const key = encodingKey(r.encoding, r.bom === true);
     if (key !== "utf-8") this.noteDecoded(r.path, key);
   }
 
