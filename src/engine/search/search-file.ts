@@ -276,20 +276,8 @@ function prefilterOf(spec: SearchSpec, store: ByteBuffer): Prefilter {
 }
 
 /**
- * Returns grep's `in` for the files of a spec: the lexer of each file's language, run on its text when its
- * first match asks (undefined when `in` is not asked for).
- * @param spec the search spec
- * @returns the RegionKeep of a file's text
- */
-function regionKeepOf(
-  spec: SearchSpec,
-): (path: string, text: string, language?: Language) => RegionKeep | undefined {
-  return regionKeepFor(spec.regions);
-}
-
-/**
- * Returns the RegionKeep of a file's text for some region bits (undefined for 0: every match kept), its lexer that
- * of the file's language (`language`, its `#!` line's, else its name's).
+ * Returns grep's `in` (or a condition's regions) for a file's text: the lexer of its language (`language`, its
+ * `#!` line's, else its name's), run when its first match asks; undefined for 0 (every match kept).
  * @param regions the bits, as SearchSpec.regions
  * @returns the RegionKeep of a file's text
  */
@@ -395,7 +383,7 @@ export function createSearcher(spec: SearchSpec): Searcher {
     labelIsUtf16: decoder?.encoding.startsWith("utf-16") === true,
     auto,
     binaryText: { ...undirected, firstOnly: !spec.text.countOnly },
-    regionKeep: regionKeepOf(spec),
+    regionKeep: regionKeepFor(spec.regions),
     conds: conditionsOf(spec),
   };
   return {
@@ -464,8 +452,8 @@ function* searchFile(
       platform.close(fd);
     } catch {}
   }
-  matchWhole(st, path, length, out);
-  if (st.conds.length > 0 && out.skip === null) applyConditions(st, path, length, out);
+  const text = matchWhole(st, path, length, out);
+  if (st.conds.length > 0 && out.skip === null) applyConditions(st, path, length, out, text);
   return out;
 }
 
@@ -473,9 +461,15 @@ function* searchFile(
  * Tests the conditions of `also` on a file searched whole (its bytes still in the store), when its outcome
  * depends on them; a file that fails one is left out: excluded, nothing of it given or counted.
  */
-function applyConditions(st: SearcherState, path: string, length: number, out: FileOutcome): void {
+function applyConditions(
+  st: SearcherState,
+  path: string,
+  length: number,
+  out: FileOutcome,
+  searched: string | null,
+): void {
   if (st.spec.conditions?.everyFile !== true && out.lines === 0) return;
-  if (conditionsHold(st, path, length, out)) return;
+  if (conditionsHold(st, path, length, out, searched)) return;
   out.excluded = true;
   out.lines = 0;
   out.matches = 0;
@@ -485,13 +479,19 @@ function applyConditions(st: SearcherState, path: string, length: number, out: F
 
 /**
  * Tells whether a file meets every condition of `also`: each pattern matches in it (in its regions), or with
- * `not`, nowhere. The text is decoded once, as the search decoded it, and only when a condition's literal is
- * in the bytes (or cannot be looked for there).
+ * `not`, nowhere. The text is the one the search decoded (`searched`), else decoded once as the search would
+ * have, and only when a condition's literal is in the bytes (or cannot be looked for there).
  */
-function conditionsHold(st: SearcherState, path: string, length: number, out: FileOutcome): boolean {
+function conditionsHold(
+  st: SearcherState,
+  path: string,
+  length: number,
+  out: FileOutcome,
+  searched: string | null,
+): boolean {
   const view = st.store.bytes.subarray(0, length);
   const rawUtf8 = out.encoding === "utf-8" && st.labelIsUtf8;
-  let text: string | null = null;
+  let text = searched;
   for (const c of st.conds) {
     let found = false;
     if (!rawUtf8 || c.byteLits === null || c.byteLits.some((l) => view.indexOf(l) >= 0)) {
@@ -676,8 +676,10 @@ function* searchLargeOpen(
 /**
  * Decodes and matches a file read whole (its `length` bytes in the store), filling in the outcome: the literal
  * prefilter first on raw bytes, then the byte path (candidate lines decoded one by one) or the whole text.
+ * @returns the whole text it searched (decoded, CR LF read as LF, a binary file's NUL bytes as newlines), or null
+ *   when it decoded no whole text
  */
-function matchWhole(st: SearcherState, path: string, length: number, out: FileOutcome): void {
+function matchWhole(st: SearcherState, path: string, length: number, out: FileOutcome): string | null {
   const { spec, store, pre, matcher } = st;
   const view = store.bytes.subarray(0, length);
   // The default and auto: a byte order mark decides, then the UTF-16 sniff (readOpen), then UTF-8.
@@ -710,7 +712,7 @@ function matchWhole(st: SearcherState, path: string, length: number, out: FileOu
       const body = bom ? view.subarray(bom) : view;
       // Prefilter on raw bytes: most files hold none of the literals; they are neither decoded nor given a
       // finder.
-      if (pre.byteLits !== null && !pre.byteLits.some((l) => view.indexOf(l) >= 0)) return;
+      if (pre.byteLits !== null && !pre.byteLits.some((l) => view.indexOf(l) >= 0)) return null;
       const finder = pre.finderFor === null || binary ? null : pre.finderFor(body);
       if (finder !== null) {
         // Only the lines holding a literal are decoded, and lines are numbered only up to a hit.
@@ -719,11 +721,11 @@ function matchWhole(st: SearcherState, path: string, length: number, out: FileOu
         out.lines = r.lines;
         out.matches = r.matches;
         out.hits = r.hits;
-        return;
+        return null;
       }
       if (pre.byteLits === null && pre.ciLits !== null && !pre.trapped(view)) {
         if (pre.kernelCaseless ? store.findCaseless(bom, length) < 0 : !hasAnyIgnoreCase(view, pre.ciLits))
-          return;
+          return null;
       }
       text = view.toString("utf8", bom);
       // ASCII without CRLF: the text's offsets are the bytes' (from bom), so the kernel numbers its lines.
@@ -749,4 +751,5 @@ function matchWhole(st: SearcherState, path: string, length: number, out: FileOu
   out.matches = r.matches;
   if (r.dropped) out.dropped = r.dropped;
   out.hits = r.hits;
+  return folded;
 }
