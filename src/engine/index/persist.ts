@@ -72,6 +72,7 @@ import {
 } from "./stat-job.ts";
 import { readIndexText, textBuffer } from "./text.ts";
 import { TrigramIndex } from "./trigrams.ts";
+import { unlexedAt } from "./warm/selections.ts";
 
 /** Files larger than this are not indexed, by `rglob index` or a warm server (they are always searched). */
 export const INDEX_MAX_FILE_SIZE = 10 * 1024 * 1024;
@@ -1410,9 +1411,7 @@ export class PersistedIndexes implements WarmProvider {
           return replay(rec, p, ctx, (i) => {
             const id = ids[i] as number;
             if (id < 0 || checked[id] !== 1) return false;
-            if (!unlexed) return true;
-            const abs = rec.absOf(i);
-            return lexedByName(abs.slice(abs.lastIndexOf("/") + 1)) === true;
+            return !unlexed || !unlexedAt(rec, i);
           });
         }
         return listsNonMatching ? walk(p, ctx, after) : without(walk(p, ctx, after), ruledOut);

@@ -149,7 +149,7 @@ export function entriesOf(rec: RecordedWalk, ids: Int32Array, idx: TrigramIndex)
 }
 
 /** Whether the entry at a place is named so that grep's `in` cannot lex it by its name (lexedByName not true). */
-function unlexedAt(rec: RecordedWalk, i: number): boolean {
+export function unlexedAt(rec: RecordedWalk, i: number): boolean {
   const abs = rec.absOf(i);
   return lexedByName(abs.slice(abs.lastIndexOf("/") + 1)) !== true;
 }
