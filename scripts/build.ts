@@ -11,6 +11,7 @@ export const WORKER_ENTRYPOINTS: readonly string[] = [
   "src/engine/walk-worker.ts",
   "src/engine/index/stat-worker.ts",
   "src/engine/index/build-worker.ts",
+  "src/platform/watch-reader.ts",
 ];
 
 /** The repository root. */

@@ -1,5 +1,5 @@
 /*! libc through bun:ffi, for the modules that make system calls Node does not offer (dir-fd.ts, stat-words.ts,
- * tree-watch.ts, poll.ts): the one place its name is spelled and a failure to open it becomes "not here". */
+ * tree-watch.ts, watch-reader.ts, poll.ts): the one place its name is spelled and a failure to open it becomes "not here". */
 import type * as Ffi from "bun:ffi";
 
 /**

@@ -71,6 +71,20 @@ export function decodeName(b: Uint8Array): string {
 }
 
 /**
+ * decodeName of the bytes from `start` to `end` of a buffer, a name that is ASCII (nearly all) taken as it is:
+ * a third of the time (about 100 ns a name; a watch decodes the name of every file another process opens).
+ * @param buf the buffer
+ * @param start where the name begins
+ * @param end where it ends (exclusive)
+ * @returns the lossless string
+ */
+export function decodeNameIn(buf: Buffer, start: number, end: number): string {
+  for (let i = start; i < end; i++)
+    if ((buf[i] as number) >= 0x80) return decodeName(buf.subarray(start, end));
+  return buf.toString("latin1", start, end);
+}
+
+/**
  * Encodes a lossless string back into the raw bytes it stands for.
  * @param s the string (lone surrogates U+DC80..U+DCFF stand for single bytes)
  * @returns the bytes

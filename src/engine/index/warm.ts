@@ -172,6 +172,8 @@ const WHOLE_WAIT_MS = 20;
  * look at everything before the next answer costs less than reading them all at each query.
  */
 const NAMED_MAX = 256;
+/** How long after the last reset an idle look begins (ms): resets still coming would make it void. */
+const LOOK_QUIET_MS = 20;
 /** How long a slice of the look through /proc between calls may take (a call that comes waits for its end). */
 const IDLE_LOOK_SLICE_MS = 4;
 /**
@@ -233,6 +235,8 @@ export class WarmRoot implements WarmProvider {
    */
   private readonly named = new Map<string, number>();
   private nameSeq = 0;
+  /** When the last reset came (performance.now()): idle looks wait until they stop (LOOK_QUIET_MS). */
+  private lastReset = Number.NEGATIVE_INFINITY;
   /** When rescanDue was set (nameSeq): a look begun after it answers it. */
   private rescanAt = 0;
   /** Bumped by each look at every process made in one go: a look spread over idle turns begun before is void. */
@@ -881,7 +885,7 @@ export class WarmRoot implements WarmProvider {
   private afterCall(): void {
     if (this.holds > 0 || this.closed || !this.synchronous) return;
     (this.watcher as TreeWatch).drain();
-    this.lookWhileIdle();
+    this.lookWhileIdle(true);
   }
 
   private resume(): void {
@@ -965,6 +969,9 @@ export class WarmRoot implements WarmProvider {
       },
       (w) => {
         this.settingUp = w;
+        // Its events read on a thread of its own as they come, kept in order for the drains: the set-up's own
+        // listings, the build's reads, or another process reading the tree outrun a drain every DRAIN_MS.
+        w.readOnThread();
       },
       this.options.watchLimit ?? null,
       dirs,
@@ -1136,6 +1143,13 @@ export class WarmRoot implements WarmProvider {
    * the build's own reads (every file), is looked at before the next answer (settle), or by an idle look first.
    */
   private reset(rel?: string): void {
+    this.lastReset = performance.now();
+    // A look at everything is due already: it is moved to begin after this (the named file is found by it too),
+    // not named (every close of another process reading the whole tree comes here).
+    if (this.rescanDue) {
+      this.rescanAt = ++this.nameSeq;
+      return;
+    }
     if (
       rel === undefined ||
       this.building !== null ||
@@ -1157,8 +1171,12 @@ export class WarmRoot implements WarmProvider {
    * named before it began leave the suspects, unless a process holds them open for writing or mapped (then they
    * are held); a look made in one go meanwhile (settle) makes it void.
    */
-  private lookWhileIdle(): void {
+  private lookWhileIdle(soon = false): void {
     if (this.idleLooking || this.holds > 0 || !this.synchronous || this.closed) return;
+    // Not while resets keep coming (another process reading the whole tree: a close of every file): each look
+    // ended with newer ones due and another began, look after look (a third of a server's CPU while rg read babel
+    // again and again, #36); one look once they stop answers them all. Right after a call (soon), its own reads.
+    if (!soon && performance.now() - this.lastReset < LOOK_QUIET_MS) return;
     // Not while an index is built: its own reads are an open and a close of every file, each a reset, so every
     // look ended with newer resets due and another began, look after look (38% of a server's build's CPU, ADR
     // 0035). What they reset is looked for once after the build, here, or before an answer by settle.
