@@ -2,11 +2,13 @@
  * pipe or socket (a host that spawned rglob with one: Bun's, an MCP host's) gets EAGAIN whenever the reader is
  * behind; it then waits exactly until the reader has taken some, where a fixed sleep waited up to 2 ms per full
  * pipe (64 KiB). Elsewhere (another system, Node without bun:ffi) the caller sleeps briefly instead. And whether
- * /proc/self/mountinfo changed since the last ask (changesOf: a mount sends no inotify event, but raises POLLPRI). */
+ * /proc/self/mountinfo changed since the last ask (changesOf: a mount sends no inotify event, but raises POLLPRI).
+ * And waiting until a watch's inotify descriptor has events (waitReadable: its reader thread, watch-reader.ts). */
 import { openSync } from "node:fs";
 import { openLibc } from "./libc.ts";
 
-/** poll's "writable" event (the same value on Linux and the BSDs). */
+/** poll's "readable" and "writable" events (the same values on Linux and the BSDs). */
+const POLLIN = 1;
 const POLLOUT = 4;
 
 type Poll = (fds: number, nfds: number, timeout: number) => number;
@@ -43,6 +45,22 @@ export function waitWritable(fd: number, timeoutMs: number): boolean {
   view.setInt16(4, POLLOUT, true);
   view.setInt16(6, 0, true);
   return poll(ptr, 1, timeoutMs) >= 0;
+}
+
+/**
+ * Waits until a descriptor can be read (or is closed, or fails: the read says so) or the time is up.
+ * @param fd the descriptor
+ * @param timeoutMs the longest wait
+ * @returns whether poll reported it ready; false when the time was up, or it could not wait (no poll here)
+ */
+export function waitReadable(fd: number, timeoutMs: number): boolean {
+  if (loaded === undefined) loaded = load();
+  if (loaded === null) return false;
+  const { poll, view, ptr } = loaded;
+  view.setInt32(0, fd, true);
+  view.setInt16(4, POLLIN, true);
+  view.setInt16(6, 0, true);
+  return poll(ptr, 1, timeoutMs) > 0;
 }
 
 /** poll's events for a file whose contents changed under a reader: POLLPRI | POLLERR (proc(5), mountinfo). */

@@ -20,7 +20,19 @@ import { C_NAME_MAX, decodeNameIn, fsPath, joinPath, VCS_DIRS, writeCName } from
 import { platform } from "./platform.ts";
 import { routes } from "./routes.ts";
 import { STAT_WORDS, wordsAndLinks } from "./stat-words.ts";
-import { dirOpenOnly, type EventRing, RING_BYTES, startEventRing } from "./watch-ring.ts";
+import {
+  dirOpenOnly,
+  EVENT_HEAD,
+  type EventRing,
+  IN_CLOSE_NOWRITE,
+  IN_CLOSE_WRITE,
+  IN_ISDIR,
+  IN_OPEN,
+  OPEN_CLOSED,
+  OPENS,
+  RING_BYTES,
+  startEventRing,
+} from "./watch-ring.ts";
 
 /** What a change was: `rename` (an entry created, deleted or moved) or `change` (contents or attributes). */
 type TreeEvent = "rename" | "change";
@@ -131,14 +143,12 @@ interface TreeWatchHandlers {
   onReset?(rel?: string): void;
 }
 
-// inotify(7): flags of inotify_init1, the events asked for, and the bits of what is read.
+// inotify(7): flags of inotify_init1, the events asked for, and the bits of what is read (those the reader thread
+// reads too are watch-ring.ts's).
 const IN_NONBLOCK = 0o4000;
 const IN_CLOEXEC = 0o2000000;
 const IN_MODIFY = 0x2;
 const IN_ATTRIB = 0x4;
-const IN_CLOSE_WRITE = 0x8;
-const IN_CLOSE_NOWRITE = 0x10;
-const IN_OPEN = 0x20;
 const IN_MOVED_FROM = 0x40;
 const IN_MOVED_TO = 0x80;
 const IN_CREATE = 0x100;
@@ -150,7 +160,6 @@ const IN_IGNORED = 0x8000;
 const IN_ONLYDIR = 0x1000000;
 const IN_DONT_FOLLOW = 0x2000000;
 const IN_EXCL_UNLINK = 0x4000000;
-const IN_ISDIR = 0x40000000;
 const MASK =
   IN_MODIFY |
   IN_ATTRIB |
@@ -167,17 +176,11 @@ const MASK =
   IN_DONT_FOLLOW |
   IN_EXCL_UNLINK;
 const RENAMES = IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE;
-/** Opens and closes: counted per file (a directory's are not read further: the walks list directories). */
-const OPENS = IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE;
-/** Both bits: an open and its close folded into one event (watch-ring.ts's OPEN_CLOSED). */
-const OPEN_CLOSED = IN_OPEN | IN_CLOSE_NOWRITE;
 /** How a directory is opened to be listed: read-only, a directory, not through a symlink, not blocking. */
 const O_DIR =
   fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 /** How many reads of the descriptor a drain makes while it holds its reader thread off, before it parses them. */
 const TAKE_READS = 4;
-/** The size of struct inotify_event before its name. */
-const EVENT_HEAD = 16;
 
 interface Libc {
   readonly ffi: typeof Ffi;
@@ -314,8 +317,8 @@ class InotifyTree implements TreeWatch {
   private partial = false;
   /** The thread that reads the descriptor as soon as events are queued (readOnThread), or null. */
   private ring: EventRing | null = null;
-  /** What a drain took from the ring and the descriptor, to parse (made with the ring). */
-  private taken: Uint8Array | null = null;
+  /** What a drain took from the ring and the descriptor, to parse, and its address (made with the ring). */
+  private taken: { readonly bytes: Uint8Array; readonly ptr: number } | null = null;
   /** Files opened and not yet closed since the watch was set up, and how many times (relative). */
   private readonly open = new Map<string, number>();
   private readonly counted: WatchCounts = {
@@ -656,9 +659,11 @@ class InotifyTree implements TreeWatch {
     }
     // What the reader thread read (older), then what is queued still, copied under one lock that keeps the
     // order, and parsed once the thread may read again; until the descriptor had nothing left.
-    if (this.taken === null) this.taken = new Uint8Array(RING_BYTES + TAKE_READS * this.events.length);
-    const taken = this.taken;
-    const takenPtr = this.lib.ffi.ptr(taken);
+    if (this.taken === null) {
+      const bytes = new Uint8Array(RING_BYTES + TAKE_READS * this.events.length);
+      this.taken = { bytes, ptr: this.lib.ffi.ptr(bytes) };
+    }
+    const { bytes: taken, ptr: takenPtr } = this.taken;
     for (;;) {
       let n = 0;
       let empty = false;

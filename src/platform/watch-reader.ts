@@ -3,8 +3,10 @@
  * looks at what it reads: the owner parses the events, in order, at its next drain. Without events it sleeps in
  * poll. */
 import { openLibc } from "./libc.ts";
+import { waitReadable } from "./poll.ts";
 import {
   dirOpenOnly,
+  EVENT_HEAD,
   foldInto,
   RING_FD,
   RING_FOLDED,
@@ -17,14 +19,10 @@ import {
 
 declare const self: Worker;
 
-/** poll's "readable" event. */
-const POLLIN = 1;
 /** How long a poll waits before it looks whether the watch stopped (ms). */
 const POLL_MS = 1000;
 /** How much one read(2) takes at most (the owner's own reads take as much). */
 const READ_BYTES = 64 * 1024;
-/** The size of struct inotify_event before its name. */
-const EVENT_HEAD = 16;
 /** How many reads it makes while it holds the lock before it lets the owner in. */
 const READS_HELD = 4;
 /** The least room a read is made into: an event with the longest name (struct inotify_event, NAME_MAX + 1). */
@@ -38,10 +36,7 @@ const GATHER_MS = 3;
 const FULL_WAIT_MS = 5;
 
 self.onmessage = (ev: MessageEvent<SharedArrayBuffer>) => {
-  const libc = openLibc((t) => ({
-    poll: { args: [t.ptr, t.u64, t.i32], returns: t.i32 },
-    read: { args: [t.i32, t.ptr, t.u64], returns: t.i64_fast },
-  }));
+  const libc = openLibc((t) => ({ read: { args: [t.i32, t.ptr, t.u64], returns: t.i64_fast } }));
   if (libc === null) return; // the owner reads the descriptor alone
   const shared = ev.data;
   const state = new Int32Array(shared, 0, RING_HEAD / 4);
@@ -49,7 +44,6 @@ self.onmessage = (ev: MessageEvent<SharedArrayBuffer>) => {
   const words = new DataView(shared, RING_HEAD);
   const ring = libc.ffi.ptr(bytes);
   const capacity = shared.byteLength - RING_HEAD;
-  const poll = libc.lib.symbols.poll as unknown as (fds: number, nfds: number, timeout: number) => number;
   const read = (fd: number, at: number, n: number): number => Number(libc.lib.symbols.read(fd, at, n));
   /**
    * The events just read (whole ones, from `from` to `to`) without those that are only a directory opened or
@@ -77,20 +71,13 @@ self.onmessage = (ev: MessageEvent<SharedArrayBuffer>) => {
     if (folded > 0) Atomics.add(state, RING_FOLDED, folded);
     return at;
   };
-  // struct pollfd { int fd; short events; short revents; }, in memory of its own.
-  const storage = new ArrayBuffer(8);
-  const view = new DataView(storage);
-  const pollfd = libc.ffi.ptr(new Uint8Array(storage));
   while (Atomics.load(state, RING_STOP) === 0) {
     const fd = Atomics.load(state, RING_FD);
     if (fd < 0) {
       Atomics.wait(state, RING_FD, fd, POLL_MS);
       continue;
     }
-    view.setInt32(0, fd, true);
-    view.setInt16(4, POLLIN, true);
-    view.setInt16(6, 0, true);
-    if (poll(pollfd, 1, POLL_MS) <= 0) continue;
+    if (!waitReadable(fd, POLL_MS)) continue;
     // The owner holds the lock while it copies what was read: wait for it.
     while (Atomics.compareExchange(state, RING_LOCK, 0, 1) !== 0) Atomics.wait(state, RING_LOCK, 1, POLL_MS);
     let full = false;

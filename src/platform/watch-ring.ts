@@ -25,18 +25,26 @@ export const RING_HEAD = 64;
 /** The ring's size: about 100,000 events (32-48 bytes each for a file's name), 170 ms of rg reading babel. */
 export const RING_BYTES = 4 * 1024 * 1024;
 
+// inotify(7): the bits of an event's mask that the reader thread and the watch both read (tree-watch.ts has the
+// others), and the size of struct inotify_event before its name.
+export const IN_CLOSE_WRITE = 0x8;
+export const IN_CLOSE_NOWRITE = 0x10;
+export const IN_OPEN = 0x20;
+export const IN_ISDIR = 0x40000000;
+/** Opens and closes: counted per file (a directory's are not read further: the walks list directories). */
+export const OPENS = IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE;
+/** Both bits: an open and its close folded into one event (foldInto). */
+export const OPEN_CLOSED = IN_OPEN | IN_CLOSE_NOWRITE;
+export const EVENT_HEAD = 16;
+
 /**
  * Whether an event is only a directory opened or closed (every listing makes two on the directory and two on its
  * parent's watch: 104,084 of the 158,818 events of rg over babel): nothing for the watch, which lists directories
- * itself; the thread leaves them out of the ring. (inotify(7): IN_ISDIR, IN_OPEN, IN_CLOSE_WRITE, IN_CLOSE_NOWRITE.)
+ * itself; the thread leaves them out of the ring.
  */
 export function dirOpenOnly(mask: number): boolean {
-  return (mask & 0x40000000) !== 0 && (mask & ~(0x40000000 | 0x20 | 0x8 | 0x10)) === 0;
+  return (mask & IN_ISDIR) !== 0 && (mask & ~(OPENS | IN_ISDIR)) === 0;
 }
-
-/** inotify(7)'s IN_OPEN and IN_CLOSE_NOWRITE: an event with both is an open and its close, folded (foldInto). */
-const IN_OPEN = 0x20;
-const IN_CLOSE_NOWRITE = 0x10;
 
 /**
  * Whether an event is the close (after reading) of the file the event just before it opened (one not a
@@ -54,8 +62,9 @@ export function foldInto(view: DataView, prev: number, at: number): boolean {
     return false;
   const len = view.getUint32(at + 12, true);
   if (len === 0 || view.getUint32(prev + 12, true) !== len) return false;
-  for (let i = 16; i < 16 + len; i++) if (view.getUint8(prev + i) !== view.getUint8(at + i)) return false;
-  view.setUint32(prev + 4, IN_OPEN | IN_CLOSE_NOWRITE, true);
+  for (let i = EVENT_HEAD; i < EVENT_HEAD + len; i++)
+    if (view.getUint8(prev + i) !== view.getUint8(at + i)) return false;
+  view.setUint32(prev + 4, OPEN_CLOSED, true);
   return true;
 }
 
