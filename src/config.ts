@@ -43,8 +43,6 @@ export interface Config {
   readonly buildGate: string | null;
   /** RGLOB_TEST_RECHECK_GATE (tests, through the binary): the warm server's check of every file waits halfway for this path. */
   readonly recheckGate: string | null;
-  /** RGLOB_TEST_REWATCH_GATE (tests, through the binary): the watch set up again after an overflow waits for this path. */
-  readonly rewatchGate: string | null;
   /** RGLOB_TEST_WATCH_LIMIT (tests, through the binary): the watch fails after this many directories (null: none). */
   readonly watchLimit: number | null;
   /**
@@ -124,7 +122,6 @@ export function readConfig(env: Env = process.env): Config {
     watchGate: env.RGLOB_TEST_WATCH_GATE ? env.RGLOB_TEST_WATCH_GATE : null,
     buildGate: env.RGLOB_TEST_BUILD_GATE ? env.RGLOB_TEST_BUILD_GATE : null,
     recheckGate: env.RGLOB_TEST_RECHECK_GATE ? env.RGLOB_TEST_RECHECK_GATE : null,
-    rewatchGate: env.RGLOB_TEST_REWATCH_GATE ? env.RGLOB_TEST_REWATCH_GATE : null,
     watchLimit: numberOf(env.RGLOB_TEST_WATCH_LIMIT),
     walkSplit: splitOf(env.RGLOB_WALK_SPLIT),
     dirFd: env.RGLOB_DIR_FD !== "0",

@@ -320,6 +320,10 @@ export function changer(outer: string, root: string, seed: number): Changer {
         writeDeep(DEEP.slice(0, 12), "middle.txt", "alpha beta needle\n", false);
         return `deep chain of ${DEEP.length} directories (${Buffer.byteLength(join(root, ...DEEP))} bytes)`;
       }
+      // Not the deep chain: a directory past what inotify may be given is not watched, and the watch is then
+      // no watch at all (the server checks files per query): there is no queue to overflow.
+      case "overflow":
+        return [setup("hardlink-outside"), setup("hardlink-inside"), setup("non-utf8")].join("; ");
       case "mixed":
         return [
           setup("hardlink-outside"),
@@ -669,6 +673,12 @@ export function changer(outer: string, root: string, seed: number): Changer {
       }
       case "mixed": {
         const c = pick(MIXED);
+        return `${c}: ${change(c)}`;
+      }
+      // The changes of `mixed` but the deep chain's (its set-up), made while the server is stopped and its
+      // watch's queue overflows (fresh-lib.ts).
+      case "overflow": {
+        const c = pick(MIXED.filter((m) => m !== "long-paths"));
         return `${c}: ${change(c)}`;
       }
       default:

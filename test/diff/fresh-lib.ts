@@ -8,7 +8,15 @@
  * never more) may differ. With `served`, the warm answers are CLI calls in the tree answered by `rglob serve`
  * (`served: "mcp"`: by the `rglob mcp` the SDK's client keeps open, which serves the CLI in its root)
  * (ADR 0033) instead of MCP tool calls. Not a test file (no .test.ts). */
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -39,6 +47,7 @@ export const CLASSES = [
   "git-checkout",
   "non-utf8",
   "long-paths",
+  "overflow",
 ] as const;
 
 /** Classes whose changes only the warm server is asked to see (ADR 0032: the persisted index's residual). */
@@ -67,6 +76,8 @@ export const CLASS_NOTES: Readonly<Record<string, string>> = {
   "git-checkout": "git checkout -f of the other branch (or back)",
   "non-utf8": "files and directories named with bytes that are not UTF-8, created, edited and renamed",
   "long-paths": "files past 4096 bytes of path (a chain of 24 directories) edited and created",
+  overflow:
+    "mixed changes made while the server is stopped (SIGSTOP) and its watch's queue overflows (the tree read past fs.inotify.max_queued_events)",
   mixed: "a random class each change",
 };
 
@@ -137,6 +148,11 @@ export interface ClassReport {
   readonly differences: Difference[];
   /** What the set-up did, and the rounds' changes. */
   readonly log: string[];
+  /**
+   * How many times the server's log said its watch was repaired after its queue overflowed (null: its log is not
+   * read, `rglob serve --detach`'s).
+   */
+  repairs: number | null;
 }
 
 /** How a run goes: seed, rounds, changes a round, and whether the editor runs while queries are in flight. */
@@ -374,6 +390,53 @@ export class FreshTree {
     return this.warmStatus();
   }
 
+  /** The process id of the server that keeps the tree warm (rglob mcp's, or rglob serve's). */
+  async serverPid(): Promise<number> {
+    if (!this.served) {
+      const pid = this.mcp.pid();
+      if (pid === null) throw new Error("rglob mcp has ended");
+      return pid;
+    }
+    const status = await rglobJson(["index", "--status", "--json"], this.outer, servedEnv(this.cache));
+    const servers = (status.results as Array<{ servers: Array<{ pid: number; root: string }> }>)[0]?.servers;
+    const pid = servers?.find((s) => s.root === this.root)?.pid;
+    if (pid === undefined) throw new Error("no rglob serve for the tree");
+    return pid;
+  }
+
+  /**
+   * Makes the editor's changes while the server is stopped (SIGSTOP) after the tree's files were read until the
+   * server's watch's queue overflowed (an open and a close event each read, half again the queue's limit): their
+   * events are lost, and the server goes on (SIGCONT) to find what changed by itself.
+   * @param line what the editor is asked
+   * @returns its answer
+   */
+  async askOverflowed(line: string): Promise<string> {
+    // Linux's inotify: elsewhere the server's watch has no such queue, and the changes are made as `mixed`'s.
+    if (process.platform !== "linux") return await this.ask(line);
+    const pid = await this.serverPid();
+    const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
+    const files = (
+      await spawn(["find", ".", "-path", "./.git", "-prune", "-o", "-type", "f", "-print"], this.root)
+    )
+      .split("\n")
+      .filter((f) => f.length > 0 && Buffer.byteLength(f) < 4000)
+      .map((f) => join(this.root, f));
+    process.kill(pid, "SIGSTOP");
+    try {
+      for (let events = 0; events < max * 1.5 && files.length > 0; )
+        for (const f of files) {
+          try {
+            readFileSync(f);
+          } catch {}
+          events += 2;
+        }
+      return await this.ask(line);
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+  }
+
   /** Ends the editor and the server and removes the tree (a tree only prepared too). */
   async stop(): Promise<void> {
     if (this.stopped) return;
@@ -453,6 +516,7 @@ export async function runClass(
     sources: {},
     differences: [],
     log: [...t.log],
+    repairs: null,
   };
   const base = {
     base: t.root,
@@ -569,7 +633,8 @@ export async function runClass(
         for (const q of greps) await warmGrep(q, false);
         for (const w of walks) await warmAnswer(w[0], w[1], { ...base, ...w[2] });
         after = await t.ask("stop");
-      } else after = await t.ask(`edit ${cls} ${n}`);
+      } else if (cls === "overflow") after = await t.askOverflowed(`edit ${cls} ${n}`);
+      else after = await t.ask(`edit ${cls} ${n}`);
       report.log.push(`round ${round}: ${after}`);
       report.changes += (JSON.parse(after) as unknown[]).length;
       if (after.length > 2000) after = `${after.slice(0, 2000)}…`;
@@ -582,6 +647,9 @@ export async function runClass(
       onRound?.(report, round);
     }
   } finally {
+    if (!t.served && t.mcp !== undefined)
+      report.repairs =
+        t.mcp.stderr().split("the watch's queue overflowed: the watch was repaired").length - 1;
     await t.stop();
   }
   return report;
@@ -598,7 +666,7 @@ export function summary(reports: readonly ClassReport[]): string[] {
     const warm = r.differences.filter((d) => d.surface === "warm").length;
     const index = r.differences.filter((d) => d.surface === "index").length;
     lines.push(
-      `${r.cls.padEnd(17)} ${String(r.changes).padStart(5)} changes, ${String(r.compared).padStart(5)} compared, warm ${String(warm).padStart(4)} different, index ${String(index).padStart(4)} different  ${JSON.stringify(r.sources)}`,
+      `${r.cls.padEnd(17)} ${String(r.changes).padStart(5)} changes, ${String(r.compared).padStart(5)} compared, warm ${String(warm).padStart(4)} different, index ${String(index).padStart(4)} different  ${JSON.stringify(r.sources)}${r.repairs ? `, the watch repaired ${r.repairs} times` : ""}`,
     );
   }
   return lines;

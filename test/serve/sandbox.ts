@@ -181,6 +181,22 @@ export function watchedInodes(pid: number): Set<number> {
 }
 
 /**
+ * The descriptors of a server's inotify instances now (/proc/PID/fd; Linux): a watch repaired in place after an
+ * overflow keeps its own.
+ * @param pid the server's process id
+ * @returns their numbers, in order
+ */
+export function inotifyFds(pid: number): number[] {
+  const out: number[] = [];
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`) === "anon_inode:inotify") out.push(Number(fd));
+    } catch {}
+  }
+  return out.sort((x, y) => x - y);
+}
+
+/**
  * Overflows a server's watch queue for real: stops it (SIGSTOP), reads the files until half again the queue's
  * limit of events waits (two a read: open and close), runs `edit` while events are lost, and lets it go on.
  * @param pid the server's process id

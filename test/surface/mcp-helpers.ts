@@ -129,6 +129,8 @@ function itemArgs(items: readonly FlagSpec[], list: ReadonlyArray<Record<string,
 /** A connected MCP client on the compiled binary, with the server's stderr. */
 export interface McpSession {
   readonly client: Client;
+  /** The server's process id (null once it ended). */
+  pid(): number | null;
   stderr(): string;
   /** Resolves when the server's stderr contains the text. */
   waitForStderr(text: string | RegExp): Promise<string>;
@@ -178,6 +180,7 @@ export async function startMcp(
   await client.connect(transport);
   return {
     client,
+    pid: () => transport.pid,
     stderr: () => text,
     waitForStderr: (test) =>
       (typeof test === "string" ? text.includes(test) : test.test(text))

@@ -115,11 +115,6 @@ export interface WarmOptions {
    * first half stat'ed, until this path exists (RGLOB_TEST_RECHECK_GATE).
    */
   readonly recheckGate?: string | null;
-  /**
-   * A test's gate: the tree watched again after an overflow waits between its slices until this path exists
-   * (RGLOB_TEST_REWATCH_GATE).
-   */
-  readonly rewatchGate?: string | null;
   /** A test's limit: the watch fails after this many directories, as at the inotify limit (RGLOB_TEST_WATCH_LIMIT). */
   readonly watchLimit?: number | null;
   /** Where a line goes when the watch fails or loses events (the server's log, stderr). */
@@ -543,7 +538,7 @@ export class WarmRoot implements WarmProvider {
       // The watch lost events meanwhile (its queue overflowed and it was set up again: changed(null)): a file
       // stat'ed before may have changed since with no event left to say so; every file is stat'ed again.
       for (let first = true; forgets !== this.forgets; first = false) {
-        // The tree watched again after an overflow, a slice at a time: a pass begins once it is whole.
+        // The watch set up (again, when its queue overflowed meanwhile): a pass begins once it is whole.
         while (this.watching && !this.watchWhole()) {
           await sleep(WHOLE_WAIT_MS);
           if (stale()) return;
@@ -616,12 +611,12 @@ export class WarmRoot implements WarmProvider {
     if (this.beforeOverflow !== undefined) {
       this.overflowsChecked++;
       const times = this.overflowsChecked === 1 ? "" : ` (${this.overflowsChecked} times)`;
-      // Set up again from the walk's directories (a stat each): how many it listed.
-      const use = this.synchronous ? (this.watcher as TreeWatch).knownUse() : null;
+      // Repaired in place (a stat of each directory): how many it listed again.
+      const repair = this.synchronous ? (this.watcher as TreeWatch).lastRepair() : null;
       const again =
-        use === null || listed === null
+        repair === null
           ? ""
-          : `; the watch set up again listed ${use.listed} of the walk's ${listed.of} directories`;
+          : `; the watch was repaired, ${repair.listed} of its ${repair.dirs} directories listed again`;
       const how = `the watch's queue overflowed${times}: the index was kept and every file checked again, ${changed} of ${loaded.header.files} changed${again}`;
       this.reason = this.beforeOverflow === null ? how : `${this.beforeOverflow}; ${how}`;
       this.say(`${how}; the watch vouches for the files again`);
@@ -641,9 +636,8 @@ export class WarmRoot implements WarmProvider {
   }
 
   /**
-   * A test's gate (RGLOB_TEST_RECHECK_GATE: a pass of recheck, its first half stat'ed; RGLOB_TEST_REWATCH_GATE:
-   * the tree watched again after an overflow, between slices): waits for that path, so that a test can query and
-   * change the tree meanwhile; its log says so first.
+   * A test's gate (RGLOB_TEST_RECHECK_GATE: a pass of recheck, its first half stat'ed): waits for that path, so
+   * that a test can query and change the tree meanwhile; its log says so first.
    * @param gate the path, or null/undefined: none
    * @param what what waits, for the log
    * @param stale whether the root was given up
@@ -955,6 +949,7 @@ export class WarmRoot implements WarmProvider {
           this.rootGone = true;
         },
         onReset: (rel) => this.reset(rel),
+        onRepaired: () => this.lostEvents(true),
       },
       this.options.sliceMs ?? WATCH_SLICE_MS,
       stopped,
@@ -962,10 +957,6 @@ export class WarmRoot implements WarmProvider {
         // The stat worker may stat the files of the directories watched so far.
         beside?.progress(this.settingUp);
         await this.turn();
-        // RGLOB_TEST_REWATCH_GATE (a test setting): the tree watched again after an overflow (this watch's
-        // set-up done) waits between its slices, so that a test can query and change it while it is partial.
-        if (this.watcher !== null)
-          await this.atGate(this.options.rewatchGate, "the watch set up again after an overflow", stopped);
       },
       (w) => {
         this.settingUp = w;
@@ -1256,36 +1247,53 @@ export class WarmRoot implements WarmProvider {
     if (this.rescanDue && this.rescanAt <= run.seq) this.rescanDue = false;
   }
 
+  /**
+   * The watch lost events: what they said of files (any file may have changed), and unless `shapeKept` what they
+   * said of the tree's shape too. The index is kept where it can be and every file it holds stat'ed again
+   * (checkAgain); the binary verdicts and remembered looks, which the watch vouched for, are let go; the
+   * remembered walks too, unless the watch was repaired in place (`shapeKept`: tree-watch.ts reported each
+   * directory whose listing changed meanwhile, which moved the generation as its events would have).
+   * @param shapeKept whether the tree's shape is known (the watch repaired after its queue overflowed)
+   */
+  private lostEvents(shapeKept: boolean): void {
+    const repair = shapeKept && this.synchronous ? (this.watcher as TreeWatch | null)?.lastRepair() : null;
+    if (repair != null)
+      this.say(
+        `the watch's queue overflowed: the watch was repaired in ${repair.ms.toFixed(0)} ms, ${repair.listed} of its ${repair.dirs} directories listed again, ${repair.added} added`,
+      );
+    this.forgets++;
+    this.binaries.clear();
+    this.looks.clear();
+    if (!shapeKept) this.forgetWalks();
+    // A loaded index the watch does not vouch for yet is kept: every file is stat'ed again once the watch is
+    // whole (recheck, which starts again after this), and each query stats what it rules out until then. The
+    // default walk is recorded again between calls (once the watch is whole: RememberedWalks.key).
+    if (this.index !== null && this.unverified === this.index && !this.rootGone) {
+      this.recordDefault();
+      return;
+    }
+    // The tree's own watch, repaired after its queue overflowed (tree-watch.ts): the index is kept and checked as
+    // a restarted server checks the one it loads.
+    if (this.index !== null && this.synchronous && this.building === null && !this.rootGone) {
+      this.checkAgain(this.index);
+      return;
+    }
+    if (this.index !== null)
+      this.say("the watch lost events (its queue overflowed): the index is built again");
+    this.index = null;
+    this.loadedChecks = null;
+    // The held files' ids are the dropped index's: kept, they would keep it in memory through the rebuild.
+    this.heldIds = null;
+    if (this.state === "ready") this.state = "building";
+    this.scheduleRebuild();
+  }
+
   private changed(event: string, name: string | Buffer | null): void {
     // The watch does not say what changed, or names it lossily (Bun's fs.watch gives a name that is not valid
     // UTF-8 with U+FFFD, which cannot name the entry the walk holds; the tree's own watch gives it losslessly,
     // names.ts): forget everything.
     if (name === null || name === undefined || (!this.synchronous && String(name).includes("\ufffd"))) {
-      this.forgets++;
-      this.binaries.clear();
-      this.looks.clear();
-      this.forgetWalks();
-      // A loaded index the watch does not vouch for yet is kept: every file is stat'ed again once the watch is
-      // whole (recheck, which starts again after this), and each query stats what it rules out until then. The
-      // default walk is recorded again between calls (once the watch is whole: RememberedWalks.key).
-      if (this.index !== null && this.unverified === this.index && !this.rootGone) {
-        this.recordDefault();
-        return;
-      }
-      // The tree's own watch, set up again after its queue overflowed (tree-watch.ts): the index is kept and
-      // checked as a restarted server checks the one it loads.
-      if (this.index !== null && this.synchronous && this.building === null && !this.rootGone) {
-        this.checkAgain(this.index);
-        return;
-      }
-      if (this.index !== null)
-        this.say("the watch lost events (its queue overflowed): the index is built again");
-      this.index = null;
-      this.loadedChecks = null;
-      // The held files' ids are the dropped index's: kept, they would keep it in memory through the rebuild.
-      this.heldIds = null;
-      if (this.state === "ready") this.state = "building";
-      this.scheduleRebuild();
+      this.lostEvents(false);
       return;
     }
     const rel = String(name);

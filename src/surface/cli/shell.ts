@@ -383,10 +383,6 @@ const ENVIRONMENT: ReadonlyArray<{ readonly name: string; readonly text: string 
     text: "PATH: rglob mcp's check of every file once watched waits halfway for PATH (a test setting).",
   },
   {
-    name: "RGLOB_TEST_REWATCH_GATE",
-    text: "PATH: rglob mcp's watch set up again after an overflow waits for PATH between slices (a test setting).",
-  },
-  {
     name: "RGLOB_TEST_WATCH_LIMIT",
     text: "N: rglob mcp's watch fails after N directories, as at the user's inotify limit (a test setting).",
   },

@@ -262,6 +262,143 @@ describe.skipIf(!linux)(
   },
 );
 
+describe.skipIf(!linux)("the queue overflowed: the watch repaired in place (skipped off Linux)", () => {
+  const queued = (() => {
+    try {
+      return Number.parseInt(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"), 10);
+    } catch {
+      return null;
+    }
+  })();
+  const reads = queued === null || queued > 65_536 ? 0 : queued + 4_000;
+
+  /**
+   * The tree: 200 files to read (r/), a/ (a file), old/keep/ (to be moved), gone/sub/ (to be removed), re/ (to be
+   * removed and made again: another inode at its path), and 40 quiet directories q0..q39 with a file each.
+   */
+  function make(root: string): void {
+    mkdirSync(join(root, "r"));
+    for (let i = 0; i < 200; i++) writeFileSync(join(root, "r", `f${i}`), "x");
+    for (const d of ["a", "old/keep", "gone/sub", "re/in"]) mkdirSync(join(root, d), { recursive: true });
+    writeFileSync(join(root, "a", "one.txt"), "1");
+    for (let i = 0; i < 40; i++) {
+      mkdirSync(join(root, `q${i}`));
+      writeFileSync(join(root, `q${i}`, "f.txt"), "q");
+    }
+  }
+
+  /**
+   * Another process reads r/'s files past the queue's limit while this thread is blocked (spawnSync), then changes
+   * the tree: every change's event is lost.
+   */
+  function overflowThenChange(root: string): void {
+    const script = `const fs = require("node:fs"); const p = require("node:path"); const r = process.argv[1];
+      for (let i = 0; i < ${reads}; i++) fs.closeSync(fs.openSync(p.join(r, "r", "f" + (i % 200)), "r"));
+      fs.mkdirSync(p.join(r, "made", "inner"), { recursive: true });
+      fs.writeFileSync(p.join(r, "made", "inner", "f.txt"), "m");
+      fs.renameSync(p.join(r, "old"), p.join(r, "a", "moved"));
+      fs.rmSync(p.join(r, "gone"), { recursive: true });
+      fs.rmSync(p.join(r, "re"), { recursive: true });
+      fs.mkdirSync(p.join(r, "re"));
+      fs.writeFileSync(p.join(r, "a", "two.txt"), "2");`;
+    const r = Bun.spawnSync([process.execPath, "-e", script, root]);
+    expect(r.stderr.toString()).toBe("");
+    expect(r.exitCode).toBe(0);
+  }
+
+  function repairCase(aged: boolean): void {
+    const root = mkdtempSync(join(tmpdir(), "rglob-treewatch-repair-"));
+    try {
+      make(root);
+      // Directories whose newest time is less than 2 s old when the watch takes their words are listed again
+      // whatever they say (a change in the same tick of the clock would not show): aged, they are not.
+      if (aged) Bun.sleepSync(2_100);
+      const events: string[] = [];
+      let repaired = 0;
+      let resets = 0;
+      const w = watchTree(root, {
+        onEvent: (e, rel) => events.push(`${e} ${rel}`),
+        onLost: (why) => events.push(`lost ${why}`),
+        onReset: () => resets++,
+        onRepaired: () => repaired++,
+      }) as TreeWatch;
+      try {
+        overflowThenChange(root);
+        w.drain();
+        expect(w.counts().overflows).toBeGreaterThan(0);
+        expect({ repaired, resets: resets > 0, whole: w.whole() }).toEqual({
+          repaired: 1,
+          resets: true,
+          whole: true,
+        });
+        // The directories made or moved in (or made again) are reported renamed; those whose listing changed,
+        // changed; nothing says that everything changed.
+        for (const e of ["rename made", "rename a/moved", "rename re", "change ", "change a"])
+          expect(events).toContain(e);
+        expect(events.filter((e) => e.endsWith(" null") || e.startsWith("lost"))).toEqual([]);
+        const repair = w.lastRepair();
+        expect(repair).not.toBeNull();
+        // The root, r, a, old, old/keep, gone, gone/sub, re, re/in, and the quiet ones.
+        expect(repair?.dirs).toBe(49);
+        if (aged) expect({ listed: repair?.listed, added: repair?.added }).toEqual({ listed: 2, added: 3 });
+        // Watched where they are now: what is written there next is an event with its path.
+        events.length = 0;
+        writeFileSync(join(root, "made", "inner", "g.txt"), "g");
+        writeFileSync(join(root, "a", "moved", "keep", "h.txt"), "h");
+        writeFileSync(join(root, "re", "i.txt"), "i");
+        writeFileSync(join(root, "q7", "f.txt"), "changed");
+        w.drain();
+        for (const e of [
+          "rename made/inner/g.txt",
+          "rename a/moved/keep/h.txt",
+          "rename re/i.txt",
+          "change q7/f.txt",
+        ])
+          expect(events).toContain(e);
+        expect(events.filter((e) => /old|gone/.test(e))).toEqual([]);
+      } finally {
+        w.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+
+  test.skipIf(reads === 0)(
+    "every directory stat'ed, those that changed listed: made, moved and replaced ones watched where they are",
+    () => repairCase(false),
+    60_000,
+  );
+
+  test.skipIf(reads === 0)(
+    "a tree older than the clock's racy window: only the directories that changed are listed",
+    () => repairCase(true),
+    60_000,
+  );
+
+  test.skipIf(reads === 0)("without onRepaired, an overflow says that everything may have changed", () => {
+    const root = mkdtempSync(join(tmpdir(), "rglob-treewatch-repair-"));
+    try {
+      make(root);
+      const events: string[] = [];
+      const w = watchTree(root, {
+        onEvent: (e, rel) => events.push(`${e} ${rel}`),
+        onLost: () => {},
+      }) as TreeWatch;
+      try {
+        overflowThenChange(root);
+        w.drain();
+        expect(events[events.length - 1]).toBe("rename null");
+        expect(w.whole()).toBe(true);
+      } finally {
+        w.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(!linux)("tree watch set up in slices (skipped off Linux)", () => {
   /** 300 directories, two levels, and a file in the last one. */
   function wideTree(root: string): void {

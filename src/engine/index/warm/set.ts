@@ -130,7 +130,6 @@ type WarmSwitches = Pick<
   | "statsInWorker"
   | "buildGate"
   | "recheckGate"
-  | "rewatchGate"
   | "watchLimit"
   | "git"
 > &
@@ -163,7 +162,6 @@ export function warmOptions(switches: WarmSwitches): WarmOptions {
     statsInWorker: switches.statsInWorker === true,
     buildGate: switches.buildGate ?? null,
     recheckGate: switches.recheckGate ?? null,
-    rewatchGate: switches.rewatchGate ?? null,
     watchLimit: switches.watchLimit ?? null,
     log: (line) => {
       process.stderr.write(`rglob: ${line}\n`);
