@@ -677,7 +677,9 @@ class InotifyTree implements TreeWatch {
     }
     let listed = 0;
     let added = 0;
+    /** The directories watched afresh, in order, and as a set. */
     const made: string[] = [];
+    const madeSet = new Set<string>();
     /** Watches a directory not watched at its path (and those below it): made, moved in, or replaced. */
     const watchNew = (rel: string): boolean => {
       const lost = this.watchPending([rel], Number.POSITIVE_INFINITY);
@@ -687,6 +689,7 @@ class InotifyTree implements TreeWatch {
       }
       added++;
       made.push(rel);
+      madeSet.add(rel);
       return true;
     };
     // Those below a directory watched afresh are watched with it.
@@ -700,7 +703,32 @@ class InotifyTree implements TreeWatch {
     for (const { rel, wd, words } of differ) {
       if (this.closed) return;
       if (this.dirs.get(wd) !== rel) continue; // moved meanwhile (an event read while one was listed)
+      if (madeSet.has(rel)) {
+        // Watched afresh already (its parent, listed first, found another directory there): this watch is gone.
+        this.dirs.delete(wd);
+        this.words.drop(wd);
+        continue;
+      }
       const abs = rel === "" ? this.root : joinPath(this.root, rel);
+      // Still the directory watched? One removed and made again can have its inode number (the stat did not
+      // tell them apart): its watch is another.
+      const now = this.addWatchOf(rel, abs);
+      if (typeof now === "string") {
+        this.lose(now);
+        return;
+      }
+      if (now === null) continue; // gone since: its parent says so
+      if (now !== wd) {
+        this.dirs.delete(wd);
+        this.words.drop(wd);
+        if (rel === "") {
+          this.handlers.onEvent("rename", null);
+          this.handlers.onRootGone?.();
+          return;
+        }
+        if (!watchNew(rel)) return;
+        continue;
+      }
       this.words.keep(wd, words ?? scratch, 0, words !== null);
       listed++;
       const subs: string[] = [];

@@ -9,6 +9,7 @@
  * (`served: "mcp"`: by the `rglob mcp` the SDK's client keeps open, which serves the CLI in its root)
  * (ADR 0033) instead of MCP tool calls. Not a test file (no .test.ts). */
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -630,8 +631,14 @@ export async function runClass(
       if (o.concurrent) {
         // The editor changes the tree while these are answered (not compared: the tree moves under both).
         await t.run();
-        for (const q of greps) await warmGrep(q, false);
-        for (const w of walks) await warmAnswer(w[0], w[1], { ...base, ...w[2] });
+        // A served call runs in the root, which the editor may have moved away or deleted at that moment (the
+        // root's and its ancestor's classes): the process cannot start there (posix_spawn says ENOENT, the
+        // binary being there), and nothing is compared anyway.
+        const unstarted = (err: unknown) => {
+          if (!(o.served && (err as { code?: string }).code === "ENOENT" && existsSync(BIN))) throw err;
+        };
+        for (const q of greps) await warmGrep(q, false).catch(unstarted);
+        for (const w of walks) await warmAnswer(w[0], w[1], { ...base, ...w[2] }).catch(unstarted);
         after = await t.ask("stop");
       } else if (cls === "overflow") after = await t.askOverflowed(`edit ${cls} ${n}`);
       else after = await t.ask(`edit ${cls} ${n}`);
