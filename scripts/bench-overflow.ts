@@ -1,7 +1,7 @@
 /*! The calls right after a warm server's watch overflowed (#36, ADR 0066):
  * `rglob mcp --root TREE` is started from an index in the cache and left until its watch vouches, then asked a
- * served CLI call `rglob grep -c traverseFast --json` every 2 s until one answers within 100 ms (the CLI's walk is
- * another than the MCP tools' default one: it is recorded between calls; at most 30 tries), then SETTLE such calls
+ * served CLI call `rglob grep -c traverseFast --json` every 2 s until one answers within 100 ms (at most 30
+ * tries: whatever the server still does after a restart is done), then SETTLE such calls
  * back to back (the last three's median is printed as `settled`), then stopped (SIGSTOP) while `rg -c function` reads
  * the tree, so its inotify queue overflows, and let go (SIGCONT); at once AFTER more such calls are timed back
  * to back (each answer compared with the cold CLI's), then the time until the watch vouches again (its reason

@@ -7,6 +7,10 @@
  * - A remembered walk is recorded selecting every entry and each run's plan selects as it is replayed
  *   (replayPicked), so the options that only select are left out of its key and queries that differ only in
  *   their globs or types share one walk; the persisted walk is replayed as recorded, so its key holds them all.
+ *   A remembered walk never follows a symlink (RememberedWalks.keyOf), and then `strict_base` changes nothing
+ *   the walk does (its roots, checked against the base when the plan is made, are in the key): left out too; and
+ *   its base is the resolved one. So a CLI call in the root (base `.`, strict_base off) and the MCP tools' (the
+ *   root's path, on) share the server's default walk.
  * - The warm server's watch does not see the ignore files above the tree nor git's excludes file: a remembered
  *   walk's key holds them as the plan read them (a walk recorded under other rules has another key). The
  *   persisted walk stats every file it read or looked for instead (witness.ts), and its key holds what says where
@@ -32,6 +36,9 @@ const SELECT_ONLY: ReadonlySet<string> = new Set([
   "min_depth",
 ]);
 
+/** Walk options that change nothing a walk that follows no symlink does: left out of a remembered walk's key. */
+const UNFOLLOWED_NEUTRAL: ReadonlySet<string> = new Set(["strict_base"]);
+
 /** How a keyed walk is replayed: remembered (selection applied at replay), or persisted (replayed as recorded). */
 type WalkKeyKind = "remembered" | "persisted";
 
@@ -54,9 +61,11 @@ export function walkKey(
   const options: Record<string, unknown> = {};
   if (kind === "remembered") {
     for (const k of WALK_KEYS) {
-      if (SELECT_ONLY.has(k)) continue;
+      if (SELECT_ONLY.has(k) || UNFOLLOWED_NEUTRAL.has(k)) continue;
       options[k] = k === "patterns" ? (o.patterns as readonly string[]).filter(isNegated) : o[k];
     }
+    // The base resolved: `.` in the root and the root's path walk the same roots (an entry holds its root's path).
+    options.base = plan.base;
     // The ignore files that apply from above the roots, files given in ignore_files and git's excludes file, as
     // this call's plan read them.
     const outer = plan.roots.map((r) => [

@@ -48,9 +48,9 @@ async function setUp(budget: number): Promise<{ root: string; warm: WarmRoot }> 
 }
 
 /** The relative paths a query's walk gives through the warm root (its remembered walk). */
-function listed(w: WarmRoot, root: string, input: Record<string, unknown>): string[] {
+function listed(w: WarmRoot, root: string, input: Record<string, unknown>, cwd = root): string[] {
   const { plan } = compileWalk(v.parse(WalkOptionsSchema, { base: root, strict_base: true, ...input }), {
-    cwd: root,
+    cwd,
   });
   const walker = w.walker(plan);
   expect(walker).not.toBeNull();
@@ -74,6 +74,22 @@ test.skipIf(!linux)(
     // A depth limit decides what the walk reaches: a walk of its own.
     expect(listed(w, root, { max_depth: 1 })).toEqual(["d0", "d1", "d2", "d3"]);
     expect(w.remembered()).toEqual({ walks: 3, entries: 48 });
+  },
+);
+
+test.skipIf(!linux)(
+  "a CLI call's walk in the root (base `.`, strict_base off) is the MCP tools' (the root's path, strict_base on): one remembered walk (skipped off Linux or Bun)",
+  async () => {
+    const { root, warm: w } = await setUp(1000);
+    expect(w.remembered()).toEqual({ walks: 2, entries: 44 });
+    const all = listed(w, root, {});
+    expect(all).toHaveLength(44);
+    expect(listed(w, root, { base: ".", strict_base: false }, root)).toEqual(all);
+    expect(listed(w, root, { base: ".", strict_base: false, patterns: ["*.ts"] }, root)).toHaveLength(20);
+    expect(w.remembered()).toEqual({ walks: 2, entries: 44 });
+    // Another base is another walk.
+    expect(listed(w, root, { base: "d1", strict_base: false }, root)).toHaveLength(10);
+    expect(w.remembered()).toEqual({ walks: 3, entries: 54 });
   },
 );
 
