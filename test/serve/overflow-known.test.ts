@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  foundBy,
   inotifyFds,
   leafTree,
   overflowStopped,
@@ -33,16 +34,7 @@ let log = { text: "" };
 const { leaf, make, files: leafFiles, unwatched: unwatchedLeaves, sneak } = leafTree(root, "KNOWNNEEDLE");
 
 /** The files served `grep -l KNOWNNEEDLE` lists, after checking it, its count and a find as the cold run. */
-function found(): string[] {
-  sameAsCold(["grep", "-c", "KNOWNNEEDLE"]);
-  sameAsCold(["find", "*.txt"]);
-  return sameAsCold(["grep", "-l", "KNOWNNEEDLE"])
-    .stdout.toString()
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .sort();
-}
+const found = (): string[] => foundBy(sameAsCold, "KNOWNNEEDLE");
 
 beforeAll(async () => {
   if (!linux) return;

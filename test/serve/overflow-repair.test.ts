@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  foundBy,
   inotifyFds,
   leafTree,
   overflowStopped,
@@ -32,16 +33,7 @@ let log = { text: "" };
 const { leaf, make, files: leafFiles, unwatched: unwatchedLeaves, sneak } = leafTree(root, "REPAIRNEEDLE");
 
 /** The files served `grep -l REPAIRNEEDLE` lists, after checking it, its count and a find as the cold run. */
-function found(): string[] {
-  sameAsCold(["grep", "-c", "REPAIRNEEDLE"]);
-  sameAsCold(["find", "*.txt"]);
-  return sameAsCold(["grep", "-l", "REPAIRNEEDLE"])
-    .stdout.toString()
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .sort();
-}
+const found = (): string[] => foundBy(sameAsCold, "REPAIRNEEDLE");
 
 beforeAll(async () => {
   if (!linux) return;

@@ -148,6 +148,19 @@ export function sameAsColdIn(
 }
 
 /**
+ * The files a served `grep -l NEEDLE` lists (sorted), after checking it, its count and a find of `*.txt` against
+ * the cold runs (sameAsColdIn's check).
+ * @param sameAsCold the check
+ * @param needle the literal
+ * @returns the files, relative to the root
+ */
+export function foundBy(sameAsCold: (args: readonly string[]) => Out, needle: string): string[] {
+  sameAsCold(["grep", "-c", needle]);
+  sameAsCold(["find", "*.txt"]);
+  return sameAsCold(["grep", "-l", needle]).stdout.toString().trim().split("\n").filter(Boolean).sort();
+}
+
+/**
  * Collects a server's stderr (its warm index's log lines) as it comes.
  * @param stream the server's stderr
  * @returns what it wrote so far, read at any time

@@ -193,21 +193,21 @@ for (const threaded of [false, true])
     },
   );
 
+/** The kernel's queue of one inotify instance (fs.inotify.max_queued_events), or null where it cannot be read. */
+const queued = (() => {
+  try {
+    return Number.parseInt(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"), 10);
+  } catch {
+    return null;
+  }
+})();
+// More reads (an open and a close each) than the queue holds, made by another process while this thread waits for
+// it (spawnSync): what a server meets when rg reads the whole tree while it answers a call (0: no such queue here).
+const reads = queued === null || queued > 65_536 ? 0 : queued + 4_000;
+
 describe.skipIf(!linux)(
   "another process reading the tree while this thread is busy (skipped off Linux)",
   () => {
-    /** The kernel's queue of one inotify instance (fs.inotify.max_queued_events), or null where it cannot be read. */
-    const queued = (() => {
-      try {
-        return Number.parseInt(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"), 10);
-      } catch {
-        return null;
-      }
-    })();
-    // More reads (an open and a close each) than the queue holds, made by another process while this thread waits
-    // for it (spawnSync): what a server meets when rg reads the whole tree while it answers a call.
-    const reads = queued === null || queued > 65_536 ? 0 : queued + 4_000;
-
     /** Has a child process open and close the tree's 200 files `reads` times in all, this thread blocked meanwhile. */
     function readByAnother(root: string): void {
       const script = `const fs = require("node:fs"); for (let i = 0; i < ${reads}; i++) fs.closeSync(fs.openSync(process.argv[1] + "/f" + (i % 200), "r"));`;
@@ -263,15 +263,6 @@ describe.skipIf(!linux)(
 );
 
 describe.skipIf(!linux)("the queue overflowed: the watch repaired in place (skipped off Linux)", () => {
-  const queued = (() => {
-    try {
-      return Number.parseInt(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"), 10);
-    } catch {
-      return null;
-    }
-  })();
-  const reads = queued === null || queued > 65_536 ? 0 : queued + 4_000;
-
   /**
    * The tree: 200 files to read (r/), a/ (a file), old/keep/ (to be moved), gone/sub/ (to be removed), re/ (to be
    * removed and made again: another inode at its path), and 40 quiet directories q0..q39 with a file each.
