@@ -572,6 +572,8 @@ export class WarmRoot implements WarmProvider {
           )
             return;
           if (!idx.isLive(id)) continue;
+          // Stat'ed unchanged by a query of this pass already (warm/grep.ts): the watch's since.
+          if (vouched !== null && vouched[id] === 1) continue;
           const answer = answers === null ? UNCHECKED : (answers[id] as number);
           if (answer !== UNCHECKED) aside++;
           if (answer === SAME || (answer === UNCHECKED && checks.unchanged(id))) {

@@ -61,6 +61,8 @@ export function candidatesFor(
  * index rules out), not the walk nor the files indexed. `loaded`: the loaded index file's checks while it is
  * the index (a file ruled out is stat'ed by its bytes there), or null. `unlexed`: also the selected files the
  * index holds and rules out whose name names no language with a lexer (grep's `in` counts or reads them).
+ * `vouch`: the files the check of every file under way found unchanged (not stat'ed here), to which those this
+ * query stats unchanged are added.
  */
 export function picked(
   m: Memo,
@@ -98,6 +100,10 @@ export function picked(
         if (!unchanged) {
           candidates[id] = 1;
           more.push(id);
+        } else if (vouch !== null) {
+          // Stat'ed unchanged now, with the watch whole, while every file is checked again: as the check's own
+          // stat (a change since is an event), it and the next queries take it as found (ADR 0066).
+          vouch[id] = 1;
         }
       }
     } finally {
