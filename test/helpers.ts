@@ -1,7 +1,7 @@
 /*! Test helpers: run the compiled binary as a real process, and build trees in temp dirs (for what git cannot
  * hold: symlink loops, unreadable dirs, FIFOs, odd names). */
 import { test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -181,4 +181,21 @@ export function randomWalkTree(seed: number, o: RandomWalkTree): string {
   symlinkSync("..", join(dir, pick(some), "loop"));
   o.after(dir, some, pick);
   return dir;
+}
+
+/**
+ * Reads files until half again the kernel's limit of events queued on one inotify instance
+ * (fs.inotify.max_queued_events) were made, an open and a close a read: a watcher that reads none meanwhile (a
+ * server stopped with SIGSTOP) has its queue overflow. A file that cannot be read is passed over. Linux.
+ * @param files the files, absolute
+ */
+export function readPastQueue(files: readonly string[]): void {
+  const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
+  for (let events = 0; events < max * 1.5 && files.length > 0; )
+    for (const f of files) {
+      try {
+        readFileSync(f);
+      } catch {}
+      events += 2;
+    }
 }

@@ -2,9 +2,10 @@
  * directory's stat words (stat-words.ts) taken before that listing, by watch descriptor. After the watch's queue
  * overflowed, a directory whose words are the same had no entry added, removed or renamed since (its mtime and
  * ctime would have moved), so only those that differ are listed again (tree-watch.ts's repair). Words taken
- * while the directory's newest time is less than RACY_S old never compare the same (its inode is still told): a
- * later change in the same tick of the file system's clock would leave them as they were (as persist.ts's
- * RACY_S). Kept in one pool of words, not an object per directory (a tree of 130k directories: 6 MB). */
+ * while the directory's newest time is less than RACY_S old are kept as zeros, which no stat gives (an inode is
+ * never 0), so they never compare the same: a later change in the same tick of the file system's clock would
+ * leave them as they were (as persist.ts's RACY_S). Kept in one pool of words, not an object per directory (a
+ * tree of 130k directories: 6 MB). */
 
 import { newestTime, STAT_WORDS } from "./stat-words.ts";
 
@@ -14,8 +15,6 @@ const RACY_S = 2;
 /** The words of the watched directories, by watch descriptor. */
 export class DirWords {
   private pool = new Uint32Array(STAT_WORDS * 1024);
-  /** Per slot: 1 when its words may not be trusted (racy, or the stat failed). */
-  private racy = new Uint8Array(1024);
   /** Each directory's slot in the pool, by watch descriptor. */
   private readonly slots = new Map<number, number>();
   /** Slots let go, taken again first. */
@@ -23,7 +22,7 @@ export class DirWords {
   private used = 0;
 
   /**
-   * Keeps a directory's words (marked racy when they are, or when the stat failed).
+   * Keeps a directory's words (zeros when they are racy, or when the stat failed).
    * @param wd its watch descriptor
    * @param words the words
    * @param at the first of them
@@ -37,16 +36,13 @@ export class DirWords {
         const grown = new Uint32Array(this.pool.length * 2);
         grown.set(this.pool);
         this.pool = grown;
-        const racy = new Uint8Array(this.racy.length * 2);
-        racy.set(this.racy);
-        this.racy = racy;
       }
       this.slots.set(wd, slot);
     }
     const base = slot * STAT_WORDS;
-    if (ok) this.pool.set(words.subarray(at, at + STAT_WORDS), base);
+    if (ok && newestTime(words, at) < Date.now() / 1000 - RACY_S)
+      this.pool.set(words.subarray(at, at + STAT_WORDS), base);
     else this.pool.fill(0, base, base + STAT_WORDS);
-    this.racy[slot] = ok && newestTime(words, at) < Date.now() / 1000 - RACY_S ? 0 : 1;
   }
 
   /**
@@ -56,25 +52,10 @@ export class DirWords {
    */
   same(wd: number, words: Uint32Array): boolean {
     const slot = this.slots.get(wd);
-    if (slot === undefined || this.racy[slot] === 1) return false;
+    if (slot === undefined) return false;
     const base = slot * STAT_WORDS;
     for (let w = 0; w < STAT_WORDS; w++) if (this.pool[base + w] !== words[w]) return false;
     return true;
-  }
-
-  /**
-   * Whether the words now name another file than the one kept (its inode differs, or was not told): the watched
-   * directory was removed or moved, and this is another at its path.
-   * @param wd its watch descriptor
-   * @param words the words now
-   */
-  otherInode(wd: number, words: Uint32Array): boolean {
-    const slot = this.slots.get(wd);
-    if (slot === undefined) return false;
-    const base = slot * STAT_WORDS;
-    const lo = this.pool[base + 8] as number;
-    const hi = this.pool[base + 9] as number;
-    return (lo === 0 && hi === 0) || lo !== words[8] || hi !== words[9];
   }
 
   /** Forgets a directory's words (its watch was dropped). */

@@ -492,7 +492,7 @@ class InotifyTree implements TreeWatch {
       // or a large tree's own set-up overflows the queue (16,384 events by default).
       if ((n & 255) === 0) this.readEvents();
       const dir = pending.pop() as string;
-      const abs = dir === "" ? this.root : joinPath(this.root, dir);
+      const abs = this.absOf(dir);
       const wd = this.addWatchOf(dir, abs);
       if (typeof wd === "string") return wd;
       if (wd === null) continue;
@@ -558,7 +558,7 @@ class InotifyTree implements TreeWatch {
       const i = k.next++;
       const dir = rels[i] as string;
       if (!watched(dir)) continue;
-      const abs = dir === "" ? this.root : joinPath(this.root, dir);
+      const abs = this.absOf(dir);
       const wd = this.addWatchOf(dir, abs);
       if (typeof wd === "string") return wd;
       if (wd === null) {
@@ -597,7 +597,7 @@ class InotifyTree implements TreeWatch {
       if ((n & 255) === 0) this.readEvents();
       const dir = k.relist.pop() as string;
       k.listed++;
-      this.pushSubdirs(dir, dir === "" ? this.root : joinPath(this.root, dir), pending, k.watchedRels);
+      this.pushSubdirs(dir, this.absOf(dir), pending, k.watchedRels);
     }
     k.done = true;
     return null;
@@ -634,99 +634,70 @@ class InotifyTree implements TreeWatch {
   /**
    * After the queue overflowed: the watches are all there (an overflow drops events, never watches), but what
    * the lost events said is not known. Every watched directory is stat'ed: one whose words are those kept when
-   * it was listed had no entry added, removed or renamed since; one gone, or another directory at its path (its
-   * inode differs), lets its watch's path go; each other one is listed again, and the directories in it that are
-   * not watched (made or moved in meanwhile) are watched as a directory made is, and reported renamed; it is
-   * reported changed. The events lost ended before the overflow was read, so before these stats: a change since
-   * is an event. Then the open files are looked for again (onReset) and onRepaired says that any file may have
-   * changed. One pass, on the calling thread (a server's: babel's 13k directories 41 ms, the 277k tree's 130k
-   * 370-379 ms), rather than the tree watched again a slice at a time while calls walk cold (ADR 0066).
+   * it was listed had no entry added, removed or renamed since; one gone lets its watch's path go (its parent's
+   * listing changed, and the parent is listed); each other one has its watch added again, and when that gives
+   * another watch (another directory at its path, whatever its inode number) the old watch's path is let go and
+   * the directory there is watched as a directory made is, and reported renamed; else it is listed again, the
+   * directories in it whose watch is not the one kept for their path (made or moved in meanwhile) are watched so,
+   * and it is reported changed. The events lost ended before the overflow was read, so before these stats: a
+   * change since is an event. Then the open files are looked for again (onReset) and onRepaired says that any
+   * file may have changed. One pass, on the calling thread (a server's: babel's 13k directories 41 ms, the 277k
+   * tree's 130k 370-379 ms), rather than the tree watched again a slice at a time while calls walk cold (ADR 0066).
    */
   private repair(): void {
     const start = performance.now();
     const scratch = this.scratch;
-    /** The directories to list again: their paths, watch descriptors and words now (none: not stat'ed). */
+    /** The directories to look at again: their paths, watch descriptors and words now (none: not stat'ed). */
     const differ: { readonly rel: string; readonly wd: number; readonly words: Uint32Array | null }[] = [];
-    const elsewhere: string[] = [];
-    const dropped: number[] = [];
+    const gone: number[] = [];
     let dirs = 0;
     for (const [wd, rel] of this.dirs) {
       dirs++;
-      const abs = rel === "" ? this.root : joinPath(this.root, rel);
-      const gone = wordsAndLinks(abs, scratch, 0) === 0;
-      if (gone && isDir(abs))
-        differ.push({ rel, wd, words: null }); // there, but not stat'ed: listed
-      else if (gone || this.words.otherInode(wd, scratch)) {
-        // The root itself gone or replaced: nothing below it is where it was (the root is watched afresh by
-        // whoever holds the watch; ADR 0032's check of the root's identity at each call says so too).
-        if (rel === "") {
-          this.repaired = { dirs, listed: 0, added: 0, ms: performance.now() - start };
-          this.handlers.onEvent("rename", null);
-          this.handlers.onRootGone?.();
-          return;
-        }
-        // Gone: its parent's listing changed (the parent is listed). Another directory at its path: the watched
-        // one went away or moved (where to, its new parent's listing tells); the one there now is watched afresh.
-        dropped.push(wd);
-        if (!gone) elsewhere.push(rel);
-      } else if (!this.words.same(wd, scratch)) differ.push({ rel, wd, words: scratch.slice() });
+      const abs = this.absOf(rel);
+      if (wordsAndLinks(abs, scratch, 0) > 0) {
+        if (!this.words.same(wd, scratch)) differ.push({ rel, wd, words: scratch.slice() });
+      } else if (isDir(abs))
+        differ.push({ rel, wd, words: null }); // there, but not stat'ed: looked at
+      else if (rel === "") {
+        this.repaired = { dirs, listed: 0, added: 0, ms: performance.now() - start };
+        this.rootGone();
+        return;
+      } else gone.push(wd);
     }
-    for (const wd of dropped) {
-      this.dirs.delete(wd);
-      this.words.drop(wd);
-    }
+    for (const wd of gone) this.forgetWatch(wd);
     let listed = 0;
-    let added = 0;
-    /** The directories watched afresh, in order, and as a set. */
+    /** The directories watched afresh (made, moved in, or another at a watched path), with those below them. */
     const made: string[] = [];
-    const madeSet = new Set<string>();
-    /** Watches a directory not watched at its path (and those below it): made, moved in, or replaced. */
     const watchNew = (rel: string): boolean => {
       const lost = this.watchPending([rel], Number.POSITIVE_INFINITY);
-      if (lost !== null) {
-        this.lose(lost);
-        return false;
-      }
-      added++;
-      made.push(rel);
-      madeSet.add(rel);
-      return true;
+      if (lost !== null) this.lose(lost);
+      else made.push(rel);
+      return lost === null;
     };
-    // Those below a directory watched afresh are watched with it.
-    elsewhere.sort();
-    for (let i = 0; i < elsewhere.length; i++) {
-      const rel = elsewhere[i] as string;
-      const prev = made[made.length - 1];
-      if (prev !== undefined && (prev === "" || rel.startsWith(`${prev}/`))) continue;
-      if (isDir(rel === "" ? this.root : joinPath(this.root, rel)) && !watchNew(rel)) return;
-    }
     for (const { rel, wd, words } of differ) {
       if (this.closed) return;
       if (this.dirs.get(wd) !== rel) continue; // moved meanwhile (an event read while one was listed)
-      if (madeSet.has(rel)) {
-        // Watched afresh already (its parent, listed first, found another directory there): this watch is gone.
-        this.dirs.delete(wd);
-        this.words.drop(wd);
-        continue;
-      }
-      const abs = rel === "" ? this.root : joinPath(this.root, rel);
-      // Still the directory watched? One removed and made again can have its inode number (the stat did not
-      // tell them apart): its watch is another.
+      const abs = this.absOf(rel);
       const now = this.addWatchOf(rel, abs);
       if (typeof now === "string") {
         this.lose(now);
         return;
       }
-      if (now === null) continue; // gone since: its parent says so
+      if (now === null) {
+        // Gone since, or not a directory now (its parent says so), or one this process may not read now (tried
+        // again at each drain, as at the set-up: unwatched).
+        this.forgetWatch(wd);
+        continue;
+      }
       if (now !== wd) {
-        this.dirs.delete(wd);
-        this.words.drop(wd);
+        // Another directory at its path (a directory removed and made again can even have its inode number).
+        this.forgetWatch(wd);
         if (rel === "") {
-          this.handlers.onEvent("rename", null);
-          this.handlers.onRootGone?.();
+          this.rootGone();
           return;
         }
-        if (!watchNew(rel)) return;
+        // Watched afresh already when its parent was listed first, or by a directory above it watched afresh.
+        if (this.dirs.get(now) !== rel && !watchNew(rel)) return;
         continue;
       }
       this.words.keep(wd, words ?? scratch, 0, words !== null);
@@ -734,16 +705,15 @@ class InotifyTree implements TreeWatch {
       const subs: string[] = [];
       this.pushSubdirs(rel, abs, subs, null);
       for (const sub of subs) {
-        const known = this.addWatchOf(sub, joinPath(this.root, sub));
+        const known = this.addWatchOf(sub, this.absOf(sub));
         if (typeof known === "string") {
           this.lose(known);
           return;
         }
-        if (known === null || this.dirs.get(known) === sub) continue;
-        if (!watchNew(sub)) return;
+        if (known !== null && this.dirs.get(known) !== sub && !watchNew(sub)) return;
       }
     }
-    this.repaired = { dirs, listed, added, ms: performance.now() - start };
+    this.repaired = { dirs, listed, added: made.length, ms: performance.now() - start };
     if (this.closed) return;
     this.open.clear();
     this.handlers.onReset?.();
@@ -751,6 +721,23 @@ class InotifyTree implements TreeWatch {
     for (const { rel } of differ) this.handlers.onEvent("change", rel);
     if (this.handlers.onRepaired !== undefined) this.handlers.onRepaired();
     else this.handlers.onEvent("rename", null);
+  }
+
+  /** A directory of the tree's path (joined losslessly: names.ts). */
+  private absOf(rel: string): string {
+    return rel === "" ? this.root : joinPath(this.root, rel);
+  }
+
+  /** Lets a watch's path go (its directory moved or went away; the kernel's watch may live on, unnamed). */
+  private forgetWatch(wd: number): void {
+    this.dirs.delete(wd);
+    this.words.drop(wd);
+  }
+
+  /** The root itself went away, moved or was replaced: nothing below it is where it was. */
+  private rootGone(): void {
+    this.handlers.onEvent("rename", null);
+    this.handlers.onRootGone?.();
   }
 
   /**
@@ -883,17 +870,12 @@ class InotifyTree implements TreeWatch {
     }
     const dir = this.dirs.get(wd);
     if (mask & IN_IGNORED) {
-      this.dirs.delete(wd);
-      this.words.drop(wd);
+      this.forgetWatch(wd);
       return;
     }
     if (dir === undefined) return; // a watch already dropped (its directory moved or went away)
     if (mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
-      // The root itself went away or moved: nothing below it is where it was.
-      if (dir === "") {
-        this.handlers.onEvent("rename", null);
-        this.handlers.onRootGone?.();
-      }
+      if (dir === "") this.rootGone();
       return;
     }
     const rel = dir === "" ? name : `${dir}/${name}`;
@@ -963,11 +945,7 @@ class InotifyTree implements TreeWatch {
   /** Drops the watches of a directory and of those below it (their paths moved or went away). */
   private forgetBelow(rel: string): void {
     const prefix = `${rel}/`;
-    for (const [wd, dir] of this.dirs)
-      if (dir === rel || dir.startsWith(prefix)) {
-        this.dirs.delete(wd);
-        this.words.drop(wd);
-      }
+    for (const [wd, dir] of this.dirs) if (dir === rel || dir.startsWith(prefix)) this.forgetWatch(wd);
     for (const dir of this.unwatched) if (dir === rel || dir.startsWith(prefix)) this.unwatched.delete(dir);
   }
 

@@ -8,21 +8,12 @@
  * never more) may differ. With `served`, the warm answers are CLI calls in the tree answered by `rglob serve`
  * (`served: "mcp"`: by the `rglob mcp` the SDK's client keeps open, which serves the CLI in its root)
  * (ADR 0033) instead of MCP tool calls. Not a test file (no .test.ts). */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { findOperation } from "../../src/ops/registry.ts";
-import { BIN, prng } from "../helpers.ts";
+import { BIN, prng, readPastQueue } from "../helpers.ts";
 import { argvOf, type McpSession, startMcp } from "../surface/mcp-helpers.ts";
 import { changer } from "./fresh-changes.ts";
 import { wordText } from "./index-corpus.ts";
@@ -416,7 +407,6 @@ export class FreshTree {
     // Linux's inotify: elsewhere the server's watch has no such queue, and the changes are made as `mixed`'s.
     if (process.platform !== "linux") return await this.ask(line);
     const pid = await this.serverPid();
-    const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
     const files = (
       await spawn(["find", ".", "-path", "./.git", "-prune", "-o", "-type", "f", "-print"], this.root)
     )
@@ -425,13 +415,7 @@ export class FreshTree {
       .map((f) => join(this.root, f));
     process.kill(pid, "SIGSTOP");
     try {
-      for (let events = 0; events < max * 1.5 && files.length > 0; )
-        for (const f of files) {
-          try {
-            readFileSync(f);
-          } catch {}
-          events += 2;
-        }
+      readPastQueue(files);
       return await this.ask(line);
     } finally {
       process.kill(pid, "SIGCONT");

@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BIN } from "../helpers.ts";
+import { BIN, readPastQueue } from "../helpers.ts";
 
 /** What a run of the binary printed. */
 export interface Out {
@@ -217,11 +217,9 @@ export function inotifyFds(pid: number): number[] {
  * @param edit the changes made while the queue has overflowed
  */
 export function overflowStopped(pid: number, files: readonly string[], edit: () => void): void {
-  const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
   process.kill(pid, "SIGSTOP");
   try {
-    for (let r = 0, rounds = Math.ceil((max * 1.5) / (2 * files.length)); r < rounds; r++)
-      for (const f of files) readFileSync(f);
+    readPastQueue(files);
     edit();
   } finally {
     process.kill(pid, "SIGCONT");
